@@ -1,0 +1,19 @@
+// Builds src/ into dist/ with esbuild so that bin/shipbook.js runs on plain Node.js.
+// Dependencies stay external (they are installed by npm); only our own code is bundled.
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+
+const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+
+await build({
+  entryPoints: { main: 'src/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+  define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version) },
+});

@@ -1,0 +1,183 @@
+/**
+ * Typed errors of shipbook. Every failure a user can meet is one of these classes; `src/main.ts`
+ * is the only place that turns them into an exit code (see {@link EXIT}).
+ *
+ * Each error has a stable string `code` (for `--json` and for tests) and an optional
+ * `suggestion`: the next thing the user can do.
+ */
+
+/**
+ * Exit codes, documented in the README ("Exit codes"). Only `src/main.ts` exits.
+ */
+export const EXIT = {
+  /** Everything worked. */
+  OK: 0,
+  /** An unexpected internal error (a bug in shipbook). */
+  INTERNAL: 1,
+  /** Usage error or invalid input: nothing was sent to the service. */
+  INPUT: 2,
+  /** The service answered with an error envelope (400, 404, 409, 5xx …). */
+  API: 3,
+  /** Missing or refused credentials (401/403), or a refused base URL. */
+  AUTH: 4,
+  /** The service could not be reached, timed out, or answered something that is not the envelope. */
+  NETWORK: 5,
+  /** The booking result reports a failure (an error callback or a non-processed status). */
+  BOOKING_FAILED: 6,
+  /** Waiting for the booking result timed out: the order is accepted, the booking still running. */
+  WAIT_TIMEOUT: 7,
+  /** Interrupted by the user (Ctrl-C). */
+  INTERRUPTED: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Options shared by every shipbook error. */
+export interface ShipbookErrorOptions {
+  /** What the user can do next, shown under the message. */
+  suggestion?: string;
+  /** The underlying error, shown only with `--debug`. */
+  cause?: unknown;
+}
+
+/** Base class: a message for people, a stable `code`, an exit code and a suggestion. */
+export class ShipbookError extends Error {
+  readonly code: string;
+  readonly exitCode: ExitCode;
+  readonly suggestion?: string;
+
+  constructor(code: string, message: string, exitCode: ExitCode, options: ShipbookErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.exitCode = exitCode;
+    this.suggestion = options.suggestion;
+  }
+}
+
+/** Wrong usage: a missing argument, a malformed flag value. Exit code 2. */
+export class UsageError extends ShipbookError {
+  constructor(message: string, options: ShipbookErrorOptions = {}) {
+    super('usage', message, EXIT.INPUT, options);
+  }
+}
+
+/** One problem found in an input document, located as precisely as we can. */
+export interface InputIssue {
+  /** The file name as the user gave it (`-` for standard input), when there is a file. */
+  file?: string;
+  /** 1-based line and column in the file, when known. */
+  line?: number;
+  column?: number;
+  /** Field path in dotted/bracket form, e.g. `shipments[0].delivery.address_lines[1]`; empty for the document. */
+  path: string;
+  /** What is wrong, e.g. `at most 35 characters (got 41)`. */
+  message: string;
+  /** `error` blocks sending; `warning` is shown but allowed. */
+  severity: 'error' | 'warning';
+}
+
+/** Input that failed validation; carries every issue found, not just the first. Exit code 2. */
+export class ValidationError extends ShipbookError {
+  readonly issues: InputIssue[];
+
+  constructor(issues: InputIssue[], message?: string, options: ShipbookErrorOptions = {}) {
+    const errors = issues.filter((i) => i.severity === 'error');
+    super(
+      'invalid_input',
+      message ?? `${errors.length} problem${errors.length === 1 ? '' : 's'} found; nothing was sent`,
+      EXIT.INPUT,
+      options,
+    );
+    this.issues = issues;
+  }
+}
+
+/** A field error from an error envelope's `result.errors` (PRODUCT.md, "error codes and bodies"). */
+export interface ApiFieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * The service answered with an error envelope (or a non-2xx status).
+ * `status` is the HTTP status, `envelopeCode` the envelope's `code`, `fieldErrors` any `result.errors`.
+ * 401/403 map to exit code 4, everything else to 3.
+ */
+export class ApiError extends ShipbookError {
+  readonly status: number;
+  readonly envelopeCode: number | undefined;
+  readonly fieldErrors: ApiFieldError[];
+  readonly method: string;
+  readonly url: string;
+
+  constructor(args: {
+    status: number;
+    envelopeCode?: number;
+    message: string;
+    fieldErrors?: ApiFieldError[];
+    method: string;
+    url: string;
+    suggestion?: string;
+  }) {
+    const auth = args.status === 401 || args.status === 403 || args.envelopeCode === 401 || args.envelopeCode === 403;
+    super(auth ? 'unauthorized' : 'api_error', args.message, auth ? EXIT.AUTH : EXIT.API, {
+      suggestion:
+        args.suggestion ??
+        (auth
+          ? 'Check the API key: run "shipbook auth status", or set SHIPBOOK_API_KEY.'
+          : undefined),
+    });
+    this.status = args.status;
+    this.envelopeCode = args.envelopeCode;
+    this.fieldErrors = args.fieldErrors ?? [];
+    this.method = args.method;
+    this.url = args.url;
+  }
+}
+
+/** The service could not be reached (refused, DNS, reset). Never disguised as a server error. Exit 5. */
+export class NetworkError extends ShipbookError {
+  constructor(message: string, options: ShipbookErrorOptions = {}) {
+    super('network_error', message, EXIT.NETWORK, options);
+  }
+}
+
+/** The service did not answer in time (connect or response timeout). Exit 5. */
+export class TimeoutError extends ShipbookError {
+  constructor(message: string, options: ShipbookErrorOptions = {}) {
+    super('timeout', message, EXIT.NETWORK, options);
+  }
+}
+
+/** The service answered, but not with the `message`/`code`/`result` envelope. Exit 5. */
+export class ProtocolError extends ShipbookError {
+  constructor(message: string, options: ShipbookErrorOptions = {}) {
+    super('bad_response', message, EXIT.NETWORK, options);
+  }
+}
+
+/** Credentials or base URL are missing or not allowed (e.g. plain http:// to a remote host). Exit 4. */
+export class ConfigError extends ShipbookError {
+  constructor(message: string, options: ShipbookErrorOptions & { exitCode?: ExitCode } = {}) {
+    super('config_error', message, options.exitCode ?? EXIT.AUTH, options);
+  }
+}
+
+/** The booking result reported a failure. Exit 6. */
+export class BookingFailedError extends ShipbookError {
+  readonly orderId: string;
+  constructor(orderId: string, message: string, options: ShipbookErrorOptions = {}) {
+    super('booking_failed', message, EXIT.BOOKING_FAILED, options);
+    this.orderId = orderId;
+  }
+}
+
+/** Waiting for the booking result timed out; the order is accepted and the booking still running. Exit 7. */
+export class WaitTimeoutError extends ShipbookError {
+  readonly orderId: string;
+  constructor(orderId: string, message: string, options: ShipbookErrorOptions = {}) {
+    super('wait_timeout', message, EXIT.WAIT_TIMEOUT, options);
+    this.orderId = orderId;
+  }
+}

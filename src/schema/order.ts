@@ -1,0 +1,40 @@
+/** Order: interface document, "Order" and "Create order: POST /orders/". */
+import { z } from 'zod';
+import { describe, looseText } from './common.js';
+import { priceResponse } from './price.js';
+import { shipmentRequest, shipmentResponse } from './shipment.js';
+
+/** Body of create order inside `request`: `{order: {shipments: [shipment, …]}}`, at least one shipment. */
+export const createOrderRequest = z.object(
+  {
+    order: z.object(
+      {
+        shipments: z
+          .array(shipmentRequest('order'), {
+            error: (iss) => (iss.input === undefined ? 'required' : `expected a list of shipments (got ${describe(iss.input)})`),
+          })
+          .min(1, { error: 'at least 1 shipment' }),
+      },
+      { error: (iss) => (iss.input === undefined ? 'required' : `expected an order (got ${describe(iss.input)})`) },
+    ),
+  },
+  { error: (iss) => `expected an order document (got ${describe(iss.input)})` },
+);
+export type CreateOrderRequest = z.output<typeof createOrderRequest>;
+/** The input form (before transforms) of create order, for typing fixtures. */
+export type CreateOrderInput = z.input<typeof createOrderRequest>;
+
+/**
+ * An order in a response (create order, combine, accept, fetch-order-data, callback). Prices are
+ * numbers in create order and decimal strings in combine and accept; both read as exact Money.
+ */
+export const orderResponse = z.looseObject({
+  id: looseText,
+  status: z.string().optional(),
+  shipments: z.array(shipmentResponse).default([]),
+  price: priceResponse.optional(),
+});
+export type OrderResponse = z.output<typeof orderResponse>;
+
+/** `result` of create order, combine, accept and fetch-order-data: `{order: …}`. */
+export const orderResult = z.looseObject({ order: orderResponse });

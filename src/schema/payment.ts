@@ -1,0 +1,132 @@
+/**
+ * Accept order and its payment object: interface document, "Accept order: PUT
+ * /orders/{order_id}/accept/", laid out as PRODUCT.md decides: `request.order` holds `id`,
+ * `payment` and `options.digital_signature`; `request.options` holds `send_documents` and
+ * `account_number`; `request.callback` the URL. `save` is sent under `credit_card`, and on input
+ * also accepted under `options`.
+ */
+import { z } from 'zod';
+import { describe, text } from './common.js';
+import { digitalSignature } from './shipment.js';
+
+/** Payment types. */
+export const PAYMENT_TYPES = ['credit_card', 'stored_card', 'credit'] as const;
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+
+/** True when `digits` passes the Luhn check. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** True when an `MM/YY` expiry is a real month that has not ended before `now`. */
+export function expiryValid(expire: string, now: Date = new Date()): 'ok' | 'format' | 'past' {
+  const m = /^(\d{2})\/(\d{2})$/.exec(expire);
+  if (!m) return 'format';
+  const month = Number(m[1]);
+  if (month < 1 || month > 12) return 'format';
+  const year = 2000 + Number(m[2]);
+  const endOfMonth = Date.UTC(year, month, 1); // first instant of the following month
+  return endOfMonth <= now.getTime() ? 'past' : 'ok';
+}
+
+/** Masks a card number to its last four digits: `**** **** **** 1111`. */
+export function maskCardNumber(number: string): string {
+  const digits = number.replace(/\D/g, '');
+  return `**** **** **** ${digits.slice(-4)}`;
+}
+
+/** Card details for `credit_card`: number (Luhn), CVV (3 or 4 digits), holder name, `MM/YY` expiry not in the past. */
+export function creditCardRequest(now: () => Date = () => new Date()) {
+  return z.object(
+    {
+      number: z
+        .union([z.string(), z.number()], { error: (iss) => (iss.input === undefined ? 'required' : 'expected a card number') })
+        .transform((v) => String(v).replace(/[\s-]/g, ''))
+        .refine(luhnValid, { error: 'not a valid card number (12 to 19 digits passing the Luhn check)' }),
+      cvv: z
+        .union([z.string(), z.number()], { error: (iss) => (iss.input === undefined ? 'required' : 'expected a CVV') })
+        .transform((v) => String(v).trim())
+        .refine((v) => /^\d{3,4}$/.test(v), { error: 'must be 3 or 4 digits' }),
+      holder_name: text(),
+      expire: z
+        .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected MM/YY (got ${describe(iss.input)})`) })
+        .transform((v) => v.trim())
+        .superRefine((v, ctx) => {
+          const r = expiryValid(v, now());
+          if (r === 'format') ctx.addIssue({ code: 'custom', message: `expected MM/YY, two-digit month and year (got ${describe(v)})` });
+          if (r === 'past') ctx.addIssue({ code: 'custom', message: `the card expired (${v})` });
+        }),
+      save: z.boolean({ error: 'expected true or false' }).optional(),
+    },
+    { error: (iss) => (iss.input === undefined ? 'required for credit_card' : 'expected card details') },
+  );
+}
+export type CreditCardRequest = z.output<ReturnType<typeof creditCardRequest>>;
+
+/** The payment object: `credit` needs nothing; `stored_card` a stored card id; `credit_card` card details. */
+export function paymentRequest(now: () => Date = () => new Date()) {
+  return z
+    .object(
+      {
+        type: z.enum(PAYMENT_TYPES, { error: (iss) => (iss.input === undefined ? 'required' : `must be one of credit_card, stored_card, credit (got ${describe(iss.input)})`) }),
+        credit_card: z.unknown().optional(),
+        options: z.object({ save: z.boolean({ error: 'expected true or false' }).optional() }).optional(),
+      },
+      { error: (iss) => (iss.input === undefined ? 'required' : 'expected a payment object') },
+    )
+    .transform((p, ctx) => {
+      if (p.type === 'credit') return { type: 'credit' as const };
+      if (p.type === 'stored_card') {
+        const id = typeof p.credit_card === 'object' && p.credit_card !== null ? (p.credit_card as { id?: unknown }).id : p.credit_card;
+        if (typeof id !== 'string' && typeof id !== 'number') {
+          ctx.addIssue({ code: 'custom', path: ['credit_card'], message: 'required for stored_card: the stored card id' });
+          return z.NEVER;
+        }
+        return { type: 'stored_card' as const, credit_card: String(id) };
+      }
+      const card = creditCardRequest(now).safeParse(p.credit_card);
+      if (!card.success) {
+        for (const issue of card.error.issues) ctx.addIssue({ ...issue, code: 'custom', path: ['credit_card', ...issue.path] } as never);
+        return z.NEVER;
+      }
+      const save = card.data.save ?? p.options?.save;
+      return { type: 'credit_card' as const, credit_card: { ...card.data, ...(save === undefined ? {} : { save }) } };
+    });
+}
+export type PaymentRequest = z.output<ReturnType<typeof paymentRequest>>;
+
+/** Body of accept order inside `request`. */
+export function acceptRequest(now: () => Date = () => new Date()) {
+  return z.object(
+    {
+      order: z.object(
+        {
+          id: z.union([z.string(), z.number()]).transform(String).optional(),
+          payment: paymentRequest(now),
+          options: z.object({ digital_signature: digitalSignature.optional() }).optional(),
+        },
+        { error: (iss) => (iss.input === undefined ? 'required' : 'expected an order object') },
+      ),
+      options: z
+        .object({
+          send_documents: z.boolean({ error: 'expected true or false' }).optional(),
+          account_number: z.union([z.string(), z.number()]).transform(String).optional(),
+        })
+        .optional(),
+      callback: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+    },
+    { error: (iss) => `expected an accept request (got ${describe(iss.input)})` },
+  );
+}
+export type AcceptRequest = z.output<ReturnType<typeof acceptRequest>>;
+export type AcceptInput = z.input<ReturnType<typeof acceptRequest>>;

@@ -1,0 +1,57 @@
+/** Get quote: interface document, "Get quote: POST /quote/", "GET /quote/" and "Quote service entry". */
+import { z } from 'zod';
+import { amountInput, countryCode, currencyAud, describe, looseText, text, textLike } from './common.js';
+import { Money } from './money.js';
+import { packagesRequest } from './package.js';
+import { priceResponse } from './price.js';
+
+/**
+ * `insurance` of a quote: a decimal amount in AUD. One of the document's examples sends a
+ * boolean-looking string, so `true`/`"true"` is read as "insure the declared value" and
+ * `false`/`"false"` as no insurance.
+ */
+export const quoteInsurance = z.union([z.boolean(), z.number(), z.string()]).transform((v, ctx): Money | boolean => {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'string' && /^(true|false)$/i.test(v.trim())) return v.trim().toLowerCase() === 'true';
+  const parsed = amountInput.safeParse(v);
+  if (!parsed.success) {
+    ctx.addIssue({ code: 'custom', message: `expected an insurance amount in AUD or true/false (got ${describe(v)})` });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
+/** Body of get quote inside `request`. Amounts are AUD; packages in `cm`/kg or `in`/lb. */
+export const quoteRequest = z.object(
+  {
+    collection_country: countryCode,
+    collection_postcode: textLike(),
+    collection_city: text(),
+    delivery_country: countryCode,
+    delivery_postcode: textLike(),
+    delivery_city: text(),
+    packages: packagesRequest,
+    insurance: quoteInsurance.optional(),
+    value: amountInput.optional(),
+    currency: currencyAud,
+  },
+  { error: (iss) => `expected a quote request (got ${describe(iss.input)})` },
+);
+export type QuoteRequest = z.output<typeof quoteRequest>;
+export type QuoteInput = z.input<typeof quoteRequest>;
+
+/** A quote service entry: code, name (may hold line breaks), carrier, `global_mail`, price. */
+export const quoteServiceEntry = z.looseObject({
+  code: looseText,
+  name: z.string().nullish().transform((n) => n ?? ''),
+  carrier: z.string().nullish().transform((c) => c ?? ''),
+  global_mail: z
+    .union([z.boolean(), z.string(), z.number()])
+    .transform((v) => v === true || v === 1 || (typeof v === 'string' && /^(true|1|yes)$/i.test(v)))
+    .default(false),
+  price: priceResponse,
+});
+export type QuoteServiceEntry = z.output<typeof quoteServiceEntry>;
+
+/** `result` of get quote: `{services: [entry, …]}`. */
+export const quoteResult = z.looseObject({ services: z.array(quoteServiceEntry).default([]) });

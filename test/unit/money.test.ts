@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { displayCents, formatCents, Money, parseAmountInput, percentOf, readCents } from '../../src/schema/money.js';
+
+describe('money is read exactly, never as a binary float', () => {
+  it('reads numbers and decimal strings to the same cents', () => {
+    expect(readCents(12.3)).toBe(1230);
+    expect(readCents('12.30')).toBe(1230);
+    expect(readCents(0.1 + 0.2)).toBe(30); // 0.30000000000000004 → 30 cents
+    expect(readCents('1,234.56')).toBe(123456);
+    expect(readCents(7500)).toBe(750000);
+    expect(readCents('abc')).toBeUndefined();
+    expect(readCents(Number.NaN)).toBeUndefined();
+  });
+
+  it('rounds a third decimal half away from zero on the digits', () => {
+    expect(readCents('2.345')).toBe(235);
+    expect(readCents('2.344')).toBe(234);
+    expect(readCents('-2.345')).toBe(-235);
+  });
+
+  it('accepts at most two decimals on input', () => {
+    expect(parseAmountInput('7500.00')).toEqual({ cents: 750000 });
+    expect(parseAmountInput(18.5)).toEqual({ cents: 1850 });
+    expect(parseAmountInput('1.005')).toEqual({ problem: 'at most 2 decimal places in AUD (got 1.005)' });
+    expect(parseAmountInput('12,00')).toHaveProperty('problem');
+  });
+
+  it('formats for the wire and for people', () => {
+    expect(formatCents(5)).toBe('0.05');
+    expect(formatCents(-1234)).toBe('-12.34');
+    expect(displayCents(123456789)).toBe('1,234,567.89');
+    expect(JSON.stringify({ total: new Money(3520) })).toBe('{"total":"35.20"}');
+    expect(new Money(3520).toNumber()).toBe(35.2);
+  });
+
+  it('takes percentages in integer maths, rounding half up', () => {
+    expect(percentOf(12345, 1000)).toBe(1235); // 10 % of 123.45 = 12.345 → 12.35
+    expect(percentOf(100, 150)).toBe(2); // 1.5 % of 1.00 = 0.015 → 0.02
+  });
+});
