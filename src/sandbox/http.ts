@@ -1,0 +1,130 @@
+/**
+ * What a sandbox route module needs: the {@link Route} shape, the request a handler receives, the
+ * reply it returns, and {@link SandboxHttpError} for error envelopes. Kept apart from `server.ts`
+ * so route modules never import the server.
+ *
+ * Envelope: interface document, "Conventions" and "Errors" — every response is
+ * `{message, code, result}` with `message` `OK` on success; PRODUCT.md "error codes and bodies" —
+ * `code` equals the HTTP status and `result.errors` lists `{field, message}` pairs.
+ */
+import type { z } from 'zod';
+import { schemaProblems } from '../schema/issues.js';
+import type { BookingRunner } from './booking.js';
+import type { ResolvedSandboxOptions } from './options.js';
+import type { SandboxState } from './state.js';
+
+/** A field error in an error envelope: `field` is a path inside `request`, e.g. `order.shipments[0].description`. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** HTTP methods the sandbox routes. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** What a handler may use: the state, the resolved options, the clock and the booking runner. */
+export interface SandboxContext {
+  state: SandboxState;
+  options: ResolvedSandboxOptions;
+  /** The sandbox clock (`options.now`). */
+  now(): Date;
+  /** Schedules asynchronous booking completions and their callbacks. */
+  bookings: BookingRunner;
+}
+
+/** The request as a handler sees it. */
+export interface RouteRequest {
+  method: HttpMethod;
+  /** The path without query, e.g. `/orders/ORD-AB12CD34/accept/`. */
+  path: string;
+  /** Path parameters named in the pattern, decoded, e.g. `{order_id: 'ORD-AB12CD34'}`. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /**
+   * The content of the top-level `request` object of the JSON body (already unwrapped), or
+   * `undefined` for routes without a body (and for an empty optional body).
+   */
+  body: unknown;
+  /** True when valid credentials were sent (always true on routes with `auth: true`). */
+  authenticated: boolean;
+}
+
+/** A successful reply: HTTP status (200 unless told), and the envelope's `result`. `message` defaults to `OK`. */
+export interface RouteReply {
+  status?: number;
+  message?: string;
+  result: unknown;
+}
+
+/** A route handler: returns a reply or throws {@link SandboxHttpError}; anything else thrown becomes a 500 envelope. */
+export type RouteHandler = (req: RouteRequest, ctx: SandboxContext) => RouteReply | Promise<RouteReply>;
+
+/**
+ * One entry of the routing table.
+ *
+ * - `pattern`: a path with `:name` segments, e.g. `/orders/:order_id/accept/`; the trailing slash
+ *   is optional when matching.
+ * - `auth`: `true` — credentials required (missing or wrong → 401); `false` — optional (absent is
+ *   fine, present but wrong → 401 when the sandbox has an API key).
+ * - `body`: `required` (default for POST/PUT/PATCH) — a JSON object wrapped in `request`;
+ *   `optional` — an empty body is fine; `none` (default for GET/DELETE) — the body is ignored.
+ */
+export interface Route {
+  method: HttpMethod;
+  pattern: string;
+  auth: boolean;
+  body?: 'required' | 'optional' | 'none';
+  handler: RouteHandler;
+}
+
+/** An error envelope to send: HTTP status = envelope code, a message, and optional field errors or result. */
+export class SandboxHttpError extends Error {
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly result: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    status: number,
+    message: string,
+    extra: { errors?: FieldError[]; result?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'SandboxHttpError';
+    this.status = status;
+    this.errors = extra.errors;
+    this.result = extra.result;
+    this.headers = extra.headers;
+  }
+}
+
+/** 400 invalid request listing every field error; the message names the first one. */
+export function invalidRequest(errors: FieldError[], message?: string): SandboxHttpError {
+  const first = errors[0];
+  const summary =
+    message ??
+    (first === undefined
+      ? 'invalid request'
+      : `invalid request: ${first.field === '' ? '' : `${first.field}: `}${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`);
+  return new SandboxHttpError(400, summary, { errors });
+}
+
+/** 404 unknown id. */
+export function notFound(message: string): SandboxHttpError {
+  return new SandboxHttpError(404, message);
+}
+
+/** 409 the resource is not in a state that allows the operation. */
+export function conflict(message: string): SandboxHttpError {
+  return new SandboxHttpError(409, message);
+}
+
+/**
+ * Validates `body` (the content of `request`) with a shared schema, or throws a 400 naming every
+ * problem with its path relative to `request` (e.g. `order.shipments[0].delivery.address_lines[1]`).
+ */
+export function validate<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw invalidRequest(schemaProblems(parsed.error).map((p) => ({ field: p.path, message: p.message })));
+}

@@ -1,0 +1,101 @@
+/**
+ * The sandbox: a local, stateful simulation of the Shipment Booking Service over real HTTP
+ * (PRODUCT.md, "The sandbox"). It follows the interface document — envelope, fields, limits,
+ * statuses, asynchronous booking and callbacks — with the decisions of PRODUCT.md where the
+ * document says "not shown".
+ *
+ * Operations: `POST /quote/`, `GET /quote/`, `POST /orders/`, `PUT /orders/{order_id}/accept/`,
+ * `GET /orders/{order_id}/`, `PUT /orders/{order_id}/cancel/` (see `routes/`).
+ *
+ * @example
+ *   const sandbox = await startSandbox({ processingDelayMs: 50 });
+ *   // POST `${sandbox.url}orders/` with `Authorization: Bearer ${SANDBOX_API_KEY}` …
+ *   await sandbox.close();
+ */
+import type { AddressInfo } from 'node:net';
+import { BookingRunner } from './booking.js';
+import { CallbackSender } from './callbacks.js';
+import type { SandboxContext } from './http.js';
+import { resolveOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.js';
+import { createSandboxServer } from './server.js';
+import { SandboxState } from './state.js';
+
+export type { SandboxOptions, ResolvedSandboxOptions } from './options.js';
+export { SandboxState } from './state.js';
+export type { CallbackBody, CallbackRecord, OrderStatus, ShipmentStatus, StoredOrder, StoredShipment } from './state.js';
+export type { Route, RouteHandler, RouteReply, RouteRequest, SandboxContext, FieldError } from './http.js';
+export { SandboxHttpError } from './http.js';
+export { SERVICE_CODES } from './rates.js';
+
+/** The API key the built-in sandbox profile sends (`Authorization: Bearer sk_sandbox_builtin`). */
+export const SANDBOX_API_KEY = 'sk_sandbox_builtin';
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** Base URL with a trailing slash, e.g. `http://127.0.0.1:43123/`. */
+  url: string;
+  /** The TCP port it listens on. */
+  port: number;
+  /** Its orders and shipments, and test hooks such as {@link SandboxState.failNextBooking}. */
+  state: SandboxState;
+  /** The options in force, defaults filled in (e.g. `freePickup`). */
+  options: ResolvedSandboxOptions;
+  /** Stops the server, cancels pending booking completions, and waits for in-flight callbacks to stop. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The host as it goes into a URL: IPv6 in brackets; a wildcard address as the loopback. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Starts the sandbox on `options.host`:`options.port` (default 127.0.0.1, a random free port).
+ * Resolves once it listens; rejects if it cannot (e.g. the port is taken).
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const resolved = resolveOptions(options);
+  const state = new SandboxState(resolved.seed);
+  const callbacks = new CallbackSender({
+    retries: resolved.callbackRetries,
+    backoffMs: resolved.callbackBackoffMs,
+    timeoutMs: resolved.callbackTimeoutMs,
+    log: resolved.log,
+  });
+  const bookings = new BookingRunner(state, callbacks, resolved.processingDelayMs, resolved.now);
+  const ctx: SandboxContext = { state, options: resolved, now: resolved.now, bookings };
+  const server = createSandboxServer(ctx);
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(resolved.port, resolved.host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  }).catch(async (err: unknown) => {
+    bookings.close();
+    await callbacks.close();
+    throw err;
+  });
+
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost(resolved.host)}:${port}/`,
+    port,
+    state,
+    options: resolved,
+    close() {
+      closing ??= (async () => {
+        bookings.close();
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await Promise.all([stopped, callbacks.close()]);
+      })();
+      return closing;
+    },
+  };
+}

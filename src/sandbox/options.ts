@@ -1,0 +1,78 @@
+import { randomInt } from 'node:crypto';
+/** Options of the sandbox (see `startSandbox` in `index.ts`) and their defaults. */
+
+/** How the sandbox is started. Every member is optional; defaults in {@link resolveOptions}. */
+export interface SandboxOptions {
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** TCP port. Default 0: a random free port. */
+  port?: number;
+  /**
+   * When set, operations requiring authorisation demand exactly `<authPrefix><apiKey>`. When unset,
+   * any non-empty token is accepted, but a missing header on create/accept still gets 401.
+   */
+  apiKey?: string;
+  /** Name of the credentials header (PRODUCT.md "authorization scheme"). Default `authorization`. */
+  authHeader?: string;
+  /** Prefix of the credentials header value, before the key. Default `Bearer `. */
+  authPrefix?: string;
+  /** Milliseconds between accept and the asynchronous booking completing. Default 1500. */
+  processingDelayMs?: number;
+  /** Sandbox account option "free pickup" (combine without `main_shipment`). Default false. */
+  freePickup?: boolean;
+  /** Retries of a failed callback after the first attempt. Default 4. */
+  callbackRetries?: number;
+  /** First backoff before a callback retry in milliseconds, doubling each time. Default 500. */
+  callbackBackoffMs?: number;
+  /** Timeout of one callback attempt (connect and answer) in milliseconds. Default 5000. */
+  callbackTimeoutMs?: number;
+  /** The clock (card expiry, timestamps). Default `() => new Date()`. */
+  now?: () => Date;
+  /**
+   * One line per request handled, e.g. `POST /orders/ 200 (12 ms)`, and one per callback attempt.
+   * Never carries credentials, card numbers or callback URLs.
+   */
+  log?: (line: string) => void;
+  /**
+   * Seed of the id generator: the same seed gives the same sequence of ids. Default: random, so
+   * two runs of the built-in sandbox never show the same order id; tests pass a seed.
+   */
+  seed?: number;
+}
+
+/** Options with every default filled in. */
+export interface ResolvedSandboxOptions {
+  host: string;
+  port: number;
+  apiKey: string | undefined;
+  authHeader: string;
+  authPrefix: string;
+  processingDelayMs: number;
+  freePickup: boolean;
+  callbackRetries: number;
+  callbackBackoffMs: number;
+  callbackTimeoutMs: number;
+  now: () => Date;
+  log: (line: string) => void;
+  seed: number;
+}
+
+/** Fills in defaults; the header name is lower-cased (Node's header keys are). */
+export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
+  const nonNegative = (v: number | undefined, fallback: number) => (v !== undefined && Number.isFinite(v) && v >= 0 ? v : fallback);
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    apiKey: options.apiKey === '' ? undefined : options.apiKey,
+    authHeader: (options.authHeader ?? 'authorization').toLowerCase(),
+    authPrefix: options.authPrefix ?? 'Bearer ',
+    processingDelayMs: nonNegative(options.processingDelayMs, 1500),
+    freePickup: options.freePickup ?? false,
+    callbackRetries: Math.floor(nonNegative(options.callbackRetries, 4)),
+    callbackBackoffMs: nonNegative(options.callbackBackoffMs, 500),
+    callbackTimeoutMs: nonNegative(options.callbackTimeoutMs, 5000),
+    now: options.now ?? (() => new Date()),
+    log: options.log ?? (() => {}),
+    seed: options.seed ?? randomInt(1, 2 ** 31),
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * The sandbox's HTTP server (node:http): routing, JSON bodies wrapped in `request`, credentials,
+ * and the envelope. Interface document, "Conventions" (bodies wrapped in `request`; responses
+ * `{message, code, result}`), "Authentication" and "Errors"; PRODUCT.md "authorization scheme"
+ * and "error codes and bodies".
+ *
+ * Every answer is an envelope whose `code` equals the HTTP status:
+ *
+ * | status | when |
+ * |---|---|
+ * | 200/201 | the handler's reply, `message` `OK` |
+ * | 400 | malformed JSON, no `request` object, or a schema problem (`result.errors: [{field, message}]`) |
+ * | 401 | missing credentials on a route that requires them, or wrong credentials |
+ * | 404 | unknown path, or unknown id (from a handler) |
+ * | 405 | known path, other method (`Allow` header lists the methods) |
+ * | 409 | wrong state (from a handler) |
+ * | 413 | body larger than {@link MAX_BODY_BYTES} |
+ * | 500 | anything a handler throws that is not a {@link SandboxHttpError} |
+ *
+ * Routes come from `routes/index.ts` (one line per route module); see {@link Route}.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { SandboxHttpError, type HttpMethod, type Route, type RouteReply, type SandboxContext } from './http.js';
+import { ROUTES } from './routes/index.js';
+
+/** Largest request body accepted: 1 MiB. Larger bodies get a 413 envelope. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** A body this much larger than the limit is not drained: the connection is closed after the 413. */
+const MAX_DRAIN_BYTES = 8 * MAX_BODY_BYTES;
+
+/** A route with its pattern compiled to a regular expression. */
+interface CompiledRoute {
+  route: Route;
+  regex: RegExp;
+  names: string[];
+}
+
+/** Compiles `:name` patterns; a trailing slash is optional when matching; a parameter is one non-empty segment. */
+export function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
+  return routes.map((route) => {
+    const names: string[] = [];
+    const trimmed = route.pattern.replace(/\/+$/, '');
+    const source = trimmed
+      .split('/')
+      .map((segment) => {
+        if (segment.startsWith(':')) {
+          names.push(segment.slice(1));
+          return '([^/]+)';
+        }
+        return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      })
+      .join('/');
+    return { route, regex: new RegExp(`^${source}/?$`), names };
+  });
+}
+
+/** The route for a method and path, its decoded parameters, or the methods allowed on the path. */
+export function matchRoute(
+  compiled: readonly CompiledRoute[],
+  method: string,
+  path: string,
+): { route: Route; params: Record<string, string> } | { allowed: string[] } | undefined {
+  const allowed: string[] = [];
+  for (const c of compiled) {
+    const m = c.regex.exec(path);
+    if (!m) continue;
+    if (c.route.method !== method) {
+      if (!allowed.includes(c.route.method)) allowed.push(c.route.method);
+      continue;
+    }
+    const params: Record<string, string> = {};
+    try {
+      c.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1] ?? '')));
+    } catch {
+      continue; // a malformed %-escape cannot name anything
+    }
+    return { route: c.route, params };
+  }
+  return allowed.length > 0 ? { allowed } : undefined;
+}
+
+/** Writes the envelope `{message, code, result}` with HTTP status = `code`. */
+function writeEnvelope(res: ServerResponse, status: number, message: string, result: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = JSON.stringify({ message, code: status, result: result ?? {} });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(body);
+}
+
+/** The body as text, or `too_large` (drained up to 8 MiB, then given up on). */
+function readBody(req: IncomingMessage): Promise<{ text: string } | { tooLarge: true; drained: boolean }> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_DRAIN_BYTES) {
+      resolve({ tooLarge: true, drained: false });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      total += chunk.length;
+      if (total <= MAX_BODY_BYTES) chunks.push(chunk);
+      else if (total > MAX_DRAIN_BYTES) {
+        done = true;
+        resolve({ tooLarge: true, drained: false });
+      }
+    });
+    req.on('end', () => {
+      if (done) return;
+      done = true;
+      resolve(total > MAX_BODY_BYTES ? { tooLarge: true, drained: true } : { text: Buffer.concat(chunks).toString('utf8') });
+    });
+    req.on('error', (err) => {
+      if (done) return;
+      done = true;
+      reject(err);
+    });
+  });
+}
+
+/** Reads and unwraps the JSON body: the content of `request`, or `undefined` for an empty optional body. */
+async function readRequestBody(req: IncomingMessage, res: ServerResponse, mode: 'required' | 'optional'): Promise<unknown> {
+  let body: Awaited<ReturnType<typeof readBody>>;
+  try {
+    body = await readBody(req);
+  } catch {
+    throw new SandboxHttpError(400, 'the request body could not be read');
+  }
+  if ('tooLarge' in body) {
+    if (!body.drained) res.setHeader('connection', 'close');
+    throw new SandboxHttpError(413, `request body too large: at most ${MAX_BODY_BYTES} bytes (1 MiB)`);
+  }
+  if (body.text.trim() === '') {
+    if (mode === 'optional') return undefined;
+    throw new SandboxHttpError(400, 'request body required: a JSON object with a top-level "request" object', {
+      errors: [{ field: 'request', message: 'required' }],
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.text);
+  } catch (err) {
+    throw new SandboxHttpError(400, `malformed JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(parsed) || !Object.hasOwn(parsed, 'request')) {
+    throw new SandboxHttpError(400, 'the body must be wrapped in a top-level "request" object: {"request": {…}}', {
+      errors: [{ field: 'request', message: 'required: wrap the body in a top-level "request" object' }],
+    });
+  }
+  if (!isObject(parsed.request)) {
+    throw new SandboxHttpError(400, '"request" must be an object', { errors: [{ field: 'request', message: 'expected an object' }] });
+  }
+  return parsed.request;
+}
+
+/** Compares two strings in constant time (for the API key). */
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Checks credentials (PRODUCT.md "authorization scheme"): the header `options.authHeader` holding
+ * `options.authPrefix` + a non-empty token (the prefix compared case-insensitively), equal to
+ * `options.apiKey` when one is configured. Throws 401 when required and missing or wrong, or when
+ * optional, present and wrong under a configured key. Returns whether valid credentials came.
+ */
+export function checkAuth(req: IncomingMessage, ctx: SandboxContext, required: boolean): boolean {
+  const { authHeader, authPrefix, apiKey } = ctx.options;
+  const raw = req.headers[authHeader];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  const present = typeof value === 'string' && value.trim() !== '';
+  const hint = `send the header ${authHeader}: ${authPrefix}<api key>`;
+  if (!present) {
+    if (required) throw new SandboxHttpError(401, `missing credentials: ${hint}`);
+    return false;
+  }
+  const hasPrefix = value.slice(0, authPrefix.length).toLowerCase() === authPrefix.toLowerCase();
+  const token = hasPrefix ? value.slice(authPrefix.length).trim() : '';
+  const valid = token !== '' && (apiKey === undefined || sameSecret(token, apiKey));
+  if (!valid && (required || apiKey !== undefined)) {
+    throw new SandboxHttpError(401, hasPrefix && token !== '' ? 'invalid API key' : `malformed credentials: ${hint}`);
+  }
+  return valid;
+}
+
+/** Handles one request to its envelope; never throws. Returns the status written. */
+async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext, compiled: readonly CompiledRoute[]): Promise<number> {
+  try {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    } catch {
+      throw new SandboxHttpError(400, 'malformed request URL');
+    }
+    const method = (req.method ?? 'GET').toUpperCase();
+    const match = matchRoute(compiled, method, url.pathname);
+    if (match === undefined) throw new SandboxHttpError(404, `no such operation: ${method} ${url.pathname}`);
+    if ('allowed' in match) {
+      throw new SandboxHttpError(405, `method ${method} not allowed on ${url.pathname}; allowed: ${match.allowed.join(', ')}`, {
+        headers: { allow: match.allowed.join(', ') },
+      });
+    }
+    const { route, params } = match;
+    const authenticated = checkAuth(req, ctx, route.auth);
+    const mode = route.body ?? (route.method === 'GET' || route.method === 'DELETE' ? 'none' : 'required');
+    const body = mode === 'none' ? undefined : await readRequestBody(req, res, mode);
+    const reply: RouteReply = await route.handler(
+      { method: route.method as HttpMethod, path: url.pathname, params, query: url.searchParams, body, authenticated },
+      ctx,
+    );
+    const status = reply.status ?? 200;
+    writeEnvelope(res, status, reply.message ?? 'OK', reply.result);
+    return status;
+  } catch (err) {
+    if (err instanceof SandboxHttpError) {
+      const result = { ...(err.errors === undefined ? {} : { errors: err.errors }), ...err.result };
+      writeEnvelope(res, err.status, err.message, result, err.headers);
+      return err.status;
+    }
+    ctx.options.log(`sandbox internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    writeEnvelope(res, 500, 'internal sandbox error', {});
+    return 500;
+  }
+}
+
+/**
+ * Creates (does not start) the sandbox HTTP server over `routes` (default: every route module).
+ * Each handled request is logged as one line: `POST /orders/ 200 (12 ms)` — method, path without
+ * query, status, duration; never headers or bodies.
+ */
+export function createSandboxServer(ctx: SandboxContext, routes: readonly Route[] = ROUTES): Server {
+  const compiled = compileRoutes(routes);
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => {
+    const started = performance.now();
+    void handle(req, res, ctx, compiled).then((status) => {
+      let path = req.url ?? '/';
+      const q = path.indexOf('?');
+      if (q >= 0) path = path.slice(0, q);
+      ctx.options.log(`${req.method ?? '?'} ${path} ${status} (${Math.round(performance.now() - started)} ms)`);
+    });
+  });
+  server.on('clientError', (_err, socket) => {
+    const body = JSON.stringify({ message: 'malformed HTTP request', code: 400, result: {} });
+    if (socket.writable) {
+      socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    } else socket.destroy();
+  });
+  return server;
+}

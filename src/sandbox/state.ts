@@ -1,0 +1,284 @@
+/**
+ * The sandbox's in-memory store and state machine: orders and shipments, their statuses and
+ * tracking numbers. Interface document, "States and transitions":
+ *
+ * | order status | moved by                        | next                                  |
+ * |--------------|---------------------------------|---------------------------------------|
+ * | (none)       | POST /orders/                   | `new` (pending), shipments `PEN`      |
+ * | `new`        | PUT /orders/{id}/accept/        | `ACC`, shipments `NEW`                |
+ * | `ACC`        | booking completes (async)       | `processed`, shipments `processed` with tracking numbers |
+ * | `ACC`        | booking fails ({@link SandboxState.failNextBooking}) | `failed`, shipments `failed` |
+ * | `new`        | PUT /orders/{id}/cancel/        | `cancelled` (PRODUCT.md; not shown in the interface) |
+ *
+ * Ids are `ORD-` / `SHP-` + 8 upper-case letters and digits, tracking numbers `SBX` + 10 digits;
+ * all drawn from a seeded generator, so one seed gives one sequence, and never repeated within a
+ * sandbox. Card numbers and CVVs are never stored: a payment keeps its type and at most the last
+ * four digits.
+ */
+import type { ShipmentRequest } from '../schema/shipment.js';
+import { conflict, notFound } from './http.js';
+import type { PriceCents, SandboxService } from './rates.js';
+import { sumPrices } from './rates.js';
+
+/** Order statuses the sandbox uses (`new` pending, `ACC` accepted, then `processed` or `failed`; or `cancelled`). */
+export type OrderStatus = 'new' | 'ACC' | 'processed' | 'failed' | 'cancelled';
+/** Shipment statuses the sandbox uses (`PEN` in a pending order, `NEW` once accepted or created alone). */
+export type ShipmentStatus = 'PEN' | 'NEW' | 'processed' | 'failed' | 'cancelled';
+
+/** What the sandbox remembers of a payment: never the card number or CVV. */
+export interface PaymentRecord {
+  type: 'credit_card' | 'stored_card' | 'credit';
+  /** Last four digits of a `credit_card` number. */
+  last4?: string;
+  /** The stored card id of a `stored_card` payment. */
+  storedCardId?: string;
+}
+
+/** A stored shipment: the validated request form, its service and price (AUD cents), status and tracking number. */
+export interface StoredShipment {
+  id: string;
+  /** The order it belongs to, once it is part of one. */
+  orderId?: string;
+  status: ShipmentStatus;
+  /** Assigned when the booking completes; `N/A` on the wire until then. */
+  trackingNumber?: string;
+  /** The shipment as validated by `shipmentRequest(kind)` (countries upper case, item values as Money). */
+  request: ShipmentRequest;
+  service: SandboxService;
+  /** `service.options` as submitted: a list of strings (create order) or `{insurance}` (create shipment). */
+  serviceOptions: unknown;
+  price: PriceCents;
+  createdAt: Date;
+}
+
+/** A stored order. `price` is the sum over its shipments, in AUD cents. */
+export interface StoredOrder {
+  id: string;
+  status: OrderStatus;
+  shipmentIds: string[];
+  price: PriceCents;
+  createdAt: Date;
+  acceptedAt?: Date;
+  completedAt?: Date;
+  cancelledAt?: Date;
+  payment?: PaymentRecord;
+  /** Callback URL given at acceptance. */
+  callback?: string;
+  /** Accept-order `options` (send_documents, account_number) as given. */
+  acceptOptions?: { send_documents?: boolean | undefined; account_number?: string | undefined };
+  /** Why the booking failed, when it did. */
+  failure?: string;
+}
+
+/** The body POSTed to a callback URL (interface document, "Events"): an ordinary envelope. */
+export interface CallbackBody {
+  code: number;
+  message: string;
+  result: { order: { id: string; status: string; shipments: Array<{ id: string; tracking_number: string }> } };
+}
+
+/** One callback delivery as it went, for tests and diagnostics. */
+export interface CallbackRecord {
+  orderId: string;
+  /** Attempts made so far (1 = the first POST). */
+  attempts: number;
+  /** HTTP status of the last answer, or the error of the last attempt (`timeout`, `ECONNREFUSED` …). */
+  lastOutcome?: number | string;
+  state: 'pending' | 'delivered' | 'gave_up' | 'aborted';
+}
+
+/** A deterministic 32-bit generator (mulberry32). */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** The sandbox's store of orders and shipments and the transitions between their statuses. */
+export class SandboxState {
+  readonly orders = new Map<string, StoredOrder>();
+  readonly shipments = new Map<string, StoredShipment>();
+  /** Callback deliveries, oldest first. */
+  readonly callbacks: CallbackRecord[] = [];
+  private readonly random: () => number;
+  private readonly used = new Set<string>();
+  private readonly failures = new Map<string, string>();
+
+  /** @param seed seed of the id generator; the same seed gives the same ids in the same order */
+  constructor(seed = 1) {
+    this.random = mulberry32(seed);
+  }
+
+  private unique(make: () => string): string {
+    for (;;) {
+      const id = make();
+      if (!this.used.has(id)) {
+        this.used.add(id);
+        return id;
+      }
+    }
+  }
+
+  private chars(alphabet: string, n: number): string {
+    let out = '';
+    for (let i = 0; i < n; i++) out += alphabet[Math.floor(this.random() * alphabet.length)];
+    return out;
+  }
+
+  /** A new order id: `ORD-` + 8 upper-case letters and digits. */
+  newOrderId(): string {
+    return this.unique(() => `ORD-${this.chars(ALNUM, 8)}`);
+  }
+
+  /** A new shipment id: `SHP-` + 8 upper-case letters and digits. */
+  newShipmentId(): string {
+    return this.unique(() => `SHP-${this.chars(ALNUM, 8)}`);
+  }
+
+  /** A new tracking number: `SBX` + 10 digits. */
+  newTrackingNumber(): string {
+    return this.unique(() => `SBX${this.chars('0123456789', 10)}`);
+  }
+
+  /** Stores a shipment (status `NEW` unless told) and returns it with its new id. */
+  addShipment(shipment: Omit<StoredShipment, 'id' | 'status'> & { status?: ShipmentStatus }): StoredShipment {
+    const stored: StoredShipment = { ...shipment, id: this.newShipmentId(), status: shipment.status ?? 'NEW' };
+    this.shipments.set(stored.id, stored);
+    return stored;
+  }
+
+  /**
+   * Creates a pending order (`new`) from priced shipments; each is stored as `PEN`.
+   * The order price is the sum of the shipment prices.
+   */
+  createOrder(
+    shipments: ReadonlyArray<Omit<StoredShipment, 'id' | 'status' | 'orderId' | 'createdAt'>>,
+    now: Date,
+  ): StoredOrder {
+    const id = this.newOrderId();
+    const stored = shipments.map((s) => this.addShipment({ ...s, orderId: id, status: 'PEN', createdAt: now }));
+    const order: StoredOrder = {
+      id,
+      status: 'new',
+      shipmentIds: stored.map((s) => s.id),
+      price: sumPrices(stored.map((s) => s.price)),
+      createdAt: now,
+    };
+    this.orders.set(id, order);
+    return order;
+  }
+
+  /** The order with this id, or `undefined`. */
+  findOrder(id: string): StoredOrder | undefined {
+    return this.orders.get(id);
+  }
+
+  /** The order with this id, or a 404. */
+  getOrder(id: string): StoredOrder {
+    const order = this.orders.get(id);
+    if (order === undefined) throw notFound(`order ${id} not found`);
+    return order;
+  }
+
+  /** The shipments of an order, in order. */
+  shipmentsOf(order: StoredOrder): StoredShipment[] {
+    return order.shipmentIds.map((id) => this.shipments.get(id)).filter((s): s is StoredShipment => s !== undefined);
+  }
+
+  /** A 409 unless the order is pending (`new`); the message says the current status. */
+  assertPending(order: StoredOrder, operation: string): void {
+    if (order.status !== 'new') {
+      throw conflict(`order ${order.id} cannot be ${operation}: it is ${describeStatus(order.status)} (status ${order.status}); only a pending order (status new) can be`);
+    }
+  }
+
+  /** Accepts a pending order: `ACC`, its shipments `NEW`. 404 unknown, 409 not pending. */
+  acceptOrder(id: string, accept: { payment: PaymentRecord; callback?: string | undefined; options?: StoredOrder['acceptOptions'] }, now: Date): StoredOrder {
+    const order = this.getOrder(id);
+    this.assertPending(order, 'accepted');
+    order.status = 'ACC';
+    order.acceptedAt = now;
+    order.payment = accept.payment;
+    if (accept.callback !== undefined) order.callback = accept.callback;
+    if (accept.options !== undefined) order.acceptOptions = accept.options;
+    for (const s of this.shipmentsOf(order)) s.status = 'NEW';
+    return order;
+  }
+
+  /** Cancels a pending order: `cancelled`, its shipments `cancelled`. 404 unknown, 409 not pending. */
+  cancelOrder(id: string, now: Date): StoredOrder {
+    const order = this.getOrder(id);
+    this.assertPending(order, 'cancelled');
+    order.status = 'cancelled';
+    order.cancelledAt = now;
+    for (const s of this.shipmentsOf(order)) s.status = 'cancelled';
+    return order;
+  }
+
+  /**
+   * Test hook: the next booking completion of `orderId` fails. The order ends `failed`, its
+   * shipments `failed` without tracking numbers, and the callback (if any) is
+   * `{code: 500, message, result: {order: {id, status: "failed", shipments: [{id, tracking_number: "N/A"}, …]}}}`.
+   * May be called before or after the order is accepted (before its booking completes).
+   */
+  failNextBooking(orderId: string, message = 'booking failed at the carrier (sandbox)'): void {
+    this.failures.set(orderId, message);
+  }
+
+  /**
+   * Completes the booking of an accepted order: `processed` with a tracking number per shipment,
+   * or `failed` when {@link failNextBooking} asked for it. Returns the callback body, or
+   * `undefined` when the order is not (or no longer) accepted.
+   */
+  completeBooking(id: string, now: Date): CallbackBody | undefined {
+    const order = this.orders.get(id);
+    if (order === undefined || order.status !== 'ACC') return undefined;
+    const shipments = this.shipmentsOf(order);
+    order.completedAt = now;
+    const failure = this.failures.get(id);
+    if (failure !== undefined) {
+      this.failures.delete(id);
+      order.status = 'failed';
+      order.failure = failure;
+      for (const s of shipments) s.status = 'failed';
+      return {
+        code: 500,
+        message: failure,
+        result: { order: { id, status: 'failed', shipments: shipments.map((s) => ({ id: s.id, tracking_number: 'N/A' })) } },
+      };
+    }
+    order.status = 'processed';
+    for (const s of shipments) {
+      s.status = 'processed';
+      s.trackingNumber = this.newTrackingNumber();
+    }
+    return {
+      code: 200,
+      message: 'OK',
+      result: { order: { id, status: 'processed', shipments: shipments.map((s) => ({ id: s.id, tracking_number: s.trackingNumber! })) } },
+    };
+  }
+}
+
+/** A status in words, for 409 messages. */
+function describeStatus(status: OrderStatus): string {
+  switch (status) {
+    case 'new':
+      return 'pending';
+    case 'ACC':
+      return 'already accepted';
+    case 'processed':
+      return 'already processed';
+    case 'failed':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Response forms, as the sandbox writes them: interface document, "Shipment (response form)",
+ * "Order" (price object), "Quote service entry", and the documented quirks that the client reads
+ * leniently: `address_lines` padded to three entries with empty strings, `pickup.date` as
+ * `<date>T00:00:00`, the package unit under `unit_weight` in upper case, service names with line
+ * breaks, and prices as numbers (quote, create order, service prices) or decimal strings (accept,
+ * fetch-order-data).
+ */
+import type { AddressRequest, CollectionRequest } from '../schema/address.js';
+import type { CustomsRequest } from '../schema/customs.js';
+import { Money } from '../schema/money.js';
+import type { PackageRequest } from '../schema/package.js';
+import { priceToWire } from '../schema/price.js';
+import type { PriceCents, RatedService } from './rates.js';
+import type { SandboxState, StoredOrder, StoredShipment } from './state.js';
+
+/** A price object in AUD: members as JSON numbers (`35.2`) or two-decimal strings (`"35.20"`), with `currency`. */
+export function priceWire(price: PriceCents, form: 'numbers' | 'strings'): Record<string, string | number> {
+  return priceToWire(
+    { amount: new Money(price.amount), insurance: new Money(price.insurance), gst: new Money(price.gst), total: new Money(price.total) },
+    form,
+  );
+}
+
+/** A quote service entry: `{code, name, carrier, global_mail, price: {currency, amount, total, gst, insurance}}` (numbers). */
+export function quoteEntryWire(rated: RatedService): Record<string, unknown> {
+  return {
+    code: rated.service.code,
+    name: rated.service.name,
+    carrier: rated.service.carrier,
+    global_mail: rated.service.globalMail,
+    price: priceWire(rated.price, 'numbers'),
+  };
+}
+
+/** `HH:MM` → `HH:MM:00`; `HH:MM:SS` unchanged. */
+function timeWire(time: string): string {
+  return /^\d{2}:\d{2}$/.test(time) ? `${time}:00` : time;
+}
+
+/** An address in response form: `address_lines` padded to 3, `company` null when absent, `pickup.date` with `T00:00:00`. */
+export function addressWire(address: AddressRequest | CollectionRequest): Record<string, unknown> {
+  const lines = [...address.address_lines];
+  while (lines.length < 3) lines.push('');
+  const out: Record<string, unknown> = {
+    first_name: address.first_name,
+    last_name: address.last_name,
+    company: address.company ?? null,
+    email: address.email,
+    phone: address.phone,
+    country: address.country,
+    postcode: address.postcode,
+    city: address.city,
+    address_lines: lines,
+  };
+  if ('pickup' in address && address.pickup !== undefined) {
+    out.pickup = {
+      date: `${address.pickup.date}T00:00:00`,
+      time_earliest: timeWire(address.pickup.time_earliest),
+      time_latest: timeWire(address.pickup.time_latest),
+    };
+  }
+  return out;
+}
+
+/** A package in response form: the unit as `unit_weight`, upper case (`CM`, `IN`). */
+export function packageWire(p: PackageRequest): Record<string, unknown> {
+  return { length: p.length, width: p.width, height: p.height, weight: p.weight, unit_weight: p.unit.toUpperCase() };
+}
+
+/** Customs information in response form: reason in its capitalised form, item values as numbers. */
+export function customsWire(c: CustomsRequest): Record<string, unknown> {
+  return {
+    description: c.description ?? null,
+    reason: c.reason,
+    tax_status: c.tax_status,
+    lithium: c.lithium ?? false,
+    items: c.items.map((i) => ({
+      description: i.description,
+      quantity: i.quantity,
+      value: i.value.toNumber(),
+      currency: i.currency,
+      madein: i.madein,
+    })),
+  };
+}
+
+/** A shipment in response form (interface document, "Shipment (response form)"); `service.price` in numbers. */
+export function shipmentWire(s: StoredShipment): Record<string, unknown> {
+  const r = s.request;
+  const out: Record<string, unknown> = { id: s.id, status: s.status };
+  if (r.transient_id !== undefined) out.transient_id = r.transient_id;
+  out.tracking_number = s.trackingNumber ?? 'N/A';
+  out.collection_type = r.collection_type;
+  out.description = r.description;
+  if (r.collection !== undefined) out.collection = addressWire(r.collection);
+  out.delivery = addressWire(r.delivery);
+  out.packages = r.packages.map(packageWire);
+  out.customs_information = customsWire(r.customs_information);
+  out.service = {
+    code: s.service.code,
+    name: s.service.name,
+    price: priceWire(s.price, 'numbers'),
+    options: s.serviceOptions ?? [],
+  };
+  return out;
+}
+
+/** An order in response form: `{id, status, price, shipments}`; the order price as numbers or decimal strings. */
+export function orderWire(state: SandboxState, order: StoredOrder, priceForm: 'numbers' | 'strings'): Record<string, unknown> {
+  return {
+    id: order.id,
+    status: order.status,
+    price: priceWire(order.price, priceForm),
+    shipments: state.shipmentsOf(order).map(shipmentWire),
+  };
+}
