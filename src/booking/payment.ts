@@ -1,0 +1,99 @@
+/**
+ * Building the accept-order request from the payment flags, a payment file and the profile's
+ * default payment (interface document, "Accept order"; layout as PRODUCT.md decides). No flag
+ * takes a card number or CVV, since flags show in the process list: card details come only from
+ * `--payment-file`, in the accept request's wire form (`request` wrapper optional).
+ */
+import type { Readable } from 'node:stream';
+import { UsageError, ValidationError, type InputIssue } from '../errors.js';
+import { loadDocument, type LoadedDocument } from '../input/load.js';
+import { schemaProblems } from '../schema/issues.js';
+import { acceptRequest, PAYMENT_TYPES, type AcceptRequest, type PaymentType } from '../schema/payment.js';
+import type { DefaultPayment } from '../config/profile.js';
+
+/** Payment flags shared by `order accept` and `book`. */
+export interface PaymentFlags {
+  /** `--payment credit|stored_card|credit_card`. */
+  payment?: string;
+  /** `--card <stored-card-id>` for `stored_card`. */
+  card?: string;
+  /** `--payment-file <file>`: the accept request in wire form, with card details for `credit_card`. */
+  paymentFile?: string;
+  /** `--callback <url>`: sent as `request.callback`. */
+  callback?: string;
+  /** `--send-documents`: `request.options.send_documents`. */
+  sendDocuments?: boolean;
+  /** `--account-number <n>`: `request.options.account_number`. */
+  accountNumber?: string;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Builds and validates the accept request for `orderId`.
+ * Precedence: `--payment`/`--card` over the payment file over the profile's default payment.
+ * @throws UsageError (exit 2) for inconsistent flags; ValidationError (exit 2) for a bad payment file.
+ */
+export async function buildAcceptRequest(
+  orderId: string,
+  flags: PaymentFlags,
+  defaults: DefaultPayment,
+  options: { now?: () => Date; stdin?: Readable } = {},
+): Promise<AcceptRequest> {
+  if (flags.payment !== undefined && !(PAYMENT_TYPES as readonly string[]).includes(flags.payment)) {
+    throw new UsageError(`--payment must be one of ${PAYMENT_TYPES.join(', ')} (got "${flags.payment}")`);
+  }
+  let doc: LoadedDocument | undefined;
+  let body: Record<string, unknown> = {};
+  if (flags.paymentFile) {
+    doc = await loadDocument(flags.paymentFile, options.stdin);
+    body = structuredClone(doc.data as Record<string, unknown>);
+    // Shorthand: a file holding just `payment:` (and `options:`) at the top.
+    if (!('order' in body) && 'payment' in body) {
+      const { payment, ...rest } = body;
+      body = { ...rest, order: { payment } };
+    }
+  }
+  const order = isObject(body.order) ? body.order : (body.order = {});
+  order.id ??= orderId;
+  if (String(order.id) !== orderId) {
+    throw new UsageError(`${flags.paymentFile}: order.id is ${String(order.id)} but the order being accepted is ${orderId}`);
+  }
+  const fromFile = isObject(order.payment) ? (order.payment as Record<string, unknown>) : undefined;
+  const type: PaymentType = (flags.payment as PaymentType | undefined) ?? (fromFile?.type as PaymentType | undefined) ?? defaults.type;
+  if (type === 'credit_card' && !fromFile?.credit_card) {
+    throw new UsageError('--payment credit_card needs the card details in --payment-file <file> (never as flags)', {
+      suggestion: 'See fixtures/payments/credit-card.yaml for the form of the file.',
+    });
+  }
+  if (flags.card !== undefined && type !== 'stored_card') throw new UsageError('--card goes with --payment stored_card');
+  if (type === 'stored_card') {
+    const card = flags.card ?? (fromFile?.type === 'stored_card' ? fromFile.credit_card : undefined) ?? (flags.payment ? undefined : defaults.storedCard);
+    if (card === undefined) throw new UsageError('--payment stored_card needs --card <stored-card-id>');
+    order.payment = { type, credit_card: card };
+  } else if (type === 'credit') {
+    order.payment = { type };
+  } else {
+    order.payment = { ...fromFile, type };
+  }
+  if (flags.callback !== undefined) body.callback = flags.callback;
+  if (flags.sendDocuments !== undefined || flags.accountNumber !== undefined) {
+    const opts = isObject(body.options) ? body.options : (body.options = {});
+    if (flags.sendDocuments !== undefined) opts.send_documents = flags.sendDocuments;
+    if (flags.accountNumber !== undefined) opts.account_number = flags.accountNumber;
+  }
+  const parsed = acceptRequest(options.now).safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issues: InputIssue[] = schemaProblems(parsed.error).map((p) => {
+    const inFile = doc !== undefined && (p.segments[0] !== 'callback' || flags.callback === undefined);
+    return {
+      ...(inFile ? { file: doc!.file, ...doc!.locate(p.segments) } : {}),
+      path: p.path,
+      message: p.message,
+      severity: 'error' as const,
+    };
+  });
+  throw new ValidationError(issues, `the payment is not valid; nothing was sent`);
+}

@@ -1,0 +1,32 @@
+/** `shipbook order create <file>`: validate an order file and create it (pending, exact price). */
+import { Command } from 'commander';
+import { createOrder } from '../../api/orders.js';
+import type { Context } from '../../context.js';
+import { loadAndValidate } from '../../input/load.js';
+import { printJson } from '../../output/json.js';
+import { printOrder } from '../../output/order.js';
+import { createOrderRequest } from '../../schema/order.js';
+
+/** Options of `order create`. */
+export interface OrderCreateOptions {
+  file: string;
+}
+
+/** Validates the file (nothing is sent while a problem remains), creates the order, prints it. */
+export async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void> {
+  const order = await loadAndValidate(o.file, createOrderRequest, ctx.io.stdin);
+  const created = await createOrder(await ctx.api(), order);
+  if (ctx.json) return printJson(ctx.io, { order: created });
+  printOrder(ctx.io, created);
+  ctx.io.err(`Accept it with: shipbook order accept ${created.id} --payment credit\n`);
+}
+
+/** The `order create` command. */
+export function orderCreateCommand(ctx: Context): Command {
+  return new Command('create')
+    .summary('create a pending order from a file')
+    .description('Validate an order file (JSON or YAML, `request` wrapper optional) and create it with POST /orders/.')
+    .argument('<file>', 'order file ("-" for standard input)')
+    .addHelpText('after', '\nExample:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n')
+    .action(async (file: string) => runOrderCreate({ file }, ctx));
+}

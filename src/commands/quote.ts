@@ -1,0 +1,94 @@
+/** `shipbook quote [file]`: prices for a route and packages, from a file or from flags. */
+import { Command, Option } from 'commander';
+import { quoteServices, quoteServicesSinglePackage } from '../api/quote.js';
+import type { Context } from '../context.js';
+import { UsageError, ValidationError } from '../errors.js';
+import { parsePackageSpec, parsePlace } from '../input/flags.js';
+import { loadAndValidate } from '../input/load.js';
+import { printJson } from '../output/json.js';
+import { printQuote, sortServices } from '../output/quote.js';
+import { schemaProblems } from '../schema/issues.js';
+import { quoteRequest, type QuoteRequest } from '../schema/quote.js';
+
+/** Options of `quote`: a file, or a route and packages from flags. */
+export interface QuoteOptions {
+  file?: string;
+  from?: string;
+  to?: string;
+  packages: string[];
+  value?: string;
+  insurance?: string;
+  /** Use `GET /quote/` (single package only). */
+  get?: boolean;
+}
+
+/** Builds the quote request from flags. @throws UsageError / ValidationError (exit 2) */
+export function quoteFromFlags(o: QuoteOptions): QuoteRequest {
+  if (!o.from || !o.to || o.packages.length === 0) {
+    throw new UsageError('give a quote file, or --from, --to and at least one --package', {
+      suggestion: 'For example: shipbook quote --from AU:2000:Sydney --to AU:3000:Melbourne --package 30x20x15cm:2.5kg',
+    });
+  }
+  const from = parsePlace('--from', o.from);
+  const to = parsePlace('--to', o.to);
+  const raw = {
+    collection_country: from.country,
+    collection_postcode: from.postcode,
+    collection_city: from.city,
+    delivery_country: to.country,
+    delivery_postcode: to.postcode,
+    delivery_city: to.city,
+    packages: o.packages.map(parsePackageSpec),
+    ...(o.value !== undefined ? { value: o.value } : {}),
+    ...(o.insurance !== undefined ? { insurance: o.insurance } : {}),
+    currency: 'AUD',
+  };
+  const parsed = quoteRequest.safeParse(raw);
+  if (!parsed.success) {
+    const flagOf = (path: string) =>
+      path.startsWith('collection_') ? '--from' : path.startsWith('delivery_') ? '--to' : path.startsWith('packages') ? '--package' : `--${path}`;
+    throw new ValidationError(
+      schemaProblems(parsed.error).map((p) => ({ path: flagOf(p.path), message: `${p.path}: ${p.message}`, severity: 'error' as const })),
+    );
+  }
+  return parsed.data;
+}
+
+/** Runs `quote`: validates, asks the service, prints services cheapest first. */
+export async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
+  const usesFlags = o.from !== undefined || o.to !== undefined || o.packages.length > 0;
+  if (o.file && usesFlags) throw new UsageError('give either a quote file or --from/--to/--package, not both');
+  const quote = o.file ? await loadAndValidate(o.file, quoteRequest, ctx.io.stdin) : quoteFromFlags(o);
+  if (o.get && quote.packages.length !== 1) {
+    throw new UsageError(`--get quotes exactly one package (this quote has ${quote.packages.length})`);
+  }
+  const api = await ctx.api();
+  const services = o.get ? await quoteServicesSinglePackage(api, quote) : await quoteServices(api, quote);
+  if (ctx.json) return printJson(ctx.io, { services: sortServices(services) });
+  if (services.length === 0) {
+    ctx.io.err('No service is offered for this route and these packages.\n');
+    return;
+  }
+  printQuote(ctx.io, services);
+}
+
+/** The `quote` command. */
+export function quoteCommand(ctx: Context): Command {
+  return new Command('quote')
+    .summary('get prices for a route and packages')
+    .description(
+      'Ask for price quotes (POST /quote/) from a JSON or YAML file, or from flags.\n' +
+        'Packages are LxWxH<cm|in>:<weight><kg|lb>; cm goes with kg, in with lb. Prices in AUD.',
+    )
+    .argument('[file]', 'quote request file (JSON or YAML, "-" for standard input)')
+    .option('--from <place>', 'collection as COUNTRY:POSTCODE:CITY, e.g. AU:2000:Sydney')
+    .option('--to <place>', 'delivery as COUNTRY:POSTCODE:CITY, e.g. AU:3000:Melbourne')
+    .option('--package <spec>', 'a package, e.g. 30x20x15cm:2.5kg (repeat for more)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--value <aud>', 'value of the goods in AUD')
+    .option('--insurance <aud>', 'amount to insure in AUD')
+    .addOption(new Option('--get', 'use GET /quote/ (single package only)'))
+    .addHelpText('after', '\nExamples:\n  shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook quote --from AU:2000:Sydney --to AU:3000:Melbourne --package 30x20x15cm:2.5kg\n')
+    .action(async (file: string | undefined, flags: Omit<QuoteOptions, 'file' | 'packages'> & { package: string[] }) => {
+      await runQuote({ ...flags, file, packages: flags.package }, ctx);
+    });
+}

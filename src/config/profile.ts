@@ -1,0 +1,48 @@
+/**
+ * The profile a command runs with: base URL, API key, auth header, assumed paths and default
+ * payment. The built-in profile `sandbox` needs no key and targets the in-process sandbox.
+ */
+import { DEFAULT_ORDER_PATHS, type OrderPaths } from '../api/orders.js';
+import type { PaymentType } from '../schema/payment.js';
+
+/** Payment used by `book` when no payment flag is given. */
+export interface DefaultPayment {
+  type: PaymentType;
+  /** Stored card id for `stored_card`. */
+  storedCard?: string;
+}
+
+/** Everything a command needs to talk to one booking service. */
+export interface ResolvedProfile {
+  /** Profile name, e.g. `sandbox`, `staging`, `production`. */
+  name: string;
+  /** Base URL, or undefined for the built-in sandbox started in-process. */
+  baseUrl?: string;
+  /** API key; undefined for the built-in sandbox (which uses its own key). */
+  apiKey?: string;
+  /** Auth header name (PRODUCT.md default `Authorization`). */
+  authHeader: string;
+  /** Auth header value prefix (PRODUCT.md default `Bearer `). */
+  authPrefix: string;
+  /** Assumed paths of fetch-order-data and cancel-order. */
+  paths: OrderPaths;
+  /** Payment `book` uses without payment flags (the built-in sandbox: `credit`). */
+  defaultPayment: DefaultPayment;
+  /** True when the target is the built-in sandbox. */
+  sandbox: boolean;
+  /** Where each setting came from, for `auth status` (e.g. `env SHIPBOOK_API_KEY`). */
+  sources: Partial<Record<'baseUrl' | 'apiKey' | 'profile', string>>;
+}
+
+/** The built-in sandbox profile: no key, no base URL (started in-process), `credit` payment. */
+export function builtinSandboxProfile(): ResolvedProfile {
+  return {
+    name: 'sandbox',
+    authHeader: 'Authorization',
+    authPrefix: 'Bearer ',
+    paths: { ...DEFAULT_ORDER_PATHS },
+    defaultPayment: { type: 'credit' },
+    sandbox: true,
+    sources: { profile: 'built-in' },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * What a command may use: IO streams, the clock, the profile and the API client. Dependencies
+ * are created lazily, so `shipbook validate` and `--help` never read credentials or open
+ * sockets. When the profile has no base URL the built-in sandbox is started in-process on a
+ * random loopback port and marked as such on stderr.
+ */
+import { ApiClient } from './api/client.js';
+import { maskSecret } from './api/redact.js';
+import { resolveProfile } from './config/resolve.js';
+import type { ResolvedProfile } from './config/profile.js';
+import type { IOStreams } from './io.js';
+import { paint } from './output/style.js';
+
+/** Global flags, as parsed by the root command. */
+export interface GlobalOptions {
+  json?: boolean;
+  debug?: boolean;
+  profile?: string;
+  input?: boolean; // commander's --no-input
+  color?: boolean; // commander's --no-color
+}
+
+/** The context handed to every command's run function. */
+export interface Context {
+  readonly io: IOStreams;
+  readonly globals: GlobalOptions;
+  /** `--json`: print machine-readable results on stdout. */
+  readonly json: boolean;
+  /** `--debug`: print redacted HTTP traffic and stack traces on stderr. */
+  readonly debug: boolean;
+  /** The clock (tests replace it). */
+  now(): Date;
+  /** The resolved profile (lazy). @throws ConfigError */
+  profile(): Promise<ResolvedProfile>;
+  /** The API client for the profile, starting the built-in sandbox when needed (lazy, once). */
+  api(): Promise<ApiClient>;
+  /** Writes a debug line on stderr when `--debug` is on. */
+  debugLog(line: string): void;
+  /** Registers work to run when the command ends (close servers, sockets). */
+  defer(cleanup: () => Promise<void> | void): void;
+  /** Runs the deferred cleanups, last registered first. */
+  close(): Promise<void>;
+}
+
+/** Builds the context of one run. `globals` is read when first needed, so main can fill it in a preAction hook. */
+export function createContext(io: IOStreams, globals: GlobalOptions): Context {
+  let profilePromise: Promise<ResolvedProfile> | undefined;
+  let apiPromise: Promise<ApiClient> | undefined;
+  const cleanups: Array<() => Promise<void> | void> = [];
+
+  const ctx: Context = {
+    io,
+    globals,
+    get json() {
+      return globals.json === true;
+    },
+    get debug() {
+      return globals.debug === true;
+    },
+    now: () => new Date(),
+    profile() {
+      profilePromise ??= Promise.resolve().then(() => resolveProfile({ profileFlag: globals.profile, env: io.env }));
+      return profilePromise;
+    },
+    api() {
+      apiPromise ??= (async () => {
+        const profile = await ctx.profile();
+        let baseUrl = profile.baseUrl;
+        let apiKey = profile.apiKey;
+        if (!baseUrl) {
+          const { startSandbox, SANDBOX_API_KEY } = await import('./sandbox/index.js');
+          const delay = Number(io.env.SHIPBOOK_SANDBOX_DELAY_MS ?? '1500');
+          const sandbox = await startSandbox({ processingDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 1500 });
+          cleanups.push(() => sandbox.close());
+          baseUrl = sandbox.url;
+          apiKey ??= SANDBOX_API_KEY;
+          io.err(
+            `${paint(io, 'yellow', '[sandbox]')} built-in sandbox at ${sandbox.url}: simulated service, nothing is really booked\n`,
+          );
+        } else if (profile.sandbox) {
+          io.err(`${paint(io, 'yellow', '[sandbox]')} sandbox at ${baseUrl}\n`);
+        }
+        ctx.debugLog(`profile ${profile.name}, base URL ${baseUrl}, key ${maskSecret(apiKey)}`);
+        const client = new ApiClient({
+          baseUrl,
+          apiKey,
+          authHeader: profile.authHeader,
+          authPrefix: profile.authPrefix,
+          debug: globals.debug ? (line) => ctx.debugLog(line) : undefined,
+        });
+        cleanups.push(() => client.close());
+        return client;
+      })();
+      return apiPromise;
+    },
+    debugLog(line) {
+      if (globals.debug) io.err(`${paint(io, 'dim', 'debug:')} ${line}\n`);
+    },
+    defer(cleanup) {
+      cleanups.push(cleanup);
+    },
+    async close() {
+      while (cleanups.length > 0) {
+        const cleanup = cleanups.pop()!;
+        try {
+          await cleanup();
+        } catch {
+          // closing is best effort
+        }
+      }
+    },
+  };
+  return ctx;
+}

@@ -1,0 +1,69 @@
+/**
+ * Parsing the short forms typed on the command line: places (`AU:2000:Sydney`), packages
+ * (`30x20x15cm:2.5kg`, `12x8x6in:5lb`) and durations (`5s`, `2m`, `500ms`).
+ */
+import { UsageError } from '../errors.js';
+
+/** A place from `--from`/`--to`: `COUNTRY:POSTCODE:CITY`. */
+export interface Place {
+  country: string;
+  postcode: string;
+  city: string;
+}
+
+/**
+ * Parses `AU:2000:Sydney` (the city may contain spaces and colons).
+ * @throws UsageError (exit 2) naming the flag when the form is wrong.
+ */
+export function parsePlace(flag: string, value: string): Place {
+  const m = /^\s*([A-Za-z]{2})\s*:\s*([^:]+?)\s*:\s*(.+?)\s*$/.exec(value);
+  if (!m) {
+    throw new UsageError(`${flag} "${value}" is not COUNTRY:POSTCODE:CITY`, { suggestion: `For example ${flag} AU:2000:Sydney` });
+  }
+  return { country: m[1]!.toUpperCase(), postcode: m[2]!, city: m[3]! };
+}
+
+/** A package from `--package`: dimensions and weight in `cm`/kg or `in`/lb. */
+export interface PackageSpec {
+  length: number;
+  width: number;
+  height: number;
+  weight: number;
+  unit: 'cm' | 'in';
+}
+
+/**
+ * Parses `LxWxH<cm|in>:<weight><kg|lb>`, e.g. `30x20x15cm:2.5kg` or `12x8x6in:5lb`.
+ * Centimetres go with kilograms and inches with pounds (interface document, "Conventions").
+ * @throws UsageError (exit 2) when the form or the unit pair is wrong.
+ */
+export function parsePackageSpec(value: string): PackageSpec {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(cm|in)\s*:\s*(\d+(?:\.\d+)?)\s*(kg|lb|lbs)\s*$/i.exec(value);
+  const example = 'For example --package 30x20x15cm:2.5kg or --package 12x8x6in:5lb';
+  if (!m) throw new UsageError(`--package "${value}" is not LxWxH<cm|in>:<weight><kg|lb>`, { suggestion: example });
+  const unit = m[4]!.toLowerCase() as 'cm' | 'in';
+  const weightUnit = m[6]!.toLowerCase().replace('lbs', 'lb');
+  if ((unit === 'cm') !== (weightUnit === 'kg')) {
+    throw new UsageError(`--package "${value}" mixes units: cm goes with kg, in goes with lb`, { suggestion: example });
+  }
+  const [length, width, height, weight] = [m[1], m[2], m[3], m[5]].map(Number) as [number, number, number, number];
+  for (const [name, n] of Object.entries({ length, width, height, weight })) {
+    if (!(n > 0)) throw new UsageError(`--package "${value}": ${name} must be greater than 0`, { suggestion: example });
+  }
+  return { length, width, height, weight, unit };
+}
+
+/**
+ * Parses a duration: `500ms`, `5s`, `2m`, `1h`, or a bare number of seconds.
+ * @returns milliseconds
+ * @throws UsageError (exit 2) naming the flag.
+ */
+export function parseDuration(flag: string, value: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(value);
+  if (!m) throw new UsageError(`${flag} "${value}" is not a duration`, { suggestion: `For example ${flag} 5s, ${flag} 2m or ${flag} 500ms` });
+  const n = Number(m[1]);
+  const unit = (m[2] ?? 's').toLowerCase();
+  const ms = unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n * 3_600_000;
+  if (!(ms > 0)) throw new UsageError(`${flag} must be greater than 0`);
+  return Math.round(ms);
+}

@@ -1,0 +1,63 @@
+/**
+ * How orders, prices and shipments are shown: a heading with the order id and status, a price
+ * table (amount, insurance, GST, total in AUD) and a shipments table with tracking numbers.
+ */
+import type { IOStreams } from '../io.js';
+import type { OrderResponse } from '../schema/order.js';
+import type { Price } from '../schema/price.js';
+import { oneLine, trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
+import { orderStatusWord, shipmentStatusWord } from '../schema/status.js';
+import { printTable } from './table.js';
+import { paint } from './style.js';
+
+/** The price rows: amount, insurance, GST, total, and the children's sum when present (AUD). */
+export function printPrice(io: IOStreams, price: Price | undefined): void {
+  if (!price) return;
+  const rows: string[][] = [
+    ['amount', price.amount.toString()],
+    ['insurance', price.insurance.toString()],
+    ['GST', price.gst.toString()],
+    ['total', price.total.toString()],
+  ];
+  if (price.summary_child_shipments) rows.push(['children (sum)', price.summary_child_shipments.toString()]);
+  printTable(io, [{ header: `price (${price.currency || 'AUD'})` }, { header: 'AUD', align: 'right' }], rows);
+}
+
+/** One line per shipment: id, transient id, service, status, tracking number, price total. */
+export function printShipments(io: IOStreams, shipments: ShipmentResponse[]): void {
+  printTable(
+    io,
+    [
+      { header: 'shipment' },
+      { header: 'ref' },
+      { header: 'service' },
+      { header: 'deliver to' },
+      { header: 'status' },
+      { header: 'tracking number' },
+      { header: 'total AUD', align: 'right' },
+    ],
+    shipments.map((s) => [
+      s.id,
+      s.transient_id ?? '',
+      oneLine(s.service?.name) || String(s.service?.code ?? ''),
+      [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', '),
+      shipmentStatusWord(s.status),
+      trackingNumberOf(s) ?? '—',
+      s.service?.price ? s.service.price.total.toString() : '',
+    ]),
+  );
+}
+
+/** The heading line of an order: `Order ORD-… pending`, on stdout (it is data). */
+export function orderHeading(io: IOStreams, order: OrderResponse): string {
+  const word = orderStatusWord(order.status);
+  const colour = word === 'processed' ? 'green' : word === 'failed' || word === 'cancelled' ? 'red' : 'cyan';
+  return io.stdoutIsTTY ? `Order ${paint(io, 'bold', order.id)}  ${paint(io, colour, word)}\n` : `order\t${order.id}\t${word}\n`;
+}
+
+/** Prints an order: heading, price table, shipments table. */
+export function printOrder(io: IOStreams, order: OrderResponse, options: { price?: boolean } = {}): void {
+  io.out(orderHeading(io, order));
+  if (options.price !== false) printPrice(io, order.price);
+  printShipments(io, order.shipments);
+}

@@ -1,0 +1,66 @@
+/**
+ * Runs the built `bin/shipbook.js` as a user would: a child process with its own environment,
+ * no terminal, and a clean config directory. Used by every end-to-end test.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The repository root (tests run from it). */
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+/** The launcher under test. */
+export const BIN = join(ROOT, 'bin', 'shipbook.js');
+
+/** What a run printed and how it ended. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of one run. */
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+/** A private home for one test file, so no real config is read or written. */
+export function makeHome(): { home: string; cleanup: () => void } {
+  const home = mkdtempSync(join(tmpdir(), 'shipbook-e2e-'));
+  return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** Runs `shipbook <args>` and collects its output. */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NO_COLOR: '1',
+      CI: '1',
+      SHIPBOOK_SANDBOX_DELAY_MS: '100',
+      ...options.env,
+    })) {
+      if (v !== undefined) env[k] = v;
+    }
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`shipbook ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
