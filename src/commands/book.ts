@@ -5,9 +5,8 @@
 import { Command } from 'commander';
 import { bookRegularOrder } from '../booking/book.js';
 import { buildAcceptRequest, type PaymentFlags } from '../booking/payment.js';
-import { DEFAULT_WAIT_TIMEOUT_MS, pollForResult } from '../booking/wait.js';
+import { prepareResultWaiter, type WaitSettings } from '../booking/result.js';
 import type { Context } from '../context.js';
-import { parseDuration } from '../input/flags.js';
 import { loadAndValidate } from '../input/load.js';
 import { printJson } from '../output/json.js';
 import { orderHeading, printPrice, printShipments } from '../output/order.js';
@@ -15,14 +14,18 @@ import { paint } from '../output/style.js';
 import { createOrderRequest } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
 import { addPaymentOptions } from './payment-options.js';
+import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js';
 
 /** Options of `book`. */
 export interface BookOptions extends PaymentFlags {
   file: string;
-  /** Poll interval in ms. */
-  pollMs: number;
-  /** Overall wait in ms. */
-  timeoutMs: number;
+  wait: WaitSettings;
+}
+
+/** Prints one step of a booking on stderr: `✔ accepted  order ORD-… accepted`. */
+export function printStep(ctx: Context, word: string, text: string): void {
+  const { io } = ctx;
+  io.err(`${paint(io, 'green', '✔')} ${paint(io, 'bold', word.padEnd(9))} ${text}\n`);
 }
 
 /** Runs `book`: validate, create, accept, wait; progress on stderr, results on stdout. */
@@ -33,58 +36,49 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
   // Check the payment before creating anything, so a bad payment file never leaves a pending order.
   await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
   const api = await ctx.api();
+  const waiter = await prepareResultWaiter(ctx, api, profile, o.wait);
+  ctx.defer(() => waiter.close());
   const started = Date.now();
-  const step = (word: string, text: string) => io.err(`${paint(io, 'green', '✔')} ${paint(io, 'bold', word.padEnd(9))} ${text}\n`);
 
   const processed = await bookRegularOrder(
     api,
     order,
-    (orderId) => buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
-    (orderId) => {
-      io.err(`… waiting for the booking result (up to ${Math.round(o.timeoutMs / 1000)} s)\n`);
-      return pollForResult(api, orderId, { intervalMs: o.pollMs, timeoutMs: o.timeoutMs, paths: profile.paths });
-    },
+    (orderId) =>
+      buildAcceptRequest(orderId, { ...o, callback: o.callback ?? waiter.callbackUrl }, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
+    (orderId) => waiter.wait(orderId),
     {
       created(created) {
-        step(orderStatusWord(created.status), `order ${created.id} created, ${created.shipments.length} shipment(s)`);
+        printStep(ctx, orderStatusWord(created.status), `order ${created.id} created, ${created.shipments.length} shipment(s)`);
         if (ctx.json) return;
         io.out(orderHeading(io, created));
         printPrice(io, created.price);
       },
       accepted(accepted) {
-        step(orderStatusWord(accepted.status), `order ${accepted.id} accepted; booking runs asynchronously`);
+        printStep(ctx, orderStatusWord(accepted.status), `order ${accepted.id} accepted; booking runs asynchronously`);
       },
     },
   );
-  step(orderStatusWord(processed.status), `order ${processed.id} booked in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  printStep(ctx, orderStatusWord(processed.status), `order ${processed.id} booked in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (ctx.json) return printJson(ctx.io, { order: processed });
   printShipments(io, processed.shipments);
 }
 
 /** The `book` command. */
 export function bookCommand(ctx: Context): Command {
-  return addPaymentOptions(
-    new Command('book')
-      .summary('create, accept and wait for a booking in one go')
-      .description(
-        'Book an order file end to end: create the order, accept it with payment (the profile\'s default\n' +
-          'payment unless a payment flag is given; the built-in sandbox uses credit), wait for the booking\n' +
-          'result and print every shipment with its tracking number.',
-      )
-      .argument('<file>', 'order file (JSON or YAML, "-" for standard input)'),
+  return addWaitOptions(
+    addPaymentOptions(
+      new Command('book')
+        .summary('create, accept and wait for a booking in one go')
+        .description(
+          'Book an order file end to end: create the order, accept it with payment (the profile\'s default\n' +
+            'payment unless a payment flag is given; the built-in sandbox uses credit), wait for the booking\n' +
+            'result and print every shipment with its tracking number.',
+        )
+        .argument('<file>', 'order file (JSON or YAML, "-" for standard input)'),
+    ),
   )
-    .option('--poll <interval>', 'how often to ask for the result, e.g. 1s', '1s')
-    .option('--timeout <duration>', 'how long to wait for the result, e.g. 10m', '10m')
     .addHelpText('after', '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n')
-    .action(async (file: string, flags: PaymentFlags & { poll: string; timeout: string }) => {
-      await runBook(
-        {
-          ...flags,
-          file,
-          pollMs: parseDuration('--poll', flags.poll),
-          timeoutMs: flags.timeout ? parseDuration('--timeout', flags.timeout) : DEFAULT_WAIT_TIMEOUT_MS,
-        },
-        ctx,
-      );
+    .action(async (file: string, flags: PaymentFlags & WaitFlags) => {
+      await runBook({ ...flags, file, wait: waitSettings(flags) }, ctx);
     });
 }
