@@ -38,6 +38,11 @@ export interface ShipbookErrorOptions {
   suggestion?: string;
   /** The underlying error, shown only with `--debug`. */
   cause?: unknown;
+  /**
+   * The command already printed what went wrong as its output (e.g. `validate --json` printed its
+   * report): main then only sets the exit code and says it on stderr, without a JSON error on stdout.
+   */
+  reported?: boolean;
 }
 
 /** Base class: a message for people, a stable `code`, an exit code and a suggestion. */
@@ -45,6 +50,7 @@ export class ShipbookError extends Error {
   readonly code: string;
   readonly exitCode: ExitCode;
   readonly suggestion?: string;
+  readonly reported: boolean;
 
   constructor(code: string, message: string, exitCode: ExitCode, options: ShipbookErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -52,6 +58,7 @@ export class ShipbookError extends Error {
     this.code = code;
     this.exitCode = exitCode;
     this.suggestion = options.suggestion;
+    this.reported = options.reported === true;
   }
 }
 

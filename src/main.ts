@@ -85,7 +85,7 @@ export function reportError(err: unknown, io: IOStreams, globals: GlobalOptions)
     if (cause instanceof Error && cause.stack) lines.push(paint(io, 'dim', `caused by: ${cause.stack}`));
   }
   io.err(`${redactText(lines.join('\n'))}\n`);
-  if (globals.json) io.out(`${redactText(JSON.stringify({ error: json }, null, 2))}\n`);
+  if (globals.json && !(err instanceof ShipbookError && err.reported)) io.out(`${redactText(JSON.stringify({ error: json }, null, 2))}\n`);
   return exitCode;
 }
 
@@ -105,6 +105,13 @@ export async function run(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A reader that goes away early (`shipbook quote … | head -1`) is not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.OK);
+      throw err;
+    });
+  }
   try {
     await program.parseAsync(argv);
     process.exitCode ??= EXIT.OK;

@@ -1,21 +1,40 @@
 /**
  * Reading input documents (fixtures): JSON or YAML files, or standard input with `-`. Both are
  * parsed with the `yaml` package (JSON is YAML), keeping source positions so every problem can
- * name its line and column. Parsing is safe: core schema only (no custom tags), a limit on alias
- * expansion, a size limit, and clear errors for binary or non-UTF-8 content, empty files and
- * documents that are not objects. The top-level `request` wrapper of the wire form is optional.
+ * name its line and column. Parsing is safe:
+ *
+ * - the YAML 1.2 core schema only: an explicit tag other than `!!str`, `!!int`, `!!float`,
+ *   `!!bool`, `!!null`, `!!map`, `!!seq` (e.g. `!!js/function`, `!!binary`, `!foo`) is an error;
+ * - at most {@link MAX_YAML_ALIASES} aliases, and a cap on what they expand to ("billion laughs");
+ * - at most {@link MAX_INPUT_BYTES} bytes;
+ * - clear errors, with a line, for binary or non-UTF-8 content, an empty file, several documents
+ *   in one file, duplicate fields, and a document that is not an object.
+ *
+ * The top-level `request` wrapper of the wire form is optional, and a top-level `"$schema"` (how a
+ * JSON file names its JSON Schema for editors) is ignored.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, type Node, type Document } from 'yaml';
+import { LineCounter, parseDocument, isAlias, isMap, isPair, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import { ValidationError, type InputIssue } from '../errors.js';
-import { schemaProblems } from '../schema/issues.js';
+import { closestField, formatPath, knownFieldsAt, schemaProblems } from '../schema/issues.js';
 
 /** Largest input document accepted, in bytes (5 MiB). */
 export const MAX_INPUT_BYTES = 5 * 1024 * 1024;
-/** Largest number of alias expansions in a YAML document (guards against "billion laughs"). */
+/** Largest number of aliases (`*name`) in a YAML document; their expansion is capped as well. */
 export const MAX_YAML_ALIASES = 100;
+
+/** Explicit tags allowed: those of the YAML 1.2 core schema, and the non-specific `!`. */
+const CORE_TAGS: ReadonlySet<string> = new Set(
+  ['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`).concat(['!']),
+);
+
+/** A 1-based line and column in a file. */
+export interface Position {
+  line: number;
+  column: number;
+}
 
 /** A parsed document and a way back from a field path to its position in the source. */
 export interface LoadedDocument {
@@ -25,13 +44,66 @@ export interface LoadedDocument {
   data: unknown;
   /** Path segments that the wrapper removed (`['request']` or `[]`), prepended when locating. */
   wrapper: PropertyKey[];
-  /** 1-based line and column of the value at `path` (or of the nearest existing parent). */
-  locate(path: ReadonlyArray<PropertyKey>): { line: number; column: number } | undefined;
+  /**
+   * 1-based line and column of the value at `path` (inside the wrapper), or of the nearest
+   * existing parent. With `{key: true}`, of the field's name rather than its value (for
+   * "unknown field").
+   */
+  locate(path: ReadonlyArray<PropertyKey>, options?: { key?: boolean }): Position | undefined;
 }
 
-function fail(file: string, message: string, position?: { line: number; column: number }): never {
+/** Line and column of a byte offset in raw bytes (for problems found before decoding). */
+function bytePosition(bytes: Buffer, offset: number): Position {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < bytes.length; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Offset of the first byte that is not valid UTF-8, or -1 when all of `bytes` is valid UTF-8. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else {
+      return i;
+    }
+    let cp = b & (0xff >> (need + 2));
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+function fail(file: string, message: string, position?: Position): never {
   throw new ValidationError([{ file, path: '', message, severity: 'error', ...position }], `${file}: ${message}`);
 }
+
+const tooLarge = () => `larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB; is this the right file?`;
 
 async function readStream(stream: Readable, file: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -39,7 +111,7 @@ async function readStream(stream: Readable, file: string): Promise<Buffer> {
   for await (const chunk of stream) {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
     size += buf.length;
-    if (size > MAX_INPUT_BYTES) fail(file, `larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB; is this the right file?`);
+    if (size > MAX_INPUT_BYTES) fail(file, tooLarge());
     chunks.push(buf);
   }
   return Buffer.concat(chunks);
@@ -57,7 +129,7 @@ export async function readInput(file: string, stdin?: Readable): Promise<Buffer>
   try {
     const info = await stat(file);
     if (info.isDirectory()) fail(file, 'is a directory, not a file');
-    if (info.size > MAX_INPUT_BYTES) fail(file, `larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB; is this the right file?`);
+    if (info.size > MAX_INPUT_BYTES) fail(file, tooLarge());
     return await readFile(file);
   } catch (err) {
     if (err instanceof ValidationError) throw err;
@@ -68,20 +140,25 @@ export async function readInput(file: string, stdin?: Readable): Promise<Buffer>
   }
 }
 
-/** The node at `path` inside a YAML document, or the deepest existing parent and whether it was found. */
+/** The node an alias stands for, or the node itself. */
+function resolved(doc: Document, node: unknown): unknown {
+  return isAlias(node) ? node.resolve(doc) : node;
+}
+
+/** The node at `path` inside a YAML document (through aliases), or the deepest existing parent. */
 function nodeAt(doc: Document, path: ReadonlyArray<PropertyKey>): { node: Node | undefined; exact: boolean; key?: Node } {
   let node = doc.contents as Node | null;
   let keyNode: Node | undefined;
-  for (let i = 0; i < path.length; i++) {
-    const seg = path[i];
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
-      if (!pair) return { node, exact: false };
+  for (const seg of path) {
+    const target = resolved(doc, node);
+    if (isMap(target)) {
+      const pair = target.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+      if (!pair) return { node: node ?? undefined, exact: false };
       keyNode = pair.key as Node;
       node = (pair.value as Node | null) ?? (pair.key as Node);
-    } else if (isSeq(node) && typeof seg === 'number') {
-      const item = node.items[seg] as Node | undefined;
-      if (!item) return { node, exact: false };
+    } else if (isSeq(target) && typeof seg === 'number') {
+      const item = target.items[seg] as Node | undefined;
+      if (!item) return { node: node ?? undefined, exact: false };
       keyNode = undefined;
       node = item;
     } else {
@@ -91,51 +168,105 @@ function nodeAt(doc: Document, path: ReadonlyArray<PropertyKey>): { node: Node |
   return { node: node ?? undefined, exact: true, key: keyNode };
 }
 
+/** Where the tag of a node that starts at `valueStart` begins (the `!` before it on its line), or `valueStart`. */
+function tagStart(text: string, valueStart: number): number {
+  let i = text.lastIndexOf('!', valueStart);
+  if (i < 0 || text.slice(i, valueStart).includes('\n')) return valueStart;
+  while (i > 0 && !/[\s,[{]/.test(text[i - 1]!)) i--;
+  return i;
+}
+
+/** A yaml parse error in shipbook's words; `source` is the text from where the error is. */
+function parseErrorMessage(code: string, message: string, source: string): string {
+  const first = message.split('\n')[0]!.replace(/\s+at line \d+, column \d+:?$/, '');
+  switch (code) {
+    case 'DUPLICATE_KEY': {
+      const m = /^\s*(?:"([^"\n]*)"|'([^'\n]*)'|([^:,{}[\]\n]+?))\s*:/.exec(source);
+      const key = m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+      return key ? `field ${key} is given twice` : 'a field is given twice';
+    }
+    case 'MULTIPLE_DOCS':
+      return 'holds more than one YAML document (---); put one document in each file';
+    case 'TAB_AS_INDENT':
+      return 'tabs are not allowed for indentation in YAML; indent with spaces';
+    default:
+      return `not valid JSON or YAML: ${first}`;
+  }
+}
+
 /**
  * Parses bytes as a JSON or YAML document with positions.
- * @throws ValidationError (exit 2) for binary, non-UTF-8, empty, malformed or non-object input.
+ * @throws ValidationError (exit 2) for binary, non-UTF-8, empty, malformed or non-object input,
+ *   custom tags and too many aliases; every issue has a line.
  */
 export function parseInput(file: string, bytes: Buffer): LoadedDocument {
-  if (bytes.includes(0)) fail(file, 'is a binary file, not JSON or YAML');
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    fail(file, 'is not UTF-8 text; save it as UTF-8');
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    fail(file, 'is UTF-16 text; save it as UTF-8', { line: 1, column: 1 });
   }
-  if (text.trim() === '') fail(file, 'is empty');
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) fail(file, 'is a binary file, not JSON or YAML', bytePosition(bytes, nul));
+  const invalid = firstInvalidUtf8(bytes);
+  if (invalid >= 0) fail(file, 'is not UTF-8 text; save it as UTF-8', bytePosition(bytes, invalid));
+  const text = new TextDecoder('utf-8').decode(bytes);
+  if (text.trim() === '') fail(file, 'is empty', { line: 1, column: 1 });
+
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, schema: 'core', prettyErrors: false, uniqueKeys: true, strict: true });
-  const pos = (offset: number) => {
-    const p = lineCounter.linePos(offset);
+  const pos = (offset: number): Position => {
+    const p = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
     return { line: p.line, column: p.col };
   };
-  const problems = [...doc.errors, ...doc.warnings.filter((w) => w.code === 'TAG_RESOLVE_FAILED' || /tag/i.test(w.message))];
-  if (problems.length > 0) {
-    const issues: InputIssue[] = problems.map((e) => ({
-      file,
-      ...pos(e.pos[0]),
-      path: '',
-      message: e.code === 'TAG_RESOLVE_FAILED' || /tag/i.test(e.message) ? `custom YAML tags are not allowed (${e.message.split('\n')[0]})` : e.message.split('\n')[0]!,
-      severity: 'error',
-    }));
+  const issues: InputIssue[] = doc.errors.map((e) => ({
+    file,
+    ...pos(e.pos[0]),
+    path: '',
+    message: parseErrorMessage(e.code, e.message, text.slice(e.pos[0], e.pos[0] + 80)),
+    severity: 'error',
+  }));
+  let aliases = 0;
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) {
+      aliases++;
+      if (aliases === MAX_YAML_ALIASES + 1) {
+        issues.push({ file, ...pos(node.range?.[0] ?? 0), path: '', message: `more than ${MAX_YAML_ALIASES} YAML aliases (*name)`, severity: 'error' });
+      }
+      if (node.resolve(doc) === undefined) {
+        issues.push({ file, ...pos(node.range?.[0] ?? 0), path: '', message: `alias *${node.source} has no anchor &${node.source} before it`, severity: 'error' });
+      }
+      return;
+    }
+    const tag = (node as { tag?: string } | null)?.tag;
+    if (tag !== undefined && !CORE_TAGS.has(tag)) {
+      const shown = tag.replace(/^tag:yaml\.org,2002:/, '!!');
+      issues.push({ file, ...pos(tagStart(text, (node as Node).range?.[0] ?? 0)), path: '', message: `YAML tag ${shown} is not allowed: write plain values`, severity: 'error' });
+    }
+  });
+  if (issues.length > 0) {
+    issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
     throw new ValidationError(issues, `${file}: not valid JSON or YAML`);
   }
+  if (doc.contents === null) fail(file, 'is empty (only comments)', { line: 1, column: 1 });
+  const rootPos = pos(doc.contents.range?.[0] ?? 0);
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (err) {
-    fail(file, `cannot be read: ${(err as Error).message}`);
+    const message = (err as Error).message ?? String(err);
+    fail(file, /alias/i.test(message) ? 'YAML aliases expand to too much data ("billion laughs"?)' : `cannot be read: ${message}`, rootPos);
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    fail(file, `must hold an object (a mapping of fields), not ${data === null ? 'nothing' : Array.isArray(data) ? 'a list' : typeof data}`, pos(0));
+    const what = data === null ? 'nothing' : Array.isArray(data) ? 'a list' : typeof data === 'string' ? 'text' : `a ${typeof data}`;
+    fail(file, `must hold an object (a mapping of fields), not ${what}`, rootPos);
   }
+  // A JSON file names its JSON Schema for editors with a top-level "$schema": not a field.
+  if (typeof (data as Record<string, unknown>).$schema === 'string') delete (data as Record<string, unknown>).$schema;
   let wrapper: PropertyKey[] = [];
   const keys = Object.keys(data as object);
   if (keys.length === 1 && keys[0] === 'request') {
     const inner = (data as { request: unknown }).request;
     if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) {
-      fail(file, '"request" must hold an object');
+      const found = nodeAt(doc, ['request']);
+      fail(file, '"request" must hold an object', found.node?.range ? pos(found.node.range[0]) : rootPos);
     }
     data = inner;
     wrapper = ['request'];
@@ -144,11 +275,11 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
     file,
     data,
     wrapper,
-    locate(path) {
+    locate(path, options = {}) {
       const found = nodeAt(doc, [...wrapper, ...path]);
-      const target = found.exact ? found.node : found.node;
+      const target = options.key && found.exact && found.key ? found.key : found.node;
       const range = target?.range;
-      return range ? pos(range[0]) : undefined;
+      return range ? pos(range[0]) : rootPos;
     },
   };
 }
@@ -158,21 +289,69 @@ export async function loadDocument(file: string, stdin?: Readable): Promise<Load
   return parseInput(file, await readInput(file, stdin));
 }
 
+/** The value at `path` inside `data`, if every step exists. */
+function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let v = data;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[seg];
+  }
+  return v;
+}
+
+/** Options of {@link documentProblems}. */
+export interface DocumentProblemOptions {
+  /**
+   * Maps a path in the document as the schema sees it to the path in the file, when the document
+   * was rewritten from a shorter form the file uses (see `src/input/kinds.ts`). Default: identity.
+   */
+  toFilePath?: (segments: ReadonlyArray<PropertyKey>) => PropertyKey[];
+}
+
+/**
+ * Checks `data` (by default the document's own) against a schema: the value, or every problem
+ * found, each with file, line, column and field path. Unknown fields are reported at their name,
+ * with the known field they were probably meant to be. Never throws for bad input.
+ */
+export function documentProblems<S extends z.ZodType>(
+  doc: LoadedDocument,
+  schema: S,
+  data: unknown = doc.data,
+  options: DocumentProblemOptions = {},
+): { success: true; value: z.output<S> } | { success: false; issues: InputIssue[] } {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return { success: true, value: parsed.data };
+  const toFilePath = options.toFilePath ?? ((s) => [...s]);
+  const issues: InputIssue[] = schemaProblems(parsed.error).map((p) => {
+    const filePath = toFilePath(p.segments);
+    let message = p.message;
+    const unknown = message === 'unknown field';
+    if (unknown) {
+      const parent = p.segments.slice(0, -1);
+      const present = valueAt(data, parent);
+      const known = knownFieldsAt(schema, parent).filter((k) => present === null || typeof present !== 'object' || !Object.hasOwn(present, k));
+      const guess = closestField(String(p.segments[p.segments.length - 1]), known);
+      if (guess !== undefined) message = `unknown field (did you mean ${guess}?)`;
+    }
+    return {
+      file: doc.file,
+      ...doc.locate(filePath, { key: unknown }),
+      path: formatPath(filePath),
+      message,
+      severity: 'error' as const,
+    };
+  });
+  return { success: false, issues };
+}
+
 /**
  * Checks a loaded document against a schema and returns the wire-ready value.
  * @throws ValidationError (exit 2) with every problem, each with file, line, column and path.
  */
 export function validateDocument<S extends z.ZodType>(doc: LoadedDocument, schema: S): z.output<S> {
-  const parsed = schema.safeParse(doc.data);
-  if (parsed.success) return parsed.data;
-  const issues: InputIssue[] = schemaProblems(parsed.error).map((p) => ({
-    file: doc.file,
-    ...doc.locate(p.segments),
-    path: p.path,
-    message: p.message,
-    severity: 'error',
-  }));
-  throw new ValidationError(issues);
+  const result = documentProblems(doc, schema);
+  if (result.success) return result.value;
+  throw new ValidationError(result.issues);
 }
 
 /** Loads and validates in one step. @throws ValidationError (exit 2) */

@@ -3,15 +3,19 @@
  * "Address object (collection and delivery)".
  */
 import { z } from 'zod';
-import { countryCode, describe, email, isoDate, isoTime, looseText, secondsOfDay, text, textLike, type ShipmentFormKind } from './common.js';
+import { charCount, countryCode, describe, email, isoDate, isoTime, looseText, optionalText, secondsOfDay, text, textLike, type ShipmentFormKind } from './common.js';
+import { withJsonSchema } from './jsonschema.js';
 
 /** Pickup window on a collection: ISO 8601 date, earliest and latest time; earliest before latest. */
 export const pickupRequest = z
-  .object({
-    date: isoDate,
-    time_earliest: isoTime,
-    time_latest: isoTime,
-  })
+  .strictObject(
+    {
+      date: isoDate,
+      time_earliest: isoTime,
+      time_latest: isoTime,
+    },
+    { error: (iss) => (iss.input === undefined ? 'required' : `expected a pickup window: date, time_earliest, time_latest (got ${describe(iss.input)})`) },
+  )
   .superRefine((p, ctx) => {
     if (secondsOfDay(p.time_earliest) >= secondsOfDay(p.time_latest)) {
       ctx.addIssue({
@@ -23,29 +27,45 @@ export const pickupRequest = z
   });
 export type PickupRequest = z.output<typeof pickupRequest>;
 
+/** Largest number of address lines (interface document, "Address object"). */
+export const MAX_ADDRESS_LINES = 3;
+
 /**
  * Address lines: first line required, at most 3 lines; in create order each at most 35 characters.
  * Trailing empty lines (as the service pads them in responses) are dropped before sending.
  */
 export function addressLines(kind: ShipmentFormKind) {
-  const line = z.string({ error: (iss) => `expected text (got ${describe(iss.input)})` }).max(35, {
-    error: (iss) => `at most 35 characters (got ${String((iss.input as string).length)})`,
-  });
-  return z
-    .array(kind === 'order' ? line : z.string({ error: (iss) => `expected text (got ${describe(iss.input)})` }), {
+  const max = kind === 'order' ? 35 : undefined;
+  let line = z.string({ error: (iss) => `expected text (got ${describe(iss.input)})` });
+  if (max !== undefined) {
+    line = line.refine((v) => charCount(v) <= max, { error: (iss) => `at most ${max} characters (got ${charCount(iss.input as string)})` });
+  }
+  const lineJson = { type: 'string', ...(max === undefined ? {} : { maxLength: max }) };
+  const schema = z
+    .array(line, {
       error: (iss) => (iss.input === undefined ? 'required' : `expected a list of address lines (got ${describe(iss.input)})`),
+    })
+    .superRefine((lines, ctx) => {
+      const first = lines[0];
+      if (first === undefined || (typeof first === 'string' && first.trim() === '')) {
+        ctx.addIssue({ code: 'custom', path: [0], message: 'the first address line is required' });
+      }
+      if (lines.length > MAX_ADDRESS_LINES) {
+        ctx.addIssue({ code: 'custom', path: [MAX_ADDRESS_LINES], message: `at most ${MAX_ADDRESS_LINES} address lines (got ${lines.length})` });
+      }
     })
     .transform((lines) => {
       const out = [...lines];
       while (out.length > 1 && out[out.length - 1]!.trim() === '') out.pop();
       return out;
-    })
-    .superRefine((lines, ctx) => {
-      if (lines.length === 0 || lines[0]!.trim() === '') {
-        ctx.addIssue({ code: 'custom', path: [0], message: 'the first address line is required' });
-      }
-      if (lines.length > 3) ctx.addIssue({ code: 'custom', message: `at most 3 address lines (got ${lines.length})` });
     });
+  return withJsonSchema(schema, {
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_ADDRESS_LINES,
+    prefixItems: [{ ...lineJson, pattern: '\\S' }],
+    items: lineJson,
+  });
 }
 
 /** The fields common to collection and delivery, with the create-order 35-character limits when `kind` is `order`. */
@@ -54,7 +74,7 @@ function addressShape(kind: ShipmentFormKind) {
   return {
     first_name: text(limit),
     last_name: text(limit),
-    company: text(limit).optional(),
+    company: optionalText(limit),
     email,
     phone: textLike(),
     country: countryCode,
@@ -66,12 +86,12 @@ function addressShape(kind: ShipmentFormKind) {
 
 /** Delivery address (request form). */
 export function deliveryRequest(kind: ShipmentFormKind) {
-  return z.object(addressShape(kind), { error: (iss) => (iss.input === undefined ? 'required' : `expected an address (got ${describe(iss.input)})`) });
+  return z.strictObject(addressShape(kind), { error: (iss) => (iss.input === undefined ? 'required' : `expected an address (got ${describe(iss.input)})`) });
 }
 
 /** Collection address (request form): a delivery address plus `pickup`, whose need is decided by the shipment. */
 export function collectionRequest(kind: ShipmentFormKind) {
-  return z.object(
+  return z.strictObject(
     { ...addressShape(kind), pickup: pickupRequest.optional() },
     { error: (iss) => (iss.input === undefined ? 'required' : `expected an address (got ${describe(iss.input)})`) },
   );

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import countries from 'i18n-iso-countries';
+import { anyCasePattern, choiceJsonSchema, withJsonSchema } from './jsonschema.js';
 import { Money, parseAmountInput, readCents } from './money.js';
 
 /**
@@ -14,14 +15,38 @@ import { Money, parseAmountInput, readCents } from './money.js';
  */
 export type ShipmentFormKind = 'order' | 'shipment';
 
-/** A required, non-empty string with an optional maximum length, reported as `at most N characters (got M)`. */
+/** The length of `s` in characters (Unicode code points, as JSON Schema counts them), not UTF-16 units. */
+export function charCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/**
+ * A required, non-empty string with an optional maximum length in characters (code points),
+ * reported as `at most N characters (got M)`.
+ */
 export function text(max?: number) {
-  let s = z.string({ error: (iss) => (iss.input === undefined ? 'required' : `expected text (got ${describe(iss.input)})`) });
-  s = s.min(1, { error: 'must not be empty' });
-  if (max !== undefined) {
-    s = s.max(max, { error: (iss) => `at most ${max} characters (got ${String((iss.input as string).length)})` });
-  }
-  return s;
+  const s = z
+    .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected text (got ${describe(iss.input)})`) })
+    .min(1, { error: 'must not be empty' });
+  if (max === undefined) return s;
+  return withJsonSchema(
+    s.refine((v) => charCount(v) <= max, { error: (iss) => `at most ${max} characters (got ${charCount(iss.input as string)})`, abort: true }),
+    { type: 'string', minLength: 1, maxLength: max },
+  );
+}
+
+/**
+ * An optional string with an optional maximum length in characters: missing, `null` or blank
+ * (as fixture templates often leave it) reads as absent.
+ */
+export function optionalText(max?: number) {
+  const inner = text(max);
+  return withJsonSchema(
+    z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), inner.optional()),
+    { anyOf: [{ type: 'string', ...(max === undefined ? {} : { maxLength: max }) }, { type: 'null' }] },
+  ).optional();
 }
 
 /** A short description of a value for error messages: its type, or the value if it is short. */
@@ -35,7 +60,10 @@ export function describe(value: unknown): string {
 
 /** Text that may be written as a number in YAML (postcodes, phone numbers): read as a string. */
 export function textLike(max?: number) {
-  return z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v), text(max));
+  return withJsonSchema(
+    z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v), text(max)),
+    { type: ['string', 'number'], minLength: 1, ...(max === undefined ? {} : { maxLength: max }) },
+  );
 }
 
 /** True when `code` is an ISO 3166-1 alpha-2 country code (upper case), per i18n-iso-countries. */
@@ -43,26 +71,55 @@ export function isCountryCode(code: string): boolean {
   return /^[A-Z]{2}$/.test(code) && countries.isValid(code);
 }
 
+/** Every ISO 3166-1 alpha-2 code known to i18n-iso-countries, upper case, sorted. */
+export const COUNTRY_CODES: readonly string[] = Object.keys(countries.getAlpha2Codes()).sort();
+
+/** A JSON Schema pattern that matches exactly the known codes, in any case, with blanks around. */
+function countryCodePattern(): string {
+  const byFirst = new Map<string, string[]>();
+  for (const code of COUNTRY_CODES) byFirst.set(code[0]!, [...(byFirst.get(code[0]!) ?? []), code[1]!]);
+  const alternatives = [...byFirst].map(([first, seconds]) => `${anyCasePattern(first)}[${seconds.join('')}${seconds.join('').toLowerCase()}]`);
+  return `^\\s*(${alternatives.join('|')})\\s*$`;
+}
+
+/** Codes people often write for a country whose ISO 3166-1 code differs. */
+const COUNTRY_CODE_MIXUPS: Readonly<Record<string, string>> = { UK: 'GB', EN: 'GB', EL: 'GR' };
+
 /** A two-letter ISO 3166-1 country code, any case on input, sent in upper case. */
 export const countryCode = z
   .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a two-letter country code (got ${describe(iss.input)})`) })
-  .transform((s) => s.trim().toUpperCase())
-  .refine((s) => /^[A-Z]{2}$/.test(s), { error: (iss) => `expected a two-letter country code (got ${describe(iss.input)})` })
-  .refine((s) => isCountryCode(s), { error: (iss) => `unknown country code ${describe(iss.input)} (ISO 3166-1 alpha-2, e.g. AU, US, GB)` });
+  .superRefine((raw, ctx) => {
+    const code = raw.trim().toUpperCase();
+    if (!/^[A-Z]{2}$/.test(code)) ctx.addIssue({ code: 'custom', message: `expected a two-letter country code (got ${describe(raw)})` });
+    else if (!isCountryCode(code)) {
+      const hint = COUNTRY_CODE_MIXUPS[code];
+      ctx.addIssue({ code: 'custom', message: `unknown country code ${describe(raw)} (${hint ? `did you mean ${hint}?` : 'ISO 3166-1 alpha-2, e.g. AU, US, GB'})` });
+    }
+  })
+  .transform((s) => s.trim().toUpperCase());
+withJsonSchema(countryCode, { type: 'string', pattern: countryCodePattern(), examples: ['AU', 'NZ', 'US', 'GB'] });
 
 /** A positive decimal number (a dimension or weight), as a JSON number or a decimal string. */
 export const positiveDecimal = z.preprocess(
   (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
   z
     .number({ error: (iss) => (iss.input === undefined ? 'required' : `expected a number (got ${describe(iss.input)})`) })
-    .refine((n) => Number.isFinite(n) && n > 0, { error: (iss) => `must be greater than 0 (got ${String(iss.input)})` }),
+    .refine((n) => Number.isFinite(n), { error: (iss) => `expected a finite number (got ${String(iss.input)})`, abort: true })
+    .refine((n) => n > 0, { error: (iss) => `must be greater than 0 (got ${String(iss.input)})` }),
 );
+withJsonSchema(positiveDecimal, {
+  anyOf: [
+    { type: 'number', exclusiveMinimum: 0 },
+    { type: 'string', pattern: '^\\s*(\\d*[1-9]\\d*(\\.\\d+)?|\\d+\\.\\d*[1-9]\\d*)\\s*$' },
+  ],
+});
 
 /** An integer quantity of at least 1. */
 export const quantity = z
   .number({ error: (iss) => (iss.input === undefined ? 'required' : `expected a whole number (got ${describe(iss.input)})`) })
   .int({ error: (iss) => `must be a whole number (got ${String(iss.input)})` })
   .min(1, { error: (iss) => `at least 1 (got ${String(iss.input)})` });
+withJsonSchema(quantity, { type: 'integer', minimum: 1 });
 
 /**
  * An AUD amount typed by a user: a number or decimal string, at least 0, at most two decimals.
@@ -82,12 +139,19 @@ export const amountInput = z
     }
     return new Money(parsed.cents);
   });
+withJsonSchema(amountInput, {
+  anyOf: [
+    { type: 'number', minimum: 0 },
+    { type: 'string', pattern: '^\\s*\\+?\\d+(\\.\\d{0,2}0*)?\\s*$' },
+  ],
+});
 
 /** The currency of an item or quote: only AUD is supported (interface document, "Conventions"). */
 export const currencyAud = z
   .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a currency code (got ${describe(iss.input)})`) })
   .transform((s) => s.trim().toUpperCase())
   .refine((s) => s === 'AUD', { error: (iss) => `only AUD is supported (got ${describe(iss.input)})` });
+withJsonSchema(currencyAud, choiceJsonSchema(['AUD']));
 
 /** Package unit: `cm` (centimetres and kilograms) or `in` (inches and pounds), any case on input. */
 export const packageUnit = z
@@ -96,6 +160,7 @@ export const packageUnit = z
   .refine((s): s is 'cm' | 'in' => s === 'cm' || s === 'in', {
     error: (iss) => `must be cm (centimetres, kilograms) or in (inches, pounds) (got ${describe(iss.input)})`,
   }) as unknown as z.ZodType<'cm' | 'in', string>;
+withJsonSchema(packageUnit, choiceJsonSchema(['cm', 'in']));
 
 /** True when `s` is a real calendar date `YYYY-MM-DD`. */
 export function isIsoDate(s: string): boolean {
@@ -113,6 +178,7 @@ export const isoDate = z
   .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a date YYYY-MM-DD (got ${describe(iss.input)})`) })
   .transform((s) => s.trim().replace(/T00:00(:00(\.0+)?)?Z?$/, ''))
   .refine(isIsoDate, { error: (iss) => `expected an ISO 8601 date YYYY-MM-DD (got ${describe(iss.input)})` });
+withJsonSchema(isoDate, { type: 'string', pattern: '^\\s*\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T00:00(:00(\\.0+)?)?Z?)?\\s*$', examples: ['2026-12-01'] });
 
 /** An ISO 8601 time of day `HH:MM` or `HH:MM:SS` (24-hour). */
 export const isoTime = z
@@ -121,6 +187,7 @@ export const isoTime = z
   .refine((s) => /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(s), {
     error: (iss) => `expected an ISO 8601 time HH:MM or HH:MM:SS (got ${describe(iss.input)})`,
   });
+withJsonSchema(isoTime, { type: 'string', pattern: '^\\s*([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d)?\\s*$', examples: ['09:00', '17:00'] });
 
 /** Seconds since midnight of an `HH:MM[:SS]` time. */
 export function secondsOfDay(time: string): number {
@@ -133,11 +200,12 @@ export const email = z
   .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected an e-mail address (got ${describe(iss.input)})`) })
   .transform((s) => s.trim())
   .pipe(z.email({ error: (iss) => `not an e-mail address (got ${describe(iss.input)})` }));
+withJsonSchema(email, { type: 'string', format: 'email' });
 
 /** Case-insensitive choice of one of `values`, sent in the canonical spelling given. */
 export function choice<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   const byKey = new Map(values.map((v) => [v.toLowerCase(), v] as const));
-  return z
+  const schema = z
     .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected ${what} (got ${describe(iss.input)})`) })
     .transform((s, ctx) => {
       const found = byKey.get(s.trim().toLowerCase());
@@ -147,6 +215,7 @@ export function choice<const T extends readonly [string, ...string[]]>(values: T
       }
       return found as T[number];
     });
+  return withJsonSchema(schema, choiceJsonSchema(values));
 }
 
 // ---- Response readers: the quirks are read, not rejected (interface document). ----

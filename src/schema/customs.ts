@@ -1,6 +1,6 @@
 /** Customs information and Item: interface document, "Customs information". */
 import { z } from 'zod';
-import { amountInput, choice, countryCode, currencyAud, describe, quantity, text, type ShipmentFormKind } from './common.js';
+import { amountInput, choice, countryCode, currencyAud, describe, optionalText, quantity, text, type ShipmentFormKind } from './common.js';
 import type { Money } from './money.js';
 import { moneyResponse, looseText } from './common.js';
 
@@ -13,7 +13,7 @@ export const MAX_ITEMS_VALUE_CENTS = 750_000;
 
 /** An item (request form). `value` is the value of one item in AUD, read exactly into Money. */
 export function itemRequest(kind: ShipmentFormKind) {
-  return z.object(
+  return z.strictObject(
     {
       description: text(kind === 'order' ? 35 : undefined),
       quantity,
@@ -37,9 +37,9 @@ export function itemsTotalCents(items: ReadonlyArray<{ quantity: number; value: 
  */
 export function customsRequest(kind: ShipmentFormKind) {
   return z
-    .object(
+    .strictObject(
       {
-        description: text(kind === 'order' ? 512 : undefined).optional(),
+        description: optionalText(kind === 'order' ? 512 : undefined),
         reason: choice(CUSTOMS_REASONS, 'a customs reason'),
         tax_status: choice(TAX_STATUSES, 'a tax status'),
         lithium:

@@ -60,3 +60,106 @@ export function schemaProblems(error: z.ZodError, prefix: ReadonlyArray<Property
   }
   return out;
 }
+
+/** The zod internals read by {@link knownFieldsAt}: the `def` of a schema. */
+type Def = { type?: string; innerType?: unknown; in?: unknown; out?: unknown; options?: unknown[]; shape?: Record<string, unknown>; element?: unknown; getter?: () => unknown };
+
+function defOf(schema: unknown): Def | undefined {
+  return (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+}
+
+/** The object and array schemas `schema` stands for, looking through optional, default, pipes and unions. */
+function concreteSchemas(schema: unknown, seen = new Set<unknown>()): unknown[] {
+  const def = defOf(schema);
+  if (!def || seen.has(schema)) return [];
+  seen.add(schema);
+  switch (def.type) {
+    case 'object':
+    case 'array':
+      return [schema];
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      return concreteSchemas(def.innerType, seen);
+    case 'pipe':
+      return [...concreteSchemas(def.in, seen), ...concreteSchemas(def.out, seen)];
+    case 'union':
+      return (def.options ?? []).flatMap((o) => concreteSchemas(o, seen));
+    case 'lazy':
+      return def.getter ? concreteSchemas(def.getter(), seen) : [];
+    default:
+      return [];
+  }
+}
+
+/**
+ * The field names an object schema expects at `path` inside `schema` (for "did you mean"), or an
+ * empty list when the path does not lead to an object schema.
+ */
+export function knownFieldsAt(schema: unknown, path: ReadonlyArray<PropertyKey>): string[] {
+  let current = concreteSchemas(schema);
+  for (const seg of path) {
+    const next: unknown[] = [];
+    for (const s of current) {
+      const def = defOf(s)!;
+      if (def.type === 'object' && typeof seg === 'string' && def.shape && Object.hasOwn(def.shape, seg)) next.push(...concreteSchemas(def.shape[seg]));
+      if (def.type === 'array' && typeof seg === 'number') next.push(...concreteSchemas(def.element));
+    }
+    current = next;
+  }
+  const keys = new Set<string>();
+  for (const s of current) {
+    const def = defOf(s)!;
+    if (def.type === 'object' && def.shape) for (const k of Object.keys(def.shape)) keys.add(k);
+  }
+  return [...keys];
+}
+
+/** Lower case without `_`, `-`, blanks: `Address-Lines` and `addressLines` read as `addresslines`. */
+function normaliseName(name: string): string {
+  return name.toLowerCase().replace(/[_\-\s]/g, '');
+}
+
+/** Optimal string alignment distance (Levenshtein with adjacent transpositions). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The known field an unknown field name was probably meant to be (`adress_lines` →
+ * `address_lines`, `firstName` → `first_name`), or `undefined` when none is close enough or two
+ * are equally close.
+ */
+export function closestField(unknown: string, known: readonly string[]): string | undefined {
+  const u = normaliseName(unknown);
+  if (u === '' || u.length > 64) return undefined;
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  let tie = false;
+  for (const k of known) {
+    const distance = editDistance(u, normaliseName(k));
+    if (distance < bestDistance) {
+      best = k;
+      bestDistance = distance;
+      tie = false;
+    } else if (distance === bestDistance) {
+      tie = true;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(u.length / 4));
+  return best !== undefined && !tie && bestDistance <= allowed ? best : undefined;
+}

@@ -5,9 +5,9 @@ import { priceResponse } from './price.js';
 import { shipmentRequest, shipmentResponse } from './shipment.js';
 
 /** Body of create order inside `request`: `{order: {shipments: [shipment, …]}}`, at least one shipment. */
-export const createOrderRequest = z.object(
+export const createOrderRequest = z.strictObject(
   {
-    order: z.object(
+    order: z.strictObject(
       {
         shipments: z
           .array(shipmentRequest('order'), {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describe, packageUnit, positiveDecimal } from './common.js';
 
 /** A package in request form: positive dimensions and weight, unit `cm` (cm/kg) or `in` (in/lb). */
-export const packageRequest = z.object(
+export const packageRequest = z.strictObject(
   {
     length: positiveDecimal,
     width: positiveDecimal,

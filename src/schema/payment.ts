@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { describe, text } from './common.js';
+import { toInputJsonSchema, withJsonSchema } from './jsonschema.js';
 import { digitalSignature } from './shipment.js';
 
 /** Payment types. */
@@ -47,25 +48,31 @@ export function maskCardNumber(number: string): string {
 
 /** Card details for `credit_card`: number (Luhn), CVV (3 or 4 digits), holder name, `MM/YY` expiry not in the past. */
 export function creditCardRequest(now: () => Date = () => new Date()) {
-  return z.object(
+  return z.strictObject(
     {
       number: z
         .union([z.string(), z.number()], { error: (iss) => (iss.input === undefined ? 'required' : 'expected a card number') })
         .transform((v) => String(v).replace(/[\s-]/g, ''))
         .refine(luhnValid, { error: 'not a valid card number (12 to 19 digits passing the Luhn check)' }),
-      cvv: z
-        .union([z.string(), z.number()], { error: (iss) => (iss.input === undefined ? 'required' : 'expected a CVV') })
-        .transform((v) => String(v).trim())
-        .refine((v) => /^\d{3,4}$/.test(v), { error: 'must be 3 or 4 digits' }),
+      cvv: withJsonSchema(
+        z
+          .union([z.string(), z.number()], { error: (iss) => (iss.input === undefined ? 'required' : 'expected a CVV') })
+          .transform((v) => String(v).trim())
+          .refine((v) => /^\d{3,4}$/.test(v), { error: 'must be 3 or 4 digits' }),
+        { anyOf: [{ type: 'string', pattern: '^\\s*\\d{3,4}\\s*$' }, { type: 'integer', minimum: 100, maximum: 9999 }] },
+      ),
       holder_name: text(),
-      expire: z
-        .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected MM/YY (got ${describe(iss.input)})`) })
-        .transform((v) => v.trim())
-        .superRefine((v, ctx) => {
-          const r = expiryValid(v, now());
-          if (r === 'format') ctx.addIssue({ code: 'custom', message: `expected MM/YY, two-digit month and year (got ${describe(v)})` });
-          if (r === 'past') ctx.addIssue({ code: 'custom', message: `the card expired (${v})` });
-        }),
+      expire: withJsonSchema(
+        z
+          .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected MM/YY (got ${describe(iss.input)})`) })
+          .transform((v) => v.trim())
+          .superRefine((v, ctx) => {
+            const r = expiryValid(v, now());
+            if (r === 'format') ctx.addIssue({ code: 'custom', message: `expected MM/YY, two-digit month and year (got ${describe(v)})` });
+            if (r === 'past') ctx.addIssue({ code: 'custom', message: `the card expired (${v})` });
+          }),
+        { type: 'string', pattern: '^\\s*(0[1-9]|1[0-2])/\\d{2}\\s*$', examples: ['08/29'] },
+      ),
       save: z.boolean({ error: 'expected true or false' }).optional(),
     },
     { error: (iss) => (iss.input === undefined ? 'required for credit_card' : 'expected card details') },
@@ -76,11 +83,14 @@ export type CreditCardRequest = z.output<ReturnType<typeof creditCardRequest>>;
 /** The payment object: `credit` needs nothing; `stored_card` a stored card id; `credit_card` card details. */
 export function paymentRequest(now: () => Date = () => new Date()) {
   return z
-    .object(
+    .strictObject(
       {
         type: z.enum(PAYMENT_TYPES, { error: (iss) => (iss.input === undefined ? 'required' : `must be one of credit_card, stored_card, credit (got ${describe(iss.input)})`) }),
-        credit_card: z.unknown().optional(),
-        options: z.object({ save: z.boolean({ error: 'expected true or false' }).optional() }).optional(),
+        credit_card: withJsonSchema(z.unknown(), () => {
+          const { $schema: _, ...card } = toInputJsonSchema(creditCardRequest(now));
+          return { anyOf: [{ type: 'string', minLength: 1, description: 'A stored card id (stored_card).' }, card] };
+        }).optional(),
+        options: z.strictObject({ save: z.boolean({ error: 'expected true or false' }).optional() }).optional(),
       },
       { error: (iss) => (iss.input === undefined ? 'required' : 'expected a payment object') },
     )
@@ -107,18 +117,18 @@ export type PaymentRequest = z.output<ReturnType<typeof paymentRequest>>;
 
 /** Body of accept order inside `request`. */
 export function acceptRequest(now: () => Date = () => new Date()) {
-  return z.object(
+  return z.strictObject(
     {
-      order: z.object(
+      order: z.strictObject(
         {
           id: z.union([z.string(), z.number()]).transform(String).optional(),
           payment: paymentRequest(now),
-          options: z.object({ digital_signature: digitalSignature.optional() }).optional(),
+          options: z.strictObject({ digital_signature: digitalSignature.optional() }).optional(),
         },
         { error: (iss) => (iss.input === undefined ? 'required' : 'expected an order object') },
       ),
       options: z
-        .object({
+        .strictObject({
           send_documents: z.boolean({ error: 'expected true or false' }).optional(),
           account_number: z.union([z.string(), z.number()]).transform(String).optional(),
         })

@@ -22,7 +22,7 @@ export const quoteInsurance = z.union([z.boolean(), z.number(), z.string()]).tra
 });
 
 /** Body of get quote inside `request`. Amounts are AUD; packages in `cm`/kg or `in`/lb. */
-export const quoteRequest = z.object(
+export const quoteRequest = z.strictObject(
   {
     collection_country: countryCode,
     collection_postcode: textLike(),

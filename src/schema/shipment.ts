@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { collectionRequest, deliveryRequest, addressResponse } from './address.js';
-import { choice, describe, looseText, text, type ShipmentFormKind } from './common.js';
+import { choice, describe, looseText, optionalText, text, type ShipmentFormKind } from './common.js';
 import { customsRequest, customsResponse } from './customs.js';
 import { packageResponse, packagesRequest } from './package.js';
 import { priceResponse } from './price.js';
@@ -27,12 +27,12 @@ export function serviceRequest(kind: ShipmentFormKind) {
           })
           .optional()
       : z
-          .object(
+          .strictObject(
             { insurance: z.boolean({ error: (iss) => `expected true or false (got ${describe(iss.input)})` }).optional() },
             { error: (iss) => `expected an object such as {insurance: true} (got ${describe(iss.input)})` },
           )
           .optional();
-  return z.object(
+  return z.strictObject(
     { code: text(), options },
     { error: (iss) => (iss.input === undefined ? 'required' : `expected a service with a code (got ${describe(iss.input)})`) },
   );
@@ -50,9 +50,9 @@ export const digitalSignature = z
  */
 export function shipmentRequest(kind: ShipmentFormKind) {
   return z
-    .object(
+    .strictObject(
       {
-        transient_id: text(kind === 'order' ? 35 : undefined).optional(),
+        transient_id: optionalText(kind === 'order' ? 35 : undefined),
         service: serviceRequest(kind),
         collection_type: choice(COLLECTION_TYPES, 'pickup or dropoff'),
         collection: collectionRequest(kind).optional(),
@@ -61,7 +61,7 @@ export function shipmentRequest(kind: ShipmentFormKind) {
         customs_information: customsRequest(kind),
         description: text(kind === 'order' ? 35 : undefined),
         options: z
-          .object(
+          .strictObject(
             { digital_signature: digitalSignature.optional() },
             { error: (iss) => `expected an object (got ${describe(iss.input)})` },
           )

@@ -2,10 +2,9 @@
 import { Command } from 'commander';
 import { createOrder } from '../../api/orders.js';
 import type { Context } from '../../context.js';
-import { loadAndValidate } from '../../input/load.js';
+import { loadKind } from '../../input/validate.js';
 import { printJson } from '../../output/json.js';
 import { printOrder } from '../../output/order.js';
-import { createOrderRequest } from '../../schema/order.js';
 
 /** Options of `order create`. */
 export interface OrderCreateOptions {
@@ -14,7 +13,7 @@ export interface OrderCreateOptions {
 
 /** Validates the file (nothing is sent while a problem remains), creates the order, prints it. */
 export async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void> {
-  const order = await loadAndValidate(o.file, createOrderRequest, ctx.io.stdin);
+  const order = await loadKind(o.file, 'order', ctx);
   const created = await createOrder(await ctx.api(), order);
   if (ctx.json) return printJson(ctx.io, { order: created });
   printOrder(ctx.io, created);

@@ -1,0 +1,221 @@
+/**
+ * Validating input documents by kind (see `kinds.ts`): every problem at once, each with file,
+ * line, column and field path, errors and warnings apart. Used by `shipbook validate` (which
+ * reports and never sends) and by the commands that send a document (which refuse to send while
+ * any error remains, and print warnings on stderr without stopping).
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { ValidationError, type InputIssue } from '../errors.js';
+import type { IOStreams } from '../io.js';
+import { paint } from '../output/style.js';
+import { formatPath } from '../schema/issues.js';
+import { formatIssues } from './format.js';
+import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
+import { documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
+import { collectWarnings } from './warnings.js';
+
+/** What was found in one document. */
+export interface DocumentCheck<T = unknown> {
+  /** The kind it was checked as (`undefined` when it could not be told). */
+  kind: KindName | undefined;
+  /** The wire-ready value, when there is no error. */
+  value?: T;
+  /** Errors and warnings, in file order within each severity (errors first). */
+  issues: InputIssue[];
+}
+
+/** The outcome for one file, as `shipbook validate --json` prints it. */
+export interface FileReport {
+  /** The file name as given (`-` for standard input). */
+  file: string;
+  /** The kind it was checked as, or `null` when it could not be read or told. */
+  kind: KindName | null;
+  /** True when there is no error (warnings allowed). */
+  valid: boolean;
+  /** Errors and warnings, each with file, line, column, field path and message. */
+  issues: InputIssue[];
+}
+
+/** Options of {@link checkDocument} and {@link validateFile}. */
+export interface CheckOptions {
+  /** Check as this kind instead of detecting it. */
+  kind?: KindName;
+  /** The clock (card expiry, pickup dates in the past). */
+  now: () => Date;
+}
+
+function byPosition(a: InputIssue, b: InputIssue): number {
+  return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+}
+
+/** The issue for a document whose kind cannot be told from its content. */
+function unknownKindIssue(doc: LoadedDocument): InputIssue {
+  return {
+    file: doc.file,
+    ...doc.locate([]),
+    path: '',
+    message: `cannot tell what kind of document this is; name it with --kind (${KIND_NAMES.join(', ')})`,
+    severity: 'error',
+  };
+}
+
+/**
+ * Checks a loaded document as `options.kind` (or the detected kind): errors from the kind's
+ * schema, or, when there is none, the value and any warnings. Never throws for bad input.
+ */
+export function checkDocument(doc: LoadedDocument, options: CheckOptions): DocumentCheck {
+  const kind = options.kind ?? detectKind(doc.data);
+  if (kind === undefined) return { kind, issues: [unknownKindIssue(doc)] };
+  const def = KINDS[kind] as DocumentKind;
+  const data = doc.data as Record<string, unknown>;
+  const shorthand = def.shorthand?.matches(data) ? def.shorthand : undefined;
+  const toFilePath = (segments: ReadonlyArray<PropertyKey>) => (shorthand ? shorthand.toFilePath(segments) : [...segments]);
+  const result = documentProblems(doc, def.schema(options.now), shorthand ? shorthand.expand(data) : data, { toFilePath });
+  if (!result.success) return { kind, issues: result.issues.sort(byPosition) };
+  const warnings: InputIssue[] = collectWarnings(result.value, options.now()).map((w) => {
+    const filePath = toFilePath(w.segments);
+    return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: 'warning' };
+  });
+  return { kind, value: result.value, issues: warnings.sort(byPosition) };
+}
+
+/** A report for a problem found before the document could be checked (reading, parsing). */
+function unreadable(file: string, err: unknown): FileReport {
+  if (err instanceof ValidationError) return { file, kind: null, valid: false, issues: err.issues };
+  throw err;
+}
+
+function report(file: string, check: DocumentCheck): FileReport {
+  return { file, kind: check.kind ?? null, valid: !check.issues.some((i) => i.severity === 'error'), issues: check.issues };
+}
+
+/**
+ * Validates the bytes of one file, offline: parse, detect (or take) the kind, check. Every
+ * problem becomes an issue of the report; only a bug in shipbook throws.
+ */
+export function validateBytes(file: string, bytes: Buffer, options: CheckOptions): FileReport {
+  let doc: LoadedDocument;
+  try {
+    doc = parseInput(file, bytes);
+  } catch (err) {
+    return unreadable(file, err);
+  }
+  return report(file, checkDocument(doc, options));
+}
+
+/** Validates one file (or `-` for standard input), offline. Only a bug in shipbook throws. */
+export async function validateFile(file: string, options: CheckOptions & { stdin?: Readable }): Promise<FileReport> {
+  let bytes: Buffer;
+  try {
+    bytes = await readInput(file, options.stdin);
+  } catch (err) {
+    return unreadable(file, err);
+  }
+  return validateBytes(file, bytes, options);
+}
+
+/** Extensions of the files a directory argument stands for. */
+export const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
+
+/**
+ * The files the arguments stand for: a file as given (and `-`), a directory as every `.json`,
+ * `.yaml` and `.yml` file under it (sorted; hidden entries, symbolic links to directories and
+ * JSON Schemas `*.schema.json`, which describe input files rather than being one, skipped). A directory that holds none or cannot be read comes back with a `problem`; a missing
+ * path is reported by {@link validateFile} later.
+ */
+export async function expandInputs(paths: readonly string[]): Promise<Array<{ file: string; problem?: string }>> {
+  const out: Array<{ file: string; problem?: string }> = [];
+  const walk = async (dir: string): Promise<string[]> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const files: string[] = [];
+    for (const e of entries) {
+      if (e.name.startsWith('.') || e.name.toLowerCase().endsWith('.schema.json')) continue;
+      const full = join(dir, e.name);
+      if (e.isDirectory()) files.push(...(await walk(full)));
+      else if (INPUT_EXTENSIONS.some((ext) => e.name.toLowerCase().endsWith(ext))) files.push(full);
+    }
+    return files;
+  };
+  for (const p of paths) {
+    let isDir = false;
+    if (p !== '-') {
+      try {
+        isDir = (await stat(p)).isDirectory();
+      } catch {
+        isDir = false;
+      }
+    }
+    if (!isDir) {
+      out.push({ file: p });
+      continue;
+    }
+    let files: string[];
+    try {
+      files = await walk(p);
+    } catch (err) {
+      out.push({ file: p, problem: `cannot read this directory (${(err as { code?: string }).code ?? String(err)})` });
+      continue;
+    }
+    if (files.length === 0) out.push({ file: p, problem: `no ${INPUT_EXTENSIONS.join(', ')} file in this directory` });
+    else out.push(...files.map((file) => ({ file })));
+  }
+  return out;
+}
+
+/**
+ * Validates every file the arguments stand for (see {@link expandInputs}), offline, in order.
+ * A directory without input files, or that cannot be read, is reported as an error. Only a bug
+ * in shipbook throws.
+ */
+export async function validateFiles(paths: readonly string[], options: CheckOptions & { stdin?: Readable }): Promise<FileReport[]> {
+  const reports: FileReport[] = [];
+  for (const input of await expandInputs(paths)) {
+    if (input.problem !== undefined) {
+      reports.push({ file: input.file, kind: null, valid: false, issues: [{ file: input.file, path: '', message: input.problem, severity: 'error' }] });
+    } else {
+      reports.push(await validateFile(input.file, options));
+    }
+  }
+  return reports;
+}
+
+/** What a sending command needs: the IO streams (stdin, stderr, colour) and the clock. */
+export interface LoadContext {
+  io: Pick<IOStreams, 'stdin' | 'err' | 'color'>;
+  now(): Date;
+}
+
+/** Prints warnings on stderr, one per line: `file:line:col  path  warning: …`. */
+export function printWarnings(io: Pick<IOStreams, 'err' | 'color'>, issues: readonly InputIssue[]): void {
+  const warnings = issues.filter((i) => i.severity === 'warning');
+  if (warnings.length > 0) io.err(`${paint(io, 'yellow', formatIssues(warnings))}\n`);
+}
+
+/**
+ * Validates a loaded document as `kind` for a command that sends it: returns the wire-ready value
+ * and prints any warnings on stderr (`file:line:col  path  warning: …`).
+ * @throws ValidationError (exit 2) with every problem; nothing is sent while any error remains.
+ *   When the file looks like another kind, the error suggests the command for it.
+ */
+export function validateKind<K extends KindName>(doc: LoadedDocument, kind: K, ctx: LoadContext): KindValue<K> {
+  const check = checkDocument(doc, { kind, now: () => ctx.now() });
+  if (check.issues.some((i) => i.severity === 'error')) {
+    const detected = detectKind(doc.data);
+    const other = detected !== undefined && detected !== kind ? (KINDS[detected] as DocumentKind) : undefined;
+    const suggestion = other && `${doc.file === '-' ? 'This' : doc.file} looks like ${other.summary}; it goes with ${other.usedBy}.`;
+    throw new ValidationError(check.issues, undefined, suggestion ? { suggestion } : {});
+  }
+  printWarnings(ctx.io, check.issues);
+  return check.value as KindValue<K>;
+}
+
+/**
+ * Loads `file` (or `-`) and validates it as `kind` (see {@link validateKind}).
+ * @throws ValidationError (exit 2) when the file cannot be read or has any error.
+ */
+export async function loadKind<K extends KindName>(file: string, kind: K, ctx: LoadContext): Promise<KindValue<K>> {
+  return validateKind(await loadDocument(file, ctx.io.stdin), kind, ctx);
+}

@@ -1,0 +1,69 @@
+/**
+ * Warnings: what is allowed by the interface document but is probably a mistake. They are shown
+ * (`file:line:col  path  warning: …` on stderr, or in `shipbook validate`) and never block
+ * sending. They read the validated value, so every kind that holds pickups or packages (orders,
+ * shipments, combine, quotes, and any kind added later) gets them without further code.
+ */
+import { formatPath, type SchemaProblem } from '../schema/issues.js';
+
+/** A single package heavier than this is probably a mistake in the weight or the unit (kg). */
+export const HEAVY_PACKAGE_KG = 30;
+/** Pounds in one kilogram's reciprocal: 1 lb = 0.45359237 kg. */
+const KG_PER_LB = 0.45359237;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** `YYYY-MM-DD` of `now` in the local time zone of this machine. */
+export function localIsoDate(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** A weight shown to people: at most two decimals. */
+function showWeight(n: number): string {
+  return String(Math.round(n * 100) / 100);
+}
+
+/**
+ * Warnings for a validated document (any kind), each with its field path:
+ *
+ * - a pickup date before today (`now`, in this machine's time zone): the service may refuse it or
+ *   collect late;
+ * - a package over {@link HEAVY_PACKAGE_KG} kg (`unit: in` weights are pounds and converted),
+ *   which is often a weight typed in grams or the wrong unit.
+ */
+export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  const today = localIsoDate(now);
+  const warn = (segments: PropertyKey[], message: string) => out.push({ segments, path: formatPath(segments), message });
+
+  const walk = (v: unknown, path: PropertyKey[]): void => {
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, [...path, i]));
+      return;
+    }
+    if (!isPlainObject(v)) return;
+    const pickup = v.pickup;
+    if (isPlainObject(pickup) && typeof pickup.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(pickup.date) && pickup.date < today) {
+      warn([...path, 'pickup', 'date'], `pickup date ${pickup.date} is in the past (today is ${today})`);
+    }
+    if (Array.isArray(v.packages)) {
+      v.packages.forEach((p, i) => {
+        if (!isPlainObject(p) || typeof p.weight !== 'number') return;
+        const pounds = typeof p.unit === 'string' && p.unit.toLowerCase() === 'in';
+        const kg = pounds ? p.weight * KG_PER_LB : p.weight;
+        if (kg > HEAVY_PACKAGE_KG) {
+          const shown = pounds ? `${showWeight(p.weight)} lb = ${showWeight(kg)} kg` : `${showWeight(kg)} kg`;
+          warn([...path, 'packages', i, 'weight'], `over ${HEAVY_PACKAGE_KG} kg for one package (got ${shown}); check the weight and the unit`);
+        }
+      });
+    }
+    for (const [key, child] of Object.entries(v)) walk(child, [...path, key]);
+  };
+  walk(value, []);
+  return out;
+}
