@@ -6,7 +6,7 @@
  */
 import { ApiClient } from './api/client.js';
 import { maskSecret } from './api/redact.js';
-import { resolveProfile } from './config/resolve.js';
+import { loadProfile } from './config/resolve.js';
 import type { ResolvedProfile } from './config/profile.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
@@ -59,7 +59,10 @@ export function createContext(io: IOStreams, globals: GlobalOptions): Context {
     },
     now: () => new Date(),
     profile() {
-      profilePromise ??= Promise.resolve().then(() => resolveProfile({ profileFlag: globals.profile, env: io.env }));
+      // Reads the configuration file only now, so `--help` and `validate` never touch it.
+      profilePromise ??= Promise.resolve().then(() =>
+        loadProfile({ profileFlag: globals.profile, env: io.env, warn: (line) => io.err(`${paint(io, 'yellow', line)}\n`) }),
+      );
       return profilePromise;
     },
     api() {

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_ORDER_PATHS, type OrderPaths } from '../api/orders.js';
 import type { PaymentType } from '../schema/payment.js';
+import type { SenderAddress } from './schema.js';
 
 /** Payment used by `book` when no payment flag is given. */
 export interface DefaultPayment {
@@ -30,8 +31,14 @@ export interface ResolvedProfile {
   defaultPayment: DefaultPayment;
   /** True when the target is the built-in sandbox. */
   sandbox: boolean;
-  /** Where each setting came from, for `auth status` (e.g. `env SHIPBOOK_API_KEY`). */
+  /**
+   * Where each setting came from, for `auth status`: `profile` is `flag --profile`,
+   * `env SHIPBOOK_PROFILE`, `config default-profile` or `built-in`; `baseUrl` and `apiKey` are
+   * `config` or `env SHIPBOOK_BASE_URL` / `env SHIPBOOK_API_KEY`.
+   */
   sources: Partial<Record<'baseUrl' | 'apiKey' | 'profile', string>>;
+  /** Saved sender addresses of the profile, by name (`shipbook config sender set`); none for the built-in sandbox. */
+  senders?: Record<string, SenderAddress>;
 }
 
 /** The built-in sandbox profile: no key, no base URL (started in-process), `credit` payment. */

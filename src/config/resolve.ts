@@ -1,33 +1,103 @@
 /**
- * Choosing the profile for a run. Order: `--profile`, then `SHIPBOOK_PROFILE`, then the default
- * profile; single settings are overridden by `SHIPBOOK_BASE_URL` and `SHIPBOOK_API_KEY`, which
- * let CI run with nothing stored.
+ * Choosing the profile for a run, and the settings it runs with.
+ *
+ * Profile name: `--profile`, then `SHIPBOOK_PROFILE`, then `default-profile` in the configuration
+ * file, then the built-in `sandbox`. Single settings are then overridden by `SHIPBOOK_BASE_URL`
+ * and `SHIPBOOK_API_KEY`, which let CI run with nothing stored. Defaults for what a profile
+ * leaves out: header `Authorization`, prefix `Bearer ` (PRODUCT.md "authorization scheme"), the
+ * assumed order paths of PRODUCT.md, payment `credit`.
  */
-import { ConfigError, EXIT } from '../errors.js';
+import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
 import { normaliseBaseUrl } from '../api/client.js';
+import { ConfigError } from '../errors.js';
 import { builtinSandboxProfile, type ResolvedProfile } from './profile.js';
+import { BUILTIN_PROFILE, nameProblem, type ConfigData } from './schema.js';
+import { ConfigStore } from './store.js';
 
-/** Inputs of the choice: the `--profile` flag and the environment. */
+/** Inputs of the choice: the `--profile` flag, the environment and the stored configuration. */
 export interface ResolveInput {
   profileFlag?: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Contents of the configuration file (empty when there is none). */
+  config?: ConfigData;
+}
+
+/** The chosen profile name and where the choice came from. */
+export interface ProfileChoice {
+  name: string;
+  /** `flag --profile`, `env SHIPBOOK_PROFILE`, `config default-profile` or `built-in`. */
+  source: string;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  return v ? v : undefined;
+}
+
+/** Picks the profile name (flag, then `SHIPBOOK_PROFILE`, then `default-profile`, then `sandbox`). */
+export function chooseProfileName(input: Pick<ResolveInput, 'profileFlag' | 'env' | 'config'>): ProfileChoice {
+  if (input.profileFlag !== undefined) return { name: input.profileFlag.trim(), source: 'flag --profile' };
+  const fromEnv = nonEmpty(input.env.SHIPBOOK_PROFILE);
+  if (fromEnv) return { name: fromEnv, source: 'env SHIPBOOK_PROFILE' };
+  const fromConfig = input.config?.['default-profile'];
+  if (fromConfig) return { name: fromConfig, source: 'config default-profile' };
+  return { name: BUILTIN_PROFILE, source: 'built-in' };
+}
+
+/** Names of the stored profiles, sorted, followed by the built-in one: for error messages. */
+export function profileNames(config: ConfigData | undefined): string[] {
+  return [...Object.keys(config?.profiles ?? {}).sort(), `${BUILTIN_PROFILE} (built-in)`];
 }
 
 /**
- * Resolves the profile of this run.
- * @throws ConfigError when a named profile does not exist or a base URL is refused.
+ * Resolves the profile of this run from the flag, the environment and the stored configuration.
+ * @throws ConfigError (exit 4) when the chosen profile does not exist, has no base URL, or a base
+ *   URL is refused (plain http:// to a host other than loopback).
  */
 export function resolveProfile(input: ResolveInput): ResolvedProfile {
-  const name = input.profileFlag ?? input.env.SHIPBOOK_PROFILE ?? 'sandbox';
-  if (name !== 'sandbox') {
-    throw new ConfigError(`profile "${name}" does not exist`, {
-      exitCode: EXIT.INPUT,
-      suggestion: 'Only the built-in profile "sandbox" exists; set SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY to use a real service.',
-    });
+  const choice = chooseProfileName(input);
+  const { name } = choice;
+  let profile: ResolvedProfile;
+  if (name === BUILTIN_PROFILE) {
+    profile = builtinSandboxProfile();
+    profile.sources.profile = choice.source === 'built-in' ? 'built-in' : choice.source;
+  } else {
+    const problem = nameProblem(name, 'profile');
+    if (problem) throw new ConfigError(`profile name "${name}" (${choice.source}) is not valid: ${problem}`);
+    const stored = input.config?.profiles?.[name];
+    if (!stored) {
+      throw new ConfigError(`profile "${name}" (${choice.source}) does not exist`, {
+        suggestion:
+          `Profiles: ${profileNames(input.config).join(', ')}. ` +
+          `Create it with: shipbook --profile ${name} auth login` +
+          (choice.source === 'config default-profile' ? `, or choose another default: shipbook config set default-profile <name>` : ''),
+      });
+    }
+    profile = {
+      name,
+      baseUrl: stored['base-url'] === undefined ? undefined : normaliseBaseUrl(stored['base-url']),
+      apiKey: stored['api-key'],
+      authHeader: stored['auth-header'] ?? 'Authorization',
+      authPrefix: stored['auth-prefix'] ?? 'Bearer ',
+      paths: {
+        fetchOrder: stored.paths?.['fetch-order'] ?? DEFAULT_ORDER_PATHS.fetchOrder,
+        cancelOrder: stored.paths?.['cancel-order'] ?? DEFAULT_ORDER_PATHS.cancelOrder,
+      },
+      defaultPayment: {
+        type: stored.payment?.type ?? 'credit',
+        ...(stored.payment?.['stored-card'] !== undefined ? { storedCard: stored.payment['stored-card'] } : {}),
+      },
+      sandbox: false,
+      sources: {
+        profile: choice.source,
+        ...(stored['base-url'] !== undefined ? { baseUrl: 'config' } : {}),
+        ...(stored['api-key'] !== undefined ? { apiKey: 'config' } : {}),
+      },
+      senders: { ...(stored.senders ?? {}) },
+    };
   }
-  const profile = builtinSandboxProfile();
-  const baseUrl = input.env.SHIPBOOK_BASE_URL?.trim();
-  const apiKey = input.env.SHIPBOOK_API_KEY?.trim();
+  const baseUrl = nonEmpty(input.env.SHIPBOOK_BASE_URL);
+  const apiKey = nonEmpty(input.env.SHIPBOOK_API_KEY);
   if (baseUrl) {
     profile.baseUrl = normaliseBaseUrl(baseUrl);
     profile.sandbox = false;
@@ -37,5 +107,30 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
     profile.apiKey = apiKey;
     profile.sources.apiKey = 'env SHIPBOOK_API_KEY';
   }
+  if (!profile.baseUrl && name !== BUILTIN_PROFILE) {
+    throw new ConfigError(`profile "${name}" has no base URL`, {
+      suggestion: `Log in: shipbook --profile ${name} auth login, or set one: shipbook --profile ${name} config set base-url https://…, or set SHIPBOOK_BASE_URL.`,
+    });
+  }
   return profile;
+}
+
+/** Inputs of {@link loadProfile}. */
+export interface LoadProfileInput {
+  profileFlag?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Receives permission warnings (one line each, once per run). */
+  warn: (line: string) => void;
+  /** The store to read (default: from the environment). */
+  store?: ConfigStore;
+}
+
+/**
+ * Reads the configuration file and resolves the profile of this run.
+ * @throws ConfigError (exit 4) for an unreadable, corrupt or invalid file, and as {@link resolveProfile}.
+ */
+export function loadProfile(input: LoadProfileInput): ResolvedProfile {
+  const store = input.store ?? ConfigStore.fromEnv(input.env);
+  const snapshot = store.load(input.warn);
+  return resolveProfile({ profileFlag: input.profileFlag, env: input.env, config: snapshot.data });
 }

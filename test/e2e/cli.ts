@@ -33,10 +33,21 @@ export function makeHome(): { home: string; cleanup: () => void } {
   return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
+/**
+ * A config directory shared by the runs that do not set their own, so no test ever reads or
+ * writes the developer's real configuration.
+ */
+let isolatedConfigDir: string | undefined;
+
 /** Runs `shipbook <args>` and collects its output. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const env: Record<string, string> = {};
+    const own = options.env ?? {};
+    if (!('SHIPBOOK_CONFIG_DIR' in own) && !('XDG_CONFIG_HOME' in own) && !('HOME' in own)) {
+      isolatedConfigDir ??= mkdtempSync(join(tmpdir(), 'shipbook-e2e-config-'));
+      env.SHIPBOOK_CONFIG_DIR = isolatedConfigDir;
+    }
     for (const [k, v] of Object.entries({
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -1,0 +1,225 @@
+/**
+ * `shipbook auth login`: asks for (or reads) a base URL and an API key, checks them with a quote
+ * request, and stores them in a profile of the configuration file (mode 0600). The key is read
+ * from a hidden prompt or, with `--with-key`, from standard input: never from an argument, since
+ * arguments show in the process list.
+ *
+ * Which profile: `--profile`, else `SHIPBOOK_PROFILE`, else the default profile, else `default`
+ * (never the built-in `sandbox`). The first login sets `default-profile` when none is set.
+ */
+import type { Readable } from 'node:stream';
+import { Command } from 'commander';
+import { ApiClient, normaliseBaseUrl } from '../../api/client.js';
+import { maskSecret } from '../../api/redact.js';
+import { checkCredentials, checkDescription } from '../../config/check.js';
+import { withStored } from '../../config/keys.js';
+import { chooseProfileName } from '../../config/resolve.js';
+import {
+  BUILTIN_PROFILE,
+  DEFAULT_LOGIN_PROFILE,
+  HEADER_NAME_PATTERN,
+  baseUrlProblem,
+  nameProblem,
+  type ConfigData,
+} from '../../config/schema.js';
+import { ConfigStore } from '../../config/store.js';
+import type { Context } from '../../context.js';
+import { ApiError, ConfigError, ShipbookError, UsageError } from '../../errors.js';
+import { printJson } from '../../output/json.js';
+import { paint } from '../../output/style.js';
+import { inquirerPrompter, type Prompter } from '../../prompter.js';
+
+/** Options of `auth login`. */
+export interface AuthLoginOptions {
+  /** `--with-key`: read the API key from standard input (trimmed). */
+  withKey: boolean;
+  /** `--base-url <url>`. */
+  baseUrl?: string;
+  /** `--auth-header <name>`: header that carries the key (default `Authorization`). */
+  authHeader?: string;
+  /** `--auth-prefix <text>`: text before the key (default `Bearer `). */
+  authPrefix?: string;
+  /** `--no-verify` sets this to false: store without the check request. */
+  verify: boolean;
+}
+
+/** What `auth login` may be given instead of the real terminal and configuration (tests). */
+export interface AuthLoginDeps {
+  prompter?: Prompter;
+  store?: ConfigStore;
+}
+
+/** Largest API key read from standard input, in bytes. */
+const MAX_KEY_BYTES = 16 * 1024;
+
+/** Reads all of standard input as text (at most 16 KiB). @throws UsageError when it is longer. */
+export async function readSecretFromStdin(stdin: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    size += buf.length;
+    if (size > MAX_KEY_BYTES) throw new UsageError('--with-key: standard input is too long to be an API key');
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/** Why an API key is not usable, or undefined (never quotes the key). */
+export function apiKeyProblem(key: string): string | undefined {
+  if (key === '') return 'the API key is empty';
+  if (/\s/.test(key)) return 'the API key must not contain spaces or line breaks';
+  if (/[\x00-\x1f\x7f]/.test(key)) return 'the API key must not contain control characters';
+  return undefined;
+}
+
+/**
+ * The profile `auth login` writes: the chosen one (flag, `SHIPBOOK_PROFILE`, default profile),
+ * or `default` when nothing chose one. @throws UsageError for `sandbox` or an invalid name.
+ */
+export function loginProfileName(profileFlag: string | undefined, env: Readonly<Record<string, string | undefined>>, config: ConfigData): string {
+  const choice = chooseProfileName({ profileFlag, env, config });
+  const name = choice.source === 'built-in' ? DEFAULT_LOGIN_PROFILE : choice.name;
+  if (name === BUILTIN_PROFILE) {
+    throw new UsageError(`the built-in profile "${BUILTIN_PROFILE}" needs no login and cannot be changed`, {
+      suggestion: 'Log in to a named profile, e.g.: shipbook --profile staging auth login',
+    });
+  }
+  const problem = nameProblem(name, 'profile');
+  if (problem) throw new UsageError(`cannot log in to profile "${name}" (${choice.source}): ${problem}`);
+  return name;
+}
+
+/**
+ * Runs `auth login`. Nothing is stored unless the check passes (or `--no-verify`).
+ * @throws UsageError (2) when the base URL or key is missing and there is no terminal to ask;
+ *   ConfigError (4) for a refused base URL, a refused key (401/403 on the check) or an unusable
+ *   configuration file; NetworkError/TimeoutError/ProtocolError (5) or ApiError (3) when the check
+ *   cannot be made.
+ */
+export async function runAuthLogin(o: AuthLoginOptions, ctx: Context, deps: AuthLoginDeps = {}): Promise<void> {
+  const { io } = ctx;
+  const warn = (line: string) => io.err(`${paint(io, 'yellow', line)}\n`);
+  const store = deps.store ?? ConfigStore.fromEnv(io.env);
+  const snapshot = store.load(warn);
+  const name = loginProfileName(ctx.globals.profile, io.env, snapshot.data);
+  const existing = snapshot.data.profiles?.[name];
+  const ask = () => deps.prompter ?? inquirerPrompter(io);
+  const interactive = io.canPrompt && !o.withKey;
+
+  // Base URL: the flag, else a prompt, else the one already stored.
+  let rawBaseUrl = o.baseUrl;
+  if (rawBaseUrl === undefined && interactive) {
+    rawBaseUrl = await ask().input({
+      message: 'Base URL of the booking service',
+      default: existing?.['base-url'],
+      validate: (v) => (v.trim() === '' ? 'a base URL is required, e.g. https://api.example.com/' : (baseUrlProblem(v.trim()) ?? true)),
+    });
+  }
+  rawBaseUrl ??= existing?.['base-url'];
+  if (rawBaseUrl === undefined || rawBaseUrl.trim() === '') {
+    throw new UsageError('--base-url is required (there is no terminal to ask for it)', {
+      suggestion: 'echo "$API_KEY" | shipbook auth login --with-key --base-url https://api.example.com/',
+    });
+  }
+  const baseUrl = normaliseBaseUrl(rawBaseUrl.trim());
+
+  // API key: standard input with --with-key, else a hidden prompt.
+  let apiKey: string;
+  if (o.withKey) {
+    apiKey = await readSecretFromStdin(io.stdin);
+  } else if (io.canPrompt) {
+    apiKey = (await ask().password({ message: 'API key', validate: (v) => apiKeyProblem(v.trim()) ?? true })).trim();
+  } else {
+    throw new UsageError('no terminal to ask for the API key: pipe it in with --with-key', {
+      suggestion: `echo "$API_KEY" | shipbook auth login --with-key --base-url ${baseUrl}   (or set SHIPBOOK_API_KEY and store nothing)`,
+    });
+  }
+  const keyProblem = apiKeyProblem(apiKey);
+  if (keyProblem) throw new UsageError(o.withKey ? `--with-key: ${keyProblem} (read from standard input)` : keyProblem);
+
+  const authHeader = o.authHeader ?? existing?.['auth-header'] ?? 'Authorization';
+  if (!HEADER_NAME_PATTERN.test(authHeader)) throw new UsageError(`--auth-header must be an HTTP header name, e.g. Authorization (got "${authHeader}")`);
+  const authPrefix = o.authPrefix ?? existing?.['auth-prefix'] ?? 'Bearer ';
+  if (/[\r\n]/.test(authPrefix)) throw new UsageError('--auth-prefix must not contain line breaks');
+
+  let services: number | undefined;
+  if (o.verify) {
+    const client = new ApiClient({ baseUrl, apiKey, authHeader, authPrefix, debug: ctx.debug ? (line) => ctx.debugLog(line) : undefined });
+    io.err(`Checking the credentials with ${checkDescription(client)}…\n`);
+    try {
+      services = (await checkCredentials(client)).services;
+    } catch (err) {
+      io.err(`The credentials were not stored.\n`);
+      if (err instanceof ApiError && err.exitCode === 4) {
+        throw new ConfigError(`the service refused the API key (${err.message})`, {
+          suggestion: `Check the key and the base URL, then run "shipbook${ctx.globals.profile ? ` --profile ${name}` : ''} auth login" again.`,
+          cause: err,
+        });
+      }
+      if (err instanceof ShipbookError) io.err('(To store them without checking, run again with --no-verify.)\n');
+      throw err;
+    } finally {
+      await client.close();
+    }
+    io.err(`${paint(io, 'green', '✔')} the service answered the quote request (${services} service${services === 1 ? '' : 's'} offered)\n`);
+    io.err(paint(io, 'dim', '  Get quote takes authorization as optional: a service that does not check keys on quotes\n  accepts a wrong key here, and refuses it only when you create an order.\n'));
+  }
+
+  let becameDefault = false;
+  await store.update((data) => {
+    data.profiles ??= {};
+    let profile = withStored(data.profiles[name], 'base-url', baseUrl);
+    profile = withStored(profile, 'api-key', apiKey);
+    if (o.authHeader !== undefined) profile = withStored(profile, 'auth-header', o.authHeader);
+    if (o.authPrefix !== undefined) profile = withStored(profile, 'auth-prefix', o.authPrefix);
+    data.profiles[name] = profile;
+    if (data['default-profile'] === undefined) {
+      data['default-profile'] = name;
+      becameDefault = true;
+    }
+  }, warn);
+
+  io.err(`${paint(io, 'green', '✔')} Logged in: profile "${name}", ${baseUrl}, key ${maskSecret(apiKey)}${o.verify ? '' : ' (not checked)'}\n`);
+  io.err(`  saved in ${store.path}\n`);
+  if (becameDefault) io.err(`  "${name}" is now the default profile\n`);
+  else if (snapshot.data['default-profile'] !== name && !io.env.SHIPBOOK_PROFILE) io.err(`  use it with --profile ${name}, or: shipbook config set default-profile ${name}\n`);
+  for (const variable of ['SHIPBOOK_BASE_URL', 'SHIPBOOK_API_KEY']) {
+    if (io.env[variable]?.trim()) io.err(`${paint(io, 'yellow', 'note:')} ${variable} is set and overrides the stored setting while it stays set\n`);
+  }
+  if (ctx.json) {
+    printJson(io, {
+      profile: name,
+      base_url: baseUrl,
+      api_key: maskSecret(apiKey),
+      verified: o.verify,
+      default_profile: becameDefault ? name : (snapshot.data['default-profile'] ?? null),
+      config_file: store.path,
+    });
+  }
+}
+
+/** The `auth login` command. */
+export function authLoginCommand(ctx: Context): Command {
+  return new Command('login')
+    .summary('store a base URL and API key in a profile, after checking them')
+    .description(
+      'Ask for the base URL and the API key (hidden), check them with a quote\n' +
+        'request, and store them in the profile: --profile, SHIPBOOK_PROFILE, the\n' +
+        'default profile, else "default". Without a terminal, give --base-url and\n' +
+        'pipe the key in with --with-key. The first login sets the default profile.\n' +
+        'Nothing is stored when the service refuses the key (exit code 4).',
+    )
+    .option('--with-key', 'read the API key from standard input (for scripts)')
+    .option('--base-url <url>', 'base URL of the service (https://; http:// only on loopback)')
+    .option('--auth-header <name>', 'header that carries the key (default Authorization)')
+    .option('--auth-prefix <text>', 'text before the key in that header (default "Bearer ")')
+    .option('--no-verify', 'store the credentials without the check request')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  shipbook auth login\n  echo "$KEY" | shipbook auth login --with-key --base-url https://api.example.com/\n  shipbook --profile staging auth login --base-url https://staging.example.com/\n',
+    )
+    .action(async (flags: { withKey?: boolean; baseUrl?: string; authHeader?: string; authPrefix?: string; verify: boolean }) => {
+      await runAuthLogin({ ...flags, withKey: flags.withKey === true }, ctx);
+    });
+}

@@ -1,0 +1,120 @@
+/**
+ * `shipbook config sender set <name> <file> | list | show <name> | remove <name>`: sender
+ * addresses saved in the active profile. A sender is the collection address of an order
+ * (interface document, "Address object": first and last name, optional company, email, phone,
+ * country, postcode, city, 1–3 address lines of at most 35 characters) without the pickup window,
+ * which belongs to each booking.
+ */
+import { Command } from 'commander';
+import { stringify } from 'yaml';
+import { BUILTIN_PROFILE, nameProblem, senderAddress, type SenderAddress } from '../../config/schema.js';
+import type { ConfigStore } from '../../config/store.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { loadDocument, validateDocument } from '../../input/load.js';
+import { printJson } from '../../output/json.js';
+import { paint } from '../../output/style.js';
+import { printTable } from '../../output/table.js';
+import { activeProfile, openStore, unknownProfile, warnOn, writableProfile } from './shared.js';
+
+function checkSenderName(name: string): void {
+  const problem = nameProblem(name, 'sender');
+  if (problem) throw new UsageError(problem);
+}
+
+/** One line for a sender: `Priya Raman, Harbour Homewares Pty Ltd, Unit 4, 18 Bourke Road, Alexandria 2015 AU`. */
+export function senderSummary(a: SenderAddress): string {
+  const lines = Array.isArray(a.address_lines) ? a.address_lines.filter((l) => typeof l === 'string' && l.trim() !== '') : [];
+  return [`${String(a.first_name ?? '')} ${String(a.last_name ?? '')}`.trim(), a.company, ...lines, `${String(a.city ?? '')} ${String(a.postcode ?? '')} ${String(a.country ?? '')}`.trim()]
+    .filter((part) => typeof part === 'string' && part !== '')
+    .join(', ');
+}
+
+/**
+ * Runs `config sender set <name> <file>`: validates the address file (JSON or YAML, `-` for
+ * stdin) and saves it under `name` in the active profile, replacing a sender of that name.
+ * @throws ValidationError (2) with every problem of the file; UsageError (2) for a bad name or the built-in profile.
+ */
+export async function runSenderSet(name: string, file: string, ctx: Context, store?: ConfigStore): Promise<void> {
+  checkSenderName(name);
+  const opened = openStore(ctx, store);
+  const profile = writableProfile(activeProfile(ctx, opened.snapshot.data), `config sender set ${name} ${file}`);
+  const doc = await loadDocument(file, ctx.io.stdin);
+  const address = validateDocument(doc, senderAddress) as SenderAddress;
+  const replaced = opened.snapshot.data.profiles?.[profile]?.senders?.[name] !== undefined;
+  await opened.store.update((d) => {
+    d.profiles ??= {};
+    const p = (d.profiles[profile] ??= {});
+    p.senders = { ...(p.senders ?? {}), [name]: address };
+  }, warnOn(ctx));
+  ctx.io.err(`${paint(ctx.io, 'green', '✔')} ${replaced ? 'replaced' : 'saved'} sender "${name}" in profile "${profile}": ${senderSummary(address)}\n`);
+}
+
+/** Runs `config sender list`: name and one-line address of every sender of the active profile. */
+export function runSenderList(ctx: Context, store?: ConfigStore): void {
+  const { snapshot } = openStore(ctx, store);
+  const choice = activeProfile(ctx, snapshot.data);
+  if (choice.name !== BUILTIN_PROFILE && !snapshot.data.profiles?.[choice.name]) throw unknownProfile(choice, snapshot.data);
+  const senders = snapshot.data.profiles?.[choice.name]?.senders ?? {};
+  const names = Object.keys(senders).sort();
+  if (ctx.json) return printJson(ctx.io, { profile: choice.name, senders });
+  if (names.length === 0) {
+    ctx.io.err(`No sender is saved in profile "${choice.name}". Save one with: shipbook config sender set <name> <address-file>\n`);
+    return;
+  }
+  printTable(ctx.io, [{ header: 'NAME' }, { header: 'ADDRESS' }], names.map((n) => [n, senderSummary(senders[n]!)]));
+}
+
+/** Runs `config sender show <name>`: the saved address, as YAML (JSON with `--json`). */
+export function runSenderShow(name: string, ctx: Context, store?: ConfigStore): void {
+  const { snapshot } = openStore(ctx, store);
+  const choice = activeProfile(ctx, snapshot.data);
+  const sender = snapshot.data.profiles?.[choice.name]?.senders?.[name];
+  if (!sender) throw new UsageError(`no sender named "${name}" in profile "${choice.name}"`, { suggestion: 'List them with: shipbook config sender list' });
+  if (ctx.json) return printJson(ctx.io, sender);
+  ctx.io.out(stringify(sender));
+}
+
+/** Runs `config sender remove <name>`. @throws UsageError (2) when there is no such sender. */
+export async function runSenderRemove(name: string, ctx: Context, store?: ConfigStore): Promise<void> {
+  const opened = openStore(ctx, store);
+  const choice = activeProfile(ctx, opened.snapshot.data);
+  const profile = writableProfile(choice, `config sender remove ${name}`);
+  if (!opened.snapshot.data.profiles?.[profile]?.senders?.[name]) {
+    throw new UsageError(`no sender named "${name}" in profile "${profile}"`, { suggestion: 'List them with: shipbook config sender list' });
+  }
+  await opened.store.update((d) => {
+    const p = d.profiles![profile]!;
+    const { [name]: _removed, ...rest } = p.senders ?? {};
+    if (Object.keys(rest).length === 0) delete p.senders;
+    else p.senders = rest;
+  }, warnOn(ctx));
+  ctx.io.err(`${paint(ctx.io, 'green', '✔')} removed sender "${name}" from profile "${profile}"\n`);
+}
+
+/** The `config sender` group. */
+export function configSenderCommand(ctx: Context): Command {
+  return new Command('sender')
+    .summary('saved sender addresses of the profile')
+    .addCommand(
+      new Command('set')
+        .summary('save an address file (JSON or YAML) as a sender')
+        .argument('<name>', 'sender name, e.g. warehouse')
+        .argument('<file>', 'address file: first_name, last_name, company, email, phone, country, postcode, city, address_lines ("-" for stdin)')
+        .addHelpText('after', '\nExample:\n  shipbook --profile production config sender set warehouse warehouse.yaml\n')
+        .action(async (name: string, file: string) => runSenderSet(name, file, ctx)),
+    )
+    .addCommand(new Command('list').summary('list the saved senders').action(() => runSenderList(ctx)))
+    .addCommand(
+      new Command('show')
+        .summary('print a saved sender (YAML; JSON with --json)')
+        .argument('<name>', 'sender name')
+        .action((name: string) => runSenderShow(name, ctx)),
+    )
+    .addCommand(
+      new Command('remove')
+        .summary('remove a saved sender')
+        .argument('<name>', 'sender name')
+        .action(async (name: string) => runSenderRemove(name, ctx)),
+    );
+}

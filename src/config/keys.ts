@@ -1,0 +1,160 @@
+/**
+ * The settings a user reads and writes with `shipbook config get/set/unset/list`, with their
+ * meaning, default and example (the README's Configuration table lists the same). Every
+ * setting but `default-profile` belongs to a profile; each maps to a member of the stored
+ * profile (see {@link storedProfile}), e.g. `paths.fetch-order` → `profiles.<name>.paths["fetch-order"]`.
+ */
+import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
+import { maskSecret } from '../api/redact.js';
+import { BUILTIN_PROFILE, type ConfigData, type StoredProfile } from './schema.js';
+
+/** One setting. */
+export interface SettingKey {
+  /** Name on the command line, e.g. `paths.fetch-order`. */
+  key: string;
+  /** `global` (the file) or `profile` (the active profile). */
+  scope: 'global' | 'profile';
+  /** What it means, one line. */
+  meaning: string;
+  /** The value used when the setting is absent (for `config get/list`); undefined when there is none. */
+  fallback?: string;
+  /** An example value. */
+  example: string;
+  /** Shown only as `****abcd`, and never taken as a command-line argument. */
+  secret?: boolean;
+  /** The environment variable that overrides it, if any. */
+  env?: string;
+}
+
+/** Every setting, in the order `config list` shows them. */
+export const SETTING_KEYS: readonly SettingKey[] = [
+  {
+    key: 'default-profile',
+    scope: 'global',
+    meaning: 'profile used when neither --profile nor SHIPBOOK_PROFILE is given',
+    fallback: BUILTIN_PROFILE,
+    example: 'production',
+  },
+  {
+    key: 'base-url',
+    scope: 'profile',
+    meaning: 'base URL of the booking service; https:// (plain http:// only on loopback)',
+    example: 'https://api.example.com/v1/',
+    env: 'SHIPBOOK_BASE_URL',
+  },
+  {
+    key: 'api-key',
+    scope: 'profile',
+    meaning: 'API key, stored by `shipbook auth login` (never as a command-line argument); shown as ****abcd',
+    example: '(use shipbook auth login)',
+    secret: true,
+    env: 'SHIPBOOK_API_KEY',
+  },
+  { key: 'auth-header', scope: 'profile', meaning: 'name of the header that carries the key', fallback: 'Authorization', example: 'X-Api-Key' },
+  {
+    key: 'auth-prefix',
+    scope: 'profile',
+    meaning: 'text before the key in that header (may be empty)',
+    fallback: 'Bearer ',
+    example: '"Token " or ""',
+  },
+  {
+    key: 'paths.fetch-order',
+    scope: 'profile',
+    meaning: 'path of fetch-order-data (GET), relative to the base URL; {order_id} is replaced',
+    fallback: DEFAULT_ORDER_PATHS.fetchOrder,
+    example: 'v2/orders/{order_id}/',
+  },
+  {
+    key: 'paths.cancel-order',
+    scope: 'profile',
+    meaning: 'path of cancel-order (PUT), relative to the base URL; {order_id} is replaced',
+    fallback: DEFAULT_ORDER_PATHS.cancelOrder,
+    example: 'v2/orders/{order_id}/cancel/',
+  },
+  {
+    key: 'payment.type',
+    scope: 'profile',
+    meaning: 'payment `book` and `order accept` use without payment flags: credit or stored_card',
+    fallback: 'credit',
+    example: 'stored_card',
+  },
+  {
+    key: 'payment.stored-card',
+    scope: 'profile',
+    meaning: 'stored card id for payment.type stored_card (a card saved by the service, never card details)',
+    example: 'card_visa_4242',
+  },
+];
+
+/** The setting named `key`, or undefined. */
+export function findSetting(key: string): SettingKey | undefined {
+  return SETTING_KEYS.find((s) => s.key === key);
+}
+
+/** Member path of a profile setting inside a stored profile: `paths.fetch-order` → `['paths', 'fetch-order']`. */
+export function settingPath(key: string): [string] | [string, string] {
+  const dot = key.indexOf('.');
+  return dot < 0 ? [key] : [key.slice(0, dot), key.slice(dot + 1)];
+}
+
+/** The stored value of a profile setting, or undefined. */
+export function getStored(profile: StoredProfile | undefined, key: string): string | undefined {
+  if (!profile) return undefined;
+  const [a, b] = settingPath(key);
+  const first = (profile as Record<string, unknown>)[a];
+  const value = b === undefined ? first : (first as Record<string, unknown> | undefined)?.[b];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A copy of `profile` with `key` set to `value` (or removed when `value` is undefined; empty groups dropped). */
+export function withStored(profile: StoredProfile | undefined, key: string, value: string | undefined): StoredProfile {
+  const next = structuredClone(profile ?? {}) as Record<string, unknown>;
+  const [a, b] = settingPath(key);
+  if (b === undefined) {
+    if (value === undefined) delete next[a];
+    else next[a] = value;
+  } else {
+    const group = { ...((next[a] as Record<string, unknown> | undefined) ?? {}) };
+    if (value === undefined) delete group[b];
+    else group[b] = value;
+    if (Object.keys(group).length === 0) delete next[a];
+    else next[a] = group;
+  }
+  return next as StoredProfile;
+}
+
+/** A setting's value as shipbook would use it, and where it comes from. */
+export interface EffectiveValue {
+  /** The value (secrets masked), or undefined when there is none. */
+  value: string | undefined;
+  /** `config`, `env <NAME>`, `default`, `built-in` or `not set`. */
+  source: string;
+}
+
+/**
+ * The effective value of a setting for profile `profileName`: the environment override, the
+ * stored value, the default. Secrets come back masked (`****abcd`).
+ */
+export function effectiveValue(
+  setting: SettingKey,
+  profileName: string,
+  config: ConfigData,
+  env: Readonly<Record<string, string | undefined>>,
+): EffectiveValue {
+  const show = (v: string) => (setting.secret ? maskSecret(v) : v);
+  if (setting.scope === 'global') {
+    const stored = config['default-profile'];
+    return stored !== undefined ? { value: stored, source: 'config' } : { value: setting.fallback, source: 'default' };
+  }
+  const fromEnv = setting.env ? env[setting.env]?.trim() : undefined;
+  if (fromEnv) return { value: show(fromEnv), source: `env ${setting.env}` };
+  if (profileName === BUILTIN_PROFILE) {
+    if (setting.key === 'base-url') return { value: undefined, source: 'built-in (sandbox started in-process)' };
+    if (setting.key === 'api-key') return { value: undefined, source: 'built-in (none needed)' };
+    return setting.fallback !== undefined ? { value: setting.fallback, source: 'built-in' } : { value: undefined, source: 'not set' };
+  }
+  const stored = getStored(config.profiles?.[profileName], setting.key);
+  if (stored !== undefined) return { value: show(stored), source: 'config' };
+  return setting.fallback !== undefined ? { value: setting.fallback, source: 'default' } : { value: undefined, source: 'not set' };
+}

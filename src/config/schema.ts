@@ -1,0 +1,152 @@
+/**
+ * The contents of the configuration file (`config.json`, see {@link configFilePath}), checked
+ * with zod every time it is read and before it is written, so a hand-edited file with a typo is
+ * reported (file, field path, problem) rather than half-used.
+ *
+ * The file's keys are the names `shipbook config get/set` uses:
+ *
+ * ```json
+ * {
+ *   "version": 1,
+ *   "default-profile": "production",
+ *   "profiles": {
+ *     "production": {
+ *       "base-url": "https://api.example.com/",
+ *       "api-key": "sk_live_…",
+ *       "auth-header": "Authorization",
+ *       "auth-prefix": "Bearer ",
+ *       "paths": { "fetch-order": "orders/{order_id}/", "cancel-order": "orders/{order_id}/cancel/" },
+ *       "payment": { "type": "stored_card", "stored-card": "card_visa_4242" },
+ *       "senders": { "warehouse": { "first_name": "Priya", … } }
+ *     }
+ *   }
+ * }
+ * ```
+ *
+ * Card numbers and CVVs have no place here: shipbook never stores card details.
+ */
+import { z } from 'zod';
+import { normaliseBaseUrl } from '../api/client.js';
+import { deliveryRequest } from '../schema/address.js';
+import { describe } from '../schema/common.js';
+import { ShipbookError } from '../errors.js';
+
+/** The built-in profile: the in-process sandbox. Reserved: no stored profile may use the name. */
+export const BUILTIN_PROFILE = 'sandbox';
+/** The profile `auth login` writes when no profile is chosen and none is the default. */
+export const DEFAULT_LOGIN_PROFILE = 'default';
+/** Version of the file layout written by this shipbook. */
+export const CONFIG_VERSION = 1;
+
+/** Profile and sender names: a letter or digit, then letters, digits, `_` or `-`; at most 40. */
+export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
+/** An HTTP header name (RFC 9110 token). */
+export const HEADER_NAME_PATTERN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Default payment types a profile may hold (`credit_card` needs card details, which are never stored). */
+export const DEFAULT_PAYMENT_TYPES = ['credit', 'stored_card'] as const;
+
+/** Why a name is not a valid profile or sender name, or undefined when it is. */
+export function nameProblem(name: string, what: 'profile' | 'sender'): string | undefined {
+  if (!NAME_PATTERN.test(name)) {
+    return `${what} names are 1-40 letters, digits, "_" or "-", starting with a letter or digit (got ${describe(name)})`;
+  }
+  if (what === 'profile' && name === BUILTIN_PROFILE) return `"${BUILTIN_PROFILE}" is the built-in profile and cannot be stored or changed`;
+  return undefined;
+}
+
+/** Why a path template of fetch-order-data or cancel-order is not usable, or undefined. */
+export function orderPathProblem(template: string): string | undefined {
+  if (!template.includes('{order_id}')) return 'must contain {order_id}, e.g. orders/{order_id}/';
+  if (/^[a-z][a-z0-9+.-]*:/i.test(template) || template.startsWith('//')) return 'must be a path relative to the base URL, not a full URL';
+  if (/[\s?#]/.test(template)) return 'must not contain spaces, "?" or "#"';
+  return undefined;
+}
+
+/** Why a base URL is refused (the rules of {@link normaliseBaseUrl}), or undefined. */
+export function baseUrlProblem(raw: string): string | undefined {
+  try {
+    normaliseBaseUrl(raw);
+    return undefined;
+  } catch (err) {
+    return err instanceof ShipbookError ? err.message : String(err);
+  }
+}
+
+const textValue = z.string({ error: 'expected text' }).min(1, { error: 'must not be empty' });
+
+const baseUrl = textValue.superRefine((v, ctx) => {
+  const problem = baseUrlProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const orderPath = textValue.superRefine((v, ctx) => {
+  const problem = orderPathProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** A sender address: the collection address of an order (35-character limits) without `pickup`. */
+export const senderAddress = deliveryRequest('order');
+export type SenderAddress = z.input<typeof senderAddress>;
+
+const senderName = z.string().superRefine((v, ctx) => {
+  const problem = nameProblem(v, 'sender');
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** One stored profile: every member optional; defaults apply at resolution (see resolve.ts). */
+export const storedProfile = z.strictObject(
+  {
+    'base-url': baseUrl.optional(),
+    // Never echo the value of a key in an error message.
+    'api-key': z
+      .string({ error: 'expected text' })
+      .min(1, { error: 'must not be empty' })
+      .refine((v) => !/\s/.test(v), { error: 'must not contain spaces or line breaks' })
+      .optional(),
+    'auth-header': z.string({ error: 'expected text' }).regex(HEADER_NAME_PATTERN, { error: 'must be an HTTP header name, e.g. Authorization' }).optional(),
+    'auth-prefix': z.string({ error: 'expected text' }).regex(/^[^\r\n]*$/, { error: 'must not contain line breaks' }).optional(),
+    paths: z
+      .strictObject({ 'fetch-order': orderPath.optional(), 'cancel-order': orderPath.optional() }, { error: 'expected an object' })
+      .optional(),
+    payment: z
+      .strictObject(
+        {
+          type: z.enum(DEFAULT_PAYMENT_TYPES, { error: 'must be credit or stored_card' }).optional(),
+          'stored-card': textValue.optional(),
+        },
+        { error: 'expected an object' },
+      )
+      .optional(),
+    senders: z.record(senderName, senderAddress, { error: 'expected an object of named addresses' }).optional(),
+  },
+  { error: 'expected an object' },
+).superRefine((p, ctx) => {
+  if (p.payment?.type === 'stored_card' && p.payment['stored-card'] === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['payment', 'stored-card'], message: 'required when payment.type is stored_card (the id of a card stored by the service)' });
+  }
+});
+export type StoredProfile = z.input<typeof storedProfile>;
+
+/** The whole configuration file. */
+export const configFile = z
+  .strictObject(
+    {
+      version: z.literal(CONFIG_VERSION, { error: `must be ${CONFIG_VERSION}` }).optional(),
+      'default-profile': z.string({ error: 'expected text' }).optional(),
+      profiles: z.record(z.string(), storedProfile, { error: 'expected an object of named profiles' }).optional(),
+    },
+    { error: 'expected an object' },
+  )
+  .superRefine((file, ctx) => {
+    for (const name of Object.keys(file.profiles ?? {})) {
+      const problem = nameProblem(name, 'profile');
+      if (problem) ctx.addIssue({ code: 'custom', path: ['profiles', name], message: problem });
+    }
+  });
+
+/** The configuration as stored (input form: kept exactly as written, sender addresses included). */
+export interface ConfigData {
+  version?: typeof CONFIG_VERSION;
+  'default-profile'?: string;
+  profiles?: Record<string, StoredProfile>;
+}

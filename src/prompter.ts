@@ -1,0 +1,161 @@
+/**
+ * A narrow interface for questions to the user, so commands never call a prompt library
+ * directly and tests answer by question text ({@link scriptedPrompter}), failing on any question
+ * they did not expect.
+ *
+ * Commands ask only when `io.canPrompt` is true (stdin and stdout are terminals, not `CI`, not
+ * `--no-input`); otherwise a missing input is an error naming the flag to use.
+ */
+import { EXIT, ShipbookError } from './errors.js';
+import type { IOStreams } from './io.js';
+
+/** Checks an answer: `true` when it is accepted, or the reason it is not (shown under the question). */
+export type Validate = (value: string) => true | string;
+
+/** A free-text question. */
+export interface InputQuestion {
+  message: string;
+  /** Proposed answer, taken when the user just presses Enter. */
+  default?: string;
+  validate?: Validate;
+}
+
+/** A secret (API key): typed characters show as `*` and are never echoed. */
+export interface PasswordQuestion {
+  message: string;
+  validate?: Validate;
+}
+
+/** A yes/no question. */
+export interface ConfirmQuestion {
+  message: string;
+  default?: boolean;
+}
+
+/** One choice of a {@link SelectQuestion}. */
+export interface Choice<T> {
+  /** What the user sees. */
+  name: string;
+  value: T;
+  description?: string;
+}
+
+/** Pick one of a list. */
+export interface SelectQuestion<T> {
+  message: string;
+  choices: ReadonlyArray<Choice<T>>;
+  default?: T;
+}
+
+/** Everything a command may ask. */
+export interface Prompter {
+  input(question: InputQuestion): Promise<string>;
+  password(question: PasswordQuestion): Promise<string>;
+  confirm(question: ConfirmQuestion): Promise<boolean>;
+  select<T>(question: SelectQuestion<T>): Promise<T>;
+}
+
+/** The user pressed Ctrl-C (or Ctrl-D) in a prompt: exit code 130. */
+export class PromptInterruptedError extends ShipbookError {
+  constructor() {
+    super('interrupted', 'interrupted', EXIT.INTERRUPTED);
+  }
+}
+
+function mapPromptError(err: unknown): unknown {
+  const name = (err as { name?: string } | null)?.name;
+  if (name === 'ExitPromptError' || name === 'AbortPromptError') return new PromptInterruptedError();
+  return err;
+}
+
+/**
+ * Prompts on the terminal with `@inquirer/prompts` (loaded on first use), reading `io.stdin` and
+ * writing to `io.stdout`. Ctrl-C becomes {@link PromptInterruptedError} (exit 130).
+ */
+export function inquirerPrompter(io: Pick<IOStreams, 'stdin' | 'stdout'>): Prompter {
+  const context = { input: io.stdin, output: io.stdout };
+  const lib = () => import('@inquirer/prompts');
+  const guard = async <T>(ask: () => Promise<T>): Promise<T> => {
+    try {
+      return await ask();
+    } catch (err) {
+      throw mapPromptError(err);
+    }
+  };
+  return {
+    input: (q) => guard(async () => (await lib()).input({ message: q.message, default: q.default, validate: q.validate }, context)),
+    password: (q) => guard(async () => (await lib()).password({ message: q.message, mask: '*', validate: q.validate }, context)),
+    confirm: (q) => guard(async () => (await lib()).confirm({ message: q.message, default: q.default }, context)),
+    select: <T>(q: SelectQuestion<T>) =>
+      guard(async () =>
+        (await lib()).select<T>(
+          { message: q.message, choices: q.choices.map((c) => ({ name: c.name, value: c.value, description: c.description })), default: q.default },
+          context,
+        ),
+      ),
+  };
+}
+
+/** An answer a script gives: text (input, password, select by value), a boolean (confirm), or several in turn. */
+export type ScriptedAnswer = string | boolean | ReadonlyArray<string | boolean>;
+
+/** A {@link Prompter} answering from a script, with a log of what was asked. */
+export interface ScriptedPrompter extends Prompter {
+  /** Every question asked, in order (message text). */
+  readonly asked: string[];
+  /** Answers refused by a question's `validate`, with the reason. */
+  readonly refused: Array<{ message: string; answer: string; reason: string }>;
+}
+
+/**
+ * A prompter for tests: answers are looked up by the exact question text. An unexpected
+ * question, an answer of the wrong kind, or an answer refused by `validate` with no further
+ * answer queued throws (so the test fails), and so does asking a question more often than
+ * scripted. An empty string takes the question's default. An array gives answers in turn: after
+ * a refused answer the question is asked again, like a real prompt.
+ */
+export function scriptedPrompter(answers: Readonly<Record<string, ScriptedAnswer>>): ScriptedPrompter {
+  const queues = new Map<string, Array<string | boolean>>();
+  for (const [message, answer] of Object.entries(answers)) queues.set(message, Array.isArray(answer) ? [...answer] : [answer as string | boolean]);
+  const asked: string[] = [];
+  const refused: ScriptedPrompter['refused'] = [];
+
+  const next = (message: string): string | boolean => {
+    asked.push(message);
+    const queue = queues.get(message);
+    if (!queue) throw new Error(`unexpected question: "${message}" (scripted: ${[...queues.keys()].map((k) => `"${k}"`).join(', ') || 'none'})`);
+    const answer = queue.shift();
+    if (answer === undefined) throw new Error(`question asked more often than scripted: "${message}"`);
+    return answer;
+  };
+  const text = (message: string, fallback: string | undefined, validate: Validate | undefined): string => {
+    for (;;) {
+      const raw = next(message);
+      if (typeof raw !== 'string') throw new Error(`question "${message}" needs a text answer, the script gives ${String(raw)}`);
+      const value = raw === '' && fallback !== undefined ? fallback : raw;
+      const verdict = validate ? validate(value) : true;
+      if (verdict === true) return value;
+      refused.push({ message, answer: value, reason: verdict });
+      if (queues.get(message)!.length === 0) throw new Error(`answer to "${message}" refused: ${verdict}`);
+    }
+  };
+  return {
+    asked,
+    refused,
+    input: async (q) => text(q.message, q.default, q.validate),
+    password: async (q) => text(q.message, undefined, q.validate),
+    confirm: async (q) => {
+      const raw = next(q.message);
+      if (raw === '' && q.default !== undefined) return q.default;
+      if (typeof raw !== 'boolean') throw new Error(`question "${q.message}" needs true or false, the script gives "${raw}"`);
+      return raw;
+    },
+    select: async <T>(q: SelectQuestion<T>) => {
+      const raw = next(q.message);
+      if (raw === '' && q.default !== undefined) return q.default;
+      const choice = q.choices.find((c) => String(c.value) === String(raw));
+      if (!choice) throw new Error(`"${String(raw)}" is not a choice of "${q.message}" (${q.choices.map((c) => String(c.value)).join(', ')})`);
+      return choice.value;
+    },
+  };
+}
