@@ -20,7 +20,10 @@ export function redactValue(value: unknown, parentKey = ''): unknown {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (SECRET_KEYS.test(k) && (typeof v === 'string' || typeof v === 'number')) {
+      if (k === 'callback' && typeof v === 'string') {
+        // The receiver's URL holds an unguessable token: show only its first characters.
+        out[k] = v.replace(/[A-Za-z0-9_-]{16,}/g, (token) => `${token.slice(0, 4)}…`);
+      } else if (SECRET_KEYS.test(k) && (typeof v === 'string' || typeof v === 'number')) {
         const s = String(v);
         if (/^cvv|cvc/i.test(k)) out[k] = '***';
         else if (/number/i.test(k)) out[k] = s.length > 4 ? `****${s.slice(-4)}` : '****';

@@ -1,22 +1,28 @@
 /**
  * Waiting for the booking result by polling fetch-order-data (assumed `GET /orders/{order_id}/`,
- * PRODUCT.md) until the order is processed, fails, or the timeout passes. Interface document,
- * "States and transitions": an accepted order (`ACC`) moves to `processed` when booking completes.
+ * a setting of the profile; PRODUCT.md) until the order is processed, fails, or the timeout
+ * passes. Interface document, "States and transitions": an accepted order (`ACC`) moves to
+ * `processed` when booking completes.
+ *
+ * Also the messages every waiting route shares: the timeout (exit 7) and the note printed when
+ * the user interrupts a wait.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchOrder, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
-import { BookingFailedError, WaitTimeoutError } from '../errors.js';
+import { ApiError, BookingFailedError, NetworkError, TimeoutError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
 
-/** How to wait: poll interval and overall timeout, in milliseconds. */
+/** How to poll: interval and overall timeout, in milliseconds. */
 export interface PollOptions {
   intervalMs: number;
   timeoutMs: number;
   paths?: OrderPaths;
-  /** Called after each poll with the order and the time waited so far (ms). */
+  /** Called after each successful poll with the order and the time waited so far (ms). */
   onPoll?: (order: OrderResponse, elapsedMs: number) => void;
+  /** Called when a poll fails in a way worth retrying (network, timeout, 5xx); polling goes on. */
+  onTransientError?: (err: Error) => void;
   signal?: AbortSignal;
 }
 
@@ -28,30 +34,61 @@ export function laterHint(orderId: string): string {
   return `Run "shipbook order get ${orderId}" later to see the result.`;
 }
 
+/** `order ORD-… is accepted and the booking is still running; run "shipbook order get ORD-…" to see it later`. */
+export function stillRunningNote(orderId: string): string {
+  return `order ${orderId} is accepted and the booking is still running; run "shipbook order get ${orderId}" to see it later`;
+}
+
+/** The error of a wait that ran out of time (exit 7). */
+export function waitTimeoutError(orderId: string, elapsedMs: number): WaitTimeoutError {
+  return new WaitTimeoutError(orderId, `gave up waiting after ${Math.round(elapsedMs / 1000)} s: ${stillRunningNote(orderId)}`, {
+    suggestion: 'To wait longer next time, give --timeout, e.g. --timeout 30m.',
+  });
+}
+
+/** The error of a booking whose order ended failed or cancelled, seen by polling (exit 6). */
+export function bookingEndedError(order: OrderResponse, detail?: string): BookingFailedError {
+  const word = orderStatusWord(order.status);
+  return new BookingFailedError(
+    order.id,
+    `booking of order ${order.id} ${word === 'failed' ? 'failed' : `ended ${word}`} (status ${order.status ?? '?'})${detail ? `: ${detail}` : ''}`,
+    { suggestion: `See the order with "shipbook order get ${order.id}".` },
+  );
+}
+
+/** True for poll failures that may go away on their own: no answer, a timeout, a 5xx. */
+export function isTransient(err: unknown): err is Error {
+  if (err instanceof NetworkError || err instanceof TimeoutError) return true;
+  return err instanceof ApiError && err.status >= 500;
+}
+
 /**
- * Polls until the order is `processed`.
+ * Polls every `intervalMs` until the order is `processed`; the last poll is made at the deadline.
+ * Transient failures (see {@link isTransient}) are reported through `onTransientError` and retried.
  * @throws BookingFailedError (exit 6) when the order ends failed or cancelled
  * @throws WaitTimeoutError (exit 7) when `timeoutMs` passes first: the order is accepted, the booking still running
- * @throws ApiError / NetworkError from the polls themselves
+ * @throws ApiError from a poll the service refuses (404, 401 …), which retrying cannot fix
  */
 export async function pollForResult(api: ApiClient, orderId: string, options: PollOptions): Promise<OrderResponse> {
   const started = Date.now();
+  const deadline = started + options.timeoutMs;
   for (;;) {
-    const order = await fetchOrder(api, orderId, options.paths);
+    let order: OrderResponse | undefined;
+    try {
+      order = await fetchOrder(api, orderId, options.paths);
+    } catch (err) {
+      if (!isTransient(err)) throw err;
+      options.onTransientError?.(err);
+    }
     const elapsed = Date.now() - started;
-    options.onPoll?.(order, elapsed);
-    const word = orderStatusWord(order.status);
-    if (word === 'processed') return order;
-    if (word === 'failed' || word === 'cancelled') {
-      throw new BookingFailedError(orderId, `booking of order ${orderId} ended ${word} (status ${order.status ?? '?'})`);
+    if (order !== undefined) {
+      options.onPoll?.(order, elapsed);
+      const word = orderStatusWord(order.status);
+      if (word === 'processed') return order;
+      if (word === 'failed' || word === 'cancelled') throw bookingEndedError(order);
     }
-    if (elapsed + options.intervalMs > options.timeoutMs) {
-      throw new WaitTimeoutError(
-        orderId,
-        `gave up waiting after ${Math.round(elapsed / 1000)} s: order ${orderId} is accepted and the booking is still running`,
-        { suggestion: laterHint(orderId) },
-      );
-    }
-    await sleep(options.intervalMs, undefined, { signal: options.signal });
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw waitTimeoutError(orderId, elapsed);
+    await sleep(Math.min(options.intervalMs, remaining), undefined, { signal: options.signal });
   }
 }

@@ -1,25 +1,95 @@
-/** The flags that say how to wait for the booking result (`book`, and later `order accept --wait`). */
+/**
+ * The flags that say how to wait for the booking result (`book`, and `order accept --wait`):
+ * by callback (the default: a receiver on this machine), or by polling with `--poll <interval>`.
+ * See `src/booking/result.ts` for the routes.
+ */
 import type { Command } from 'commander';
-import type { WaitSettings } from '../booking/result.js';
+import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings } from '../booking/result.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../booking/wait.js';
+import { UsageError } from '../errors.js';
 import { parseDuration } from '../input/flags.js';
 
 /** Raw wait flags as commander parses them. */
 export interface WaitFlags {
+  /** `--poll <interval>`: wait by polling fetch-order-data. */
   poll?: string;
+  /** `--timeout <duration>`, default 10m. */
   timeout?: string;
+  /** `--callback-url <url>`: the public URL that reaches the receiver (tunnel, ingress). */
+  callbackUrl?: string;
+  /** `--listen <host:port>`: where the receiver binds. */
+  listen?: string;
 }
 
-/** Adds `--poll <interval>` and `--timeout <duration>`. */
+/** Adds `--poll`, `--callback-url`, `--listen` and `--timeout`. */
 export function addWaitOptions(cmd: Command): Command {
   return cmd
-    .option('--poll <interval>', 'how often to ask for the result, e.g. 1s', '1s')
-    .option('--timeout <duration>', 'how long to wait for the result, e.g. 10m', '10m');
+    .option('--poll <interval>', 'wait by polling fetch-order-data every <interval> (e.g. 5s) instead of by callback')
+    .option('--callback-url <url>', 'public URL through which the service reaches this machine (tunnel, ingress); shipbook appends a secret /<token>')
+    .option('--listen <host:port>', 'where the callback receiver listens (default 127.0.0.1 and a random port; port 8787 with --callback-url)')
+    .option('--timeout <duration>', 'how long to wait for the result, e.g. 30s or 10m (default: 10m)');
 }
 
-/** Turns the flags into settings. @throws UsageError (exit 2) for a malformed duration. */
+/** True when any wait flag was given (for commands where waiting is optional). */
+export function hasWaitFlags(flags: WaitFlags): boolean {
+  return flags.poll !== undefined || flags.timeout !== undefined || flags.callbackUrl !== undefined || flags.listen !== undefined;
+}
+
+/**
+ * Parses `--listen`: `host:port`, `[ipv6]:port`, `:port` or `port` (host 127.0.0.1); port 0 = any free port.
+ * @throws UsageError (exit 2) naming the flag.
+ */
+export function parseListen(value: string): ListenAddress {
+  const v = value.trim();
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:\s[\]]*)):(\d{1,5})$/.exec(v) ?? /^()()(\d{1,5})$/.exec(v);
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || !Number.isInteger(port) || port > 65535) {
+    throw new UsageError(`--listen "${value}" is not host:port`, { suggestion: 'For example --listen 127.0.0.1:8787, --listen 0.0.0.0:8787 or --listen 8787' });
+  }
+  const host = m[1] || m[2] || '127.0.0.1';
+  return { host, port };
+}
+
+/**
+ * Checks `--callback-url`: an absolute http(s) URL without user name or password.
+ * @throws UsageError (exit 2).
+ */
+export function parseCallbackUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--callback-url "${value}" is not a URL`, { suggestion: 'For example --callback-url https://hooks.example.com/shipbook' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--callback-url must be an http(s) URL (got ${url.protocol}//)`);
+  if (url.username || url.password) throw new UsageError('--callback-url must not contain a user name or password');
+  return url.toString();
+}
+
+/**
+ * Turns the flags into settings: `--poll` selects polling; otherwise the callback route.
+ * @throws UsageError (exit 2) for a malformed value, `--poll` together with `--callback-url`/`--listen`, or a
+ *   wildcard `--listen` (0.0.0.0, ::) without `--callback-url` (no URL to give the service).
+ */
 export function waitSettings(flags: WaitFlags): WaitSettings {
-  return {
-    pollMs: parseDuration('--poll', flags.poll ?? '1s'),
-    timeoutMs: parseDuration('--timeout', flags.timeout ?? '10m'),
-  };
+  const timeoutMs = flags.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration('--timeout', flags.timeout);
+  if (flags.poll !== undefined) {
+    const clash = flags.callbackUrl !== undefined ? '--callback-url' : flags.listen !== undefined ? '--listen' : undefined;
+    if (clash) {
+      throw new UsageError(`--poll and ${clash} choose different ways of waiting: --poll asks fetch-order-data, ${clash} is for the callback receiver`, {
+        suggestion: 'Give one of them.',
+      });
+    }
+    return { route: 'poll', pollMs: parseDuration('--poll', flags.poll), timeoutMs };
+  }
+  const settings: WaitSettings = { route: 'callback', pollMs: DEFAULT_POLL_MS, timeoutMs };
+  if (flags.callbackUrl !== undefined) settings.callbackUrl = parseCallbackUrl(flags.callbackUrl);
+  if (flags.listen !== undefined) settings.listen = parseListen(flags.listen);
+  const host = settings.listen?.host;
+  if (settings.callbackUrl === undefined && (host === '0.0.0.0' || host === '::')) {
+    throw new UsageError(`--listen ${flags.listen} binds every interface, so shipbook cannot tell the service which URL to call`, {
+      suggestion: 'Give the public URL with --callback-url https://…, or listen on one address.',
+    });
+  }
+  return settings;
 }

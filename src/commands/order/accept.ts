@@ -1,38 +1,88 @@
-/** `shipbook order accept <order-id>`: pay for a pending order; booking then runs asynchronously. */
+/**
+ * `shipbook order accept <order-id>`: pay for a pending order (interface document, "Accept order:
+ * PUT /orders/{order_id}/accept/"); booking then runs asynchronously. With `--wait` it also waits
+ * for the booking result, by callback or by polling (`src/booking/result.ts`), and prints every
+ * tracking number.
+ */
 import { Command } from 'commander';
 import { acceptOrder } from '../../api/orders.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
+import { prepareResultWaiter, type WaitSettings } from '../../booking/result.js';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import { printJson } from '../../output/json.js';
 import { printOrder } from '../../output/order.js';
+import { orderStatusWord } from '../../schema/status.js';
+import { printStep } from '../book-common.js';
 import { addPaymentOptions } from '../payment-options.js';
+import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../wait-options.js';
 
 /** Options of `order accept`. */
 export interface OrderAcceptOptions extends PaymentFlags {
   orderId: string;
+  /** `--wait`: how to wait for the booking result; absent: print the acknowledgement and return. */
+  wait?: WaitSettings;
 }
 
-/** Builds the accept request (validated before sending), accepts, prints the acknowledgement. */
+/**
+ * Builds the accept request (validated before sending), accepts, and either prints the
+ * acknowledgement or (with `wait`) waits for the result and prints the processed order.
+ * @throws ApiError (3) when the service refuses (404 unknown, 409 not pending …); with `wait`,
+ *   BookingFailedError (6) and WaitTimeoutError (7) as described in `src/booking/result.ts`
+ */
 export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promise<void> {
+  const { io } = ctx;
   const profile = await ctx.profile();
-  const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: ctx.io.stdin });
-  const accepted = await acceptOrder(await ctx.api(), o.orderId, accept);
-  if (ctx.json) return printJson(ctx.io, { order: accepted });
-  printOrder(ctx.io, accepted);
-  ctx.io.err(`Booking runs asynchronously. See the result with: shipbook order get ${accepted.id}\n`);
+  const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+  const api = await ctx.api();
+  if (o.wait === undefined) {
+    const accepted = await acceptOrder(api, o.orderId, accept);
+    if (ctx.json) return printJson(io, { order: accepted });
+    printOrder(io, accepted);
+    io.err(`Booking runs asynchronously. See the result with: shipbook order get ${accepted.id}\n`);
+    return;
+  }
+  const waiter = await prepareResultWaiter(ctx, api, profile, o.wait, { ownCallback: accept.callback !== undefined });
+  ctx.defer(() => waiter.close());
+  const started = Date.now();
+  const body = waiter.callbackUrl === undefined ? accept : { ...accept, callback: waiter.callbackUrl };
+  const accepted = await acceptOrder(api, o.orderId, body);
+  printStep(ctx, orderStatusWord(accepted.status), `order ${accepted.id} accepted; booking runs asynchronously`);
+  const processed = await waiter.wait(o.orderId);
+  printStep(ctx, orderStatusWord(processed.status), `order ${processed.id} booked in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (ctx.json) return printJson(io, { order: processed });
+  printOrder(io, processed);
 }
 
 /** The `order accept` command. */
 export function orderAcceptCommand(ctx: Context): Command {
-  return addPaymentOptions(
-    new Command('accept')
-      .summary('accept a pending order with payment')
-      .description('Accept a pending order (PUT /orders/{order_id}/accept/). The answer only acknowledges receipt; booking runs asynchronously.')
-      .argument('<order-id>', 'id of the pending order'),
+  return addWaitOptions(
+    addPaymentOptions(
+      new Command('accept')
+        .summary('accept a pending order with payment')
+        .description(
+          'Accept a pending order (PUT /orders/{order_id}/accept/). The answer only acknowledges receipt; booking runs ' +
+            'asynchronously. With --wait, shipbook waits for the booking result (by callback, or by polling with --poll) ' +
+            'and prints every shipment with its tracking number.',
+        )
+        .argument('<order-id>', 'id of the pending order'),
+    ).option('--wait', 'wait for the booking result and print the tracking numbers'),
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  shipbook order accept ORD-1A2B3C4D --payment credit\n  shipbook order accept ORD-1A2B3C4D --payment stored_card --card card_visa_4242\n  shipbook order accept ORD-1A2B3C4D --payment credit_card --payment-file fixtures/payments/credit-card.yaml\n',
+      '\nExamples:\n' +
+        '  shipbook order accept ORD-1A2B3C4D --payment credit\n' +
+        '  shipbook order accept ORD-1A2B3C4D --payment credit --wait\n' +
+        '  shipbook order accept ORD-1A2B3C4D --payment credit --wait --poll 5s\n' +
+        '  shipbook order accept ORD-1A2B3C4D --payment credit --wait --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
+        '  shipbook order accept ORD-1A2B3C4D --payment stored_card --card card_visa_4242\n' +
+        '  shipbook order accept ORD-1A2B3C4D --payment credit_card --payment-file fixtures/payments/credit-card.yaml\n',
     )
-    .action(async (orderId: string, flags: PaymentFlags) => runOrderAccept({ ...flags, orderId }, ctx));
+    .action(async (orderId: string, flags: PaymentFlags & WaitFlags & { wait?: boolean }) => {
+      if (!flags.wait && hasWaitFlags(flags)) {
+        throw new UsageError('--poll, --callback-url, --listen and --timeout go with --wait', { suggestion: `shipbook order accept ${orderId} --wait …` });
+      }
+      const { wait, ...rest } = flags;
+      await runOrderAccept({ ...rest, orderId, ...(wait ? { wait: waitSettings(flags) } : {}) }, ctx);
+    });
 }

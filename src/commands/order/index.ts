@@ -1,13 +1,17 @@
-/** `shipbook order …`: create, accept (and, with the booking-result work, get and cancel). */
+/** `shipbook order …`: create, accept (optionally waiting for the booking result), get and cancel. */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { orderAcceptCommand } from './accept.js';
+import { orderCancelCommand } from './cancel.js';
 import { orderCreateCommand } from './create.js';
+import { orderGetCommand } from './get.js';
 
 /** The `order` command group. */
 export function orderCommand(ctx: Context): Command {
   return new Command('order')
-    .summary('create and accept orders')
+    .summary('create, accept, show and cancel orders')
     .addCommand(orderCreateCommand(ctx))
-    .addCommand(orderAcceptCommand(ctx));
+    .addCommand(orderAcceptCommand(ctx))
+    .addCommand(orderGetCommand(ctx))
+    .addCommand(orderCancelCommand(ctx));
 }

@@ -1,0 +1,326 @@
+/**
+ * The callback receiver: a small node:http server that takes the processing callback of the
+ * interface document ("Events": an HTTP POST of an ordinary `message`/`code`/`result` envelope
+ * with `result.order` holding `id`, `status` and `shipments[]` with `tracking_number`).
+ *
+ * The service signs nothing (PRODUCT.md, "callback retries and signing"), so the receiver
+ * protects itself with an unguessable path: `<basePath>/<token>`, the token being 24 random bytes
+ * in base64url (32 characters). It answers, always with a JSON envelope:
+ *
+ * | status | when |
+ * |---|---|
+ * | 200 `{"code":200,"message":"OK"}` | a valid callback the owner accepts (also a repeated one: the service retries) |
+ * | 400 | malformed JSON, or a body that is not the callback envelope |
+ * | 404 | any path other than the token path |
+ * | 405 | the token path with a method other than POST (`Allow: POST`) |
+ * | 409 (or what the owner says) | a valid callback the owner refuses, e.g. for another order |
+ * | 413 | a body larger than {@link MAX_CALLBACK_BYTES} (1 MiB) |
+ *
+ * Every refusal is reported through `onProblem` and never stops the server. It binds to
+ * 127.0.0.1 unless told otherwise.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { callbackBody, type CallbackBody } from '../schema/envelope.js';
+import { schemaProblems } from '../schema/issues.js';
+
+/** Largest callback body accepted: 1 MiB. Larger bodies get 413. */
+export const MAX_CALLBACK_BYTES = 1024 * 1024;
+/** Past this many bytes an oversized body is no longer drained: the connection is closed after the 413. */
+const MAX_DRAIN_BYTES = 8 * MAX_CALLBACK_BYTES;
+
+/** A new unguessable token for a receiver path: 24 random bytes, base64url (32 characters). */
+export function newCallbackToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** Characters a token given by the user may use (kept to what needs no escaping in a URL path). */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** A valid callback as received. */
+export interface ReceivedCallback {
+  /** The parsed envelope (interface document, "Events"). */
+  body: CallbackBody;
+  /** The JSON as it arrived (for forwarding and `--json` output). */
+  raw: unknown;
+  /** The raw bytes as they arrived. */
+  text: string;
+  /** `result.order.id`, when the body carries an order. */
+  orderId?: string;
+  /** When it arrived. */
+  receivedAt: Date;
+  /** The peer address, e.g. `127.0.0.1`. */
+  remote: string;
+}
+
+/** The owner's answer to a valid callback: accept it (200), or refuse it with a status and reason. */
+export type CallbackVerdict = { accepted: true } | { accepted: false; status: number; message: string };
+
+/** A request the receiver refused, reported to its owner. */
+export interface ReceiverProblem {
+  /** The HTTP status answered: 400, 404, 405, 409, 413 … */
+  status: number;
+  /** What was wrong, for people, e.g. `malformed JSON (Unexpected token …)`. Never contains the token. */
+  reason: string;
+  method: string;
+  remote: string;
+  /** False for requests that did not use the token path (404): noise from scanners, typos. */
+  onTokenPath: boolean;
+}
+
+/** How a receiver is started. */
+export interface CallbackReceiverOptions {
+  /** Interface to bind. Default `127.0.0.1` (loopback). */
+  host?: string;
+  /** TCP port. Default 0: a random free port. */
+  port?: number;
+  /** Path prefix before the token, e.g. `/sb` (from `--callback-url https://hooks.example.com/sb`). Default empty. */
+  basePath?: string;
+  /** The secret path segment. Default: {@link newCallbackToken}. */
+  token?: string;
+  /** Body limit in bytes. Default {@link MAX_CALLBACK_BYTES}. */
+  maxBodyBytes?: number;
+  /** Decides on each valid callback. Must not throw (a throw is answered 500 and reported). */
+  onCallback(callback: ReceivedCallback): CallbackVerdict;
+  /** Told about each refused request. */
+  onProblem?(problem: ReceiverProblem): void;
+}
+
+/** A running receiver. */
+export interface CallbackReceiver {
+  /** The address it is bound to, e.g. `127.0.0.1`. */
+  host: string;
+  /** The port it listens on. */
+  port: number;
+  /** The path callbacks must be POSTed to: `<basePath>/<token>`. */
+  path: string;
+  /** The secret segment of {@link path}. */
+  token: string;
+  /** `http://<host>:<port><path>`: the URL on this machine (a wildcard host shown as loopback). */
+  localUrl: string;
+  /** Stops listening and drops open connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Normalises a base path: leading `/`, no trailing `/`; `''` for the root. */
+export function normaliseBasePath(path: string | undefined): string {
+  const trimmed = (path ?? '').replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** The host as it goes into a URL: IPv6 in brackets; a wildcard address as the loopback. */
+export function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Compares two strings in constant time for equal lengths. */
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * True when `pathname` is the token path: `<basePath>/<token>`, or `/<token>` alone (so that a
+ * reverse proxy that strips the public prefix still reaches it). A trailing `/` is allowed.
+ */
+export function isTokenPath(pathname: string, basePath: string, token: string): boolean {
+  const p = pathname.replace(/\/+$/, '');
+  const candidates = basePath === '' ? [`/${token}`] : [`${basePath}/${token}`, `/${token}`];
+  let match = false;
+  for (const c of candidates) if (sameSecret(p, c)) match = true;
+  return match;
+}
+
+function answer(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = JSON.stringify({ code: status, message });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(body);
+}
+
+/** Reads the body up to `limit` bytes; an oversized body is drained up to 8 MiB, then the connection is dropped. */
+function readBody(req: IncomingMessage, limit: number): Promise<{ text: string } | { tooLarge: true; drained: boolean }> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > Math.max(limit, MAX_DRAIN_BYTES)) {
+      resolve({ tooLarge: true, drained: false });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      total += chunk.length;
+      if (total <= limit) chunks.push(chunk);
+      else if (total > Math.max(limit, MAX_DRAIN_BYTES)) {
+        done = true;
+        resolve({ tooLarge: true, drained: false });
+      }
+    });
+    req.on('end', () => {
+      if (done) return;
+      done = true;
+      resolve(total > limit ? { tooLarge: true, drained: true } : { text: Buffer.concat(chunks).toString('utf8') });
+    });
+    req.on('error', (err) => {
+      if (done) return;
+      done = true;
+      reject(err);
+    });
+  });
+}
+
+/**
+ * Starts a receiver (see the module documentation for what it answers).
+ * Resolves once it listens; rejects when it cannot bind (e.g. `EADDRINUSE`, `EACCES`).
+ */
+export async function startCallbackReceiver(options: CallbackReceiverOptions): Promise<CallbackReceiver> {
+  const host = options.host ?? '127.0.0.1';
+  const basePath = normaliseBasePath(options.basePath);
+  const token = options.token ?? newCallbackToken();
+  const limit = options.maxBodyBytes ?? MAX_CALLBACK_BYTES;
+  const report = (problem: ReceiverProblem) => {
+    try {
+      options.onProblem?.(problem);
+    } catch {
+      // a reporter never brings the receiver down
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const remote = req.socket.remoteAddress ?? '?';
+    let pathname: string;
+    try {
+      pathname = new URL(req.url ?? '/', 'http://receiver.invalid').pathname;
+    } catch {
+      pathname = '';
+    }
+    if (!isTokenPath(pathname, basePath, token)) {
+      answer(res, 404, 'Not Found');
+      // The path is not echoed: a near miss (the token plus a suffix) would print the token.
+      report({ status: 404, reason: 'not the callback path', method, remote, onTokenPath: false });
+      req.resume();
+      return;
+    }
+    if (method !== 'POST') {
+      answer(res, 405, `method ${method} not allowed; callbacks are POSTed`, { allow: 'POST' });
+      report({ status: 405, reason: `${method} instead of POST`, method, remote, onTokenPath: true });
+      req.resume();
+      return;
+    }
+    const body = await readBody(req, limit);
+    if ('tooLarge' in body) {
+      answer(res, 413, `body too large: at most ${limit} bytes`, body.drained ? {} : { connection: 'close' });
+      report({ status: 413, reason: `body larger than ${limit} bytes`, method, remote, onTokenPath: true });
+      return;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(body.text);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      answer(res, 400, 'malformed JSON');
+      report({ status: 400, reason: `malformed JSON (${why.slice(0, 120)})`, method, remote, onTokenPath: true });
+      return;
+    }
+    const parsed = callbackBody.safeParse(raw);
+    if (!parsed.success) {
+      const problems = schemaProblems(parsed.error)
+        .slice(0, 3)
+        .map((p) => `${p.path || 'body'} ${p.message}`)
+        .join('; ');
+      answer(res, 400, `not a callback envelope: ${problems}`);
+      report({ status: 400, reason: `not a callback envelope: ${problems}`, method, remote, onTokenPath: true });
+      return;
+    }
+    const cb = parsed.data;
+    const success = cb.code >= 200 && cb.code < 300;
+    const orderId = cb.result?.order?.id;
+    if (success && orderId === undefined) {
+      answer(res, 400, 'not a callback envelope: result.order is required');
+      report({ status: 400, reason: 'not a callback envelope: result.order is required', method, remote, onTokenPath: true });
+      return;
+    }
+    const received: ReceivedCallback = { body: cb, raw, text: body.text, receivedAt: new Date(), remote };
+    if (orderId !== undefined) received.orderId = orderId;
+    let verdict: CallbackVerdict;
+    try {
+      verdict = options.onCallback(received);
+    } catch (err) {
+      answer(res, 500, 'the receiver could not handle the callback');
+      report({ status: 500, reason: err instanceof Error ? err.message : String(err), method, remote, onTokenPath: true });
+      return;
+    }
+    if (verdict.accepted) {
+      answer(res, 200, 'OK');
+    } else {
+      answer(res, verdict.status, verdict.message);
+      report({ status: verdict.status, reason: verdict.message, method, remote, onTokenPath: true });
+    }
+  };
+
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 2_000 }, (req, res) => {
+    handle(req, res).catch(() => {
+      answer(res, 400, 'the request could not be read');
+    });
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const path = `${basePath}/${token}`;
+  let closing: Promise<void> | undefined;
+  return {
+    host,
+    port,
+    path,
+    token,
+    localUrl: `http://${urlHost(host)}:${port}${path}`,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+/**
+ * The URL to give the service: the public URL (`--callback-url`) with `/<token>` appended to its
+ * path (query kept), or the receiver's own URL when there is no public one.
+ */
+export function publicCallbackUrl(receiver: Pick<CallbackReceiver, 'localUrl' | 'token'>, publicBase?: string): string {
+  if (publicBase === undefined) return receiver.localUrl;
+  const url = new URL(publicBase);
+  url.pathname = `${normaliseBasePath(url.pathname)}/${receiver.token}`;
+  url.hash = '';
+  return url.toString();
+}
+
+/** A URL with its token replaced by its first four characters and `…`, for messages. */
+export function maskToken(url: string, token: string): string {
+  return url.split(token).join(`${token.slice(0, 4)}…`);
+}

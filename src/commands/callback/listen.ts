@@ -1,0 +1,199 @@
+/**
+ * `shipbook callback listen`: a standalone receiver for the processing callback (interface
+ * document, "Events"), like `stripe listen`. It prints each callback as a line (or one JSON object
+ * per line with `--json`), optionally forwards the same body to another URL, and runs until
+ * Ctrl-C. The receiver is the one `book` uses (`src/booking/receiver.ts`): POST only, on
+ * `<path>/<token>`, bodies up to 1 MiB, malformed bodies answered 400 and reported on stderr.
+ */
+import { Command } from 'commander';
+import { Agent, request } from 'undici';
+import { VERSION, isLoopbackHost } from '../../api/client.js';
+import {
+  TOKEN_PATTERN,
+  startCallbackReceiver,
+  urlHost,
+  type ReceivedCallback,
+} from '../../booking/receiver.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { IOStreams } from '../../io.js';
+import { paint } from '../../output/style.js';
+import { trackingNumberOf } from '../../schema/shipment.js';
+import { orderStatusWord } from '../../schema/status.js';
+
+/** Options of `callback listen`. */
+export interface CallbackListenOptions {
+  /** Interface to bind (default 127.0.0.1). */
+  host: string;
+  /** Port (0 = any free port; default 8787). */
+  port: number;
+  /** Path prefix before the token, e.g. `/hooks`. */
+  path: string;
+  /** A fixed token (so the URL stays the same across restarts); default: a new random one. */
+  token?: string;
+  /** POST every valid callback's body to this URL as well. */
+  forwardTo?: string;
+}
+
+/** One callback as `--json` prints it (one object per line). */
+export interface CallbackSummary {
+  received_at: string;
+  order_id: string | null;
+  code: number;
+  message: string;
+  /** The order status as sent (e.g. `processed`, `failed`), or null. */
+  status: string | null;
+  tracking_numbers: string[];
+  /** The body as received. */
+  body: unknown;
+}
+
+/** The facts of a callback: order id, code, status, tracking numbers (assigned ones only). */
+export function summariseCallback(cb: ReceivedCallback): CallbackSummary {
+  const order = cb.body.result?.order ?? undefined;
+  return {
+    received_at: cb.receivedAt.toISOString(),
+    order_id: order?.id ?? null,
+    code: cb.body.code,
+    message: cb.body.message,
+    status: order?.status ?? null,
+    tracking_numbers: (order?.shipments ?? []).map((s) => trackingNumberOf(s)).filter((t): t is string => t !== undefined),
+    body: cb.raw,
+  };
+}
+
+/**
+ * One line per callback: time, order id, code, status, tracking numbers, message. On a terminal
+ * the columns are padded and the time is local `HH:MM:SS`; otherwise tab-separated with an ISO time.
+ */
+export function callbackLine(io: Pick<IOStreams, 'stdoutIsTTY' | 'color'>, s: CallbackSummary): string {
+  const ok = s.code >= 200 && s.code < 300 && orderStatusWord(s.status ?? undefined) === 'processed';
+  const message = s.message.replace(/[\t\r\n]+/g, ' ');
+  if (!io.stdoutIsTTY) {
+    return `${[s.received_at, s.order_id ?? '', String(s.code), s.status ?? '', s.tracking_numbers.join(','), message].join('\t')}\n`;
+  }
+  const time = new Date(s.received_at).toLocaleTimeString('en-GB', { hour12: false });
+  const status = paint(io, ok ? 'green' : 'red', (s.status ?? '—').padEnd(10));
+  const tracking = s.tracking_numbers.length > 0 ? s.tracking_numbers.join(', ') : '—';
+  return `${paint(io, 'dim', time)}  ${(s.order_id ?? '—').padEnd(14)} ${String(s.code).padEnd(4)} ${status} ${tracking}${ok ? '' : `  ${message}`}\n`;
+}
+
+/**
+ * POSTs the callback's body, as received, to `url`.
+ * @returns the HTTP status of the answer
+ * @throws the transport error (refused, timeout …)
+ */
+export async function forwardCallback(url: string, cb: ReceivedCallback, dispatcher: Agent): Promise<number> {
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': `shipbook/${VERSION} (callback listen)` },
+    body: cb.text,
+    dispatcher,
+    signal: AbortSignal.timeout(10_000),
+  });
+  await res.body.dump().catch(() => {});
+  return res.statusCode;
+}
+
+/** Runs the receiver until main closes the context (Ctrl-C or SIGTERM). */
+export async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const agent = new Agent({ connect: { timeout: 10_000 } });
+  ctx.defer(() => agent.close());
+  const forward = (cb: ReceivedCallback) => {
+    if (o.forwardTo === undefined) return;
+    const target = o.forwardTo;
+    forwardCallback(target, cb, agent).then(
+      (status) => {
+        const ok = status >= 200 && status < 300;
+        io.err(`${paint(io, ok ? 'dim' : 'yellow', `  → forwarded ${cb.orderId ?? 'callback'} to ${target}: ${status}${ok ? '' : ' (not 2xx)'}`)}\n`);
+      },
+      (err: unknown) => {
+        const e = err as { code?: string; name?: string; message?: string };
+        const why = e.name === 'TimeoutError' ? 'timed out' : (e.code ?? e.message ?? String(err));
+        io.err(`${paint(io, 'yellow', 'warning:')} forwarding ${cb.orderId ?? 'a callback'} to ${target} failed (${why})\n`);
+      },
+    );
+  };
+  let receiver;
+  try {
+    receiver = await startCallbackReceiver({
+      host: o.host,
+      port: o.port,
+      basePath: o.path,
+      ...(o.token === undefined ? {} : { token: o.token }),
+      onCallback(cb) {
+        const summary = summariseCallback(cb);
+        io.out(ctx.json ? `${JSON.stringify(summary)}\n` : callbackLine(io, summary));
+        forward(cb);
+        return { accepted: true };
+      },
+      onProblem(p) {
+        io.err(`${paint(io, 'yellow', 'refused:')} ${p.method} from ${p.remote} answered ${p.status}: ${p.reason}\n`);
+      },
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
+    throw new UsageError(`cannot listen on ${urlHost(o.host)}:${o.port} (${code})`, { suggestion: 'Choose another port with --port, or --port 0 for any free port.', cause: err });
+  }
+  const r = receiver;
+  ctx.defer(() => r.close());
+  if (!isLoopbackHost(o.host)) {
+    io.err(`${paint(io, 'yellow', 'warning:')} listening on ${o.host}, reachable from the network; only the token path is accepted\n`);
+  }
+  io.err(
+    `Listening for booking callbacks on ${urlHost(r.host)}:${r.port} (Ctrl-C to stop)\n` +
+      `Callback URL: ${r.localUrl}\n` +
+      `  use it with: shipbook order accept ORD-… --callback ${r.localUrl}\n` +
+      `  through a tunnel or ingress that forwards to port ${r.port}: https://<public host>${r.path}\n` +
+      (o.forwardTo === undefined ? '' : `Forwarding each callback to ${o.forwardTo}\n`),
+  );
+  // Runs until main's signal handler closes the context (Ctrl-C or SIGTERM).
+  await new Promise<never>(() => {});
+}
+
+/** The `callback listen` command. */
+export function callbackListenCommand(ctx: Context): Command {
+  return new Command('listen')
+    .summary('receive booking callbacks and print them (like stripe listen)')
+    .description(
+      'Start a callback receiver on this machine and print every booking callback it receives: one line each ' +
+        '(time, order id, code, status, tracking numbers, message), or one JSON object per line with --json. ' +
+        'Only POST on the printed URL (which ends in a secret token) is accepted. Runs until Ctrl-C.',
+    )
+    .option('--port <port>', 'port to listen on (0 = any free port)', '8787')
+    .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+    .option('--path <path>', 'path prefix before the token, e.g. /hooks (to match a tunnel or ingress path)')
+    .option('--token <token>', 'use this token (16-128 letters, digits, - or _) instead of a random one, to keep the URL across restarts')
+    .option('--forward-to <url>', 'also POST each valid callback, as received, to this URL (e.g. your application)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  shipbook callback listen --port 8787\n' +
+        '  shipbook callback listen --port 8787 --forward-to http://localhost:3000/hooks\n' +
+        '  shipbook callback listen --port 0 --json | jq .tracking_numbers\n',
+    )
+    .action(async (flags: { port: string; host: string; path?: string; token?: string; forwardTo?: string }) => {
+      const port = Number(flags.port);
+      if (!/^\d+$/.test(flags.port) || port > 65535) throw new UsageError(`--port must be a port number 0-65535 (got "${flags.port}")`);
+      if (flags.token !== undefined && !TOKEN_PATTERN.test(flags.token)) {
+        throw new UsageError('--token must be 16-128 letters, digits, "-" or "_"', { suggestion: 'Leave it out for a random token.' });
+      }
+      if (flags.path !== undefined && !/^\/?[A-Za-z0-9._~\-/]*$/.test(flags.path)) throw new UsageError(`--path "${flags.path}" may only hold letters, digits, "/", ".", "_", "~" and "-"`);
+      if (flags.forwardTo !== undefined) {
+        let url: URL | undefined;
+        try {
+          url = new URL(flags.forwardTo);
+        } catch {
+          url = undefined;
+        }
+        if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+          throw new UsageError(`--forward-to "${flags.forwardTo}" is not an http(s) URL`, { suggestion: 'For example --forward-to http://localhost:3000/hooks' });
+        }
+      }
+      await runCallbackListen(
+        { host: flags.host, port, path: flags.path ?? '', ...(flags.token ? { token: flags.token } : {}), ...(flags.forwardTo ? { forwardTo: flags.forwardTo } : {}) },
+        ctx,
+      );
+    });
+}

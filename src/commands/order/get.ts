@@ -1,0 +1,41 @@
+/**
+ * `shipbook order get <order-id>`: the order's current status, price and shipments with their
+ * tracking numbers, from fetch-order-data (assumed `GET /orders/{order_id}/`, a setting of the
+ * profile; PRODUCT.md). This is how to see a booking later, after a wait timed out or was interrupted.
+ */
+import { Command } from 'commander';
+import { fetchOrder } from '../../api/orders.js';
+import type { Context } from '../../context.js';
+import { printJson } from '../../output/json.js';
+import { printOrder } from '../../output/order.js';
+import { orderStatusWord } from '../../schema/status.js';
+
+/** Options of `order get`. */
+export interface OrderGetOptions {
+  orderId: string;
+}
+
+/**
+ * Fetches and prints the order: heading (id and status word: pending, accepted, processed,
+ * cancelled, failed), price table (AUD) and shipments with tracking numbers; `{order}` with `--json`.
+ * @throws ApiError (3) for an unknown id (404)
+ */
+export async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
+  const profile = await ctx.profile();
+  const order = await fetchOrder(await ctx.api(), o.orderId, profile.paths);
+  if (ctx.json) return printJson(ctx.io, { order });
+  printOrder(ctx.io, order);
+  const word = orderStatusWord(order.status);
+  if (word === 'pending') ctx.io.err(`Accept it with: shipbook order accept ${order.id} --payment credit  (or cancel it: shipbook order cancel ${order.id})\n`);
+  if (word === 'accepted') ctx.io.err('The booking is still running; run this command again later to see the tracking numbers.\n');
+}
+
+/** The `order get` command. */
+export function orderGetCommand(ctx: Context): Command {
+  return new Command('get')
+    .summary('show an order: status, price and tracking numbers')
+    .description('Show an order with fetch-order-data (GET /orders/{order_id}/ unless the profile says otherwise): its status, price and every shipment with its tracking number.')
+    .argument('<order-id>', 'id of the order')
+    .addHelpText('after', '\nExamples:\n  shipbook order get ORD-1A2B3C4D\n  shipbook order get ORD-1A2B3C4D --json\n')
+    .action(async (orderId: string) => runOrderGet({ orderId }, ctx));
+}

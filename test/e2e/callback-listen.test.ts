@@ -1,0 +1,162 @@
+/**
+ * End-to-end: `shipbook callback listen` as a long-running child process receiving callbacks from
+ * a sandbox, printing them, forwarding them to a test server, refusing forged requests, and
+ * ending on Ctrl-C (SIGINT) with exit code 130.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { BIN, ROOT, makeHome, runCli } from './cli.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string>;
+let app: Server;
+let appUrl: string;
+const forwarded: Array<{ path: string; contentType: string | undefined; body: string }> = [];
+const home = makeHome();
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ processingDelayMs: 50, callbackBackoffMs: 50 });
+  env = { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_test_e2e_0123456789', HOME: home.home, XDG_CONFIG_HOME: home.home };
+  // The "application" that callbacks are forwarded to.
+  app = createServer((req: IncomingMessage, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      forwarded.push({ path: req.url ?? '', contentType: req.headers['content-type'], body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/hooks`;
+});
+afterAll(async () => {
+  await sandbox.close();
+  await new Promise<void>((resolve) => app.close(() => resolve()));
+  home.cleanup();
+});
+
+/** A running `shipbook` child process whose output can be awaited. */
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  stdout: string;
+  stderr: string;
+  /** Resolves with the first match of `re` in the stream (waiting for more output as needed). */
+  waitFor(stream: 'stdout' | 'stderr', re: RegExp): Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+}
+
+const running: Running[] = [];
+afterEach(() => {
+  for (const r of running.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+});
+
+function spawnCli(args: string[]): Running {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const r: Running = {
+    child,
+    stdout: '',
+    stderr: '',
+    waitFor(stream, re) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = r[stream].match(re);
+          if (m) {
+            child[stream].off('data', check);
+            clearTimeout(timer);
+            resolve(m);
+          }
+        };
+        const timer = setTimeout(() => {
+          child[stream].off('data', check);
+          reject(new Error(`no ${re} on ${stream}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`));
+        }, 15_000);
+        child[stream].on('data', check);
+        check();
+      });
+    },
+    exited: new Promise((resolve) => child.on('close', (code) => resolve(code))),
+  };
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (r.stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (r.stderr += d));
+  child.stdin.end();
+  running.push(r);
+  return r;
+}
+
+async function createOrder(): Promise<string> {
+  const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
+}
+
+describe('callback listen', () => {
+  it('prints a callback from the sandbox as a JSON line, forwards it, refuses forged POSTs, and stops on Ctrl-C', async () => {
+    const listen = spawnCli(['callback', 'listen', '--port', '0', '--path', '/hooks', '--json', '--forward-to', appUrl]);
+    const url = (await listen.waitFor('stderr', /Callback URL: (\S+)/))[1]!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/[A-Za-z0-9_-]{32}$/);
+
+    const id = await createOrder();
+    const accepted = await runCli(['order', 'accept', id, '--payment', 'credit', '--callback', url], { env });
+    expect(accepted.code, accepted.stderr).toBe(0);
+
+    const line = (await listen.waitFor('stdout', /^\{.*\}$/m))[0];
+    const summary = JSON.parse(line) as { order_id: string; code: number; status: string; tracking_numbers: string[]; body: unknown };
+    const tracking = sandbox.state.shipmentsOf(sandbox.state.getOrder(id)).map((s) => s.trackingNumber);
+    expect(summary).toMatchObject({ order_id: id, code: 200, status: 'processed', tracking_numbers: tracking });
+    expect(summary.tracking_numbers[0]).toMatch(/^SBX\d{10}$/);
+
+    await listen.waitFor('stderr', /forwarded ORD-\w+ to .*: 204/);
+    expect(forwarded).toHaveLength(1);
+    expect(forwarded[0]!.path).toBe('/hooks');
+    expect(forwarded[0]!.contentType).toBe('application/json');
+    expect(JSON.parse(forwarded[0]!.body)).toEqual(summary.body);
+    expect(sandbox.state.callbacks.find((c) => c.orderId === id)).toMatchObject({ state: 'delivered', lastOutcome: 200 });
+
+    // A forged POST (wrong token) and a malformed body: refused, reported on stderr, nothing printed on stdout.
+    const base = url.slice(0, url.lastIndexOf('/'));
+    const forged = await request(`${base}/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`, { method: 'POST', body: line });
+    expect(forged.statusCode).toBe(404);
+    await forged.body.dump();
+    const malformed = await request(url, { method: 'POST', body: '{not json' });
+    expect(malformed.statusCode).toBe(400);
+    await malformed.body.dump();
+    await listen.waitFor('stderr', /refused: POST .* answered 400: malformed JSON/);
+    expect(listen.stdout.trim().split('\n')).toHaveLength(1);
+    expect(forwarded).toHaveLength(1);
+
+    listen.child.kill('SIGINT');
+    expect(await listen.exited).toBe(130);
+  });
+
+  it('prints an error callback as a tab-separated line with its code, status and message', async () => {
+    const listen = spawnCli(['callback', 'listen', '--port', '0']);
+    const url = (await listen.waitFor('stderr', /Callback URL: (\S+)/))[1]!;
+    const id = await createOrder();
+    sandbox.state.failNextBooking(id, 'label printer jammed (test)');
+    const accepted = await runCli(['order', 'accept', id, '--payment', 'credit', '--callback', url], { env });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    const line = (await listen.waitFor('stdout', /^.*\n/))[0];
+    const cells = line.trimEnd().split('\t');
+    expect(cells[0]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(cells.slice(1)).toEqual([id, '500', 'failed', '', 'label printer jammed (test)']);
+    listen.child.kill('SIGINT');
+    expect(await listen.exited).toBe(130);
+  });
+
+  it('refuses a malformed --token or --forward-to with exit 2', async () => {
+    const a = await runCli(['callback', 'listen', '--port', '0', '--token', 'short'], { env });
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain('--token must be 16-128');
+    const b = await runCli(['callback', 'listen', '--port', '0', '--forward-to', 'localhost:3000'], { env });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('--forward-to "localhost:3000" is not an http(s) URL');
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * End-to-end: waiting for the booking result by polling fetch-order-data (`--poll`), and the
+ * cases where shipbook polls because the callback goes elsewhere (`--callback`). Against a
+ * sandbox of its own, so that `state.callbacks` shows exactly the callbacks these runs caused.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { makeHome, runCli } from './cli.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string>;
+const home = makeHome();
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ processingDelayMs: 100, callbackRetries: 0, callbackTimeoutMs: 500 });
+  env = { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_test_e2e_0123456789', HOME: home.home, XDG_CONFIG_HOME: home.home };
+});
+afterAll(async () => {
+  await sandbox.close();
+  home.cleanup();
+});
+
+describe('--poll', () => {
+  it('books by polling: the same tracking-number output, and no callback URL is sent', async () => {
+    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '200ms'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/waiting for the booking result of ORD-\w+ by polling every 200 ms/);
+    const lines = r.stdout.split('\n').filter((l) => l.startsWith('SHP-')).map((l) => l.split('\t'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]![4]).toBe('processed');
+    expect(lines[0]![5]).toMatch(/^SBX\d{10}$/);
+    const orderId = /order (ORD-\w+) booked/.exec(r.stderr)![1]!;
+    expect(sandbox.state.getOrder(orderId).callback).toBeUndefined();
+    expect(sandbox.state.callbacks).toEqual([]);
+  });
+
+  it('accepts with --wait --poll and prints JSON with every tracking number', async () => {
+    const created = await runCli(['order', 'create', 'fixtures/orders/insured-bne-per.yaml', '--json'], { env });
+    const id = (JSON.parse(created.stdout) as { order: { id: string } }).order.id;
+    const r = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '200ms', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const { order } = JSON.parse(r.stdout) as { order: { id: string; status: string; shipments: Array<{ tracking_number: string }> } };
+    expect(order).toMatchObject({ id, status: 'processed' });
+    for (const s of order.shipments) expect(s.tracking_number).toMatch(/^SBX\d{10}$/);
+    expect(sandbox.state.callbacks).toEqual([]);
+  });
+
+  it('reports a booking that ended failed, seen by polling, with exit 6', async () => {
+    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
+    const id = (JSON.parse(created.stdout) as { order: { id: string } }).order.id;
+    sandbox.state.failNextBooking(id);
+    const r = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '100ms'], { env });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain(`booking of order ${id} failed (status failed)`);
+  });
+});
+
+describe('waiting with your own --callback URL', () => {
+  it('sends your URL unchanged and waits by polling', async () => {
+    const mine = 'http://127.0.0.1:9/my-hooks';
+    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--callback', mine, '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('The booking result goes to your callback URL; shipbook waits by polling');
+    const { order } = JSON.parse(r.stdout) as { order: { id: string; status: string } };
+    expect(order.status).toBe('processed');
+    expect(sandbox.state.getOrder(order.id).callback).toBe(mine);
+  });
+
+  it('refuses --callback-url together with --callback, before creating anything', async () => {
+    const before = sandbox.state.orders.size;
+    const r = await runCli(
+      ['book', 'fixtures/orders/domestic-syd-mel.yaml', '--callback', 'https://a.example/x', '--callback-url', 'https://b.example/y'],
+      { env },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--callback-url and --listen are for shipbook\'s own receiver');
+    expect(sandbox.state.orders.size).toBe(before);
+  });
+
+  it('refuses wait flags on order accept without --wait, and --poll with --listen', async () => {
+    const a = await runCli(['order', 'accept', 'ORD-X', '--payment', 'credit', '--poll', '1s'], { env });
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain('go with --wait');
+    const b = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s', '--listen', '8787'], { env });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('--poll and --listen');
+  });
+});
