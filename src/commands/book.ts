@@ -4,47 +4,33 @@
  */
 import { Command } from 'commander';
 import { bookRegularOrder } from '../booking/book.js';
-import { buildAcceptRequest, type PaymentFlags } from '../booking/payment.js';
-import { prepareResultWaiter, type WaitSettings } from '../booking/result.js';
+import type { PaymentFlags } from '../booking/payment.js';
 import type { Context } from '../context.js';
-import { loadAndValidate } from '../input/load.js';
+import { loadDocument } from '../input/load.js';
+import { validateKind } from '../input/validate.js';
 import { printJson } from '../output/json.js';
 import { orderHeading, printPrice, printShipments } from '../output/order.js';
-import { paint } from '../output/style.js';
-import { createOrderRequest } from '../schema/order.js';
+import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { orderStatusWord } from '../schema/status.js';
+import { runBookConsolidated } from './book-consolidated.js';
+import { prepareBooking, printStep, type BookOptions } from './book-common.js';
 import { addPaymentOptions } from './payment-options.js';
 import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js';
-
-/** Options of `book`. */
-export interface BookOptions extends PaymentFlags {
-  file: string;
-  wait: WaitSettings;
-}
-
-/** Prints one step of a booking on stderr: `✔ accepted  order ORD-… accepted`. */
-export function printStep(ctx: Context, word: string, text: string): void {
-  const { io } = ctx;
-  io.err(`${paint(io, 'green', '✔')} ${paint(io, 'bold', word.padEnd(9))} ${text}\n`);
-}
 
 /** Runs `book`: validate, create, accept, wait; progress on stderr, results on stdout. */
 export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const order = await loadAndValidate(o.file, createOrderRequest, io.stdin);
-  const profile = await ctx.profile();
-  // Check the payment before creating anything, so a bad payment file never leaves a pending order.
-  await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
-  const api = await ctx.api();
-  const waiter = await prepareResultWaiter(ctx, api, profile, o.wait);
-  ctx.defer(() => waiter.close());
+  const doc = await loadDocument(o.file, io.stdin);
+  // A file listing shipments and a main_shipment is consolidated mail (commands/book-consolidated.ts).
+  if (isConsolidatedDocument(doc.data)) return runBookConsolidated(o, ctx, doc);
+  const order = validateKind(doc, 'order', ctx);
+  const { api, waiter, accept } = await prepareBooking(o, ctx);
   const started = Date.now();
 
   const processed = await bookRegularOrder(
     api,
     order,
-    (orderId) =>
-      buildAcceptRequest(orderId, { ...o, callback: o.callback ?? waiter.callbackUrl }, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
+    accept,
     (orderId) => waiter.wait(orderId),
     {
       created(created) {
@@ -77,7 +63,7 @@ export function bookCommand(ctx: Context): Command {
         .argument('<file>', 'order file (JSON or YAML, "-" for standard input)'),
     ),
   )
-    .addHelpText('after', '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n')
+    .addHelpText('after', '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n')
     .action(async (file: string, flags: PaymentFlags & WaitFlags) => {
       await runBook({ ...flags, file, wait: waitSettings(flags) }, ctx);
     });

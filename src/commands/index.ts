@@ -1,15 +1,27 @@
 /** Every top-level command, in the order `shipbook --help` lists them. Add new commands here. */
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { authCommand } from './auth/index.js';
 import { bookCommand } from './book.js';
+import { callbackCommand } from './callback/index.js';
+import { configCommand } from './config/index.js';
 import { orderCommand } from './order/index.js';
 import { quoteCommand } from './quote.js';
 import { sandboxCommand } from './sandbox.js';
+import { schemaCommand } from './schema.js';
+import { shipmentCommand } from './shipment/index.js';
+import { validateCommand } from './validate.js';
 
 /** Adds every command to the root program. */
 export function registerCommands(program: Command, ctx: Context): void {
   program.addCommand(quoteCommand(ctx));
   program.addCommand(orderCommand(ctx));
+  program.addCommand(shipmentCommand(ctx));
   program.addCommand(bookCommand(ctx));
+  program.addCommand(validateCommand(ctx));
+  program.addCommand(schemaCommand(ctx));
+  program.addCommand(callbackCommand(ctx));
   program.addCommand(sandboxCommand(ctx));
+  program.addCommand(authCommand(ctx));
+  program.addCommand(configCommand(ctx));
 }

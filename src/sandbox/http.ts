@@ -109,14 +109,14 @@ export function invalidRequest(errors: FieldError[], message?: string): SandboxH
   return new SandboxHttpError(400, summary, { errors });
 }
 
-/** 404 unknown id. */
-export function notFound(message: string): SandboxHttpError {
-  return new SandboxHttpError(404, message);
+/** 404 unknown id; `errors` may name the request fields that hold the unknown ids. */
+export function notFound(message: string, errors?: FieldError[]): SandboxHttpError {
+  return new SandboxHttpError(404, message, errors === undefined ? {} : { errors });
 }
 
-/** 409 the resource is not in a state that allows the operation. */
-export function conflict(message: string): SandboxHttpError {
-  return new SandboxHttpError(409, message);
+/** 409 the resource is not in a state that allows the operation; `errors` may name the fields concerned. */
+export function conflict(message: string, errors?: FieldError[]): SandboxHttpError {
+  return new SandboxHttpError(409, message, errors === undefined ? {} : { errors });
 }
 
 /**

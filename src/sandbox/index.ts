@@ -5,7 +5,9 @@
  * document says "not shown".
  *
  * Operations: `POST /quote/`, `GET /quote/`, `POST /orders/`, `PUT /orders/{order_id}/accept/`,
- * `GET /orders/{order_id}/`, `PUT /orders/{order_id}/cancel/` (see `routes/`).
+ * `GET /orders/{order_id}/`, `PUT /orders/{order_id}/cancel/`, `POST /shipments/` (create
+ * shipment) and `PUT /shipments/` (combine into a parent order, then accepted like any order);
+ * see `routes/`.
  *
  * @example
  *   const sandbox = await startSandbox({ processingDelayMs: 50 });

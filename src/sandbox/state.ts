@@ -10,6 +10,17 @@
  * | `ACC`        | booking fails ({@link SandboxState.failNextBooking}) | `failed`, shipments `failed` |
  * | `new`        | PUT /orders/{id}/cancel/        | `cancelled` (PRODUCT.md; not shown in the interface) |
  *
+ * Consolidated mail (interface document, "Create shipment" and "Combine shipments"):
+ *
+ * | shipment / parent | moved by                 | next                                                   |
+ * |-------------------|--------------------------|--------------------------------------------------------|
+ * | (none)            | POST /shipments/         | shipment `NEW`, in no order                            |
+ * | shipments `NEW`   | PUT /shipments/          | parent order `new` (shown `NEW`); children stay `NEW`, the main shipment is `PEN` |
+ * | parent `new`      | accept, booking, cancel  | as any order: every child and the main shipment move with it |
+ *
+ * A shipment belongs to at most one order: combining a shipment that is already part of an order
+ * (a parent, or a regular order) is a 409.
+ *
  * Ids are `ORD-` / `SHP-` + 8 upper-case letters and digits, tracking numbers `SBX` + 10 digits;
  * all drawn from a seeded generator, so one seed gives one sequence, and never repeated within a
  * sandbox. Card numbers and CVVs are never stored: a payment keeps its type and at most the last
@@ -55,8 +66,15 @@ export interface StoredShipment {
 export interface StoredOrder {
   id: string;
   status: OrderStatus;
+  /** Every shipment of the order; for a parent: the children in the order given, then the main shipment. */
   shipmentIds: string[];
   price: PriceCents;
+  /** Set on a parent order from combine: the child shipment ids, in the order given. */
+  childShipmentIds?: string[];
+  /** Set on a parent order combined with a `main_shipment`: its id (absent under free pickup). */
+  mainShipmentId?: string;
+  /** Set on a parent order: the sum of the children's prices (`summary_child_shipments`), AUD cents. */
+  childrenPrice?: PriceCents;
   createdAt: Date;
   acceptedAt?: Date;
   completedAt?: Date;
@@ -171,6 +189,57 @@ export class SandboxState {
       price: sumPrices(stored.map((s) => s.price)),
       createdAt: now,
     };
+    this.orders.set(id, order);
+    return order;
+  }
+
+  /**
+   * Combines shipments from create shipment into a pending parent order (interface document,
+   * "Combine shipments"). Every id must exist (404 naming the unknown ids) and belong to no order
+   * yet (409 naming the shipment and its order). The children keep their status (`NEW`); the main
+   * shipment, when given, is stored `PEN` in the parent. The parent's price is the sum over the
+   * children and the main shipment; `childrenPrice` is the children's sum alone.
+   * Checks everything before changing anything.
+   */
+  combineShipments(
+    childIds: readonly string[],
+    main: Omit<StoredShipment, 'id' | 'status' | 'orderId' | 'createdAt'> | undefined,
+    now: Date,
+  ): StoredOrder {
+    const unknown = childIds.filter((id) => !this.shipments.has(id));
+    if (unknown.length > 0) {
+      throw notFound(
+        unknown.length === 1 ? `shipment ${unknown[0]} not found` : `shipments ${unknown.join(', ')} not found`,
+        unknown.map((id) => ({ field: `shipments[${childIds.indexOf(id)}]`, message: `unknown shipment id ${id}` })),
+      );
+    }
+    const children = childIds.map((id) => this.shipments.get(id)!);
+    const taken = children.filter((c) => c.orderId !== undefined);
+    if (taken.length > 0) {
+      const describeTaken = (c: StoredShipment) => {
+        const order = this.orders.get(c.orderId!);
+        const kind = order?.childShipmentIds?.includes(c.id) ? 'combined into parent order' : 'part of order';
+        return `shipment ${c.id} is already ${kind} ${c.orderId}${order ? ` (${describeStatus(order.status)})` : ''}`;
+      };
+      throw conflict(
+        `${describeTaken(taken[0]!)}${taken.length > 1 ? ` (and ${taken.length - 1} more)` : ''}; a shipment can be combined only once`,
+        taken.map((c) => ({ field: `shipments[${childIds.indexOf(c.id)}]`, message: describeTaken(c) })),
+      );
+    }
+    const id = this.newOrderId();
+    for (const c of children) c.orderId = id;
+    const mainShipment = main === undefined ? undefined : this.addShipment({ ...main, orderId: id, status: 'PEN', createdAt: now });
+    const all = mainShipment === undefined ? children : [...children, mainShipment];
+    const order: StoredOrder = {
+      id,
+      status: 'new',
+      shipmentIds: all.map((s) => s.id),
+      price: sumPrices(all.map((s) => s.price)),
+      childShipmentIds: [...childIds],
+      childrenPrice: sumPrices(children.map((c) => c.price)),
+      createdAt: now,
+    };
+    if (mainShipment !== undefined) order.mainShipmentId = mainShipment.id;
     this.orders.set(id, order);
     return order;
   }

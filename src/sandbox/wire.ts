@@ -3,8 +3,10 @@
  * "Order" (price object), "Quote service entry", and the documented quirks that the client reads
  * leniently: `address_lines` padded to three entries with empty strings, `pickup.date` as
  * `<date>T00:00:00`, the package unit under `unit_weight` in upper case, service names with line
- * breaks, and prices as numbers (quote, create order, service prices) or decimal strings (accept,
- * fetch-order-data).
+ * breaks, and prices as numbers (quote, create order, create shipment, service prices) or decimal
+ * strings (combine, accept, fetch-order-data). A parent order from combine is shown with status
+ * `NEW` while pending (the document shows both `new` and `NEW`) and its price carries
+ * `summary_child_shipments`, the exact sum of the children's totals.
  */
 import type { AddressRequest, CollectionRequest } from '../schema/address.js';
 import type { CustomsRequest } from '../schema/customs.js';
@@ -14,10 +16,19 @@ import { priceToWire } from '../schema/price.js';
 import type { PriceCents, RatedService } from './rates.js';
 import type { SandboxState, StoredOrder, StoredShipment } from './state.js';
 
-/** A price object in AUD: members as JSON numbers (`35.2`) or two-decimal strings (`"35.20"`), with `currency`. */
-export function priceWire(price: PriceCents, form: 'numbers' | 'strings'): Record<string, string | number> {
+/**
+ * A price object in AUD: members as JSON numbers (`35.2`) or two-decimal strings (`"35.20"`), with
+ * `currency`; `summaryChildShipments` (cents) adds `summary_child_shipments` (combine).
+ */
+export function priceWire(price: PriceCents, form: 'numbers' | 'strings', summaryChildShipments?: number): Record<string, string | number> {
   return priceToWire(
-    { amount: new Money(price.amount), insurance: new Money(price.insurance), gst: new Money(price.gst), total: new Money(price.total) },
+    {
+      amount: new Money(price.amount),
+      insurance: new Money(price.insurance),
+      gst: new Money(price.gst),
+      total: new Money(price.total),
+      ...(summaryChildShipments === undefined ? {} : { summary_child_shipments: new Money(summaryChildShipments) }),
+    },
     form,
   );
 }
@@ -106,12 +117,17 @@ export function shipmentWire(s: StoredShipment): Record<string, unknown> {
   return out;
 }
 
-/** An order in response form: `{id, status, price, shipments}`; the order price as numbers or decimal strings. */
+/**
+ * An order in response form: `{id, status, price, shipments}`; the order price as numbers or
+ * decimal strings. A parent order (from combine) lists its children then its main shipment, is
+ * `NEW` while pending, and has `price.summary_child_shipments`.
+ */
 export function orderWire(state: SandboxState, order: StoredOrder, priceForm: 'numbers' | 'strings'): Record<string, unknown> {
+  const parent = order.childrenPrice !== undefined;
   return {
     id: order.id,
-    status: order.status,
-    price: priceWire(order.price, priceForm),
+    status: parent && order.status === 'new' ? 'NEW' : order.status,
+    price: priceWire(order.price, priceForm, order.childrenPrice?.total),
     shipments: state.shipmentsOf(order).map(shipmentWire),
   };
 }

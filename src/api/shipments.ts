@@ -1,0 +1,33 @@
+/**
+ * Consolidated mail: interface document, "Create shipment: POST /shipments/" and "Combine
+ * shipments: PUT /shipments/". The parent order that combine returns is accepted with
+ * `acceptOrder` (`api/orders.ts`), like any order.
+ */
+import { z } from 'zod';
+import type { CombineRequest, CreateShipmentRequest } from '../schema/combine.js';
+import { orderResult, type OrderResponse } from '../schema/order.js';
+import { shipmentResponse, type ShipmentResponse } from '../schema/shipment.js';
+import type { ApiClient } from './client.js';
+
+/** `result` of create shipment: `{shipment: …}` (response form, price as numbers). */
+export const shipmentResult = z.looseObject({ shipment: shipmentResponse });
+
+/**
+ * `POST /shipments/`: creates one consolidated-mail shipment leaving Australia; returns it with its
+ * id, status `NEW` and exact price (AUD).
+ * @throws ApiError (exit 3) when the service refuses it, e.g. a service code that is not consolidated mail
+ */
+export async function createShipment(api: ApiClient, body: CreateShipmentRequest): Promise<ShipmentResponse> {
+  return (await api.call({ method: 'POST', path: 'shipments/', body, result: shipmentResult })).shipment;
+}
+
+/**
+ * `PUT /shipments/`: combines shipments from create shipment into a parent order (pending, `NEW`),
+ * carried to the hub by `main_shipment` (optional only for accounts with free pickup). The answer
+ * lists the children and the main shipment; its price is in decimal strings with
+ * `summary_child_shipments`, the sum of the children's prices.
+ * @throws ApiError (exit 3): 404 for an unknown shipment id, 409 for one already combined
+ */
+export async function combineShipments(api: ApiClient, body: CombineRequest): Promise<OrderResponse> {
+  return (await api.call({ method: 'PUT', path: 'shipments/', body, result: orderResult })).order;
+}

@@ -1,0 +1,101 @@
+/**
+ * `shipbook shipment combine [shipment-id...] --main <file> [--file <combine-file>]`: combine
+ * shipments from `shipment create` into a parent order (`PUT /shipments/`), then print the
+ * children, the main shipment and the price with the sum of the children.
+ */
+import { Command } from 'commander';
+import { ApiError, UsageError } from '../../errors.js';
+import { combineShipments } from '../../api/shipments.js';
+import { summaryMismatch, splitParent } from '../../booking/consolidated.js';
+import { withStep } from '../../booking/book.js';
+import type { Context } from '../../context.js';
+import { loadDocument, validateDocument } from '../../input/load.js';
+import { printParentOrder } from '../../output/consolidated.js';
+import { printJson } from '../../output/json.js';
+import { paint } from '../../output/style.js';
+import type { CombineRequest } from '../../schema/combine.js';
+import { combineFile, shipmentDocument, type CombineFile } from '../../schema/consolidated.js';
+import type { ShipmentRequest } from '../../schema/shipment.js';
+
+/** Options of `shipment combine`. */
+export interface ShipmentCombineOptions {
+  /** Shipment ids given as arguments; they replace the combine file's `shipments`. */
+  ids: string[];
+  /** `--main <file>`: the main shipment; replaces the combine file's `main_shipment`. */
+  main?: string;
+  /** `--file <file>`: a combine file `{shipments: [id, …], main_shipment: …}`. */
+  file?: string;
+}
+
+/**
+ * Merges the command line and the combine file into the combine request: ids from the arguments,
+ * else from the file; the main shipment from `--main`, else from the file, else none (accounts with
+ * the free-pickup option). @throws UsageError (exit 2) without ids, or with an id given twice.
+ */
+export function mergeCombine(ids: readonly string[], file: CombineFile | undefined, main: ShipmentRequest | undefined): CombineRequest {
+  const shipments = ids.length > 0 ? [...ids] : [...(file?.shipments ?? [])];
+  if (shipments.length === 0) {
+    throw new UsageError('no shipment ids to combine: give them as arguments or in the shipments list of the --file combine file', {
+      suggestion: 'Example: shipbook shipment combine SHP-1A2B3C4D SHP-5E6F7G8H --main fixtures/shipments/main-to-hub.yaml',
+    });
+  }
+  const twice = shipments.find((id, i) => shipments.indexOf(id) !== i);
+  if (twice !== undefined) throw new UsageError(`shipment id ${twice} is given twice`);
+  const mainShipment = main ?? file?.main_shipment;
+  return mainShipment === undefined ? { shipments } : { shipments, main_shipment: mainShipment };
+}
+
+/**
+ * Reads the files, combines, prints the parent order.
+ * @throws ValidationError / UsageError (exit 2) before sending; ApiError (exit 3): 404 unknown id, 409 already combined, 400 invalid
+ */
+export async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Promise<void> {
+  let file: CombineFile | undefined;
+  if (o.file !== undefined) {
+    file = validateDocument(await loadDocument(o.file, ctx.io.stdin), combineFile);
+  }
+  let main: ShipmentRequest | undefined;
+  if (o.main !== undefined) {
+    if (o.main === '-' && o.file === '-') throw new UsageError('--main and --file cannot both read standard input');
+    const doc = await loadDocument(o.main, ctx.io.stdin);
+    main = validateDocument(doc, shipmentDocument(doc.data));
+  }
+  const request = mergeCombine(o.ids, file, main);
+  let parent;
+  try {
+    parent = await combineShipments(await ctx.api(), request);
+  } catch (err) {
+    if (err instanceof ApiError && request.main_shipment === undefined && err.fieldErrors.some((f) => f.field === 'main_shipment')) {
+      throw withStep(err, 'Give the shipment that carries the parcels to the hub with --main <file>, e.g. --main fixtures/shipments/main-to-hub.yaml.');
+    }
+    throw err;
+  }
+  const mismatch = summaryMismatch(parent, splitParent(parent, request.shipments).children);
+  if (mismatch) ctx.io.err(`${paint(ctx.io, 'yellow', 'warning:')} ${mismatch}\n`);
+  if (ctx.json) return printJson(ctx.io, { order: parent });
+  printParentOrder(ctx.io, parent, request.shipments);
+  ctx.io.err(`Accept the parent order with: shipbook order accept ${parent.id} --payment credit\n`);
+}
+
+/** The `shipment combine` command. */
+export function shipmentCombineCommand(ctx: Context): Command {
+  return new Command('combine')
+    .summary('combine created shipments into a parent order')
+    .description(
+      'Combine shipments from "shipment create" into one parent order (PUT /shipments/) with the main ' +
+        'shipment that carries them to the hub, where they are split. The parent is pending; accept it ' +
+        'with "shipbook order accept". Ids come from the arguments or from a combine file (--file) holding ' +
+        '{shipments: [ids], main_shipment: …}; ids given as arguments replace the file\'s, and --main ' +
+        'replaces its main_shipment. Without a main shipment the service must grant free pickup.',
+    )
+    .argument('[shipment-id...]', 'ids of shipments from "shipbook shipment create"')
+    .option('--main <file>', 'the main shipment: a file holding {shipment: …}, {main_shipment: …} or the shipment itself')
+    .option('--file <file>', 'combine file: {shipments: [id, …], main_shipment: …} (JSON or YAML, "-" for stdin)')
+    .addHelpText(
+      'after',
+      '\nExamples: ' +
+        '  shipbook shipment combine SHP-1A2B3C4D SHP-5E6F7G8H --main fixtures/shipments/main-to-hub.yaml ' +
+        '  shipbook shipment combine --file fixtures/combine/two-parcels-to-hub.yaml SHP-1A2B3C4D SHP-5E6F7G8H\n',
+    )
+    .action(async (ids: string[], flags: { main?: string; file?: string }) => runShipmentCombine({ ids, main: flags.main, file: flags.file }, ctx));
+}

@@ -1,0 +1,43 @@
+/** `shipbook shipment create <file>`: validate a consolidated-mail shipment and create it (status new, exact price). */
+import { Command } from 'commander';
+import { createShipment } from '../../api/shipments.js';
+import type { Context } from '../../context.js';
+import { loadDocument, validateDocument } from '../../input/load.js';
+import { printCreatedShipment } from '../../output/consolidated.js';
+import { printJson } from '../../output/json.js';
+import { leavingAustraliaShipment } from '../../schema/combine.js';
+import { shipmentDocument } from '../../schema/consolidated.js';
+
+/** Options of `shipment create`. */
+export interface ShipmentCreateOptions {
+  /** The shipment file: `{shipment: …}` (create-shipment request form, `request` wrapper optional) or a bare shipment; `-` for stdin. */
+  file: string;
+}
+
+/**
+ * Validates the file (nothing is sent while a problem remains; the shipment must leave
+ * Australia), creates the shipment with `POST /shipments/` and prints its id and price.
+ * @throws ValidationError (exit 2), ApiError (exit 3, e.g. a service code that is not consolidated mail)
+ */
+export async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promise<void> {
+  const doc = await loadDocument(o.file, ctx.io.stdin);
+  const shipment = validateDocument(doc, shipmentDocument(doc.data, leavingAustraliaShipment));
+  const created = await createShipment(await ctx.api(), { shipment });
+  if (ctx.json) return printJson(ctx.io, { shipment: created });
+  printCreatedShipment(ctx.io, created);
+  ctx.io.err(`Combine it with the others: shipbook shipment combine ${created.id} <other shipment ids> --main <main shipment file>\n`);
+}
+
+/** The `shipment create` command. */
+export function shipmentCreateCommand(ctx: Context): Command {
+  return new Command('create')
+    .summary('create a consolidated-mail shipment from a file')
+    .description(
+      'Validate a shipment file and create it with POST /shipments/ (consolidated mail: a service with ' +
+        'global_mail: true in the quote, leaving Australia). The file holds {shipment: …} (the request ' +
+        'wrapper is optional) or the shipment itself. Prints the shipment id and its exact price.',
+    )
+    .argument('<file>', 'shipment file (JSON or YAML, "-" for standard input)')
+    .addHelpText('after', '\nExamples:\n  shipbook shipment create fixtures/shipments/au-us-1.yaml\n  shipbook shipment create fixtures/shipments/au-gb-2.yaml --json\n')
+    .action(async (file: string) => runShipmentCreate({ file }, ctx));
+}

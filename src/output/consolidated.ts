@@ -1,0 +1,90 @@
+/**
+ * How consolidated mail is shown: a created shipment (heading, one shipment row, its price), and a
+ * parent order from combine (heading, one table of the children and the main shipment, and the
+ * price with the sum of the children). Without a terminal, every row is a tab-separated line whose
+ * first cell says what it is (`shipment`, `order`, `child`, `main`, `amount`, …), so scripts can
+ * `grep`/`cut` them.
+ */
+import { splitParent } from '../booking/consolidated.js';
+import type { IOStreams } from '../io.js';
+import type { OrderResponse } from '../schema/order.js';
+import { oneLine, trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
+import { shipmentStatusWord } from '../schema/status.js';
+import { orderHeading, printPrice, printShipments } from './order.js';
+import { paint } from './style.js';
+import { printTable } from './table.js';
+
+/** The heading line of a created shipment: `Shipment SHP-… new` on a terminal, `shipment\tSHP-…\tnew` otherwise. */
+export function shipmentHeading(io: IOStreams, s: ShipmentResponse): string {
+  const word = shipmentStatusWord(s.status);
+  return io.stdoutIsTTY ? `Shipment ${paint(io, 'bold', s.id)}  ${paint(io, 'cyan', word)}\n` : `shipment\t${s.id}\t${word}\n`;
+}
+
+/** Prints a shipment from create shipment: heading, its row (service, destination, status) and its price (AUD). */
+export function printCreatedShipment(io: IOStreams, s: ShipmentResponse): void {
+  io.out(shipmentHeading(io, s));
+  printShipments(io, [s]);
+  printPrice(io, s.service?.price);
+}
+
+/**
+ * One table of a parent order's shipments: a role (`child`, `main`), id, transient id, service,
+ * destination, status, tracking number and total (AUD). `childIds` tells the children apart (the
+ * response does not mark them); any other shipment is the main shipment.
+ */
+export function printParentShipments(io: IOStreams, order: OrderResponse, childIds: readonly string[]): void {
+  const { children, main } = splitParent(order, childIds);
+  const rows = [...children.map((s) => ['child', s] as const), ...(main ? [['main', main] as const] : [])];
+  // Any further shipment the service lists is shown too, as `main`.
+  for (const s of order.shipments) if (!childIds.includes(s.id) && s !== main) rows.push(['main', s]);
+  printTable(
+    io,
+    [
+      { header: 'role' },
+      { header: 'shipment' },
+      { header: 'ref' },
+      { header: 'service' },
+      { header: 'deliver to' },
+      { header: 'status' },
+      { header: 'tracking number' },
+      { header: 'total AUD', align: 'right' },
+    ],
+    rows.map(([role, s]) => [
+      role,
+      s.id,
+      s.transient_id ?? '',
+      oneLine(s.service?.name) || String(s.service?.code ?? ''),
+      [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', '),
+      shipmentStatusWord(s.status),
+      trackingNumberOf(s) ?? '—',
+      s.service?.price ? s.service.price.total.toString() : '',
+    ]),
+  );
+}
+
+/**
+ * The price of a parent order (AUD): `children (sum)` (the service's `summary_child_shipments`),
+ * `main shipment` (its own total), then the parent's amount, insurance, GST and total.
+ */
+export function printParentPrice(io: IOStreams, order: OrderResponse, childIds: readonly string[]): void {
+  const price = order.price;
+  if (!price) return;
+  const { main } = splitParent(order, childIds);
+  const rows: string[][] = [];
+  if (price.summary_child_shipments) rows.push(['children (sum)', price.summary_child_shipments.toString()]);
+  if (main?.service?.price) rows.push(['main shipment', main.service.price.total.toString()]);
+  rows.push(
+    ['amount', price.amount.toString()],
+    ['insurance', price.insurance.toString()],
+    ['GST', price.gst.toString()],
+    ['total', price.total.toString()],
+  );
+  printTable(io, [{ header: `price (${price.currency || 'AUD'})` }, { header: 'AUD', align: 'right' }], rows);
+}
+
+/** Prints a parent order: heading, children and main shipment, and (unless `price: false`) the price. */
+export function printParentOrder(io: IOStreams, order: OrderResponse, childIds: readonly string[], options: { price?: boolean } = {}): void {
+  io.out(orderHeading(io, order));
+  printParentShipments(io, order, childIds);
+  if (options.price !== false) printParentPrice(io, order, childIds);
+}

@@ -1,0 +1,79 @@
+/**
+ * Documents of the consolidated-mail flow (interface document, "What the service does": create
+ * each shipment, combine them into a parent order, accept the parent as a regular order):
+ *
+ * - the consolidated booking of `shipbook book`: `{shipments: [shipment, …], main_shipment: shipment}`
+ *   (request wrapper optional), each child in the create-shipment form and leaving Australia;
+ * - the combine file of `shipbook shipment combine --file`: `{shipments: [id, …], main_shipment}`,
+ *   where ids given on the command line replace the file's list;
+ * - a single shipment document (`shipment create <file>`, `shipment combine --main <file>`), in any
+ *   of the forms {@link shipmentDocument} reads.
+ */
+import { z } from 'zod';
+import { leavingAustraliaShipment } from './combine.js';
+import { describe, text } from './common.js';
+import { shipmentRequest, type ShipmentRequest } from './shipment.js';
+
+/**
+ * The booking file of `shipbook book` for consolidated mail: the children and the main shipment.
+ * Unknown top-level fields are errors: a misspelt `main_shipment` must not be found out only after
+ * the children were created.
+ */
+export const consolidatedBooking = z.strictObject(
+  {
+    shipments: z
+      .array(leavingAustraliaShipment, {
+        error: (iss) => (iss.input === undefined ? 'required' : `expected a list of shipments (got ${describe(iss.input)})`),
+      })
+      .min(1, { error: 'at least 1 shipment' }),
+    main_shipment: shipmentRequest('shipment').optional(),
+  },
+  { error: (iss) => `expected a consolidated booking (got ${describe(iss.input)})` },
+);
+export type ConsolidatedBooking = z.output<typeof consolidatedBooking>;
+
+/** The combine file: shipment ids (optional, command-line ids replace them) and the main shipment; unknown fields are errors. */
+export const combineFile = z.strictObject(
+  {
+    shipments: z
+      .array(text(), { error: (iss) => `expected a list of shipment ids (got ${describe(iss.input)})` })
+      .optional(),
+    main_shipment: shipmentRequest('shipment').optional(),
+  },
+  { error: (iss) => `expected a combine document (got ${describe(iss.input)})` },
+);
+export type CombineFile = z.output<typeof combineFile>;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * True when a loaded document (request wrapper removed) is a consolidated booking rather than an
+ * order: it has no `order`, and it has a `main_shipment` or a `shipments` list holding shipment
+ * objects (not ids).
+ */
+export function isConsolidatedDocument(data: unknown): boolean {
+  if (!isObject(data) || 'order' in data) return false;
+  if ('main_shipment' in data) return true;
+  return Array.isArray(data.shipments) && data.shipments.some(isObject);
+}
+
+/**
+ * The schema that reads one shipment out of a document, by the document's form:
+ *
+ * - `{shipment: …}` — the create-shipment request form;
+ * - `{main_shipment: …}` — a combine file or a consolidated booking (other members ignored);
+ * - otherwise the document itself is the shipment.
+ *
+ * Field paths in problems keep the wrapper (`shipment.delivery.country`), so they point at the
+ * right line. `shipment` is the schema of the shipment itself (default: the create-shipment form).
+ */
+export function shipmentDocument(
+  data: unknown,
+  shipment: z.ZodType<ShipmentRequest, unknown> = shipmentRequest('shipment'),
+): z.ZodType<ShipmentRequest, unknown> {
+  if (isObject(data) && 'shipment' in data) return z.object({ shipment }).transform((d) => d.shipment);
+  if (isObject(data) && 'main_shipment' in data) return z.looseObject({ main_shipment: shipment }).transform((d) => d.main_shipment);
+  return shipment;
+}
