@@ -19,6 +19,7 @@
  * Every refusal is reported through `onProblem` and never stops the server. It binds to
  * 127.0.0.1 unless told otherwise.
  */
+import { readLimitedBody } from '../http/body.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,7 +29,6 @@ import { schemaProblems } from '../schema/issues.js';
 /** Largest callback body accepted: 1 MiB. Larger bodies get 413. */
 export const MAX_CALLBACK_BYTES = 1024 * 1024;
 /** Past this many bytes an oversized body is no longer drained: the connection is closed after the 413. */
-const MAX_DRAIN_BYTES = 8 * MAX_CALLBACK_BYTES;
 
 /** A new unguessable token for a receiver path: 24 random bytes, base64url (32 characters). */
 export function newCallbackToken(): string {
@@ -148,38 +148,6 @@ function answer(res: ServerResponse, status: number, message: string, headers: R
   res.end(body);
 }
 
-/** Reads the body up to `limit` bytes; an oversized body is drained up to 8 MiB, then the connection is dropped. */
-function readBody(req: IncomingMessage, limit: number): Promise<{ text: string } | { tooLarge: true; drained: boolean }> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > Math.max(limit, MAX_DRAIN_BYTES)) {
-      resolve({ tooLarge: true, drained: false });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      total += chunk.length;
-      if (total <= limit) chunks.push(chunk);
-      else if (total > Math.max(limit, MAX_DRAIN_BYTES)) {
-        done = true;
-        resolve({ tooLarge: true, drained: false });
-      }
-    });
-    req.on('end', () => {
-      if (done) return;
-      done = true;
-      resolve(total > limit ? { tooLarge: true, drained: true } : { text: Buffer.concat(chunks).toString('utf8') });
-    });
-    req.on('error', (err) => {
-      if (done) return;
-      done = true;
-      reject(err);
-    });
-  });
-}
 
 /**
  * Starts a receiver (see the module documentation for what it answers).
@@ -220,7 +188,7 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
       req.resume();
       return;
     }
-    const body = await readBody(req, limit);
+    const body = await readLimitedBody(req, limit);
     if ('tooLarge' in body) {
       answer(res, 413, `body too large: at most ${limit} bytes`, body.drained ? {} : { connection: 'close' });
       report({ status: 413, reason: `body larger than ${limit} bytes`, method, remote, onTokenPath: true });

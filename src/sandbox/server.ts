@@ -19,6 +19,7 @@
  *
  * Routes come from `routes/index.ts` (one line per route module); see {@link Route}.
  */
+import { readLimitedBody, type LimitedBody } from '../http/body.js';
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { SandboxHttpError, type HttpMethod, type Route, type RouteReply, type SandboxContext } from './http.js';
@@ -27,7 +28,6 @@ import { ROUTES } from './routes/index.js';
 /** Largest request body accepted: 1 MiB. Larger bodies get a 413 envelope. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** A body this much larger than the limit is not drained: the connection is closed after the 413. */
-const MAX_DRAIN_BYTES = 8 * MAX_BODY_BYTES;
 
 /** A route with its pattern compiled to a regular expression. */
 interface CompiledRoute {
@@ -93,44 +93,12 @@ function writeEnvelope(res: ServerResponse, status: number, message: string, res
   res.end(body);
 }
 
-/** The body as text, or `too_large` (drained up to 8 MiB, then given up on). */
-function readBody(req: IncomingMessage): Promise<{ text: string } | { tooLarge: true; drained: boolean }> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > MAX_DRAIN_BYTES) {
-      resolve({ tooLarge: true, drained: false });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      total += chunk.length;
-      if (total <= MAX_BODY_BYTES) chunks.push(chunk);
-      else if (total > MAX_DRAIN_BYTES) {
-        done = true;
-        resolve({ tooLarge: true, drained: false });
-      }
-    });
-    req.on('end', () => {
-      if (done) return;
-      done = true;
-      resolve(total > MAX_BODY_BYTES ? { tooLarge: true, drained: true } : { text: Buffer.concat(chunks).toString('utf8') });
-    });
-    req.on('error', (err) => {
-      if (done) return;
-      done = true;
-      reject(err);
-    });
-  });
-}
 
 /** Reads and unwraps the JSON body: the content of `request`, or `undefined` for an empty optional body. */
 async function readRequestBody(req: IncomingMessage, res: ServerResponse, mode: 'required' | 'optional'): Promise<unknown> {
-  let body: Awaited<ReturnType<typeof readBody>>;
+  let body: LimitedBody;
   try {
-    body = await readBody(req);
+    body = await readLimitedBody(req, MAX_BODY_BYTES);
   } catch {
     throw new SandboxHttpError(400, 'the request body could not be read');
   }
