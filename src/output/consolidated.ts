@@ -8,9 +8,9 @@
 import { splitParent } from '../booking/consolidated.js';
 import type { IOStreams } from '../io.js';
 import type { OrderResponse } from '../schema/order.js';
-import { oneLine, trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
+import type { ShipmentResponse } from '../schema/shipment.js';
 import { shipmentStatusWord } from '../schema/status.js';
-import { orderHeading, printPrice, printShipments } from './order.js';
+import { orderHeading, printPrice, printShipments, SHIPMENT_COLUMNS, shipmentRow } from './order.js';
 import { paint } from './style.js';
 import { printTable } from './table.js';
 
@@ -37,29 +37,7 @@ export function printParentShipments(io: IOStreams, order: OrderResponse, childI
   const rows = [...children.map((s) => ['child', s] as const), ...(main ? [['main', main] as const] : [])];
   // Any further shipment the service lists is shown too, as `main`.
   for (const s of order.shipments) if (!childIds.includes(s.id) && s !== main) rows.push(['main', s]);
-  printTable(
-    io,
-    [
-      { header: 'role' },
-      { header: 'shipment' },
-      { header: 'ref' },
-      { header: 'service' },
-      { header: 'deliver to' },
-      { header: 'status' },
-      { header: 'tracking number' },
-      { header: 'total AUD', align: 'right' },
-    ],
-    rows.map(([role, s]) => [
-      role,
-      s.id,
-      s.transient_id ?? '',
-      oneLine(s.service?.name) || String(s.service?.code ?? ''),
-      [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', '),
-      shipmentStatusWord(s.status),
-      trackingNumberOf(s) ?? '—',
-      s.service?.price ? s.service.price.total.toString() : '',
-    ]),
-  );
+  printTable(io, [{ header: 'role' }, ...SHIPMENT_COLUMNS], rows.map(([role, s]) => [role, ...shipmentRow(s)]));
 }
 
 /**

@@ -7,7 +7,7 @@ import type { OrderResponse } from '../schema/order.js';
 import type { Price } from '../schema/price.js';
 import { oneLine, trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
 import { orderStatusWord, shipmentStatusWord } from '../schema/status.js';
-import { printTable } from './table.js';
+import { printTable, type Column } from './table.js';
 import { paint } from './style.js';
 
 /** The price rows: amount, insurance, GST, total, and the children's sum when present (AUD). */
@@ -23,29 +23,33 @@ export function printPrice(io: IOStreams, price: Price | undefined): void {
   printTable(io, [{ header: `price (${price.currency || 'AUD'})` }, { header: 'AUD', align: 'right' }], rows);
 }
 
+/** The columns of a shipment row: id, transient id, service, destination, status, tracking number, total (AUD). */
+export const SHIPMENT_COLUMNS: Column[] = [
+  { header: 'shipment' },
+  { header: 'ref' },
+  { header: 'service' },
+  { header: 'deliver to' },
+  { header: 'status' },
+  { header: 'tracking number' },
+  { header: 'total AUD', align: 'right' },
+];
+
+/** The cells of one shipment under {@link SHIPMENT_COLUMNS}; `—` while no tracking number is assigned. */
+export function shipmentRow(s: ShipmentResponse): string[] {
+  return [
+    s.id,
+    s.transient_id ?? '',
+    oneLine(s.service?.name) || String(s.service?.code ?? ''),
+    [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', '),
+    shipmentStatusWord(s.status),
+    trackingNumberOf(s) ?? '—',
+    s.service?.price ? s.service.price.total.toString() : '',
+  ];
+}
+
 /** One line per shipment: id, transient id, service, status, tracking number, price total. */
 export function printShipments(io: IOStreams, shipments: ShipmentResponse[]): void {
-  printTable(
-    io,
-    [
-      { header: 'shipment' },
-      { header: 'ref' },
-      { header: 'service' },
-      { header: 'deliver to' },
-      { header: 'status' },
-      { header: 'tracking number' },
-      { header: 'total AUD', align: 'right' },
-    ],
-    shipments.map((s) => [
-      s.id,
-      s.transient_id ?? '',
-      oneLine(s.service?.name) || String(s.service?.code ?? ''),
-      [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', '),
-      shipmentStatusWord(s.status),
-      trackingNumberOf(s) ?? '—',
-      s.service?.price ? s.service.price.total.toString() : '',
-    ]),
-  );
+  printTable(io, SHIPMENT_COLUMNS, shipments.map(shipmentRow));
 }
 
 /** The heading line of an order: `Order ORD-… pending`, on stdout (it is data). */
