@@ -6,7 +6,7 @@
  * {@link NetworkError}, {@link TimeoutError}, {@link ProtocolError}. A configured client is never
  * mutated.
  */
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ApiError, ConfigError, NetworkError, ProtocolError, TimeoutError } from '../errors.js';
 import { envelope, fieldErrors, wrapRequest } from '../schema/envelope.js';
@@ -99,24 +99,18 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 export class ApiClient {
   readonly baseUrl: string;
   readonly #options: Readonly<ApiClientOptions>;
-  readonly #dispatcher: Dispatcher;
+  #dispatcher: Dispatcher | undefined;
 
   /** @throws ConfigError when the base URL is malformed or plain http to a remote host. */
   constructor(options: ApiClientOptions) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     this.#options = Object.freeze({ ...options });
-    this.#dispatcher =
-      options.dispatcher ??
-      new Agent({
-        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-        headersTimeout: options.responseTimeoutMs ?? 30_000,
-        bodyTimeout: options.responseTimeoutMs ?? 30_000,
-      });
+    this.#dispatcher = options.dispatcher;
   }
 
   /** Closes idle connections (so a one-shot command exits promptly). */
   async close(): Promise<void> {
-    if (!this.#options.dispatcher) await this.#dispatcher.close();
+    if (!this.#options.dispatcher) await this.#dispatcher?.close();
   }
 
   /** The full URL of a path relative to the base URL. */
@@ -158,7 +152,14 @@ export class ApiClient {
     let status: number;
     let text: string;
     try {
-      const res = await undiciRequest(url, { method: call.method, headers, body: payload, dispatcher: this.#dispatcher });
+      // undici is loaded on first use: commands that never call the service start faster.
+      const { Agent, request } = await import('undici');
+      this.#dispatcher ??= new Agent({
+        connect: { timeout: this.#options.connectTimeoutMs ?? 10_000 },
+        headersTimeout: this.#options.responseTimeoutMs ?? 30_000,
+        bodyTimeout: this.#options.responseTimeoutMs ?? 30_000,
+      });
+      const res = await request(url, { method: call.method, headers, body: payload, dispatcher: this.#dispatcher });
       status = res.statusCode;
       text = await res.body.text();
     } catch (err) {

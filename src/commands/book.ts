@@ -56,9 +56,10 @@ export function bookCommand(ctx: Context): Command {
       new Command('book')
         .summary('create, accept and wait for a booking in one go')
         .description(
-          'Book an order file end to end: create the order, accept it with payment (the profile\'s default\n' +
-            'payment unless a payment flag is given; the built-in sandbox uses credit), wait for the booking\n' +
-            'result and print every shipment with its tracking number.',
+          'Book an order file end to end: create the order, accept it with payment (the profile\'s default ' +
+            'payment unless a payment flag is given; the built-in sandbox uses credit), wait for the booking ' +
+            'result and print every shipment with its tracking number. A consolidated-mail file (shipments and ' +
+            'a main_shipment) is booked as create shipment × N, combine, accept the parent, wait.',
         )
         .argument('<file>', 'order file (JSON or YAML, "-" for standard input)'),
     ),

@@ -4,7 +4,7 @@
  * listed in the interface document.
  */
 import { z } from 'zod';
-import countries from 'i18n-iso-countries';
+import { createRequire } from 'node:module';
 import { anyCasePattern, choiceJsonSchema, withJsonSchema } from './jsonschema.js';
 import { Money, parseAmountInput, readCents } from './money.js';
 
@@ -66,18 +66,30 @@ export function textLike(max?: number) {
   );
 }
 
-/** True when `code` is an ISO 3166-1 alpha-2 country code (upper case), per i18n-iso-countries. */
-export function isCountryCode(code: string): boolean {
-  return /^[A-Z]{2}$/.test(code) && countries.isValid(code);
+type Countries = typeof import('i18n-iso-countries');
+let countriesModule: Countries | undefined;
+/** The i18n-iso-countries package, loaded on first use (it is not needed for `--help` and most commands' start-up). */
+function countries(): Countries {
+  countriesModule ??= createRequire(import.meta.url)('i18n-iso-countries') as Countries;
+  return countriesModule;
 }
 
+/** True when `code` is an ISO 3166-1 alpha-2 country code (upper case), per i18n-iso-countries. */
+export function isCountryCode(code: string): boolean {
+  return /^[A-Z]{2}$/.test(code) && countries().isValid(code);
+}
+
+let countryCodes: readonly string[] | undefined;
 /** Every ISO 3166-1 alpha-2 code known to i18n-iso-countries, upper case, sorted. */
-export const COUNTRY_CODES: readonly string[] = Object.keys(countries.getAlpha2Codes()).sort();
+export function allCountryCodes(): readonly string[] {
+  countryCodes ??= Object.keys(countries().getAlpha2Codes()).sort();
+  return countryCodes;
+}
 
 /** A JSON Schema pattern that matches exactly the known codes, in any case, with blanks around. */
 function countryCodePattern(): string {
   const byFirst = new Map<string, string[]>();
-  for (const code of COUNTRY_CODES) byFirst.set(code[0]!, [...(byFirst.get(code[0]!) ?? []), code[1]!]);
+  for (const code of allCountryCodes()) byFirst.set(code[0]!, [...(byFirst.get(code[0]!) ?? []), code[1]!]);
   const alternatives = [...byFirst].map(([first, seconds]) => `${anyCasePattern(first)}[${seconds.join('')}${seconds.join('').toLowerCase()}]`);
   return `^\\s*(${alternatives.join('|')})\\s*$`;
 }
@@ -97,7 +109,7 @@ export const countryCode = z
     }
   })
   .transform((s) => s.trim().toUpperCase());
-withJsonSchema(countryCode, { type: 'string', pattern: countryCodePattern(), examples: ['AU', 'NZ', 'US', 'GB'] });
+withJsonSchema(countryCode, () => ({ type: 'string', pattern: countryCodePattern(), examples: ['AU', 'NZ', 'US', 'GB'] }));
 
 /** A positive decimal number (a dimension or weight), as a JSON number or a decimal string. */
 export const positiveDecimal = z.preprocess(

@@ -6,7 +6,7 @@
  * `<path>/<token>`, bodies up to 1 MiB, malformed bodies answered 400 and reported on stderr.
  */
 import { Command } from 'commander';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { VERSION, isLoopbackHost } from '../../api/client.js';
 import {
   TOKEN_PATTERN,
@@ -84,6 +84,7 @@ export function callbackLine(io: Pick<IOStreams, 'stdoutIsTTY' | 'color'>, s: Ca
  * @throws the transport error (refused, timeout …)
  */
 export async function forwardCallback(url: string, cb: ReceivedCallback, dispatcher: Agent): Promise<number> {
+  const { request } = await import('undici');
   const res = await request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': `shipbook/${VERSION} (callback listen)` },
@@ -98,6 +99,7 @@ export async function forwardCallback(url: string, cb: ReceivedCallback, dispatc
 /** Runs the receiver until main closes the context (Ctrl-C or SIGTERM). */
 export async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
+  const { Agent } = await import('undici');
   const agent = new Agent({ connect: { timeout: 10_000 } });
   ctx.defer(() => agent.close());
   const forward = (cb: ReceivedCallback) => {
