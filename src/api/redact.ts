@@ -2,6 +2,7 @@
  * Redaction of secrets in anything shipbook may print or log (including `--debug`): API keys,
  * card numbers and CVVs are never shown in full.
  */
+import { luhnValid } from '../schema/payment.js';
 
 /** Shows only the last four characters of a secret: `****abcd`. Short secrets are fully hidden. */
 export function maskSecret(secret: string | undefined): string {
@@ -37,19 +38,6 @@ export function redactValue(value: unknown, parentKey = ''): unknown {
   return value;
 }
 
-/** True when a run of digits passes the Luhn check (a probable card number). */
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /**
  * Scrubs text before it is printed: every listed secret (API key, card number, CVV) becomes
@@ -64,6 +52,6 @@ export function redactText(text: string, secrets: ReadonlyArray<string | undefin
   }
   return out.replace(/\b\d(?:[ -]?\d){12,18}\b/g, (run) => {
     const digits = run.replace(/\D/g, '');
-    return luhn(digits) ? `****${digits.slice(-4)}` : run;
+    return luhnValid(digits) ? `****${digits.slice(-4)}` : run;
   });
 }
