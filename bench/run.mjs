@@ -1,75 +1,326 @@
 #!/usr/bin/env node
-// shipbook benchmark (npm run bench): speed and memory targets, measured on the built CLI.
-// Not part of `npm test`: timings depend on the machine, so they never gate the test suite.
-// Each target prints its median (and peak RSS where /usr/bin/time is available) and PASS/FAIL;
-// the run exits 1 when a target is missed.
+// shipbook benchmark (`npm run bench`): start-up, throughput, sandbox capacity, memory and the
+// sandbox's state store, each measured side by side with a baseline in the same run, on whatever
+// machine it runs. Prints a table (median, spread, ratio, target, verdict) and writes
+// bench/RESULTS.md. Not part of `npm test`: timings depend on the machine, so they never gate the
+// test suite; a missed target is reported (and the run exits 1), never hidden.
+//
+// Options: --quick (fewer pairs and shorter load runs, for trying the harness), --only <name,…>
+// (figures whose name contains one of the words), --no-write (do not touch bench/RESULTS.md).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { once } from 'node:events';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'bin', 'shipbook.js');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const only = onlyArg ? onlyArg.split(',') : undefined;
+const write = !args.includes('--no-write');
 const haveTime = existsSync('/usr/bin/time');
-const home = mkdtempSync(join(tmpdir(), 'shipbook-bench-'));
-const env = { ...process.env, NO_COLOR: '1', CI: '1', HOME: home, XDG_CONFIG_HOME: home, SHIPBOOK_SANDBOX_DELAY_MS: '50' };
+const work = mkdtempSync(join(tmpdir(), 'shipbook-bench-'));
+const baseEnv = {
+  ...process.env,
+  NO_COLOR: '1',
+  CI: '1',
+  HOME: work,
+  XDG_CONFIG_HOME: join(work, 'config'),
+  SHIPBOOK_CONFIG_DIR: join(work, 'config'),
+  SHIPBOOK_STATE_DIR: join(work, 'state'),
+};
+const PAIRS = quick ? 5 : 21;
+const LOAD_SECONDS = quick ? 2 : 6;
 
-/** Runs the CLI once; returns wall time in ms and peak RSS in MiB (when measurable). */
-function runOnce(args, extraEnv = {}) {
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+/** Runs a command once; wall time in ms and peak RSS in MiB (NaN without /usr/bin/time). */
+function runOnce(argv, env = baseEnv, cwd = root) {
+  const cmd = haveTime ? '/usr/bin/time' : argv[0];
+  const full = haveTime ? ['-f', '__RSS__%M', ...argv] : argv.slice(1);
   const started = process.hrtime.bigint();
-  const cmd = haveTime ? '/usr/bin/time' : process.execPath;
-  const argv = haveTime ? ['-f', '%M', process.execPath, bin, ...args] : [bin, ...args];
-  const r = spawnSync(cmd, argv, { cwd: root, env: { ...env, ...extraEnv }, encoding: 'utf8' });
+  const r = spawnSync(cmd, full, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (r.status !== 0) throw new Error(`shipbook ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  const rssKb = haveTime ? Number(r.stderr.trim().split('\n').pop()) : NaN;
-  return { ms, rssMiB: rssKb / 1024 };
+  const m = /__RSS__(\d+)/.exec(r.stderr ?? '');
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${(r.stderr ?? '').slice(-800)}`);
+  return { ms, rssMiB: m ? Number(m[1]) / 1024 : NaN, stdout: r.stdout };
 }
 
-function measure(name, runs, args, target, extraEnv) {
-  const samples = Array.from({ length: runs }, () => runOnce(args, extraEnv));
-  const times = samples.map((s) => s.ms).sort((a, b) => a - b);
-  const median = times[Math.floor(times.length / 2)];
-  const rss = Math.max(...samples.map((s) => s.rssMiB));
-  const ok = median <= target.ms && (Number.isNaN(rss) || rss <= target.rssMiB);
-  console.log(
-    `${ok ? 'PASS' : 'FAIL'}  ${name.padEnd(44)} median ${median.toFixed(0).padStart(5)} ms (target ≤ ${target.ms})` +
-      (Number.isNaN(rss) ? '' : `   peak RSS ${rss.toFixed(0).padStart(4)} MiB (target ≤ ${target.rssMiB})`),
-  );
-  return ok;
+/** Median and inter-quartile spread of a list of numbers. */
+function stats(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))];
+  return { median: at(0.5), p25: at(0.25), p75: at(0.75), n: s.length };
 }
 
-// A foreground sandbox for the commands that talk to a service.
-const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--delay', '50ms'], { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] });
-const url = await new Promise((resolveUrl, reject) => {
+/**
+ * Runs `argv` and the baseline alternately `pairs` times (a warm-up pair first, not counted);
+ * returns both series of wall times and peak RSS.
+ */
+function pairs(argv, baseline, n, env) {
+  runOnce(argv, env);
+  runOnce(baseline, env);
+  const a = [];
+  const b = [];
+  for (let i = 0; i < n; i++) {
+    a.push(runOnce(argv, env));
+    b.push(runOnce(baseline, env));
+  }
+  return { a, b };
+}
+
+/** A child process that prints one JSON line on stdout when ready (its URL). */
+async function startServer(argv, env = baseEnv) {
+  const child = spawn(argv[0], argv.slice(1), { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';
-  sandbox.stdout.on('data', (d) => {
-    out += d;
-    const line = out.split('\n')[0];
-    if (out.includes('\n')) resolveUrl(JSON.parse(line).url);
+  child.stdout.setEncoding('utf8');
+  const ready = new Promise((resolveReady, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolveReady(JSON.parse(out.slice(0, nl)));
+    });
+    child.on('exit', (code) => reject(new Error(`${argv.join(' ')} exited ${code} before it was ready`)));
   });
-  sandbox.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-});
-const remote = { SHIPBOOK_BASE_URL: url, SHIPBOOK_API_KEY: 'sk_bench_0123456789' };
-
-// 200 order files for a batch validation.
-const batch = join(home, 'batch');
-spawnSync('mkdir', ['-p', batch]);
-const order = spawnSync('cat', [join(root, 'fixtures/orders/domestic-syd-mel.yaml')], { encoding: 'utf8' }).stdout;
-for (let i = 0; i < 200; i++) writeFileSync(join(batch, `order-${i}.yaml`), order.replace('SO-10482', `SO-${10000 + i}`));
-
-const results = [
-  measure('start-up: shipbook --help', 10, ['--help'], { ms: 400, rssMiB: 120 }),
-  measure('quote against a sandbox on loopback', 10, ['quote', 'fixtures/quotes/syd-per-multi.yaml'], { ms: 600, rssMiB: 150 }, remote),
-  measure('book (create, accept, wait) on a sandbox', 5, ['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '100ms'], { ms: 1500, rssMiB: 150 }, remote),
-  measure('book against the built-in in-process sandbox', 5, ['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '100ms'], { ms: 1500, rssMiB: 150 }),
-];
-{
-  results.push(measure('validate 200 order files offline', 3, ['validate', batch], { ms: 3000, rssMiB: 200 }));
+  const info = await ready;
+  return {
+    url: info.url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
 }
 
-sandbox.kill('SIGTERM');
-rmSync(home, { recursive: true, force: true });
-const failed = results.filter((ok) => !ok).length;
-console.log(failed === 0 ? 'all targets met' : `${failed} target(s) missed`);
-process.exitCode = failed === 0 ? 0 : 1;
+/** A foreground sandbox (`shipbook sandbox --json`) in its own process, no processing delay. */
+function startSandbox(extra = []) {
+  return startServer([process.execPath, bin, 'sandbox', '--port', '0', '--json', '--delay', '1ms', ...extra]);
+}
+
+/** True when the built CLI knows `flag` on `book` (figures that need later features say so instead of failing). */
+function bookHas(flag) {
+  const r = spawnSync(process.execPath, [bin, 'book', '--help'], { cwd: root, env: baseEnv, encoding: 'utf8' });
+  return r.stdout.includes(flag);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The figures. Each returns rows: {figure, value, baseline, ratio, target, ok, note}.
+
+const rows = [];
+const fmtMs = (v) => `${v.toFixed(0)} ms`;
+const fmtSpread = (s, f) => `${f(s.p25)}–${f(s.p75)}`;
+
+function addRow(row) {
+  rows.push(row);
+  const verdict = row.ok === undefined ? 'n/a ' : row.ok ? 'PASS' : 'MISS';
+  console.log(`${verdict}  ${row.figure.padEnd(52)} ${String(row.value).padEnd(28)} ${String(row.baseline ?? '').padEnd(26)} ratio ${row.ratio ?? '–'} (target ${row.target})`);
+}
+
+async function coldStart(sandboxUrl) {
+  const node0 = [process.execPath, '-e', '0'];
+  const cases = [
+    { name: '--version', argv: ['--version'], target: 1.2 },
+    { name: '--help', argv: ['--help'], target: 1.3 },
+    { name: 'validate one file', argv: ['validate', 'fixtures/orders/domestic-syd-mel.yaml'], target: 2.0 },
+    { name: 'quote against a running sandbox', argv: ['quote', 'fixtures/quotes/syd-mel-single.yaml'], target: 2.5, remote: true },
+  ];
+  for (const c of cases) {
+    const env = c.remote ? { ...baseEnv, SHIPBOOK_BASE_URL: sandboxUrl, SHIPBOOK_API_KEY: 'sk_bench_0123456789' } : baseEnv;
+    const { a, b } = pairs([process.execPath, bin, ...c.argv], node0, PAIRS, env);
+    const sa = stats(a.map((x) => x.ms));
+    const sb = stats(b.map((x) => x.ms));
+    const ratio = sa.median / sb.median;
+    const rss = Math.max(...a.map((x) => x.rssMiB));
+    addRow({
+      figure: `cold start: shipbook ${c.name} / node -e 0`,
+      value: `${fmtMs(sa.median)} (${fmtSpread(sa, fmtMs)})`,
+      baseline: `${fmtMs(sb.median)} (${fmtSpread(sb, fmtMs)})`,
+      ratio: ratio.toFixed(2),
+      target: `≤ ${c.target}`,
+      ok: ratio <= c.target,
+      note: Number.isNaN(rss) ? `${sa.n} pairs` : `${sa.n} pairs; peak RSS ${rss.toFixed(0)} MiB`,
+    });
+  }
+}
+
+/** Requests per second of autocannon (in its own process) against `url`, POST /quote/ with a fixed body. */
+function autocannon(url, body) {
+  const script = join(root, 'bench', 'load.mjs');
+  const r = spawnSync(process.execPath, [script, url, String(LOAD_SECONDS), body], { cwd: root, env: baseEnv, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`load generator failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+async function sandboxCapacity() {
+  const body = JSON.stringify({
+    request: {
+      collection_country: 'AU', collection_postcode: '2000', collection_city: 'Sydney',
+      delivery_country: 'AU', delivery_postcode: '3000', delivery_city: 'Melbourne',
+      packages: [{ length: 30, width: 20, height: 15, weight: 2.5, unit: 'cm' }], currency: 'AUD',
+    },
+  });
+  const sandbox = await startSandbox();
+  const bare = await startServer([process.execPath, join(root, 'bench', 'bare-server.mjs')]);
+  try {
+    const ours = [];
+    const theirs = [];
+    for (let round = 0; round < 2; round++) {
+      ours.push(autocannon(`${sandbox.url}quote/`, body));
+      theirs.push(autocannon(`${bare.url}quote/`, body));
+    }
+    const errors = ours.reduce((n, r) => n + r.errors + r.non2xx, 0);
+    const a = stats(ours.map((r) => r.requestsPerSecond));
+    const b = stats(theirs.map((r) => r.requestsPerSecond));
+    const ratio = a.median / b.median;
+    addRow({
+      figure: 'sandbox POST /quote/ req/s / bare node:http',
+      value: `${a.median.toFixed(0)} req/s`,
+      baseline: `${b.median.toFixed(0)} req/s`,
+      ratio: ratio.toFixed(2),
+      target: '≥ 0.5',
+      ok: ratio >= 0.5 && errors === 0,
+      note: `autocannon, 32 connections, ${LOAD_SECONDS} s × 2 rounds each; ${errors} errors`,
+    });
+  } finally {
+    await sandbox.stop();
+    await bare.stop();
+  }
+}
+
+/** NDJSON file of `count` generated orders (distinct transient ids). */
+async function ndjsonOrders(count) {
+  const file = join(work, `orders-${count}.ndjson`);
+  const { sampleOrder } = await import('./orders.mjs');
+  const template = sampleOrder();
+  const out = createWriteStream(file);
+  for (let i = 0; i < count; i++) {
+    template.order.shipments[0].transient_id = `BENCH-${i}`;
+    if (!out.write(`${JSON.stringify(template)}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return file;
+}
+
+async function throughput() {
+  const name = 'booking throughput: shipbook book / bare undici';
+  if (!bookHas('--concurrency')) {
+    addRow({ figure: name, value: 'not measured', ratio: undefined, target: '≥ 0.8', ok: undefined, note: 'needs batch booking (`book --concurrency`)' });
+    return;
+  }
+  const count = quick ? 200 : 1000;
+  const file = await ndjsonOrders(count);
+  const sandbox = await startSandbox();
+  try {
+    const env = { ...baseEnv, SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_bench_0123456789' };
+    const ours = [];
+    const theirs = [];
+    for (let round = 0; round < 2; round++) {
+      const journal = join(work, `journal-${round}.ndjson`);
+      const t0 = process.hrtime.bigint();
+      runOnce([process.execPath, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', journal], env);
+      ours.push(count / (Number(process.hrtime.bigint() - t0) / 1e9));
+      const r = runOnce([process.execPath, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16'], env);
+      theirs.push(JSON.parse(r.stdout).ordersPerSecond);
+    }
+    const a = stats(ours);
+    const b = stats(theirs);
+    const ratio = a.median / b.median;
+    addRow({ figure: name, value: `${a.median.toFixed(0)} orders/s`, baseline: `${b.median.toFixed(0)} orders/s`, ratio: ratio.toFixed(2), target: '≥ 0.8', ok: ratio >= 0.8, note: `${count} orders, concurrency 16, 2 rounds` });
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+async function memory() {
+  const name = 'peak RSS: dry run of 100,000 orders / of 10,000';
+  if (!bookHas('--dry-run') || !haveTime) {
+    addRow({ figure: name, value: 'not measured', target: '≤ 1.3, < 150 MiB', ok: undefined, note: haveTime ? 'needs batch booking with --dry-run' : 'needs /usr/bin/time' });
+    return;
+  }
+  const small = await ndjsonOrders(10_000);
+  const large = await ndjsonOrders(quick ? 30_000 : 100_000);
+  const a = runOnce([process.execPath, bin, 'book', large, '--dry-run', '--output', 'ndjson']);
+  const b = runOnce([process.execPath, bin, 'book', small, '--dry-run', '--output', 'ndjson']);
+  const ratio = a.rssMiB / b.rssMiB;
+  addRow({ figure: name, value: `${a.rssMiB.toFixed(0)} MiB`, baseline: `${b.rssMiB.toFixed(0)} MiB`, ratio: ratio.toFixed(2), target: '≤ 1.3, < 150 MiB', ok: ratio <= 1.3 && a.rssMiB < 150, note: `${(a.ms / 1000).toFixed(1)} s and ${(b.ms / 1000).toFixed(1)} s` });
+}
+
+async function stateStore() {
+  const name = 'order create with 5,000 stored orders / with 10';
+  const module = join(root, 'bench', 'state-store.mjs');
+  if (!existsSync(module)) {
+    addRow({ figure: name, value: 'not measured', target: '≤ 1.5', ok: undefined, note: 'needs the persistent built-in sandbox' });
+    return;
+  }
+  const { measureStateStore } = await import(module);
+  const r = await measureStateStore({ bin, root, env: baseEnv, work, runs: quick ? 5 : 15 });
+  const ratio = r.large.median / r.small.median;
+  addRow({ figure: name, value: `${fmtMs(r.large.median)} (${fmtSpread(r.large, fmtMs)})`, baseline: `${fmtMs(r.small.median)} (${fmtSpread(r.small, fmtMs)})`, ratio: ratio.toFixed(2), target: '≤ 1.5', ok: ratio <= 1.5, note: r.note ?? '' });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const figures = [
+  ['cold start', async () => {
+    const sandbox = await startSandbox();
+    try {
+      await coldStart(sandbox.url);
+    } finally {
+      await sandbox.stop();
+    }
+  }],
+  ['throughput', throughput],
+  ['capacity', sandboxCapacity],
+  ['memory', memory],
+  ['state', stateStore],
+];
+
+console.log(`shipbook benchmark — node ${process.version}, ${cpus().length} CPUs${quick ? ' (quick)' : ''}`);
+console.log(`${'verdict'.padEnd(6)}${'figure'.padEnd(52)} ${'shipbook (median, p25–p75)'.padEnd(28)} ${'baseline'.padEnd(26)} ratio (target)`);
+let failedToRun = 0;
+for (const [key, fn] of figures) {
+  if (only && !only.some((w) => key.includes(w))) continue;
+  try {
+    await fn();
+  } catch (err) {
+    failedToRun++;
+    addRow({ figure: key, value: 'error', target: '', ok: false, note: String(err instanceof Error ? err.message : err).slice(0, 300) });
+  }
+}
+
+const missed = rows.filter((r) => r.ok === false);
+const summary = missed.length === 0 ? 'every measured target met' : `${missed.length} target(s) missed: ${missed.map((r) => r.figure).join('; ')}`;
+console.log(summary);
+
+if (write) {
+  const md = [
+    '# shipbook benchmark results',
+    '',
+    `Written by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString()}: Node.js ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), ${process.platform}/${process.arch}${quick ? ', quick mode' : ''}.`,
+    'Each figure is measured side by side with its baseline in the same run; start-up figures alternate',
+    `${PAIRS} pairs (after one warm-up pair) and give the median with the 25th–75th percentile spread.`,
+    '',
+    '| figure | shipbook | baseline | ratio | target | verdict | notes |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.figure} | ${r.value} | ${r.baseline ?? ''} | ${r.ratio ?? '–'} | ${r.target} | ${r.ok === undefined ? 'not measured' : r.ok ? 'met' : '**missed**'} | ${r.note ?? ''} |`),
+    '',
+    `Result: ${summary}.`,
+    '',
+    'Commands: cold start runs `node bin/shipbook.js <args>` against `node -e 0`; capacity drives `POST /quote/` with',
+    'autocannon (bench/load.mjs, its own process) against `shipbook sandbox` and bench/bare-server.mjs (a bare node:http',
+    'server answering a fixed envelope); throughput books generated NDJSON orders with `shipbook book --concurrency 16`',
+    'and with bench/bare-undici.mjs (create and accept with undici.request at the same concurrency) against one sandbox',
+    'process; memory is the peak RSS (`/usr/bin/time -f %M`) of `shipbook book --dry-run`; the state store times',
+    '`shipbook order create` on the built-in sandbox with 10 and with 5,000 stored orders (bench/state-store.mjs).',
+    '',
+  ].join('\n');
+  writeFileSync(join(root, 'bench', 'RESULTS.md'), md);
+  console.log('wrote bench/RESULTS.md');
+}
+rmSync(work, { recursive: true, force: true });
+process.exitCode = missed.length === 0 && failedToRun === 0 ? 0 : 1;
