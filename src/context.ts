@@ -8,6 +8,7 @@ import { ApiClient } from './api/client.js';
 import { maskSecret } from './api/redact.js';
 import { loadProfile } from './config/resolve.js';
 import type { ResolvedProfile } from './config/profile.js';
+import { realSleep, type Sleep } from './booking/wait.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
 
@@ -30,6 +31,8 @@ export interface Context {
   readonly debug: boolean;
   /** The clock (tests replace it). */
   now(): Date;
+  /** Waits between polls (tests replace it); rejects when the signal aborts. */
+  sleep: Sleep;
   /** The resolved profile (lazy). @throws ConfigError */
   profile(): Promise<ResolvedProfile>;
   /** The API client for the profile, starting the built-in sandbox when needed (lazy, once). */
@@ -58,6 +61,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions): Context {
       return globals.debug === true;
     },
     now: () => new Date(),
+    sleep: realSleep,
     profile() {
       // Reads the configuration file only now, so `--help` and `validate` never touch it.
       profilePromise ??= Promise.resolve().then(() =>

@@ -11,6 +11,8 @@ import { formatIssues } from './input/format.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { paint } from './output/style.js';
+import { BookingStoppedError } from './booking/progress.js';
+import { stoppedSuggestion } from './output/hints.js';
 
 /** Builds the root command with its global options and every subcommand. */
 export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
@@ -55,23 +57,26 @@ export function reportError(err: unknown, io: IOStreams, globals: GlobalOptions)
   let exitCode: number = EXIT.INTERNAL;
   let json: Record<string, unknown>;
   if (err instanceof ShipbookError) {
+    // A booking that stopped part-way: the step's error, plus the hint rendered from the progress.
+    const detail = err instanceof BookingStoppedError ? err.cause : err;
+    const suggestion = err instanceof BookingStoppedError ? stoppedSuggestion(err.progress, detail.suggestion) : err.suggestion;
     exitCode = err.exitCode;
     lines.push(`${paint(io, 'red', 'error:')} ${err.message}`);
     json = { code: err.code, message: err.message, exit_code: exitCode };
-    if (err instanceof ValidationError && err.issues.length > 0) {
-      lines.push(formatIssues(err.issues).replace(/^/gm, '  '));
-      json.issues = err.issues;
+    if (detail instanceof ValidationError && detail.issues.length > 0) {
+      lines.push(formatIssues(detail.issues).replace(/^/gm, '  '));
+      json.issues = detail.issues;
     }
-    if (err instanceof ApiError) {
-      json.status = err.status;
-      if (err.fieldErrors.length > 0) {
-        lines.push(err.fieldErrors.map((f) => `  ${f.field}  ${f.message}`).join('\n'));
-        json.errors = err.fieldErrors;
+    if (detail instanceof ApiError) {
+      json.status = detail.status;
+      if (detail.fieldErrors.length > 0) {
+        lines.push(detail.fieldErrors.map((f) => `  ${f.field}  ${f.message}`).join('\n'));
+        json.errors = detail.fieldErrors;
       }
     }
-    if (err.suggestion) {
-      lines.push(`${paint(io, 'cyan', 'hint:')} ${err.suggestion}`);
-      json.suggestion = err.suggestion;
+    if (suggestion) {
+      lines.push(`${paint(io, 'cyan', 'hint:')} ${suggestion}`);
+      json.suggestion = suggestion;
     }
   } else {
     const message = err instanceof Error ? err.message : String(err);

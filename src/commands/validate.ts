@@ -6,7 +6,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError, ValidationError } from '../errors.js';
-import { renderReports } from '../input/format.js';
+import { renderReports } from '../output/report.js';
 import { KIND_NAMES, type KindName } from '../input/kinds.js';
 import { validateFiles, type FileReport } from '../input/validate.js';
 import { printJson } from '../output/json.js';

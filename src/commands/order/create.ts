@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { createOrder } from '../../api/orders.js';
 import type { Context } from '../../context.js';
-import { loadKind } from '../../input/validate.js';
+import { loadValidated } from '../input.js';
 import { printJson } from '../../output/json.js';
 import { printOrder } from '../../output/order.js';
 
@@ -13,7 +13,7 @@ export interface OrderCreateOptions {
 
 /** Validates the file (nothing is sent while a problem remains), creates the order, prints it. */
 export async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void> {
-  const order = await loadKind(o.file, 'order', ctx);
+  const order = await loadValidated(o.file, 'order', ctx);
   const created = await createOrder(await ctx.api(), order);
   if (ctx.json) return printJson(ctx.io, { order: created });
   printOrder(ctx.io, created);

@@ -6,15 +6,15 @@
 import { Command } from 'commander';
 import { ApiError, UsageError } from '../../errors.js';
 import { combineShipments } from '../../api/shipments.js';
-import { summaryMismatch, splitParent } from '../../booking/consolidated.js';
-import { withStep } from '../../booking/book.js';
 import type { Context } from '../../context.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
 import { printParentOrder } from '../../output/consolidated.js';
 import { printJson } from '../../output/json.js';
+import { shellCommand } from '../../output/shell.js';
 import { paint } from '../../output/style.js';
 import type { CombineRequest } from '../../schema/combine.js';
 import { combineFile, shipmentDocument, type CombineFile } from '../../schema/consolidated.js';
+import { splitParent, summaryMismatch } from '../../schema/parent.js';
 import type { ShipmentRequest } from '../../schema/shipment.js';
 
 /** Options of `shipment combine`. */
@@ -66,7 +66,9 @@ export async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context
     parent = await combineShipments(await ctx.api(), request);
   } catch (err) {
     if (err instanceof ApiError && request.main_shipment === undefined && err.fieldErrors.some((f) => f.field === 'main_shipment')) {
-      throw withStep(err, 'Give the shipment that carries the parcels to the hub with --main <file>, e.g. --main fixtures/shipments/main-to-hub.yaml.');
+      const hint = 'Give the shipment that carries the parcels to the hub with --main <file>, e.g. --main fixtures/shipments/main-to-hub.yaml.';
+      const { status, envelopeCode, message, fieldErrors, method, url, suggestion } = err;
+      throw new ApiError({ status, envelopeCode, message, fieldErrors, method, url, suggestion: suggestion ? `${hint}\n${suggestion}` : hint });
     }
     throw err;
   }
@@ -74,7 +76,7 @@ export async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context
   if (mismatch) ctx.io.err(`${paint(ctx.io, 'yellow', 'warning:')} ${mismatch}\n`);
   if (ctx.json) return printJson(ctx.io, { order: parent });
   printParentOrder(ctx.io, parent, request.shipments);
-  ctx.io.err(`Accept the parent order with: shipbook order accept ${parent.id} --payment credit\n`);
+  ctx.io.err(`Accept the parent order with: ${shellCommand('order', 'accept', parent.id)} --payment credit\n`);
 }
 
 /** The `shipment combine` command. */
