@@ -7,6 +7,8 @@
 import { ApiClient } from './api/client.js';
 import { maskSecret } from './api/redact.js';
 import { loadProfile } from './config/resolve.js';
+import { ConfigStore } from './config/store.js';
+import { inquirerPrompter, type Prompter } from './prompter.js';
 import type { ResolvedProfile } from './config/profile.js';
 import { realSleep, type Sleep } from './booking/wait.js';
 import type { IOStreams } from './io.js';
@@ -21,6 +23,17 @@ export interface GlobalOptions {
   color?: boolean; // commander's --no-color
 }
 
+/**
+ * The parts of a context that tests (and embedders) replace: the one way to inject a clock, a
+ * sleep, a prompter and a configuration store. Anything not given is the real one.
+ */
+export interface ContextOverrides {
+  now?: () => Date;
+  sleep?: Sleep;
+  prompter?: Prompter;
+  configStore?: ConfigStore;
+}
+
 /** The context handed to every command's run function. */
 export interface Context {
   readonly io: IOStreams;
@@ -33,6 +46,10 @@ export interface Context {
   now(): Date;
   /** Waits between polls (tests replace it); rejects when the signal aborts. */
   sleep: Sleep;
+  /** Asks questions on the terminal (lazy; only when `io.canPrompt`; tests give a scripted one). */
+  prompter(): Prompter;
+  /** The configuration file of this run (`SHIPBOOK_CONFIG_DIR`, XDG, home), opened lazily. */
+  configStore(): ConfigStore;
   /** The resolved profile (lazy). @throws ConfigError */
   profile(): Promise<ResolvedProfile>;
   /** The API client for the profile, starting the built-in sandbox when needed (lazy, once). */
@@ -46,8 +63,10 @@ export interface Context {
 }
 
 /** Builds the context of one run. `globals` is read when first needed, so main can fill it in a preAction hook. */
-export function createContext(io: IOStreams, globals: GlobalOptions): Context {
+export function createContext(io: IOStreams, globals: GlobalOptions, overrides: ContextOverrides = {}): Context {
   let profilePromise: Promise<ResolvedProfile> | undefined;
+  let prompter = overrides.prompter;
+  let store = overrides.configStore;
   let apiPromise: Promise<ApiClient> | undefined;
   const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -60,12 +79,20 @@ export function createContext(io: IOStreams, globals: GlobalOptions): Context {
     get debug() {
       return globals.debug === true;
     },
-    now: () => new Date(),
-    sleep: realSleep,
+    now: overrides.now ?? (() => new Date()),
+    sleep: overrides.sleep ?? realSleep,
+    prompter() {
+      prompter ??= inquirerPrompter(io);
+      return prompter;
+    },
+    configStore() {
+      store ??= ConfigStore.fromEnv(io.env);
+      return store;
+    },
     profile() {
       // Reads the configuration file only now, so `--help` and `validate` never touch it.
       profilePromise ??= Promise.resolve().then(() =>
-        loadProfile({ profileFlag: globals.profile, env: io.env, warn: (line) => io.err(`${paint(io, 'yellow', line)}\n`) }),
+        loadProfile({ profileFlag: globals.profile, env: io.env, store: ctx.configStore(), warn: (line) => io.err(`${paint(io, 'yellow', line)}\n`) }),
       );
       return profilePromise;
     },

@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from './api/client.js';
 import { registerCommands } from './commands/index.js';
-import { createContext, type Context, type GlobalOptions } from './context.js';
+import { createContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
 import { ApiError, EXIT, ShipbookError, ValidationError } from './errors.js';
 import { formatIssues } from './input/format.js';
 import { processIO, type IOStreams } from './io.js';
@@ -94,19 +94,56 @@ export function reportError(err: unknown, io: IOStreams, globals: GlobalOptions)
   return exitCode;
 }
 
-/** Runs shipbook with `argv` (as `process.argv`) and sets `process.exitCode`. Never calls process.exit(). */
-export async function run(argv: string[]): Promise<void> {
+/** What a caller of {@link main} may replace or learn; the process launcher and tests use it. */
+export interface MainOptions {
+  /** Replaces parts of the context (clock, sleep, prompter, configuration store): tests inject them here. */
+  overrides?: ContextOverrides;
+  /** Called with the context once it exists, e.g. to close it from a signal handler. */
+  onContext?: (ctx: Context) => void;
+}
+
+/**
+ * Runs shipbook with `argv` (as `process.argv`: node, script, arguments…) on the given streams and
+ * returns the exit code (see {@link EXIT}). Never exits the process, never touches process-wide
+ * state: tests call it in-process with buffers for streams. Closes what the command opened.
+ */
+export async function main(argv: string[], io: IOStreams, options: MainOptions = {}): Promise<number> {
   const globals: GlobalOptions = {};
-  const io = processIO({ noColor: argv.includes('--no-color'), noInput: argv.includes('--no-input') });
-  const ctx = createContext(io, globals);
+  const ctx = createContext(io, globals, options.overrides);
+  options.onContext?.(ctx);
   const program = buildProgram(ctx, globals);
-  // Ctrl-C (or SIGTERM): close what the command opened (servers, sockets) and exit 130.
+  try {
+    await program.parseAsync(argv);
+    return EXIT.OK;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.OK : EXIT.INPUT;
+    return reportError(err, io, globals);
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** Exit code for a signal: 130 for Ctrl-C (SIGINT), 143 for SIGTERM (128 + 15), as shells report them. */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
+}
+
+/**
+ * Runs shipbook as the process (`bin/shipbook.js`): {@link main} on the process's streams, plus
+ * what only a process has: signals (Ctrl-C exits 130, SIGTERM 143, both after closing what the
+ * command opened, which prints the note on an interrupted wait) and a reader that goes away early.
+ * Sets `process.exitCode`; exits early only on a signal or a closed pipe.
+ */
+export async function run(argv: string[]): Promise<void> {
+  const io = processIO({ noColor: argv.includes('--no-color'), noInput: argv.includes('--no-input') });
+  let ctx: Context | undefined;
   let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(EXIT.INTERRUPTED);
+    const code = signalExitCode(signal);
+    if (interrupted) process.exit(code);
     interrupted = true;
-    if (signal === 'SIGINT') io.err('\ninterrupted\n');
-    void ctx.close().then(() => process.exit(signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.OK));
+    io.err(signal === 'SIGINT' ? '\ninterrupted\n' : '\nterminated\n');
+    void (ctx?.close() ?? Promise.resolve()).then(() => process.exit(code));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -118,17 +155,9 @@ export async function run(argv: string[]): Promise<void> {
     });
   }
   try {
-    await program.parseAsync(argv);
-    process.exitCode ??= EXIT.OK;
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode === 0 ? EXIT.OK : EXIT.INPUT;
-    } else {
-      process.exitCode = reportError(err, io, globals);
-    }
+    process.exitCode = await main(argv, io, { onContext: (c) => (ctx = c) });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await ctx.close();
   }
 }

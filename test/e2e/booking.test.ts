@@ -1,7 +1,8 @@
 /** End-to-end: quote, order create, order accept and book through bin/shipbook.js against a sandbox on 127.0.0.1. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { makeHome, runCli } from './cli.js';
+import { runShipbook as runCli } from '../helpers/run.js';
+import { makeHome } from './cli.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

@@ -11,7 +11,8 @@ import { parse, stringify } from 'yaml';
 import { readCents } from '../../src/schema/money.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { waitFor } from '../sandbox/helpers.js';
-import { makeHome, runCli } from './cli.js';
+import { runShipbook as runCli } from '../helpers/run.js';
+import { makeHome } from './cli.js';
 
 let sandbox: Sandbox;
 let freePickup: Sandbox;

@@ -1,7 +1,8 @@
 /** End-to-end: `order get` and `order cancel` on the assumed fetch-order-data and cancel-order paths (PRODUCT.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { makeHome, runCli } from './cli.js';
+import { runShipbook as runCli } from '../helpers/run.js';
+import { makeHome } from './cli.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

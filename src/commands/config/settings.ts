@@ -9,7 +9,6 @@ import { normaliseBaseUrl } from '../../api/client.js';
 import { maskSecret } from '../../api/redact.js';
 import { effectiveValue, findSetting, getStored, SETTING_KEYS, withStored, type SettingKey } from '../../config/keys.js';
 import { BUILTIN_PROFILE, storedProfile, type ConfigData } from '../../config/schema.js';
-import type { ConfigStore } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printJson } from '../../output/json.js';
@@ -39,9 +38,9 @@ function checkProfile(key: string, profile: unknown): void {
  * stdout, nothing when it has none; the API key as `****abcd`.
  * @throws UsageError (2) for an unknown key; ConfigError (4) for an unknown profile or unusable file.
  */
-export function runConfigGet(key: string, ctx: Context, store?: ConfigStore): void {
+export function runConfigGet(key: string, ctx: Context): void {
   const setting = settingOrThrow(key);
-  const { snapshot } = openStore(ctx, store);
+  const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);
   if (setting.scope === 'profile' && choice.name !== BUILTIN_PROFILE && !snapshot.data.profiles?.[choice.name]) {
     throw unknownProfile(choice, snapshot.data);
@@ -58,14 +57,14 @@ export function runConfigGet(key: string, ctx: Context, store?: ConfigStore): vo
  * @throws UsageError (2) for an unknown key, the API key, an invalid value, the built-in profile;
  *   ConfigError (4) for a refused base URL or an unusable configuration file (left unchanged).
  */
-export async function runConfigSet(key: string, value: string, ctx: Context, store?: ConfigStore): Promise<void> {
+export async function runConfigSet(key: string, value: string, ctx: Context): Promise<void> {
   const setting = settingOrThrow(key);
   if (setting.secret) {
     throw new UsageError('the API key is not taken as an argument: command lines are visible to other users (ps)', {
       suggestion: 'Pipe it in: echo "$KEY" | shipbook auth login --with-key   (or set SHIPBOOK_API_KEY and store nothing)',
     });
   }
-  const opened = openStore(ctx, store);
+  const opened = openStore(ctx);
   const { data } = opened.snapshot;
   if (setting.scope === 'global') {
     if (value !== BUILTIN_PROFILE && !data.profiles?.[value]) {
@@ -94,9 +93,9 @@ export async function runConfigSet(key: string, value: string, ctx: Context, sto
  * again), or `default-profile`.
  * @throws UsageError (2) for an unknown key or the built-in profile; ConfigError (4) for an unknown profile.
  */
-export async function runConfigUnset(key: string, ctx: Context, store?: ConfigStore): Promise<void> {
+export async function runConfigUnset(key: string, ctx: Context): Promise<void> {
   const setting = settingOrThrow(key);
-  const opened = openStore(ctx, store);
+  const opened = openStore(ctx);
   const { data } = opened.snapshot;
   if (setting.scope === 'global') {
     if (data['default-profile'] === undefined) {
@@ -144,9 +143,9 @@ export function allStoredRows(data: ConfigData): string[][] {
  * config, default, built-in), and its saved senders; with `all`, every stored setting of every profile.
  * @throws ConfigError (4) for an unknown profile or an unusable configuration file.
  */
-export function runConfigList(o: { all: boolean }, ctx: Context, store?: ConfigStore): void {
+export function runConfigList(o: { all: boolean }, ctx: Context): void {
   const { io } = ctx;
-  const { snapshot } = openStore(ctx, store);
+  const { snapshot } = openStore(ctx);
   const { data } = snapshot;
   if (o.all) {
     const rows = allStoredRows(data);
