@@ -9,6 +9,7 @@ import { maskSecret } from './api/redact.js';
 import { loadProfile } from './config/resolve.js';
 import { ConfigStore } from './config/store.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
+import { chooseFormat, createWriter, type OutputWriter } from './output/writer.js';
 import type { ResolvedProfile } from './config/profile.js';
 import { realSleep, type Sleep } from './booking/wait.js';
 import type { IOStreams } from './io.js';
@@ -17,6 +18,8 @@ import { paint } from './output/style.js';
 /** Global flags, as parsed by the root command. */
 export interface GlobalOptions {
   json?: boolean;
+  /** `--output table|tsv|json|yaml|ndjson`. */
+  output?: string;
   debug?: boolean;
   profile?: string;
   input?: boolean; // commander's --no-input
@@ -38,8 +41,13 @@ export interface ContextOverrides {
 export interface Context {
   readonly io: IOStreams;
   readonly globals: GlobalOptions;
-  /** `--json`: print machine-readable results on stdout. */
+  /** A machine format (`--json`, `--output json|yaml|ndjson`): results on stdout are data only, no tables. */
   readonly json: boolean;
+  /**
+   * Where results go, in the format chosen once from the flags and the terminal (src/output/writer.ts).
+   * @throws UsageError on first use for `--json` with another `--output`
+   */
+  readonly output: OutputWriter;
   /** `--debug`: print redacted HTTP traffic and stack traces on stderr. */
   readonly debug: boolean;
   /** The clock (tests replace it). */
@@ -67,6 +75,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   let profilePromise: Promise<ResolvedProfile> | undefined;
   let prompter = overrides.prompter;
   let store = overrides.configStore;
+  let writer: OutputWriter | undefined;
   let apiPromise: Promise<ApiClient> | undefined;
   const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -74,7 +83,11 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     io,
     globals,
     get json() {
-      return globals.json === true;
+      return ctx.output.machine;
+    },
+    get output() {
+      writer ??= createWriter(io, chooseFormat(globals, io.stdoutIsTTY));
+      return writer;
     },
     get debug() {
       return globals.debug === true;

@@ -2,7 +2,7 @@
  * Entry point: builds the context and the root command, runs it, and is the only place that maps
  * errors to exit codes (see {@link EXIT} and the README's "Exit codes").
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from './api/client.js';
 import { registerCommands } from './commands/index.js';
 import { createContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
@@ -11,6 +11,7 @@ import { formatIssues } from './input/format.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { paint } from './output/style.js';
+import { OUTPUT_FORMATS } from './output/writer.js';
 import { BookingStoppedError } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
 
@@ -19,7 +20,8 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
   const program = new Command('shipbook')
     .description('Book parcel shipments: quotes, orders, payment, consolidated mail and the booking result.\nWithout a configured service, every command runs against the built-in sandbox.')
     .version(VERSION, '-V, --version')
-    .option('--json', 'print results as JSON on stdout (for scripts)')
+    .option('--json', 'print results as JSON on stdout (for scripts); the same as --output json')
+    .addOption(new Option('--output <format>', 'format of results on stdout (default: table on a terminal, tsv otherwise)').choices(OUTPUT_FORMATS))
     .option('--profile <name>', 'profile to use (default: SHIPBOOK_PROFILE, then the default profile)')
     .option('--debug', 'print HTTP traffic (secrets redacted) and stack traces on stderr')
     .option('--no-input', 'never prompt; fail with a clear message when input is missing')
@@ -32,6 +34,10 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
     });
   program.hook('preAction', (_root, action) => {
     Object.assign(globals, action.optsWithGlobals());
+    // The format is chosen once, here; tables or tab-separated lines follow it.
+    const { format } = ctx.output;
+    if (format === 'table') ctx.io.stdoutIsTTY = true;
+    else if (format === 'tsv') ctx.io.stdoutIsTTY = false;
   });
   registerCommands(program, ctx);
   // Every subcommand reports usage errors the same way and never exits on its own.
@@ -49,10 +55,11 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
 }
 
 /**
- * Prints an error for people on stderr (and as JSON on stdout with `--json`) and returns its exit
- * code. Stack traces only with `--debug`; secrets are scrubbed from every line.
+ * Prints an error for people on stderr (and as data on stdout in a machine format: `--json`,
+ * `--output yaml|ndjson`, through the run's one writer) and returns its exit code. Stack traces only with `--debug`; secrets are scrubbed from every line.
  */
-export function reportError(err: unknown, io: IOStreams, globals: GlobalOptions): number {
+export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 'output'>): number {
+  const { io, globals } = ctx;
   const lines: string[] = [];
   let exitCode: number = EXIT.INTERNAL;
   let json: Record<string, unknown>;
@@ -90,7 +97,15 @@ export function reportError(err: unknown, io: IOStreams, globals: GlobalOptions)
     if (cause instanceof Error && cause.stack) lines.push(paint(io, 'dim', `caused by: ${cause.stack}`));
   }
   io.err(`${redactText(lines.join('\n'))}\n`);
-  if (globals.json && !(err instanceof ShipbookError && err.reported)) io.out(`${redactText(JSON.stringify({ error: json }, null, 2))}\n`);
+  if (!(err instanceof ShipbookError && err.reported)) {
+    let output: Context['output'] | undefined;
+    try {
+      output = ctx.output;
+    } catch {
+      output = undefined; // the format flags themselves are wrong: the error above says so
+    }
+    output?.error({ error: json }, redactText);
+  }
   return exitCode;
 }
 
@@ -117,7 +132,7 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
     return EXIT.OK;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.OK : EXIT.INPUT;
-    return reportError(err, io, globals);
+    return reportError(err, ctx);
   } finally {
     await ctx.close();
   }

@@ -10,7 +10,6 @@ import { loadDocument } from '../input/load.js';
 import { validateKind } from '../input/validate.js';
 import { showWarnings } from './input.js';
 import { printParentOrder } from '../output/consolidated.js';
-import { printJson } from '../output/json.js';
 import { orderHeading, printPrice, printShipments } from '../output/order.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { prepareBooking, type BookOptions } from './book-common.js';
@@ -51,9 +50,10 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
       }
     },
   });
-  if (ctx.json) return printJson(io, { order });
-  if (doc.kind === 'consolidated') printParentOrder(io, order, childIds, { price: false });
-  else printShipments(io, order.shipments);
+  ctx.output.write({ order }, () => {
+    if (doc.kind === 'consolidated') printParentOrder(io, order, childIds, { price: false });
+    else printShipments(io, order.shipments);
+  });
 }
 
 /** The `book` command. */

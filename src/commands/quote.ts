@@ -5,7 +5,6 @@ import type { Context } from '../context.js';
 import { UsageError, ValidationError } from '../errors.js';
 import { parsePackageSpec, parsePlace } from '../input/flags.js';
 import { loadValidated } from './input.js';
-import { printJson } from '../output/json.js';
 import { printQuote, sortServices } from '../output/quote.js';
 import { schemaProblems } from '../schema/issues.js';
 import { quoteRequest, type QuoteRequest } from '../schema/quote.js';
@@ -64,12 +63,10 @@ export async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
   }
   const api = await ctx.api();
   const services = o.get ? await quoteServicesSinglePackage(api, quote) : await quoteServices(api, quote);
-  if (ctx.json) return printJson(ctx.io, { services: sortServices(services) });
-  if (services.length === 0) {
-    ctx.io.err('No service is offered for this route and these packages.\n');
-    return;
-  }
-  printQuote(ctx.io, services);
+  ctx.output.write({ services: sortServices(services) }, () => {
+    if (services.length === 0) ctx.io.err('No service is offered for this route and these packages.\n');
+    else printQuote(ctx.io, services);
+  });
 }
 
 /** The `quote` command. */

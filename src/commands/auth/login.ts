@@ -24,7 +24,6 @@ import {
 } from '../../config/schema.js';
 import type { Context } from '../../context.js';
 import { ApiError, ConfigError, ShipbookError, UsageError } from '../../errors.js';
-import { printJson } from '../../output/json.js';
 import { paint } from '../../output/style.js';
 
 /** Options of `auth login`. */
@@ -180,7 +179,7 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<v
     if (io.env[variable]?.trim()) io.err(`${paint(io, 'yellow', 'note:')} ${variable} is set and overrides the stored setting while it stays set\n`);
   }
   if (ctx.json) {
-    printJson(io, {
+    ctx.output.data({
       profile: name,
       base_url: baseUrl,
       api_key: maskSecret(apiKey),

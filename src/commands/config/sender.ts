@@ -11,7 +11,6 @@ import { BUILTIN_PROFILE, nameProblem, senderAddress, type SenderAddress } from 
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
-import { printJson } from '../../output/json.js';
 import { paint } from '../../output/style.js';
 import { printTable } from '../../output/table.js';
 import { activeProfile, openStore, unknownProfile, warnOn, writableProfile } from './shared.js';
@@ -56,7 +55,7 @@ export function runSenderList(ctx: Context): void {
   if (choice.name !== BUILTIN_PROFILE && !snapshot.data.profiles?.[choice.name]) throw unknownProfile(choice, snapshot.data);
   const senders = snapshot.data.profiles?.[choice.name]?.senders ?? {};
   const names = Object.keys(senders).sort();
-  if (ctx.json) return printJson(ctx.io, { profile: choice.name, senders });
+  if (ctx.json) return ctx.output.data({ profile: choice.name, senders });
   if (names.length === 0) {
     ctx.io.err(`No sender is saved in profile "${choice.name}". Save one with: shipbook config sender set <name> <address-file>\n`);
     return;
@@ -70,7 +69,7 @@ export function runSenderShow(name: string, ctx: Context): void {
   const choice = activeProfile(ctx, snapshot.data);
   const sender = snapshot.data.profiles?.[choice.name]?.senders?.[name];
   if (!sender) throw new UsageError(`no sender named "${name}" in profile "${choice.name}"`, { suggestion: 'List them with: shipbook config sender list' });
-  if (ctx.json) return printJson(ctx.io, sender);
+  if (ctx.json) return ctx.output.data(sender);
   ctx.io.out(stringify(sender));
 }
 

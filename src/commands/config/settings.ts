@@ -11,7 +11,6 @@ import { effectiveValue, findSetting, getStored, SETTING_KEYS, withStored, type 
 import { BUILTIN_PROFILE, storedProfile, type ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { printJson } from '../../output/json.js';
 import { paint } from '../../output/style.js';
 import { printTable } from '../../output/table.js';
 import { schemaProblems } from '../../schema/issues.js';
@@ -46,7 +45,7 @@ export function runConfigGet(key: string, ctx: Context): void {
     throw unknownProfile(choice, snapshot.data);
   }
   const { value, source } = effectiveValue(setting, choice.name, snapshot.data, ctx.io.env);
-  if (ctx.json) return printJson(ctx.io, { profile: setting.scope === 'global' ? null : choice.name, key, value: value ?? null, source });
+  if (ctx.json) return ctx.output.data({ profile: setting.scope === 'global' ? null : choice.name, key, value: value ?? null, source });
   if (value === undefined) ctx.io.err(`${key} is not set for profile "${choice.name}" (${source})\n`);
   else ctx.io.out(`${value}\n`);
 }
@@ -152,7 +151,7 @@ export function runConfigList(o: { all: boolean }, ctx: Context): void {
     if (ctx.json) {
       const profiles: Record<string, Record<string, string>> = {};
       for (const [profile, key, value] of rows) if (profile !== '(global)') (profiles[profile!] ??= {})[key!] = value!;
-      return printJson(io, { config_file: snapshot.path, default_profile: data['default-profile'] ?? null, profiles });
+      return ctx.output.data({ config_file: snapshot.path, default_profile: data['default-profile'] ?? null, profiles });
     }
     if (rows.length === 0) io.err(`Nothing is stored yet (${snapshot.path}).\n`);
     else printTable(io, [{ header: 'PROFILE' }, { header: 'KEY' }, { header: 'VALUE' }], rows);
@@ -163,7 +162,7 @@ export function runConfigList(o: { all: boolean }, ctx: Context): void {
   const settings = SETTING_KEYS.map((s) => ({ key: s.key, ...effectiveValue(s, choice.name, data, io.env) }));
   const senders = Object.keys(data.profiles?.[choice.name]?.senders ?? {}).sort();
   if (ctx.json) {
-    return printJson(io, {
+    return ctx.output.data({
       profile: choice.name,
       profile_source: choice.source,
       config_file: snapshot.path,

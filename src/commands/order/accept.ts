@@ -11,7 +11,6 @@ import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js'
 import type { WaitSettings } from '../../booking/result.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { printJson } from '../../output/json.js';
 import { printOrder } from '../../output/order.js';
 import { shellCommand } from '../../output/shell.js';
 import { prepareBooking } from '../book-common.js';
@@ -37,9 +36,10 @@ export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promi
     const profile = await ctx.profile();
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
     const accepted = await acceptOrder(await ctx.api(), o.orderId, accept);
-    if (ctx.json) return printJson(io, { order: accepted });
-    printOrder(io, accepted);
-    io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
+    ctx.output.write({ order: accepted }, () => {
+      printOrder(io, accepted);
+      io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
+    });
     return;
   }
   // With --wait: the same entry point as `book`, for an order that already exists.
@@ -48,8 +48,7 @@ export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promi
     { kind: 'pending', orderId: o.orderId },
     { api, accept, waitForResult: (orderId) => waiter.wait(orderId), onEvent: progress.onEvent, now: () => ctx.now().getTime() },
   );
-  if (ctx.json) return printJson(io, { order });
-  printOrder(io, order);
+  ctx.output.write({ order }, () => printOrder(io, order));
 }
 
 /** The `order accept` command. */

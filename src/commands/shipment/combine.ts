@@ -9,7 +9,6 @@ import { combineShipments } from '../../api/shipments.js';
 import type { Context } from '../../context.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
 import { printParentOrder } from '../../output/consolidated.js';
-import { printJson } from '../../output/json.js';
 import { shellCommand } from '../../output/shell.js';
 import { paint } from '../../output/style.js';
 import type { CombineRequest } from '../../schema/combine.js';
@@ -74,9 +73,10 @@ export async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context
   }
   const mismatch = summaryMismatch(parent, splitParent(parent, request.shipments).children);
   if (mismatch) ctx.io.err(`${paint(ctx.io, 'yellow', 'warning:')} ${mismatch}\n`);
-  if (ctx.json) return printJson(ctx.io, { order: parent });
-  printParentOrder(ctx.io, parent, request.shipments);
-  ctx.io.err(`Accept the parent order with: ${shellCommand('order', 'accept', parent.id)} --payment credit\n`);
+  ctx.output.write({ order: parent }, () => {
+    printParentOrder(ctx.io, parent, request.shipments);
+    ctx.io.err(`Accept the parent order with: ${shellCommand('order', 'accept', parent.id)} --payment credit\n`);
+  });
 }
 
 /** The `shipment combine` command. */

@@ -1,10 +1,10 @@
 /** `shipbook shipment create <file>`: validate a consolidated-mail shipment and create it (status new, exact price). */
 import { Command } from 'commander';
 import { createShipment } from '../../api/shipments.js';
+import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
 import { printCreatedShipment } from '../../output/consolidated.js';
-import { printJson } from '../../output/json.js';
 import { leavingAustraliaShipment } from '../../schema/combine.js';
 import { shipmentDocument } from '../../schema/consolidated.js';
 
@@ -23,9 +23,10 @@ export async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context):
   const doc = await loadDocument(o.file, ctx.io.stdin);
   const shipment = validateDocument(doc, shipmentDocument(doc.data, leavingAustraliaShipment));
   const created = await createShipment(await ctx.api(), { shipment });
-  if (ctx.json) return printJson(ctx.io, { shipment: created });
-  printCreatedShipment(ctx.io, created);
-  ctx.io.err(`Combine it with the others: shipbook shipment combine ${created.id} <other shipment ids> --main <main shipment file>\n`);
+  ctx.output.write({ shipment: created }, () => {
+    printCreatedShipment(ctx.io, created);
+    ctx.io.err(`Combine it with the others: ${shellCommand('shipment', 'combine', created.id)} <other shipment ids> --main <main shipment file>\n`);
+  });
 }
 
 /** The `shipment create` command. */
