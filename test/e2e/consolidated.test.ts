@@ -83,6 +83,14 @@ describe('shipment create', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('warns about a 40 kg package like order create does, and still creates the shipment', async () => {
+    const file = variant('fixtures/shipments/au-us-1.yaml', 'heavy.yaml', (d) => (d.shipment.packages[0].weight = 40));
+    const r = await runCli(['shipment', 'create', file], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/heavy\.yaml:\d+:\d+ +shipment\.packages\[0\]\.weight +warning: over \d+ kg for one package \(got 40 kg\)/);
+    expect(rows(r.stdout)[0]![0]).toBe('shipment');
+  });
+
   it('refuses a shipment that stays in Australia before sending anything (exit 2, file:line and field)', async () => {
     const file = variant('fixtures/shipments/au-us-1.yaml', 'domestic-destination.yaml', (d) => {
       d.shipment.delivery.country = 'AU';

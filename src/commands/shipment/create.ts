@@ -3,10 +3,8 @@ import { Command } from 'commander';
 import { createShipment } from '../../api/shipments.js';
 import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
-import { loadDocument, validateDocument } from '../../input/load.js';
 import { printCreatedShipment } from '../../output/consolidated.js';
-import { leavingAustraliaShipment } from '../../schema/combine.js';
-import { shipmentDocument } from '../../schema/consolidated.js';
+import { loadValidated } from '../input.js';
 
 /** Options of `shipment create`. */
 export interface ShipmentCreateOptions {
@@ -20,8 +18,8 @@ export interface ShipmentCreateOptions {
  * @throws ValidationError (exit 2), ApiError (exit 3, e.g. a service code that is not consolidated mail)
  */
 export async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promise<void> {
-  const doc = await loadDocument(o.file, ctx.io.stdin);
-  const shipment = validateDocument(doc, shipmentDocument(doc.data, leavingAustraliaShipment));
+  // Through the kinds registry like every sending command, so warnings (a 40 kg package) show too.
+  const { shipment } = await loadValidated(o.file, 'shipment', ctx);
   const created = await createShipment(await ctx.api(), { shipment });
   ctx.output.write({ shipment: created }, () => {
     printCreatedShipment(ctx.io, created);
