@@ -13,6 +13,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, BookingFailedError, NetworkError, TimeoutError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
+import { stillRunningNote } from '../output/hints.js';
 import { shellCommand } from '../output/shell.js';
 
 /** Waits `ms` milliseconds; rejects (with an AbortError) when `signal` aborts first. */
@@ -39,16 +40,6 @@ export interface PollOptions {
 
 /** Default overall wait: 10 minutes. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
-
-/** The command that shows an order later, for messages. */
-export function laterHint(orderId: string): string {
-  return `Run "${shellCommand('order', 'get', orderId)}" later to see the result.`;
-}
-
-/** `order ORD-… is accepted and the booking is still running; run "shipbook order get ORD-…" to see it later`. */
-export function stillRunningNote(orderId: string): string {
-  return `order ${orderId} is accepted and the booking is still running; run "${shellCommand('order', 'get', orderId)}" to see it later`;
-}
 
 /** The error of a wait that ran out of time (exit 7). */
 export function waitTimeoutError(orderId: string, elapsedMs: number): WaitTimeoutError {

@@ -50,3 +50,8 @@ export function stoppedSuggestion(p: BookingProgress, own: string | undefined): 
   if (hint === undefined) return own;
   return own ? `${hint}\n${own}` : hint;
 }
+
+/** `order ORD-… is accepted and the booking is still running; run "shipbook order get ORD-…" to see it later`. */
+export function stillRunningNote(orderId: string): string {
+  return `order ${orderId} is accepted and the booking is still running; run "${shellCommand('order', 'get', orderId)}" to see it later`;
+}

@@ -5,7 +5,7 @@
  * runner or a wizard renders the same events its own way.
  */
 import type { BookingEvent, BookingEventHandler } from '../booking/progress.js';
-import { stillRunningNote } from '../booking/wait.js';
+import { stillRunningNote } from './hints.js';
 import type { IOStreams } from '../io.js';
 import { summaryMismatch, splitParent, withoutTrackingNumber } from '../schema/parent.js';
 import { orderStatusWord, shipmentStatusWord } from '../schema/status.js';
