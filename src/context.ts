@@ -64,6 +64,10 @@ export interface Context {
   api(): Promise<ApiClient>;
   /** Writes a debug line on stderr when `--debug` is on. */
   debugLog(line: string): void;
+  /** Aborted when the run is interrupted (Ctrl-C, SIGTERM); its reason is the signal's name. */
+  readonly signal: AbortSignal;
+  /** Marks the run interrupted (main's signal handler calls it before {@link close}). */
+  abort(reason: string): void;
   /** Registers work to run when the command ends (close servers, sockets). */
   defer(cleanup: () => Promise<void> | void): void;
   /** Runs the deferred cleanups, last registered first. */
@@ -76,6 +80,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   let prompter = overrides.prompter;
   let store = overrides.configStore;
   let writer: OutputWriter | undefined;
+  const interruption = new AbortController();
   let apiPromise: Promise<ApiClient> | undefined;
   const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -142,6 +147,10 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     },
     debugLog(line) {
       if (globals.debug) io.err(`${paint(io, 'dim', 'debug:')} ${line}\n`);
+    },
+    signal: interruption.signal,
+    abort(reason) {
+      interruption.abort(reason);
     },
     defer(cleanup) {
       cleanups.push(cleanup);

@@ -158,6 +158,7 @@ export async function run(argv: string[]): Promise<void> {
     if (interrupted) process.exit(code);
     interrupted = true;
     io.err(signal === 'SIGINT' ? '\ninterrupted\n' : '\nterminated\n');
+    ctx?.abort(signal);
     void (ctx?.close() ?? Promise.resolve()).then(() => process.exit(code));
   };
   process.on('SIGINT', onSignal);

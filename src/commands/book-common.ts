@@ -45,6 +45,7 @@ export async function prepareBooking(o: BookOptions, ctx: Context): Promise<Prep
   );
   ctx.defer(async () => {
     await waiter.close();
+    if (ctx.signal.aborted) progress.interrupted();
     progress.close();
   });
   return {

@@ -34,6 +34,8 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
     ? { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded, 'consolidated', ctx)), file: o.file }
     : { kind: 'regular', order: showWarnings(ctx, validateKind(loaded, 'order', ctx)), file: o.file };
   const { api, waiter, accept, progress } = await prepareBooking(o, ctx);
+  // For the note after an interruption: the file that holds the main shipment.
+  Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
   const { order, childIds } = await bookDocument(doc, {
     api,
     accept,

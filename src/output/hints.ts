@@ -55,3 +55,18 @@ export function stoppedSuggestion(p: BookingProgress, own: string | undefined): 
 export function stillRunningNote(orderId: string): string {
   return `order ${orderId} is accepted and the booking is still running; run "${shellCommand('order', 'get', orderId)}" to see it later`;
 }
+
+/**
+ * The note after an interruption (Ctrl-C, SIGTERM) before the wait: what exists and the command
+ * that continues it; `undefined` when nothing was created or the order is already accepted (the
+ * wait prints {@link stillRunningNote} then).
+ */
+export function interruptedHint(p: BookingProgress): string | undefined {
+  const ids = p.shipmentIds;
+  if (p.stage === 'shipments_created' && ids.length > 0) {
+    const n = ids.length;
+    const more = p.shipmentCount !== undefined && n < p.shipmentCount;
+    return `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} ${n === 1 ? 'was' : 'were'} created and ${n === 1 ? 'is' : 'are'} not combined: combine ${more ? 'them with the rest' : 'them'} with ${combineHint(ids, p.file ?? '-', p.withMain === true, more)}`;
+  }
+  return p.stage === 'order_created' ? progressHint(p) : undefined;
+}

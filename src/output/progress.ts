@@ -4,8 +4,8 @@
  * `warning:`/`note:` lines, which go above the spinner while it runs. The flows never draw; a batch
  * runner or a wizard renders the same events its own way.
  */
-import type { BookingEvent, BookingEventHandler } from '../booking/progress.js';
-import { stillRunningNote } from './hints.js';
+import type { BookingEvent, BookingEventHandler, BookingProgress } from '../booking/progress.js';
+import { interruptedHint, stillRunningNote } from './hints.js';
 import type { IOStreams } from '../io.js';
 import { summaryMismatch, splitParent, withoutTrackingNumber } from '../schema/parent.js';
 import { orderStatusWord, shipmentStatusWord } from '../schema/status.js';
@@ -22,6 +22,13 @@ export function stepLine(io: Pick<IOStreams, 'color'>, word: string, text: strin
 /** A progress printer: the event handler, and `close()` to stop a spinner still running. */
 export interface ProgressPrinter {
   onEvent: BookingEventHandler;
+  /** How far the booking got, as seen from its events. */
+  readonly progress: BookingProgress;
+  /**
+   * The run was interrupted (Ctrl-C, SIGTERM) before the wait: prints what exists and the command
+   * that continues it (nothing when nothing was created; a running wait prints its own note).
+   */
+  interrupted(): void;
   close(): void;
 }
 
@@ -38,7 +45,20 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
   const warn = (message: string) => say(`${paint(io, 'yellow', 'warning:')} ${message}`);
   const step = (word: string, text: string) => io.err(stepLine(io, word, text));
   let childIds: readonly string[] | undefined;
+  const progress: BookingProgress = { kind: 'regular', stage: 'started', shipmentIds: [] };
+  const track = (e: BookingEvent): void => {
+    if (e.type === 'order_created') Object.assign(progress, { stage: 'order_created', orderId: e.order.id });
+    else if (e.type === 'shipment_created') {
+      progress.kind = 'consolidated';
+      progress.stage = 'shipments_created';
+      progress.shipmentCount = e.count;
+      progress.shipmentIds.push(e.shipment.id);
+    } else if (e.type === 'combined') Object.assign(progress, { kind: 'consolidated', stage: 'order_created', orderId: e.parent.id, parentId: e.parent.id });
+    else if (e.type === 'accepted') Object.assign(progress, { stage: 'accepted', orderId: e.order.id });
+    else if (e.type === 'processed') progress.stage = 'processed';
+  };
   const onEvent = (e: BookingEvent): void => {
+    track(e);
     switch (e.type) {
       case 'order_created':
         return step(orderStatusWord(e.order.status), `order ${e.order.id} created, ${e.order.shipments.length} shipment(s)`);
@@ -92,6 +112,11 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
   };
   return {
     onEvent,
+    progress,
+    interrupted() {
+      const hint = interruptedHint(progress);
+      if (hint !== undefined) io.err(`${hint}\n`);
+    },
     close() {
       spinner?.stop();
       spinner = undefined;

@@ -11,7 +11,8 @@ import { prepareResultWaiter } from '../../src/booking/result.js';
 import { ApiError } from '../../src/errors.js';
 import { loadDocument } from '../../src/input/load.js';
 import { validateKind } from '../../src/input/validate.js';
-import { combineHint, progressHint } from '../../src/output/hints.js';
+import { combineHint, interruptedHint, progressHint } from '../../src/output/hints.js';
+import { progressPrinter } from '../../src/output/progress.js';
 import { shellArg, shellCommand } from '../../src/output/shell.js';
 import { startSandbox, SANDBOX_API_KEY, type Sandbox } from '../../src/sandbox/index.js';
 import type { AcceptRequest } from '../../src/schema/payment.js';
@@ -99,5 +100,46 @@ describe('hints quote for the shell', () => {
     expect(progressHint(partial)).toContain("shipbook shipment combine SHP-A <ids of the other shipments> --main 'my orders/c.yaml'");
     expect(combineHint(['SHP-A', 'SHP-B'], 'c.yaml', true)).toBe('shipbook shipment combine SHP-A SHP-B --main c.yaml');
     expect(progressHint({ kind: 'regular', stage: 'accepted', orderId: 'ORD-1', shipmentIds: [] })).toBeUndefined();
+  });
+});
+
+describe('the note after an interruption before the wait', () => {
+  const io = () => {
+    let err = '';
+    return { io: { err: (t: string) => void (err += t), color: false, stderrIsTTY: false }, err: () => err };
+  };
+
+  it('names the pending order and the commands that continue it', async () => {
+    const { value } = validateKind(await loadDocument('fixtures/orders/domestic-syd-mel.yaml'), 'order', { now: () => new Date() });
+    const out = io();
+    const printer = progressPrinter(out.io);
+    // Interrupted while accepting: the accept request never comes back.
+    await new Promise<void>((created) => {
+      void bookDocument(
+        { kind: 'regular', order: value },
+        {
+          api,
+          accept: () => new Promise<AcceptRequest>(() => {}),
+          waitForResult: () => Promise.reject(new Error('not reached')),
+          onEvent(e) {
+            printer.onEvent(e);
+            if (e.type === 'order_created') created();
+          },
+        },
+      );
+    });
+    printer.interrupted();
+    const id = printer.progress.orderId!;
+    expect(out.err()).toContain(`Order ${id} was created and is still pending: accept it with "shipbook order accept ${id}"`);
+  });
+
+  it('names the shipments created and says nothing when nothing exists', () => {
+    const out = io();
+    const printer = progressPrinter(out.io);
+    printer.interrupted();
+    expect(out.err()).not.toContain('created');
+    expect(interruptedHint({ kind: 'consolidated', stage: 'shipments_created', shipmentIds: ['SHP-A'], shipmentCount: 2, withMain: true, file: 'c.yaml' })).toBe(
+      'Shipment SHP-A was created and is not combined: combine them with the rest with shipbook shipment combine SHP-A <ids of the other shipments> --main c.yaml',
+    );
   });
 });
