@@ -3,22 +3,17 @@
  * cases where shipbook polls because the callback goes elsewhere (`--callback`). Against a
  * sandbox of its own, so that `state.callbacks` shows exactly the callbacks these runs caused.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { runShipbook as runCli } from '../helpers/run.js';
-import { makeHome } from './cli.js';
 
+// The shared sandbox start (test/helpers/sandbox.ts): private home, key, base URL.
+const fixture = useSandbox({ processingDelayMs: 100, callbackRetries: 0, callbackTimeoutMs: 500 });
 let sandbox: Sandbox;
 let env: Record<string, string>;
-const home = makeHome();
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ processingDelayMs: 100, callbackRetries: 0, callbackTimeoutMs: 500 });
-  env = { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_test_e2e_0123456789', HOME: home.home, XDG_CONFIG_HOME: home.home };
-});
-afterAll(async () => {
-  await sandbox.close();
-  home.cleanup();
+beforeAll(() => {
+  ({ sandbox, env } = fixture);
 });
 
 describe('--poll', () => {

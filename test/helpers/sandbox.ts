@@ -16,6 +16,8 @@ export interface SandboxFixture {
   readonly sandbox: Sandbox;
   /** SHIPBOOK_BASE_URL, SHIPBOOK_API_KEY and a private HOME / XDG_CONFIG_HOME. */
   readonly env: Record<string, string>;
+  /** The private home directory (also XDG_CONFIG_HOME), removed after the file's tests. */
+  readonly home: string;
 }
 
 /** Starts a sandbox (processing delay 100 ms unless given) before the file's tests; closes it and removes the home after. */
@@ -30,6 +32,7 @@ export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
     home.cleanup();
   });
   return {
+    home: home.home,
     get sandbox() {
       if (!sandbox) throw new Error('the sandbox starts in beforeAll: use it inside a test');
       return sandbox;
