@@ -78,6 +78,21 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
   return { kind, value: result.value, issues: warnings.sort(byPosition) };
 }
 
+/**
+ * The warnings of a value already validated by a command's own schema (see {@link checkDocument}
+ * for the kinds registry's): a pickup date in the past, a package over the weight limit. `prefix`
+ * is where the value sits in the file (`['main_shipment']` for a shipment read out of a combine
+ * file), so each warning points at its line.
+ */
+export function documentWarnings(doc: LoadedDocument, value: unknown, prefix: readonly PropertyKey[], now: Date): InputIssue[] {
+  return collectWarnings(value, now)
+    .map((w): InputIssue => {
+      const filePath = [...prefix, ...w.segments];
+      return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: 'warning' };
+    })
+    .sort(byPosition);
+}
+
 /** A report for a problem found before the document could be checked (reading, parsing). */
 function unreadable(file: string, err: unknown): FileReport {
   if (err instanceof ValidationError) return { file, kind: null, valid: false, issues: err.issues };

@@ -104,6 +104,14 @@ describe('shipment create', () => {
 });
 
 describe('shipment combine and order accept', () => {
+  it('warns about a heavy main shipment package, pointing at its line, and still combines', async () => {
+    const a = await createShipment('fixtures/shipments/au-us-1.yaml');
+    const heavy = variant('fixtures/shipments/main-to-hub.yaml', 'heavy-main.yaml', (d) => (d.main_shipment.packages[0].weight = 40));
+    const r = await runCli(['shipment', 'combine', a.id, '--main', heavy], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/heavy-main\.yaml:\d+:\d+ +main_shipment\.packages\[0\]\.weight +warning: over \d+ kg for one package \(got 40 kg\)/);
+  });
+
   it('creates two shipments, combines them with the main shipment, accepts the parent and books every shipment', async () => {
     const [a, b] = await Promise.all([createShipment('fixtures/shipments/au-us-1.yaml'), createShipment('fixtures/shipments/au-gb-2.yaml')]);
     const r = await runCli(['shipment', 'combine', a.id, b.id, '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });

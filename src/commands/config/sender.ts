@@ -8,6 +8,8 @@
 import { Command } from 'commander';
 import { stringify } from 'yaml';
 import { BUILTIN_PROFILE, nameProblem, senderAddress, type SenderAddress } from '../../config/schema.js';
+import { documentWarnings } from '../../input/validate.js';
+import { showWarnings } from '../input.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
@@ -39,6 +41,8 @@ export async function runSenderSet(name: string, file: string, ctx: Context): Pr
   const profile = writableProfile(activeProfile(ctx, opened.snapshot.data), `config sender set ${name} ${file}`);
   const doc = await loadDocument(file, ctx.io.stdin);
   const address = validateDocument(doc, senderAddress) as SenderAddress;
+  // Shown like every command that reads a file (an address has no pickup date or package today).
+  showWarnings(ctx, { value: address, warnings: documentWarnings(doc, address, [], ctx.now()) });
   const replaced = opened.snapshot.data.profiles?.[profile]?.senders?.[name] !== undefined;
   await opened.store.update((d) => {
     d.profiles ??= {};
