@@ -85,7 +85,11 @@ export function createWriter(io: Pick<IOStreams, 'out'>, format: OutputFormat): 
       io.out(serialize(format, data));
     },
     error(body, scrub) {
-      if (machine) io.out(scrub(serialize(format, body)));
+      if (!machine) return;
+      // Scrubbed as JSON text (exactly what --json always wrote), then written in the format, so a
+      // mask such as ****1234 stays a quoted string in YAML.
+      const scrubbed = scrub(serialize('json', body));
+      io.out(format === 'json' ? scrubbed : serialize(format, JSON.parse(scrubbed)));
     },
   };
 }

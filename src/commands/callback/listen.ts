@@ -15,6 +15,7 @@ import {
   type ReceivedCallback,
 } from '../../booking/receiver.js';
 import { checkHttpUrl, parsePortFlag } from '../../input/flags.js';
+import { serialize } from '../../output/writer.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io.js';
@@ -127,7 +128,10 @@ export async function runCallbackListen(o: CallbackListenOptions, ctx: Context):
       ...(o.token === undefined ? {} : { token: o.token }),
       onCallback(cb) {
         const summary = summariseCallback(cb);
-        io.out(ctx.json ? `${JSON.stringify(summary)}\n` : callbackLine(io, summary));
+        // A stream of records: one compact JSON line each for json/ndjson, one YAML document each for yaml.
+        const { format } = ctx.output;
+        if (format === 'yaml') io.out(`---\n${serialize('yaml', summary)}`);
+        else io.out(ctx.json ? serialize('ndjson', summary) : callbackLine(io, summary));
         forward(cb);
         return { accepted: true };
       },
