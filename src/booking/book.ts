@@ -18,6 +18,7 @@ import type { ConsolidatedBooking } from '../schema/consolidated.js';
 import type { CreateOrderRequest, OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
+import { EXIT, ShipbookError } from '../errors.js';
 import { stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
 /** How the booking result is awaited; returns the processed order (see src/booking/result.ts `ResultWaiter.wait`). */
@@ -46,6 +47,11 @@ export interface BookingDeps {
   onEvent?: BookingEventHandler;
   /** Milliseconds since the epoch (tests replace it); default `Date.now`. */
   now?: () => number;
+  /**
+   * Stops the booking before its next step once aborted (a batch runner winding down, Ctrl-C): the
+   * step under way finishes, then a {@link BookingStoppedError} (exit 130) says how far it got.
+   */
+  signal?: AbortSignal;
 }
 
 /** A finished booking: the processed order (with tracking numbers) and how it got there. */
@@ -72,6 +78,9 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   const progress: BookingProgress = { kind: doc.kind, stage: 'started', shipmentIds: [] };
   if (doc.kind !== 'pending') progress.file = doc.file;
   const step = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (deps.signal?.aborted) {
+      throw stoppedAt(new ShipbookError('interrupted', 'the booking was stopped before its next step', EXIT.INTERRUPTED), progress);
+    }
     try {
       return await run();
     } catch (err) {
@@ -81,7 +90,7 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
 
   let orderId: string;
   if (doc.kind === 'regular') {
-    const created = await createOrder(deps.api, doc.order);
+    const created = await step(() => createOrder(deps.api, doc.order));
     orderId = created.id;
     Object.assign(progress, { stage: 'order_created', orderId });
     emit({ type: 'order_created', order: created });

@@ -76,6 +76,25 @@ describe('bookDocument', () => {
     );
   });
 
+  it('stops before the next step once its signal aborts, saying how far it got (exit 130)', async () => {
+    const { value } = validateKind(await loadDocument('fixtures/orders/domestic-syd-mel.yaml'), 'order', { now: () => new Date() });
+    const stop = new AbortController();
+    const err = await bookDocument(
+      { kind: 'regular', order: value },
+      {
+        api,
+        accept: credit,
+        waitForResult: () => Promise.reject(new Error('not reached')),
+        signal: stop.signal,
+        onEvent: (e) => e.type === 'order_created' && stop.abort(),
+      },
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BookingStoppedError);
+    expect((err as BookingStoppedError).exitCode).toBe(130);
+    expect((err as BookingStoppedError).progress.stage).toBe('order_created');
+    expect(sandbox.state.findOrder((err as BookingStoppedError).progress.orderId!)!.status).toBe('new');
+  });
+
   it('throws the plain error when nothing was created yet', async () => {
     const err = await bookDocument({ kind: 'pending', orderId: 'ORD-NOSUCH' }, { api, accept: credit, waitForResult: () => Promise.reject(new Error('not reached')) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
