@@ -2,6 +2,7 @@
  * What the booking commands (`book`, `order accept --wait`) share: their options and the
  * preparation done before anything is created (payment check, client, result waiter, progress lines).
  */
+import { Readable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import { buildAcceptRequest, type PaymentFlags } from '../booking/payment.js';
 import { prepareResultWaiter, type ResultWaiter, type WaitSettings } from '../booking/result.js';
@@ -35,7 +36,9 @@ export interface PreparedBooking {
 export async function prepareBooking(o: BookOptions, ctx: Context): Promise<PreparedBooking> {
   const { io } = ctx;
   const profile = await ctx.profile();
-  const check = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+  // The payment is read twice (checked now, built once the order id is known): standard input only once.
+  const stdin = o.paymentFile === '-' ? replayable(await readAll(io.stdin)) : () => io.stdin;
+  const check = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: stdin() });
   const api = await ctx.api();
   const progress = progressPrinter(io);
   const waiter = await prepareResultWaiter(
@@ -53,6 +56,18 @@ export async function prepareBooking(o: BookOptions, ctx: Context): Promise<Prep
     waiter,
     progress,
     accept: (orderId) =>
-      buildAcceptRequest(orderId, { ...o, callback: o.callback ?? waiter.callbackUrl }, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
+      buildAcceptRequest(orderId, { ...o, callback: o.callback ?? waiter.callbackUrl }, profile.defaultPayment, { now: ctx.now, stdin: stdin() }),
   };
+}
+
+/** Everything a stream holds, as bytes. */
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks);
+}
+
+/** A fresh stream of `bytes` on every call. */
+function replayable(bytes: Buffer): () => Readable {
+  return () => Readable.from(bytes.length === 0 ? [] : [bytes]);
 }

@@ -3,6 +3,7 @@
  * cases where shipbook polls because the callback goes elsewhere (`--callback`). Against a
  * sandbox of its own, so that `state.callbacks` shows exactly the callbacks these runs caused.
  */
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -80,5 +81,15 @@ describe('waiting with your own --callback URL', () => {
     const b = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s', '--listen', '8787'], { env });
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('--poll and --listen');
+  });
+});
+
+describe('order accept --wait with the payment on standard input', () => {
+  it('reads standard input once, though the payment is checked before and built after', async () => {
+    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
+    const id = JSON.parse(created.stdout).order.id as string;
+    const r = await runCli(['order', 'accept', id, '--payment-file', '-', '--wait', '--poll', '100ms'], { env, input: readFileSync('fixtures/payments/credit.yaml', 'utf8') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`order ${id} booked in`);
   });
 });
