@@ -26,8 +26,10 @@ export const EXIT = {
   BOOKING_FAILED: 6,
   /** Waiting for the booking result timed out: the order is accepted, the booking still running. */
   WAIT_TIMEOUT: 7,
-  /** Interrupted by the user (Ctrl-C). */
+  /** Interrupted by the user (Ctrl-C, SIGINT): 128 + 2. */
   INTERRUPTED: 130,
+  /** Terminated (SIGTERM: `timeout`, a cancelled CI job): 128 + 15. */
+  TERMINATED: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
