@@ -46,6 +46,8 @@ export interface FaultServer {
    * A list is used one entry per request, the last one repeating.
    */
   set(route: string, mode: FaultMode | FaultMode[]): void;
+  /** Forgets every route set and every request received. */
+  reset(): void;
   /** Resolves when `n` requests have been received. */
   received(n: number): Promise<void>;
   close(): Promise<void>;
@@ -142,6 +144,10 @@ export async function startFaultServer(): Promise<FaultServer> {
     requests,
     set(route, mode) {
       routes.set(route, Array.isArray(mode) ? [...mode] : [mode]);
+    },
+    reset() {
+      routes.clear();
+      requests.length = 0;
     },
     received(n) {
       if (requests.length >= n) return Promise.resolve();
