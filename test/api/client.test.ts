@@ -149,11 +149,10 @@ describe('a lost answer is not "cannot reach"', () => {
 
 describe('limits', () => {
   it('stops a trickling answer at the total deadline and says what a create may have done', async () => {
-    server.set('POST /orders/', { mode: 'trickle', intervalMs: 50 });
-    const started = Date.now();
+    // One byte every 200 ms: undici's per-chunk timeout never fires; only the total deadline stops it.
+    server.set('POST /orders/', { mode: 'trickle', intervalMs: 200 });
     const err = (await createOrder(client({ timeoutMs: 400 }), order).catch((e: unknown) => e)) as TimeoutError;
     expect(err).toBeInstanceOf(TimeoutError);
-    expect(Date.now() - started).toBeLessThan(5_000); // undici's per-chunk timeout alone would never fire
     expect(err.sent).toBe(true);
     expect(err.message).toMatch(/did not answer within 400 ms.*order may have been created/);
     expect(err.suggestion).not.toMatch(/try again/i);
@@ -198,10 +197,8 @@ describe('interrupts', () => {
     const api = client({ signal: controller.signal });
     const pending = createOrder(api, order).catch((e: unknown) => e);
     await server.received(1);
-    const started = Date.now();
-    controller.abort();
+    controller.abort(); // without the signal the stall would hold the call for the 30 s response timeout
     const err = (await pending) as RequestInterruptedError;
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(err).toBeInstanceOf(RequestInterruptedError);
     expect(err.exitCode).toBe(130);
     expect(err.sent).toBe(true);
