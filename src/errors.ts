@@ -254,10 +254,19 @@ export class DryRunHalt extends ShipbookError {
   }
 }
 
-/** The service answered, but not with the `message`/`code`/`result` envelope. Exit 5. */
+/**
+ * The service answered, but not with the `message`/`code`/`result` envelope, or its `result` does
+ * not have the expected shape (e.g. a quote without `result.services`). Exit 5. When the API
+ * client built it, `sent` is true and `endpoint` names the call (a mutating call may have taken
+ * effect: its answer came but cannot be read).
+ */
 export class ProtocolError extends ShipbookError {
-  constructor(message: string, options: ShipbookErrorOptions = {}) {
+  readonly sent: boolean;
+  readonly endpoint?: RequestFate['endpoint'];
+  constructor(message: string, options: TransportErrorOptions = {}) {
     super('bad_response', message, EXIT.NETWORK, options);
+    this.sent = options.fate?.sent ?? true;
+    this.endpoint = options.fate?.endpoint;
   }
 }
 

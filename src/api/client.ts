@@ -251,6 +251,10 @@ export function planRequest(target: PlanTarget, call: Omit<CallOptions<unknown>,
   return { ...record, url: record.url.replace(/%3C([^/]*?)%3E/gi, (_m, inner: string) => `<${decodeURIComponent(inner)}>`) };
 }
 
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
 /** Quotes a value for a POSIX shell when it needs it, so hints can be pasted. */
 function shellQuote(value: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
@@ -562,15 +566,17 @@ export class ApiClient {
     const what = `${p.endpoint.method} ${p.url}`;
     const timeout = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'].includes(code) || ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'].includes(causeCode);
     const lost = timeout ? 'the service stopped answering' : 'the connection closed before the answer came';
+    // Headers never written (per undici's channels) but no code that proves it: say what we know.
+    const head = sentByChannel ? 'the request was sent but its answer was lost' : 'the connection failed while the request was being sent, so it may have reached the service';
     if (p.endpoint.safe) {
-      return new AnswerLostError(`the request was sent but its answer was lost: ${lost} (${what}, ${reason}); it changes nothing at the service`, {
+      return new AnswerLostError(`${head}: ${lost} (${what}, ${reason}); it changes nothing at the service`, {
         cause: err,
         suggestion: 'Try again; if it keeps happening, check the base URL and your network.',
         fate: this.#fate(p, true),
       });
     }
     const { note, suggestion } = this.#unknownOutcome(p);
-    return new AnswerLostError(`the request was sent but its answer was lost: ${lost} (${what}, ${reason}), so ${note}`, {
+    return new AnswerLostError(`${head}: ${lost} (${what}, ${reason}), so ${note}`, {
       cause: err,
       suggestion,
       fate: this.#fate(p, true),
@@ -594,6 +600,7 @@ export class ApiClient {
       }
       throw new ProtocolError(`the service answered HTTP ${status} without the message/code/result envelope (${call.method} ${url})`, {
         suggestion: 'Check that the base URL points at the booking service API.',
+        fate: this.#fate(p, true),
       });
     }
     const { code, message, result } = env.data;
@@ -615,7 +622,10 @@ export class ApiClient {
       const first = schemaProblems(parsed.error, ['result']).slice(0, 3);
       throw new ProtocolError(
         `the service's answer has an unexpected shape: ${first.map((q) => `${q.path} ${q.message}`).join('; ')} (${call.method} ${url})`,
-        { suggestion: p.endpoint.safe ? undefined : `${p.endpoint.effect ?? 'It may have taken effect'}. ${howToFindOut(p.endpoint, url.slice(this.baseUrl.length))}` },
+        {
+          suggestion: p.endpoint.safe ? undefined : `${capitalise(p.endpoint.effect ?? 'it may have taken effect')}. ${howToFindOut(p.endpoint, url.slice(this.baseUrl.length))}`,
+          fate: this.#fate(p, true),
+        },
       );
     }
     return parsed.data;
