@@ -259,3 +259,30 @@ describe('secrets by value', () => {
     expect(redactText('cvv 737, price 17370')).toBe('cvv ****, price 17370');
   });
 });
+
+describe('small parts', () => {
+  it('reads Retry-After as seconds or an HTTP date', async () => {
+    const { parseRetryAfter } = await import('../../src/api/client.js');
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+
+  it('quotes an order id for the shell in "find out" hints', async () => {
+    const { howToFindOut } = await import('../../src/api/client.js');
+    expect(howToFindOut(ENDPOINTS.acceptOrder, 'orders/ORD%201%3B/accept/')).toBe("Find out with: shipbook order get 'ORD 1;'");
+  });
+
+  it('derives a client with other options and leaves the original unchanged', async () => {
+    const seen: PlannedRequest[] = [];
+    const base = client();
+    const dry = base.withOptions({ dryRun: (p) => seen.push(p) });
+    clients.push(dry);
+    expect(base.dryRun).toBe(false);
+    expect(dry.dryRun).toBe(true);
+    server.set('GET /orders/ORD-1/', { mode: 'ok', result: orderAnswer });
+    await expect(fetchOrder(dry, 'ORD-1')).rejects.toBeInstanceOf(DryRunHalt);
+    expect((await fetchOrder(base, 'ORD-1')).id).toBe('ORD-1');
+    expect(server.requests).toHaveLength(1);
+  });
+});
