@@ -139,6 +139,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           authHeader: profile.authHeader,
           authPrefix: profile.authPrefix,
           debug: globals.debug ? (line) => ctx.debugLog(line) : undefined,
+          // Ctrl-C / SIGTERM abort a request in flight at once; the error says whether it was sent.
+          signal: ctx.signal,
         });
         cleanups.push(() => client.close());
         return client;

@@ -66,10 +66,21 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
   if (err instanceof ShipbookError) {
     // A booking that stopped part-way: the step's error, plus the hint rendered from the progress.
     const detail = err instanceof BookingStoppedError ? err.cause : err;
-    const suggestion = err instanceof BookingStoppedError ? stoppedSuggestion(err.progress, detail.suggestion) : err.suggestion;
+    const fate = detail as { sent?: unknown; endpoint?: unknown };
+    const outcomeUnknown = fate.sent === true && detail.exitCode !== EXIT.API && detail.exitCode !== EXIT.AUTH;
+    const suggestion = err instanceof BookingStoppedError ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown) : err.suggestion;
     exitCode = err.exitCode;
     lines.push(`${paint(io, 'red', 'error:')} ${err.message}`);
     json = { code: err.code, message: err.message, exit_code: exitCode };
+    // Transport failures say whether the request left and which call it was (a batch or a script decides on it).
+    if (typeof fate.sent === 'boolean') json.sent = fate.sent;
+    if (fate.endpoint !== undefined) json.endpoint = fate.endpoint;
+    if (err instanceof BookingStoppedError) {
+      const p = err.progress;
+      if (p.orderId !== undefined) json.order_id = p.orderId;
+      if (p.shipmentIds.length > 0) json.shipment_ids = [...p.shipmentIds];
+      json.stage = p.stage;
+    }
     if (detail instanceof ValidationError && detail.issues.length > 0) {
       lines.push(formatIssues(detail.issues).replace(/^/gm, '  '));
       json.issues = detail.issues;
@@ -152,14 +163,19 @@ export function signalExitCode(signal: NodeJS.Signals): number {
 export async function run(argv: string[]): Promise<void> {
   const io = processIO({ noColor: argv.includes('--no-color'), noInput: argv.includes('--no-input') });
   let ctx: Context | undefined;
-  let interrupted = false;
+  let interrupted: NodeJS.Signals | undefined;
+  /** How long a command has, after Ctrl-C or SIGTERM, to stop by itself and report where it got to. */
+  const GRACE_MS = 1_500;
   const onSignal = (signal: NodeJS.Signals) => {
     const code = signalExitCode(signal);
     if (interrupted) process.exit(code);
-    interrupted = true;
+    interrupted = signal;
     io.err(signal === 'SIGINT' ? '\ninterrupted\n' : '\nterminated\n');
+    // Aborting stops a request in flight (its error says whether it was sent and what to run to find
+    // out) and ends a wait; the command then reports through main as usual. A command that does not
+    // stop in time is closed (which prints the note of an interrupted wait) and the process exits.
     ctx?.abort(signal);
-    void (ctx?.close() ?? Promise.resolve()).then(() => process.exit(code));
+    setTimeout(() => void (ctx?.close() ?? Promise.resolve()).then(() => process.exit(code)), GRACE_MS).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -171,7 +187,8 @@ export async function run(argv: string[]): Promise<void> {
     });
   }
   try {
-    process.exitCode = await main(argv, io, { onContext: (c) => (ctx = c) });
+    const code = await main(argv, io, { onContext: (c) => (ctx = c) });
+    process.exitCode = interrupted ? signalExitCode(interrupted) : code;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

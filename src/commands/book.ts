@@ -12,7 +12,7 @@ import { showWarnings } from './input.js';
 import { printParentOrder } from '../output/consolidated.js';
 import { orderHeading, printPrice, printShipments } from '../output/order.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { prepareBooking, type BookOptions } from './book-common.js';
+import { prepareBooking, untilInterrupted, type BookOptions } from './book-common.js';
 import { addPaymentOptions } from './payment-options.js';
 import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js';
 
@@ -39,8 +39,9 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
   const { order, childIds } = await bookDocument(doc, {
     api,
     accept,
-    waitForResult: (orderId) => waiter.wait(orderId),
+    waitForResult: (orderId) => untilInterrupted(waiter.wait(orderId), orderId, ctx.signal),
     now: () => ctx.now().getTime(),
+    signal: ctx.signal,
     onEvent(e) {
       progress.onEvent(e);
       if (ctx.json) return;
@@ -51,7 +52,7 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
         printParentOrder(io, e.parent, e.childIds);
       }
     },
-  });
+  }).finally(() => progress.settle());
   ctx.output.write({ order }, () => {
     if (doc.kind === 'consolidated') printParentOrder(io, order, childIds, { price: false });
     else printShipments(io, order.shipments);

@@ -22,7 +22,7 @@ export function combineHint(ids: readonly string[], file: string, withMain: bool
  * when nothing was left behind (nothing created yet) or the order is already accepted (then the
  * wait's own error says how to see the result).
  */
-export function progressHint(p: BookingProgress): string | undefined {
+export function progressHint(p: BookingProgress, stepOutcomeUnknown = false): string | undefined {
   const ids = p.shipmentIds;
   const n = ids.length;
   if (p.stage === 'shipments_created' && n > 0) {
@@ -39,14 +39,22 @@ export function progressHint(p: BookingProgress): string | undefined {
   }
   if (p.stage === 'order_created' && p.orderId !== undefined) {
     const what = p.kind === 'consolidated' ? `Parent order ${p.orderId} (shipments ${ids.join(', ')})` : `Order ${p.orderId}`;
+    if (stepOutcomeUnknown) {
+      // The accept request went out and its answer never came (lost, timed out, interrupted): the
+      // order may be accepted already, so accepting again is not the next step; looking is.
+      return `${what} was created and the accept request was sent, but its outcome is unknown: the order may be accepted. Find out with "${shellCommand('order', 'get', p.orderId)}" before accepting it again.`;
+    }
     return `${what} was created and is still pending: accept it with "${shellCommand('order', 'accept', p.orderId)}" or cancel it with "${shellCommand('order', 'cancel', p.orderId)}".`;
   }
   return undefined;
 }
 
-/** The suggestion of a stopped booking: the progress hint first, then the step error's own suggestion. */
-export function stoppedSuggestion(p: BookingProgress, own: string | undefined): string | undefined {
-  const hint = progressHint(p);
+/**
+ * The suggestion of a stopped booking: the progress hint first, then the step error's own suggestion.
+ * `stepOutcomeUnknown`: the failed step's request was sent and its answer never came.
+ */
+export function stoppedSuggestion(p: BookingProgress, own: string | undefined, stepOutcomeUnknown = false): string | undefined {
+  const hint = progressHint(p, stepOutcomeUnknown);
   if (hint === undefined) return own;
   return own ? `${hint}\n${own}` : hint;
 }

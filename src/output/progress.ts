@@ -29,6 +29,11 @@ export interface ProgressPrinter {
    * that continues it (nothing when nothing was created; a running wait prints its own note).
    */
   interrupted(): void;
+  /**
+   * The booking ended, by its result or by an error the command reports itself: notes of an
+   * interruption printed later (when closing) would repeat what that report said, so none are.
+   */
+  settle(): void;
   close(): void;
 }
 
@@ -41,6 +46,7 @@ export interface ProgressPrinter {
  */
 export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
   let spinner: Spinner | undefined;
+  let settled = false;
   const say = (line: string) => (spinner ? spinner.note(line) : io.err(`${line}\n`));
   const warn = (message: string) => say(`${paint(io, 'yellow', 'warning:')} ${message}`);
   const step = (word: string, text: string) => io.err(stepLine(io, word, text));
@@ -107,13 +113,18 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
       case 'note':
         return say(e.label === 'note' ? `${paint(io, 'yellow', 'note:')} ${e.message}` : paint(io, 'dim', e.message));
       case 'interrupted':
+        if (settled) return; // the command's own error already said it
         return io.err(`${stillRunningNote(e.orderId)}\n`);
     }
   };
   return {
     onEvent,
     progress,
+    settle() {
+      settled = true;
+    },
     interrupted() {
+      if (settled) return;
       const hint = interruptedHint(progress);
       if (hint !== undefined) io.err(`${hint}\n`);
     },

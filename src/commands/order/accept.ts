@@ -13,7 +13,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
 import { shellCommand } from '../../output/shell.js';
-import { prepareBooking } from '../book-common.js';
+import { prepareBooking, untilInterrupted } from '../book-common.js';
 import { addPaymentOptions } from '../payment-options.js';
 import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../wait-options.js';
 
@@ -46,8 +46,15 @@ export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promi
   const { api, waiter, accept, progress } = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
   const { order } = await bookDocument(
     { kind: 'pending', orderId: o.orderId },
-    { api, accept, waitForResult: (orderId) => waiter.wait(orderId), onEvent: progress.onEvent, now: () => ctx.now().getTime() },
-  );
+    {
+      api,
+      accept,
+      waitForResult: (orderId) => untilInterrupted(waiter.wait(orderId), orderId, ctx.signal),
+      onEvent: progress.onEvent,
+      now: () => ctx.now().getTime(),
+      signal: ctx.signal,
+    },
+  ).finally(() => progress.settle());
   ctx.output.write({ order }, () => printOrder(io, order));
 }
 
