@@ -17,7 +17,10 @@ await build({
   format: 'esm',
   target: 'node20.19',
   // Dependencies are bundled too: one file read instead of hundreds at start-up (issue: start-up).
-  banner: { js: "import { createRequire as __shipbookCreateRequire } from 'node:module'; const require = __shipbookCreateRequire(import.meta.url);" },
+  // CommonJS dependencies bundled into ESM still ask for require, __filename and __dirname.
+  banner: {
+    js: "import { createRequire as __sbCreateRequire } from 'node:module'; import { fileURLToPath as __sbFileURLToPath } from 'node:url'; import { dirname as __sbDirname } from 'node:path'; const require = __sbCreateRequire(import.meta.url); const __filename = __sbFileURLToPath(import.meta.url); const __dirname = __sbDirname(__filename);",
+  },
   minify: true,
   // undici stays a package of its own: its CommonJS exports do not survive bundling into ESM.
   external: ['undici'],

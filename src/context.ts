@@ -120,14 +120,14 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
         let baseUrl = profile.baseUrl;
         let apiKey = profile.apiKey;
         if (!baseUrl) {
-          const { startSandbox, SANDBOX_API_KEY } = await import('./sandbox/index.js');
-          const delay = Number(io.env.SHIPBOOK_SANDBOX_DELAY_MS ?? '1500');
-          const sandbox = await startSandbox({ processingDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 1500 });
+          const { startBuiltinSandbox } = await import('./sandbox-builtin.js');
+          const sandbox = await startBuiltinSandbox(io.env);
+          const { SANDBOX_API_KEY } = sandbox;
           cleanups.push(() => sandbox.close());
           baseUrl = sandbox.url;
           apiKey ??= SANDBOX_API_KEY;
           io.err(
-            `${paint(io, 'yellow', '[sandbox]')} built-in sandbox at ${sandbox.url}: simulated service, nothing is really booked\n`,
+            `${paint(io, 'yellow', '[sandbox]')} built-in sandbox at ${sandbox.url} (state in ${sandbox.stateDir}): simulated service, nothing is really booked\n`,
           );
         } else if (profile.sandbox) {
           io.err(`${paint(io, 'yellow', '[sandbox]')} sandbox at ${baseUrl}\n`);
