@@ -6,18 +6,10 @@
  * a real process (a pseudo-terminal, signals, broken pipes, the launcher itself, another working
  * directory) use `runCli`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { IOStreams } from '../../src/io.js';
 import { main } from '../../src/main.js';
-import { runCli, type CliOptions, type CliResult } from '../e2e/cli.js';
-
-/** A config directory shared by the runs that do not set their own (never the developer's). */
-let isolatedConfigDir: string | undefined;
-/** Holds each run's private state directory; removed when the test process ends. */
-let stateRoot: string | undefined;
+import { isolatedEnv, runCli, type CliOptions, type CliResult } from '../e2e/cli.js';
 
 /** Streams that are buffers, no terminal, for one run. */
 export function bufferIO(env: Record<string, string | undefined>, input = ''): IOStreams & { stdoutText(): string; stderrText(): string } {
@@ -54,23 +46,7 @@ export function bufferIO(env: Record<string, string | undefined>, input = ''): I
  */
 export async function runShipbook(args: string[], options: CliOptions = {}): Promise<CliResult> {
   if (options.cwd !== undefined) return runCli(args, options);
-  const own = options.env ?? {};
-  const env: Record<string, string | undefined> = {};
-  if (!('SHIPBOOK_CONFIG_DIR' in own) && !('XDG_CONFIG_HOME' in own) && !('HOME' in own)) {
-    isolatedConfigDir ??= mkdtempSync(join(tmpdir(), 'shipbook-e2e-config-'));
-    env.SHIPBOOK_CONFIG_DIR = isolatedConfigDir;
-  }
-  // A private state directory per run, as runCli gives (for a sandbox that keeps state on disk).
-  if (!('SHIPBOOK_STATE_DIR' in own)) {
-    if (stateRoot === undefined) {
-      const root = mkdtempSync(join(tmpdir(), 'shipbook-e2e-state-'));
-      process.on('exit', () => rmSync(root, { recursive: true, force: true }));
-      stateRoot = root;
-    }
-    env.SHIPBOOK_STATE_DIR = mkdtempSync(join(stateRoot, 'run-'));
-  }
-  Object.assign(env, { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CI: '1', SHIPBOOK_SANDBOX_DELAY_MS: '100' }, own);
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const env = isolatedEnv(options.env);
   const io = bufferIO(env, options.input);
   const code = await main(['node', 'shipbook', ...args], io);
   return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
