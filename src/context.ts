@@ -141,6 +141,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           debug: globals.debug ? (line) => ctx.debugLog(line) : undefined,
           // Ctrl-C / SIGTERM abort a request in flight at once; the error says whether it was sent.
           signal: ctx.signal,
+          ...(profile.requestTimeoutMs !== undefined ? { timeoutMs: profile.requestTimeoutMs } : {}),
         });
         cleanups.push(() => client.close());
         return client;

@@ -79,3 +79,31 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
     expect(r.stderr).toMatch(/base URL/);
   });
 });
+
+describe('a service that trickles its answer (issue 19 item 2: a total deadline on every request)', () => {
+  it('ends a quote whose answer trickles at the SHIPBOOK_TIMEOUT deadline, as a timeout (exit 5)', async () => {
+    server.set('POST /quote/', { mode: 'trickle', intervalMs: 200 });
+    const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...env(), SHIPBOOK_TIMEOUT: '600ms' } });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/did not answer|time/i);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('ends an order create whose answer trickles at the deadline, sent once, saying the order may exist', async () => {
+    server.set('POST /orders/', { mode: 'trickle', intervalMs: 200 });
+    const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: { ...env(), SHIPBOOK_TIMEOUT: '600ms' } });
+    expect(r.code).toBe(5);
+    expect(server.requests.filter((q) => q.path === '/orders/')).toHaveLength(1);
+    const error = JSON.parse(r.stdout).error;
+    expect(error).toMatchObject({ code: 'timeout', sent: true });
+    expect(r.stderr).toMatch(/may have been created/);
+    expect(r.stderr).not.toMatch(/try again/i);
+  });
+
+  it('refuses a SHIPBOOK_TIMEOUT that is not a duration (exit 4) and sends nothing', async () => {
+    const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...env(), SHIPBOOK_TIMEOUT: 'soon' } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/SHIPBOOK_TIMEOUT "soon" is not a duration/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
