@@ -158,5 +158,6 @@ export function installHelpCommand(program: Command, ctx: Context): void {
       }
       cmd.outputHelp();
     });
+  help.copyInheritedSettings(program);
   program.addCommand(help);
 }
