@@ -38,6 +38,8 @@ export function makeHome(): { home: string; cleanup: () => void } {
  * writes the developer's real configuration.
  */
 let isolatedConfigDir: string | undefined;
+/** Where the private state directories of this file's runs go (removed when the test process exits). */
+let stateRoot: string | undefined;
 
 /** Runs `shipbook <args>` and collects its output. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
@@ -47,6 +49,15 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     if (!('SHIPBOOK_CONFIG_DIR' in own) && !('XDG_CONFIG_HOME' in own) && !('HOME' in own)) {
       isolatedConfigDir ??= mkdtempSync(join(tmpdir(), 'shipbook-e2e-config-'));
       env.SHIPBOOK_CONFIG_DIR = isolatedConfigDir;
+    }
+    // A private built-in sandbox state per run (never the developer's), unless the test shares one.
+    if (!('SHIPBOOK_STATE_DIR' in own)) {
+      if (stateRoot === undefined) {
+        const root = mkdtempSync(join(tmpdir(), 'shipbook-e2e-state-'));
+        process.on('exit', () => rmSync(root, { recursive: true, force: true }));
+        stateRoot = root;
+      }
+      env.SHIPBOOK_STATE_DIR = mkdtempSync(join(stateRoot, 'run-'));
     }
     for (const [k, v] of Object.entries({
       PATH: process.env.PATH,

@@ -5,7 +5,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, runCli } from './cli.js';
+import { runShipbook as runCli } from '../helpers/run.js';
+import { makeHome } from './cli.js';
 
 const home = makeHome();
 afterAll(() => home.cleanup());
