@@ -1,62 +1,31 @@
 /**
  * How `--dry-run` shows the requests it did not send (issue 14 item 5): method and URL, the
- * headers with the API key redacted, and the JSON body with card numbers and CVVs redacted, in
- * the order they would have been sent.
+ * headers (the API key already masked by the client as `****abcd`), and the JSON body (card
+ * number and CVV already masked), in the order they would have been sent. Every line passes
+ * through redactText once more, so a secret the client did not know of is masked too.
  */
-import { maskSecret, redactText, redactValue } from '../api/redact.js';
+import type { PlannedRequest } from '../api/client.js';
+import { redactText } from '../api/redact.js';
 
-/** One request a dry run would have sent. */
-export interface PlannedRequest {
-  method: string;
-  /** Absolute URL. */
-  url: string;
-  /** Header names and values as they would be sent (the auth header carries the key). */
-  headers: Record<string, string>;
-  /** The JSON body as it would be sent, when there is one. */
-  body?: unknown;
-}
-
-const AUTH_NAMES = /^(authorization|x-api-key|api-key|proxy-authorization)$/i;
-
-/**
- * The headers with every secret masked: the auth header (by name, or because it contains the
- * key) shows its prefix and `****abcd`.
- */
-export function redactHeaders(headers: Record<string, string>, secrets: ReadonlyArray<string | undefined> = []): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const secret = secrets.find((s) => s && s.length >= 3 && value.includes(s));
-    if (secret) out[name] = value.split(secret).join(maskSecret(secret));
-    else if (AUTH_NAMES.test(name)) {
-      const m = /^(\S+\s+)?(\S+)$/.exec(value);
-      out[name] = m ? `${m[1] ?? ''}${maskSecret(m[2])}` : maskSecret(value);
-    } else out[name] = value;
-  }
-  return out;
-}
-
-/** A request as data for `--json`/YAML output: `{method, url, headers, body}`, redacted. */
-export function plannedRequestData(req: PlannedRequest, secrets: ReadonlyArray<string | undefined> = []): Record<string, unknown> {
+/** The dry-run result as data (`--json`, `--output yaml|ndjson`): `{dry_run: true, sent: false, requests}`. */
+export function plannedRequestsData(requests: readonly PlannedRequest[]): Record<string, unknown> {
   return {
-    method: req.method,
-    url: req.url,
-    headers: redactHeaders(req.headers, secrets),
-    ...(req.body === undefined ? {} : { body: redactValue(req.body) }),
+    dry_run: true,
+    sent: false,
+    requests: requests.map((r) => ({ endpoint: r.endpoint, method: r.method, url: r.url, headers: r.headers, ...(r.body === undefined ? {} : { body: r.body }) })),
   };
 }
 
 /**
- * The requests as text for people, like an HTTP message:
- * `POST https://…/orders/`, one `Name: value` line per header, a blank line, the body as indented JSON.
- * Every line also passes through {@link redactText} (card-like digit runs, the listed secrets).
+ * The requests as text for people, like HTTP messages: `# request 1 of 1 (createOrder, not sent)`,
+ * `POST https://…/orders/`, one `name: value` line per header, a blank line, the body as indented JSON.
  */
-export function renderPlannedRequests(requests: PlannedRequest[], secrets: ReadonlyArray<string | undefined> = []): string {
+export function renderPlannedRequests(requests: readonly PlannedRequest[]): string {
   const blocks = requests.map((req, i) => {
-    const data = plannedRequestData(req, secrets);
-    const lines = [`# request ${i + 1} of ${requests.length} (not sent)`, `${req.method} ${req.url}`];
-    for (const [k, v] of Object.entries(data.headers as Record<string, string>)) lines.push(`${k}: ${v}`);
-    if (data.body !== undefined) lines.push('', JSON.stringify(data.body, null, 2));
+    const lines = [`# request ${i + 1} of ${requests.length} (${req.endpoint}, not sent)`, `${req.method} ${req.url}`];
+    for (const [k, v] of Object.entries(req.headers)) lines.push(`${k}: ${v}`);
+    if (req.body !== undefined) lines.push('', JSON.stringify(req.body, null, 2));
     return lines.join('\n');
   });
-  return `${redactText(blocks.join('\n\n'), secrets)}\n`;
+  return `${redactText(blocks.join('\n\n'))}\n`;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installCompletion, pathCandidates, profileCandidates, senderCandidates } from '../../src/commands/completion.js';
+import { pathCandidates, profileCandidates, senderCandidates } from '../../src/commands/completion.js';
 import { createContext, type GlobalOptions } from '../../src/context.js';
 import type { IOStreams } from '../../src/io.js';
 import { buildProgram } from '../../src/main.js';
@@ -54,7 +54,6 @@ async function run(argv: string[], env: Record<string, string> = {}): Promise<st
   const globals: GlobalOptions = {};
   const ctx = createContext(io, globals);
   const program = buildProgram(ctx, globals);
-  installCompletion(program, ctx);
   await program.parseAsync(['node', 'shipbook', ...argv]);
   return out;
 }

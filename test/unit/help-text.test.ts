@@ -1,10 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { doctorCommand } from '../../src/commands/doctor.js';
-import { applyHelpExtras } from '../../src/commands/help-examples.js';
-import { installCompletion } from '../../src/commands/completion.js';
-import { installHelpCommand } from '../../src/commands/help-topics.js';
 import { createContext, type GlobalOptions } from '../../src/context.js';
 import type { IOStreams } from '../../src/io.js';
 import { buildProgram } from '../../src/main.js';
@@ -26,10 +22,6 @@ function programWithOutput(): { program: Command; take: () => string } {
   const globals: GlobalOptions = {};
   const ctx = createContext(io, globals);
   const program = buildProgram(ctx, globals);
-  program.addCommand(doctorCommand(ctx).copyInheritedSettings(program)); // registered in commands/index.ts after the merge
-  installHelpCommand(program, ctx);
-  installCompletion(program, ctx);
-  applyHelpExtras(program);
   return { program, take: () => ((s) => ((out = ''), s))(out) };
 }
 
