@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { fitTable } from '../output/fit.js';
+import { fitTable, wrapCell } from '../output/fit.js';
 
 /** A help topic: its name and the README heading it is taken from. */
 export interface HelpTopic {
@@ -96,7 +96,7 @@ export function renderSection(section: string, width: number): string {
       const columns = header.map((h, c) => ({ header: h, atomic: c === 0 }));
       out.push(fitTable(columns, rows, width).text.trimEnd());
     } else {
-      out.push(plain(line));
+      out.push(plain(line) === '' ? '' : wrapCell(plain(line), width));
     }
   }
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;

@@ -30,6 +30,11 @@ export interface FitColumn {
   overflow?: 'wrap' | 'truncate';
   /** Narrowest width (in display columns) a wrapped column is squeezed to; default 10. */
   minWidth?: number;
+  /**
+   * Characters after which a value without spaces may also be broken (e.g. `./:` for file
+   * locations and field paths), so `order.shipments[0].delivery` wraps at its dots, not mid-word.
+   */
+  breakAfter?: string;
 }
 
 /** What {@link fitTable} produced. */
@@ -66,13 +71,35 @@ function longestWord(text: string): number {
  * longer than the width; existing line breaks are kept. With `truncate`, every line is cut to the
  * width and ends with `…`.
  */
-export function wrapCell(text: string, width: number, overflow: 'wrap' | 'truncate' = 'wrap'): string {
+export function wrapCell(text: string, width: number, overflow: 'wrap' | 'truncate' = 'wrap', breakAfter = ''): string {
   if (width <= 0) return text;
   const lines = text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').split('\n');
   if (overflow === 'truncate') {
     return lines.map((line) => truncate(line, width)).join('\n');
   }
-  return lines.map((line) => wrapAnsi(line, width, { hard: true, trim: true, wordWrap: true })).join('\n');
+  return lines.map((line) => wrapAnsi(breakAfter ? softBreaks(line, width, breakAfter) : line, width, { hard: true, trim: true, wordWrap: true })).join('\n');
+}
+
+/** Splits each too-long word after one of `chars`, packing the pieces greedily into lines of `width`. */
+function softBreaks(line: string, width: number, chars: string): string {
+  const escaped = chars.replace(/[\\\]^-]/g, '\\$&');
+  const pieceRe = new RegExp(`[^${escaped}]*[${escaped}]|[^${escaped}]+$`, 'g');
+  return line
+    .split(' ')
+    .map((word) => {
+      if (stringWidth(word) <= width) return word;
+      const out: string[] = [];
+      let current = '';
+      for (const piece of word.match(pieceRe) ?? [word]) {
+        if (current !== '' && stringWidth(current + piece) > width) {
+          out.push(current);
+          current = piece;
+        } else current += piece;
+      }
+      if (current !== '') out.push(current);
+      return out.join(' ');
+    })
+    .join(' ');
 }
 
 function truncate(line: string, width: number): string {
@@ -121,6 +148,15 @@ export function fitTable(columns: FitColumn[], rows: string[][], maxWidth: numbe
     dropped.add(victim);
   }
 
+  // Dropping is greedy: give back, most useful first, any dropped column that now fits at its narrowest.
+  for (const i of [...dropped].sort((x, y) => columns[y]!.dropPriority! - columns[x]!.dropPriority! || x - y)) {
+    const trial = [...keep, i].sort((x, y) => x - y);
+    if (total(trial, min) <= maxWidth) {
+      keep.splice(0, keep.length, ...trial);
+      dropped.delete(i);
+    }
+  }
+
   const widths = [...natural];
   let excess = total(keep, widths) - maxWidth;
   while (excess > 0) {
@@ -146,7 +182,7 @@ export function fitTable(columns: FitColumn[], rows: string[][], maxWidth: numbe
   for (const row of rows) {
     table.push(keep.map((i) => {
       const cell = (row[i] ?? '').replace(/\r\n?/g, '\n');
-      return columns[i]!.atomic ? cell : wrapCell(cell, widths[i]!, columns[i]!.overflow);
+      return columns[i]!.atomic ? cell : wrapCell(cell, widths[i]!, columns[i]!.overflow, columns[i]!.breakAfter);
     }));
   }
   const text = `${table.toString()}\n`;

@@ -31,7 +31,7 @@ async function inTerminal(args: string[], cols: number): Promise<{ screen: strin
       if (Date.now() > deadline) throw new Error(`shipbook ${args.join(' ')} did not finish in the terminal`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const screen = execFileSync('tmux', ['-L', socket, 'capture-pane', '-p', '-t', '0'], { encoding: 'utf8' });
+    const screen = execFileSync('tmux', ['-L', socket, 'capture-pane', '-p', '-S', '-', '-t', '0'], { encoding: 'utf8' });
     return { screen, code: Number(readFileSync(done, 'utf8').trim()) };
   } finally {
     spawnSync('tmux', ['-L', socket, 'kill-server']);

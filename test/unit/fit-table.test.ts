@@ -79,3 +79,9 @@ describe('wrapCell', () => {
     expect(wrapCell('abcdefghij', 4).split('\n')).toEqual(['abcd', 'efgh', 'ij']);
   });
 });
+
+describe('breakAfter', () => {
+  it('wraps a field path at its dots instead of mid-word', () => {
+    expect(wrapCell('order.shipments[0].delivery.address_lines[1]', 20, 'wrap', '.]')).toBe('order.shipments[0].\ndelivery.\naddress_lines[1]');
+  });
+});
