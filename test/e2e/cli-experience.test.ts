@@ -108,14 +108,16 @@ describe('completion', () => {
     const bin = join(home, 'bin');
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'shipbook'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`, { mode: 0o755 });
-    const script = `${helper}
-source ${file}
-COMP_WORDS=(shipbook order cr); COMP_CWORD=2; COMP_LINE="shipbook order cr"; COMP_POINT=\${#COMP_LINE}
-__shipbook_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SHIPBOOK_CONFIG_DIR: join(home, 'cfg-tab') };
-    const res = spawnSync('bash', ['-c', script], { encoding: 'utf8', env });
+    /** What bash offers for Tab after `line` (the last word is the one being completed). */
+    const tab = (words: string[]) => {
+      const line = words.join(' ');
+      const script = `${helper}\nsource ${file}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; COMP_LINE='${line}'; COMP_POINT=\${#COMP_LINE}\n__shipbook_complete 2>/dev/null; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      return spawnSync('bash', ['-c', script], { encoding: 'utf8', env });
+    };
+    const res = tab(['shipbook', 'order', 'cr']);
     expect(res.stdout.trim(), res.stderr).toBe('create');
-    const profiles = spawnSync('bash', ['-c', script.replace('COMP_WORDS=(shipbook order cr); COMP_CWORD=2', 'COMP_WORDS=(shipbook --profile ""); COMP_CWORD=2')], { encoding: 'utf8', env });
+    const profiles = tab(['shipbook', '--profile', '']);
     expect(profiles.stdout.trim().split('\n'), profiles.stderr).toEqual(['sandbox']);
   });
 });
@@ -164,5 +166,113 @@ describe('doctor', () => {
     const { code, stdout } = await runCli(['doctor'], { env: { SHIPBOOK_CONFIG_DIR: dir, SHIPBOOK_STATE_DIR: join(home, 'state') } });
     expect(code).toBe(4);
     expect(stdout).toMatch(/config-file\tfail\t.*readable by others.*\tchmod 600/);
+  });
+});
+
+describe('output formats', () => {
+  it('quote in every format parses back to the same services', async () => {
+    const json = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'json'], { env: remote() });
+    expect(json.code).toBe(0);
+    const data = JSON.parse(json.stdout) as { services: Array<{ code: string; price: { total: string } }> };
+    const codes = data.services.map((s) => s.code);
+    expect(codes.length).toBeGreaterThan(0);
+
+    const yaml = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'yaml'], { env: remote() });
+    expect(yaml.code).toBe(0);
+    expect(parseYaml(yaml.stdout)).toEqual(data);
+
+    const ndjson = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'ndjson'], { env: remote() });
+    const lines = ndjson.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([data]);
+
+    const tsv = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'tsv'], { env: remote() });
+    const rows = tsv.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    expect(rows.map((r) => r.length)).toEqual(codes.map(() => 8));
+    expect(rows.map((r) => r[0]).sort()).toEqual([...codes].sort());
+  });
+
+  it('a table forced without a terminal is a table; NO_COLOR leaves no escape codes', async () => {
+    const { code, stdout } = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'table'], { env: remote({ NO_COLOR: '1', FORCE_COLOR: '1' }) });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^┌/);
+    expect(stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('errors are {"error": …} in JSON and YAML too', async () => {
+    const json = await runCli(['order', 'get', 'ORD-NOPE0000', '--output', 'json'], { env: remote() });
+    expect(json.code).toBe(3);
+    expect((JSON.parse(json.stdout) as { error: { code: string } }).error.code).toBe('api_error');
+    const yaml = await runCli(['order', 'get', 'ORD-NOPE0000', '--output', 'yaml'], { env: remote() });
+    expect((parseYaml(yaml.stdout) as { error: { exit_code: number } }).error.exit_code).toBe(3);
+  });
+});
+
+describe('--quiet', () => {
+  it('prints only the order id, so ORDER=$(…) works, and the next command takes it', async () => {
+    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--quiet'], { env: remote() });
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^ORD-[A-Z0-9]+\n$/);
+    const id = created.stdout.trim();
+    const got = await runCli(['order', 'get', id, '--quiet'], { env: remote() });
+    expect(got.stdout).toBe(`${id}\n`);
+  });
+
+  it('prints the shipment id of a shipment, and the service codes of a quote', async () => {
+    const shp = await runCli(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml', '--quiet'], { env: remote() });
+    expect(shp.stdout).toMatch(/^SHP-[A-Z0-9]+\n$/);
+    const quote = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--quiet'], { env: remote() });
+    expect(quote.stdout.trimEnd().split('\n').every((l) => /^[A-Z0-9-]+$/.test(l))).toBe(true);
+  });
+});
+
+describe('--dry-run', () => {
+  const dry = (args: string[]) => runCli([...args, '--dry-run', '--json'], { env: remote() });
+  const commands: Array<[string, string[], string, string]> = [
+    ['order create', ['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], 'POST', '/orders/'],
+    ['order accept', ['order', 'accept', 'ORD-DRYRUN01', '--payment-file', 'fixtures/payments/credit-card.yaml'], 'PUT', '/orders/ORD-DRYRUN01/accept/'],
+    ['order cancel', ['order', 'cancel', 'ORD-DRYRUN01'], 'PUT', '/orders/ORD-DRYRUN01/cancel/'],
+    ['shipment create', ['shipment', 'create', 'fixtures/shipments/au-us-1.yaml'], 'POST', '/shipments/'],
+    ['shipment combine', ['shipment', 'combine', 'SHP-A0000001', 'SHP-B0000002', '--main', 'fixtures/shipments/main-to-hub.yaml'], 'PUT', '/shipments/'],
+    ['book', ['book', 'fixtures/orders/domestic-syd-mel.yaml'], 'POST', '/orders/'],
+    ['book (consolidated)', ['book', 'fixtures/consolidated/three-parcels.yaml'], 'POST', '/shipments/'],
+  ];
+  for (const [name, args, method, path] of commands) {
+    it(`${name} prints the request it would send, redacted, and sends nothing`, async () => {
+      const before = await sandboxOrders();
+      const { code, stdout, stderr } = await dry(args);
+      expect(code, stderr).toBe(0);
+      const out = JSON.parse(stdout) as { dry_run: boolean; sent: boolean; requests: Array<{ method: string; url: string; headers: Record<string, string>; body?: unknown }> };
+      expect(out).toMatchObject({ dry_run: true, sent: false });
+      expect(out.requests[0]!.method).toBe(method);
+      expect(new URL(out.requests[0]!.url).pathname).toBe(path);
+      expect(out.requests[0]!.headers.authorization).toBe('Bearer ****4242');
+      expect(stdout + stderr).not.toContain(KEY);
+      expect(stderr).toMatch(/nothing was sent/);
+      expect(await sandboxOrders()).toEqual(before);
+    });
+  }
+
+  it('redacts the card number and CVV of a payment file', async () => {
+    const { stdout } = await dry(['order', 'accept', 'ORD-DRYRUN01', '--payment-file', 'fixtures/payments/credit-card.yaml']);
+    expect(stdout).not.toMatch(/4111111111111111|4242424242424242/);
+    expect(stdout).toMatch(/"\*\*\*"/);
+  });
+
+  it('stops on invalid input with exit 2, sending nothing', async () => {
+    const { code } = await dry(['order', 'create', 'fixtures/invalid/order-typos.yaml']);
+    expect(code).toBe(2);
+  });
+
+  it('on a fresh sandbox, GET /_sandbox/orders/ stays empty after every dry run', async () => {
+    const fresh = await startSandbox({ apiKey: KEY, processingDelayMs: 50 });
+    try {
+      const env = remote({ SHIPBOOK_BASE_URL: fresh.url });
+      for (const [, args] of commands) expect((await runCli([...args, '--dry-run'], { env })).code).toBe(0);
+      const res = await fetch(new URL('_sandbox/orders/', fresh.url), { headers: { authorization: `Bearer ${KEY}` } });
+      const body = (await res.json()) as { result: { orders: unknown[] } };
+      expect(body.result.orders).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
   });
 });
