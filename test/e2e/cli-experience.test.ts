@@ -276,3 +276,26 @@ describe('--dry-run', () => {
     }
   });
 });
+
+describe('errors', () => {
+  it("a YAML key that is a list is a problem at its line and column, never a Node warning", async () => {
+    const file = join(home, 'collection-key.yaml');
+    writeFileSync(file, 'order:\n  shipments: []\n  ? [a, b]\n  : 1\n');
+    const before = await sandboxOrders();
+    for (const args of [['validate', file], ['order', 'create', file]]) {
+      const { code, stdout, stderr } = await runCli(args, { env: remote() });
+      expect(code).toBe(2);
+      expect(stdout + stderr).toMatch(/collection-key\.yaml:3:5.*a key must be plain text, not a list/);
+      expect(stderr).not.toMatch(/Warning|\(node:/);
+    }
+    expect(await sandboxOrders()).toEqual(before);
+  });
+
+  it('an error is one line saying what happened, then what to do next; no stack without --debug', async () => {
+    const { code, stderr } = await runCli(['order', 'get', 'ORD-NOPE0000'], { env: remote() });
+    expect(code).toBe(3);
+    const lines = stderr.trimEnd().split('\n').filter((l) => !l.startsWith('['));
+    expect(lines[0]).toMatch(/^error: /);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
