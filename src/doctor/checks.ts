@@ -73,14 +73,17 @@ export function checkNode(version: string): CheckResult {
       };
 }
 
-/** The directory of the built-in sandbox's state (issue 10): `SHIPBOOK_STATE_DIR`, else `$XDG_STATE_HOME/shipbook`, else `~/.local/state/shipbook`. */
+/**
+ * The directory of the built-in sandbox's state (issue 10): `SHIPBOOK_STATE_DIR`, else
+ * `$XDG_STATE_HOME/shipbook`, else `~/.local/state/shipbook` (`%LOCALAPPDATA%\\shipbook` on Windows).
+ * The same rule as the sandbox's store (src/sandbox/store/location.ts), which the layer rules keep
+ * doctor from importing; a unit test holds the two together.
+ */
 export function sandboxStateDir(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string {
-  const explicit = env.SHIPBOOK_STATE_DIR?.trim();
-  if (explicit) return explicit;
-  if (platform === 'win32') return join(env.LOCALAPPDATA?.trim() || join(homedir(), 'AppData', 'Local'), 'shipbook');
-  const xdg = env.XDG_STATE_HOME?.trim();
-  if (xdg && xdg.startsWith('/')) return join(xdg, 'shipbook');
-  return join(env.HOME?.trim() || homedir(), '.local', 'state', 'shipbook');
+  if (env.SHIPBOOK_STATE_DIR) return env.SHIPBOOK_STATE_DIR;
+  if (platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'shipbook');
+  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'shipbook');
+  return join(env.HOME || homedir(), '.local', 'state', 'shipbook');
 }
 
 function message(err: unknown): string {

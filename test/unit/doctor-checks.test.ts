@@ -15,7 +15,7 @@ import {
   runChecks,
   sandboxStateDir,
 } from '../../src/doctor/checks.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { sandboxStateDir as storeStateDir, startSandbox } from '../../src/sandbox/index.js';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -119,6 +119,10 @@ describe('doctor checks', () => {
     expect(sandboxStateDir({ SHIPBOOK_STATE_DIR: '/x/y' })).toBe('/x/y');
     expect(sandboxStateDir({ XDG_STATE_HOME: '/s', HOME: '/h' }, 'linux')).toBe('/s/shipbook');
     expect(sandboxStateDir({ HOME: '/h' }, 'linux')).toBe('/h/.local/state/shipbook');
+    // The same rule as the sandbox's store (doctor may not import the sandbox: layer rules).
+    for (const env of [{ SHIPBOOK_STATE_DIR: '/x/y' }, { XDG_STATE_HOME: '/s', HOME: '/h' }, { HOME: '/h' }]) {
+      expect(sandboxStateDir(env, 'linux')).toBe(storeStateDir(env));
+    }
     const dir = tmp();
     expect(checkSandboxState({ SHIPBOOK_STATE_DIR: join(dir, 'none') }).status).toBe('ok');
     mkdirSync(join(dir, 'open'), { mode: 0o755 });
