@@ -229,7 +229,7 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
     // would stringify it with a Node warning. Report it here, where it is.
     if (isPair(node) && (isMap(node.key) || isSeq(node.key))) {
       const keyNode = node.key as Node;
-      issues.push({ file, ...pos(keyNode.range?.[0] ?? 0), path: '', message: `a key must be plain text, not a ${isMap(keyNode) ? 'mapping' : 'list'}`, severity: 'error' });
+      issues.push({ file, ...pos(keyNode.range?.[0] ?? 0), path: '', message: `not valid JSON or YAML: a key must be plain text, not a ${isMap(keyNode) ? 'mapping' : 'list'}`, severity: 'error' });
       return;
     }
     if (isAlias(node)) {
