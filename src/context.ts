@@ -91,6 +91,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   const interruption = new AbortController();
   let apiPromise: Promise<ApiClient> | undefined;
   const cleanups: Array<() => Promise<void> | void> = [];
+  // --quiet: the quiet writer keeps the real stdout; main silences every other write to it.
+  const realOut = io.out;
 
   const ctx: Context = {
     io,
@@ -100,7 +102,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     },
     planned: [],
     get output() {
-      writer ??= globals.quiet ? createQuietWriter(io) : createWriter(io, chooseFormat(globals, io.stdoutIsTTY));
+      writer ??= globals.quiet ? createQuietWriter({ out: realOut }) : createWriter(io, chooseFormat(globals, io.stdoutIsTTY));
       return writer;
     },
     get debug() {

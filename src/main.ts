@@ -40,6 +40,8 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
   program.hook('preAction', (_root, action) => {
     Object.assign(globals, action.optsWithGlobals());
     // The format is chosen once, here; tables or tab-separated lines follow it.
+    // --quiet: stdout carries only the ids the writer picks out; every other write to it is dropped.
+    if (globals.quiet) ctx.io.out = () => {};
     const { format } = ctx.output;
     if (format === 'table') ctx.io.stdoutIsTTY = true;
     else if (format === 'tsv') ctx.io.stdoutIsTTY = false;

@@ -217,6 +217,14 @@ describe('--quiet', () => {
     expect(got.stdout).toBe(`${id}\n`);
   });
 
+  it('book prints only the final order id, regular and consolidated (no progress lines)', async () => {
+    for (const file of ['fixtures/orders/domestic-syd-mel.yaml', 'fixtures/consolidated/three-parcels.yaml']) {
+      const { code, stdout } = await runCli(['book', file, '--quiet', '--poll', '100ms'], { env: remote() });
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^ORD-[A-Z0-9]+\n$/);
+    }
+  });
+
   it('prints the shipment id of a shipment, and the service codes of a quote', async () => {
     const shp = await runCli(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml', '--quiet'], { env: remote() });
     expect(shp.stdout).toMatch(/^SHP-[A-Z0-9]+\n$/);
