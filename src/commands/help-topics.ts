@@ -85,9 +85,30 @@ function splitRow(line: string): string[] {
 export function renderSection(section: string, width: number): string {
   const out: string[] = [];
   const lines = section.split('\n');
+  // A paragraph or list item of the README is hard-wrapped for the source; join it, then wrap to the terminal.
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length === 0) return;
+    const text = plain(paragraph.join(' ').replace(/\s+/g, ' ').trim());
+    const bullet = /^([-*] |\d+\. )/.exec(text)?.[0] ?? '';
+    const body = wrapCell(text.slice(bullet.length), Math.max(20, width - bullet.length));
+    out.push(body.split('\n').map((l, i) => (i === 0 ? bullet : ' '.repeat(bullet.length)) + l).join('\n'));
+    paragraph = [];
+  };
+  let inFence = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    if (/^(```|~~~)/.test(line)) {
+      flush();
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence) {
+      out.push(`  ${line}`);
+      continue;
+    }
     if (/^\s*\|/.test(line) && /^\s*\|[\s:|-]+\|\s*$/.test(lines[i + 1] ?? '')) {
+      flush();
       const header = splitRow(line);
       const rows: string[][] = [];
       i += 2;
@@ -95,10 +116,15 @@ export function renderSection(section: string, width: number): string {
       i--;
       const columns = header.map((h, c) => ({ header: h, atomic: c === 0 }));
       out.push(fitTable(columns, rows, width).text.trimEnd());
+    } else if (line.trim() === '') {
+      flush();
+      out.push('');
     } else {
-      out.push(plain(line) === '' ? '' : wrapCell(plain(line), width));
+      if (/^([-*] |\d+\. )/.test(line.trim())) flush();
+      paragraph.push(line.trim());
     }
   }
+  flush();
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }
 
