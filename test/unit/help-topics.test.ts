@@ -39,6 +39,6 @@ describe('help topics', () => {
     expect(readmeSection(md, 'A')).toBe('intro\n```sh\n# not a heading\n```\n### A.1\nsub');
     expect(renderSection('| k | v |\n|---|---|\n| `x` | **y** |', 40)).toContain('│ x │ y │');
     // hard-wrapped README paragraphs and list items are joined, then wrapped to the terminal
-    expect(renderSection('one\ntwo\n\n- three\n  four five six', 12)).toBe('one two\n\n- three four\n  five six\n');
+    expect(renderSection('one\ntwo\n\n- three\n  four five six seven eight', 22)).toBe('one two\n\n- three four five six\n  seven eight\n');
   });
 });
