@@ -10,6 +10,8 @@ import { loadProfile } from './config/resolve.js';
 import { ConfigStore } from './config/store.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
 import { chooseFormat, createWriter, type OutputWriter } from './output/writer.js';
+import { createQuietWriter } from './output/quiet.js';
+import type { PlannedRequest } from './api/client.js';
 import type { ResolvedProfile } from './config/profile.js';
 import { realSleep, type Sleep } from './booking/wait.js';
 import type { IOStreams } from './io.js';
@@ -24,6 +26,10 @@ export interface GlobalOptions {
   profile?: string;
   input?: boolean; // commander's --no-input
   color?: boolean; // commander's --no-color
+  /** `--quiet`: only the ids of what was created or shown, one per line. */
+  quiet?: boolean;
+  /** `--dry-run`: validate and print the requests that would be sent; send nothing. */
+  dryRun?: boolean;
 }
 
 /**
@@ -43,6 +49,8 @@ export interface Context {
   readonly globals: GlobalOptions;
   /** A machine format (`--json`, `--output json|yaml|ndjson`): results on stdout are data only, no tables. */
   readonly json: boolean;
+  /** With `--dry-run`: the requests the client would have sent (redacted), in order. */
+  readonly planned: PlannedRequest[];
   /**
    * Where results go, in the format chosen once from the flags and the terminal (src/output/writer.ts).
    * @throws UsageError on first use for `--json` with another `--output`
@@ -83,6 +91,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   const interruption = new AbortController();
   let apiPromise: Promise<ApiClient> | undefined;
   const cleanups: Array<() => Promise<void> | void> = [];
+  // --quiet: the quiet writer keeps the real stdout; main silences every other write to it.
+  const realOut = io.out;
 
   const ctx: Context = {
     io,
@@ -90,8 +100,9 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     get json() {
       return ctx.output.machine;
     },
+    planned: [],
     get output() {
-      writer ??= createWriter(io, chooseFormat(globals, io.stdoutIsTTY));
+      writer ??= globals.quiet ? createQuietWriter({ out: realOut }) : createWriter(io, chooseFormat(globals, io.stdoutIsTTY));
       return writer;
     },
     get debug() {
@@ -142,6 +153,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           // Ctrl-C / SIGTERM abort a request in flight at once; the error says whether it was sent.
           signal: ctx.signal,
           ...(profile.requestTimeoutMs !== undefined ? { timeoutMs: profile.requestTimeoutMs } : {}),
+          // --dry-run: every call is validated and recorded, and nothing is sent (DryRunHalt).
+          ...(globals.dryRun ? { dryRun: (planned: PlannedRequest) => void ctx.planned.push(planned) } : {}),
         });
         cleanups.push(() => client.close());
         return client;

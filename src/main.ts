@@ -14,6 +14,9 @@ import { paint } from './output/style.js';
 import { OUTPUT_FORMATS } from './output/writer.js';
 import { BookingStoppedError } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
+import { DryRunHalt } from './errors.js';
+import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
+import { quietNodeWarnings } from './output/node-warnings.js';
 
 /** Builds the root command with its global options and every subcommand. */
 export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
@@ -26,6 +29,8 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
     .option('--debug', 'print HTTP traffic (secrets redacted) and stack traces on stderr')
     .option('--no-input', 'never prompt; fail with a clear message when input is missing')
     .option('--no-color', 'no colour in output (also NO_COLOR=1)')
+    .option('--quiet', 'print only the ids of what was created or shown, one per line (for $(…) in scripts)')
+    .option('--dry-run', 'validate and print the requests that would be sent (key, card number and CVV redacted); send nothing')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
@@ -35,6 +40,8 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
   program.hook('preAction', (_root, action) => {
     Object.assign(globals, action.optsWithGlobals());
     // The format is chosen once, here; tables or tab-separated lines follow it.
+    // --quiet: stdout carries only the ids the writer picks out; every other write to it is dropped.
+    if (globals.quiet) ctx.io.out = () => {};
     const { format } = ctx.output;
     if (format === 'table') ctx.io.stdoutIsTTY = true;
     else if (format === 'tsv') ctx.io.stdoutIsTTY = false;
@@ -120,6 +127,23 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
   return exitCode;
 }
 
+/**
+ * Ends a `--dry-run`: the input was valid and the client stopped at the first request instead of
+ * sending it. Prints the planned requests (as data in a machine format) and says on stderr that
+ * nothing was sent. Exit 0.
+ */
+function reportDryRun(ctx: Context): number {
+  const planned = ctx.planned;
+  ctx.output.write(plannedRequestsData(planned), () => ctx.io.out(renderPlannedRequests(planned)));
+  const first = planned[0];
+  ctx.io.err(
+    `${paint(ctx.io, 'cyan', 'dry run:')} the input is valid; nothing was sent` +
+      (first && !first.safe ? ` (the steps after ${first.endpoint} need its answer, so they are not shown)` : '') +
+      '\n',
+  );
+  return EXIT.OK;
+}
+
 /** What a caller of {@link main} may replace or learn; the process launcher and tests use it. */
 export interface MainOptions {
   /** Replaces parts of the context (clock, sleep, prompter, configuration store): tests inject them here. */
@@ -143,6 +167,7 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
     return EXIT.OK;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.OK : EXIT.INPUT;
+    if (err instanceof DryRunHalt || (err instanceof BookingStoppedError && err.cause instanceof DryRunHalt)) return reportDryRun(ctx);
     return reportError(err, ctx);
   } finally {
     await ctx.close();
@@ -186,11 +211,14 @@ export async function run(argv: string[]): Promise<void> {
       throw err;
     });
   }
+  // Node's own warnings (a library's emitWarning) never reach the user; --debug shows them.
+  const restoreWarnings = quietNodeWarnings((line) => ctx?.debugLog(`node: ${line}`));
   try {
     const code = await main(argv, io, { onContext: (c) => (ctx = c) });
     process.exitCode = interrupted ? signalExitCode(interrupted) : code;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    restoreWarnings();
   }
 }

@@ -4,7 +4,11 @@ import type { Context } from '../context.js';
 import { authCommand } from './auth/index.js';
 import { bookCommand } from './book.js';
 import { callbackCommand } from './callback/index.js';
+import { installCompletion } from './completion.js';
 import { configCommand } from './config/index.js';
+import { doctorCommand } from './doctor.js';
+import { applyHelpExtras } from './help-examples.js';
+import { installHelpCommand } from './help-topics.js';
 import { orderCommand } from './order/index.js';
 import { quoteCommand } from './quote.js';
 import { sandboxCommand } from './sandbox.js';
@@ -24,4 +28,9 @@ export function registerCommands(program: Command, ctx: Context): void {
   program.addCommand(sandboxCommand(ctx));
   program.addCommand(authCommand(ctx));
   program.addCommand(configCommand(ctx));
+  program.addCommand(doctorCommand(ctx));
+  // These read the finished tree: keep them last.
+  installHelpCommand(program, ctx);
+  installCompletion(program, ctx);
+  applyHelpExtras(program);
 }

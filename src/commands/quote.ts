@@ -80,12 +80,12 @@ export function quoteCommand(ctx: Context): Command {
     .argument('[file]', 'quote request file (JSON or YAML, "-" for standard input)')
     .option('--from <place>', 'collection as COUNTRY:POSTCODE:CITY, e.g. AU:2000:Sydney')
     .option('--to <place>', 'delivery as COUNTRY:POSTCODE:CITY, e.g. AU:3000:Melbourne')
-    .option('--package <spec>', 'a package, e.g. 30x20x15cm:2.5kg (repeat for more)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--package <spec>', 'a package, e.g. 30x20x15cm:2.5kg (repeat for more)', (v: string, all: string[] | undefined) => [...(all ?? []), v])
     .option('--value <aud>', 'value of the goods in AUD')
     .option('--insurance <aud>', 'amount to insure in AUD')
     .addOption(new Option('--get', 'use GET /quote/ (single package only)'))
     .addHelpText('after', '\nExamples:\n  shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook quote --from AU:2000:Sydney --to AU:3000:Melbourne --package 30x20x15cm:2.5kg\n')
-    .action(async (file: string | undefined, flags: Omit<QuoteOptions, 'file' | 'packages'> & { package: string[] }) => {
-      await runQuote({ ...flags, file, packages: flags.package }, ctx);
+    .action(async (file: string | undefined, flags: Omit<QuoteOptions, 'file' | 'packages'> & { package?: string[] }) => {
+      await runQuote({ ...flags, file, packages: flags.package ?? [] }, ctx);
     });
 }

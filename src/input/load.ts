@@ -225,6 +225,13 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
   }));
   let aliases = 0;
   visit(doc, (_key, node) => {
+    // A list or mapping used as a key ({a: 1}: x, or "? [a, b]") has no JSON form; the yaml library
+    // would stringify it with a Node warning. Report it here, where it is.
+    if (isPair(node) && (isMap(node.key) || isSeq(node.key))) {
+      const keyNode = node.key as Node;
+      issues.push({ file, ...pos(keyNode.range?.[0] ?? 0), path: '', message: `not valid JSON or YAML: a key must be plain text, not a ${isMap(keyNode) ? 'mapping' : 'list'}`, severity: 'error' });
+      return;
+    }
     if (isAlias(node)) {
       aliases++;
       if (aliases === MAX_YAML_ALIASES + 1) {

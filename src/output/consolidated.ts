@@ -37,7 +37,7 @@ export function printParentShipments(io: IOStreams, order: OrderResponse, childI
   const rows = [...children.map((s) => ['child', s] as const), ...(main ? [['main', main] as const] : [])];
   // Any further shipment the service lists is shown too, as `main`.
   for (const s of order.shipments) if (!childIds.includes(s.id) && s !== main) rows.push(['main', s]);
-  printTable(io, [{ header: 'role' }, ...SHIPMENT_COLUMNS], rows.map(([role, s]) => [role, ...shipmentRow(s)]));
+  printTable(io, [{ header: 'role', dropPriority: 0, minWidth: 6 }, ...SHIPMENT_COLUMNS], rows.map(([role, s]) => [role, ...shipmentRow(s)]));
 }
 
 /**
@@ -57,7 +57,7 @@ export function printParentPrice(io: IOStreams, order: OrderResponse, childIds: 
     ['GST', price.gst.toString()],
     ['total', price.total.toString()],
   );
-  printTable(io, [{ header: `price (${price.currency || 'AUD'})` }, { header: 'AUD', align: 'right' }], rows);
+  printTable(io, [{ header: `price (${price.currency || 'AUD'})` }, { header: 'AUD', align: 'right', atomic: true }], rows);
 }
 
 /** Prints a parent order: heading, children and main shipment, and (unless `price: false`) the price. */

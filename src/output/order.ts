@@ -20,18 +20,20 @@ export function printPrice(io: IOStreams, price: Price | undefined): void {
     ['total', price.total.toString()],
   ];
   if (price.summary_child_shipments) rows.push(['children (sum)', price.summary_child_shipments.toString()]);
-  printTable(io, [{ header: `price (${price.currency || 'AUD'})` }, { header: 'AUD', align: 'right' }], rows);
+  printTable(io, [{ header: `price (${price.currency || 'AUD'})` }, { header: 'AUD', align: 'right', atomic: true }], rows);
 }
 
 /** The columns of a shipment row: id, transient id, service, destination, status, tracking number, total (AUD). */
 export const SHIPMENT_COLUMNS: Column[] = [
-  { header: 'shipment' },
-  { header: 'ref' },
-  { header: 'service' },
-  { header: 'deliver to' },
-  { header: 'status' },
-  { header: 'tracking number' },
-  { header: 'total AUD', align: 'right' },
+  // Ids, statuses, tracking numbers and amounts are never split; narrow terminals lose ref, then
+  // the service, then the destination.
+  { header: 'shipment', atomic: true },
+  { header: 'ref', atomic: true, dropPriority: 1 },
+  { header: 'service', dropPriority: 2, minWidth: 10 },
+  { header: 'deliver to', dropPriority: 3, minWidth: 10 },
+  { header: 'status', atomic: true },
+  { header: 'tracking number', atomic: true },
+  { header: 'total AUD', align: 'right', atomic: true, dropPriority: 4 },
 ];
 
 /** The cells of one shipment under {@link SHIPMENT_COLUMNS}; `—` while no tracking number is assigned. */

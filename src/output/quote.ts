@@ -14,19 +14,21 @@ export function printQuote(io: IOStreams, services: QuoteServiceEntry[]): void {
   printTable(
     io,
     [
-      { header: 'code' },
-      { header: 'carrier' },
-      { header: 'service' },
-      { header: 'global mail' },
-      { header: 'amount', align: 'right' },
-      { header: 'insurance', align: 'right' },
-      { header: 'GST', align: 'right' },
-      { header: 'total AUD', align: 'right' },
+      // Narrow terminals lose global mail, then insurance and GST, then amount, then carrier.
+      { header: 'code', atomic: true },
+      { header: 'carrier', dropPriority: 4, minWidth: 8 },
+      { header: 'service', minWidth: 12 },
+      { header: 'global mail', dropPriority: 1 },
+      { header: 'amount', align: 'right', atomic: true, dropPriority: 3 },
+      { header: 'insurance', align: 'right', atomic: true, dropPriority: 2 },
+      { header: 'GST', align: 'right', atomic: true, dropPriority: 2 },
+      { header: 'total AUD', align: 'right', atomic: true },
     ],
     sortServices(services).map((s) => [
       s.code,
       s.carrier,
-      oneLine(s.name),
+      // A multi-line name stays multi-line inside its cell (tab-separated output joins the lines).
+      io.stdoutIsTTY ? s.name.trim() : oneLine(s.name),
       s.global_mail ? 'yes' : 'no',
       s.price.amount.toString(),
       s.price.insurance.toString(),

@@ -52,7 +52,7 @@ export function renderReports(io: IOStreams, reports: ReadonlyArray<ReportLike>)
     io.out(`${lines}\n`);
     if (rows.length > 0) {
       const painted = rows.map(([loc, path, severity, message]) => [loc!, path!, paint(io, severity === 'error' ? 'red' : 'yellow', severity!), message!]);
-      io.out(renderTable(io, [{ header: 'location' }, { header: 'field' }, { header: 'severity' }, { header: 'problem' }], painted));
+      io.out(renderTable(io, [{ header: 'location', minWidth: 16, breakAfter: '/:' }, { header: 'field', minWidth: 12, breakAfter: '.]' }, { header: 'severity', atomic: true }, { header: 'problem', minWidth: 20 }], painted));
     }
     io.out(`${total}\n`);
     return;

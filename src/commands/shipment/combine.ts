@@ -108,9 +108,10 @@ export function shipmentCombineCommand(ctx: Context): Command {
     .option('--file <file>', 'combine file: {shipments: [id, …], main_shipment: …} (JSON or YAML, "-" for stdin)')
     .addHelpText(
       'after',
-      '\nExamples: ' +
-        '  shipbook shipment combine SHP-1A2B3C4D SHP-5E6F7G8H --main fixtures/shipments/main-to-hub.yaml ' +
-        '  shipbook shipment combine --file fixtures/combine/two-parcels-to-hub.yaml SHP-1A2B3C4D SHP-5E6F7G8H\n',
+      '\nExamples:\n' +
+        '  shipbook shipment combine SHP-1A2B3C4D SHP-5E6F7G8H --main fixtures/shipments/main-to-hub.yaml\n' +
+        '  shipbook shipment combine --file fixtures/combine/two-parcels-to-hub.yaml SHP-1A2B3C4D SHP-5E6F7G8H\n' +
+        '  shipbook shipment combine SHP-1A2B3C4D SHP-5E6F7G8H --main fixtures/shipments/main-to-hub.yaml --dry-run\n',
     )
     .action(async (ids: string[], flags: { main?: string; file?: string }) => runShipmentCombine({ ids, main: flags.main, file: flags.file }, ctx));
 }

@@ -1,0 +1,189 @@
+/**
+ * `shipbook help [command...|topic]`: help for a command path (`shipbook help order accept` shows
+ * the help of `order accept`, not of `order`), or one of the topics `environment`, `exit-codes`
+ * and `formats`.
+ *
+ * The topics are read from the README (shipped in the package), so the help and the README can
+ * never disagree: a topic is the README section of that name, its prose and its table, the table
+ * fitted to the terminal.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { fitTable, wrapCell } from '../output/fit.js';
+
+/** A help topic: its name and the README heading it is taken from. */
+export interface HelpTopic {
+  name: string;
+  /** One line for the list of topics. */
+  summary: string;
+  /** The README heading (without the `#`s) whose section is the topic. */
+  heading: string;
+}
+
+/** The topics of `shipbook help <topic>`. */
+export const HELP_TOPICS: readonly HelpTopic[] = [
+  { name: 'environment', summary: 'environment variables shipbook reads', heading: 'Environment variables' },
+  { name: 'exit-codes', summary: 'what each exit code means', heading: 'Exit codes' },
+  { name: 'formats', summary: 'output formats: table, tsv, json, yaml, ndjson, --quiet', heading: 'Output formats' },
+];
+
+/** Finds the package's README.md by walking up from this module (works from src/ and from dist/). */
+export function findReadme(from: string = dirname(fileURLToPath(import.meta.url))): string | undefined {
+  let dir = from;
+  for (;;) {
+    const candidate = join(dir, 'README.md');
+    if (existsSync(candidate) && existsSync(join(dir, 'package.json'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** A README section: the lines under `heading` up to the next heading of the same or a higher level. */
+export function readmeSection(markdown: string, heading: string): string | undefined {
+  const lines = markdown.split(/\r?\n/);
+  let level = 0;
+  let start = -1;
+  let inFence = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^(```|~~~)/.test(line)) inFence = !inFence;
+    if (inFence) continue;
+    const m = /^(#{1,6})\s+(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    if (start === -1) {
+      if (m[2]!.replace(/`/g, '') === heading) {
+        level = m[1]!.length;
+        start = i + 1;
+      }
+    } else if (m[1]!.length <= level) {
+      return lines.slice(start, i).join('\n').trim();
+    }
+  }
+  return start === -1 ? undefined : lines.slice(start).join('\n').trim();
+}
+
+function plain(text: string): string {
+  return text
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/`([^`]+)`/g, '$1');
+}
+
+function splitRow(line: string): string[] {
+  return line.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split(/(?<!\\)\|/).map((c) => plain(c.trim().replace(/\\\|/g, '|')));
+}
+
+/**
+ * Renders a README section for the terminal: prose as it is (without Markdown marks), each
+ * Markdown table as a table fitted to `width` columns.
+ */
+export function renderSection(section: string, width: number): string {
+  const out: string[] = [];
+  const lines = section.split('\n');
+  // A paragraph or list item of the README is hard-wrapped for the source; join it, then wrap to the terminal.
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length === 0) return;
+    const text = plain(paragraph.join(' ').replace(/\s+/g, ' ').trim());
+    const bullet = /^([-*] |\d+\. )/.exec(text)?.[0] ?? '';
+    const body = wrapCell(text.slice(bullet.length), Math.max(20, width - bullet.length));
+    out.push(body.split('\n').map((l, i) => (i === 0 ? bullet : ' '.repeat(bullet.length)) + l).join('\n'));
+    paragraph = [];
+  };
+  let inFence = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^(```|~~~)/.test(line)) {
+      flush();
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence) {
+      out.push(`  ${line}`);
+      continue;
+    }
+    if (/^\s*\|/.test(line) && /^\s*\|[\s:|-]+\|\s*$/.test(lines[i + 1] ?? '')) {
+      flush();
+      const header = splitRow(line);
+      const rows: string[][] = [];
+      i += 2;
+      while (i < lines.length && /^\s*\|/.test(lines[i]!)) rows.push(splitRow(lines[i++]!));
+      i--;
+      const columns = header.map((h, c) => ({ header: h, atomic: c === 0 }));
+      out.push(fitTable(columns, rows, width).text.trimEnd());
+    } else if (line.trim() === '') {
+      flush();
+      out.push('');
+    } else {
+      if (/^([-*] |\d+\. )/.test(line.trim())) flush();
+      paragraph.push(line.trim());
+    }
+  }
+  flush();
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+}
+
+/** The text of one topic, read from the README. @throws UsageError for an unknown topic or a README without it. */
+export function topicText(name: string, width: number, readmePath = findReadme()): string {
+  const topic = HELP_TOPICS.find((t) => t.name === name);
+  if (!topic) throw new UsageError(`unknown help topic "${name}"`, { suggestion: `Topics: ${HELP_TOPICS.map((t) => t.name).join(', ')}.` });
+  const markdown = readmePath ? readFileSync(readmePath, 'utf8') : '';
+  const section = readmeSection(markdown, topic.heading);
+  if (!section) throw new UsageError(`help topic "${name}" is missing from the README (section "${topic.heading}")`);
+  return `${topic.heading}\n\n${renderSection(section, width)}`;
+}
+
+/** Width to lay topics out in: the terminal's, else `COLUMNS`, else 100. */
+function outputWidth(ctx: Context): number {
+  const cols = ctx.io.stdout.columns ?? Number(ctx.io.env.COLUMNS);
+  return Number.isFinite(cols) && cols > 20 ? cols : 100;
+}
+
+/** Finds a command by its path of names (`['order', 'accept']`), or undefined. */
+export function findCommand(root: Command, path: string[]): Command | undefined {
+  let cmd: Command | undefined = root;
+  for (const name of path) {
+    cmd = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+    if (!cmd) return undefined;
+  }
+  return cmd;
+}
+
+/**
+ * Replaces commander's `help` command on `program` by one that knows command paths and topics.
+ * Call after every other command is registered.
+ */
+export function installHelpCommand(program: Command, ctx: Context): void {
+  program.helpCommand(false);
+  const help = new Command('help')
+    .summary('help for a command, or a topic: environment, exit-codes, formats')
+    .description(
+      `Shows the help of a command (any depth), or a help topic:\n${HELP_TOPICS.map((t) => `  ${t.name.padEnd(12)} ${t.summary}`).join('\n')}`,
+    )
+    .argument('[command-or-topic...]', 'a command path (order accept) or a topic name')
+    .addHelpText('after', '\nExamples:\n  shipbook help order accept\n  shipbook help exit-codes\n  shipbook help environment')
+    .action((words: string[]) => {
+      if (words.length === 0) {
+        program.outputHelp();
+        return;
+      }
+      if (words.length === 1 && HELP_TOPICS.some((t) => t.name === words[0])) {
+        ctx.io.out(topicText(words[0]!, outputWidth(ctx)));
+        return;
+      }
+      const cmd = findCommand(program, words);
+      if (!cmd) {
+        throw new UsageError(`no command or help topic "${words.join(' ')}"`, {
+          suggestion: `Run "shipbook --help" for the commands; topics: ${HELP_TOPICS.map((t) => t.name).join(', ')}.`,
+        });
+      }
+      cmd.outputHelp();
+    });
+  help.copyInheritedSettings(program);
+  program.addCommand(help);
+}

@@ -1,0 +1,300 @@
+/**
+ * The checks of `shipbook doctor`: Node.js version, configuration file and its permissions, the
+ * active profile and where each setting comes from, whether the base URL answers and the key is
+ * accepted, whether a callback receiver can bind, and the built-in sandbox's state directory.
+ *
+ * UI-free: every check returns a {@link CheckResult} (what was found, and what to do about a
+ * failure); the command renders them. Dependencies (environment, the API client, the clock of
+ * the probe) are passed in, so tests can run the checks against a sandbox or a broken setup.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { ApiClient } from '../api/client.js';
+import { fetchOrder } from '../api/orders.js';
+import { maskSecret } from '../api/redact.js';
+import type { ResolvedProfile } from '../config/profile.js';
+import { resolveProfile } from '../config/resolve.js';
+import { ConfigStore, permissionWarnings } from '../config/store.js';
+import { ApiError, ShipbookError, EXIT, type ExitCode } from '../errors.js';
+
+/** `ok`: fine; `warn`: works, but worth a look; `fail`: shipbook will not work as set up; `skip`: not checked (an earlier check failed). */
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+/** The result of one check. */
+export interface CheckResult {
+  /** Stable id for scripts (`node`, `config-file`, `profile`, `base-url`, `api-key`, `callback`, `sandbox-state`). */
+  id: string;
+  /** Short name for the table. */
+  name: string;
+  status: CheckStatus;
+  /** What was found (never a secret: keys are masked). */
+  detail: string;
+  /** What to do about a `fail` or `warn`. */
+  fix?: string;
+  /** Exit code shipbook would give for this failure (the README's "Exit codes"); only for `fail`. */
+  exitCode?: ExitCode;
+}
+
+/** What the checks may use. */
+export interface DoctorDeps {
+  env: Readonly<Record<string, string | undefined>>;
+  /** `--profile`, when given. */
+  profileFlag?: string;
+  /** The Node.js version to judge (default `process.versions.node`). */
+  nodeVersion?: string;
+  /** Platform (permissions are not checked on Windows). */
+  platform?: NodeJS.Platform;
+  /** Builds the API client of the resolved profile (starting the built-in sandbox when it has no base URL). */
+  api: () => Promise<ApiClient>;
+  /** Where a callback receiver would listen (`--listen`); default 127.0.0.1, any port. */
+  listen?: { host: string; port: number };
+  /** Probe deadline in milliseconds (default 5000). */
+  timeoutMs?: number;
+}
+
+/** Lowest supported Node.js version (package.json `engines`). */
+export const MIN_NODE: readonly [number, number] = [20, 19];
+
+/** Checks a Node.js version string (`22.3.0`) against {@link MIN_NODE}. */
+export function checkNode(version: string): CheckResult {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+  return ok
+    ? { id: 'node', name: 'Node.js', status: 'ok', detail: `v${version.replace(/^v/, '')}` }
+    : {
+        id: 'node',
+        name: 'Node.js',
+        status: 'fail',
+        detail: `v${version.replace(/^v/, '')} is older than ${MIN_NODE.join('.')}`,
+        fix: 'Install Node.js 20.19 or newer (22 or 24 LTS recommended).',
+        exitCode: EXIT.AUTH,
+      };
+}
+
+/**
+ * The directory of the built-in sandbox's state (issue 10): `SHIPBOOK_STATE_DIR`, else
+ * `$XDG_STATE_HOME/shipbook`, else `~/.local/state/shipbook` (`%LOCALAPPDATA%\\shipbook` on Windows).
+ * The same rule as the sandbox's store (src/sandbox/store/location.ts), which the layer rules keep
+ * doctor from importing; a unit test holds the two together.
+ */
+export function sandboxStateDir(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string {
+  if (env.SHIPBOOK_STATE_DIR) return env.SHIPBOOK_STATE_DIR;
+  if (platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'shipbook');
+  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'shipbook');
+  return join(env.HOME || homedir(), '.local', 'state', 'shipbook');
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message.split('\n')[0]! : String(err);
+}
+
+/** Reads the configuration file: exists, valid, permissions. Returns the result and the contents (when readable). */
+export function checkConfigFile(deps: Pick<DoctorDeps, 'env' | 'platform'>): { result: CheckResult; store: ConfigStore; ok: boolean } {
+  const store = ConfigStore.fromEnv(deps.env);
+  const name = 'configuration file';
+  try {
+    const snap = store.read();
+    if (!snap.exists) return { store, ok: true, result: { id: 'config-file', name, status: 'ok', detail: `${store.path} (not created yet: built-in defaults)` } };
+    let warnings: string[] = [];
+    try {
+      warnings = permissionWarnings(store.path, statSync(store.path), statSync(store.dir), deps.platform);
+    } catch {
+      // stat raced with a removal: nothing to say about permissions
+    }
+    if (warnings.length > 0) {
+      return {
+        store,
+        ok: true,
+        result: {
+          id: 'config-file',
+          name,
+          status: 'fail',
+          detail: `${store.path}: ${warnings.map((w) => w.replace(/^warning: /, '').replace(/; run .*$/, '')).join('; ')}`,
+          fix: warnings.map((w) => /run (.*)$/.exec(w)?.[1]).filter(Boolean).join(' && ') + ' (the file holds API keys)',
+          exitCode: EXIT.AUTH,
+        },
+      };
+    }
+    return { store, ok: true, result: { id: 'config-file', name, status: 'ok', detail: `${store.path} (mode 0600)` } };
+  } catch (err) {
+    return {
+      store,
+      ok: false,
+      result: {
+        id: 'config-file',
+        name,
+        status: 'fail',
+        detail: message(err),
+        fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : `Fix or move away ${store.path}`,
+        exitCode: EXIT.AUTH,
+      },
+    };
+  }
+}
+
+/** Resolves the profile and says where each setting comes from. */
+export function checkProfile(deps: Pick<DoctorDeps, 'env' | 'profileFlag'>, store: ConfigStore): { result: CheckResult; profile?: ResolvedProfile } {
+  const name = 'profile';
+  try {
+    const data = store.read().data;
+    const profile = resolveProfile({ profileFlag: deps.profileFlag, env: deps.env, config: data });
+    const parts = [
+      `${profile.name} (${profile.sources.profile ?? 'built-in'})`,
+      `base URL ${profile.baseUrl ?? 'built-in sandbox'} (${profile.sources.baseUrl ?? 'default'})`,
+      `key ${profile.apiKey ? maskSecret(profile.apiKey) : profile.sandbox ? 'sandbox key' : 'none'} (${profile.sources.apiKey ?? 'default'})`,
+      `payment ${profile.defaultPayment.type}`,
+    ];
+    return { profile, result: { id: 'profile', name, status: 'ok', detail: parts.join('; ') } };
+  } catch (err) {
+    return {
+      result: {
+        id: 'profile',
+        name,
+        status: 'fail',
+        detail: message(err),
+        fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : 'Check --profile, SHIPBOOK_PROFILE and "shipbook config list".',
+        exitCode: err instanceof ShipbookError ? err.exitCode : EXIT.AUTH,
+      },
+    };
+  }
+}
+
+/** Id used to probe the service: fetch-order-data of an order that cannot exist (a read; changes nothing). */
+export const PROBE_ORDER_ID = 'SHIPBOOK-DOCTOR-PROBE';
+
+/**
+ * Asks the service for an order that does not exist (fetch-order-data, a safe read): any answer
+ * means the base URL answers; 401/403 means the key is refused; a 404 or another error envelope
+ * means the key was accepted.
+ */
+export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDeps, 'api' | 'timeoutMs'>): Promise<CheckResult[]> {
+  const base: CheckResult = { id: 'base-url', name: 'service answers', status: 'ok', detail: '' };
+  const key: CheckResult = { id: 'api-key', name: 'key accepted', status: 'ok', detail: '' };
+  const where = profile.baseUrl ?? 'the built-in sandbox';
+  let api: ApiClient;
+  try {
+    api = await deps.api();
+  } catch (err) {
+    return [
+      { ...base, status: 'fail', detail: message(err), fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : 'Check the base URL: shipbook config get base-url', exitCode: err instanceof ShipbookError ? err.exitCode : EXIT.NETWORK },
+      { ...key, status: 'skip', detail: 'not checked: no client' },
+    ];
+  }
+  const timeoutMs = deps.timeoutMs ?? 5000;
+  let timer: NodeJS.Timeout | undefined;
+  const started = Date.now();
+  try {
+    await Promise.race([
+      fetchOrder(api, PROBE_ORDER_ID, profile.paths),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        timer.unref();
+      }),
+    ]);
+    base.detail = `${where} answered in ${Date.now() - started} ms`;
+    key.detail = 'accepted';
+  } catch (err) {
+    if (err instanceof ApiError) {
+      base.detail = `${where} answered HTTP ${err.status} in ${Date.now() - started} ms`;
+      if (err.exitCode === EXIT.AUTH) {
+        Object.assign(key, {
+          status: 'fail',
+          detail: `refused (HTTP ${err.status}${err.message ? `: ${err.message}` : ''})`,
+          fix: `Log in again: shipbook${profile.sandbox ? '' : ` --profile ${profile.name}`} auth login, or set SHIPBOOK_API_KEY.`,
+          exitCode: EXIT.AUTH,
+        });
+      } else {
+        key.detail = `accepted (probe answered ${err.status}, as expected for an unknown order)`;
+      }
+    } else {
+      Object.assign(base, {
+        status: 'fail',
+        detail: `${where}: ${message(err)}`,
+        fix: profile.sandbox ? 'Run again with --debug and report it: the built-in sandbox did not answer.' : `Check the base URL (${profile.sources.baseUrl ?? 'config'}) and your network: shipbook config get base-url`,
+        exitCode: EXIT.NETWORK,
+      });
+      Object.assign(key, { status: 'skip', detail: 'not checked: the service did not answer' });
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+  return [base, key];
+}
+
+/** Tries to bind a TCP listener where the callback receiver would listen, then closes it at once. */
+export async function checkCallbackBind(listen: { host: string; port: number } = { host: '127.0.0.1', port: 0 }): Promise<CheckResult> {
+  const name = 'callback receiver';
+  const label = `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port === 0 ? 'any port' : listen.port}`;
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const inUse = err.code === 'EADDRINUSE';
+      resolve({
+        id: 'callback',
+        name,
+        status: 'fail',
+        detail: `cannot listen on ${label}: ${inUse ? 'the port is in use' : err.code === 'EACCES' ? 'permission denied' : err.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : err.message}`,
+        fix: inUse ? 'Choose another port with --listen <host:port>, or stop what uses it.' : 'Choose an address of this machine with --listen <host:port>, or wait by polling: --poll 5s.',
+        exitCode: EXIT.INPUT,
+      });
+    });
+    server.listen(listen.port, listen.host, () => {
+      const addr = server.address();
+      const bound = typeof addr === 'object' && addr ? `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` : label;
+      server.close(() => resolve({ id: 'callback', name, status: 'ok', detail: `can listen on ${listen.port === 0 ? `${listen.host}, any port (tried ${bound})` : bound}` }));
+    });
+  });
+}
+
+/** Checks the built-in sandbox's state directory: absent (fine), or a directory shipbook can read and write, private to the user. */
+export function checkSandboxState(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): CheckResult {
+  const dir = sandboxStateDir(env, platform);
+  const name = 'sandbox state';
+  let st;
+  try {
+    st = statSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { id: 'sandbox-state', name, status: 'ok', detail: `${dir} (not created yet)` };
+    return { id: 'sandbox-state', name, status: 'fail', detail: `${dir}: ${message(err)}`, fix: `Check the directory, or choose another with SHIPBOOK_STATE_DIR`, exitCode: EXIT.AUTH };
+  }
+  if (!st.isDirectory()) {
+    return { id: 'sandbox-state', name, status: 'fail', detail: `${dir} is not a directory`, fix: `Move it away, or choose another with SHIPBOOK_STATE_DIR`, exitCode: EXIT.AUTH };
+  }
+  try {
+    accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
+  } catch {
+    return { id: 'sandbox-state', name, status: 'fail', detail: `${dir} is not writable by you`, fix: `chmod u+rwx ${dir}, or choose another with SHIPBOOK_STATE_DIR`, exitCode: EXIT.AUTH };
+  }
+  if (platform !== 'win32' && (st.mode & 0o077) !== 0) {
+    return { id: 'sandbox-state', name, status: 'warn', detail: `${dir} is accessible by others (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`, fix: `chmod 700 ${dir}` };
+  }
+  return { id: 'sandbox-state', name, status: 'ok', detail: `${dir}` };
+}
+
+/** Runs every check in order; later checks are skipped when what they need failed. */
+export async function runChecks(deps: DoctorDeps): Promise<CheckResult[]> {
+  const results: CheckResult[] = [checkNode(deps.nodeVersion ?? process.versions.node)];
+  const config = checkConfigFile(deps);
+  results.push(config.result);
+  const { result, profile } = config.ok ? checkProfile(deps, config.store) : { result: { id: 'profile', name: 'profile', status: 'skip' as const, detail: 'not checked: the configuration file is unusable' }, profile: undefined };
+  results.push(result);
+  if (profile) {
+    results.push(...(await checkService(profile, deps)));
+  } else {
+    results.push(
+      { id: 'base-url', name: 'service answers', status: 'skip', detail: 'not checked: no profile' },
+      { id: 'api-key', name: 'key accepted', status: 'skip', detail: 'not checked: no profile' },
+    );
+  }
+  results.push(await checkCallbackBind(deps.listen));
+  results.push(checkSandboxState(deps.env, deps.platform));
+  return results;
+}
+
+/** The exit code of a doctor run: 0 when no check failed, else the exit code of the first failure. */
+export function doctorExitCode(results: CheckResult[]): ExitCode {
+  const failed = results.find((r) => r.status === 'fail');
+  return failed ? (failed.exitCode ?? EXIT.INPUT) : EXIT.OK;
+}

@@ -1,0 +1,48 @@
+/**
+ * `--quiet`: stdout carries only the ids a command produced, one per line, so
+ * `ORDER=$(shipbook order create f.yaml --quiet)` works. Which ids: the order of an order result
+ * (`order.id`, or `parent.id` for a combined parent), the shipment of a shipment result
+ * (`shipment.id`), every order of a list (`orders[].id`), and the service codes of a quote
+ * (`services[].code`). Errors print nothing on stdout (stderr says what happened).
+ */
+import type { IOStreams } from '../io.js';
+import type { OutputWriter } from './writer.js';
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function idOf(value: unknown, key = 'id'): string[] {
+  const id = record(value)?.[key];
+  return typeof id === 'string' && id !== '' ? [id] : [];
+}
+
+/** The ids `--quiet` prints for a command's result data (see the module documentation). */
+export function quietIds(data: unknown): string[] {
+  const top = record(data);
+  if (!top) return [];
+  for (const key of ['order', 'parent']) if (top[key] !== undefined) return idOf(top[key]);
+  if (top.shipment !== undefined) return idOf(top.shipment);
+  if (Array.isArray(top.orders)) return top.orders.flatMap((o) => idOf(o));
+  if (Array.isArray(top.shipments) && top.order === undefined) return top.shipments.flatMap((s) => idOf(s));
+  if (Array.isArray(top.services)) return top.services.flatMap((s) => idOf(s, 'code'));
+  if (typeof top.order_id === 'string') return [top.order_id];
+  return [];
+}
+
+/** A writer that prints only {@link quietIds} of each result. */
+export function createQuietWriter(io: Pick<IOStreams, 'out'>): OutputWriter {
+  return {
+    format: 'tsv',
+    machine: false,
+    write(data) {
+      for (const id of quietIds(data)) io.out(`${id}\n`);
+    },
+    data(data) {
+      for (const id of quietIds(data)) io.out(`${id}\n`);
+    },
+    error() {
+      // people read the error on stderr
+    },
+  };
+}
