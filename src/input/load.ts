@@ -13,7 +13,7 @@
  * The top-level `request` wrapper of the wire form is optional, and a top-level `"$schema"` (how a
  * JSON file names its JSON Schema for editors) is ignored.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { LineCounter, parseDocument, isAlias, isMap, isPair, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
@@ -24,6 +24,8 @@ import { closestField, formatPath, knownFieldsAt, schemaProblems } from '../sche
 export const MAX_INPUT_BYTES = 5 * 1024 * 1024;
 /** Largest number of aliases (`*name`) in a YAML document; their expansion is capped as well. */
 export const MAX_YAML_ALIASES = 100;
+/** Lists and mappings nest at most this deep (shipbook's documents nest about six levels). */
+export const MAX_NESTING = 64;
 
 /** Explicit tags allowed: those of the YAML 1.2 core schema, and the non-specific `!`. */
 const CORE_TAGS: ReadonlySet<string> = new Set(
@@ -129,8 +131,28 @@ export async function readInput(file: string, stdin?: Readable): Promise<Buffer>
   try {
     const info = await stat(file);
     if (info.isDirectory()) fail(file, 'is a directory, not a file');
+    // A device (/dev/zero), a FIFO with no writer or a socket would never end, or never start:
+    // only regular files are read (standard input is "-").
+    if (!info.isFile()) fail(file, 'is not a regular file (a device, FIFO or socket); give a file, or "-" for standard input');
     if (info.size > MAX_INPUT_BYTES) fail(file, tooLarge());
-    return await readFile(file);
+    // Read at most one byte past the limit whatever stat said (a file that grows while read).
+    const handle = await open(file, 'r');
+    try {
+      const buf = Buffer.alloc(Math.min(info.size, MAX_INPUT_BYTES) + 1);
+      let filled = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+        if (filled === buf.length) {
+          if (filled > MAX_INPUT_BYTES) fail(file, tooLarge());
+          break;
+        }
+      }
+      return buf.subarray(0, filled);
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
     if (err instanceof ValidationError) throw err;
     const code = (err as { code?: string }).code;
@@ -138,6 +160,29 @@ export async function readInput(file: string, stdin?: Readable): Promise<Buffer>
     if (code === 'EACCES' || code === 'EPERM') fail(file, 'permission denied');
     fail(file, `cannot read (${code ?? String(err)})`);
   }
+}
+
+/**
+ * The first place where `[`/`{` nest deeper than {@link MAX_NESTING} (outside double-quoted
+ * strings), as an offset, or -1. Run before parsing, so a document built to be deep ("[[[[…")
+ * is refused at once instead of exhausting the parser's stack.
+ */
+function tooDeepAt(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > MAX_NESTING) return i;
+    } else if ((c === 0x5d /* ] */ || c === 0x7d) /* } */ && depth > 0) depth--;
+  }
+  return -1;
 }
 
 /** The node an alias stands for, or the node itself. */
@@ -211,7 +256,14 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
   if (text.trim() === '') fail(file, 'is empty', { line: 1, column: 1 });
 
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, schema: 'core', prettyErrors: false, uniqueKeys: true, strict: true });
+  const tooDeep = tooDeepAt(text);
+  if (tooDeep >= 0) {
+    const before = text.slice(0, tooDeep);
+    const line = before.split('\n').length;
+    fail(file, `nests lists or mappings more than ${MAX_NESTING} levels deep`, { line, column: tooDeep - before.lastIndexOf('\n') });
+  }
+  // Duplicate keys are found below in one pass (the yaml library's own check is quadratic).
+  const doc = parseDocument(text, { lineCounter, schema: 'core', prettyErrors: false, uniqueKeys: false, strict: true });
   const pos = (offset: number): Position => {
     const p = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
     return { line: p.line, column: p.col };
@@ -224,7 +276,25 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
     severity: 'error',
   }));
   let aliases = 0;
-  visit(doc, (_key, node) => {
+  let tooDeepReported = false;
+  visit(doc, (_key, node, path) => {
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+        if (key === undefined) continue;
+        if (seen.has(key)) {
+          const at = (pair.key as Node).range?.[0] ?? 0;
+          issues.push({ file, ...pos(at), path: '', message: `field ${key} is given twice`, severity: 'error' });
+        }
+        seen.add(key);
+      }
+    }
+    if (!tooDeepReported && (isMap(node) || isSeq(node)) && path.filter((p) => isMap(p) || isSeq(p)).length >= MAX_NESTING) {
+      tooDeepReported = true;
+      issues.push({ file, ...pos((node as Node).range?.[0] ?? 0), path: '', message: `nests lists or mappings more than ${MAX_NESTING} levels deep`, severity: 'error' });
+      return visit.SKIP;
+    }
     // A list or mapping used as a key ({a: 1}: x, or "? [a, b]") has no JSON form; the yaml library
     // would stringify it with a Node warning. Report it here, where it is.
     if (isPair(node) && (isMap(node.key) || isSeq(node.key))) {
