@@ -260,6 +260,15 @@ describe('--dry-run', () => {
     });
   }
 
+  it('book plans every step, with placeholders for the ids the service would assign', async () => {
+    const regular = JSON.parse((await dry(['book', 'fixtures/orders/domestic-syd-mel.yaml'])).stdout) as { requests: Array<{ endpoint: string; url: string }> };
+    expect(regular.requests.map((r) => r.endpoint)).toEqual(['createOrder', 'acceptOrder']);
+    expect(regular.requests[1]!.url).toMatch(/\/orders\/<order id>\/accept\/$/);
+    const consolidated = JSON.parse((await dry(['book', 'fixtures/consolidated/three-parcels.yaml'])).stdout) as { requests: Array<{ endpoint: string; body: { request: { shipments?: string[] } } }> };
+    expect(consolidated.requests.map((r) => r.endpoint)).toEqual(['createShipment', 'createShipment', 'createShipment', 'combineShipments', 'acceptOrder']);
+    expect(consolidated.requests[3]!.body.request.shipments).toEqual(['<shipment id 1>', '<shipment id 2>', '<shipment id 3>']);
+  });
+
   it('redacts the card number and CVV of a payment file', async () => {
     const { stdout } = await dry(['order', 'accept', 'ORD-DRYRUN01', '--payment-file', 'fixtures/payments/credit-card.yaml']);
     expect(stdout).not.toMatch(/4111111111111111|4242424242424242/);
