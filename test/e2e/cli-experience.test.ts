@@ -225,6 +225,12 @@ describe('--quiet', () => {
     }
   });
 
+  it('refuses --quiet together with another output format', async () => {
+    const { code, stderr } = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--quiet', '--json'], { env: remote() });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--quiet and --json ask for two kinds of output/);
+  });
+
   it('prints the shipment id of a shipment, and the service codes of a quote', async () => {
     const shp = await runCli(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml', '--quiet'], { env: remote() });
     expect(shp.stdout).toMatch(/^SHP-[A-Z0-9]+\n$/);
