@@ -5,6 +5,7 @@
  * random loopback port and marked as such on stderr.
  */
 import { ApiClient } from './api/client.js';
+import { UsageError } from './errors.js';
 import { maskSecret } from './api/redact.js';
 import { loadProfile } from './config/resolve.js';
 import { ConfigStore } from './config/store.js';
@@ -102,6 +103,9 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     },
     planned: [],
     get output() {
+      if (globals.quiet && (globals.json || globals.output !== undefined)) {
+        throw new UsageError(`--quiet and ${globals.json ? '--json' : `--output ${globals.output}`} ask for two kinds of output`, { suggestion: 'Give one of them.' });
+      }
       writer ??= globals.quiet ? createQuietWriter({ out: realOut }) : createWriter(io, chooseFormat(globals, io.stdoutIsTTY));
       return writer;
     },

@@ -135,10 +135,10 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
 function reportDryRun(ctx: Context): number {
   const planned = ctx.planned;
   ctx.output.write(plannedRequestsData(planned), () => ctx.io.out(renderPlannedRequests(planned)));
-  const first = planned[0];
+  const placeholders = planned.some((p) => `${p.url} ${JSON.stringify(p.body ?? '')}`.includes('<'));
   ctx.io.err(
     `${paint(ctx.io, 'cyan', 'dry run:')} the input is valid; nothing was sent` +
-      (first && !first.safe ? ` (the steps after ${first.endpoint} need its answer, so they are not shown)` : '') +
+      (placeholders ? ' (ids the service would assign are shown as <…>)' : '') +
       '\n',
   );
   return EXIT.OK;

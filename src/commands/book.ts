@@ -4,6 +4,8 @@
  */
 import { Command } from 'commander';
 import { bookDocument, type BookingDocument } from '../booking/book.js';
+import { planBooking } from '../booking/plan.js';
+import { DryRunHalt } from '../errors.js';
 import type { PaymentFlags } from '../booking/payment.js';
 import type { Context } from '../context.js';
 import { loadDocument } from '../input/load.js';
@@ -34,6 +36,11 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
     ? { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded, 'consolidated', ctx)), file: o.file }
     : { kind: 'regular', order: showWarnings(ctx, validateKind(loaded, 'order', ctx)), file: o.file };
   const { api, waiter, accept, progress } = await prepareBooking(o, ctx);
+  if (ctx.globals.dryRun) {
+    // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
+    ctx.planned.push(...(await planBooking(doc, { api, accept })));
+    throw new DryRunHalt('dry run: nothing was sent', ctx.planned[0]);
+  }
   // For the note after an interruption: the file that holds the main shipment.
   Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
   const { order, childIds } = await bookDocument(doc, {

@@ -225,6 +225,12 @@ describe('--quiet', () => {
     }
   });
 
+  it('refuses --quiet together with another output format', async () => {
+    const { code, stderr } = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--quiet', '--json'], { env: remote() });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--quiet and --json ask for two kinds of output/);
+  });
+
   it('prints the shipment id of a shipment, and the service codes of a quote', async () => {
     const shp = await runCli(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml', '--quiet'], { env: remote() });
     expect(shp.stdout).toMatch(/^SHP-[A-Z0-9]+\n$/);
@@ -259,6 +265,15 @@ describe('--dry-run', () => {
       expect(await sandboxOrders()).toEqual(before);
     });
   }
+
+  it('book plans every step, with placeholders for the ids the service would assign', async () => {
+    const regular = JSON.parse((await dry(['book', 'fixtures/orders/domestic-syd-mel.yaml'])).stdout) as { requests: Array<{ endpoint: string; url: string }> };
+    expect(regular.requests.map((r) => r.endpoint)).toEqual(['createOrder', 'acceptOrder']);
+    expect(regular.requests[1]!.url).toMatch(/\/orders\/<order id>\/accept\/$/);
+    const consolidated = JSON.parse((await dry(['book', 'fixtures/consolidated/three-parcels.yaml'])).stdout) as { requests: Array<{ endpoint: string; body: { request: { shipments?: string[] } } }> };
+    expect(consolidated.requests.map((r) => r.endpoint)).toEqual(['createShipment', 'createShipment', 'createShipment', 'combineShipments', 'acceptOrder']);
+    expect(consolidated.requests[3]!.body.request.shipments).toEqual(['<shipment id 1>', '<shipment id 2>', '<shipment id 3>']);
+  });
 
   it('redacts the card number and CVV of a payment file', async () => {
     const { stdout } = await dry(['order', 'accept', 'ORD-DRYRUN01', '--payment-file', 'fixtures/payments/credit-card.yaml']);
