@@ -129,6 +129,9 @@ describe('create order', () => {
     expect(s.id).toMatch(/^SHP-[A-Z0-9]{8}$/);
     expect(s.collection.address_lines).toEqual(['Warehouse 4', '88 Kent Street', '']);
     expect(s.delivery.address_lines).toHaveLength(3);
+    // issue 15 item 1: the interface types company as a string, never null.
+    expect(s.collection.company).toBe('Harbour Goods Pty Ltd');
+    expect(s.delivery.company).toBe('');
     expect(s.collection.pickup.date).toBe('2025-06-03T00:00:00');
     expect(s.packages[0]).toEqual({ length: 40, width: 30, height: 20, weight: 4.2, unit_weight: 'CM' });
     expect(s.customs_information).toMatchObject({ reason: 'Sale', tax_status: 'Company', lithium: false });
