@@ -37,6 +37,18 @@ async function createOrder(...shipments: Array<Record<string, unknown>>): Promis
   return res.json.result.order.id as string;
 }
 
+describe('content type', () => {
+  it('answers 415 to a body that is not declared as JSON (issue 20 item 10)', async () => {
+    const res = await fetch(new URL('orders/', url()), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: 'Bearer sk_sandbox_builtin' },
+      body: JSON.stringify({ request: orderRequest() }),
+    });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { message: string }).message).toMatch(/content type "text\/plain"/);
+  });
+});
+
 describe('starting', () => {
   it('listens on 127.0.0.1 on a random port and gives a base URL with a trailing slash', () => {
     expect(sandbox.url).toBe(`http://127.0.0.1:${sandbox.port}/`);
