@@ -113,6 +113,11 @@ async function readRequestBody(req: IncomingMessage, res: ServerResponse, mode: 
       errors: [{ field: 'request', message: 'required' }],
     });
   }
+  // issue 20 item 10: a body declared as something other than JSON is refused (415), not guessed at.
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== '' && type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
+    throw new SandboxHttpError(415, `unsupported content type ${JSON.stringify(type)}: send the body as application/json`);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.text);

@@ -49,14 +49,14 @@ function timeWire(time: string): string {
   return /^\d{2}:\d{2}$/.test(time) ? `${time}:00` : time;
 }
 
-/** An address in response form: `address_lines` padded to 3, `company` null when absent, `pickup.date` with `T00:00:00`. */
+/** An address in response form: `address_lines` padded to 3, `company` "" when absent (the interface types it as a string, issue 15 item 1), `pickup.date` with `T00:00:00`. */
 export function addressWire(address: AddressRequest | CollectionRequest): Record<string, unknown> {
   const lines = [...address.address_lines];
   while (lines.length < 3) lines.push('');
   const out: Record<string, unknown> = {
     first_name: address.first_name,
     last_name: address.last_name,
-    company: address.company ?? null,
+    company: address.company ?? '',
     email: address.email,
     phone: address.phone,
     country: address.country,

@@ -37,6 +37,18 @@ async function createOrder(...shipments: Array<Record<string, unknown>>): Promis
   return res.json.result.order.id as string;
 }
 
+describe('content type', () => {
+  it('answers 415 to a body that is not declared as JSON (issue 20 item 10)', async () => {
+    const res = await fetch(new URL('orders/', url()), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: 'Bearer sk_sandbox_builtin' },
+      body: JSON.stringify({ request: orderRequest() }),
+    });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { message: string }).message).toMatch(/content type "text\/plain"/);
+  });
+});
+
 describe('starting', () => {
   it('listens on 127.0.0.1 on a random port and gives a base URL with a trailing slash', () => {
     expect(sandbox.url).toBe(`http://127.0.0.1:${sandbox.port}/`);
@@ -129,6 +141,9 @@ describe('create order', () => {
     expect(s.id).toMatch(/^SHP-[A-Z0-9]{8}$/);
     expect(s.collection.address_lines).toEqual(['Warehouse 4', '88 Kent Street', '']);
     expect(s.delivery.address_lines).toHaveLength(3);
+    // issue 15 item 1: the interface types company as a string, never null.
+    expect(s.collection.company).toBe('Harbour Goods Pty Ltd');
+    expect(s.delivery.company).toBe('');
     expect(s.collection.pickup.date).toBe('2025-06-03T00:00:00');
     expect(s.packages[0]).toEqual({ length: 40, width: 30, height: 20, weight: 4.2, unit_weight: 'CM' });
     expect(s.customs_information).toMatchObject({ reason: 'Sale', tax_status: 'Company', lithium: false });
