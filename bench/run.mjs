@@ -98,7 +98,7 @@ async function startServer(argv, env = baseEnv) {
 
 /** A foreground sandbox (`shipbook sandbox --json`) in its own process, no processing delay. */
 function startSandbox(extra = []) {
-  return startServer([process.execPath, bin, 'sandbox', '--port', '0', '--json', '--delay', '1ms', ...extra]);
+  return startServer([process.execPath, bin, 'sandbox', '--port', '0', '--json', '--no-log', '--delay', '1ms', ...extra]);
 }
 
 /** True when the built CLI knows `flag` on `book` (figures that need later features say so instead of failing). */

@@ -20,6 +20,8 @@ export interface SandboxCommandOptions {
   freePickup: boolean;
   /** `--state <dir>`: keep orders and shipments there instead of in memory. */
   stateDir?: string;
+  /** `--no-log`: no line per request on stderr (under load, writing the log costs more than answering). */
+  quiet?: boolean;
 }
 
 /** Starts the sandbox and keeps it running until Ctrl-C (SIGINT) or SIGTERM. */
@@ -33,7 +35,7 @@ export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promis
     processingDelayMs: o.delayMs,
     freePickup: o.freePickup,
     stateDir: o.stateDir,
-    log: (line: string) => ctx.io.err(`${line}\n`),
+    log: o.quiet ? () => {} : (line: string) => ctx.io.err(`${line}\n`),
   }).catch((err: unknown) => {
     throw builtinStateError(err);
   });
@@ -166,17 +168,18 @@ export function sandboxCommand(ctx: Context): Command {
     .option('--delay <duration>', 'time from acceptance to the booking result', '1500ms')
     .option('--free-pickup', 'the sandbox account has the free-pickup option (combine without main_shipment)', false)
     .option(stateOption, 'keep orders and shipments in this directory (default: in memory)')
+    .option('--no-log', 'no line per request on stderr (for load tests)')
     .addCommand(status)
     .addCommand(reset)
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook sandbox --port 8787\n  shipbook sandbox --port 8787 --state ./sandbox-state\n  SHIPBOOK_BASE_URL=http://127.0.0.1:8787/ shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook sandbox status\n  shipbook sandbox reset --yes\n',
     )
-    .action(async (flags: { port: string; host: string; apiKey?: string; delay: string; freePickup: boolean; state?: string }) => {
+    .action(async (flags: { port: string; host: string; apiKey?: string; delay: string; freePickup: boolean; state?: string; log: boolean }) => {
       const port = Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number 0-65535 (got "${flags.port}")`);
       await runSandbox(
-        { host: flags.host, port, apiKey: flags.apiKey, delayMs: parseDuration('--delay', flags.delay), freePickup: flags.freePickup, stateDir: flags.state },
+        { host: flags.host, port, apiKey: flags.apiKey, delayMs: parseDuration('--delay', flags.delay), freePickup: flags.freePickup, stateDir: flags.state, quiet: !flags.log },
         ctx,
       );
     });
