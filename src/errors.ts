@@ -26,6 +26,8 @@ export const EXIT = {
   BOOKING_FAILED: 6,
   /** Waiting for the booking result timed out: the order is accepted, the booking still running. */
   WAIT_TIMEOUT: 7,
+  /** A batch finished with some orders failed or unknown; the report names each (PRODUCT.md). */
+  BATCH_INCOMPLETE: 8,
   /** Interrupted by the user (Ctrl-C, SIGINT): 128 + 2. */
   INTERRUPTED: 130,
   /** Terminated (SIGTERM: `timeout`, a cancelled CI job): 128 + 15. */

@@ -19,6 +19,7 @@ import type { CreateOrderRequest, OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
 import { EXIT, ShipbookError } from '../errors.js';
+import type { RetryPolicy } from '../api/endpoints.js';
 import { stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
 /** How the booking result is awaited; returns the processed order (see src/booking/result.ts `ResultWaiter.wait`). */
@@ -52,7 +53,18 @@ export interface BookingDeps {
    * step under way finishes, then a {@link BookingStoppedError} (exit 130) says how far it got.
    */
   signal?: AbortSignal;
+  /**
+   * Called just before each request that changes something at the service is sent, with what it
+   * is and the ids known so far: a batch runner records "create sent" durably here, so that a
+   * request whose answer never comes is known (and never sent again on a rerun).
+   */
+  beforeRequest?: (request: MutatingStep, progress: Readonly<BookingProgress>) => void;
+  /** Retry policy of the accept request (a batch uses `idempotent-accept`); default `safe`. */
+  acceptRetry?: RetryPolicy;
 }
+
+/** The requests of a booking that change something at the service. */
+export type MutatingStep = 'create_order' | 'create_shipment' | 'combine' | 'accept';
 
 /** A finished booking: the processed order (with tracking numbers) and how it got there. */
 export interface BookingOutcome {
@@ -90,7 +102,10 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
 
   let orderId: string;
   if (doc.kind === 'regular') {
-    const created = await step(() => createOrder(deps.api, doc.order));
+    const created = await step(() => {
+      deps.beforeRequest?.('create_order', progress);
+      return createOrder(deps.api, doc.order);
+    });
     orderId = created.id;
     Object.assign(progress, { stage: 'order_created', orderId });
     emit({ type: 'order_created', order: created });
@@ -99,15 +114,19 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
     const count = booking.shipments.length;
     Object.assign(progress, { shipmentCount: count, withMain: booking.main_shipment !== undefined });
     for (const [index, shipment] of booking.shipments.entries()) {
-      const created: ShipmentResponse = await step(() => createShipment(deps.api, { shipment }));
+      const created: ShipmentResponse = await step(() => {
+        deps.beforeRequest?.('create_shipment', progress);
+        return createShipment(deps.api, { shipment });
+      });
       progress.shipmentIds.push(created.id);
       progress.stage = 'shipments_created';
       emit({ type: 'shipment_created', shipment: created, index, count });
     }
     const childIds = [...progress.shipmentIds];
-    const parent = await step(() =>
-      combineShipments(deps.api, { shipments: childIds, ...(booking.main_shipment !== undefined ? { main_shipment: booking.main_shipment } : {}) }),
-    );
+    const parent = await step(() => {
+      deps.beforeRequest?.('combine', progress);
+      return combineShipments(deps.api, { shipments: childIds, ...(booking.main_shipment !== undefined ? { main_shipment: booking.main_shipment } : {}) });
+    });
     orderId = parent.id;
     Object.assign(progress, { stage: 'order_created', orderId, parentId: parent.id });
     emit({ type: 'combined', parent, childIds });
@@ -117,7 +136,11 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   }
 
   // A pending order given by the user: its acceptance failing leaves nothing new behind.
-  const accepted = await step(async () => acceptOrder(deps.api, orderId, await deps.accept(orderId)));
+  const accepted = await step(async () => {
+    const body = await deps.accept(orderId);
+    deps.beforeRequest?.('accept', progress);
+    return acceptOrder(deps.api, orderId, body, deps.acceptRetry === undefined ? {} : { retry: deps.acceptRetry });
+  });
   progress.stage = 'accepted';
   emit({ type: 'accepted', order: accepted });
   const order = await step(() => deps.waitForResult(orderId, accepted));

@@ -2,7 +2,10 @@
  * `shipbook book <file>`: the whole regular flow in one command (PRODUCT.md, flow 3): create the
  * order, accept it with payment, wait for the booking result and print the tracking numbers.
  */
+import { statSync } from 'node:fs';
 import { Command } from 'commander';
+import { DEFAULT_JOURNAL } from '../batch/journal.js';
+import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './book-batch.js';
 import { bookDocument, type BookingDocument } from '../booking/book.js';
 import { planBooking } from '../booking/plan.js';
 import { DryRunHalt } from '../errors.js';
@@ -78,11 +81,32 @@ export function bookCommand(ctx: Context): Command {
             'result and print every shipment with its tracking number. A consolidated-mail file (shipments and ' +
             'a main_shipment) is booked as create shipment × N, combine, accept the parent, wait.',
         )
-        .argument('<file>', 'order file (JSON or YAML, "-" for standard input)'),
+        .argument('<inputs...>', 'order file (JSON or YAML, "-" for standard input); several files, directories or NDJSON make a batch'),
     ),
   )
-    .addHelpText('after', '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n')
-    .action(async (file: string, flags: PaymentFlags & WaitFlags) => {
-      await runBook({ ...flags, file, wait: waitSettings(flags) }, ctx);
+    .option('--concurrency <n>', 'batch: orders booked at once (default 4)')
+    .option('--journal <file>', `batch: the journal that makes a run resumable (default ${DEFAULT_JOURNAL})`)
+    .option('--report <file>', 'batch: write a JSON report of every order')
+    .option('--junit <file>', 'batch: write a JUnit XML report (one test case per order)')
+    .option('--shard <i/n>', 'batch: book only this job\'s share of the inputs (a CI matrix of n jobs)')
+    .option('--skip-invalid', 'batch: leave invalid orders out (reported) instead of stopping before the first request')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
+        '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n',
+    )
+    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & BatchFlags) => {
+      const isDirectory = (p: string) => {
+        try {
+          return statSync(p).isDirectory();
+        } catch {
+          return false;
+        }
+      };
+      if (isBatch(inputs, flags, isDirectory)) {
+        const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
+        return runBatchBook(batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ctx);
+      }
+      await runBook({ ...flags, file: inputs[0]!, wait: waitSettings(flags) }, ctx);
     });
 }

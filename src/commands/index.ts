@@ -7,6 +7,7 @@ import { callbackCommand } from './callback/index.js';
 import { installCompletion } from './completion.js';
 import { configCommand } from './config/index.js';
 import { doctorCommand } from './doctor.js';
+import { journalCommand } from './journal/index.js';
 import { applyHelpExtras } from './help-examples.js';
 import { installHelpCommand } from './help-topics.js';
 import { orderCommand } from './order/index.js';
@@ -22,6 +23,7 @@ export function registerCommands(program: Command, ctx: Context): void {
   program.addCommand(orderCommand(ctx));
   program.addCommand(shipmentCommand(ctx));
   program.addCommand(bookCommand(ctx));
+  program.addCommand(journalCommand(ctx));
   program.addCommand(validateCommand(ctx));
   program.addCommand(schemaCommand(ctx));
   program.addCommand(callbackCommand(ctx));

@@ -12,6 +12,7 @@ import { invalidRequest } from './errors.js';
 export { SandboxHttpError, invalidRequest, notFound, conflict, type FieldError } from './errors.js';
 import { schemaProblems } from '../schema/issues.js';
 import type { BookingRunner } from './booking.js';
+import type { FaultInjector } from './faults.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import type { SandboxState } from './state.js';
 
@@ -27,6 +28,8 @@ export interface SandboxContext {
   now(): Date;
   /** Schedules asynchronous booking completions and their callbacks. */
   bookings: BookingRunner;
+  /** Injected faults (`shipbook sandbox --fail-rate …`), when any. */
+  faults?: FaultInjector;
 }
 
 /** The request as a handler sees it. */

@@ -20,6 +20,8 @@ import { CallbackSender } from './callbacks.js';
 import type { SandboxContext } from './http.js';
 import { resolveOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.js';
 import { createSandboxServer } from './server.js';
+import { FaultInjector } from './faults.js';
+export { parseFaultRate, parseRateLimit, type SandboxFaults } from './faults.js';
 import { SandboxState } from './state.js';
 import { memoryStore, openDiskStore } from './store/index.js';
 
@@ -71,7 +73,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log: resolved.log,
   });
   const bookings = new BookingRunner(state, callbacks, resolved.processingDelayMs, resolved.now);
-  const ctx: SandboxContext = { state, options: resolved, now: resolved.now, bookings };
+  const faults = new FaultInjector(resolved.faults);
+  const ctx: SandboxContext = { state, options: resolved, now: resolved.now, bookings, ...(faults.active ? { faults } : {}) };
   const server = createSandboxServer(ctx);
 
   await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { SandboxFaults } from './faults.js';
 /** Options of the sandbox (see `startSandbox` in `index.ts`) and their defaults. */
 
 /** How the sandbox is started. Every member is optional; defaults in {@link resolveOptions}. */
@@ -38,6 +39,8 @@ export interface SandboxOptions {
    * `shipbook sandbox --state <dir>`). Default: in memory. See `store/disk.ts`.
    */
   stateDir?: string;
+  /** Faults injected into the booking operations (see `faults.ts`); none by default. */
+  faults?: SandboxFaults;
   /**
    * Seed of the id generator: the same seed gives the same sequence of ids. Default: random, so
    * two runs of the built-in sandbox never show the same order id; tests pass a seed.
@@ -61,6 +64,7 @@ export interface ResolvedSandboxOptions {
   log: (line: string) => void;
   seed: number;
   stateDir: string | undefined;
+  faults: SandboxFaults;
 }
 
 /** Fills in defaults; the header name is lower-cased (Node's header keys are). */
@@ -81,5 +85,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     log: options.log ?? (() => {}),
     seed: options.seed ?? randomInt(1, 2 ** 31),
     stateDir: options.stateDir,
+    faults: options.faults ?? {},
   };
 }

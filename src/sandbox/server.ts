@@ -190,8 +190,21 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
     const mode = route.body ?? (route.method === 'GET' || route.method === 'DELETE' ? 'none' : 'required');
     const body = mode === 'none' ? undefined : await readRequestBody(req, res, mode);
     const request = { method: route.method as HttpMethod, path: url.pathname, params, query: url.searchParams, body, authenticated };
+    const fault = ctx.faults?.active ? ctx.faults.decide(url.pathname) : ({ kind: 'none' } as const);
+    if (ctx.faults?.faults.latencyMs) await new Promise((r) => setTimeout(r, ctx.faults!.faults.latencyMs));
+    if (fault.kind === 'rate-limited') throw new SandboxHttpError(429, 'too many requests (sandbox --rate-limit)', { headers: { 'retry-after': '1' } });
+    if (fault.kind === 'fail') throw new SandboxHttpError(fault.status, `simulated service fault (sandbox --fail-rate): nothing was processed`);
+    if (fault.kind === 'reset-before') {
+      req.socket.destroy();
+      return 0;
+    }
     const reply: RouteReply =
       route.stateful === false ? await route.handler(request, ctx) : await ctx.state.store.transaction(() => route.handler(request, ctx));
+    if (fault.kind === 'reset-after') {
+      // Processed, and the answer is lost: the client cannot know the order exists.
+      req.socket.destroy();
+      return 0;
+    }
     const status = reply.status ?? 200;
     writeEnvelope(res, status, reply.message ?? 'OK', reply.result);
     return status;

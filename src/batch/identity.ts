@@ -1,0 +1,59 @@
+/**
+ * The identity of an order in a batch (PRODUCT.md, "identity of an order in a batch"): a hash of
+ * the order's canonical JSON plus its occurrence number among identical documents, so renaming
+ * or reordering input files changes nothing, and two identical documents are two orders.
+ */
+import { createHash } from 'node:crypto';
+
+/** JSON with object keys sorted at every level (arrays keep their order). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The first 16 hex digits of the SHA-256 of the document's canonical JSON. */
+export function contentHash(data: unknown): string {
+  return createHash('sha256').update(canonicalJson(data)).digest('hex').slice(0, 16);
+}
+
+/** Hands out identities `<hash>-<n>` in input order: the n-th document with the same content gets n. */
+export class IdentityCounter {
+  private readonly seen = new Map<string, number>();
+  /** The identity of the next document with this content. */
+  next(data: unknown): string {
+    const hash = contentHash(data);
+    const n = (this.seen.get(hash) ?? 0) + 1;
+    this.seen.set(hash, n);
+    return `${hash}-${n}`;
+  }
+}
+
+/** A shard `i/n` (1-based `index` of `count` jobs). */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** Parses `--shard i/n`; undefined when the text is not of that form (1 ≤ i ≤ n). */
+export function parseShard(text: string): Shard | undefined {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!m) return undefined;
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  return index >= 1 && count >= 1 && index <= count ? { index, count } : undefined;
+}
+
+/** True when the order with this identity belongs to `shard`: jobs with the same inputs book disjoint sets whose union is all. */
+export function inShard(identity: string, shard: Shard | undefined): boolean {
+  if (shard === undefined || shard.count === 1) return true;
+  const h = createHash('sha256').update(identity).digest();
+  return h.readUInt32BE(0) % shard.count === shard.index - 1;
+}

@@ -1,0 +1,224 @@
+/**
+ * The batch journal: an append-only NDJSON file (default `.shipbook/journal.ndjson`), each record
+ * written and flushed to disk (fsync) BEFORE a request that changes something at the service is
+ * sent, and after its answer: create sent, order created (its id), accept sent, accepted,
+ * processed (tracking numbers), failed (the error). A rerun reads it and continues each order from
+ * where it stands; a create that was sent and never answered is **unknown** and is not sent again
+ * until `shipbook journal resolve` says what became of it (PRODUCT.md, "an answer that never came").
+ *
+ * One batch at a time per journal: a lock (proper-lockfile on `<journal>.lock`) with the holder's
+ * pid and command in `<journal>.owner`, so a second batch refuses to start and names the first.
+ */
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import lockfile from 'proper-lockfile';
+
+/** The default journal, relative to the working directory. */
+export const DEFAULT_JOURNAL = '.shipbook/journal.ndjson';
+
+/** What a record says happened. */
+export type JournalEvent =
+  | 'create_sent'
+  | 'shipment_created'
+  | 'created'
+  | 'accept_sent'
+  | 'accepted'
+  | 'processed'
+  | 'failed'
+  | 'resolved';
+
+/** One line of the journal. */
+export interface JournalRecord {
+  /** ISO time of writing. */
+  t: string;
+  /** The order's identity (src/batch/identity.ts). */
+  id: string;
+  event: JournalEvent;
+  file?: string;
+  line?: number;
+  /** For `create_sent`: which request (create_order, create_shipment, combine). */
+  step?: string;
+  order_id?: string;
+  shipment_ids?: string[];
+  tracking_numbers?: string[];
+  /** Total price, AUD, as a decimal string. */
+  total?: string;
+  /** For `failed`: the error, and whether the order was created before it (`created: false`: nothing exists, a rerun may book it). */
+  error?: { code: string; message: string; exit_code?: number };
+  created?: boolean;
+  /** For `resolved`: what the user found out (`order_id`, or `not_created`). */
+  not_created?: boolean;
+}
+
+/** Where an order of the journal stands, folded from its records. */
+export interface EntryState {
+  id: string;
+  /** `new` (nothing recorded or resolved not created), `unknown` (a create sent, no answer), `created`, `accepted`, `processed`, `failed`. */
+  stage: 'new' | 'unknown' | 'created' | 'accepted' | 'processed' | 'failed';
+  file?: string;
+  line?: number;
+  orderId?: string;
+  shipmentIds: string[];
+  trackingNumbers?: string[];
+  total?: string;
+  error?: JournalRecord['error'];
+  /** The request whose answer never came, when `unknown`. */
+  unknownStep?: string;
+  /** How many records this order has (attempts and steps). */
+  records: number;
+}
+
+/** Folds one record into the state of its order. */
+export function applyRecord(state: EntryState | undefined, r: JournalRecord): EntryState {
+  const s: EntryState = state ?? { id: r.id, stage: 'new', shipmentIds: [], records: 0 };
+  s.records++;
+  if (r.file !== undefined) s.file = r.file;
+  if (r.line !== undefined) s.line = r.line;
+  switch (r.event) {
+    case 'create_sent':
+      s.stage = 'unknown';
+      s.unknownStep = r.step;
+      break;
+    case 'shipment_created':
+      s.shipmentIds = [...(r.shipment_ids ?? s.shipmentIds)];
+      s.stage = 'failed'; // shipments exist, no parent yet: only a combine continues it
+      s.unknownStep = undefined;
+      break;
+    case 'created':
+      s.stage = 'created';
+      s.orderId = r.order_id;
+      if (r.shipment_ids) s.shipmentIds = [...r.shipment_ids];
+      if (r.total) s.total = r.total;
+      s.unknownStep = undefined;
+      break;
+    case 'accept_sent':
+      // An accept is safe to send again: a rerun reads the order when the service answers 409.
+      break;
+    case 'accepted':
+      s.stage = 'accepted';
+      break;
+    case 'processed':
+      s.stage = 'processed';
+      s.trackingNumbers = r.tracking_numbers;
+      if (r.total) s.total = r.total;
+      break;
+    case 'failed':
+      s.error = r.error;
+      s.stage = r.created === false && s.orderId === undefined ? 'new' : 'failed';
+      if (r.created === false && s.orderId === undefined) s.unknownStep = undefined;
+      break;
+    case 'resolved':
+      if (r.not_created) {
+        s.stage = 'new';
+        s.orderId = undefined;
+      } else {
+        s.stage = 'created';
+        s.orderId = r.order_id;
+      }
+      s.unknownStep = undefined;
+      s.error = undefined;
+      break;
+  }
+  return s;
+}
+
+/** Reads a journal file into the state of each order, in first-seen order. @throws Error naming the line for a line that is not a record */
+export function readJournal(path: string): Map<string, EntryState> {
+  const states = new Map<string, EntryState>();
+  if (!existsSync(path)) return states;
+  const lines = readFileSync(path, 'utf8').split('\n');
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let r: JournalRecord;
+    try {
+      r = JSON.parse(line) as JournalRecord;
+    } catch {
+      // The last line may be cut short by a kill -9 while it was written: it was never acted on.
+      if (i >= lines.length - 2) return;
+      throw new Error(`${path}:${i + 1}: not a journal record`);
+    }
+    if (typeof r?.id !== 'string' || typeof r.event !== 'string') throw new Error(`${path}:${i + 1}: not a journal record`);
+    states.set(r.id, applyRecord(states.get(r.id), r));
+  });
+  return states;
+}
+
+/** Who holds a journal's lock. */
+export interface JournalOwner {
+  pid: number;
+  host: string;
+  started_at: string;
+  command: string;
+}
+
+/** The journal is in use by another batch. */
+export class JournalLockedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly owner: JournalOwner | undefined,
+  ) {
+    super(
+      `the journal ${path} is in use by another batch${owner ? ` (pid ${owner.pid} on ${owner.host}, started ${owner.started_at}: ${owner.command})` : ''}`,
+    );
+    this.name = 'JournalLockedError';
+  }
+}
+
+/** An open journal: the state of every order and an append that reaches the disk before it returns. */
+export class Journal {
+  private constructor(
+    readonly path: string,
+    private readonly fd: number,
+    readonly states: Map<string, EntryState>,
+    private readonly release: (() => Promise<void>) | undefined,
+  ) {}
+
+  /**
+   * Opens (creating it and its directory) the journal at `path`. With `lock`, takes the lock for
+   * this batch. @throws JournalLockedError when another batch holds it
+   */
+  static async open(path: string, options: { lock: boolean; command: string }): Promise<Journal> {
+    mkdirSync(dirname(path), { recursive: true });
+    if (!existsSync(path)) writeFileSync(path, '');
+    let release: (() => Promise<void>) | undefined;
+    if (options.lock) {
+      try {
+        release = await lockfile.lock(path, { lockfilePath: `${path}.lock`, realpath: false, stale: 10_000, update: 3_000, retries: 0 });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+        let owner: JournalOwner | undefined;
+        try {
+          owner = JSON.parse(readFileSync(`${path}.owner`, 'utf8')) as JournalOwner;
+        } catch {
+          owner = undefined;
+        }
+        throw new JournalLockedError(path, owner);
+      }
+      const owner: JournalOwner = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), command: options.command };
+      writeFileSync(`${path}.owner`, `${JSON.stringify(owner)}\n`);
+    }
+    const states = readJournal(path);
+    const fd = openSync(path, 'a');
+    return new Journal(path, fd, states, release);
+  }
+
+  /** Appends a record and flushes it to disk before returning; updates the order's state. */
+  append(record: Omit<JournalRecord, 't'>): EntryState {
+    const full: JournalRecord = { t: new Date().toISOString(), ...record };
+    writeSync(this.fd, `${JSON.stringify(full)}\n`);
+    fsyncSync(this.fd);
+    const state = applyRecord(this.states.get(full.id), full);
+    this.states.set(full.id, state);
+    return state;
+  }
+
+  /** Closes the file and releases the lock. */
+  async close(): Promise<void> {
+    closeSync(this.fd);
+    if (this.release) {
+      rmSync(`${this.path}.owner`, { force: true });
+      await this.release().catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * The batch runner (issue 11): books many documents at a bounded concurrency through the one
+ * booking entry point ({@link bookDocument}), recording every step in the {@link Journal} before
+ * and after each request that changes something, so a killed run can be run again: processed
+ * orders are skipped (already booked), created ones accepted (not created again), accepted ones
+ * waited for by polling, and a create whose answer never came is **unknown** and never sent again
+ * until `shipbook journal resolve` says what became of it.
+ *
+ * Retries: reads and accept are retried by the API layer (safe calls; accept with
+ * `idempotent-accept`, a 409 resolved by reading the order); a create is sent again only when the
+ * service answered that it did not take it (HTTP 429, 500, 502, 503, 504: an answer came, so
+ * nothing is unknown) or the request provably never left (the API layer's own rule).
+ *
+ * It draws nothing: every finished order is reported through `onResult`.
+ */
+import type { ApiClient } from '../api/client.js';
+import type { OrderPaths } from '../api/orders.js';
+import { bookDocument, type BookingDocument } from '../booking/book.js';
+import { BookingStoppedError } from '../booking/progress.js';
+import { pollForResult } from '../booking/wait.js';
+import { ApiError, ShipbookError, type InputIssue } from '../errors.js';
+import { validateKind } from '../input/validate.js';
+import type { OrderResponse } from '../schema/order.js';
+import type { AcceptRequest } from '../schema/payment.js';
+import { isConsolidatedDocument } from '../schema/consolidated.js';
+import { trackingNumberOf } from '../schema/shipment.js';
+import { IdentityCounter, inShard, type Shard } from './identity.js';
+import { batchDocuments } from './inputs.js';
+import type { Journal } from './journal.js';
+
+/** What became of one order of the batch. */
+export interface BatchResult {
+  /** The order's identity (hash of its content and occurrence). */
+  id: string;
+  file: string;
+  line: number;
+  /** `booked` now, `already_booked` by an earlier run, `failed`, `unknown` (a create whose answer never came), `invalid` (with --skip-invalid), `valid` (dry run). */
+  status: 'booked' | 'already_booked' | 'failed' | 'unknown' | 'invalid' | 'valid';
+  order_id?: string;
+  shipment_ids?: string[];
+  tracking_numbers?: string[];
+  /** Total price, AUD, decimal string. */
+  total?: string;
+  /** Requests that changed something at the service for this order in this run (creates, accepts). */
+  attempts: number;
+  error?: { code: string; message: string; exit_code?: number };
+  /** What to do next, for failed and unknown orders. */
+  hint?: string;
+  issues?: InputIssue[];
+}
+
+/** Every input checked before the first request. */
+export interface BatchCheck {
+  /** Documents in this shard that are valid. */
+  valid: number;
+  /** Documents that are not (every problem, with file:line:col and field path). */
+  invalid: Array<{ file: string; line: number; issues: InputIssue[] }>;
+}
+
+/** A document ready to book, in input order. */
+interface BatchItem {
+  id: string;
+  file: string;
+  line: number;
+  doc?: BookingDocument;
+  issues?: InputIssue[];
+}
+
+/** The documents of the inputs with their identities, this shard's only, validated. Streams: nothing is held. */
+async function* batchItems(inputs: readonly string[], shard: Shard | undefined, now: () => Date): AsyncGenerator<BatchItem> {
+  const ids = new IdentityCounter();
+  let unreadable = 0;
+  for await (const input of batchDocuments(inputs)) {
+    if ('issues' in input) {
+      // A document that cannot be read has no content to hash: it is named by its place.
+      yield { id: `unreadable-${++unreadable}`, file: input.file, line: input.line, issues: input.issues };
+      continue;
+    }
+    const id = ids.next(input.doc.data);
+    if (!inShard(id, shard)) continue;
+    try {
+      const doc: BookingDocument = isConsolidatedDocument(input.doc.data)
+        ? { kind: 'consolidated', booking: validateKind(input.doc, 'consolidated', { now }).value, file: input.file }
+        : { kind: 'regular', order: validateKind(input.doc, 'order', { now }).value, file: input.file };
+      yield { id, file: input.file, line: input.line, doc };
+    } catch (err) {
+      if (err instanceof ShipbookError && 'issues' in err) yield { id, file: input.file, line: input.line, issues: (err as { issues: InputIssue[] }).issues };
+      else throw err;
+    }
+  }
+}
+
+/** Validates every input of this shard (the first pass: nothing is sent). */
+export async function checkBatch(inputs: readonly string[], options: { shard?: Shard; now: () => Date }): Promise<BatchCheck> {
+  const check: BatchCheck = { valid: 0, invalid: [] };
+  for await (const item of batchItems(inputs, options.shard, options.now)) {
+    if (item.issues) check.invalid.push({ file: item.file, line: item.line, issues: item.issues.filter((i) => i.severity === 'error') });
+    else check.valid++;
+  }
+  return check;
+}
+
+/** What the runner uses. */
+export interface BatchDeps {
+  api: ApiClient;
+  /** Builds the accept request of an order (payment flags, file or the profile's default). */
+  accept: (orderId: string) => Promise<AcceptRequest>;
+  paths?: OrderPaths;
+  journal: Journal;
+  concurrency: number;
+  /** Polling the booking result: interval and overall wait, ms. */
+  pollMs: number;
+  timeoutMs: number;
+  /** Stops taking new orders once aborted (Ctrl-C); orders under way finish their current step. */
+  signal?: AbortSignal;
+  now: () => Date;
+  /** Every finished order, as it finishes (from several orders at once: must not throw). */
+  onResult: (result: BatchResult) => void;
+  /** Waits between create attempts (tests replace it). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** How a batch ended. */
+export interface BatchSummary {
+  booked: number;
+  already_booked: number;
+  failed: number;
+  unknown: number;
+  invalid: number;
+  /** Sum of the totals of the orders booked or already booked, AUD cents. */
+  totalCents: number;
+  interrupted: boolean;
+}
+
+const RETRYABLE_CREATE = new Set([429, 500, 502, 503, 504]);
+const CREATE_ATTEMPTS = 4;
+
+const trackingOf = (o: OrderResponse) => o.shipments.map((s) => trackingNumberOf(s) ?? 'N/A');
+const errorOf = (err: unknown) =>
+  err instanceof ShipbookError ? { code: err.code, message: err.message, exit_code: err.exitCode } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+
+/** Books one order from where the journal says it stands. */
+async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchDeps): Promise<BatchResult> {
+  const { journal } = deps;
+  const base = { id: item.id, file: item.file, line: item.line };
+  const state = journal.states.get(item.id);
+  let attempts = 0;
+  if (state?.stage === 'processed') {
+    return { ...base, status: 'already_booked', order_id: state.orderId, tracking_numbers: state.trackingNumbers, total: state.total, attempts };
+  }
+  if (state?.stage === 'unknown') {
+    return {
+      ...base,
+      status: 'unknown',
+      attempts,
+      ...(state.shipmentIds.length > 0 ? { shipment_ids: state.shipmentIds } : {}),
+      error: { code: 'answer_lost', message: `a ${state.unknownStep ?? 'create'} request was sent in an earlier run and its answer never came: the order may exist` },
+      hint: `Find out with "shipbook order get <id>" or the service's list of orders, then "shipbook journal resolve ${item.id} --order <id>" or "--not-created"`,
+    };
+  }
+  if (state?.stage === 'failed' && state.orderId === undefined) {
+    return {
+      ...base,
+      status: 'failed',
+      attempts,
+      shipment_ids: state.shipmentIds,
+      error: state.error ?? { code: 'incomplete', message: `shipments ${state.shipmentIds.join(', ')} were created and not combined` },
+      hint: `Combine them with "shipbook shipment combine ${state.shipmentIds.join(' ')} --main ${item.file}", then "shipbook journal resolve ${item.id} --order <parent id>"`,
+    };
+  }
+
+  const record = { id: item.id, file: item.file, line: item.line };
+  const poll = (orderId: string) =>
+    pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal });
+  const finished = (order: OrderResponse): BatchResult => {
+    const tracking = trackingOf(order);
+    const total = order.price?.total?.toString();
+    journal.append({ ...record, event: 'processed', order_id: order.id, tracking_numbers: tracking, ...(total ? { total } : {}) });
+    return { ...base, status: 'booked', order_id: order.id, shipment_ids: order.shipments.map((s) => s.id), tracking_numbers: tracking, ...(total ? { total } : {}), attempts };
+  };
+
+  try {
+    if (state?.stage === 'accepted' && state.orderId !== undefined) return finished(await poll(state.orderId));
+    const doc: BookingDocument = (state?.stage === 'created' || state?.stage === 'failed') && state.orderId !== undefined ? { kind: 'pending', orderId: state.orderId } : item.doc;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { order } = await bookDocument(doc, {
+          api: deps.api,
+          accept: deps.accept,
+          acceptRetry: 'idempotent-accept',
+          waitForResult: (orderId) => poll(orderId),
+          signal: deps.signal,
+          beforeRequest(step, progress) {
+            attempts++;
+            if (step === 'accept') journal.append({ ...record, event: 'accept_sent', order_id: progress.orderId });
+            else journal.append({ ...record, event: 'create_sent', step, shipment_ids: [...progress.shipmentIds] });
+          },
+          onEvent(e) {
+            if (e.type === 'order_created') journal.append({ ...record, event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString() });
+            else if (e.type === 'shipment_created') journal.append({ ...record, event: 'shipment_created', shipment_ids: [...(journal.states.get(item.id)?.shipmentIds ?? []), e.shipment.id] });
+            else if (e.type === 'combined') journal.append({ ...record, event: 'created', order_id: e.parent.id, shipment_ids: e.childIds.slice(), total: e.parent.price?.total?.toString() });
+            else if (e.type === 'accepted') journal.append({ ...record, event: 'accepted', order_id: e.order.id });
+          },
+        });
+        return finished(order);
+      } catch (err) {
+        // A create the service answered with "not now" (429, 5xx): nothing was created; try again.
+        const refused = !(err instanceof BookingStoppedError) && err instanceof ApiError && RETRYABLE_CREATE.has(err.status);
+        if (refused && doc.kind !== 'pending' && attempt < CREATE_ATTEMPTS && !deps.signal?.aborted) {
+          journal.append({ ...record, event: 'failed', created: false, error: errorOf(err) });
+          await (deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(Math.min(2000, 100 * 2 ** attempt) * Math.random());
+          continue;
+        }
+        throw err;
+      }
+    }
+  } catch (err) {
+    const now = journal.states.get(item.id);
+    const detail = err instanceof BookingStoppedError ? err.cause : err;
+    const sent = (detail as { sent?: unknown }).sent === true && !(detail instanceof ApiError);
+    if (now?.stage === 'unknown' && sent) {
+      return {
+        ...base,
+        status: 'unknown',
+        attempts,
+        ...(now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}),
+        error: errorOf(detail),
+        hint: `Do not book it again yet: find out with the service's list of orders (on the sandbox, GET /_sandbox/orders/), then "shipbook journal resolve ${item.id} --order <id>" or "--not-created"`,
+      };
+    }
+    const created = now?.orderId !== undefined || (now?.shipmentIds.length ?? 0) > 0;
+    journal.append({ ...record, event: 'failed', created, error: errorOf(detail) });
+    return {
+      ...base,
+      status: 'failed',
+      attempts,
+      ...(now?.orderId ? { order_id: now.orderId } : {}),
+      ...(now && now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}),
+      error: errorOf(detail),
+      hint: created
+        ? `Run the same command again to continue it (it is not created twice), or see it with "shipbook order get ${now?.orderId ?? '<id>'}"`
+        : 'Nothing was created: fix the cause and run the same command again',
+    };
+  }
+}
+
+/**
+ * Books every valid document of the inputs (this shard's) at `deps.concurrency`, reporting each
+ * as it finishes. Invalid documents (with `skipInvalid`) are reported as `invalid` and left out.
+ */
+export async function runBatch(inputs: readonly string[], options: { shard?: Shard; skipInvalid: boolean }, deps: BatchDeps): Promise<BatchSummary> {
+  const summary: BatchSummary = { booked: 0, already_booked: 0, failed: 0, unknown: 0, invalid: 0, totalCents: 0, interrupted: false };
+  const items = batchItems(inputs, options.shard, deps.now);
+  const report = (r: BatchResult) => {
+    if (r.status === 'valid') return;
+    summary[r.status]++;
+    if ((r.status === 'booked' || r.status === 'already_booked') && r.total) summary.totalCents += Math.round(Number(r.total) * 100);
+    deps.onResult(r);
+  };
+  const worker = async () => {
+    for (;;) {
+      if (deps.signal?.aborted) {
+        summary.interrupted = true;
+        return;
+      }
+      const next = await items.next();
+      if (next.done) return;
+      const item = next.value;
+      if (item.issues || !item.doc) {
+        report({ id: item.id, file: item.file, line: item.line, status: 'invalid', attempts: 0, issues: item.issues });
+        continue;
+      }
+      report(await bookItem(item as BatchItem & { doc: BookingDocument }, deps));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, deps.concurrency) }, worker));
+  return summary;
+}
