@@ -16,7 +16,14 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20.19',
-  packages: 'external',
+  // Dependencies are bundled too: one file read instead of hundreds at start-up (issue: start-up).
+  // CommonJS dependencies bundled into ESM still ask for require, __filename and __dirname.
+  banner: {
+    js: "import { createRequire as __sbCreateRequire } from 'node:module'; import { fileURLToPath as __sbFileURLToPath } from 'node:url'; import { dirname as __sbDirname } from 'node:path'; const require = __sbCreateRequire(import.meta.url); const __filename = __sbFileURLToPath(import.meta.url); const __dirname = __sbDirname(__filename);",
+  },
+  minify: true,
+  // undici stays a package of its own: its CommonJS exports do not survive bundling into ESM.
+  external: ['undici'],
   sourcemap: true,
   logLevel: 'warning',
   define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version) },

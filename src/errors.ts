@@ -28,8 +28,10 @@ export const EXIT = {
   WAIT_TIMEOUT: 7,
   /** A limit the user set refused the booking (`--max-total`); the pending order was cancelled. */
   LIMIT_REFUSED: 9,
-  /** Interrupted by the user (Ctrl-C). */
+  /** Interrupted by the user (Ctrl-C, SIGINT): 128 + 2. */
   INTERRUPTED: 130,
+  /** Terminated (SIGTERM: `timeout`, a cancelled CI job): 128 + 15. */
+  TERMINATED: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -119,6 +121,8 @@ export class ApiError extends ShipbookError {
   readonly fieldErrors: ApiFieldError[];
   readonly method: string;
   readonly url: string;
+  /** A 429/503's `Retry-After` in ms, when the service sent one (used by the client's retries). */
+  readonly retryAfterMs?: number;
 
   constructor(args: {
     status: number;
@@ -128,6 +132,8 @@ export class ApiError extends ShipbookError {
     method: string;
     url: string;
     suggestion?: string;
+    /** A 429/503's `Retry-After`, in ms, when the service sent one. */
+    retryAfterMs?: number;
   }) {
     const auth = args.status === 401 || args.status === 403 || args.envelopeCode === 401 || args.envelopeCode === 403;
     super(auth ? 'unauthorized' : 'api_error', args.message, auth ? EXIT.AUTH : EXIT.API, {
@@ -142,27 +148,129 @@ export class ApiError extends ShipbookError {
     this.fieldErrors = args.fieldErrors ?? [];
     this.method = args.method;
     this.url = args.url;
+    this.retryAfterMs = args.retryAfterMs;
   }
 }
 
-/** The service could not be reached (refused, DNS, reset). Never disguised as a server error. Exit 5. */
+/**
+ * Which call a transport failure belongs to, and whether its request reached the wire: the fields
+ * a batch runner reads to decide "provably never reached → may retry a create" against "unknown".
+ * See `src/api/endpoints.ts` for the table of endpoints.
+ */
+export interface RequestFate {
+  /**
+   * `false` only when the request provably never left this machine (connection refused, DNS,
+   * TLS handshake, connect timeout, interrupted before the headers were written); `true` when it
+   * was written, or when that cannot be told (so a create is never repeated on a guess).
+   */
+  sent: boolean;
+  /** The endpoint called: its name in the endpoint table, method, path and whether it is safe to repeat. */
+  endpoint: { name: string; method: string; path: string; safe: boolean };
+}
+
+/** Options of the transport errors: the shared ones plus the call's {@link RequestFate}. */
+export interface TransportErrorOptions extends ShipbookErrorOptions {
+  fate?: RequestFate;
+}
+
+/**
+ * The service could not be reached (refused, DNS, TLS): the request was not sent (`sent` false).
+ * Never disguised as a server error. Exit 5. {@link AnswerLostError} is the subclass for an answer
+ * lost after the request was sent.
+ */
 export class NetworkError extends ShipbookError {
-  constructor(message: string, options: ShipbookErrorOptions = {}) {
-    super('network_error', message, EXIT.NETWORK, options);
+  /** See {@link RequestFate.sent}; `true` (unknown) when the error was built without a fate. */
+  readonly sent: boolean;
+  /** The endpoint called, when the API client built this error. */
+  readonly endpoint?: RequestFate['endpoint'];
+  constructor(message: string, options: TransportErrorOptions = {}, code = 'network_error') {
+    super(code, message, EXIT.NETWORK, options);
+    this.sent = options.fate?.sent ?? true;
+    this.endpoint = options.fate?.endpoint;
   }
 }
 
-/** The service did not answer in time (connect or response timeout). Exit 5. */
+/**
+ * The request was sent but its answer was lost: the connection closed or was reset after the
+ * request was written. For a mutating call its outcome is unknown (the order may exist). Exit 5.
+ */
+export class AnswerLostError extends NetworkError {
+  constructor(message: string, options: TransportErrorOptions = {}) {
+    super(message, options, 'answer_lost');
+  }
+}
+
+/** The service did not answer in time (connect timeout, or the total deadline of a request). Exit 5. */
 export class TimeoutError extends ShipbookError {
-  constructor(message: string, options: ShipbookErrorOptions = {}) {
+  /** See {@link RequestFate.sent}; `true` (unknown) when the error was built without a fate. */
+  readonly sent: boolean;
+  readonly endpoint?: RequestFate['endpoint'];
+  constructor(message: string, options: TransportErrorOptions = {}) {
     super('timeout', message, EXIT.NETWORK, options);
+    this.sent = options.fate?.sent ?? true;
+    this.endpoint = options.fate?.endpoint;
   }
 }
 
-/** The service answered, but not with the `message`/`code`/`result` envelope. Exit 5. */
+/**
+ * The service's answer was larger than the client reads (`maxAnswerBytes`, 8 MiB by default);
+ * reading stopped there. The request was sent and answered: for a mutating call it may have
+ * taken effect. Exit 5.
+ */
+export class AnswerTooLargeError extends ShipbookError {
+  readonly sent = true;
+  readonly endpoint?: RequestFate['endpoint'];
+  /** The cap that was exceeded, bytes. */
+  readonly limitBytes: number;
+  constructor(message: string, limitBytes: number, options: TransportErrorOptions = {}) {
+    super('answer_too_large', message, EXIT.NETWORK, options);
+    this.limitBytes = limitBytes;
+    this.endpoint = options.fate?.endpoint;
+  }
+}
+
+/**
+ * A request was interrupted through the client's AbortSignal (Ctrl-C, SIGTERM). `sent` says
+ * whether it had been written; for a mutating call that was sent its outcome is unknown. Exit 130
+ * (main may choose 143 for SIGTERM).
+ */
+export class RequestInterruptedError extends ShipbookError {
+  readonly sent: boolean;
+  readonly endpoint?: RequestFate['endpoint'];
+  constructor(message: string, options: TransportErrorOptions = {}) {
+    super('interrupted', message, EXIT.INTERRUPTED, options);
+    this.sent = options.fate?.sent ?? true;
+    this.endpoint = options.fate?.endpoint;
+  }
+}
+
+/**
+ * Thrown by a client in dry-run mode instead of sending: the request it would have sent, redacted,
+ * has gone to the dry-run sink and is carried here too. Not a failure: exit 0 once the command has
+ * printed what would be sent (`reported` is set so main prints no error body).
+ */
+export class DryRunHalt extends ShipbookError {
+  /** The redacted request (see `PlannedRequest` in src/api/client.ts). */
+  readonly planned: unknown;
+  constructor(message: string, planned: unknown) {
+    super('dry_run', message, EXIT.OK, { reported: true });
+    this.planned = planned;
+  }
+}
+
+/**
+ * The service answered, but not with the `message`/`code`/`result` envelope, or its `result` does
+ * not have the expected shape (e.g. a quote without `result.services`). Exit 5. When the API
+ * client built it, `sent` is true and `endpoint` names the call (a mutating call may have taken
+ * effect: its answer came but cannot be read).
+ */
 export class ProtocolError extends ShipbookError {
-  constructor(message: string, options: ShipbookErrorOptions = {}) {
+  readonly sent: boolean;
+  readonly endpoint?: RequestFate['endpoint'];
+  constructor(message: string, options: TransportErrorOptions = {}) {
     super('bad_response', message, EXIT.NETWORK, options);
+    this.sent = options.fate?.sent ?? true;
+    this.endpoint = options.fate?.endpoint;
   }
 }
 

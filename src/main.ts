@@ -2,22 +2,26 @@
  * Entry point: builds the context and the root command, runs it, and is the only place that maps
  * errors to exit codes (see {@link EXIT} and the README's "Exit codes").
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from './api/client.js';
 import { registerCommands } from './commands/index.js';
-import { createContext, type Context, type GlobalOptions } from './context.js';
+import { createContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
 import { ApiError, EXIT, ShipbookError, ValidationError } from './errors.js';
 import { formatIssues } from './input/format.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { paint } from './output/style.js';
+import { OUTPUT_FORMATS } from './output/writer.js';
+import { BookingStoppedError } from './booking/progress.js';
+import { stoppedSuggestion } from './output/hints.js';
 
 /** Builds the root command with its global options and every subcommand. */
 export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
   const program = new Command('shipbook')
     .description('Book parcel shipments: quotes, orders, payment, consolidated mail and the booking result.\nWithout a configured service, every command runs against the built-in sandbox.')
     .version(VERSION, '-V, --version')
-    .option('--json', 'print results as JSON on stdout (for scripts)')
+    .option('--json', 'print results as JSON on stdout (for scripts); the same as --output json')
+    .addOption(new Option('--output <format>', 'format of results on stdout (default: table on a terminal, tsv otherwise)').choices(OUTPUT_FORMATS))
     .option('--profile <name>', 'profile to use (default: SHIPBOOK_PROFILE, then the default profile)')
     .option('--debug', 'print HTTP traffic (secrets redacted) and stack traces on stderr')
     .option('--no-input', 'never prompt; fail with a clear message when input is missing')
@@ -30,6 +34,10 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
     });
   program.hook('preAction', (_root, action) => {
     Object.assign(globals, action.optsWithGlobals());
+    // The format is chosen once, here; tables or tab-separated lines follow it.
+    const { format } = ctx.output;
+    if (format === 'table') ctx.io.stdoutIsTTY = true;
+    else if (format === 'tsv') ctx.io.stdoutIsTTY = false;
   });
   registerCommands(program, ctx);
   // Every subcommand reports usage errors the same way and never exits on its own.
@@ -47,31 +55,46 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
 }
 
 /**
- * Prints an error for people on stderr (and as JSON on stdout with `--json`) and returns its exit
- * code. Stack traces only with `--debug`; secrets are scrubbed from every line.
+ * Prints an error for people on stderr (and as data on stdout in a machine format: `--json`,
+ * `--output yaml|ndjson`, through the run's one writer) and returns its exit code. Stack traces only with `--debug`; secrets are scrubbed from every line.
  */
-export function reportError(err: unknown, io: IOStreams, globals: GlobalOptions): number {
+export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 'output'>): number {
+  const { io, globals } = ctx;
   const lines: string[] = [];
   let exitCode: number = EXIT.INTERNAL;
   let json: Record<string, unknown>;
   if (err instanceof ShipbookError) {
+    // A booking that stopped part-way: the step's error, plus the hint rendered from the progress.
+    const detail = err instanceof BookingStoppedError ? err.cause : err;
+    const fate = detail as { sent?: unknown; endpoint?: unknown };
+    const outcomeUnknown = fate.sent === true && detail.exitCode !== EXIT.API && detail.exitCode !== EXIT.AUTH;
+    const suggestion = err instanceof BookingStoppedError ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown) : err.suggestion;
     exitCode = err.exitCode;
     lines.push(`${paint(io, 'red', 'error:')} ${err.message}`);
     json = { code: err.code, message: err.message, exit_code: exitCode };
-    if (err instanceof ValidationError && err.issues.length > 0) {
-      lines.push(formatIssues(err.issues).replace(/^/gm, '  '));
-      json.issues = err.issues;
+    // Transport failures say whether the request left and which call it was (a batch or a script decides on it).
+    if (typeof fate.sent === 'boolean') json.sent = fate.sent;
+    if (fate.endpoint !== undefined) json.endpoint = fate.endpoint;
+    if (err instanceof BookingStoppedError) {
+      const p = err.progress;
+      if (p.orderId !== undefined) json.order_id = p.orderId;
+      if (p.shipmentIds.length > 0) json.shipment_ids = [...p.shipmentIds];
+      json.stage = p.stage;
     }
-    if (err instanceof ApiError) {
-      json.status = err.status;
-      if (err.fieldErrors.length > 0) {
-        lines.push(err.fieldErrors.map((f) => `  ${f.field}  ${f.message}`).join('\n'));
-        json.errors = err.fieldErrors;
+    if (detail instanceof ValidationError && detail.issues.length > 0) {
+      lines.push(formatIssues(detail.issues).replace(/^/gm, '  '));
+      json.issues = detail.issues;
+    }
+    if (detail instanceof ApiError) {
+      json.status = detail.status;
+      if (detail.fieldErrors.length > 0) {
+        lines.push(detail.fieldErrors.map((f) => `  ${f.field}  ${f.message}`).join('\n'));
+        json.errors = detail.fieldErrors;
       }
     }
-    if (err.suggestion) {
-      lines.push(`${paint(io, 'cyan', 'hint:')} ${err.suggestion}`);
-      json.suggestion = err.suggestion;
+    if (suggestion) {
+      lines.push(`${paint(io, 'cyan', 'hint:')} ${suggestion}`);
+      json.suggestion = suggestion;
     }
   } else {
     const message = err instanceof Error ? err.message : String(err);
@@ -85,23 +108,74 @@ export function reportError(err: unknown, io: IOStreams, globals: GlobalOptions)
     if (cause instanceof Error && cause.stack) lines.push(paint(io, 'dim', `caused by: ${cause.stack}`));
   }
   io.err(`${redactText(lines.join('\n'))}\n`);
-  if (globals.json && !(err instanceof ShipbookError && err.reported)) io.out(`${redactText(JSON.stringify({ error: json }, null, 2))}\n`);
+  if (!(err instanceof ShipbookError && err.reported)) {
+    let output: Context['output'] | undefined;
+    try {
+      output = ctx.output;
+    } catch {
+      output = undefined; // the format flags themselves are wrong: the error above says so
+    }
+    output?.error({ error: json }, redactText);
+  }
   return exitCode;
 }
 
-/** Runs shipbook with `argv` (as `process.argv`) and sets `process.exitCode`. Never calls process.exit(). */
-export async function run(argv: string[]): Promise<void> {
+/** What a caller of {@link main} may replace or learn; the process launcher and tests use it. */
+export interface MainOptions {
+  /** Replaces parts of the context (clock, sleep, prompter, configuration store): tests inject them here. */
+  overrides?: ContextOverrides;
+  /** Called with the context once it exists, e.g. to close it from a signal handler. */
+  onContext?: (ctx: Context) => void;
+}
+
+/**
+ * Runs shipbook with `argv` (as `process.argv`: node, script, arguments…) on the given streams and
+ * returns the exit code (see {@link EXIT}). Never exits the process, never touches process-wide
+ * state: tests call it in-process with buffers for streams. Closes what the command opened.
+ */
+export async function main(argv: string[], io: IOStreams, options: MainOptions = {}): Promise<number> {
   const globals: GlobalOptions = {};
-  const io = processIO({ noColor: argv.includes('--no-color'), noInput: argv.includes('--no-input') });
-  const ctx = createContext(io, globals);
+  const ctx = createContext(io, globals, options.overrides);
+  options.onContext?.(ctx);
   const program = buildProgram(ctx, globals);
-  // Ctrl-C (or SIGTERM): close what the command opened (servers, sockets) and exit 130.
-  let interrupted = false;
+  try {
+    await program.parseAsync(argv);
+    return EXIT.OK;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.OK : EXIT.INPUT;
+    return reportError(err, ctx);
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** Exit code for a signal: 130 for Ctrl-C (SIGINT), 143 for SIGTERM (128 + 15), as shells report them. */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
+}
+
+/**
+ * Runs shipbook as the process (`bin/shipbook.js`): {@link main} on the process's streams, plus
+ * what only a process has: signals (Ctrl-C exits 130, SIGTERM 143, both after closing what the
+ * command opened, which prints the note on an interrupted wait) and a reader that goes away early.
+ * Sets `process.exitCode`; exits early only on a signal or a closed pipe.
+ */
+export async function run(argv: string[]): Promise<void> {
+  const io = processIO({ noColor: argv.includes('--no-color'), noInput: argv.includes('--no-input') });
+  let ctx: Context | undefined;
+  let interrupted: NodeJS.Signals | undefined;
+  /** How long a command has, after Ctrl-C or SIGTERM, to stop by itself and report where it got to. */
+  const GRACE_MS = 1_500;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(EXIT.INTERRUPTED);
-    interrupted = true;
-    if (signal === 'SIGINT') io.err('\ninterrupted\n');
-    void ctx.close().then(() => process.exit(signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.OK));
+    const code = signalExitCode(signal);
+    if (interrupted) process.exit(code);
+    interrupted = signal;
+    io.err(signal === 'SIGINT' ? '\ninterrupted\n' : '\nterminated\n');
+    // Aborting stops a request in flight (its error says whether it was sent and what to run to find
+    // out) and ends a wait; the command then reports through main as usual. A command that does not
+    // stop in time is closed (which prints the note of an interrupted wait) and the process exits.
+    ctx?.abort(signal);
+    setTimeout(() => void (ctx?.close() ?? Promise.resolve()).then(() => process.exit(code)), GRACE_MS).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -113,17 +187,10 @@ export async function run(argv: string[]): Promise<void> {
     });
   }
   try {
-    await program.parseAsync(argv);
-    process.exitCode ??= EXIT.OK;
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode === 0 ? EXIT.OK : EXIT.INPUT;
-    } else {
-      process.exitCode = reportError(err, io, globals);
-    }
+    const code = await main(argv, io, { onContext: (c) => (ctx = c) });
+    process.exitCode = interrupted ? signalExitCode(interrupted) : code;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await ctx.close();
   }
 }

@@ -132,6 +132,10 @@ export interface ScriptedPrompter extends Prompter {
   readonly asked: string[];
   /** Answers refused by a question's `validate`, with the reason. */
   readonly refused: Array<{ message: string; answer: string; reason: string }>;
+  /** Scripted answers never given, as `"question": answer`. */
+  unused(): string[];
+  /** Throws when a scripted answer was never used (a test helper calls it after each test). */
+  assertAllUsed(): void;
 }
 
 /**
@@ -166,9 +170,15 @@ export function scriptedPrompter(answers: Readonly<Record<string, ScriptedAnswer
       if (queues.get(message)!.length === 0) throw new Error(`answer to "${message}" refused: ${verdict}`);
     }
   };
+  const unused = () => [...queues].flatMap(([message, queue]) => queue.map((a) => `"${message}": ${JSON.stringify(a)}`));
   return {
     asked,
     refused,
+    unused,
+    assertAllUsed() {
+      const left = unused();
+      if (left.length > 0) throw new Error(`scripted answers never used: ${left.join(', ')}`);
+    },
     input: async (q) => text(q.message, q.default, q.validate),
     password: async (q) => text(q.message, undefined, q.validate),
     confirm: async (q) => {

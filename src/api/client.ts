@@ -2,17 +2,59 @@
  * The HTTP client of the booking service, on undici. It wraps every body in `request`, sends the
  * auth header of the profile (PRODUCT.md: `Authorization: Bearer <key>` by default) and
  * `User-Agent: shipbook/<version>`, unwraps the `message`/`code`/`result` envelope (interface
- * document, "Conventions" and "Errors"), and throws typed errors: {@link ApiError},
- * {@link NetworkError}, {@link TimeoutError}, {@link ProtocolError}. A configured client is never
+ * document, "Conventions" and "Errors"), and throws typed errors. A configured client is never
  * mutated.
+ *
+ * Design (issue 17 part 2, issue 15 items 2–3, issue 19 items 1–3, issue 20 items 3 and 7):
+ *
+ * - **What a call does** comes from the endpoint table (`endpoints.ts`): each typed wrapper names
+ *   its endpoint; a call without one is safe only for GET.
+ * - **Retries** are our own loop, not undici's `RetryAgent`: the decision needs the endpoint
+ *   (safe or mutating), whether the request provably never left (see below) and a per-call
+ *   policy (`retry: 'safe' | 'idempotent-accept' | 'never'`), none of which a dispatcher sees;
+ *   `RetryAgent` also retries PUT by default and retries inside a body read that we cap and
+ *   time ourselves. Attempts are bounded (`maxAttempts`, default 3), spaced by exponential
+ *   backoff with full jitter (`retryBaseMs` 250 ms, doubling, at most 5 s), or by a 429/503's
+ *   `Retry-After` (seconds or an HTTP date, at most 30 s).
+ * - **Sent or not**: the client listens on undici's diagnostics channels
+ *   (`undici:request:create`, `undici:client:sendHeaders`) to know whether the request of an
+ *   attempt was written to a socket. A failure before that (connection refused, DNS, TLS, connect
+ *   timeout) is {@link NetworkError} "cannot reach the service" with `sent: false`; after it,
+ *   {@link AnswerLostError} says the request was sent and its answer lost and, for a mutating
+ *   call, what may have happened and how to find out, never "try again".
+ * - **A total deadline** (`timeoutMs`, default 60 s) bounds every attempt, body included, through
+ *   an AbortSignal (undici's per-chunk timeouts do not stop a trickling body): {@link TimeoutError}.
+ * - **A size cap** (`maxAnswerBytes`, default 8 MiB, far above any real answer): reading stops
+ *   beyond it, {@link AnswerTooLargeError}; memory stays bounded.
+ * - **Interrupts**: `signal` (per client, and per call) aborts the request in flight at once;
+ *   {@link RequestInterruptedError} (exit 130) says whether it had been sent and what to run.
+ * - **Dry run**: with `dryRun`, `call` validates the request (URL, JSON body), hands the redacted
+ *   {@link PlannedRequest} to the sink and throws {@link DryRunHalt}; nothing is sent.
+ *   {@link planRequest} builds the same record without a client, for the later steps of a flow
+ *   (with a placeholder such as `<order id>` in the path).
+ * - **Secrets**: the API key is registered for redaction by value (`redact.ts`); error messages
+ *   and debug lines are redacted before they leave the client.
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { ApiError, ConfigError, NetworkError, ProtocolError, TimeoutError } from '../errors.js';
+import { subscribe } from 'node:diagnostics_channel';
+import {
+  AnswerLostError,
+  AnswerTooLargeError,
+  ApiError,
+  ConfigError,
+  DryRunHalt,
+  NetworkError,
+  ProtocolError,
+  RequestInterruptedError,
+  TimeoutError,
+  type RequestFate,
+} from '../errors.js';
+import { endpointOf, mayRetry, type Endpoint, type EndpointName, type RetryPolicy } from './endpoints.js';
 import { envelope, fieldErrors, wrapRequest } from '../schema/envelope.js';
 import { schemaProblems } from '../schema/issues.js';
 import { Money } from '../schema/money.js';
-import { redactText, redactValue } from './redact.js';
+import { maskSecret, redactText, redactValue, registerSecret } from './redact.js';
 
 declare const SHIPBOOK_VERSION: string;
 /** The version of shipbook, injected at build time (falls back to `dev` under vitest). */
@@ -30,8 +72,33 @@ export interface ApiClientOptions {
   authPrefix?: string;
   /** Time to establish a connection, ms (default 10 000). */
   connectTimeoutMs?: number;
-  /** Time to wait for the response headers and body, ms (default 30 000). */
+  /** Time to wait for the response headers, and between two chunks of the body, ms (default 30 000). */
   responseTimeoutMs?: number;
+  /**
+   * Total deadline of one attempt of a request, body included, ms (default 60 000, {@link DEFAULT_TIMEOUT_MS}).
+   * Intended to come from a profile setting and `--timeout`.
+   */
+  timeoutMs?: number;
+  /** Largest answer read, bytes (default 8 MiB, {@link DEFAULT_MAX_ANSWER_BYTES}). */
+  maxAnswerBytes?: number;
+  /** Attempts of a retried call, at least 1 (default 3). */
+  maxAttempts?: number;
+  /** First backoff delay, ms (default 250; doubles per attempt, at most 5 000, full jitter). */
+  retryBaseMs?: number;
+  /**
+   * Aborts every request of this client (Ctrl-C, SIGTERM): the request in flight stops at once and
+   * the call throws {@link RequestInterruptedError}.
+   */
+  signal?: AbortSignal;
+  /**
+   * Dry-run mode: nothing is sent. Each call validates its request, passes the redacted
+   * {@link PlannedRequest} to this sink and throws {@link DryRunHalt}.
+   */
+  dryRun?: (planned: PlannedRequest) => void;
+  /** Sleep used between retries (tests replace it); rejects when `signal` aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Random number in [0, 1) for the jitter (tests replace it). */
+  random?: () => number;
   /** Receives one redacted line per request and response when `--debug` is on. */
   debug?: (line: string) => void;
   /** Injectable transport (tests, proxies). */
@@ -83,17 +150,185 @@ export function toWire(value: unknown): unknown {
   return value;
 }
 
+
+/** Default total deadline of one request attempt, body included: 60 s. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Default cap on the size of an answer read: 8 MiB (real answers are a few KiB). */
+export const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_ATTEMPTS = 3;
+const MAX_BACKOFF_MS = 5_000;
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/** Per-call settings that the typed wrappers accept as an optional last parameter. */
+export interface RequestOptions {
+  /** Retry policy of this call (default `safe`): see {@link RetryPolicy}. */
+  retry?: RetryPolicy;
+  /** Aborts this call (besides the client's own signal). */
+  signal?: AbortSignal;
+}
+
 /** One call: method, path relative to the base URL, optional body (wrapped in `request`) or query. */
-export interface CallOptions<T> {
+export interface CallOptions<T> extends RequestOptions {
   method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined>;
   /** Schema of `result`; the response is rejected as {@link ProtocolError} when it does not fit. */
   result: z.ZodType<T>;
+  /** The endpoint in the table of `endpoints.ts`; without it GET is safe and anything else mutating. */
+  endpoint?: EndpointName;
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+/**
+ * A request as it would be sent, redacted: what dry-run reports. Headers hold the auth header as
+ * `<prefix>****abcd`; the body is the wire form (in `request`) with card number and CVV masked.
+ */
+export interface PlannedRequest {
+  /** Endpoint name (`createOrder` …, or `custom`). */
+  endpoint: string;
+  /** `true` when the endpoint changes nothing at the service. */
+  safe: boolean;
+  method: 'GET' | 'POST' | 'PUT';
+  /** Full URL, query included. */
+  url: string;
+  headers: Record<string, string>;
+  /** The JSON body, redacted; absent for GET. */
+  body?: unknown;
+}
+
+/** What {@link planRequest} needs of a client's settings. */
+export type PlanTarget = Pick<ApiClientOptions, 'baseUrl' | 'apiKey' | 'authHeader' | 'authPrefix'>;
+
+interface Prepared {
+  url: string;
+  endpoint: Endpoint;
+  headers: Record<string, string>;
+  payload: string | undefined;
+}
+
+function urlOfBase(baseUrl: string, path: string, query?: CallOptions<unknown>['query']): string {
+  const url = new URL(path.replace(/^\//, ''), baseUrl);
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  return url.toString();
+}
+
+function prepare(target: PlanTarget, baseUrl: string, call: Omit<CallOptions<unknown>, 'result'>): Prepared {
+  const url = urlOfBase(baseUrl, call.path, call.query);
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `shipbook/${VERSION}` };
+  const { apiKey, authHeader = 'Authorization', authPrefix = 'Bearer ' } = target;
+  if (apiKey) headers[authHeader.toLowerCase()] = `${authPrefix}${apiKey}`;
+  let payload: string | undefined;
+  if (call.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(wrapRequest(toWire(call.body)));
+  }
+  return { url, endpoint: endpointOf(call.endpoint, call.method, call.path), headers, payload };
+}
+
+function redactedRecord(target: PlanTarget, p: Prepared, method: PlannedRequest['method']): PlannedRequest {
+  const headers = { ...p.headers };
+  const { apiKey, authHeader = 'Authorization', authPrefix = 'Bearer ' } = target;
+  if (apiKey) headers[authHeader.toLowerCase()] = `${authPrefix}${maskSecret(apiKey)}`;
+  return {
+    endpoint: p.endpoint.name,
+    safe: p.endpoint.safe,
+    method,
+    url: redactText(p.url, [apiKey]),
+    headers,
+    ...(p.payload !== undefined ? { body: redactValue(JSON.parse(p.payload)) } : {}),
+  };
+}
+
+/**
+ * Plans a request without a client and without sending: the same redacted record a dry-run client
+ * reports. For multi-step flows, later steps put a placeholder where an id is not known yet
+ * (`path: 'orders/<order id>/accept/'`; the placeholder is kept readable in the URL).
+ * @throws ConfigError (exit 4) for a malformed base URL; TypeError when the body is not JSON-serialisable
+ */
+export function planRequest(target: PlanTarget, call: Omit<CallOptions<unknown>, 'result'>): PlannedRequest {
+  const baseUrl = normaliseBaseUrl(target.baseUrl);
+  const record = redactedRecord(target, prepare(target, baseUrl, call), call.method);
+  return { ...record, url: record.url.replace(/%3C([^/]*?)%3E/gi, (_m, inner: string) => `<${decodeURIComponent(inner)}>`) };
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Quotes a value for a POSIX shell when it needs it, so hints can be pasted. */
+function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** How to find out what became of a mutating call whose answer is unknown. Never "try again". */
+export function howToFindOut(endpoint: Endpoint, path: string): string {
+  const orderId = /^orders\/([^/]+)\//.exec(path.replace(/^\//, ''))?.[1];
+  const id = orderId ? decodeURIComponent(orderId) : undefined;
+  switch (endpoint.name) {
+    case 'createOrder':
+      return 'Do not create it again yet: look for it in the service\'s list of orders (or ask its operator); once you have its id, "shipbook order get <order-id>" shows its state.';
+    case 'createShipment':
+    case 'combineShipments':
+      return 'Do not send it again yet: look for it in the service\'s list of shipments and orders (or ask its operator) first.';
+    default:
+      return id
+        ? `Find out with: shipbook order get ${shellQuote(id)}`
+        : 'Check its state at the service before sending it again.';
+  }
+}
+
+/** Error codes of failures before anything was written: the request provably never left. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN',
+  'ENETDOWN', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_INVALID_ARG',
+]);
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ERR_OSSL)/;
+
+// Which undici requests have written their headers: the request objects undici creates for our
+// calls are tagged through the diagnostics channels (published synchronously by undici).
+interface AttemptState {
+  sent: boolean;
+}
+let creating: AttemptState | undefined;
+const attempts = new WeakMap<object, AttemptState>();
+let channelsSubscribed = false;
+function subscribeChannels(): void {
+  if (channelsSubscribed) return;
+  channelsSubscribed = true;
+  subscribe('undici:request:create', (message) => {
+    const req = (message as { request?: object }).request;
+    if (req && creating) attempts.set(req, creating);
+  });
+  subscribe('undici:client:sendHeaders', (message) => {
+    const req = (message as { request?: object }).request;
+    const state = req ? attempts.get(req) : undefined;
+    if (state) state.sent = true;
+  });
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** `Retry-After` as ms: delta seconds or an HTTP date; undefined when absent or malformed. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return undefined;
+  if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
 
 /** A configured client of the booking service. Immutable: `withOptions` returns a new one. */
 export class ApiClient {
@@ -106,6 +341,17 @@ export class ApiClient {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     this.#options = Object.freeze({ ...options });
     this.#dispatcher = options.dispatcher;
+    registerSecret(options.apiKey);
+  }
+
+  /** A new client with some options replaced (e.g. a dry-run sink, a signal); this one is unchanged. */
+  withOptions(options: Partial<ApiClientOptions>): ApiClient {
+    return new ApiClient({ ...this.#options, ...options });
+  }
+
+  /** True when this client sends nothing (dry-run mode). */
+  get dryRun(): boolean {
+    return this.#options.dryRun !== undefined;
   }
 
   /** Closes idle connections (so a one-shot command exits promptly). */
@@ -115,78 +361,230 @@ export class ApiClient {
 
   /** The full URL of a path relative to the base URL. */
   urlOf(path: string, query?: CallOptions<unknown>['query']): string {
-    const url = new URL(path.replace(/^\//, ''), this.baseUrl);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    return url.toString();
+    return urlOfBase(this.baseUrl, path, query);
+  }
+
+  /** The redacted record of a call, as dry-run reports it; sends nothing. */
+  plan(call: Omit<CallOptions<unknown>, 'result'>): PlannedRequest {
+    return planRequest({ ...this.#options, baseUrl: this.baseUrl }, call);
   }
 
   #log(line: string): void {
-    const secrets = [this.#options.apiKey];
-    this.#options.debug?.(redactText(line, secrets));
+    this.#options.debug?.(redactText(line, [this.#options.apiKey]));
   }
 
   /**
-   * Sends one request and returns the envelope's `result`, checked against `call.result`.
+   * Sends one request (retried as the endpoint and `call.retry` allow) and returns the envelope's
+   * `result`, checked against `call.result`.
    * @throws ApiError for an error envelope or a non-2xx status (401/403 → exit 4, else exit 3)
-   * @throws NetworkError when the service cannot be reached, TimeoutError when it does not answer
+   * @throws NetworkError (`sent: false`) when the service cannot be reached; AnswerLostError when
+   *   the request was sent and its answer lost; TimeoutError past the deadline; AnswerTooLargeError
+   *   beyond `maxAnswerBytes` (all exit 5, with `sent` and `endpoint`)
+   * @throws RequestInterruptedError (exit 130) when the client's or the call's signal aborts
    * @throws ProtocolError when the answer is not the envelope or its `result` has the wrong shape
+   * @throws DryRunHalt in dry-run mode, after the sink has the planned request
    */
   async call<T>(call: CallOptions<T>): Promise<T> {
-    const url = this.urlOf(call.path, call.query);
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': `shipbook/${VERSION}`,
-    };
-    const { apiKey, authHeader = 'Authorization', authPrefix = 'Bearer ' } = this.#options;
-    if (apiKey) headers[authHeader.toLowerCase()] = `${authPrefix}${apiKey}`;
-    let payload: string | undefined;
-    if (call.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(wrapRequest(toWire(call.body)));
+    const prepared = prepare(this.#options, this.baseUrl, call);
+    if (this.#options.dryRun) {
+      const planned = redactedRecord(this.#options, prepared, call.method);
+      this.#options.dryRun(planned);
+      throw new DryRunHalt(`dry run: would send ${call.method} ${planned.url}`, planned);
     }
-    this.#log(`> ${call.method} ${url}`);
-    if (apiKey) this.#log(`> ${authHeader}: ${authPrefix}****${apiKey.length > 8 ? apiKey.slice(-4) : ''}`);
-    if (payload) this.#log(`> ${JSON.stringify(redactValue(JSON.parse(payload)))}`);
+    const signals = [this.#options.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
+    const userSignal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const policy = call.retry ?? 'safe';
+    const maxAttempts = Math.max(1, this.#options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
+    const sleep = this.#options.sleep ?? defaultSleep;
+    const random = this.#options.random ?? Math.random;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#attempt(call, prepared, userSignal);
+      } catch (err) {
+        if (attempt >= maxAttempts || !mayRetry(err, prepared.endpoint, policy)) throw err;
+        const backoff = Math.min(MAX_BACKOFF_MS, (this.#options.retryBaseMs ?? 250) * 2 ** (attempt - 1));
+        const retryAfter = err instanceof ApiError ? err.retryAfterMs : undefined;
+        const delay = retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : Math.round(random() * backoff);
+        this.#log(`retrying ${call.method} ${prepared.url} in ${delay} ms (attempt ${attempt + 1} of ${maxAttempts}): ${(err as Error).message}`);
+        try {
+          await sleep(delay, userSignal);
+        } catch {
+          throw this.#interrupted(prepared, (err as { sent?: boolean }).sent ?? true, err);
+        }
+      }
+    }
+  }
 
+  #fate(p: Prepared, sent: boolean): RequestFate {
+    const { name, method, path, safe } = p.endpoint;
+    return { sent, endpoint: { name, method, path, safe } };
+  }
+
+  /** What to say of a mutating call whose outcome is unknown: its effect and how to find out. */
+  #unknownOutcome(p: Prepared): { note: string; suggestion: string } {
+    const path = p.url.slice(this.baseUrl.length);
+    return { note: `${p.endpoint.effect ?? 'it may have taken effect'}`, suggestion: howToFindOut(p.endpoint, path) };
+  }
+
+  #interrupted(p: Prepared, sent: boolean, cause: unknown): RequestInterruptedError {
+    const what = `${p.endpoint.title} (${p.endpoint.method} ${p.url})`;
+    if (!sent) {
+      return new RequestInterruptedError(`interrupted before the ${what} request was sent: nothing was changed by it`, {
+        cause,
+        fate: this.#fate(p, false),
+      });
+    }
+    if (p.endpoint.safe) {
+      return new RequestInterruptedError(`interrupted while waiting for the answer to ${what}; it changes nothing at the service`, {
+        cause,
+        fate: this.#fate(p, true),
+      });
+    }
+    const { note, suggestion } = this.#unknownOutcome(p);
+    return new RequestInterruptedError(
+      `interrupted after the ${what} request was sent: its outcome is unknown, ${note}`,
+      { cause, suggestion, fate: this.#fate(p, true) },
+    );
+  }
+
+  async #attempt<T>(call: CallOptions<T>, p: Prepared, userSignal: AbortSignal | undefined): Promise<T> {
+    const { url, headers, payload } = p;
+    this.#log(`> ${call.method} ${url}`);
+    const { apiKey, authHeader = 'Authorization', authPrefix = 'Bearer ' } = this.#options;
+    if (apiKey) this.#log(`> ${authHeader}: ${authPrefix}${maskSecret(apiKey)}`);
+    if (payload) this.#log(`> ${JSON.stringify(redactValue(JSON.parse(payload)))}`);
+    if (userSignal?.aborted) throw this.#interrupted(p, false, userSignal.reason);
+
+    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const limit = this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error('deadline')), timeoutMs);
+    const signal = userSignal ? AbortSignal.any([userSignal, deadline.signal]) : deadline.signal;
+    const state: AttemptState = { sent: false };
     const started = Date.now();
     let status: number;
     let text: string;
+    let retryAfterMs: number | undefined;
     try {
       // undici is loaded on first use: commands that never call the service start faster.
       const { Agent, request } = await import('undici');
+      subscribeChannels();
       this.#dispatcher ??= new Agent({
         connect: { timeout: this.#options.connectTimeoutMs ?? 10_000 },
         headersTimeout: this.#options.responseTimeoutMs ?? 30_000,
         bodyTimeout: this.#options.responseTimeoutMs ?? 30_000,
       });
-      const res = await request(url, { method: call.method, headers, body: payload, dispatcher: this.#dispatcher });
+      creating = state;
+      let pending: ReturnType<typeof request>;
+      try {
+        pending = request(url, { method: call.method, headers, body: payload, dispatcher: this.#dispatcher, signal });
+      } finally {
+        creating = undefined;
+      }
+      const res = await pending;
+      state.sent = true; // an answer came: whatever the channels said, the request was sent
       status = res.statusCode;
-      text = await res.body.text();
+      retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > limit) {
+        res.body.destroy();
+        throw this.#tooLarge(p, limit);
+      }
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        total += chunk.length;
+        if (total > limit) {
+          res.body.destroy();
+          throw this.#tooLarge(p, limit);
+        }
+        chunks.push(chunk);
+      }
+      text = Buffer.concat(chunks).toString('utf8');
     } catch (err) {
-      throw this.#transportError(err, call.method, url);
+      if (err instanceof AnswerTooLargeError) throw err;
+      if (userSignal?.aborted) throw this.#interrupted(p, state.sent, err);
+      if (deadline.signal.aborted) throw this.#deadline(p, state.sent, timeoutMs, err);
+      throw this.#transportError(err, p, state.sent);
+    } finally {
+      clearTimeout(timer);
     }
     this.#log(`< ${status} (${Date.now() - started} ms) ${text.length > 4000 ? `${text.slice(0, 4000)}…` : text}`);
-    return this.#unwrap(call, status, text, url);
+    return this.#unwrap(call, p, status, text, retryAfterMs);
   }
 
-  #transportError(err: unknown, method: string, url: string): Error {
-    const code = (err as { code?: string })?.code ?? '';
-    const causeCode = (err as { cause?: { code?: string } })?.cause?.code ?? '';
-    const what = `${method} ${new URL(url).origin}`;
-    if (TIMEOUT_CODES.has(code) || TIMEOUT_CODES.has(causeCode)) {
-      return new TimeoutError(`the service did not answer in time (${what})`, {
-        cause: err,
-        suggestion: 'Try again; if it keeps happening, check the base URL and your network.',
+  #tooLarge(p: Prepared, limit: number): AnswerTooLargeError {
+    const mib = (limit / (1024 * 1024)).toFixed(limit % (1024 * 1024) === 0 ? 0 : 1);
+    const base = `the service's answer is too large: more than ${mib} MiB (${p.endpoint.method} ${p.url}); reading stopped`;
+    if (p.endpoint.safe) {
+      return new AnswerTooLargeError(base, limit, {
+        suggestion: 'Check that the base URL points at the booking service API.',
+        fate: this.#fate(p, true),
       });
     }
+    const { note, suggestion } = this.#unknownOutcome(p);
+    return new AnswerTooLargeError(`${base}; the request was sent and answered, so ${note}`, limit, { suggestion, fate: this.#fate(p, true) });
+  }
+
+  #deadline(p: Prepared, sent: boolean, timeoutMs: number, cause: unknown): TimeoutError {
+    const secs = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
+    const what = `${p.endpoint.method} ${p.url}`;
+    if (p.endpoint.safe || !sent) {
+      return new TimeoutError(`the service did not answer within ${secs} (${what})${sent ? '' : '; the request was not sent'}`, {
+        cause,
+        suggestion: 'Try again; if it keeps happening, check the base URL and your network.',
+        fate: this.#fate(p, sent),
+      });
+    }
+    const { note, suggestion } = this.#unknownOutcome(p);
+    return new TimeoutError(
+      `the service did not answer within ${secs} (${what}): the request was sent and its answer did not come, so ${note}`,
+      { cause, suggestion, fate: this.#fate(p, true) },
+    );
+  }
+
+  #transportError(err: unknown, p: Prepared, sentByChannel: boolean): Error {
+    const code = (err as { code?: string })?.code ?? '';
+    const causeCode = (err as { cause?: { code?: string } })?.cause?.code ?? '';
+    const origin = new URL(p.url).origin;
     const reason = causeCode || code || (err instanceof Error ? err.message : String(err));
-    return new NetworkError(`cannot reach the service at ${new URL(url).origin} (${reason})`, {
+    const provablyUnsent = !sentByChannel && [code, causeCode].some((c) => NOT_SENT_CODES.has(c) || TLS_CODE.test(c));
+    if (code === 'UND_ERR_CONNECT_TIMEOUT' || causeCode === 'UND_ERR_CONNECT_TIMEOUT') {
+      return new TimeoutError(`cannot reach the service at ${origin}: no connection within ${(this.#options.connectTimeoutMs ?? 10_000) / 1000} s; the request was not sent`, {
+        cause: err,
+        suggestion: 'Check the base URL ("shipbook config get base-url" or SHIPBOOK_BASE_URL) and your network.',
+        fate: this.#fate(p, false),
+      });
+    }
+    if (provablyUnsent) {
+      return new NetworkError(`cannot reach the service at ${origin} (${reason})`, {
+        cause: err,
+        suggestion: 'Check the base URL ("shipbook config get base-url" or SHIPBOOK_BASE_URL) and your network.',
+        fate: this.#fate(p, false),
+      });
+    }
+    const what = `${p.endpoint.method} ${p.url}`;
+    const timeout = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'].includes(code) || ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'].includes(causeCode);
+    const lost = timeout ? 'the service stopped answering' : 'the connection closed before the answer came';
+    // Headers never written (per undici's channels) but no code that proves it: say what we know.
+    const head = sentByChannel ? 'the request was sent but its answer was lost' : 'the connection failed while the request was being sent, so it may have reached the service';
+    if (p.endpoint.safe) {
+      return new AnswerLostError(`${head}: ${lost} (${what}, ${reason}); it changes nothing at the service`, {
+        cause: err,
+        suggestion: 'Try again; if it keeps happening, check the base URL and your network.',
+        fate: this.#fate(p, true),
+      });
+    }
+    const { note, suggestion } = this.#unknownOutcome(p);
+    return new AnswerLostError(`${head}: ${lost} (${what}, ${reason}), so ${note}`, {
       cause: err,
-      suggestion: 'Check the base URL ("shipbook config get base-url" or SHIPBOOK_BASE_URL) and your network.',
+      suggestion,
+      fate: this.#fate(p, true),
     });
   }
 
-  #unwrap<T>(call: CallOptions<T>, status: number, text: string, url: string): T {
+  #unwrap<T>(call: CallOptions<T>, p: Prepared, status: number, text: string, retryAfterMs: number | undefined): T {
+    const url = p.url;
     let json: unknown;
     try {
       json = text.trim() === '' ? undefined : JSON.parse(text);
@@ -197,30 +595,37 @@ export class ApiClient {
     const ok = status >= 200 && status < 300;
     if (!env.success) {
       if (!ok) {
-        const snippet = text.replace(/\s+/g, ' ').trim().slice(0, 120);
-        throw new ApiError({ status, message: `the service answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`, method: call.method, url });
+        const snippet = redactText(text.replace(/\s+/g, ' ').trim().slice(0, 120), [this.#options.apiKey]);
+        throw new ApiError({ status, message: `the service answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`, method: call.method, url, retryAfterMs });
       }
-      throw new ProtocolError(`the service answered HTTP ${status} without the message/code/result envelope`, {
+      throw new ProtocolError(`the service answered HTTP ${status} without the message/code/result envelope (${call.method} ${url})`, {
         suggestion: 'Check that the base URL points at the booking service API.',
+        fate: this.#fate(p, true),
       });
     }
     const { code, message, result } = env.data;
     if (!ok || code < 200 || code >= 300) {
       const errors = fieldErrors.parse((result as { errors?: unknown } | undefined)?.errors);
+      const secrets = [this.#options.apiKey];
       throw new ApiError({
         status: ok ? code : status,
         envelopeCode: code,
-        message: message || `the service answered code ${code}`,
-        fieldErrors: errors.map((e) => ({ field: e.field ?? '', message: e.message ?? '' })),
+        message: redactText(message || `the service answered code ${code}`, secrets),
+        fieldErrors: errors.map((e) => ({ field: redactText(e.field ?? '', secrets), message: redactText(e.message ?? '', secrets) })),
         method: call.method,
         url,
+        retryAfterMs,
       });
     }
     const parsed = call.result.safeParse(result);
     if (!parsed.success) {
       const first = schemaProblems(parsed.error, ['result']).slice(0, 3);
       throw new ProtocolError(
-        `the service's answer has an unexpected shape: ${first.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+        `the service's answer has an unexpected shape: ${first.map((q) => `${q.path} ${q.message}`).join('; ')} (${call.method} ${url})`,
+        {
+          suggestion: p.endpoint.safe ? undefined : `${capitalise(p.endpoint.effect ?? 'it may have taken effect')}. ${howToFindOut(p.endpoint, url.slice(this.baseUrl.length))}`,
+          fate: this.#fate(p, true),
+        },
       );
     }
     return parsed.data;

@@ -2,11 +2,14 @@
  * Orders: interface document, "Create order: POST /orders/", "Accept order: PUT
  * /orders/{order_id}/accept/", and the assumed fetch-order-data and cancel-order paths of
  * PRODUCT.md (`GET /orders/{order_id}/`, `PUT /orders/{order_id}/cancel/`, settings of a profile).
+ * Each wrapper names its endpoint in the table of `endpoints.ts` and takes optional
+ * {@link RequestOptions} (retry policy, AbortSignal) as its last parameter.
  */
+import { ApiError } from '../errors.js';
 import { orderResult, type OrderResponse } from '../schema/order.js';
 import type { CreateOrderRequest } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
-import type { ApiClient } from './client.js';
+import type { ApiClient, RequestOptions } from './client.js';
 
 /** Paths of the operations the interface document does not show; `{order_id}` is replaced. */
 export interface OrderPaths {
@@ -26,24 +29,63 @@ function orderPath(template: string, orderId: string): string {
   return template.replace('{order_id}', encodeURIComponent(orderId));
 }
 
-/** `POST /orders/`: stores the order as pending; returns it with the exact price (numbers). */
-export async function createOrder(api: ApiClient, order: CreateOrderRequest): Promise<OrderResponse> {
-  return (await api.call({ method: 'POST', path: 'orders/', body: order, result: orderResult })).order;
+/**
+ * `POST /orders/` (endpoint `createOrder`, mutating): stores the order as pending; returns it with
+ * the exact price (numbers). Retried only when the request provably never left; a lost answer is
+ * AnswerLostError (the order may exist), never repeated.
+ */
+export async function createOrder(api: ApiClient, order: CreateOrderRequest, options: RequestOptions = {}): Promise<OrderResponse> {
+  return (await api.call({ ...options, endpoint: 'createOrder', method: 'POST', path: 'orders/', body: order, result: orderResult })).order;
 }
 
-/** `PUT /orders/{order_id}/accept/`: payment and callback; answers 201 with status `ACC` (acknowledgement only). */
-export async function acceptOrder(api: ApiClient, orderId: string, accept: AcceptRequest): Promise<OrderResponse> {
-  return (
-    await api.call({ method: 'PUT', path: orderPath('orders/{order_id}/accept/', orderId), body: accept, result: orderResult })
-  ).order;
+/** Order statuses that mean "accepted": an accept that met 409 on a retry had already succeeded. */
+const ACCEPTED_STATUSES = new Set(['acc', 'accepted', 'processed', 'processing', 'booked']);
+
+/**
+ * `PUT /orders/{order_id}/accept/` (endpoint `acceptOrder`, mutating): payment and callback;
+ * answers 201 with status `ACC` (acknowledgement only).
+ *
+ * With `options.retry: 'idempotent-accept'` (the batch runner's choice, issue 11 "Retries") the
+ * accept is retried on transient failures, and a 409 is resolved by reading the order: an order
+ * already accepted (or processed) counts as accepted and is returned; otherwise the 409 is thrown.
+ * `options.paths` gives the profile's fetch-order path for that read.
+ * @throws ApiError (409 when the order is not pending), and as {@link ApiClient.call}
+ */
+export async function acceptOrder(
+  api: ApiClient,
+  orderId: string,
+  accept: AcceptRequest,
+  options: RequestOptions & { paths?: OrderPaths } = {},
+): Promise<OrderResponse> {
+  try {
+    return (
+      await api.call({ retry: options.retry, signal: options.signal, endpoint: 'acceptOrder', method: 'PUT', path: orderPath('orders/{order_id}/accept/', orderId), body: accept, result: orderResult })
+    ).order;
+  } catch (err) {
+    if (options.retry === 'idempotent-accept' && err instanceof ApiError && err.status === 409) {
+      const order = await fetchOrder(api, orderId, options.paths ?? DEFAULT_ORDER_PATHS, { signal: options.signal });
+      if (ACCEPTED_STATUSES.has(String(order.status ?? '').toLowerCase())) return order;
+    }
+    throw err;
+  }
 }
 
-/** fetch-order-data (assumed `GET /orders/{order_id}/`): the order's current status and tracking numbers. */
-export async function fetchOrder(api: ApiClient, orderId: string, paths: OrderPaths = DEFAULT_ORDER_PATHS): Promise<OrderResponse> {
-  return (await api.call({ method: 'GET', path: orderPath(paths.fetchOrder, orderId), result: orderResult })).order;
+/** fetch-order-data (assumed `GET /orders/{order_id}/`, endpoint `fetchOrder`, safe): the order's current status and tracking numbers. */
+export async function fetchOrder(
+  api: ApiClient,
+  orderId: string,
+  paths: OrderPaths = DEFAULT_ORDER_PATHS,
+  options: RequestOptions = {},
+): Promise<OrderResponse> {
+  return (await api.call({ ...options, endpoint: 'fetchOrder', method: 'GET', path: orderPath(paths.fetchOrder, orderId), result: orderResult })).order;
 }
 
-/** cancel-order (assumed `PUT /orders/{order_id}/cancel/`): cancels a pending order. */
-export async function cancelOrder(api: ApiClient, orderId: string, paths: OrderPaths = DEFAULT_ORDER_PATHS): Promise<OrderResponse> {
-  return (await api.call({ method: 'PUT', path: orderPath(paths.cancelOrder, orderId), body: {}, result: orderResult })).order;
+/** cancel-order (assumed `PUT /orders/{order_id}/cancel/`, endpoint `cancelOrder`, mutating): cancels a pending order. */
+export async function cancelOrder(
+  api: ApiClient,
+  orderId: string,
+  paths: OrderPaths = DEFAULT_ORDER_PATHS,
+  options: RequestOptions = {},
+): Promise<OrderResponse> {
+  return (await api.call({ ...options, endpoint: 'cancelOrder', method: 'PUT', path: orderPath(paths.cancelOrder, orderId), body: {}, result: orderResult })).order;
 }

@@ -1,6 +1,12 @@
 /**
  * Redaction of secrets in anything shipbook may print or log (including `--debug`): API keys,
  * card numbers and CVVs are never shown in full.
+ *
+ * Two ways, both applied by {@link redactText} and {@link redactValue}: by pattern (JSON members
+ * named `cvv`, `number`, `api_key` …; digit runs passing the Luhn check) and by value: the
+ * per-run registry of secrets this run has read ({@link registerSecret}: the API client registers
+ * its key, `buildAcceptRequest` each card number and CVV), so a service that echoes the request
+ * in its error message cannot make a CVV reach the terminal, a `--json` error body or `--debug`.
  */
 import { luhnValid } from '../schema/payment.js';
 
@@ -8,6 +14,37 @@ import { luhnValid } from '../schema/payment.js';
 export function maskSecret(secret: string | undefined): string {
   if (!secret) return '(none)';
   return secret.length <= 8 ? '****' : `****${secret.slice(-4)}`;
+}
+
+/** The per-run registry of secrets (one process is one run; tests call {@link clearSecrets}). */
+const registry = new Set<string>();
+
+/**
+ * Registers a secret this run knows (API key, card number, CVV), to be masked wherever it appears
+ * in printed text. Numbers are registered as their digits; a card number also without its spaces
+ * or dashes. Values shorter than 3 characters are ignored (they would mask ordinary text).
+ */
+export function registerSecret(value: string | number | null | undefined): void {
+  if (value === null || value === undefined) return;
+  const s = String(value).trim();
+  if (s.length < 3) return;
+  registry.add(s);
+  const digits = s.replace(/[\s-]/g, '');
+  if (digits !== s && /^\d+$/.test(digits)) registry.add(digits);
+}
+
+/** The registered secrets, longest first (so a card number is masked before a CVV inside it). */
+export function registeredSecrets(): string[] {
+  return [...registry].sort((a, b) => b.length - a.length);
+}
+
+/** Forgets every registered secret (for tests that run several commands in one process). */
+export function clearSecrets(): void {
+  registry.clear();
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 const SECRET_KEYS = /^(cvv|cvc|cvv2|number|card_number|api_?key|password|secret|token|authorization)$/i;
@@ -29,26 +66,35 @@ export function redactValue(value: unknown, parentKey = ''): unknown {
         if (/^cvv|cvc/i.test(k)) out[k] = '***';
         else if (/number/i.test(k)) out[k] = s.length > 4 ? `****${s.slice(-4)}` : '****';
         else out[k] = maskSecret(s);
+      } else if (typeof v === 'string') {
+        out[k] = redactText(v);
       } else {
         out[k] = redactValue(v, k);
       }
     }
     return out;
   }
+  if (typeof value === 'string') return redactText(value);
   return value;
 }
 
-
 /**
- * Scrubs text before it is printed: every listed secret (API key, card number, CVV) becomes
- * `****` plus its last four characters (CVVs and short secrets wholly hidden), and any 13–19
- * digit run that passes the Luhn check is masked as a card number.
+ * Scrubs text before it is printed: every listed or registered secret (API key, card number,
+ * CVV) becomes `****` plus its last four characters (CVVs and short secrets wholly hidden), and
+ * any 13–19 digit run that passes the Luhn check is masked as a card number. Secrets of up to 4
+ * characters (a CVV) are masked only where they stand alone, not inside a longer number or word.
  */
 export function redactText(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
   let out = text;
-  for (const secret of secrets) {
-    if (!secret || secret.length < 3) continue;
-    out = out.split(secret).join(maskSecret(secret));
+  const all = [...new Set([...secrets.filter((s): s is string => !!s && s.length >= 3), ...registeredSecrets()])].sort(
+    (a, b) => b.length - a.length,
+  );
+  for (const secret of all) {
+    if (secret.length <= 4) {
+      out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(secret)}(?![A-Za-z0-9])`, 'g'), '****');
+    } else {
+      out = out.split(secret).join(maskSecret(secret));
+    }
   }
   return out.replace(/\b\d(?:[ -]?\d){12,18}\b/g, (run) => {
     const digits = run.replace(/\D/g, '');

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { CombineRequest, CreateShipmentRequest } from '../schema/combine.js';
 import { orderResult, type OrderResponse } from '../schema/order.js';
 import { shipmentResponse, type ShipmentResponse } from '../schema/shipment.js';
-import type { ApiClient } from './client.js';
+import type { ApiClient, RequestOptions } from './client.js';
 
 /** `result` of create shipment: `{shipment: …}` (response form, price as numbers). */
 export const shipmentResult = z.looseObject({ shipment: shipmentResponse });
@@ -15,10 +15,11 @@ export const shipmentResult = z.looseObject({ shipment: shipmentResponse });
 /**
  * `POST /shipments/`: creates one consolidated-mail shipment leaving Australia; returns it with its
  * id, status `NEW` and exact price (AUD).
+ * Mutating (endpoint `createShipment`): never retried once sent; a lost answer is AnswerLostError.
  * @throws ApiError (exit 3) when the service refuses it, e.g. a service code that is not consolidated mail
  */
-export async function createShipment(api: ApiClient, body: CreateShipmentRequest): Promise<ShipmentResponse> {
-  return (await api.call({ method: 'POST', path: 'shipments/', body, result: shipmentResult })).shipment;
+export async function createShipment(api: ApiClient, body: CreateShipmentRequest, options: RequestOptions = {}): Promise<ShipmentResponse> {
+  return (await api.call({ ...options, endpoint: 'createShipment', method: 'POST', path: 'shipments/', body, result: shipmentResult })).shipment;
 }
 
 /**
@@ -26,8 +27,9 @@ export async function createShipment(api: ApiClient, body: CreateShipmentRequest
  * carried to the hub by `main_shipment` (optional only for accounts with free pickup). The answer
  * lists the children and the main shipment; its price is in decimal strings with
  * `summary_child_shipments`, the sum of the children's prices.
+ * Mutating (endpoint `combineShipments`).
  * @throws ApiError (exit 3): 404 for an unknown shipment id, 409 for one already combined
  */
-export async function combineShipments(api: ApiClient, body: CombineRequest): Promise<OrderResponse> {
-  return (await api.call({ method: 'PUT', path: 'shipments/', body, result: orderResult })).order;
+export async function combineShipments(api: ApiClient, body: CombineRequest, options: RequestOptions = {}): Promise<OrderResponse> {
+  return (await api.call({ ...options, endpoint: 'combineShipments', method: 'PUT', path: 'shipments/', body, result: orderResult })).order;
 }

@@ -1,54 +1,127 @@
 /**
- * The regular booking flow (PRODUCT.md, flow 1): create order → accept with payment → wait for
- * the booking result. Every step is reported as it happens, so a booking that stops half-way
- * is never lost: the caller always learns the order id and how far it got.
+ * The one booking entry point (issue 17, part 1): {@link bookDocument} books any document: a
+ * regular order (PRODUCT.md, flow 1: create → accept → wait), consolidated mail (flows 2 and 3;
+ * interface document, "What the service does", the alternative path: create shipment × N →
+ * combine → accept the parent → wait) or an order that already exists and is pending (accept →
+ * wait, `order accept --wait`). `book`, `order accept --wait`, a batch runner (src/batch/) and a
+ * wizard (src/prompts/) all call it.
+ *
+ * It draws nothing: every step is reported as a {@link BookingEvent}, and a booking that stops
+ * part-way throws a {@link BookingStoppedError} whose {@link BookingProgress} names what exists,
+ * so a booking is never lost. It takes what it uses (an ApiClient, a waiter, an accept-request
+ * builder, an event callback, a clock), never the command's context or IO.
  */
 import { acceptOrder, createOrder } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
-import { ShipbookError } from '../errors.js';
+import { combineShipments, createShipment } from '../api/shipments.js';
+import type { ConsolidatedBooking } from '../schema/consolidated.js';
 import type { CreateOrderRequest, OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
+import type { ShipmentResponse } from '../schema/shipment.js';
+import { EXIT, ShipbookError } from '../errors.js';
+import { stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
-/** Progress of a booking, reported step by step. */
-export interface BookingEvents {
-  /** The order exists, pending, with its exact price. */
-  created?(order: OrderResponse): void;
-  /** The order is accepted (`ACC`); the booking runs asynchronously. */
-  accepted?(order: OrderResponse): void;
-}
-
-/** How the booking result is awaited; returns the processed order. */
+/** How the booking result is awaited; returns the processed order (see src/booking/result.ts `ResultWaiter.wait`). */
 export type WaitForResult = (orderId: string, accepted: OrderResponse) => Promise<OrderResponse>;
 
-/**
- * Books a regular order: create, accept (the accept body's `order.id` is filled in), wait.
- * When a later step fails the error gains a suggestion naming the order and the next command.
- * @returns the processed order, with tracking numbers
- */
-export async function bookRegularOrder(
-  api: ApiClient,
-  order: CreateOrderRequest,
-  accept: (orderId: string) => Promise<AcceptRequest>,
-  waitForResult: WaitForResult,
-  events: BookingEvents = {},
-): Promise<OrderResponse> {
-  const created = await createOrder(api, order);
-  events.created?.(created);
-  let accepted: OrderResponse;
-  try {
-    accepted = await acceptOrder(api, created.id, await accept(created.id));
-  } catch (err) {
-    throw withStep(err, `Order ${created.id} was created and is still pending: accept it with "shipbook order accept ${created.id}" or cancel it with "shipbook order cancel ${created.id}".`);
-  }
-  events.accepted?.(accepted);
-  return waitForResult(created.id, accepted);
+/** A document to book, already validated (src/input/validate.ts `validateKind`). */
+export type BookingDocument =
+  /** A regular order: `{order: …}` as sent to `POST /orders/`. */
+  | { kind: 'regular'; order: CreateOrderRequest; file?: string }
+  /** Consolidated mail: the child shipments and the main shipment (src/schema/consolidated.ts). */
+  | { kind: 'consolidated'; booking: ConsolidatedBooking; file?: string }
+  /** An order that exists and is pending: accept it and wait. */
+  | { kind: 'pending'; orderId: string };
+
+/** What a booking uses besides the document. */
+export interface BookingDeps {
+  api: ApiClient;
+  /**
+   * Builds the validated accept request for an order id (payment flags, a payment file, the
+   * profile's default, the waiter's callback URL). Called once, after the order exists.
+   */
+  accept: (orderId: string) => Promise<AcceptRequest>;
+  /** Waits for the accepted order's result (a prepared `ResultWaiter`'s `wait`). */
+  waitForResult: WaitForResult;
+  /** Receives every step as it happens (optional; must not throw). */
+  onEvent?: BookingEventHandler;
+  /** Milliseconds since the epoch (tests replace it); default `Date.now`. */
+  now?: () => number;
+  /**
+   * Stops the booking before its next step once aborted (a batch runner winding down, Ctrl-C): the
+   * step under way finishes, then a {@link BookingStoppedError} (exit 130) says how far it got.
+   */
+  signal?: AbortSignal;
 }
 
-/** Adds a note on how far a booking got to an error (keeping its type and exit code). */
-export function withStep(err: unknown, note: string): unknown {
-  if (err instanceof ShipbookError) {
-    const suggestion = err.suggestion ? `${note}\n${err.suggestion}` : note;
-    Object.defineProperty(err, 'suggestion', { value: suggestion });
+/** A finished booking: the processed order (with tracking numbers) and how it got there. */
+export interface BookingOutcome {
+  /** The processed order (for consolidated mail: the parent, with every child and the main shipment). */
+  order: OrderResponse;
+  /** The final progress record, stage `processed`. */
+  progress: BookingProgress;
+  /** Consolidated mail: the children's ids in the document's order (empty otherwise). */
+  childIds: string[];
+}
+
+/**
+ * Books `doc` end to end and returns the processed order.
+ * @throws BookingStoppedError when a step fails after something was created at the service: the
+ *   step's own error (type of failure, code, exit code and message kept) with the progress so far
+ * @throws the step's own error (ValidationError, ApiError, NetworkError …) when nothing was created yet
+ * @throws BookingFailedError (exit 6) / WaitTimeoutError (exit 7) from the wait, wrapped with stage `accepted`
+ */
+export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Promise<BookingOutcome> {
+  const emit: BookingEventHandler = deps.onEvent ?? (() => {});
+  const now = deps.now ?? Date.now;
+  const started = now();
+  const progress: BookingProgress = { kind: doc.kind, stage: 'started', shipmentIds: [] };
+  if (doc.kind !== 'pending') progress.file = doc.file;
+  const step = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (deps.signal?.aborted) {
+      throw stoppedAt(new ShipbookError('interrupted', 'the booking was stopped before its next step', EXIT.INTERRUPTED), progress);
+    }
+    try {
+      return await run();
+    } catch (err) {
+      throw progress.stage === 'started' ? err : stoppedAt(err, progress);
+    }
+  };
+
+  let orderId: string;
+  if (doc.kind === 'regular') {
+    const created = await step(() => createOrder(deps.api, doc.order));
+    orderId = created.id;
+    Object.assign(progress, { stage: 'order_created', orderId });
+    emit({ type: 'order_created', order: created });
+  } else if (doc.kind === 'consolidated') {
+    const { booking } = doc;
+    const count = booking.shipments.length;
+    Object.assign(progress, { shipmentCount: count, withMain: booking.main_shipment !== undefined });
+    for (const [index, shipment] of booking.shipments.entries()) {
+      const created: ShipmentResponse = await step(() => createShipment(deps.api, { shipment }));
+      progress.shipmentIds.push(created.id);
+      progress.stage = 'shipments_created';
+      emit({ type: 'shipment_created', shipment: created, index, count });
+    }
+    const childIds = [...progress.shipmentIds];
+    const parent = await step(() =>
+      combineShipments(deps.api, { shipments: childIds, ...(booking.main_shipment !== undefined ? { main_shipment: booking.main_shipment } : {}) }),
+    );
+    orderId = parent.id;
+    Object.assign(progress, { stage: 'order_created', orderId, parentId: parent.id });
+    emit({ type: 'combined', parent, childIds });
+  } else {
+    orderId = doc.orderId;
+    progress.orderId = orderId;
   }
-  return err;
+
+  // A pending order given by the user: its acceptance failing leaves nothing new behind.
+  const accepted = await step(async () => acceptOrder(deps.api, orderId, await deps.accept(orderId)));
+  progress.stage = 'accepted';
+  emit({ type: 'accepted', order: accepted });
+  const order = await step(() => deps.waitForResult(orderId, accepted));
+  progress.stage = 'processed';
+  emit({ type: 'processed', order, elapsedMs: now() - started });
+  return { order, progress: { ...progress, shipmentIds: [...progress.shipmentIds] }, childIds: doc.kind === 'consolidated' ? [...progress.shipmentIds] : [] };
 }

@@ -10,6 +10,7 @@ import { loadDocument, type LoadedDocument } from '../input/load.js';
 import { schemaProblems } from '../schema/issues.js';
 import { acceptRequest, PAYMENT_TYPES, type AcceptRequest, type PaymentType } from '../schema/payment.js';
 import type { DefaultPayment } from '../config/profile.js';
+import { registerSecret } from '../api/redact.js';
 
 /** Payment flags shared by `order accept` and `book`. */
 export interface PaymentFlags {
@@ -83,6 +84,13 @@ export async function buildAcceptRequest(
     const opts = isObject(body.options) ? body.options : (body.options = {});
     if (flags.sendDocuments !== undefined) opts.send_documents = flags.sendDocuments;
     if (flags.accountNumber !== undefined) opts.account_number = flags.accountNumber;
+  }
+  // Card details read from the file are secrets of this run: masked by value wherever they would
+  // be printed, e.g. in a service error that echoes the request (issue 15 item 2).
+  const card = (order.payment as { credit_card?: unknown } | undefined)?.credit_card;
+  if (isObject(card)) {
+    registerSecret(card.number as string | number | undefined);
+    registerSecret(card.cvv as string | number | undefined);
   }
   const parsed = acceptRequest(options.now).safeParse(body);
   if (parsed.success) return parsed.data;

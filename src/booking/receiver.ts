@@ -20,9 +20,9 @@
  * 127.0.0.1 unless told otherwise.
  */
 import { readLimitedBody } from '../http/body.js';
+import { answerMalformed, closeServer, listenOn, sendJson } from '../http/server.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { callbackBody, type CallbackBody } from '../schema/envelope.js';
 import { schemaProblems } from '../schema/issues.js';
 
@@ -137,15 +137,7 @@ export function isTokenPath(pathname: string, basePath: string, token: string): 
 }
 
 function answer(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify({ code: status, message });
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
-    ...headers,
-  });
-  res.end(body);
+  sendJson(res, status, { code: status, message }, headers);
 }
 
 
@@ -244,20 +236,9 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
       answer(res, 400, 'the request could not be read');
     });
   });
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
-    else socket.destroy();
-  });
+  server.on('clientError', (_err, socket) => answerMalformed(socket));
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: Error) => reject(err);
-    server.once('error', onError);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOn(server, options.port ?? 0, host);
   const path = `${basePath}/${token}`;
   let closing: Promise<void> | undefined;
   return {
@@ -267,10 +248,7 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
     token,
     localUrl: `http://${urlHost(host)}:${port}${path}`,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      closing ??= closeServer(server);
       return closing;
     },
   };

@@ -17,18 +17,43 @@
  * this machine and no public `--callback-url` or non-loopback `--listen` is given (it could not
  * reach a receiver on 127.0.0.1).
  */
-import { fetchOrder } from '../api/orders.js';
+import { fetchOrder, type OrderPaths } from '../api/orders.js';
 import { isLoopbackHost, type ApiClient } from '../api/client.js';
-import type { ResolvedProfile } from '../config/profile.js';
-import type { Context } from '../context.js';
 import { BookingFailedError, UsageError } from '../errors.js';
-import { startSpinner, type Spinner } from '../output/spinner.js';
-import { paint } from '../output/style.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
 import { orderStatusWord } from '../schema/status.js';
 import { maskToken, publicCallbackUrl, startCallbackReceiver, urlHost, type CallbackReceiver, type ReceivedCallback } from './receiver.js';
-import { bookingEndedError, isTransient, pollForResult, stillRunningNote, waitTimeoutError } from './wait.js';
+import { shellCommand } from '../output/shell.js';
+import type { BookingEventHandler } from './progress.js';
+import { bookingEndedError, isTransient, pollForResult, realSleep, waitTimeoutError, type Sleep } from './wait.js';
+
+/**
+ * What a waiter uses, and nothing more: the client, the fetch-order-data paths, a clock, a sleep,
+ * and where its progress goes (`waiting`, `polled`, `wait_ended`, `callback_ignored`, `warning`,
+ * `note`, `interrupted` events; src/output/progress.ts draws them as a spinner and lines).
+ */
+export interface WaiterDeps {
+  api: ApiClient;
+  /** The profile's fetch-order-data paths (`ResolvedProfile.paths`). */
+  paths?: OrderPaths;
+  onEvent: BookingEventHandler;
+  /** Milliseconds since the epoch; default `Date.now`. */
+  now?: () => number;
+  /** Waits `ms` milliseconds (rejects when `signal` aborts); default a real timer. */
+  sleep?: Sleep;
+  /** A `--debug` line (redacted by the caller's writer); default: dropped. */
+  debugLog?: (line: string) => void;
+}
+
+/** The deps with their defaults filled in. */
+interface Deps extends Required<Omit<WaiterDeps, 'paths'>> {
+  paths?: OrderPaths;
+}
+
+function withDefaults(deps: WaiterDeps): Deps {
+  return { now: Date.now, sleep: realSleep, debugLog: () => {}, ...deps };
+}
 
 /** Where the receiver listens: a host (name or address) and a port (0 = any free port). */
 export interface ListenAddress {
@@ -74,8 +99,8 @@ export interface ResultWaiter {
   wait(orderId: string): Promise<OrderResponse>;
   /**
    * Releases what the waiter holds (a receiver, timers). Safe to call twice. When called while a
-   * wait is running (Ctrl-C), it prints that the order is accepted and how to see it later, and
-   * the running wait never settles (the process is about to exit).
+   * wait is running (Ctrl-C, SIGTERM), it reports an `interrupted` event (the order is accepted and
+   * still booking), and the running wait never settles (the process is about to exit).
    */
   close(): Promise<void>;
 }
@@ -96,15 +121,10 @@ function isWildcard(host: string): boolean {
  * @throws UsageError (exit 2) for `--callback-url`/`--listen` together with the user's own callback,
  *   a wildcard `--listen` without `--callback-url`, or an address the receiver cannot bind
  */
-export async function prepareResultWaiter(
-  ctx: Context,
-  api: ApiClient,
-  profile: ResolvedProfile,
-  settings: WaitSettings,
-  options: PrepareOptions = {},
-): Promise<ResultWaiter> {
-  const { io } = ctx;
-  if (settings.route === 'poll') return pollingWaiter(ctx, api, profile, settings.pollMs, settings.timeoutMs);
+export async function prepareResultWaiter(waiterDeps: WaiterDeps, settings: WaitSettings, options: PrepareOptions = {}): Promise<ResultWaiter> {
+  const deps = withDefaults(waiterDeps);
+  const { api } = deps;
+  if (settings.route === 'poll') return pollingWaiter(deps, settings.pollMs, settings.timeoutMs);
   const tunnel = settings.callbackUrl !== undefined || settings.listen !== undefined;
   if (options.ownCallback) {
     if (tunnel) {
@@ -112,8 +132,8 @@ export async function prepareResultWaiter(
         suggestion: 'Drop --callback to let shipbook receive the result, or drop --callback-url/--listen to wait by polling.',
       });
     }
-    io.err(`${paint(io, 'dim', `The booking result goes to your callback URL; shipbook waits by polling fetch-order-data every ${DEFAULT_POLL_MS / 1000} s.`)}\n`);
-    return pollingWaiter(ctx, api, profile, settings.pollMs, settings.timeoutMs);
+    deps.onEvent({ type: 'note', message: `The booking result goes to your callback URL; shipbook waits by polling fetch-order-data every ${DEFAULT_POLL_MS / 1000} s.` });
+    return pollingWaiter(deps, settings.pollMs, settings.timeoutMs);
   }
   const listen = settings.listen ?? { host: '127.0.0.1', port: settings.callbackUrl !== undefined ? TUNNEL_DEFAULT_PORT : 0 };
   if (settings.callbackUrl === undefined && isWildcard(listen.host)) {
@@ -123,50 +143,44 @@ export async function prepareResultWaiter(
   }
   const serviceHost = new URL(api.baseUrl).hostname;
   if (settings.callbackUrl === undefined && isLoopbackHost(listen.host) && !isLoopbackHost(serviceHost)) {
-    io.err(
-      `${paint(io, 'dim', `The service at ${new URL(api.baseUrl).origin} cannot reach a receiver on this machine's loopback, so shipbook waits by polling fetch-order-data every ${DEFAULT_POLL_MS / 1000} s.`)}\n` +
-        `${paint(io, 'dim', 'To wait by callback, expose a receiver (e.g. through a tunnel) and give --callback-url https://… --listen 127.0.0.1:8787.')}\n`,
-    );
-    return pollingWaiter(ctx, api, profile, DEFAULT_POLL_MS, settings.timeoutMs);
+    deps.onEvent({
+      type: 'note',
+      message: `The service at ${new URL(api.baseUrl).origin} cannot reach a receiver on this machine's loopback, so shipbook waits by polling fetch-order-data every ${DEFAULT_POLL_MS / 1000} s.`,
+    });
+    deps.onEvent({ type: 'note', message: 'To wait by callback, expose a receiver (e.g. through a tunnel) and give --callback-url https://… --listen 127.0.0.1:8787.' });
+    return pollingWaiter(deps, DEFAULT_POLL_MS, settings.timeoutMs);
   }
   if (!isLoopbackHost(listen.host)) {
-    io.err(`${paint(io, 'yellow', 'warning:')} the callback receiver listens on ${listen.host}, reachable from the network; only its unguessable path is accepted\n`);
+    deps.onEvent({ type: 'warning', message: `the callback receiver listens on ${listen.host}, reachable from the network; only its unguessable path is accepted` });
   }
-  return callbackWaiter(ctx, api, profile, settings, listen);
+  return callbackWaiter(deps, settings, listen);
 }
 
-/** The parts shared by both routes: the running wait, the spinner, and the Ctrl-C note. */
+/** The parts shared by both routes: the running wait and the Ctrl-C event. */
 class WaitState {
   waitingFor: string | undefined;
-  spinner: Spinner | undefined;
   closed = false;
 
-  constructor(private readonly ctx: Context) {}
+  constructor(private readonly deps: Deps) {}
 
-  /** A line on stderr, above the spinner when one runs. */
-  say(line: string): void {
-    if (this.spinner) this.spinner.note(line);
-    else this.ctx.io.err(`${line}\n`);
-  }
-
-  begin(orderId: string, text: string): void {
+  begin(orderId: string, route: 'callback' | 'poll', text: string): void {
     this.waitingFor = orderId;
-    this.spinner = startSpinner(this.ctx.io, text);
+    this.deps.onEvent({ type: 'waiting', orderId, route, text });
   }
 
   end(): void {
-    this.spinner?.stop();
-    this.spinner = undefined;
+    const orderId = this.waitingFor;
     this.waitingFor = undefined;
+    if (orderId !== undefined) this.deps.onEvent({ type: 'wait_ended', orderId });
   }
 
-  /** Marks the waiter closed; prints the "still running" note when a wait was interrupted. */
+  /** Marks the waiter closed; reports `interrupted` when a wait was running. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     const interrupted = this.waitingFor;
     this.end();
-    if (interrupted !== undefined) this.ctx.io.err(`${stillRunningNote(interrupted)}\n`);
+    if (interrupted !== undefined) this.deps.onEvent({ type: 'interrupted', orderId: interrupted });
   }
 
   /** Passes a value through, or never settles once the waiter is closed (the process is exiting). */
@@ -184,23 +198,25 @@ function minutes(ms: number): string {
 }
 
 /** Waits by polling fetch-order-data every `pollMs`. */
-function pollingWaiter(ctx: Context, api: ApiClient, profile: ResolvedProfile, pollMs: number, timeoutMs: number): ResultWaiter {
-  const state = new WaitState(ctx);
+function pollingWaiter(deps: Deps, pollMs: number, timeoutMs: number): ResultWaiter {
+  const state = new WaitState(deps);
   return {
     route: 'poll',
     async wait(orderId) {
-      state.begin(orderId, `waiting for the booking result of ${orderId} by polling every ${seconds(pollMs)} (up to ${minutes(timeoutMs)})`);
+      state.begin(orderId, 'poll', `waiting for the booking result of ${orderId} by polling every ${seconds(pollMs)} (up to ${minutes(timeoutMs)})`);
       let warned = false;
       try {
-        const order = await pollForResult(api, orderId, {
+        const order = await pollForResult(deps.api, orderId, {
           intervalMs: pollMs,
           timeoutMs,
-          paths: profile.paths,
+          paths: deps.paths,
+          now: deps.now,
+          sleep: deps.sleep,
           onPoll(o) {
-            state.spinner?.update(`waiting for the booking result of ${orderId} by polling (${orderStatusWord(o.status)})`);
+            deps.onEvent({ type: 'polled', orderId, order: o, text: `waiting for the booking result of ${orderId} by polling (${orderStatusWord(o.status)})` });
           },
           onTransientError(err) {
-            if (!warned) state.say(`${paint(ctx.io, 'yellow', 'warning:')} a poll failed (${err.message}); still polling`);
+            if (!warned) deps.onEvent({ type: 'warning', message: `a poll failed (${err.message}); still polling` });
             warned = true;
           },
         }).catch((err: unknown) => (state.closed ? new Promise<never>(() => {}) : Promise.reject(err)));
@@ -235,12 +251,12 @@ export function mergeCallbackOrder(fetched: OrderResponse | undefined, fromCallb
 }
 
 /** Turns a received callback into the processed order, or the failure it reports. */
-async function resultOfCallback(ctx: Context, api: ApiClient, profile: ResolvedProfile, orderId: string, cb: ReceivedCallback): Promise<OrderResponse> {
+async function resultOfCallback(deps: Deps, orderId: string, cb: ReceivedCallback): Promise<OrderResponse> {
   const { code, message } = cb.body;
   const order = cb.body.result?.order ?? undefined;
   const success = code >= 200 && code < 300;
   const word = orderStatusWord(order?.status);
-  const suggestion = `See the order with "shipbook order get ${orderId}".`;
+  const suggestion = `See the order with "${shellCommand('order', 'get', orderId)}".`;
   if (!success) {
     throw new BookingFailedError(orderId, `booking of order ${orderId} failed: ${message || 'no message'} (callback code ${code}, order status ${order?.status ?? 'not given'})`, { suggestion });
   }
@@ -251,23 +267,16 @@ async function resultOfCallback(ctx: Context, api: ApiClient, profile: ResolvedP
   }
   let fetched: OrderResponse | undefined;
   try {
-    fetched = await fetchOrder(api, orderId, profile.paths);
+    fetched = await fetchOrder(deps.api, orderId, deps.paths);
   } catch (err) {
-    ctx.debugLog(`fetch-order-data after the callback failed (${err instanceof Error ? err.message : String(err)}); showing the callback's order`);
+    deps.debugLog(`fetch-order-data after the callback failed (${err instanceof Error ? err.message : String(err)}); showing the callback's order`);
   }
   return mergeCallbackOrder(fetched, order);
 }
 
 /** Waits for the callback on a receiver, with the fallback poll described in the module documentation. */
-async function callbackWaiter(
-  ctx: Context,
-  api: ApiClient,
-  profile: ResolvedProfile,
-  settings: WaitSettings,
-  listen: ListenAddress,
-): Promise<ResultWaiter> {
-  const { io } = ctx;
-  const state = new WaitState(ctx);
+async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: ListenAddress): Promise<ResultWaiter> {
+  const state = new WaitState(deps);
   const inbox: ReceivedCallback[] = [];
   let expected: string | undefined;
   let wake: (() => void) | undefined;
@@ -282,16 +291,16 @@ async function callbackWaiter(
         if (expected !== undefined && cb.orderId !== undefined && cb.orderId !== expected) {
           return { accepted: false, status: 409, message: `this receiver waits for the result of order ${expected}, not ${cb.orderId}` };
         }
-        ctx.debugLog(`callback received for order ${cb.orderId ?? '(none)'}: code ${cb.body.code}, status ${cb.body.result?.order?.status ?? '(none)'}`);
+        deps.debugLog(`callback received for order ${cb.orderId ?? '(none)'}: code ${cb.body.code}, status ${cb.body.result?.order?.status ?? '(none)'}`);
         inbox.push(cb);
         wake?.();
         return { accepted: true };
       },
       onProblem(p) {
         const line = `callback receiver answered ${p.status} to a ${p.method} from ${p.remote}: ${p.reason}`;
-        if (!p.onTokenPath) return ctx.debugLog(line);
-        if (state.waitingFor !== undefined) state.say(`${paint(io, 'yellow', 'warning:')} ${line}; still waiting`);
-        else ctx.debugLog(line);
+        if (!p.onTokenPath) return deps.debugLog(line);
+        if (state.waitingFor !== undefined) deps.onEvent({ type: 'warning', message: `${line}; still waiting` });
+        else deps.debugLog(line);
       },
     });
   } catch (err) {
@@ -304,9 +313,9 @@ async function callbackWaiter(
   const callbackUrl = publicCallbackUrl(receiver, settings.callbackUrl);
   const masked = (url: string) => maskToken(url, receiver.token);
   if (settings.callbackUrl !== undefined || settings.listen !== undefined) {
-    io.err(`${paint(io, 'dim', `callback receiver on ${masked(receiver.localUrl)}${settings.callbackUrl !== undefined ? `, reached through ${masked(callbackUrl)}` : ''}`)}\n`);
+    deps.onEvent({ type: 'note', message: `callback receiver on ${masked(receiver.localUrl)}${settings.callbackUrl !== undefined ? `, reached through ${masked(callbackUrl)}` : ''}` });
   } else {
-    ctx.debugLog(`callback receiver on ${masked(receiver.localUrl)}`);
+    deps.debugLog(`callback receiver on ${masked(receiver.localUrl)}`);
   }
   const fallbackMs = settings.fallbackPollMs ?? FALLBACK_POLL_MS;
 
@@ -315,7 +324,7 @@ async function callbackWaiter(
     while (inbox.length > 0) {
       const cb = inbox.shift()!;
       if (cb.orderId === undefined || cb.orderId === orderId) return cb;
-      state.say(`${paint(io, 'yellow', 'warning:')} ignored a callback for order ${cb.orderId} (waiting for ${orderId})`);
+      deps.onEvent({ type: 'callback_ignored', orderId, otherOrderId: cb.orderId });
     }
     return undefined;
   };
@@ -325,23 +334,23 @@ async function callbackWaiter(
     callbackUrl,
     async wait(orderId) {
       expected = orderId;
-      const started = Date.now();
+      const started = deps.now();
       const deadline = started + settings.timeoutMs;
       let polling = true;
       let nextPoll = started + fallbackMs;
-      state.begin(orderId, `waiting for the booking result of ${orderId} by callback (up to ${minutes(settings.timeoutMs)})`);
+      state.begin(orderId, 'callback', `waiting for the booking result of ${orderId} by callback (up to ${minutes(settings.timeoutMs)})`);
       try {
         for (;;) {
           const cb = take(orderId);
-          if (cb !== undefined) return await state.guard(await resultOfCallback(ctx, api, profile, orderId, cb));
-          const now = Date.now();
+          if (cb !== undefined) return await state.guard(await resultOfCallback(deps, orderId, cb));
+          const now = deps.now();
           if (polling && (now >= nextPoll || now >= deadline)) {
             try {
-              const order = await fetchOrder(api, orderId, profile.paths);
+              const order = await fetchOrder(deps.api, orderId, deps.paths);
               await state.guard(undefined);
               const word = orderStatusWord(order.status);
               if (word === 'processed' && inbox.length === 0) {
-                state.say(`${paint(io, 'yellow', 'note:')} no callback arrived, but fetch-order-data shows order ${orderId} processed`);
+                deps.onEvent({ type: 'note', label: 'note', message: `no callback arrived, but fetch-order-data shows order ${orderId} processed` });
                 return order;
               }
               if ((word === 'failed' || word === 'cancelled') && inbox.length === 0) throw bookingEndedError(order);
@@ -350,24 +359,21 @@ async function callbackWaiter(
               if (err instanceof BookingFailedError) throw err;
               if (!isTransient(err)) {
                 polling = false;
-                ctx.debugLog(`fallback poll switched off: ${err instanceof Error ? err.message : String(err)}`);
+                deps.debugLog(`fallback poll switched off: ${err instanceof Error ? err.message : String(err)}`);
               }
             }
-            nextPoll = Date.now() + fallbackMs;
+            nextPoll = deps.now() + fallbackMs;
             if (inbox.length > 0) continue;
           }
-          if (Date.now() >= deadline) {
+          if (deps.now() >= deadline) {
             if (inbox.length > 0) continue;
-            throw waitTimeoutError(orderId, Date.now() - started);
+            throw waitTimeoutError(orderId, deps.now() - started);
           }
           const until = polling ? Math.min(nextPoll, deadline) : deadline;
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, Math.max(0, until - Date.now()));
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
+          // Sleeps until the next poll or the deadline; a callback arriving aborts the sleep.
+          const woken = new AbortController();
+          wake = () => woken.abort();
+          await deps.sleep(Math.max(0, until - deps.now()), woken.signal).catch(() => {});
           wake = undefined;
           await state.guard(undefined);
         }

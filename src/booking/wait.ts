@@ -7,12 +7,20 @@
  * Also the messages every waiting route shares: the timeout (exit 7) and the note printed when
  * the user interrupts a wait.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as timersSleep } from 'node:timers/promises';
 import { fetchOrder, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, BookingFailedError, NetworkError, TimeoutError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
+import { stillRunningNote } from '../output/hints.js';
+import { shellCommand } from '../output/shell.js';
+
+/** Waits `ms` milliseconds; rejects (with an AbortError) when `signal` aborts first. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** The real {@link Sleep}: a timer (node:timers/promises). */
+export const realSleep: Sleep = (ms, signal) => timersSleep(ms, undefined, { signal });
 
 /** How to poll: interval and overall timeout, in milliseconds. */
 export interface PollOptions {
@@ -24,20 +32,14 @@ export interface PollOptions {
   /** Called when a poll fails in a way worth retrying (network, timeout, 5xx); polling goes on. */
   onTransientError?: (err: Error) => void;
   signal?: AbortSignal;
+  /** Milliseconds since the epoch; default `Date.now`. */
+  now?: () => number;
+  /** How to wait between polls; default {@link realSleep}. */
+  sleep?: Sleep;
 }
 
 /** Default overall wait: 10 minutes. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
-
-/** The command that shows an order later, for messages. */
-export function laterHint(orderId: string): string {
-  return `Run "shipbook order get ${orderId}" later to see the result.`;
-}
-
-/** `order ORD-… is accepted and the booking is still running; run "shipbook order get ORD-…" to see it later`. */
-export function stillRunningNote(orderId: string): string {
-  return `order ${orderId} is accepted and the booking is still running; run "shipbook order get ${orderId}" to see it later`;
-}
 
 /** The error of a wait that ran out of time (exit 7). */
 export function waitTimeoutError(orderId: string, elapsedMs: number): WaitTimeoutError {
@@ -52,7 +54,7 @@ export function bookingEndedError(order: OrderResponse, detail?: string): Bookin
   return new BookingFailedError(
     order.id,
     `booking of order ${order.id} ${word === 'failed' ? 'failed' : `ended ${word}`} (status ${order.status ?? '?'})${detail ? `: ${detail}` : ''}`,
-    { suggestion: `See the order with "shipbook order get ${order.id}".` },
+    { suggestion: `See the order with "${shellCommand('order', 'get', order.id)}".` },
   );
 }
 
@@ -70,7 +72,9 @@ export function isTransient(err: unknown): err is Error {
  * @throws ApiError from a poll the service refuses (404, 401 …), which retrying cannot fix
  */
 export async function pollForResult(api: ApiClient, orderId: string, options: PollOptions): Promise<OrderResponse> {
-  const started = Date.now();
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? realSleep;
+  const started = now();
   const deadline = started + options.timeoutMs;
   for (;;) {
     let order: OrderResponse | undefined;
@@ -80,15 +84,15 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
       if (!isTransient(err)) throw err;
       options.onTransientError?.(err);
     }
-    const elapsed = Date.now() - started;
+    const elapsed = now() - started;
     if (order !== undefined) {
       options.onPoll?.(order, elapsed);
       const word = orderStatusWord(order.status);
       if (word === 'processed') return order;
       if (word === 'failed' || word === 'cancelled') throw bookingEndedError(order);
     }
-    const remaining = deadline - Date.now();
+    const remaining = deadline - now();
     if (remaining <= 0) throw waitTimeoutError(orderId, elapsed);
-    await sleep(Math.min(options.intervalMs, remaining), undefined, { signal: options.signal });
+    await sleep(Math.min(options.intervalMs, remaining), options.signal);
   }
 }

@@ -1,24 +1,21 @@
 /**
- * What the regular (`book.ts`) and consolidated (`book-consolidated.ts`) booking commands share:
- * their options, the step lines on stderr, and the preparation done before anything is created.
+ * What the booking commands (`book`, `order accept --wait`) share: their options and the
+ * preparation done before anything is created (payment check, client, result waiter, progress lines).
  */
+import { Readable } from 'node:stream';
 import type { ApiClient } from '../api/client.js';
 import { buildAcceptRequest, type PaymentFlags } from '../booking/payment.js';
 import { prepareResultWaiter, type ResultWaiter, type WaitSettings } from '../booking/result.js';
 import type { Context } from '../context.js';
-import { paint } from '../output/style.js';
+import { progressPrinter, type ProgressPrinter } from '../output/progress.js';
+import { stillRunningNote } from '../output/hints.js';
+import { EXIT, ShipbookError } from '../errors.js';
 import type { AcceptRequest } from '../schema/payment.js';
 
 /** Options of `book`. */
 export interface BookOptions extends PaymentFlags {
   file: string;
   wait: WaitSettings;
-}
-
-/** Prints one step of a booking on stderr: `✔ accepted  order ORD-… accepted`. */
-export function printStep(ctx: Context, word: string, text: string): void {
-  const { io } = ctx;
-  io.err(`${paint(io, 'green', '✔')} ${paint(io, 'bold', word.padEnd(9))} ${text}\n`);
 }
 
 /** What both booking flows (regular and consolidated) need once the input is valid. */
@@ -28,6 +25,8 @@ export interface PreparedBooking {
   waiter: ResultWaiter;
   /** Builds the validated accept request for an order id (payment flags, file or profile default). */
   accept(orderId: string): Promise<AcceptRequest>;
+  /** Draws the booking's events on stderr (step lines, the wait's spinner, warnings). */
+  progress: ProgressPrinter;
 }
 
 /**
@@ -39,14 +38,66 @@ export interface PreparedBooking {
 export async function prepareBooking(o: BookOptions, ctx: Context): Promise<PreparedBooking> {
   const { io } = ctx;
   const profile = await ctx.profile();
-  const check = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+  // The payment is read twice (checked now, built once the order id is known): standard input only once.
+  const stdin = o.paymentFile === '-' ? replayable(await readAll(io.stdin)) : () => io.stdin;
+  const check = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: stdin() });
   const api = await ctx.api();
-  const waiter = await prepareResultWaiter(ctx, api, profile, o.wait, { ownCallback: check.callback !== undefined });
-  ctx.defer(() => waiter.close());
+  const progress = progressPrinter(io);
+  const waiter = await prepareResultWaiter(
+    { api, paths: profile.paths, onEvent: progress.onEvent, now: () => ctx.now().getTime(), sleep: ctx.sleep, debugLog: (line) => ctx.debugLog(line) },
+    o.wait,
+    { ownCallback: check.callback !== undefined },
+  );
+  ctx.defer(async () => {
+    await waiter.close();
+    if (ctx.signal.aborted) progress.interrupted();
+    progress.close();
+  });
   return {
     api,
     waiter,
+    progress,
     accept: (orderId) =>
-      buildAcceptRequest(orderId, { ...o, callback: o.callback ?? waiter.callbackUrl }, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
+      buildAcceptRequest(orderId, { ...o, callback: o.callback ?? waiter.callbackUrl }, profile.defaultPayment, { now: ctx.now, stdin: stdin() }),
   };
+}
+
+/** Everything a stream holds, as bytes. */
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks);
+}
+
+/** A fresh stream of `bytes` on every call. */
+function replayable(bytes: Buffer): () => Readable {
+  return () => Readable.from(bytes.length === 0 ? [] : [bytes]);
+}
+
+/**
+ * Races a wait for the booking result with the run's interruption (Ctrl-C, SIGTERM): when the
+ * signal aborts first, rejects at once with an interrupted error (exit 130; main makes it 143 for
+ * SIGTERM) whose message says the order is accepted and how to see it later, so the process
+ * stops within a moment instead of after the wait's next poll.
+ */
+export function untilInterrupted<T>(wait: Promise<T>, orderId: string, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(interruptedWait(orderId));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(interruptedWait(orderId));
+    signal.addEventListener('abort', onAbort, { once: true });
+    wait.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+function interruptedWait(orderId: string): ShipbookError {
+  return new ShipbookError('interrupted', `stopped waiting: ${stillRunningNote(orderId)}`, EXIT.INTERRUPTED);
 }

@@ -3,50 +3,60 @@
  * order, accept it with payment, wait for the booking result and print the tracking numbers.
  */
 import { Command } from 'commander';
-import { bookRegularOrder } from '../booking/book.js';
+import { bookDocument, type BookingDocument } from '../booking/book.js';
 import type { PaymentFlags } from '../booking/payment.js';
 import type { Context } from '../context.js';
 import { loadDocument } from '../input/load.js';
 import { validateKind } from '../input/validate.js';
-import { printJson } from '../output/json.js';
+import { showWarnings } from './input.js';
+import { printParentOrder } from '../output/consolidated.js';
 import { orderHeading, printPrice, printShipments } from '../output/order.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { orderStatusWord } from '../schema/status.js';
-import { runBookConsolidated } from './book-consolidated.js';
-import { prepareBooking, printStep, type BookOptions } from './book-common.js';
+import { prepareBooking, untilInterrupted, type BookOptions } from './book-common.js';
 import { addPaymentOptions } from './payment-options.js';
 import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js';
 
-/** Runs `book`: validate, create, accept, wait; progress on stderr, results on stdout. */
+/**
+ * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
+ * one entry point ({@link bookDocument}) with progress on stderr. A regular order: stdout gets the
+ * created order and its price, then the processed shipments with tracking numbers. Consolidated
+ * mail (a file listing shipments and a main_shipment): stdout gets the combined parent (children,
+ * main shipment, price with the children's sum), then the processed parent with tracking numbers.
+ * With `--json` only `{order}`, the processed order.
+ * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
+ *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
+ */
 export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const doc = await loadDocument(o.file, io.stdin);
-  // A file listing shipments and a main_shipment is consolidated mail (commands/book-consolidated.ts).
-  if (isConsolidatedDocument(doc.data)) return runBookConsolidated(o, ctx, doc);
-  const order = validateKind(doc, 'order', ctx);
-  const { api, waiter, accept } = await prepareBooking(o, ctx);
-  const started = Date.now();
-
-  const processed = await bookRegularOrder(
+  const loaded = await loadDocument(o.file, io.stdin);
+  // A file listing shipments and a main_shipment is consolidated mail.
+  const doc: BookingDocument = isConsolidatedDocument(loaded.data)
+    ? { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded, 'consolidated', ctx)), file: o.file }
+    : { kind: 'regular', order: showWarnings(ctx, validateKind(loaded, 'order', ctx)), file: o.file };
+  const { api, waiter, accept, progress } = await prepareBooking(o, ctx);
+  // For the note after an interruption: the file that holds the main shipment.
+  Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
+  const { order, childIds } = await bookDocument(doc, {
     api,
-    order,
     accept,
-    (orderId) => waiter.wait(orderId),
-    {
-      created(created) {
-        printStep(ctx, orderStatusWord(created.status), `order ${created.id} created, ${created.shipments.length} shipment(s)`);
-        if (ctx.json) return;
-        io.out(orderHeading(io, created));
-        printPrice(io, created.price);
-      },
-      accepted(accepted) {
-        printStep(ctx, orderStatusWord(accepted.status), `order ${accepted.id} accepted; booking runs asynchronously`);
-      },
+    waitForResult: (orderId) => untilInterrupted(waiter.wait(orderId), orderId, ctx.signal),
+    now: () => ctx.now().getTime(),
+    signal: ctx.signal,
+    onEvent(e) {
+      progress.onEvent(e);
+      if (ctx.json) return;
+      if (e.type === 'order_created') {
+        io.out(orderHeading(io, e.order));
+        printPrice(io, e.order.price);
+      } else if (e.type === 'combined') {
+        printParentOrder(io, e.parent, e.childIds);
+      }
     },
-  );
-  printStep(ctx, orderStatusWord(processed.status), `order ${processed.id} booked in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (ctx.json) return printJson(ctx.io, { order: processed });
-  printShipments(io, processed.shipments);
+  }).finally(() => progress.settle());
+  ctx.output.write({ order }, () => {
+    if (doc.kind === 'consolidated') printParentOrder(io, order, childIds, { price: false });
+    else printShipments(io, order.shipments);
+  });
 }
 
 /** The `book` command. */

@@ -4,8 +4,7 @@ import { quoteServices, quoteServicesSinglePackage } from '../api/quote.js';
 import type { Context } from '../context.js';
 import { UsageError, ValidationError } from '../errors.js';
 import { parsePackageSpec, parsePlace } from '../input/flags.js';
-import { loadKind } from '../input/validate.js';
-import { printJson } from '../output/json.js';
+import { loadValidated } from './input.js';
 import { printQuote, sortServices } from '../output/quote.js';
 import { schemaProblems } from '../schema/issues.js';
 import { quoteRequest, type QuoteRequest } from '../schema/quote.js';
@@ -58,18 +57,16 @@ export function quoteFromFlags(o: QuoteOptions): QuoteRequest {
 export async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
   const usesFlags = o.from !== undefined || o.to !== undefined || o.packages.length > 0;
   if (o.file && usesFlags) throw new UsageError('give either a quote file or --from/--to/--package, not both');
-  const quote = o.file ? await loadKind(o.file, 'quote', ctx) : quoteFromFlags(o);
+  const quote = o.file ? await loadValidated(o.file, 'quote', ctx) : quoteFromFlags(o);
   if (o.get && quote.packages.length !== 1) {
     throw new UsageError(`--get quotes exactly one package (this quote has ${quote.packages.length})`);
   }
   const api = await ctx.api();
   const services = o.get ? await quoteServicesSinglePackage(api, quote) : await quoteServices(api, quote);
-  if (ctx.json) return printJson(ctx.io, { services: sortServices(services) });
-  if (services.length === 0) {
-    ctx.io.err('No service is offered for this route and these packages.\n');
-    return;
-  }
-  printQuote(ctx.io, services);
+  ctx.output.write({ services: sortServices(services) }, () => {
+    if (services.length === 0) ctx.io.err('No service is offered for this route and these packages.\n');
+    else printQuote(ctx.io, services);
+  });
 }
 
 /** The `quote` command. */

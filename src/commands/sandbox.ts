@@ -1,4 +1,11 @@
-/** `shipbook sandbox`: run the simulated booking service in the foreground. */
+/**
+ * `shipbook sandbox`: run the simulated booking service in the foreground (state in memory, or in
+ * `--state <dir>` so it survives a restart); `shipbook sandbox status` and `shipbook sandbox reset`
+ * show and clear the built-in sandbox's state (the one every command shares when no base URL is
+ * configured), or the one in `--state <dir>`.
+ */
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -11,21 +18,28 @@ export interface SandboxCommandOptions {
   apiKey?: string;
   delayMs: number;
   freePickup: boolean;
+  /** `--state <dir>`: keep orders and shipments there instead of in memory. */
+  stateDir?: string;
 }
 
 /** Starts the sandbox and keeps it running until Ctrl-C (SIGINT) or SIGTERM. */
 export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void> {
   const { startSandbox, SANDBOX_API_KEY } = await import('../sandbox/index.js');
+  const { builtinStateError } = await import('../sandbox-builtin.js');
   const sandbox = await startSandbox({
     host: o.host,
     port: o.port,
     apiKey: o.apiKey,
     processingDelayMs: o.delayMs,
     freePickup: o.freePickup,
+    stateDir: o.stateDir,
     log: (line: string) => ctx.io.err(`${line}\n`),
+  }).catch((err: unknown) => {
+    throw builtinStateError(err);
   });
   ctx.io.err(
     `[sandbox] simulated booking service listening on ${sandbox.url}\n` +
+      `[sandbox] state ${o.stateDir === undefined ? 'in memory (gone when it stops; --state <dir> keeps it)' : `in ${o.stateDir}`}\n` +
       `[sandbox] ${o.apiKey ? 'requires the API key given with --api-key' : `accepts any API key (the built-in profile sends ${SANDBOX_API_KEY})`}; booking completes ${o.delayMs} ms after acceptance\n` +
       `[sandbox] use it with: SHIPBOOK_BASE_URL=${sandbox.url} shipbook quote …   (Ctrl-C to stop)\n`,
   );
@@ -38,20 +52,132 @@ export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promis
   await new Promise<never>(() => {});
 }
 
-/** The `sandbox` command. */
+/** Counts of orders and shipments by status (wire status), and where the state lives. */
+export interface SandboxStatus {
+  state_dir: string;
+  exists: boolean;
+  orders: { total: number; by_status: Record<string, number> };
+  shipments: { total: number; by_status: Record<string, number> };
+  /** At most this many orders are kept; the oldest finished ones are pruned beyond it. */
+  max_orders: number;
+}
+
+/**
+ * Reads the built-in sandbox's state (or `--state <dir>`) and prints where it lives and its orders
+ * and shipments by status.
+ * @throws ConfigError (exit 4) when the state cannot be read, naming the file and `shipbook sandbox reset`
+ */
+export async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise<void> {
+  const { openDiskStore, sandboxStateDir, MAX_STORED_ORDERS, SandboxState } = await import('../sandbox/index.js');
+  const { builtinStateError } = await import('../sandbox-builtin.js');
+  const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
+  const count = (values: Array<{ status: string }>) => {
+    const by: Record<string, number> = {};
+    for (const v of values) by[v.status] = (by[v.status] ?? 0) + 1;
+    return { total: values.length, by_status: by };
+  };
+  let status: SandboxStatus;
+  if (!existsSync(dir)) {
+    status = { state_dir: dir, exists: false, orders: count([]), shipments: count([]), max_orders: MAX_STORED_ORDERS };
+  } else {
+    try {
+      const store = openDiskStore(dir);
+      const state = new SandboxState(1, { store, processingDelayMs: 0 });
+      status = await store.transaction(() => ({
+        state_dir: dir,
+        exists: true,
+        orders: count(state.allOrders()),
+        shipments: count(store.shipments.values()),
+        max_orders: MAX_STORED_ORDERS,
+      }));
+      await store.close();
+    } catch (err) {
+      throw builtinStateError(err);
+    }
+  }
+  ctx.output.write(status, () => {
+    const line = (what: string, c: { total: number; by_status: Record<string, number> }) =>
+      `${what}\t${c.total}${c.total > 0 ? `\t${Object.entries(c.by_status).map(([k, n]) => `${k} ${n}`).join(', ')}` : ''}\n`;
+    ctx.io.out(`state\t${dir}${status.exists ? '' : '\t(empty: nothing stored yet)'}\n`);
+    ctx.io.out(line('orders', status.orders));
+    ctx.io.out(line('shipments', status.shipments));
+  });
+}
+
+/**
+ * Deletes the built-in sandbox's state (or `--state <dir>`): asks on a terminal, needs `--yes`
+ * otherwise. Only shipbook's own files are removed; a directory that holds other files is refused.
+ * @throws UsageError (exit 2) without `--yes` and no terminal, or for a directory that is not a sandbox state
+ */
+export async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Context): Promise<void> {
+  const { sandboxStateDir, STATE_FILE } = await import('../sandbox/index.js');
+  const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
+  if (!existsSync(dir)) {
+    ctx.io.err(`Nothing to reset: ${dir} does not exist.\n`);
+    return;
+  }
+  const ours = new Set([STATE_FILE, 'orders', 'shipments', 'failures', 'state.lock']);
+  const foreign = readdirSync(dir).filter((name) => !ours.has(name));
+  if (foreign.length > 0) {
+    throw new UsageError(`${dir} holds files that are not a shipbook sandbox state (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); nothing was deleted`, {
+      suggestion: 'Give the sandbox state directory with --state <dir>, or remove the files yourself.',
+    });
+  }
+  if (!o.yes) {
+    if (!ctx.io.canPrompt) {
+      throw new UsageError(`resetting deletes every order and shipment of the sandbox in ${dir}: confirm with --yes`, { suggestion: 'shipbook sandbox reset --yes' });
+    }
+    const ok = await ctx.prompter().confirm({ message: `Delete every order and shipment of the sandbox in ${dir}?`, default: false });
+    if (!ok) {
+      ctx.io.err('Nothing was deleted.\n');
+      return;
+    }
+  }
+  for (const name of ours) rmSync(join(dir, name), { recursive: true, force: true });
+  ctx.io.err(`The sandbox state in ${dir} was reset: no orders, no shipments.\n`);
+}
+
+/** The `sandbox` command, with `status` and `reset`. */
 export function sandboxCommand(ctx: Context): Command {
+  const stateOption = '--state <dir>';
+  const status = new Command('status')
+    .summary("where the built-in sandbox's state lives, and its orders and shipments by status")
+    .description("Show where the built-in sandbox keeps its state ($SHIPBOOK_STATE_DIR, else $XDG_STATE_HOME/shipbook, else ~/.local/state/shipbook) and how many orders and shipments it holds, by status.")
+    .option(stateOption, 'a sandbox state directory instead of the built-in one')
+    .addHelpText('after', '\nExamples:\n  shipbook sandbox status\n  shipbook sandbox status --json\n  shipbook sandbox status --state ./sandbox-state\n')
+    .action(async (flags: { state?: string }) => runSandboxStatus({ stateDir: flags.state }, ctx));
+  const reset = new Command('reset')
+    .summary("delete the built-in sandbox's orders and shipments")
+    .description('Start the built-in sandbox again from nothing: delete its stored orders and shipments. Asks on a terminal; give --yes otherwise. Also the fix for a state that cannot be read.')
+    .option(stateOption, 'a sandbox state directory instead of the built-in one')
+    .option('-y, --yes', 'do not ask', false)
+    .addHelpText('after', '\nExamples:\n  shipbook sandbox reset\n  shipbook sandbox reset --yes\n')
+    .action(async (flags: { state?: string; yes: boolean }) => runSandboxReset({ stateDir: flags.state, yes: flags.yes }, ctx));
   return new Command('sandbox')
     .summary('run the simulated booking service on this machine')
-    .description('Run the built-in sandbox (a real HTTP server) in the foreground, for trying shipbook or testing against it.')
+    .description(
+      'Run the sandbox (a real HTTP server) in the foreground, for trying shipbook or testing against it. Its state is kept in memory, ' +
+        'or in --state <dir> so it survives a restart. Without a configured base URL, every command uses the built-in sandbox instead: ' +
+        'started for the command, with its state in $SHIPBOOK_STATE_DIR (see "shipbook sandbox status").',
+    )
     .option('--port <port>', 'port to listen on (0 = any free port)', '8787')
     .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
     .option('--api-key <key>', 'require this API key on operations that need authorization')
     .option('--delay <duration>', 'time from acceptance to the booking result', '1500ms')
     .option('--free-pickup', 'the sandbox account has the free-pickup option (combine without main_shipment)', false)
-    .addHelpText('after', '\nExamples:\n  shipbook sandbox --port 8787\n  SHIPBOOK_BASE_URL=http://127.0.0.1:8787/ shipbook quote fixtures/quotes/syd-mel-single.yaml\n')
-    .action(async (flags: { port: string; host: string; apiKey?: string; delay: string; freePickup: boolean }) => {
+    .option(stateOption, 'keep orders and shipments in this directory (default: in memory)')
+    .addCommand(status)
+    .addCommand(reset)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  shipbook sandbox --port 8787\n  shipbook sandbox --port 8787 --state ./sandbox-state\n  SHIPBOOK_BASE_URL=http://127.0.0.1:8787/ shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook sandbox status\n  shipbook sandbox reset --yes\n',
+    )
+    .action(async (flags: { port: string; host: string; apiKey?: string; delay: string; freePickup: boolean; state?: string }) => {
       const port = Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number 0-65535 (got "${flags.port}")`);
-      await runSandbox({ host: flags.host, port, apiKey: flags.apiKey, delayMs: parseDuration('--delay', flags.delay), freePickup: flags.freePickup }, ctx);
+      await runSandbox(
+        { host: flags.host, port, apiKey: flags.apiKey, delayMs: parseDuration('--delay', flags.delay), freePickup: flags.freePickup, stateDir: flags.state },
+        ctx,
+      );
     });
 }

@@ -6,10 +6,9 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError, ValidationError } from '../errors.js';
-import { renderReports } from '../input/format.js';
+import { renderReports } from '../output/report.js';
 import { KIND_NAMES, type KindName } from '../input/kinds.js';
 import { validateFiles, type FileReport } from '../input/validate.js';
-import { printJson } from '../output/json.js';
 
 /** Options of `validate`. */
 export interface ValidateOptions {
@@ -28,7 +27,7 @@ export interface ValidateOptions {
 export async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport[]> {
   if (o.files.filter((f) => f === '-').length > 1) throw new UsageError('"-" (standard input) can be given only once');
   const reports = await validateFiles(o.files, { kind: o.kind, now: () => ctx.now(), stdin: ctx.io.stdin });
-  if (ctx.json) printJson(ctx.io, reports);
+  if (ctx.json) ctx.output.data(reports);
   else renderReports(ctx.io, reports);
   const invalid = reports.filter((r) => !r.valid).length;
   if (invalid > 0) {

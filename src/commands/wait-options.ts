@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings } from '../booking/result.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../booking/wait.js';
 import { UsageError } from '../errors.js';
-import { parseDuration } from '../input/flags.js';
+import { checkHttpUrl, parseDuration, portNumber } from '../input/flags.js';
 
 /** Raw wait flags as commander parses them. */
 export interface WaitFlags {
@@ -41,9 +41,9 @@ export function hasWaitFlags(flags: WaitFlags): boolean {
  */
 export function parseListen(value: string): ListenAddress {
   const v = value.trim();
-  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:\s[\]]*)):(\d{1,5})$/.exec(v) ?? /^()()(\d{1,5})$/.exec(v);
-  const port = m ? Number(m[3]) : NaN;
-  if (!m || !Number.isInteger(port) || port > 65535) {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:\s[\]]*)):(\d+)$/.exec(v) ?? /^()()(\d+)$/.exec(v);
+  const port = m ? portNumber(m[3]!) : undefined;
+  if (!m || port === undefined) {
     throw new UsageError(`--listen "${value}" is not host:port`, { suggestion: 'For example --listen 127.0.0.1:8787, --listen 0.0.0.0:8787 or --listen 8787' });
   }
   const host = m[1] || m[2] || '127.0.0.1';
@@ -55,15 +55,13 @@ export function parseListen(value: string): ListenAddress {
  * @throws UsageError (exit 2).
  */
 export function parseCallbackUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  const checked = checkHttpUrl(value);
+  if ('url' in checked) return checked.url.toString();
+  if (checked.problem === 'not_a_url') {
     throw new UsageError(`--callback-url "${value}" is not a URL`, { suggestion: 'For example --callback-url https://hooks.example.com/shipbook' });
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--callback-url must be an http(s) URL (got ${url.protocol}//)`);
-  if (url.username || url.password) throw new UsageError('--callback-url must not contain a user name or password');
-  return url.toString();
+  if (checked.problem === 'not_http') throw new UsageError(`--callback-url must be an http(s) URL (got ${checked.protocol}//)`);
+  throw new UsageError('--callback-url must not contain a user name or password');
 }
 
 /**

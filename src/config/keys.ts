@@ -59,6 +59,14 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     example: '"Token " or ""',
   },
   {
+    key: 'timeout',
+    scope: 'profile',
+    meaning: 'total deadline of one request to the service, answer included (a request still running then is reported as a timeout)',
+    fallback: '60s',
+    example: '30s',
+    env: 'SHIPBOOK_TIMEOUT',
+  },
+  {
     key: 'paths.fetch-order',
     scope: 'profile',
     meaning: 'path of fetch-order-data (GET), relative to the base URL; {order_id} is replaced',

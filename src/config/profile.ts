@@ -27,6 +27,8 @@ export interface ResolvedProfile {
   authPrefix: string;
   /** Assumed paths of fetch-order-data and cancel-order. */
   paths: OrderPaths;
+  /** Total deadline of one request in ms (setting `timeout`, SHIPBOOK_TIMEOUT); undefined: the client's default (60 s). */
+  requestTimeoutMs?: number;
   /** Payment `book` uses without payment flags (the built-in sandbox: `credit`). */
   defaultPayment: DefaultPayment;
   /** True when the target is the built-in sandbox. */

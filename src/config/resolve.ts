@@ -11,7 +11,7 @@ import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
 import { normaliseBaseUrl } from '../api/client.js';
 import { ConfigError } from '../errors.js';
 import { builtinSandboxProfile, type ResolvedProfile } from './profile.js';
-import { BUILTIN_PROFILE, nameProblem, type ConfigData } from './schema.js';
+import { BUILTIN_PROFILE, durationMs, nameProblem, type ConfigData } from './schema.js';
 import { ConfigStore } from './store.js';
 
 /** Inputs of the choice: the `--profile` flag, the environment and the stored configuration. */
@@ -79,6 +79,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       apiKey: stored['api-key'],
       authHeader: stored['auth-header'] ?? 'Authorization',
       authPrefix: stored['auth-prefix'] ?? 'Bearer ',
+      ...(stored.timeout !== undefined ? { requestTimeoutMs: durationMs(stored.timeout) } : {}),
       paths: {
         fetchOrder: stored.paths?.['fetch-order'] ?? DEFAULT_ORDER_PATHS.fetchOrder,
         cancelOrder: stored.paths?.['cancel-order'] ?? DEFAULT_ORDER_PATHS.cancelOrder,
@@ -95,6 +96,12 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       },
       senders: { ...(stored.senders ?? {}) },
     };
+  }
+  const timeout = nonEmpty(input.env.SHIPBOOK_TIMEOUT);
+  if (timeout !== undefined) {
+    const ms = durationMs(timeout);
+    if (ms === undefined) throw new ConfigError(`SHIPBOOK_TIMEOUT "${timeout}" is not a duration`, { suggestion: 'For example SHIPBOOK_TIMEOUT=30s, 2m or 500ms.' });
+    profile.requestTimeoutMs = ms;
   }
   const baseUrl = nonEmpty(input.env.SHIPBOOK_BASE_URL);
   const apiKey = nonEmpty(input.env.SHIPBOOK_API_KEY);

@@ -93,6 +93,19 @@ const senderName = z.string().superRefine((v, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/** A duration as the `timeout` setting takes it: a number and `ms`, `s`, `m` or `h` (seconds when no unit). */
+export const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(ms|s|m|h)?\s*$/i;
+
+/** Milliseconds of a duration matching {@link DURATION_PATTERN}, or undefined (also for 0). */
+export function durationMs(text: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(text);
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = (m[2] ?? 's').toLowerCase();
+  const ms = Math.round(unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n * 3_600_000);
+  return ms > 0 ? ms : undefined;
+}
+
 /** One stored profile: every member optional; defaults apply at resolution (see resolve.ts). */
 export const storedProfile = z.strictObject(
   {
@@ -105,6 +118,10 @@ export const storedProfile = z.strictObject(
       .optional(),
     'auth-header': z.string({ error: 'expected text' }).regex(HEADER_NAME_PATTERN, { error: 'must be an HTTP header name, e.g. Authorization' }).optional(),
     'auth-prefix': z.string({ error: 'expected text' }).regex(/^[^\r\n]*$/, { error: 'must not contain line breaks' }).optional(),
+    timeout: z
+      .string({ error: 'expected a duration' })
+      .regex(DURATION_PATTERN, { error: 'must be a duration such as 60s, 2m or 500ms' })
+      .optional(),
     paths: z
       .strictObject({ 'fetch-order': orderPath.optional(), 'cancel-order': orderPath.optional() }, { error: 'expected an object' })
       .optional(),

@@ -67,3 +67,39 @@ export function parseDuration(flag: string, value: string): number {
   if (!(ms > 0)) throw new UsageError(`${flag} must be greater than 0`);
   return Math.round(ms);
 }
+
+/** A TCP port from text: digits only, 0-65535 (0 = any free port); `undefined` otherwise. The one port parser of the flags. */
+export function portNumber(text: string): number | undefined {
+  if (!/^\d{1,5}$/.test(text)) return undefined;
+  const port = Number(text);
+  return port <= 65535 ? port : undefined;
+}
+
+/**
+ * Parses a `--port` style flag with {@link portNumber}.
+ * @throws UsageError (exit 2): `--port must be a port number 0-65535 (got "…")`
+ */
+export function parsePortFlag(flag: string, value: string): number {
+  const port = portNumber(value);
+  if (port === undefined) throw new UsageError(`${flag} must be a port number 0-65535 (got "${value}")`);
+  return port;
+}
+
+/** What is wrong with a URL given on the command line, by {@link checkHttpUrl}. */
+export type UrlProblem = 'not_a_url' | 'not_http' | 'credentials';
+
+/**
+ * The one URL check of the flags: an absolute `http:` or `https:` URL, without a user name or
+ * password. Returns the parsed URL, or the problem (callers word the message for their flag).
+ */
+export function checkHttpUrl(text: string): { url: URL } | { problem: UrlProblem; protocol?: string } {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { problem: 'not_a_url' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: 'not_http', protocol: url.protocol };
+  if (url.username || url.password) return { problem: 'credentials' };
+  return { url };
+}

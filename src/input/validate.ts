@@ -8,10 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ValidationError, type InputIssue } from '../errors.js';
-import type { IOStreams } from '../io.js';
-import { paint } from '../output/style.js';
 import { formatPath } from '../schema/issues.js';
-import { formatIssues } from './format.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
 import { documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
 import { collectWarnings } from './warnings.js';
@@ -79,6 +76,21 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
     return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: 'warning' };
   });
   return { kind, value: result.value, issues: warnings.sort(byPosition) };
+}
+
+/**
+ * The warnings of a value already validated by a command's own schema (see {@link checkDocument}
+ * for the kinds registry's): a pickup date in the past, a package over the weight limit. `prefix`
+ * is where the value sits in the file (`['main_shipment']` for a shipment read out of a combine
+ * file), so each warning points at its line.
+ */
+export function documentWarnings(doc: LoadedDocument, value: unknown, prefix: readonly PropertyKey[], now: Date): InputIssue[] {
+  return collectWarnings(value, now)
+    .map((w): InputIssue => {
+      const filePath = [...prefix, ...w.segments];
+      return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: 'warning' };
+    })
+    .sort(byPosition);
 }
 
 /** A report for a problem found before the document could be checked (reading, parsing). */
@@ -182,25 +194,25 @@ export async function validateFiles(paths: readonly string[], options: CheckOpti
   return reports;
 }
 
-/** What a sending command needs: the IO streams (stdin, stderr, colour) and the clock. */
+/** What validating for a sending command needs: the clock (for the pickup-date warnings). */
 export interface LoadContext {
-  io: Pick<IOStreams, 'stdin' | 'err' | 'color'>;
   now(): Date;
 }
 
-/** Prints warnings on stderr, one per line: `file:line:col  path  warning: …`. */
-export function printWarnings(io: Pick<IOStreams, 'err' | 'color'>, issues: readonly InputIssue[]): void {
-  const warnings = issues.filter((i) => i.severity === 'warning');
-  if (warnings.length > 0) io.err(`${paint(io, 'yellow', formatIssues(warnings))}\n`);
+/** A validated document: the wire-ready value and the warnings the command should show. */
+export interface Validated<T> {
+  value: T;
+  /** Issues of severity `warning` (pickup date in the past, a heavy package …), in document order. */
+  warnings: InputIssue[];
 }
 
 /**
  * Validates a loaded document as `kind` for a command that sends it: returns the wire-ready value
- * and prints any warnings on stderr (`file:line:col  path  warning: …`).
+ * and its warnings (the command prints them, e.g. with src/output/report.ts `printWarnings`).
  * @throws ValidationError (exit 2) with every problem; nothing is sent while any error remains.
  *   When the file looks like another kind, the error suggests the command for it.
  */
-export function validateKind<K extends KindName>(doc: LoadedDocument, kind: K, ctx: LoadContext): KindValue<K> {
+export function validateKind<K extends KindName>(doc: LoadedDocument, kind: K, ctx: LoadContext): Validated<KindValue<K>> {
   const check = checkDocument(doc, { kind, now: () => ctx.now() });
   if (check.issues.some((i) => i.severity === 'error')) {
     const detected = detectKind(doc.data);
@@ -208,14 +220,13 @@ export function validateKind<K extends KindName>(doc: LoadedDocument, kind: K, c
     const suggestion = other && `${doc.file === '-' ? 'This' : doc.file} looks like ${other.summary}; it goes with ${other.usedBy}.`;
     throw new ValidationError(check.issues, undefined, suggestion ? { suggestion } : {});
   }
-  printWarnings(ctx.io, check.issues);
-  return check.value as KindValue<K>;
+  return { value: check.value as KindValue<K>, warnings: check.issues.filter((i) => i.severity === 'warning') };
 }
 
 /**
  * Loads `file` (or `-`) and validates it as `kind` (see {@link validateKind}).
  * @throws ValidationError (exit 2) when the file cannot be read or has any error.
  */
-export async function loadKind<K extends KindName>(file: string, kind: K, ctx: LoadContext): Promise<KindValue<K>> {
-  return validateKind(await loadDocument(file, ctx.io.stdin), kind, ctx);
+export async function loadKind<K extends KindName>(file: string, kind: K, stdin: Readable, ctx: LoadContext): Promise<Validated<KindValue<K>>> {
+  return validateKind(await loadDocument(file, stdin), kind, ctx);
 }

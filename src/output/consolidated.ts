@@ -5,7 +5,7 @@
  * first cell says what it is (`shipment`, `order`, `child`, `main`, `amount`, …), so scripts can
  * `grep`/`cut` them.
  */
-import { splitParent } from '../booking/consolidated.js';
+import { splitParent } from '../schema/parent.js';
 import type { IOStreams } from '../io.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { ShipmentResponse } from '../schema/shipment.js';

@@ -29,15 +29,29 @@ export class BookingRunner {
   }
 
   /** Completes the booking now (also used by tests that do not want to wait). */
-  complete(orderId: string): void {
-    if (this.closed) return;
-    const body = this.state.completeBooking(orderId, this.now());
-    const order = this.state.findOrder(orderId);
-    if (body === undefined || order?.callback === undefined) return;
-    const record: CallbackRecord = { orderId, attempts: 0, state: 'pending' };
-    this.state.callbacks.push(record);
-    void this.callbacks.deliver(order.callback, body, record);
+  complete(orderId: string): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    // Inside the store's transaction: another process may be reading (and settling) the same order.
+    const done = this.state.store
+      .transaction(() => {
+        const body = this.state.completeBooking(orderId, this.now());
+        const url = this.state.findOrder(orderId)?.callback;
+        return body === undefined || url === undefined ? undefined : { body, url };
+      })
+      .then((due) => {
+        if (due === undefined || this.closed) return;
+        const record: CallbackRecord = { orderId, attempts: 0, state: 'pending' };
+        this.state.callbacks.push(record);
+        void this.callbacks.deliver(due.url, due.body, record);
+      })
+      .catch(() => {}); // a state that cannot be read is reported by the next request that reads it
+    this.pending.add(done);
+    void done.finally(() => this.pending.delete(done));
+    return done;
   }
+
+  /** Completions under way (for close). */
+  private readonly pending = new Set<Promise<void>>();
 
   /** Cancels every pending completion. */
   close(): void {

@@ -21,6 +21,7 @@ import type { SandboxContext } from './http.js';
 import { resolveOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.js';
 import { createSandboxServer } from './server.js';
 import { SandboxState } from './state.js';
+import { memoryStore, openDiskStore } from './store/index.js';
 
 export type { SandboxOptions, ResolvedSandboxOptions } from './options.js';
 export { SandboxState } from './state.js';
@@ -28,6 +29,7 @@ export type { CallbackBody, CallbackRecord, OrderStatus, ShipmentStatus, StoredO
 export type { Route, RouteHandler, RouteReply, RouteRequest, SandboxContext, FieldError } from './http.js';
 export { SandboxHttpError } from './http.js';
 export { SERVICE_CODES } from './rates.js';
+export { StoreCorruptError, sandboxStateDir, openDiskStore, MAX_STORED_ORDERS, STATE_FILE } from './store/index.js';
 
 /** The API key the built-in sandbox profile sends (`Authorization: Bearer sk_sandbox_builtin`). */
 export const SANDBOX_API_KEY = 'sk_sandbox_builtin';
@@ -59,7 +61,9 @@ function urlHost(host: string): string {
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const resolved = resolveOptions(options);
-  const state = new SandboxState(resolved.seed);
+  // Opening the store checks it first: a state that cannot be read is reported before anything listens.
+  const store = resolved.stateDir === undefined ? memoryStore() : openDiskStore(resolved.stateDir);
+  const state = new SandboxState(resolved.seed, { store, now: resolved.now, processingDelayMs: resolved.processingDelayMs });
   const callbacks = new CallbackSender({
     retries: resolved.callbackRetries,
     backoffMs: resolved.callbackBackoffMs,
@@ -96,6 +100,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await Promise.all([stopped, callbacks.close()]);
+        await store.close();
       })();
       return closing;
     },

@@ -34,6 +34,11 @@ export interface SandboxOptions {
    */
   log?: (line: string) => void;
   /**
+   * A directory to keep orders and shipments in, so they outlive the process (the built-in sandbox,
+   * `shipbook sandbox --state <dir>`). Default: in memory. See `store/disk.ts`.
+   */
+  stateDir?: string;
+  /**
    * Seed of the id generator: the same seed gives the same sequence of ids. Default: random, so
    * two runs of the built-in sandbox never show the same order id; tests pass a seed.
    */
@@ -55,6 +60,7 @@ export interface ResolvedSandboxOptions {
   now: () => Date;
   log: (line: string) => void;
   seed: number;
+  stateDir: string | undefined;
 }
 
 /** Fills in defaults; the header name is lower-cased (Node's header keys are). */
@@ -74,5 +80,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     now: options.now ?? (() => new Date()),
     log: options.log ?? (() => {}),
     seed: options.seed ?? randomInt(1, 2 ** 31),
+    stateDir: options.stateDir,
   };
 }

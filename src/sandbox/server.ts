@@ -24,6 +24,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { SandboxHttpError, type HttpMethod, type Route, type RouteReply, type SandboxContext } from './http.js';
 import { ROUTES } from './routes/index.js';
+import { StoreCorruptError } from './store/index.js';
 
 /** Largest request body accepted: 1 MiB. Larger bodies get a 413 envelope. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -183,10 +184,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
     const authenticated = checkAuth(req, ctx, route.auth);
     const mode = route.body ?? (route.method === 'GET' || route.method === 'DELETE' ? 'none' : 'required');
     const body = mode === 'none' ? undefined : await readRequestBody(req, res, mode);
-    const reply: RouteReply = await route.handler(
-      { method: route.method as HttpMethod, path: url.pathname, params, query: url.searchParams, body, authenticated },
-      ctx,
-    );
+    const request = { method: route.method as HttpMethod, path: url.pathname, params, query: url.searchParams, body, authenticated };
+    const reply: RouteReply =
+      route.stateful === false ? await route.handler(request, ctx) : await ctx.state.store.transaction(() => route.handler(request, ctx));
     const status = reply.status ?? 200;
     writeEnvelope(res, status, reply.message ?? 'OK', reply.result);
     return status;
@@ -195,6 +195,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
       const result = { ...(err.errors === undefined ? {} : { errors: err.errors }), ...err.result };
       writeEnvelope(res, err.status, err.message, result, err.headers);
       return err.status;
+    }
+    if (err instanceof StoreCorruptError) {
+      writeEnvelope(res, 500, `${err.message}; run "shipbook sandbox reset" to start again from nothing`, { state_file: err.path });
+      return 500;
     }
     ctx.options.log(`sandbox internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     writeEnvelope(res, 500, 'internal sandbox error', {});

@@ -26,67 +26,12 @@
  * sandbox. Card numbers and CVVs are never stored: a payment keeps its type and at most the last
  * four digits.
  */
-import type { ShipmentRequest } from '../schema/shipment.js';
-import { conflict, notFound } from './http.js';
-import type { PriceCents, SandboxService } from './rates.js';
+import { conflict, notFound } from './errors.js';
 import { sumPrices } from './rates.js';
+import { memoryStore, type SandboxStore } from './store/index.js';
 
-/** Order statuses the sandbox uses (`new` pending, `ACC` accepted, then `processed` or `failed`; or `cancelled`). */
-export type OrderStatus = 'new' | 'ACC' | 'processed' | 'failed' | 'cancelled';
-/** Shipment statuses the sandbox uses (`PEN` in a pending order, `NEW` once accepted or created alone). */
-export type ShipmentStatus = 'PEN' | 'NEW' | 'processed' | 'failed' | 'cancelled';
-
-/** What the sandbox remembers of a payment: never the card number or CVV. */
-export interface PaymentRecord {
-  type: 'credit_card' | 'stored_card' | 'credit';
-  /** Last four digits of a `credit_card` number. */
-  last4?: string;
-  /** The stored card id of a `stored_card` payment. */
-  storedCardId?: string;
-}
-
-/** A stored shipment: the validated request form, its service and price (AUD cents), status and tracking number. */
-export interface StoredShipment {
-  id: string;
-  /** The order it belongs to, once it is part of one. */
-  orderId?: string;
-  status: ShipmentStatus;
-  /** Assigned when the booking completes; `N/A` on the wire until then. */
-  trackingNumber?: string;
-  /** The shipment as validated by `shipmentRequest(kind)` (countries upper case, item values as Money). */
-  request: ShipmentRequest;
-  service: SandboxService;
-  /** `service.options` as submitted: a list of strings (create order) or `{insurance}` (create shipment). */
-  serviceOptions: unknown;
-  price: PriceCents;
-  createdAt: Date;
-}
-
-/** A stored order. `price` is the sum over its shipments, in AUD cents. */
-export interface StoredOrder {
-  id: string;
-  status: OrderStatus;
-  /** Every shipment of the order; for a parent: the children in the order given, then the main shipment. */
-  shipmentIds: string[];
-  price: PriceCents;
-  /** Set on a parent order from combine: the child shipment ids, in the order given. */
-  childShipmentIds?: string[];
-  /** Set on a parent order combined with a `main_shipment`: its id (absent under free pickup). */
-  mainShipmentId?: string;
-  /** Set on a parent order: the sum of the children's prices (`summary_child_shipments`), AUD cents. */
-  childrenPrice?: PriceCents;
-  createdAt: Date;
-  acceptedAt?: Date;
-  completedAt?: Date;
-  cancelledAt?: Date;
-  payment?: PaymentRecord;
-  /** Callback URL given at acceptance. */
-  callback?: string;
-  /** Accept-order `options` (send_documents, account_number) as given. */
-  acceptOptions?: { send_documents?: boolean | undefined; account_number?: string | undefined };
-  /** Why the booking failed, when it did. */
-  failure?: string;
-}
+export type { OrderStatus, ShipmentStatus, PaymentRecord, StoredShipment, StoredOrder } from './records.js';
+import type { OrderStatus, PaymentRecord, ShipmentStatus, StoredOrder, StoredShipment } from './records.js';
 
 /** The body POSTed to a callback URL (interface document, "Events"): an ordinary envelope. */
 export interface CallbackBody {
@@ -121,23 +66,44 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /** The sandbox's store of orders and shipments and the transitions between their statuses. */
 export class SandboxState {
-  readonly orders = new Map<string, StoredOrder>();
-  readonly shipments = new Map<string, StoredShipment>();
-  /** Callback deliveries, oldest first. */
+  /** Callback deliveries made by this process, oldest first. */
   readonly callbacks: CallbackRecord[] = [];
   private readonly random: () => number;
   private readonly used = new Set<string>();
-  private readonly failures = new Map<string, string>();
+  /** Where the orders, shipments and pending failures are kept (memory, or the built-in sandbox's state directory). */
+  readonly store: SandboxStore;
+  private readonly clock: () => Date;
+  private readonly processingDelayMs: number;
 
-  /** @param seed seed of the id generator; the same seed gives the same ids in the same order */
-  constructor(seed = 1) {
+  /**
+   * @param seed seed of the id generator; the same seed gives the same ids in the same order
+   * @param options the store (default: in memory), the clock, and the time from acceptance to the booking result (ms)
+   */
+  constructor(seed = 1, options: { store?: SandboxStore; now?: () => Date; processingDelayMs?: number } = {}) {
     this.random = mulberry32(seed);
+    this.store = options.store ?? memoryStore();
+    this.clock = options.now ?? (() => new Date());
+    this.processingDelayMs = options.processingDelayMs ?? 1500;
+  }
+
+  /** The stored orders. */
+  get orders() {
+    return this.store.orders;
+  }
+
+  /** The stored shipments. */
+  get shipments() {
+    return this.store.shipments;
+  }
+
+  private get failures() {
+    return this.store.failures;
   }
 
   private unique(make: () => string): string {
     for (;;) {
       const id = make();
-      if (!this.used.has(id)) {
+      if (!this.used.has(id) && !this.store.orders.has(id) && !this.store.shipments.has(id)) {
         this.used.add(id);
         return id;
       }
@@ -244,16 +210,33 @@ export class SandboxState {
     return order;
   }
 
-  /** The order with this id, or `undefined`. */
+  /** The order with this id (its booking completed if its time has come), or `undefined`. */
   findOrder(id: string): StoredOrder | undefined {
-    return this.orders.get(id);
+    const order = this.orders.get(id);
+    if (order !== undefined) this.settle(order, this.clock());
+    return order;
   }
 
-  /** The order with this id, or a 404. */
+  /** The order with this id (its booking completed if its time has come), or a 404. */
   getOrder(id: string): StoredOrder {
-    const order = this.orders.get(id);
+    const order = this.findOrder(id);
     if (order === undefined) throw notFound(`order ${id} not found`);
     return order;
+  }
+
+  /** Every stored order, newest first, each settled as {@link getOrder} does. */
+  allOrders(): StoredOrder[] {
+    const now = this.clock();
+    const orders = this.orders.values();
+    for (const o of orders) this.settle(o, now);
+    return orders.sort((a, b) => new Date(b.createdAt).getTime() - new Date(a.createdAt).getTime());
+  }
+
+  /** Completes an accepted order's booking when `now` is at or past its completion time. */
+  private settle(order: StoredOrder, now: Date): void {
+    if (order.status === 'ACC' && order.completesAt !== undefined && now.getTime() >= new Date(order.completesAt).getTime()) {
+      this.finishBooking(order, new Date(order.completesAt));
+    }
   }
 
   /** The shipments of an order, in order. */
@@ -274,10 +257,14 @@ export class SandboxState {
     this.assertPending(order, 'accepted');
     order.status = 'ACC';
     order.acceptedAt = now;
+    order.completesAt = new Date(now.getTime() + this.processingDelayMs);
     order.payment = accept.payment;
     if (accept.callback !== undefined) order.callback = accept.callback;
     if (accept.options !== undefined) order.acceptOptions = accept.options;
-    for (const s of this.shipmentsOf(order)) s.status = 'NEW';
+    for (const s of this.shipmentsOf(order)) {
+      s.status = 'NEW';
+      s.plannedTrackingNumber = this.newTrackingNumber();
+    }
     return order;
   }
 
@@ -302,37 +289,49 @@ export class SandboxState {
   }
 
   /**
-   * Completes the booking of an accepted order: `processed` with a tracking number per shipment,
-   * or `failed` when {@link failNextBooking} asked for it. Returns the callback body, or
-   * `undefined` when the order is not (or no longer) accepted.
+   * Completes the booking of an accepted order now (if another reader has not already, when its
+   * time came): `processed` with the tracking numbers drawn at acceptance, or `failed` when
+   * {@link failNextBooking} asked for it. Returns the callback body when the order has a callback
+   * URL that no process has taken on yet (it is then taken: a callback is sent once), else `undefined`.
    */
   completeBooking(id: string, now: Date): CallbackBody | undefined {
     const order = this.orders.get(id);
-    if (order === undefined || order.status !== 'ACC') return undefined;
+    if (order === undefined) return undefined;
+    if (order.status === 'ACC') this.finishBooking(order, now);
+    if (order.callback === undefined || order.callbackClaimed || (order.status !== 'processed' && order.status !== 'failed')) return undefined;
+    order.callbackClaimed = true;
     const shipments = this.shipmentsOf(order);
-    order.completedAt = now;
-    const failure = this.failures.get(id);
-    if (failure !== undefined) {
-      this.failures.delete(id);
-      order.status = 'failed';
-      order.failure = failure;
-      for (const s of shipments) s.status = 'failed';
+    if (order.status === 'failed') {
       return {
         code: 500,
-        message: failure,
+        message: order.failure ?? 'booking failed',
         result: { order: { id, status: 'failed', shipments: shipments.map((s) => ({ id: s.id, tracking_number: 'N/A' })) } },
       };
-    }
-    order.status = 'processed';
-    for (const s of shipments) {
-      s.status = 'processed';
-      s.trackingNumber = this.newTrackingNumber();
     }
     return {
       code: 200,
       message: 'OK',
-      result: { order: { id, status: 'processed', shipments: shipments.map((s) => ({ id: s.id, tracking_number: s.trackingNumber! })) } },
+      result: { order: { id, status: 'processed', shipments: shipments.map((s) => ({ id: s.id, tracking_number: s.trackingNumber ?? 'N/A' })) } },
     };
+  }
+
+  /** Moves an accepted order to `processed` (the tracking numbers drawn at acceptance) or `failed` (the test hook). */
+  private finishBooking(order: StoredOrder, at: Date): void {
+    const shipments = this.shipmentsOf(order);
+    order.completedAt = at;
+    const failure = this.failures.get(order.id);
+    if (failure !== undefined) {
+      this.failures.delete(order.id);
+      order.status = 'failed';
+      order.failure = failure;
+      for (const s of shipments) s.status = 'failed';
+      return;
+    }
+    order.status = 'processed';
+    for (const s of shipments) {
+      s.status = 'processed';
+      s.trackingNumber = s.plannedTrackingNumber ?? this.newTrackingNumber();
+    }
   }
 }
 

@@ -68,9 +68,13 @@ export function textLike(max?: number) {
 
 type Countries = typeof import('i18n-iso-countries');
 let countriesModule: Countries | undefined;
-/** The i18n-iso-countries package, loaded on first use (it is not needed for `--help` and most commands' start-up). */
+/**
+ * The i18n-iso-countries package, loaded on first use (it is not needed for `--help` and most
+ * commands' start-up). Its core only (`index.js`: the codes), not the package entry, which reads
+ * all 78 languages of country names; a caller that shows names registers the one it needs.
+ */
 function countries(): Countries {
-  countriesModule ??= createRequire(import.meta.url)('i18n-iso-countries') as Countries;
+  countriesModule ??= createRequire(import.meta.url)('i18n-iso-countries/index.js') as Countries;
   return countriesModule;
 }
 

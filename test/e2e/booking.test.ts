@@ -1,19 +1,15 @@
 /** End-to-end: quote, order create, order accept and book through bin/shipbook.js against a sandbox on 127.0.0.1. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { makeHome, runCli } from './cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { runShipbook as runCli } from '../helpers/run.js';
 
+// The shared sandbox start (test/helpers/sandbox.ts): private home, key, base URL.
+const fixture = useSandbox({ processingDelayMs: 100 });
 let sandbox: Sandbox;
 let env: Record<string, string>;
-const home = makeHome();
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ processingDelayMs: 100 });
-  env = { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_test_e2e_0123456789', HOME: home.home, XDG_CONFIG_HOME: home.home };
-});
-afterAll(async () => {
-  await sandbox.close();
-  home.cleanup();
+beforeAll(() => {
+  ({ sandbox, env } = fixture);
 });
 
 describe('quote', () => {
@@ -150,7 +146,7 @@ describe('book', () => {
   });
 
   it('books against the built-in sandbox when nothing is configured, marking it on stderr only', async () => {
-    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: { HOME: home.home, XDG_CONFIG_HOME: home.home } });
+    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: { HOME: fixture.home, XDG_CONFIG_HOME: fixture.home } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('[sandbox]');
     expect(r.stdout).not.toContain('[sandbox]');

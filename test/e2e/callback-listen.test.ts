@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { BIN, ROOT, makeHome, runCli } from './cli.js';
+import { runShipbook as runCli } from '../helpers/run.js';
+import { BIN, ROOT, makeHome } from './cli.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

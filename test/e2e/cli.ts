@@ -38,26 +38,38 @@ export function makeHome(): { home: string; cleanup: () => void } {
  * writes the developer's real configuration.
  */
 let isolatedConfigDir: string | undefined;
+/** Where the private state directories of this file's runs go (removed when the test process exits). */
+let stateRoot: string | undefined;
+
+/**
+ * The environment of one test run: `own` over the defaults (no colour, `CI`, a 100 ms sandbox
+ * delay), a config directory shared by the file's runs unless the test gives one, and a private
+ * built-in sandbox state per run (never the developer's) unless the test shares one.
+ */
+export function isolatedEnv(own: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (!('SHIPBOOK_CONFIG_DIR' in own) && !('XDG_CONFIG_HOME' in own) && !('HOME' in own)) {
+    isolatedConfigDir ??= mkdtempSync(join(tmpdir(), 'shipbook-e2e-config-'));
+    env.SHIPBOOK_CONFIG_DIR = isolatedConfigDir;
+  }
+  if (!('SHIPBOOK_STATE_DIR' in own)) {
+    if (stateRoot === undefined) {
+      const root = mkdtempSync(join(tmpdir(), 'shipbook-e2e-state-'));
+      process.on('exit', () => rmSync(root, { recursive: true, force: true }));
+      stateRoot = root;
+    }
+    env.SHIPBOOK_STATE_DIR = mkdtempSync(join(stateRoot, 'run-'));
+  }
+  for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CI: '1', SHIPBOOK_SANDBOX_DELAY_MS: '100', ...own })) {
+    if (v !== undefined) env[k] = v;
+  }
+  return env;
+}
 
 /** Runs `shipbook <args>` and collects its output. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const env: Record<string, string> = {};
-    const own = options.env ?? {};
-    if (!('SHIPBOOK_CONFIG_DIR' in own) && !('XDG_CONFIG_HOME' in own) && !('HOME' in own)) {
-      isolatedConfigDir ??= mkdtempSync(join(tmpdir(), 'shipbook-e2e-config-'));
-      env.SHIPBOOK_CONFIG_DIR = isolatedConfigDir;
-    }
-    for (const [k, v] of Object.entries({
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NO_COLOR: '1',
-      CI: '1',
-      SHIPBOOK_SANDBOX_DELAY_MS: '100',
-      ...options.env,
-    })) {
-      if (v !== undefined) env[k] = v;
-    }
+    const env = isolatedEnv(options.env);
     const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

@@ -5,7 +5,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, runCli } from './cli.js';
+import { runShipbook as runCli } from '../helpers/run.js';
+import { makeHome } from './cli.js';
 
 const home = makeHome();
 afterAll(() => home.cleanup());
@@ -71,7 +72,7 @@ describe('config set, get, list and unset', () => {
     const unknown = await runCli(['--profile', 'staging', 'config', 'set', 'baseurl', 'x'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('error: unknown setting "baseurl"');
-    expect(unknown.stderr).toContain('hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, paths.fetch-order, paths.cancel-order, payment.type, payment.stored-card.');
+    expect(unknown.stderr).toContain('hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, timeout, paths.fetch-order, paths.cancel-order, payment.type, payment.stored-card.');
     const sandbox = await runCli(['config', 'set', 'auth-header', 'X-Api-Key'], { env });
     expect(sandbox.code).toBe(2);
     expect(sandbox.stderr).toContain('error: the built-in profile "sandbox" cannot be changed');

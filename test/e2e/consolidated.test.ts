@@ -11,7 +11,8 @@ import { parse, stringify } from 'yaml';
 import { readCents } from '../../src/schema/money.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { waitFor } from '../sandbox/helpers.js';
-import { makeHome, runCli } from './cli.js';
+import { runShipbook as runCli } from '../helpers/run.js';
+import { makeHome } from './cli.js';
 
 let sandbox: Sandbox;
 let freePickup: Sandbox;
@@ -82,6 +83,14 @@ describe('shipment create', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('warns about a 40 kg package like order create does, and still creates the shipment', async () => {
+    const file = variant('fixtures/shipments/au-us-1.yaml', 'heavy.yaml', (d) => (d.shipment.packages[0].weight = 40));
+    const r = await runCli(['shipment', 'create', file], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/heavy\.yaml:\d+:\d+ +shipment\.packages\[0\]\.weight +warning: over \d+ kg for one package \(got 40 kg\)/);
+    expect(rows(r.stdout)[0]![0]).toBe('shipment');
+  });
+
   it('refuses a shipment that stays in Australia before sending anything (exit 2, file:line and field)', async () => {
     const file = variant('fixtures/shipments/au-us-1.yaml', 'domestic-destination.yaml', (d) => {
       d.shipment.delivery.country = 'AU';
@@ -95,6 +104,14 @@ describe('shipment create', () => {
 });
 
 describe('shipment combine and order accept', () => {
+  it('warns about a heavy main shipment package, pointing at its line, and still combines', async () => {
+    const a = await createShipment('fixtures/shipments/au-us-1.yaml');
+    const heavy = variant('fixtures/shipments/main-to-hub.yaml', 'heavy-main.yaml', (d) => (d.main_shipment.packages[0].weight = 40));
+    const r = await runCli(['shipment', 'combine', a.id, '--main', heavy], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/heavy-main\.yaml:\d+:\d+ +main_shipment\.packages\[0\]\.weight +warning: over \d+ kg for one package \(got 40 kg\)/);
+  });
+
   it('creates two shipments, combines them with the main shipment, accepts the parent and books every shipment', async () => {
     const [a, b] = await Promise.all([createShipment('fixtures/shipments/au-us-1.yaml'), createShipment('fixtures/shipments/au-gb-2.yaml')]);
     const r = await runCli(['shipment', 'combine', a.id, b.id, '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { makeHome, runCli } from './cli.js';
+import { runShipbook as runCli } from '../helpers/run.js';
+import { makeHome } from './cli.js';
 
 const KEY = 'sk_test_debug_redaction_e5a1';
 const SECRETS = [KEY, '4111111111111111', '4111 1111 1111 1111', '"123"'];

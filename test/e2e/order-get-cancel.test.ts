@@ -1,19 +1,15 @@
 /** End-to-end: `order get` and `order cancel` on the assumed fetch-order-data and cancel-order paths (PRODUCT.md). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { makeHome, runCli } from './cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { runShipbook as runCli } from '../helpers/run.js';
 
+// The shared sandbox start (test/helpers/sandbox.ts): private home, key, base URL.
+const fixture = useSandbox({ processingDelayMs: 50 });
 let sandbox: Sandbox;
 let env: Record<string, string>;
-const home = makeHome();
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ processingDelayMs: 50 });
-  env = { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_test_e2e_0123456789', HOME: home.home, XDG_CONFIG_HOME: home.home };
-});
-afterAll(async () => {
-  await sandbox.close();
-  home.cleanup();
+beforeAll(() => {
+  ({ sandbox, env } = fixture);
 });
 
 async function createOrder(): Promise<string> {

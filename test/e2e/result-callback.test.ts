@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { BIN, ROOT, makeHome, runCli } from './cli.js';
+import { runShipbook as runCli } from '../helpers/run.js';
+import { waitFor } from '../sandbox/helpers.js';
+import { BIN, ROOT, makeHome } from './cli.js';
 
 let sandbox: Sandbox;
 let slow: Sandbox;
@@ -127,6 +129,8 @@ describe('error callbacks', () => {
     expect(r.stderr).toContain(`shipbook order get ${id}`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).not.toMatch(/SBX/);
+    // The sandbox records the delivery when the receiver's answer reaches it: wait for that event.
+    await waitFor(() => (sandbox.state.callbacks.find((c) => c.orderId === id)?.state === 'pending' ? undefined : true)).catch(() => {});
     expect(sandbox.state.callbacks.find((c) => c.orderId === id)?.state).toBe('delivered');
   });
 
@@ -176,6 +180,26 @@ describe('timeout', () => {
     });
     child.kill('SIGINT');
     expect(await exited).toBe(130);
+    expect(stderr).toContain(`order ${id} is accepted and the booking is still running; run "shipbook order get ${id}"`);
+    expect(stderr).not.toContain('internal error');
+  });
+
+  it('on SIGTERM (timeout, a cancelled CI job) exits 143 with the same note as Ctrl-C', async () => {
+    const id = await createOrder(slowEnv);
+    const child = spawn(process.execPath, [BIN, 'order', 'accept', id, '--payment', 'credit', '--wait'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1', ...slowEnv },
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve) => {
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        if (stderr.includes('waiting for the booking result')) resolve();
+      });
+    });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
     expect(stderr).toContain(`order ${id} is accepted and the booking is still running; run "shipbook order get ${id}"`);
     expect(stderr).not.toContain('internal error');
   });

@@ -3,21 +3,18 @@
  * cases where shipbook polls because the callback goes elsewhere (`--callback`). Against a
  * sandbox of its own, so that `state.callbacks` shows exactly the callbacks these runs caused.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { makeHome, runCli } from './cli.js';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { runShipbook as runCli } from '../helpers/run.js';
 
+// The shared sandbox start (test/helpers/sandbox.ts): private home, key, base URL.
+const fixture = useSandbox({ processingDelayMs: 100, callbackRetries: 0, callbackTimeoutMs: 500 });
 let sandbox: Sandbox;
 let env: Record<string, string>;
-const home = makeHome();
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ processingDelayMs: 100, callbackRetries: 0, callbackTimeoutMs: 500 });
-  env = { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_test_e2e_0123456789', HOME: home.home, XDG_CONFIG_HOME: home.home };
-});
-afterAll(async () => {
-  await sandbox.close();
-  home.cleanup();
+beforeAll(() => {
+  ({ sandbox, env } = fixture);
 });
 
 describe('--poll', () => {
@@ -84,5 +81,15 @@ describe('waiting with your own --callback URL', () => {
     const b = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s', '--listen', '8787'], { env });
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('--poll and --listen');
+  });
+});
+
+describe('order accept --wait with the payment on standard input', () => {
+  it('reads standard input once, though the payment is checked before and built after', async () => {
+    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
+    const id = JSON.parse(created.stdout).order.id as string;
+    const r = await runCli(['order', 'accept', id, '--payment-file', '-', '--wait', '--poll', '100ms'], { env, input: readFileSync('fixtures/payments/credit.yaml', 'utf8') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`order ${id} booked in`);
   });
 });

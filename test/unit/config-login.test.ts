@@ -14,6 +14,7 @@ import { createContext, type Context } from '../../src/context.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import type { IOStreams } from '../../src/io.js';
 import { scriptedPrompter } from '../../src/prompter.js';
+import { scripted, withPrompter } from '../helpers/prompter.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
 const KEY = 'sk_test_right_login_5678';
@@ -57,8 +58,8 @@ const login = (o: Partial<AuthLoginOptions> = {}): AuthLoginOptions => ({ withKe
 describe('auth login on a terminal', () => {
   it('asks for the base URL and the key, checks them, stores them and makes the profile the default', async () => {
     const { ctx, err } = bufferContext({ canPrompt: true });
-    const prompter = scriptedPrompter({ 'Base URL of the booking service': ['http://api.example.com/', sandbox.url], 'API key': `  ${KEY}  ` });
-    await runAuthLogin(login(), ctx, { prompter });
+    const prompter = scripted({ 'Base URL of the booking service': ['http://api.example.com/', sandbox.url], 'API key': `  ${KEY}  ` });
+    await runAuthLogin(login(), withPrompter(ctx, prompter));
     expect(prompter.asked).toEqual(['Base URL of the booking service', 'Base URL of the booking service', 'API key']);
     expect(prompter.refused[0]!.reason).toContain('plain http:// is refused');
     const stored = JSON.parse(readFileSync(join(tmp, 'config.json'), 'utf8'));
@@ -70,16 +71,16 @@ describe('auth login on a terminal', () => {
 
   it('offers the stored base URL as the default answer when logging in again', async () => {
     const first = bufferContext({ canPrompt: true, profile: 'staging' });
-    await runAuthLogin(login(), first.ctx, { prompter: scriptedPrompter({ 'Base URL of the booking service': sandbox.url, 'API key': KEY }) });
+    await runAuthLogin(login(), withPrompter(first.ctx, scripted({ 'Base URL of the booking service': sandbox.url, 'API key': KEY })));
     const again = bufferContext({ canPrompt: true, profile: 'staging' });
-    await runAuthLogin(login(), again.ctx, { prompter: scriptedPrompter({ 'Base URL of the booking service': '', 'API key': KEY }) });
+    await runAuthLogin(login(), withPrompter(again.ctx, scripted({ 'Base URL of the booking service': '', 'API key': KEY })));
     expect(new ConfigStore(tmp).read().data.profiles?.staging?.['base-url']).toBe(sandbox.url);
   });
 
   it('stores nothing and fails with exit code 4 when the service refuses the key', async () => {
     const { ctx, err } = bufferContext({ canPrompt: true });
-    const prompter = scriptedPrompter({ 'Base URL of the booking service': sandbox.url, 'API key': 'sk_test_wrong_0000' });
-    const error = await runAuthLogin(login(), ctx, { prompter }).catch((e: unknown) => e);
+    const prompter = scripted({ 'Base URL of the booking service': sandbox.url, 'API key': 'sk_test_wrong_0000' });
+    const error = await runAuthLogin(login(), withPrompter(ctx, prompter)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).exitCode).toBe(4);
     expect((error as ConfigError).message).toBe('the service refused the API key (invalid API key)');
@@ -89,7 +90,7 @@ describe('auth login on a terminal', () => {
 
   it('stores an unchecked key with --no-verify', async () => {
     const { ctx, err } = bufferContext({ canPrompt: true, profile: 'later' });
-    await runAuthLogin(login({ verify: false, baseUrl: 'https://unreachable.example/' }), ctx, { prompter: scriptedPrompter({ 'API key': 'sk_unchecked_9999' }) });
+    await runAuthLogin(login({ verify: false, baseUrl: 'https://unreachable.example/' }), withPrompter(ctx, scripted({ 'API key': 'sk_unchecked_9999' })));
     expect(new ConfigStore(tmp).read().data.profiles?.later).toEqual({ 'base-url': 'https://unreachable.example/', 'api-key': 'sk_unchecked_9999' });
     expect(err()).toContain('(not checked)');
   });
@@ -99,7 +100,7 @@ describe('auth login without a terminal', () => {
   it('reads the key from standard input with --with-key and asks nothing', async () => {
     const { ctx, out } = bufferContext({ canPrompt: false, stdin: `${KEY}\n` });
     ctx.globals.json = true;
-    await runAuthLogin(login({ withKey: true, baseUrl: sandbox.url, authHeader: 'Authorization' }), ctx, { prompter: scriptedPrompter({}) });
+    await runAuthLogin(login({ withKey: true, baseUrl: sandbox.url, authHeader: 'Authorization' }), withPrompter(ctx, scripted({})));
     expect(JSON.parse(out())).toMatchObject({ profile: 'default', base_url: sandbox.url, api_key: '****5678', verified: true, default_profile: 'default' });
     expect(new ConfigStore(tmp).read().data.profiles?.default).toEqual({ 'base-url': sandbox.url, 'api-key': KEY, 'auth-header': 'Authorization' });
   });
@@ -126,6 +127,13 @@ describe('the scripted prompter', () => {
     await expect(p.input({ message: 'Sender name' })).rejects.toThrow('unexpected question: "Sender name"');
     await p.input({ message: 'Base URL of the booking service' });
     await expect(p.input({ message: 'Base URL of the booking service' })).rejects.toThrow('asked more often than scripted');
+  });
+
+  it('names the answers a test left unused', async () => {
+    const p = scriptedPrompter({ 'API key': 'sk_1', 'Base URL of the booking service': ['https://a.example/', 'https://b.example/'] });
+    await p.input({ message: 'Base URL of the booking service' });
+    expect(p.unused()).toEqual(['"API key": "sk_1"', '"Base URL of the booking service": "https://b.example/"']);
+    expect(() => p.assertAllUsed()).toThrow('scripted answers never used');
   });
 
   it('answers confirm and select, and uses defaults for empty answers', async () => {

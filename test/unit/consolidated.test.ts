@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { combineHint, splitParent, sumOfTotals, summaryMismatch, withoutTrackingNumber } from '../../src/booking/consolidated.js';
+import { combineHint } from '../../src/output/hints.js';
+import { splitParent, sumOfTotals, summaryMismatch, withoutTrackingNumber } from '../../src/schema/parent.js';
 import { mergeCombine } from '../../src/commands/shipment/combine.js';
 import { UsageError } from '../../src/errors.js';
 import { combineRequest, createShipmentRequest, leavingAustraliaShipment } from '../../src/schema/combine.js';

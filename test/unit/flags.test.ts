@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { parseDuration, parsePackageSpec, parsePlace } from '../../src/input/flags.js';
+import { checkHttpUrl, parseDuration, parsePackageSpec, parsePlace, parsePortFlag, portNumber } from '../../src/input/flags.js';
 
 describe('command-line short forms', () => {
   it('reads places as COUNTRY:POSTCODE:CITY', () => {
@@ -23,5 +23,22 @@ describe('command-line short forms', () => {
     expect(parseDuration('--timeout', '10m')).toBe(600_000);
     expect(parseDuration('--timeout', '2')).toBe(2000);
     expect(() => parseDuration('--poll', 'soon')).toThrow(UsageError);
+  });
+});
+
+describe('the one port parser and the one URL check', () => {
+  it('reads ports 0-65535 from digits only', () => {
+    expect(portNumber('0')).toBe(0);
+    expect(portNumber('8787')).toBe(8787);
+    expect(portNumber('65535')).toBe(65535);
+    for (const bad of ['65536', '-1', '80a', '', ' 80', '123456']) expect(portNumber(bad)).toBeUndefined();
+    expect(() => parsePortFlag('--port', '70000')).toThrow('--port must be a port number 0-65535 (got "70000")');
+  });
+
+  it('accepts absolute http(s) URLs and names what is wrong with the rest', () => {
+    expect('url' in checkHttpUrl('https://hooks.example.com/sb')).toBe(true);
+    expect(checkHttpUrl('hooks.example.com')).toEqual({ problem: 'not_a_url' });
+    expect(checkHttpUrl('ftp://example.com/')).toEqual({ problem: 'not_http', protocol: 'ftp:' });
+    expect(checkHttpUrl('https://u:p@example.com/')).toEqual({ problem: 'credentials' });
   });
 });

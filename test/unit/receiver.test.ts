@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { mergeCallbackOrder, prepareResultWaiter } from '../../src/booking/result.js';
 import { builtinSandboxProfile } from '../../src/config/profile.js';
-import { createContext } from '../../src/context.js';
+import { progressPrinter } from '../../src/output/progress.js';
 import type { IOStreams } from '../../src/io.js';
 import {
   isTokenPath,
@@ -241,13 +241,15 @@ describe('choice of route (prepareResultWaiter)', () => {
       out: () => {},
       err: (t: string) => void (err += t),
     } satisfies IOStreams;
-    const ctx = createContext(io, {});
-    return { ctx, api: new ApiClient({ baseUrl }), profile: builtinSandboxProfile(), stderr: () => err };
+    const progress = progressPrinter(io);
+    const api = new ApiClient({ baseUrl });
+    const ctx = { api, paths: builtinSandboxProfile().paths, onEvent: progress.onEvent };
+    return { ctx, api, profile: builtinSandboxProfile(), stderr: () => err };
   }
 
   it('waits by callback on a receiver for a service on this machine', async () => {
     const { ctx, api, profile } = setup('http://127.0.0.1:9/');
-    const waiter = await prepareResultWaiter(ctx, api, profile, waitSettings({}));
+    const waiter = await prepareResultWaiter(ctx, waitSettings({}));
     try {
       expect(waiter.route).toBe('callback');
       expect(waiter.callbackUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}$/);
@@ -258,11 +260,11 @@ describe('choice of route (prepareResultWaiter)', () => {
 
   it('polls, and says why, when a remote service could not reach a loopback receiver', async () => {
     const { ctx, api, profile, stderr } = setup('https://api.example.com/v1/');
-    const waiter = await prepareResultWaiter(ctx, api, profile, waitSettings({}));
+    const waiter = await prepareResultWaiter(ctx, waitSettings({}));
     expect(waiter.route).toBe('poll');
     expect(waiter.callbackUrl).toBeUndefined();
     expect(stderr()).toContain('cannot reach a receiver on this machine');
-    const tunnel = await prepareResultWaiter(ctx, api, profile, waitSettings({ callbackUrl: 'https://hooks.example.com/sb', listen: '127.0.0.1:0' }));
+    const tunnel = await prepareResultWaiter(ctx, waitSettings({ callbackUrl: 'https://hooks.example.com/sb', listen: '127.0.0.1:0' }));
     try {
       expect(tunnel.route).toBe('callback');
       expect(tunnel.callbackUrl).toMatch(/^https:\/\/hooks\.example\.com\/sb\/[A-Za-z0-9_-]{32}$/);
@@ -273,7 +275,7 @@ describe('choice of route (prepareResultWaiter)', () => {
 
   it('polls when the accept request carries the user\'s own callback URL', async () => {
     const { ctx, api, profile, stderr } = setup('http://127.0.0.1:9/');
-    const waiter = await prepareResultWaiter(ctx, api, profile, waitSettings({}), { ownCallback: true });
+    const waiter = await prepareResultWaiter(ctx, waitSettings({}), { ownCallback: true });
     expect(waiter.route).toBe('poll');
     expect(stderr()).toContain('goes to your callback URL');
   });

@@ -14,6 +14,7 @@ import { ValidationError } from '../../src/errors.js';
 import { KIND_NAMES, detectKind, kindJsonSchema, type KindName } from '../../src/input/kinds.js';
 import { parseInput } from '../../src/input/load.js';
 import { validateFiles, validateKind } from '../../src/input/validate.js';
+import { printWarnings } from '../../src/output/report.js';
 import { closestField, knownFieldsAt } from '../../src/schema/issues.js';
 import { createOrderRequest } from '../../src/schema/order.js';
 import { NOW, check, errors, fixture, order } from './validation-helpers.js';
@@ -101,7 +102,8 @@ describe('loading a document for a command that sends it', () => {
     const { doc } = order();
     doc.order.shipments[0].collection.pickup.date = '2026-11-01';
     const c = ctx();
-    const value = validateKind(parseInput('orders/late.json', Buffer.from(JSON.stringify(doc, null, 1))), 'order', c);
+    const { value, warnings } = validateKind(parseInput('orders/late.json', Buffer.from(JSON.stringify(doc, null, 1))), 'order', c);
+    printWarnings(c.io, warnings);
     expect(value.order.shipments).toHaveLength(1);
     expect(c.stderr()).toMatch(/^orders\/late\.json:\d+:\d+ {2}order\.shipments\[0\]\.collection\.pickup\.date {2}warning: pickup date 2026-11-01 is in the past \(today is 2026-11-21\)\n$/);
   });

@@ -2,7 +2,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { InputIssue } from '../../src/errors.js';
-import { formatIssues, renderReports, type ReportLike } from '../../src/input/format.js';
+import { formatIssues } from '../../src/input/format.js';
+import { renderReports, type ReportLike } from '../../src/output/report.js';
 import type { IOStreams } from '../../src/io.js';
 
 function io(tty: boolean): IOStreams & { stdoutText(): string; stderrText(): string } {

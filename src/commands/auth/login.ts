@@ -22,12 +22,9 @@ import {
   nameProblem,
   type ConfigData,
 } from '../../config/schema.js';
-import { ConfigStore } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { ApiError, ConfigError, ShipbookError, UsageError } from '../../errors.js';
-import { printJson } from '../../output/json.js';
 import { paint } from '../../output/style.js';
-import { inquirerPrompter, type Prompter } from '../../prompter.js';
 
 /** Options of `auth login`. */
 export interface AuthLoginOptions {
@@ -41,12 +38,6 @@ export interface AuthLoginOptions {
   authPrefix?: string;
   /** `--no-verify` sets this to false: store without the check request. */
   verify: boolean;
-}
-
-/** What `auth login` may be given instead of the real terminal and configuration (tests). */
-export interface AuthLoginDeps {
-  prompter?: Prompter;
-  store?: ConfigStore;
 }
 
 /** Largest API key read from standard input, in bytes. */
@@ -97,14 +88,14 @@ export function loginProfileName(profileFlag: string | undefined, env: Readonly<
  *   configuration file; NetworkError/TimeoutError/ProtocolError (5) or ApiError (3) when the check
  *   cannot be made.
  */
-export async function runAuthLogin(o: AuthLoginOptions, ctx: Context, deps: AuthLoginDeps = {}): Promise<void> {
+export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const warn = (line: string) => io.err(`${paint(io, 'yellow', line)}\n`);
-  const store = deps.store ?? ConfigStore.fromEnv(io.env);
+  const store = ctx.configStore();
   const snapshot = store.load(warn);
   const name = loginProfileName(ctx.globals.profile, io.env, snapshot.data);
   const existing = snapshot.data.profiles?.[name];
-  const ask = () => deps.prompter ?? inquirerPrompter(io);
+  const ask = () => ctx.prompter();
   const interactive = io.canPrompt && !o.withKey;
 
   // Base URL: the flag, else a prompt, else the one already stored.
@@ -188,7 +179,7 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context, deps: Auth
     if (io.env[variable]?.trim()) io.err(`${paint(io, 'yellow', 'note:')} ${variable} is set and overrides the stored setting while it stays set\n`);
   }
   if (ctx.json) {
-    printJson(io, {
+    ctx.output.data({
       profile: name,
       base_url: baseUrl,
       api_key: maskSecret(apiKey),

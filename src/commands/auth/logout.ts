@@ -10,7 +10,6 @@ import { BUILTIN_PROFILE } from '../../config/schema.js';
 import { ConfigStore } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { ConfigError } from '../../errors.js';
-import { printJson } from '../../output/json.js';
 import { paint } from '../../output/style.js';
 
 /**
@@ -23,7 +22,7 @@ export async function runAuthLogout(ctx: Context, store: ConfigStore = ConfigSto
   const snapshot = store.load(warn);
   const { name, source } = chooseProfileName({ profileFlag: ctx.globals.profile, env: io.env, config: snapshot.data });
   const report = (removed: boolean) => {
-    if (ctx.json) printJson(io, { profile: name, removed });
+    if (ctx.json) ctx.output.data({ profile: name, removed });
   };
   if (name === BUILTIN_PROFILE) {
     io.err(`The built-in profile "${BUILTIN_PROFILE}" has no stored key: nothing to do.\n`);

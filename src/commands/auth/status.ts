@@ -11,7 +11,6 @@ import type { ResolvedProfile } from '../../config/profile.js';
 import type { Context } from '../../context.js';
 import { ApiError, ConfigError } from '../../errors.js';
 import type { IOStreams } from '../../io.js';
-import { printJson } from '../../output/json.js';
 import { paint } from '../../output/style.js';
 
 /** Options of `auth status`. */
@@ -72,7 +71,7 @@ export async function runAuthStatus(o: AuthStatusOptions, ctx: Context): Promise
     });
 
   if (o.offline || missingKey) {
-    if (ctx.json && !missingKey) return printJson(io, json(null));
+    if (ctx.json && !missingKey) return ctx.output.data(json(null));
     if (!ctx.json) printLines(io, [...lines, ['check', o.offline ? 'skipped (--offline)' : 'not made: no API key']]);
     if (missingKey) throw notLoggedIn();
     return;
@@ -95,7 +94,7 @@ export async function runAuthStatus(o: AuthStatusOptions, ctx: Context): Promise
     }
     throw err;
   }
-  if (ctx.json) return printJson(io, json(check));
+  if (ctx.json) return ctx.output.data(json(check));
   printLines(io, [...lines, ['check', `ok: the service answered a quote request (${check.request})`]]);
 }
 

@@ -14,6 +14,8 @@ import {
   urlHost,
   type ReceivedCallback,
 } from '../../booking/receiver.js';
+import { checkHttpUrl, parsePortFlag } from '../../input/flags.js';
+import { serialize } from '../../output/writer.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io.js';
@@ -126,7 +128,10 @@ export async function runCallbackListen(o: CallbackListenOptions, ctx: Context):
       ...(o.token === undefined ? {} : { token: o.token }),
       onCallback(cb) {
         const summary = summariseCallback(cb);
-        io.out(ctx.json ? `${JSON.stringify(summary)}\n` : callbackLine(io, summary));
+        // A stream of records: one compact JSON line each for json/ndjson, one YAML document each for yaml.
+        const { format } = ctx.output;
+        if (format === 'yaml') io.out(`---\n${serialize('yaml', summary)}`);
+        else io.out(ctx.json ? serialize('ndjson', summary) : callbackLine(io, summary));
         forward(cb);
         return { accepted: true };
       },
@@ -176,20 +181,15 @@ export function callbackListenCommand(ctx: Context): Command {
         '  shipbook callback listen --port 0 --json | jq .tracking_numbers\n',
     )
     .action(async (flags: { port: string; host: string; path?: string; token?: string; forwardTo?: string }) => {
-      const port = Number(flags.port);
-      if (!/^\d+$/.test(flags.port) || port > 65535) throw new UsageError(`--port must be a port number 0-65535 (got "${flags.port}")`);
+      const port = parsePortFlag('--port', flags.port);
       if (flags.token !== undefined && !TOKEN_PATTERN.test(flags.token)) {
         throw new UsageError('--token must be 16-128 letters, digits, "-" or "_"', { suggestion: 'Leave it out for a random token.' });
       }
       if (flags.path !== undefined && !/^\/?[A-Za-z0-9._~\-/]*$/.test(flags.path)) throw new UsageError(`--path "${flags.path}" may only hold letters, digits, "/", ".", "_", "~" and "-"`);
       if (flags.forwardTo !== undefined) {
-        let url: URL | undefined;
-        try {
-          url = new URL(flags.forwardTo);
-        } catch {
-          url = undefined;
-        }
-        if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+        // Credentials in the URL are the user's own application's business: only the form is checked.
+        const checked = checkHttpUrl(flags.forwardTo);
+        if ('problem' in checked && checked.problem !== 'credentials') {
           throw new UsageError(`--forward-to "${flags.forwardTo}" is not an http(s) URL`, { suggestion: 'For example --forward-to http://localhost:3000/hooks' });
         }
       }

@@ -3,12 +3,11 @@ import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { configFilePath } from '../../config/paths.js';
 import type { Context } from '../../context.js';
-import { printJson } from '../../output/json.js';
 
 /** Runs `config path`: prints the absolute path of the configuration file on stdout. */
 export function runConfigPath(ctx: Context): void {
   const file = configFilePath(ctx.io.env);
-  if (ctx.json) return printJson(ctx.io, { config_file: file, exists: existsSync(file) });
+  if (ctx.json) return ctx.output.data({ config_file: file, exists: existsSync(file) });
   ctx.io.out(`${file}\n`);
 }
 

@@ -8,11 +8,11 @@
 import { Command } from 'commander';
 import { stringify } from 'yaml';
 import { BUILTIN_PROFILE, nameProblem, senderAddress, type SenderAddress } from '../../config/schema.js';
-import type { ConfigStore } from '../../config/store.js';
+import { documentWarnings } from '../../input/validate.js';
+import { showWarnings } from '../input.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
-import { printJson } from '../../output/json.js';
 import { paint } from '../../output/style.js';
 import { printTable } from '../../output/table.js';
 import { activeProfile, openStore, unknownProfile, warnOn, writableProfile } from './shared.js';
@@ -35,12 +35,14 @@ export function senderSummary(a: SenderAddress): string {
  * stdin) and saves it under `name` in the active profile, replacing a sender of that name.
  * @throws ValidationError (2) with every problem of the file; UsageError (2) for a bad name or the built-in profile.
  */
-export async function runSenderSet(name: string, file: string, ctx: Context, store?: ConfigStore): Promise<void> {
+export async function runSenderSet(name: string, file: string, ctx: Context): Promise<void> {
   checkSenderName(name);
-  const opened = openStore(ctx, store);
+  const opened = openStore(ctx);
   const profile = writableProfile(activeProfile(ctx, opened.snapshot.data), `config sender set ${name} ${file}`);
   const doc = await loadDocument(file, ctx.io.stdin);
   const address = validateDocument(doc, senderAddress) as SenderAddress;
+  // Shown like every command that reads a file (an address has no pickup date or package today).
+  showWarnings(ctx, { value: address, warnings: documentWarnings(doc, address, [], ctx.now()) });
   const replaced = opened.snapshot.data.profiles?.[profile]?.senders?.[name] !== undefined;
   await opened.store.update((d) => {
     d.profiles ??= {};
@@ -51,13 +53,13 @@ export async function runSenderSet(name: string, file: string, ctx: Context, sto
 }
 
 /** Runs `config sender list`: name and one-line address of every sender of the active profile. */
-export function runSenderList(ctx: Context, store?: ConfigStore): void {
-  const { snapshot } = openStore(ctx, store);
+export function runSenderList(ctx: Context): void {
+  const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);
   if (choice.name !== BUILTIN_PROFILE && !snapshot.data.profiles?.[choice.name]) throw unknownProfile(choice, snapshot.data);
   const senders = snapshot.data.profiles?.[choice.name]?.senders ?? {};
   const names = Object.keys(senders).sort();
-  if (ctx.json) return printJson(ctx.io, { profile: choice.name, senders });
+  if (ctx.json) return ctx.output.data({ profile: choice.name, senders });
   if (names.length === 0) {
     ctx.io.err(`No sender is saved in profile "${choice.name}". Save one with: shipbook config sender set <name> <address-file>\n`);
     return;
@@ -66,18 +68,18 @@ export function runSenderList(ctx: Context, store?: ConfigStore): void {
 }
 
 /** Runs `config sender show <name>`: the saved address, as YAML (JSON with `--json`). */
-export function runSenderShow(name: string, ctx: Context, store?: ConfigStore): void {
-  const { snapshot } = openStore(ctx, store);
+export function runSenderShow(name: string, ctx: Context): void {
+  const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);
   const sender = snapshot.data.profiles?.[choice.name]?.senders?.[name];
   if (!sender) throw new UsageError(`no sender named "${name}" in profile "${choice.name}"`, { suggestion: 'List them with: shipbook config sender list' });
-  if (ctx.json) return printJson(ctx.io, sender);
+  if (ctx.json) return ctx.output.data(sender);
   ctx.io.out(stringify(sender));
 }
 
 /** Runs `config sender remove <name>`. @throws UsageError (2) when there is no such sender. */
-export async function runSenderRemove(name: string, ctx: Context, store?: ConfigStore): Promise<void> {
-  const opened = openStore(ctx, store);
+export async function runSenderRemove(name: string, ctx: Context): Promise<void> {
+  const opened = openStore(ctx);
   const choice = activeProfile(ctx, opened.snapshot.data);
   const profile = writableProfile(choice, `config sender remove ${name}`);
   if (!opened.snapshot.data.profiles?.[profile]?.senders?.[name]) {

@@ -9,10 +9,8 @@ import { normaliseBaseUrl } from '../../api/client.js';
 import { maskSecret } from '../../api/redact.js';
 import { effectiveValue, findSetting, getStored, SETTING_KEYS, withStored, type SettingKey } from '../../config/keys.js';
 import { BUILTIN_PROFILE, storedProfile, type ConfigData } from '../../config/schema.js';
-import type { ConfigStore } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { printJson } from '../../output/json.js';
 import { paint } from '../../output/style.js';
 import { printTable } from '../../output/table.js';
 import { schemaProblems } from '../../schema/issues.js';
@@ -39,15 +37,15 @@ function checkProfile(key: string, profile: unknown): void {
  * stdout, nothing when it has none; the API key as `****abcd`.
  * @throws UsageError (2) for an unknown key; ConfigError (4) for an unknown profile or unusable file.
  */
-export function runConfigGet(key: string, ctx: Context, store?: ConfigStore): void {
+export function runConfigGet(key: string, ctx: Context): void {
   const setting = settingOrThrow(key);
-  const { snapshot } = openStore(ctx, store);
+  const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);
   if (setting.scope === 'profile' && choice.name !== BUILTIN_PROFILE && !snapshot.data.profiles?.[choice.name]) {
     throw unknownProfile(choice, snapshot.data);
   }
   const { value, source } = effectiveValue(setting, choice.name, snapshot.data, ctx.io.env);
-  if (ctx.json) return printJson(ctx.io, { profile: setting.scope === 'global' ? null : choice.name, key, value: value ?? null, source });
+  if (ctx.json) return ctx.output.data({ profile: setting.scope === 'global' ? null : choice.name, key, value: value ?? null, source });
   if (value === undefined) ctx.io.err(`${key} is not set for profile "${choice.name}" (${source})\n`);
   else ctx.io.out(`${value}\n`);
 }
@@ -58,14 +56,14 @@ export function runConfigGet(key: string, ctx: Context, store?: ConfigStore): vo
  * @throws UsageError (2) for an unknown key, the API key, an invalid value, the built-in profile;
  *   ConfigError (4) for a refused base URL or an unusable configuration file (left unchanged).
  */
-export async function runConfigSet(key: string, value: string, ctx: Context, store?: ConfigStore): Promise<void> {
+export async function runConfigSet(key: string, value: string, ctx: Context): Promise<void> {
   const setting = settingOrThrow(key);
   if (setting.secret) {
     throw new UsageError('the API key is not taken as an argument: command lines are visible to other users (ps)', {
       suggestion: 'Pipe it in: echo "$KEY" | shipbook auth login --with-key   (or set SHIPBOOK_API_KEY and store nothing)',
     });
   }
-  const opened = openStore(ctx, store);
+  const opened = openStore(ctx);
   const { data } = opened.snapshot;
   if (setting.scope === 'global') {
     if (value !== BUILTIN_PROFILE && !data.profiles?.[value]) {
@@ -94,9 +92,9 @@ export async function runConfigSet(key: string, value: string, ctx: Context, sto
  * again), or `default-profile`.
  * @throws UsageError (2) for an unknown key or the built-in profile; ConfigError (4) for an unknown profile.
  */
-export async function runConfigUnset(key: string, ctx: Context, store?: ConfigStore): Promise<void> {
+export async function runConfigUnset(key: string, ctx: Context): Promise<void> {
   const setting = settingOrThrow(key);
-  const opened = openStore(ctx, store);
+  const opened = openStore(ctx);
   const { data } = opened.snapshot;
   if (setting.scope === 'global') {
     if (data['default-profile'] === undefined) {
@@ -144,16 +142,16 @@ export function allStoredRows(data: ConfigData): string[][] {
  * config, default, built-in), and its saved senders; with `all`, every stored setting of every profile.
  * @throws ConfigError (4) for an unknown profile or an unusable configuration file.
  */
-export function runConfigList(o: { all: boolean }, ctx: Context, store?: ConfigStore): void {
+export function runConfigList(o: { all: boolean }, ctx: Context): void {
   const { io } = ctx;
-  const { snapshot } = openStore(ctx, store);
+  const { snapshot } = openStore(ctx);
   const { data } = snapshot;
   if (o.all) {
     const rows = allStoredRows(data);
     if (ctx.json) {
       const profiles: Record<string, Record<string, string>> = {};
       for (const [profile, key, value] of rows) if (profile !== '(global)') (profiles[profile!] ??= {})[key!] = value!;
-      return printJson(io, { config_file: snapshot.path, default_profile: data['default-profile'] ?? null, profiles });
+      return ctx.output.data({ config_file: snapshot.path, default_profile: data['default-profile'] ?? null, profiles });
     }
     if (rows.length === 0) io.err(`Nothing is stored yet (${snapshot.path}).\n`);
     else printTable(io, [{ header: 'PROFILE' }, { header: 'KEY' }, { header: 'VALUE' }], rows);
@@ -164,7 +162,7 @@ export function runConfigList(o: { all: boolean }, ctx: Context, store?: ConfigS
   const settings = SETTING_KEYS.map((s) => ({ key: s.key, ...effectiveValue(s, choice.name, data, io.env) }));
   const senders = Object.keys(data.profiles?.[choice.name]?.senders ?? {}).sort();
   if (ctx.json) {
-    return printJson(io, {
+    return ctx.output.data({
       profile: choice.name,
       profile_source: choice.source,
       config_file: snapshot.path,

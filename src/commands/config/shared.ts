@@ -1,7 +1,7 @@
 /** Helpers shared by the `config` commands: the store, the active profile, warnings. */
 import { chooseProfileName, profileNames, type ProfileChoice } from '../../config/resolve.js';
 import { BUILTIN_PROFILE, nameProblem, type ConfigData } from '../../config/schema.js';
-import { ConfigStore, type ConfigSnapshot } from '../../config/store.js';
+import type { ConfigSnapshot, ConfigStore } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { paint } from '../../output/style.js';
@@ -12,7 +12,7 @@ export function warnOn(ctx: Context): (line: string) => void {
 }
 
 /** The store of this run and its current contents. @throws ConfigError (4) when the file is unusable. */
-export function openStore(ctx: Context, store: ConfigStore = ConfigStore.fromEnv(ctx.io.env)): { store: ConfigStore; snapshot: ConfigSnapshot } {
+export function openStore(ctx: Context, store: ConfigStore = ctx.configStore()): { store: ConfigStore; snapshot: ConfigSnapshot } {
   return { store, snapshot: store.load(warnOn(ctx)) };
 }
 

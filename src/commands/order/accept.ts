@@ -6,14 +6,14 @@
  */
 import { Command } from 'commander';
 import { acceptOrder } from '../../api/orders.js';
+import { bookDocument } from '../../booking/book.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
-import { prepareResultWaiter, type WaitSettings } from '../../booking/result.js';
+import type { WaitSettings } from '../../booking/result.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { printJson } from '../../output/json.js';
 import { printOrder } from '../../output/order.js';
-import { orderStatusWord } from '../../schema/status.js';
-import { printStep } from '../book-common.js';
+import { shellCommand } from '../../output/shell.js';
+import { prepareBooking, untilInterrupted } from '../book-common.js';
 import { addPaymentOptions } from '../payment-options.js';
 import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../wait-options.js';
 
@@ -32,26 +32,30 @@ export interface OrderAcceptOptions extends PaymentFlags {
  */
 export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const profile = await ctx.profile();
-  const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
-  const api = await ctx.api();
   if (o.wait === undefined) {
-    const accepted = await acceptOrder(api, o.orderId, accept);
-    if (ctx.json) return printJson(io, { order: accepted });
-    printOrder(io, accepted);
-    io.err(`Booking runs asynchronously. See the result with: shipbook order get ${accepted.id}\n`);
+    const profile = await ctx.profile();
+    const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+    const accepted = await acceptOrder(await ctx.api(), o.orderId, accept);
+    ctx.output.write({ order: accepted }, () => {
+      printOrder(io, accepted);
+      io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
+    });
     return;
   }
-  const waiter = await prepareResultWaiter(ctx, api, profile, o.wait, { ownCallback: accept.callback !== undefined });
-  ctx.defer(() => waiter.close());
-  const started = Date.now();
-  const body = waiter.callbackUrl === undefined ? accept : { ...accept, callback: waiter.callbackUrl };
-  const accepted = await acceptOrder(api, o.orderId, body);
-  printStep(ctx, orderStatusWord(accepted.status), `order ${accepted.id} accepted; booking runs asynchronously`);
-  const processed = await waiter.wait(o.orderId);
-  printStep(ctx, orderStatusWord(processed.status), `order ${processed.id} booked in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (ctx.json) return printJson(io, { order: processed });
-  printOrder(io, processed);
+  // With --wait: the same entry point as `book`, for an order that already exists.
+  const { api, waiter, accept, progress } = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
+  const { order } = await bookDocument(
+    { kind: 'pending', orderId: o.orderId },
+    {
+      api,
+      accept,
+      waitForResult: (orderId) => untilInterrupted(waiter.wait(orderId), orderId, ctx.signal),
+      onEvent: progress.onEvent,
+      now: () => ctx.now().getTime(),
+      signal: ctx.signal,
+    },
+  ).finally(() => progress.settle());
+  ctx.output.write({ order }, () => printOrder(io, order));
 }
 
 /** The `order accept` command. */
@@ -80,7 +84,7 @@ export function orderAcceptCommand(ctx: Context): Command {
     )
     .action(async (orderId: string, flags: PaymentFlags & WaitFlags & { wait?: boolean }) => {
       if (!flags.wait && hasWaitFlags(flags)) {
-        throw new UsageError('--poll, --callback-url, --listen and --timeout go with --wait', { suggestion: `shipbook order accept ${orderId} --wait …` });
+        throw new UsageError('--poll, --callback-url, --listen and --timeout go with --wait', { suggestion: `${shellCommand('order', 'accept', orderId)} --wait …` });
       }
       const { wait, ...rest } = flags;
       await runOrderAccept({ ...rest, orderId, ...(wait ? { wait: waitSettings(flags) } : {}) }, ctx);

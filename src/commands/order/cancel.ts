@@ -6,7 +6,6 @@
 import { Command } from 'commander';
 import { cancelOrder } from '../../api/orders.js';
 import type { Context } from '../../context.js';
-import { printJson } from '../../output/json.js';
 import { orderHeading } from '../../output/order.js';
 
 /** Options of `order cancel`. */
@@ -21,8 +20,7 @@ export interface OrderCancelOptions {
 export async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   const order = await cancelOrder(await ctx.api(), o.orderId, profile.paths);
-  if (ctx.json) return printJson(ctx.io, { order });
-  ctx.io.out(orderHeading(ctx.io, order));
+  ctx.output.write({ order }, () => ctx.io.out(orderHeading(ctx.io, order)));
 }
 
 /** The `order cancel` command. */

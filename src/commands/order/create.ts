@@ -1,9 +1,9 @@
 /** `shipbook order create <file>`: validate an order file and create it (pending, exact price). */
 import { Command } from 'commander';
 import { createOrder } from '../../api/orders.js';
+import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
-import { loadKind } from '../../input/validate.js';
-import { printJson } from '../../output/json.js';
+import { loadValidated } from '../input.js';
 import { printOrder } from '../../output/order.js';
 
 /** Options of `order create`. */
@@ -13,11 +13,12 @@ export interface OrderCreateOptions {
 
 /** Validates the file (nothing is sent while a problem remains), creates the order, prints it. */
 export async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void> {
-  const order = await loadKind(o.file, 'order', ctx);
+  const order = await loadValidated(o.file, 'order', ctx);
   const created = await createOrder(await ctx.api(), order);
-  if (ctx.json) return printJson(ctx.io, { order: created });
-  printOrder(ctx.io, created);
-  ctx.io.err(`Accept it with: shipbook order accept ${created.id} --payment credit\n`);
+  ctx.output.write({ order: created }, () => {
+    printOrder(ctx.io, created);
+    ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', created.id)} --payment credit\n`);
+  });
 }
 
 /** The `order create` command. */

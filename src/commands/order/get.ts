@@ -5,8 +5,8 @@
  */
 import { Command } from 'commander';
 import { fetchOrder } from '../../api/orders.js';
+import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
-import { printJson } from '../../output/json.js';
 import { printOrder } from '../../output/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 
@@ -23,11 +23,14 @@ export interface OrderGetOptions {
 export async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   const order = await fetchOrder(await ctx.api(), o.orderId, profile.paths);
-  if (ctx.json) return printJson(ctx.io, { order });
-  printOrder(ctx.io, order);
-  const word = orderStatusWord(order.status);
-  if (word === 'pending') ctx.io.err(`Accept it with: shipbook order accept ${order.id} --payment credit  (or cancel it: shipbook order cancel ${order.id})\n`);
-  if (word === 'accepted') ctx.io.err('The booking is still running; run this command again later to see the tracking numbers.\n');
+  ctx.output.write({ order }, () => {
+    printOrder(ctx.io, order);
+    const word = orderStatusWord(order.status);
+    if (word === 'pending') {
+      ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', order.id)} --payment credit  (or cancel it: ${shellCommand('order', 'cancel', order.id)})\n`);
+    }
+    if (word === 'accepted') ctx.io.err('The booking is still running; run this command again later to see the tracking numbers.\n');
+  });
 }
 
 /** The `order get` command. */

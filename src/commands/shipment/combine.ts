@@ -6,15 +6,16 @@
 import { Command } from 'commander';
 import { ApiError, UsageError } from '../../errors.js';
 import { combineShipments } from '../../api/shipments.js';
-import { summaryMismatch, splitParent } from '../../booking/consolidated.js';
-import { withStep } from '../../booking/book.js';
+import { documentWarnings } from '../../input/validate.js';
+import { showWarnings } from '../input.js';
 import type { Context } from '../../context.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
 import { printParentOrder } from '../../output/consolidated.js';
-import { printJson } from '../../output/json.js';
+import { shellCommand } from '../../output/shell.js';
 import { paint } from '../../output/style.js';
 import type { CombineRequest } from '../../schema/combine.js';
 import { combineFile, shipmentDocument, type CombineFile } from '../../schema/consolidated.js';
+import { splitParent, summaryMismatch } from '../../schema/parent.js';
 import type { ShipmentRequest } from '../../schema/shipment.js';
 
 /** Options of `shipment combine`. */
@@ -45,20 +46,31 @@ export function mergeCombine(ids: readonly string[], file: CombineFile | undefin
   return mainShipment === undefined ? { shipments } : { shipments, main_shipment: mainShipment };
 }
 
+/** Where {@link shipmentDocument} finds the shipment in a file: under `shipment`, under `main_shipment`, or at the top. */
+function shipmentPrefix(data: unknown): PropertyKey[] {
+  if (typeof data === 'object' && data !== null && 'shipment' in data) return ['shipment'];
+  if (typeof data === 'object' && data !== null && 'main_shipment' in data) return ['main_shipment'];
+  return [];
+}
+
 /**
  * Reads the files, combines, prints the parent order.
  * @throws ValidationError / UsageError (exit 2) before sending; ApiError (exit 3): 404 unknown id, 409 already combined, 400 invalid
  */
 export async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Promise<void> {
+  // Every file is validated in full first; the warnings of both files are shown like every sending command's.
   let file: CombineFile | undefined;
   if (o.file !== undefined) {
-    file = validateDocument(await loadDocument(o.file, ctx.io.stdin), combineFile);
+    const doc = await loadDocument(o.file, ctx.io.stdin);
+    file = validateDocument(doc, combineFile);
+    showWarnings(ctx, { value: file, warnings: documentWarnings(doc, file, [], ctx.now()) });
   }
   let main: ShipmentRequest | undefined;
   if (o.main !== undefined) {
     if (o.main === '-' && o.file === '-') throw new UsageError('--main and --file cannot both read standard input');
     const doc = await loadDocument(o.main, ctx.io.stdin);
     main = validateDocument(doc, shipmentDocument(doc.data));
+    showWarnings(ctx, { value: main, warnings: documentWarnings(doc, main, shipmentPrefix(doc.data), ctx.now()) });
   }
   const request = mergeCombine(o.ids, file, main);
   let parent;
@@ -66,15 +78,18 @@ export async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context
     parent = await combineShipments(await ctx.api(), request);
   } catch (err) {
     if (err instanceof ApiError && request.main_shipment === undefined && err.fieldErrors.some((f) => f.field === 'main_shipment')) {
-      throw withStep(err, 'Give the shipment that carries the parcels to the hub with --main <file>, e.g. --main fixtures/shipments/main-to-hub.yaml.');
+      const hint = 'Give the shipment that carries the parcels to the hub with --main <file>, e.g. --main fixtures/shipments/main-to-hub.yaml.';
+      const { status, envelopeCode, message, fieldErrors, method, url, suggestion } = err;
+      throw new ApiError({ status, envelopeCode, message, fieldErrors, method, url, suggestion: suggestion ? `${hint}\n${suggestion}` : hint });
     }
     throw err;
   }
   const mismatch = summaryMismatch(parent, splitParent(parent, request.shipments).children);
   if (mismatch) ctx.io.err(`${paint(ctx.io, 'yellow', 'warning:')} ${mismatch}\n`);
-  if (ctx.json) return printJson(ctx.io, { order: parent });
-  printParentOrder(ctx.io, parent, request.shipments);
-  ctx.io.err(`Accept the parent order with: shipbook order accept ${parent.id} --payment credit\n`);
+  ctx.output.write({ order: parent }, () => {
+    printParentOrder(ctx.io, parent, request.shipments);
+    ctx.io.err(`Accept the parent order with: ${shellCommand('order', 'accept', parent.id)} --payment credit\n`);
+  });
 }
 
 /** The `shipment combine` command. */

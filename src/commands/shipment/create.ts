@@ -1,12 +1,10 @@
 /** `shipbook shipment create <file>`: validate a consolidated-mail shipment and create it (status new, exact price). */
 import { Command } from 'commander';
 import { createShipment } from '../../api/shipments.js';
+import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
-import { loadDocument, validateDocument } from '../../input/load.js';
 import { printCreatedShipment } from '../../output/consolidated.js';
-import { printJson } from '../../output/json.js';
-import { leavingAustraliaShipment } from '../../schema/combine.js';
-import { shipmentDocument } from '../../schema/consolidated.js';
+import { loadValidated } from '../input.js';
 
 /** Options of `shipment create`. */
 export interface ShipmentCreateOptions {
@@ -20,12 +18,13 @@ export interface ShipmentCreateOptions {
  * @throws ValidationError (exit 2), ApiError (exit 3, e.g. a service code that is not consolidated mail)
  */
 export async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promise<void> {
-  const doc = await loadDocument(o.file, ctx.io.stdin);
-  const shipment = validateDocument(doc, shipmentDocument(doc.data, leavingAustraliaShipment));
+  // Through the kinds registry like every sending command, so warnings (a 40 kg package) show too.
+  const { shipment } = await loadValidated(o.file, 'shipment', ctx);
   const created = await createShipment(await ctx.api(), { shipment });
-  if (ctx.json) return printJson(ctx.io, { shipment: created });
-  printCreatedShipment(ctx.io, created);
-  ctx.io.err(`Combine it with the others: shipbook shipment combine ${created.id} <other shipment ids> --main <main shipment file>\n`);
+  ctx.output.write({ shipment: created }, () => {
+    printCreatedShipment(ctx.io, created);
+    ctx.io.err(`Combine it with the others: ${shellCommand('shipment', 'combine', created.id)} <other shipment ids> --main <main shipment file>\n`);
+  });
 }
 
 /** The `shipment create` command. */

@@ -83,12 +83,14 @@ export const quoteRoutes: Route[] = [
   {
     method: 'POST',
     pattern: '/quote/',
+    stateful: false,
     auth: false,
     handler: (req) => ({ result: quoteResult(validate(quoteRequest, req.body)) }),
   },
   {
     method: 'GET',
     pattern: '/quote/',
+    stateful: false,
     auth: false,
     handler: (req) => {
       const { request, errors } = quoteFromQuery(req.query);

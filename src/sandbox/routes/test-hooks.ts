@@ -8,11 +8,37 @@
  * fails — the order ends `failed` and the callback, if any, is the error envelope
  * `{code: 500, message, result: {order: {id, status: "failed", …}}}`. 404 unknown order, 409
  * when the order is no longer pending or accepted.
+ *
+ * `GET /_sandbox/orders/` (credentials as for the other operations): every stored order, newest
+ * first, as `{orders: [{id, status, created_at, accepted_at, shipments: [{id, transient_id, status,
+ * tracking_number}]}]}`, so tests and demos can see what a run really created (one order per input
+ * by `transient_id`, nothing after a dry run). Statuses are the wire ones; times ISO 8601 (or null).
  */
 import { conflict, type Route } from '../http.js';
 
 /** The sandbox's test-hook routes (prefix `/_sandbox/`). */
 export const testHookRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: '/_sandbox/orders/',
+    auth: true,
+    handler: (_req, ctx) => ({
+      result: {
+        orders: ctx.state.allOrders().map((o) => ({
+          id: o.id,
+          status: o.status,
+          created_at: new Date(o.createdAt).toISOString(),
+          accepted_at: o.acceptedAt === undefined ? null : new Date(o.acceptedAt).toISOString(),
+          shipments: ctx.state.shipmentsOf(o).map((s) => ({
+            id: s.id,
+            transient_id: s.request.transient_id ?? null,
+            status: s.status,
+            tracking_number: s.trackingNumber ?? 'N/A',
+          })),
+        })),
+      },
+    }),
+  },
   {
     method: 'PUT',
     pattern: '/_sandbox/orders/:order_id/fail-next-booking/',

@@ -1,0 +1,23 @@
+/**
+ * How a sending command reads its input file: load, validate against the kinds registry
+ * (src/input/kinds.ts) with every problem reported, and print the warnings on stderr. Validation
+ * itself (src/input/validate.ts) only returns the warnings; showing them is the command's job.
+ */
+import type { Context } from '../context.js';
+import { loadKind, type Validated } from '../input/validate.js';
+import type { KindName, KindValue } from '../input/kinds.js';
+import { printWarnings } from '../output/report.js';
+
+/** Prints a validated document's warnings on stderr and returns its value. */
+export function showWarnings<T>(ctx: Pick<Context, 'io'>, validated: Validated<T>): T {
+  printWarnings(ctx.io, validated.warnings);
+  return validated.value;
+}
+
+/**
+ * Loads `file` (`-`: standard input), validates it as `kind`, prints its warnings, returns the value.
+ * @throws ValidationError (exit 2) when the file cannot be read or has any error; nothing is sent
+ */
+export async function loadValidated<K extends KindName>(file: string, kind: K, ctx: Context): Promise<KindValue<K>> {
+  return showWarnings(ctx, await loadKind(file, kind, ctx.io.stdin, ctx));
+}

@@ -1,0 +1,62 @@
+/**
+ * Server plumbing shared by shipbook's two HTTP servers, the callback receiver
+ * (src/booking/receiver.ts) and the sandbox (src/sandbox/server.ts): a JSON answer with its
+ * length and no caching, the answer to a request that is not HTTP, listening as a promise, and a
+ * close that does not wait for idle keep-alive connections. Nothing here knows either protocol.
+ */
+import type { Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+
+/**
+ * Answers with `body` as JSON (`content-length`, `cache-control: no-store`, extra `headers`).
+ * Does nothing when an answer was already sent or the connection is gone.
+ */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+/**
+ * Answers a request that is not valid HTTP (the server's `clientError`) with `400 Bad Request`
+ * and closes the connection; `body` (JSON) is sent when given.
+ */
+export function answerMalformed(socket: Duplex | Socket, body?: unknown): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const text = body === undefined ? '' : JSON.stringify(body);
+  const type = body === undefined ? '' : 'content-type: application/json\r\n';
+  socket.end(`HTTP/1.1 400 Bad Request\r\n${type}content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+}
+
+/**
+ * Starts `server` listening on `host:port` (0 = any free port) and resolves with the port.
+ * @throws the listen error (e.g. `EADDRINUSE`, `EADDRNOTAVAIL`), with its `code`
+ */
+export function listenOn(server: Server, port: number, host: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Stops `server`: no new connections, open ones (idle keep-alive too) closed now; resolves when closed. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

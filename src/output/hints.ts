@@ -1,0 +1,80 @@
+/**
+ * Hints that name a command to run next, rendered from data (issue 17 part 1, issue 15 item 6):
+ * every id and path is quoted for a POSIX shell where the shell needs it, so every hint can be
+ * pasted as it is printed. The "how far a booking got" hint is rendered from the flow's
+ * {@link BookingProgress} record, never written as prose by the flow.
+ */
+import type { BookingProgress } from '../booking/progress.js';
+import { shellArg, shellCommand } from './shell.js';
+
+/**
+ * The command that combines `ids`, for hints: `shipbook shipment combine SHP-A SHP-B --main <file>`.
+ * `more` adds a placeholder for shipments still to be created; the booking file gives the main
+ * shipment (a placeholder when it was read from standard input).
+ */
+export function combineHint(ids: readonly string[], file: string, withMain: boolean, more = false): string {
+  const main = !withMain ? '' : file === '-' ? ' --main <file with the main shipment>' : ` --main ${shellArg(file)}`;
+  return `${shellCommand('shipment', 'combine', ...ids)}${more ? ' <ids of the other shipments>' : ''}${main}`;
+}
+
+/**
+ * What exists after a booking stopped part-way, and the command that continues it; `undefined`
+ * when nothing was left behind (nothing created yet) or the order is already accepted (then the
+ * wait's own error says how to see the result).
+ */
+export function progressHint(p: BookingProgress, stepOutcomeUnknown = false): string | undefined {
+  const ids = p.shipmentIds;
+  const n = ids.length;
+  if (p.stage === 'shipments_created' && n > 0) {
+    const withMain = p.withMain === true;
+    const file = p.file ?? '-';
+    const were = n === 1 ? 'was' : 'were';
+    if (p.shipmentCount !== undefined && n < p.shipmentCount) {
+      return (
+        `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} (${n} of ${p.shipmentCount}) ${were} created and ${n === 1 ? 'is' : 'are'} not combined yet (shipments[${n}] failed). ` +
+        `Create the rest with "shipbook shipment create <file>", then combine them all: ${combineHint(ids, file, withMain, true)}`
+      );
+    }
+    return `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} ${were} created but not combined. After fixing the problem, combine them with: ${combineHint(ids, file, withMain)}`;
+  }
+  if (p.stage === 'order_created' && p.orderId !== undefined) {
+    const what = p.kind === 'consolidated' ? `Parent order ${p.orderId} (shipments ${ids.join(', ')})` : `Order ${p.orderId}`;
+    if (stepOutcomeUnknown) {
+      // The accept request went out and its answer never came (lost, timed out, interrupted): the
+      // order may be accepted already, so accepting again is not the next step; looking is.
+      return `${what} was created and the accept request was sent, but its outcome is unknown: the order may be accepted. Find out with "${shellCommand('order', 'get', p.orderId)}" before accepting it again.`;
+    }
+    return `${what} was created and is still pending: accept it with "${shellCommand('order', 'accept', p.orderId)}" or cancel it with "${shellCommand('order', 'cancel', p.orderId)}".`;
+  }
+  return undefined;
+}
+
+/**
+ * The suggestion of a stopped booking: the progress hint first, then the step error's own suggestion.
+ * `stepOutcomeUnknown`: the failed step's request was sent and its answer never came.
+ */
+export function stoppedSuggestion(p: BookingProgress, own: string | undefined, stepOutcomeUnknown = false): string | undefined {
+  const hint = progressHint(p, stepOutcomeUnknown);
+  if (hint === undefined) return own;
+  return own ? `${hint}\n${own}` : hint;
+}
+
+/** `order ORD-… is accepted and the booking is still running; run "shipbook order get ORD-…" to see it later`. */
+export function stillRunningNote(orderId: string): string {
+  return `order ${orderId} is accepted and the booking is still running; run "${shellCommand('order', 'get', orderId)}" to see it later`;
+}
+
+/**
+ * The note after an interruption (Ctrl-C, SIGTERM) before the wait: what exists and the command
+ * that continues it; `undefined` when nothing was created or the order is already accepted (the
+ * wait prints {@link stillRunningNote} then).
+ */
+export function interruptedHint(p: BookingProgress): string | undefined {
+  const ids = p.shipmentIds;
+  if (p.stage === 'shipments_created' && ids.length > 0) {
+    const n = ids.length;
+    const more = p.shipmentCount !== undefined && n < p.shipmentCount;
+    return `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} ${n === 1 ? 'was' : 'were'} created and ${n === 1 ? 'is' : 'are'} not combined: combine ${more ? 'them with the rest' : 'them'} with ${combineHint(ids, p.file ?? '-', p.withMain === true, more)}`;
+  }
+  return p.stage === 'order_created' ? progressHint(p) : undefined;
+}

@@ -1,0 +1,136 @@
+/**
+ * Booking progress as lines on stderr (issue 17, part 1): turns the flows' {@link BookingEvent}s
+ * into the step lines of `book` (`✔ accepted  order ORD-… accepted; …`), the wait's spinner, and
+ * `warning:`/`note:` lines, which go above the spinner while it runs. The flows never draw; a batch
+ * runner or a wizard renders the same events its own way.
+ */
+import type { BookingEvent, BookingEventHandler, BookingProgress } from '../booking/progress.js';
+import { interruptedHint, stillRunningNote } from './hints.js';
+import type { IOStreams } from '../io.js';
+import { summaryMismatch, splitParent, withoutTrackingNumber } from '../schema/parent.js';
+import { orderStatusWord, shipmentStatusWord } from '../schema/status.js';
+import { startSpinner, type Spinner } from './spinner.js';
+import { paint } from './style.js';
+
+type ErrIO = Pick<IOStreams, 'err' | 'color' | 'stderrIsTTY'>;
+
+/** One step of a booking on stderr: `✔ accepted  order ORD-… accepted`. */
+export function stepLine(io: Pick<IOStreams, 'color'>, word: string, text: string): string {
+  return `${paint(io, 'green', '✔')} ${paint(io, 'bold', word.padEnd(9))} ${text}\n`;
+}
+
+/** A progress printer: the event handler, and `close()` to stop a spinner still running. */
+export interface ProgressPrinter {
+  onEvent: BookingEventHandler;
+  /** How far the booking got, as seen from its events. */
+  readonly progress: BookingProgress;
+  /**
+   * The run was interrupted (Ctrl-C, SIGTERM) before the wait: prints what exists and the command
+   * that continues it (nothing when nothing was created; a running wait prints its own note).
+   */
+  interrupted(): void;
+  /**
+   * The booking ended, by its result or by an error the command reports itself: notes of an
+   * interruption printed later (when closing) would repeat what that report said, so none are.
+   */
+  settle(): void;
+  close(): void;
+}
+
+/**
+ * Prints booking events on stderr for people. Step lines for created/combined/accepted/processed,
+ * a spinner (a plain `… waiting` line without a terminal) from `waiting` to `wait_ended`, and
+ * `warning:` / dim notes, above the spinner while it runs. Consolidated mail also gets the check
+ * of the parent's `summary_child_shipments` against the children, and after processing the
+ * shipments still without a tracking number, as warnings.
+ */
+export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
+  let spinner: Spinner | undefined;
+  let settled = false;
+  const say = (line: string) => (spinner ? spinner.note(line) : io.err(`${line}\n`));
+  const warn = (message: string) => say(`${paint(io, 'yellow', 'warning:')} ${message}`);
+  const step = (word: string, text: string) => io.err(stepLine(io, word, text));
+  let childIds: readonly string[] | undefined;
+  const progress: BookingProgress = { kind: 'regular', stage: 'started', shipmentIds: [] };
+  const track = (e: BookingEvent): void => {
+    if (e.type === 'order_created') Object.assign(progress, { stage: 'order_created', orderId: e.order.id });
+    else if (e.type === 'shipment_created') {
+      progress.kind = 'consolidated';
+      progress.stage = 'shipments_created';
+      progress.shipmentCount = e.count;
+      progress.shipmentIds.push(e.shipment.id);
+    } else if (e.type === 'combined') Object.assign(progress, { kind: 'consolidated', stage: 'order_created', orderId: e.parent.id, parentId: e.parent.id });
+    else if (e.type === 'accepted') Object.assign(progress, { stage: 'accepted', orderId: e.order.id });
+    else if (e.type === 'processed') progress.stage = 'processed';
+  };
+  const onEvent = (e: BookingEvent): void => {
+    track(e);
+    switch (e.type) {
+      case 'order_created':
+        return step(orderStatusWord(e.order.status), `order ${e.order.id} created, ${e.order.shipments.length} shipment(s)`);
+      case 'shipment_created': {
+        const s = e.shipment;
+        const to = [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', ');
+        const price = s.service?.price ? `, ${s.service.price.total.toString()} AUD` : '';
+        return step(shipmentStatusWord(s.status), `shipment ${s.id} created (${e.index + 1}/${e.count})${to ? ` to ${to}` : ''}${price}`);
+      }
+      case 'combined': {
+        childIds = e.childIds;
+        const { main, children } = splitParent(e.parent, e.childIds);
+        const n = e.childIds.length;
+        step(
+          orderStatusWord(e.parent.status),
+          `parent order ${e.parent.id} combined: ${n} shipment(s)${main ? ` + main shipment ${main.id}` : ' (free pickup, no main shipment)'}`,
+        );
+        const mismatch = summaryMismatch(e.parent, children);
+        if (mismatch) warn(mismatch);
+        return;
+      }
+      case 'accepted':
+        return step(orderStatusWord(e.order.status), `order ${e.order.id} accepted; booking runs asynchronously`);
+      case 'waiting':
+        spinner?.stop();
+        spinner = startSpinner(io as IOStreams, e.text);
+        return;
+      case 'polled':
+        return spinner?.update(e.text);
+      case 'wait_ended':
+        spinner?.stop();
+        spinner = undefined;
+        return;
+      case 'callback_ignored':
+        return warn(`ignored a callback for order ${e.otherOrderId} (waiting for ${e.orderId})`);
+      case 'processed': {
+        step(orderStatusWord(e.order.status), `order ${e.order.id} booked in ${(e.elapsedMs / 1000).toFixed(1)} s`);
+        if (childIds !== undefined) {
+          const untracked = withoutTrackingNumber(e.order);
+          if (untracked.length > 0) warn(`no tracking number yet for ${untracked.join(', ')}`);
+        }
+        return;
+      }
+      case 'warning':
+        return warn(e.message);
+      case 'note':
+        return say(e.label === 'note' ? `${paint(io, 'yellow', 'note:')} ${e.message}` : paint(io, 'dim', e.message));
+      case 'interrupted':
+        if (settled) return; // the command's own error already said it
+        return io.err(`${stillRunningNote(e.orderId)}\n`);
+    }
+  };
+  return {
+    onEvent,
+    progress,
+    settle() {
+      settled = true;
+    },
+    interrupted() {
+      if (settled) return;
+      const hint = interruptedHint(progress);
+      if (hint !== undefined) io.err(`${hint}\n`);
+    },
+    close() {
+      spinner?.stop();
+      spinner = undefined;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The report of `shipbook validate` and the warnings of a sending command, for people: the
+ * terminal side of src/input/format.ts (which only formats issues as text).
+ */
+import type { InputIssue } from '../errors.js';
+import { formatIssues, issueLocation } from '../input/format.js';
+import type { IOStreams } from '../io.js';
+import { paint } from './style.js';
+import { renderTable } from './table.js';
+
+/** Prints warnings on stderr, one per line: `file:line:col  path  warning: …` (nothing when there are none). */
+export function printWarnings(io: Pick<IOStreams, 'err' | 'color'>, issues: readonly InputIssue[]): void {
+  const warnings = issues.filter((i) => i.severity === 'warning');
+  if (warnings.length > 0) io.err(`${paint(io, 'yellow', formatIssues(warnings))}\n`);
+}
+
+/** One file's outcome, as {@link renderReports} prints it (see `FileReport` in `validate.ts`). */
+export interface ReportLike {
+  file: string;
+  kind: string | null;
+  valid: boolean;
+  issues: ReadonlyArray<InputIssue>;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** `✔ fixtures/orders/x.yaml  order  valid` or `✖ … 2 errors, 1 warning`, for one file. */
+export function summaryLine(io: Pick<IOStreams, 'color'>, r: ReportLike): string {
+  const errors = r.issues.filter((i) => i.severity === 'error').length;
+  const warnings = r.issues.length - errors;
+  const mark = r.valid ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
+  const what = r.valid
+    ? `valid${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`
+    : [plural(errors, 'error'), ...(warnings > 0 ? [plural(warnings, 'warning')] : [])].join(', ');
+  return `${mark} ${r.file}  ${r.kind ?? '?'}  ${what}`;
+}
+
+/**
+ * Prints the outcome of `shipbook validate`. On a terminal: a summary line per file, a table of
+ * every problem (location, field, severity, problem) and a total, all on stdout. Without one:
+ * one tab-separated line per problem on stdout (`file:line:col`, field path, `error`/`warning`,
+ * message) and the summary lines on stderr, so scripts read only the problems.
+ */
+export function renderReports(io: IOStreams, reports: ReadonlyArray<ReportLike>): void {
+  const rows = reports.flatMap((r) => r.issues.map((i) => [issueLocation(i) || r.file, i.path, i.severity, i.message]));
+  const invalid = reports.filter((r) => !r.valid).length;
+  const total = `${plural(reports.length, 'file')} checked: ${reports.length - invalid} valid, ${invalid} with errors`;
+  const lines = reports.map((r) => summaryLine(io, r)).join('\n');
+  if (io.stdoutIsTTY) {
+    io.out(`${lines}\n`);
+    if (rows.length > 0) {
+      const painted = rows.map(([loc, path, severity, message]) => [loc!, path!, paint(io, severity === 'error' ? 'red' : 'yellow', severity!), message!]);
+      io.out(renderTable(io, [{ header: 'location' }, { header: 'field' }, { header: 'severity' }, { header: 'problem' }], painted));
+    }
+    io.out(`${total}\n`);
+    return;
+  }
+  io.out(renderTable(io, [], rows));
+  io.err(`${lines}\n${total}\n`);
+}

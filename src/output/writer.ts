@@ -1,0 +1,95 @@
+/**
+ * One output layer (issue 17, part 3): the format of stdout is chosen once, from the global flags
+ * and the terminal, and every command hands its data (and, for people, a renderer) to one
+ * {@link OutputWriter}; errors go through the same writer. Formats:
+ * - `table`: tables for people (the default when stdout is a terminal);
+ * - `tsv`: tab-separated lines for `cut`/`grep` (the default otherwise);
+ * - `json`: one indented JSON document (`--json` is `--output json`);
+ * - `yaml`: the same document as YAML;
+ * - `ndjson`: the same document as one compact JSON line.
+ * Money is written as two-decimal strings in every machine format (see Money.toJSON).
+ */
+import { stringify as toYaml } from 'yaml';
+import { UsageError } from '../errors.js';
+import type { IOStreams } from '../io.js';
+
+/** The formats `--output` accepts. */
+export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'yaml', 'ndjson'] as const;
+
+/** One output format (see the module documentation). */
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/**
+ * The format of this run: `--output`, else `--json`, else `table` on a terminal and `tsv` without one.
+ * @throws UsageError (exit 2) for `--json` together with an `--output` other than json
+ */
+export function chooseFormat(flags: { output?: string; json?: boolean }, stdoutIsTTY: boolean): OutputFormat {
+  const output = flags.output as OutputFormat | undefined;
+  if (output !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(output)) {
+    throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')} (got "${output}")`);
+  }
+  if (flags.json && output !== undefined && output !== 'json') {
+    throw new UsageError(`--json and --output ${output} ask for two formats`, { suggestion: `Give one: --output ${output}, or --json.` });
+  }
+  if (output !== undefined) return output;
+  if (flags.json) return 'json';
+  return stdoutIsTTY ? 'table' : 'tsv';
+}
+
+/** True for the formats meant for programs (json, yaml, ndjson): no tables, data only. */
+export function isMachineFormat(format: OutputFormat): boolean {
+  return format === 'json' || format === 'yaml' || format === 'ndjson';
+}
+
+/**
+ * `value` as text in a machine format, ending in a newline. A table or tsv format serialises as
+ * JSON (for output that is data by nature, such as a JSON Schema).
+ */
+export function serialize(format: OutputFormat, value: unknown): string {
+  if (format === 'ndjson') return `${JSON.stringify(value)}\n`;
+  // Through JSON first, so Money and dates take their JSON form in YAML too.
+  if (format === 'yaml') return toYaml(JSON.parse(JSON.stringify(value ?? null)) as unknown);
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** Where a command's results go: stdout, in the format of this run. */
+export interface OutputWriter {
+  readonly format: OutputFormat;
+  /** True for json, yaml and ndjson. */
+  readonly machine: boolean;
+  /**
+   * Writes a result: `data` serialised in a machine format, else what `human` prints (a table or
+   * tab-separated lines, chosen by the format through `io.stdoutIsTTY`).
+   */
+  write(data: unknown, human: () => void): void;
+  /** Writes `data` serialised (machine formats; JSON for table/tsv). */
+  data(data: unknown): void;
+  /**
+   * Writes an error body `{error: {...}}` on stdout in a machine format (nothing for people, who
+   * read the error on stderr). `scrub` masks secrets in the text before it is written.
+   */
+  error(body: unknown, scrub: (text: string) => string): void;
+}
+
+/** A writer on `io.out` for `format`. */
+export function createWriter(io: Pick<IOStreams, 'out'>, format: OutputFormat): OutputWriter {
+  const machine = isMachineFormat(format);
+  return {
+    format,
+    machine,
+    write(data, human) {
+      if (machine) io.out(serialize(format, data));
+      else human();
+    },
+    data(data) {
+      io.out(serialize(format, data));
+    },
+    error(body, scrub) {
+      if (!machine) return;
+      // Scrubbed as JSON text (exactly what --json always wrote), then written in the format, so a
+      // mask such as ****1234 stays a quoted string in YAML.
+      const scrubbed = scrub(serialize('json', body));
+      io.out(format === 'json' ? scrubbed : serialize(format, JSON.parse(scrubbed)));
+    },
+  };
+}

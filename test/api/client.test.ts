@@ -1,0 +1,288 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, planRequest, type PlannedRequest } from '../../src/api/client.js';
+import { ENDPOINTS, isTransientFailure, mayRetry } from '../../src/api/endpoints.js';
+import { acceptOrder, createOrder, fetchOrder } from '../../src/api/orders.js';
+import { quoteServices } from '../../src/api/quote.js';
+import { createShipment } from '../../src/api/shipments.js';
+import { clearSecrets, redactText, registerSecret } from '../../src/api/redact.js';
+import {
+  AnswerLostError,
+  AnswerTooLargeError,
+  ApiError,
+  DryRunHalt,
+  NetworkError,
+  ProtocolError,
+  RequestInterruptedError,
+  TimeoutError,
+} from '../../src/errors.js';
+import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+
+const KEY = 'sk_test_fault0123456789abcdef';
+const order = { shipments: [{ transient_id: 'A' }] } as never;
+const quote = { packages: [] } as never;
+const orderAnswer = { order: { id: 'ORD-1', status: 'new', shipments: [] } };
+const acceptBody = {
+  order: { id: 'ORD-1', payment: { type: 'credit_card', credit_card: { number: '4111111111111111', cvv: '737', holder_name: 'P R', expire: '08/29' } } },
+} as never;
+
+let server: FaultServer;
+let clients: ApiClient[] = [];
+function client(options: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}): ApiClient {
+  const c = new ApiClient({ baseUrl: server.url, apiKey: KEY, sleep: async () => {}, ...options });
+  clients.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  server = await startFaultServer();
+});
+afterEach(async () => {
+  for (const c of clients) await c.close();
+  clients = [];
+  server.reset();
+  clearSecrets();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('the endpoint table and what is transient', () => {
+  it('marks reads safe and creates, accept, cancel and combine mutating', () => {
+    expect(ENDPOINTS.quote.safe).toBe(true);
+    expect(ENDPOINTS.fetchOrder).toMatchObject({ method: 'GET', path: 'orders/{order_id}/', safe: true });
+    for (const name of ['createOrder', 'acceptOrder', 'cancelOrder', 'createShipment', 'combineShipments'] as const) {
+      expect(ENDPOINTS[name].safe).toBe(false);
+    }
+  });
+
+  it('retries a mutating call only when its request provably never left, unless accept is declared idempotent', () => {
+    const unsent = new NetworkError('x', { fate: { sent: false, endpoint: ENDPOINTS.createOrder } });
+    const lost = new AnswerLostError('x', { fate: { sent: true, endpoint: ENDPOINTS.createOrder } });
+    const busy = new ApiError({ status: 503, message: 'busy', method: 'POST', url: 'u' });
+    expect(mayRetry(unsent, ENDPOINTS.createOrder, 'safe')).toBe(true);
+    expect(mayRetry(lost, ENDPOINTS.createOrder, 'safe')).toBe(false);
+    expect(mayRetry(busy, ENDPOINTS.createOrder, 'safe')).toBe(false);
+    expect(mayRetry(busy, ENDPOINTS.acceptOrder, 'idempotent-accept')).toBe(true);
+    expect(mayRetry(busy, ENDPOINTS.quote, 'safe')).toBe(true);
+    expect(mayRetry(busy, ENDPOINTS.quote, 'never')).toBe(false);
+    expect(isTransientFailure(new ApiError({ status: 409, message: 'c', method: 'PUT', url: 'u' }))).toBe(false);
+  });
+});
+
+describe('retries', () => {
+  it('retries a safe quote after 503 and 429 (waiting Retry-After) and returns the third answer', async () => {
+    server.set('POST /quote/', [
+      { mode: 'status', status: 503 },
+      { mode: 'status', status: 429, retryAfter: '2' },
+      { mode: 'ok', result: { services: [] } },
+    ]);
+    const delays: number[] = [];
+    const api = client({ sleep: async (ms) => void delays.push(ms), random: () => 0.5 });
+    expect(await quoteServices(api, quote)).toEqual([]);
+    expect(server.requests).toHaveLength(3);
+    expect(delays).toEqual([125, 2000]); // jittered backoff (0.5 × 250 ms), then Retry-After
+  });
+
+  it('never repeats a create after a 503 or a lost answer', async () => {
+    server.set('POST /orders/', { mode: 'status', status: 503 });
+    await expect(createOrder(client(), order)).rejects.toBeInstanceOf(ApiError);
+    expect(server.requests).toHaveLength(1);
+    server.set('POST /orders/', { mode: 'close-after-request' });
+    await expect(createOrder(client(), order)).rejects.toBeInstanceOf(AnswerLostError);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries accept with idempotent-accept and resolves a 409 by reading the order', async () => {
+    server.set('PUT /orders/ORD-1/accept/', [{ mode: 'close-after-request' }, { mode: 'status', status: 409 }]);
+    server.set('GET /orders/ORD-1/', { mode: 'ok', result: { order: { id: 'ORD-1', status: 'ACC', shipments: [] } } });
+    const accepted = await acceptOrder(client(), 'ORD-1', acceptBody, { retry: 'idempotent-accept' });
+    expect(accepted.status).toBe('ACC');
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'PUT /orders/ORD-1/accept/',
+      'PUT /orders/ORD-1/accept/',
+      'GET /orders/ORD-1/',
+    ]);
+  });
+
+  it('does not retry accept by default', async () => {
+    server.set('PUT /orders/ORD-1/accept/', { mode: 'close-after-request' });
+    await expect(acceptOrder(client(), 'ORD-1', acceptBody)).rejects.toBeInstanceOf(AnswerLostError);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('a lost answer is not "cannot reach"', () => {
+  it('says a create was sent, the order may exist, how to find out, and never "try again"', async () => {
+    server.set('POST /orders/', { mode: 'close-after-request' });
+    const err = await createOrder(client(), order).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AnswerLostError);
+    const lost = err as AnswerLostError;
+    expect(lost.sent).toBe(true);
+    expect(lost.endpoint).toMatchObject({ name: 'createOrder', safe: false });
+    expect(lost.exitCode).toBe(5);
+    expect(lost.message).toMatch(/was sent but its answer was lost/);
+    expect(lost.message).toMatch(/order may have been created/);
+    expect(lost.message).not.toMatch(/cannot reach/);
+    expect(lost.suggestion).toMatch(/Do not create it again/);
+    expect(lost.suggestion).not.toMatch(/try again/i);
+  });
+
+  it('names the order to check for a lost accept', async () => {
+    server.set('PUT /orders/ORD-1/accept/', { mode: 'close-after-request' });
+    const err = (await acceptOrder(client(), 'ORD-1', acceptBody).catch((e: unknown) => e)) as AnswerLostError;
+    expect(err.message).toMatch(/may have been accepted/);
+    expect(err.suggestion).toBe('Find out with: shipbook order get ORD-1');
+  });
+
+  it('keeps "cannot reach" with sent: false for a refused connection', async () => {
+    const dead = await startFaultServer();
+    const url = dead.url;
+    await dead.close();
+    const err = (await createOrder(client({ baseUrl: url }), order).catch((e: unknown) => e)) as NetworkError;
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err).not.toBeInstanceOf(AnswerLostError);
+    expect(err.sent).toBe(false);
+    expect(err.message).toMatch(/cannot reach the service/);
+    expect(err.suggestion).toMatch(/base URL/);
+  });
+});
+
+describe('limits', () => {
+  it('stops a trickling answer at the total deadline and says what a create may have done', async () => {
+    // One byte every 200 ms: undici's per-chunk timeout never fires; only the total deadline stops it.
+    server.set('POST /orders/', { mode: 'trickle', intervalMs: 200 });
+    const err = (await createOrder(client({ timeoutMs: 400 }), order).catch((e: unknown) => e)) as TimeoutError;
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err.sent).toBe(true);
+    expect(err.message).toMatch(/did not answer within 400 ms.*order may have been created/);
+    expect(err.suggestion).not.toMatch(/try again/i);
+  });
+
+  it('reports a stalled quote as a timeout after its retries', async () => {
+    server.set('POST /quote/', { mode: 'stall' });
+    const err = (await quoteServices(client({ timeoutMs: 200, maxAttempts: 2 }), quote).catch((e: unknown) => e)) as TimeoutError;
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('stops reading an answer beyond the cap', async () => {
+    server.set('POST /quote/', { mode: 'flood', bytes: 4 * 1024 * 1024 });
+    const err = (await quoteServices(client({ maxAnswerBytes: 1024 * 1024 }), quote).catch((e: unknown) => e)) as AnswerTooLargeError;
+    expect(err).toBeInstanceOf(AnswerTooLargeError);
+    expect(err.exitCode).toBe(5);
+    expect(err.message).toMatch(/the service's answer is too large: more than 1 MiB/);
+  });
+
+  it('treats a quote answer without services as a protocol error, not "no service offered"', async () => {
+    server.set('POST /quote/', { mode: 'malformed', text: JSON.stringify({ message: 'OK', code: 200, result: {} }) });
+    const err = await quoteServices(client(), quote).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as ProtocolError).message).toMatch(/services/);
+    server.set('POST /quote/', { mode: 'malformed', text: JSON.stringify({ message: 'OK', code: 200, result: { services: 'none' } }) });
+    await expect(quoteServices(client(), quote)).rejects.toBeInstanceOf(ProtocolError);
+  });
+
+  it('treats a 200 without result.order or result.shipment as a protocol error', async () => {
+    server.set('*', { mode: 'malformed', text: JSON.stringify({ message: 'OK', code: 200, result: {} }) });
+    await expect(createOrder(client(), order)).rejects.toBeInstanceOf(ProtocolError);
+    await expect(fetchOrder(client(), 'ORD-1')).rejects.toBeInstanceOf(ProtocolError);
+    await expect(createShipment(client(), {} as never)).rejects.toBeInstanceOf(ProtocolError);
+  });
+});
+
+describe('interrupts', () => {
+  it('aborts a create in flight at once and says it was sent and its outcome unknown', async () => {
+    server.set('POST /orders/', { mode: 'stall' });
+    const controller = new AbortController();
+    const api = client({ signal: controller.signal });
+    const pending = createOrder(api, order).catch((e: unknown) => e);
+    await server.received(1);
+    controller.abort(); // without the signal the stall would hold the call for the 30 s response timeout
+    const err = (await pending) as RequestInterruptedError;
+    expect(err).toBeInstanceOf(RequestInterruptedError);
+    expect(err.exitCode).toBe(130);
+    expect(err.sent).toBe(true);
+    expect(err.endpoint?.name).toBe('createOrder');
+    expect(err.message).toMatch(/outcome is unknown, the order may have been created/);
+    expect(err.suggestion).toMatch(/Do not create it again/);
+  });
+
+  it('takes a per-call signal too, and reports an abort before sending as not sent', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const err = (await fetchOrder(client(), 'ORD-1', undefined, { signal: controller.signal }).catch((e: unknown) => e)) as RequestInterruptedError;
+    expect(err).toBeInstanceOf(RequestInterruptedError);
+    expect(err.sent).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('dry run', () => {
+  it('reports the redacted request through the sink and sends nothing', async () => {
+    const seen: PlannedRequest[] = [];
+    const api = client({ dryRun: (p) => seen.push(p) });
+    const err = await acceptOrder(api, 'ORD-1', acceptBody).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DryRunHalt);
+    expect(server.requests).toHaveLength(0);
+    expect(seen).toHaveLength(1);
+    const text = JSON.stringify(seen[0]);
+    expect(seen[0]).toMatchObject({ endpoint: 'acceptOrder', safe: false, method: 'PUT', url: `${server.url}orders/ORD-1/accept/` });
+    expect(seen[0]!.headers.authorization).toBe('Bearer ****cdef');
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain('4111111111111111');
+    expect(text).not.toContain('737');
+  });
+
+  it('plans a later step without a client, with a placeholder id', () => {
+    const planned = planRequest({ baseUrl: 'https://api.example.com/v1', apiKey: KEY }, { endpoint: 'acceptOrder', method: 'PUT', path: 'orders/<order id>/accept/', body: acceptBody });
+    expect(planned.url).toBe('https://api.example.com/v1/orders/<order id>/accept/');
+    expect(JSON.stringify(planned)).not.toContain('737');
+  });
+});
+
+describe('secrets by value', () => {
+  it('masks a CVV and card number the service echoes in its error message', async () => {
+    registerSecret('4111111111111111');
+    registerSecret('737');
+    server.set('PUT /orders/ORD-1/accept/', { mode: 'echo-error' });
+    const err = (await acceptOrder(client(), 'ORD-1', acceptBody).catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    const shown = JSON.stringify({ m: err.message, f: err.fieldErrors });
+    expect(server.requests[0]!.body).toContain('"cvv":"737"');
+    expect(shown).toContain('"cvv');
+    expect(shown).not.toContain('737');
+    expect(shown).not.toContain('4111111111111111');
+  });
+
+  it('masks registered short secrets only where they stand alone', () => {
+    registerSecret('737');
+    expect(redactText('cvv 737, price 17370')).toBe('cvv ****, price 17370');
+  });
+});
+
+describe('small parts', () => {
+  it('reads Retry-After as seconds or an HTTP date', async () => {
+    const { parseRetryAfter } = await import('../../src/api/client.js');
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+
+  it('quotes an order id for the shell in "find out" hints', async () => {
+    const { howToFindOut } = await import('../../src/api/client.js');
+    expect(howToFindOut(ENDPOINTS.acceptOrder, 'orders/ORD%201%3B/accept/')).toBe("Find out with: shipbook order get 'ORD 1;'");
+  });
+
+  it('derives a client with other options and leaves the original unchanged', async () => {
+    const seen: PlannedRequest[] = [];
+    const base = client();
+    const dry = base.withOptions({ dryRun: (p) => seen.push(p) });
+    clients.push(dry);
+    expect(base.dryRun).toBe(false);
+    expect(dry.dryRun).toBe(true);
+    server.set('GET /orders/ORD-1/', { mode: 'ok', result: orderAnswer });
+    await expect(fetchOrder(dry, 'ORD-1')).rejects.toBeInstanceOf(DryRunHalt);
+    expect((await fetchOrder(base, 'ORD-1')).id).toBe('ORD-1');
+    expect(server.requests).toHaveLength(1);
+  });
+});

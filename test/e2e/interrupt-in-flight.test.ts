@@ -1,0 +1,86 @@
+/**
+ * Ctrl-C and SIGTERM while a request is in flight (issue 19 item 1, issue 20 item 7): the process
+ * stops within the grace period, says what was sent and that its outcome is unknown, names what to
+ * run to find out, and never suggests repeating a create. A real process (signals), against the
+ * fault server, which reads the request and then never answers.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { BIN, ROOT } from './cli.js';
+
+const KEY = 'sk_test_interrupt_0123456789';
+let server: FaultServer;
+let sandbox: Sandbox;
+const configDir = mkdtempSync(join(tmpdir(), 'shipbook-interrupt-'));
+
+beforeAll(async () => {
+  server = await startFaultServer();
+  sandbox = await startSandbox({ processingDelayMs: 100 });
+});
+afterEach(() => server.reset());
+afterAll(async () => {
+  await server.close();
+  await sandbox.close();
+});
+
+/** Starts shipbook, sends `signal` once the server has received `requests` requests, and collects the outcome. */
+async function interruptAfter(args: string[], requests: number, signal: NodeJS.Signals) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: configDir, SHIPBOOK_CONFIG_DIR: configDir, NO_COLOR: '1', CI: '1', SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  await server.received(requests);
+  child.kill(signal);
+  const code = await exited;
+  return { code, stdout, stderr };
+}
+
+/** A real create-order answer, from the sandbox, for the fault server to give back. */
+async function createdOrderResult(): Promise<unknown> {
+  const { parse } = await import('yaml');
+  const { readFileSync } = await import('node:fs');
+  const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as Record<string, unknown>;
+  const body = 'request' in doc ? doc : { request: doc };
+  const res = await fetch(new URL('orders/', sandbox.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer sk_sandbox_builtin' },
+    body: JSON.stringify(body),
+  });
+  return ((await res.json()) as { result: unknown }).result;
+}
+
+describe('an interrupt while a request is in flight', () => {
+  it('Ctrl-C during order create: exit 130, the create was sent and may have created the order, no "try again"', async () => {
+    server.set('POST /orders/', { mode: 'stall' });
+    const r = await interruptAfter(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], 1, 'SIGINT');
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/interrupted/);
+    expect(r.stderr).toMatch(/order may have been created/i);
+    expect(r.stderr).not.toMatch(/did not answer in time/);
+    expect(r.stderr).not.toMatch(/try again/i);
+    expect(server.requests.filter((q) => q.path === '/orders/')).toHaveLength(1);
+  });
+
+  it('SIGTERM during the accept of book: exit 143, the order exists, the accept outcome is unknown, look before accepting again', async () => {
+    server.set('POST /orders/', { mode: 'ok', result: await createdOrderResult() });
+    server.set('*', { mode: 'stall' });
+    const r = await interruptAfter(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s'], 2, 'SIGTERM');
+    expect(r.code).toBe(143);
+    expect(r.stderr).toMatch(/terminated/);
+    expect(r.stderr).toMatch(/accept request was sent, but its outcome is unknown/);
+    expect(r.stderr).toMatch(/shipbook order get ORD-/);
+    expect(r.stderr).not.toMatch(/still pending: accept it with/);
+    expect(r.stderr).not.toMatch(/did not answer in time/);
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * A small fault-injecting HTTP server for tests of the API client: a booking service that
+ * misbehaves in one chosen way per route. A real node:http server on 127.0.0.1; each request is
+ * recorded (method, path, body) so tests can count what reached it.
+ *
+ * Modes:
+ * - `ok`: a well-formed envelope with `result` (the given one).
+ * - `stall`: reads the request, then never answers.
+ * - `trickle`: answers 200 with headers at once, then one byte every `intervalMs`.
+ * - `flood`: answers 200 with a body of `bytes` (default 64 MiB) of JSON-ish filler, streamed.
+ * - `close-after-request`: reads the whole request, then destroys the socket without a byte.
+ * - `echo-error`: answers 400 with an error envelope whose message echoes the request body.
+ * - `malformed`: answers 200 with the given raw text (e.g. an envelope without `result.services`).
+ * - `status`: answers the given HTTP status with an error envelope (and `Retry-After` if given).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the server answers one route. */
+export type FaultMode =
+  | { mode: 'ok'; result: unknown; status?: number }
+  | { mode: 'stall' }
+  | { mode: 'trickle'; intervalMs: number }
+  | { mode: 'flood'; bytes?: number }
+  | { mode: 'close-after-request' }
+  | { mode: 'echo-error' }
+  | { mode: 'malformed'; text: string }
+  | { mode: 'status'; status: number; retryAfter?: string };
+
+/** A request the server received. */
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A running fault server. */
+export interface FaultServer {
+  /** Base URL ending with `/`, e.g. `http://127.0.0.1:40123/`. */
+  url: string;
+  /** Every request received, in order (recorded once its body was read). */
+  requests: ReceivedRequest[];
+  /**
+   * Sets how `METHOD path` is answered (e.g. `'POST /orders/'`); `'*'` for any route not set.
+   * A list is used one entry per request, the last one repeating.
+   */
+  set(route: string, mode: FaultMode | FaultMode[]): void;
+  /** Forgets every route set and every request received. */
+  reset(): void;
+  /** Resolves when `n` requests have been received. */
+  received(n: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+function envelope(code: number, message: string, result: unknown): string {
+  return JSON.stringify({ message, code, result });
+}
+
+/** Starts a fault server on a random loopback port. Every route answers `ok` with `{}` until set. */
+export async function startFaultServer(): Promise<FaultServer> {
+  const routes = new Map<string, FaultMode[]>();
+  const requests: ReceivedRequest[] = [];
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const pick = (key: string): FaultMode => {
+    const list = routes.get(key) ?? routes.get('*') ?? [{ mode: 'ok', result: {} }];
+    return list.length > 1 ? list.shift()! : list[0]!;
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+    for (const w of waiters.splice(0)) {
+      if (requests.length >= w.n) w.resolve();
+      else waiters.push(w);
+    }
+    const fault = pick(`${req.method} ${path}`);
+    switch (fault.mode) {
+      case 'ok':
+        res.writeHead(fault.status ?? 200, { 'content-type': 'application/json' }).end(envelope(fault.status ?? 200, 'OK', fault.result));
+        return;
+      case 'stall':
+        return;
+      case 'trickle': {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const text = envelope(200, 'OK', { services: [] });
+        let i = 0;
+        const timer = setInterval(() => {
+          if (i >= text.length || res.destroyed) {
+            clearInterval(timer);
+            timers.delete(timer);
+            res.end();
+            return;
+          }
+          res.write(text[i++]);
+        }, fault.intervalMs);
+        timers.add(timer);
+        return;
+      }
+      case 'flood': {
+        const total = fault.bytes ?? 64 * 1024 * 1024;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        let sent = 0;
+        const pump = () => {
+          while (sent < total && !res.destroyed) {
+            sent += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        res.on('error', () => {});
+        pump();
+        return;
+      }
+      case 'close-after-request':
+        req.socket.destroy();
+        return;
+      case 'echo-error':
+        res.writeHead(400, { 'content-type': 'application/json' }).end(envelope(400, `invalid request: ${body}`, { errors: [{ field: 'request', message: `got ${body}` }] }));
+        return;
+      case 'malformed':
+        res.writeHead(200, { 'content-type': 'application/json' }).end(fault.text);
+        return;
+      case 'status':
+        res
+          .writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) })
+          .end(envelope(fault.status, `fault ${fault.status}`, {}));
+        return;
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests,
+    set(route, mode) {
+      routes.set(route, Array.isArray(mode) ? [...mode] : [mode]);
+    },
+    reset() {
+      routes.clear();
+      requests.length = 0;
+    },
+    received(n) {
+      if (requests.length >= n) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ n, resolve }));
+    },
+    async close() {
+      for (const t of timers) clearInterval(t);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
