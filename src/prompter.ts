@@ -106,17 +106,25 @@ export function inquirerPrompter(io: Pick<IOStreams, 'stdin' | 'stdout'>): Promp
           context,
         ),
       ),
-    search: <T>(q: SearchQuestion<T>) =>
-      guard(async () =>
+    search: <T>(q: SearchQuestion<T>) => {
+      // Enter pressed while the list is still being filtered for the latest keystrokes would take
+      // a choice of the previous list: refuse it, so only a choice that matches what is typed counts.
+      let term = '';
+      return guard(async () =>
         (await lib()).search<T>(
           {
             message: q.message,
-            source: (term) => q.source(term ?? '').map((c) => ({ name: c.name, value: c.value, description: c.description })),
+            source: (typed) => {
+              term = typed ?? '';
+              return q.source(term).map((c) => ({ name: c.name, value: c.value, description: c.description }));
+            },
+            validate: (value) => q.source(term).some((c) => Object.is(c.value, value)) || 'pick one of the matches shown',
             pageSize: q.pageSize,
           },
           context,
         ),
-      ),
+      );
+    },
   };
 }
 

@@ -41,7 +41,7 @@ export function renderSummary(shipments: ReadonlyArray<ShipmentLike>, services: 
       'Customs',
       `${String(customs.reason)}, ${String(customs.tax_status)}, ${customs.lithium === true ? 'contains lithium' : 'no lithium'}; ${items.length} item${items.length === 1 ? '' : 's'}, ${displayCents(itemsInputTotalCents(items))} AUD`,
     );
-    for (const item of items) row('', `${String(item.quantity)} × ${String(item.description)} at ${String(item.value)} AUD, made in ${String(item.madein)}`);
+    for (const item of items) row('', `${String(item.quantity)} × ${String(item.description)} at ${displayCents(itemsInputTotalCents([{ ...item, quantity: 1 }]))} AUD, made in ${String(item.madein)}`);
     if (typeof s.description === 'string') row('Contents', s.description);
     const chosen = services.get(i);
     const code = (s.service as { code?: unknown } | undefined)?.code;
