@@ -90,15 +90,15 @@ export async function readOrderInput(
   }
   // Whatever the file holds must be right before anything is asked.
   const early = checkDocument(doc, { kind: 'order', now: () => ctx.now() }).issues.filter((i) => i.severity === 'error' && !aboutMissing(i, missing));
-  if (early.length > 0) throw new ValidationError(early);
   const asking = missing.filter((m) => m.part !== 'service' || service === undefined);
   if (!io.canPrompt && asking.length > 0) {
-    const err = missingInputError(asking, file !== undefined ? { file, locate: (p) => doc.locate(p) } : {}, file ?? 'the order');
+    const err = missingInputError(asking, file !== undefined ? { file, locate: (p) => doc.locate(p) } : {}, file ?? 'the order', early);
     if (file === undefined) {
       err.issues.unshift({ path: '<file>', message: `no order file: give one, e.g. ${o.command} order.yaml (or run on a terminal to be asked)`, severity: 'error' });
     }
     throw err;
   }
+  if (early.length > 0) throw new ValidationError(early);
   const prompts: PromptIO | undefined = io.canPrompt ? { prompter: ctx.prompter(), say: (t) => io.err(`${t}\n`), now: () => ctx.now() } : undefined;
   const chosen = new Map<number, QuoteServiceEntry>();
   let asked = 0;

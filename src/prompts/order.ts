@@ -31,23 +31,29 @@ export interface MissingPart {
   part: ShipmentPart;
   /** Path of the part in the document, e.g. `['order', 'shipments', 0, 'service', 'code']`. */
   path: PropertyKey[];
-  /** What supplies it, e.g. `--service cheapest|<code>, or service.code in the file`. */
+  /** What supplies it, e.g. `give --service cheapest|<code>, or service.code in the file …`. */
   supply: string;
 }
 
-/** What supplies each part (besides a terminal to be asked on). */
-function supplyOf(part: ShipmentPart, path: string): string {
+/** What supplies each part (besides a terminal to be asked on), after `required: `. */
+function supplyOf(part: ShipmentPart): string {
   switch (part) {
     case 'collection':
-      return `${path} in the file: an address, or "@<name>" for a sender saved with "shipbook config sender set"`;
-    case 'pickup':
-      return `${path} in the file: {date, time_earliest, time_latest} (or collection_type: dropoff when leaving Australia)`;
+      return 'an address, or "@<name>" for a sender saved with "shipbook config sender set"';
+    case 'delivery':
+      return "the recipient's address";
     case 'collection_type':
-      return `${path} in the file: pickup or dropoff`;
+      return 'pickup or dropoff';
+    case 'pickup':
+      return '{date, time_earliest, time_latest}, or collection_type: dropoff when leaving Australia';
+    case 'packages':
+      return 'at least one package {length, width, height, weight, unit}';
+    case 'customs_information':
+      return '{reason, tax_status, lithium, items}';
+    case 'description':
+      return 'a brief description of the goods';
     case 'service':
-      return `--service cheapest|<code>, or ${path} in the file (codes from "shipbook quote")`;
-    default:
-      return `${path} in the file`;
+      return 'give --service cheapest|<code>, or service.code in the file (codes from "shipbook quote")';
   }
 }
 
@@ -60,7 +66,7 @@ export function missingParts(shipment: Obj, at: ReadonlyArray<PropertyKey>, o: {
   const out: MissingPart[] = [];
   const add = (part: ShipmentPart, rel: PropertyKey[]) => {
     const path = [...at, ...rel];
-    out.push({ part, path, supply: supplyOf(part, formatPath(path)) });
+    out.push({ part, path, supply: supplyOf(part) });
   };
   const dropoff = shipment.collection_type === 'dropoff';
   if (shipment.collection == null && !dropoff) add('collection', ['collection']);
@@ -82,24 +88,33 @@ export interface MissingReportSource {
 }
 
 /**
- * The error for missing parts without a terminal: every part with the flag or file field that
- * supplies it (exit 2). `wrapper` is dropped from the paths shown when the file omits it.
+ * The error for missing parts without a terminal: every part at its field path with what
+ * supplies it (`required: …`), together with any other problem of the file (exit 2).
  */
-export function missingInputError(parts: ReadonlyArray<MissingPart>, source: MissingReportSource = {}, what = 'the document'): ValidationError {
-  const issues: InputIssue[] = parts.map((p) => {
+export function missingInputError(
+  parts: ReadonlyArray<MissingPart>,
+  source: MissingReportSource = {},
+  what = 'the document',
+  others: ReadonlyArray<InputIssue> = [],
+): ValidationError {
+  const missing: InputIssue[] = parts.map((p) => {
     // The part is absent: point at the nearest thing that is there (the shipment).
-    const parent = p.part === 'service' ? p.path.slice(0, -2) : p.part === 'pickup' ? p.path.slice(0, -2) : p.path.slice(0, -1);
+    const parent = p.part === 'service' || p.part === 'pickup' ? p.path.slice(0, -2) : p.path.slice(0, -1);
     const position = source.file !== undefined && source.locate ? source.locate(parent) : undefined;
     return {
       ...(source.file !== undefined ? { file: source.file, ...position } : {}),
       path: formatPath(p.path),
-      message: `missing ${p.part.replace('_', ' ')}: give ${p.supply}`,
+      message: `required: ${p.supply}`,
       severity: 'error' as const,
     };
   });
-  return new ValidationError(issues, `${what} is missing ${parts.length} part${parts.length === 1 ? '' : 's'} and there is no terminal to ask on; nothing was sent`, {
-    suggestion: 'Supply each part as listed, or run on a terminal (without CI or --no-input) to be asked for them.',
-  });
+  const issues = [...others, ...missing].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  const count = `${parts.length} part${parts.length === 1 ? '' : 's'}`;
+  return new ValidationError(
+    issues,
+    `${what} is missing ${count}${others.length > 0 ? ` and has ${others.length} other problem${others.length === 1 ? '' : 's'}` : ''}, and there is no terminal to ask on; nothing was sent`,
+    { suggestion: 'Supply each part as listed, or run on a terminal (without CI or --no-input) to be asked for them.' },
+  );
 }
 
 /** What {@link completeShipment} uses. */

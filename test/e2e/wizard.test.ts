@@ -22,9 +22,9 @@ describe('book without a terminal', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no order file: give one, e.g. shipbook book order.yaml');
     for (const part of ['collection', 'delivery', 'collection.pickup', 'packages', 'customs_information', 'description']) {
-      expect(r.stderr).toContain(`order.shipments[0].${part}  missing`);
+      expect(r.stderr).toContain(`order.shipments[0].${part}  required: `);
     }
-    expect(r.stderr).toContain('missing service: give --service cheapest|<code>, or order.shipments[0].service.code in the file');
+    expect(r.stderr).toContain('order.shipments[0].service.code  required: give --service cheapest|<code>, or service.code in the file');
     expect(r.stderr).not.toContain('[sandbox]');
   });
 

@@ -261,10 +261,11 @@ describe('completing a partial order', () => {
     const err = missingInputError(missing, { file: 'partial.yaml', locate: () => ({ line: 3, column: 7 }) });
     expect(err.exitCode).toBe(2);
     expect(err.issues.map((i) => `${i.file}:${i.line}:${i.column} ${i.path} ${i.message}`)).toEqual([
-      'partial.yaml:3:7 order.shipments[0].delivery missing delivery: give order.shipments[0].delivery in the file',
-      'partial.yaml:3:7 order.shipments[0].collection.pickup missing pickup: give order.shipments[0].collection.pickup in the file: {date, time_earliest, time_latest} (or collection_type: dropoff when leaving Australia)',
-      'partial.yaml:3:7 order.shipments[0].service.code missing service: give --service cheapest|<code>, or order.shipments[0].service.code in the file (codes from "shipbook quote")',
+      "partial.yaml:3:7 order.shipments[0].delivery required: the recipient's address",
+      'partial.yaml:3:7 order.shipments[0].collection.pickup required: {date, time_earliest, time_latest}, or collection_type: dropoff when leaving Australia',
+      'partial.yaml:3:7 order.shipments[0].service.code required: give --service cheapest|<code>, or service.code in the file (codes from "shipbook quote")',
     ]);
+    expect(err.message).toBe('the document is missing 3 parts, and there is no terminal to ask on; nothing was sent');
   });
 
   it('asks only for the missing parts, quotes the route, and yields an order the schema accepts', async () => {
