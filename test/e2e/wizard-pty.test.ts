@@ -234,4 +234,22 @@ describe.skipIf(!hasTmux)('the other commands on a terminal', () => {
     expect(screen).toMatch(/ORD-\w+/);
     expect(screen).toContain('pending');
   });
+
+  it('quote asks only for what the flags did not give and prints the services', async () => {
+    const t = Terminal.start(['quote', '--from', 'AU:2015:Alexandria'], env);
+    await t.search('To country (type to search)', 'new z', 'New Zealand (NZ)');
+    await t.answer('To postcode', '6011');
+    await t.answer('To city', 'Wellington');
+    await t.waitFor('❯ cm and kg');
+    t.keys('Enter');
+    await t.answer('Package 1 length (cm)', '30');
+    await t.answer('Package 1 width (cm)', '20');
+    await t.answer('Package 1 height (cm)', '15');
+    await t.answer('Package 1 weight (kg)', '2.5');
+    await t.answer('Add another package?', 'n');
+    const { code, screen } = await t.exit();
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain('From country');
+    expect(screen).toMatch(/SB-INTL-\w+/);
+  });
 });

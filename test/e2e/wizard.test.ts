@@ -89,6 +89,16 @@ describe('saved senders, --service and --max-total', () => {
   });
 });
 
+describe('quote without a terminal', () => {
+  it('lists the flags a quote lacks (exit 2)', async () => {
+    const r = await runCli(['quote', '--from', 'AU:2000:Sydney'], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--to COUNTRY:POSTCODE:CITY (where they go)');
+    expect(r.stderr).toContain('--package LxWxH<cm|in>:<weight><kg|lb> (at least one; repeat for more)');
+    expect(r.stderr).not.toContain('--from COUNTRY');
+  });
+});
+
 describe('validate and saved senders', () => {
   it('reports an unknown saved sender at its line and column', async () => {
     const r = await runCli(['validate', 'fixtures/wizard/unknown-sender.yaml'], { env });
