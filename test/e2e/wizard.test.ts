@@ -3,7 +3,7 @@
  * `--max-total` cancels an order above it (exit 9), `--save-as` writes a file `validate` accepts,
  * saved sender references, and a missing input listed with what supplies it (exit 2).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -86,6 +86,23 @@ describe('saved senders, --service and --max-total', () => {
     const r = await runCli(['order', 'create', 'fixtures/wizard/no-service.yaml', '--service', 'cheapest', '--max-total', '10'], { env });
     expect(r.code).toBe(9);
     expect(r.stderr).toMatch(/costs 38\.50 AUD, above --max-total 10\.00 AUD/);
+  });
+});
+
+describe('shipment create without a terminal', () => {
+  it('lists what a shipment lacks when there is no file (exit 2)', async () => {
+    const r = await runCli(['shipment', 'create'], { env: fx.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the shipment is missing 8 parts, and there is no terminal to ask on; nothing was sent');
+    expect(r.stderr).toContain('shipment.service.code  required: give --service cheapest|<code>');
+  });
+
+  it('chooses the consolidated-mail service of a live quote with --service cheapest', async () => {
+    const file = join(fx.home, 'no-service-shipment.yaml');
+    writeFileSync(file, readFileSync('fixtures/shipments/au-us-1.yaml', 'utf8').replace('  service:\n    code: SB-GLOBAL-MAIL\n', ''));
+    const r = await runCli(['shipment', 'create', file, '--service', 'cheapest', '--json'], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).shipment.service.code).toBe('SB-GLOBAL-MAIL');
   });
 });
 
