@@ -179,7 +179,7 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
 
   it('completes a partial file by prompts: only the missing service is asked; a new card is typed hidden', async () => {
     const out = join(fx.home, 'booked.yaml');
-    const t = Terminal.start(['book', 'fixtures/wizard/no-service.yaml', '--save-as', out], env);
+    const t = Terminal.start(['book', 'fixtures/wizard/no-service.yaml', '--save-as', out, '--debug'], env);
     await t.waitFor('❯ SB-DOM-ROAD');
     t.keys('Enter');
     await t.waitFor('? Book this?');
@@ -197,6 +197,9 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     expect(screen).not.toContain('4111 1111');
     expect(screen).not.toContain('4111111111111111');
     expect(screen).toContain('✔ Card number ****************');
+    // --debug shows the accept request with the card masked.
+    expect(screen).toContain('"credit_card":{"number":"****1111","cvv":"***","holder_name":"Priya Raman","expire":"08/39"}');
+    expect(screen).not.toContain('"cvv":"123"');
     const saved = readFileSync(out, 'utf8');
     expect(saved).toContain('code: SB-DOM-ROAD');
     expect(saved).not.toMatch(/4111|cvv|credit_card/);
