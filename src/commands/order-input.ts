@@ -17,7 +17,7 @@ import type { PromptIO } from '../prompts/ask.js';
 import { enforceMaxTotal, parseMaxTotal } from '../prompts/limit.js';
 import { completeShipment, missingInputError, missingParts, type MissingPart } from '../prompts/order.js';
 import { askPayment } from '../prompts/payment.js';
-import { saveDocument } from '../prompts/save.js';
+import { askSaveAs, saveDocument } from '../prompts/save.js';
 import { parseServiceFlag } from '../prompts/service.js';
 import { confirmSummary, renderSummary } from '../prompts/summary.js';
 import type { CreateOrderRequest } from '../schema/order.js';
@@ -114,9 +114,10 @@ export async function readOrderInput(
     if (!yes) throw new ShipbookError('declined', 'not booked: declined at the summary; nothing was sent', EXIT.INTERRUPTED);
   }
   const order = showWarnings(ctx, validateKind(doc, 'order', ctx));
-  if (flags.saveAs !== undefined) {
-    await saveDocument(flags.saveAs, doc.data, `${o.command} ${flags.saveAs}`, ctx.now());
-    io.err(`Saved the order as ${flags.saveAs} (no payment details); book it again with: ${o.command} ${flags.saveAs}\n`);
+  const saveAs = flags.saveAs ?? (prompts && asked > 0 ? await askSaveAs(prompts, 'order.yaml') : undefined);
+  if (saveAs !== undefined) {
+    await saveDocument(saveAs, doc.data, `${o.command} ${saveAs}`, ctx.now());
+    io.err(`Saved the order as ${saveAs} (no payment details); book it again with: ${o.command} ${saveAs}\n`);
   }
   let payment: PaymentRequest | undefined;
   if (prompts && asked > 0 && o.withPayment) {

@@ -13,7 +13,7 @@ import { checkDocument, validateKind } from '../input/validate.js';
 import type { KindValue } from '../input/kinds.js';
 import type { PromptIO } from '../prompts/ask.js';
 import { completeShipment, missingInputError, missingParts } from '../prompts/order.js';
-import { saveDocument } from '../prompts/save.js';
+import { askSaveAs, saveDocument } from '../prompts/save.js';
 import { parseServiceFlag } from '../prompts/service.js';
 import { confirmSummary, renderSummary } from '../prompts/summary.js';
 import { formatPath } from '../schema/issues.js';
@@ -65,9 +65,10 @@ export async function readShipmentInput(file: string | undefined, flags: { servi
     }
   }
   const value = showWarnings(ctx, validateKind(doc, 'shipment', ctx));
-  if (flags.saveAs !== undefined) {
-    await saveDocument(flags.saveAs, doc.data, `shipbook shipment create ${flags.saveAs}`, ctx.now());
-    io.err(`Saved the shipment as ${flags.saveAs}; create it again with: shipbook shipment create ${flags.saveAs}\n`);
+  const saveAs = flags.saveAs ?? (prompts && done.asked.length > 0 ? await askSaveAs(prompts, 'shipment.yaml') : undefined);
+  if (saveAs !== undefined) {
+    await saveDocument(saveAs, doc.data, `shipbook shipment create ${saveAs}`, ctx.now());
+    io.err(`Saved the shipment as ${saveAs}; create it again with: shipbook shipment create ${saveAs}\n`);
   }
   return value;
 }

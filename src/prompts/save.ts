@@ -6,6 +6,8 @@
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { UsageError } from '../errors.js';
+import { text } from '../schema/common.js';
+import { askText, type PromptIO } from './ask.js';
 
 /** The YAML text of a saved document, with a comment saying how it was made and how to use it. */
 export function savedDocumentText(document: unknown, usage: string, now: Date): string {
@@ -23,4 +25,14 @@ export async function saveDocument(file: string, document: unknown, usage: strin
   } catch (err) {
     throw new UsageError(`--save-as ${file}: cannot write (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err });
   }
+}
+
+/**
+ * The final question of a guided booking when `--save-as` was not given: save the answers as a
+ * file? (default no), then its name.
+ * @returns the file name, or undefined for no
+ */
+export async function askSaveAs(io: PromptIO, suggestion: string): Promise<string | undefined> {
+  const yes = await io.prompter.confirm({ message: 'Save these answers as a file, to use again without prompts?', default: false });
+  return yes ? askText(io, { message: 'File name', schema: text(), default: suggestion }) : undefined;
 }

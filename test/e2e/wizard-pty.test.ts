@@ -169,11 +169,19 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     expect(summary).toContain('  To        Tom Nguyen, Level 12, 120 Collins Street, Melbourne 3000 AU');
     expect(summary).toContain('  Packages  1. 40 × 30 × 25 cm, 6.5 kg');
     t.keys('Enter');
+    // The final question: save the answers (no --save-as given).
+    const saved = join(fx.home, 'wizard-order.yaml');
+    await t.answer('Save these answers as a file, to use again without prompts?', 'y');
+    await t.waitFor('? File name');
+    t.keys('C-u');
+    await t.answer('File name', saved);
     await t.waitFor('❯ credit account (ship now, pay later)');
     t.keys('Enter');
     const { code, screen } = await t.exit();
     expect(code, screen).toBe(0);
     expect(screen).toMatch(/processed order ORD-\w+ booked/);
+    const again = await runCli(['validate', saved], { env });
+    expect(again.code, again.stdout).toBe(0);
     expect(screen).toMatch(/SBX\d+/);
   });
 
@@ -232,6 +240,7 @@ describe.skipIf(!hasTmux)('the other commands on a terminal', () => {
     t.keys('Enter');
     await t.waitFor('? Create this order?');
     t.keys('Enter');
+    await t.answer('Save these answers as a file, to use again without prompts?', '');
     const { code, screen } = await t.exit();
     expect(code, screen).toBe(0);
     expect(screen).toMatch(/ORD-\w+/);
