@@ -28,6 +28,8 @@ export const EXIT = {
   WAIT_TIMEOUT: 7,
   /** A batch finished with some orders failed or unknown; the report names each (PRODUCT.md). */
   BATCH_INCOMPLETE: 8,
+  /** A limit the user set refused the booking (`--max-total`); the pending order was cancelled. */
+  LIMIT_REFUSED: 9,
   /** Interrupted by the user (Ctrl-C, SIGINT): 128 + 2. */
   INTERRUPTED: 130,
   /** Terminated (SIGTERM: `timeout`, a cancelled CI job): 128 + 15. */
@@ -296,5 +298,22 @@ export class WaitTimeoutError extends ShipbookError {
   constructor(orderId: string, message: string, options: ShipbookErrorOptions = {}) {
     super('wait_timeout', message, EXIT.WAIT_TIMEOUT, options);
     this.orderId = orderId;
+  }
+}
+
+/**
+ * A limit the user set refused the booking: the order's exact price is above `--max-total`.
+ * The pending order has been cancelled (or the message says why it could not be). Exit 9.
+ */
+export class LimitRefusedError extends ShipbookError {
+  readonly orderId: string;
+  /** The order's exact total and the limit, in AUD cents. */
+  readonly totalCents: number;
+  readonly limitCents: number;
+  constructor(orderId: string, totalCents: number, limitCents: number, message: string, options: ShipbookErrorOptions = {}) {
+    super('limit_refused', message, EXIT.LIMIT_REFUSED, options);
+    this.orderId = orderId;
+    this.totalCents = totalCents;
+    this.limitCents = limitCents;
   }
 }

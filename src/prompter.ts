@@ -47,12 +47,25 @@ export interface SelectQuestion<T> {
   default?: T;
 }
 
+/**
+ * Pick one of a long list by typing part of it (a country by name: "new z" → New Zealand).
+ * `source` gives the choices that match what is typed so far (all of them for `''`); Enter takes
+ * the highlighted one, the first by default.
+ */
+export interface SearchQuestion<T> {
+  message: string;
+  source(term: string): ReadonlyArray<Choice<T>>;
+  /** How many choices are shown at once. */
+  pageSize?: number;
+}
+
 /** Everything a command may ask. */
 export interface Prompter {
   input(question: InputQuestion): Promise<string>;
   password(question: PasswordQuestion): Promise<string>;
   confirm(question: ConfirmQuestion): Promise<boolean>;
   select<T>(question: SelectQuestion<T>): Promise<T>;
+  search<T>(question: SearchQuestion<T>): Promise<T>;
 }
 
 /** The user pressed Ctrl-C (or Ctrl-D) in a prompt: exit code 130. */
@@ -93,10 +106,32 @@ export function inquirerPrompter(io: Pick<IOStreams, 'stdin' | 'stdout'>): Promp
           context,
         ),
       ),
+    search: <T>(q: SearchQuestion<T>) => {
+      // Enter pressed while the list is still being filtered for the latest keystrokes would take
+      // a choice of the previous list: refuse it, so only a choice that matches what is typed counts.
+      let term = '';
+      return guard(async () =>
+        (await lib()).search<T>(
+          {
+            message: q.message,
+            source: (typed) => {
+              term = typed ?? '';
+              return q.source(term).map((c) => ({ name: c.name, value: c.value, description: c.description }));
+            },
+            validate: (value) => q.source(term).some((c) => Object.is(c.value, value)) || 'pick one of the matches shown',
+            pageSize: q.pageSize,
+          },
+          context,
+        ),
+      );
+    },
   };
 }
 
-/** An answer a script gives: text (input, password, select by value), a boolean (confirm), or several in turn. */
+/**
+ * An answer a script gives: text (input, password, select by value, search by the typed term), a
+ * boolean (confirm), or several in turn.
+ */
 export type ScriptedAnswer = string | boolean | ReadonlyArray<string | boolean>;
 
 /** A {@link Prompter} answering from a script, with a log of what was asked. */
@@ -166,6 +201,14 @@ export function scriptedPrompter(answers: Readonly<Record<string, ScriptedAnswer
       const choice = q.choices.find((c) => String(c.value) === String(raw));
       if (!choice) throw new Error(`"${String(raw)}" is not a choice of "${q.message}" (${q.choices.map((c) => String(c.value)).join(', ')})`);
       return choice.value;
+    },
+    search: async <T>(q: SearchQuestion<T>) => {
+      // The answer is what the user types; Enter takes the first choice that matches it.
+      const raw = next(q.message);
+      if (typeof raw !== 'string') throw new Error(`question "${q.message}" needs a typed search term, the script gives ${String(raw)}`);
+      const first = q.source(raw)[0];
+      if (!first) throw new Error(`no choice of "${q.message}" matches "${raw}"`);
+      return first.value;
     },
   };
 }

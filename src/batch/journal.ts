@@ -144,6 +144,16 @@ export function readJournal(path: string): Map<string, EntryState> {
   return states;
 }
 
+/** True when a process with this pid runs on this machine. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Who holds a journal's lock. */
 export interface JournalOwner {
   pid: number;
@@ -183,8 +193,9 @@ export class Journal {
     if (!existsSync(path)) writeFileSync(path, '');
     let release: (() => Promise<void>) | undefined;
     if (options.lock) {
+      const take = () => lockfile.lock(path, { lockfilePath: `${path}.lock`, realpath: false, stale: 10_000, update: 3_000, retries: 0 });
       try {
-        release = await lockfile.lock(path, { lockfilePath: `${path}.lock`, realpath: false, stale: 10_000, update: 3_000, retries: 0 });
+        release = await take();
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
         let owner: JournalOwner | undefined;
@@ -193,7 +204,11 @@ export class Journal {
         } catch {
           owner = undefined;
         }
-        throw new JournalLockedError(path, owner);
+        // A batch killed with -9 leaves its lock behind: on this machine, a holder that no longer
+        // runs does not hold it (the rerun of a cancelled CI job must not wait for it to go stale).
+        if (owner === undefined || owner.host !== hostname() || isAlive(owner.pid)) throw new JournalLockedError(path, owner);
+        rmSync(`${path}.lock`, { recursive: true, force: true });
+        release = await take();
       }
       const owner: JournalOwner = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), command: options.command };
       writeFileSync(`${path}.owner`, `${JSON.stringify(owner)}\n`);

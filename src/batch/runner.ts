@@ -19,6 +19,7 @@ import { bookDocument, type BookingDocument } from '../booking/book.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { pollForResult } from '../booking/wait.js';
 import { ApiError, ShipbookError, type InputIssue } from '../errors.js';
+import { isTransientFailure } from '../api/endpoints.js';
 import { validateKind } from '../input/validate.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
@@ -180,10 +181,12 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
   };
 
   try {
-    if (state?.stage === 'accepted' && state.orderId !== undefined) return finished(await poll(state.orderId));
-    const doc: BookingDocument = (state?.stage === 'created' || state?.stage === 'failed') && state.orderId !== undefined ? { kind: 'pending', orderId: state.orderId } : item.doc;
     for (let attempt = 1; ; attempt++) {
+      // Each attempt starts from where the journal says the order stands.
+      const at = journal.states.get(item.id);
+      const doc: BookingDocument = (at?.stage === 'created' || at?.stage === 'failed') && at.orderId !== undefined ? { kind: 'pending', orderId: at.orderId } : item.doc;
       try {
+        if (at?.stage === 'accepted' && at.orderId !== undefined) return finished(await poll(at.orderId));
         const { order } = await bookDocument(doc, {
           api: deps.api,
           accept: deps.accept,
@@ -206,9 +209,18 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
       } catch (err) {
         // A create the service answered with "not now" (429, 5xx): nothing was created; try again.
         const refused = !(err instanceof BookingStoppedError) && err instanceof ApiError && RETRYABLE_CREATE.has(err.status);
+        // An order that exists and whose accept or wait met a passing fault (5xx, 429, a lost
+        // answer, a timeout): accepting again is safe (a 409 is read as accepted) and so is polling.
+        const cause = err instanceof BookingStoppedError ? err.cause : err;
+        const passing = isTransientFailure(cause) && journal.states.get(item.id)?.orderId !== undefined;
+        const wait = () => (deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(Math.min(2000, 100 * 2 ** attempt) * Math.random());
         if (refused && doc.kind !== 'pending' && attempt < CREATE_ATTEMPTS && !deps.signal?.aborted) {
           journal.append({ ...record, event: 'failed', created: false, error: errorOf(err) });
-          await (deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(Math.min(2000, 100 * 2 ** attempt) * Math.random());
+          await wait();
+          continue;
+        }
+        if (passing && attempt < CREATE_ATTEMPTS && !deps.signal?.aborted) {
+          await wait();
           continue;
         }
         throw err;

@@ -9,6 +9,9 @@ import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './book-bat
 import { bookDocument, type BookingDocument } from '../booking/book.js';
 import { planBooking } from '../booking/plan.js';
 import { DryRunHalt } from '../errors.js';
+import { BookingStoppedError } from '../booking/progress.js';
+import { LimitRefusedError } from '../errors.js';
+import { checkMaxTotal, readOrderInput, type OrderInputFlags } from './order-input.js';
 import type { PaymentFlags } from '../booking/payment.js';
 import type { Context } from '../context.js';
 import { loadDocument } from '../input/load.js';
@@ -31,14 +34,26 @@ import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js'
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
-export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
+export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string }, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const loaded = await loadDocument(o.file, io.stdin);
-  // A file listing shipments and a main_shipment is consolidated mail.
-  const doc: BookingDocument = isConsolidatedDocument(loaded.data)
-    ? { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded, 'consolidated', ctx)), file: o.file }
-    : { kind: 'regular', order: showWarnings(ctx, validateKind(loaded, 'order', ctx)), file: o.file };
-  const { api, waiter, accept, progress } = await prepareBooking(o, ctx);
+  const loaded = o.file !== undefined ? await loadDocument(o.file, io.stdin) : undefined;
+  // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
+  // completed by prompts on a terminal (src/commands/order-input.ts).
+  const input =
+    loaded && isConsolidatedDocument(loaded.data)
+      ? undefined
+      : await readOrderInput(o.file, o, ctx, { command: 'shipbook book', loaded, withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined });
+  const doc: BookingDocument = input
+    ? { kind: 'regular', order: input.order, file: o.file ?? '(prompts)' }
+    : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
+  const prepared = await prepareBooking({ ...o, file: o.file ?? '(prompts)' }, ctx);
+  const { api, waiter, progress } = prepared;
+  let created: { id: string; price?: { total: { cents: number } } } | undefined;
+  const accept = async (orderId: string) => {
+    if (created?.id === orderId) await checkMaxTotal(ctx, created, input?.maxTotalCents);
+    const request = await prepared.accept(orderId);
+    return input?.payment ? { ...request, order: { ...request.order, payment: input.payment } } : request;
+  };
   if (ctx.globals.dryRun) {
     // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
@@ -53,6 +68,8 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
     now: () => ctx.now().getTime(),
     signal: ctx.signal,
     onEvent(e) {
+      if (e.type === 'order_created') created = e.order;
+      else if (e.type === 'combined') created = e.parent;
       progress.onEvent(e);
       if (ctx.json) return;
       if (e.type === 'order_created') {
@@ -62,7 +79,12 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
         printParentOrder(io, e.parent, e.childIds);
       }
     },
-  }).finally(() => progress.settle());
+  })
+    // Refused by --max-total: the order is cancelled, so there is nothing to continue (no hint).
+    .catch((err: unknown) => {
+      throw err instanceof BookingStoppedError && err.cause instanceof LimitRefusedError ? err.cause : err;
+    })
+    .finally(() => progress.settle());
   ctx.output.write({ order }, () => {
     if (doc.kind === 'consolidated') printParentOrder(io, order, childIds, { price: false });
     else printShipments(io, order.shipments);
@@ -81,7 +103,10 @@ export function bookCommand(ctx: Context): Command {
             'result and print every shipment with its tracking number. A consolidated-mail file (shipments and ' +
             'a main_shipment) is booked as create shipment × N, combine, accept the parent, wait.',
         )
-        .argument('<inputs...>', 'order file (JSON or YAML, "-" for standard input); several files, directories or NDJSON make a batch'),
+        .argument('[inputs...]', 'order file (JSON or YAML, "-" for standard input); several files, directories or NDJSON make a batch; none on a terminal: asked step by step')
+        .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
+        .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
+        .option('--save-as <file>', 'write the order (without payment) as a file that books again without prompts'),
     ),
   )
     .option('--concurrency <n>', 'batch: orders booked at once (default 4)')
@@ -93,9 +118,10 @@ export function bookCommand(ctx: Context): Command {
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
+        '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n',
     )
-    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & BatchFlags) => {
+    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags) => {
       const isDirectory = (p: string) => {
         try {
           return statSync(p).isDirectory();
@@ -107,6 +133,6 @@ export function bookCommand(ctx: Context): Command {
         const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
         return runBatchBook(batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ctx);
       }
-      await runBook({ ...flags, file: inputs[0]!, wait: waitSettings(flags) }, ctx);
+      await runBook({ ...flags, file: inputs[0], wait: waitSettings(flags) }, ctx);
     });
 }

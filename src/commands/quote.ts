@@ -8,6 +8,7 @@ import { loadValidated } from './input.js';
 import { printQuote, sortServices } from '../output/quote.js';
 import { schemaProblems } from '../schema/issues.js';
 import { quoteRequest, type QuoteRequest } from '../schema/quote.js';
+import { askQuote, missingQuoteParts, type PartialQuote } from '../prompts/quote.js';
 
 /** Options of `quote`: a file, or a route and packages from flags. */
 export interface QuoteOptions {
@@ -21,15 +22,25 @@ export interface QuoteOptions {
   get?: boolean;
 }
 
-/** Builds the quote request from flags. @throws UsageError / ValidationError (exit 2) */
-export function quoteFromFlags(o: QuoteOptions): QuoteRequest {
-  if (!o.from || !o.to || o.packages.length === 0) {
-    throw new UsageError('give a quote file, or --from, --to and at least one --package', {
-      suggestion: 'For example: shipbook quote --from AU:2000:Sydney --to AU:3000:Melbourne --package 30x20x15cm:2.5kg',
+/** What the flags give of a quote (parsed; a malformed flag is an error at once). */
+function partialQuote(o: QuoteOptions): PartialQuote {
+  return {
+    ...(o.from ? { from: parsePlace('--from', o.from) } : {}),
+    ...(o.to ? { to: parsePlace('--to', o.to) } : {}),
+    ...(o.packages.length > 0 ? { packages: o.packages.map(parsePackageSpec) } : {}),
+  };
+}
+
+/** Builds the quote request from flags (and answers, when the missing parts were asked). @throws UsageError / ValidationError (exit 2) */
+export function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>): QuoteRequest {
+  if (!asked && (!o.from || !o.to || o.packages.length === 0)) {
+    const missing = missingQuoteParts(partialQuote(o));
+    throw new UsageError(`give a quote file, or --from, --to and at least one --package; missing:\n  ${missing.join('\n  ')}`, {
+      suggestion: 'For example: shipbook quote --from AU:2000:Sydney --to AU:3000:Melbourne --package 30x20x15cm:2.5kg (on a terminal, the missing parts are asked).',
     });
   }
-  const from = parsePlace('--from', o.from);
-  const to = parsePlace('--to', o.to);
+  const from = asked?.from ?? parsePlace('--from', o.from!);
+  const to = asked?.to ?? parsePlace('--to', o.to!);
   const raw = {
     collection_country: from.country,
     collection_postcode: from.postcode,
@@ -37,7 +48,7 @@ export function quoteFromFlags(o: QuoteOptions): QuoteRequest {
     delivery_country: to.country,
     delivery_postcode: to.postcode,
     delivery_city: to.city,
-    packages: o.packages.map(parsePackageSpec),
+    packages: asked?.packages ?? o.packages.map(parsePackageSpec),
     ...(o.value !== undefined ? { value: o.value } : {}),
     ...(o.insurance !== undefined ? { insurance: o.insurance } : {}),
     currency: 'AUD',
@@ -57,7 +68,13 @@ export function quoteFromFlags(o: QuoteOptions): QuoteRequest {
 export async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
   const usesFlags = o.from !== undefined || o.to !== undefined || o.packages.length > 0;
   if (o.file && usesFlags) throw new UsageError('give either a quote file or --from/--to/--package, not both');
-  const quote = o.file ? await loadValidated(o.file, 'quote', ctx) : quoteFromFlags(o);
+  const partial = o.file ? undefined : partialQuote(o);
+  // No file and not every flag: on a terminal, the missing parts are asked (src/prompts/quote.ts).
+  const asked =
+    partial && missingQuoteParts(partial).length > 0 && ctx.io.canPrompt
+      ? await askQuote({ prompter: ctx.prompter(), say: (t) => ctx.io.err(`${t}\n`), now: () => ctx.now() }, partial)
+      : undefined;
+  const quote = o.file ? await loadValidated(o.file, 'quote', ctx) : quoteFromFlags(o, asked);
   if (o.get && quote.packages.length !== 1) {
     throw new UsageError(`--get quotes exactly one package (this quote has ${quote.packages.length})`);
   }
@@ -77,7 +94,7 @@ export function quoteCommand(ctx: Context): Command {
       'Ask for price quotes (POST /quote/) from a JSON or YAML file, or from flags.\n' +
         'Packages are LxWxH<cm|in>:<weight><kg|lb>; cm goes with kg, in with lb. Prices in AUD.',
     )
-    .argument('[file]', 'quote request file (JSON or YAML, "-" for standard input)')
+    .argument('[file]', 'quote request file (JSON or YAML, "-" for standard input); without file or flags on a terminal: asked')
     .option('--from <place>', 'collection as COUNTRY:POSTCODE:CITY, e.g. AU:2000:Sydney')
     .option('--to <place>', 'delivery as COUNTRY:POSTCODE:CITY, e.g. AU:3000:Melbourne')
     .option('--package <spec>', 'a package, e.g. 30x20x15cm:2.5kg (repeat for more)', (v: string, all: string[] | undefined) => [...(all ?? []), v])

@@ -20,6 +20,8 @@ export interface SandboxCommandOptions {
   freePickup: boolean;
   /** `--state <dir>`: keep orders and shipments there instead of in memory. */
   stateDir?: string;
+  /** `--fail-rate`, `--reset-rate`, `--latency`, `--rate-limit`: faults injected into the booking operations. */
+  faults?: import('../sandbox/index.js').SandboxFaults;
   /** `--no-log`: no line per request on stderr (under load, writing the log costs more than answering). */
   quiet?: boolean;
 }
@@ -35,6 +37,7 @@ export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promis
     processingDelayMs: o.delayMs,
     freePickup: o.freePickup,
     stateDir: o.stateDir,
+    faults: o.faults,
     log: o.quiet ? () => {} : (line: string) => ctx.io.err(`${line}\n`),
   }).catch((err: unknown) => {
     throw builtinStateError(err);
@@ -169,17 +172,39 @@ export function sandboxCommand(ctx: Context): Command {
     .option('--free-pickup', 'the sandbox account has the free-pickup option (combine without main_shipment)', false)
     .option(stateOption, 'keep orders and shipments in this directory (default: in memory)')
     .option('--no-log', 'no line per request on stderr (for load tests)')
+    .option('--fail-rate <share>', 'answer that share of booking requests 500 or 503 without processing them (e.g. 0.2 or 20%)')
+    .option('--reset-rate <share>', 'close that share of connections without an answer, half of them after processing the request')
+    .option('--latency <duration>', 'add this to every answer (e.g. 50ms)')
+    .option('--rate-limit <n/s>', 'answer 429 with Retry-After beyond this many requests per second (e.g. 50/s)')
     .addCommand(status)
     .addCommand(reset)
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook sandbox --port 8787\n  shipbook sandbox --port 8787 --state ./sandbox-state\n  SHIPBOOK_BASE_URL=http://127.0.0.1:8787/ shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook sandbox status\n  shipbook sandbox reset --yes\n',
     )
-    .action(async (flags: { port: string; host: string; apiKey?: string; delay: string; freePickup: boolean; state?: string; log: boolean }) => {
+    .action(async (flags: { port: string; host: string; apiKey?: string; delay: string; freePickup: boolean; state?: string; log: boolean; failRate?: string; resetRate?: string; latency?: string; rateLimit?: string }) => {
+      const { parseFaultRate, parseRateLimit } = await import('../sandbox/index.js');
+      const rate = (flag: string, text: string | undefined) => {
+        if (text === undefined) return undefined;
+        const v = parseFaultRate(text);
+        if (v === undefined) throw new UsageError(`${flag} must be a share from 0 to 1, or a percentage (got "${text}")`, { suggestion: `For example ${flag} 0.2 or ${flag} 20%` });
+        return v;
+      };
+      let rateLimit: number | undefined;
+      if (flags.rateLimit !== undefined) {
+        rateLimit = parseRateLimit(flags.rateLimit);
+        if (rateLimit === undefined) throw new UsageError(`--rate-limit must be requests per second, e.g. 50/s (got "${flags.rateLimit}")`);
+      }
+      const faults = {
+        failRate: rate('--fail-rate', flags.failRate),
+        resetRate: rate('--reset-rate', flags.resetRate),
+        latencyMs: flags.latency === undefined ? undefined : parseDuration('--latency', flags.latency),
+        rateLimit,
+      };
       const port = Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number 0-65535 (got "${flags.port}")`);
       await runSandbox(
-        { host: flags.host, port, apiKey: flags.apiKey, delayMs: parseDuration('--delay', flags.delay), freePickup: flags.freePickup, stateDir: flags.state, quiet: !flags.log },
+        { host: flags.host, port, apiKey: flags.apiKey, delayMs: parseDuration('--delay', flags.delay), freePickup: flags.freePickup, stateDir: flags.state, quiet: !flags.log, faults },
         ctx,
       );
     });

@@ -26,7 +26,12 @@ export interface ValidateOptions {
  */
 export async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport[]> {
   if (o.files.filter((f) => f === '-').length > 1) throw new UsageError('"-" (standard input) can be given only once');
-  const reports = await validateFiles(o.files, { kind: o.kind, now: () => ctx.now(), stdin: ctx.io.stdin });
+  // Saved senders for `collection: "@name"` (no credentials are read; a broken config just means none).
+  const senders = await ctx.profile().then(
+    (p) => ({ senders: p.senders, profile: p.name }),
+    () => ({ senders: undefined, profile: ctx.globals.profile ?? 'the active profile' }),
+  );
+  const reports = await validateFiles(o.files, { kind: o.kind, now: () => ctx.now(), stdin: ctx.io.stdin, senders });
   if (ctx.json) ctx.output.data(reports);
   else renderReports(ctx.io, reports);
   const invalid = reports.filter((r) => !r.valid).length;

@@ -11,6 +11,7 @@ import { ValidationError, type InputIssue } from '../errors.js';
 import { formatPath } from '../schema/issues.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
 import { documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
+import { resolveSenders, type SenderRecord } from './senders.js';
 import { collectWarnings } from './warnings.js';
 
 /** What was found in one document. */
@@ -39,6 +40,11 @@ export interface FileReport {
 export interface CheckOptions {
   /** Check as this kind instead of detecting it. */
   kind?: KindName;
+  /**
+   * The active profile's saved senders, to replace `collection: "@name"` references
+   * (src/input/senders.ts); without it a reference is checked as it stands (not an address).
+   */
+  senders?: { senders: Readonly<Record<string, SenderRecord>> | undefined; profile: string };
   /** The clock (card expiry, pickup dates in the past). */
   now: () => Date;
 }
@@ -63,6 +69,12 @@ function unknownKindIssue(doc: LoadedDocument): InputIssue {
  * schema, or, when there is none, the value and any warnings. Never throws for bad input.
  */
 export function checkDocument(doc: LoadedDocument, options: CheckOptions): DocumentCheck {
+  if (options.senders) {
+    // `collection: "@name"`: the profile's saved sender, before the schema sees it.
+    const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile);
+    if (resolved.issues.length > 0) return { kind: options.kind ?? detectKind(doc.data), issues: resolved.issues.sort(byPosition) };
+    if (resolved.used.length > 0) doc = { ...doc, data: resolved.data };
+  }
   const kind = options.kind ?? detectKind(doc.data);
   if (kind === undefined) return { kind, issues: [unknownKindIssue(doc)] };
   const def = KINDS[kind] as DocumentKind;

@@ -94,6 +94,7 @@ export function journalCommand(ctx: Context): Command {
   return new Command('journal')
     .summary("show and settle the orders of a batch's journal")
     .description('A batch (shipbook book with several inputs) records every order in a journal so that a killed run can go on. Show where each order stands, and settle unknown ones.')
+    .addHelpText('after', '\nExamples:\n  shipbook journal show\n  shipbook journal show --journal ci/journal.ndjson --json\n  shipbook journal resolve 3f9c2a1b --order ORD-1A2B3C4D\n')
     .addCommand(
       new Command('show')
         .summary('every order of the journal and where it stands')

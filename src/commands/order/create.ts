@@ -3,18 +3,20 @@ import { Command } from 'commander';
 import { createOrder } from '../../api/orders.js';
 import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
-import { loadValidated } from '../input.js';
+import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../order-input.js';
 import { printOrder } from '../../output/order.js';
 
 /** Options of `order create`. */
-export interface OrderCreateOptions {
-  file: string;
+export interface OrderCreateOptions extends OrderInputFlags {
+  /** The order file; none on a terminal: asked step by step. */
+  file?: string;
 }
 
 /** Validates the file (nothing is sent while a problem remains), creates the order, prints it. */
 export async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void> {
-  const order = await loadValidated(o.file, 'order', ctx);
+  const { order, maxTotalCents } = await readOrderInput(o.file, o, ctx, { command: 'shipbook order create', withPayment: false });
   const created = await createOrder(await ctx.api(), order);
+  await checkMaxTotal(ctx, created, maxTotalCents);
   ctx.output.write({ order: created }, () => {
     printOrder(ctx.io, created);
     ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', created.id)} --payment credit\n`);
@@ -26,7 +28,10 @@ export function orderCreateCommand(ctx: Context): Command {
   return new Command('create')
     .summary('create a pending order from a file')
     .description('Validate an order file (JSON or YAML, `request` wrapper optional) and create it with POST /orders/.')
-    .argument('<file>', 'order file ("-" for standard input)')
-    .addHelpText('after', '\nExample:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n')
-    .action(async (file: string) => runOrderCreate({ file }, ctx));
+    .argument('[file]', 'order file ("-" for standard input); none on a terminal: asked step by step')
+    .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
+    .option('--max-total <aud>', 'cancel the new order if its exact total is above this (AUD), exit 9')
+    .option('--save-as <file>', 'write the order as a file that creates it again without prompts')
+    .addHelpText('after', '\nExamples:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n  shipbook order create fixtures/wizard/no-service.yaml --service cheapest --max-total 50\n')
+    .action(async (file: string | undefined, flags: OrderInputFlags) => runOrderCreate({ ...flags, file }, ctx));
 }

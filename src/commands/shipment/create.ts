@@ -4,12 +4,16 @@ import { createShipment } from '../../api/shipments.js';
 import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
 import { printCreatedShipment } from '../../output/consolidated.js';
-import { loadValidated } from '../input.js';
+import { readShipmentInput } from '../shipment-input.js';
 
 /** Options of `shipment create`. */
 export interface ShipmentCreateOptions {
   /** The shipment file: `{shipment: …}` (create-shipment request form, `request` wrapper optional) or a bare shipment; `-` for stdin. */
-  file: string;
+  file?: string;
+  /** `--service cheapest|<code>`: for a shipment without `service.code`, from the consolidated-mail services of a live quote. */
+  service?: string;
+  /** `--save-as <file>`: write what was entered as a shipment file. */
+  saveAs?: string;
 }
 
 /**
@@ -19,7 +23,8 @@ export interface ShipmentCreateOptions {
  */
 export async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promise<void> {
   // Through the kinds registry like every sending command, so warnings (a 40 kg package) show too.
-  const { shipment } = await loadValidated(o.file, 'shipment', ctx);
+  // No file, or a partial one, on a terminal: the missing parts are asked (src/commands/shipment-input.ts).
+  const { shipment } = await readShipmentInput(o.file, o, ctx);
   const created = await createShipment(await ctx.api(), { shipment });
   ctx.output.write({ shipment: created }, () => {
     printCreatedShipment(ctx.io, created);
@@ -36,7 +41,9 @@ export function shipmentCreateCommand(ctx: Context): Command {
         'global_mail: true in the quote, leaving Australia). The file holds {shipment: …} (the request ' +
         'wrapper is optional) or the shipment itself. Prints the shipment id and its exact price.',
     )
-    .argument('<file>', 'shipment file (JSON or YAML, "-" for standard input)')
-    .addHelpText('after', '\nExamples:\n  shipbook shipment create fixtures/shipments/au-us-1.yaml\n  shipbook shipment create fixtures/shipments/au-gb-2.yaml --json\n')
-    .action(async (file: string) => runShipmentCreate({ file }, ctx));
+    .argument('[file]', 'shipment file (JSON or YAML, "-" for standard input); none on a terminal: asked step by step')
+    .option('--service <cheapest|code>', 'without service.code: the cheapest consolidated-mail service of a live quote, or this code')
+    .option('--save-as <file>', 'write the shipment as a file that creates it again without prompts')
+    .addHelpText('after', '\nExamples:\n  shipbook shipment create fixtures/shipments/au-us-1.yaml\n  shipbook shipment create fixtures/shipments/au-gb-2.yaml --json\n  shipbook shipment create                 # on a terminal: asked step by step\n')
+    .action(async (file: string | undefined, flags: { service?: string; saveAs?: string }) => runShipmentCreate({ ...flags, file }, ctx));
 }

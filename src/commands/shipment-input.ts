@@ -1,0 +1,74 @@
+/**
+ * The shipment `shipment create` sends (consolidated mail), from a file, from prompts, or from a
+ * file completed by prompts (issue 12), as `order-input.ts` does for orders: saved senders
+ * resolved, only the missing parts asked on a terminal (the service from the consolidated-mail
+ * services of a live quote), or, without one, listed with what supplies them (exit 2).
+ */
+import { quoteServices } from '../api/quote.js';
+import type { Context } from '../context.js';
+import { EXIT, ShipbookError, ValidationError } from '../errors.js';
+import { loadDocument, type LoadedDocument } from '../input/load.js';
+import { resolveSenders } from '../input/senders.js';
+import { checkDocument, validateKind } from '../input/validate.js';
+import type { KindValue } from '../input/kinds.js';
+import type { PromptIO } from '../prompts/ask.js';
+import { completeShipment, missingInputError, missingParts } from '../prompts/order.js';
+import { askSaveAs, saveDocument } from '../prompts/save.js';
+import { parseServiceFlag } from '../prompts/service.js';
+import { confirmSummary, renderSummary } from '../prompts/summary.js';
+import { formatPath } from '../schema/issues.js';
+import { showWarnings } from './input.js';
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Reads the shipment for `shipment create`.
+ * @throws ValidationError (2) for a bad file or, without a terminal, the missing parts;
+ *   PromptInterruptedError (130) on Ctrl-C or a declined summary
+ */
+export async function readShipmentInput(file: string | undefined, flags: { service?: string; saveAs?: string }, ctx: Context): Promise<KindValue<'shipment'>> {
+  const { io } = ctx;
+  const service = flags.service !== undefined ? parseServiceFlag(flags.service) : undefined;
+  const loaded: LoadedDocument = file !== undefined ? await loadDocument(file, io.stdin) : ({ file: '(prompts)', data: { shipment: {} }, wrapper: [], locate: () => undefined } as unknown as LoadedDocument);
+  const profile = await ctx.profile();
+  const resolved = resolveSenders(loaded, profile.senders, profile.name);
+  if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
+  const doc: LoadedDocument = { ...loaded, data: resolved.data };
+  if (!isObject(doc.data)) return showWarnings(ctx, validateKind(doc, 'shipment', ctx));
+  // `{shipment: …}` or the bare shipment (the kind's short form).
+  const wrapped = isObject(doc.data.shipment);
+  const shipment = wrapped ? (doc.data.shipment as Obj) : doc.data;
+  const at = wrapped ? ['shipment'] : [];
+  const missing = missingParts(shipment, at);
+  if (missing.length === 0) return showWarnings(ctx, validateKind(doc, 'shipment', ctx));
+  const covered = missing.map((m) => formatPath(m.part === 'service' ? m.path.slice(0, -1) : m.path));
+  const early = checkDocument(doc, { kind: 'shipment', now: () => ctx.now() }).issues.filter(
+    (i) => i.severity === 'error' && !covered.some((p) => i.path === p || i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`)),
+  );
+  const asking = missing.filter((m) => m.part !== 'service' || service === undefined);
+  if (!io.canPrompt && asking.length > 0) {
+    throw missingInputError(asking, file !== undefined ? { file, locate: (p) => doc.locate(p) } : {}, file ?? 'the shipment', early);
+  }
+  if (early.length > 0) throw new ValidationError(early);
+  const prompts: PromptIO | undefined = io.canPrompt ? { prompter: ctx.prompter(), say: (t) => io.err(`${t}\n`), now: () => ctx.now() } : undefined;
+  const done = await completeShipment(shipment, 'shipment', {
+    io: prompts,
+    senders: profile.senders ?? {},
+    service,
+    quote: async (q) => quoteServices(await ctx.api(), q),
+  });
+  if (prompts && done.asked.length > 0) {
+    const chosen = done.chosen ? new Map([[0, done.chosen]]) : new Map();
+    if (!(await confirmSummary(prompts, renderSummary([shipment], chosen), 'Create this shipment?'))) {
+      throw new ShipbookError('declined', 'not created: declined at the summary; nothing was sent', EXIT.INTERRUPTED);
+    }
+  }
+  const value = showWarnings(ctx, validateKind(doc, 'shipment', ctx));
+  const saveAs = flags.saveAs ?? (prompts && done.asked.length > 0 ? await askSaveAs(prompts, 'shipment.yaml') : undefined);
+  if (saveAs !== undefined) {
+    await saveDocument(saveAs, doc.data, `shipbook shipment create ${saveAs}`, ctx.now());
+    io.err(`Saved the shipment as ${saveAs}; create it again with: shipbook shipment create ${saveAs}\n`);
+  }
+  return value;
+}

@@ -1,0 +1,83 @@
+/**
+ * The address questions (collection and delivery): interface document, "Address object". Each
+ * answer is checked by the field's own schema in `src/schema/address.ts` (35-character names
+ * and lines in create order, an e-mail address, a known country), so a wrong answer gets the
+ * message a file would get and is asked again in place.
+ */
+import type { z } from 'zod';
+import { addressLines, deliveryRequest } from '../schema/address.js';
+import type { ShipmentFormKind } from '../schema/common.js';
+import { askText, problemOf, type PromptIO } from './ask.js';
+import { countryChoices } from './countries.js';
+
+/** An address as files write it (the input form of the delivery/collection schema, without `pickup`). */
+export type AddressInput = z.input<ReturnType<typeof deliveryRequest>>;
+
+/**
+ * Asks for a country by name from a searchable list ("new z" → New Zealand).
+ * @returns the ISO 3166-1 alpha-2 code
+ */
+export async function askCountry(io: PromptIO, message: string): Promise<string> {
+  return io.prompter.search<string>({ message, source: countryChoices, pageSize: 8 });
+}
+
+/** Options of {@link askAddress}. */
+export interface AskAddressOptions {
+  /** Who the address is, as the questions name it: `Sender` or `Recipient`. */
+  who: string;
+  /** Which request the address goes into (the 35-character limits apply to `order`). */
+  kind: ShipmentFormKind;
+}
+
+/**
+ * Asks for a whole address: first and last name, company (optional), e-mail, phone, country
+ * (searchable), postcode, city and one to three address lines.
+ * @returns the address as a file would hold it; `company` only when given
+ */
+export async function askAddress(io: PromptIO, o: AskAddressOptions): Promise<AddressInput> {
+  const shape = deliveryRequest(o.kind).shape;
+  const field = (key: keyof typeof shape, label: string) => askText(io, { message: `${o.who} ${label}`, schema: shape[key] });
+  const first_name = await field('first_name', 'first name');
+  const last_name = await field('last_name', 'last name');
+  const company = await askText(io, { message: `${o.who} company (optional, Enter to skip)`, schema: shape.company });
+  const email = await field('email', 'e-mail');
+  const phone = await field('phone', 'phone');
+  const country = await askCountry(io, `${o.who} country (type to search)`);
+  const postcode = await field('postcode', 'postcode');
+  const city = await field('city', 'city');
+  const linesSchema = addressLines(o.kind);
+  const lines = [await askText(io, { message: `${o.who} address line 1`, schema: linesSchema, convert: (t) => [t] })];
+  for (let i = 1; i < 3; i++) {
+    const line = await io.prompter.input({
+      message: `${o.who} address line ${i + 1} (optional, Enter to skip)`,
+      validate: (t) => (t.trim() === '' ? true : problemOf(linesSchema, [...lines, t.trim()], [i])),
+    });
+    if (line.trim() === '') break;
+    lines.push(line.trim());
+  }
+  return {
+    first_name,
+    last_name,
+    ...(company === '' ? {} : { company }),
+    email,
+    phone,
+    country,
+    postcode,
+    city,
+    address_lines: lines,
+  };
+}
+
+/** One line for an address: `Priya Raman, Harbour Homewares Pty Ltd, Unit 4, 18 Bourke Road, Alexandria 2015 AU`. */
+export function addressLine(a: Partial<Record<string, unknown>>): string {
+  const lines = Array.isArray(a.address_lines) ? a.address_lines.filter((l): l is string => typeof l === 'string' && l.trim() !== '') : [];
+  const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  return [
+    `${str(a.first_name)} ${str(a.last_name)}`.trim(),
+    str(a.company),
+    ...lines,
+    `${str(a.city)} ${str(a.postcode)} ${str(a.country)}`.trim(),
+  ]
+    .filter((part) => part !== '')
+    .join(', ');
+}

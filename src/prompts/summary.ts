@@ -1,0 +1,62 @@
+/**
+ * The summary shown before anything is sent: addresses, pickup or drop-off, packages, customs,
+ * service and quoted price of every shipment, then a confirmation. Drawn as plain lines so the
+ * same text reads well on any terminal and in the README.
+ */
+import type { QuoteServiceEntry } from '../schema/quote.js';
+import { displayCents } from '../schema/money.js';
+import { oneLine } from '../schema/shipment.js';
+import { addressLine } from './address.js';
+import type { PromptIO } from './ask.js';
+import { itemsInputTotalCents, type ItemInput } from './customs.js';
+
+/** A shipment as files write it, as far as the summary reads it. */
+type ShipmentLike = Record<string, unknown>;
+
+function pkgLine(p: Record<string, unknown>): string {
+  const [size, mass] = p.unit === 'in' ? ['in', 'lb'] : ['cm', 'kg'];
+  return `${String(p.length)} × ${String(p.width)} × ${String(p.height)} ${size}, ${String(p.weight)} ${mass}`;
+}
+
+/**
+ * The summary of shipments (as files write them) with the chosen services (by shipment index),
+ * as lines of text.
+ */
+export function renderSummary(shipments: ReadonlyArray<ShipmentLike>, services: ReadonlyMap<number, QuoteServiceEntry> = new Map()): string {
+  const out: string[] = [];
+  const row = (label: string, value: string) => out.push(`  ${label.padEnd(9)} ${value}`);
+  shipments.forEach((s, i) => {
+    out.push(shipments.length > 1 ? `Shipment ${i + 1}` : 'Summary');
+    const collection = (s.collection ?? undefined) as Record<string, unknown> | undefined;
+    if (collection) row('From', addressLine(collection));
+    const pickup = collection?.pickup as Record<string, unknown> | undefined;
+    if (s.collection_type === 'dropoff') row('Collect', 'drop-off at the carrier');
+    else if (pickup) row('Pickup', `${String(pickup.date)} ${String(pickup.time_earliest)}–${String(pickup.time_latest)}`);
+    row('To', addressLine((s.delivery ?? {}) as Record<string, unknown>));
+    const packages = Array.isArray(s.packages) ? (s.packages as Array<Record<string, unknown>>) : [];
+    packages.forEach((p, k) => row(k === 0 ? 'Packages' : '', `${k + 1}. ${pkgLine(p)}`));
+    const customs = (s.customs_information ?? {}) as Record<string, unknown>;
+    const items = Array.isArray(customs.items) ? (customs.items as ItemInput[]) : [];
+    row(
+      'Customs',
+      `${String(customs.reason)}, ${String(customs.tax_status)}, ${customs.lithium === true ? 'contains lithium' : 'no lithium'}; ${items.length} item${items.length === 1 ? '' : 's'}, ${displayCents(itemsInputTotalCents(items))} AUD`,
+    );
+    for (const item of items) row('', `${String(item.quantity)} × ${String(item.description)} at ${displayCents(itemsInputTotalCents([{ ...item, quantity: 1 }]))} AUD, made in ${String(item.madein)}`);
+    if (typeof s.description === 'string') row('Contents', s.description);
+    const chosen = services.get(i);
+    const code = (s.service as { code?: unknown } | undefined)?.code;
+    if (chosen) {
+      row('Service', `${chosen.code} ${[chosen.carrier, oneLine(chosen.name)].filter((p) => p !== '').join(' ')}`);
+      row('Price', `${chosen.price.total.toString()} AUD quoted (the exact price comes with the order)`);
+    } else if (code !== undefined) {
+      row('Service', String(code));
+    }
+  });
+  return out.join('\n');
+}
+
+/** Shows the summary and asks for confirmation. @returns true to go on */
+export async function confirmSummary(io: PromptIO, summary: string, question = 'Book this?'): Promise<boolean> {
+  io.say(`\n${summary}\n`);
+  return io.prompter.confirm({ message: question, default: true });
+}

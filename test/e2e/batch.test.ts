@@ -1,0 +1,202 @@
+/**
+ * Batch booking for CI (issue 11), end to end: bin/shipbook.js books generated NDJSON orders
+ * against `shipbook sandbox` in its own process (with injected faults where the test says), and
+ * the sandbox's own list (GET /_sandbox/orders/) is the witness that no input was booked twice.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
+
+const KEY = 'sk_test_batch_0123456789';
+const running: ChildProcess[] = [];
+afterEach(async () => {
+  for (const c of running.splice(0)) {
+    if (c.exitCode === null && c.signalCode === null) {
+      const exited = once(c, 'exit');
+      c.kill('SIGKILL');
+      await exited;
+    }
+  }
+});
+
+/** `shipbook sandbox` in its own process with `args`; resolves with its URL once it listens. */
+async function sandbox(args: string[] = []): Promise<string> {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--no-log', '--delay', '20ms', ...args], { cwd: ROOT, env: isolatedEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  running.push(child);
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).url as string);
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+  });
+}
+
+/** Every order the sandbox holds, as `{transient_id → order ids}`. */
+async function ordersByInput(url: string): Promise<Map<string, string[]>> {
+  const res = await fetch(new URL('_sandbox/orders/', url), { headers: { authorization: `Bearer ${KEY}` } });
+  const body = (await res.json()) as { result: { orders: Array<{ id: string; shipments: Array<{ transient_id: string | null }> }> } };
+  const by = new Map<string, string[]>();
+  for (const o of body.result.orders) {
+    const t = o.shipments[0]?.transient_id ?? '';
+    by.set(t, [...(by.get(t) ?? []), o.id]);
+  }
+  return by;
+}
+
+/** A directory with an NDJSON file of `n` orders (transient ids B-0 … B-n-1). */
+function ordersFile(n: number): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'shipbook-batch-'));
+  const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as Record<string, any>;
+  const order = doc.request ?? doc;
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = structuredClone(order);
+    o.order.shipments[0].transient_id = `B-${i}`;
+    lines.push(JSON.stringify(o));
+  }
+  const file = join(dir, 'orders.ndjson');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return { dir, file };
+}
+
+const envFor = (url: string) => ({ SHIPBOOK_BASE_URL: url, SHIPBOOK_API_KEY: KEY });
+
+/** Reads the JSON report. */
+const reportOf = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { summary: Record<string, number | string>; orders: Array<{ status: string; order_id?: string; line: number }> };
+
+/** Every input is booked exactly once or reported unknown, and never two orders for one input. */
+async function expectBookedOnceOrUnknown(url: string, report: ReturnType<typeof reportOf>, n: number): Promise<void> {
+  const by = await ordersByInput(url);
+  for (const [t, ids] of by) expect(ids, `input ${t}`).toHaveLength(1);
+  expect(report.orders).toHaveLength(n);
+  for (const o of report.orders) {
+    expect(['booked', 'already_booked', 'unknown']).toContain(o.status);
+    if (o.status !== 'unknown') expect(by.get(`B-${o.line - 1}`)).toEqual([o.order_id]);
+  }
+}
+
+describe('shipbook book with many orders', () => {
+  it('books 200 orders at concurrency 8 against a faulty sandbox: each booked once or reported unknown, never twice', async () => {
+    const url = await sandbox(['--fail-rate', '0.1', '--reset-rate', '0.1']);
+    const { dir, file } = ordersFile(200);
+    const report = join(dir, 'report.json');
+    const junit = join(dir, 'junit.xml');
+    const r = await runCli(['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', join(dir, 'journal.ndjson'), '--report', report, '--junit', junit], {
+      env: envFor(url),
+      timeoutMs: 120_000,
+    });
+    expect([0, 8]).toContain(r.code);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const rep = reportOf(report);
+    await expectBookedOnceOrUnknown(url, rep, 200);
+    if (r.code === 8) expect(Number(rep.summary.unknown) + Number(rep.summary.failed)).toBeGreaterThan(0);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testsuite name="shipbook book" tests="200"/);
+    // Every line of stdout is one order: input, order id, status, tracking numbers, total.
+    expect(r.stdout.trim().split('\n')).toHaveLength(200);
+  }, 150_000);
+
+  it('ends the same after a SIGKILL half way and the same command again', async () => {
+    const url = await sandbox(['--latency', '5ms']);
+    const { dir, file } = ordersFile(120);
+    const journal = join(dir, 'journal.ndjson');
+    const args = [BIN, 'book', file, '--concurrency', '8', '--poll', '100ms', '--journal', journal];
+    const first = spawn(process.execPath, args, { cwd: ROOT, env: isolatedEnv(envFor(url)), stdio: 'ignore' });
+    running.push(first);
+    // Kill it once about half of the orders exist at the service.
+    for (;;) {
+      const count = [...(await ordersByInput(url)).values()].length;
+      if (count >= 60 || first.exitCode !== null) break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    const killed = once(first, 'exit');
+    first.kill('SIGKILL');
+    await killed;
+    const report = join(dir, 'report.json');
+    const again = await runCli(['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', journal, '--report', report], { env: envFor(url), timeoutMs: 120_000 });
+    expect([0, 8], again.stderr.slice(-2000)).toContain(again.code);
+    const rep = reportOf(report);
+    await expectBookedOnceOrUnknown(url, rep, 120);
+    expect(Number(rep.summary.already_booked)).toBeGreaterThan(0);
+  }, 150_000);
+
+  it('splits the inputs over --shard 1/3, 2/3 and 3/3: every order booked exactly once', async () => {
+    const url = await sandbox();
+    const { dir, file } = ordersFile(45);
+    const runs = await Promise.all(
+      [1, 2, 3].map((i) =>
+        runCli(['book', file, '--shard', `${i}/3`, '--concurrency', '4', '--poll', '100ms', '--journal', join(dir, `journal-${i}.ndjson`)], { env: envFor(url), timeoutMs: 120_000 }),
+      ),
+    );
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    const lines = runs.map((r) => r.stdout.trim().split('\n').filter(Boolean).length);
+    expect(lines.reduce((a, b) => a + b, 0)).toBe(45);
+    const by = await ordersByInput(url);
+    expect(by.size).toBe(45);
+    for (const ids of by.values()) expect(ids).toHaveLength(1);
+  }, 150_000);
+
+  it('--dry-run validates every order and sends nothing', async () => {
+    const url = await sandbox();
+    const { file } = ordersFile(25);
+    const r = await runCli(['book', file, '--dry-run', '--json'], { env: envFor(url) });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ dry_run: true, sent: false, valid: 25, invalid: 0 });
+    expect((await ordersByInput(url)).size).toBe(0);
+  });
+
+  it('stops before the first request when an input is invalid (exit 2, file:line), and books the rest with --skip-invalid', async () => {
+    const url = await sandbox();
+    const { dir, file } = ordersFile(5);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    lines[2] = lines[2]!.replace('"currency":"AUD"', '"currency":"USD"');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const r = await runCli(['book', file, '--journal', join(dir, 'j.ndjson')], { env: envFor(url) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:3:`);
+    expect((await ordersByInput(url)).size).toBe(0);
+    const skipped = await runCli(['book', file, '--skip-invalid', '--poll', '100ms', '--journal', join(dir, 'j.ndjson')], { env: envFor(url) });
+    expect(skipped.code).toBe(0);
+    expect((await ordersByInput(url)).size).toBe(4);
+    expect(skipped.stdout).toMatch(/:3\t\tinvalid/);
+  });
+
+  it('keeps an unknown create unknown until journal resolve says what became of it', async () => {
+    const lossy = await sandbox(['--reset-rate', '1']);
+    const { dir, file } = ordersFile(2);
+    const journal = join(dir, 'journal.ndjson');
+    const first = await runCli(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(lossy) });
+    expect(first.code).toBe(8);
+    expect(first.stderr).toMatch(/unknown/);
+    const healthy = await sandbox();
+    const second = await runCli(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(healthy) });
+    expect(second.code).toBe(8);
+    expect((await ordersByInput(healthy)).size).toBe(0); // never sent again by itself
+    const shown = JSON.parse((await runCli(['journal', 'show', '--journal', journal, '--json'])).stdout) as { orders: Array<{ id: string; stage: string }> };
+    expect(shown.orders.map((o) => o.stage)).toEqual(['unknown', 'unknown']);
+    const resolved = await runCli(['journal', 'resolve', shown.orders[0]!.id, '--not-created', '--journal', journal]);
+    expect(resolved.code).toBe(0);
+    const third = await runCli(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(healthy) });
+    expect(third.code).toBe(8); // the other one is still unknown
+    expect((await ordersByInput(healthy)).size).toBe(1);
+  });
+
+  it('refuses a second batch on a journal in use, naming the first', async () => {
+    const url = await sandbox(['--latency', '300ms']);
+    const { dir, file } = ordersFile(20);
+    const journal = join(dir, 'journal.ndjson');
+    const first = spawn(process.execPath, [BIN, 'book', file, '--concurrency', '1', '--journal', journal], { cwd: ROOT, env: isolatedEnv(envFor(url)), stdio: 'ignore' });
+    running.push(first);
+    for (let i = 0; i < 200 && !existsSync(`${journal}.owner`); i++) await new Promise((res) => setTimeout(res, 25));
+    const second = await runCli(['book', file, '--journal', journal], { env: envFor(url) });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(new RegExp(`in use by another batch \\(pid ${first.pid}`));
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * The guided booking in a real pseudo-terminal (issue 12): tmux runs bin/shipbook.js in a
+ * detached session of fixed size; keys go in with `send-keys`, the screen comes back with
+ * `capture-pane`, and every step waits for what the screen shows, never for a fixed time. Each
+ * test file uses its own tmux server (`-L`), so nothing touches a user's tmux.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { BIN, ROOT, runCli } from './cli.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+if (!hasTmux) console.warn('skipping the pseudo-terminal tests of the wizard: tmux is not installed (apt-get install tmux)');
+
+const SOCKET = `shipbook-wizard-${process.pid}`;
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+
+/** One program running in a tmux window: type into it and read its screen. */
+class Terminal {
+  private constructor(readonly name: string) {}
+
+  /** Starts `shipbook <args>` with `env` in a 120×50 terminal; the shell prints `__EXIT=<code>` when it ends. */
+  static start(args: string[], env: Record<string, string>): Terminal {
+    const name = `t${randomUUID().slice(0, 8)}`;
+    const vars = Object.entries({ ...env, NO_COLOR: '1', SHIPBOOK_SANDBOX_DELAY_MS: '100' }).map(([k, v]) => `${k}=${shellQuote(v)}`);
+    const command = `cd ${shellQuote(ROOT)} && env -u CI ${vars.join(' ')} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo __EXIT=$?; sleep 600`;
+    tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '50', command);
+    return new Terminal(name);
+  }
+
+  /** The screen and its scrollback, as text. */
+  screen(): string {
+    return tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', this.name);
+  }
+
+  /** Waits until the screen matches (checked every 25 ms, up to `timeoutMs`). */
+  async waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const text = this.screen();
+      if (typeof what === 'string' ? text.includes(what) : what.test(text)) return text;
+      if (Date.now() > deadline) throw new Error(`the screen never showed ${String(what)}:\n${text}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** Waits for a question, then types the answer and Enter. */
+  async answer(question: string, text: string): Promise<void> {
+    await this.waitFor(`? ${question}`);
+    if (text !== '') tmux('send-keys', '-t', this.name, '-l', text);
+    tmux('send-keys', '-t', this.name, 'Enter');
+    await this.waitFor(`✔ ${question}`);
+  }
+
+  /** Types into a search question, waits until `pick` is highlighted, takes it. */
+  async search(question: string, text: string, pick: string): Promise<void> {
+    await this.waitFor(`? ${question}`);
+    tmux('send-keys', '-t', this.name, '-l', text);
+    await this.waitFor(`❯ ${pick}`);
+    tmux('send-keys', '-t', this.name, 'Enter');
+    await this.waitFor(`✔ ${question} ${pick}`);
+  }
+
+  /** Sends keys by name (`Enter`, `Down`, `C-c`, `C-u`). */
+  keys(...names: string[]): void {
+    tmux('send-keys', '-t', this.name, ...names);
+  }
+
+  /** Waits for the program to end and returns its exit code and the whole screen. */
+  async exit(timeoutMs = 20_000): Promise<{ code: number; screen: string }> {
+    const screen = await this.waitFor(/__EXIT=\d+/, timeoutMs);
+    return { code: Number(/__EXIT=(\d+)/.exec(screen)![1]), screen };
+  }
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const fx = useSandbox();
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  env = { ...fx.env, SHIPBOOK_PROFILE: 'dev' };
+  const saved = await runCli(['config', 'sender', 'set', 'warehouse-syd', 'fixtures/wizard/warehouse-syd.yaml'], { env });
+  expect(saved.code, saved.stderr).toBe(0);
+});
+
+/** How many orders the test's sandbox holds (GET /_sandbox/orders/). */
+async function orderCount(): Promise<number> {
+  const res = await fetch(`${fx.sandbox.url}_sandbox/orders/`, { headers: { Authorization: `Bearer ${fx.env.SHIPBOOK_API_KEY}` } });
+  const body = (await res.json()) as { result: { orders: unknown[] } };
+  return body.result.orders.length;
+}
+
+afterAll(() => {
+  if (hasTmux) spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+});
+
+/** The recipient's questions, answered for a Melbourne address. */
+async function recipient(t: Terminal): Promise<void> {
+  await t.answer('Recipient first name', 'Tom');
+  await t.answer('Recipient last name', 'Nguyen');
+  await t.answer('Recipient company (optional, Enter to skip)', '');
+  await t.answer('Recipient e-mail', 'tom.nguyen@example.com.au');
+  await t.answer('Recipient phone', '+61 412 555 019');
+  await t.search('Recipient country (type to search)', 'austral', 'Australia (AU)');
+  await t.answer('Recipient postcode', '3000');
+  await t.answer('Recipient city', 'Melbourne');
+  await t.answer('Recipient address line 1', 'Level 12, 120 Collins Street');
+  await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
+}
+
+describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
+  it('books a parcel with no file, reading only the screen, correcting a wrong answer in place', async () => {
+    const t = Terminal.start(['book'], env);
+    // Collection: the saved sender is offered first.
+    await t.waitFor('❯ warehouse-syd: Priya Raman, Harbour Homewares Pty Ltd, Unit 4, 18 Bourke Road, Alexandria 2015 AU');
+    t.keys('Enter');
+    await t.answer('Recipient first name', 'Tom');
+    await t.answer('Recipient last name', 'Nguyen');
+    await t.answer('Recipient company (optional, Enter to skip)', '');
+    // A wrong e-mail: the file message under the question, the question stays; fixed in place.
+    await t.waitFor('? Recipient e-mail');
+    t.keys('-l', 'tom at example');
+    t.keys('Enter');
+    await t.waitFor('> not an e-mail address (got "tom at example")');
+    t.keys('C-u');
+    t.keys('-l', 'tom.nguyen@example.com.au');
+    t.keys('Enter');
+    await t.waitFor('✔ Recipient e-mail tom.nguyen@example.com.au');
+    await t.answer('Recipient phone', '+61 412 555 019');
+    await t.search('Recipient country (type to search)', 'austral', 'Australia (AU)');
+    await t.answer('Recipient postcode', '3000');
+    await t.answer('Recipient city', 'Melbourne');
+    await t.answer('Recipient address line 1', 'Level 12, 120 Collins Street');
+    await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
+    // Domestic: no drop-off question; the pickup window has its defaults.
+    await t.answer('Pickup date (YYYY-MM-DD)', '');
+    await t.answer('Pickup from (HH:MM)', '');
+    await t.answer('Pickup until (HH:MM)', '');
+    await t.waitFor('❯ cm and kg');
+    t.keys('Enter');
+    await t.answer('Package 1 length (cm)', '40');
+    await t.answer('Package 1 width (cm)', '30');
+    await t.answer('Package 1 height (cm)', '25');
+    await t.answer('Package 1 weight (kg)', '6.5');
+    await t.answer('Add another package?', 'n');
+    await t.waitFor('? Reason for export');
+    t.keys('Enter');
+    await t.waitFor('? Tax status');
+    t.keys('Enter');
+    await t.answer('Does the shipment contain lithium batteries?', 'n');
+    await t.answer('Item 1 description', 'Ceramic dinner plates');
+    await t.answer('Item 1 quantity', '12');
+    await t.answer('Item 1 value of one item (AUD)', '18.50');
+    await t.search('Item 1 made in (type to search)', 'austral', 'Australia (AU)');
+    await t.waitFor('Items so far: 1, total 222.00 AUD of at most 7,500.00 AUD');
+    await t.answer('Add another item?', 'n');
+    await t.answer('Shipment description (what is in it)', 'Homewares');
+    // A live quote, cheapest first; pick the second with the arrow keys.
+    await t.waitFor(/❯ SB-DOM-ROAD +StarTrack Road Express +38\.50 AUD\n +SB-DOM-EXP +Australia Post Express Post Parcel +54\.78 AUD/);
+    t.keys('Down', 'Enter');
+    await t.waitFor('✔ Service (cheapest first) SB-DOM-EXP');
+    const summary = await t.waitFor('? Book this?');
+    expect(summary).toContain('  To        Tom Nguyen, Level 12, 120 Collins Street, Melbourne 3000 AU');
+    expect(summary).toContain('  Packages  1. 40 × 30 × 25 cm, 6.5 kg');
+    t.keys('Enter');
+    // The final question: save the answers (no --save-as given).
+    const saved = join(fx.home, 'wizard-order.yaml');
+    await t.answer('Save these answers as a file, to use again without prompts?', 'y');
+    await t.waitFor('? File name');
+    t.keys('C-u');
+    await t.answer('File name', saved);
+    await t.waitFor('❯ credit account (ship now, pay later)');
+    t.keys('Enter');
+    const { code, screen } = await t.exit();
+    expect(code, screen).toBe(0);
+    expect(screen).toMatch(/processed order ORD-\w+ booked/);
+    const again = await runCli(['validate', saved], { env });
+    expect(again.code, again.stdout).toBe(0);
+    expect(screen).toMatch(/SBX\d+/);
+  });
+
+  it('completes a partial file by prompts: only the missing service is asked; a new card is typed hidden', async () => {
+    const out = join(fx.home, 'booked.yaml');
+    const t = Terminal.start(['book', 'fixtures/wizard/no-service.yaml', '--save-as', out, '--debug'], env);
+    await t.waitFor('❯ SB-DOM-ROAD');
+    t.keys('Enter');
+    await t.waitFor('? Book this?');
+    t.keys('Enter');
+    await t.waitFor('❯ credit account');
+    t.keys('Down', 'Down', 'Enter');
+    await t.answer('Card number', '4111 1111 1111 1111');
+    await t.answer('Expiry (MM/YY)', '08/39');
+    await t.answer('CVV', '123');
+    await t.answer('Name on the card', 'Priya Raman');
+    await t.answer('Save the card with the service for next time?', 'n');
+    const { code, screen } = await t.exit();
+    expect(code, screen).toBe(0);
+    expect(screen).not.toMatch(/Recipient|Sender|Package 1/);
+    expect(screen).not.toContain('4111 1111');
+    expect(screen).not.toContain('4111111111111111');
+    expect(screen).toContain('✔ Card number ****************');
+    // --debug shows the accept request with the card masked.
+    expect(screen).toContain('"credit_card":{"number":"****1111","cvv":"***","holder_name":"Priya Raman","expire":"08/39"}');
+    expect(screen).not.toContain('"cvv":"123"');
+    const saved = readFileSync(out, 'utf8');
+    expect(saved).toContain('code: SB-DOM-ROAD');
+    expect(saved).not.toMatch(/4111|cvv|credit_card/);
+  });
+
+  it('Ctrl-C in the middle exits 130 with a one-line message and creates nothing', async () => {
+    const before = await orderCount();
+    const t = Terminal.start(['book'], env);
+    await t.waitFor('? Collect from');
+    t.keys('Down', 'Enter');
+    await t.answer('Sender first name', 'Priya');
+    await t.waitFor('? Sender last name');
+    t.keys('C-c');
+    const { code, screen } = await t.exit();
+    expect(code).toBe(130);
+    const after = screen.slice(screen.indexOf('? Sender last name'));
+    expect(after.split('\n').filter((l) => /interrupted/.test(l))).toHaveLength(1);
+    expect(await orderCount()).toBe(before);
+  });
+});
+
+describe.skipIf(!hasTmux)('the other commands on a terminal', () => {
+  it('order create with no file asks for the order and creates it pending', async () => {
+    const partial = join(fx.home, 'no-delivery.yaml');
+    const text = readFileSync(join(ROOT, 'fixtures/wizard/no-service.yaml'), 'utf8').replace(/      delivery:\n(        .*\n|          - .*\n)+/, '');
+    writeFileSync(partial, text);
+    const t = Terminal.start(['order', 'create', partial], env);
+    await recipient(t);
+    await t.waitFor('❯ SB-DOM-ROAD');
+    t.keys('Enter');
+    await t.waitFor('? Create this order?');
+    t.keys('Enter');
+    await t.answer('Save these answers as a file, to use again without prompts?', '');
+    const { code, screen } = await t.exit();
+    expect(code, screen).toBe(0);
+    expect(screen).toMatch(/ORD-\w+/);
+    expect(screen).toContain('pending');
+  });
+
+  it('quote asks only for what the flags did not give and prints the services', async () => {
+    const t = Terminal.start(['quote', '--from', 'AU:2015:Alexandria'], env);
+    await t.search('To country (type to search)', 'new z', 'New Zealand (NZ)');
+    await t.answer('To postcode', '6011');
+    await t.answer('To city', 'Wellington');
+    await t.waitFor('❯ cm and kg');
+    t.keys('Enter');
+    await t.answer('Package 1 length (cm)', '30');
+    await t.answer('Package 1 width (cm)', '20');
+    await t.answer('Package 1 height (cm)', '15');
+    await t.answer('Package 1 weight (kg)', '2.5');
+    await t.answer('Add another package?', 'n');
+    const { code, screen } = await t.exit();
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain('From country');
+    expect(screen).toMatch(/SB-INTL-\w+/);
+  });
+});
