@@ -82,7 +82,8 @@ export function packageWire(p: PackageRequest): Record<string, unknown> {
 /** Customs information in response form: reason in its capitalised form, item values as numbers. */
 export function customsWire(c: CustomsRequest): Record<string, unknown> {
   return {
-    description: c.description ?? null,
+    // `description` is a string in the document: left out when none was given, never null.
+    ...(c.description === undefined || c.description === null ? {} : { description: c.description }),
     reason: c.reason,
     tax_status: c.tax_status,
     lithium: c.lithium ?? false,
