@@ -134,7 +134,7 @@ export interface BatchSummary {
 }
 
 const RETRYABLE_CREATE = new Set([429, 500, 502, 503, 504]);
-const CREATE_ATTEMPTS = 4;
+const CREATE_ATTEMPTS = 6;
 
 const trackingOf = (o: OrderResponse) => o.shipments.map((s) => trackingNumberOf(s) ?? 'N/A');
 const errorOf = (err: unknown) =>

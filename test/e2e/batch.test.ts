@@ -70,7 +70,7 @@ function ordersFile(n: number): { dir: string; file: string } {
 const envFor = (url: string) => ({ SHIPBOOK_BASE_URL: url, SHIPBOOK_API_KEY: KEY });
 
 /** Reads the JSON report. */
-const reportOf = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { summary: Record<string, number | string>; orders: Array<{ status: string; order_id?: string; line: number }> };
+const reportOf = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { summary: Record<string, number | string>; orders: Array<{ status: string; order_id?: string; line: number; error?: unknown }> };
 
 /** Every input is booked exactly once or reported unknown, and never two orders for one input. */
 async function expectBookedOnceOrUnknown(url: string, report: ReturnType<typeof reportOf>, n: number): Promise<void> {
@@ -78,7 +78,7 @@ async function expectBookedOnceOrUnknown(url: string, report: ReturnType<typeof 
   for (const [t, ids] of by) expect(ids, `input ${t}`).toHaveLength(1);
   expect(report.orders).toHaveLength(n);
   for (const o of report.orders) {
-    expect(['booked', 'already_booked', 'unknown']).toContain(o.status);
+    expect(['booked', 'already_booked', 'unknown'], JSON.stringify(o)).toContain(o.status);
     if (o.status !== 'unknown') expect(by.get(`B-${o.line - 1}`)).toEqual([o.order_id]);
   }
 }
