@@ -62,6 +62,8 @@ export function permissionWarnings(file: string, fileStats: Pick<Stats, 'mode'>,
 
 /** A JSON deserializer that accepts only an object (used for conf, and for reads). */
 export function parseConfigText(text: string): Record<string, unknown> {
+  // A UTF-8 byte order mark (Notepad writes one) is not content (issue 20 item 10).
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return {};
   const value: unknown = JSON.parse(text);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
