@@ -58,7 +58,7 @@ describe('shipbook validate', () => {
       'fixtures/invalid/order-typos.yaml:42:105\torder.shipments[0].customs_information.items[0].madein\terror\texpected a two-letter country code (got "China")',
       'fixtures/invalid/payment-bad-card.yaml:8:15\torder.payment.credit_card.number\terror\tnot a valid card number (12 to 19 digits passing the Luhn check)',
       'fixtures/invalid/payment-bad-card.yaml:9:12\torder.payment.credit_card.cvv\terror\tmust be 3 or 4 digits',
-      'fixtures/invalid/payment-bad-card.yaml:11:15\torder.payment.credit_card.expire\terror\texpected MM/YY, two-digit month and year (got "13/29")',
+      'fixtures/invalid/payment-bad-card.yaml:11:15\torder.payment.credit_card.expire\terror\texpected MM/YY, two-digit month and year',
       'fixtures/invalid/quote-wrong-currency.json:6:25\tdelivery_country\terror\texpected a two-letter country code (got "USA")',
       'fixtures/invalid/quote-wrong-currency.json:10:46\tpackages[0].height\terror\tmust be greater than 0 (got 0)',
       'fixtures/invalid/quote-wrong-currency.json:13:17\tcurrency\terror\tonly AUD is supported (got "USD")',
