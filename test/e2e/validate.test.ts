@@ -206,5 +206,20 @@ describe('shipbook schema', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('unknown kind "parcel": use one of quote, order, accept, shipment, combine');
+    expect(r.stderr).not.toContain('Did you mean');
+  });
+
+  it('suggests the kind a plural or mistyped name means (issue 18 item 7)', async () => {
+    const r = await runCli(['schema', 'orders'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('hint: Did you mean "order"? shipbook schema order > schemas/order.schema.json');
+  });
+});
+
+describe('validate on a directory of JSON Schemas (issue 18 item 7)', () => {
+  it('says it skipped the *.schema.json files and why, instead of only "no .json file"', async () => {
+    const r = await runCli(['validate', 'fixtures/schemas/'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toContain('skipped 7 *.schema.json files: JSON Schemas describe input files, they are not one');
   });
 });
