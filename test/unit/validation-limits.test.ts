@@ -455,3 +455,23 @@ describe('warnings: probably a mistake, but allowed', () => {
     expect(warnings(quote)).toEqual(['packages[0].weight: over 30 kg for one package (got 45 kg); check the weight and the unit']);
   });
 });
+
+describe('free-text fields the service gives no limit for have a sane cap (issue 20 item 6)', () => {
+  it('a 4,000,000-character postcode, city or service code is an error, not a 413 from the service', async () => {
+    const { TEXT_LIMITS, MAX_REQUEST_BYTES } = await import('../../src/schema/limits.js');
+    const { MAX_BODY_BYTES } = await import('../../src/sandbox/server.js');
+    expect(MAX_REQUEST_BYTES).toBe(MAX_BODY_BYTES);
+    const huge = 'x'.repeat(4_000_000);
+    const cases: Array<[string, (s: Record<string, any>) => void, number]> = [
+      ['delivery.postcode', (s) => (s.delivery.postcode = huge), TEXT_LIMITS.postcode],
+      ['delivery.city', (s) => (s.delivery.city = huge), TEXT_LIMITS.city],
+      ['delivery.phone', (s) => (s.delivery.phone = huge), TEXT_LIMITS.phone],
+      ['service.code', (s) => (s.service.code = huge), TEXT_LIMITS.code],
+    ];
+    for (const [path, set, max] of cases) {
+      const bad = order();
+      set(bad.s);
+      expect(errors(bad.doc)).toEqual([`${SHIPMENT}.${path}: at most ${max} characters (got 4000000)`]);
+    }
+  });
+});
