@@ -7,7 +7,7 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { KINDS, KIND_NAMES, isKindName, kindJsonSchema, type DocumentKind } from '../input/kinds.js';
+import { KINDS, KIND_NAMES, isKindName, kindJsonSchema, suggestKind, type DocumentKind } from '../input/kinds.js';
 import { printJson } from '../output/json.js';
 
 /** Options of `schema`. */
@@ -18,8 +18,11 @@ export interface SchemaOptions {
 /** Prints the JSON Schema of `o.kind` on stdout. @throws UsageError (exit 2) for an unknown kind, listing the kinds. */
 export function runSchema(o: SchemaOptions, ctx: Context): void {
   if (!isKindName(o.kind)) {
+    const likely = suggestKind(o.kind);
     throw new UsageError(`unknown kind "${o.kind}": use one of ${KIND_NAMES.join(', ')}`, {
-      suggestion: `For example: shipbook schema order > schemas/order.schema.json`,
+      suggestion: likely
+        ? `Did you mean "${likely}"? shipbook schema ${likely} > schemas/${likely}.schema.json`
+        : `For example: shipbook schema order > schemas/order.schema.json`,
     });
   }
   printJson(ctx.io, kindJsonSchema(o.kind));

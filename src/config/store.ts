@@ -13,7 +13,7 @@
  * - On POSIX systems, a file or directory that others may read or enter produces one warning on
  *   stderr per run: `warning: <file> is readable by others (mode 0644); run chmod 600 <file>`.
  */
-import { chmodSync, mkdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { schemaProblems } from '../schema/issues.js';
@@ -62,12 +62,20 @@ export function permissionWarnings(file: string, fileStats: Pick<Stats, 'mode'>,
 
 /** A JSON deserializer that accepts only an object (used for conf, and for reads). */
 export function parseConfigText(text: string): Record<string, unknown> {
+  // A UTF-8 byte order mark (Notepad writes one) is not content (issue 20 item 10).
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return {};
   const value: unknown = JSON.parse(text);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new TypeError(`expected a JSON object at the top, not ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`);
   }
   return value as Record<string, unknown>;
+}
+
+/** Whether configuration data holds a secret (an API key in any profile). */
+function holdsSecret(data: ConfigData): boolean {
+  const profiles = (data as { profiles?: Record<string, Record<string, unknown> | undefined> }).profiles ?? {};
+  return Object.values(profiles).some((p) => typeof p?.['api-key'] === 'string' && p['api-key'] !== '');
 }
 
 const SUGGEST_FIX = (file: string) => `Fix the file by hand or move it away (shipbook never overwrites it): ${file}`;
@@ -100,6 +108,23 @@ export class ConfigStore {
     this.dir = dir;
     this.path = join(dir, CONFIG_FILE_NAME);
     this.#platform = platform;
+  }
+
+  /**
+   * Where config.json points when it is a symbolic link (the resolved target, or the link text when
+   * the target does not exist), or null when it is a plain file or absent (issue 20 item 9).
+   */
+  symlinkTarget(): string | null {
+    try {
+      if (!lstatSync(this.path).isSymbolicLink()) return null;
+    } catch {
+      return null;
+    }
+    try {
+      return realpathSync(this.path);
+    } catch {
+      return '(a missing target)';
+    }
   }
 
   /** The store for an environment (`SHIPBOOK_CONFIG_DIR`, XDG, home). */
@@ -173,6 +198,12 @@ export class ConfigStore {
     if (changed['default-profile'] !== undefined) next['default-profile'] = changed['default-profile'];
     if (changed.profiles !== undefined) next.profiles = changed.profiles;
     validateConfig(this.path, next);
+    const link = this.symlinkTarget();
+    if (link !== null && holdsSecret(next)) {
+      throw new ConfigError(`${this.path} is a symbolic link to ${link}: shipbook does not write an API key through a link`, {
+        suggestion: `The key would land in ${link} (a dotfiles repository, for example). Replace the link with a file of its own (rm ${this.path}; cp ${link} ${this.path}), or set SHIPBOOK_CONFIG_DIR to another directory.`,
+      });
+    }
     try {
       mkdirSync(this.dir, { recursive: true, mode: CONFIG_DIR_MODE });
       const { default: Conf } = await import('conf');

@@ -163,6 +163,19 @@ export function isKindName(name: string): name is KindName {
   return Object.hasOwn(KINDS, name);
 }
 
+/**
+ * The kind a mistyped name most likely means (`orders` → `order`, `Quote` → `quote`, `consolidate`
+ * → `consolidated`): case-insensitive, a plural `s`, or a prefix of at least 4 letters; undefined when none fits.
+ */
+export function suggestKind(name: string): KindName | undefined {
+  const n = name.trim().toLowerCase();
+  if (n === '') return undefined;
+  const singular = n.endsWith('s') ? n.slice(0, -1) : n;
+  for (const k of KIND_NAMES) if (k === n || k === singular) return k;
+  if (n.length >= 4) for (const k of KIND_NAMES) if (k.startsWith(n) || n.startsWith(k)) return k;
+  return undefined;
+}
+
 /** The kind of a document (request wrapper removed) by its content, or `undefined` when none matches. */
 export function detectKind(data: unknown): KindName | undefined {
   if (!isObject(data)) return undefined;

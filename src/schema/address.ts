@@ -2,6 +2,7 @@
  * Address object (collection and delivery) and Pickup object: interface document,
  * "Address object (collection and delivery)".
  */
+import { TEXT_LIMITS } from './limits.js';
 import { z } from 'zod';
 import { charCount, countryCode, describe, email, isoDate, isoTime, looseText, optionalText, secondsOfDay, text, textLike, type ShipmentFormKind } from './common.js';
 import { withJsonSchema } from './jsonschema.js';
@@ -70,16 +71,16 @@ export function addressLines(kind: ShipmentFormKind) {
 
 /** The fields common to collection and delivery, with the create-order 35-character limits when `kind` is `order`. */
 function addressShape(kind: ShipmentFormKind) {
-  const limit = kind === 'order' ? 35 : undefined;
+  const limit = kind === 'order' ? 35 : TEXT_LIMITS.text;
   return {
     first_name: text(limit),
     last_name: text(limit),
     company: optionalText(limit),
     email,
-    phone: textLike(),
+    phone: textLike(TEXT_LIMITS.phone),
     country: countryCode,
-    postcode: textLike(),
-    city: text(),
+    postcode: textLike(TEXT_LIMITS.postcode),
+    city: text(TEXT_LIMITS.city),
     address_lines: addressLines(kind),
   };
 }

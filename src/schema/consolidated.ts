@@ -63,7 +63,8 @@ export function isConsolidatedDocument(data: unknown): boolean {
  * The schema that reads one shipment out of a document, by the document's form:
  *
  * - `{shipment: …}` — the create-shipment request form;
- * - `{main_shipment: …}` — a combine file or a consolidated booking (other members ignored);
+ * - `{main_shipment: …}` — a main file, a combine file or a consolidated booking (`shipments` is
+ *   allowed beside it and read by its own kind; any other member is an error, as `validate` says);
  * - otherwise the document itself is the shipment.
  *
  * Field paths in problems keep the wrapper (`shipment.delivery.country`), so they point at the
@@ -73,7 +74,10 @@ export function shipmentDocument(
   data: unknown,
   shipment: z.ZodType<ShipmentRequest, unknown> = shipmentRequest('shipment'),
 ): z.ZodType<ShipmentRequest, unknown> {
-  if (isObject(data) && 'shipment' in data) return z.object({ shipment }).transform((d) => d.shipment);
-  if (isObject(data) && 'main_shipment' in data) return z.looseObject({ main_shipment: shipment }).transform((d) => d.main_shipment);
+  // Strict like the kinds registry: an unknown member beside the shipment is an error, never dropped (issue 20 item 1).
+  if (isObject(data) && 'shipment' in data) return z.strictObject({ shipment }).transform((d) => d.shipment);
+  if (isObject(data) && 'main_shipment' in data) {
+    return z.strictObject({ main_shipment: shipment, shipments: z.unknown().optional() }).transform((d) => d.main_shipment);
+  }
   return shipment;
 }

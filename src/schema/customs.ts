@@ -1,4 +1,5 @@
 /** Customs information and Item: interface document, "Customs information". */
+import { TEXT_LIMITS } from './limits.js';
 import { z } from 'zod';
 import { amountInput, choice, countryCode, currencyAud, describe, optionalText, quantity, text, type ShipmentFormKind } from './common.js';
 import type { Money } from './money.js';
@@ -15,11 +16,11 @@ export const MAX_ITEMS_VALUE_CENTS = 750_000;
 export function itemRequest(kind: ShipmentFormKind) {
   return z.strictObject(
     {
-      description: text(kind === 'order' ? 35 : undefined),
+      description: text(kind === 'order' ? 35 : TEXT_LIMITS.text),
       quantity,
       value: amountInput,
       currency: currencyAud,
-      madein: kind === 'order' ? countryCode : text(),
+      madein: kind === 'order' ? countryCode : text(TEXT_LIMITS.text),
     },
     { error: (iss) => (iss.input === undefined ? 'required' : `expected an item (got ${describe(iss.input)})`) },
   );

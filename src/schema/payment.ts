@@ -61,15 +61,16 @@ export function creditCardRequest(now: () => Date = () => new Date()) {
           .refine((v) => /^\d{3,4}$/.test(v), { error: 'must be 3 or 4 digits' }),
         { anyOf: [{ type: 'string', pattern: '^\\s*\\d{3,4}\\s*$' }, { type: 'integer', minimum: 100, maximum: 9999 }] },
       ),
-      holder_name: text(),
+      holder_name: z.string({ error: (iss) => (iss.input === undefined ? 'required' : 'expected the card holder\'s name as text') }).min(1, { error: 'must not be empty' }).max(100, { error: 'at most 100 characters' }),
       expire: withJsonSchema(
         z
-          .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected MM/YY (got ${describe(iss.input)})`) })
+          // Card fields never echo their content: a CVV or card number typed in the wrong place would be printed (issue 20 item 10).
+          .string({ error: (iss) => (iss.input === undefined ? 'required' : 'expected MM/YY as text') })
           .transform((v) => v.trim())
           .superRefine((v, ctx) => {
             const r = expiryValid(v, now());
-            if (r === 'format') ctx.addIssue({ code: 'custom', message: `expected MM/YY, two-digit month and year (got ${describe(v)})` });
-            if (r === 'past') ctx.addIssue({ code: 'custom', message: `the card expired (${v})` });
+            if (r === 'format') ctx.addIssue({ code: 'custom', message: 'expected MM/YY, two-digit month and year' });
+            if (r === 'past') ctx.addIssue({ code: 'custom', message: 'the card has expired' });
           }),
         { type: 'string', pattern: '^\\s*(0[1-9]|1[0-2])/\\d{2}\\s*$', examples: ['08/29'] },
       ),

@@ -1,4 +1,5 @@
 /** Get quote: interface document, "Get quote: POST /quote/", "GET /quote/" and "Quote service entry". */
+import { TEXT_LIMITS } from './limits.js';
 import { z } from 'zod';
 import { amountInput, countryCode, currencyAud, describe, looseText, text, textLike } from './common.js';
 import { Money } from './money.js';
@@ -25,11 +26,11 @@ export const quoteInsurance = z.union([z.boolean(), z.number(), z.string()]).tra
 export const quoteRequest = z.strictObject(
   {
     collection_country: countryCode,
-    collection_postcode: textLike(),
-    collection_city: text(),
+    collection_postcode: textLike(TEXT_LIMITS.postcode),
+    collection_city: text(TEXT_LIMITS.city),
     delivery_country: countryCode,
-    delivery_postcode: textLike(),
-    delivery_city: text(),
+    delivery_postcode: textLike(TEXT_LIMITS.postcode),
+    delivery_city: text(TEXT_LIMITS.city),
     packages: packagesRequest,
     insurance: quoteInsurance.optional(),
     value: amountInput.optional(),

@@ -3,6 +3,7 @@
  * The request form is used in create order (`kind` `order`), create shipment and
  * `main_shipment` (`kind` `shipment`); see {@link ShipmentFormKind} for the differences.
  */
+import { TEXT_LIMITS } from './limits.js';
 import { z } from 'zod';
 import { collectionRequest, deliveryRequest, addressResponse } from './address.js';
 import { choice, describe, looseText, optionalText, text, type ShipmentFormKind } from './common.js';
@@ -33,7 +34,7 @@ export function serviceRequest(kind: ShipmentFormKind) {
           )
           .optional();
   return z.strictObject(
-    { code: text(), options },
+    { code: text(TEXT_LIMITS.code), options },
     { error: (iss) => (iss.input === undefined ? 'required' : `expected a service with a code (got ${describe(iss.input)})`) },
   );
 }
@@ -59,7 +60,7 @@ export function shipmentRequest(kind: ShipmentFormKind) {
         delivery: deliveryRequest(kind),
         packages: packagesRequest,
         customs_information: customsRequest(kind),
-        description: text(kind === 'order' ? 35 : undefined),
+        description: text(kind === 'order' ? 35 : TEXT_LIMITS.text),
         options: z
           .strictObject(
             { digital_signature: digitalSignature.optional() },

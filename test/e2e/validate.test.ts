@@ -58,7 +58,7 @@ describe('shipbook validate', () => {
       'fixtures/invalid/order-typos.yaml:42:105\torder.shipments[0].customs_information.items[0].madein\terror\texpected a two-letter country code (got "China")',
       'fixtures/invalid/payment-bad-card.yaml:8:15\torder.payment.credit_card.number\terror\tnot a valid card number (12 to 19 digits passing the Luhn check)',
       'fixtures/invalid/payment-bad-card.yaml:9:12\torder.payment.credit_card.cvv\terror\tmust be 3 or 4 digits',
-      'fixtures/invalid/payment-bad-card.yaml:11:15\torder.payment.credit_card.expire\terror\texpected MM/YY, two-digit month and year (got "13/29")',
+      'fixtures/invalid/payment-bad-card.yaml:11:15\torder.payment.credit_card.expire\terror\texpected MM/YY, two-digit month and year',
       'fixtures/invalid/quote-wrong-currency.json:6:25\tdelivery_country\terror\texpected a two-letter country code (got "USA")',
       'fixtures/invalid/quote-wrong-currency.json:10:46\tpackages[0].height\terror\tmust be greater than 0 (got 0)',
       'fixtures/invalid/quote-wrong-currency.json:13:17\tcurrency\terror\tonly AUD is supported (got "USD")',
@@ -206,5 +206,20 @@ describe('shipbook schema', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('unknown kind "parcel": use one of quote, order, accept, shipment, combine');
+    expect(r.stderr).not.toContain('Did you mean');
+  });
+
+  it('suggests the kind a plural or mistyped name means (issue 18 item 7)', async () => {
+    const r = await runCli(['schema', 'orders'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('hint: Did you mean "order"? shipbook schema order > schemas/order.schema.json');
+  });
+});
+
+describe('validate on a directory of JSON Schemas (issue 18 item 7)', () => {
+  it('says it skipped the *.schema.json files and why, instead of only "no .json file"', async () => {
+    const r = await runCli(['validate', 'fixtures/schemas/'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toContain('skipped 7 *.schema.json files: JSON Schemas describe input files, they are not one');
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configDir, configFilePath } from '../../src/config/paths.js';
-import { ConfigStore, permissionWarnings } from '../../src/config/store.js';
+import { ConfigStore, parseConfigText, permissionWarnings } from '../../src/config/store.js';
 import { ConfigError } from '../../src/errors.js';
 
 let tmp: string;
@@ -131,4 +131,11 @@ describe('a corrupt or unreadable configuration file', () => {
     expect(err.message).toBe(`${store.path} is not a regular file`);
   });
 
+});
+
+describe('a config.json written by an editor that adds a UTF-8 byte order mark (issue 20 item 10)', () => {
+  it('is read as if the mark were not there', async () => {
+    expect(parseConfigText('\uFEFF{"profiles":{}}')).toEqual({ profiles: {} });
+    expect(parseConfigText('\uFEFF')).toEqual({});
+  });
 });

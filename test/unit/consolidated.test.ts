@@ -108,6 +108,14 @@ describe('documents', () => {
     expect(problems(shipmentDocument(broken), broken)).toEqual(['description: required']);
   });
 
+  it('refuses an unknown field beside shipment: or main_shipment: as validate does, instead of dropping it (issue 20 item 1)', () => {
+    const hub = fixture('fixtures/shipments/main-to-hub.yaml').main_shipment;
+    const wrapped = { shipment: hub, insurance: true };
+    expect(problems(shipmentDocument(wrapped), wrapped)).toEqual(['insurance: unknown field']);
+    const main = { main_shipment: hub, refrence: 'X-1' };
+    expect(problems(shipmentDocument(main), main)).toEqual(['refrence: unknown field']);
+  });
+
   it('reports a misspelt top-level field of a consolidated booking, so nothing is created without the main shipment', () => {
     const { main_shipment, ...doc } = fixture('fixtures/consolidated/three-parcels.yaml');
     const misspelt = { ...doc, main_shipmnet: main_shipment };

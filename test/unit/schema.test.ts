@@ -78,7 +78,7 @@ describe('request schemas', () => {
     expect(problems(accept, { order: { payment: { type: 'credit_card', credit_card: card } } })).toEqual([
       'order.payment.credit_card.number: not a valid card number (12 to 19 digits passing the Luhn check)',
       'order.payment.credit_card.cvv: must be 3 or 4 digits',
-      'order.payment.credit_card.expire: the card expired (10/26)',
+      'order.payment.credit_card.expire: the card has expired',
     ]);
     const saved = accept.parse({
       order: { payment: { type: 'credit_card', credit_card: { ...card, number: '4111111111111111', cvv: '123', expire: '12/30' }, options: { save: true } } },

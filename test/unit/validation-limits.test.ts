@@ -355,9 +355,9 @@ describe('payment details (accept order), clock at 21 November 2026', () => {
 
   it('expiry: this month (11/26) passes, last month (10/26) fails, 13/27 and 1/27 are not MM/YY', () => {
     expect(errors(card({ expire: '11/26' }))).toEqual([]);
-    expect(errors(card({ expire: '10/26' }))).toEqual(['order.payment.credit_card.expire: the card expired (10/26)']);
+    expect(errors(card({ expire: '10/26' }))).toEqual(['order.payment.credit_card.expire: the card has expired']);
     for (const expire of ['13/27', '1/27']) {
-      expect(errors(card({ expire }))).toEqual([`order.payment.credit_card.expire: expected MM/YY, two-digit month and year (got "${expire}")`]);
+      expect(errors(card({ expire }))).toEqual(['order.payment.credit_card.expire: expected MM/YY, two-digit month and year']);
     }
   });
 
@@ -372,6 +372,19 @@ describe('payment details (accept order), clock at 21 November 2026', () => {
     expect(errors(card({ cvv: '123' }))).toEqual([]);
     expect(errors(card({ cvv: '1234' }))).toEqual([]);
     for (const cvv of ['12', '12345']) expect(errors(card({ cvv }))).toEqual(['order.payment.credit_card.cvv: must be 3 or 4 digits']);
+  });
+
+  it('never echoes a card field, even a CVV typed into the expiry (issue 20 item 10)', () => {
+    const messages = [
+      ...errors(card({ expire: '737' })),
+      ...errors(card({ expire: 737 })),
+      ...errors(card({ holder_name: 4111111111111111 })),
+      ...errors(card({ number: 'x9731x', cvv: '9731x' })),
+    ];
+    expect(messages.length).toBeGreaterThanOrEqual(4);
+    for (const m of messages) {
+      expect(m).not.toMatch(/737|4111111111111111|9731/);
+    }
   });
 
   it('never shows the card number or CVV in a problem', () => {
@@ -440,5 +453,25 @@ describe('warnings: probably a mistake, but allowed', () => {
     const quote = fixture('fixtures/quotes/syd-mel-single.yaml');
     quote.packages[0].weight = 45;
     expect(warnings(quote)).toEqual(['packages[0].weight: over 30 kg for one package (got 45 kg); check the weight and the unit']);
+  });
+});
+
+describe('free-text fields the service gives no limit for have a sane cap (issue 20 item 6)', () => {
+  it('a 4,000,000-character postcode, city or service code is an error, not a 413 from the service', async () => {
+    const { TEXT_LIMITS, MAX_REQUEST_BYTES } = await import('../../src/schema/limits.js');
+    const { MAX_BODY_BYTES } = await import('../../src/sandbox/server.js');
+    expect(MAX_REQUEST_BYTES).toBe(MAX_BODY_BYTES);
+    const huge = 'x'.repeat(4_000_000);
+    const cases: Array<[string, (s: Record<string, any>) => void, number]> = [
+      ['delivery.postcode', (s) => (s.delivery.postcode = huge), TEXT_LIMITS.postcode],
+      ['delivery.city', (s) => (s.delivery.city = huge), TEXT_LIMITS.city],
+      ['delivery.phone', (s) => (s.delivery.phone = huge), TEXT_LIMITS.phone],
+      ['service.code', (s) => (s.service.code = huge), TEXT_LIMITS.code],
+    ];
+    for (const [path, set, max] of cases) {
+      const bad = order();
+      set(bad.s);
+      expect(errors(bad.doc)).toEqual([`${SHIPMENT}.${path}: at most ${max} characters (got 4000000)`]);
+    }
   });
 });
