@@ -12,7 +12,7 @@ import { loadDocument } from '../input/load.js';
 import { validateKind } from '../input/validate.js';
 import { showWarnings } from './input.js';
 import { printParentOrder } from '../output/consolidated.js';
-import { orderHeading, printPrice, printShipments } from '../output/order.js';
+import { printOrder } from '../output/order.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { prepareBooking, untilInterrupted, type BookOptions } from './book-common.js';
 import { addPaymentOptions } from './payment-options.js';
@@ -20,10 +20,10 @@ import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js'
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
- * one entry point ({@link bookDocument}) with progress on stderr. A regular order: stdout gets the
- * created order and its price, then the processed shipments with tracking numbers. Consolidated
- * mail (a file listing shipments and a main_shipment): stdout gets the combined parent (children,
- * main shipment, price with the children's sum), then the processed parent with tracking numbers.
+ * one entry point ({@link bookDocument}) with progress on stderr. Stdout gets only the final order:
+ * a regular order's heading (`processed`), price and shipments with tracking numbers; for
+ * consolidated mail (a file listing shipments and a main_shipment) the processed parent (children,
+ * main shipment, tracking numbers, price with the children's sum).
  * With `--json` only `{order}`, the processed order.
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
@@ -49,20 +49,13 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
     waitForResult: (orderId) => untilInterrupted(waiter.wait(orderId), orderId, ctx.signal),
     now: () => ctx.now().getTime(),
     signal: ctx.signal,
-    onEvent(e) {
-      progress.onEvent(e);
-      if (ctx.json) return;
-      if (e.type === 'order_created') {
-        io.out(orderHeading(io, e.order));
-        printPrice(io, e.order.price);
-      } else if (e.type === 'combined') {
-        printParentOrder(io, e.parent, e.childIds);
-      }
-    },
+    // Progress goes to stderr only: stdout gets one order, the final one (issue 18, item 3), so a
+    // script reading the `order` line sees `processed`, for a regular order and consolidated mail alike.
+    onEvent: (e) => progress.onEvent(e),
   }).finally(() => progress.settle());
   ctx.output.write({ order }, () => {
-    if (doc.kind === 'consolidated') printParentOrder(io, order, childIds, { price: false });
-    else printShipments(io, order.shipments);
+    if (doc.kind === 'consolidated') printParentOrder(io, order, childIds);
+    else printOrder(io, order);
   });
 }
 
