@@ -11,7 +11,7 @@ import { formatIssues } from './input/format.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { paint } from './output/style.js';
-import { OUTPUT_FORMATS } from './output/writer.js';
+import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS } from './output/writer.js';
 import { BookingStoppedError } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
 import { DryRunHalt } from './errors.js';
@@ -166,11 +166,38 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
     await program.parseAsync(argv);
     return EXIT.OK;
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.OK : EXIT.INPUT;
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return EXIT.OK;
+      // Commander printed the message on stderr; a machine format gets its error object too (issue 18, item 6).
+      machineWriter(argv, io)?.error({ error: { code: 'usage', message: err.message.replace(/^error: /, ''), exit_code: EXIT.INPUT } }, redactText);
+      return EXIT.INPUT;
+    }
     if (err instanceof DryRunHalt || (err instanceof BookingStoppedError && err.cause instanceof DryRunHalt)) return reportDryRun(ctx);
     return reportError(err, ctx);
   } finally {
     await ctx.close();
+  }
+}
+
+/**
+ * The writer of a machine format asked for in `argv` (`--json`, `--output json|yaml|ndjson`), for
+ * errors found before the flags are parsed (usage errors) or after the command was given up (a
+ * signal); undefined for tables, tsv and contradictory flags.
+ */
+function machineWriter(argv: readonly string[], io: IOStreams): ReturnType<typeof createWriter> | undefined {
+  const args = argv.slice(2);
+  const end = args.indexOf('--');
+  const flags = end === -1 ? args : args.slice(0, end);
+  let output: string | undefined;
+  for (const [i, a] of flags.entries()) {
+    if (a === '--output') output = flags[i + 1];
+    else if (a.startsWith('--output=')) output = a.slice('--output='.length);
+  }
+  try {
+    const format = chooseFormat({ output, json: flags.includes('--json') }, false);
+    return isMachineFormat(format) ? createWriter(io, format) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -200,7 +227,16 @@ export async function run(argv: string[]): Promise<void> {
     // out) and ends a wait; the command then reports through main as usual. A command that does not
     // stop in time is closed (which prints the note of an interrupted wait) and the process exits.
     ctx?.abort(signal);
-    setTimeout(() => void (ctx?.close() ?? Promise.resolve()).then(() => process.exit(code)), GRACE_MS).unref();
+    setTimeout(
+      () =>
+        void (ctx?.close() ?? Promise.resolve()).then(() => {
+          // The command did not report by itself: a machine format still gets its error object.
+          const message = signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)';
+          machineWriter(argv, io)?.error({ error: { code: signal === 'SIGINT' ? 'interrupted' : 'terminated', message, exit_code: code } }, redactText);
+          process.exit(code);
+        }),
+      GRACE_MS,
+    ).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -1,0 +1,81 @@
+/**
+ * What a new user trips over (issue 18, items 1, 3 and 6): credentials without a base URL, sandbox
+ * output marked on stdout, the documented `state` beside every wire `status`, and an error object
+ * for usage errors, in every output format.
+ */
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { runShipbook } from '../helpers/run.js';
+
+const ORDER = 'fixtures/orders/domestic-syd-mel.yaml';
+const STATES = ['pending', 'accepted', 'processed', 'failed', 'cancelled'];
+
+/** Reads a machine document in `format`. */
+function readDoc(format: string, text: string): Record<string, unknown> {
+  if (format === 'yaml') return parseYaml(text) as Record<string, unknown>;
+  if (format === 'ndjson') {
+    expect(text.trim().split('\n')).toHaveLength(1);
+    return JSON.parse(text) as Record<string, unknown>;
+  }
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+describe('credentials without a base URL (item 1)', () => {
+  it('refuses with exit 4, names the missing variable and the misspelt one, and starts no sandbox', async () => {
+    const r = await runShipbook(['book', ORDER, '--json'], { env: { SHIPBOOK_API_KEY: 'sk_live_realkey9876', SHIPBOOK_BASEURL: 'https://api.example.com/' } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('SHIPBOOK_BASE_URL is not set');
+    expect(r.stderr).toContain('SHIPBOOK_BASEURL is set');
+    expect(r.stderr).not.toContain('[sandbox]');
+    expect(r.stderr).not.toContain('sk_live_realkey9876');
+    const { error } = JSON.parse(r.stdout) as { error: { code: string; exit_code: number } };
+    expect(error).toMatchObject({ code: 'config_error', exit_code: 4 });
+  });
+
+  it('runs on the built-in sandbox without a key, and says so on stdout in tsv', async () => {
+    const r = await runShipbook(['order', 'create', ORDER]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('sandbox\tsimulated service, nothing is really booked');
+  });
+});
+
+describe.each(['json', 'yaml', 'ndjson'])('machine output as %s (items 1 and 6)', (format) => {
+  it('marks sandbox output and gives every order and shipment a documented state beside the wire status', async () => {
+    const created = await runShipbook(['order', 'create', ORDER, '--output', format]);
+    expect(created.code, created.stderr).toBe(0);
+    const doc = readDoc(format, created.stdout) as { sandbox: boolean; order: { status: string; state: string; shipments: Array<{ status: string; state: string }> } };
+    expect(doc.sandbox).toBe(true);
+    expect(doc.order.status).toBe('new');
+    expect(doc.order.state).toBe('pending');
+    for (const s of doc.order.shipments) {
+      expect(s.status).toBeTypeOf('string');
+      expect(s.state).toBe('pending');
+    }
+
+    const booked = await runShipbook(['book', ORDER, '--output', format]);
+    expect(booked.code, booked.stderr).toBe(0);
+    const done = readDoc(format, booked.stdout) as typeof doc;
+    expect(done.order.state).toBe('processed');
+    for (const s of done.order.shipments) expect(STATES).toContain(s.state);
+    expect(done.order.shipments.map((s) => s.state)).toEqual(done.order.shipments.map(() => 'processed'));
+  });
+
+  it('prints an error object for a usage error', async () => {
+    const r = await runShipbook(['book', ORDER, '--output', format, '--no-such-flag']);
+    expect(r.code).toBe(2);
+    const { error } = readDoc(format, r.stdout) as { error: { code: string; message: string; exit_code: number } };
+    expect(error).toEqual({ code: 'usage', message: "unknown option '--no-such-flag'", exit_code: 2 });
+  });
+});
+
+describe('an empty id (item 7)', () => {
+  it('is a usage error (exit 2), nothing is sent', async () => {
+    for (const args of [['order', 'get', ''], ['order', 'cancel', ' '], ['order', 'accept', '', '--payment', 'credit']]) {
+      const r = await runShipbook([...args, '--json']);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('an id cannot be empty');
+      expect(r.stderr).not.toContain('[sandbox]');
+      expect((JSON.parse(r.stdout) as { error: { code: string } }).error.code).toBe('usage');
+    }
+  });
+});
