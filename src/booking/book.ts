@@ -19,6 +19,7 @@ import type { CreateOrderRequest, OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
 import { EXIT, ShipbookError } from '../errors.js';
+import { acceptedIdWarning, orderWarnings } from './price-check.js';
 import { stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
 /** How the booking result is awaited; returns the processed order (see src/booking/result.ts `ResultWaiter.wait`). */
@@ -62,6 +63,12 @@ export interface BookingOutcome {
   progress: BookingProgress;
   /** Consolidated mail: the children's ids in the document's order (empty otherwise). */
   childIds: string[];
+  /**
+   * What a second look at the service's answers found (src/booking/price-check.ts): prices that do
+   * not add up, negative figures, a children's sum that differs, an accepted id that is not the
+   * created one. One sentence each, with both figures; empty when all is well.
+   */
+  warnings: string[];
 }
 
 /**
@@ -88,9 +95,14 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
     }
   };
 
+  const warnings: string[] = [];
+  const warn = (found: Array<string | undefined>) => {
+    for (const w of found) if (w !== undefined && !warnings.includes(w)) warnings.push(w);
+  };
   let orderId: string;
   if (doc.kind === 'regular') {
     const created = await step(() => createOrder(deps.api, doc.order));
+    warn(orderWarnings(created));
     orderId = created.id;
     Object.assign(progress, { stage: 'order_created', orderId });
     emit({ type: 'order_created', order: created });
@@ -108,6 +120,7 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
     const parent = await step(() =>
       combineShipments(deps.api, { shipments: childIds, ...(booking.main_shipment !== undefined ? { main_shipment: booking.main_shipment } : {}) }),
     );
+    warn(orderWarnings(parent, childIds));
     orderId = parent.id;
     Object.assign(progress, { stage: 'order_created', orderId, parentId: parent.id });
     emit({ type: 'combined', parent, childIds });
@@ -119,9 +132,11 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   // A pending order given by the user: its acceptance failing leaves nothing new behind.
   const accepted = await step(async () => acceptOrder(deps.api, orderId, await deps.accept(orderId)));
   progress.stage = 'accepted';
+  warn([acceptedIdWarning(orderId, accepted.id)]);
   emit({ type: 'accepted', order: accepted });
   const order = await step(() => deps.waitForResult(orderId, accepted));
+  warn(orderWarnings(order, doc.kind === 'consolidated' ? progress.shipmentIds : []));
   progress.stage = 'processed';
   emit({ type: 'processed', order, elapsedMs: now() - started });
-  return { order, progress: { ...progress, shipmentIds: [...progress.shipmentIds] }, childIds: doc.kind === 'consolidated' ? [...progress.shipmentIds] : [] };
+  return { order, progress: { ...progress, shipmentIds: [...progress.shipmentIds] }, childIds: doc.kind === 'consolidated' ? [...progress.shipmentIds] : [], warnings };
 }

@@ -13,6 +13,7 @@ import { validateKind } from '../input/validate.js';
 import { showWarnings } from './input.js';
 import { printParentOrder } from '../output/consolidated.js';
 import { printOrder } from '../output/order.js';
+import { paint } from '../output/style.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { prepareBooking, untilInterrupted, type BookOptions } from './book-common.js';
 import { addPaymentOptions } from './payment-options.js';
@@ -24,7 +25,8 @@ import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js'
  * a regular order's heading (`processed`), price and shipments with tracking numbers; for
  * consolidated mail (a file listing shipments and a main_shipment) the processed parent (children,
  * main shipment, tracking numbers, price with the children's sum).
- * With `--json` only `{order}`, the processed order.
+ * With `--json` only `{order}`, the processed order, plus `warnings` (strings) when the service's
+ * prices do not add up or the accepted id differs (also on stderr; the booking still succeeds).
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
@@ -43,7 +45,7 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
   }
   // For the note after an interruption: the file that holds the main shipment.
   Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
-  const { order, childIds } = await bookDocument(doc, {
+  const { order, childIds, warnings } = await bookDocument(doc, {
     api,
     accept,
     waitForResult: (orderId) => untilInterrupted(waiter.wait(orderId), orderId, ctx.signal),
@@ -53,7 +55,10 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
     // script reading the `order` line sees `processed`, for a regular order and consolidated mail alike.
     onEvent: (e) => progress.onEvent(e),
   }).finally(() => progress.settle());
-  ctx.output.write({ order }, () => {
+  // The service's numbers got a second look: what does not add up is said on stderr, with both
+  // figures, and listed as `warnings` in a machine format; the booking stands (issue 15, item 5).
+  for (const w of warnings) io.err(`${paint(io, 'yellow', 'warning:')} ${w}\n`);
+  ctx.output.write({ order, ...(warnings.length > 0 ? { warnings } : {}) }, () => {
     if (doc.kind === 'consolidated') printParentOrder(io, order, childIds);
     else printOrder(io, order);
   });
