@@ -14,6 +14,7 @@ import { paint } from './output/style.js';
 import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS } from './output/writer.js';
 import { BookingStoppedError } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
+import { setHintProfile } from './output/shell.js';
 import { DryRunHalt } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
@@ -39,6 +40,8 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
     });
   program.hook('preAction', (_root, action) => {
     Object.assign(globals, action.optsWithGlobals());
+    // Hints carry the profile flag, so a pasted hint goes to the same service.
+    setHintProfile(globals.profile);
     // The format is chosen once, here; tables or tab-separated lines follow it.
     // --quiet: stdout carries only the ids the writer picks out; every other write to it is dropped.
     if (globals.quiet) ctx.io.out = () => {};
@@ -159,6 +162,7 @@ export interface MainOptions {
  */
 export async function main(argv: string[], io: IOStreams, options: MainOptions = {}): Promise<number> {
   const globals: GlobalOptions = {};
+  setHintProfile(undefined);
   const ctx = createContext(io, globals, options.overrides);
   options.onContext?.(ctx);
   const program = buildProgram(ctx, globals);

@@ -3,6 +3,9 @@
  * output marked on stdout, the documented `state` beside every wire `status`, and an error object
  * for usage errors, in every output format.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { runShipbook } from '../helpers/run.js';
@@ -77,5 +80,26 @@ describe('an empty id (item 7)', () => {
       expect(r.stderr).not.toContain('[sandbox]');
       expect((JSON.parse(r.stdout) as { error: { code: string } }).error.code).toBe('usage');
     }
+  });
+});
+
+describe('hints keep their context (item 5)', () => {
+  it('carry --profile when one was given and leave the payment to the profile; run as printed, they work', async () => {
+    // One built-in sandbox state for both runs, as for a user in one shell.
+    const env = { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-hints-')) };
+    const created = await runShipbook(['--profile', 'sandbox', 'order', 'create', ORDER], { env });
+    expect(created.code, created.stderr).toBe(0);
+    const hint = /^Accept it with: shipbook (.*)$/m.exec(created.stderr);
+    expect(hint, created.stderr).not.toBeNull();
+    expect(hint![1]).toMatch(/^--profile sandbox order accept ORD-\w+$/);
+    expect(hint![1]).not.toContain('--payment');
+    const accepted = await runShipbook(hint![1]!.split(' '), { env });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stderr).toMatch(/See the result with: shipbook --profile sandbox order get ORD-\w+/);
+  });
+
+  it('carry no --profile when none was given', async () => {
+    const created = await runShipbook(['order', 'create', ORDER]);
+    expect(created.stderr).toMatch(/^Accept it with: shipbook order accept ORD-\w+$/m);
   });
 });

@@ -17,7 +17,7 @@ export async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promi
   const created = await createOrder(await ctx.api(), order);
   ctx.output.write({ order: created }, () => {
     printOrder(ctx.io, created);
-    ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', created.id)} --payment credit\n`);
+    ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', created.id)}\n`);
   });
 }
 

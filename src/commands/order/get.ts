@@ -28,7 +28,7 @@ export async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<voi
     printOrder(ctx.io, order);
     const word = orderStatusWord(order.status);
     if (word === 'pending') {
-      ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', order.id)} --payment credit  (or cancel it: ${shellCommand('order', 'cancel', order.id)})\n`);
+      ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', order.id)}  (or cancel it: ${shellCommand('order', 'cancel', order.id)})\n`);
     }
     if (word === 'accepted') ctx.io.err('The booking is still running; run this command again later to see the tracking numbers.\n');
   });
