@@ -92,7 +92,10 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
       json.stage = p.stage;
     }
     if (detail instanceof ValidationError && detail.issues.length > 0) {
-      lines.push(formatIssues(detail.issues).replace(/^/gm, '  '));
+      // A single problem that the message already states in full (`f.yaml: no such file`) is not repeated.
+      const [only] = detail.issues;
+      const repeated = detail.issues.length === 1 && only !== undefined && only.line === undefined && detail.message.endsWith(only.message);
+      if (!repeated) lines.push(formatIssues(detail.issues).replace(/^/gm, '  '));
       json.issues = detail.issues;
     }
     if (detail instanceof ApiError) {

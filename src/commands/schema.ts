@@ -18,8 +18,10 @@ export interface SchemaOptions {
 /** Prints the JSON Schema of `o.kind` on stdout. @throws UsageError (exit 2) for an unknown kind, listing the kinds. */
 export function runSchema(o: SchemaOptions, ctx: Context): void {
   if (!isKindName(o.kind)) {
+    // A plural or a different case is the likeliest slip (`schema orders`): name the kind meant.
+    const meant = KIND_NAMES.find((k) => [k, `${k}s`, `${k}es`].includes(o.kind.trim().toLowerCase()));
     throw new UsageError(`unknown kind "${o.kind}": use one of ${KIND_NAMES.join(', ')}`, {
-      suggestion: `For example: shipbook schema order > schemas/order.schema.json`,
+      suggestion: meant ? `Did you mean ${meant}? shipbook schema ${meant}` : `For example: shipbook schema order > schemas/order.schema.json`,
     });
   }
   printJson(ctx.io, kindJsonSchema(o.kind));

@@ -103,3 +103,33 @@ describe('hints keep their context (item 5)', () => {
     expect(created.stderr).toMatch(/^Accept it with: shipbook order accept ORD-\w+$/m);
   });
 });
+
+describe('smaller defects (item 7)', () => {
+  it('quote of a missing file states the problem once', async () => {
+    const r = await runShipbook(['quote', 'nonexist.yaml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.match(/no such file/g)).toHaveLength(1);
+  });
+
+  it('schema orders suggests order', async () => {
+    const r = await runShipbook(['schema', 'orders']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('hint: Did you mean order? shipbook schema order');
+  });
+
+  it('config messages: a bad sender file was not saved; a bad setting names its key once; --no-input says prompting is off', async () => {
+    const env = { SHIPBOOK_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'shipbook-cfg-')) };
+    expect((await runShipbook(['--profile', 'staging', 'config', 'set', 'base-url', 'https://api.example.com/'], { env })).code).toBe(0);
+    const sender = await runShipbook(['--profile', 'staging', 'config', 'sender', 'set', 'home', ORDER], { env });
+    expect(sender.code).toBe(2);
+    expect(sender.stderr).toMatch(/problems? found; nothing was saved/);
+    expect(sender.stderr).not.toContain('nothing was sent');
+    const path = await runShipbook(['--profile', 'staging', 'config', 'set', 'paths.fetch-order', 'v2/orders/'], { env });
+    expect(path.code).toBe(2);
+    expect(path.stderr.match(/paths\.fetch-order/g)).toHaveLength(1);
+    const login = await runShipbook(['--no-input', '--profile', 'staging', 'auth', 'login'], { env });
+    expect(login.code).toBe(2);
+    expect(login.stderr).toContain('prompting is turned off by --no-input');
+    expect(login.stderr).not.toContain('no terminal');
+  });
+});
