@@ -64,7 +64,7 @@ describe('shipment create', () => {
     const r = await runCli(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml'], { env });
     expect(r.code, r.stderr).toBe(0);
     const lines = rows(r.stdout);
-    expect(lines[0]).toEqual(['shipment', expect.stringMatching(/^SHP-[A-Z0-9]{8}$/), 'new']);
+    expect(lines[0]).toEqual(['shipment', expect.stringMatching(/^SHP-[A-Z0-9]{8}$/), 'pending']);
     expect(Object.fromEntries(lines.filter((l) => l.length === 2).map(([k, v]) => [k, v]))).toEqual({
       amount: '41.50',
       insurance: '0.00',

@@ -133,3 +133,20 @@ describe('smaller defects (item 7)', () => {
     expect(login.stderr).not.toContain('no terminal');
   });
 });
+
+describe('one word per state in tables and tsv (item 7)', () => {
+  it('a parent order\'s children and main shipment all read pending, not new beside pending', async () => {
+    const env = { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-words-')) };
+    const ids: string[] = [];
+    for (const file of ['fixtures/shipments/au-us-1.yaml', 'fixtures/shipments/au-gb-2.yaml']) {
+      const r = await runShipbook(['shipment', 'create', file, '--quiet'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      ids.push(r.stdout.trim());
+    }
+    const combined = await runShipbook(['shipment', 'combine', ...ids, '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });
+    expect(combined.code, combined.stderr).toBe(0);
+    const rows = combined.stdout.split('\n').map((l) => l.split('\t')).filter((c) => c[0] === 'child' || c[0] === 'main');
+    expect(rows.length).toBe(3);
+    expect(new Set(rows.map((c) => c[5]))).toEqual(new Set(['pending']));
+  });
+});
