@@ -150,3 +150,17 @@ describe('one word per state in tables and tsv (item 7)', () => {
     expect(new Set(rows.map((c) => c[5]))).toEqual(new Set(['pending']));
   });
 });
+
+describe('payment flags and a payment file that disagree (item 7)', () => {
+  it('are a usage error, not a silently dropped card', async () => {
+    const r = await runShipbook(['book', ORDER, '--payment', 'stored_card', '--card', 'card_visa_4242', '--payment-file', 'fixtures/payments/credit-card.yaml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--payment stored_card and fixtures/payments/credit-card.yaml (payment type credit_card) disagree');
+    expect(r.stdout).not.toMatch(/^order\t/m);
+  });
+
+  it('agreeing flags and file still work', async () => {
+    const r = await runShipbook(['book', ORDER, '--payment', 'credit_card', '--payment-file', 'fixtures/payments/credit-card.yaml', '--poll', '50ms']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
