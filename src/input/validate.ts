@@ -139,12 +139,17 @@ export const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
  */
 export async function expandInputs(paths: readonly string[]): Promise<Array<{ file: string; problem?: string }>> {
   const out: Array<{ file: string; problem?: string }> = [];
+  let schemas = 0;
   const walk = async (dir: string): Promise<string[]> => {
     const entries = await readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const files: string[] = [];
     for (const e of entries) {
-      if (e.name.startsWith('.') || e.name.toLowerCase().endsWith('.schema.json')) continue;
+      if (e.name.startsWith('.')) continue;
+      if (e.name.toLowerCase().endsWith('.schema.json')) {
+        schemas += 1;
+        continue;
+      }
       const full = join(dir, e.name);
       if (e.isDirectory()) files.push(...(await walk(full)));
       else if (INPUT_EXTENSIONS.some((ext) => e.name.toLowerCase().endsWith(ext))) files.push(full);
@@ -165,13 +170,18 @@ export async function expandInputs(paths: readonly string[]): Promise<Array<{ fi
       continue;
     }
     let files: string[];
+    schemas = 0;
     try {
       files = await walk(p);
     } catch (err) {
       out.push({ file: p, problem: `cannot read this directory (${(err as { code?: string }).code ?? String(err)})` });
       continue;
     }
-    if (files.length === 0) out.push({ file: p, problem: `no ${INPUT_EXTENSIONS.join(', ')} file in this directory` });
+    if (files.length === 0) {
+      // Say what was skipped and why, so a directory of JSON Schemas is not a riddle (issue 18, item 7).
+      const skipped = schemas > 0 ? `; skipped ${schemas} JSON Schema file${schemas === 1 ? '' : 's'} (*.schema.json describe input files, they are not one)` : '';
+      out.push({ file: p, problem: `no ${INPUT_EXTENSIONS.join(', ')} input file in this directory${skipped}` });
+    }
     else out.push(...files.map((file) => ({ file })));
   }
   return out;

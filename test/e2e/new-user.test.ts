@@ -164,3 +164,11 @@ describe('payment flags and a payment file that disagree (item 7)', () => {
     expect(r.code, r.stderr).toBe(0);
   });
 });
+
+describe('validate a directory of JSON Schemas (item 7)', () => {
+  it('says what it skipped and why', async () => {
+    const r = await runShipbook(['validate', 'fixtures/schemas/']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/skipped \d+ JSON Schema files \(\*\.schema\.json describe input files, they are not one\)/);
+  });
+});

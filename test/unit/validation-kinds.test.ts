@@ -87,7 +87,7 @@ describe('validating files and directories', () => {
       ['empty', null, false],
       ['missing.yaml', null, false],
     ]);
-    expect(reports[3]!.issues[0]!.message).toBe('no .json, .yaml, .yml file in this directory');
+    expect(reports[3]!.issues[0]!.message).toBe('no .json, .yaml, .yml input file in this directory');
     expect(reports[4]!.issues[0]!.message).toBe('no such file');
   });
 });
