@@ -223,13 +223,15 @@ export async function run(argv: string[]): Promise<void> {
   const io = processIO({ noColor: argv.includes('--no-color'), noInput: argv.includes('--no-input') });
   let ctx: Context | undefined;
   let interrupted: NodeJS.Signals | undefined;
+  let finished = false;
   /** How long a command has, after Ctrl-C or SIGTERM, to stop by itself and report where it got to. */
   const GRACE_MS = 1_500;
   const onSignal = (signal: NodeJS.Signals) => {
     const code = signalExitCode(signal);
     if (interrupted) process.exit(code);
     interrupted = signal;
-    io.err(signal === 'SIGINT' ? '\ninterrupted\n' : '\nterminated\n');
+    // On a terminal, erase the line first (a spinner, the echoed ^C), and say it like every error.
+    io.err(`${io.stderrIsTTY ? '\r\x1b[2K' : '\n'}${paint(io, 'red', 'error:')} ${signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)'}\n`);
     // Aborting stops a request in flight (its error says whether it was sent and what to run to find
     // out) and ends a wait; the command then reports through main as usual. A command that does not
     // stop in time is closed (which prints the note of an interrupted wait) and the process exits.
@@ -238,6 +240,7 @@ export async function run(argv: string[]): Promise<void> {
       () =>
         void (ctx?.close() ?? Promise.resolve()).then(() => {
           // The command did not report by itself: a machine format still gets its error object.
+          if (finished) return process.exit(code);
           const message = signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)';
           machineWriter(argv, io)?.error({ error: { code: signal === 'SIGINT' ? 'interrupted' : 'terminated', message, exit_code: code } }, redactText);
           process.exit(code);
@@ -258,6 +261,7 @@ export async function run(argv: string[]): Promise<void> {
   const restoreWarnings = quietNodeWarnings((line) => ctx?.debugLog(`node: ${line}`));
   try {
     const code = await main(argv, io, { onContext: (c) => (ctx = c) });
+    finished = true; // main has reported: the grace timer must not print a second error
     process.exitCode = interrupted ? signalExitCode(interrupted) : code;
   } finally {
     process.off('SIGINT', onSignal);

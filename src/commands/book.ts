@@ -54,7 +54,11 @@ export async function runBook(o: BookOptions, ctx: Context): Promise<void> {
     // Progress goes to stderr only: stdout gets one order, the final one (issue 18, item 3), so a
     // script reading the `order` line sees `processed`, for a regular order and consolidated mail alike.
     onEvent: (e) => progress.onEvent(e),
-  }).finally(() => progress.settle());
+  }).finally(() => {
+    // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
+    progress.settle();
+    progress.close();
+  });
   // The service's numbers got a second look: what does not add up is said on stderr, with both
   // figures, and listed as `warnings` in a machine format; the booking stands (issue 15, item 5).
   for (const w of warnings) io.err(`${paint(io, 'yellow', 'warning:')} ${w}\n`);

@@ -55,7 +55,11 @@ export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promi
       now: () => ctx.now().getTime(),
       signal: ctx.signal,
     },
-  ).finally(() => progress.settle());
+  ).finally(() => {
+    // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
+    progress.settle();
+    progress.close();
+  });
   ctx.output.write({ order }, () => printOrder(io, order));
 }
 
