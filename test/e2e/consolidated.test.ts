@@ -230,7 +230,7 @@ describe('book a consolidated file', () => {
   it('creates three shipments, combines, accepts and waits: every child and the main shipment get a tracking number', async () => {
     const r = await runCli(['book', 'fixtures/consolidated/three-parcels.yaml'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr.match(/✔ new +shipment SHP-\w+ created \(\d\/3\)/g)).toHaveLength(3);
+    expect(r.stderr.match(/✔ pending +shipment SHP-\w+ created \(\d\/3\)/g)).toHaveLength(3);
     expect(r.stderr).toMatch(/pending +parent order ORD-\w+ combined: 3 shipment\(s\) \+ main shipment SHP-\w+/);
     expect(r.stderr).toMatch(/accepted +order ORD-\w+ accepted/);
     expect(r.stderr).toMatch(/processed +order ORD-\w+ booked/);
