@@ -5,7 +5,7 @@
  * random loopback port and marked as such on stderr.
  */
 import { ApiClient } from './api/client.js';
-import { UsageError } from './errors.js';
+import { ConfigError, UsageError } from './errors.js';
 import { maskSecret } from './api/redact.js';
 import { loadProfile } from './config/resolve.js';
 import { ConfigStore } from './config/store.js';
@@ -83,6 +83,20 @@ export interface Context {
   close(): Promise<void>;
 }
 
+/**
+ * The error for credentials without a base URL: the run would otherwise book in the built-in
+ * sandbox and send it the key. Names `SHIPBOOK_BASE_URL` and any look-alike variable that is set
+ * (a misspelling such as `SHIPBOOK_BASEURL`). Exit 4.
+ */
+function missingBaseUrl(env: Readonly<Record<string, string | undefined>>, keySource: string): ConfigError {
+  const lookAlikes = Object.keys(env).filter((k) => k !== 'SHIPBOOK_BASE_URL' && /^SHIPBOOK_.*(BASE|URL)/i.test(k) && env[k]);
+  return new ConfigError(`an API key is given (${keySource}) but no base URL: SHIPBOOK_BASE_URL is not set`, {
+    suggestion:
+      (lookAlikes.length > 0 ? `${lookAlikes.join(', ')} is set, but the variable is SHIPBOOK_BASE_URL. ` : '') +
+      'Set SHIPBOOK_BASE_URL to the service, or unset SHIPBOOK_API_KEY to try the built-in sandbox (the key is never sent to it).',
+  });
+}
+
 /** Builds the context of one run. `globals` is read when first needed, so main can fill it in a preAction hook. */
 export function createContext(io: IOStreams, globals: GlobalOptions, overrides: ContextOverrides = {}): Context {
   let profilePromise: Promise<ResolvedProfile> | undefined;
@@ -94,6 +108,15 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   const cleanups: Array<() => Promise<void> | void> = [];
   // --quiet: the quiet writer keeps the real stdout; main silences every other write to it.
   const realOut = io.out;
+
+  // Output made against a sandbox says so on stdout too (PRODUCT.md, "The sandbox").
+  const markSandboxOutput = () => {
+    try {
+      ctx.output.markSandbox();
+    } catch {
+      // the format flags are wrong: the command fails on its first write and says so
+    }
+  };
 
   const ctx: Context = {
     io,
@@ -135,6 +158,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
         let baseUrl = profile.baseUrl;
         let apiKey = profile.apiKey;
         if (!baseUrl) {
+          // A key meant for a real service never goes to the throw-away sandbox (issue 18, item 1).
+          if (profile.sources.apiKey !== undefined) throw missingBaseUrl(io.env, profile.sources.apiKey);
           const { startBuiltinSandbox } = await import('./sandbox-builtin.js');
           const sandbox = await startBuiltinSandbox(io.env);
           const { SANDBOX_API_KEY } = sandbox;
@@ -144,8 +169,10 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           io.err(
             `${paint(io, 'yellow', '[sandbox]')} built-in sandbox at ${sandbox.url} (state in ${sandbox.stateDir}): simulated service, nothing is really booked\n`,
           );
+          markSandboxOutput();
         } else if (profile.sandbox) {
           io.err(`${paint(io, 'yellow', '[sandbox]')} sandbox at ${baseUrl}\n`);
+          markSandboxOutput();
         }
         ctx.debugLog(`profile ${profile.name}, base URL ${baseUrl}, key ${maskSecret(apiKey)}`);
         const client = new ApiClient({

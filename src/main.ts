@@ -11,9 +11,10 @@ import { formatIssues } from './input/format.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { paint } from './output/style.js';
-import { OUTPUT_FORMATS } from './output/writer.js';
+import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS } from './output/writer.js';
 import { BookingStoppedError } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
+import { setHintProfile } from './output/shell.js';
 import { DryRunHalt } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
@@ -39,6 +40,8 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
     });
   program.hook('preAction', (_root, action) => {
     Object.assign(globals, action.optsWithGlobals());
+    // Hints carry the profile flag, so a pasted hint goes to the same service.
+    setHintProfile(globals.profile);
     // The format is chosen once, here; tables or tab-separated lines follow it.
     // --quiet: stdout carries only the ids the writer picks out; every other write to it is dropped.
     if (globals.quiet) ctx.io.out = () => {};
@@ -89,7 +92,10 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
       json.stage = p.stage;
     }
     if (detail instanceof ValidationError && detail.issues.length > 0) {
-      lines.push(formatIssues(detail.issues).replace(/^/gm, '  '));
+      // A single problem that the message already states in full (`f.yaml: no such file`) is not repeated.
+      const [only] = detail.issues;
+      const repeated = detail.issues.length === 1 && only !== undefined && only.line === undefined && detail.message.endsWith(only.message);
+      if (!repeated) lines.push(formatIssues(detail.issues).replace(/^/gm, '  '));
       json.issues = detail.issues;
     }
     if (detail instanceof ApiError) {
@@ -159,6 +165,7 @@ export interface MainOptions {
  */
 export async function main(argv: string[], io: IOStreams, options: MainOptions = {}): Promise<number> {
   const globals: GlobalOptions = {};
+  setHintProfile(undefined);
   const ctx = createContext(io, globals, options.overrides);
   options.onContext?.(ctx);
   const program = buildProgram(ctx, globals);
@@ -166,11 +173,38 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
     await program.parseAsync(argv);
     return EXIT.OK;
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.OK : EXIT.INPUT;
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return EXIT.OK;
+      // Commander printed the message on stderr; a machine format gets its error object too (issue 18, item 6).
+      machineWriter(argv, io)?.error({ error: { code: 'usage', message: err.message.replace(/^error: /, ''), exit_code: EXIT.INPUT } }, redactText);
+      return EXIT.INPUT;
+    }
     if (err instanceof DryRunHalt || (err instanceof BookingStoppedError && err.cause instanceof DryRunHalt)) return reportDryRun(ctx);
     return reportError(err, ctx);
   } finally {
     await ctx.close();
+  }
+}
+
+/**
+ * The writer of a machine format asked for in `argv` (`--json`, `--output json|yaml|ndjson`), for
+ * errors found before the flags are parsed (usage errors) or after the command was given up (a
+ * signal); undefined for tables, tsv and contradictory flags.
+ */
+function machineWriter(argv: readonly string[], io: IOStreams): ReturnType<typeof createWriter> | undefined {
+  const args = argv.slice(2);
+  const end = args.indexOf('--');
+  const flags = end === -1 ? args : args.slice(0, end);
+  let output: string | undefined;
+  for (const [i, a] of flags.entries()) {
+    if (a === '--output') output = flags[i + 1];
+    else if (a.startsWith('--output=')) output = a.slice('--output='.length);
+  }
+  try {
+    const format = chooseFormat({ output, json: flags.includes('--json') }, false);
+    return isMachineFormat(format) ? createWriter(io, format) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -189,18 +223,30 @@ export async function run(argv: string[]): Promise<void> {
   const io = processIO({ noColor: argv.includes('--no-color'), noInput: argv.includes('--no-input') });
   let ctx: Context | undefined;
   let interrupted: NodeJS.Signals | undefined;
+  let finished = false;
   /** How long a command has, after Ctrl-C or SIGTERM, to stop by itself and report where it got to. */
   const GRACE_MS = 1_500;
   const onSignal = (signal: NodeJS.Signals) => {
     const code = signalExitCode(signal);
     if (interrupted) process.exit(code);
     interrupted = signal;
-    io.err(signal === 'SIGINT' ? '\ninterrupted\n' : '\nterminated\n');
+    // On a terminal, erase the line first (a spinner, the echoed ^C), and say it like every error.
+    io.err(`${io.stderrIsTTY ? '\r\x1b[2K' : '\n'}${paint(io, 'red', 'error:')} ${signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)'}\n`);
     // Aborting stops a request in flight (its error says whether it was sent and what to run to find
     // out) and ends a wait; the command then reports through main as usual. A command that does not
     // stop in time is closed (which prints the note of an interrupted wait) and the process exits.
     ctx?.abort(signal);
-    setTimeout(() => void (ctx?.close() ?? Promise.resolve()).then(() => process.exit(code)), GRACE_MS).unref();
+    setTimeout(
+      () =>
+        void (ctx?.close() ?? Promise.resolve()).then(() => {
+          // The command did not report by itself: a machine format still gets its error object.
+          if (finished) return process.exit(code);
+          const message = signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)';
+          machineWriter(argv, io)?.error({ error: { code: signal === 'SIGINT' ? 'interrupted' : 'terminated', message, exit_code: code } }, redactText);
+          process.exit(code);
+        }),
+      GRACE_MS,
+    ).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -215,6 +261,7 @@ export async function run(argv: string[]): Promise<void> {
   const restoreWarnings = quietNodeWarnings((line) => ctx?.debugLog(`node: ${line}`));
   try {
     const code = await main(argv, io, { onContext: (c) => (ctx = c) });
+    finished = true; // main has reported: the grace timer must not print a second error
     process.exitCode = interrupted ? signalExitCode(interrupted) : code;
   } finally {
     process.off('SIGINT', onSignal);

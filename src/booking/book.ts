@@ -20,6 +20,7 @@ import type { AcceptRequest } from '../schema/payment.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
 import { EXIT, ShipbookError } from '../errors.js';
 import type { RetryPolicy } from '../api/endpoints.js';
+import { acceptedIdWarning, orderWarnings } from './price-check.js';
 import { stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
 /** How the booking result is awaited; returns the processed order (see src/booking/result.ts `ResultWaiter.wait`). */
@@ -74,6 +75,12 @@ export interface BookingOutcome {
   progress: BookingProgress;
   /** Consolidated mail: the children's ids in the document's order (empty otherwise). */
   childIds: string[];
+  /**
+   * What a second look at the service's answers found (src/booking/price-check.ts): prices that do
+   * not add up, negative figures, a children's sum that differs, an accepted id that is not the
+   * created one. One sentence each, with both figures; empty when all is well.
+   */
+  warnings: string[];
 }
 
 /**
@@ -100,12 +107,17 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
     }
   };
 
+  const warnings: string[] = [];
+  const warn = (found: Array<string | undefined>) => {
+    for (const w of found) if (w !== undefined && !warnings.includes(w)) warnings.push(w);
+  };
   let orderId: string;
   if (doc.kind === 'regular') {
     const created = await step(() => {
       deps.beforeRequest?.('create_order', progress);
       return createOrder(deps.api, doc.order);
     });
+    warn(orderWarnings(created));
     orderId = created.id;
     Object.assign(progress, { stage: 'order_created', orderId });
     emit({ type: 'order_created', order: created });
@@ -127,6 +139,7 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
       deps.beforeRequest?.('combine', progress);
       return combineShipments(deps.api, { shipments: childIds, ...(booking.main_shipment !== undefined ? { main_shipment: booking.main_shipment } : {}) });
     });
+    warn(orderWarnings(parent, childIds));
     orderId = parent.id;
     Object.assign(progress, { stage: 'order_created', orderId, parentId: parent.id });
     emit({ type: 'combined', parent, childIds });
@@ -142,9 +155,11 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
     return acceptOrder(deps.api, orderId, body, deps.acceptRetry === undefined ? {} : { retry: deps.acceptRetry });
   });
   progress.stage = 'accepted';
+  warn([acceptedIdWarning(orderId, accepted.id)]);
   emit({ type: 'accepted', order: accepted });
   const order = await step(() => deps.waitForResult(orderId, accepted));
+  warn(orderWarnings(order, doc.kind === 'consolidated' ? progress.shipmentIds : []));
   progress.stage = 'processed';
   emit({ type: 'processed', order, elapsedMs: now() - started });
-  return { order, progress: { ...progress, shipmentIds: [...progress.shipmentIds] }, childIds: doc.kind === 'consolidated' ? [...progress.shipmentIds] : [] };
+  return { order, progress: { ...progress, shipmentIds: [...progress.shipmentIds] }, childIds: doc.kind === 'consolidated' ? [...progress.shipmentIds] : [], warnings };
 }

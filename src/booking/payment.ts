@@ -63,6 +63,15 @@ export async function buildAcceptRequest(
     throw new UsageError(`${flags.paymentFile}: order.id is ${String(order.id)} but the order being accepted is ${orderId}`);
   }
   const fromFile = isObject(order.payment) ? (order.payment as Record<string, unknown>) : undefined;
+  // Flags and a file that disagree are a usage error: nothing of either is dropped silently (issue 18, item 7).
+  if (fromFile?.type !== undefined && flags.payment !== undefined && fromFile.type !== flags.payment) {
+    throw new UsageError(`--payment ${flags.payment} and ${flags.paymentFile} (payment type ${String(fromFile.type)}) disagree`, {
+      suggestion: 'Give the payment once: either the flags or the file.',
+    });
+  }
+  if (flags.card !== undefined && fromFile?.credit_card !== undefined && fromFile.credit_card !== flags.card) {
+    throw new UsageError(`--card and the card in ${flags.paymentFile} disagree`, { suggestion: 'Give the card once: either --card or the file.' });
+  }
   const type: PaymentType = (flags.payment as PaymentType | undefined) ?? (fromFile?.type as PaymentType | undefined) ?? defaults.type;
   if (type === 'credit_card' && !fromFile?.credit_card) {
     throw new UsageError('--payment credit_card needs the card details in --payment-file <file> (never as flags)', {

@@ -18,7 +18,8 @@ import { loadDocument } from '../input/load.js';
 import { validateKind } from '../input/validate.js';
 import { showWarnings } from './input.js';
 import { printParentOrder } from '../output/consolidated.js';
-import { orderHeading, printPrice, printShipments } from '../output/order.js';
+import { printOrder } from '../output/order.js';
+import { paint } from '../output/style.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { prepareBooking, untilInterrupted, type BookOptions } from './book-common.js';
 import { addPaymentOptions } from './payment-options.js';
@@ -26,11 +27,12 @@ import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js'
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
- * one entry point ({@link bookDocument}) with progress on stderr. A regular order: stdout gets the
- * created order and its price, then the processed shipments with tracking numbers. Consolidated
- * mail (a file listing shipments and a main_shipment): stdout gets the combined parent (children,
- * main shipment, price with the children's sum), then the processed parent with tracking numbers.
- * With `--json` only `{order}`, the processed order.
+ * one entry point ({@link bookDocument}) with progress on stderr. Stdout gets only the final order:
+ * a regular order's heading (`processed`), price and shipments with tracking numbers; for
+ * consolidated mail (a file listing shipments and a main_shipment) the processed parent (children,
+ * main shipment, tracking numbers, price with the children's sum).
+ * With `--json` only `{order}`, the processed order, plus `warnings` (strings) when the service's
+ * prices do not add up or the accepted id differs (also on stderr; the booking still succeeds).
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
@@ -61,33 +63,35 @@ export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & {
   }
   // For the note after an interruption: the file that holds the main shipment.
   Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
-  const { order, childIds } = await bookDocument(doc, {
+  const { order, childIds, warnings } = await bookDocument(doc, {
     api,
     accept,
     waitForResult: (orderId) => untilInterrupted(waiter.wait(orderId), orderId, ctx.signal),
     now: () => ctx.now().getTime(),
     signal: ctx.signal,
     onEvent(e) {
+      // Progress goes to stderr only: stdout gets one order, the final one (issue 18, item 3), so a
+      // script reading the `order` line sees `processed`, for a regular order and consolidated mail alike.
       if (e.type === 'order_created') created = e.order;
       else if (e.type === 'combined') created = e.parent;
       progress.onEvent(e);
-      if (ctx.json) return;
-      if (e.type === 'order_created') {
-        io.out(orderHeading(io, e.order));
-        printPrice(io, e.order.price);
-      } else if (e.type === 'combined') {
-        printParentOrder(io, e.parent, e.childIds);
-      }
     },
   })
     // Refused by --max-total: the order is cancelled, so there is nothing to continue (no hint).
     .catch((err: unknown) => {
       throw err instanceof BookingStoppedError && err.cause instanceof LimitRefusedError ? err.cause : err;
     })
-    .finally(() => progress.settle());
-  ctx.output.write({ order }, () => {
-    if (doc.kind === 'consolidated') printParentOrder(io, order, childIds, { price: false });
-    else printShipments(io, order.shipments);
+    .finally(() => {
+      // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
+      progress.settle();
+      progress.close();
+    });
+  // The service's numbers got a second look: what does not add up is said on stderr, with both
+  // figures, and listed as `warnings` in a machine format; the booking stands (issue 15, item 5).
+  for (const w of warnings) io.err(`${paint(io, 'yellow', 'warning:')} ${w}\n`);
+  ctx.output.write({ order, ...(warnings.length > 0 ? { warnings } : {}) }, () => {
+    if (doc.kind === 'consolidated') printParentOrder(io, order, childIds);
+    else printOrder(io, order);
   });
 }
 

@@ -3,6 +3,7 @@
  * (src/input/kinds.ts) with every problem reported, and print the warnings on stderr. Validation
  * itself (src/input/validate.ts) only returns the warnings; showing them is the command's job.
  */
+import { InvalidArgumentError } from 'commander';
 import type { Context } from '../context.js';
 import { loadKind, type Validated } from '../input/validate.js';
 import type { KindName, KindValue } from '../input/kinds.js';
@@ -20,4 +21,15 @@ export function showWarnings<T>(ctx: Pick<Context, 'io'>, validated: Validated<T
  */
 export async function loadValidated<K extends KindName>(file: string, kind: K, ctx: Context): Promise<KindValue<K>> {
   return showWarnings(ctx, await loadKind(file, kind, ctx.io.stdin, ctx));
+}
+
+/**
+ * Commander's parser for an id argument (`<order-id>`): the id with surrounding blanks removed.
+ * An empty id would address the collection (`GET /orders//`), so it is a usage error (exit 2).
+ * @throws InvalidArgumentError for an empty or blank id
+ */
+export function idArgument(id: string): string {
+  const trimmed = id.trim();
+  if (trimmed === '') throw new InvalidArgumentError('an id cannot be empty.');
+  return trimmed;
 }

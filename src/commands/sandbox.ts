@@ -40,13 +40,23 @@ export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promis
     faults: o.faults,
     log: o.quiet ? () => {} : (line: string) => ctx.io.err(`${line}\n`),
   }).catch((err: unknown) => {
+    // A busy or forbidden port is the user's to change, as for `callback listen` (exit 2, not an internal error).
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new UsageError(`cannot listen on ${o.host}:${o.port} (${code === 'EADDRINUSE' ? 'the port is in use' : code})`, {
+        suggestion: 'Choose another port with --port, or --port 0 for any free port.',
+        cause: err,
+      });
+    }
     throw builtinStateError(err);
   });
+  // A line that works as pasted: the built-in profile has no key, and the service needs one.
+  const key = o.apiKey === undefined ? SANDBOX_API_KEY : '<the key given with --api-key>';
   ctx.io.err(
     `[sandbox] simulated booking service listening on ${sandbox.url}\n` +
       `[sandbox] state ${o.stateDir === undefined ? 'in memory (gone when it stops; --state <dir> keeps it)' : `in ${o.stateDir}`}\n` +
-      `[sandbox] ${o.apiKey ? 'requires the API key given with --api-key' : `accepts any API key (the built-in profile sends ${SANDBOX_API_KEY})`}; booking completes ${o.delayMs} ms after acceptance\n` +
-      `[sandbox] use it with: SHIPBOOK_BASE_URL=${sandbox.url} shipbook quote …   (Ctrl-C to stop)\n`,
+      `[sandbox] ${o.apiKey ? 'requires the API key given with --api-key' : 'accepts any API key, but operations that need authorization need one'}; booking completes ${o.delayMs} ms after acceptance\n` +
+      `[sandbox] use it with: export SHIPBOOK_BASE_URL=${sandbox.url} SHIPBOOK_API_KEY=${key}   (Ctrl-C to stop)\n`,
   );
   if (ctx.json) ctx.io.out(`${JSON.stringify({ url: sandbox.url, port: sandbox.port })}\n`);
   ctx.defer(async () => {
@@ -142,7 +152,10 @@ export async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ct
   ctx.io.err(`The sandbox state in ${dir} was reset: no orders, no shipments.\n`);
 }
 
-/** The `sandbox` command, with `status` and `reset`. */
+/** The default port of `shipbook sandbox`: not 8787, which `callback listen` and the booking receiver use. */
+const SANDBOX_DEFAULT_PORT = 8788;
+
+/** The `sandbox` command with its `status` and `reset` subcommands. */
 export function sandboxCommand(ctx: Context): Command {
   const stateOption = '--state <dir>';
   const status = new Command('status')
@@ -165,7 +178,8 @@ export function sandboxCommand(ctx: Context): Command {
         'or in --state <dir> so it survives a restart. Without a configured base URL, every command uses the built-in sandbox instead: ' +
         'started for the command, with its state in $SHIPBOOK_STATE_DIR (see "shipbook sandbox status").',
     )
-    .option('--port <port>', 'port to listen on (0 = any free port)', '8787')
+    // Its own default port: `callback listen` and the --callback-url receiver use 8787 (issue 18, item 7).
+    .option('--port <port>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
     .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
     .option('--api-key <key>', 'require this API key on operations that need authorization')
     .option('--delay <duration>', 'time from acceptance to the booking result', '1500ms')
@@ -180,7 +194,7 @@ export function sandboxCommand(ctx: Context): Command {
     .addCommand(reset)
     .addHelpText(
       'after',
-      '\nExamples:\n  shipbook sandbox --port 8787\n  shipbook sandbox --port 8787 --state ./sandbox-state\n  SHIPBOOK_BASE_URL=http://127.0.0.1:8787/ shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook sandbox status\n  shipbook sandbox reset --yes\n',
+      '\nExamples:\n  shipbook sandbox\n  shipbook sandbox --port 8788 --state ./sandbox-state\n  SHIPBOOK_BASE_URL=http://127.0.0.1:8788/ SHIPBOOK_API_KEY=sk_sandbox_builtin shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook sandbox status\n  shipbook sandbox reset --yes\n',
     )
     .action(async (flags: { port: string; host: string; apiKey?: string; delay: string; freePickup: boolean; state?: string; log: boolean; failRate?: string; resetRate?: string; latency?: string; rateLimit?: string }) => {
       const { parseFaultRate, parseRateLimit } = await import('../sandbox/index.js');

@@ -9,14 +9,14 @@ import { splitParent } from '../schema/parent.js';
 import type { IOStreams } from '../io.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
-import { shipmentStatusWord } from '../schema/status.js';
+import { orderState, shipmentState } from './state.js';
 import { orderHeading, printPrice, printShipments, SHIPMENT_COLUMNS, shipmentRow } from './order.js';
 import { paint } from './style.js';
 import { printTable } from './table.js';
 
-/** The heading line of a created shipment: `Shipment SHP-… new` on a terminal, `shipment\tSHP-…\tnew` otherwise. */
+/** The heading line of a created shipment: `Shipment SHP-… pending` on a terminal, `shipment\tSHP-…\tpending` otherwise. */
 export function shipmentHeading(io: IOStreams, s: ShipmentResponse): string {
-  const word = shipmentStatusWord(s.status);
+  const word = shipmentState(s.status);
   return io.stdoutIsTTY ? `Shipment ${paint(io, 'bold', s.id)}  ${paint(io, 'cyan', word)}\n` : `shipment\t${s.id}\t${word}\n`;
 }
 
@@ -37,7 +37,7 @@ export function printParentShipments(io: IOStreams, order: OrderResponse, childI
   const rows = [...children.map((s) => ['child', s] as const), ...(main ? [['main', main] as const] : [])];
   // Any further shipment the service lists is shown too, as `main`.
   for (const s of order.shipments) if (!childIds.includes(s.id) && s !== main) rows.push(['main', s]);
-  printTable(io, [{ header: 'role', dropPriority: 0, minWidth: 6 }, ...SHIPMENT_COLUMNS], rows.map(([role, s]) => [role, ...shipmentRow(s)]));
+  printTable(io, [{ header: 'role', dropPriority: 0, minWidth: 6 }, ...SHIPMENT_COLUMNS], rows.map(([role, s]) => [role, ...shipmentRow(s, orderState(order.status))]));
 }
 
 /**

@@ -6,7 +6,8 @@ import type { IOStreams } from '../io.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { Price } from '../schema/price.js';
 import { oneLine, trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
-import { orderStatusWord, shipmentStatusWord } from '../schema/status.js';
+import { orderStatusWord } from '../schema/status.js';
+import { orderState, shipmentState, type State } from './state.js';
 import { printTable, type Column } from './table.js';
 import { paint } from './style.js';
 
@@ -36,22 +37,26 @@ export const SHIPMENT_COLUMNS: Column[] = [
   { header: 'total AUD', align: 'right', atomic: true, dropPriority: 4 },
 ];
 
-/** The cells of one shipment under {@link SHIPMENT_COLUMNS}; `—` while no tracking number is assigned. */
-export function shipmentRow(s: ShipmentResponse): string[] {
+/**
+ * The cells of one shipment under {@link SHIPMENT_COLUMNS}; `—` while no tracking number is assigned.
+ * The status is the documented state (src/output/state.ts): the order's state unless the
+ * shipment's own status is final, so one table never says `new` and `pending` for one state.
+ */
+export function shipmentRow(s: ShipmentResponse, order?: State): string[] {
   return [
     s.id,
     s.transient_id ?? '',
     oneLine(s.service?.name) || String(s.service?.code ?? ''),
     [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', '),
-    shipmentStatusWord(s.status),
+    shipmentState(s.status, order),
     trackingNumberOf(s) ?? '—',
     s.service?.price ? s.service.price.total.toString() : '',
   ];
 }
 
-/** One line per shipment: id, transient id, service, status, tracking number, price total. */
-export function printShipments(io: IOStreams, shipments: ShipmentResponse[]): void {
-  printTable(io, SHIPMENT_COLUMNS, shipments.map(shipmentRow));
+/** One line per shipment: id, transient id, service, state, tracking number, price total; `order` is their order's state. */
+export function printShipments(io: IOStreams, shipments: ShipmentResponse[], order?: State): void {
+  printTable(io, SHIPMENT_COLUMNS, shipments.map((s) => shipmentRow(s, order)));
 }
 
 /** The heading line of an order: `Order ORD-… pending`, on stdout (it is data). */
@@ -65,5 +70,5 @@ export function orderHeading(io: IOStreams, order: OrderResponse): string {
 export function printOrder(io: IOStreams, order: OrderResponse, options: { price?: boolean } = {}): void {
   io.out(orderHeading(io, order));
   if (options.price !== false) printPrice(io, order.price);
-  printShipments(io, order.shipments);
+  printShipments(io, order.shipments, orderState(order.status));
 }

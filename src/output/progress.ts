@@ -8,7 +8,8 @@ import type { BookingEvent, BookingEventHandler, BookingProgress } from '../book
 import { interruptedHint, stillRunningNote } from './hints.js';
 import type { IOStreams } from '../io.js';
 import { summaryMismatch, splitParent, withoutTrackingNumber } from '../schema/parent.js';
-import { orderStatusWord, shipmentStatusWord } from '../schema/status.js';
+import { orderStatusWord } from '../schema/status.js';
+import { shipmentState } from './state.js';
 import { startSpinner, type Spinner } from './spinner.js';
 import { paint } from './style.js';
 
@@ -72,7 +73,7 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
         const s = e.shipment;
         const to = [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', ');
         const price = s.service?.price ? `, ${s.service.price.total.toString()} AUD` : '';
-        return step(shipmentStatusWord(s.status), `shipment ${s.id} created (${e.index + 1}/${e.count})${to ? ` to ${to}` : ''}${price}`);
+        return step(shipmentState(s.status), `shipment ${s.id} created (${e.index + 1}/${e.count})${to ? ` to ${to}` : ''}${price}`);
       }
       case 'combined': {
         childIds = e.childIds;

@@ -44,5 +44,8 @@ export function createQuietWriter(io: Pick<IOStreams, 'out'>): OutputWriter {
     error() {
       // people read the error on stderr
     },
+    markSandbox() {
+      // ids only: the sandbox banner on stderr says it
+    },
   };
 }

@@ -16,7 +16,23 @@ export function shellArg(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `shipbook` and its arguments, each quoted with {@link shellArg}: `shipbook order accept 'ORD 1'`. */
+let hintProfile: string | undefined;
+
+/**
+ * The `--profile` of this run, carried by every command printed as a hint (issue 18, item 5): a
+ * hint run as printed goes to the same service. main sets it once the flags are parsed and clears
+ * it at the start of each run; undefined when no `--profile` was given (the environment that
+ * chose the profile is still there when the hint is pasted).
+ */
+export function setHintProfile(name: string | undefined): void {
+  hintProfile = name;
+}
+
+/**
+ * `shipbook` and its arguments, each quoted with {@link shellArg}: `shipbook order accept 'ORD 1'`;
+ * with `--profile <name>` first when the run was given one (see {@link setHintProfile}).
+ */
 export function shellCommand(...args: string[]): string {
-  return ['shipbook', ...args.map(shellArg)].join(' ');
+  const profile = hintProfile === undefined ? [] : ['--profile', hintProfile];
+  return ['shipbook', ...[...profile, ...args].map(shellArg)].join(' ');
 }

@@ -12,6 +12,7 @@
 import { stringify as toYaml } from 'yaml';
 import { UsageError } from '../errors.js';
 import type { IOStreams } from '../io.js';
+import { addStates } from './state.js';
 
 /** The formats `--output` accepts. */
 export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'yaml', 'ndjson'] as const;
@@ -69,26 +70,47 @@ export interface OutputWriter {
    * read the error on stderr). `scrub` masks secrets in the text before it is written.
    */
   error(body: unknown, scrub: (text: string) => string): void;
+  /**
+   * Marks this run's output as made against a sandbox (PRODUCT.md, "The sandbox"; issue 18, item 1):
+   * in a machine format every document written afterwards gets `"sandbox": true`; in a table or
+   * tsv a marker line is printed on stdout now (`sandbox<TAB>simulated service, nothing is really booked`).
+   */
+  markSandbox(): void;
 }
+
+/** The marker line of sandbox output in tsv (a table shows it as `[sandbox] …`). */
+export const SANDBOX_NOTE = 'simulated service, nothing is really booked';
 
 /** A writer on `io.out` for `format`. */
 export function createWriter(io: Pick<IOStreams, 'out'>, format: OutputFormat): OutputWriter {
   const machine = isMachineFormat(format);
+  let sandbox = false;
+  // Machine documents: the documented `state` beside every order's and shipment's `status`, and
+  // `sandbox: true` when the run talks to a sandbox.
+  const document = (data: unknown): unknown => {
+    const withStates = addStates(data);
+    return sandbox && typeof withStates === 'object' && withStates !== null && !Array.isArray(withStates) ? { ...withStates, sandbox: true } : withStates;
+  };
   return {
     format,
     machine,
     write(data, human) {
-      if (machine) io.out(serialize(format, data));
+      if (machine) io.out(serialize(format, document(data)));
       else human();
     },
     data(data) {
-      io.out(serialize(format, data));
+      io.out(serialize(format, machine ? document(data) : data));
+    },
+    markSandbox() {
+      if (sandbox) return;
+      sandbox = true;
+      if (!machine) io.out(format === 'tsv' ? `sandbox\t${SANDBOX_NOTE}\n` : `[sandbox] ${SANDBOX_NOTE}\n`);
     },
     error(body, scrub) {
       if (!machine) return;
       // Scrubbed as JSON text (exactly what --json always wrote), then written in the format, so a
       // mask such as ****1234 stays a quoted string in YAML.
-      const scrubbed = scrub(serialize('json', body));
+      const scrubbed = scrub(serialize('json', document(body)));
       io.out(format === 'json' ? scrubbed : serialize(format, JSON.parse(scrubbed)));
     },
   };

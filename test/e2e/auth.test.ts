@@ -64,7 +64,7 @@ describe('auth login', () => {
   it('names --with-key when there is no terminal to ask for the key', async () => {
     const r = await runCli(['auth', 'login', '--base-url', sandbox.url], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('error: no terminal to ask for the API key: pipe it in with --with-key');
+    expect(r.stderr).toContain('error: cannot ask for the API key (there is no terminal to ask): pipe it in with --with-key');
     expect(existsSync(configDir)).toBe(false);
   });
 

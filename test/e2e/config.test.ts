@@ -65,7 +65,7 @@ describe('config set, get, list and unset', () => {
     const before = readFileSync(file, 'utf8');
     const badPath = await runCli(['--profile', 'staging', 'config', 'set', 'paths.fetch-order', 'v2/orders/'], { env });
     expect(badPath.code).toBe(2);
-    expect(badPath.stderr).toContain('error: cannot change paths.fetch-order: paths.fetch-order: must contain {order_id}');
+    expect(badPath.stderr).toContain('error: cannot change paths.fetch-order: must contain {order_id}');
     const storedCard = await runCli(['--profile', 'staging', 'config', 'set', 'payment.type', 'stored_card'], { env });
     expect(storedCard.code).toBe(2);
     expect(storedCard.stderr).toContain('payment.stored-card: required when payment.type is stored_card');

@@ -92,6 +92,6 @@ describe.skipIf(!hasScript)('auth login in a terminal', () => {
     const dir = mkdtempSync(join(home.home, 'pty-'));
     const { code, screen } = await runInTerminal(['auth', 'login', '--no-input', '--base-url', sandbox.url], { HOME: dir, XDG_CONFIG_HOME: dir }, []);
     expect(code).toBe(2);
-    expect(screen).toContain('no terminal to ask for the API key: pipe it in with --with-key');
+    expect(screen).toContain('cannot ask for the API key (prompting is turned off by --no-input): pipe it in with --with-key');
   });
 });

@@ -17,7 +17,7 @@ function freshState(): { dir: string; env: Record<string, string> } {
   return { dir, env: { SHIPBOOK_STATE_DIR: join(dir, 'state'), SHIPBOOK_SANDBOX_DELAY_MS: '150' } };
 }
 
-/** The command a hint line names (`Accept it with: shipbook order accept … --payment credit`), as arguments. */
+/** The command a hint line names (`Accept it with: shipbook order accept …`), as arguments. */
 function hintArgs(stderr: string, label: RegExp): string[] {
   const line = stderr.split('\n').find((l) => label.test(l));
   if (line === undefined) throw new Error(`no hint matching ${label} in:\n${stderr}`);

@@ -81,6 +81,11 @@ export function loginProfileName(profileFlag: string | undefined, env: Readonly<
   return name;
 }
 
+/** Why nothing can be asked: `--no-input` turned prompting off, or there is no terminal (a pipe, CI). */
+function noPromptReason(ctx: Context): string {
+  return ctx.globals.input === false ? 'prompting is turned off by --no-input' : 'there is no terminal to ask';
+}
+
 /**
  * Runs `auth login`. Nothing is stored unless the check passes (or `--no-verify`).
  * @throws UsageError (2) when the base URL or key is missing and there is no terminal to ask;
@@ -109,7 +114,7 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<v
   }
   rawBaseUrl ??= existing?.['base-url'];
   if (rawBaseUrl === undefined || rawBaseUrl.trim() === '') {
-    throw new UsageError('--base-url is required (there is no terminal to ask for it)', {
+    throw new UsageError(`--base-url is required (${noPromptReason(ctx)})`, {
       suggestion: 'echo "$API_KEY" | shipbook auth login --with-key --base-url https://api.example.com/',
     });
   }
@@ -122,7 +127,7 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<v
   } else if (io.canPrompt) {
     apiKey = (await ask().password({ message: 'API key', validate: (v) => apiKeyProblem(v.trim()) ?? true })).trim();
   } else {
-    throw new UsageError('no terminal to ask for the API key: pipe it in with --with-key', {
+    throw new UsageError(`cannot ask for the API key (${noPromptReason(ctx)}): pipe it in with --with-key`, {
       suggestion: `echo "$API_KEY" | shipbook auth login --with-key --base-url ${baseUrl}   (or set SHIPBOOK_API_KEY and store nothing)`,
     });
   }

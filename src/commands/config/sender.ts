@@ -11,7 +11,7 @@ import { BUILTIN_PROFILE, nameProblem, senderAddress, type SenderAddress } from 
 import { documentWarnings } from '../../input/validate.js';
 import { showWarnings } from '../input.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError, ValidationError } from '../../errors.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
 import { paint } from '../../output/style.js';
 import { printTable } from '../../output/table.js';
@@ -40,7 +40,15 @@ export async function runSenderSet(name: string, file: string, ctx: Context): Pr
   const opened = openStore(ctx);
   const profile = writableProfile(activeProfile(ctx, opened.snapshot.data), `config sender set ${name} ${file}`);
   const doc = await loadDocument(file, ctx.io.stdin);
-  const address = validateDocument(doc, senderAddress) as SenderAddress;
+  let address: SenderAddress;
+  try {
+    address = validateDocument(doc, senderAddress) as SenderAddress;
+  } catch (err) {
+    // Saving sends nothing: say what did not happen here (issue 18, item 7).
+    if (!(err instanceof ValidationError)) throw err;
+    const errors = err.issues.filter((i) => i.severity === 'error').length;
+    throw new ValidationError(err.issues, `${errors} problem${errors === 1 ? '' : 's'} found; nothing was saved`, { suggestion: err.suggestion });
+  }
   // Shown like every command that reads a file (an address has no pickup date or package today).
   showWarnings(ctx, { value: address, warnings: documentWarnings(doc, address, [], ctx.now()) });
   const replaced = opened.snapshot.data.profiles?.[profile]?.senders?.[name] !== undefined;

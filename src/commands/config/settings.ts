@@ -28,7 +28,8 @@ export function settingOrThrow(key: string): SettingKey {
 function checkProfile(key: string, profile: unknown): void {
   const parsed = storedProfile.safeParse(profile);
   if (parsed.success) return;
-  const problems = schemaProblems(parsed.error).map((p) => `${p.path}: ${p.message}`);
+  // The key is named once: a problem at the key itself is just its message.
+  const problems = schemaProblems(parsed.error).map((p) => (p.path === key || p.path.endsWith(`.${key}`) ? p.message : `${p.path}: ${p.message}`));
   throw new UsageError(`cannot change ${key}: ${problems.join('; ')}`);
 }
 

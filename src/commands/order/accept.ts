@@ -4,6 +4,7 @@
  * for the booking result, by callback or by polling (`src/booking/result.ts`), and prints every
  * tracking number.
  */
+import { idArgument } from '../input.js';
 import { Command } from 'commander';
 import { acceptOrder } from '../../api/orders.js';
 import { bookDocument } from '../../booking/book.js';
@@ -54,7 +55,11 @@ export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promi
       now: () => ctx.now().getTime(),
       signal: ctx.signal,
     },
-  ).finally(() => progress.settle());
+  ).finally(() => {
+    // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
+    progress.settle();
+    progress.close();
+  });
   ctx.output.write({ order }, () => printOrder(io, order));
 }
 
@@ -69,7 +74,7 @@ export function orderAcceptCommand(ctx: Context): Command {
             'asynchronously. With --wait, shipbook waits for the booking result (by callback, or by polling with --poll) ' +
             'and prints every shipment with its tracking number.',
         )
-        .argument('<order-id>', 'id of the pending order'),
+        .argument('<order-id>', 'id of the pending order', idArgument),
     ).option('--wait', 'wait for the booking result and print the tracking numbers'),
   )
     .addHelpText(

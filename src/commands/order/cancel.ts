@@ -3,6 +3,7 @@
  * `PUT /orders/{order_id}/cancel/`, a setting of the profile; PRODUCT.md). Only a pending order
  * can be cancelled; the service answers 409 otherwise (exit 3 with its message).
  */
+import { idArgument } from '../input.js';
 import { Command } from 'commander';
 import { cancelOrder } from '../../api/orders.js';
 import type { Context } from '../../context.js';
@@ -28,7 +29,7 @@ export function orderCancelCommand(ctx: Context): Command {
   return new Command('cancel')
     .summary('cancel a pending order')
     .description('Cancel a pending order with cancel-order (PUT /orders/{order_id}/cancel/ unless the profile says otherwise). An accepted order cannot be cancelled.')
-    .argument('<order-id>', 'id of the pending order')
+    .argument('<order-id>', 'id of the pending order', idArgument)
     .addHelpText('after', '\nExamples:\n  shipbook order cancel ORD-1A2B3C4D\n  shipbook order cancel ORD-1A2B3C4D --json\n')
     .action(async (orderId: string) => runOrderCancel({ orderId }, ctx));
 }

@@ -19,7 +19,7 @@ export async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promi
   await checkMaxTotal(ctx, created, maxTotalCents);
   ctx.output.write({ order: created }, () => {
     printOrder(ctx.io, created);
-    ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', created.id)} --payment credit\n`);
+    ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', created.id)}\n`);
   });
 }
 

@@ -3,6 +3,7 @@
  * tracking numbers, from fetch-order-data (assumed `GET /orders/{order_id}/`, a setting of the
  * profile; PRODUCT.md). This is how to see a booking later, after a wait timed out or was interrupted.
  */
+import { idArgument } from '../input.js';
 import { Command } from 'commander';
 import { fetchOrder } from '../../api/orders.js';
 import { shellCommand } from '../../output/shell.js';
@@ -27,7 +28,7 @@ export async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<voi
     printOrder(ctx.io, order);
     const word = orderStatusWord(order.status);
     if (word === 'pending') {
-      ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', order.id)} --payment credit  (or cancel it: ${shellCommand('order', 'cancel', order.id)})\n`);
+      ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', order.id)}  (or cancel it: ${shellCommand('order', 'cancel', order.id)})\n`);
     }
     if (word === 'accepted') ctx.io.err('The booking is still running; run this command again later to see the tracking numbers.\n');
   });
@@ -38,7 +39,7 @@ export function orderGetCommand(ctx: Context): Command {
   return new Command('get')
     .summary('show an order: status, price and tracking numbers')
     .description('Show an order with fetch-order-data (GET /orders/{order_id}/ unless the profile says otherwise): its status, price and every shipment with its tracking number.')
-    .argument('<order-id>', 'id of the order')
+    .argument('<order-id>', 'id of the order', idArgument)
     .addHelpText('after', '\nExamples:\n  shipbook order get ORD-1A2B3C4D\n  shipbook order get ORD-1A2B3C4D --json\n')
     .action(async (orderId: string) => runOrderGet({ orderId }, ctx));
 }

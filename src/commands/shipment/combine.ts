@@ -88,7 +88,7 @@ export async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context
   if (mismatch) ctx.io.err(`${paint(ctx.io, 'yellow', 'warning:')} ${mismatch}\n`);
   ctx.output.write({ order: parent }, () => {
     printParentOrder(ctx.io, parent, request.shipments);
-    ctx.io.err(`Accept the parent order with: ${shellCommand('order', 'accept', parent.id)} --payment credit\n`);
+    ctx.io.err(`Accept the parent order with: ${shellCommand('order', 'accept', parent.id)}\n`);
   });
 }
 

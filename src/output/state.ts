@@ -1,0 +1,70 @@
+/**
+ * The documented `state` of orders and shipments in machine output (issue 18, item 6): beside the
+ * wire `status` (mixed case, as the service sends it: `new`, `NEW`, `ACC`, `PEN`, `processed`)
+ * every order and shipment carries `state`, one of {@link STATES}. A shipment inside an order
+ * shares its order's state (the interface document shows a child as `PEN` or `NEW` while its
+ * parent is pending, and `NEW` once accepted), unless its own status says processed, failed or
+ * cancelled; a shipment on its own (created, not yet combined) is pending.
+ */
+import { orderStatusWord } from '../schema/status.js';
+
+/** The documented states, the same word everywhere (README "Statuses"). */
+export const STATES = ['pending', 'accepted', 'processed', 'failed', 'cancelled'] as const;
+
+/** One documented state. */
+export type State = (typeof STATES)[number];
+
+/** The state of an order's wire status; `pending` for a status the interface document does not list. */
+export function orderState(status: string | undefined): State {
+  const word = orderStatusWord(status);
+  return word === 'accepted' || word === 'processed' || word === 'failed' || word === 'cancelled' ? word : 'pending';
+}
+
+/** The state of a shipment: its own final status if it has one, else its order's state (pending alone). */
+export function shipmentState(status: string | undefined, order: State = 'pending'): State {
+  const own = orderStatusWord(status);
+  return own === 'processed' || own === 'failed' || own === 'cancelled' ? own : order;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `obj` with `state` placed right after `status`. */
+function withState(obj: Json, state: State): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === 'state') continue;
+    out[k] = v;
+    if (k === 'status') out.state = state;
+  }
+  return out;
+}
+
+function shipmentWithState(s: unknown, order: State | undefined): unknown {
+  if (!isObject(s) || typeof s.status !== 'string') return s;
+  return withState(s, shipmentState(s.status, order));
+}
+
+/**
+ * A copy of a result (as written to stdout) where every order (an object with a string `status`
+ * and a `shipments` list) and every shipment carries `state` beside `status`. Other values pass
+ * through unchanged; objects with a class (Money) are kept as they are so they keep their JSON form.
+ */
+export function addStates(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(addStates);
+  if (!isObject(value) || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  if (typeof value.status === 'string' && Array.isArray(value.shipments)) {
+    const state = orderState(value.status);
+    const order = withState(value, state);
+    order.shipments = (value.shipments as unknown[]).map((s) => shipmentWithState(s, state));
+    for (const [k, v] of Object.entries(order)) if (k !== 'shipments') order[k] = addStates(v);
+    return order;
+  }
+  const out: Json = {};
+  for (const [k, v] of Object.entries(value)) {
+    if ((k === 'shipment' || k === 'main_shipment') && isObject(v)) out[k] = shipmentWithState(v, undefined);
+    else if (k === 'shipments' && Array.isArray(v)) out[k] = v.map((s) => shipmentWithState(s, undefined));
+    else out[k] = addStates(v);
+  }
+  return out;
+}
