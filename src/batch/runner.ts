@@ -193,10 +193,12 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
           acceptRetry: 'idempotent-accept',
           waitForResult: (orderId) => poll(orderId),
           signal: deps.signal,
-          beforeRequest(step, progress) {
+          async beforeRequest(step, progress) {
             attempts++;
             if (step === 'accept') journal.append({ ...record, event: 'accept_sent', order_id: progress.orderId });
             else journal.append({ ...record, event: 'create_sent', step, shipment_ids: [...progress.shipmentIds] });
+            // On disk before the request leaves: a run killed now knows the request may have been sent.
+            await journal.durable();
           },
           onEvent(e) {
             if (e.type === 'order_created') journal.append({ ...record, event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString() });

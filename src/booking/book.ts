@@ -59,7 +59,7 @@ export interface BookingDeps {
    * is and the ids known so far: a batch runner records "create sent" durably here, so that a
    * request whose answer never comes is known (and never sent again on a rerun).
    */
-  beforeRequest?: (request: MutatingStep, progress: Readonly<BookingProgress>) => void;
+  beforeRequest?: (request: MutatingStep, progress: Readonly<BookingProgress>) => void | Promise<void>;
   /** Retry policy of the accept request (a batch uses `idempotent-accept`); default `safe`. */
   acceptRetry?: RetryPolicy;
 }
@@ -113,8 +113,8 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   };
   let orderId: string;
   if (doc.kind === 'regular') {
-    const created = await step(() => {
-      deps.beforeRequest?.('create_order', progress);
+    const created = await step(async () => {
+      await deps.beforeRequest?.('create_order', progress);
       return createOrder(deps.api, doc.order);
     });
     warn(orderWarnings(created));
@@ -126,8 +126,8 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
     const count = booking.shipments.length;
     Object.assign(progress, { shipmentCount: count, withMain: booking.main_shipment !== undefined });
     for (const [index, shipment] of booking.shipments.entries()) {
-      const created: ShipmentResponse = await step(() => {
-        deps.beforeRequest?.('create_shipment', progress);
+      const created: ShipmentResponse = await step(async () => {
+        await deps.beforeRequest?.('create_shipment', progress);
         return createShipment(deps.api, { shipment });
       });
       progress.shipmentIds.push(created.id);
@@ -135,8 +135,8 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
       emit({ type: 'shipment_created', shipment: created, index, count });
     }
     const childIds = [...progress.shipmentIds];
-    const parent = await step(() => {
-      deps.beforeRequest?.('combine', progress);
+    const parent = await step(async () => {
+      await deps.beforeRequest?.('combine', progress);
       return combineShipments(deps.api, { shipments: childIds, ...(booking.main_shipment !== undefined ? { main_shipment: booking.main_shipment } : {}) });
     });
     warn(orderWarnings(parent, childIds));
@@ -151,7 +151,7 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   // A pending order given by the user: its acceptance failing leaves nothing new behind.
   const accepted = await step(async () => {
     const body = await deps.accept(orderId);
-    deps.beforeRequest?.('accept', progress);
+    await deps.beforeRequest?.('accept', progress);
     return acceptOrder(deps.api, orderId, body, deps.acceptRetry === undefined ? {} : { retry: deps.acceptRetry });
   });
   progress.stage = 'accepted';
