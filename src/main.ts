@@ -10,6 +10,7 @@ import { ApiError, EXIT, ShipbookError, ValidationError } from './errors.js';
 import { formatIssues } from './input/format.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
+import { printable } from './output/printable.js';
 import { paint } from './output/style.js';
 import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS } from './output/writer.js';
 import { BookingStoppedError } from './booking/progress.js';
@@ -80,7 +81,8 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
     const outcomeUnknown = fate.sent === true && detail.exitCode !== EXIT.API && detail.exitCode !== EXIT.AUTH;
     const suggestion = err instanceof BookingStoppedError ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown) : err.suggestion;
     exitCode = err.exitCode;
-    lines.push(`${paint(io, 'red', 'error:')} ${err.message}`);
+    // A service's message (or a file's content quoted in one) may carry control characters: shown, not obeyed.
+    lines.push(`${paint(io, 'red', 'error:')} ${printable(err.message, 'lines')}`);
     json = { code: err.code, message: err.message, exit_code: exitCode };
     // Transport failures say whether the request left and which call it was (a batch or a script decides on it).
     if (typeof fate.sent === 'boolean') json.sent = fate.sent;
@@ -101,17 +103,17 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
     if (detail instanceof ApiError) {
       json.status = detail.status;
       if (detail.fieldErrors.length > 0) {
-        lines.push(detail.fieldErrors.map((f) => `  ${f.field}  ${f.message}`).join('\n'));
+        lines.push(detail.fieldErrors.map((f) => `  ${printable(f.field)}  ${printable(f.message)}`).join('\n'));
         json.errors = detail.fieldErrors;
       }
     }
     if (suggestion) {
-      lines.push(`${paint(io, 'cyan', 'hint:')} ${suggestion}`);
+      lines.push(`${paint(io, 'cyan', 'hint:')} ${printable(suggestion, 'lines')}`);
       json.suggestion = suggestion;
     }
   } else {
     const message = err instanceof Error ? err.message : String(err);
-    lines.push(`${paint(io, 'red', 'internal error:')} ${message}`);
+    lines.push(`${paint(io, 'red', 'internal error:')} ${printable(message, 'lines')}`);
     if (!globals.debug) lines.push('Run again with --debug for details, and report it if it persists.');
     json = { code: 'internal', message, exit_code: exitCode };
   }

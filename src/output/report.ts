@@ -51,8 +51,8 @@ export function renderReports(io: IOStreams, reports: ReadonlyArray<ReportLike>)
   if (io.stdoutIsTTY) {
     io.out(`${lines}\n`);
     if (rows.length > 0) {
-      const painted = rows.map(([loc, path, severity, message]) => [loc!, path!, paint(io, severity === 'error' ? 'red' : 'yellow', severity!), message!]);
-      io.out(renderTable(io, [{ header: 'location', minWidth: 16, breakAfter: '/:' }, { header: 'field', minWidth: 12, breakAfter: '.]' }, { header: 'severity', atomic: true }, { header: 'problem', minWidth: 20 }], painted));
+      const severity = (cell: string): 'red' | 'yellow' => (cell === 'error' ? 'red' : 'yellow');
+      io.out(renderTable(io, [{ header: 'location', minWidth: 16, breakAfter: '/:' }, { header: 'field', minWidth: 12, breakAfter: '.]' }, { header: 'severity', atomic: true, style: severity }, { header: 'problem', minWidth: 20 }], rows));
     }
     io.out(`${total}\n`);
     return;

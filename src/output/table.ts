@@ -6,7 +6,8 @@
  */
 import type { IOStreams } from '../io.js';
 import { fitTable } from './fit.js';
-import { paint } from './style.js';
+import { printable } from './printable.js';
+import { paint, type Style } from './style.js';
 
 /** A column: its heading, alignment and how it behaves when the terminal is narrow (see {@link fitTable}). */
 export interface Column {
@@ -22,6 +23,8 @@ export interface Column {
   minWidth?: number;
   /** Characters after which a long value may be broken (`./:` for locations and field paths). */
   breakAfter?: string;
+  /** Paints a cell (on a terminal, after its text was made printable), e.g. severities red or yellow. */
+  style?: (cell: string) => Style | undefined;
 }
 
 /**
@@ -33,14 +36,25 @@ export function terminalWidth(io: Pick<IOStreams, 'stdout' | 'env'>): number {
   return Number.isFinite(cols) && cols > 0 ? cols : Number.POSITIVE_INFINITY;
 }
 
-/** Renders rows under `columns` in the form that fits the streams (see module doc). */
+/**
+ * Renders rows under `columns` in the form that fits the streams (see module doc). Cells are plain
+ * text, often from outside (a service's names, a file's values): control characters are shown as
+ * escapes, never sent to the terminal (issue 20, item 8); colour comes only from {@link Column.style}.
+ */
 export function renderTable(io: IOStreams, columns: Column[], rows: string[][]): string {
   if (!io.stdoutIsTTY) {
-    return rows.map((row) => row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n') + (rows.length ? '\n' : '');
+    return rows.map((row) => row.map((cell) => printable(cell.replace(/[\t\r\n]+/g, ' '))).join('\t')).join('\n') + (rows.length ? '\n' : '');
   }
+  const safe = rows.map((row) =>
+    row.map((cell, i) => {
+      const text = printable(cell, 'lines');
+      const style = columns[i]?.style?.(cell);
+      return style === undefined ? text : paint(io, style, text);
+    }),
+  );
   return fitTable(
     columns.map((c) => ({ ...c, header: paint(io, 'bold', c.header) })),
-    rows,
+    safe,
     terminalWidth(io),
   ).text;
 }

@@ -152,6 +152,65 @@ describe('callback listen', () => {
     expect(await listen.exited).toBe(130);
   });
 
+  it('shows control characters from a callback instead of obeying them, and marks a repeated callback', async () => {
+    const listen = spawnCli(['callback', 'listen', '--port', '0']);
+    const url = (await listen.waitFor('stderr', /Callback URL: (\S+)/))[1]!;
+    const body = JSON.stringify({
+      code: 500,
+      message: 'boom\u001b[2J\u001b]0;owned\u0007 \u009b31m \u202eevil',
+      result: { order: { id: 'ORD-\u001b[31mX', status: 'failed', shipments: [] } },
+    });
+    for (let i = 0; i < 2; i++) {
+      const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      expect(res.statusCode).toBe(200);
+      await res.body.dump();
+    }
+    await listen.waitFor('stdout', /repeat 2/);
+    const [first, second] = listen.stdout.trimEnd().split('\n');
+    expect(listen.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(first!.split('\t').slice(1)).toEqual(['ORD-\\x1b[31mX', '500', 'failed', '', 'boom\\x1b[2J\\x1b]0;owned\\x07 \\x9b31m \\u{202e}evil', '']);
+    expect(second!.split('\t').at(-1)).toBe('repeat 2');
+    listen.child.kill('SIGINT');
+    expect(await listen.exited).toBe(130);
+  });
+
+  it('summarises a flood of refused requests instead of printing a line for each', async () => {
+    const listen = spawnCli(['callback', 'listen', '--port', '0']);
+    const url = (await listen.waitFor('stderr', /Callback URL: (\S+)/))[1]!;
+    const base = url.slice(0, url.lastIndexOf('/'));
+    for (let i = 0; i < 60; i++) {
+      const res = await request(`${base}/probe-${i}\u001b`, { method: 'GET' });
+      expect(res.statusCode).toBe(404);
+      await res.body.dump();
+    }
+    const bad = await request(url, { method: 'POST', body: '{' });
+    expect(bad.statusCode).toBe(400);
+    await bad.body.dump();
+    await listen.waitFor('stderr', /answered 400/);
+    listen.child.kill('SIGINT');
+    expect(await listen.exited).toBe(130);
+    const refused = listen.stderr.split('\n').filter((l) => l.startsWith('refused'));
+    expect(refused).toEqual([
+      expect.stringMatching(/^refused: GET from \S+ answered 404: not the callback path$/),
+      expect.stringMatching(/^refused: POST from \S+ answered 400: malformed JSON/),
+      'refused: 59 more requests in the last 10 s: 404 ×59',
+    ]);
+  });
+
+  it('bound to 0.0.0.0, says so and gives a URL other machines can use (or says one is needed)', async () => {
+    const listen = spawnCli(['callback', 'listen', '--port', '0', '--host', '0.0.0.0']);
+    const line = (await listen.waitFor('stderr', /Listening for booking callbacks on (\S+)/))[1]!;
+    expect(line).toMatch(/^0\.0\.0\.0:\d+$/);
+    await listen.waitFor('stderr', /Callback URL from other machines: (http:\/\/\S+|none found)/);
+    expect(listen.stderr).toContain('reachable from the network');
+    const local = (await listen.waitFor('stderr', /Callback URL: (\S+)/))[1]!;
+    const res = await request(local, { method: 'POST', body: '{' });
+    expect(res.statusCode).toBe(400);
+    await res.body.dump();
+    listen.child.kill('SIGINT');
+    expect(await listen.exited).toBe(130);
+  });
+
   it('refuses a malformed --token or --forward-to with exit 2', async () => {
     const a = await runCli(['callback', 'listen', '--port', '0', '--token', 'short'], { env });
     expect(a.code).toBe(2);

@@ -54,6 +54,14 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
     expect(server.requests.at(-1)!.body).toContain('"cvv":"123"'); // the service did get it
   });
 
+  it('shows control characters in a service error message as escapes, never sending them to the terminal', async () => {
+    server.set('POST /quote/', { mode: 'status', status: 400, message: 'bad\u001b[2J\u001b]8;;http://evil/\u0007link\u009b31m' });
+    const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: env() });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('bad\\x1b[2J\\x1b]8;;http://evil/\\x07link\\x9b31m');
+    expect(r.stderr).not.toMatch(/[\u001b\u0007\u009b]/);
+  });
+
   it('reports a 200 quote answer without services as a protocol error (exit 5), not "no service offered"', async () => {
     server.set('POST /quote/', { mode: 'malformed', text: JSON.stringify({ message: 'OK', code: 200, result: {} }) });
     const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: env() });

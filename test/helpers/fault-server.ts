@@ -25,7 +25,7 @@ export type FaultMode =
   | { mode: 'close-after-request' }
   | { mode: 'echo-error' }
   | { mode: 'malformed'; text: string }
-  | { mode: 'status'; status: number; retryAfter?: string };
+  | { mode: 'status'; status: number; retryAfter?: string; message?: string };
 
 /** A request the server received. */
 export interface ReceivedRequest {
@@ -126,7 +126,7 @@ export async function startFaultServer(): Promise<FaultServer> {
       case 'status':
         res
           .writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) })
-          .end(envelope(fault.status, `fault ${fault.status}`, {}));
+          .end(envelope(fault.status, fault.message ?? `fault ${fault.status}`, {}));
         return;
     }
   };

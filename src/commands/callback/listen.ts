@@ -6,6 +6,8 @@
  * `<path>/<token>`, bodies up to 1 MiB, malformed bodies answered 400 and reported on stderr.
  */
 import { Command } from 'commander';
+import { createHash } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import type { Agent } from 'undici';
 import { VERSION, isLoopbackHost } from '../../api/client.js';
 import {
@@ -19,6 +21,7 @@ import { serialize } from '../../output/writer.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io.js';
+import { printable } from '../../output/printable.js';
 import { paint } from '../../output/style.js';
 import { trackingNumberOf } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
@@ -48,10 +51,12 @@ export interface CallbackSummary {
   tracking_numbers: string[];
   /** The body as received. */
   body: unknown;
+  /** 1 for the first callback with this exact body, 2 for its first repeat (the service retries), … */
+  repeat: number;
 }
 
-/** The facts of a callback: order id, code, status, tracking numbers (assigned ones only). */
-export function summariseCallback(cb: ReceivedCallback): CallbackSummary {
+/** The facts of a callback: order id, code, status, tracking numbers (assigned ones only); `repeat` 1. */
+export function summariseCallback(cb: ReceivedCallback, repeat = 1): CallbackSummary {
   const order = cb.body.result?.order ?? undefined;
   return {
     received_at: cb.receivedAt.toISOString(),
@@ -61,7 +66,80 @@ export function summariseCallback(cb: ReceivedCallback): CallbackSummary {
     status: order?.status ?? null,
     tracking_numbers: (order?.shipments ?? []).map((s) => trackingNumberOf(s)).filter((t): t is string => t !== undefined),
     body: cb.raw,
+    repeat,
   };
+}
+
+/**
+ * Counts callbacks by their exact body, so a repeat (the service retries until it gets a 2xx, or
+ * sends the same result twice) is marked as such rather than printed as news. Remembers at most
+ * `limit` bodies (by SHA-256), forgetting the oldest first.
+ */
+export class RepeatCounter {
+  private readonly seen = new Map<string, number>();
+  constructor(private readonly limit = 10_000) {}
+  /** How many times this body has now been seen, this one included (1 the first time). */
+  count(text: string): number {
+    const key = createHash('sha256').update(text).digest('base64');
+    const n = (this.seen.get(key) ?? 0) + 1;
+    this.seen.delete(key);
+    this.seen.set(key, n);
+    if (this.seen.size > this.limit) this.seen.delete(this.seen.keys().next().value as string);
+    return n;
+  }
+}
+
+/**
+ * Refused requests, summarised (issue 20, item 8): the first refusal of each HTTP status in an
+ * interval is printed as a line, the others are counted and printed as one line per interval
+ * (`refused 2,056 more requests in the last 10 s: 404 ×2,000, 413 ×56`), so a scan or an attack
+ * cannot flood the terminal. {@link flush} prints what is counted (at each interval and at exit).
+ */
+export class RefusalLog {
+  private readonly shown = new Set<number>();
+  private readonly suppressed = new Map<number, number>();
+  constructor(
+    private readonly print: (line: string) => void,
+    private readonly intervalLabel: string,
+  ) {}
+  /** Prints the refusal, or counts it if one with the same status was printed in this interval. */
+  add(status: number, line: string): void {
+    if (!this.shown.has(status)) {
+      this.shown.add(status);
+      this.print(line);
+      return;
+    }
+    this.suppressed.set(status, (this.suppressed.get(status) ?? 0) + 1);
+  }
+  /** Ends the interval: prints one line with the counts of what was not printed, if any. */
+  flush(): void {
+    this.shown.clear();
+    if (this.suppressed.size === 0) return;
+    const total = [...this.suppressed.values()].reduce((a, b) => a + b, 0);
+    const parts = [...this.suppressed.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status} ×${n.toLocaleString('en-US')}`);
+    this.suppressed.clear();
+    this.print(`${total.toLocaleString('en-US')} more request${total === 1 ? '' : 's'} ${this.intervalLabel}: ${parts.join(', ')}`);
+  }
+}
+
+/** How often {@link RefusalLog} summarises: every 10 s. */
+const REFUSAL_INTERVAL_MS = 10_000;
+
+/**
+ * The addresses other machines can reach this one on, for a receiver bound to a wildcard address
+ * (`0.0.0.0`: IPv4 only; `::`: IPv4 and IPv6): every non-internal interface address, IPv4 first.
+ */
+export function externalAddresses(bound: string): string[] {
+  const families = bound === '::' ? ['IPv4', 'IPv6'] : ['IPv4'];
+  const found: string[] = [];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) {
+      if (a.internal || !families.includes(a.family)) continue;
+      if (a.family === 'IPv6' && a.address.toLowerCase().startsWith('fe80')) continue; // link-local: needs a zone id
+      found.push(a.address);
+    }
+  }
+  return found.sort((a, b) => Number(a.includes(':')) - Number(b.includes(':')));
 }
 
 /**
@@ -70,14 +148,20 @@ export function summariseCallback(cb: ReceivedCallback): CallbackSummary {
  */
 export function callbackLine(io: Pick<IOStreams, 'stdoutIsTTY' | 'color'>, s: CallbackSummary): string {
   const ok = s.code >= 200 && s.code < 300 && orderStatusWord(s.status ?? undefined) === 'processed';
-  const message = s.message.replace(/[\t\r\n]+/g, ' ');
+  // Everything below came from outside: control characters are shown, never sent to the terminal.
+  const message = printable(s.message.replace(/[\t\r\n]+/g, ' '));
+  const orderId = s.order_id === null ? null : printable(s.order_id);
+  const statusText = s.status === null ? null : printable(s.status);
+  const trackingNumbers = s.tracking_numbers.map((t) => printable(t));
+  const repeat = s.repeat > 1 ? `repeat ${s.repeat}` : '';
   if (!io.stdoutIsTTY) {
-    return `${[s.received_at, s.order_id ?? '', String(s.code), s.status ?? '', s.tracking_numbers.join(','), message].join('\t')}\n`;
+    return `${[s.received_at, orderId ?? '', String(s.code), statusText ?? '', trackingNumbers.join(','), message, repeat].join('\t')}\n`;
   }
   const time = new Date(s.received_at).toLocaleTimeString('en-GB', { hour12: false });
-  const status = paint(io, ok ? 'green' : 'red', (s.status ?? '—').padEnd(10));
-  const tracking = s.tracking_numbers.length > 0 ? s.tracking_numbers.join(', ') : '—';
-  return `${paint(io, 'dim', time)}  ${(s.order_id ?? '—').padEnd(14)} ${String(s.code).padEnd(4)} ${status} ${tracking}${ok ? '' : `  ${message}`}\n`;
+  const status = paint(io, ok ? 'green' : 'red', (statusText ?? '—').padEnd(10));
+  const tracking = trackingNumbers.length > 0 ? trackingNumbers.join(', ') : '—';
+  const mark = repeat === '' ? '' : `  ${paint(io, 'dim', `(${repeat}: same body as before)`)}`;
+  return `${paint(io, 'dim', time)}  ${(orderId ?? '—').padEnd(14)} ${String(s.code).padEnd(4)} ${status} ${tracking}${ok ? '' : `  ${message}`}${mark}\n`;
 }
 
 /**
@@ -119,6 +203,14 @@ export async function runCallbackListen(o: CallbackListenOptions, ctx: Context):
       },
     );
   };
+  const repeats = new RepeatCounter();
+  const refusals = new RefusalLog((line) => io.err(`${paint(io, 'yellow', 'refused:')} ${line}\n`), `in the last ${REFUSAL_INTERVAL_MS / 1000} s`);
+  const summariser = setInterval(() => refusals.flush(), REFUSAL_INTERVAL_MS);
+  summariser.unref();
+  ctx.defer(() => {
+    clearInterval(summariser);
+    refusals.flush();
+  });
   let receiver;
   try {
     receiver = await startCallbackReceiver({
@@ -127,7 +219,7 @@ export async function runCallbackListen(o: CallbackListenOptions, ctx: Context):
       basePath: o.path,
       ...(o.token === undefined ? {} : { token: o.token }),
       onCallback(cb) {
-        const summary = summariseCallback(cb);
+        const summary = summariseCallback(cb, repeats.count(cb.text));
         // A stream of records: one compact JSON line each for json/ndjson, one YAML document each for yaml.
         const { format } = ctx.output;
         if (format === 'yaml') io.out(`---\n${serialize('yaml', summary)}`);
@@ -136,7 +228,7 @@ export async function runCallbackListen(o: CallbackListenOptions, ctx: Context):
         return { accepted: true };
       },
       onProblem(p) {
-        io.err(`${paint(io, 'yellow', 'refused:')} ${p.method} from ${p.remote} answered ${p.status}: ${p.reason}\n`);
+        refusals.add(p.status, printable(`${p.method} from ${p.remote} answered ${p.status}: ${p.reason}`));
       },
     });
   } catch (err) {
@@ -145,13 +237,24 @@ export async function runCallbackListen(o: CallbackListenOptions, ctx: Context):
   }
   const r = receiver;
   ctx.defer(() => r.close());
+  const wildcard = r.host === '0.0.0.0' || r.host === '::';
+  const bound = wildcard ? `${r.host === '::' ? '[::]' : r.host}:${r.port} (every ${r.host === '::' ? '' : 'IPv4 '}interface)` : `${urlHost(r.host)}:${r.port}`;
   if (!isLoopbackHost(o.host)) {
-    io.err(`${paint(io, 'yellow', 'warning:')} listening on ${o.host}, reachable from the network; only the token path is accepted\n`);
+    io.err(`${paint(io, 'yellow', 'warning:')} listening on ${bound}, reachable from the network; only the token path is accepted\n`);
   }
+  // A service on another machine needs an address of this one: for a wildcard bind, the
+  // interfaces' addresses; for a specific address, that address (the local URL already).
+  const remote = wildcard ? externalAddresses(r.host).map((a) => `http://${urlHost(a)}:${r.port}${r.path}`) : [];
+  const remoteLines = !wildcard
+    ? ''
+    : remote.length > 0
+      ? `Callback URL from other machines: ${remote.join('\n                                  ')}\n`
+      : `Callback URL from other machines: none found (no network interface but loopback); use a tunnel or ingress\n`;
   io.err(
-    `Listening for booking callbacks on ${urlHost(r.host)}:${r.port} (Ctrl-C to stop)\n` +
+    `Listening for booking callbacks on ${bound} (Ctrl-C to stop)\n` +
       `Callback URL: ${r.localUrl}\n` +
-      `  use it with: shipbook order accept ORD-… --callback ${r.localUrl}\n` +
+      remoteLines +
+      `  use it with: shipbook order accept ORD-… --callback ${remote[0] ?? r.localUrl}\n` +
       `  through a tunnel or ingress that forwards to port ${r.port}: https://<public host>${r.path}\n` +
       (o.forwardTo === undefined ? '' : `Forwarding each callback to ${o.forwardTo}\n`),
   );
