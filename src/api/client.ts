@@ -177,6 +177,8 @@ export interface CallOptions<T> extends RequestOptions {
   result: z.ZodType<T>;
   /** The endpoint in the table of `endpoints.ts`; without it GET is safe and anything else mutating. */
   endpoint?: EndpointName;
+  /** Told the envelope's `message` of a successful answer (redacted), e.g. the reason a fetched order failed. */
+  onMessage?: (message: string) => void;
 }
 
 /**
@@ -628,6 +630,7 @@ export class ApiClient {
         },
       );
     }
+    call.onMessage?.(redactText(message, [this.#options.apiKey]));
     return parsed.data;
   }
 }

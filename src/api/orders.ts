@@ -80,6 +80,32 @@ export async function fetchOrder(
   return (await api.call({ ...options, endpoint: 'fetchOrder', method: 'GET', path: orderPath(paths.fetchOrder, orderId), result: orderResult })).order;
 }
 
+/**
+ * fetch-order-data, with the envelope's `message` as well: for an order that ended `failed`, the
+ * service's reason (PRODUCT.md assumes the usual envelope; the sandbox puts the reason there, as
+ * its callback does). `message` is undefined when it says nothing (`OK`, empty).
+ * @throws as {@link fetchOrder}
+ */
+export async function fetchOrderWithMessage(
+  api: ApiClient,
+  orderId: string,
+  paths: OrderPaths = DEFAULT_ORDER_PATHS,
+  options: RequestOptions = {},
+): Promise<{ order: OrderResponse; message?: string }> {
+  let message: string | undefined;
+  const { order } = await api.call({
+    ...options,
+    endpoint: 'fetchOrder',
+    method: 'GET',
+    path: orderPath(paths.fetchOrder, orderId),
+    result: orderResult,
+    onMessage: (m) => {
+      if (m.trim() !== '' && m.trim().toUpperCase() !== 'OK') message = m;
+    },
+  });
+  return message === undefined ? { order } : { order, message };
+}
+
 /** cancel-order (assumed `PUT /orders/{order_id}/cancel/`, endpoint `cancelOrder`, mutating): cancels a pending order. */
 export async function cancelOrder(
   api: ApiClient,

@@ -17,7 +17,7 @@
  * this machine and no public `--callback-url` or non-loopback `--listen` is given (it could not
  * reach a receiver on 127.0.0.1).
  */
-import { fetchOrder, type OrderPaths } from '../api/orders.js';
+import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import { isLoopbackHost, type ApiClient } from '../api/client.js';
 import { BookingFailedError, UsageError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
@@ -81,6 +81,8 @@ export interface WaitSettings {
 export const DEFAULT_POLL_MS = 2_000;
 /** While waiting by callback, fetch-order-data is also asked this often (and once at the deadline). */
 export const FALLBACK_POLL_MS = 30_000;
+/** After a callback the service does not bear out yet, fetch-order-data is asked this often. */
+const HINTED_POLL_MS = 2_000;
 /** Port the receiver listens on with `--callback-url` and no `--listen` (what a tunnel forwards to). */
 export const TUNNEL_DEFAULT_PORT = 8787;
 
@@ -232,12 +234,14 @@ function pollingWaiter(deps: Deps, pollMs: number, timeoutMs: number): ResultWai
 }
 
 /**
- * The order to show after a successful callback: the fetched order (full details) with the
- * callback's status and tracking numbers laid over it; or, when fetch-order-data is unavailable,
- * the callback's order alone. A shipment without a status takes the order's.
+ * The order to show after a successful callback: with `trust` `'service'` (the callback was
+ * confirmed by fetch-order-data) the fetched order as it is; otherwise the fetched order with the
+ * callback's status and tracking numbers laid over it, or, when nothing was fetched, the
+ * callback's order alone. A shipment without a status takes the order's.
  */
-export function mergeCallbackOrder(fetched: OrderResponse | undefined, fromCallback: OrderResponse): OrderResponse {
+export function mergeCallbackOrder(fetched: OrderResponse | undefined, fromCallback: OrderResponse, trust: 'callback' | 'service' = 'callback'): OrderResponse {
   const base: OrderResponse = fetched ?? { ...fromCallback, shipments: [] };
+  if (trust === 'service' && fetched !== undefined) return fetched;
   const status = fromCallback.status ?? base.status;
   const byId = new Map(fromCallback.shipments.map((s) => [s.id, s]));
   const shipments: ShipmentResponse[] = base.shipments.map((s) => {
@@ -250,28 +254,94 @@ export function mergeCallbackOrder(fetched: OrderResponse | undefined, fromCallb
   return { ...base, id: fromCallback.id || base.id, status, shipments };
 }
 
-/** Turns a received callback into the processed order, or the failure it reports. */
-async function resultOfCallback(deps: Deps, orderId: string, cb: ReceivedCallback): Promise<OrderResponse> {
+/** What a callback claims, in words: `processed`, `failed (no driver available)`, `accepted` … */
+function callbackClaim(cb: ReceivedCallback): { final: boolean; success: boolean; text: string } {
   const { code, message } = cb.body;
-  const order = cb.body.result?.order ?? undefined;
-  const success = code >= 200 && code < 300;
-  const word = orderStatusWord(order?.status);
+  const word = orderStatusWord(cb.body.result?.order?.status ?? undefined);
+  const ok = code >= 200 && code < 300;
+  if (!ok) return { final: true, success: false, text: `failed${message ? ` (${message})` : ''}` };
+  if (word === 'processed') return { final: true, success: true, text: 'processed' };
+  if (word === 'failed' || word === 'cancelled') return { final: true, success: false, text: `${word}${message && message !== 'OK' ? ` (${message})` : ''}` };
+  return { final: false, success: false, text: word };
+}
+
+/** The outcome of checking a callback with fetch-order-data. */
+type CallbackVerdict = { kind: 'done'; order: OrderResponse } | { kind: 'wait' };
+
+/**
+ * Checks what a callback for `orderId` says against fetch-order-data (issue 20, item 2): the
+ * callback is a hint, the service's answer is the result. Anyone who learns the receiver's URL can
+ * POST to it, and a service may send a callback early or wrongly; so:
+ * - the service shows the order processed: success, with the service's tracking numbers (a
+ *   callback that said otherwise, or carried other tracking numbers, is reported as a disagreement);
+ * - the service shows it failed or cancelled: the failure, with the service's reason (else the
+ *   callback's message);
+ * - the service shows it still accepted: keep waiting (a callback claiming an end is reported as
+ *   a disagreement; a code-200 callback with status `ACC` is only progress);
+ * - fetch-order-data cannot be reached for now: keep waiting, the next poll checks again;
+ * - fetch-order-data is refused (a 404 from a wrong `paths.fetch-order`, say): the callback's word
+ *   is taken, with a warning that it could not be confirmed.
+ * @throws BookingFailedError (exit 6) for a failure the service confirms (or the callback reports, unconfirmable)
+ */
+async function checkCallback(deps: Deps, orderId: string, cb: ReceivedCallback): Promise<CallbackVerdict> {
+  const claim = callbackClaim(cb);
+  const fromCallback = cb.body.result?.order ?? undefined;
   const suggestion = `See the order with "${shellCommand('order', 'get', orderId)}".`;
-  if (!success) {
-    throw new BookingFailedError(orderId, `booking of order ${orderId} failed: ${message || 'no message'} (callback code ${code}, order status ${order?.status ?? 'not given'})`, { suggestion });
-  }
-  if (order === undefined || word !== 'processed') {
-    throw new BookingFailedError(orderId, `booking of order ${orderId} ended ${word} (status ${order?.status ?? 'not given'}) according to the callback${message && message !== 'OK' ? `: ${message}` : ''}`, {
-      suggestion,
-    });
-  }
-  let fetched: OrderResponse | undefined;
+  let fetched: { order: OrderResponse; message?: string };
   try {
-    fetched = await fetchOrder(deps.api, orderId, deps.paths);
+    fetched = await fetchOrderWithMessage(deps.api, orderId, deps.paths);
   } catch (err) {
-    deps.debugLog(`fetch-order-data after the callback failed (${err instanceof Error ? err.message : String(err)}); showing the callback's order`);
+    const why = err instanceof Error ? err.message : String(err);
+    if (isTransient(err)) {
+      deps.onEvent({ type: 'warning', message: `a callback says order ${orderId} is ${claim.text}, but fetch-order-data could not confirm it yet (${why}); checking again` });
+      return { kind: 'wait' };
+    }
+    if (!claim.final) return { kind: 'wait' };
+    deps.onEvent({ type: 'warning', message: `could not confirm the callback with fetch-order-data (${why}); going by the callback alone` });
+    if (!claim.success) {
+      const { code, message } = cb.body;
+      throw new BookingFailedError(orderId, `booking of order ${orderId} failed: ${message || 'no message'} (callback code ${code}, order status ${fromCallback?.status ?? 'not given'})`, { suggestion });
+    }
+    return { kind: 'done', order: mergeCallbackOrder(undefined, fromCallback!) };
   }
-  return mergeCallbackOrder(fetched, order);
+  const { order, message } = fetched;
+  const word = orderStatusWord(order.status);
+  if (word === 'processed') {
+    if (!claim.success && claim.final) {
+      deps.onEvent({ type: 'warning', message: `the callback said order ${orderId} ${claim.text}, but the service shows it processed: going by the service` });
+    }
+    const differing = trackingDisagreement(order, fromCallback);
+    if (differing !== undefined) deps.onEvent({ type: 'warning', message: `the callback's tracking numbers (${differing.callback}) differ from the service's (${differing.service}): showing the service's` });
+    return { kind: 'done', order: mergeCallbackOrder(order, fromCallback ?? { id: orderId, shipments: [] }, 'service') };
+  }
+  if (word === 'failed' || word === 'cancelled') {
+    if (claim.success) deps.onEvent({ type: 'warning', message: `the callback said order ${orderId} is processed, but the service shows it ${word}: going by the service` });
+    const { code, message: cbMessage } = cb.body;
+    const reason = message ?? (claim.success ? undefined : cbMessage || undefined);
+    if (!claim.success && claim.final) {
+      throw new BookingFailedError(orderId, `booking of order ${orderId} ${word === 'failed' ? 'failed' : `ended ${word}`}: ${reason ?? 'no message'} (callback code ${code}, order status ${order.status ?? 'not given'})`, { suggestion });
+    }
+    throw bookingEndedError(order, reason);
+  }
+  if (claim.final) {
+    deps.onEvent({ type: 'warning', message: `a callback says order ${orderId} is ${claim.text}, but the service still shows it ${word}: waiting for the service` });
+  } else {
+    deps.debugLog(`callback for order ${orderId} with status ${fromCallback?.status ?? '(none)'}: still booking`);
+  }
+  return { kind: 'wait' };
+}
+
+/** The tracking numbers of a callback and the service, when both have some and they differ. */
+function trackingDisagreement(service: OrderResponse, fromCallback: OrderResponse | undefined): { callback: string; service: string } | undefined {
+  const list = (o: OrderResponse | undefined) =>
+    (o?.shipments ?? [])
+      .map((s) => trackingNumberOf(s))
+      .filter((t): t is string => t !== undefined)
+      .sort();
+  const a = list(fromCallback);
+  const b = list(service);
+  if (a.length === 0 || b.length === 0 || a.join(',') === b.join(',')) return undefined;
+  return { callback: a.join(', '), service: b.join(', ') };
 }
 
 /** Waits for the callback on a receiver, with the fallback poll described in the module documentation. */
@@ -288,7 +358,10 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
       port: listen.port,
       basePath,
       onCallback(cb) {
-        if (expected !== undefined && cb.orderId !== undefined && cb.orderId !== expected) {
+        if (cb.orderId === undefined || cb.orderId === '') {
+          return { accepted: false, status: 409, message: 'the callback names no order (result.order.id)' };
+        }
+        if (expected !== undefined && cb.orderId !== expected) {
           return { accepted: false, status: 409, message: `this receiver waits for the result of order ${expected}, not ${cb.orderId}` };
         }
         deps.debugLog(`callback received for order ${cb.orderId ?? '(none)'}: code ${cb.body.code}, status ${cb.body.result?.order?.status ?? '(none)'}`);
@@ -323,8 +396,8 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
   const take = (orderId: string): ReceivedCallback | undefined => {
     while (inbox.length > 0) {
       const cb = inbox.shift()!;
-      if (cb.orderId === undefined || cb.orderId === orderId) return cb;
-      deps.onEvent({ type: 'callback_ignored', orderId, otherOrderId: cb.orderId });
+      if (cb.orderId === orderId) return cb;
+      deps.onEvent({ type: 'callback_ignored', orderId, otherOrderId: cb.orderId ?? '(none)' });
     }
     return undefined;
   };
@@ -338,22 +411,33 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
       const deadline = started + settings.timeoutMs;
       let polling = true;
       let nextPoll = started + fallbackMs;
+      // Set once a callback for this order arrived that the service did not (yet) bear out: from
+      // then on fetch-order-data is asked every HINTED_POLL_MS.
+      let hinted = false;
       state.begin(orderId, 'callback', `waiting for the booking result of ${orderId} by callback (up to ${minutes(settings.timeoutMs)})`);
       try {
         for (;;) {
           const cb = take(orderId);
-          if (cb !== undefined) return await state.guard(await resultOfCallback(deps, orderId, cb));
+          if (cb !== undefined) {
+            // A callback is a hint: the service's own answer decides (see checkCallback).
+            const verdict = await checkCallback(deps, orderId, cb);
+            await state.guard(undefined);
+            if (verdict.kind === 'done') return verdict.order;
+            hinted = true;
+            nextPoll = Math.min(nextPoll, deps.now() + HINTED_POLL_MS);
+            continue;
+          }
           const now = deps.now();
           if (polling && (now >= nextPoll || now >= deadline)) {
             try {
-              const order = await fetchOrder(deps.api, orderId, deps.paths);
+              const { order, message } = await fetchOrderWithMessage(deps.api, orderId, deps.paths);
               await state.guard(undefined);
               const word = orderStatusWord(order.status);
               if (word === 'processed' && inbox.length === 0) {
-                deps.onEvent({ type: 'note', label: 'note', message: `no callback arrived, but fetch-order-data shows order ${orderId} processed` });
+                if (!hinted) deps.onEvent({ type: 'note', label: 'note', message: `no callback arrived, but fetch-order-data shows order ${orderId} processed` });
                 return order;
               }
-              if ((word === 'failed' || word === 'cancelled') && inbox.length === 0) throw bookingEndedError(order);
+              if ((word === 'failed' || word === 'cancelled') && inbox.length === 0) throw bookingEndedError(order, message);
             } catch (err) {
               await state.guard(undefined);
               if (err instanceof BookingFailedError) throw err;
@@ -362,7 +446,7 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
                 deps.debugLog(`fallback poll switched off: ${err instanceof Error ? err.message : String(err)}`);
               }
             }
-            nextPoll = deps.now() + fallbackMs;
+            nextPoll = deps.now() + (hinted ? HINTED_POLL_MS : fallbackMs);
             if (inbox.length > 0) continue;
           }
           if (deps.now() >= deadline) {

@@ -8,7 +8,7 @@
  * the user interrupts a wait.
  */
 import { setTimeout as timersSleep } from 'node:timers/promises';
-import { fetchOrder, type OrderPaths } from '../api/orders.js';
+import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, BookingFailedError, NetworkError, TimeoutError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
@@ -53,7 +53,7 @@ export function bookingEndedError(order: OrderResponse, detail?: string): Bookin
   const word = orderStatusWord(order.status);
   return new BookingFailedError(
     order.id,
-    `booking of order ${order.id} ${word === 'failed' ? 'failed' : `ended ${word}`} (status ${order.status ?? '?'})${detail ? `: ${detail}` : ''}`,
+    `booking of order ${order.id} ${word === 'failed' ? 'failed' : `ended ${word}`}: ${detail ?? 'no reason given'} (order status ${order.status ?? '?'})`,
     { suggestion: `See the order with "${shellCommand('order', 'get', order.id)}".` },
   );
 }
@@ -78,8 +78,9 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
   const deadline = started + options.timeoutMs;
   for (;;) {
     let order: OrderResponse | undefined;
+    let message: string | undefined;
     try {
-      order = await fetchOrder(api, orderId, options.paths);
+      ({ order, message } = await fetchOrderWithMessage(api, orderId, options.paths));
     } catch (err) {
       if (!isTransient(err)) throw err;
       options.onTransientError?.(err);
@@ -89,7 +90,8 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
       options.onPoll?.(order, elapsed);
       const word = orderStatusWord(order.status);
       if (word === 'processed') return order;
-      if (word === 'failed' || word === 'cancelled') throw bookingEndedError(order);
+      // The service's reason (the envelope's message) goes with it, as a callback's would.
+      if (word === 'failed' || word === 'cancelled') throw bookingEndedError(order, message);
     }
     const remaining = deadline - now();
     if (remaining <= 0) throw waitTimeoutError(orderId, elapsed);

@@ -24,6 +24,7 @@ import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { prepareBooking, untilInterrupted, type BookOptions } from './book-common.js';
 import { addPaymentOptions } from './payment-options.js';
 import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js';
+import { withWarnings } from './warnings.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
@@ -88,8 +89,8 @@ export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & {
     });
   // The service's numbers got a second look: what does not add up is said on stderr, with both
   // figures, and listed as `warnings` in a machine format; the booking stands (issue 15, item 5).
-  for (const w of warnings) io.err(`${paint(io, 'yellow', 'warning:')} ${w}\n`);
-  ctx.output.write({ order, ...(warnings.length > 0 ? { warnings } : {}) }, () => {
+  // What the wait warned about (a callback the service did not bear out …) was printed already; it is listed too.
+  ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => {
     if (doc.kind === 'consolidated') printParentOrder(io, order, childIds);
     else printOrder(io, order);
   });

@@ -9,6 +9,8 @@ import { printQuote, sortServices } from '../output/quote.js';
 import { schemaProblems } from '../schema/issues.js';
 import { quoteRequest, type QuoteRequest } from '../schema/quote.js';
 import { askQuote, missingQuoteParts, type PartialQuote } from '../prompts/quote.js';
+import { withWarnings } from './warnings.js';
+import { priceWarnings } from '../booking/price-check.js';
 
 /** Options of `quote`: a file, or a route and packages from flags. */
 export interface QuoteOptions {
@@ -80,7 +82,8 @@ export async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
   }
   const api = await ctx.api();
   const services = o.get ? await quoteServicesSinglePackage(api, quote) : await quoteServices(api, quote);
-  ctx.output.write({ services: sortServices(services) }, () => {
+  const warnings = services.flatMap((s) => priceWarnings(`service ${s.code}`, s.price));
+  ctx.output.write(withWarnings(ctx, { services: sortServices(services) }, warnings), () => {
     if (services.length === 0) ctx.io.err('No service is offered for this route and these packages.\n');
     else printQuote(ctx.io, services);
   });

@@ -7,7 +7,7 @@
 import type { BookingEvent, BookingEventHandler, BookingProgress } from '../booking/progress.js';
 import { interruptedHint, stillRunningNote } from './hints.js';
 import type { IOStreams } from '../io.js';
-import { summaryMismatch, splitParent, withoutTrackingNumber } from '../schema/parent.js';
+import { splitParent, withoutTrackingNumber } from '../schema/parent.js';
 import { orderStatusWord } from '../schema/status.js';
 import { shipmentState } from './state.js';
 import { startSpinner, type Spinner } from './spinner.js';
@@ -25,6 +25,8 @@ export interface ProgressPrinter {
   onEvent: BookingEventHandler;
   /** How far the booking got, as seen from its events. */
   readonly progress: BookingProgress;
+  /** Every warning printed so far (e.g. a callback the service did not bear out), for `warnings` in `--json`. */
+  readonly warnings: readonly string[];
   /**
    * The run was interrupted (Ctrl-C, SIGTERM) before the wait: prints what exists and the command
    * that continues it (nothing when nothing was created; a running wait prints its own note).
@@ -41,15 +43,18 @@ export interface ProgressPrinter {
 /**
  * Prints booking events on stderr for people. Step lines for created/combined/accepted/processed,
  * a spinner (a plain `… waiting` line without a terminal) from `waiting` to `wait_ended`, and
- * `warning:` / dim notes, above the spinner while it runs. Consolidated mail also gets the check
- * of the parent's `summary_child_shipments` against the children, and after processing the
- * shipments still without a tracking number, as warnings.
+ * `warning:` / dim notes, above the spinner while it runs. Consolidated mail also gets, after
+ * processing, the shipments still without a tracking number as warnings.
  */
 export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
   let spinner: Spinner | undefined;
   let settled = false;
   const say = (line: string) => (spinner ? spinner.note(line) : io.err(`${line}\n`));
-  const warn = (message: string) => say(`${paint(io, 'yellow', 'warning:')} ${message}`);
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    warnings.push(message);
+    say(`${paint(io, 'yellow', 'warning:')} ${message}`);
+  };
   const step = (word: string, text: string) => io.err(stepLine(io, word, text));
   let childIds: readonly string[] | undefined;
   const progress: BookingProgress = { kind: 'regular', stage: 'started', shipmentIds: [] };
@@ -77,14 +82,13 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
       }
       case 'combined': {
         childIds = e.childIds;
-        const { main, children } = splitParent(e.parent, e.childIds);
+        const { main } = splitParent(e.parent, e.childIds);
         const n = e.childIds.length;
         step(
           orderStatusWord(e.parent.status),
           `parent order ${e.parent.id} combined: ${n} shipment(s)${main ? ` + main shipment ${main.id}` : ' (free pickup, no main shipment)'}`,
         );
-        const mismatch = summaryMismatch(e.parent, children);
-        if (mismatch) warn(mismatch);
+        // The parent's prices get their second look in bookDocument (warnings at the end, said once).
         return;
       }
       case 'accepted':
@@ -121,6 +125,7 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
   return {
     onEvent,
     progress,
+    warnings,
     settle() {
       settled = true;
     },

@@ -85,7 +85,51 @@ describe('book takes a second look at the prices', () => {
     tamper = () => {};
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: order ORD-\w+: summary_child_shipments 163\.68 AUD is not the sum of the children's totals 163\.67 AUD/);
+    expect(r.stderr.match(/summary_child_shipments/g)).toHaveLength(1); // said once, not by two checks
     expect(r.stdout).toMatch(/^order\tORD-\w+\tprocessed$/m);
+  });
+
+  it('warns the same way in quote, order create, order get, order accept --wait and shipment combine, not only in book', async () => {
+    tamper = (method, path, result) => {
+      if (method === 'POST' && path === '/quote/') result.services[0].price.total = '1.00';
+      if ((method === 'POST' && path === '/orders/') || (method === 'GET' && path.startsWith('/orders/'))) result.order.price.gst = '-4.30';
+      if (method === 'PUT' && path === '/shipments/') result.order.price.summary_child_shipments = '0.01';
+    };
+    try {
+      const quote = await runShipbook(['quote', 'fixtures/quotes/syd-mel-single.yaml', '--json'], { env });
+      expect(quote.code, quote.stderr).toBe(0);
+      const q = JSON.parse(quote.stdout) as { warnings: string[] };
+      expect(q.warnings).toEqual([expect.stringMatching(/^service \S+: total 1\.00 AUD is not amount /)]);
+      expect(quote.stderr).toContain(`warning: ${q.warnings[0]}`);
+
+      const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
+      expect(created.code, created.stderr).toBe(0);
+      const c = JSON.parse(created.stdout) as { order: { id: string }; warnings: string[] };
+      expect(c.warnings).toContain(`order ${c.order.id}: GST is negative (-4.30 AUD)`);
+      expect(created.stderr).toContain(`warning: order ${c.order.id}: GST is negative (-4.30 AUD)`);
+
+      const got = await runShipbook(['order', 'get', c.order.id], { env });
+      expect(got.code, got.stderr).toBe(0);
+      expect(got.stderr).toContain(`warning: order ${c.order.id}: GST is negative (-4.30 AUD)`);
+
+      const accepted = await runShipbook(['order', 'accept', c.order.id, '--payment', 'credit', '--wait', '--poll', '50ms', '--json'], { env });
+      expect(accepted.code, accepted.stderr).toBe(0);
+      expect((JSON.parse(accepted.stdout) as { warnings: string[] }).warnings).toContain(`order ${c.order.id}: GST is negative (-4.30 AUD)`);
+
+      const ids: string[] = [];
+      for (const f of ['fixtures/shipments/au-us-1.yaml', 'fixtures/shipments/au-gb-2.yaml']) {
+        const r = await runShipbook(['shipment', 'create', f, '--json'], { env });
+        expect(r.code, r.stderr).toBe(0);
+        ids.push((JSON.parse(r.stdout) as { shipment: { id: string } }).shipment.id);
+      }
+      const combined = await runShipbook(['shipment', 'combine', ...ids, '--main', 'fixtures/shipments/main-to-hub.yaml', '--json'], { env });
+      expect(combined.code, combined.stderr).toBe(0);
+      const w = (JSON.parse(combined.stdout) as { warnings: string[] }).warnings;
+      expect(w).toEqual([expect.stringMatching(/summary_child_shipments 0\.01 AUD is not the sum of the children's totals/)]);
+      expect(combined.stderr.match(/summary_child_shipments/g)).toHaveLength(1);
+    } finally {
+      tamper = () => {};
+    }
   });
 
   it('says nothing when the numbers add up', async () => {

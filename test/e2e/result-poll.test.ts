@@ -45,10 +45,11 @@ describe('--poll', () => {
   it('reports a booking that ended failed, seen by polling, with exit 6', async () => {
     const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
     const id = (JSON.parse(created.stdout) as { order: { id: string } }).order.id;
-    sandbox.state.failNextBooking(id);
+    sandbox.state.failNextBooking(id, 'no driver available (test)');
     const r = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '100ms'], { env });
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain(`booking of order ${id} failed (status failed)`);
+    // The service's reason, as a callback would carry it (issue 18, item 7).
+    expect(r.stderr).toContain(`booking of order ${id} failed: no driver available (test) (order status failed)`);
   });
 });
 

@@ -17,6 +17,8 @@ import { shellCommand } from '../../output/shell.js';
 import { prepareBooking, untilInterrupted } from '../book-common.js';
 import { addPaymentOptions } from '../payment-options.js';
 import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../wait-options.js';
+import { withWarnings } from '../warnings.js';
+import { acceptedIdWarning } from '../../booking/price-check.js';
 
 /** Options of `order accept`. */
 export interface OrderAcceptOptions extends PaymentFlags {
@@ -37,7 +39,7 @@ export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promi
     const profile = await ctx.profile();
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
     const accepted = await acceptOrder(await ctx.api(), o.orderId, accept);
-    ctx.output.write({ order: accepted }, () => {
+    ctx.output.write(withWarnings(ctx, { order: accepted }, [acceptedIdWarning(o.orderId, accepted.id)]), () => {
       printOrder(io, accepted);
       io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
     });
@@ -45,7 +47,7 @@ export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promi
   }
   // With --wait: the same entry point as `book`, for an order that already exists.
   const { api, waiter, accept, progress } = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
-  const { order } = await bookDocument(
+  const { order, warnings } = await bookDocument(
     { kind: 'pending', orderId: o.orderId },
     {
       api,
@@ -60,7 +62,7 @@ export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promi
     progress.settle();
     progress.close();
   });
-  ctx.output.write({ order }, () => printOrder(io, order));
+  ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => printOrder(io, order));
 }
 
 /** The `order accept` command. */

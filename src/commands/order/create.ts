@@ -5,6 +5,8 @@ import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
 import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../order-input.js';
 import { printOrder } from '../../output/order.js';
+import { withWarnings } from '../warnings.js';
+import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `order create`. */
 export interface OrderCreateOptions extends OrderInputFlags {
@@ -17,7 +19,7 @@ export async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promi
   const { order, maxTotalCents } = await readOrderInput(o.file, o, ctx, { command: 'shipbook order create', withPayment: false });
   const created = await createOrder(await ctx.api(), order);
   await checkMaxTotal(ctx, created, maxTotalCents);
-  ctx.output.write({ order: created }, () => {
+  ctx.output.write(withWarnings(ctx, { order: created }, orderWarnings(created)), () => {
     printOrder(ctx.io, created);
     ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', created.id)}\n`);
   });

@@ -10,6 +10,8 @@ import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
 import { printOrder } from '../../output/order.js';
 import { orderStatusWord } from '../../schema/status.js';
+import { withWarnings } from '../warnings.js';
+import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `order get`. */
 export interface OrderGetOptions {
@@ -24,7 +26,7 @@ export interface OrderGetOptions {
 export async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   const order = await fetchOrder(await ctx.api(), o.orderId, profile.paths);
-  ctx.output.write({ order }, () => {
+  ctx.output.write(withWarnings(ctx, { order }, orderWarnings(order)), () => {
     printOrder(ctx.io, order);
     const word = orderStatusWord(order.status);
     if (word === 'pending') {

@@ -12,11 +12,11 @@ import type { Context } from '../../context.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
 import { printParentOrder } from '../../output/consolidated.js';
 import { shellCommand } from '../../output/shell.js';
-import { paint } from '../../output/style.js';
 import type { CombineRequest } from '../../schema/combine.js';
 import { combineFile, shipmentDocument, type CombineFile } from '../../schema/consolidated.js';
-import { splitParent, summaryMismatch } from '../../schema/parent.js';
 import type { ShipmentRequest } from '../../schema/shipment.js';
+import { withWarnings } from '../warnings.js';
+import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment combine`. */
 export interface ShipmentCombineOptions {
@@ -84,9 +84,7 @@ export async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context
     }
     throw err;
   }
-  const mismatch = summaryMismatch(parent, splitParent(parent, request.shipments).children);
-  if (mismatch) ctx.io.err(`${paint(ctx.io, 'yellow', 'warning:')} ${mismatch}\n`);
-  ctx.output.write({ order: parent }, () => {
+  ctx.output.write(withWarnings(ctx, { order: parent }, orderWarnings(parent, request.shipments)), () => {
     printParentOrder(ctx.io, parent, request.shipments);
     ctx.io.err(`Accept the parent order with: ${shellCommand('order', 'accept', parent.id)}\n`);
   });

@@ -5,6 +5,8 @@ import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
 import { printCreatedShipment } from '../../output/consolidated.js';
 import { readShipmentInput } from '../shipment-input.js';
+import { withWarnings } from '../warnings.js';
+import { priceWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment create`. */
 export interface ShipmentCreateOptions {
@@ -26,7 +28,7 @@ export async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context):
   // No file, or a partial one, on a terminal: the missing parts are asked (src/commands/shipment-input.ts).
   const { shipment } = await readShipmentInput(o.file, o, ctx);
   const created = await createShipment(await ctx.api(), { shipment });
-  ctx.output.write({ shipment: created }, () => {
+  ctx.output.write(withWarnings(ctx, { shipment: created }, priceWarnings(`shipment ${created.id}`, created.service?.price)), () => {
     printCreatedShipment(ctx.io, created);
     ctx.io.err(`Combine it with the others: ${shellCommand('shipment', 'combine', created.id)} <other shipment ids> --main <main shipment file>\n`);
   });

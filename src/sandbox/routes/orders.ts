@@ -133,7 +133,12 @@ export const orderRoutes: Route[] = [
     method: 'GET',
     pattern: '/orders/:order_id/',
     auth: true,
-    handler: (req, ctx) => ({ result: { order: orderWire(ctx.state, ctx.state.getOrder(req.params.order_id!), 'strings') } }),
+    handler: (req, ctx) => {
+      const order = ctx.state.getOrder(req.params.order_id!);
+      // A failed booking's reason travels in the envelope's message, as in its callback (README, assumed paths).
+      const reply = { result: { order: orderWire(ctx.state, order, 'strings') } };
+      return order.status === 'failed' && order.failure !== undefined ? { ...reply, message: order.failure } : reply;
+    },
   },
   {
     method: 'PUT',
