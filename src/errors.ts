@@ -292,6 +292,23 @@ export class BookingFailedError extends ShipbookError {
   }
 }
 
+/**
+ * While waiting by polling, fetch-order-data kept failing (a refusal, an answer that is not the
+ * envelope or has the wrong shape, more than a few times in a row): the order is accepted, its
+ * result unknown to shipbook. `lastState` is the order's last known state word (`accepted` when
+ * no poll succeeded). The exit code is the cause's: 3 for a refusal, 4 for credentials, 5 for a
+ * bad answer (issue 20, item 4).
+ */
+export class ResultUnreadableError extends ShipbookError {
+  readonly orderId: string;
+  readonly lastState: string;
+  constructor(orderId: string, lastState: string, cause: ShipbookError, options: ShipbookErrorOptions = {}) {
+    super('result_unreadable', `could not read the booking result of order ${orderId} (last seen ${lastState}): ${cause.message}`, cause.exitCode, { ...options, cause });
+    this.orderId = orderId;
+    this.lastState = lastState;
+  }
+}
+
 /** Waiting for the booking result timed out; the order is accepted and the booking still running. Exit 7. */
 export class WaitTimeoutError extends ShipbookError {
   readonly orderId: string;

@@ -6,7 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from './api/client.js';
 import { registerCommands } from './commands/index.js';
 import { createContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
-import { ApiError, EXIT, ShipbookError, ValidationError } from './errors.js';
+import { ApiError, EXIT, ResultUnreadableError, ShipbookError, ValidationError } from './errors.js';
 import { formatIssues } from './input/format.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
@@ -93,6 +93,7 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
       if (p.shipmentIds.length > 0) json.shipment_ids = [...p.shipmentIds];
       json.stage = p.stage;
     }
+    if (detail instanceof ResultUnreadableError) Object.assign(json, { order_id: detail.orderId, last_state: detail.lastState });
     if (detail instanceof ValidationError && detail.issues.length > 0) {
       // A single problem that the message already states in full (`f.yaml: no such file`) is not repeated.
       const [only] = detail.issues;

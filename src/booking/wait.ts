@@ -10,7 +10,7 @@
 import { setTimeout as timersSleep } from 'node:timers/promises';
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
-import { ApiError, BookingFailedError, NetworkError, TimeoutError, WaitTimeoutError } from '../errors.js';
+import { ApiError, BookingFailedError, EXIT, NetworkError, ProtocolError, ResultUnreadableError, ShipbookError, TimeoutError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
 import { stillRunningNote } from '../output/hints.js';
@@ -64,25 +64,56 @@ export function isTransient(err: unknown): err is Error {
   return err instanceof ApiError && err.status >= 500;
 }
 
+/** How many bad answers in a row (a refusal such as 404, an answer that is not the envelope) a wait tolerates. */
+export const MAX_BAD_POLLS = 3;
+
+/**
+ * True for a poll answer that is wrong but may be a passing fault: a refusal other than the
+ * credentials' (401/403), or an answer that is not the envelope or has the wrong shape.
+ */
+function isBadAnswer(err: unknown): err is ShipbookError {
+  if (err instanceof ProtocolError) return true;
+  return err instanceof ApiError && err.status < 500 && err.exitCode !== EXIT.AUTH;
+}
+
+/**
+ * The error that ends a wait whose polls kept failing: names the order and its last known state,
+ * says the booking may still be running and how to look (issue 20, item 4).
+ */
+export function resultUnreadableError(orderId: string, lastState: string, cause: ShipbookError, paths?: OrderPaths): ResultUnreadableError {
+  const pathHint = cause instanceof ApiError && cause.status === 404 ? ` If the service reads orders at another path, set it with "${shellCommand('config', 'set', 'paths.fetch-order', paths?.fetchOrder ?? 'orders/{order_id}/')}".` : '';
+  return new ResultUnreadableError(orderId, lastState, cause, {
+    suggestion: `The order is ${lastState === 'pending' ? 'pending' : `${lastState}; its booking may still be running`}: do not book it again. Run "${shellCommand('order', 'get', orderId)}" to see it later.${pathHint}`,
+  });
+}
+
 /**
  * Polls every `intervalMs` until the order is `processed`; the last poll is made at the deadline.
- * Transient failures (see {@link isTransient}) are reported through `onTransientError` and retried.
+ * Transient failures (see {@link isTransient}) are reported through `onTransientError` and retried
+ * until the deadline; bad answers (a refusal such as 404, an answer that is not the envelope) are
+ * retried up to {@link MAX_BAD_POLLS} in a row.
  * @throws BookingFailedError (exit 6) when the order ends failed or cancelled
  * @throws WaitTimeoutError (exit 7) when `timeoutMs` passes first: the order is accepted, the booking still running
- * @throws ApiError from a poll the service refuses (404, 401 …), which retrying cannot fix
+ * @throws ResultUnreadableError (exit 3/5) after {@link MAX_BAD_POLLS} bad answers in a row, naming the order and its last state
+ * @throws ApiError 401/403 (exit 4) at once: credentials that retrying cannot fix
  */
 export async function pollForResult(api: ApiClient, orderId: string, options: PollOptions): Promise<OrderResponse> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const started = now();
   const deadline = started + options.timeoutMs;
+  let lastState = 'accepted';
+  let badInARow = 0;
   for (;;) {
     let order: OrderResponse | undefined;
     let message: string | undefined;
     try {
       ({ order, message } = await fetchOrderWithMessage(api, orderId, options.paths));
+      badInARow = 0;
+      lastState = orderStatusWord(order.status);
     } catch (err) {
-      if (!isTransient(err)) throw err;
+      if (!(isTransient(err) || isBadAnswer(err))) throw err;
+      if (isBadAnswer(err) && ++badInARow >= MAX_BAD_POLLS) throw resultUnreadableError(orderId, lastState, err, options.paths);
       options.onTransientError?.(err);
     }
     const elapsed = now() - started;

@@ -62,6 +62,32 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
     expect(r.stderr).not.toMatch(/[\u001b\u0007\u009b]/);
   });
 
+  it('retries a bad poll (a non-JSON 200, a 404) and books when the next one answers', async () => {
+    server.set('PUT /orders/ORD-T1/accept/', { mode: 'ok', result: { order: { id: 'ORD-T1', status: 'ACC', shipments: [] } } });
+    server.set('GET /orders/ORD-T1/', [
+      { mode: 'malformed', text: '<html>oops</html>' },
+      { mode: 'status', status: 404 },
+      { mode: 'ok', result: { order: { id: 'ORD-T1', status: 'processed', shipments: [{ id: 'SHP-1', tracking_number: 'TRK0000001' }] } } },
+    ]);
+    const r = await runCli(['order', 'accept', 'ORD-T1', '--payment', 'credit', '--wait', '--poll', '20ms', '--json'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { order: { state: string } }).order.state).toBe('processed');
+    expect(r.stderr).toContain('still polling');
+  });
+
+  it('ends a wait whose polls keep failing by naming the order and its last state, as fields in --json', async () => {
+    server.set('PUT /orders/ORD-T2/accept/', { mode: 'ok', result: { order: { id: 'ORD-T2', status: 'ACC', shipments: [] } } });
+    server.set('GET /orders/ORD-T2/', [{ mode: 'malformed', text: JSON.stringify({ message: 'OK', code: 200, result: { order: 'not an order' } }) }]);
+    const r = await runCli(['order', 'accept', 'ORD-T2', '--payment', 'credit', '--wait', '--poll', '20ms', '--json'], { env: env() });
+    expect(r.code).toBe(5);
+    const { error } = JSON.parse(r.stdout) as { error: Record<string, unknown> };
+    expect(error).toMatchObject({ code: 'result_unreadable', exit_code: 5, order_id: 'ORD-T2', last_state: 'accepted', stage: 'accepted' });
+    expect(error.message).toContain('could not read the booking result of order ORD-T2 (last seen accepted)');
+    expect(error.suggestion).toContain('do not book it again');
+    expect(error.suggestion).toContain('shipbook order get ORD-T2');
+    expect(server.requests.filter((q) => q.method === 'GET')).toHaveLength(3);
+  });
+
   it('reports a 200 quote answer without services as a protocol error (exit 5), not "no service offered"', async () => {
     server.set('POST /quote/', { mode: 'malformed', text: JSON.stringify({ message: 'OK', code: 200, result: {} }) });
     const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: env() });
