@@ -165,6 +165,11 @@ export interface RequestOptions {
   retry?: RetryPolicy;
   /** Aborts this call (besides the client's own signal). */
   signal?: AbortSignal;
+  /**
+   * A shorter total deadline for each attempt of this call, ms (e.g. what remains of a wait, so a
+   * hung poll cannot outlast `--timeout`); the client's own `timeoutMs` still applies when shorter.
+   */
+  timeoutMs?: number;
 }
 
 /** One call: method, path relative to the base URL, optional body (wrapped in `request`) or query. */
@@ -457,7 +462,7 @@ export class ApiClient {
     if (payload) this.#log(`> ${JSON.stringify(redactValue(JSON.parse(payload)))}`);
     if (userSignal?.aborted) throw this.#interrupted(p, false, userSignal.reason);
 
-    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = Math.max(1, Math.min(this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS, call.timeoutMs ?? Number.POSITIVE_INFINITY));
     const limit = this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('deadline')), timeoutMs);

@@ -26,7 +26,7 @@ import { orderStatusWord } from '../schema/status.js';
 import { maskToken, publicCallbackUrl, startCallbackReceiver, urlHost, type CallbackReceiver, type ReceivedCallback } from './receiver.js';
 import { shellCommand } from '../output/shell.js';
 import type { BookingEventHandler } from './progress.js';
-import { bookingEndedError, isTransient, pollForResult, realSleep, waitTimeoutError, type Sleep } from './wait.js';
+import { bookingEndedError, isTransient, pollBudget, pollForResult, realSleep, waitTimeoutError, type Sleep } from './wait.js';
 
 /**
  * What a waiter uses, and nothing more: the client, the fetch-order-data paths, a clock, a sleep,
@@ -430,7 +430,7 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
           const now = deps.now();
           if (polling && (now >= nextPoll || now >= deadline)) {
             try {
-              const { order, message } = await fetchOrderWithMessage(deps.api, orderId, deps.paths);
+              const { order, message } = await fetchOrderWithMessage(deps.api, orderId, deps.paths, { retry: 'never', timeoutMs: pollBudget(deadline - deps.now()) });
               await state.guard(undefined);
               const word = orderStatusWord(order.status);
               if (word === 'processed' && inbox.length === 0) {

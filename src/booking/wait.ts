@@ -64,6 +64,14 @@ export function isTransient(err: unknown): err is Error {
   return err instanceof ApiError && err.status >= 500;
 }
 
+/** The least time a poll is given, ms: the poll made at the deadline still gets this long. */
+const FINAL_POLL_GRACE_MS = 500;
+
+/** The deadline of one poll request: what remains of the wait, at least {@link FINAL_POLL_GRACE_MS}. */
+export function pollBudget(remainingMs: number): number {
+  return Math.max(FINAL_POLL_GRACE_MS, remainingMs);
+}
+
 /** How many bad answers in a row (a refusal such as 404, an answer that is not the envelope) a wait tolerates. */
 export const MAX_BAD_POLLS = 3;
 
@@ -108,7 +116,9 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
     let order: OrderResponse | undefined;
     let message: string | undefined;
     try {
-      ({ order, message } = await fetchOrderWithMessage(api, orderId, options.paths));
+      // Bounded by what remains of the wait (the poll at the deadline gets a short grace), and not
+      // retried inside the client: this loop retries, so a hung poll cannot outlast --timeout.
+      ({ order, message } = await fetchOrderWithMessage(api, orderId, options.paths, { retry: 'never', timeoutMs: pollBudget(deadline - now()) }));
       badInARow = 0;
       lastState = orderStatusWord(order.status);
     } catch (err) {

@@ -25,17 +25,22 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /**
- * Answers a request that is not valid HTTP (the server's `clientError`) with `400 Bad Request`
- * and closes the connection; `body` (JSON) is sent when given.
+ * Answers a request the server could not take (its `clientError`) and closes the connection:
+ * `408 Request Timeout` when the headers or the request took longer than the server allows
+ * (`err.code` `ERR_HTTP_REQUEST_TIMEOUT`), else `400 Bad Request` (not valid HTTP). `body` (JSON,
+ * or a function of the status) is sent when given.
  */
-export function answerMalformed(socket: Duplex | Socket, body?: unknown): void {
+export function answerMalformed(socket: Duplex | Socket, body?: unknown, err?: unknown): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const text = body === undefined ? '' : JSON.stringify(body);
-  const type = body === undefined ? '' : 'content-type: application/json\r\n';
-  socket.end(`HTTP/1.1 400 Bad Request\r\n${type}content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  const timedOut = (err as { code?: string } | undefined)?.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const [status, reason] = timedOut ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  const value = typeof body === 'function' ? (body as (s: number) => unknown)(status) : body;
+  const text = value === undefined ? '' : JSON.stringify(value);
+  const type = value === undefined ? '' : 'content-type: application/json\r\n';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${type}content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
 }
 
 /**

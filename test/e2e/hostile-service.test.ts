@@ -88,6 +88,14 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
     expect(server.requests.filter((q) => q.method === 'GET')).toHaveLength(3);
   });
 
+  it('ends a wait whose poll hangs at --timeout (exit 7), not at the 60 s request deadline', async () => {
+    server.set('PUT /orders/ORD-T3/accept/', { mode: 'ok', result: { order: { id: 'ORD-T3', status: 'ACC', shipments: [] } } });
+    server.set('GET /orders/ORD-T3/', { mode: 'stall' });
+    const r = await runCli(['order', 'accept', 'ORD-T3', '--payment', 'credit', '--wait', '--poll', '100ms', '--timeout', '1s'], { env: env() });
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain('order ORD-T3 is accepted and the booking is still running');
+  }, 15_000);
+
   it('reports a 200 quote answer without services as a protocol error (exit 5), not "no service offered"', async () => {
     server.set('POST /quote/', { mode: 'malformed', text: JSON.stringify({ message: 'OK', code: 200, result: {} }) });
     const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: env() });

@@ -96,6 +96,18 @@ describe('callback receiver', () => {
     expect(callbacks).toEqual([]);
   });
 
+  it('enforces its header timeout when it says (a slow sender is answered 408 and closed), not 30 s later', async () => {
+    const { connect } = await import('node:net');
+    const r = await startCallbackReceiver({ onCallback: () => ({ accepted: true }), headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    receiver = r;
+    const socket = connect(r.port, '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (d: string) => (answer += d));
+    socket.write(`POST ${r.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`); // the headers never end
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  }, 5_000);
+
   it('refuses a body over 1 MiB with 413 and keeps serving', async () => {
     const { r, callbacks, problems } = await start();
     const big = Buffer.alloc(2 * 1024 * 1024, 0x20);
