@@ -13,6 +13,37 @@ import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type K
 import { documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
 import { resolveSenders, type SenderRecord } from './senders.js';
 import { collectWarnings } from './warnings.js';
+import { MAX_REQUEST_BYTES } from '../schema/limits.js';
+
+/**
+ * The request bodies a document of `kind` becomes, each with where it sits in the value: one for
+ * most kinds; for consolidated mail one per shipment (`POST /shipments/`) and the combine request.
+ */
+function requestsOf(kind: KindName, value: unknown): Array<{ segments: PropertyKey[]; body: unknown }> {
+  if (kind === 'consolidated') {
+    const v = value as { shipments?: unknown[]; main_shipment?: unknown };
+    const shipments = (v.shipments ?? []).map((shipment, i) => ({ segments: ['shipments', i] as PropertyKey[], body: { request: { shipment } } }));
+    const ids = (v.shipments ?? []).map((_, i) => `SHP-${String(i).padStart(8, '0')}`);
+    return [...shipments, { segments: v.main_shipment === undefined ? [] : ['main_shipment'], body: { request: { shipments: ids, main_shipment: v.main_shipment } } }];
+  }
+  return [{ segments: [], body: { request: value } }];
+}
+
+/**
+ * Errors for requests over {@link MAX_REQUEST_BYTES} (1 MiB), measured as the UTF-8 JSON shipbook
+ * would send (issue 20, item 6). The interface document does not show a request size limit
+ * ("Limits": "not shown"); 1 MiB is the sandbox's and the limit shipbook assumes for the service.
+ */
+export function requestSizeProblems(kind: KindName, value: unknown): Array<{ segments: PropertyKey[]; message: string }> {
+  const out: Array<{ segments: PropertyKey[]; message: string }> = [];
+  for (const { segments, body } of requestsOf(kind, value)) {
+    const bytes = Buffer.byteLength(JSON.stringify(body));
+    if (bytes > MAX_REQUEST_BYTES) {
+      out.push({ segments, message: `the request would be ${bytes.toLocaleString('en-US')} bytes, over the ${MAX_REQUEST_BYTES.toLocaleString('en-US')}-byte (1 MiB) request limit shipbook assumes for the service (the sandbox's); split it into smaller requests` });
+    }
+  }
+  return out;
+}
 
 /** What was found in one document. */
 export interface DocumentCheck<T = unknown> {
@@ -83,6 +114,11 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
   const toFilePath = (segments: ReadonlyArray<PropertyKey>) => (shorthand ? shorthand.toFilePath(segments) : [...segments]);
   const result = documentProblems(doc, def.schema(options.now), shorthand ? shorthand.expand(data) : data, { toFilePath });
   if (!result.success) return { kind, issues: result.issues.sort(byPosition) };
+  const tooLarge = requestSizeProblems(kind, result.value).map((p): InputIssue => {
+    const filePath = toFilePath(p.segments);
+    return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: p.message, severity: 'error' };
+  });
+  if (tooLarge.length > 0) return { kind, issues: tooLarge.sort(byPosition) };
   const warnings: InputIssue[] = collectWarnings(result.value, options.now()).map((w) => {
     const filePath = toFilePath(w.segments);
     return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: 'warning' };

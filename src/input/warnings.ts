@@ -5,6 +5,7 @@
  * shipments, combine, quotes, and any kind added later) gets them without further code.
  */
 import { formatPath, type SchemaProblem } from '../schema/issues.js';
+import { SANDBOX_MAX_CHARGEABLE_KG, limitChargeableKg } from '../schema/limits.js';
 
 /** A single package heavier than this is probably a mistake in the weight or the unit (kg). */
 export const HEAVY_PACKAGE_KG = 30;
@@ -34,7 +35,10 @@ function showWeight(n: number): string {
  * - a pickup date before today (`now`, in this machine's time zone): the service may refuse it or
  *   collect late;
  * - a package over {@link HEAVY_PACKAGE_KG} kg (`unit: in` weights are pounds and converted),
- *   which is often a weight typed in grams or the wrong unit.
+ *   which is often a weight typed in grams or the wrong unit;
+ * - a package over the sandbox's limit of {@link SANDBOX_MAX_CHARGEABLE_KG} kg chargeable weight
+ *   (actual or cubic): the sandbox refuses it, the real service's limit is not shown, so it is a
+ *   warning (issue 20, item 6).
  */
 export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
   const out: SchemaProblem[] = [];
@@ -59,6 +63,13 @@ export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
         if (kg > HEAVY_PACKAGE_KG) {
           const shown = pounds ? `${showWeight(p.weight)} lb = ${showWeight(kg)} kg` : `${showWeight(kg)} kg`;
           warn([...path, 'packages', i, 'weight'], `over ${HEAVY_PACKAGE_KG} kg for one package (got ${shown}); check the weight and the unit`);
+        }
+        if (typeof p.length === 'number' && typeof p.width === 'number' && typeof p.height === 'number' && typeof p.unit === 'string') {
+          const chargeable = limitChargeableKg({ length: p.length, width: p.width, height: p.height, weight: p.weight, unit: p.unit });
+          if (!(chargeable <= SANDBOX_MAX_CHARGEABLE_KG)) {
+            const shown = Number.isFinite(chargeable) && chargeable < 1e9 ? `${Math.ceil(chargeable)} kg` : 'more';
+            warn([...path, 'packages', i], `chargeable weight ${shown} (actual or cubic, L×W×H cm / 4000) is over the sandbox's limit of ${SANDBOX_MAX_CHARGEABLE_KG} kg per package: the sandbox refuses it (the real service's limit is not documented)`);
+          }
         }
       });
     }

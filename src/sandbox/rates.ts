@@ -18,6 +18,7 @@
  */
 import { percentOf, type Cents } from '../schema/money.js';
 import { toMetric } from '../schema/package.js';
+import { SANDBOX_MAX_CHARGEABLE_KG, limitChargeableKg } from '../schema/limits.js';
 
 /** Codes of the services the sandbox offers. */
 export const SERVICE_CODES = {
@@ -235,11 +236,8 @@ export function chargeableHalfKgSteps(pkg: RatedPackage, cubicDivisor: number): 
   return Math.max(1, Math.ceil(kg * 2 - EPSILON));
 }
 
-/**
- * Largest chargeable weight of one package the sandbox prices: 1000 kg (by actual or road cubic
- * weight). A sandbox limit, so that prices stay exact integers; the real service's is not shown.
- */
-export const MAX_CHARGEABLE_KG = 1000;
+/** Largest chargeable weight of one package the sandbox prices: 1000 kg (shared with validation, src/schema/limits.ts). */
+export const MAX_CHARGEABLE_KG = SANDBOX_MAX_CHARGEABLE_KG;
 
 /**
  * Packages over {@link MAX_CHARGEABLE_KG}, as `{index, message}` (index into `packages`).
@@ -248,8 +246,7 @@ export const MAX_CHARGEABLE_KG = 1000;
 export function packageLimitProblems(packages: readonly RatedPackage[]): Array<{ index: number; message: string }> {
   const out: Array<{ index: number; message: string }> = [];
   packages.forEach((p, index) => {
-    const m = toMetric(p);
-    const kg = Math.max(m.weightKg, (m.lengthCm * m.widthCm * m.heightCm) / 4000);
+    const kg = limitChargeableKg(p);
     if (!(kg <= MAX_CHARGEABLE_KG)) {
       const shown = Number.isFinite(kg) && kg < 1e9 ? `${Math.ceil(kg)} kg` : 'more';
       out.push({ index, message: `too heavy or too large: at most ${MAX_CHARGEABLE_KG} kg chargeable weight per package in the sandbox (got ${shown})` });

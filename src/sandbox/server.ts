@@ -23,12 +23,13 @@ import { readLimitedBody, type LimitedBody } from '../http/body.js';
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { answerMalformed } from '../http/server.js';
+import { MAX_REQUEST_BYTES } from '../schema/limits.js';
 import { SandboxHttpError, type HttpMethod, type Route, type RouteReply, type SandboxContext } from './http.js';
 import { ROUTES } from './routes/index.js';
 import { StoreCorruptError } from './store/index.js';
 
 /** Largest request body accepted: 1 MiB. Larger bodies get a 413 envelope. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = MAX_REQUEST_BYTES;
 /** A body this much larger than the limit is not drained: the connection is closed after the 413. */
 
 /** A route with its pattern compiled to a regular expression. */

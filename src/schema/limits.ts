@@ -5,8 +5,11 @@
  * 1 MiB request limit; it is silent on the length of the other free-text fields, so these are
  * sane caps (far above any real value, far below what would make a request too large), chosen so
  * that a 4,000,000-character postcode is an error in `validate` instead of a 413 from the service.
- * The sandbox should import its constants from here (src/sandbox/server.ts MAX_BODY_BYTES).
+ * The sandbox takes its constants from here (src/sandbox/server.ts MAX_BODY_BYTES, the package
+ * limit in src/sandbox/rates.ts), so validation and the sandbox cannot drift apart.
  */
+
+import { toMetric } from './package.js';
 
 /** Largest request body the service accepts, in bytes (1 MiB; the sandbox answers 413 above it). */
 export const MAX_REQUEST_BYTES = 1024 * 1024;
@@ -26,3 +29,22 @@ export const TEXT_LIMITS = {
   /** Ids the service hands out (shipment ids). */
   id: 64,
 } as const;
+
+/**
+ * Largest chargeable weight of one package the built-in sandbox prices, kg: max(actual kg, road
+ * cubic kg = L × W × H cm / {@link SANDBOX_LIMIT_CUBIC_DIVISOR}). A sandbox limit (prices stay
+ * exact integers); the real service's is not shown, so validation warns rather than refuses.
+ */
+export const SANDBOX_MAX_CHARGEABLE_KG = 1000;
+
+/** Divisor of the road cubic weight used for {@link SANDBOX_MAX_CHARGEABLE_KG}: cm³ per kg. */
+export const SANDBOX_LIMIT_CUBIC_DIVISOR = 4000;
+
+/**
+ * Chargeable weight of a package for the sandbox's limit, kg (see {@link SANDBOX_MAX_CHARGEABLE_KG});
+ * `unit` `in` means inches and pounds (converted by {@link toMetric}).
+ */
+export function limitChargeableKg(p: { length: number; width: number; height: number; weight: number; unit: string }): number {
+  const m = toMetric(p);
+  return Math.max(m.weightKg, (m.lengthCm * m.widthCm * m.heightCm) / SANDBOX_LIMIT_CUBIC_DIVISOR);
+}

@@ -475,3 +475,34 @@ describe('free-text fields the service gives no limit for have a sane cap (issue
     }
   });
 });
+
+describe('the whole request and the sandbox limits (issue 20, item 6)', () => {
+  it('refuses an order whose request would be over 1 MiB, naming the size', () => {
+    const big = order();
+    const first = big.s.packages[0];
+    big.s.packages = Array.from({ length: 20_000 }, () => ({ ...first }));
+    const found = errors(big.doc);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^: the request would be [\d,]+ bytes, over the 1,048,576-byte \(1 MiB\) request limit/);
+  });
+
+  it('checks consolidated mail request by request: each shipment and the combine', () => {
+    const doc = fixture('fixtures/consolidated/three-parcels.yaml');
+    expect(errors(doc)).toEqual([]);
+    const first = doc.shipments[1].packages[0];
+    doc.shipments[1].packages = Array.from({ length: 20_000 }, () => ({ ...first }));
+    expect(errors(doc)).toEqual([expect.stringMatching(/^shipments\[1\]: the request would be [\d,]+ bytes/)]);
+  });
+
+  it('warns (does not refuse) for a package over the sandbox\'s 1000 kg chargeable weight, actual or cubic', () => {
+    const heavy = order();
+    heavy.s.packages[0] = { length: 200, width: 200, height: 101, weight: 2, unit: 'cm' }; // 1010 kg cubic
+    expect(errors(heavy.doc)).toEqual([]);
+    expect(warnings(heavy.doc)).toContain(
+      "order.shipments[0].packages[0]: chargeable weight 1010 kg (actual or cubic, L×W×H cm / 4000) is over the sandbox's limit of 1000 kg per package: the sandbox refuses it (the real service's limit is not documented)",
+    );
+    const fine = order();
+    fine.s.packages[0] = { length: 200, width: 200, height: 100, weight: 2, unit: 'cm' }; // exactly 1000 kg
+    expect(warnings(fine.doc).filter((w) => w.includes("sandbox's limit"))).toEqual([]);
+  });
+});
