@@ -39,9 +39,11 @@ export function builtinStateError(err: unknown): unknown {
       cause: err,
     });
   }
-  if ((err as NodeJS.ErrnoException)?.code === 'EACCES' || (err as NodeJS.ErrnoException)?.code === 'ENOTDIR') {
+  // A file system that refuses: no permission, a file where a directory belongs, read-only, full.
+  const FS_CODES = ['EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'ELOOP', 'ENAMETOOLONG'];
+  if (FS_CODES.includes((err as NodeJS.ErrnoException)?.code ?? '')) {
     return new ConfigError(`cannot use the built-in sandbox's state directory: ${(err as Error).message}`, {
-      suggestion: 'Point SHIPBOOK_STATE_DIR at a directory you can write, or fix the permissions.',
+      suggestion: 'Point SHIPBOOK_STATE_DIR at a directory you can write (not a file), or fix the permissions or the free space.',
       cause: err,
     });
   }

@@ -86,7 +86,13 @@ export async function readOrderInput(
   const shipments = isObject(doc.data) && isObject(doc.data.order) && Array.isArray(doc.data.order.shipments) ? (doc.data.order.shipments as unknown[]) : undefined;
   const missing = (shipments ?? []).flatMap((s, i) => (isObject(s) ? missingParts(s, ['order', 'shipments', i]) : []));
   if (missing.length === 0) {
-    return { order: showWarnings(ctx, validateKind(doc, 'order', ctx)), ...(maxTotalCents !== undefined ? { maxTotalCents } : {}) };
+    const order = showWarnings(ctx, validateKind(doc, 'order', ctx));
+    // --save-as with a complete file: saved as well (a copy with saved senders filled in), never ignored.
+    if (flags.saveAs !== undefined) {
+      await saveDocument(flags.saveAs, doc.data, `${o.command} ${flags.saveAs}`, ctx.now());
+      io.err(`Saved the order as ${flags.saveAs} (no payment details); book it again with: ${o.command} ${flags.saveAs}\n`);
+    }
+    return { order, ...(maxTotalCents !== undefined ? { maxTotalCents } : {}) };
   }
   // Whatever the file holds must be right before anything is asked.
   const early = checkDocument(doc, { kind: 'order', now: () => ctx.now() }).issues.filter((i) => i.severity === 'error' && !aboutMissing(i, missing));

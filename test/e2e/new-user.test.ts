@@ -172,3 +172,18 @@ describe('validate a directory of JSON Schemas (item 7)', () => {
     expect(r.stdout).toMatch(/skipped \d+ \*\.schema\.json files: JSON Schemas describe input files, they are not one/);
   });
 });
+
+describe('--save-as with a complete order file', () => {
+  it('is saved (not silently ignored), and a folder that does not exist is an error before anything is created', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shipbook-saveas-'));
+    const out = join(dir, 'again.yaml');
+    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--save-as', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Saved the order as ${out}`);
+    const again = await runShipbook(['validate', out]);
+    expect(again.code, again.stderr).toBe(0);
+    const bad = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--save-as', join(dir, 'missing', 'x.yaml'), '--json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).not.toContain('"order"');
+  });
+});

@@ -141,6 +141,17 @@ describe('the built-in sandbox across commands', () => {
     expect((await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env })).code).toBe(0);
   });
 
+  it('says what is wrong (exit 4, not an internal error) when SHIPBOOK_STATE_DIR is a file', async () => {
+    const { env } = freshState();
+    const file = join(mkdtempSync(join(tmpdir(), 'shipbook-notadir-')), 'state');
+    writeFileSync(file, 'not a directory');
+    const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { ...env, SHIPBOOK_STATE_DIR: file } });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain("cannot use the built-in sandbox's state directory");
+    expect(r.stderr).toContain('SHIPBOOK_STATE_DIR');
+    expect(r.stderr).not.toContain('internal error');
+  });
+
   it('sandbox reset asks for --yes without a terminal and deletes nothing', async () => {
     const { env } = freshState();
     await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
