@@ -17,6 +17,7 @@ import type { ResolvedProfile } from './config/profile.js';
 import { realSleep, type Sleep } from './booking/wait.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
+import { sandboxStateDir } from './sandbox/store/location.js';
 
 /** Global flags, as parsed by the root command. */
 export interface GlobalOptions {
@@ -69,6 +70,11 @@ export interface Context {
   configStore(): ConfigStore;
   /** The resolved profile (lazy). @throws ConfigError */
   profile(): Promise<ResolvedProfile>;
+  /**
+   * The user's state directory: `$SHIPBOOK_STATE_DIR`, else `$XDG_STATE_HOME/shipbook`, else
+   * `~/.local/state/shipbook` (the built-in sandbox's state and the journal of single bookings).
+   */
+  stateDir(): string;
   /** The API client for the profile, starting the built-in sandbox when needed (lazy, once). */
   api(): Promise<ApiClient>;
   /** Writes a debug line on stderr when `--debug` is on. */
@@ -151,6 +157,9 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
         loadProfile({ profileFlag: globals.profile, env: io.env, store: ctx.configStore(), warn: (line) => io.err(`${paint(io, 'yellow', line)}\n`) }),
       );
       return profilePromise;
+    },
+    stateDir() {
+      return sandboxStateDir(io.env);
     },
     api() {
       apiPromise ??= (async () => {

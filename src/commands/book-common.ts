@@ -27,6 +27,11 @@ export interface PreparedBooking {
   accept(orderId: string): Promise<AcceptRequest>;
   /** Draws the booking's events on stderr (step lines, the wait's spinner, warnings). */
   progress: ProgressPrinter;
+  /**
+   * A waiter that polls fetch-order-data (at `--poll`, else every 2 s): for an order accepted by an
+   * earlier run, whose callback went to that run's receiver.
+   */
+  pollingWaiter(): Promise<ResultWaiter>;
 }
 
 /**
@@ -43,11 +48,8 @@ export async function prepareBooking(o: BookOptions, ctx: Context): Promise<Prep
   const check = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: stdin() });
   const api = await ctx.api();
   const progress = progressPrinter(io);
-  const waiter = await prepareResultWaiter(
-    { api, paths: profile.paths, onEvent: progress.onEvent, now: () => ctx.now().getTime(), sleep: ctx.sleep, debugLog: (line) => ctx.debugLog(line) },
-    o.wait,
-    { ownCallback: check.callback !== undefined },
-  );
+  const waiterDeps = { api, paths: profile.paths, onEvent: progress.onEvent, now: () => ctx.now().getTime(), sleep: ctx.sleep, debugLog: (line: string) => ctx.debugLog(line) };
+  const waiter = await prepareResultWaiter(waiterDeps, o.wait, { ownCallback: check.callback !== undefined });
   ctx.defer(async () => {
     await waiter.close();
     if (ctx.signal.aborted) progress.interrupted();
@@ -57,6 +59,11 @@ export async function prepareBooking(o: BookOptions, ctx: Context): Promise<Prep
     api,
     waiter,
     progress,
+    async pollingWaiter() {
+      const polling = await prepareResultWaiter(waiterDeps, { ...o.wait, route: 'poll' });
+      ctx.defer(() => polling.close());
+      return polling;
+    },
     accept: (orderId) =>
       buildAcceptRequest(orderId, { ...o, callback: o.callback ?? waiter.callbackUrl }, profile.defaultPayment, { now: ctx.now, stdin: stdin() }),
   };

@@ -25,6 +25,12 @@ import { prepareBooking, untilInterrupted, type BookOptions } from './book-commo
 import { addPaymentOptions } from './payment-options.js';
 import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js';
 import { withWarnings } from './warnings.js';
+import { openSingleBooking, type SingleBooking } from './book-journal.js';
+import { fetchOrder, type OrderPaths } from '../api/orders.js';
+import type { ApiClient } from '../api/client.js';
+import { EXIT, ShipbookError, UsageError, type ExitCode } from '../errors.js';
+import type { OrderResponse } from '../schema/order.js';
+import { shellCommand } from '../output/shell.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
@@ -37,7 +43,7 @@ import { withWarnings } from './warnings.js';
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
-export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string }, ctx: Context): Promise<void> {
+export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; again?: boolean }, ctx: Context): Promise<void> {
   const { io } = ctx;
   const loaded = o.file !== undefined ? await loadDocument(o.file, io.stdin) : undefined;
   // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
@@ -62,12 +68,24 @@ export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & {
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
     throw new DryRunHalt('dry run: nothing was sent', ctx.planned[0]);
   }
+  // The journal of single bookings: a document booked before is not booked again without a word.
+  const profile = await ctx.profile();
+  const single = await openSingleBooking(ctx.stateDir(), profile.baseUrl ?? `builtin-sandbox:${ctx.stateDir()}`, doc, `shipbook book ${o.file ?? ''}`.trim());
+  ctx.defer(() => single.close());
+  const toBook = await settleEarlier(single, doc, { file: o.file, again: o.again === true, paths: profile.paths }, api, ctx);
+  if (toBook === undefined) return;
+  const journal = single.hooks(doc.file ?? '(prompts)');
+  // An order an earlier run accepted sent its callback to that run's receiver: wait by polling.
+  const earlierAccepted = toBook.kind === 'pending' && single.earlier.kind === 'continue' && single.earlier.state.stage !== 'created';
+  const resultWaiter = earlierAccepted ? await prepared.pollingWaiter() : waiter;
   // For the note after an interruption: the file that holds the main shipment.
   Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
-  const { order, childIds, warnings } = await bookDocument(doc, {
+  const { order, childIds, warnings } = await bookDocument(toBook, {
     api,
     accept,
-    waitForResult: (orderId) => untilInterrupted(waiter.wait(orderId), orderId, ctx.signal),
+    ...(toBook.kind === 'pending' ? { acceptRetry: 'idempotent-accept' as const } : {}),
+    beforeRequest: journal.beforeRequest,
+    waitForResult: (orderId) => untilInterrupted(resultWaiter.wait(orderId), orderId, ctx.signal),
     now: () => ctx.now().getTime(),
     signal: ctx.signal,
     onEvent(e) {
@@ -75,9 +93,18 @@ export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & {
       // script reading the `order` line sees `processed`, for a regular order and consolidated mail alike.
       if (e.type === 'order_created') created = e.order;
       else if (e.type === 'combined') created = e.parent;
+      journal.record(e);
       progress.onEvent(e);
     },
   })
+    .then((outcome) => {
+      single.processed(outcome.order);
+      return outcome;
+    })
+    .catch((err: unknown) => {
+      single.failed(err);
+      throw err;
+    })
     // Refused by --max-total: the order is cancelled, so there is nothing to continue (no hint).
     .catch((err: unknown) => {
       throw err instanceof BookingStoppedError && err.cause instanceof LimitRefusedError ? err.cause : err;
@@ -90,10 +117,92 @@ export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & {
   // The service's numbers got a second look: what does not add up is said on stderr, with both
   // figures, and listed as `warnings` in a machine format; the booking stands (issue 15, item 5).
   // What the wait warned about (a callback the service did not bear out …) was printed already; it is listed too.
+  // A consolidated booking continued from the journal knows its children from there.
+  const children = childIds.length > 0 ? childIds : single.earlier.kind === 'continue' ? single.earlier.state.shipmentIds : [];
   ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => {
-    if (doc.kind === 'consolidated') printParentOrder(io, order, childIds);
+    if (doc.kind === 'consolidated') printParentOrder(io, order, children);
     else printOrder(io, order);
   });
+}
+
+/** What `--again` pastes as: the same command for the same file (or the prompts) with `--again`. */
+function againCommand(file: string | undefined): string {
+  return shellCommand('book', ...(file === undefined ? [] : [file]), '--again');
+}
+
+/**
+ * Decides what an earlier booking of the same document means for this run (src/commands/book-journal.ts):
+ * nothing recorded or `--again`: book it; an order created or accepted before: continue that order;
+ * processed, failed at the carrier, or a create whose answer never came: ask on a terminal, else
+ * say so — a processed booking is printed as the result (exit 0, `already_booked` in a machine
+ * format), the others end with their error.
+ * @returns the document to book (the original, or the earlier pending order), or undefined when nothing is to be booked
+ * @throws ShipbookError `booking_unknown` (exit 5) for an unresolved create; `previous_booking_failed` (the recorded exit code, 6 by default)
+ */
+async function settleEarlier(
+  single: SingleBooking,
+  doc: BookingDocument,
+  o: { file: string | undefined; again: boolean; paths: OrderPaths },
+  api: ApiClient,
+  ctx: Context,
+): Promise<BookingDocument | undefined> {
+  const { io } = ctx;
+  const e = single.earlier;
+  if (e.kind === 'none') return doc;
+  if (o.again) {
+    single.again();
+    return doc;
+  }
+  const when = e.state.file === undefined ? '' : ` (${e.state.file})`;
+  if (e.kind === 'continue') {
+    io.err(`${paint(io, 'cyan', 'note:')} this document was booked before${when} and became order ${e.orderId}, ${e.state.stage === 'accepted' ? 'accepted' : 'not accepted'}: continuing that order, not creating another\n`);
+    return { kind: 'pending', orderId: e.orderId };
+  }
+  const about =
+    e.kind === 'unresolved'
+      ? e.state.unknownStep !== undefined || e.state.stage === 'unknown'
+        ? `a ${e.state.unknownStep ?? 'create'} request for this document was sent by an earlier run${when} and its answer never came: the order may exist`
+        : `an earlier run${when} created shipments ${e.state.shipmentIds.join(', ')} for this document and did not combine them`
+      : e.state.stage === 'processed'
+        ? `this document was booked before${when}: order ${e.orderId}, processed${e.state.trackingNumbers?.length ? `, tracking ${e.state.trackingNumbers.join(', ')}` : ''}`
+        : `the last booking of this document${when}, order ${e.orderId}, ended ${e.state.error?.code === 'limit_refused' ? 'cancelled (over --max-total)' : 'failed'}${e.state.error ? `: ${e.state.error.message}` : ''}`;
+  if (io.canPrompt) {
+    io.err(`${paint(io, 'yellow', 'note:')} ${about}\n`);
+    const yes = await ctx.prompter().confirm({ message: 'Book it again? (a second order, paid again)', default: false });
+    if (yes) {
+      single.again();
+      return doc;
+    }
+  }
+  const journalNote = `The journal of single bookings: ${single.journal.path} (identity ${single.id}).`;
+  if (e.kind === 'unresolved') {
+    throw new ShipbookError('booking_unknown', `not booked: ${about}`, EXIT.NETWORK, {
+      suggestion:
+        `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${shellCommand('journal', 'resolve', single.id, '--journal', single.journal.path, '--order', 'ORD-…')}" or "--not-created", ` +
+        `or book it anyway with "${againCommand(o.file)}". ${journalNote}`,
+    });
+  }
+  if (e.state.stage !== 'processed') {
+    const code = e.state.error?.exit_code;
+    throw new ShipbookError('previous_booking_failed', `not booked again: ${about}`, (code ?? EXIT.BOOKING_FAILED) as ExitCode, {
+      suggestion: `See it with "${shellCommand('order', 'get', e.orderId)}"; book the document again with "${againCommand(o.file)}".`,
+    });
+  }
+  // Processed: the result of this run is that order, read again from the service (its status now).
+  let order: OrderResponse | undefined;
+  try {
+    order = await fetchOrder(api, e.orderId, o.paths);
+  } catch (err) {
+    ctx.debugLog(`fetch-order-data for ${e.orderId} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  io.err(`${paint(io, 'yellow', 'note:')} ${about}; nothing was sent. To book it a second time: ${againCommand(o.file)}\n`);
+  const shown: OrderResponse = order ?? { id: e.orderId, status: 'processed', shipments: [] };
+  const already = { identity: single.id, journal: single.journal.path, tracking_numbers: e.state.trackingNumbers ?? [] };
+  ctx.output.write({ order: shown, already_booked: already }, () => {
+    if (doc.kind === 'consolidated') printParentOrder(io, shown, e.state.shipmentIds);
+    else printOrder(io, shown);
+  });
+  return undefined;
 }
 
 /** The `book` command. */
@@ -111,7 +220,8 @@ export function bookCommand(ctx: Context): Command {
         .argument('[inputs...]', 'order file (JSON or YAML, "-" for standard input); several files, directories or NDJSON make a batch; none on a terminal: asked step by step')
         .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
         .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
-        .option('--save-as <file>', 'write the order (without payment) as a file that books again without prompts'),
+        .option('--save-as <file>', 'write the order (without payment) as a file that books again without prompts')
+        .option('--again', 'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing'),
     ),
   )
     .option('--concurrency <n>', 'batch: orders booked at once (default 4)')
@@ -123,10 +233,10 @@ export function bookCommand(ctx: Context): Command {
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
-        '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n' +
+        '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n',
     )
-    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags) => {
+    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags & { again?: boolean }) => {
       const isDirectory = (p: string) => {
         try {
           return statSync(p).isDirectory();
@@ -135,6 +245,7 @@ export function bookCommand(ctx: Context): Command {
         }
       };
       if (isBatch(inputs, flags, isDirectory)) {
+        if (flags.again) throw new UsageError('--again is for a single booking; a batch books each document once per journal', { suggestion: 'Give the batch a new journal with --journal <file> to book everything again.' });
         const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
         return runBatchBook(batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ctx);
       }

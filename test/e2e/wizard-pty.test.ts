@@ -6,7 +6,8 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -226,6 +227,31 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     const after = screen.slice(screen.indexOf('? Sender last name'));
     expect(after.split('\n').filter((l) => /interrupted/.test(l))).toHaveLength(1);
     expect(await orderCount()).toBe(before);
+  });
+});
+
+describe.skipIf(!hasTmux)('book of a file booked before, on a terminal', () => {
+  it('asks before booking it again: No books nothing and shows the order; Yes books a second one', async () => {
+    const state = { ...env, SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-again-')) };
+    const first = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: state });
+    expect(first.code, first.stderr).toBe(0);
+    const id = (JSON.parse(first.stdout) as { order: { id: string } }).order.id;
+    const before = await orderCount();
+
+    const no = Terminal.start(['book', 'fixtures/orders/domestic-syd-mel.yaml'], state);
+    await no.waitFor(`this document was booked before (fixtures/orders/domestic-syd-mel.yaml): order ${id}, processed`);
+    await no.answer('Book it again? (a second order, paid again)', 'n');
+    const declined = await no.exit();
+    expect(declined.code).toBe(0);
+    expect(declined.screen).toContain(`Order ${id}`);
+    expect(await orderCount()).toBe(before);
+
+    const yes = Terminal.start(['book', 'fixtures/orders/domestic-syd-mel.yaml'], state);
+    await yes.answer('Book it again? (a second order, paid again)', 'y');
+    const again = await yes.exit();
+    expect(again.code).toBe(0);
+    expect(again.screen).toMatch(/processed order ORD-\w+ booked/);
+    expect(await orderCount()).toBe(before + 1);
   });
 });
 

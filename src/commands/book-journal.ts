@@ -1,0 +1,135 @@
+/**
+ * Single bookings through a journal (issue 19, item 4): `shipbook book order.yaml` run twice (the
+ * shell history, a double Enter) must not pay for a second shipment without a word.
+ *
+ * Every single `book` records its steps in the journal of single bookings,
+ * `<state dir>/bookings.ndjson` (the same append-only format and records as a batch's journal,
+ * src/batch/journal.ts: create sent, created, accept sent, accepted, processed, failed; each
+ * flushed to disk before the request it announces). A document is known by its identity: a hash
+ * of the target service (its base URL, or the built-in sandbox's state directory) and the
+ * document's canonical JSON, plus an occurrence number that `--again` increases. So the same file
+ * booked against another service is a new booking, and a renamed copy of it is not.
+ *
+ * A second `book` of a document finds its last booking and:
+ * - processed: says which order it became (status and tracking numbers, read again from the
+ *   service) and books nothing, unless `--again` or a "yes" on a terminal;
+ * - created (not accepted) or accepted (result not seen): continues that order (accepts it, or
+ *   waits for its result), never creating a second one;
+ * - a create whose answer never came (`kill -9`, a lost answer): reported as unknown, with how to
+ *   find out and `shipbook journal resolve`; booked only with `--again` or a "yes";
+ * - failed before anything was created: booked again as if new.
+ */
+import { join } from 'node:path';
+import { contentHash } from '../batch/identity.js';
+import { Journal, type EntryState, type JournalRecord } from '../batch/journal.js';
+import type { BookingDeps, BookingDocument } from '../booking/book.js';
+import { BookingStoppedError, type BookingEvent } from '../booking/progress.js';
+import { ApiError, EXIT, ShipbookError } from '../errors.js';
+import type { OrderResponse } from '../schema/order.js';
+import { trackingNumberOf } from '../schema/shipment.js';
+
+/** The file of the journal of single bookings, in the user's state directory. */
+export const SINGLE_BOOKINGS_JOURNAL = 'bookings.ndjson';
+
+/** What an earlier booking of this document means for this run. */
+export type EarlierBooking =
+  | { kind: 'none' }
+  /** Continue this order: accept it (again: a 409 is read as accepted) and wait. */
+  | { kind: 'continue'; state: EntryState; orderId: string }
+  /** Processed (or failed after it was created): booked again only when the user says so. */
+  | { kind: 'booked'; state: EntryState; orderId: string }
+  /** A create whose answer never came, or shipments not combined: the user must find out first. */
+  | { kind: 'unresolved'; state: EntryState };
+
+/** The journal of this run's booking: where the document stands, and the hooks that record its steps. */
+export interface SingleBooking {
+  journal: Journal;
+  /** The identity this run records under (`<hash>-<n>`). */
+  id: string;
+  /** What the last earlier booking of the document means (see {@link EarlierBooking}). */
+  earlier: EarlierBooking;
+  /** Moves on to the next occurrence: this run books the document a further time (`--again`). */
+  again(): void;
+  /** Hooks for {@link bookDocument}: records before each request (flushed) and after each answer. */
+  hooks(file: string): Pick<BookingDeps, 'beforeRequest'> & { record(e: BookingEvent): void };
+  /** Records the processed order. */
+  processed(order: OrderResponse): void;
+  /** Records a failure (or leaves a create whose answer was lost as unknown). */
+  failed(err: unknown): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the journal of single bookings (`<stateDir>/bookings.ndjson`) for `doc` against `target`
+ * (the base URL, or `builtin-sandbox:<state dir>`), and finds its last earlier booking.
+ * @throws the file system's error when the state directory cannot be written (main reports it)
+ */
+export async function openSingleBooking(stateDir: string, target: string, doc: BookingDocument, command: string): Promise<SingleBooking> {
+  const journal = await Journal.open(join(stateDir, SINGLE_BOOKINGS_JOURNAL), { lock: false, command });
+  const content = doc.kind === 'regular' ? { order: doc.order } : doc.kind === 'consolidated' ? { consolidated: doc.booking } : { pending: doc.orderId };
+  const hash = contentHash({ target, ...content });
+  let n = 1;
+  while (journal.states.has(`${hash}-${n + 1}`)) n++;
+  let id = `${hash}-${n}`;
+  const last = journal.states.get(id);
+  const earlier = classify(last);
+  const record = (fields: Omit<JournalRecord, 't' | 'id'>) => journal.append({ id, ...fields });
+  return {
+    journal,
+    get id() {
+      return id;
+    },
+    earlier,
+    again() {
+      if (journal.states.has(id)) id = `${hash}-${++n}`;
+    },
+    hooks(file) {
+      return {
+        async beforeRequest(step, progress) {
+          if (step === 'accept') record({ event: 'accept_sent', file, order_id: progress.orderId });
+          else record({ event: 'create_sent', file, step, shipment_ids: [...progress.shipmentIds] });
+          // On disk before the request leaves: a run killed now knows the request may have been sent.
+          await journal.durable();
+        },
+        record(e) {
+          if (e.type === 'order_created') record({ event: 'created', file, order_id: e.order.id, total: e.order.price?.total?.toString() });
+          else if (e.type === 'shipment_created') record({ event: 'shipment_created', file, shipment_ids: [...(journal.states.get(id)?.shipmentIds ?? []), e.shipment.id] });
+          else if (e.type === 'combined') record({ event: 'created', file, order_id: e.parent.id, shipment_ids: e.childIds.slice(), total: e.parent.price?.total?.toString() });
+          else if (e.type === 'accepted') record({ event: 'accepted', file, order_id: e.order.id });
+        },
+      };
+    },
+    processed(order) {
+      const total = order.price?.total?.toString();
+      record({ event: 'processed', order_id: order.id, tracking_numbers: order.shipments.map((s) => trackingNumberOf(s) ?? 'N/A'), ...(total ? { total } : {}) });
+    },
+    failed(err) {
+      const state = journal.states.get(id);
+      const detail = err instanceof BookingStoppedError ? err.cause : err;
+      const sent = (detail as { sent?: unknown }).sent === true && !(detail instanceof ApiError);
+      // A create sent and never answered stays unknown: the next run must not create it again.
+      if (state?.stage === 'unknown' && sent) return;
+      // Interrupted (Ctrl-C, SIGTERM) while waiting: the order stays accepted, the next run waits again.
+      if (detail instanceof ShipbookError && (detail.exitCode === EXIT.INTERRUPTED || detail.exitCode === EXIT.TERMINATED) && state?.stage === 'accepted') return;
+      const created = state?.orderId !== undefined || (state?.shipmentIds.length ?? 0) > 0;
+      const error = detail instanceof ShipbookError ? { code: detail.code, message: detail.message, exit_code: detail.exitCode } : { code: 'internal', message: detail instanceof Error ? detail.message : String(detail) };
+      record({ event: 'failed', created, error });
+    },
+    close: () => journal.close(),
+  };
+}
+
+/** What the last recorded state of the document means for this run. */
+function classify(state: EntryState | undefined): EarlierBooking {
+  if (state === undefined || state.stage === 'new') return { kind: 'none' };
+  if (state.stage === 'unknown') return { kind: 'unresolved', state };
+  if (state.stage === 'processed' && state.orderId !== undefined) return { kind: 'booked', state, orderId: state.orderId };
+  if ((state.stage === 'created' || state.stage === 'accepted') && state.orderId !== undefined) return { kind: 'continue', state, orderId: state.orderId };
+  if (state.stage === 'failed' && state.orderId !== undefined) {
+    // Created, then refused at acceptance (a declined card …): continued like a pending order.
+    // Failed at the carrier, unreadable, or cancelled by --max-total: booked again only on request.
+    const ended = ['booking_failed', 'result_unreadable', 'limit_refused'].includes(state.error?.code ?? '');
+    return ended ? { kind: 'booked', state, orderId: state.orderId } : { kind: 'continue', state, orderId: state.orderId };
+  }
+  return { kind: 'unresolved', state };
+}
