@@ -78,7 +78,7 @@ export async function call(
 }
 
 /** Polls `check` every 10 ms until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 3000): Promise<T> {
+export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

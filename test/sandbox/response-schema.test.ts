@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { SANDBOX_API_KEY, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { call, orderRequest, sydneyToMelbourneShipment } from './helpers.js';
+import { call, orderRequest, sydneyToMelbourneShipment, waitFor } from './helpers.js';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
 const decimalString = z.string().regex(/^-?\d+\.\d{2}$/);
@@ -110,10 +110,11 @@ describe('every response field matches the interface document', () => {
     strict(envelope(z.strictObject({ order: order('strings') })), accepted.json);
     expect(JSON.stringify(accepted.json)).not.toContain('null');
 
-    // the booking completes on the sandbox's timer (20 ms)
-    await new Promise((r) => setTimeout(r, 100));
-    const processed = await call(sandbox.url, 'GET', `/orders/${id}/`);
-    expect(processed.json.result.order.status).toBe('processed');
+    // the booking completes on the sandbox's timer (20 ms): waited for, however slow the machine
+    const processed = await waitFor(async () => {
+      const answer = await call(sandbox.url, 'GET', `/orders/${id}/`);
+      return answer.json.result.order.status === 'processed' ? answer : undefined;
+    });
     strict(envelope(z.strictObject({ order: order('strings') })), processed.json);
 
     const other = await call(sandbox.url, 'POST', '/orders/', { body: orderRequest(noCompany) });

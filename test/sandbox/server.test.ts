@@ -411,14 +411,13 @@ describe('closing', () => {
   it('cancels pending bookings and stops the server', async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);
-    const own = await startSandbox({ processingDelayMs: 10_000 });
+    // A booking due in ten minutes: close must not wait for it (the test would time out).
+    const own = await startSandbox({ processingDelayMs: 600_000 });
     const res = await call(own.url, 'POST', '/orders/', { body: orderRequest(), auth: 'Bearer anything-goes' });
     expect(res.status).toBe(200);
     const id = res.json.result.order.id;
     expect((await call(own.url, 'PUT', `/orders/${id}/accept/`, { body: { order: { payment: { type: 'credit' } }, callback: receiver.url }, auth: 'Bearer x' })).status).toBe(201);
-    const started = Date.now();
     await own.close();
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(own.state.findOrder(id)?.status).toBe('ACC');
     await expect(fetch(own.url)).rejects.toThrow();
     expect(receiver.bodies).toHaveLength(0);
@@ -440,9 +439,8 @@ describe('closing with a callback in flight', () => {
       const id = created.json.result.order.id;
       await call(own.url, 'PUT', `/orders/${id}/accept/`, { body: { order: { payment: { type: 'credit' } }, callback: `http://127.0.0.1:${port}/cb` } });
       await waitFor(() => (hits > 0 ? true : undefined));
-      const started = Date.now();
+      // Aborted by close, not ended by its own timeout: the record says which.
       await own.close();
-      expect(Date.now() - started).toBeLessThan(1000);
       expect(own.state.callbacks[0]).toMatchObject({ orderId: id, attempts: 1, state: 'aborted' });
     } finally {
       await own.close();
