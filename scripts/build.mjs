@@ -1,9 +1,12 @@
 // Builds src/ into dist/ with esbuild so that bin/shipbook.js runs on plain Node.js.
 // Dependencies stay external (they are installed by npm); only our own code is bundled.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+
+// Chunk names carry a hash: start from an empty dist/ so old chunks do not pile up.
+await rm(new URL('../dist/', import.meta.url), { recursive: true, force: true });
 
 await build({
   entryPoints: { main: 'src/main.ts' },

@@ -4,17 +4,16 @@
  * sockets. When the profile has no base URL the built-in sandbox is started in-process on a
  * random loopback port and marked as such on stderr.
  */
-import { ApiClient } from './api/client.js';
+import type { ApiClient } from './api/client.js';
 import { ConfigError, UsageError } from './errors.js';
 import { maskSecret } from './api/redact.js';
-import { loadProfile } from './config/resolve.js';
-import { ConfigStore } from './config/store.js';
+import type { ConfigStore } from './config/store.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
 import { chooseFormat, createWriter, type OutputWriter } from './output/writer.js';
 import { createQuietWriter } from './output/quiet.js';
 import type { PlannedRequest } from './api/client.js';
 import type { ResolvedProfile } from './config/profile.js';
-import { realSleep, type Sleep } from './booking/wait.js';
+import { realSleep, type Sleep } from './sleep.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
 import { sandboxStateDir } from './sandbox/store/location.js';
@@ -43,6 +42,25 @@ export interface ContextOverrides {
   sleep?: Sleep;
   prompter?: Prompter;
   configStore?: ConfigStore;
+}
+
+/** The configuration modules, loaded by {@link prepareContext} (they hold zod: `--help` never loads them). */
+let configModules: { ConfigStore: typeof import('./config/store.js').ConfigStore; loadProfile: typeof import('./config/resolve.js').loadProfile } | undefined;
+
+/**
+ * Loads what a command's context uses synchronously (the configuration store). main calls it
+ * before any command's action runs (commander's preAction hook); `--help` and `--version` never
+ * do, so they start without zod (issue 13). Safe to call twice.
+ */
+export async function prepareContext(): Promise<void> {
+  if (configModules !== undefined) return;
+  const [{ ConfigStore }, { loadProfile }] = await Promise.all([import('./config/store.js'), import('./config/resolve.js')]);
+  configModules = { ConfigStore, loadProfile };
+}
+
+function loaded(): NonNullable<typeof configModules> {
+  if (configModules === undefined) throw new Error('internal: the configuration modules are not loaded (prepareContext was not called)');
+  return configModules;
 }
 
 /** The context handed to every command's run function. */
@@ -148,13 +166,13 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
       return prompter;
     },
     configStore() {
-      store ??= ConfigStore.fromEnv(io.env);
+      store ??= loaded().ConfigStore.fromEnv(io.env);
       return store;
     },
     profile() {
       // Reads the configuration file only now, so `--help` and `validate` never touch it.
       profilePromise ??= Promise.resolve().then(() =>
-        loadProfile({ profileFlag: globals.profile, env: io.env, store: ctx.configStore(), warn: (line) => io.err(`${paint(io, 'yellow', line)}\n`) }),
+        loaded().loadProfile({ profileFlag: globals.profile, env: io.env, store: ctx.configStore(), warn: (line) => io.err(`${paint(io, 'yellow', line)}\n`) }),
       );
       return profilePromise;
     },
@@ -184,6 +202,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           markSandboxOutput();
         }
         ctx.debugLog(`profile ${profile.name}, base URL ${baseUrl}, key ${maskSecret(apiKey)}`);
+        const { ApiClient } = await import('./api/client.js');
         const client = new ApiClient({
           baseUrl,
           apiKey,

@@ -3,16 +3,16 @@
  * errors to exit codes (see {@link EXIT} and the README's "Exit codes").
  */
 import { Command, CommanderError, Option } from 'commander';
-import { VERSION } from './api/client.js';
+import { VERSION } from './version.js';
 import { registerCommands } from './commands/index.js';
-import { createContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
+import { createContext, prepareContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
 import { ApiError, EXIT, ResultUnreadableError, ShipbookError, ValidationError } from './errors.js';
 import { formatIssues } from './input/format.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { printable } from './output/printable.js';
 import { paint } from './output/style.js';
-import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS } from './output/writer.js';
+import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS, prepareYaml } from './output/writer.js';
 import { BookingStoppedError } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
 import { setHintProfile } from './output/shell.js';
@@ -20,8 +20,11 @@ import { DryRunHalt } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
 
-/** Builds the root command with its global options and every subcommand. */
-export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
+/**
+ * Builds the root command with its global options and its subcommands: with `argv`, only the
+ * invoked command's module is loaded (see src/commands/index.ts); without, every command.
+ */
+export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: readonly string[]): Promise<Command> {
   const program = new Command('shipbook')
     .description('Book parcel shipments: quotes, orders, payment, consolidated mail and the booking result.\nWithout a configured service, every command runs against the built-in sandbox.')
     .version(VERSION, '-V, --version')
@@ -39,7 +42,8 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
       writeOut: (s) => ctx.io.out(s),
       writeErr: (s) => ctx.io.err(s),
     });
-  program.hook('preAction', (_root, action) => {
+  program.hook('preAction', async (_root, action) => {
+    await prepareContext();
     Object.assign(globals, action.optsWithGlobals());
     // Hints carry the profile flag, so a pasted hint goes to the same service.
     setHintProfile(globals.profile);
@@ -50,7 +54,7 @@ export function buildProgram(ctx: Context, globals: GlobalOptions): Command {
     if (format === 'table') ctx.io.stdoutIsTTY = true;
     else if (format === 'tsv') ctx.io.stdoutIsTTY = false;
   });
-  registerCommands(program, ctx);
+  await registerCommands(program, ctx, argv);
   // Every subcommand reports usage errors the same way and never exits on its own.
   const walk = (cmd: Command) => {
     for (const sub of cmd.commands) {
@@ -169,10 +173,12 @@ export interface MainOptions {
 export async function main(argv: string[], io: IOStreams, options: MainOptions = {}): Promise<number> {
   const globals: GlobalOptions = {};
   setHintProfile(undefined);
+  // The YAML writer is loaded only when asked for (`--output yaml`, `--output=yaml`).
+  if (argv.some((a, i) => a === '--output=yaml' || (a === 'yaml' && argv[i - 1] === '--output'))) await prepareYaml();
   const ctx = createContext(io, globals, options.overrides);
   options.onContext?.(ctx);
-  const program = buildProgram(ctx, globals);
   try {
+    const program = await buildProgram(ctx, globals, argv);
     await program.parseAsync(argv);
     return EXIT.OK;
   } catch (err) {

@@ -56,9 +56,10 @@ import { schemaProblems } from '../schema/issues.js';
 import { Money } from '../schema/money.js';
 import { maskSecret, redactText, redactValue, registerSecret } from './redact.js';
 
-declare const SHIPBOOK_VERSION: string;
+
 /** The version of shipbook, injected at build time (falls back to `dev` under vitest). */
-export const VERSION: string = typeof SHIPBOOK_VERSION === 'string' ? SHIPBOOK_VERSION : 'dev';
+export { VERSION } from '../version.js';
+import { VERSION } from '../version.js';
 
 /** Settings of a client; everything but `baseUrl` has a default. */
 export interface ApiClientOptions {

@@ -8,7 +8,7 @@
  * its key, `buildAcceptRequest` each card number and CVV), so a service that echoes the request
  * in its error message cannot make a CVV reach the terminal, a `--json` error body or `--debug`.
  */
-import { luhnValid } from '../schema/payment.js';
+import { luhnValid } from '../schema/luhn.js';
 
 /** Shows only the last four characters of a secret: `****abcd`. Short secrets are fully hidden. */
 export function maskSecret(secret: string | undefined): string {

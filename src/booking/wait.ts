@@ -7,7 +7,6 @@
  * Also the messages every waiting route shares: the timeout (exit 7) and the note printed when
  * the user interrupts a wait.
  */
-import { setTimeout as timersSleep } from 'node:timers/promises';
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, BookingFailedError, EXIT, NetworkError, ProtocolError, ResultUnreadableError, ShipbookError, TimeoutError, WaitTimeoutError } from '../errors.js';
@@ -16,11 +15,8 @@ import { orderStatusWord } from '../schema/status.js';
 import { stillRunningNote } from '../output/hints.js';
 import { shellCommand } from '../output/shell.js';
 
-/** Waits `ms` milliseconds; rejects (with an AbortError) when `signal` aborts first. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-/** The real {@link Sleep}: a timer (node:timers/promises). */
-export const realSleep: Sleep = (ms, signal) => timersSleep(ms, undefined, { signal });
+export { realSleep, type Sleep } from '../sleep.js';
+import { realSleep, type Sleep } from '../sleep.js';
 
 /** How to poll: interval and overall timeout, in milliseconds. */
 export interface PollOptions {

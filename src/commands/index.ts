@@ -1,37 +1,96 @@
-/** Every top-level command, in the order `shipbook --help` lists them. Add new commands here. */
-import type { Command } from 'commander';
+/**
+ * Every top-level command, in the order `shipbook --help` lists them. Add new commands here.
+ *
+ * Start-up is a feature (issue 13): a command's module, with what it imports (zod, yaml, the
+ * prompts, the HTTP client …), is loaded only when that command runs. The manifest below gives
+ * each command's name, the term and summary that `shipbook --help` shows, and how to load it; the
+ * other commands are registered as light stubs that only list themselves. Everything is loaded
+ * for what needs the whole tree: `help <command>`, completion, an unknown command (for "did you
+ * mean"). A test (test/unit/help-text.test.ts) keeps the manifest equal to the loaded commands.
+ */
+import { Command, Help } from 'commander';
 import type { Context } from '../context.js';
-import { authCommand } from './auth/index.js';
-import { bookCommand } from './book.js';
-import { callbackCommand } from './callback/index.js';
-import { installCompletion } from './completion.js';
-import { configCommand } from './config/index.js';
-import { doctorCommand } from './doctor.js';
-import { journalCommand } from './journal/index.js';
-import { applyHelpExtras } from './help-examples.js';
-import { installHelpCommand } from './help-topics.js';
-import { orderCommand } from './order/index.js';
-import { quoteCommand } from './quote.js';
-import { sandboxCommand } from './sandbox.js';
-import { schemaCommand } from './schema.js';
-import { shipmentCommand } from './shipment/index.js';
-import { validateCommand } from './validate.js';
 
-/** Adds every command to the root program. */
-export function registerCommands(program: Command, ctx: Context): void {
-  program.addCommand(quoteCommand(ctx));
-  program.addCommand(orderCommand(ctx));
-  program.addCommand(shipmentCommand(ctx));
-  program.addCommand(bookCommand(ctx));
-  program.addCommand(journalCommand(ctx));
-  program.addCommand(validateCommand(ctx));
-  program.addCommand(schemaCommand(ctx));
-  program.addCommand(callbackCommand(ctx));
-  program.addCommand(sandboxCommand(ctx));
-  program.addCommand(authCommand(ctx));
-  program.addCommand(configCommand(ctx));
-  program.addCommand(doctorCommand(ctx));
+/** A top-level command as `--help` lists it, and the loader of its module. */
+export interface CommandEntry {
+  name: string;
+  /** What the top-level help shows before the summary, e.g. `quote [options] [file]`. */
+  term: string;
+  summary: string;
+  /** Loads the module and returns the command's factory. */
+  load(): Promise<(ctx: Context) => Command>;
+}
+
+/** The commands, in help order (help and completion are added last, see {@link registerCommands}). */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'quote', term: 'quote [options] [file]', summary: 'get prices for a route and packages', load: async () => (await import('./quote.js')).quoteCommand },
+  { name: 'order', term: 'order', summary: 'create, accept, show and cancel orders', load: async () => (await import('./order/index.js')).orderCommand },
+  { name: 'shipment', term: 'shipment', summary: 'consolidated mail: create shipments and combine them into a parent order', load: async () => (await import('./shipment/index.js')).shipmentCommand },
+  { name: 'book', term: 'book [options] [inputs...]', summary: 'create, accept and wait for a booking in one go', load: async () => (await import('./book.js')).bookCommand },
+  { name: 'journal', term: 'journal', summary: "show and settle the orders of a batch's journal", load: async () => (await import('./journal/index.js')).journalCommand },
+  { name: 'validate', term: 'validate [options] <files...>', summary: 'check input files offline: every problem with its line and field', load: async () => (await import('./validate.js')).validateCommand },
+  { name: 'schema', term: 'schema <kind>', summary: 'print the JSON Schema of an input file kind, for editors', load: async () => (await import('./schema.js')).schemaCommand },
+  { name: 'callback', term: 'callback', summary: 'receive booking callbacks on this machine', load: async () => (await import('./callback/index.js')).callbackCommand },
+  { name: 'sandbox', term: 'sandbox [options]', summary: 'run the simulated booking service on this machine', load: async () => (await import('./sandbox.js')).sandboxCommand },
+  { name: 'auth', term: 'auth', summary: 'log in to a booking service, show the credentials in use, log out', load: async () => (await import('./auth/index.js')).authCommand },
+  { name: 'config', term: 'config', summary: 'profile settings, saved senders and the configuration file', load: async () => (await import('./config/index.js')).configCommand },
+  { name: 'doctor', term: 'doctor [options]', summary: 'check the set-up: Node.js, configuration, profile, service, key, callbacks, sandbox state', load: async () => (await import('./doctor.js')).doctorCommand },
+];
+
+/** The two commands that read the whole tree, as the top-level help lists them. */
+export const TREE_COMMANDS: ReadonlyArray<Pick<CommandEntry, 'name' | 'term' | 'summary'>> = [
+  { name: 'help', term: 'help [command-or-topic...]', summary: 'help for a command, or a topic: environment, exit-codes, formats' },
+  { name: 'completion', term: 'completion <shell>', summary: 'print a shell completion script (bash, zsh, fish, powershell)' },
+];
+
+/** Global options that take a value: their value is not the command's name. */
+const VALUE_OPTIONS = new Set(['--output', '--profile']);
+
+/**
+ * The command `args` (the arguments after `shipbook`) name: the first word that is not a global
+ * option or its value; undefined for none (`--help`, no arguments).
+ */
+export function invokedCommand(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return args[i + 1];
+    if (!a.startsWith('-')) return a;
+    if (VALUE_OPTIONS.has(a)) i++;
+  }
+  return undefined;
+}
+
+/** A stub that lists a command in the top-level help without loading it. */
+function stub(entry: Pick<CommandEntry, 'name' | 'term' | 'summary'>): Command {
+  const cmd = new Command(entry.name).summary(entry.summary);
+  STUB_TERMS.set(cmd, entry.term);
+  return cmd;
+}
+
+const STUB_TERMS = new WeakMap<Command, string>();
+
+/**
+ * Adds the commands to the root program: only the invoked one loaded when `argv` names a known
+ * command (the others as stubs), only stubs for the top-level help, everything otherwise.
+ * @returns true when the whole tree was loaded (help, completion and the help extras installed)
+ */
+export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): Promise<void> {
+  const args = argv === undefined ? undefined : argv.slice(2);
+  const named = args === undefined ? undefined : invokedCommand(args);
+  const entry = named === undefined ? undefined : COMMANDS.find((c) => c.name === named);
+  const topHelp = args !== undefined && named === undefined && (args.includes('--help') || args.includes('-h') || args.length === 0);
+  if (args !== undefined && (entry !== undefined || topHelp)) {
+    for (const c of COMMANDS) program.addCommand(c === entry ? (await c.load())(ctx) : stub(c));
+    for (const c of TREE_COMMANDS) program.addCommand(stub(c));
+    // Stubs show their manifest term; loaded commands the one commander builds.
+    program.configureHelp({ subcommandTerm: (cmd) => STUB_TERMS.get(cmd) ?? new Help().subcommandTerm(cmd) });
+    const { applyHelpExtras } = await import('./help-examples.js');
+    applyHelpExtras(program);
+    return;
+  }
+  for (const c of COMMANDS) program.addCommand((await c.load())(ctx));
   // These read the finished tree: keep them last.
+  const [{ installHelpCommand }, { installCompletion }, { applyHelpExtras }] = await Promise.all([import('./help-topics.js'), import('./completion.js'), import('./help-examples.js')]);
   installHelpCommand(program, ctx);
   installCompletion(program, ctx);
   applyHelpExtras(program);

@@ -9,10 +9,20 @@
  * - `ndjson`: the same document as one compact JSON line.
  * Money is written as two-decimal strings in every machine format (see Money.toJSON).
  */
-import { stringify as toYaml } from 'yaml';
 import { UsageError } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { addStates } from './state.js';
+
+/** The YAML writer, loaded by {@link prepareYaml} only when `--output yaml` asks for it (issue 13: start-up). */
+let toYaml: ((value: unknown) => string) | undefined;
+
+/** Loads the YAML writer; main calls it when the arguments ask for `--output yaml`. Safe to call twice. */
+export async function prepareYaml(): Promise<void> {
+  if (toYaml !== undefined) return;
+  // yaml is CommonJS: bundled, a dynamic import may hold its exports under `default` only.
+  const m = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  toYaml = m.stringify ?? m.default?.stringify;
+}
 
 /** The formats `--output` accepts. */
 export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'yaml', 'ndjson'] as const;
@@ -49,7 +59,10 @@ export function isMachineFormat(format: OutputFormat): boolean {
 export function serialize(format: OutputFormat, value: unknown): string {
   if (format === 'ndjson') return `${JSON.stringify(value)}\n`;
   // Through JSON first, so Money and dates take their JSON form in YAML too.
-  if (format === 'yaml') return toYaml(JSON.parse(JSON.stringify(value ?? null)) as unknown);
+  if (format === 'yaml') {
+    if (toYaml === undefined) throw new Error('internal: the YAML writer is not loaded (prepareYaml was not called)');
+    return toYaml(JSON.parse(JSON.stringify(value ?? null)) as unknown);
+  }
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 

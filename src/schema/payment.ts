@@ -14,20 +14,8 @@ import { digitalSignature } from './shipment.js';
 export const PAYMENT_TYPES = ['credit_card', 'stored_card', 'credit'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
-/** True when `digits` passes the Luhn check. */
-export function luhnValid(digits: string): boolean {
-  if (!/^\d{12,19}$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
+export { luhnValid } from './luhn.js';
+import { luhnValid } from './luhn.js';
 
 /** True when an `MM/YY` expiry is a real month that has not ended before `now`. */
 export function expiryValid(expire: string, now: Date = new Date()): 'ok' | 'format' | 'past' {

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pathCandidates, profileCandidates, senderCandidates } from '../../src/commands/completion.js';
-import { createContext, type GlobalOptions } from '../../src/context.js';
+import { prepareContext, createContext, type GlobalOptions } from '../../src/context.js';
 import type { IOStreams } from '../../src/io.js';
 import { buildProgram } from '../../src/main.js';
+
+await prepareContext();
 
 const root = mkdtempSync(join(tmpdir(), 'shipbook-completion-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -53,7 +55,7 @@ async function run(argv: string[], env: Record<string, string> = {}): Promise<st
   };
   const globals: GlobalOptions = {};
   const ctx = createContext(io, globals);
-  const program = buildProgram(ctx, globals);
+  const program = await buildProgram(ctx, globals);
   await program.parseAsync(['node', 'shipbook', ...argv]);
   return out;
 }

@@ -10,12 +10,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAuthLogin, type AuthLoginOptions } from '../../src/commands/auth/login.js';
 import { effectiveValue, findSetting, getStored, withStored } from '../../src/config/keys.js';
 import { ConfigStore } from '../../src/config/store.js';
-import { createContext, type Context } from '../../src/context.js';
+import { prepareContext, createContext, type Context } from '../../src/context.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import type { IOStreams } from '../../src/io.js';
 import { scriptedPrompter } from '../../src/prompter.js';
 import { scripted, withPrompter } from '../helpers/prompter.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+
+await prepareContext();
 
 const KEY = 'sk_test_right_login_5678';
 let sandbox: Sandbox;

@@ -1,11 +1,14 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { createContext, type GlobalOptions } from '../../src/context.js';
+import { prepareContext, createContext, type GlobalOptions } from '../../src/context.js';
 import type { IOStreams } from '../../src/io.js';
 import { buildProgram } from '../../src/main.js';
+import { COMMANDS, TREE_COMMANDS, invokedCommand } from '../../src/commands/index.js';
 
-function programWithOutput(): { program: Command; take: () => string } {
+await prepareContext();
+
+async function programWithOutput(argv?: string[]): Promise<{ program: Command; take: () => string }> {
   let out = '';
   const io: IOStreams = {
     stdin: new PassThrough(),
@@ -21,7 +24,7 @@ function programWithOutput(): { program: Command; take: () => string } {
   };
   const globals: GlobalOptions = {};
   const ctx = createContext(io, globals);
-  const program = buildProgram(ctx, globals);
+  const program = await buildProgram(ctx, globals, argv);
   return { program, take: () => ((s) => ((out = ''), s))(out) };
 }
 
@@ -42,8 +45,38 @@ function examples(help: string): string[] {
   return help.slice(at).split('\n').slice(1).filter((l) => /^\s{2,}\S/.test(l) && /shipbook|source|\$/.test(l));
 }
 
+const { program, take } = await programWithOutput();
+
+describe('the manifest of lazily loaded commands (src/commands/index.ts)', () => {
+  it('lists every command with the term and summary the loaded command has', () => {
+    const full = program.helpInformation();
+    for (const c of [...COMMANDS, ...TREE_COMMANDS]) {
+      const loaded = program.commands.find((cmd) => cmd.name() === c.name);
+      expect(loaded, c.name).toBeDefined();
+      expect(loaded!.summary(), c.name).toBe(c.summary);
+      expect(full).toContain(`  ${c.term}`);
+    }
+    const visible = program.commands.filter((cmd) => !(cmd as unknown as { _hidden: boolean })._hidden).map((cmd) => cmd.name());
+    expect(visible).toEqual([...COMMANDS, ...TREE_COMMANDS].map((c) => c.name));
+  });
+
+  it('prints the same top-level help from stubs alone as from the whole tree', async () => {
+    const light = await programWithOutput(['node', 'shipbook', '--help']);
+    expect(light.program.helpInformation()).toBe(program.helpInformation());
+  });
+
+  it('loads only the invoked command: the others are stubs without subcommands or options', async () => {
+    const one = await programWithOutput(['node', 'shipbook', '--profile', 'x', 'order', 'get', 'ORD-1']);
+    const order = one.program.commands.find((c) => c.name() === 'order')!;
+    expect(order.commands.map((c) => c.name())).toContain('get');
+    const quote = one.program.commands.find((c) => c.name() === 'quote')!;
+    expect(quote.options).toHaveLength(0);
+    expect(invokedCommand(['--output', 'json', 'quote', 'x.yaml'])).toBe('quote');
+    expect(invokedCommand(['--json', '--help'])).toBeUndefined();
+  });
+});
+
 describe('help text', () => {
-  const { program, take } = programWithOutput();
   const commands = everyCommand(program);
 
   it('covers the commands we know of', () => {

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { UsageError } from '../../src/errors.js';
 import { Money } from '../../src/schema/money.js';
-import { chooseFormat, createWriter, serialize } from '../../src/output/writer.js';
+import { prepareYaml, chooseFormat, createWriter, serialize } from '../../src/output/writer.js';
+
+await prepareYaml();
 
 describe('choosing the format', () => {
   it('takes --output, else --json, else table on a terminal and tsv without one', () => {
