@@ -12,6 +12,7 @@ import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { printable } from './output/printable.js';
 import { paint } from './output/style.js';
+import { prepareTables } from './output/table.js';
 import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS, prepareYaml } from './output/writer.js';
 import { BookingStoppedError } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
@@ -51,6 +52,7 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     // --quiet: stdout carries only the ids the writer picks out; every other write to it is dropped.
     if (globals.quiet) ctx.io.out = () => {};
     const { format } = ctx.output;
+    if (format === 'table') await prepareTables();
     if (format === 'table') ctx.io.stdoutIsTTY = true;
     else if (format === 'tsv') ctx.io.stdoutIsTTY = false;
   });

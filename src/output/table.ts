@@ -5,7 +5,7 @@
  * replaced by spaces), so `cut -f` and `awk -F'\t'` work.
  */
 import type { IOStreams } from '../io.js';
-import { fitTable } from './fit.js';
+import type { fitTable as FitTable } from './fit.js';
 import { printable } from './printable.js';
 import { paint, type Style } from './style.js';
 
@@ -25,6 +25,17 @@ export interface Column {
   breakAfter?: string;
   /** Paints a cell (on a terminal, after its text was made printable), e.g. severities red or yellow. */
   style?: (cell: string) => Style | undefined;
+}
+
+/** The table fitter (cli-table3, string-width, wrap-ansi), loaded by {@link prepareTables} only for tables. */
+let fitTable: typeof FitTable | undefined;
+
+/**
+ * Loads the table fitter; main calls it once the format is `table` (tab-separated output and the
+ * machine formats never need it: issue 13, start-up). Safe to call twice.
+ */
+export async function prepareTables(): Promise<void> {
+  fitTable ??= (await import('./fit.js')).fitTable;
 }
 
 /**
@@ -52,6 +63,7 @@ export function renderTable(io: IOStreams, columns: Column[], rows: string[][]):
       return style === undefined ? text : paint(io, style, text);
     }),
   );
+  if (fitTable === undefined) throw new Error('internal: the table fitter is not loaded (prepareTables was not called)');
   return fitTable(
     columns.map((c) => ({ ...c, header: paint(io, 'bold', c.header) })),
     safe,

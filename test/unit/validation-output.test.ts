@@ -5,6 +5,9 @@ import type { InputIssue } from '../../src/errors.js';
 import { formatIssues } from '../../src/input/format.js';
 import { renderReports, type ReportLike } from '../../src/output/report.js';
 import type { IOStreams } from '../../src/io.js';
+import { prepareTables } from '../../src/output/table.js';
+
+await prepareTables();
 
 function io(tty: boolean): IOStreams & { stdoutText(): string; stderrText(): string } {
   let out = '';
