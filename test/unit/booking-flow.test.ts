@@ -8,6 +8,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { bookDocument } from '../../src/booking/book.js';
 import { BookingStoppedError, type BookingEvent, type BookingProgress } from '../../src/booking/progress.js';
 import { prepareResultWaiter } from '../../src/booking/result.js';
+import { pollDelay } from '../../src/booking/wait.js';
 import { ApiError } from '../../src/errors.js';
 import { loadDocument } from '../../src/input/load.js';
 import { validateKind } from '../../src/input/validate.js';
@@ -160,5 +161,12 @@ describe('the note after an interruption before the wait', () => {
     expect(interruptedHint({ kind: 'consolidated', stage: 'shipments_created', shipmentIds: ['SHP-A'], shipmentCount: 2, withMain: true, file: 'c.yaml' })).toBe(
       'Shipment SHP-A was created and is not combined: combine them with the rest with shipbook shipment combine SHP-A <ids of the other shipments> --main c.yaml',
     );
+  });
+});
+
+describe('the polling schedule', () => {
+  it('polls soon after acceptance, then backs off to the interval: 1/8, 1/4, 1/2, then every interval', () => {
+    expect([1, 2, 3, 4, 5, 6].map((n) => pollDelay(2000, n))).toEqual([250, 500, 1000, 2000, 2000, 2000]);
+    expect(pollDelay(4, 1)).toBe(1); // never a busy loop
   });
 });
