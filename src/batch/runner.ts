@@ -56,10 +56,19 @@ export interface BatchCheck {
   valid: number;
   /** Documents that are not (every problem, with file:line:col and field path). */
   invalid: Array<{ file: string; line: number; issues: InputIssue[] }>;
+  /**
+   * The checked documents themselves, for {@link runBatch} to book without reading and validating
+   * them again; kept only for batches of up to {@link KEEP_CHECKED} documents (larger ones are
+   * read twice, as a stream, so memory does not grow with the batch).
+   */
+  items?: readonly BatchItem[];
 }
 
+/** The most documents whose checked form is kept between the check and the booking pass. */
+export const KEEP_CHECKED = 5_000;
+
 /** A document ready to book, in input order. */
-interface BatchItem {
+export interface BatchItem {
   id: string;
   file: string;
   line: number;
@@ -92,13 +101,23 @@ async function* batchItems(inputs: readonly string[], shard: Shard | undefined, 
 }
 
 /** Validates every input of this shard (the first pass: nothing is sent). */
-export async function checkBatch(inputs: readonly string[], options: { shard?: Shard; now: () => Date }): Promise<BatchCheck> {
+export async function checkBatch(inputs: readonly string[], options: { shard?: Shard; now: () => Date; keep?: boolean }): Promise<BatchCheck> {
   const check: BatchCheck = { valid: 0, invalid: [] };
+  let kept: BatchItem[] | undefined = options.keep ? [] : undefined;
   for await (const item of batchItems(inputs, options.shard, options.now)) {
     if (item.issues) check.invalid.push({ file: item.file, line: item.line, issues: item.issues.filter((i) => i.severity === 'error') });
     else check.valid++;
+    if (kept !== undefined) {
+      kept.push(item);
+      if (kept.length > KEEP_CHECKED) kept = undefined;
+    }
   }
-  return check;
+  return kept === undefined ? check : { ...check, items: kept };
+}
+
+/** The items of a list, as the async stream {@link runBatch} reads. */
+async function* fromList(items: readonly BatchItem[]): AsyncGenerator<BatchItem> {
+  yield* items;
 }
 
 /** What the runner uses. */
@@ -260,11 +279,15 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
 
 /**
  * Books every valid document of the inputs (this shard's) at `deps.concurrency`, reporting each
- * as it finishes. Invalid documents (with `skipInvalid`) are reported as `invalid` and left out.
+ * as it finishes (the documents of `options.checked` when the check pass kept them). Invalid documents (with `skipInvalid`) are reported as `invalid` and left out.
  */
-export async function runBatch(inputs: readonly string[], options: { shard?: Shard; skipInvalid: boolean }, deps: BatchDeps): Promise<BatchSummary> {
+export async function runBatch(
+  inputs: readonly string[],
+  options: { shard?: Shard; skipInvalid: boolean; checked?: readonly BatchItem[] },
+  deps: BatchDeps,
+): Promise<BatchSummary> {
   const summary: BatchSummary = { booked: 0, already_booked: 0, failed: 0, unknown: 0, invalid: 0, totalCents: 0, interrupted: false };
-  const items = batchItems(inputs, options.shard, deps.now);
+  const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now);
   const report = (r: BatchResult) => {
     if (r.status === 'valid') return;
     summary[r.status]++;

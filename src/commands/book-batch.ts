@@ -78,7 +78,7 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
  */
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now });
+  const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: !ctx.globals.dryRun });
   if (check.invalid.length > 0 && !o.skipInvalid) {
     const issues = check.invalid.flatMap((x) => x.issues);
     throw new ValidationError(issues, `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`, {
@@ -94,7 +94,11 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   if (check.valid === 0 && check.invalid.length === 0) throw new UsageError('no orders in the inputs');
 
   const profile = await ctx.profile();
-  await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }); // a bad payment sends nothing
+  // A bad payment sends nothing. The checked request is the template of every order's accept
+  // (read and validated once, not once per order); a file that names its own order.id is built
+  // per order, so that the mismatch is reported as before.
+  const template = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+  const fromTemplate = template.order.id === 'ORD-CHECK';
   let journal: Journal;
   try {
     journal = await Journal.open(resolve(o.journal), { lock: true, command: `shipbook book ${o.inputs.join(' ')}` });
@@ -111,9 +115,10 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const format = ctx.output.format;
   const collected: BatchResult[] = [];
   const failures: BatchResult[] = [];
-  const summary = await runBatch(o.inputs, { shard: o.shard, skipInvalid: o.skipInvalid }, {
+  const summary = await runBatch(o.inputs, { shard: o.shard, skipInvalid: o.skipInvalid, ...(check.items ? { checked: check.items } : {}) }, {
     api,
-    accept: (orderId) => buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
+    accept: async (orderId) =>
+      fromTemplate ? { ...structuredClone(template), order: { ...structuredClone(template.order), id: orderId } } : buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
     paths: profile.paths,
     journal,
     concurrency: o.concurrency,

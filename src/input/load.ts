@@ -361,6 +361,88 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
   };
 }
 
+/**
+ * For a text that JSON.parse accepted: true when an object repeats a key or lists and mappings
+ * nest deeper than {@link MAX_NESTING}, which only the full parse reports (with their lines).
+ * One pass over the text; strings are skipped whole, so braces inside them do not count.
+ */
+function needsFullParse(text: string): boolean {
+  const stack: Array<Set<string> | null> = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let j = i + 1;
+      let escaped = false;
+      for (;;) {
+        const d = text.charCodeAt(j);
+        if (d === 0x5c) {
+          escaped = true;
+          j += 2;
+          continue;
+        }
+        if (d === 0x22) break;
+        j++;
+      }
+      const top = stack[stack.length - 1];
+      if (expectKey && top) {
+        const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
+        if (top.has(key)) return true;
+        top.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === 0x7b || c === 0x5b) {
+      stack.push(c === 0x7b ? new Set() : null);
+      if (stack.length > MAX_NESTING) return true;
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+      expectKey = false;
+    } else if (c === 0x2c) {
+      expectKey = stack[stack.length - 1] != null;
+    }
+  }
+  return false;
+}
+
+/**
+ * The fast path for one line of NDJSON (issue 13: batch throughput): a line that JSON.parse takes,
+ * holding an object without repeated keys or deep nesting, is read with JSON.parse, and its
+ * positions are found only when a message needs one (by the full parse, {@link parseInput}).
+ * Anything else returns undefined: the caller parses it fully, which reports the problem.
+ */
+export function parseJsonLine(file: string, text: string): LoadedDocument | undefined {
+  if (!text.trimStart().startsWith('{') || text.includes('\u0000')) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || needsFullParse(text)) return undefined;
+  const record = data as Record<string, unknown>;
+  if (typeof record.$schema === 'string') delete record.$schema;
+  let wrapper: PropertyKey[] = [];
+  const keys = Object.keys(record);
+  if (keys.length === 1 && keys[0] === 'request') {
+    const inner = record.request;
+    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return undefined;
+    data = inner;
+    wrapper = ['request'];
+  }
+  let full: LoadedDocument | undefined;
+  return {
+    file,
+    data,
+    wrapper,
+    locate(path, options) {
+      full ??= parseInput(file, Buffer.from(text, 'utf8'));
+      return full.locate(path, options);
+    },
+  };
+}
+
 /** Reads and parses `file` (or `-` for standard input). @throws ValidationError (exit 2) */
 export async function loadDocument(file: string, stdin?: Readable): Promise<LoadedDocument> {
   return parseInput(file, await readInput(file, stdin));

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ValidationError, type InputIssue } from '../../src/errors.js';
 import { formatIssues } from '../../src/input/format.js';
-import { firstInvalidUtf8, loadDocument, MAX_INPUT_BYTES, parseInput, readInput, validateDocument } from '../../src/input/load.js';
+import { firstInvalidUtf8, loadDocument, MAX_INPUT_BYTES, parseInput, parseJsonLine, readInput, validateDocument } from '../../src/input/load.js';
 import { createOrderRequest } from '../../src/schema/order.js';
 import { quoteRequest } from '../../src/schema/quote.js';
 
@@ -213,5 +213,26 @@ describe('reading files', () => {
     await expect(readInput(big)).rejects.toThrow('larger than 5 MiB');
     const chunks = Array.from({ length: 6 }, () => Buffer.alloc(1024 * 1024, 0x61));
     await expect(readInput('-', Readable.from(chunks))).rejects.toThrow('larger than 5 MiB');
+  });
+});
+
+describe('the fast path for NDJSON lines', () => {
+  it('reads a plain JSON object with JSON.parse and finds positions only when asked', () => {
+    const line = '{"request": {"order": {"shipments": [{"transient_id": "A-1", "note": "{not [a brace"}]}}}';
+    const doc = parseJsonLine('o.ndjson', line)!;
+    expect(doc.wrapper).toEqual(['request']);
+    expect(doc.data).toEqual({ order: { shipments: [{ transient_id: 'A-1', note: '{not [a brace' }] } });
+    expect(doc.locate(['order', 'shipments', 0, 'transient_id'])).toEqual({ line: 1, column: 55 });
+  });
+
+  it('leaves to the full parse what only it reports: a repeated key (also escaped), deep nesting, not an object, not JSON', () => {
+    expect(parseJsonLine('o.ndjson', '{"a": 1, "b": {"c": 1, "c": 2}}')).toBeUndefined();
+    expect(parseJsonLine('o.ndjson', '{"a": 1, "\\u0061": 2}')).toBeUndefined();
+    expect(parseJsonLine('o.ndjson', `{"a": ${'['.repeat(70)}${']'.repeat(70)}}`)).toBeUndefined();
+    expect(parseJsonLine('o.ndjson', '[1, 2]')).toBeUndefined();
+    expect(parseJsonLine('o.ndjson', '{order: {}}')).toBeUndefined();
+    expect(parseJsonLine('o.ndjson', '{"request": 5}')).toBeUndefined();
+    // Keys repeated in different objects are fine.
+    expect(parseJsonLine('o.ndjson', '{"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 3}, {"x": 4}]}')).toBeDefined();
   });
 });
