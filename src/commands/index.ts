@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { authCommand } from './auth/index.js';
 import { bookCommand } from './book.js';
 import { callbackCommand } from './callback/index.js';
+import { cardCommand } from './card/index.js';
 import { installCompletion } from './completion.js';
 import { configCommand } from './config/index.js';
 import { doctorCommand } from './doctor.js';
@@ -14,6 +15,7 @@ import { orderCommand } from './order/index.js';
 import { quoteCommand } from './quote.js';
 import { sandboxCommand } from './sandbox.js';
 import { schemaCommand } from './schema.js';
+import { serviceCommand } from './service/index.js';
 import { shipmentCommand } from './shipment/index.js';
 import { validateCommand } from './validate.js';
 
@@ -22,6 +24,8 @@ export function registerCommands(program: Command, ctx: Context): void {
   program.addCommand(quoteCommand(ctx));
   program.addCommand(orderCommand(ctx));
   program.addCommand(shipmentCommand(ctx));
+  program.addCommand(serviceCommand(ctx));
+  program.addCommand(cardCommand(ctx));
   program.addCommand(bookCommand(ctx));
   program.addCommand(journalCommand(ctx));
   program.addCommand(validateCommand(ctx));
