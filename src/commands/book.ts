@@ -10,7 +10,8 @@ import { bookDocument, type BookingDocument } from '../booking/book.js';
 import { planBooking } from '../booking/plan.js';
 import { DryRunHalt } from '../errors.js';
 import { BookingStoppedError } from '../booking/progress.js';
-import { LimitRefusedError } from '../errors.js';
+import { LimitRefusedError, UsageError } from '../errors.js';
+import { fillCollectionFromService } from './collection-from-service.js';
 import { checkMaxTotal, readOrderInput, type OrderInputFlags } from './order-input.js';
 import type { PaymentFlags } from '../booking/payment.js';
 import type { Context } from '../context.js';
@@ -36,9 +37,19 @@ import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js'
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
-export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string }, ctx: Context): Promise<void> {
+export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; collectionFromService?: boolean }, ctx: Context): Promise<void> {
   const { io } = ctx;
   const loaded = o.file !== undefined ? await loadDocument(o.file, io.stdin) : undefined;
+  if (o.collectionFromService) {
+    // Consolidated mail only: every child shipment's collection from the service data (issue 16).
+    if (!loaded || !isConsolidatedDocument(loaded.data)) {
+      throw new UsageError('--collection-from-service is for consolidated mail: a file with shipments and a main_shipment (an order\'s collection is the sender\'s)', {
+        suggestion: 'See fixtures/consolidated/collection-from-service.yaml, or leave out --collection-from-service.',
+      });
+    }
+    const shipments = (loaded.data as { shipments?: unknown }).shipments;
+    await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
+  }
   // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
   // completed by prompts on a terminal (src/commands/order-input.ts).
   const input =
@@ -110,7 +121,8 @@ export function bookCommand(ctx: Context): Command {
         .argument('[inputs...]', 'order file (JSON or YAML, "-" for standard input); several files, directories or NDJSON make a batch; none on a terminal: asked step by step')
         .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
         .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
-        .option('--save-as <file>', 'write the order (without payment) as a file that books again without prompts'),
+        .option('--save-as <file>', 'write the order (without payment) as a file that books again without prompts')
+        .option('--collection-from-service', 'consolidated mail: fill each shipment\'s collection_type and collection from the service data (refused when a shipment has a different one)'),
     ),
   )
     .option('--concurrency <n>', 'batch: orders booked at once (default 4)')
@@ -123,9 +135,9 @@ export function bookCommand(ctx: Context): Command {
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n' +
-        '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n',
+        '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n',
     )
-    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags) => {
+    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags & { collectionFromService?: boolean }) => {
       const isDirectory = (p: string) => {
         try {
           return statSync(p).isDirectory();
@@ -134,6 +146,7 @@ export function bookCommand(ctx: Context): Command {
         }
       };
       if (isBatch(inputs, flags, isDirectory)) {
+        if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail file, not a batch');
         const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
         return runBatchBook(batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ctx);
       }
