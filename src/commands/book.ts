@@ -12,6 +12,7 @@ import { DryRunHalt } from '../errors.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { LimitRefusedError, UsageError } from '../errors.js';
 import { fillCollectionFromService } from './collection-from-service.js';
+import { withChosenCard } from './stored-card.js';
 import { checkMaxTotal, readOrderInput, type OrderInputFlags } from './order-input.js';
 import type { PaymentFlags } from '../booking/payment.js';
 import type { Context } from '../context.js';
@@ -37,8 +38,10 @@ import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js'
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
-export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; collectionFromService?: boolean }, ctx: Context): Promise<void> {
+export async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; collectionFromService?: boolean }, ctx: Context): Promise<void> {
   const { io } = ctx;
+  // --payment stored_card without --card: the stored cards offered on a terminal (issue 16).
+  const o = await withChosenCard(given, ctx);
   const loaded = o.file !== undefined ? await loadDocument(o.file, io.stdin) : undefined;
   if (o.collectionFromService) {
     // Consolidated mail only: every child shipment's collection from the service data (issue 16).
