@@ -5,5 +5,9 @@ import { cardListCommand } from './list.js';
 
 /** The `card` command group. */
 export function cardCommand(ctx: Context): Command {
-  return new Command('card').summary('stored cards: list them').addCommand(cardListCommand(ctx));
+  return new Command('card')
+    .summary('stored cards: list them')
+    .description('The stored cards of the account (fetch-credit-card): the ids --payment stored_card --card takes. Card numbers are never shown.')
+    .addHelpText('after', '\nExamples:\n  shipbook card list\n  shipbook card list --json\n')
+    .addCommand(cardListCommand(ctx));
 }
