@@ -123,7 +123,17 @@ export async function readOrderInput(
   let payment: PaymentRequest | undefined;
   if (prompts && asked > 0 && o.withPayment) {
     const def = profile.defaultPayment;
-    const typed = await askPayment(prompts, { defaultType: def.type, ...(def.storedCard ? { defaultCard: def.storedCard } : {}), storedCards: () => storedCardChoices(ctx) });
+    // The list is a help, not a requirement: when fetch-credit-card fails, the id is typed as before.
+    const storedCards = async () => {
+      if (ctx.globals.dryRun) return [];
+      try {
+        return await storedCardChoices(ctx);
+      } catch (err) {
+        prompts.say(`note: the stored cards could not be listed (${err instanceof Error ? err.message : String(err)}); type the stored card id`);
+        return [];
+      }
+    };
+    const typed = await askPayment(prompts, { defaultType: def.type, ...(def.storedCard ? { defaultCard: def.storedCard } : {}), storedCards });
     const card = (typed as { credit_card?: unknown }).credit_card;
     if (isObject(card)) {
       registerSecret(card.number as string | undefined);

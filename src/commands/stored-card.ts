@@ -24,11 +24,12 @@ export async function storedCardChoices(ctx: Context): Promise<Array<Choice<stri
 /**
  * `flags` with `card` chosen at the prompt when `--payment stored_card` came without `--card` (and
  * without a payment file, which may name the card) on a terminal; unchanged otherwise (the payment
- * flow then refuses the missing card, naming `shipbook card list`).
+ * flow then refuses the missing card, naming `shipbook card list`). Not under `--dry-run`, which sends nothing.
  * @throws UsageError (exit 2) when the account has no usable stored card
  */
 export async function withChosenCard<T extends PaymentFlags>(flags: T, ctx: Context): Promise<T> {
-  if (flags.payment !== 'stored_card' || flags.card !== undefined || flags.paymentFile !== undefined || !ctx.io.canPrompt) return flags;
+  // --dry-run sends nothing, not even this read: the missing --card is then the usage error.
+  if (flags.payment !== 'stored_card' || flags.card !== undefined || flags.paymentFile !== undefined || !ctx.io.canPrompt || ctx.globals.dryRun) return flags;
   const choices = await storedCardChoices(ctx);
   if (choices.length === 0) {
     throw new UsageError('--payment stored_card: the account has no usable stored card', {
