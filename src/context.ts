@@ -171,7 +171,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     },
     profile() {
       // Reads the configuration file only now, so `--help` and `validate` never touch it.
-      profilePromise ??= Promise.resolve().then(() =>
+      // The configuration modules are loaded here when main's preAction did not (a test's own context).
+      profilePromise ??= prepareContext().then(() =>
         loaded().loadProfile({ profileFlag: globals.profile, env: io.env, store: ctx.configStore(), warn: (line) => io.err(`${paint(io, 'yellow', line)}\n`) }),
       );
       return profilePromise;

@@ -33,12 +33,15 @@ export type EndpointName =
   | 'acceptOrder'
   | 'fetchOrder'
   | 'cancelOrder'
+  | 'fetchCreditCards'
+  | 'fetchServiceData'
   | 'createShipment'
   | 'combineShipments';
 
 /**
  * The endpoint table (interface document: "Get quote", "Create order", "Accept order",
- * "Create shipment", "Combine shipments"; PRODUCT.md: fetch-order-data and cancel-order).
+ * "Create shipment", "Combine shipments"; PRODUCT.md: fetch-order-data and cancel-order; issue 16:
+ * fetch-credit-card and fetch-service-data).
  * `POST /quote/` only prices a route, so it is safe although it is a POST.
  */
 export const ENDPOINTS: Readonly<Record<EndpointName, Endpoint>> = Object.freeze({
@@ -57,6 +60,8 @@ export const ENDPOINTS: Readonly<Record<EndpointName, Endpoint>> = Object.freeze
     name: 'cancelOrder', method: 'PUT', path: 'orders/{order_id}/cancel/', safe: false, title: 'cancel order',
     effect: 'the order may have been cancelled',
   },
+  fetchCreditCards: { name: 'fetchCreditCards', method: 'GET', path: 'credit-cards/', safe: true, title: 'fetch credit card' },
+  fetchServiceData: { name: 'fetchServiceData', method: 'GET', path: 'services/{service_code}/', safe: true, title: 'fetch service data' },
   createShipment: {
     name: 'createShipment', method: 'POST', path: 'shipments/', safe: false, title: 'create shipment',
     effect: 'the shipment may have been created',

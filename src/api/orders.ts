@@ -11,18 +11,27 @@ import type { CreateOrderRequest } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { ApiClient, RequestOptions } from './client.js';
 
-/** Paths of the operations the interface document does not show; `{order_id}` is replaced. */
+/**
+ * Paths of the four operations the interface document references but does not show (settings
+ * `paths.*` of a profile): `{order_id}` and `{service_code}` are replaced.
+ */
 export interface OrderPaths {
   /** fetch-order-data, default `orders/{order_id}/` (GET). */
   fetchOrder: string;
   /** cancel-order, default `orders/{order_id}/cancel/` (PUT). */
   cancelOrder: string;
+  /** fetch-credit-card, default `credit-cards/` (GET; issue 16). */
+  fetchCreditCards: string;
+  /** fetch-service-data, default `services/{service_code}/` (GET; issue 16). */
+  fetchServiceData: string;
 }
 
-/** The assumed paths of PRODUCT.md. */
+/** The assumed paths of PRODUCT.md (and issue 16 for the card and service reads). */
 export const DEFAULT_ORDER_PATHS: OrderPaths = {
   fetchOrder: 'orders/{order_id}/',
   cancelOrder: 'orders/{order_id}/cancel/',
+  fetchCreditCards: 'credit-cards/',
+  fetchServiceData: 'services/{service_code}/',
 };
 
 function orderPath(template: string, orderId: string): string {

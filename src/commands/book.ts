@@ -10,7 +10,9 @@ import { bookDocument, type BookingDocument } from '../booking/book.js';
 import { planBooking } from '../booking/plan.js';
 import { DryRunHalt } from '../errors.js';
 import { BookingStoppedError } from '../booking/progress.js';
-import { LimitRefusedError } from '../errors.js';
+import { LimitRefusedError, UsageError } from '../errors.js';
+import { fillCollectionFromService } from './collection-from-service.js';
+import { withChosenCard } from './stored-card.js';
 import { checkMaxTotal, readOrderInput, type OrderInputFlags } from './order-input.js';
 import type { PaymentFlags } from '../booking/payment.js';
 import type { Context } from '../context.js';
@@ -28,7 +30,7 @@ import { withWarnings } from './warnings.js';
 import { openSingleBooking, type SingleBooking } from './book-journal.js';
 import { fetchOrder, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
-import { EXIT, ShipbookError, UsageError, type ExitCode } from '../errors.js';
+import { EXIT, ShipbookError, type ExitCode } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { shellCommand } from '../output/shell.js';
 
@@ -43,9 +45,21 @@ import { shellCommand } from '../output/shell.js';
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
-export async function runBook(o: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; again?: boolean }, ctx: Context): Promise<void> {
+export async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; again?: boolean; collectionFromService?: boolean }, ctx: Context): Promise<void> {
   const { io } = ctx;
+  // --payment stored_card without --card: the stored cards offered on a terminal (issue 16).
+  const o = await withChosenCard(given, ctx);
   const loaded = o.file !== undefined ? await loadDocument(o.file, io.stdin) : undefined;
+  if (o.collectionFromService) {
+    // Consolidated mail only: every child shipment's collection from the service data (issue 16).
+    if (!loaded || !isConsolidatedDocument(loaded.data)) {
+      throw new UsageError('--collection-from-service is for consolidated mail: a file with shipments and a main_shipment (an order\'s collection is the sender\'s)', {
+        suggestion: 'See fixtures/consolidated/collection-from-service.yaml, or leave out --collection-from-service.',
+      });
+    }
+    const shipments = (loaded.data as { shipments?: unknown }).shipments;
+    await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
+  }
   // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
   // completed by prompts on a terminal (src/commands/order-input.ts).
   const input =
@@ -221,7 +235,8 @@ export function bookCommand(ctx: Context): Command {
         .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
         .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
         .option('--save-as <file>', 'write the order (without payment) as a file that books again without prompts')
-        .option('--again', 'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing'),
+        .option('--again', 'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing')
+        .option('--collection-from-service', 'consolidated mail: fill each shipment\'s collection_type and collection from the service data (refused when a shipment has a different one)'),
     ),
   )
     .option('--concurrency <n>', 'batch: orders booked at once (default 4)')
@@ -234,9 +249,9 @@ export function bookCommand(ctx: Context): Command {
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
-        '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n',
+        '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n',
     )
-    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags & { again?: boolean }) => {
+    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags & { again?: boolean; collectionFromService?: boolean }) => {
       const isDirectory = (p: string) => {
         try {
           return statSync(p).isDirectory();
@@ -246,6 +261,7 @@ export function bookCommand(ctx: Context): Command {
       };
       if (isBatch(inputs, flags, isDirectory)) {
         if (flags.again) throw new UsageError('--again is for a single booking; a batch books each document once per journal', { suggestion: 'Give the batch a new journal with --journal <file> to book everything again.' });
+        if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail file, not a batch');
         const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
         return runBatchBook(batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ctx);
       }

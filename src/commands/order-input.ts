@@ -17,6 +17,7 @@ import type { PromptIO } from '../prompts/ask.js';
 import { enforceMaxTotal, parseMaxTotal } from '../prompts/limit.js';
 import { completeShipment, missingInputError, missingParts, type MissingPart } from '../prompts/order.js';
 import { askPayment } from '../prompts/payment.js';
+import { storedCardChoices } from './stored-card.js';
 import { askSaveAs, saveDocument } from '../prompts/save.js';
 import { parseServiceFlag } from '../prompts/service.js';
 import { confirmSummary, renderSummary } from '../prompts/summary.js';
@@ -128,7 +129,17 @@ export async function readOrderInput(
   let payment: PaymentRequest | undefined;
   if (prompts && asked > 0 && o.withPayment) {
     const def = profile.defaultPayment;
-    const typed = await askPayment(prompts, { defaultType: def.type, ...(def.storedCard ? { defaultCard: def.storedCard } : {}) });
+    // The list is a help, not a requirement: when fetch-credit-card fails, the id is typed as before.
+    const storedCards = async () => {
+      if (ctx.globals.dryRun) return [];
+      try {
+        return await storedCardChoices(ctx);
+      } catch (err) {
+        prompts.say(`note: the stored cards could not be listed (${err instanceof Error ? err.message : String(err)}); type the stored card id`);
+        return [];
+      }
+    };
+    const typed = await askPayment(prompts, { defaultType: def.type, ...(def.storedCard ? { defaultCard: def.storedCard } : {}), storedCards });
     const card = (typed as { credit_card?: unknown }).credit_card;
     if (isObject(card)) {
       registerSecret(card.number as string | undefined);

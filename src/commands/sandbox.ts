@@ -131,7 +131,7 @@ export async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ct
     ctx.io.err(`Nothing to reset: ${dir} does not exist.\n`);
     return;
   }
-  const ours = new Set([STATE_FILE, 'orders', 'shipments', 'failures', 'state.lock']);
+  const ours = new Set([STATE_FILE, 'orders', 'shipments', 'cards', 'failures', 'state.lock']);
   const foreign = readdirSync(dir).filter((name) => !ours.has(name));
   if (foreign.length > 0) {
     throw new UsageError(`${dir} holds files that are not a shipbook sandbox state (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); nothing was deleted`, {

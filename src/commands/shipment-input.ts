@@ -17,17 +17,19 @@ import { askSaveAs, saveDocument } from '../prompts/save.js';
 import { parseServiceFlag } from '../prompts/service.js';
 import { confirmSummary, renderSummary } from '../prompts/summary.js';
 import { formatPath } from '../schema/issues.js';
+import { fillCollectionFromService } from './collection-from-service.js';
 import { showWarnings } from './input.js';
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * Reads the shipment for `shipment create`.
+ * Reads the shipment for `shipment create`. With `flags.collectionFromService` the collection is
+ * first filled in from the service data (`collection-from-service.ts`).
  * @throws ValidationError (2) for a bad file or, without a terminal, the missing parts;
  *   PromptInterruptedError (130) on Ctrl-C or a declined summary
  */
-export async function readShipmentInput(file: string | undefined, flags: { service?: string; saveAs?: string }, ctx: Context): Promise<KindValue<'shipment'>> {
+export async function readShipmentInput(file: string | undefined, flags: { service?: string; saveAs?: string; collectionFromService?: boolean }, ctx: Context): Promise<KindValue<'shipment'>> {
   const { io } = ctx;
   const service = flags.service !== undefined ? parseServiceFlag(flags.service) : undefined;
   const loaded: LoadedDocument = file !== undefined ? await loadDocument(file, io.stdin) : ({ file: '(prompts)', data: { shipment: {} }, wrapper: [], locate: () => undefined } as unknown as LoadedDocument);
@@ -40,6 +42,10 @@ export async function readShipmentInput(file: string | undefined, flags: { servi
   const wrapped = isObject(doc.data.shipment);
   const shipment = wrapped ? (doc.data.shipment as Obj) : doc.data;
   const at = wrapped ? ['shipment'] : [];
+  if (flags.collectionFromService) {
+    const code = flags.service !== undefined && flags.service.toLowerCase() !== 'cheapest' ? flags.service : undefined;
+    await fillCollectionFromService(doc, [at], ctx, code);
+  }
   const missing = missingParts(shipment, at);
   if (missing.length === 0) return showWarnings(ctx, validateKind(doc, 'shipment', ctx));
   const covered = missing.map((m) => formatPath(m.part === 'service' ? m.path.slice(0, -1) : m.path));

@@ -81,6 +81,20 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     example: 'v2/orders/{order_id}/cancel/',
   },
   {
+    key: 'paths.fetch-credit-cards',
+    scope: 'profile',
+    meaning: 'path of fetch-credit-card (GET), relative to the base URL: the stored cards of the account',
+    fallback: DEFAULT_ORDER_PATHS.fetchCreditCards,
+    example: 'v2/credit-cards/',
+  },
+  {
+    key: 'paths.fetch-service-data',
+    scope: 'profile',
+    meaning: 'path of fetch-service-data (GET), relative to the base URL; {service_code} is replaced',
+    fallback: DEFAULT_ORDER_PATHS.fetchServiceData,
+    example: 'v2/services/{service_code}/',
+  },
+  {
     key: 'payment.type',
     scope: 'profile',
     meaning: 'payment `book` and `order accept` use without payment flags: credit or stored_card',

@@ -83,6 +83,8 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       paths: {
         fetchOrder: stored.paths?.['fetch-order'] ?? DEFAULT_ORDER_PATHS.fetchOrder,
         cancelOrder: stored.paths?.['cancel-order'] ?? DEFAULT_ORDER_PATHS.cancelOrder,
+        fetchCreditCards: stored.paths?.['fetch-credit-cards'] ?? DEFAULT_ORDER_PATHS.fetchCreditCards,
+        fetchServiceData: stored.paths?.['fetch-service-data'] ?? DEFAULT_ORDER_PATHS.fetchServiceData,
       },
       defaultPayment: {
         type: stored.payment?.type ?? 'credit',

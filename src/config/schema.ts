@@ -62,6 +62,17 @@ export function orderPathProblem(template: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a path template of fetch-credit-card (`placeholder` undefined) or fetch-service-data
+ * (`{service_code}`) is not usable, or undefined.
+ */
+export function referencedPathProblem(template: string, placeholder?: string): string | undefined {
+  if (placeholder !== undefined && !template.includes(placeholder)) return `must contain ${placeholder}, e.g. services/${placeholder}/`;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(template) || template.startsWith('//')) return 'must be a path relative to the base URL, not a full URL';
+  if (/[\s?#]/.test(template)) return 'must not contain spaces, "?" or "#"';
+  return undefined;
+}
+
 /** Why a base URL is refused (the rules of {@link normaliseBaseUrl}), or undefined. */
 export function baseUrlProblem(raw: string): string | undefined {
   try {
@@ -81,6 +92,16 @@ const baseUrl = textValue.superRefine((v, ctx) => {
 
 const orderPath = textValue.superRefine((v, ctx) => {
   const problem = orderPathProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const cardsPath = textValue.superRefine((v, ctx) => {
+  const problem = referencedPathProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const servicePath = textValue.superRefine((v, ctx) => {
+  const problem = referencedPathProblem(v, '{service_code}');
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
@@ -123,7 +144,15 @@ export const storedProfile = z.strictObject(
       .regex(DURATION_PATTERN, { error: 'must be a duration such as 60s, 2m or 500ms' })
       .optional(),
     paths: z
-      .strictObject({ 'fetch-order': orderPath.optional(), 'cancel-order': orderPath.optional() }, { error: 'expected an object' })
+      .strictObject(
+        {
+          'fetch-order': orderPath.optional(),
+          'cancel-order': orderPath.optional(),
+          'fetch-credit-cards': cardsPath.optional(),
+          'fetch-service-data': servicePath.optional(),
+        },
+        { error: 'expected an object' },
+      )
       .optional(),
     payment: z
       .strictObject(

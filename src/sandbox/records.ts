@@ -68,3 +68,19 @@ export interface StoredOrder {
   failure?: string;
 }
 
+
+/**
+ * A card saved with `save: true` at acceptance (issue 16): what the sandbox keeps of it. Never the
+ * full number or the CVV: the brand and last four digits are taken from the number, which is then
+ * dropped.
+ */
+export interface StoredCardRecord {
+  id: string;
+  /** `Visa`, `Mastercard`, `American Express` or `Card`. */
+  brand: string;
+  last4: string;
+  /** `MM/YY`. */
+  expire: string;
+  holder: string;
+  savedAt: Date;
+}

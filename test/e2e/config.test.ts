@@ -55,6 +55,8 @@ describe('config set, get, list and unset', () => {
         'api-key\t\tnot set',
         'auth-header\tAuthorization\tdefault',
         'paths.fetch-order\torders/{order_id}/\tdefault',
+        'paths.fetch-credit-cards\tcredit-cards/\tdefault',
+        'paths.fetch-service-data\tservices/{service_code}/\tdefault',
         'payment.type\tcredit\tdefault',
       ]),
     );
@@ -66,13 +68,16 @@ describe('config set, get, list and unset', () => {
     const badPath = await runCli(['--profile', 'staging', 'config', 'set', 'paths.fetch-order', 'v2/orders/'], { env });
     expect(badPath.code).toBe(2);
     expect(badPath.stderr).toContain('error: cannot change paths.fetch-order: must contain {order_id}');
+    const badServicePath = await runCli(['--profile', 'staging', 'config', 'set', 'paths.fetch-service-data', 'v2/services/'], { env });
+    expect(badServicePath.code).toBe(2);
+    expect(badServicePath.stderr).toContain('error: cannot change paths.fetch-service-data: must contain {service_code}');
     const storedCard = await runCli(['--profile', 'staging', 'config', 'set', 'payment.type', 'stored_card'], { env });
     expect(storedCard.code).toBe(2);
     expect(storedCard.stderr).toContain('payment.stored-card: required when payment.type is stored_card');
     const unknown = await runCli(['--profile', 'staging', 'config', 'set', 'baseurl', 'x'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('error: unknown setting "baseurl"');
-    expect(unknown.stderr).toContain('hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, timeout, paths.fetch-order, paths.cancel-order, payment.type, payment.stored-card.');
+    expect(unknown.stderr).toContain('hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, timeout, paths.fetch-order, paths.cancel-order, paths.fetch-credit-cards, paths.fetch-service-data, payment.type, payment.stored-card.');
     const sandbox = await runCli(['config', 'set', 'auth-header', 'X-Api-Key'], { env });
     expect(sandbox.code).toBe(2);
     expect(sandbox.stderr).toContain('error: the built-in profile "sandbox" cannot be changed');

@@ -291,3 +291,22 @@ describe.skipIf(!hasTmux)('the other commands on a terminal', () => {
     expect(screen).toMatch(/SB-INTL-\w+/);
   });
 });
+
+describe.skipIf(!hasTmux)('--payment stored_card without --card on a terminal (issue 16)', () => {
+  it('offers the usable stored cards from fetch-credit-card and pays with the one chosen', async () => {
+    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: fx.env });
+    expect(created.code, created.stderr).toBe(0);
+    const id = (JSON.parse(created.stdout) as { order: { id: string } }).order.id;
+    const t = Terminal.start(['order', 'accept', id, '--payment', 'stored_card'], fx.env);
+    const screen = await t.waitFor('❯ Visa ending 4242, expires 12/29, Mei Chen');
+    expect(screen).toContain('Mastercard ending 5454, expires 08/28, Mei Chen');
+    // The expired card is not offered.
+    expect(screen).not.toContain('ending 1881');
+    t.keys('Down');
+    await t.waitFor('❯ Mastercard ending 5454');
+    t.keys('Enter');
+    const { code } = await t.exit();
+    expect(code).toBe(0);
+    expect(fx.sandbox.state.orders.get(id)?.payment).toEqual({ type: 'stored_card', storedCardId: 'card_mc_5454' });
+  });
+});

@@ -314,7 +314,7 @@ describe('accept and the booking result', () => {
     const stored = await call(url(), 'PUT', `/orders/${id}/accept/`, { body: { order: { payment: { type: 'stored_card', credit_card: 'visa-1' } } } });
     expect(stored.status).toBe(400);
     expect(stored.json.result.errors[0].field).toBe('order.payment.credit_card');
-    const ok = await call(url(), 'PUT', `/orders/${id}/accept/`, { body: { order: { payment: { type: 'stored_card', credit_card: 'card_visa4242' } } } });
+    const ok = await call(url(), 'PUT', `/orders/${id}/accept/`, { body: { order: { payment: { type: 'stored_card', credit_card: 'card_visa_4242' } } } });
     expect(ok.status).toBe(201);
   });
 

@@ -55,7 +55,7 @@ describe('which profile a run uses', () => {
       apiKey: 'sk_live_prod_aaaa1111',
       authHeader: 'Authorization',
       authPrefix: 'Bearer ',
-      paths: { fetchOrder: 'orders/{order_id}/', cancelOrder: 'orders/{order_id}/cancel/' },
+      paths: { fetchOrder: 'orders/{order_id}/', cancelOrder: 'orders/{order_id}/cancel/', fetchCreditCards: 'credit-cards/', fetchServiceData: 'services/{service_code}/' },
       defaultPayment: { type: 'stored_card', storedCard: 'card_visa_4242' },
       sandbox: false,
       sources: { profile: 'config default-profile', baseUrl: 'config', apiKey: 'config' },

@@ -15,6 +15,7 @@ import { UsageError } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
 import { shellCommand } from '../../output/shell.js';
 import { prepareBooking, untilInterrupted } from '../book-common.js';
+import { withChosenCard } from '../stored-card.js';
 import { addPaymentOptions } from '../payment-options.js';
 import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../wait-options.js';
 import { withWarnings } from '../warnings.js';
@@ -33,8 +34,10 @@ export interface OrderAcceptOptions extends PaymentFlags {
  * @throws ApiError (3) when the service refuses (404 unknown, 409 not pending …); with `wait`,
  *   BookingFailedError (6) and WaitTimeoutError (7) as described in `src/booking/result.ts`
  */
-export async function runOrderAccept(o: OrderAcceptOptions, ctx: Context): Promise<void> {
+export async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
+  // --payment stored_card without --card: the stored cards offered on a terminal (issue 16).
+  const o = await withChosenCard(given, ctx);
   if (o.wait === undefined) {
     const profile = await ctx.profile();
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });

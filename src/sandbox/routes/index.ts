@@ -7,6 +7,7 @@
  * match handles the request. See {@link Route}.
  */
 import type { Route } from '../http.js';
+import { accountRoutes } from './accounts.js';
 import { orderRoutes } from './orders.js';
 import { quoteRoutes } from './quote.js';
 import { shipmentRoutes } from './shipments.js';
@@ -17,5 +18,6 @@ export const ROUTES: readonly Route[] = [
   ...quoteRoutes,
   ...orderRoutes,
   ...shipmentRoutes,
+  ...accountRoutes,
   ...testHookRoutes,
 ];

@@ -13,12 +13,13 @@ import type { ShipmentRequest } from '../../schema/shipment.js';
 import { SandboxHttpError, invalidRequest, validate, type FieldError, type Route } from '../http.js';
 import { packageLimitProblems, priceShipment, type PriceCents, type SandboxService } from '../rates.js';
 import type { PaymentRecord } from '../state.js';
+import { cardExpired } from '../../schema/card.js';
+import { findStoredCard, saveCard } from '../cards.js';
+import type { SandboxStore } from '../store/types.js';
 import { orderWire } from '../wire.js';
 
 /** The card number the sandbox always declines (402), like a payment provider's test card. */
 export const DECLINED_TEST_CARD = '4000000000000002';
-/** Stored card ids the sandbox accepts: `card_` followed by letters, digits, `_` or `-`. */
-export const STORED_CARD_ID = /^card_[A-Za-z0-9_-]{1,64}$/;
 
 /** True when the create-order `service.options` list asks for insurance. */
 export function wantsInsurance(options: unknown): boolean {
@@ -72,12 +73,26 @@ function paymentRecord(payment: PaymentRequest): PaymentRecord {
   }
 }
 
-/** Refuses payments the sandbox does not take: unknown stored card ids (400), the declined test card (402). */
-function checkPayment(payment: PaymentRequest): void {
-  if (payment.type === 'stored_card' && !STORED_CARD_ID.test(payment.credit_card)) {
-    throw invalidRequest([
-      { field: 'order.payment.credit_card', message: 'unknown stored card id (sandbox stored card ids start with card_, e.g. card_visa4242)' },
-    ]);
+/**
+ * Refuses payments the sandbox does not take: a stored card id that is not one of the account's
+ * stored cards (fetch-credit-card) or whose card has expired (400, naming the id), the declined
+ * test card (402).
+ */
+function checkPayment(payment: PaymentRequest, store: SandboxStore, now: Date): void {
+  if (payment.type === 'stored_card') {
+    const card = findStoredCard(store, payment.credit_card);
+    if (!card) {
+      throw invalidRequest(
+        [{ field: 'order.payment.credit_card', message: `unknown stored card id ${payment.credit_card}: the stored cards are listed by fetch-credit-card (GET /credit-cards/)` }],
+        `invalid request: unknown stored card id ${payment.credit_card}`,
+      );
+    }
+    if (cardExpired(card.expire, now)) {
+      throw invalidRequest(
+        [{ field: 'order.payment.credit_card', message: `stored card ${card.id} (${card.brand} ending ${card.last4}) expired at the end of ${card.expire}` }],
+        `invalid request: stored card ${card.id} has expired (${card.expire})`,
+      );
+    }
   }
   if (payment.type === 'credit_card' && payment.credit_card.number === DECLINED_TEST_CARD) {
     throw new SandboxHttpError(402, 'card declined (sandbox test card ending 0002)', {
@@ -115,7 +130,9 @@ export const orderRoutes: Route[] = [
       if (input.order.id !== undefined && input.order.id !== id) {
         throw invalidRequest([{ field: 'order.id', message: `does not match the order in the path (${id}, got ${input.order.id})` }]);
       }
-      checkPayment(input.order.payment);
+      checkPayment(input.order.payment, ctx.state.store, ctx.now());
+      // A card paid with and saved: kept masked (brand, last four, expiry, holder), listed by fetch-credit-card.
+      if (input.order.payment.type === 'credit_card' && input.order.payment.credit_card.save === true) saveCard(ctx.state.store, input.order.payment.credit_card, ctx.now());
       ctx.state.acceptOrder(
         id,
         {

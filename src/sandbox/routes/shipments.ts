@@ -24,14 +24,15 @@ import { combineRequest, createShipmentRequest } from '../../schema/combine.js';
 import type { ShipmentRequest } from '../../schema/shipment.js';
 import { invalidRequest, validate, type FieldError, type Route } from '../http.js';
 import { SERVICES, packageLimitProblems, priceShipment, serviceByCode, type PriceCents, type SandboxService } from '../rates.js';
+// Where the sandbox splits consolidated mail (the delivery a main shipment is expected to have; any
+// AU address is accepted): from the service data, the one source of the hub.
+import { SANDBOX_HUB } from '../services.js';
 import { orderWire, shipmentWire } from '../wire.js';
 import { wantsInsurance } from './orders.js';
 
 /** Codes of the consolidated-mail services (quote entries with `global_mail: true`). */
 const GLOBAL_MAIL_CODES = SERVICES.filter((s) => s.globalMail).map((s) => s.code);
 
-/** Where the sandbox splits consolidated mail: the delivery address a main shipment is expected to have (any AU address is accepted). */
-export const SANDBOX_HUB = 'ShipBook Global Mail Hub, 190 Coward Street, Mascot NSW 2020';
 
 /** A priced shipment, ready to store. */
 interface Priced {

@@ -3,7 +3,7 @@
  * so one operation reads and writes only the records it touches, whatever the number stored.
  *
  * Layout: `sandbox-state.json` (format marker and the number of orders), `orders/<id>.json`,
- * `shipments/<id>.json`, `failures/<order id>.json`, and `state.lock` while a transaction runs.
+ * `shipments/<id>.json`, `cards/<stored card id>.json` (saved cards, masked), `failures/<order id>.json`, and `state.lock` while a transaction runs.
  *
  * Safety (several shipbook commands at once, a `kill -9` at any moment):
  * - a transaction holds a lock on the directory (proper-lockfile: an atomic `mkdir`, refreshed while
@@ -23,7 +23,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fro
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
-import type { StoredOrder, StoredShipment } from '../records.js';
+import type { StoredCardRecord, StoredOrder, StoredShipment } from '../records.js';
 import { decodeRecord, encodeRecord } from './codec.js';
 import { StoreCorruptError, type Collection, type SandboxStore } from './types.js';
 
@@ -80,7 +80,7 @@ export function openDiskStore(dir: string, options: { maxOrders?: number } = {})
     return meta as Meta;
   };
   let meta = readMeta();
-  for (const sub of ['orders', 'shipments', 'failures']) mkdirSync(join(dir, sub), { recursive: true, mode: 0o700 });
+  for (const sub of ['orders', 'shipments', 'cards', 'failures']) mkdirSync(join(dir, sub), { recursive: true, mode: 0o700 });
   try {
     readFileSync(metaPath);
   } catch {
@@ -151,6 +151,7 @@ export function openDiskStore(dir: string, options: { maxOrders?: number } = {})
 
   const orders = collection<StoredOrder>('orders');
   const shipments = collection<StoredShipment>('shipments');
+  const cards = collection<StoredCardRecord>('cards');
   const failures = collection<string>('failures');
 
   /** Writes every record the transaction created, changed or deleted; keeps the order count. */
@@ -222,5 +223,5 @@ export function openDiskStore(dir: string, options: { maxOrders?: number } = {})
     return run;
   };
 
-  return { location: dir, orders, shipments, failures, transaction, close: async () => void (await queue) };
+  return { location: dir, orders, shipments, cards, failures, transaction, close: async () => void (await queue) };
 }

@@ -1,5 +1,5 @@
 /** The in-memory store: `shipbook sandbox` without `--state`, and tests. Transactions run one at a time. */
-import type { StoredOrder, StoredShipment } from '../records.js';
+import type { StoredCardRecord, StoredOrder, StoredShipment } from '../records.js';
 import type { Collection, SandboxStore } from './types.js';
 
 /** A collection over a Map. */
@@ -35,6 +35,7 @@ export function memoryStore(): SandboxStore {
     location: 'memory',
     orders: new MapCollection<StoredOrder>(),
     shipments: new MapCollection<StoredShipment>(),
+    cards: new MapCollection<StoredCardRecord>(),
     failures: new MapCollection<string>(),
     transaction<T>(fn: () => T | Promise<T>): Promise<T> {
       const run = queue.then(fn, fn);

@@ -5,7 +5,7 @@
  * sandbox, which lives across commands; PRODUCT.md, "built-in sandbox state").
  */
 
-/** A keyed set of records of one kind (orders, shipments, pending failures). */
+/** A keyed set of records of one kind (orders, shipments, saved cards, pending failures). */
 export interface Collection<T> {
   /** The record with this id, or `undefined`. Within a transaction, the same object every time. */
   get(id: string): T | undefined;
@@ -27,6 +27,8 @@ export interface SandboxStore {
   readonly location: string;
   readonly orders: Collection<import('../records.js').StoredOrder>;
   readonly shipments: Collection<import('../records.js').StoredShipment>;
+  /** Cards saved with `save: true` at acceptance, by stored card id (masked: never a full number or CVV). */
+  readonly cards: Collection<import('../records.js').StoredCardRecord>;
   /** Booking failures asked for by the test hook, by order id (the message). */
   readonly failures: Collection<string>;
   /**
