@@ -61,10 +61,10 @@ export function isTransient(err: unknown): err is Error {
 }
 
 /**
- * The pause before poll number `n + 1` (after `n` polls, n ≥ 1): an eighth of the interval, then
- * a quarter, a half, then the interval itself. A booking that completes at once (a sandbox, a fast
- * service) is seen within an eighth of the interval instead of a whole one, for at most three
- * extra reads per order; a slow one is polled at the interval from the fourth poll on.
+ * The pause before poll number `n` (n ≥ 1): an eighth of the interval before the first (counted
+ * from acceptance), then a quarter, a half, then the interval itself. A booking that completes at
+ * once (a sandbox, a fast service) is seen within an eighth of the interval instead of a whole one,
+ * for at most two extra reads per order; a slow one is polled at the interval from the fourth on.
  */
 export function pollDelay(intervalMs: number, n: number): number {
   return n >= 4 ? intervalMs : Math.max(1, Math.round(intervalMs / 2 ** (4 - n)));
@@ -102,7 +102,7 @@ export function resultUnreadableError(orderId: string, lastState: string, cause:
 }
 
 /**
- * Polls every `intervalMs` until the order is `processed`; the last poll is made at the deadline.
+ * Polls (on the schedule of {@link pollDelay}) until the order is `processed`; the last poll is made at the deadline.
  * Transient failures (see {@link isTransient}) are reported through `onTransientError` and retried
  * until the deadline; bad answers (a refusal such as 404, an answer that is not the envelope) are
  * retried up to {@link MAX_BAD_POLLS} in a row.
@@ -118,7 +118,9 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
   const deadline = started + options.timeoutMs;
   let lastState = 'accepted';
   let badInARow = 0;
-  let polls = 0;
+  // The first read waits an eighth of the interval: right after acceptance the order is still accepted.
+  let polls = 1;
+  await sleep(Math.min(pollDelay(options.intervalMs, polls), Math.max(0, deadline - now())), options.signal);
   for (;;) {
     let order: OrderResponse | undefined;
     let message: string | undefined;
