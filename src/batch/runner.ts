@@ -24,10 +24,10 @@ import { validateKind } from '../input/validate.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { trackingNumberOf } from '../schema/shipment.js';
 import { IdentityCounter, inShard, type Shard } from './identity.js';
 import { batchDocuments } from './inputs.js';
 import type { Journal } from './journal.js';
+import { stepRecorder } from './steps.js';
 
 /** What became of one order of the batch. */
 export interface BatchResult {
@@ -155,7 +155,6 @@ export interface BatchSummary {
 const RETRYABLE_CREATE = new Set([429, 500, 502, 503, 504]);
 const CREATE_ATTEMPTS = 6;
 
-const trackingOf = (o: OrderResponse) => o.shipments.map((s) => trackingNumberOf(s) ?? 'N/A');
 const errorOf = (err: unknown) =>
   err instanceof ShipbookError ? { code: err.code, message: err.message, exit_code: err.exitCode } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
 
@@ -192,10 +191,9 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
   const record = { id: item.id, file: item.file, line: item.line };
   const poll = (orderId: string) =>
     pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal });
+  const steps = stepRecorder(journal, record);
   const finished = (order: OrderResponse): BatchResult => {
-    const tracking = trackingOf(order);
-    const total = order.price?.total?.toString();
-    journal.append({ ...record, event: 'processed', order_id: order.id, tracking_numbers: tracking, ...(total ? { total } : {}) });
+    const { tracking, total } = steps.processed(order);
     return { ...base, status: 'booked', order_id: order.id, shipment_ids: order.shipments.map((s) => s.id), tracking_numbers: tracking, ...(total ? { total } : {}), attempts };
   };
 
@@ -214,17 +212,9 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
           signal: deps.signal,
           async beforeRequest(step, progress) {
             attempts++;
-            if (step === 'accept') journal.append({ ...record, event: 'accept_sent', order_id: progress.orderId });
-            else journal.append({ ...record, event: 'create_sent', step, shipment_ids: [...progress.shipmentIds] });
-            // On disk before the request leaves: a run killed now knows the request may have been sent.
-            await journal.durable();
+            await steps.beforeRequest(step, progress);
           },
-          onEvent(e) {
-            if (e.type === 'order_created') journal.append({ ...record, event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString() });
-            else if (e.type === 'shipment_created') journal.append({ ...record, event: 'shipment_created', shipment_ids: [...(journal.states.get(item.id)?.shipmentIds ?? []), e.shipment.id] });
-            else if (e.type === 'combined') journal.append({ ...record, event: 'created', order_id: e.parent.id, shipment_ids: e.childIds.slice(), total: e.parent.price?.total?.toString() });
-            else if (e.type === 'accepted') journal.append({ ...record, event: 'accepted', order_id: e.order.id });
-          },
+          onEvent: (e) => steps.onEvent(e),
         });
         return finished(order);
       } catch (err) {

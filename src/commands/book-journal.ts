@@ -22,11 +22,11 @@
 import { join } from 'node:path';
 import { contentHash } from '../batch/identity.js';
 import { Journal, type EntryState, type JournalRecord } from '../batch/journal.js';
+import { stepRecorder } from '../batch/steps.js';
 import type { BookingDeps, BookingDocument } from '../booking/book.js';
 import { BookingStoppedError, type BookingEvent } from '../booking/progress.js';
 import { ApiError, EXIT, ShipbookError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
-import { trackingNumberOf } from '../schema/shipment.js';
 
 /** The file of the journal of single bookings, in the user's state directory. */
 export const SINGLE_BOOKINGS_JOURNAL = 'bookings.ndjson';
@@ -84,24 +84,11 @@ export async function openSingleBooking(stateDir: string, target: string, doc: B
       if (journal.states.has(id)) id = `${hash}-${++n}`;
     },
     hooks(file) {
-      return {
-        async beforeRequest(step, progress) {
-          if (step === 'accept') record({ event: 'accept_sent', file, order_id: progress.orderId });
-          else record({ event: 'create_sent', file, step, shipment_ids: [...progress.shipmentIds] });
-          // On disk before the request leaves: a run killed now knows the request may have been sent.
-          await journal.durable();
-        },
-        record(e) {
-          if (e.type === 'order_created') record({ event: 'created', file, order_id: e.order.id, total: e.order.price?.total?.toString() });
-          else if (e.type === 'shipment_created') record({ event: 'shipment_created', file, shipment_ids: [...(journal.states.get(id)?.shipmentIds ?? []), e.shipment.id] });
-          else if (e.type === 'combined') record({ event: 'created', file, order_id: e.parent.id, shipment_ids: e.childIds.slice(), total: e.parent.price?.total?.toString() });
-          else if (e.type === 'accepted') record({ event: 'accepted', file, order_id: e.order.id });
-        },
-      };
+      const steps = stepRecorder(journal, { id, file });
+      return { beforeRequest: steps.beforeRequest, record: (e) => steps.onEvent(e) };
     },
     processed(order) {
-      const total = order.price?.total?.toString();
-      record({ event: 'processed', order_id: order.id, tracking_numbers: order.shipments.map((s) => trackingNumberOf(s) ?? 'N/A'), ...(total ? { total } : {}) });
+      stepRecorder(journal, { id }).processed(order);
     },
     failed(err) {
       const state = journal.states.get(id);

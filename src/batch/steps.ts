@@ -1,0 +1,48 @@
+/**
+ * What a booking records in a journal (src/batch/journal.ts), step by step: shared by the batch
+ * runner and single `book` (src/commands/book-journal.ts), so both journals say the same things.
+ * Before each request that changes something: `create_sent` (with the step) or `accept_sent`,
+ * flushed to disk before the request leaves; after each answer: `shipment_created`, `created`
+ * (order or consolidated parent, with its total), `accepted`; at the end `processed` with the
+ * tracking numbers (`N/A` for a shipment without one) and the total (AUD, a decimal string).
+ */
+import type { BookingDeps } from '../booking/book.js';
+import type { BookingEvent } from '../booking/progress.js';
+import type { OrderResponse } from '../schema/order.js';
+import { trackingNumberOf } from '../schema/shipment.js';
+import type { Journal, JournalRecord } from './journal.js';
+
+/** The hooks of one order's journal records; `record` gives its identity (and file, line). */
+export interface StepRecorder {
+  /** For {@link BookingDeps.beforeRequest}: records the request and waits until it is on disk. */
+  beforeRequest: NonNullable<BookingDeps['beforeRequest']>;
+  /** Records what a booking event says was created or accepted (other events are ignored). */
+  onEvent(e: BookingEvent): void;
+  /** Records the processed order; returns its tracking numbers and total as recorded. */
+  processed(order: OrderResponse): { tracking: string[]; total?: string };
+}
+
+/** A {@link StepRecorder} appending to `journal` under `record` (`id`, and `file`/`line` when known). */
+export function stepRecorder(journal: Journal, record: Pick<JournalRecord, 'id' | 'file' | 'line'>): StepRecorder {
+  const append = (fields: Omit<JournalRecord, 't' | 'id' | 'file' | 'line'>) => journal.append({ ...record, ...fields });
+  return {
+    async beforeRequest(step, progress) {
+      if (step === 'accept') append({ event: 'accept_sent', order_id: progress.orderId });
+      else append({ event: 'create_sent', step, shipment_ids: [...progress.shipmentIds] });
+      // On disk before the request leaves: a run killed now knows the request may have been sent.
+      await journal.durable();
+    },
+    onEvent(e) {
+      if (e.type === 'order_created') append({ event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString() });
+      else if (e.type === 'shipment_created') append({ event: 'shipment_created', shipment_ids: [...(journal.states.get(record.id)?.shipmentIds ?? []), e.shipment.id] });
+      else if (e.type === 'combined') append({ event: 'created', order_id: e.parent.id, shipment_ids: e.childIds.slice(), total: e.parent.price?.total?.toString() });
+      else if (e.type === 'accepted') append({ event: 'accepted', order_id: e.order.id });
+    },
+    processed(order) {
+      const tracking = order.shipments.map((s) => trackingNumberOf(s) ?? 'N/A');
+      const total = order.price?.total?.toString();
+      append({ event: 'processed', order_id: order.id, tracking_numbers: tracking, ...(total ? { total } : {}) });
+      return total === undefined ? { tracking } : { tracking, total };
+    },
+  };
+}
