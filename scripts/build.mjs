@@ -24,9 +24,8 @@ await build({
   banner: {
     js: "import { createRequire as __sbCreateRequire } from 'node:module'; import { fileURLToPath as __sbFileURLToPath } from 'node:url'; import { dirname as __sbDirname } from 'node:path'; const require = __sbCreateRequire(import.meta.url); const __filename = __sbFileURLToPath(import.meta.url); const __dirname = __sbDirname(__filename);",
   },
-  minify: true,
-  // undici stays a package of its own: its CommonJS exports do not survive bundling into ESM.
-  external: ['undici'],
+  // BUILD_NO_MINIFY=1 keeps names readable, for CPU profiles (node --cpu-prof).
+  minify: !process.env.BUILD_NO_MINIFY,
   sourcemap: true,
   logLevel: 'warning',
   define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version) },

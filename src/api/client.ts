@@ -36,7 +36,7 @@
  *   and debug lines are redacted before they leave the client.
  */
 import type { Dispatcher } from 'undici';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { subscribe } from 'node:diagnostics_channel';
 import {
   AnswerLostError,
@@ -475,7 +475,7 @@ export class ApiClient {
     let retryAfterMs: number | undefined;
     try {
       // undici is loaded on first use: commands that never call the service start faster.
-      const { Agent, request } = await import('undici');
+      const { Agent, request } = await import('../http/undici.js');
       subscribeChannels();
       this.#dispatcher ??= new Agent({
         connect: { timeout: this.#options.connectTimeoutMs ?? 10_000 },

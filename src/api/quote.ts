@@ -1,5 +1,5 @@
 /** Get quote: interface document, "Get quote: POST /quote/" and "GET /quote/". */
-import { z } from 'zod';
+import * as z from 'zod';
 import { quoteServiceEntry, type QuoteRequest, type QuoteServiceEntry } from '../schema/quote.js';
 import { Money } from '../schema/money.js';
 import type { ApiClient, RequestOptions } from './client.js';

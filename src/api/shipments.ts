@@ -3,7 +3,7 @@
  * shipments: PUT /shipments/". The parent order that combine returns is accepted with
  * `acceptOrder` (`api/orders.ts`), like any order.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CombineRequest, CreateShipmentRequest } from '../schema/combine.js';
 import { orderResult, type OrderResponse } from '../schema/order.js';
 import { shipmentResponse, type ShipmentResponse } from '../schema/shipment.js';

@@ -25,7 +25,7 @@
  *
  * Card numbers and CVVs have no place here: shipbook never stores card details.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { normaliseBaseUrl } from '../api/client.js';
 import { deliveryRequest } from '../schema/address.js';
 import { describe } from '../schema/common.js';

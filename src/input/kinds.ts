@@ -9,7 +9,7 @@
  * schema and its detector (the first kind whose detector matches wins, so put a kind before any
  * kind whose detector would also match it).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { combineRequest, createShipmentRequest } from '../schema/combine.js';
 import { consolidatedBooking, isConsolidatedDocument } from '../schema/consolidated.js';
 import { toInputJsonSchema, type JsonSchema } from '../schema/jsonschema.js';

@@ -16,7 +16,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { LineCounter, parseDocument, isAlias, isMap, isPair, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ValidationError, type InputIssue } from '../errors.js';
 import { closestField, formatPath, knownFieldsAt, schemaProblems } from '../schema/issues.js';
 

@@ -4,7 +4,7 @@
  * and lines in create order, an e-mail address, a known country), so a wrong answer gets the
  * message a file would get and is asked again in place.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { addressLines, deliveryRequest } from '../schema/address.js';
 import type { ShipmentFormKind } from '../schema/common.js';
 import { askText, problemOf, type PromptIO } from './ask.js';

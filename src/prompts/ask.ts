@@ -3,7 +3,7 @@
  * the summary) without knowing the terminal, the clock, and questions whose answers are checked
  * as they are typed by the same zod schemas, with the same messages, as fixture files.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Prompter, Validate } from '../prompter.js';
 import { schemaProblems } from '../schema/issues.js';
 

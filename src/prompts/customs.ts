@@ -4,7 +4,7 @@
  * made-in country from the searchable list), the running total shown after each item and checked
  * against the 7,500 AUD limit by the customs schema itself; then the shipment's description.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { CUSTOMS_REASONS, MAX_ITEMS_VALUE_CENTS, TAX_STATUSES, customsRequest, itemRequest } from '../schema/customs.js';
 import type { ShipmentFormKind } from '../schema/common.js';
 import { displayCents, parseAmountInput } from '../schema/money.js';

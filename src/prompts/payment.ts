@@ -4,7 +4,7 @@
  * name, each checked by the card schema of `src/schema/payment.ts`. The number and the CVV are
  * typed hidden (shown as `*`) and never echoed, written to a file or logged.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Choice } from '../prompter.js';
 import { creditCardRequest, paymentRequest, type PaymentType } from '../schema/payment.js';
 import { text } from '../schema/common.js';

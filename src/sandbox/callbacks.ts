@@ -10,7 +10,7 @@
  * them to stop.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import { Agent, request } from '../http/undici.js';
 import type { CallbackBody, CallbackRecord } from './state.js';
 
 /** How callbacks are delivered. */

@@ -7,7 +7,7 @@
  * `{message, code, result}` with `message` `OK` on success; PRODUCT.md "error codes and bodies" —
  * `code` equals the HTTP status and `result.errors` lists `{field, message}` pairs.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { invalidRequest } from './errors.js';
 export { SandboxHttpError, invalidRequest, notFound, conflict, type FieldError } from './errors.js';
 import { schemaProblems } from '../schema/issues.js';

@@ -3,7 +3,7 @@
  * "Address object (collection and delivery)".
  */
 import { TEXT_LIMITS } from './limits.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { charCount, countryCode, describe, email, isoDate, isoTime, looseText, optionalText, secondsOfDay, text, textLike, type ShipmentFormKind } from './common.js';
 import { withJsonSchema } from './jsonschema.js';
 

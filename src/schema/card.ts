@@ -7,7 +7,7 @@
  * Wire form (snake_case like the interface document):
  * `{credit_cards: [{id, brand, last_four, expire: "MM/YY", holder_name, expired}]}`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `MM/YY`, two-digit month and year, as card expiry dates are written in the interface document. */
 export const CARD_EXPIRY_PATTERN = /^(0[1-9]|1[0-2])\/\d{2}$/;

@@ -9,7 +9,7 @@
  * bound by it: it carries the whole order to the place where it is split (for the sandbox, its
  * consolidation hub in Australia; the service decides, not the client).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describe, text } from './common.js';
 import { shipmentRequest } from './shipment.js';
 

@@ -3,7 +3,7 @@
  * decimal numbers, ISO 8601 dates and times, and the lenient readers for the response quirks
  * listed in the interface document.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { createRequire } from 'node:module';
 import { anyCasePattern, choiceJsonSchema, withJsonSchema } from './jsonschema.js';
 import { Money, parseAmountInput, readCents } from './money.js';

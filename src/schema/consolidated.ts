@@ -9,7 +9,7 @@
  * - a single shipment document (`shipment create <file>`, `shipment combine --main <file>`), in any
  *   of the forms {@link shipmentDocument} reads.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { leavingAustraliaShipment } from './combine.js';
 import { describe, text } from './common.js';
 import { shipmentRequest, type ShipmentRequest } from './shipment.js';

@@ -1,6 +1,6 @@
 /** Customs information and Item: interface document, "Customs information". */
 import { TEXT_LIMITS } from './limits.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { amountInput, choice, countryCode, currencyAud, describe, optionalText, quantity, text, type ShipmentFormKind } from './common.js';
 import type { Money } from './money.js';
 import { moneyResponse, looseText } from './common.js';

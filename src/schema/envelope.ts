@@ -2,7 +2,7 @@
  * The response envelope and the callback body: interface document, "Conventions", "Errors" and
  * "Events". Every response (and every callback) has `message`, `code` and `result`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { orderResponse } from './order.js';
 
 /** The envelope, read leniently: `code` as a number or numeric string; `result` any object. */

@@ -1,5 +1,5 @@
 /** Turning zod issues into field paths and messages people can act on. */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { describe } from './common.js';
 
 /** A field path in the dotted/bracket form the interface document uses: `shipments[0].delivery.address_lines[1]`. */

@@ -9,7 +9,7 @@
  * (earliest before latest, the 7500 AUD total, `dropoff` leaving Australia) cannot be said in
  * JSON Schema: `shipbook validate` checks them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A JSON Schema object, as plain JSON. */
 export type JsonSchema = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /** Order: interface document, "Order" and "Create order: POST /orders/". */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describe, looseText } from './common.js';
 import { priceResponse } from './price.js';
 import { shipmentRequest, shipmentResponse } from './shipment.js';

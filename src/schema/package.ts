@@ -1,5 +1,5 @@
 /** Package: interface document, "Package". `cm` = centimetres and kilograms, `in` = inches and pounds. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describe, packageUnit, positiveDecimal } from './common.js';
 
 /** A package in request form: positive dimensions and weight, unit `cm` (cm/kg) or `in` (in/lb). */

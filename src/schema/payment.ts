@@ -5,7 +5,7 @@
  * `account_number`; `request.callback` the URL. `save` is sent under `credit_card`, and on input
  * also accepted under `options`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describe, text } from './common.js';
 import { toInputJsonSchema, withJsonSchema } from './jsonschema.js';
 import { digitalSignature } from './shipment.js';

@@ -4,7 +4,7 @@
  * entry. Interface document, "Order" and "Quote service entry". Numbers or decimal strings,
  * read exactly into {@link Money}; a missing member reads as zero.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { moneyResponse } from './common.js';
 import { Money } from './money.js';
 

@@ -1,6 +1,6 @@
 /** Get quote: interface document, "Get quote: POST /quote/", "GET /quote/" and "Quote service entry". */
 import { TEXT_LIMITS } from './limits.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { amountInput, countryCode, currencyAud, describe, looseText, text, textLike } from './common.js';
 import { Money } from './money.js';
 import { packagesRequest } from './package.js';

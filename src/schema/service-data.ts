@@ -10,7 +10,7 @@
  * fields it fills: `{collection_type, collection}` (the consolidation hub where the main shipment
  * delivers the parcels and where they are split); `null` for any other service.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { addressResponse } from './address.js';
 
 /** The shipment fields a consolidated-mail service prescribes: `collection_type` and `collection`. */

@@ -4,7 +4,7 @@
  * `main_shipment` (`kind` `shipment`); see {@link ShipmentFormKind} for the differences.
  */
 import { TEXT_LIMITS } from './limits.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { collectionRequest, deliveryRequest, addressResponse } from './address.js';
 import { choice, describe, looseText, optionalText, text, type ShipmentFormKind } from './common.js';
 import { customsRequest, customsResponse } from './customs.js';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SANDBOX_API_KEY, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { call, orderRequest, sydneyToMelbourneShipment, waitFor } from './helpers.js';
 

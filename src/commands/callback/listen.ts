@@ -8,7 +8,7 @@
 import { Command } from 'commander';
 import { createHash } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
-import type { Agent } from 'undici';
+import type { Agent } from '../../http/undici.js';
 import { VERSION, isLoopbackHost } from '../../api/client.js';
 import {
   TOKEN_PATTERN,
@@ -170,7 +170,7 @@ export function callbackLine(io: Pick<IOStreams, 'stdoutIsTTY' | 'color'>, s: Ca
  * @throws the transport error (refused, timeout …)
  */
 export async function forwardCallback(url: string, cb: ReceivedCallback, dispatcher: Agent): Promise<number> {
-  const { request } = await import('undici');
+  const { request } = await import('../../http/undici.js');
   const res = await request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': `shipbook/${VERSION} (callback listen)` },
@@ -185,7 +185,7 @@ export async function forwardCallback(url: string, cb: ReceivedCallback, dispatc
 /** Runs the receiver until main closes the context (Ctrl-C or SIGTERM). */
 export async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const { Agent } = await import('undici');
+  const { Agent } = await import('../../http/undici.js');
   const agent = new Agent({ connect: { timeout: 10_000 } });
   ctx.defer(() => agent.close());
   const forward = (cb: ReceivedCallback) => {

@@ -1,0 +1,56 @@
+/**
+ * The two parts of undici that shipbook uses: its connection pool (`Agent`) and its `request`
+ * API. They are bundled into dist/ from undici's own files, so a command that calls the service
+ * reads one chunk instead of undici's 110 files, and does not run the top level of the parts it
+ * never uses (fetch, WebSocket, cookies, the mock and cache layers): about 40 ms of start-up on a
+ * 2-core machine (issue 13, bench/RESULTS.md).
+ *
+ * The paths are undici's own files (`lib/dispatcher/agent.js`, `lib/api/api-request.js`); the
+ * package has no `exports` map, so they resolve like its main entry. They are resolved when
+ * dist/ is built, from the version in package-lock.json: a release that moves them fails the
+ * build, never a user's run. `request` below is what undici's top-level `request` does with an
+ * explicit dispatcher (undici/index.js, `makeDispatcher`), so callers keep undici's public types.
+ */
+import { setFlagsFromString } from 'node:v8';
+import type * as Undici from 'undici';
+// @ts-expect-error undici ships types for its entry point only; these are its Agent and api.request
+import AgentImpl from 'undici/lib/dispatcher/agent.js';
+// @ts-expect-error as above
+import requestImpl from 'undici/lib/api/api-request.js';
+
+/** undici's `Agent` (a keep-alive pool per origin); the type is undici's public one. */
+export const Agent = AgentImpl as typeof Undici.Agent;
+/** An instance of {@link Agent}. */
+export type Agent = Undici.Agent;
+
+/** The options of {@link request}: undici's, with the dispatcher required. */
+export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
+  method?: Undici.Dispatcher.HttpMethod;
+  dispatcher: Undici.Dispatcher;
+};
+
+// undici parses HTTP with llhttp compiled to WebAssembly when its first connection opens. By
+// default V8 then also compiles that with its optimising tier on background threads, and Node.js
+// waits for those threads before the process can exit: about 45 ms at the end of every
+// one-request command on a 2-core machine. V8's baseline tier (Liftoff) alone parses a few
+// answers, or a batch's thousands, fast enough; llhttp is the only WebAssembly shipbook runs.
+try {
+  setFlagsFromString('--liftoff-only');
+} catch {
+  // an engine without the flag only costs speed
+}
+
+/**
+ * One HTTP request through `dispatcher` (undici's `request(url, options)`): `url` gives the
+ * origin, path and query; `method` defaults to GET, or PUT with a body, as in undici.
+ * @returns undici's `ResponseData` (status, headers, body stream)
+ * @throws undici's errors (`UND_ERR_*`), a transport error, or the signal's reason
+ */
+export function request(url: string | URL, options: RequestOptions): Promise<Undici.Dispatcher.ResponseData> {
+  const u = typeof url === 'string' ? new URL(url) : url;
+  const { dispatcher, ...rest } = options;
+  return (requestImpl as (this: Undici.Dispatcher, o: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>).call(
+    dispatcher,
+    { ...rest, origin: u.origin, path: `${u.pathname}${u.search}`, method: options.method ?? (options.body ? 'PUT' : 'GET') },
+  );
+}
