@@ -1,7 +1,9 @@
 // Builds src/ into dist/ with esbuild so that bin/shipbook.js runs on plain Node.js.
 // Dependencies stay external (they are installed by npm); only our own code is bundled.
 import { build } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -30,3 +32,14 @@ await build({
   logLevel: 'warning',
   define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version) },
 });
+
+// The top-level help, as commander lays it out for output that is not a terminal (80 columns).
+// bin/shipbook.js prints this file for `shipbook --help` into a pipe or file without loading the
+// program (start-up, issue 13). It is rendered by the program just built, so it cannot drift;
+// test/e2e/cli-experience.test.ts compares it with the program's own help.
+const help = execFileSync(
+  process.execPath,
+  ['--input-type=module', '-e', "const m = await import(process.argv[1]); await m.run(['node', 'shipbook', '--help']);", fileURLToPath(new URL('../dist/main.js', import.meta.url))],
+  { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
+);
+await writeFile(new URL('../dist/help.txt', import.meta.url), help);

@@ -4,14 +4,14 @@
  * healthy and on broken set-ups, output formats parsed back, --quiet, and --dry-run sending nothing.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli } from './cli.js';
+import { BIN, ROOT, runCli } from './cli.js';
 
 const home = mkdtempSync(join(tmpdir(), 'shipbook-cli-exp-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -41,6 +41,25 @@ describe('help', () => {
     expect(stdout).toMatch(/Examples:/);
     expect(stdout).toContain('shipbook book fixtures/orders/domestic-syd-mel.yaml');
     expect(stdout).toContain('shipbook doctor');
+  });
+
+  it('--help and -h into a pipe print the help the build rendered, the same text the program prints', async () => {
+    // `--help` alone is answered by bin/shipbook.js from dist/help.txt; `help` and `--json --help`
+    // go through commander. The three must agree, in the environment the user has.
+    const env = { SHIPBOOK_PROFILE: 'warehouse', COLUMNS: '200' };
+    const fast = await runCli(['--help'], { env });
+    const short = await runCli(['-h'], { env });
+    const program = await runCli(['help'], { env });
+    const viaCommander = await runCli(['--json', '--help'], { env });
+    expect(fast.code).toBe(0);
+    expect(fast.stdout).toBe(readFileSync(join(ROOT, 'dist', 'help.txt'), 'utf8'));
+    expect(short.stdout).toBe(fast.stdout);
+    expect(program.stdout).toBe(fast.stdout);
+    expect(viaCommander.stdout).toBe(fast.stdout);
+    // `shipbook --help | head -1` ends quietly
+    const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" --help | head -1`], { encoding: 'utf8' });
+    expect(piped.stdout).toBe('Usage: shipbook [options] [command]\n');
+    expect(piped.stderr).toBe('');
   });
 
   it('help <command path> shows that command, not its group', async () => {
