@@ -1,52 +1,42 @@
 #!/usr/bin/env node
-// Launcher: loads the built program from dist/ (built by `npm ci` through the prepare script).
-// `shipbook --version` needs nothing but the version, so it is answered here without loading
-// the program (start-up is a feature: warehouse staff and CI run shipbook many times a day).
-// `shipbook --help` into a pipe or a file prints the help the build rendered (dist/help.txt, laid
-// out for 80 columns as commander does when the output is not a terminal); on a terminal,
-// commander lays it out for the terminal's width.
+'use strict';
+// Launcher (CommonJS, see bin/package.json: an ES module entry costs Node.js more to start).
+// It loads the program, dist/main.cjs, built by `npm ci` through the prepare script.
+// Start-up is a feature (issue 13): warehouse staff and CI run shipbook many times a day, so
+// - `shipbook --version` is answered here, from package.json, without loading the program;
+// - `shipbook --help` into a pipe or a file prints the help the build rendered (dist/help.txt,
+//   laid out for 80 columns as commander does when the output is not a terminal); on a terminal,
+//   commander lays it out for the terminal's width;
+// - everything else runs the program through a V8 code cache (bin/code-cache.js).
+const { existsSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
 const args = process.argv.slice(2);
 const onlyArg = args.length === 1 ? args[0] : undefined;
-let printed = false;
+const helpFile = join(__dirname, '..', 'dist', 'help.txt');
+const bundle = join(__dirname, '..', 'dist', 'main.cjs');
+
 if (onlyArg === '--version' || onlyArg === '-V') {
-  const { readFileSync } = await import('node:fs');
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  process.stdout.write(`${version}\n`);
-  printed = true;
-} else if ((onlyArg === '--help' || onlyArg === '-h') && !process.stdout.isTTY) {
-  const { readFileSync } = await import('node:fs');
-  let help;
+  process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
+} else if ((onlyArg === '--help' || onlyArg === '-h') && !process.stdout.isTTY && existsSync(helpFile)) {
+  process.stdout.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+  process.stdout.write(readFileSync(helpFile, 'utf8'));
+} else if (!existsSync(bundle)) {
+  process.stderr.write('shipbook: cannot load dist/main.cjs (not built). Run "npm run build" first.\n');
+  process.exitCode = 1;
+} else {
+  // undici parses HTTP with llhttp compiled to WebAssembly when its first connection opens. By
+  // default V8 then also compiles that with its optimising tier on background threads, and Node.js
+  // waits for those threads before the process can exit: about 45 ms at the end of every
+  // one-request command on a 2-core machine. V8's baseline tier (Liftoff) alone parses a few
+  // answers, or a batch's thousands, fast enough; llhttp is the only WebAssembly shipbook runs.
+  // Set before anything is compiled: V8 accepts a code cache only under the flags it was made with.
   try {
-    help = readFileSync(new URL('../dist/help.txt', import.meta.url), 'utf8');
+    require('node:v8').setFlagsFromString('--liftoff-only');
   } catch {
-    // not built by scripts/build.mjs: the program prints it
+    // an engine without the flag only costs speed
   }
-  if (help !== undefined) {
-    process.stdout.on('error', (err) => {
-      if (err.code !== 'EPIPE') throw err;
-    });
-    process.stdout.write(help);
-    printed = true;
-  }
-}
-if (!printed) {
-  // A V8 compile cache where Node.js has one (22.1 and later): later starts skip compiling the
-  // bundle and its dependencies (issue 13). On Node.js 20 this is a no-op.
-  const { enableCompileCache } = await import('node:module');
-  if (typeof enableCompileCache === 'function') {
-    try {
-      enableCompileCache();
-    } catch {
-      // a cache directory that cannot be written only costs speed
-    }
-  }
-  import('../dist/main.js').then(
-    (m) => m.run(process.argv),
-    (err) => {
-      process.stderr.write(
-        `shipbook: cannot load dist/main.js (${err && err.code ? err.code : err}). Run "npm run build" first.\n`,
-      );
-      process.exitCode = 1;
-    },
-  );
+  require('./code-cache.js').loadBundle(bundle, args).run(process.argv);
 }

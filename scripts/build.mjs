@@ -1,37 +1,52 @@
-// Builds src/ into dist/ with esbuild so that bin/shipbook.js runs on plain Node.js.
-// Dependencies stay external (they are installed by npm); only our own code is bundled.
+// Builds src/ and its dependencies into one CommonJS file, dist/main.cjs, with esbuild, so that
+// bin/shipbook.js runs it on plain Node.js.
+//
+// Why one CommonJS file (issue 13, measured in bench/RESULTS.md): bin/code-cache.js compiles it
+// with a V8 code cache, which Node.js 20 offers only for scripts (vm.Script), not for ES modules.
+// With the cache, `validate` and `quote` start in about two thirds of the time the code-split ES
+// module build took. Code a command does not use is in the file but never runs: esbuild wraps
+// each lazily imported module in a function that runs on its first import.
 import { build } from 'esbuild';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+const outfile = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
 
-// Chunk names carry a hash: start from an empty dist/ so old chunks do not pile up.
+// Start from an empty dist/, so nothing of an earlier build is left to load.
 await rm(new URL('../dist/', import.meta.url), { recursive: true, force: true });
 
 await build({
-  entryPoints: { main: 'src/main.ts' },
-  outdir: 'dist',
+  entryPoints: ['src/main.ts'],
+  outfile,
   bundle: true,
-  // Code loaded on demand (the sandbox, for example) goes into chunks of its own, so start-up
-  // only reads what the command needs.
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20.19',
-  // Dependencies are bundled too: one file read instead of hundreds at start-up (issue: start-up).
-  // CommonJS dependencies bundled into ESM still ask for require, __filename and __dirname.
-  banner: {
-    js: "import { createRequire as __sbCreateRequire } from 'node:module'; import { fileURLToPath as __sbFileURLToPath } from 'node:url'; import { dirname as __sbDirname } from 'node:path'; const require = __sbCreateRequire(import.meta.url); const __filename = __sbFileURLToPath(import.meta.url); const __dirname = __sbDirname(__filename);",
-  },
+  // The file is the function Node.js would wrap a CommonJS module in, so bin/code-cache.js
+  // compiles it as it is (no 2 MB string to build at every start). import.meta.url (used to
+  // find files next to the program) is the bundle's own URL.
+  banner: { js: "(function (exports, require, module, __filename, __dirname) { 'use strict'; const __sbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  footer: { js: '})' },
+  // Pure ASCII (licence texts go to main.cjs.LEGAL.txt), so it is read without UTF-8 decoding.
+  charset: 'ascii',
+  legalComments: 'external',
+  define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__sbImportMetaUrl' },
   // BUILD_NO_MINIFY=1 keeps names readable, for CPU profiles (node --cpu-prof).
   minify: !process.env.BUILD_NO_MINIFY,
   sourcemap: true,
   logLevel: 'warning',
-  define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version) },
 });
+
+const bytes = await readFile(outfile);
+const nonAscii = bytes.findIndex((b) => b > 0x7f);
+if (nonAscii !== -1) throw new Error(`dist/main.cjs is not pure ASCII at byte ${nonAscii}: bin/code-cache.js reads it as latin1`);
+// The content hash, as the last line: bin/code-cache.js keys its cache on it (V8 itself checks
+// only the length of a cached script's source).
+const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+await appendFile(outfile, `\n//# shipbook-build ${hash}\n`);
 
 // The top-level help, as commander lays it out for output that is not a terminal (80 columns).
 // bin/shipbook.js prints this file for `shipbook --help` into a pipe or file without loading the
@@ -39,7 +54,7 @@ await build({
 // test/e2e/cli-experience.test.ts compares it with the program's own help.
 const help = execFileSync(
   process.execPath,
-  ['--input-type=module', '-e', "const m = await import(process.argv[1]); await m.run(['node', 'shipbook', '--help']);", fileURLToPath(new URL('../dist/main.js', import.meta.url))],
-  { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
+  ['-e', "require(process.argv[1]).loadBundle(process.argv[2], []).run(['node', 'shipbook', '--help'])", fileURLToPath(new URL('../bin/code-cache.js', import.meta.url)), outfile],
+  { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1', NODE_DISABLE_COMPILE_CACHE: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 await writeFile(new URL('../dist/help.txt', import.meta.url), help);

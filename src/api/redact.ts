@@ -33,11 +33,6 @@ export function registerSecret(value: string | number | null | undefined): void 
   if (digits !== s && /^\d+$/.test(digits)) registry.add(digits);
 }
 
-/** The registered secrets, longest first (so a card number is masked before a CVV inside it). */
-export function registeredSecrets(): string[] {
-  return [...registry].sort((a, b) => b.length - a.length);
-}
-
 /** Forgets every registered secret (for tests that run several commands in one process). */
 export function clearSecrets(): void {
   registry.clear();
@@ -86,10 +81,11 @@ export function redactValue(value: unknown, parentKey = ''): unknown {
  */
 export function redactText(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
   let out = text;
-  const all = [...new Set([...secrets.filter((s): s is string => !!s && s.length >= 3), ...registeredSecrets()])].sort(
-    (a, b) => b.length - a.length,
-  );
-  for (const secret of all) {
+  // Only the secrets that occur in the text, longest first (most texts hold none: no work).
+  const present: string[] = [];
+  for (const s of [...secrets, ...registry]) if (s && s.length >= 3 && text.includes(s) && !present.includes(s)) present.push(s);
+  present.sort((a, b) => b.length - a.length);
+  for (const secret of present) {
     if (secret.length <= 4) {
       out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(secret)}(?![A-Za-z0-9])`, 'g'), '****');
     } else {

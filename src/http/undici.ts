@@ -11,7 +11,6 @@
  * build, never a user's run. `request` below is what undici's top-level `request` does with an
  * explicit dispatcher (undici/index.js, `makeDispatcher`), so callers keep undici's public types.
  */
-import { setFlagsFromString } from 'node:v8';
 import type * as Undici from 'undici';
 // @ts-expect-error undici ships types for its entry point only; these are its Agent and api.request
 import AgentImpl from 'undici/lib/dispatcher/agent.js';
@@ -28,17 +27,6 @@ export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | '
   method?: Undici.Dispatcher.HttpMethod;
   dispatcher: Undici.Dispatcher;
 };
-
-// undici parses HTTP with llhttp compiled to WebAssembly when its first connection opens. By
-// default V8 then also compiles that with its optimising tier on background threads, and Node.js
-// waits for those threads before the process can exit: about 45 ms at the end of every
-// one-request command on a 2-core machine. V8's baseline tier (Liftoff) alone parses a few
-// answers, or a batch's thousands, fast enough; llhttp is the only WebAssembly shipbook runs.
-try {
-  setFlagsFromString('--liftoff-only');
-} catch {
-  // an engine without the flag only costs speed
-}
 
 /**
  * One HTTP request through `dispatcher` (undici's `request(url, options)`): `url` gives the

@@ -1,0 +1,111 @@
+'use strict';
+// Loads the program (dist/main.cjs, one CommonJS bundle) with a V8 code cache, on every Node.js
+// version: the bytecode of what a command ran is kept in the user's cache directory, so its next
+// start skips parsing and compiling most of the bundle (start-up, issue 13; bench/RESULTS.md).
+//
+// - One cache file per command (`quote`, `validate`, …), written once, when the first successful
+//   run of that command with this build on this Node.js exits (exit code 0): it then holds the
+//   functions the command ran, not only the top level of the bundle. A failed run (a mistyped
+//   command, an interrupted one) writes nothing.
+// - Where: $SHIPBOOK_CACHE_DIR/v8, else the platform's cache directory + shipbook/v8
+//   ($XDG_CACHE_HOME or ~/.cache on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows).
+//   The directory is created 0700 and the files 0600: cached bytecode is code, so only its owner
+//   may write it.
+// - NODE_DISABLE_COMPILE_CACHE=1 (Node.js's own switch for its compile cache) turns it off.
+// - A cache that cannot be read or written only costs speed. V8 rejects one made by another
+//   V8 version or with other flags, and it is then written again; files of other builds are
+//   removed when a new one is written.
+const { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const Module = require('node:module');
+const { homedir } = require('node:os');
+const { dirname, join } = require('node:path');
+const { Script } = require('node:vm');
+
+/** The cache directory of this platform, or undefined when there is no home to put it in. */
+function cacheDirectory(env) {
+  if (env.SHIPBOOK_CACHE_DIR) return join(env.SHIPBOOK_CACHE_DIR, 'v8');
+  let home;
+  try {
+    home = homedir();
+  } catch {
+    return undefined;
+  }
+  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'shipbook', 'Cache', 'v8');
+  if (process.platform === 'darwin') return join(home, 'Library', 'Caches', 'shipbook', 'v8');
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'shipbook', 'v8');
+}
+
+/** The command a run invokes: its first word that is not an option or a global option's value. */
+function commandOf(args) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--profile' || a === '--output') i++;
+    else if (!a.startsWith('-')) return /^[a-z][a-z-]{0,30}$/.test(a) ? a : 'other';
+  }
+  return 'none';
+}
+
+/**
+ * Where the cache of this build, this Node.js and this command lives: `{dir, file, prefix}`
+ * (`prefix` starts the name of every file of this build, whatever the Node.js), or undefined
+ * without one.
+ * The key holds the content hash scripts/build.mjs appends to the bundle as its last line, and the
+ * bundle's size and time (a bundle edited by hand): V8 checks its own version and flags, but of
+ * the source only its length.
+ */
+function cacheFileOf(file, source, args, env) {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const dir = cacheDirectory(env);
+  if (dir === undefined) return undefined;
+  const build = /\/\/# shipbook-build ([0-9a-f]{16})\s*$/.exec(source.slice(-64))?.[1] ?? 'unbuilt';
+  const { size, mtimeMs } = statSync(file);
+  const prefix = `${build}-`;
+  return { dir, prefix, file: join(dir, `${prefix}${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}-${commandOf(args)}.bin`) };
+}
+
+/** Writes the code cache of `script` (atomically) and removes the files of other builds (those of other Node.js versions stay). */
+function writeCache(script, cache) {
+  try {
+    mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+    const temp = `${cache.file}.${process.pid}.tmp`;
+    writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+    renameSync(temp, cache.file);
+    for (const name of readdirSync(cache.dir)) {
+      if (name.endsWith('.bin') && !name.startsWith(cache.prefix)) rmSync(join(cache.dir, name), { force: true });
+    }
+  } catch {
+    // no cache: only slower
+  }
+}
+
+/**
+ * Compiles and runs the bundle `file` (a CommonJS module already wrapped in its function, as
+ * scripts/build.mjs writes it) with its code cache (see above) and returns its exports. `args` are the command-line arguments: they choose the cache file.
+ * @throws what reading or running the bundle throws (ENOENT when it was never built)
+ */
+function loadBundle(file, args, env = process.env) {
+  // The build makes it pure ASCII and already wrapped as `(function (exports, require, module,
+  // __filename, __dirname) {…})`: no decoding and no copy of 2 MB to make at each start.
+  const source = readFileSync(file, 'latin1');
+  const cache = cacheFileOf(file, source, args, env);
+  let cached;
+  if (cache !== undefined) {
+    try {
+      cached = readFileSync(cache.file);
+    } catch {
+      cached = undefined;
+    }
+  }
+  const script = new Script(source, { filename: file, cachedData: cached });
+  if (cache !== undefined && (cached === undefined || script.cachedDataRejected)) {
+    process.once('exit', (code) => {
+      if (code === 0) writeCache(script, cache);
+    });
+  }
+  const module = { exports: {}, filename: file, id: file, loaded: false };
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
+  module.loaded = true;
+  return module.exports;
+}
+
+module.exports = { loadBundle };
