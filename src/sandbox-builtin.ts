@@ -39,8 +39,9 @@ export function builtinStateError(err: unknown): unknown {
       cause: err,
     });
   }
-  // A file system that refuses: no permission, a file where a directory belongs, read-only, full.
-  const FS_CODES = ['EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'ELOOP', 'ENAMETOOLONG'];
+  // A file system that refuses: no permission, a file where a directory belongs, read-only, full,
+  // a directory that cannot be created at all (ENOENT, as under /proc).
+  const FS_CODES = ['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'ELOOP', 'ENAMETOOLONG'];
   if (FS_CODES.includes((err as NodeJS.ErrnoException)?.code ?? '')) {
     return new ConfigError(`cannot use the built-in sandbox's state directory: ${(err as Error).message}`, {
       suggestion: 'Point SHIPBOOK_STATE_DIR at a directory you can write (not a file), or fix the permissions or the free space.',

@@ -9,10 +9,11 @@
  * One batch at a time per journal: a lock (proper-lockfile on `<journal>.lock`) with the holder's
  * pid and command in `<journal>.owner`, so a second batch refuses to start and names the first.
  */
-import { closeSync, existsSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { makeDirectory } from '../dirs.js';
 
 /** The default journal, relative to the working directory. */
 export const DEFAULT_JOURNAL = '.shipbook/journal.ndjson';
@@ -175,6 +176,39 @@ export class JournalLockedError extends Error {
   }
 }
 
+/** Error codes of a file system that refuses a path (ENOENT: a directory that cannot be created, as under /proc). */
+const FILE_SYSTEM_REFUSALS = new Set(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'ELOOP', 'ENAMETOOLONG']);
+
+/** What a refusal means, in words. */
+const REFUSAL_WORDS: Record<string, string> = {
+  ENOENT: 'its directory cannot be created',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'a file is where a directory belongs',
+  EEXIST: 'a file is where a directory belongs',
+  EISDIR: 'it is a directory',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/**
+ * The journal's file or directory cannot be created, read or written (no permission, a file where
+ * a directory belongs, read-only, full …): `cause` is the file system's error, `path` the journal.
+ */
+export class JournalUnusableError extends Error {
+  constructor(
+    readonly path: string,
+    override readonly cause: NodeJS.ErrnoException,
+  ) {
+    const where = cause.path && cause.path !== path ? ` (${cause.path})` : '';
+    super(`cannot use the journal ${path}: ${REFUSAL_WORDS[cause.code ?? ''] ?? cause.message}${where} [${cause.code}]`);
+    this.name = 'JournalUnusableError';
+  }
+}
+
 /** An open journal: the state of every order and an append that reaches the disk before it returns. */
 export class Journal {
   private constructor(
@@ -186,10 +220,21 @@ export class Journal {
 
   /**
    * Opens (creating it and its directory) the journal at `path`. With `lock`, takes the lock for
-   * this batch. @throws JournalLockedError when another batch holds it
+   * this batch.
+   * @throws JournalLockedError when another batch holds it; JournalUnusableError when the file
+   *   system refuses the file or its directory
    */
   static async open(path: string, options: { lock: boolean; command: string }): Promise<Journal> {
-    mkdirSync(dirname(path), { recursive: true });
+    try {
+      return await Journal.openFile(path, options);
+    } catch (err) {
+      if (FILE_SYSTEM_REFUSALS.has((err as NodeJS.ErrnoException)?.code ?? '')) throw new JournalUnusableError(path, err as NodeJS.ErrnoException);
+      throw err;
+    }
+  }
+
+  private static async openFile(path: string, options: { lock: boolean; command: string }): Promise<Journal> {
+    makeDirectory(dirname(path));
     if (!existsSync(path)) writeFileSync(path, '');
     let release: (() => Promise<void>) | undefined;
     if (options.lock) {

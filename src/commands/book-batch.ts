@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { buildAcceptRequest, type PaymentFlags } from '../booking/payment.js';
 import { checkBatch, runBatch, type BatchResult } from '../batch/runner.js';
-import { DEFAULT_JOURNAL, Journal, JournalLockedError } from '../batch/journal.js';
+import { DEFAULT_JOURNAL, Journal, JournalLockedError, JournalUnusableError } from '../batch/journal.js';
 import { parseShard, type Shard } from '../batch/identity.js';
 import { ReportWriter } from '../batch/report.js';
 import type { Context } from '../context.js';
@@ -105,6 +105,12 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   } catch (err) {
     if (err instanceof JournalLockedError) {
       throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, { suggestion: 'Wait for it to finish, or give this batch its own journal with --journal <file>.' });
+    }
+    if (err instanceof JournalUnusableError) {
+      throw new ShipbookError('journal_unusable', `${err.message}; nothing was sent`, EXIT.INPUT, {
+        suggestion: 'Give the batch a journal it can write: --journal <file> in a directory you own (not a file, not read-only).',
+        cause: err,
+      });
     }
     throw err;
   }

@@ -21,11 +21,11 @@
  */
 import { join } from 'node:path';
 import { contentHash } from '../batch/identity.js';
-import { Journal, type EntryState, type JournalRecord } from '../batch/journal.js';
+import { Journal, JournalUnusableError, type EntryState, type JournalRecord } from '../batch/journal.js';
 import { stepRecorder } from '../batch/steps.js';
 import type { BookingDeps, BookingDocument } from '../booking/book.js';
 import { BookingStoppedError, type BookingEvent } from '../booking/progress.js';
-import { ApiError, EXIT, ShipbookError } from '../errors.js';
+import { ApiError, ConfigError, EXIT, ShipbookError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 
 /** The file of the journal of single bookings, in the user's state directory. */
@@ -62,10 +62,19 @@ export interface SingleBooking {
 /**
  * Opens the journal of single bookings (`<stateDir>/bookings.ndjson`) for `doc` against `target`
  * (the base URL, or `builtin-sandbox:<state dir>`), and finds its last earlier booking.
- * @throws the file system's error when the state directory cannot be written (main reports it)
+ * @throws ConfigError (exit 4) when the state directory cannot be written
  */
 export async function openSingleBooking(stateDir: string, target: string, doc: BookingDocument, command: string): Promise<SingleBooking> {
-  const journal = await Journal.open(join(stateDir, SINGLE_BOOKINGS_JOURNAL), { lock: false, command });
+  let journal: Journal;
+  try {
+    journal = await Journal.open(join(stateDir, SINGLE_BOOKINGS_JOURNAL), { lock: false, command });
+  } catch (err) {
+    if (!(err instanceof JournalUnusableError)) throw err;
+    throw new ConfigError(`cannot record the booking in the state directory: ${err.message}; nothing was sent`, {
+      suggestion: 'Point SHIPBOOK_STATE_DIR at a directory you can write (not a file), or fix the permissions or the free space.',
+      cause: err,
+    });
+  }
   const content = doc.kind === 'regular' ? { order: doc.order } : doc.kind === 'consolidated' ? { consolidated: doc.booking } : { pending: doc.orderId };
   const hash = contentHash({ target, ...content });
   let n = 1;

@@ -13,12 +13,13 @@
  * - On POSIX systems, a file or directory that others may read or enter produces one warning on
  *   stderr per run: `warning: <file> is readable by others (mode 0644); run chmod 600 <file>`.
  */
-import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { schemaProblems } from '../schema/issues.js';
 import { CONFIG_FILE_NAME, configDir } from './paths.js';
 import { CONFIG_VERSION, configFile, type ConfigData } from './schema.js';
+import { makeDirectory } from '../dirs.js';
 
 /** Mode of the configuration file: owner read/write only. */
 export const CONFIG_FILE_MODE = 0o600;
@@ -205,7 +206,7 @@ export class ConfigStore {
       });
     }
     try {
-      mkdirSync(this.dir, { recursive: true, mode: CONFIG_DIR_MODE });
+      makeDirectory(this.dir, CONFIG_DIR_MODE);
       const { default: Conf } = await import('conf');
       const conf = new Conf<Record<string, unknown>>({
         cwd: this.dir,

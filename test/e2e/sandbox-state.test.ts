@@ -4,7 +4,7 @@
  * the way a new user runs the flow in a shell, and follows the hints shipbook prints.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -150,6 +150,29 @@ describe('the built-in sandbox across commands', () => {
     expect(r.stderr).toContain("cannot use the built-in sandbox's state directory");
     expect(r.stderr).toContain('SHIPBOOK_STATE_DIR');
     expect(r.stderr).not.toContain('internal error');
+  });
+
+  it.skipIf(process.platform !== 'linux')('a SHIPBOOK_STATE_DIR that cannot be created (under /proc) is exit 4 at once, not a hang', async () => {
+    // Node.js's recursive mkdir spins for ever there (ENOENT each time); src/dirs.ts does not.
+    const { env } = freshState();
+    const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { ...env, SHIPBOOK_STATE_DIR: '/proc/shipbook-cannot-be' }, timeoutMs: 15_000 });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain("cannot use the built-in sandbox's state directory");
+    expect(r.stderr).not.toContain('internal error');
+  });
+
+  it('a batch journal that cannot be written is exit 2 before anything is sent, naming the journal', async () => {
+    const { env, dir } = freshState();
+    const file = join(mkdtempSync(join(tmpdir(), 'shipbook-notadir-')), 'plain-file');
+    writeFileSync(file, 'not a directory');
+    const journal = join(file, 'journal.ndjson');
+    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', 'fixtures/orders/insured-bne-per.yaml', '--journal', journal], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`cannot use the journal ${journal}: a file is where a directory belongs (${file}) [EEXIST]; nothing was sent`);
+    expect(r.stderr).toContain('--journal <file>');
+    expect(r.stderr).not.toContain('internal error');
+    // nothing was booked: the built-in sandbox holds no order
+    expect(existsSync(join(dir, 'state', 'orders')) ? readdirSync(join(dir, 'state', 'orders')) : []).toEqual([]);
   });
 
   it('sandbox reset asks for --yes without a terminal and deletes nothing', async () => {

@@ -19,13 +19,14 @@
  * At most {@link MAX_STORED_ORDERS} orders are kept: past that, the oldest finished ones
  * (processed, failed, cancelled) are pruned with their shipments.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import type { StoredCardRecord, StoredOrder, StoredShipment } from '../records.js';
 import { decodeRecord, encodeRecord } from './codec.js';
 import { StoreCorruptError, type Collection, type SandboxStore } from './types.js';
+import { makeDirectory } from '../../dirs.js';
 
 /** Orders kept at most; beyond it the oldest finished orders are pruned (to 90 % of it). */
 export const MAX_STORED_ORDERS = 10_000;
@@ -53,7 +54,7 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Opens (creating when absent) the store in `dir`. @throws StoreCorruptError when the marker cannot be read */
 export function openDiskStore(dir: string, options: { maxOrders?: number } = {}): SandboxStore {
   const maxOrders = options.maxOrders ?? MAX_STORED_ORDERS;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirectory(dir, 0o700);
   try {
     if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
   } catch {
@@ -80,7 +81,7 @@ export function openDiskStore(dir: string, options: { maxOrders?: number } = {})
     return meta as Meta;
   };
   let meta = readMeta();
-  for (const sub of ['orders', 'shipments', 'cards', 'failures']) mkdirSync(join(dir, sub), { recursive: true, mode: 0o700 });
+  for (const sub of ['orders', 'shipments', 'cards', 'failures']) makeDirectory(join(dir, sub), 0o700);
   try {
     readFileSync(metaPath);
   } catch {

@@ -1,0 +1,29 @@
+/**
+ * Creating a directory and its missing parents. Node.js's `mkdirSync(dir, {recursive: true})`
+ * loops for ever on a file system that answers ENOENT for a directory it cannot hold (under
+ * /proc, for example: `SHIPBOOK_STATE_DIR=/proc/x` hung shipbook at 100 % CPU, deaf to Ctrl-C).
+ */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * Creates `dir` and each missing parent, outermost first, with `mode` (e.g. 0o700); an existing
+ * directory is fine.
+ * @throws the first failure, with its code (ENOENT, EACCES, ENOTDIR, EROFS …) and path; EEXIST
+ *   when `dir` is a file
+ */
+export function makeDirectory(dir: string, mode?: number): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.unshift(d);
+  for (const d of missing) {
+    try {
+      mkdirSync(d, mode === undefined ? {} : { mode });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  // Something other than a directory in its place fails as mkdir does: EEXIST.
+  if (!statSync(dir).isDirectory()) {
+    throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${dir}'`), { code: 'EEXIST', errno: -17, syscall: 'mkdir', path: dir });
+  }
+}
