@@ -8,10 +8,11 @@
 // Options: --quick (fewer pairs and shorter load runs, for trying the harness), --only <name,…>
 // (figures whose name contains one of the words), --no-write (do not touch bench/RESULTS.md).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
+import { profileMarkdown, summariseProfile } from './profile.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'bin', 'shipbook.js');
@@ -107,6 +108,24 @@ function bookHas(flag) {
   return r.stdout.includes(flag);
 }
 
+/**
+ * For a missed figure: profiles of the shipbook process (node --cpu-prof) in bench/profiles/
+ * (not committed; open them in Chrome DevTools), summarised by bench/profile.mjs under the table.
+ */
+const profiles = [];
+const profileDir = join(root, 'bench', 'profiles');
+function profileArgs(name) {
+  const dir = join(profileDir, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return { flags: ['--cpu-prof', '--cpu-prof-dir', dir], dir };
+}
+function addProfile(title, dir, units) {
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) return;
+  profiles.push(profileMarkdown(`${title} (bench/profiles/${dir.split('/').pop()}/${file})`, summariseProfile(join(dir, file), root), 12, units));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The figures. Each returns rows: {figure, value, baseline, ratio, target, ok, note}.
 
@@ -148,6 +167,11 @@ async function coldStart(sandboxUrl) {
       ok: c.target === undefined ? undefined : ratio <= c.target,
       note: Number.isNaN(rss) ? `${sa.n} pairs` : `${sa.n} pairs; peak RSS ${rss.toFixed(0)} MiB`,
     });
+    if (c.target !== undefined && ratio > c.target) {
+      const p = profileArgs(`start-${c.argv[0].replace(/^-+/, '')}`);
+      runOnce([process.execPath, ...p.flags, bin, ...c.argv], env);
+      addProfile(`cold start: shipbook ${c.name}`, p.dir);
+    }
   }
 }
 
@@ -189,6 +213,19 @@ async function sandboxCapacity() {
       ok: ratio >= 0.5 && errors === 0,
       note: `autocannon, 32 connections, ${LOAD_SECONDS} s × 2 rounds each; ${errors} errors`,
     });
+    if (ratio < 0.5) {
+      // The sandbox and, for comparison, the bare server, each under the same load.
+      for (const [name, argv, title] of [
+        ['sandbox-quote', [bin, 'sandbox', '--port', '0', '--json', '--no-log', '--delay', '1ms'], 'the sandbox under POST /quote/ load'],
+        ['bare-server', [join(root, 'bench', 'bare-server.mjs')], 'the bare node:http server under the same load'],
+      ]) {
+        const p = profileArgs(name);
+        const profiled = await startServer([process.execPath, ...p.flags, ...argv]);
+        const load = autocannon(`${profiled.url}quote/`, body);
+        await profiled.stop();
+        addProfile(title, p.dir, { count: Math.round(load.requestsPerSecond * LOAD_SECONDS), name: 'request' });
+      }
+    }
   } finally {
     await sandbox.stop();
     await bare.stop();
@@ -238,6 +275,11 @@ async function throughput() {
     const b = stats(theirs);
     const ratio = a.median / b.median;
     addRow({ figure: name, value: `${a.median.toFixed(0)} orders/s`, baseline: `${b.median.toFixed(0)} orders/s`, ratio: ratio.toFixed(2), target: '≥ 0.8', ok: ratio >= 0.8, note: `${count} orders, concurrency 16, 2 rounds; both timed as whole processes` });
+    if (ratio < 0.8) {
+      const p = profileArgs('book-batch');
+      runOnce([process.execPath, ...p.flags, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', join(work, 'journal-profiled.ndjson')], env);
+      addProfile(`shipbook book of ${count} orders (the client process)`, p.dir, { count, name: 'order' });
+    }
   } finally {
     await sandbox.stop();
   }
@@ -318,6 +360,7 @@ if (write) {
     '',
     `Result: ${summary}.`,
     '',
+    ...(profiles.length === 0 ? [] : ['## Where the time goes in the missed figures', '', 'CPU profiles (`node --cpu-prof`) of one more run of shipbook for each missed figure, summarised by bench/profile.mjs (positions mapped to src/ and node_modules/ through dist/main.cjs.map).', '', ...profiles]),
     'Commands: cold start runs `node bin/shipbook.js <args>` against `node -e 0` (HOME is a fresh directory: the warm-up',
     'pair writes the code cache of bin/code-cache.js, as the first run of a command does for a user; the rows "without code',
     'cache" set NODE_DISABLE_COMPILE_CACHE=1, as on that first run); capacity drives `POST /quote/` with',

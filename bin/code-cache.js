@@ -15,7 +15,7 @@
 // - A cache that cannot be read or written only costs speed. V8 rejects one made by another
 //   V8 version or with other flags, and it is then written again; files of other builds are
 //   removed when a new one is written.
-const { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
@@ -63,10 +63,23 @@ function cacheFileOf(file, source, args, env) {
   return { dir, prefix, file: join(dir, `${prefix}${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}-${commandOf(args)}.bin`) };
 }
 
+/**
+ * Creates `dir` and its missing parents, 0700, one at a time: `mkdirSync(…, {recursive: true})`
+ * spins forever on some file systems (/proc answers ENOENT for ever). @throws the first failure
+ */
+function makeDirectory(dir) {
+  const missing = [];
+  for (let d = dir; !existsSync(d); d = dirname(d)) {
+    if (dirname(d) === d || missing.length > 64) break;
+    missing.unshift(d);
+  }
+  for (const d of missing) mkdirSync(d, { mode: 0o700 });
+}
+
 /** Writes the code cache of `script` (atomically) and removes the files of other builds (those of other Node.js versions stay). */
 function writeCache(script, cache) {
   try {
-    mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+    makeDirectory(cache.dir);
     const temp = `${cache.file}.${process.pid}.tmp`;
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, cache.file);

@@ -76,6 +76,17 @@ describe('code cache', () => {
     expect(() => readdirSync(dir)).toThrow(/ENOENT/);
   });
 
+  it('a cache directory that cannot be made only costs speed: a file in the way, or under /proc (no hang)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'shipbook-cache-'));
+    roots.push(root);
+    writeFileSync(join(root, 'file'), 'x');
+    for (const dir of [join(root, 'file'), ...(process.platform === 'linux' ? ['/proc/shipbook-cannot-be'] : [])]) {
+      const r = await runCli(VALIDATE, { env: { SHIPBOOK_CACHE_DIR: dir }, timeoutMs: 15_000 });
+      expect(r.code, `${dir}: ${r.stderr}`).toBe(0);
+      expect(r.stdout + r.stderr).toContain('valid');
+    }
+  });
+
   it('NODE_DISABLE_COMPILE_CACHE=1 writes nothing', async () => {
     const { env, dir } = cacheRoot();
     const r = await runCli(VALIDATE, { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } });

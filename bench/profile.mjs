@@ -1,0 +1,98 @@
+// Where the time of a CPU profile (`node --cpu-prof`) goes, by area: the benchmark profiles the
+// shipbook process of each figure that misses its target and writes this summary under the table
+// in bench/RESULTS.md (issue 13: a miss comes with a profile as evidence).
+//
+// Positions in dist/main.cjs are mapped back to src/ and node_modules/ through its source map
+// (node:module's SourceMap), so the areas are shipbook's own modules and its dependencies.
+import { readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { join } from 'node:path';
+
+/** The area a source file belongs to: `src/<dir>/<file>`, a package name, or a kind of Node.js work. */
+function areaOf(source) {
+  const nm = source.lastIndexOf('node_modules/');
+  if (nm !== -1) {
+    const parts = source.slice(nm + 'node_modules/'.length).split('/');
+    return `dependency ${parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]}`;
+  }
+  const src = source.indexOf('src/');
+  return src !== -1 ? source.slice(src) : source;
+}
+
+/** Native frames that are system calls or work outside JavaScript, by their profiler name. */
+const NATIVE = {
+  '(idle)': 'idle (waiting for I/O or timers)',
+  '(garbage collector)': 'garbage collection',
+  '(program)': 'V8 and Node.js internals (program)',
+};
+
+/**
+ * Summarises the CPU profile `file` of a process that ran `root`/dist/main.cjs.
+ * @returns {{totalMs: number, busyMs: number, areas: Array<{area: string, ms: number}>, functions: Array<{name: string, ms: number}>}}
+ *   areas and functions by self time, most first; `busyMs` excludes idle
+ */
+export function summariseProfile(file, root) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  let map;
+  try {
+    map = new SourceMap(JSON.parse(readFileSync(join(root, 'dist', 'main.cjs.map'), 'utf8')));
+  } catch {
+    map = undefined;
+  }
+  const self = new Map();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  const areas = new Map();
+  const functions = new Map();
+  const add = (m, k, ms) => m.set(k, (m.get(k) ?? 0) + ms);
+  for (const node of profile.nodes) {
+    const ms = self.get(node.id);
+    if (!ms) continue;
+    const { url, functionName, lineNumber, columnNumber } = node.callFrame;
+    let area;
+    let name = functionName || '(anonymous)';
+    if (url.endsWith('dist/main.cjs') && map) {
+      const entry = map.findEntry(lineNumber, columnNumber);
+      const source = entry?.originalSource ?? 'dist/main.cjs';
+      area = areaOf(source);
+      name = `${entry?.name ?? name} (${area}:${(entry?.originalLine ?? 0) + 1})`;
+    } else if (url.startsWith('node:')) {
+      area = `Node.js ${url.slice(5).replace(/^internal\//, '')}`;
+      name = `${name} (${url}:${lineNumber + 1})`;
+    } else if (url === '') {
+      area = NATIVE[functionName] ?? `native ${functionName} (system call or built-in)`;
+      if (functionName === '' || functionName === '(anonymous)') area = 'generated code (zod compiled parsers)';
+    } else {
+      area = areaOf(url);
+      name = `${name} (${area}:${lineNumber + 1})`;
+    }
+    add(areas, area, ms);
+    if (!(functionName in NATIVE)) add(functions, name, ms);
+  }
+  const total = [...areas.values()].reduce((a, b) => a + b, 0);
+  const idle = areas.get(NATIVE['(idle)']) ?? 0;
+  const sorted = (m) => [...m].map(([k, ms]) => ({ [m === areas ? 'area' : 'name']: k, ms })).sort((a, b) => b.ms - a.ms);
+  return { totalMs: total, busyMs: total - idle, areas: sorted(areas), functions: sorted(functions) };
+}
+
+/**
+ * Markdown of a summary: the top areas and functions, with their share of the busy time, and with
+ * `units` (e.g. `{count: 120000, name: 'request'}`) the time per unit in µs.
+ */
+export function profileMarkdown(title, summary, top = 12, units = undefined) {
+  const pct = (ms) => `${((ms / summary.busyMs) * 100).toFixed(1)} %`;
+  const per = (ms) => (units ? ` | ${((ms * 1000) / units.count).toFixed(1)} µs` : '');
+  return [
+    `### ${title}`,
+    '',
+    `${summary.busyMs.toFixed(0)} ms busy of ${summary.totalMs.toFixed(0)} ms sampled (the rest idle)${units ? `, ${units.count} ${units.name}s: ${((summary.busyMs * 1000) / units.count).toFixed(1)} µs busy per ${units.name}` : ''}. Self time by area, then by function; % of busy time.`,
+    '',
+    `| area | self time | share${units ? ` | per ${units.name}` : ''} |`,
+    `|---|---|---${units ? '|---' : ''}|`,
+    ...summary.areas.filter((a) => !a.area.startsWith('idle')).slice(0, top).map((a) => `| ${a.area} | ${a.ms.toFixed(0)} ms | ${pct(a.ms)}${per(a.ms)} |`),
+    '',
+    '| function | self time | share |',
+    '|---|---|---|',
+    ...summary.functions.slice(0, top).map((f) => `| \`${f.name.replace(/\|/g, '\\|')}\` | ${f.ms.toFixed(0)} ms | ${pct(f.ms)} |`),
+    '',
+  ].join('\n');
+}
