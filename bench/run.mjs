@@ -360,7 +360,7 @@ if (write) {
     '',
     `Result: ${summary}.`,
     '',
-    ...(profiles.length === 0 ? [] : ['## Where the time goes in the missed figures', '', 'CPU profiles (`node --cpu-prof`) of one more run of shipbook for each missed figure, summarised by bench/profile.mjs (positions mapped to src/ and node_modules/ through dist/main.cjs.map).', '', ...profiles]),
+    ...(profiles.length === 0 ? [] : ['## Where the time goes in the missed figures', '', 'CPU profiles (`node --cpu-prof`) of one more run of shipbook for each missed figure, summarised by bench/profile.mjs (positions mapped to src/ and node_modules/ through dist/main.cjs.map). The .cpuprofile files stay in bench/profiles/ of the machine that ran the benchmark (not committed; open them in Chrome DevTools).', '', ...profiles]),
     'Commands: cold start runs `node bin/shipbook.js <args>` against `node -e 0` (HOME is a fresh directory: the warm-up',
     'pair writes the code cache of bin/code-cache.js, as the first run of a command does for a user; the rows "without code',
     'cache" set NODE_DISABLE_COMPILE_CACHE=1, as on that first run); capacity drives `POST /quote/` with',
