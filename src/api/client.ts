@@ -71,6 +71,11 @@ export interface ApiClientOptions {
   authHeader?: string;
   /** Value prefix before the key (default `Bearer `). */
   authPrefix?: string;
+  /**
+   * Keep-alive connections to the service at most (undici's pool per origin); a request beyond
+   * waits for one to be free. Default: one per request in flight. A batch sets its concurrency.
+   */
+  connections?: number;
   /** Time to establish a connection, ms (default 10 000). */
   connectTimeoutMs?: number;
   /** Time to wait for the response headers, and between two chunks of the body, ms (default 30 000). */
@@ -508,6 +513,7 @@ export class ApiClient {
       subscribeChannels();
       this.#dispatcher ??= new Agent({
         connect: { timeout: this.#options.connectTimeoutMs ?? 10_000 },
+        ...(this.#options.connections === undefined ? {} : { connections: this.#options.connections }),
         headersTimeout: this.#options.responseTimeoutMs ?? 30_000,
         bodyTimeout: this.#options.responseTimeoutMs ?? 30_000,
       });

@@ -115,7 +115,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     throw err;
   }
   ctx.defer(() => journal.close());
-  const api = await ctx.api();
+  // A keep-alive pool sized to the concurrency: each order has one request in flight at a time.
+  const api = (await ctx.api()).withOptions({ connections: o.concurrency });
+  ctx.defer(() => api.close());
   const reports = new ReportWriter({ report: o.report, junit: o.junit });
   const progress = batchProgress(io, check.valid + (o.skipInvalid ? check.invalid.length : 0));
   const format = ctx.output.format;

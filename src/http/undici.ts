@@ -1,8 +1,8 @@
 /**
  * The two parts of undici that shipbook uses: its connection pool (`Agent`) and its `request`
- * API. They are bundled into dist/ from undici's own files, so a command that calls the service
- * reads one chunk instead of undici's 110 files, and does not run the top level of the parts it
- * never uses (fetch, WebSocket, cookies, the mock and cache layers): about 40 ms of start-up on a
+ * API. They are bundled into dist/main.cjs from undici's own files, so a command that calls the
+ * service reads none of undici's 110 files, and does not run the top level of the parts it never
+ * uses (fetch, WebSocket, cookies, the mock and cache layers): about 40 ms of start-up on a
  * 2-core machine (issue 13, bench/RESULTS.md).
  *
  * The paths are undici's own files (`lib/dispatcher/agent.js`, `lib/api/api-request.js`); the

@@ -286,3 +286,43 @@ describe('small parts', () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('the connection pool (issue 13: sized to the concurrency)', () => {
+  /** A server that answers fetch-order-data after 40 ms and counts the TCP connections it accepts. */
+  async function slowServer(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+    const { createServer } = await import('node:http');
+    let connections = 0;
+    const srv = createServer((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'OK', code: 200, result: orderAnswer }));
+      }, 40);
+    });
+    srv.on('connection', () => connections++);
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const { port } = srv.address() as { port: number };
+    return {
+      url: `http://127.0.0.1:${port}/`,
+      connections: () => connections,
+      close: () => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }),
+    };
+  }
+
+  it('opens at most `connections` sockets, queueing the rest; without it, one per request in flight', async () => {
+    const slow = await slowServer();
+    try {
+      const bounded = new ApiClient({ baseUrl: slow.url, apiKey: KEY, connections: 2 });
+      await Promise.all(Array.from({ length: 6 }, () => fetchOrder(bounded, 'ORD-1')));
+      await bounded.close();
+      expect(slow.connections()).toBe(2);
+
+      const before = slow.connections();
+      const unbounded = new ApiClient({ baseUrl: slow.url, apiKey: KEY });
+      await Promise.all(Array.from({ length: 6 }, () => fetchOrder(unbounded, 'ORD-1')));
+      await unbounded.close();
+      expect(slow.connections() - before).toBe(6);
+    } finally {
+      await slow.close();
+    }
+  });
+});
