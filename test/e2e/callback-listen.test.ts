@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runShipbook as runCli } from '../helpers/run.js';
 import { BIN, ROOT, makeHome } from './cli.js';
+import { waitFor } from '../sandbox/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
@@ -119,6 +120,7 @@ describe('callback listen', () => {
     expect(forwarded[0]!.path).toBe('/hooks');
     expect(forwarded[0]!.contentType).toBe('application/json');
     expect(JSON.parse(forwarded[0]!.body)).toEqual(summary.body);
+    await waitFor(() => (sandbox.state.callbacks.find((c) => c.orderId === id)?.state === 'pending' ? undefined : true)).catch(() => {});
     expect(sandbox.state.callbacks.find((c) => c.orderId === id)).toMatchObject({ state: 'delivered', lastOutcome: 200 });
 
     // A forged POST (wrong token) and a malformed body: refused, reported on stderr, nothing printed on stdout.

@@ -63,6 +63,7 @@ describe('book and order accept --wait by callback', () => {
     expect(r.stderr).toMatch(/waiting for the booking result of ORD-\w+ by callback/);
     const orderId = /order (ORD-\w+) booked/.exec(r.stderr)?.[1];
     expect(orderId).toBeDefined();
+    await waitFor(() => (sandbox.state.callbacks.find((c) => c.orderId === orderId!)?.state === 'pending' ? undefined : true)).catch(() => {});
     const record = sandbox.state.callbacks.find((c) => c.orderId === orderId);
     expect(record).toMatchObject({ state: 'delivered', lastOutcome: 200, attempts: 1 });
     const lines = shipmentLines(r.stdout);
@@ -80,6 +81,7 @@ describe('book and order accept --wait by callback', () => {
     const lines = shipmentLines(r.stdout);
     expect(lines.map((l) => l[5])).toEqual(sandbox.state.shipmentsOf(sandbox.state.getOrder(id)).map((s) => s.trackingNumber));
     expect(lines[0]![5]).toMatch(/^SBX/);
+    await waitFor(() => (sandbox.state.callbacks.find((c) => c.orderId === id)?.state === 'pending' ? undefined : true)).catch(() => {});
     expect(sandbox.state.callbacks.filter((c) => c.orderId === id)).toEqual([expect.objectContaining({ state: 'delivered', lastOutcome: 200 })]);
     expect(sandbox.state.getOrder(id).callback).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}$/);
   });
@@ -100,6 +102,7 @@ describe('book and order accept --wait by callback', () => {
     const { order } = JSON.parse(r.stdout) as { order: { status: string; shipments: Array<{ tracking_number: string }> } };
     expect(order.status).toBe('processed');
     expect(order.shipments[0]!.tracking_number).toMatch(/^SBX/);
+    await waitFor(() => (sandbox.state.callbacks.find((c) => c.orderId === id)?.state === 'pending' ? undefined : true)).catch(() => {});
     expect(sandbox.state.callbacks.find((c) => c.orderId === id)?.state).toBe('delivered');
   });
 });

@@ -249,6 +249,8 @@ describe('accept and the booking result', () => {
       message: 'OK',
       result: { order: { id, status: 'processed', shipments: [{ id: processed.shipments[0].id, tracking_number: processed.shipments[0].tracking_number }] } },
     });
+    // The sandbox records the delivery once it has read the receiver's answer: wait for that, not for the body.
+    await waitFor(() => (sandbox.state.callbacks.find((c) => c.orderId === id)?.state === 'delivered' ? true : undefined));
     expect(sandbox.state.callbacks.find((c) => c.orderId === id)).toMatchObject({ attempts: 2, state: 'delivered', lastOutcome: 200 });
   });
 
