@@ -46,9 +46,9 @@ function commandOf(args) {
 }
 
 /**
- * Where the cache of this build, this Node.js and this command lives: `{dir, file, prefix}`
- * (`prefix` starts the name of every file of this build, whatever the Node.js), or undefined
- * without one.
+ * Where the cache of this bundle, this Node.js and this command lives: `{dir, file, prefix}`
+ * (`prefix` starts the name of every file of this bundle file, whatever the Node.js), or
+ * undefined without one.
  * The key holds the content hash scripts/build.mjs appends to the bundle as its last line, and the
  * bundle's size and time (a bundle edited by hand): V8 checks its own version and flags, but of
  * the source only its length.
@@ -59,8 +59,8 @@ function cacheFileOf(file, source, args, env) {
   if (dir === undefined) return undefined;
   const build = /\/\/# shipbook-build ([0-9a-f]{16})\s*$/.exec(source.slice(-64))?.[1] ?? 'unbuilt';
   const { size, mtimeMs } = statSync(file);
-  const prefix = `${build}-`;
-  return { dir, prefix, file: join(dir, `${prefix}${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}-${commandOf(args)}.bin`) };
+  const prefix = `${build}-${size}-${Math.trunc(mtimeMs)}-`;
+  return { dir, prefix, file: join(dir, `${prefix}${process.version}-${process.arch}-${commandOf(args)}.bin`) };
 }
 
 /**
@@ -76,7 +76,10 @@ function makeDirectory(dir) {
   for (const d of missing) mkdirSync(d, { mode: 0o700 });
 }
 
-/** Writes the code cache of `script` (atomically) and removes the files of other builds (those of other Node.js versions stay). */
+/**
+ * Writes the code cache of `script` (atomically) and removes the files of other bundles (earlier
+ * builds or installs); those of other Node.js versions for this bundle stay.
+ */
 function writeCache(script, cache) {
   try {
     makeDirectory(cache.dir);
@@ -93,7 +96,8 @@ function writeCache(script, cache) {
 
 /**
  * Compiles and runs the bundle `file` (a CommonJS module already wrapped in its function, as
- * scripts/build.mjs writes it) with its code cache (see above) and returns its exports. `args` are the command-line arguments: they choose the cache file.
+ * scripts/build.mjs writes it) with its code cache (see above) and returns its exports. `args`
+ * are the command-line arguments: they choose the cache file.
  * @throws what reading or running the bundle throws (ENOENT when it was never built)
  */
 function loadBundle(file, args, env = process.env) {
