@@ -7,6 +7,12 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
+ * Error codes of a file system that refuses a path: no permission, a file where a directory
+ * belongs, read-only, full, a directory that cannot be created at all (ENOENT, as under /proc).
+ */
+export const FILE_SYSTEM_REFUSALS: ReadonlySet<string> = new Set(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'ELOOP', 'ENAMETOOLONG']);
+
+/**
  * Creates `dir` and each missing parent, outermost first, with `mode` (e.g. 0o700); an existing
  * directory is fine.
  * @throws the first failure, with its code (ENOENT, EACCES, ENOTDIR, EROFS …) and path; EEXIST

@@ -8,6 +8,7 @@
  */
 import { ConfigError } from './errors.js';
 import { SANDBOX_API_KEY, sandboxStateDir, startSandbox, StoreCorruptError, type Sandbox } from './sandbox/index.js';
+import { FILE_SYSTEM_REFUSALS } from './dirs.js';
 
 /** A started built-in sandbox, with where its state lives and the key it accepts. */
 export interface BuiltinSandbox extends Sandbox {
@@ -39,10 +40,7 @@ export function builtinStateError(err: unknown): unknown {
       cause: err,
     });
   }
-  // A file system that refuses: no permission, a file where a directory belongs, read-only, full,
-  // a directory that cannot be created at all (ENOENT, as under /proc).
-  const FS_CODES = ['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'ELOOP', 'ENAMETOOLONG'];
-  if (FS_CODES.includes((err as NodeJS.ErrnoException)?.code ?? '')) {
+  if (FILE_SYSTEM_REFUSALS.has((err as NodeJS.ErrnoException)?.code ?? '')) {
     return new ConfigError(`cannot use the built-in sandbox's state directory: ${(err as Error).message}`, {
       suggestion: 'Point SHIPBOOK_STATE_DIR at a directory you can write (not a file), or fix the permissions or the free space.',
       cause: err,

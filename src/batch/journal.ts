@@ -13,7 +13,7 @@ import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, rmSync
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { makeDirectory } from '../dirs.js';
+import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../dirs.js';
 
 /** The default journal, relative to the working directory. */
 export const DEFAULT_JOURNAL = '.shipbook/journal.ndjson';
@@ -175,9 +175,6 @@ export class JournalLockedError extends Error {
     this.name = 'JournalLockedError';
   }
 }
-
-/** Error codes of a file system that refuses a path (ENOENT: a directory that cannot be created, as under /proc). */
-const FILE_SYSTEM_REFUSALS = new Set(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'ELOOP', 'ENAMETOOLONG']);
 
 /** What a refusal means, in words. */
 const REFUSAL_WORDS: Record<string, string> = {
