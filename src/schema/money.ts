@@ -97,8 +97,12 @@ export class Money {
   toString(): string {
     return displayCents(this.cents);
   }
-  /** The amount as a JSON number with at most two decimals, for request bodies that want numbers. */
+  /**
+   * The amount as a JSON number with at most two decimals, for request bodies that want numbers.
+   * `cents / 100` is the double nearest to the exact amount (IEEE division rounds correctly), which
+   * is the number the two-decimal string parses to: the same value, without the string.
+   */
   toNumber(): number {
-    return Number(formatCents(this.cents));
+    return this.cents / 100;
   }
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { displayCents, formatCents, Money, parseAmountInput, percentOf, readCents } from '../../src/schema/money.js';
 
@@ -31,6 +32,13 @@ describe('money is read exactly, never as a binary float', () => {
     expect(displayCents(123456789)).toBe('1,234,567.89');
     expect(JSON.stringify({ total: new Money(3520) })).toBe('{"total":"35.20"}');
     expect(new Money(3520).toNumber()).toBe(35.2);
+  });
+
+  it('gives as a number exactly what its two-decimal string reads as, for any cents', () => {
+    const sameNumber = (cents: number) => Object.is(new Money(cents).toNumber() + 0, Number(formatCents(cents)) + 0);
+    fc.assert(fc.property(fc.maxSafeInteger(), sameNumber), { numRuns: 20_000 });
+    fc.assert(fc.property(fc.integer({ min: -10_000_000, max: 10_000_000 }), sameNumber), { numRuns: 20_000 });
+    for (const cents of [1, 7, 10, 29, 190, 2090, 123456789, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) expect(sameNumber(cents)).toBe(true);
   });
 
   it('takes percentages in integer maths, rounding half up', () => {
