@@ -38,7 +38,7 @@ export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promis
     freePickup: o.freePickup,
     stateDir: o.stateDir,
     faults: o.faults,
-    log: o.quiet ? () => {} : (line: string) => ctx.io.err(`${line}\n`),
+    ...(o.quiet ? {} : { log: (line: string) => ctx.io.err(`${line}\n`) }),
   }).catch((err: unknown) => {
     // A busy or forbidden port is the user's to change, as for `callback listen` (exit 2, not an internal error).
     const code = (err as NodeJS.ErrnoException | undefined)?.code;

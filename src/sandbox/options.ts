@@ -62,6 +62,8 @@ export interface ResolvedSandboxOptions {
   callbackTimeoutMs: number;
   now: () => Date;
   log: (line: string) => void;
+  /** True when a `log` was given: each request is then timed and logged (without one, nothing per request is spent on it). */
+  logRequests: boolean;
   seed: number;
   stateDir: string | undefined;
   faults: SandboxFaults;
@@ -83,6 +85,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     callbackTimeoutMs: nonNegative(options.callbackTimeoutMs, 5000),
     now: options.now ?? (() => new Date()),
     log: options.log ?? (() => {}),
+    logRequests: options.log !== undefined,
     seed: options.seed ?? randomInt(1, 2 ** 31),
     stateDir: options.stateDir,
     faults: options.faults ?? {},

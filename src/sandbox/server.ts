@@ -24,7 +24,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { answerMalformed } from '../http/server.js';
 import { MAX_REQUEST_BYTES } from '../schema/limits.js';
-import { SandboxHttpError, type HttpMethod, type Route, type RouteReply, type SandboxContext } from './http.js';
+import { SandboxHttpError, type HttpMethod, type Route, type RouteReply, type RouteRequest, type SandboxContext } from './http.js';
 import { ROUTES } from './routes/index.js';
 import { StoreCorruptError } from './store/index.js';
 
@@ -83,19 +83,18 @@ export function matchRoute(
   return allowed.length > 0 ? { allowed } : undefined;
 }
 
-/** Writes the envelope `{message, code, result}` with HTTP status = `code`. */
-function writeEnvelope(res: ServerResponse, status: number, message: string, result: unknown, headers: Record<string, string> = {}): void {
+/** The headers of every envelope besides its length, as the flat list `writeHead` takes (built once). */
+const ENVELOPE_HEADERS: readonly string[] = ['content-type', 'application/json; charset=utf-8', 'cache-control', 'no-store'];
+
+/** Writes the envelope `{message, code, result}` with HTTP status = `code`, and `headers` besides the usual ones. */
+function writeEnvelope(res: ServerResponse, status: number, message: string, result: unknown, headers?: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
   const body = JSON.stringify({ message, code: status, result: result ?? {} });
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
-    ...headers,
-  });
+  const list = ['content-length', String(Buffer.byteLength(body)), ...ENVELOPE_HEADERS];
+  if (headers !== undefined) for (const name of Object.keys(headers)) list.push(name, headers[name]!);
+  res.writeHead(status, list);
   res.end(body);
 }
-
 
 /** Reads and unwraps the JSON body: the content of `request`, or `undefined` for an empty optional body. */
 async function readRequestBody(req: IncomingMessage, res: ServerResponse, mode: 'required' | 'optional'): Promise<unknown> {
@@ -116,7 +115,8 @@ async function readRequestBody(req: IncomingMessage, res: ServerResponse, mode: 
     });
   }
   // issue 20 item 10: a body declared as something other than JSON is refused (415), not guessed at.
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const declared = req.headers['content-type'];
+  const type = declared === undefined || declared === 'application/json' ? '' : declared.split(';')[0]!.trim().toLowerCase();
   if (type !== '' && type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
     throw new SandboxHttpError(415, `unsupported content type ${JSON.stringify(type)}: send the body as application/json`);
   }
@@ -170,16 +170,36 @@ export function checkAuth(req: IncomingMessage, ctx: SandboxContext, required: b
   return valid;
 }
 
+/** A plain request target: a path of letters, digits, `_`, `-` and `/` (not `//…`), and a query of visible ASCII without `#`. */
+const PLAIN_TARGET = /^\/(?!\/)[\w\-/]*(\?[\x21-\x22\x24-\x7e]*)?$/;
+
+/**
+ * The path and query of a request target, as WHATWG URL parsing gives them. A plain target (the
+ * usual case) is split as it is, since parsing would change nothing in it; any other (dot
+ * segments, %-escapes, an absolute URL) goes through `new URL`. The query is parsed when first read.
+ * @throws SandboxHttpError 400 for a target that is not a URL
+ */
+export function requestTarget(raw: string): { pathname: string; query: () => URLSearchParams } {
+  if (PLAIN_TARGET.test(raw)) {
+    const q = raw.indexOf('?');
+    const pathname = q === -1 ? raw : raw.slice(0, q);
+    const search = q === -1 ? '' : raw.slice(q); // with its '?', which URLSearchParams drops (a second one is data)
+    return { pathname, query: () => new URLSearchParams(search) };
+  }
+  let url: URL;
+  try {
+    url = new URL(raw, 'http://sandbox.invalid');
+  } catch {
+    throw new SandboxHttpError(400, 'malformed request URL');
+  }
+  return { pathname: url.pathname, query: () => url.searchParams };
+}
+
 /** Handles one request to its envelope; never throws. Returns the status written. */
 async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext, compiled: readonly CompiledRoute[]): Promise<number> {
   try {
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    } catch {
-      throw new SandboxHttpError(400, 'malformed request URL');
-    }
-    const method = (req.method ?? 'GET').toUpperCase();
+    const url = requestTarget(req.url ?? '/');
+    const method = req.method ?? 'GET'; // upper case: Node's HTTP parser takes no other method names
     const match = matchRoute(compiled, method, url.pathname);
     if (match === undefined) throw new SandboxHttpError(404, `no such operation: ${method} ${url.pathname}`);
     if ('allowed' in match) {
@@ -191,7 +211,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
     const authenticated = checkAuth(req, ctx, route.auth);
     const mode = route.body ?? (route.method === 'GET' || route.method === 'DELETE' ? 'none' : 'required');
     const body = mode === 'none' ? undefined : await readRequestBody(req, res, mode);
-    const request = { method: route.method as HttpMethod, path: url.pathname, params, query: url.searchParams, body, authenticated };
+    let query: URLSearchParams | undefined;
+    const request: RouteRequest = {
+      method: route.method as HttpMethod,
+      path: url.pathname,
+      params,
+      get query() {
+        return (query ??= url.query());
+      },
+      body,
+      authenticated,
+    };
     const fault = ctx.faults?.active ? ctx.faults.decide(url.pathname) : ({ kind: 'none' } as const);
     if (ctx.faults?.faults.latencyMs) await new Promise((r) => setTimeout(r, ctx.faults!.faults.latencyMs));
     if (fault.kind === 'rate-limited') throw new SandboxHttpError(429, 'too many requests (sandbox --rate-limit)', { headers: { 'retry-after': '1' } });
@@ -200,8 +230,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
       req.socket.destroy();
       return 0;
     }
-    const reply: RouteReply =
-      route.stateful === false ? await route.handler(request, ctx) : await ctx.state.store.transaction(() => route.handler(request, ctx));
+    // A route that reads no state answers without the store's transaction, and without waiting a
+    // turn of the event loop when its handler answers at once (a quote).
+    const answer = route.stateful === false ? route.handler(request, ctx) : ctx.state.store.transaction(() => route.handler(request, ctx));
+    const reply: RouteReply = answer instanceof Promise ? await answer : answer;
     if (fault.kind === 'reset-after') {
       // Processed, and the answer is lost: the client cannot know the order exists.
       req.socket.destroy();
@@ -233,14 +265,19 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
  */
 export function createSandboxServer(ctx: SandboxContext, routes: readonly Route[] = ROUTES): Server {
   const compiled = compileRoutes(routes);
+  const log = ctx.options.logRequests ? ctx.options.log : undefined;
   // Checked every second (Node's default of 30 s let a 10 s header timeout run to 40 s).
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
+    if (log === undefined) {
+      void handle(req, res, ctx, compiled);
+      return;
+    }
     const started = performance.now();
     void handle(req, res, ctx, compiled).then((status) => {
       let path = req.url ?? '/';
       const q = path.indexOf('?');
       if (q >= 0) path = path.slice(0, q);
-      ctx.options.log(`${req.method ?? '?'} ${path} ${status} (${Math.round(performance.now() - started)} ms)`);
+      log(`${req.method ?? '?'} ${path} ${status} (${Math.round(performance.now() - started)} ms)`);
     });
   });
   server.on('clientError', (err, socket) => {
