@@ -52,6 +52,7 @@ import {
 } from '../errors.js';
 import { endpointOf, mayRetry, type Endpoint, type EndpointName, type RetryPolicy } from './endpoints.js';
 import { envelope, fieldErrors, wrapRequest } from '../schema/envelope.js';
+import { safeParseHot } from '../schema/hot.js';
 import { schemaProblems } from '../schema/issues.js';
 import { Money } from '../schema/money.js';
 import { maskSecret, redactText, redactValue, registerSecret } from './redact.js';
@@ -635,7 +636,7 @@ export class ApiClient {
     } catch {
       json = undefined;
     }
-    const env = envelope.safeParse(json);
+    const env = safeParseHot(envelope, json);
     const ok = status >= 200 && status < 300;
     if (!env.success) {
       if (!ok) {
@@ -661,7 +662,7 @@ export class ApiClient {
         retryAfterMs,
       });
     }
-    const parsed = call.result.safeParse(result);
+    const parsed = safeParseHot(call.result, result);
     if (!parsed.success) {
       const first = schemaProblems(parsed.error, ['result']).slice(0, 3);
       throw new ProtocolError(

@@ -18,6 +18,7 @@ import type { Readable } from 'node:stream';
 import { LineCounter, parseDocument, isAlias, isMap, isPair, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type * as z from 'zod';
 import { ValidationError, type InputIssue } from '../errors.js';
+import { safeParseHot } from '../schema/hot.js';
 import { closestField, formatPath, knownFieldsAt, schemaProblems } from '../schema/issues.js';
 
 /** Largest input document accepted, in bytes (5 MiB). */
@@ -478,7 +479,7 @@ export function documentProblems<S extends z.ZodType>(
   data: unknown = doc.data,
   options: DocumentProblemOptions = {},
 ): { success: true; value: z.output<S> } | { success: false; issues: InputIssue[] } {
-  const parsed = schema.safeParse(data);
+  const parsed = safeParseHot(schema, data);
   if (parsed.success) return { success: true, value: parsed.data };
   const toFilePath = options.toFilePath ?? ((s) => [...s]);
   const issues: InputIssue[] = schemaProblems(parsed.error).map((p) => {

@@ -10,6 +10,7 @@
 import type * as z from 'zod';
 import { invalidRequest } from './errors.js';
 export { SandboxHttpError, invalidRequest, notFound, conflict, type FieldError } from './errors.js';
+import { safeParseHot } from '../schema/hot.js';
 import { schemaProblems } from '../schema/issues.js';
 import type { BookingRunner } from './booking.js';
 import type { FaultInjector } from './faults.js';
@@ -87,7 +88,7 @@ export interface Route {
  * problem with its path relative to `request` (e.g. `order.shipments[0].delivery.address_lines[1]`).
  */
 export function validate<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
+  const parsed = safeParseHot(schema, body);
   if (parsed.success) return parsed.data;
   throw invalidRequest(schemaProblems(parsed.error).map((p) => ({ field: p.path, message: p.message })));
 }
