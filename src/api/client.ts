@@ -52,6 +52,7 @@ import {
 } from '../errors.js';
 import { endpointOf, mayRetry, type Endpoint, type EndpointName, type RetryPolicy } from './endpoints.js';
 import { envelope, fieldErrors, wrapRequest } from '../schema/envelope.js';
+import { readLimited } from '../http/body.js';
 import { safeParseHot } from '../schema/hot.js';
 import { schemaProblems } from '../schema/issues.js';
 import { Money } from '../schema/money.js';
@@ -488,10 +489,14 @@ export class ApiClient {
 
   async #attempt<T>(call: CallOptions<T>, p: Prepared, userSignal: AbortSignal | undefined): Promise<T> {
     const { url, headers, payload } = p;
-    this.#log(`> ${call.method} ${url}`);
-    const { apiKey, authHeader = 'Authorization', authPrefix = 'Bearer ' } = this.#options;
-    if (apiKey) this.#log(`> ${authHeader}: ${authPrefix}${maskSecret(apiKey)}`);
-    if (payload) this.#log(`> ${JSON.stringify(redactValue(JSON.parse(payload)))}`);
+    // Nothing is formatted for --debug unless it is on: the body's redacted copy costs more than sending it.
+    const debug = this.#options.debug !== undefined;
+    if (debug) {
+      this.#log(`> ${call.method} ${url}`);
+      const { apiKey, authHeader = 'Authorization', authPrefix = 'Bearer ' } = this.#options;
+      if (apiKey) this.#log(`> ${authHeader}: ${authPrefix}${maskSecret(apiKey)}`);
+      if (payload) this.#log(`> ${JSON.stringify(redactValue(JSON.parse(payload)))}`);
+    }
     if (userSignal?.aborted) throw this.#interrupted(p, false, userSignal.reason);
 
     const timeoutMs = Math.max(1, Math.min(this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS, call.timeoutMs ?? Number.POSITIVE_INFINITY));
@@ -529,22 +534,12 @@ export class ApiClient {
       state.sent = true; // an answer came: whatever the channels said, the request was sent
       status = res.statusCode;
       retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > limit) {
+      const answer = await readLimited(res.body, limit, limit, Number(res.headers['content-length']));
+      if ('tooLarge' in answer) {
         res.body.destroy();
         throw this.#tooLarge(p, limit);
       }
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        total += chunk.length;
-        if (total > limit) {
-          res.body.destroy();
-          throw this.#tooLarge(p, limit);
-        }
-        chunks.push(chunk);
-      }
-      text = Buffer.concat(chunks).toString('utf8');
+      text = answer.text;
     } catch (err) {
       if (err instanceof AnswerTooLargeError) throw err;
       if (userSignal?.aborted) throw this.#interrupted(p, state.sent, err);
@@ -554,7 +549,7 @@ export class ApiClient {
       clearTimeout(timer);
       userSignal?.removeEventListener('abort', onUserAbort);
     }
-    this.#log(`< ${status} (${Date.now() - started} ms) ${text.length > 4000 ? `${text.slice(0, 4000)}…` : text}`);
+    if (debug) this.#log(`< ${status} (${Date.now() - started} ms) ${text.length > 4000 ? `${text.slice(0, 4000)}…` : text}`);
     return this.#unwrap(call, p, status, text, retryAfterMs);
   }
 
