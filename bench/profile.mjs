@@ -78,13 +78,13 @@ export function summariseProfile(file, root) {
  * Markdown of a summary: the top areas and functions, with their share of the busy time, and with
  * `units` (e.g. `{count: 120000, name: 'request'}`) the time per unit in µs.
  */
-export function profileMarkdown(title, summary, top = 12, units = undefined) {
+export function profileMarkdown(title, summary, top = 12, units = undefined, extra = undefined) {
   const pct = (ms) => `${((ms / summary.busyMs) * 100).toFixed(1)} %`;
   const per = (ms) => (units ? ` | ${((ms * 1000) / units.count).toFixed(1)} µs` : '');
   return [
     `### ${title}`,
     '',
-    `${summary.busyMs.toFixed(0)} ms busy of ${summary.totalMs.toFixed(0)} ms sampled (the rest idle)${units ? `, ${units.count} ${units.name}s: ${((summary.busyMs * 1000) / units.count).toFixed(1)} µs busy per ${units.name}` : ''}. Self time by area, then by function; % of busy time.`,
+    `${summary.busyMs.toFixed(0)} ms busy of ${summary.totalMs.toFixed(0)} ms sampled (the rest idle)${units ? `, ${units.count} ${units.name}s: ${((summary.busyMs * 1000) / units.count).toFixed(1)} µs busy per ${units.name}` : ''}. Self time by area, then by function; % of busy time.${extra ? ` ${extra}` : ''}`,
     '',
     `| area | self time | share${units ? ` | per ${units.name}` : ''} |`,
     `|---|---|---${units ? '|---' : ''}|`,
