@@ -96,11 +96,18 @@ const ENVELOPE_HEADERS: readonly string[] = ['content-type', 'application/json; 
  */
 let unsent: Array<{ res: ServerResponse; body: string }> = [];
 
-/** Writes every answer of this turn. */
+/** Writes every answer of this turn; one that cannot be written closes its connection and spoils no other. */
 function sendAnswers(): void {
   const answers = unsent;
   unsent = [];
-  for (const { res, body } of answers) if (!res.destroyed) res.end(body);
+  for (const { res, body } of answers) {
+    if (res.destroyed) continue;
+    try {
+      res.end(body);
+    } catch {
+      res.destroy();
+    }
+  }
 }
 
 /** Writes the envelope `{message, code, result}` with HTTP status = `code`, and `headers` besides the usual ones. */
