@@ -268,24 +268,26 @@ async function throughput() {
   const sandbox = await startSandbox();
   try {
     const env = { ...baseEnv, SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_bench_0123456789' };
+    // The two clients, as run in every pass (node flags first, for the profiled run).
+    const book = (journal, flags = []) => [process.execPath, ...flags, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', join(work, journal)];
+    const bare = [process.execPath, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16'];
     const ours = [];
     const theirs = [];
     // CPU per order (µs, user + system, every thread) of each client and of the sandbox under it.
     const cpu = { ours: [], oursSandbox: [], theirs: [], theirsSandbox: [] };
     // One untimed pass of each first: the first client to meet a fresh sandbox would pay for its
     // warm-up (V8 compiling its code), and shipbook runs first in every round.
-    runOnce([process.execPath, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', join(work, 'journal-warm-up.ndjson')], env);
-    runOnce([process.execPath, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16'], env);
+    runOnce(book('journal-warm-up.ndjson'), env);
+    runOnce(bare, env);
     for (let round = 0; round < 2; round++) {
-      const journal = join(work, `journal-${round}.ndjson`);
       const s0 = sandbox.cpuMs();
       const t0 = process.hrtime.bigint();
-      const a = runOnce([process.execPath, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', journal], env);
+      const a = runOnce(book(`journal-${round}.ndjson`), env);
       ours.push(count / (Number(process.hrtime.bigint() - t0) / 1e9));
       const s1 = sandbox.cpuMs();
       // Both are timed the same way: the wall time of the whole process, start-up included.
       const t1 = process.hrtime.bigint();
-      const r = runOnce([process.execPath, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16'], env);
+      const r = runOnce(bare, env);
       theirs.push(count / (Number(process.hrtime.bigint() - t1) / 1e9));
       const s2 = sandbox.cpuMs();
       if (JSON.parse(r.stdout).orders !== count) throw new Error('bare-undici.mjs did not send every order');
@@ -304,7 +306,7 @@ async function throughput() {
     addRow({ figure: name, value: `${a.median.toFixed(0)} orders/s`, baseline: `${b.median.toFixed(0)} orders/s`, ratio: ratio.toFixed(2), target: '≥ 0.8', ok: ratio >= 0.8, note: `${count} orders, concurrency 16, 2 rounds after an untimed one; both timed as whole processes${cpuNote}` });
     if (ratio < 0.8) {
       const p = profileArgs('book-batch');
-      const profiled = runOnce([process.execPath, ...p.flags, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', join(work, 'journal-profiled.ndjson')], env);
+      const profiled = runOnce(book('journal-profiled.ndjson', p.flags), env);
       // The profile sees the main thread only; the process's own CPU time counts every thread.
       const whole = Number.isNaN(profiled.cpuMs)
         ? undefined

@@ -201,7 +201,8 @@ const PLAIN_TARGET = /^\/(?!\/)[\w\-/]*(\?[\x21-\x22\x24-\x7e]*)?$/;
 /**
  * The path and query of a request target, as WHATWG URL parsing gives them. A plain target (the
  * usual case) is split as it is, since parsing would change nothing in it; any other (dot
- * segments, %-escapes, an absolute URL) goes through `new URL`. The query is parsed when first read.
+ * segments, %-escapes, an absolute URL) goes through `new URL`. The query is parsed when first
+ * read, once.
  * @throws SandboxHttpError 400 for a target that is not a URL
  */
 export function requestTarget(raw: string): { pathname: string; query: () => URLSearchParams } {
@@ -209,7 +210,8 @@ export function requestTarget(raw: string): { pathname: string; query: () => URL
     const q = raw.indexOf('?');
     const pathname = q === -1 ? raw : raw.slice(0, q);
     const search = q === -1 ? '' : raw.slice(q); // with its '?', which URLSearchParams drops (a second one is data)
-    return { pathname, query: () => new URLSearchParams(search) };
+    let query: URLSearchParams | undefined;
+    return { pathname, query: () => (query ??= new URLSearchParams(search)) };
   }
   let url: URL;
   try {
@@ -236,13 +238,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
     const authenticated = checkAuth(req, ctx, route.auth);
     const mode = route.body ?? (route.method === 'GET' || route.method === 'DELETE' ? 'none' : 'required');
     const body = mode === 'none' ? undefined : await readRequestBody(req, res, mode);
-    let query: URLSearchParams | undefined;
     const request: RouteRequest = {
       method: route.method as HttpMethod,
       path: url.pathname,
       params,
       get query() {
-        return (query ??= url.query());
+        return url.query();
       },
       body,
       authenticated,
