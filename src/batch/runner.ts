@@ -18,7 +18,7 @@ import type { OrderPaths } from '../api/orders.js';
 import { bookDocument, type BookingDocument } from '../booking/book.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { pollForResult } from '../booking/wait.js';
-import { ApiError, ShipbookError, type InputIssue } from '../errors.js';
+import { ApiError, EXIT, ShipbookError, type InputIssue } from '../errors.js';
 import { isTransientFailure } from '../api/endpoints.js';
 import { validateKind } from '../input/validate.js';
 import type { OrderResponse } from '../schema/order.js';
@@ -27,6 +27,7 @@ import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { IdentityCounter, inShard, type Shard } from './identity.js';
 import { batchDocuments } from './inputs.js';
 import type { Journal } from './journal.js';
+import { Slots } from './slots.js';
 import { stepRecorder } from './steps.js';
 
 /** What became of one order of the batch. */
@@ -158,8 +159,34 @@ const CREATE_ATTEMPTS = 6;
 const errorOf = (err: unknown) =>
   err instanceof ShipbookError ? { code: err.code, message: err.message, exit_code: err.exitCode } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
 
-/** Books one order from where the journal says it stands. */
-async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchDeps): Promise<BatchResult> {
+/**
+ * The request slot of one order (see {@link Slots}): held when the order starts, given back while
+ * it waits for its booking result or backs off, taken again before its next attempt.
+ */
+interface OrderSlot {
+  hold(): Promise<void>;
+  free(): void;
+}
+
+/** An {@link OrderSlot} of `slots`, held already (the runner took it before starting the order). */
+function heldSlot(slots: Slots): OrderSlot {
+  let held = true;
+  return {
+    async hold() {
+      if (held) return;
+      await slots.acquire();
+      held = true;
+    },
+    free() {
+      if (!held) return;
+      held = false;
+      slots.release();
+    },
+  };
+}
+
+/** Books one order from where the journal says it stands, in the request slot `slot` of `slots`. */
+async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchDeps, slots: Slots, slot: OrderSlot): Promise<BatchResult> {
   const { journal } = deps;
   const base = { id: item.id, file: item.file, line: item.line };
   const state = journal.states.get(item.id);
@@ -189,8 +216,11 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
   }
 
   const record = { id: item.id, file: item.file, line: item.line };
-  const poll = (orderId: string) =>
-    pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal });
+  // Waiting holds no slot: each poll takes one for its request only, so the next order can start.
+  const poll = (orderId: string) => {
+    slot.free();
+    return pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal, gate: (request) => slots.run(request) });
+  };
   const steps = stepRecorder(journal, record);
   const finished = (order: OrderResponse): BatchResult => {
     const { tracking, total } = steps.processed(order);
@@ -199,6 +229,7 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
 
   try {
     for (let attempt = 1; ; attempt++) {
+      await slot.hold();
       // Each attempt starts from where the journal says the order stands.
       const at = journal.states.get(item.id);
       const doc: BookingDocument = (at?.stage === 'created' || at?.stage === 'failed') && at.orderId !== undefined ? { kind: 'pending', orderId: at.orderId } : item.doc;
@@ -224,7 +255,11 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
         // answer, a timeout): accepting again is safe (a 409 is read as accepted) and so is polling.
         const cause = err instanceof BookingStoppedError ? err.cause : err;
         const passing = isTransientFailure(cause) && journal.states.get(item.id)?.orderId !== undefined;
-        const wait = () => (deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(Math.min(2000, 100 * 2 ** attempt) * Math.random());
+        const wait = () => {
+          // Backing off holds no slot either.
+          slot.free();
+          return (deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(Math.min(2000, 100 * 2 ** attempt) * Math.random());
+        };
         if (refused && doc.kind !== 'pending' && attempt < CREATE_ATTEMPTS && !deps.signal?.aborted) {
           journal.append({ ...record, event: 'failed', created: false, error: errorOf(err) });
           await wait();
@@ -241,6 +276,19 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
     const now = journal.states.get(item.id);
     const detail = err instanceof BookingStoppedError ? err.cause : err;
     const sent = (detail as { sent?: unknown }).sent === true && !(detail instanceof ApiError);
+    if (now?.stage === 'accepted' && now.orderId !== undefined && deps.signal?.aborted) {
+      // Stopped while waiting (Ctrl-C, SIGTERM): the order is accepted and its booking goes on at
+      // the service. The journal keeps it accepted, so the next run only waits for its result.
+      return {
+        ...base,
+        status: 'failed',
+        attempts,
+        order_id: now.orderId,
+        ...(now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}),
+        error: { code: 'interrupted', message: `interrupted while waiting for the booking result: order ${now.orderId} is accepted and its booking goes on at the service`, exit_code: EXIT.INTERRUPTED },
+        hint: `Run the same command again to wait for its result (it is not accepted again), or see it with "shipbook order get ${now.orderId}"`,
+      };
+    }
     if (now?.stage === 'unknown' && sent) {
       return {
         ...base,
@@ -268,8 +316,21 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
 }
 
 /**
- * Books every valid document of the inputs (this shard's) at `deps.concurrency`, reporting each
- * as it finishes (the documents of `options.checked` when the check pass kept them). Invalid documents (with `skipInvalid`) are reported as `invalid` and left out.
+ * The most orders under way at once (sending a request or waiting for their booking result), so
+ * that a service slow to book cannot make a batch of 100,000 orders hold them all in memory.
+ */
+export function maxUnderWay(concurrency: number): number {
+  return Math.max(1_000, 16 * concurrency);
+}
+
+/**
+ * Books every valid document of the inputs (this shard's), reporting each as it finishes (the
+ * documents of `options.checked` when the check pass kept them). At most `deps.concurrency`
+ * requests are in flight ({@link Slots}); orders waiting for their booking result hold none, up
+ * to {@link maxUnderWay} orders under way. Invalid documents (with `skipInvalid`) are reported as
+ * `invalid` and left out.
+ * @throws what an order's booking could not report as its result (the journal refusing a write),
+ *   once every order under way has finished
  */
 export async function runBatch(
   inputs: readonly string[],
@@ -284,22 +345,43 @@ export async function runBatch(
     if ((r.status === 'booked' || r.status === 'already_booked') && r.total) summary.totalCents += Math.round(Number(r.total) * 100);
     deps.onResult(r);
   };
-  const worker = async () => {
-    for (;;) {
-      if (deps.signal?.aborted) {
-        summary.interrupted = true;
-        return;
-      }
-      const next = await items.next();
-      if (next.done) return;
-      const item = next.value;
-      if (item.issues || !item.doc) {
-        report({ id: item.id, file: item.file, line: item.line, status: 'invalid', attempts: 0, issues: item.issues });
-        continue;
-      }
-      report(await bookItem(item as BatchItem & { doc: BookingDocument }, deps));
+  const slots = new Slots(deps.concurrency);
+  const limit = maxUnderWay(deps.concurrency);
+  const underWay = new Set<Promise<void>>();
+  let oneFinished: (() => void) | undefined;
+  let failure: { err: unknown } | undefined;
+  for (;;) {
+    while (underWay.size >= limit) await new Promise<void>((resolve) => (oneFinished = resolve));
+    await slots.acquire();
+    if (deps.signal?.aborted) summary.interrupted = true;
+    const next = summary.interrupted || failure !== undefined ? undefined : await items.next();
+    if (next === undefined || next.done) {
+      slots.release();
+      break;
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, deps.concurrency) }, worker));
+    const item = next.value;
+    if (item.issues || !item.doc) {
+      slots.release();
+      report({ id: item.id, file: item.file, line: item.line, status: 'invalid', attempts: 0, issues: item.issues });
+      continue;
+    }
+    const slot = heldSlot(slots);
+    const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, deps, slots, slot)
+      .then(report)
+      .catch((err: unknown) => {
+        failure ??= { err };
+      })
+      .finally(() => {
+        slot.free();
+        underWay.delete(booking);
+        oneFinished?.();
+        oneFinished = undefined;
+      });
+    underWay.add(booking);
+  }
+  await Promise.all(underWay);
+  // Stopped after the last order was taken: the orders under way were still cut short.
+  if (deps.signal?.aborted) summary.interrupted = true;
+  if (failure !== undefined) throw failure.err;
   return summary;
 }

@@ -28,6 +28,11 @@ export interface PollOptions {
   /** Called when a poll fails in a way worth retrying (network, timeout, 5xx); polling goes on. */
   onTransientError?: (err: Error) => void;
   signal?: AbortSignal;
+  /**
+   * Runs each poll request (a batch passes its request slots, src/batch/slots.ts, so the polls of
+   * many waiting orders stay within `--concurrency`); default: at once.
+   */
+  gate?: <T>(request: () => Promise<T>) => Promise<T>;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
   /** How to wait between polls; default {@link realSleep}. */
@@ -127,7 +132,9 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
     try {
       // Bounded by what remains of the wait (the poll at the deadline gets a short grace), and not
       // retried inside the client: this loop retries, so a hung poll cannot outlast --timeout.
-      ({ order, message } = await fetchOrderWithMessage(api, orderId, options.paths, { retry: 'never', timeoutMs: pollBudget(deadline - now()) }));
+      // The budget is reckoned once the request may leave (after the gate).
+      const poll = () => fetchOrderWithMessage(api, orderId, options.paths, { retry: 'never', timeoutMs: pollBudget(deadline - now()) });
+      ({ order, message } = await (options.gate === undefined ? poll() : options.gate(poll)));
       badInARow = 0;
       lastState = orderStatusWord(order.status);
     } catch (err) {

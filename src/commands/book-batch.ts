@@ -115,7 +115,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     throw err;
   }
   ctx.defer(() => journal.close());
-  // A keep-alive pool sized to the concurrency: each order has one request in flight at a time.
+  // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
   const api = (await ctx.api()).withOptions({ connections: o.concurrency });
   ctx.defer(() => api.close());
   const reports = new ReportWriter({ report: o.report, junit: o.junit });
@@ -150,6 +150,13 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     io.out(serialize(format, { summary: { ...rest, total: (totalCents / 100).toFixed(2) }, orders: collected }));
   }
   printBatchSummary(io, summary, failures);
+  if (summary.interrupted && summary.failed + summary.unknown > 0) {
+    const waiting = failures.filter((r) => r.error?.code === 'interrupted').length;
+    throw new ShipbookError('batch_incomplete', `interrupted: ${summary.failed} order(s) not finished${waiting > 0 ? ` (${waiting} accepted and still booking at the service)` : ''} and ${summary.unknown} unknown`, EXIT.BATCH_INCOMPLETE, {
+      reported: true,
+      suggestion: `Run the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice. Journal: ${o.journal}`,
+    });
+  }
   if (summary.failed + summary.unknown > 0) {
     throw new ShipbookError('batch_incomplete', `${summary.failed} order(s) failed and ${summary.unknown} are unknown`, EXIT.BATCH_INCOMPLETE, {
       reported: true,

@@ -239,7 +239,7 @@ export function bookCommand(ctx: Context): Command {
         .option('--collection-from-service', 'consolidated mail: fill each shipment\'s collection_type and collection from the service data (refused when a shipment has a different one)'),
     ),
   )
-    .option('--concurrency <n>', 'batch: orders booked at once (default 4)')
+    .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
     .option('--journal <file>', `batch: the journal that makes a run resumable (default ${DEFAULT_JOURNAL})`)
     .option('--report <file>', 'batch: write a JSON report of every order')
     .option('--junit <file>', 'batch: write a JUnit XML report (one test case per order)')

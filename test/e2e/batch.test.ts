@@ -6,6 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,6 +69,48 @@ function ordersFile(n: number): { dir: string; file: string } {
   return { dir, file };
 }
 
+/** What a {@link countingProxy} saw. */
+interface Traffic {
+  /** The most requests it had in flight at once. */
+  most: number;
+  /** Answers in the order they went back: method, path and the order's status when the answer has one. */
+  answers: Array<{ method: string; path: string; status?: string }>;
+}
+
+/**
+ * A plain HTTP proxy on 127.0.0.1 in front of `target` that counts the requests in flight and
+ * notes each answer (the witness of what the batch sent, and when).
+ */
+async function countingProxy(target: string): Promise<{ url: string; traffic: Traffic; server: Server }> {
+  const traffic: Traffic = { most: 0, answers: [] };
+  let inFlight = 0;
+  const server = createServer((req, res) => {
+    inFlight++;
+    traffic.most = Math.max(traffic.most, inFlight);
+    const upstream = httpRequest(new URL(req.url!.slice(1), target), { method: req.method, headers: req.headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (c: Buffer) => chunks.push(c));
+      answer.on('end', () => {
+        const body = Buffer.concat(chunks);
+        let status: string | undefined;
+        try {
+          status = (JSON.parse(body.toString('utf8')) as { result?: { order?: { status?: string } } }).result?.order?.status;
+        } catch {
+          status = undefined;
+        }
+        traffic.answers.push({ method: req.method!, path: req.url!, ...(status !== undefined ? { status } : {}) });
+        inFlight--;
+        res.writeHead(answer.statusCode!, answer.headers);
+        res.end(body);
+      });
+    });
+    req.pipe(upstream);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, traffic, server };
+}
+
 const envFor = (url: string) => ({ SHIPBOOK_BASE_URL: url, SHIPBOOK_API_KEY: KEY });
 
 /** Reads the JSON report. */
@@ -126,6 +170,60 @@ describe('shipbook book with many orders', () => {
     await expectBookedOnceOrUnknown(url, rep, 120);
     expect(Number(rep.summary.already_booked)).toBeGreaterThan(0);
   }, 150_000);
+
+  it('an order waiting for its booking result holds no request slot: every order is accepted before the first result, never more than --concurrency requests at once', async () => {
+    // Booking takes 3 s at the sandbox; creating and accepting 24 orders three at a time takes far less.
+    const url = await sandbox(['--delay', '3s', '--latency', '10ms']);
+    const proxy = await countingProxy(url);
+    try {
+      const { dir, file } = ordersFile(24);
+      const r = await runCli(['book', file, '--concurrency', '3', '--poll', '1s', '--journal', join(dir, 'journal.ndjson')], { env: envFor(proxy.url), timeoutMs: 60_000 });
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      const { answers, most } = proxy.traffic;
+      expect(most).toBe(3);
+      const firstProcessed = answers.findIndex((a) => a.method === 'GET' && a.status === 'processed');
+      expect(firstProcessed).toBeGreaterThan(0);
+      const acceptedBefore = answers.slice(0, firstProcessed).filter((a) => a.method === 'PUT' && a.path.endsWith('/accept/'));
+      expect(acceptedBefore).toHaveLength(24);
+      expect(answers.filter((a) => a.status === 'processed')).toHaveLength(24);
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+    }
+  }, 90_000);
+
+  it('Ctrl-C while orders wait for their booking result: exit 130, each reported accepted and still booking, and the same command finishes them without accepting again', async () => {
+    const url = await sandbox(['--delay', '3s']);
+    const { dir, file } = ordersFile(12);
+    const journal = join(dir, 'journal.ndjson');
+    const child = spawn(process.execPath, [BIN, 'book', file, '--concurrency', '3', '--poll', '1s', '--journal', journal], { cwd: ROOT, env: isolatedEnv(envFor(url)), stdio: ['ignore', 'pipe', 'pipe'] });
+    running.push(child);
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    // Interrupt once every order is accepted (booking takes 3 s at the sandbox).
+    for (let i = 0; i < 200; i++) {
+      const orders = [...(await ordersByInput(url)).values()].flat();
+      if (orders.length === 12 && readFileSync(journal, 'utf8').split('"accepted"').length - 1 === 12) break;
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    const exited = once(child, 'exit');
+    child.kill('SIGINT');
+    const [code] = (await exited) as [number];
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/interrupted while waiting for the booking result: order ORD-\w+ is accepted and its booking goes on at the service/);
+    expect(stderr).toMatch(/interrupted: 12 order\(s\) not finished \(12 accepted and still booking at the service\)/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    const shown = JSON.parse((await runCli(['journal', 'show', '--journal', journal, '--json'])).stdout) as { orders: Array<{ stage: string }> };
+    expect(shown.orders.map((o) => o.stage)).toEqual(Array(12).fill('accepted'));
+    const report = join(dir, 'report.json');
+    const again = await runCli(['book', file, '--concurrency', '3', '--poll', '1s', '--journal', journal, '--report', report], { env: envFor(url), timeoutMs: 60_000 });
+    expect(again.code, again.stderr.slice(-2000)).toBe(0);
+    const rep = reportOf(report);
+    expect(rep.orders.map((o) => o.status)).toEqual(Array(12).fill('booked'));
+    // Waiting is all the second run did: no order was accepted (or created) again.
+    expect(rep.orders.map((o) => (o as { attempts?: number }).attempts)).toEqual(Array(12).fill(0));
+    await expectBookedOnceOrUnknown(url, rep, 12);
+  }, 90_000);
 
   it('splits the inputs over --shard 1/3, 2/3 and 3/3: every order booked exactly once', async () => {
     const url = await sandbox();
