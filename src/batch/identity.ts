@@ -5,18 +5,32 @@
  */
 import { createHash } from 'node:crypto';
 
-/** JSON with object keys sorted at every level (arrays keep their order). */
+/**
+ * JSON with object keys sorted at every level (arrays keep their order; members whose value is
+ * `undefined` are left out). Written as loops rather than map/filter/join: it runs over every
+ * document of a batch before the first request (test/property/identity.test.ts holds it to the
+ * first, one-expression form).
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let s = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) s += ',';
+      s += canonicalJson(value[i]) ?? '';
+    }
+    return `${s}]`;
   }
-  return JSON.stringify(value);
+  const o = value as Record<string, unknown>;
+  const keys = Object.keys(o).sort();
+  let s = '{';
+  for (const k of keys) {
+    const v = o[k];
+    if (v === undefined) continue;
+    if (s.length > 1) s += ',';
+    s += `${JSON.stringify(k)}:${canonicalJson(v)}`;
+  }
+  return `${s}}`;
 }
 
 /** The first 16 hex digits of the SHA-256 of the document's canonical JSON. */
