@@ -161,11 +161,13 @@ const errorOf = (err: unknown) =>
 
 /**
  * The request slot of one order (see {@link Slots}): held when the order starts, given back while
- * it waits for its booking result or backs off, taken again before its next attempt.
+ * it waits for its booking result or backs off, taken again before its next attempt; `run` sends
+ * one request of a waiting order (a poll) in a slot of its own.
  */
 interface OrderSlot {
   hold(): Promise<void>;
   free(): void;
+  run<T>(request: () => Promise<T>): Promise<T>;
 }
 
 /** An {@link OrderSlot} of `slots`, held already (the runner took it before starting the order). */
@@ -182,11 +184,12 @@ function heldSlot(slots: Slots): OrderSlot {
       held = false;
       slots.release();
     },
+    run: (request) => slots.run(request),
   };
 }
 
-/** Books one order from where the journal says it stands, in the request slot `slot` of `slots`. */
-async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchDeps, slots: Slots, slot: OrderSlot): Promise<BatchResult> {
+/** Books one order from where the journal says it stands, in its request slot `slot`. */
+async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchDeps, slot: OrderSlot): Promise<BatchResult> {
   const { journal } = deps;
   const base = { id: item.id, file: item.file, line: item.line };
   const state = journal.states.get(item.id);
@@ -219,7 +222,7 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
   // Waiting holds no slot: each poll takes one for its request only, so the next order can start.
   const poll = (orderId: string) => {
     slot.free();
-    return pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal, gate: (request) => slots.run(request) });
+    return pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal, gate: slot.run });
   };
   const steps = stepRecorder(journal, record);
   const finished = (order: OrderResponse): BatchResult => {
@@ -353,8 +356,7 @@ export async function runBatch(
   for (;;) {
     while (underWay.size >= limit) await new Promise<void>((resolve) => (oneFinished = resolve));
     await slots.acquire();
-    if (deps.signal?.aborted) summary.interrupted = true;
-    const next = summary.interrupted || failure !== undefined ? undefined : await items.next();
+    const next = deps.signal?.aborted || failure !== undefined ? undefined : await items.next();
     if (next === undefined || next.done) {
       slots.release();
       break;
@@ -366,7 +368,7 @@ export async function runBatch(
       continue;
     }
     const slot = heldSlot(slots);
-    const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, deps, slots, slot)
+    const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, deps, slot)
       .then(report)
       .catch((err: unknown) => {
         failure ??= { err };
@@ -380,8 +382,8 @@ export async function runBatch(
     underWay.add(booking);
   }
   await Promise.all(underWay);
-  // Stopped after the last order was taken: the orders under way were still cut short.
-  if (deps.signal?.aborted) summary.interrupted = true;
+  // Stopped before the inputs ran out, or after: either way orders were cut short.
+  summary.interrupted = deps.signal?.aborted === true;
   if (failure !== undefined) throw failure.err;
   return summary;
 }

@@ -150,17 +150,17 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     io.out(serialize(format, { summary: { ...rest, total: (totalCents / 100).toFixed(2) }, orders: collected }));
   }
   printBatchSummary(io, summary, failures);
-  if (summary.interrupted && summary.failed + summary.unknown > 0) {
-    const waiting = failures.filter((r) => r.error?.code === 'interrupted').length;
-    throw new ShipbookError('batch_incomplete', `interrupted: ${summary.failed} order(s) not finished${waiting > 0 ? ` (${waiting} accepted and still booking at the service)` : ''} and ${summary.unknown} unknown`, EXIT.BATCH_INCOMPLETE, {
-      reported: true,
-      suggestion: `Run the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice. Journal: ${o.journal}`,
-    });
-  }
   if (summary.failed + summary.unknown > 0) {
-    throw new ShipbookError('batch_incomplete', `${summary.failed} order(s) failed and ${summary.unknown} are unknown`, EXIT.BATCH_INCOMPLETE, {
-      reported: true,
-      suggestion: `Run the same command again to retry the failed ones (nothing is booked twice); resolve unknown ones with "shipbook journal resolve". Journal: ${o.journal}`,
-    });
+    const waiting = failures.filter((r) => r.error?.code === 'interrupted').length;
+    const [message, next] = summary.interrupted
+      ? [
+          `interrupted: ${summary.failed} order(s) not finished${waiting > 0 ? ` (${waiting} accepted and still booking at the service)` : ''} and ${summary.unknown} unknown`,
+          'Run the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice.',
+        ]
+      : [
+          `${summary.failed} order(s) failed and ${summary.unknown} are unknown`,
+          'Run the same command again to retry the failed ones (nothing is booked twice); resolve unknown ones with "shipbook journal resolve".',
+        ];
+    throw new ShipbookError('batch_incomplete', message, EXIT.BATCH_INCOMPLETE, { reported: true, suggestion: `${next} Journal: ${o.journal}` });
   }
 }
