@@ -27,11 +27,30 @@ const NATIVE = {
 };
 
 /**
- * Summarises the CPU profile `file` of a process that ran `root`/dist/main.cjs.
- * @returns {{totalMs: number, busyMs: number, areas: Array<{area: string, ms: number}>, functions: Array<{name: string, ms: number}>}}
- *   areas and functions by self time, most first; `busyMs` excludes idle
+ * What a batch's client process does, for {@link summariseProfile}'s `activities`: a sample counts
+ * for the first activity of this list with a frame on its stack (a zod parse inside the input
+ * check is the check; one inside the reading of an answer is that), else for "the rest".
  */
-export function summariseProfile(file, root) {
+export const BOOKING_ACTIVITIES = [
+  { name: 'garbage collection', frame: /^\(garbage collector\)$/ },
+  { name: 'checking every input before the first request (read, validate, identity)', frame: /^(checkBatch|batchItems) \(src\/batch\/runner\.ts|\(src\/batch\/inputs\.ts:/ },
+  { name: "reading the service's answers (JSON.parse, the envelope and result schemas)", frame: /^#unwrap \(src\/api\/client\.ts/ },
+  { name: 'the journal (records, writes, fsync)', frame: /\(src\/batch\/(journal|steps)\.ts:/ },
+  { name: 'HTTP (undici: requests, sockets, parsing answers)', frame: /\((dependency undici|src\/http\/)|node:net:|node:internal\/stream_base_commons/ },
+  { name: 'the API client around each request (src/api/: deadline, signals, retries, errors)', frame: /\(src\/api\// },
+  { name: 'V8 and Node.js internals (program)', frame: /^\(program\)$/ },
+];
+
+/**
+ * Summarises the CPU profile `file` of a process that ran `root`/dist/main.cjs.
+ * With `activities` (e.g. {@link BOOKING_ACTIVITIES}: `{name, frame: RegExp}` tested against each
+ * frame's name as in `functions`), the busy time is also split by activity: each sample counts for
+ * the first activity with a frame on its stack, or for "the rest".
+ * @returns {{totalMs: number, busyMs: number, areas: Array<{area: string, ms: number}>, functions: Array<{name: string, ms: number}>, activities?: Array<{name: string, ms: number}>}}
+ *   areas and functions by self time, most first; activities in the order given, the rest last;
+ *   `busyMs` excludes idle
+ */
+export function summariseProfile(file, root, activities = undefined) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   let map;
   try {
@@ -44,9 +63,8 @@ export function summariseProfile(file, root) {
   const areas = new Map();
   const functions = new Map();
   const add = (m, k, ms) => m.set(k, (m.get(k) ?? 0) + ms);
-  for (const node of profile.nodes) {
-    const ms = self.get(node.id);
-    if (!ms) continue;
+  /** A frame's area and its name as listed: `fn (src/…:line)`, `fn (node:…:line)`, or a native name. */
+  const frameOf = (node) => {
     const { url, functionName, lineNumber, columnNumber } = node.callFrame;
     let area;
     let name = functionName || '(anonymous)';
@@ -65,13 +83,40 @@ export function summariseProfile(file, root) {
       area = areaOf(url);
       name = `${name} (${area}:${lineNumber + 1})`;
     }
+    return { area, name, native: functionName in NATIVE };
+  };
+  const frames = new Map(profile.nodes.map((node) => [node.id, frameOf(node)]));
+  for (const node of profile.nodes) {
+    const ms = self.get(node.id);
+    if (!ms) continue;
+    const { area, name, native } = frames.get(node.id);
     add(areas, area, ms);
-    if (!(functionName in NATIVE)) add(functions, name, ms);
+    if (!native) add(functions, name, ms);
   }
   const total = [...areas.values()].reduce((a, b) => a + b, 0);
   const idle = areas.get(NATIVE['(idle)']) ?? 0;
   const sorted = (m) => [...m].map(([k, ms]) => ({ [m === areas ? 'area' : 'name']: k, ms })).sort((a, b) => b.ms - a.ms);
-  return { totalMs: total, busyMs: total - idle, areas: sorted(areas), functions: sorted(functions) };
+  const summary = { totalMs: total, busyMs: total - idle, areas: sorted(areas), functions: sorted(functions) };
+  if (activities === undefined) return summary;
+  // Each node's activity: the first of the list matched by it or by a frame above it (walked from the root).
+  const rest = activities.length;
+  const activityOf = new Map();
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const childIds = new Set(profile.nodes.flatMap((node) => node.children ?? []));
+  const stack = profile.nodes.filter((node) => !childIds.has(node.id)).map((node) => ({ node, above: rest }));
+  while (stack.length > 0) {
+    const { node, above } = stack.pop();
+    const own = activities.findIndex((a) => a.frame.test(frames.get(node.id).name));
+    const activity = own === -1 ? above : Math.min(own, above);
+    activityOf.set(node.id, activity);
+    for (const id of node.children ?? []) stack.push({ node: byId.get(id), above: activity });
+  }
+  const spent = new Array(rest + 1).fill(0);
+  for (const node of profile.nodes) {
+    const ms = self.get(node.id);
+    if (ms && node.callFrame.functionName !== '(idle)') spent[activityOf.get(node.id) ?? rest] += ms;
+  }
+  return { ...summary, activities: [...activities.map((a, i) => ({ name: a.name, ms: spent[i] })), { name: 'the rest (the booking flow, batch runner, output, timers, promises, start-up)', ms: spent[rest] }] };
 }
 
 /**
@@ -90,6 +135,16 @@ export function profileMarkdown(title, summary, top = 12, units = undefined, ext
     `|---|---|---${units ? '|---' : ''}|`,
     ...summary.areas.filter((a) => !a.area.startsWith('idle')).slice(0, top).map((a) => `| ${a.area} | ${a.ms.toFixed(0)} ms | ${pct(a.ms)}${per(a.ms)} |`),
     '',
+    ...(summary.activities === undefined
+      ? []
+      : [
+          'By activity: each sample counts for the first activity of this list with a frame on its stack (so a zod parse inside the input check counts for the check).',
+          '',
+          `| activity | time | share${units ? ` | per ${units.name}` : ''} |`,
+          `|---|---|---${units ? '|---' : ''}|`,
+          ...summary.activities.map((a) => `| ${a.name} | ${a.ms.toFixed(0)} ms | ${pct(a.ms)}${per(a.ms)} |`),
+          '',
+        ]),
     '| function | self time | share |',
     '|---|---|---|',
     ...summary.functions.slice(0, top).map((f) => `| \`${f.name.replace(/\|/g, '\\|')}\` | ${f.ms.toFixed(0)} ms | ${pct(f.ms)} |`),

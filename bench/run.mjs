@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
-import { profileMarkdown, summariseProfile } from './profile.mjs';
+import { BOOKING_ACTIVITIES, profileMarkdown, summariseProfile } from './profile.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'bin', 'shipbook.js');
@@ -130,10 +130,10 @@ function profileArgs(name) {
   mkdirSync(dir, { recursive: true });
   return { flags: ['--cpu-prof', '--cpu-prof-dir', dir], dir };
 }
-function addProfile(title, dir, units, extra) {
+function addProfile(title, dir, units, extra, activities) {
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) return;
-  profiles.push(profileMarkdown(`${title} (bench/profiles/${dir.split('/').pop()}/${file})`, summariseProfile(join(dir, file), root), 12, units, extra));
+  profiles.push(profileMarkdown(`${title} (bench/profiles/${dir.split('/').pop()}/${file})`, summariseProfile(join(dir, file), root, activities), 12, units, extra));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,10 +271,14 @@ async function throughput() {
     // The two clients, as run in every pass (node flags first, for the profiled run).
     const book = (journal, flags = []) => [process.execPath, ...flags, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', join(work, journal)];
     const bare = [process.execPath, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16'];
+    // For information: the bare client sending book's requests (create, accept and the polls of
+    // --poll 50ms), to tell the cost of waiting for each result from the cost of the rest of book.
+    const bareWaiting = (flags = []) => [process.execPath, ...flags, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16', '50'];
     const ours = [];
     const theirs = [];
+    const waiting = [];
     // CPU per order (µs, user + system, every thread) of each client and of the sandbox under it.
-    const cpu = { ours: [], oursSandbox: [], theirs: [], theirsSandbox: [] };
+    const cpu = { ours: [], oursSandbox: [], theirs: [], theirsSandbox: [], waiting: [] };
     // One untimed pass of each first: the first client to meet a fresh sandbox would pay for its
     // warm-up (V8 compiling its code), and shipbook runs first in every round.
     runOnce(book('journal-warm-up.ndjson'), env);
@@ -295,6 +299,10 @@ async function throughput() {
       cpu.oursSandbox.push(((s1 - s0) * 1000) / count);
       cpu.theirs.push((r.cpuMs * 1000) / count);
       cpu.theirsSandbox.push(((s2 - s1) * 1000) / count);
+      const t2 = process.hrtime.bigint();
+      const w = runOnce(bareWaiting(), env);
+      waiting.push(count / (Number(process.hrtime.bigint() - t2) / 1e9));
+      cpu.waiting.push((w.cpuMs * 1000) / count);
     }
     const perOrder = (list) => `${stats(list).median.toFixed(0)} µs`;
     const cpuNote = Number.isNaN(cpu.ours[0]) || Number.isNaN(cpu.oursSandbox[0])
@@ -304,6 +312,16 @@ async function throughput() {
     const b = stats(theirs);
     const ratio = a.median / b.median;
     addRow({ figure: name, value: `${a.median.toFixed(0)} orders/s`, baseline: `${b.median.toFixed(0)} orders/s`, ratio: ratio.toFixed(2), target: '≥ 0.8', ok: ratio >= 0.8, note: `${count} orders, concurrency 16, 2 rounds after an untimed one; both timed as whole processes${cpuNote}` });
+    const c = stats(waiting);
+    addRow({
+      figure: 'booking throughput: bare undici also waiting for each result / bare undici',
+      value: `${c.median.toFixed(0)} orders/s`,
+      baseline: `${b.median.toFixed(0)} orders/s`,
+      ratio: (c.median / b.median).toFixed(2),
+      target: '(information)',
+      ok: undefined,
+      note: `bench/bare-undici.mjs with a poll interval of 50 ms: book's requests (create, accept, the polls until processed) on book's schedule and bound, and nothing else; in the same rounds; CPU per order ${perOrder(cpu.waiting)}`,
+    });
     if (ratio < 0.8) {
       const p = profileArgs('book-batch');
       const profiled = runOnce(book('journal-profiled.ndjson', p.flags), env);
@@ -311,7 +329,11 @@ async function throughput() {
       const whole = Number.isNaN(profiled.cpuMs)
         ? undefined
         : `The whole process used ${((profiled.cpuMs * 1000) / count).toFixed(0)} µs of CPU per order (user + system, every thread): what the main thread's busy time does not account for ran on other threads (V8's optimising compiler and garbage-collection helpers, libuv's pool for fsync).`;
-      addProfile(`shipbook book of ${count} orders (the client process)`, p.dir, { count, name: 'order' }, whole);
+      addProfile(`shipbook book of ${count} orders (the client process)`, p.dir, { count, name: 'order' }, whole, BOOKING_ACTIVITIES);
+      // The same requests without the rest of book, side by side: what the difference is made of.
+      const q = profileArgs('bare-waiting');
+      runOnce(bareWaiting(q.flags), env);
+      addProfile(`bench/bare-undici.mjs sending the same requests, waiting for each result (${count} orders)`, q.dir, { count, name: 'order' }, undefined, BOOKING_ACTIVITIES);
     }
   } finally {
     await sandbox.stop();
@@ -400,7 +422,8 @@ if (write) {
     'autocannon (bench/load.mjs, its own process) against `shipbook sandbox` and bench/bare-server.mjs (a bare node:http',
     'server answering a fixed envelope); throughput books generated NDJSON orders with `shipbook book --concurrency 16`',
     'and with bench/bare-undici.mjs (create and accept with undici.request at the same concurrency) against one sandbox',
-    'process; memory is the peak RSS (`/usr/bin/time -f %M`) of `shipbook book --dry-run`; the state store times',
+    'process, and for information with bench/bare-undici.mjs waiting for each result as `book --poll 50ms` does (the same',
+    'requests as book, and nothing else); memory is the peak RSS (`/usr/bin/time -f %M`) of `shipbook book --dry-run`; the state store times',
     '`shipbook order create` on the built-in sandbox with 10 and with 5,000 stored orders (bench/state-store.mjs).',
     '',
   ].join('\n');
