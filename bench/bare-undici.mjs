@@ -56,7 +56,9 @@ if (pollMs === undefined) {
       await sleep(n >= 4 ? pollMs : Math.max(1, Math.round(pollMs / 2 ** (4 - n))));
       await acquire();
       try {
-        if (String((await call('GET', `orders/${id}/`)).order.status).toLowerCase() === 'processed') return;
+        const status = String((await call('GET', `orders/${id}/`)).order.status).toLowerCase();
+        if (status === 'processed') return;
+        if (status === 'failed' || status === 'cancelled') throw new Error(`order ${id} ended ${status}`);
       } finally {
         release();
       }

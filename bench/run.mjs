@@ -301,6 +301,7 @@ async function throughput() {
       cpu.theirsSandbox.push(((s2 - s1) * 1000) / count);
       const t2 = process.hrtime.bigint();
       const w = runOnce(bareWaiting(), env);
+      if (JSON.parse(w.stdout).orders !== count) throw new Error('bare-undici.mjs (waiting) did not book every order');
       waiting.push(count / (Number(process.hrtime.bigint() - t2) / 1e9));
       cpu.waiting.push((w.cpuMs * 1000) / count);
     }
