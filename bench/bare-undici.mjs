@@ -28,15 +28,20 @@ async function call(method, path, body) {
   return json.result;
 }
 
+/** Creates `order` and accepts it (credit): book's two requests that change something. Returns the order id. */
+async function createAndAccept(order) {
+  const id = (await call('POST', 'orders/', order)).order.id;
+  await call('PUT', `orders/${id}/accept/`, { order: { id, payment: { type: 'credit' } } });
+  return id;
+}
+
 const started = process.hrtime.bigint();
 if (pollMs === undefined) {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < orders.length) {
-        const order = JSON.parse(orders[next++]);
-        const created = await call('POST', 'orders/', order);
-        await call('PUT', `orders/${created.order.id}/accept/`, { order: { id: created.order.id, payment: { type: 'credit' } } });
+        await createAndAccept(JSON.parse(orders[next++]));
       }
     }),
   );
@@ -48,9 +53,7 @@ if (pollMs === undefined) {
   const release = () => (queue.length > 0 ? queue.shift()() : free++);
   const book = async (order) => {
     // Holds the place taken for it from create to accept, as book does.
-    const created = await call('POST', 'orders/', order);
-    const id = created.order.id;
-    await call('PUT', `orders/${id}/accept/`, { order: { id, payment: { type: 'credit' } } });
+    const id = await createAndAccept(order);
     release();
     for (let n = 1; ; n++) {
       await sleep(n >= 4 ? pollMs : Math.max(1, Math.round(pollMs / 2 ** (4 - n))));

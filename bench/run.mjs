@@ -270,10 +270,10 @@ async function throughput() {
     const env = { ...baseEnv, SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_bench_0123456789' };
     // The two clients, as run in every pass (node flags first, for the profiled run).
     const book = (journal, flags = []) => [process.execPath, ...flags, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', join(work, journal)];
-    const bare = [process.execPath, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16'];
-    // For information: the bare client sending book's requests (create, accept and the polls of
-    // --poll 50ms), to tell the cost of waiting for each result from the cost of the rest of book.
-    const bareWaiting = (flags = []) => [process.execPath, ...flags, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16', '50'];
+    // The bare client; with `wait`, for information, sending book's requests (create, accept and the
+    // polls of --poll 50ms), to tell the cost of waiting for each result from the cost of the rest of book.
+    const bareClient = ({ wait = false, flags = [] } = {}) => [process.execPath, ...flags, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16', ...(wait ? ['50'] : [])];
+    const bare = bareClient();
     const ours = [];
     const theirs = [];
     const waiting = [];
@@ -300,7 +300,7 @@ async function throughput() {
       cpu.theirs.push((r.cpuMs * 1000) / count);
       cpu.theirsSandbox.push(((s2 - s1) * 1000) / count);
       const t2 = process.hrtime.bigint();
-      const w = runOnce(bareWaiting(), env);
+      const w = runOnce(bareClient({ wait: true }), env);
       if (JSON.parse(w.stdout).orders !== count) throw new Error('bare-undici.mjs (waiting) did not book every order');
       waiting.push(count / (Number(process.hrtime.bigint() - t2) / 1e9));
       cpu.waiting.push((w.cpuMs * 1000) / count);
@@ -333,7 +333,7 @@ async function throughput() {
       addProfile(`shipbook book of ${count} orders (the client process)`, p.dir, { count, name: 'order' }, whole, BOOKING_ACTIVITIES);
       // The same requests without the rest of book, side by side: what the difference is made of.
       const q = profileArgs('bare-waiting');
-      runOnce(bareWaiting(q.flags), env);
+      runOnce(bareClient({ wait: true, flags: q.flags }), env);
       addProfile(`bench/bare-undici.mjs sending the same requests, waiting for each result (${count} orders)`, q.dir, { count, name: 'order' }, undefined, BOOKING_ACTIVITIES);
     }
   } finally {
