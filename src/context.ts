@@ -17,6 +17,7 @@ import { realSleep, type Sleep } from './sleep.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
 import { sandboxStateDir } from './sandbox/store/location.js';
+import { describeTarget, targetId, type Target } from './config/target.js';
 
 /** Global flags, as parsed by the root command. */
 export interface GlobalOptions {
@@ -95,6 +96,18 @@ export interface Context {
   stateDir(): string;
   /** The API client for the profile, starting the built-in sandbox when needed (lazy, once). */
   api(): Promise<ApiClient>;
+  /**
+   * The identity of this run's target service, for the ledger and journals (src/config/target.ts):
+   * the built-in sandbox by its state directory, a service by base URL and key fingerprint.
+   * @throws ConfigError as {@link profile}
+   */
+  targetId(): Promise<string>;
+  /**
+   * The target as machine-readable output carries it (`kind`, `base_url`, `profile`). Once
+   * {@link api} has started the built-in sandbox, its `base_url` is the sandbox's URL.
+   * @throws ConfigError as {@link profile}
+   */
+  target(): Promise<Target>;
   /** Writes a debug line on stderr when `--debug` is on. */
   debugLog(line: string): void;
   /** Aborted when the run is interrupted (Ctrl-C, SIGTERM); its reason is the signal's name. */
@@ -129,6 +142,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   let writer: OutputWriter | undefined;
   const interruption = new AbortController();
   let apiPromise: Promise<ApiClient> | undefined;
+  // The built-in sandbox's URL once started (it has a new port on every run).
+  let startedUrl: string | undefined;
   const cleanups: Array<() => Promise<void> | void> = [];
   // --quiet: the quiet writer keeps the real stdout; main silences every other write to it.
   const realOut = io.out;
@@ -193,6 +208,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           const { SANDBOX_API_KEY } = sandbox;
           cleanups.push(() => sandbox.close());
           baseUrl = sandbox.url;
+          startedUrl = sandbox.url;
           apiKey ??= SANDBOX_API_KEY;
           io.err(
             `${paint(io, 'yellow', '[sandbox]')} built-in sandbox at ${sandbox.url} (state in ${sandbox.stateDir}): simulated service, nothing is really booked\n`,
@@ -220,6 +236,12 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
         return client;
       })();
       return apiPromise;
+    },
+    async targetId() {
+      return targetId(await ctx.profile(), ctx.stateDir());
+    },
+    async target() {
+      return describeTarget(await ctx.profile(), startedUrl);
     },
     debugLog(line) {
       if (globals.debug) io.err(`${paint(io, 'dim', 'debug:')} ${line}\n`);
