@@ -117,7 +117,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
         type: stored.payment?.type ?? 'credit',
         ...(stored.payment?.['stored-card'] !== undefined ? { storedCard: stored.payment['stored-card'] } : {}),
       },
-      sandbox: false,
+      sandbox: stored.sandbox === 'true',
       sources: {
         profile: choice.source,
         ...(stored['base-url'] !== undefined ? { baseUrl: 'config' } : {}),
