@@ -255,10 +255,13 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
         } else if (profile.sandbox) {
           io.err(`${paint(io, 'yellow', '[sandbox]')} sandbox at ${baseUrl} (profile ${profile.name}): simulated service, nothing is really booked\n`);
           markSandboxOutput();
-        } else {
-          io.err(`${paint(io, 'cyan', '[service]')} ${baseUrl} (profile ${profile.name}, key ${apiKey ? maskSecret(apiKey) : 'none'})\n`);
         }
-        sayTarget(describeTarget(profile, baseUrl));
+        const target = describeTarget(profile, baseUrl);
+        if (target.kind === 'service') {
+          const from = target.profile === null ? 'from SHIPBOOK_BASE_URL' : `profile ${target.profile}`;
+          io.err(`${paint(io, 'cyan', '[service]')} ${baseUrl} (${from}, key ${apiKey ? maskSecret(apiKey) : 'none'})\n`);
+        }
+        sayTarget(target);
         ctx.debugLog(`profile ${profile.name}, base URL ${baseUrl}, key ${maskSecret(apiKey)}`);
         const { ApiClient } = await import('./api/client.js');
         const client = new ApiClient({

@@ -86,7 +86,7 @@ export function junitXml(report: BatchReport): string {
     const properties = suite.ele('properties');
     properties.ele('property', { name: 'target.kind', value: report.target.kind });
     properties.ele('property', { name: 'target.base_url', value: report.target.base_url ?? '' });
-    properties.ele('property', { name: 'target.profile', value: report.target.profile });
+    properties.ele('property', { name: 'target.profile', value: report.target.profile ?? '' });
   }
   for (const o of orders) {
     const tc = suite.ele('testcase', { classname: o.file, name: `${o.file}:${o.line} ${o.order_id ?? o.id}` });

@@ -57,6 +57,16 @@ describe('an empty variable is never "not set"', () => {
     });
   }
 
+  it('refuses it in every context: auth status, config list and doctor too', async () => {
+    const config = configWith(fault.url, 'sk_ci_0123456789');
+    for (const args of [['auth', 'status'], ['config', 'list'], ['doctor']]) {
+      const r = await runCli(args, { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config, SHIPBOOK_API_KEY: '' } });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(4);
+      expect(`${r.stdout}${r.stderr}`).toContain('SHIPBOOK_API_KEY is set but empty: is a CI secret missing?');
+    }
+    expect(fault.requests).toEqual([]);
+  });
+
   it('refuses the empty key even when nothing else is configured (no fall-back to the built-in sandbox)', async () => {
     const r = await runCli(['book', ORDER, '--json'], { env: { CI: 'true', SHIPBOOK_API_KEY: '', SHIPBOOK_BASE_URL: '' } });
     expect(r.code, r.stderr).toBe(4);
@@ -199,6 +209,12 @@ describe('a profile pointing at `shipbook sandbox` is marked from the server\'s 
     expect(doc.sandbox).toBeUndefined();
     expect(r.stderr).toContain(`[service] ${fault.url} (profile ci, key ****6789)`);
     expect(r.stderr).not.toContain('[sandbox]');
+
+    // With the service given by the environment alone, no profile names it: `profile` is null.
+    const fromEnv = await runCli(['order', 'get', 'ORD-REAL1', '--json'], { env: { CI: 'true', SHIPBOOK_BASE_URL: fault.url, SHIPBOOK_API_KEY: 'sk_live_0123456789' } });
+    expect(fromEnv.code).toBe(3);
+    expect((JSON.parse(fromEnv.stdout) as Record<string, unknown>).target).toEqual({ kind: 'service', base_url: fault.url, profile: null });
+    expect(fromEnv.stderr).toContain(`[service] ${fault.url} (from SHIPBOOK_BASE_URL, key ****6789)`);
   });
 });
 
