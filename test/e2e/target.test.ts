@@ -263,5 +263,6 @@ describe('authorization as the interface document says', () => {
     expect(key.status).toBe('fail');
     expect(key.detail).toContain('no API key: create order, accept order, create shipment and combine shipments require authorization');
     expect(key.fix).toBe('Log in: shipbook --profile ci auth login, or set SHIPBOOK_API_KEY.');
+    expect((JSON.parse(r.stdout) as { target: unknown }).target).toEqual({ kind: 'service', base_url: fault.url, profile: 'ci' });
   });
 });
