@@ -144,9 +144,12 @@ function missingBaseUrl(env: Readonly<Record<string, string | undefined>>, keySo
 /** The steps that book something: after one succeeds on a sandbox, the run ends saying nothing was really booked. */
 const BOOKING_ENDPOINTS: ReadonlySet<EndpointName> = new Set<EndpointName>(['createOrder', 'acceptOrder', 'createShipment', 'combineShipments']);
 
-/** `shipbook ` with the `--profile` flag a pasted hint needs to reach the same profile. */
+/**
+ * `shipbook ` with the `--profile` flag a pasted hint needs to reach the same profile (never the
+ * built-in `sandbox`, which cannot be logged in to).
+ */
 function hintProfile(profile: ResolvedProfile): string {
-  return profile.sources.profile === 'flag --profile' ? `shipbook --profile ${profile.name} ` : 'shipbook ';
+  return profile.sources.profile === 'flag --profile' && profile.name !== 'sandbox' ? `shipbook --profile ${profile.name} ` : 'shipbook ';
 }
 
 /** Builds the context of one run. `globals` is read when first needed, so main can fill it in a preAction hook. */
