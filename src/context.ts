@@ -11,7 +11,8 @@ import type { ConfigStore } from './config/store.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
 import { chooseFormat, createWriter, type OutputWriter } from './output/writer.js';
 import { createQuietWriter } from './output/quiet.js';
-import type { PlannedRequest } from './api/client.js';
+import type { AnswerNotice, PlannedRequest } from './api/client.js';
+import type { EndpointName } from './api/endpoints.js';
 import type { ResolvedProfile } from './config/profile.js';
 import { realSleep, type Sleep } from './sleep.js';
 import type { IOStreams } from './io.js';
@@ -104,10 +105,16 @@ export interface Context {
   targetId(): Promise<string>;
   /**
    * The target as machine-readable output carries it (`kind`, `base_url`, `profile`). Once
-   * {@link api} has started the built-in sandbox, its `base_url` is the sandbox's URL.
+   * {@link api} has started the built-in sandbox, its `base_url` is the sandbox's URL; once a
+   * service announced itself as a `shipbook sandbox`, its `kind` is `sandbox`.
    * @throws ConfigError as {@link profile}
    */
   target(): Promise<Target>;
+  /**
+   * Ends a run that booked anything on a sandbox (built-in or reached by URL) with one line on
+   * stderr saying that nothing was really booked; prints nothing otherwise. main calls it once.
+   */
+  noteEndOfRun(): void;
   /** Writes a debug line on stderr when `--debug` is on. */
   debugLog(line: string): void;
   /** Aborted when the run is interrupted (Ctrl-C, SIGTERM); its reason is the signal's name. */
@@ -134,6 +141,17 @@ function missingBaseUrl(env: Readonly<Record<string, string | undefined>>, keySo
   });
 }
 
+/** The steps that book something: after one succeeds on a sandbox, the run ends saying nothing was really booked. */
+const BOOKING_ENDPOINTS: ReadonlySet<EndpointName> = new Set<EndpointName>(['createOrder', 'acceptOrder', 'createShipment', 'combineShipments']);
+
+/**
+ * `shipbook ` with the `--profile` flag a pasted hint needs to reach the same profile (never the
+ * built-in `sandbox`, which cannot be logged in to).
+ */
+function hintProfile(profile: ResolvedProfile): string {
+  return profile.sources.profile === 'flag --profile' && profile.name !== 'sandbox' ? `shipbook --profile ${profile.name} ` : 'shipbook ';
+}
+
 /** Builds the context of one run. `globals` is read when first needed, so main can fill it in a preAction hook. */
 export function createContext(io: IOStreams, globals: GlobalOptions, overrides: ContextOverrides = {}): Context {
   let profilePromise: Promise<ResolvedProfile> | undefined;
@@ -148,7 +166,30 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   // --quiet: the quiet writer keeps the real stdout; main silences every other write to it.
   const realOut = io.out;
 
-  // Output made against a sandbox says so on stdout too (PRODUCT.md, "The sandbox").
+  // The target as last said (on stderr and in machine output); a service may turn out to be a sandbox.
+  let currentTarget: Target | undefined;
+  // True once an order or shipment was created, accepted or combined at the service.
+  let booked = false;
+  const sayTarget = (target: Target) => {
+    currentTarget = target;
+    try {
+      ctx.output.setTarget(target);
+    } catch {
+      // the format flags are wrong: the command fails on its first write and says so
+    }
+  };
+  // Every answer: a `shipbook sandbox` server reached as a service announces itself, and its
+  // output is marked whatever the profile says; a successful booking step is remembered for the
+  // closing line of a sandbox run.
+  const noticeAnswer = (answer: AnswerNotice) => {
+    if (answer.status >= 200 && answer.status < 300 && BOOKING_ENDPOINTS.has(answer.endpoint)) booked = true;
+    if (!answer.sandbox || currentTarget?.kind !== 'service') return;
+    io.err(`${paint(io, 'yellow', '[sandbox]')} ${currentTarget.base_url} announces itself as a shipbook sandbox: simulated service, nothing is really booked\n`);
+    markSandboxOutput();
+    sayTarget({ ...currentTarget, kind: 'sandbox' });
+  };
+
+  // Output made against a sandbox says so on stdout too.
   const markSandboxOutput = () => {
     try {
       ctx.output.markSandbox();
@@ -201,7 +242,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
         let baseUrl = profile.baseUrl;
         let apiKey = profile.apiKey;
         if (!baseUrl) {
-          // A key meant for a real service never goes to the throw-away sandbox (issue 18, item 1).
+          // A key meant for a real service never goes to the throw-away sandbox.
           if (profile.sources.apiKey !== undefined) throw missingBaseUrl(io.env, profile.sources.apiKey);
           const { startBuiltinSandbox } = await import('./sandbox-builtin.js');
           const sandbox = await startBuiltinSandbox(io.env);
@@ -215,9 +256,15 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           );
           markSandboxOutput();
         } else if (profile.sandbox) {
-          io.err(`${paint(io, 'yellow', '[sandbox]')} sandbox at ${baseUrl}\n`);
+          io.err(`${paint(io, 'yellow', '[sandbox]')} sandbox at ${baseUrl} (profile ${profile.name}): simulated service, nothing is really booked\n`);
           markSandboxOutput();
         }
+        const target = describeTarget(profile, baseUrl);
+        if (target.kind === 'service') {
+          const from = target.profile === null ? 'from SHIPBOOK_BASE_URL' : `profile ${target.profile}`;
+          io.err(`${paint(io, 'cyan', '[service]')} ${baseUrl} (${from}, key ${apiKey ? maskSecret(apiKey) : 'none'})\n`);
+        }
+        sayTarget(target);
         ctx.debugLog(`profile ${profile.name}, base URL ${baseUrl}, key ${maskSecret(apiKey)}`);
         const { ApiClient } = await import('./api/client.js');
         const client = new ApiClient({
@@ -231,6 +278,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           ...(profile.requestTimeoutMs !== undefined ? { timeoutMs: profile.requestTimeoutMs } : {}),
           // --dry-run: every call is validated and recorded, and nothing is sent (DryRunHalt).
           ...(globals.dryRun ? { dryRun: (planned: PlannedRequest) => void ctx.planned.push(planned) } : {}),
+          onAnswer: (answer) => noticeAnswer(answer),
+          missingKeySuggestion: `Log in with: ${hintProfile(profile)}auth login, or set SHIPBOOK_API_KEY (in CI, from a secret).`,
         });
         cleanups.push(() => client.close());
         return client;
@@ -241,7 +290,12 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
       return targetId(await ctx.profile(), ctx.stateDir());
     },
     async target() {
-      return describeTarget(await ctx.profile(), startedUrl);
+      return currentTarget ?? describeTarget(await ctx.profile(), startedUrl);
+    },
+    noteEndOfRun() {
+      if (!booked || currentTarget === undefined || currentTarget.kind === 'service') return;
+      const where = currentTarget.kind === 'builtin-sandbox' ? 'the built-in sandbox' : `the sandbox at ${currentTarget.base_url}`;
+      io.err(`${paint(io, 'yellow', '[sandbox]')} nothing was really booked: this run booked on ${where}, a simulated service\n`);
     },
     debugLog(line) {
       if (globals.debug) io.err(`${paint(io, 'dim', 'debug:')} ${line}\n`);

@@ -193,6 +193,8 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
     if (err instanceof DryRunHalt || (err instanceof BookingStoppedError && err.cause instanceof DryRunHalt)) return reportDryRun(ctx);
     return reportError(err, ctx);
   } finally {
+    // A run that booked on a sandbox ends saying so, whatever its format and however it ended.
+    ctx.noteEndOfRun();
     await ctx.close();
   }
 }

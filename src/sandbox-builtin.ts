@@ -25,7 +25,7 @@ export async function startBuiltinSandbox(env: Readonly<Record<string, string | 
   const stateDir = sandboxStateDir(env);
   const delay = Number(env.SHIPBOOK_SANDBOX_DELAY_MS ?? '1500');
   try {
-    const sandbox = await startSandbox({ processingDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 1500, stateDir });
+    const sandbox = await startSandbox({ processingDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 1500, stateDir, announce: true });
     return Object.assign(sandbox, { stateDir, SANDBOX_API_KEY });
   } catch (err) {
     throw builtinStateError(err);

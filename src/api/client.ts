@@ -51,6 +51,8 @@ import {
   type RequestFate,
 } from '../errors.js';
 import { endpointOf, mayRetry, type Endpoint, type EndpointName, type RetryPolicy } from './endpoints.js';
+import { AUTHORIZATION_REQUIRED, missingKeyError } from './authorization.js';
+import { SANDBOX_HEADER } from '../schema/announce.js';
 import { envelope, fieldErrors, wrapRequest } from '../schema/envelope.js';
 import { readLimited } from '../http/body.js';
 import { safeParseHot } from '../schema/hot.js';
@@ -111,6 +113,22 @@ export interface ApiClientOptions {
   debug?: (line: string) => void;
   /** Injectable transport (tests, proxies). */
   dispatcher?: Dispatcher;
+  /**
+   * Told of every answer as it arrives, before its body is read: the endpoint, the HTTP status,
+   * and whether it carries the announcement of a `shipbook sandbox` server (`shipbook-sandbox`).
+   */
+  onAnswer?: (answer: AnswerNotice) => void;
+  /** The hint of the refusal of an operation that requires authorization when there is no key (see `authorization.ts`). */
+  missingKeySuggestion?: string;
+}
+
+/** What {@link ApiClientOptions.onAnswer} is told of one answer. */
+export interface AnswerNotice {
+  endpoint: EndpointName;
+  /** The HTTP status. */
+  status: number;
+  /** True when the answer announces a `shipbook sandbox` server. */
+  sandbox: boolean;
 }
 
 /** True for host names that stay on this machine: `localhost`, 127.0.0.0/8, `::1`. */
@@ -414,9 +432,11 @@ export class ApiClient {
    * @throws RequestInterruptedError (exit 130) when the client's or the call's signal aborts
    * @throws ProtocolError when the answer is not the envelope or its `result` has the wrong shape
    * @throws DryRunHalt in dry-run mode, after the sink has the planned request
+   * @throws ConfigError (exit 4) without a key for an operation that requires authorization; nothing is sent
    */
   async call<T>(call: CallOptions<T>): Promise<T> {
     const prepared = prepare(this.#options, this.baseUrl, call);
+    if (!this.#options.apiKey && AUTHORIZATION_REQUIRED.has(prepared.endpoint.name)) throw missingKeyError(prepared.endpoint, this.#options.missingKeySuggestion);
     if (this.#options.dryRun) {
       const planned = redactedRecord(this.#options, prepared, call.method);
       this.#options.dryRun(planned);
@@ -533,6 +553,7 @@ export class ApiClient {
       const res = await pending;
       state.sent = true; // an answer came: whatever the channels said, the request was sent
       status = res.statusCode;
+      this.#options.onAnswer?.({ endpoint: p.endpoint.name, status, sandbox: res.headers[SANDBOX_HEADER] !== undefined });
       retryAfterMs = parseRetryAfter(res.headers['retry-after']);
       const answer = await readLimited(res.body, limit, limit, Number(res.headers['content-length']));
       if ('tooLarge' in answer) {

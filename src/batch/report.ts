@@ -7,10 +7,13 @@
 import writeFileAtomic from 'write-file-atomic';
 import { create } from 'xmlbuilder2';
 import type { BatchResult, BatchSummary } from './runner.js';
+import type { Target } from '../config/target.js';
 
 /** The JSON report's content. */
 export interface BatchReport {
   started_at: string;
+  /** The service the batch booked on (`kind`, `base_url`, `profile`), so a rehearsal is never read as the real run. */
+  target?: Target;
   finished_at?: string;
   summary?: Omit<BatchSummary, 'totalCents'> & { total: string };
   orders: BatchResult[];
@@ -18,15 +21,28 @@ export interface BatchReport {
 
 /** Keeps the results and writes the report files (at most every `intervalMs` while running, and at the end). */
 export class ReportWriter {
-  private readonly report: BatchReport;
+  private report: BatchReport;
   private lastWrite = 0;
 
+  /**
+   * `paths.target` gives the run's target when the reports are written (it may change once: a
+   * service that announces itself as a sandbox in its first answer).
+   */
   constructor(
-    private readonly paths: { report?: string; junit?: string },
+    private readonly paths: { report?: string; junit?: string; target?: () => Target | undefined },
     private readonly intervalMs = 1000,
     now: Date = new Date(),
   ) {
     this.report = { started_at: now.toISOString(), orders: [] };
+  }
+
+  #stampTarget(): void {
+    const target = this.paths.target?.();
+    if (target === undefined) return;
+    // `target` right after `started_at`, where a reader looks first.
+    const { started_at, ...rest } = this.report;
+    const ordered: BatchReport = { started_at, target, orders: [] };
+    this.report = Object.assign(ordered, rest, { target });
   }
 
   /** True when a report file was asked for. */
@@ -38,6 +54,7 @@ export class ReportWriter {
   add(result: BatchResult): void {
     if (!this.enabled) return;
     this.report.orders.push(result);
+    this.#stampTarget();
     const now = Date.now();
     if (this.paths.report !== undefined && now - this.lastWrite >= this.intervalMs) {
       this.lastWrite = now;
@@ -49,6 +66,7 @@ export class ReportWriter {
   finish(summary: BatchSummary, now: Date = new Date()): void {
     if (!this.enabled) return;
     const { totalCents, ...rest } = summary;
+    this.#stampTarget();
     this.report.finished_at = now.toISOString();
     this.report.summary = { ...rest, total: (totalCents / 100).toFixed(2) };
     if (this.paths.report !== undefined) writeFileAtomic.sync(this.paths.report, `${JSON.stringify(this.report, null, 2)}\n`);
@@ -63,6 +81,13 @@ export function junitXml(report: BatchReport): string {
   const errors = orders.filter((o) => o.status === 'invalid').length;
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', { name: 'shipbook book', tests: orders.length, failures, errors });
   const suite = root.ele('testsuite', { name: 'shipbook book', tests: orders.length, failures, errors, timestamp: report.started_at });
+  // The target as JUnit properties, so a dashboard tells a rehearsal on a sandbox from the real run.
+  if (report.target !== undefined) {
+    const properties = suite.ele('properties');
+    properties.ele('property', { name: 'target.kind', value: report.target.kind });
+    properties.ele('property', { name: 'target.base_url', value: report.target.base_url ?? '' });
+    properties.ele('property', { name: 'target.profile', value: report.target.profile ?? '' });
+  }
   for (const o of orders) {
     const tc = suite.ele('testcase', { classname: o.file, name: `${o.file}:${o.line} ${o.order_id ?? o.id}` });
     if (o.status === 'failed' || o.status === 'unknown') {

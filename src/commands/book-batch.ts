@@ -14,7 +14,7 @@ import { ReportWriter } from '../batch/report.js';
 import type { Context } from '../context.js';
 import { EXIT, ShipbookError, UsageError, ValidationError } from '../errors.js';
 import { batchProgress, batchResultLine, printBatchSummary } from '../output/batch.js';
-import { isMachineFormat, serialize } from '../output/writer.js';
+import { isMachineFormat } from '../output/writer.js';
 
 /** The flags of a batch. */
 export interface BatchFlags {
@@ -118,7 +118,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
   const api = (await ctx.api()).withOptions({ connections: o.concurrency });
   ctx.defer(() => api.close());
-  const reports = new ReportWriter({ report: o.report, junit: o.junit });
+  const reports = new ReportWriter({ report: o.report, junit: o.junit, target: () => ctx.output.target });
   const progress = batchProgress(io, check.valid + (o.skipInvalid ? check.invalid.length : 0));
   const format = ctx.output.format;
   const collected: BatchResult[] = [];
@@ -138,7 +138,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       progress.done(r);
       reports.add(r);
       if (r.status === 'failed' || r.status === 'unknown' || r.status === 'invalid') failures.push(r);
-      if (format === 'ndjson') io.out(serialize('ndjson', r));
+      if (format === 'ndjson') ctx.output.data(r);
       else if (isMachineFormat(format)) collected.push(r);
       else io.out(`${batchResultLine(r)}\n`);
     },
@@ -147,7 +147,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   reports.finish(summary);
   if (format === 'json' || format === 'yaml') {
     const { totalCents, ...rest } = summary;
-    io.out(serialize(format, { summary: { ...rest, total: (totalCents / 100).toFixed(2) }, orders: collected }));
+    ctx.output.data({ summary: { ...rest, total: (totalCents / 100).toFixed(2) }, orders: collected });
   }
   printBatchSummary(io, summary, failures);
   if (summary.failed + summary.unknown > 0) {

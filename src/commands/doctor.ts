@@ -59,7 +59,8 @@ export async function runDoctor(o: DoctorOptions, ctx: Context): Promise<void> {
   const listen = o.listen === undefined ? undefined : parseListen(o.listen);
   const profile = ctx.globals.profile;
   const results = await runChecks({ env: ctx.io.env, profileFlag: profile, api: () => ctx.api(), listen });
-  if (ctx.json) ctx.io.out(`${JSON.stringify(checksJson(results), null, 2)}\n`);
+  // Through the writer: the machine format asked for, with the target the checks talked to.
+  if (ctx.json) ctx.output.data(checksJson(results));
   else ctx.io.out(renderChecks(ctx.io, results));
   const failed = results.filter((r) => r.status === 'fail');
   if (failed.length > 0) {

@@ -38,6 +38,8 @@ export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promis
     freePickup: o.freePickup,
     stateDir: o.stateDir,
     faults: o.faults,
+    // Every answer says it comes from a sandbox, so a profile pointing here is marked whatever it says.
+    announce: true,
     ...(o.quiet ? {} : { log: (line: string) => ctx.io.err(`${line}\n`) }),
   }).catch((err: unknown) => {
     // A busy or forbidden port is the user's to change, as for `callback listen` (exit 2, not an internal error).

@@ -59,6 +59,13 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     example: '"Token " or ""',
   },
   {
+    key: 'sandbox',
+    scope: 'profile',
+    meaning: 'true when the base URL is a sandbox (e.g. a `shipbook sandbox` server): output is marked as sandbox output, nothing is really booked',
+    fallback: 'false',
+    example: 'true',
+  },
+  {
     key: 'timeout',
     scope: 'profile',
     meaning: 'total deadline of one request to the service, answer included (a request still running then is reported as a timeout)',

@@ -31,7 +31,10 @@ export interface ResolvedProfile {
   requestTimeoutMs?: number;
   /** Payment `book` uses without payment flags (the built-in sandbox: `credit`). */
   defaultPayment: DefaultPayment;
-  /** True when the target is the built-in sandbox. */
+  /**
+   * True when the target is a sandbox: the built-in one (no base URL), or a profile declared one
+   * (setting `sandbox` true). A `SHIPBOOK_BASE_URL` override clears it.
+   */
   sandbox: boolean;
   /**
    * Where each setting came from, for `auth status`: `profile` is `flag --profile`,

@@ -34,8 +34,35 @@ function nonEmpty(value: string | undefined): string | undefined {
   return v ? v : undefined;
 }
 
-/** Picks the profile name (flag, then `SHIPBOOK_PROFILE`, then `default-profile`, then `sandbox`). */
+/**
+ * The variables that choose the service a run books on. A CI system sets a variable to the empty
+ * string when the secret behind it is missing; taking that as "not set" would book on the built-in
+ * sandbox (or another profile) and report success, so an empty value is an error instead.
+ */
+export const TARGET_VARIABLES = ['SHIPBOOK_API_KEY', 'SHIPBOOK_BASE_URL', 'SHIPBOOK_PROFILE'] as const;
+
+/**
+ * Refuses variables of {@link TARGET_VARIABLES} that are set but empty (or only white space).
+ * @throws ConfigError (exit 4) naming every such variable and asking whether a CI secret is missing
+ */
+export function checkEmptyVariables(env: Readonly<Record<string, string | undefined>>): void {
+  const empty = TARGET_VARIABLES.filter((name) => env[name] !== undefined && env[name]!.trim() === '');
+  if (empty.length === 0) return;
+  const names = empty.join(' and ');
+  const plural = empty.length > 1;
+  throw new ConfigError(`${names} ${plural ? 'are' : 'is'} set but empty: is a CI secret missing? Nothing was sent`, {
+    suggestion:
+      `Give ${plural ? 'them values' : 'it a value'} (in CI: check that the secret exists and is passed to this job), ` +
+      `or unset ${plural ? 'them' : 'it'} (unset ${empty.join(' ')}) to use the configured profile, or the built-in sandbox when nothing is configured.`,
+  });
+}
+
+/**
+ * Picks the profile name (flag, then `SHIPBOOK_PROFILE`, then `default-profile`, then `sandbox`).
+ * @throws ConfigError (exit 4) for an empty target variable ({@link checkEmptyVariables})
+ */
 export function chooseProfileName(input: Pick<ResolveInput, 'profileFlag' | 'env' | 'config'>): ProfileChoice {
+  checkEmptyVariables(input.env);
   if (input.profileFlag !== undefined) return { name: input.profileFlag.trim(), source: 'flag --profile' };
   const fromEnv = nonEmpty(input.env.SHIPBOOK_PROFILE);
   if (fromEnv) return { name: fromEnv, source: 'env SHIPBOOK_PROFILE' };
@@ -51,8 +78,8 @@ export function profileNames(config: ConfigData | undefined): string[] {
 
 /**
  * Resolves the profile of this run from the flag, the environment and the stored configuration.
- * @throws ConfigError (exit 4) when the chosen profile does not exist, has no base URL, or a base
- *   URL is refused (plain http:// to a host other than loopback).
+ * @throws ConfigError (exit 4) when a target variable is set but empty, the chosen profile does not
+ *   exist, has no base URL, or a base URL is refused (plain http:// to a host other than loopback).
  */
 export function resolveProfile(input: ResolveInput): ResolvedProfile {
   const choice = chooseProfileName(input);
@@ -90,7 +117,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
         type: stored.payment?.type ?? 'credit',
         ...(stored.payment?.['stored-card'] !== undefined ? { storedCard: stored.payment['stored-card'] } : {}),
       },
-      sandbox: false,
+      sandbox: stored.sandbox === 'true',
       sources: {
         profile: choice.source,
         ...(stored['base-url'] !== undefined ? { baseUrl: 'config' } : {}),

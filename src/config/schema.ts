@@ -15,6 +15,7 @@
  *       "api-key": "sk_live_…",
  *       "auth-header": "Authorization",
  *       "auth-prefix": "Bearer ",
+ *       "sandbox": "false",
  *       "paths": { "fetch-order": "orders/{order_id}/", "cancel-order": "orders/{order_id}/cancel/" },
  *       "payment": { "type": "stored_card", "stored-card": "card_visa_4242" },
  *       "senders": { "warehouse": { "first_name": "Priya", … } }
@@ -139,6 +140,9 @@ export const storedProfile = z.strictObject(
       .optional(),
     'auth-header': z.string({ error: 'expected text' }).regex(HEADER_NAME_PATTERN, { error: 'must be an HTTP header name, e.g. Authorization' }).optional(),
     'auth-prefix': z.string({ error: 'expected text' }).regex(/^[^\r\n]*$/, { error: 'must not contain line breaks' }).optional(),
+    // A profile whose base URL is a `shipbook sandbox` (or another simulator): its output is marked
+    // as sandbox output, never taken for real bookings. Text, as `shipbook config set` writes every value.
+    sandbox: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
     timeout: z
       .string({ error: 'expected a duration' })
       .regex(DURATION_PATTERN, { error: 'must be a duration such as 60s, 2m or 500ms' })

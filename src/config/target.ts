@@ -24,8 +24,12 @@ export interface Target {
   kind: TargetKind;
   /** The base URL requests go to; for the built-in sandbox, known only once it has started (else null). */
   base_url: string | null;
-  /** The profile name of the run (`sandbox` for the built-in one). */
-  profile: string;
+  /**
+   * The profile name of the run (`sandbox` for the built-in sandbox); null when no profile names
+   * the service: the built-in profile with its base URL from `SHIPBOOK_BASE_URL` (calling that
+   * `sandbox` would make a real service look like the simulator).
+   */
+  profile: string | null;
 }
 
 /**
@@ -51,12 +55,14 @@ export function targetId(profile: Pick<ResolvedProfile, 'baseUrl' | 'apiKey'>, s
 /**
  * The target of a profile before any request: `builtin-sandbox` without a base URL, `sandbox` for a
  * profile declared a sandbox, else `service`. `baseUrl` overrides the profile's (the built-in
- * sandbox's URL once started).
+ * sandbox's URL once started). `profile` is null for a base URL from `SHIPBOOK_BASE_URL` alone.
  */
 export function describeTarget(profile: Pick<ResolvedProfile, 'name' | 'baseUrl' | 'sandbox'>, baseUrl?: string): Target {
   const url = baseUrl ?? profile.baseUrl ?? null;
   if (!profile.baseUrl) return { kind: 'builtin-sandbox', base_url: url, profile: profile.name };
-  return { kind: profile.sandbox ? 'sandbox' : 'service', base_url: url, profile: profile.name };
+  // The built-in profile's name (kept here so that this module loads without the configuration schema).
+  const name = profile.name === 'sandbox' ? null : profile.name;
+  return { kind: profile.sandbox ? 'sandbox' : 'service', base_url: url, profile: name };
 }
 
 /** A target in a person's words: `the built-in sandbox (state in DIR)`, `sandbox at URL`, `URL`. */

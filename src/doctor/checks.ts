@@ -16,6 +16,7 @@ import { fetchOrder } from '../api/orders.js';
 import { maskSecret } from '../api/redact.js';
 import type { ResolvedProfile } from '../config/profile.js';
 import { resolveProfile } from '../config/resolve.js';
+import { BUILTIN_PROFILE } from '../config/schema.js';
 import { ConfigStore, permissionWarnings } from '../config/store.js';
 import { ApiError, ShipbookError, EXIT, type ExitCode } from '../errors.js';
 
@@ -143,7 +144,7 @@ export function checkProfile(deps: Pick<DoctorDeps, 'env' | 'profileFlag'>, stor
     const parts = [
       `${profile.name} (${profile.sources.profile ?? 'built-in'})`,
       `base URL ${profile.baseUrl ?? 'built-in sandbox'} (${profile.sources.baseUrl ?? 'default'})`,
-      `key ${profile.apiKey ? maskSecret(profile.apiKey) : profile.sandbox ? 'sandbox key' : 'none'} (${profile.sources.apiKey ?? 'default'})`,
+      `key ${profile.apiKey ? maskSecret(profile.apiKey) : !profile.baseUrl ? 'sandbox key' : 'none'} (${profile.sources.apiKey ?? 'default'})`,
       `payment ${profile.defaultPayment.type}`,
     ];
     return { profile, result: { id: 'profile', name, status: 'ok', detail: parts.join('; ') } };
@@ -159,6 +160,19 @@ export function checkProfile(deps: Pick<DoctorDeps, 'env' | 'profileFlag'>, stor
       },
     };
   }
+}
+
+/**
+ * The key check of a profile with a base URL and no key: failed, as create order, accept order,
+ * create shipment and combine shipments would be refused before sending (exit 4).
+ */
+function missingKey(profile: ResolvedProfile): Partial<CheckResult> {
+  return {
+    status: 'fail',
+    detail: 'no API key: create order, accept order, create shipment and combine shipments require authorization (quotes work without)',
+    fix: `Log in: shipbook${profile.name === BUILTIN_PROFILE ? '' : ` --profile ${profile.name}`} auth login, or set SHIPBOOK_API_KEY.`,
+    exitCode: EXIT.AUTH,
+  };
 }
 
 /** Id used to probe the service: fetch-order-data of an order that cannot exist (a read; changes nothing). */
@@ -195,6 +209,7 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
     ]);
     base.detail = `${where} answered in ${Date.now() - started} ms`;
     key.detail = 'accepted';
+    if (profile.baseUrl && !profile.apiKey) Object.assign(key, missingKey(profile));
   } catch (err) {
     if (err instanceof ApiError) {
       base.detail = `${where} answered HTTP ${err.status} in ${Date.now() - started} ms`;
@@ -202,9 +217,11 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
         Object.assign(key, {
           status: 'fail',
           detail: `refused (HTTP ${err.status}${err.message ? `: ${err.message}` : ''})`,
-          fix: `Log in again: shipbook${profile.sandbox ? '' : ` --profile ${profile.name}`} auth login, or set SHIPBOOK_API_KEY.`,
+          fix: `Log in again: shipbook${!profile.baseUrl ? '' : ` --profile ${profile.name}`} auth login, or set SHIPBOOK_API_KEY.`,
           exitCode: EXIT.AUTH,
         });
+      } else if (profile.baseUrl && !profile.apiKey) {
+        Object.assign(key, missingKey(profile));
       } else {
         key.detail = `accepted (probe answered ${err.status}, as expected for an unknown order)`;
       }
@@ -212,7 +229,7 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
       Object.assign(base, {
         status: 'fail',
         detail: `${where}: ${message(err)}`,
-        fix: profile.sandbox ? 'Run again with --debug and report it: the built-in sandbox did not answer.' : `Check the base URL (${profile.sources.baseUrl ?? 'config'}) and your network: shipbook config get base-url`,
+        fix: !profile.baseUrl ? 'Run again with --debug and report it: the built-in sandbox did not answer.' : `Check the base URL (${profile.sources.baseUrl ?? 'config'}) and your network: shipbook config get base-url`,
         exitCode: EXIT.NETWORK,
       });
       Object.assign(key, { status: 'skip', detail: 'not checked: the service did not answer' });

@@ -28,9 +28,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  * Answers a request the server could not take (its `clientError`) and closes the connection:
  * `408 Request Timeout` when the headers or the request took longer than the server allows
  * (`err.code` `ERR_HTTP_REQUEST_TIMEOUT`), else `400 Bad Request` (not valid HTTP). `body` (JSON,
- * or a function of the status) is sent when given.
+ * or a function of the status) is sent when given, with `headers` besides the usual ones.
  */
-export function answerMalformed(socket: Duplex | Socket, body?: unknown, err?: unknown): void {
+export function answerMalformed(socket: Duplex | Socket, body?: unknown, err?: unknown, headers: Record<string, string> = {}): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -40,7 +40,8 @@ export function answerMalformed(socket: Duplex | Socket, body?: unknown, err?: u
   const value = typeof body === 'function' ? (body as (s: number) => unknown)(status) : body;
   const text = value === undefined ? '' : JSON.stringify(value);
   const type = value === undefined ? '' : 'content-type: application/json\r\n';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${type}content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${type}${extra}content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { IOStreams } from '../io.js';
 import type { OutputWriter } from './writer.js';
+import type { Target } from '../config/target.js';
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -32,9 +33,17 @@ export function quietIds(data: unknown): string[] {
 
 /** A writer that prints only {@link quietIds} of each result. */
 export function createQuietWriter(io: Pick<IOStreams, 'out'>): OutputWriter {
+  let target: Target | undefined;
   return {
     format: 'tsv',
     machine: false,
+    get target() {
+      return target;
+    },
+    setTarget(next) {
+      // ids only: the target line on stderr names it; kept for the reports a batch writes
+      target = { ...next };
+    },
     write(data) {
       for (const id of quietIds(data)) io.out(`${id}\n`);
     },

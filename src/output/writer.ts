@@ -11,6 +11,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { IOStreams } from '../io.js';
+import type { Target } from '../config/target.js';
 import { addStates } from './state.js';
 
 /** The YAML writer, loaded by {@link prepareYaml} only when `--output yaml` asks for it (issue 13: start-up). */
@@ -89,6 +90,14 @@ export interface OutputWriter {
    * tsv a marker line is printed on stdout now (`sandbox<TAB>simulated service, nothing is really booked`).
    */
   markSandbox(): void;
+  /**
+   * Names the service this run talks to: every machine document written afterwards (results and
+   * errors) carries it as `target` (`kind`, `base_url`, `profile`). Set again when it changes (a
+   * service that announces itself as a sandbox in its first answer).
+   */
+  setTarget(target: Target): void;
+  /** The target last set, or undefined when the run has not chosen one (it talks to no service). */
+  readonly target: Target | undefined;
 }
 
 /** The marker line of sandbox output in tsv (a table shows it as `[sandbox] …`). */
@@ -98,15 +107,23 @@ export const SANDBOX_NOTE = 'simulated service, nothing is really booked';
 export function createWriter(io: Pick<IOStreams, 'out'>, format: OutputFormat): OutputWriter {
   const machine = isMachineFormat(format);
   let sandbox = false;
-  // Machine documents: the documented `state` beside every order's and shipment's `status`, and
-  // `sandbox: true` when the run talks to a sandbox.
+  let target: Target | undefined;
+  // Machine documents: the documented `state` beside every order's and shipment's `status`,
+  // `sandbox: true` when the run talks to a sandbox, and the `target` of the run.
   const document = (data: unknown): unknown => {
     const withStates = addStates(data);
-    return sandbox && typeof withStates === 'object' && withStates !== null && !Array.isArray(withStates) ? { ...withStates, sandbox: true } : withStates;
+    if (typeof withStates !== 'object' || withStates === null || Array.isArray(withStates)) return withStates;
+    return { ...withStates, ...(sandbox ? { sandbox: true } : {}), ...(target ? { target } : {}) };
   };
   return {
     format,
     machine,
+    get target() {
+      return target;
+    },
+    setTarget(next) {
+      target = { ...next };
+    },
     write(data, human) {
       if (machine) io.out(serialize(format, document(data)));
       else human();

@@ -46,6 +46,13 @@ export interface SandboxOptions {
    * two runs of the built-in sandbox never show the same order id; tests pass a seed.
    */
   seed?: number;
+  /**
+   * Announce the sandbox in every answer (header `shipbook-sandbox: 1`), so the client marks its
+   * output as sandbox output whatever the profile says. `shipbook sandbox` and the built-in sandbox
+   * turn it on; default false, so a sandbox started in-process as a stand-in for the real service
+   * (the test suite's) answers as the service does.
+   */
+  announce?: boolean;
 }
 
 /** Options with every default filled in. */
@@ -67,6 +74,7 @@ export interface ResolvedSandboxOptions {
   seed: number;
   stateDir: string | undefined;
   faults: SandboxFaults;
+  announce: boolean;
 }
 
 /** Fills in defaults; the header name is lower-cased (Node's header keys are). */
@@ -89,5 +97,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     seed: options.seed ?? randomInt(1, 2 ** 31),
     stateDir: options.stateDir,
     faults: options.faults ?? {},
+    announce: options.announce ?? false,
   };
 }

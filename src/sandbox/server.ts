@@ -26,6 +26,7 @@ import { answerMalformed } from '../http/server.js';
 import { MAX_REQUEST_BYTES } from '../schema/limits.js';
 import { SandboxHttpError, type HttpMethod, type Route, type RouteReply, type RouteRequest, type SandboxContext } from './http.js';
 import { ROUTES } from './routes/index.js';
+import { SANDBOX_HEADER, SANDBOX_HEADER_VALUE } from '../schema/announce.js';
 import { StoreCorruptError } from './store/index.js';
 
 /** Largest request body accepted: 1 MiB. Larger bodies get a 413 envelope. */
@@ -84,7 +85,14 @@ export function matchRoute(
 }
 
 /** The headers of every envelope besides its length, as the flat list `writeHead` takes (built once). */
-const ENVELOPE_HEADERS: readonly string[] = ['content-type', 'application/json; charset=utf-8', 'cache-control', 'no-store'];
+const PLAIN_HEADERS: readonly string[] = ['content-type', 'application/json; charset=utf-8', 'cache-control', 'no-store'];
+/** The same, announcing the sandbox (option `announce`), so its output is never taken for the real service's. */
+const ANNOUNCED_HEADERS: readonly string[] = [...PLAIN_HEADERS, SANDBOX_HEADER, SANDBOX_HEADER_VALUE];
+
+/** The headers of every envelope of this sandbox. */
+function envelopeHeaders(ctx: SandboxContext): readonly string[] {
+  return ctx.options.announce ? ANNOUNCED_HEADERS : PLAIN_HEADERS;
+}
 
 /**
  * Answers whose bodies are written at the end of the event-loop turn that produced them (its check
@@ -110,11 +118,11 @@ function sendAnswers(): void {
   }
 }
 
-/** Writes the envelope `{message, code, result}` with HTTP status = `code`, and `headers` besides the usual ones. */
-function writeEnvelope(res: ServerResponse, status: number, message: string, result: unknown, headers?: Record<string, string>): void {
+/** Writes the envelope `{message, code, result}` with HTTP status = `code`, the `base` headers and `headers` besides. */
+function writeEnvelope(res: ServerResponse, base: readonly string[], status: number, message: string, result: unknown, headers?: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
   const body = JSON.stringify({ message, code: status, result: result ?? {} });
-  const list = ['content-length', String(Buffer.byteLength(body)), ...ENVELOPE_HEADERS];
+  const list = ['content-length', String(Buffer.byteLength(body)), ...base];
   if (headers !== undefined) for (const name of Object.keys(headers)) list.push(name, headers[name]!);
   res.writeHead(status, list);
   if (unsent.length === 0) setImmediate(sendAnswers);
@@ -266,20 +274,20 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
       return 0;
     }
     const status = reply.status ?? 200;
-    writeEnvelope(res, status, reply.message ?? 'OK', reply.result);
+    writeEnvelope(res, envelopeHeaders(ctx), status, reply.message ?? 'OK', reply.result);
     return status;
   } catch (err) {
     if (err instanceof SandboxHttpError) {
       const result = { ...(err.errors === undefined ? {} : { errors: err.errors }), ...err.result };
-      writeEnvelope(res, err.status, err.message, result, err.headers);
+      writeEnvelope(res, envelopeHeaders(ctx), err.status, err.message, result, err.headers);
       return err.status;
     }
     if (err instanceof StoreCorruptError) {
-      writeEnvelope(res, 500, `${err.message}; run "shipbook sandbox reset" to start again from nothing`, { state_file: err.path });
+      writeEnvelope(res, envelopeHeaders(ctx), 500, `${err.message}; run "shipbook sandbox reset" to start again from nothing`, { state_file: err.path });
       return 500;
     }
     ctx.options.log(`sandbox internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    writeEnvelope(res, 500, 'internal sandbox error', {});
+    writeEnvelope(res, envelopeHeaders(ctx), 500, 'internal sandbox error', {});
     return 500;
   }
 }
@@ -307,7 +315,7 @@ export function createSandboxServer(ctx: SandboxContext, routes: readonly Route[
     });
   });
   server.on('clientError', (err, socket) => {
-    answerMalformed(socket, (status: number) => ({ message: status === 408 ? 'request timeout' : 'malformed HTTP request', code: status, result: {} }), err);
+    answerMalformed(socket, (status: number) => ({ message: status === 408 ? 'request timeout' : 'malformed HTTP request', code: status, result: {} }), err, ctx.options.announce ? { [SANDBOX_HEADER]: SANDBOX_HEADER_VALUE } : {});
   });
   return server;
 }

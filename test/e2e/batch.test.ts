@@ -143,8 +143,11 @@ describe('shipbook book with many orders', () => {
     await expectBookedOnceOrUnknown(url, rep, 200);
     if (r.code === 8) expect(Number(rep.summary.unknown) + Number(rep.summary.failed)).toBeGreaterThan(0);
     expect(readFileSync(junit, 'utf8')).toMatch(/<testsuite name="shipbook book" tests="200"/);
-    // Every line of stdout is one order: input, order id, status, tracking numbers, total.
-    expect(r.stdout.trim().split('\n')).toHaveLength(200);
+    // `shipbook sandbox` announces itself: the marker line first, then one line per order
+    // (input, order id, status, tracking numbers, total).
+    const [marker, ...orders] = r.stdout.trim().split('\n');
+    expect(marker).toBe('sandbox\tsimulated service, nothing is really booked');
+    expect(orders).toHaveLength(200);
   }, 150_000);
 
   it('ends the same after a SIGKILL half way and the same command again', async () => {
@@ -234,7 +237,7 @@ describe('shipbook book with many orders', () => {
       ),
     );
     expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
-    const lines = runs.map((r) => r.stdout.trim().split('\n').filter(Boolean).length);
+    const lines = runs.map((r) => r.stdout.trim().split('\n').filter((l) => l !== '' && !l.startsWith('sandbox\t')).length);
     expect(lines.reduce((a, b) => a + b, 0)).toBe(45);
     const by = await ordersByInput(url);
     expect(by.size).toBe(45);

@@ -15,7 +15,8 @@ beforeAll(() => {
 describe('quote', () => {
   it('prices a single carton from Sydney to Melbourne, one tab-separated line per service, cheapest first', async () => {
     const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env });
-    expect(r.stderr).toBe('');
+    // stderr names the service and nothing else
+    expect(r.stderr).toBe(`[service] ${sandbox.url} (from SHIPBOOK_BASE_URL, key ****6789)\n`);
     expect(r.code).toBe(0);
     const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
     const codes = rows.map((row) => row[0]);

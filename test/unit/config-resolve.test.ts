@@ -36,7 +36,20 @@ describe('which profile a run uses', () => {
     expect(chooseProfileName({ profileFlag: 'sandbox', env, config })).toEqual({ name: 'sandbox', source: 'flag --profile' });
     expect(chooseProfileName({ env, config })).toEqual({ name: 'staging', source: 'env SHIPBOOK_PROFILE' });
     expect(chooseProfileName({ env: {}, config })).toEqual({ name: 'production', source: 'config default-profile' });
-    expect(chooseProfileName({ env: { SHIPBOOK_PROFILE: '' }, config })).toEqual({ name: 'production', source: 'config default-profile' });
+  });
+
+  it('refuses a target variable that is set but empty (a missing CI secret), naming each', () => {
+    for (const name of ['SHIPBOOK_PROFILE', 'SHIPBOOK_BASE_URL', 'SHIPBOOK_API_KEY']) {
+      for (const value of ['', '  ', '\t\n']) {
+        const err = thrown(() => resolveProfile({ env: { [name]: value }, config }));
+        expect(err.message).toBe(`${name} is set but empty: is a CI secret missing? Nothing was sent`);
+        expect(err.exitCode).toBe(4);
+        expect(err.suggestion).toContain(`unset ${name}`);
+      }
+    }
+    const both = thrown(() => chooseProfileName({ env: { SHIPBOOK_API_KEY: '', SHIPBOOK_BASE_URL: ' ' }, config }));
+    expect(both.message).toBe('SHIPBOOK_API_KEY and SHIPBOOK_BASE_URL are set but empty: is a CI secret missing? Nothing was sent');
+    expect(both.suggestion).toContain('unset SHIPBOOK_API_KEY SHIPBOOK_BASE_URL');
   });
 
   it('falls back to the built-in sandbox when nothing chooses a profile', () => {

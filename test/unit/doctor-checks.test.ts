@@ -66,7 +66,7 @@ describe('doctor checks', () => {
 
   it('says the key is accepted by a service that checks keys', async () => {
     const api = new ApiClient({ baseUrl: sandbox.url, apiKey: 'sk_test_doctor_1234' });
-    const profile = { ...builtinSandboxProfile(), name: 'ci', sandbox: false, baseUrl: sandbox.url };
+    const profile = { ...builtinSandboxProfile(), name: 'ci', sandbox: false, baseUrl: sandbox.url, apiKey: 'sk_test_doctor_1234' };
     const [base, key] = await checkService(profile, { api: async () => api });
     await api.close();
     expect(base!.status).toBe('ok');

@@ -47,3 +47,40 @@ describe('serialising', () => {
     expect(parse(out.slice(out.indexOf("error:")))).toEqual({ error: { code: "****" } });
   });
 });
+
+describe('the target of the run', () => {
+  const target = { kind: 'service' as const, base_url: 'https://api.example.com/', profile: 'production' };
+
+  it('is carried by every machine result and error once set, in json, yaml and ndjson', () => {
+    for (const format of ['json', 'yaml', 'ndjson'] as const) {
+      let out = '';
+      const writer = createWriter({ out: (t) => void (out += t) }, format);
+      writer.write({ order: { id: 'ORD-1' } }, () => {});
+      writer.setTarget(target);
+      writer.write({ order: { id: 'ORD-2' } }, () => {});
+      writer.error({ error: { code: 'api_error' } }, (t) => t);
+      const docs = format === 'yaml' ? out.split(/^(?=order:|error:)/m).map((d) => parse(d) as Record<string, unknown>) : format === 'json' ? out.split(/^(?=\{)/m).map((d) => JSON.parse(d) as Record<string, unknown>) : out.trim().split('\n').map((d) => JSON.parse(d) as Record<string, unknown>);
+      expect(docs, format).toEqual([{ order: { id: 'ORD-1' } }, { order: { id: 'ORD-2' }, target }, { error: { code: 'api_error' }, target }]);
+      expect(writer.target).toEqual(target);
+    }
+  });
+
+  it('follows the sandbox marker, and changes when set again', () => {
+    let out = '';
+    const writer = createWriter({ out: (t) => void (out += t) }, 'ndjson');
+    writer.setTarget(target);
+    writer.markSandbox();
+    writer.setTarget({ ...target, kind: 'sandbox' });
+    writer.data({ id: 'x' });
+    expect(JSON.parse(out)).toEqual({ id: 'x', sandbox: true, target: { ...target, kind: 'sandbox' } });
+  });
+
+  it('leaves tsv lines alone: the sandbox marker line is what a sandbox run prints there', () => {
+    let out = '';
+    const writer = createWriter({ out: (t) => void (out += t) }, 'tsv');
+    writer.setTarget({ kind: 'builtin-sandbox', base_url: 'http://127.0.0.1:1/', profile: 'sandbox' });
+    writer.markSandbox();
+    writer.write({ order: { id: 'ORD-1' } }, () => void (out += 'order\tORD-1\n'));
+    expect(out).toBe('sandbox\tsimulated service, nothing is really booked\norder\tORD-1\n');
+  });
+});
