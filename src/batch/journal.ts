@@ -327,6 +327,9 @@ export class JournalLockLostError extends ShipbookError {
   }
 }
 
+/** Records of what an answer said: still written once the lock is lost (see {@link Journal.append}). */
+const FACTS: ReadonlySet<JournalEvent> = new Set(['created', 'shipment_created', 'accepted', 'processed']);
+
 /** A write that takes at most `room` more bytes, for tests of a full disk (see {@link Journal.open}). */
 function limitedWrite(limit: number): (fd: number, bytes: Buffer, offset: number, length: number) => number {
   return (fd, bytes, offset, length) => {
@@ -407,7 +410,9 @@ export class Journal {
   /** Fails when nothing more may be written: a write failed earlier, or (for a request about to be sent) the lock was lost. */
   private check(record: Omit<JournalRecord, 't'>): void {
     if (this.broken) throw this.failure ?? new JournalWriteError(this.path, this.broken, describeRecord(record));
-    if (this.lock !== undefined && (record.event === 'create_sent' || record.event === 'accept_sent') && !this.lock.verify()) {
+    // Once the lock is lost, only what answers already said is recorded (created, accepted,
+    // processed): no request is started, and no failure is written over another batch's records.
+    if (this.lock !== undefined && !FACTS.has(record.event) && !this.lock.verify()) {
       throw new JournalLockLostError(this.path, this.lock.compromised?.message ?? `the lock ${this.lock.path} was lost`);
     }
   }
@@ -416,8 +421,8 @@ export class Journal {
    * Appends a record (written whole to the file at once, so a `kill -9` after this call finds it)
    * and updates the order's state. Call {@link durable} before a request that depends on it.
    * @throws JournalWriteError (exit 10) when the record cannot be written whole (the part written
-   *   is cut off again where possible); JournalLockLostError (exit 11) for a request's record once
-   *   the lock was lost
+   *   is cut off again where possible); JournalLockLostError (exit 11) for any record but what an
+   *   answer said (created, accepted, processed) once the lock was lost
    */
   append(record: Omit<JournalRecord, 't'>): EntryState {
     this.check(record);
