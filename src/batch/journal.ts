@@ -17,6 +17,7 @@ import { dirname } from 'node:path';
 import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../dirs.js';
 import { EXIT, ShipbookError } from '../errors.js';
 import { acquireLock, LockHeldError, type HeldLock } from '../lock.js';
+import { scrubKnown } from '../api/redact.js';
 
 /** The default journal, relative to the working directory. */
 export const DEFAULT_JOURNAL = '.shipbook/journal.ndjson';
@@ -427,7 +428,8 @@ export class Journal {
   append(record: Omit<JournalRecord, 't'>): EntryState {
     this.check(record);
     const full: JournalRecord = { t: new Date().toISOString(), ...record };
-    const bytes = Buffer.from(`${JSON.stringify(full)}\n`);
+    // Never a secret in clear on disk: an error message that echoed the key or a card number is masked.
+    const bytes = Buffer.from(`${scrubKnown(JSON.stringify(full))}\n`);
     let written = 0;
     try {
       // A write may take only part of the bytes (a disk filling up): the rest follows, or it fails.

@@ -5,6 +5,7 @@
  * order, failures with the service's message) for CI dashboards, written with xmlbuilder2.
  */
 import writeFileAtomic from 'write-file-atomic';
+import { scrubKnownValue } from '../api/redact.js';
 import { create } from 'xmlbuilder2';
 import type { BatchResult, BatchSummary } from './runner.js';
 
@@ -41,7 +42,7 @@ export class ReportWriter {
     const now = Date.now();
     if (this.paths.report !== undefined && now - this.lastWrite >= this.intervalMs) {
       this.lastWrite = now;
-      writeFileAtomic.sync(this.paths.report, `${JSON.stringify(this.report, null, 2)}\n`);
+      writeFileAtomic.sync(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
     }
   }
 
@@ -51,8 +52,8 @@ export class ReportWriter {
     const { totalCents, ...rest } = summary;
     this.report.finished_at = now.toISOString();
     this.report.summary = { ...rest, total: (totalCents / 100).toFixed(2) };
-    if (this.paths.report !== undefined) writeFileAtomic.sync(this.paths.report, `${JSON.stringify(this.report, null, 2)}\n`);
-    if (this.paths.junit !== undefined) writeFileAtomic.sync(this.paths.junit, junitXml(this.report));
+    if (this.paths.report !== undefined) writeFileAtomic.sync(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
+    if (this.paths.junit !== undefined) writeFileAtomic.sync(this.paths.junit, junitXml(scrubKnownValue(this.report) as typeof this.report));
   }
 }
 

@@ -19,6 +19,7 @@
  * Every refusal is reported through `onProblem` and never stops the server. It binds to
  * 127.0.0.1 unless told otherwise.
  */
+import { redactText } from '../api/redact.js';
 import { readLimitedBody } from '../http/body.js';
 import { answerMalformed, closeServer, listenOn, sendJson } from '../http/server.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -201,7 +202,7 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       answer(res, 400, 'malformed JSON');
-      report({ status: 400, reason: `malformed JSON (${why.slice(0, 120)})`, method, remote, onTokenPath: true });
+      report({ status: 400, reason: `malformed JSON (${redactText(why).slice(0, 120)})`, method, remote, onTokenPath: true });
       return;
     }
     const parsed = callbackBody.safeParse(raw);
