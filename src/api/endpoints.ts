@@ -78,6 +78,9 @@ export function endpointOf(name: EndpointName | undefined, method: 'GET' | 'POST
   return { name: 'custom' as EndpointName, method, path, safe: method === 'GET', title: `${method} ${path}`, effect: method === 'GET' ? undefined : 'it may have taken effect' };
 }
 
+/** HTTP 507: the service cannot store what the request needs (its disk is full). */
+export const INSUFFICIENT_STORAGE = 507;
+
 /**
  * Retry policy of one call:
  * - `safe` (default): retry only safe endpoints; a mutating one only when its request provably
@@ -87,9 +90,6 @@ export function endpointOf(name: EndpointName | undefined, method: 'GET' | 'POST
  *   `acceptOrder` then resolves a 409 by reading the order (issue 11, "Retries").
  * - `never`: one attempt.
  */
-/** HTTP 507: the service cannot store what the request needs (its disk is full). */
-export const INSUFFICIENT_STORAGE = 507;
-
 export type RetryPolicy = 'safe' | 'idempotent-accept' | 'never';
 
 /**
