@@ -4,6 +4,7 @@
  * replace the streams with buffers.
  */
 import { scrubKnown } from './api/redact.js';
+import { terminalSafe } from './output/printable.js';
 import type { Readable, Writable } from 'node:stream';
 
 /** The streams of a run and what they are connected to. */
@@ -51,7 +52,8 @@ export function processIO(options: IOOptions = {}, proc: NodeJS.Process = proces
     stderrIsTTY,
     canPrompt: proc.stdin.isTTY === true && stdoutIsTTY && !ci && !options.noInput,
     // Every line written is scrubbed of the run's known secrets (key, card numbers), whatever its source.
-    out: (text) => void proc.stdout.write(scrubKnown(text)),
-    err: (text) => void proc.stderr.write(scrubKnown(text)),
+    // … and of control characters from outside that no renderer escaped (see terminalSafe).
+    out: (text) => void proc.stdout.write(terminalSafe(scrubKnown(text))),
+    err: (text) => void proc.stderr.write(terminalSafe(scrubKnown(text))),
   };
 }
