@@ -2,9 +2,10 @@
  * Ids and words from a hostile service carry control characters (clear screen, set the title,
  * a C1 CSI, a right-to-left override): every command prints them as visible escapes, in the
  * heading, hints, warnings, progress lines and a batch's lines, and never sends one raw to the
- * terminal. A pasted hint still names the same order (bash ANSI-C quoting).
+ * terminal. A pasted hint still names the same order (bash ANSI-C quoting). A recursive YAML alias
+ * is refused with exit 2 and its line.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -68,5 +69,24 @@ describe('control characters in ids from the service', () => {
     expect(json.stdout + json.stderr).not.toMatch(RAW);
     // In JSON the id is still the service's own, once parsed.
     expect((JSON.parse(json.stdout) as { orders: Array<{ order_id: string }> }).orders[0]!.order_id).toBe(ID);
+  });
+});
+
+describe('a recursive YAML alias', () => {
+  it('is refused with exit 2 and its line by validate and by a batch, never a stack overflow', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shipbook-recursive-'));
+    const file = join(dir, 'loop.yaml');
+    writeFileSync(file, 'a: &a\n  b: *a\n');
+    const validate = await runCli(['validate', file]);
+    expect(validate.code, validate.stderr).toBe(2);
+    expect(validate.stdout + validate.stderr).toContain(`${file}:2:6`);
+    expect(validate.stdout + validate.stderr).toContain('alias *a is inside &a, the value it stands for: a recursive alias has no end');
+    expect(validate.stderr).not.toMatch(/internal error|call stack/);
+    const batch = join(dir, 'orders.yaml');
+    writeFileSync(batch, 'order: {}\n---\nx: &x\n  - *x\n');
+    const book = await runCli(['book', batch, '--journal', join(dir, 'j.ndjson')], { env: env() });
+    expect(book.code, book.stderr).toBe(2);
+    expect(book.stderr).toContain(`${batch}:4:5`);
+    expect(book.stderr).not.toMatch(/internal error|call stack/);
   });
 });
