@@ -267,6 +267,9 @@ export function openDiskStore(dir: string, options: { maxOrders?: number } = {})
         session = new Map();
         const result = await fn();
         prune();
+        // A lock taken from this process while it ran (removed by hand, or by another machine
+        // after a long pause): nothing is written over what the other holder may have written.
+        if (!lock.verify()) throw new StoreBusyError(dir, lock.compromised?.message ?? 'its lock was lost');
         commit(session);
         return result;
       } finally {
