@@ -14,7 +14,7 @@
  *   no shipment without its order);
  * - records and the marker that cannot be read are reported ({@link StoreCorruptError}) and never
  *   overwritten: `shipbook sandbox reset` is the fix.
- * These two libraries were chosen over SQLite because Node 20 has no built-in driver and the kept
+ * Files and a lock directory were chosen over SQLite because Node 20 has no built-in driver and the kept
  * drivers are native modules that would compile from source on every CI install.
  *
  * At most {@link MAX_STORED_ORDERS} orders are kept: past that, the oldest finished ones
@@ -59,7 +59,8 @@ const LOCK_WAIT_MS = 60_000;
 const STORAGE_FAULTS: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG']);
 
 /**
- * Writes one record's text to `path` and flushes it. `SHIPBOOK_TEST_STORE_SPACE=<bytes>` (tests of
+ * Writes one record's text to `path` (a temporary file: the caller renames it into place; not
+ * flushed, as before: the sandbox simulates a service). `SHIPBOOK_TEST_STORE_SPACE=<bytes>` (tests of
  * a full disk only) fails a write with ENOSPC once the state directory's records hold that many bytes.
  */
 function writeRecord(dir: string, path: string, text: string): void {
