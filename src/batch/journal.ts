@@ -375,9 +375,7 @@ export class Journal {
     try {
       return await Journal.openFile(path, options);
     } catch (err) {
-      if (FILE_SYSTEM_REFUSALS.has((err as NodeJS.ErrnoException)?.code ?? '') || (err as NodeJS.ErrnoException)?.code === 'EIO') {
-        throw new JournalUnusableError(path, err as NodeJS.ErrnoException);
-      }
+      if (FILE_SYSTEM_REFUSALS.has((err as NodeJS.ErrnoException)?.code ?? '')) throw new JournalUnusableError(path, err as NodeJS.ErrnoException);
       throw err;
     }
   }
