@@ -8,9 +8,10 @@ import { dirname } from 'node:path';
 
 /**
  * Error codes of a file system that refuses a path: no permission, a file where a directory
- * belongs, read-only, full, a directory that cannot be created at all (ENOENT, as under /proc).
+ * belongs, read-only, full, failing (EIO), a directory that cannot be created at all (ENOENT, as
+ * under /proc).
  */
-export const FILE_SYSTEM_REFUSALS: ReadonlySet<string> = new Set(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'ELOOP', 'ENAMETOOLONG']);
+export const FILE_SYSTEM_REFUSALS: ReadonlySet<string> = new Set(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO', 'ELOOP', 'ENAMETOOLONG']);
 
 /**
  * Creates `dir` and each missing parent, outermost first, with `mode` (e.g. 0o700); an existing

@@ -30,6 +30,14 @@ export const EXIT = {
   BATCH_INCOMPLETE: 8,
   /** A limit the user set refused the booking (`--max-total`); the pending order was cancelled. */
   LIMIT_REFUSED: 9,
+  /**
+   * A file shipbook must write could not be written (no space left, disk quota, I/O error,
+   * read-only): the message names the file and what was not recorded; nothing that depended on it
+   * was sent.
+   */
+  STORAGE: 10,
+  /** A batch's journal lock was removed or taken by another process while it ran: it sent nothing new and stopped. */
+  LOCK_LOST: 11,
   /** Interrupted by the user (Ctrl-C, SIGINT): 128 + 2. */
   INTERRUPTED: 130,
   /** Terminated (SIGTERM: `timeout`, a cancelled CI job): 128 + 15. */
@@ -138,7 +146,8 @@ export class ApiError extends ShipbookError {
     retryAfterMs?: number;
   }) {
     const auth = args.status === 401 || args.status === 403 || args.envelopeCode === 401 || args.envelopeCode === 403;
-    super(auth ? 'unauthorized' : 'api_error', args.message, auth ? EXIT.AUTH : EXIT.API, {
+    // 507: the service cannot store anything (its disk is full); a batch stops on it.
+    super(auth ? 'unauthorized' : args.status === 507 ? 'insufficient_storage' : 'api_error', args.message, auth ? EXIT.AUTH : EXIT.API, {
       suggestion:
         args.suggestion ??
         (auth

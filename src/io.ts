@@ -3,6 +3,8 @@
  * carries data; stderr carries everything else (progress, hints, the sandbox marker). Tests
  * replace the streams with buffers.
  */
+import { scrubKnown } from './api/redact.js';
+import { terminalSafe } from './output/printable.js';
 import type { Readable, Writable } from 'node:stream';
 
 /** The streams of a run and what they are connected to. */
@@ -49,7 +51,9 @@ export function processIO(options: IOOptions = {}, proc: NodeJS.Process = proces
     stdoutIsTTY,
     stderrIsTTY,
     canPrompt: proc.stdin.isTTY === true && stdoutIsTTY && !ci && !options.noInput,
-    out: (text) => void proc.stdout.write(text),
-    err: (text) => void proc.stderr.write(text),
+    // Every line written is scrubbed of the run's known secrets (key, card numbers), whatever its source.
+    // … and of control characters from outside that no renderer escaped (see terminalSafe).
+    out: (text) => void proc.stdout.write(terminalSafe(scrubKnown(text))),
+    err: (text) => void proc.stderr.write(terminalSafe(scrubKnown(text))),
   };
 }

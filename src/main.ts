@@ -20,6 +20,8 @@ import { setHintProfile } from './output/shell.js';
 import { DryRunHalt } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
+import { mapStack } from './stack.js';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Builds the root command with its global options and its subcommands: with `argv`, only the
@@ -125,9 +127,11 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
     json = { code: 'internal', message, exit_code: exitCode };
   }
   if (globals.debug && err instanceof Error && err.stack) {
-    lines.push(paint(io, 'dim', err.stack));
+    // Frames of the bundle, mapped to the src/ file, line and column they come from (positions only, never source text).
+    const bundle = fileURLToPath(import.meta.url);
+    lines.push(paint(io, 'dim', mapStack(err.stack, bundle)));
     const cause = (err as { cause?: unknown }).cause;
-    if (cause instanceof Error && cause.stack) lines.push(paint(io, 'dim', `caused by: ${cause.stack}`));
+    if (cause instanceof Error && cause.stack) lines.push(paint(io, 'dim', `caused by: ${mapStack(cause.stack, bundle)}`));
   }
   io.err(`${redactText(lines.join('\n'))}\n`);
   if (!(err instanceof ShipbookError && err.reported)) {
@@ -263,6 +267,16 @@ export async function run(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A throw outside the command's own course (a timer, an event) is still reported as an internal
+  // error, once, and never by Node.js's default handler, which prints the source line of the
+  // throw: in the minified bundle, a line of kilobytes.
+  const onUncaught = (err: unknown) => {
+    if (ctx !== undefined) reportError(err instanceof ShipbookError ? err : err instanceof Error ? err : new Error(String(err)), ctx);
+    else io.err(`internal error: ${printable(err instanceof Error ? err.message : String(err), 'lines')}\n`);
+    process.exit(err instanceof ShipbookError ? err.exitCode : EXIT.INTERNAL);
+  };
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
   // A reader that goes away early (`shipbook quote … | head -1`) is not an error.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
@@ -280,5 +294,6 @@ export async function run(argv: string[]): Promise<void> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     restoreWarnings();
+    // The handlers of uncaught throws stay: work still running after main returned (a timer) may throw.
   }
 }

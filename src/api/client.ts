@@ -570,7 +570,7 @@ export class ApiClient {
       clearTimeout(timer);
       userSignal?.removeEventListener('abort', onUserAbort);
     }
-    if (debug) this.#log(`< ${status} (${Date.now() - started} ms) ${text.length > 4000 ? `${text.slice(0, 4000)}…` : text}`);
+    if (debug) this.#log(`< ${status} (${Date.now() - started} ms) ${truncate(redactText(text, [this.#options.apiKey]), 4000)}`);
     return this.#unwrap(call, p, status, text, retryAfterMs);
   }
 
@@ -656,7 +656,8 @@ export class ApiClient {
     const ok = status >= 200 && status < 300;
     if (!env.success) {
       if (!ok) {
-        const snippet = redactText(text.replace(/\s+/g, ' ').trim().slice(0, 120), [this.#options.apiKey]);
+        // Scrubbed before it is cut: a secret cut in half would no longer be recognised.
+        const snippet = truncate(redactText(text.replace(/\s+/g, ' ').trim(), [this.#options.apiKey]), 120);
         throw new ApiError({ status, message: `the service answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`, method: call.method, url, retryAfterMs });
       }
       throw new ProtocolError(`the service answered HTTP ${status} without the message/code/result envelope (${call.method} ${url})`, {
@@ -692,4 +693,9 @@ export class ApiClient {
     call.onMessage?.(redactText(message, [this.#options.apiKey]));
     return parsed.data;
   }
+}
+
+/** `text` cut to `max` characters (with `…`), for text already scrubbed of secrets. */
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -78,6 +78,9 @@ export function endpointOf(name: EndpointName | undefined, method: 'GET' | 'POST
   return { name: 'custom' as EndpointName, method, path, safe: method === 'GET', title: `${method} ${path}`, effect: method === 'GET' ? undefined : 'it may have taken effect' };
 }
 
+/** HTTP 507: the service cannot store what the request needs (its disk is full). */
+export const INSUFFICIENT_STORAGE = 507;
+
 /**
  * Retry policy of one call:
  * - `safe` (default): retry only safe endpoints; a mutating one only when its request provably
@@ -91,12 +94,13 @@ export type RetryPolicy = 'safe' | 'idempotent-accept' | 'never';
 
 /**
  * True for failures that may pass on their own: the service could not be reached, its answer
- * was lost or late, HTTP 5xx (500, 502, 503, 504) or 429. Not: 4xx refusals, protocol errors,
- * answers too large, interrupts.
+ * was lost or late, HTTP 5xx (500, 502, 503, 504) or 429. Not: 4xx refusals, 507 (the service
+ * cannot store anything: a full disk does not pass in seconds), protocol errors, answers too
+ * large, interrupts.
  */
 export function isTransientFailure(err: unknown): boolean {
   if (err instanceof NetworkError || err instanceof TimeoutError) return true;
-  if (err instanceof ApiError) return err.status === 429 || (err.status >= 500 && err.status <= 599);
+  if (err instanceof ApiError) return err.status === 429 || (err.status >= 500 && err.status <= 599 && err.status !== INSUFFICIENT_STORAGE);
   return false;
 }
 

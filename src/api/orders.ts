@@ -10,6 +10,7 @@ import { orderResult, type OrderResponse } from '../schema/order.js';
 import type { CreateOrderRequest } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { ApiClient, RequestOptions } from './client.js';
+import { checkAccepted, checkCreated } from './contradictions.js';
 
 /**
  * Paths of the four operations the interface document references but does not show (settings
@@ -41,10 +42,13 @@ function orderPath(template: string, orderId: string): string {
 /**
  * `POST /orders/` (endpoint `createOrder`, mutating): stores the order as pending; returns it with
  * the exact price (numbers). Retried only when the request provably never left; a lost answer is
- * AnswerLostError (the order may exist), never repeated.
+ * AnswerLostError (the order may exist), never repeated; an answer without an order id is a
+ * ProtocolError whose outcome is unknown (src/api/contradictions.ts).
  */
 export async function createOrder(api: ApiClient, order: CreateOrderRequest, options: RequestOptions = {}): Promise<OrderResponse> {
-  return (await api.call({ ...options, endpoint: 'createOrder', method: 'POST', path: 'orders/', body: order, result: orderResult })).order;
+  const created = (await api.call({ ...options, endpoint: 'createOrder', method: 'POST', path: 'orders/', body: order, result: orderResult })).order;
+  checkCreated('createOrder', created);
+  return created;
 }
 
 /** Order statuses that mean "accepted": an accept that met 409 on a retry had already succeeded. */
@@ -58,7 +62,8 @@ const ACCEPTED_STATUSES = new Set(['acc', 'accepted', 'processed', 'processing',
  * accept is retried on transient failures, and a 409 is resolved by reading the order: an order
  * already accepted (or processed) counts as accepted and is returned; otherwise the 409 is thrown.
  * `options.paths` gives the profile's fetch-order path for that read.
- * @throws ApiError (409 when the order is not pending), and as {@link ApiClient.call}
+ * @throws ApiError (409 when the order is not pending), and as {@link ApiClient.call}; ProtocolError
+ *   (exit 5, outcome unknown) when the answer is about another order
  */
 export async function acceptOrder(
   api: ApiClient,
@@ -66,17 +71,24 @@ export async function acceptOrder(
   accept: AcceptRequest,
   options: RequestOptions & { paths?: OrderPaths } = {},
 ): Promise<OrderResponse> {
+  let accepted: OrderResponse;
   try {
-    return (
+    accepted = (
       await api.call({ retry: options.retry, signal: options.signal, endpoint: 'acceptOrder', method: 'PUT', path: orderPath('orders/{order_id}/accept/', orderId), body: accept, result: orderResult })
     ).order;
   } catch (err) {
     if (options.retry === 'idempotent-accept' && err instanceof ApiError && err.status === 409) {
       const order = await fetchOrder(api, orderId, options.paths ?? DEFAULT_ORDER_PATHS, { signal: options.signal });
-      if (ACCEPTED_STATUSES.has(String(order.status ?? '').toLowerCase())) return order;
+      if (ACCEPTED_STATUSES.has(String(order.status ?? '').toLowerCase())) {
+        checkAccepted(orderId, order);
+        return order;
+      }
     }
     throw err;
   }
+  // An answer about another order says nothing of this one: whether it was accepted is unknown.
+  checkAccepted(orderId, accepted);
+  return accepted;
 }
 
 /** fetch-order-data (assumed `GET /orders/{order_id}/`, endpoint `fetchOrder`, safe): the order's current status and tracking numbers. */

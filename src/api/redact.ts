@@ -28,14 +28,88 @@ export function registerSecret(value: string | number | null | undefined): void 
   if (value === null || value === undefined) return;
   const s = String(value).trim();
   if (s.length < 3) return;
-  registry.add(s);
+  addWithEscapes(s);
   const digits = s.replace(/[\s-]/g, '');
-  if (digits !== s && /^\d+$/.test(digits)) registry.add(digits);
+  if (digits !== s && /^\d+$/.test(digits)) addWithEscapes(digits);
+}
+
+/**
+ * Adds a secret and the forms it takes inside JSON text: JSON-escaped (`"` `\\` and control
+ * characters), and with `/` escaped as `\/` as PHP's json_encode writes it. Each form is masked
+ * with the secret's own last four characters (see {@link maskSecret}).
+ */
+function addWithEscapes(s: string): void {
+  registry.add(s);
+  const json = JSON.stringify(s).slice(1, -1);
+  for (const form of [json, json.replace(/\//g, '\\/')]) {
+    if (form !== s) {
+      registry.add(form);
+      plainOf.set(form, s);
+    }
+  }
+}
+
+/** The plain secret of an escaped form in the registry (its mask shows the plain one's last characters). */
+const plainOf = new Map<string, string>();
+
+/** The mask of a registered form: `****` plus the last four characters of its plain secret. */
+const maskOf = (form: string) => maskSecret(plainOf.get(form) ?? form);
+
+/**
+ * Scrubs text by value only: every registered secret of five characters or more (API key, card
+ * numbers), in plain and JSON-escaped forms, becomes its mask wherever it stands. Shorter ones
+ * (CVVs) and digit patterns are left to {@link redactText} and {@link scrubKnownValue}, which see
+ * where a value stands: this runs on every line shipbook writes (tables, JSON text, files), where
+ * `123` may be a line number or a price. JSON text stays JSON: a mask holds no quote or backslash.
+ */
+export function scrubKnown(text: string): string {
+  if (registry.size === 0) return text;
+  let present: string[] | undefined;
+  for (const s of registry) {
+    if (s.length > 4 && text.includes(s)) (present ??= []).push(s);
+  }
+  if (present === undefined) return text;
+  present.sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const secret of present) out = out.split(secret).join(maskOf(secret));
+  return out;
+}
+
+/**
+ * A deep copy of a JSON value (a document about to be printed or written) with every registered
+ * secret masked: in strings (a CVV only where it stands alone), and numbers that are a registered
+ * secret (an echoed card number or CVV) replaced by a masked string.
+ */
+export function scrubKnownValue(value: unknown): unknown {
+  if (registry.size === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return scrubString(v);
+    if (typeof v === 'number') return registry.has(String(v)) ? maskSecret(String(v)) : v;
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') {
+      if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return walk((v as { toJSON: () => unknown }).toJSON());
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  return walk(value);
+}
+
+/** A string with every registered secret masked (short ones only where they stand alone, as a whole word). */
+function scrubString(text: string): string {
+  let out = scrubKnown(text);
+  for (const s of registry) {
+    if (s.length <= 4 && out.includes(s)) out = out.replace(new RegExp(`(?<![A-Za-z0-9.,])${escapeRegExp(s)}(?![A-Za-z0-9.,])`, 'g'), '****');
+  }
+  return out;
 }
 
 /** Forgets every registered secret (for tests that run several commands in one process). */
 export function clearSecrets(): void {
   registry.clear();
+  plainOf.clear();
 }
 
 function escapeRegExp(s: string): string {
@@ -89,7 +163,7 @@ export function redactText(text: string, secrets: ReadonlyArray<string | undefin
     if (secret.length <= 4) {
       out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(secret)}(?![A-Za-z0-9])`, 'g'), '****');
     } else {
-      out = out.split(secret).join(maskSecret(secret));
+      out = out.split(secret).join(maskOf(secret));
     }
   }
   return out.replace(/\b\d(?:[ -]?\d){12,18}\b/g, (run) => {

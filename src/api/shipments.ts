@@ -8,6 +8,7 @@ import type { CombineRequest, CreateShipmentRequest } from '../schema/combine.js
 import { orderResult, type OrderResponse } from '../schema/order.js';
 import { shipmentResponse, type ShipmentResponse } from '../schema/shipment.js';
 import type { ApiClient, RequestOptions } from './client.js';
+import { checkCombined, checkCreated } from './contradictions.js';
 
 /** `result` of create shipment: `{shipment: …}` (response form, price as numbers). */
 export const shipmentResult = z.looseObject({ shipment: shipmentResponse });
@@ -19,7 +20,9 @@ export const shipmentResult = z.looseObject({ shipment: shipmentResponse });
  * @throws ApiError (exit 3) when the service refuses it, e.g. a service code that is not consolidated mail
  */
 export async function createShipment(api: ApiClient, body: CreateShipmentRequest, options: RequestOptions = {}): Promise<ShipmentResponse> {
-  return (await api.call({ ...options, endpoint: 'createShipment', method: 'POST', path: 'shipments/', body, result: shipmentResult })).shipment;
+  const created = (await api.call({ ...options, endpoint: 'createShipment', method: 'POST', path: 'shipments/', body, result: shipmentResult })).shipment;
+  checkCreated('createShipment', created);
+  return created;
 }
 
 /**
@@ -28,8 +31,12 @@ export async function createShipment(api: ApiClient, body: CreateShipmentRequest
  * lists the children and the main shipment; its price is in decimal strings with
  * `summary_child_shipments`, the sum of the children's prices.
  * Mutating (endpoint `combineShipments`).
- * @throws ApiError (exit 3): 404 for an unknown shipment id, 409 for one already combined
+ * @throws ApiError (exit 3): 404 for an unknown shipment id, 409 for one already combined;
+ *   ProtocolError (exit 5, outcome unknown) for a parent without an id or without a shipment sent
  */
 export async function combineShipments(api: ApiClient, body: CombineRequest, options: RequestOptions = {}): Promise<OrderResponse> {
-  return (await api.call({ ...options, endpoint: 'combineShipments', method: 'PUT', path: 'shipments/', body, result: orderResult })).order;
+  const parent = (await api.call({ ...options, endpoint: 'combineShipments', method: 'PUT', path: 'shipments/', body, result: orderResult })).order;
+  // A parent without the shipments sent is not their combination: what became of them is unknown.
+  checkCombined(body.shipments, parent);
+  return parent;
 }

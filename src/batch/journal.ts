@@ -6,14 +6,18 @@
  * where it stands; a create that was sent and never answered is **unknown** and is not sent again
  * until `shipbook journal resolve` says what became of it (PRODUCT.md, "an answer that never came").
  *
- * One batch at a time per journal: a lock (proper-lockfile on `<journal>.lock`) with the holder's
- * pid and command in `<journal>.owner`, so a second batch refuses to start and names the first.
+ * One batch at a time per journal: a lock (`<journal>.lock`, src/lock.ts) with the holder's pid,
+ * host and command, held until the holder ends, so a second batch refuses to start and names the
+ * first. A record is written whole and flushed before its request, or the request is not sent: a
+ * full disk ends the batch with exit 10 and a message saying what was not recorded; an incomplete
+ * last record left by it (or by a crash) is set aside by the next run.
  */
-import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { appendFileSync, closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../dirs.js';
+import { EXIT, ShipbookError } from '../errors.js';
+import { acquireLock, LockHeldError, type HeldLock } from '../lock.js';
+import { scrubKnown } from '../api/redact.js';
 
 /** The default journal, relative to the working directory. */
 export const DEFAULT_JOURNAL = '.shipbook/journal.ndjson';
@@ -124,34 +128,84 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
   return s;
 }
 
-/** Reads a journal file into the state of each order, in first-seen order. @throws Error naming the line for a line that is not a record */
-export function readJournal(path: string): Map<string, EntryState> {
-  const states = new Map<string, EntryState>();
-  if (!existsSync(path)) return states;
-  const lines = readFileSync(path, 'utf8').split('\n');
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    let r: JournalRecord;
-    try {
-      r = JSON.parse(line) as JournalRecord;
-    } catch {
-      // The last line may be cut short by a kill -9 while it was written: it was never acted on.
-      if (i >= lines.length - 2) return;
-      throw new Error(`${path}:${i + 1}: not a journal record`);
-    }
-    if (typeof r?.id !== 'string' || typeof r.event !== 'string') throw new Error(`${path}:${i + 1}: not a journal record`);
-    states.set(r.id, applyRecord(states.get(r.id), r));
-  });
-  return states;
+/** What reading a journal found besides its records. */
+export interface JournalReading {
+  states: Map<string, EntryState>;
+  /** Things set aside while reading, for people (a torn last record, the torn start of a line). */
+  notes: string[];
+  /**
+   * Where the complete records end, bytes, when the file ends with an incomplete record (cut short
+   * by a full disk or a crash while it was written: never acknowledged, so never acted on).
+   */
+  tornAt?: number;
 }
 
-/** True when a process with this pid runs on this machine. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+/** Every record starts with its time: the start of a record glued to a torn one before it. */
+const RECORD_START = '{"t":';
+
+const isRecord = (r: unknown): r is JournalRecord => typeof (r as JournalRecord)?.id === 'string' && typeof (r as JournalRecord).event === 'string';
+
+/**
+ * Reads a journal file into the state of each order, in first-seen order, with notes on what was
+ * set aside: an incomplete last record (no newline, or not a record), and the torn start of a line
+ * that an older shipbook appended to after a failed write (the record that follows is kept).
+ * @throws JournalCorruptError (exit 2) naming the line for a line that is not a record
+ */
+export function readJournalFile(path: string): JournalReading {
+  const reading: JournalReading = { states: new Map(), notes: [] };
+  if (!existsSync(path)) return reading;
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  let offset = 0;
+  lines.forEach((line, i) => {
+    const start = offset;
+    offset += Buffer.byteLength(line) + 1;
+    if (line.trim() === '') return;
+    const last = i === lines.length - 1 || (i === lines.length - 2 && lines[lines.length - 1] === '');
+    let r: unknown;
+    try {
+      r = JSON.parse(line);
+    } catch {
+      r = undefined;
+    }
+    const torn = () => {
+      reading.tornAt = start;
+      reading.notes.push(`${path}:${i + 1}: an incomplete last record (cut short by a full disk or a crash while it was written, so never acted on) was set aside`);
+    };
+    // The last line without its newline was never acknowledged: a write cut short.
+    if (i === lines.length - 1) return torn();
+    if (!isRecord(r)) {
+      const at = line.lastIndexOf(RECORD_START);
+      try {
+        r = at > 0 ? JSON.parse(line.slice(at)) : undefined;
+      } catch {
+        r = undefined;
+      }
+      if (!isRecord(r)) {
+        if (last) return torn();
+        throw new JournalCorruptError(path, i + 1);
+      }
+      reading.notes.push(`${path}:${i + 1}: the torn start of the line (${at} bytes, a record cut short before it, never acted on) was skipped`);
+    }
+    reading.states.set(r.id, applyRecord(reading.states.get(r.id), r));
+  });
+  return reading;
+}
+
+/** Reads a journal file into the state of each order, in first-seen order. @throws JournalCorruptError (exit 2) naming the line for a line that is not a record */
+export function readJournal(path: string): Map<string, EntryState> {
+  return readJournalFile(path).states;
+}
+
+/** A line in the middle of the journal is not a record (edited by hand, or another file). Exit 2. */
+export class JournalCorruptError extends ShipbookError {
+  constructor(
+    readonly path: string,
+    readonly line: number,
+  ) {
+    super('journal_corrupt', `${path}:${line}: not a journal record`, EXIT.INPUT, {
+      suggestion: 'The journal is NDJSON written by shipbook book; restore that line, or move the journal aside and resolve its orders by hand.',
+    });
   }
 }
 
@@ -176,6 +230,9 @@ export class JournalLockedError extends Error {
   }
 }
 
+/** Refusals of a disk that cannot take writes, whatever the path: exit 10, not a wrong path (exit 2). */
+const STORAGE_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS']);
+
 /** What a refusal means, in words. */
 const REFUSAL_WORDS: Record<string, string> = {
   ENOENT: 'its directory cannot be created',
@@ -187,6 +244,8 @@ const REFUSAL_WORDS: Record<string, string> = {
   EROFS: 'read-only file system',
   ENOSPC: 'no space left on the device',
   EDQUOT: 'disk quota exceeded',
+  EIO: 'input/output error',
+  EFBIG: 'the file is too large',
   ELOOP: 'too many symbolic links',
   ENAMETOOLONG: 'the name is too long',
 };
@@ -204,22 +263,113 @@ export class JournalUnusableError extends Error {
     super(`cannot use the journal ${path}: ${REFUSAL_WORDS[cause.code ?? ''] ?? cause.message}${where} [${cause.code}]`);
     this.name = 'JournalUnusableError';
   }
+
+  /** The exit code of the refusal: 10 for a disk that cannot take writes (full, quota, I/O error, read-only), else 2. */
+  get exitCode(): typeof EXIT.STORAGE | typeof EXIT.INPUT {
+    return STORAGE_CODES.has(this.cause.code ?? '') ? EXIT.STORAGE : EXIT.INPUT;
+  }
+}
+
+/** In words, what a record that could not be written would have said. */
+function describeRecord(r: Omit<JournalRecord, 't'>): string {
+  const who = r.file !== undefined ? `the order of ${r.file}${r.line !== undefined ? `:${r.line}` : ''}` : `booking ${r.id}`;
+  switch (r.event) {
+    case 'create_sent':
+      return `that the ${r.step ?? 'create'} request of ${who} was about to be sent, so it was not sent`;
+    case 'accept_sent':
+      return `that the accept of order ${r.order_id ?? '?'} (${who}) was about to be sent, so it was not sent`;
+    case 'created':
+      return `that ${who} was created as order ${r.order_id ?? '?'} (the journal keeps its create as sent, answer unknown)`;
+    case 'shipment_created':
+      return `that shipments ${(r.shipment_ids ?? []).join(', ')} of ${who} were created (the journal keeps the create as sent, answer unknown)`;
+    case 'accepted':
+      return `that order ${r.order_id ?? '?'} (${who}) was accepted (a rerun accepts it again, which is safe)`;
+    case 'processed':
+      return `that order ${r.order_id ?? '?'} (${who}) was booked (a rerun reads its result again)`;
+    case 'failed':
+      return `that ${who} failed`;
+    case 'resolved':
+      return `the resolution of ${who}`;
+  }
+}
+
+/**
+ * A record could not be written or made durable (no space left, quota, I/O error, read-only):
+ * the message names the journal and what was not recorded; a request that depended on it was not
+ * sent. The journal takes no more records in this run (a record after a torn one would be lost).
+ * Exit 10.
+ */
+export class JournalWriteError extends ShipbookError {
+  constructor(
+    readonly path: string,
+    override readonly cause: NodeJS.ErrnoException,
+    readonly notRecorded: string,
+  ) {
+    super('journal_write_failed', `cannot write the journal ${path}: ${REFUSAL_WORDS[cause.code ?? ''] ?? cause.message} [${cause.code ?? 'error'}]; not recorded: ${notRecorded}`, EXIT.STORAGE, {
+      suggestion:
+        'Free space on that disk (or fix it), then run the same command again: nothing recorded as sent is sent twice, and an order whose answer was not recorded shows as unknown until "shipbook journal resolve" settles it.',
+      cause,
+    });
+  }
+}
+
+/**
+ * The journal's lock was removed or taken by another process while this batch ran: it sends no
+ * new request (what was under way is still recorded) and ends with exit 11.
+ */
+export class JournalLockLostError extends ShipbookError {
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super('journal_lock_lost', `${detail}; no new request was sent after that, and what was under way is recorded in ${path}`, EXIT.LOCK_LOST, {
+      suggestion: 'Make sure only one batch uses this journal (give each its own --journal), then run the same command again: nothing recorded is sent twice.',
+    });
+  }
+}
+
+/** Records of what an answer said: still written once the lock is lost (see {@link Journal.append}). */
+const FACTS: ReadonlySet<JournalEvent> = new Set(['created', 'shipment_created', 'accepted', 'processed']);
+
+/** A write that takes at most `room` more bytes, for tests of a full disk (see {@link Journal.open}). */
+function limitedWrite(limit: number): (fd: number, bytes: Buffer, offset: number, length: number) => number {
+  return (fd, bytes, offset, length) => {
+    const room = limit - fstatSync(fd).size;
+    if (room <= 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    return writeSync(fd, bytes, offset, Math.min(room, length));
+  };
 }
 
 /** An open journal: the state of every order and an append that reaches the disk before it returns. */
 export class Journal {
+  /** Set once a write or flush failed: no record is written after a torn one. */
+  private broken: NodeJS.ErrnoException | undefined;
+  /** The first failure, thrown again by every later append: what people need to know is where it began. */
+  private failure: JournalWriteError | undefined;
+  /** The file's size after the last complete record this process wrote (locked journals only: the sole writer). */
+  private size: number;
+
   private constructor(
     readonly path: string,
     private readonly fd: number,
     readonly states: Map<string, EntryState>,
-    private readonly release: (() => Promise<void>) | undefined,
-  ) {}
+    private readonly lock: HeldLock | undefined,
+    /** What opening set aside (a torn last record …), for people: one sentence each. */
+    readonly notes: readonly string[],
+    private readonly write: (fd: number, bytes: Buffer, offset: number, length: number) => number,
+  ) {
+    this.size = fstatSync(fd).size;
+  }
 
   /**
    * Opens (creating it and its directory) the journal at `path`. With `lock`, takes the lock for
-   * this batch.
+   * this batch (`<path>.lock`, held until this process ends: see src/lock.ts) and sets aside an
+   * incomplete last record (into `<path>.torn`, with a note in {@link notes}).
+   *
+   * For tests of a full disk, `SHIPBOOK_TEST_JOURNAL_SPACE=<bytes>` makes writes fail with ENOSPC
+   * (after a short write) once the file would grow past that size.
    * @throws JournalLockedError when another batch holds it; JournalUnusableError when the file
-   *   system refuses the file or its directory
+   *   system refuses the file or its directory; JournalCorruptError when a line is not a record
    */
   static async open(path: string, options: { lock: boolean; command: string }): Promise<Journal> {
     try {
@@ -232,41 +382,70 @@ export class Journal {
 
   private static async openFile(path: string, options: { lock: boolean; command: string }): Promise<Journal> {
     makeDirectory(dirname(path));
-    if (!existsSync(path)) writeFileSync(path, '');
-    let release: (() => Promise<void>) | undefined;
+    if (!existsSync(path)) writeFileSync(path, '', { flag: 'a' });
+    let lock: HeldLock | undefined;
     if (options.lock) {
-      const take = () => lockfile.lock(path, { lockfilePath: `${path}.lock`, realpath: false, stale: 10_000, update: 3_000, retries: 0 });
       try {
-        release = await take();
+        // Held while this process runs, however long it pauses; lost only if removed or taken by force.
+        lock = await acquireLock(`${path}.lock`, { command: options.command });
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
-        let owner: JournalOwner | undefined;
-        try {
-          owner = JSON.parse(readFileSync(`${path}.owner`, 'utf8')) as JournalOwner;
-        } catch {
-          owner = undefined;
-        }
-        // A batch killed with -9 leaves its lock behind: on this machine, a holder that no longer
-        // runs does not hold it (the rerun of a cancelled CI job must not wait for it to go stale).
-        if (owner === undefined || owner.host !== hostname() || isAlive(owner.pid)) throw new JournalLockedError(path, owner);
-        rmSync(`${path}.lock`, { recursive: true, force: true });
-        release = await take();
+        if (err instanceof LockHeldError) throw new JournalLockedError(path, err.owner);
+        throw err;
       }
-      const owner: JournalOwner = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), command: options.command };
-      writeFileSync(`${path}.owner`, `${JSON.stringify(owner)}\n`);
     }
-    const states = readJournal(path);
-    const fd = openSync(path, 'a');
-    return new Journal(path, fd, states, release);
+    try {
+      const reading = readJournalFile(path);
+      const notes = [...reading.notes];
+      if (lock !== undefined && reading.tornAt !== undefined) notes.splice(0, notes.length, ...setAsideTorn(path, reading.tornAt, reading.notes));
+      const fd = openSync(path, 'a');
+      const limit = Number(process.env.SHIPBOOK_TEST_JOURNAL_SPACE);
+      return new Journal(path, fd, reading.states, lock, notes, Number.isFinite(limit) && limit > 0 ? limitedWrite(limit) : writeSync);
+    } catch (err) {
+      lock?.release();
+      throw err;
+    }
+  }
+
+  /** Fails when nothing more may be written: a write failed earlier, or (for a request about to be sent) the lock was lost. */
+  private check(record: Omit<JournalRecord, 't'>): void {
+    if (this.broken) throw this.failure ?? new JournalWriteError(this.path, this.broken, describeRecord(record));
+    // Once the lock is lost, only what answers already said is recorded (created, accepted,
+    // processed): no request is started, and no failure is written over another batch's records.
+    if (this.lock !== undefined && !FACTS.has(record.event) && !this.lock.verify()) {
+      throw new JournalLockLostError(this.path, this.lock.compromised?.message ?? `the lock ${this.lock.path} was lost`);
+    }
   }
 
   /**
-   * Appends a record (written to the file at once, so a `kill -9` after this call finds it) and
-   * updates the order's state. Call {@link durable} before a request that depends on it.
+   * Appends a record (written whole to the file at once, so a `kill -9` after this call finds it)
+   * and updates the order's state. Call {@link durable} before a request that depends on it.
+   * @throws JournalWriteError (exit 10) when the record cannot be written whole (the part written
+   *   is cut off again where possible); JournalLockLostError (exit 11) for any record but what an
+   *   answer said (created, accepted, processed) once the lock was lost
    */
   append(record: Omit<JournalRecord, 't'>): EntryState {
+    this.check(record);
     const full: JournalRecord = { t: new Date().toISOString(), ...record };
-    writeSync(this.fd, `${JSON.stringify(full)}\n`);
+    // Never a secret in clear on disk: an error message that echoed the key or a card number is masked.
+    const bytes = Buffer.from(`${scrubKnown(JSON.stringify(full))}\n`);
+    let written = 0;
+    try {
+      // A write may take only part of the bytes (a disk filling up): the rest follows, or it fails.
+      while (written < bytes.length) written += this.write(this.fd, bytes, written, bytes.length - written);
+    } catch (err) {
+      this.broken = err as NodeJS.ErrnoException;
+      if (this.lock !== undefined && written > 0) {
+        try {
+          // The sole writer: what was written of this record goes again, so the file ends with a whole record.
+          ftruncateSync(this.fd, this.size);
+        } catch {
+          // the next run sets the torn record aside
+        }
+      }
+      this.failure = new JournalWriteError(this.path, this.broken, `${describeRecord(record)}, nor anything after it`);
+      throw this.failure;
+    }
+    this.size += bytes.length;
     const state = applyRecord(this.states.get(full.id), full);
     this.states.set(full.id, state);
     return state;
@@ -279,8 +458,10 @@ export class Journal {
    * Resolves once every record appended so far is on disk (fsync). Orders booked at once share
    * one fsync (a group commit), so the journal costs no more than one flush per round of requests
    * and never blocks the other orders while the disk works.
+   * @throws JournalWriteError (exit 10) when the flush fails (the records may not be on disk)
    */
   durable(): Promise<void> {
+    if (this.broken) return Promise.reject(this.failure ?? new JournalWriteError(this.path, this.broken, 'the records written since the last flush (their requests were not sent)'));
     const waiting = this.next;
     if (waiting !== undefined) return waiting.promise;
     let resolve!: () => void;
@@ -301,8 +482,12 @@ export class Journal {
     this.next = undefined;
     this.inFlight = new Promise<void>((done) =>
       fsync(this.fd, (err) => {
-        if (err) batch.reject(err);
-        else batch.resolve();
+        if (err) {
+          // After a failed flush the kernel may have dropped the pages: nothing more is trusted to this file.
+          this.broken ??= err;
+          this.failure ??= new JournalWriteError(this.path, err, 'the records written since the last flush (their requests were not sent), nor anything after them');
+          batch.reject(this.failure);
+        } else batch.resolve();
         done();
       }),
     ).then(() => {
@@ -311,14 +496,38 @@ export class Journal {
     });
   }
 
-  /** Closes the file and releases the lock. */
+  /** Closes the file and releases the lock. Never fails for a journal that already failed a write. */
   async close(): Promise<void> {
     await this.inFlight;
-    fsyncSync(this.fd);
-    closeSync(this.fd);
-    if (this.release) {
-      rmSync(`${this.path}.owner`, { force: true });
-      await this.release().catch(() => {});
+    try {
+      if (!this.broken) fsyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+      this.lock?.release();
     }
+  }
+}
+
+/**
+ * Cuts an incomplete last record off the journal (it was never acknowledged, so its request was
+ * never sent) and keeps its bytes in `<path>.torn` with a note; returns the notes to show.
+ */
+function setAsideTorn(path: string, tornAt: number, notes: readonly string[]): string[] {
+  const fd = openSync(path, 'r+');
+  try {
+    const size = fstatSync(fd).size;
+    const torn = Buffer.alloc(size - tornAt);
+    readSync(fd, torn, 0, torn.length, tornAt);
+    let kept = true;
+    try {
+      appendFileSync(`${path}.torn`, Buffer.concat([Buffer.from(`# ${new Date().toISOString()}: cut from the end of ${path} (byte ${tornAt}), never acted on\n`), torn, Buffer.from('\n')]));
+    } catch {
+      kept = false; // a disk still full: the bytes were never acted on, dropping them loses nothing
+    }
+    ftruncateSync(fd, tornAt);
+    fsyncSync(fd);
+    return notes.map((n) => (n.endsWith('was set aside') ? `${n} ${kept ? `in ${path}.torn` : '(dropped: it could not be copied aside)'}; the journal continues after the last whole record` : n));
+  } finally {
+    closeSync(fd);
   }
 }

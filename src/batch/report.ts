@@ -5,6 +5,8 @@
  * order, failures with the service's message) for CI dashboards, written with xmlbuilder2.
  */
 import writeFileAtomic from 'write-file-atomic';
+import { scrubKnownValue } from '../api/redact.js';
+import { EXIT, ShipbookError } from '../errors.js';
 import { create } from 'xmlbuilder2';
 import type { BatchResult, BatchSummary } from './runner.js';
 import type { Target } from '../config/target.js';
@@ -58,7 +60,7 @@ export class ReportWriter {
     const now = Date.now();
     if (this.paths.report !== undefined && now - this.lastWrite >= this.intervalMs) {
       this.lastWrite = now;
-      writeFileAtomic.sync(this.paths.report, `${JSON.stringify(this.report, null, 2)}\n`);
+      writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
     }
   }
 
@@ -69,8 +71,28 @@ export class ReportWriter {
     this.#stampTarget();
     this.report.finished_at = now.toISOString();
     this.report.summary = { ...rest, total: (totalCents / 100).toFixed(2) };
-    if (this.paths.report !== undefined) writeFileAtomic.sync(this.paths.report, `${JSON.stringify(this.report, null, 2)}\n`);
-    if (this.paths.junit !== undefined) writeFileAtomic.sync(this.paths.junit, junitXml(this.report));
+    if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
+    if (this.paths.junit !== undefined) writeReport(this.paths.junit, junitXml(scrubKnownValue(this.report) as typeof this.report));
+  }
+}
+
+/** Refusals of a disk that cannot take writes: exit 10 with the file named, not an internal error. */
+const STORAGE_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS']);
+
+/**
+ * Writes a report file atomically.
+ * @throws ShipbookError (exit 10) naming the file when the disk refuses it (full, quota, I/O error, read-only)
+ */
+function writeReport(path: string, text: string): void {
+  try {
+    writeFileAtomic.sync(path, text);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (!STORAGE_CODES.has(code)) throw err;
+    throw new ShipbookError('report_write_failed', `cannot write the report ${path} [${code}]: ${(err as Error).message}; the journal still says where every order stands`, EXIT.STORAGE, {
+      suggestion: 'Free space on that disk (or write the report elsewhere), then run the same command again: nothing is booked twice.',
+      cause: err,
+    });
   }
 }
 

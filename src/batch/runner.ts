@@ -346,8 +346,11 @@ export async function runBatch(
     if (r.status === 'valid') return;
     summary[r.status]++;
     if ((r.status === 'booked' || r.status === 'already_booked') && r.total) summary.totalCents += Math.round(Number(r.total) * 100);
+    // A service that cannot store anything (HTTP 507) fails every order alike: start no more.
+    if (r.error?.code === 'insufficient_storage') full = true;
     deps.onResult(r);
   };
+  let full = false;
   const slots = new Slots(deps.concurrency);
   const limit = maxUnderWay(deps.concurrency);
   const underWay = new Set<Promise<void>>();
@@ -356,7 +359,7 @@ export async function runBatch(
   for (;;) {
     while (underWay.size >= limit) await new Promise<void>((resolve) => (oneFinished = resolve));
     await slots.acquire();
-    const next = deps.signal?.aborted || failure !== undefined ? undefined : await items.next();
+    const next = deps.signal?.aborted || failure !== undefined || full ? undefined : await items.next();
     if (next === undefined || next.done) {
       slots.release();
       break;

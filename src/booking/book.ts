@@ -11,6 +11,7 @@
  * so a booking is never lost. It takes what it uses (an ApiClient, a waiter, an accept-request
  * builder, an event callback, a clock), never the command's context or IO.
  */
+import { checkProcessed } from '../api/contradictions.js';
 import { acceptOrder, createOrder } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { combineShipments, createShipment } from '../api/shipments.js';
@@ -20,7 +21,7 @@ import type { AcceptRequest } from '../schema/payment.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
 import { EXIT, ShipbookError } from '../errors.js';
 import type { RetryPolicy } from '../api/endpoints.js';
-import { acceptedIdWarning, orderWarnings } from './price-check.js';
+import { orderWarnings } from './price-check.js';
 import { stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
 /** How the booking result is awaited; returns the processed order (see src/booking/result.ts `ResultWaiter.wait`). */
@@ -77,8 +78,9 @@ export interface BookingOutcome {
   childIds: string[];
   /**
    * What a second look at the service's answers found (src/booking/price-check.ts): prices that do
-   * not add up, negative figures, a children's sum that differs, an accepted id that is not the
-   * created one. One sentence each, with both figures; empty when all is well.
+   * not add up, negative figures, a children's sum that differs. One sentence each, with both
+   * figures; empty when all is well. (An answer about another order is an error, not a warning:
+   * src/api/contradictions.ts.)
    */
   warnings: string[];
 }
@@ -155,9 +157,13 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
     return acceptOrder(deps.api, orderId, body, deps.acceptRetry === undefined ? {} : { retry: deps.acceptRetry });
   });
   progress.stage = 'accepted';
-  warn([acceptedIdWarning(orderId, accepted.id)]);
   emit({ type: 'accepted', order: accepted });
-  const order = await step(() => deps.waitForResult(orderId, accepted));
+  const order = await step(async () => {
+    const processed = await deps.waitForResult(orderId, accepted);
+    // "Processed" without tracking numbers is no booking result to report as booked.
+    checkProcessed(processed);
+    return processed;
+  });
   warn(orderWarnings(order, doc.kind === 'consolidated' ? progress.shipmentIds : []));
   progress.stage = 'processed';
   emit({ type: 'processed', order, elapsedMs: now() - started });

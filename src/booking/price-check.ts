@@ -47,8 +47,3 @@ export function orderWarnings(order: OrderResponse, childIds: readonly string[] 
   }
   return warnings;
 }
-
-/** The warning for an accepted order whose id differs from the created one; undefined when they agree. */
-export function acceptedIdWarning(createdId: string, acceptedId: string): string | undefined {
-  return acceptedId === createdId ? undefined : `the accepted order's id ${acceptedId} is not the created order's id ${createdId}`;
-}

@@ -16,9 +16,11 @@
  * | 409 (or what the owner says) | a valid callback the owner refuses, e.g. for another order |
  * | 413 | a body larger than {@link MAX_CALLBACK_BYTES} (1 MiB) |
  *
- * Every refusal is reported through `onProblem` and never stops the server. It binds to
+ * Every refusal is reported through `onProblem` (on the token path summarised per interval, so a
+ * flood of bad requests cannot flood the terminal) and never stops the server. It binds to
  * 127.0.0.1 unless told otherwise.
  */
+import { redactText } from '../api/redact.js';
 import { readLimitedBody } from '../http/body.js';
 import { answerMalformed, closeServer, listenOn, sendJson } from '../http/server.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -67,6 +69,12 @@ export interface ReceiverProblem {
   remote: string;
   /** False for requests that did not use the token path (404): noise from scanners, typos. */
   onTokenPath: boolean;
+  /**
+   * Set on the one problem per interval that stands for the token-path refusals not reported
+   * one by one (see {@link CallbackReceiverOptions.refusalSummaryMs}): the sentence to show, e.g.
+   * `249 more requests in the last 10 s: 400 ×249`.
+   */
+  summary?: string;
 }
 
 /** How a receiver is started. */
@@ -83,8 +91,14 @@ export interface CallbackReceiverOptions {
   maxBodyBytes?: number;
   /** Decides on each valid callback. Must not throw (a throw is answered 500 and reported). */
   onCallback(callback: ReceivedCallback): CallbackVerdict;
-  /** Told about each refused request. */
+  /**
+   * Told about refused requests: every one off the token path; on the token path (where a flood
+   * would otherwise print a line per request) the first three of each status per interval, then
+   * one problem with `summary` per interval for the rest.
+   */
   onProblem?(problem: ReceiverProblem): void;
+  /** The interval of that summary, ms (default {@link REFUSAL_INTERVAL_MS}); 0 reports every refusal one by one. */
+  refusalSummaryMs?: number;
   /** Time allowed for a request's headers, ms. Default {@link RECEIVER_HEADERS_TIMEOUT_MS}. */
   headersTimeoutMs?: number;
   /** Time allowed for a whole request, body included, ms. Default {@link RECEIVER_REQUEST_TIMEOUT_MS}. */
@@ -95,6 +109,48 @@ export interface CallbackReceiverOptions {
 export const RECEIVER_HEADERS_TIMEOUT_MS = 10_000;
 /** A whole callback request must arrive within 30 s. */
 export const RECEIVER_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Refused requests, summarised: the first refusal of each HTTP status in an
+ * interval is printed as a line, the others are counted and printed as one line per interval
+ * (`refused 2,056 more requests in the last 10 s: 404 ×2,000, 413 ×56`), so a scan or an attack
+ * cannot flood the terminal. {@link flush} prints what is counted (at each interval and at exit).
+ */
+export class RefusalLog {
+  private readonly shown = new Map<number, number>();
+  private readonly suppressed = new Map<number, number>();
+  /** @param perStatus how many refusals of one status are printed in full per interval (default 1) */
+  constructor(
+    private readonly print: (line: string) => void,
+    private readonly intervalLabel: string,
+    private readonly perStatus = 1,
+  ) {}
+  /** Prints the refusal, or counts it if `perStatus` with the same status were printed in this interval. */
+  add(status: number, line: string): void {
+    const shown = this.shown.get(status) ?? 0;
+    if (shown < this.perStatus) {
+      this.shown.set(status, shown + 1);
+      this.print(line);
+      return;
+    }
+    this.suppressed.set(status, (this.suppressed.get(status) ?? 0) + 1);
+  }
+  /** Ends the interval: prints one line with the counts of what was not printed, if any. */
+  flush(): void {
+    this.shown.clear();
+    if (this.suppressed.size === 0) return;
+    const total = [...this.suppressed.values()].reduce((a, b) => a + b, 0);
+    const parts = [...this.suppressed.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status} ×${n.toLocaleString('en-US')}`);
+    this.suppressed.clear();
+    this.print(`${total.toLocaleString('en-US')} more request${total === 1 ? '' : 's'} ${this.intervalLabel}: ${parts.join(', ')}`);
+  }
+}
+
+/** Token-path refusals of one status a receiver reports in full per interval (a few distinct reasons stay visible). */
+const REFUSALS_SHOWN = 3;
+
+/** How often {@link RefusalLog} summarises: every 10 s. */
+export const REFUSAL_INTERVAL_MS = 10_000;
 
 /** A running receiver. */
 export interface CallbackReceiver {
@@ -159,12 +215,30 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
   const basePath = normaliseBasePath(options.basePath);
   const token = options.token ?? newCallbackToken();
   const limit = options.maxBodyBytes ?? MAX_CALLBACK_BYTES;
-  const report = (problem: ReceiverProblem) => {
+  const tell = (problem: ReceiverProblem) => {
     try {
       options.onProblem?.(problem);
     } catch {
       // a reporter never brings the receiver down
     }
+  };
+  const summaryMs = options.refusalSummaryMs ?? REFUSAL_INTERVAL_MS;
+  let latest: ReceiverProblem | undefined;
+  const refusals =
+    summaryMs > 0
+      ? new RefusalLog((line) => {
+          // The first of a status is reported as it is; the summary line stands for the rest.
+          if (latest !== undefined && line === latest.reason) tell(latest);
+          else tell({ status: 0, reason: line, method: '', remote: '', onTokenPath: true, summary: line });
+        }, `refused on the callback path in the last ${summaryMs / 1000} s`, REFUSALS_SHOWN)
+      : undefined;
+  const summariser = refusals === undefined ? undefined : setInterval(() => refusals.flush(), summaryMs);
+  summariser?.unref();
+  const report = (problem: ReceiverProblem) => {
+    if (refusals === undefined || !problem.onTokenPath) return tell(problem);
+    latest = problem;
+    refusals.add(problem.status, problem.reason);
+    latest = undefined;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -201,7 +275,7 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       answer(res, 400, 'malformed JSON');
-      report({ status: 400, reason: `malformed JSON (${why.slice(0, 120)})`, method, remote, onTokenPath: true });
+      report({ status: 400, reason: `malformed JSON (${redactText(why).slice(0, 120)})`, method, remote, onTokenPath: true });
       return;
     }
     const parsed = callbackBody.safeParse(raw);
@@ -261,6 +335,10 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
     token,
     localUrl: `http://${urlHost(host)}:${port}${path}`,
     close() {
+      if (summariser !== undefined) {
+        clearInterval(summariser);
+        refusals?.flush();
+      }
       closing ??= closeServer(server);
       return closing;
     },

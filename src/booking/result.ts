@@ -370,7 +370,7 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
         return { accepted: true };
       },
       onProblem(p) {
-        const line = `callback receiver answered ${p.status} to a ${p.method} from ${p.remote}: ${p.reason}`;
+        const line = p.summary !== undefined ? `callback receiver: ${p.summary}` : `callback receiver answered ${p.status} to a ${p.method} from ${p.remote}: ${p.reason}`;
         if (!p.onTokenPath) return deps.debugLog(line);
         if (state.waitingFor !== undefined) deps.onEvent({ type: 'warning', message: `${line}; still waiting` });
         else deps.debugLog(line);

@@ -8,6 +8,7 @@
  * the user interrupts a wait.
  */
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
+import { INSUFFICIENT_STORAGE } from '../api/endpoints.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, BookingFailedError, EXIT, NetworkError, ProtocolError, ResultUnreadableError, ShipbookError, TimeoutError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
@@ -59,10 +60,10 @@ export function bookingEndedError(order: OrderResponse, detail?: string): Bookin
   );
 }
 
-/** True for poll failures that may go away on their own: no answer, a timeout, a 5xx. */
+/** True for poll failures that may go away on their own: no answer, a timeout, a 5xx (not 507: a service whose disk is full stays so). */
 export function isTransient(err: unknown): err is Error {
   if (err instanceof NetworkError || err instanceof TimeoutError) return true;
-  return err instanceof ApiError && err.status >= 500;
+  return err instanceof ApiError && err.status >= 500 && err.status !== INSUFFICIENT_STORAGE;
 }
 
 /**

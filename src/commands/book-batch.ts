@@ -107,7 +107,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, { suggestion: 'Wait for it to finish, or give this batch its own journal with --journal <file>.' });
     }
     if (err instanceof JournalUnusableError) {
-      throw new ShipbookError('journal_unusable', `${err.message}; nothing was sent`, EXIT.INPUT, {
+      throw new ShipbookError('journal_unusable', `${err.message}; nothing was sent`, err.exitCode, {
         suggestion: 'Give the batch a journal it can write: --journal <file> in a directory you own (not a file, not read-only).',
         cause: err,
       });
@@ -115,6 +115,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     throw err;
   }
   ctx.defer(() => journal.close());
+  for (const note of journal.notes) io.err(`note: ${note}\n`);
   // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
   const api = (await ctx.api()).withOptions({ connections: o.concurrency });
   ctx.defer(() => api.close());

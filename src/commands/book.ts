@@ -41,7 +41,7 @@ import { shellCommand } from '../output/shell.js';
  * consolidated mail (a file listing shipments and a main_shipment) the processed parent (children,
  * main shipment, tracking numbers, price with the children's sum).
  * With `--json` only `{order}`, the processed order, plus `warnings` (strings) when the service's
- * prices do not add up or the accepted id differs (also on stderr; the booking still succeeds).
+ * prices do not add up (also on stderr; the booking still succeeds).
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */

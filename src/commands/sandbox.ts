@@ -134,7 +134,10 @@ export async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ct
     return;
   }
   const ours = new Set([STATE_FILE, 'orders', 'shipments', 'cards', 'failures', 'state.lock']);
-  const foreign = readdirSync(dir).filter((name) => !ours.has(name));
+  // Also what a process killed at the wrong moment leaves: a lock being made or moved aside, a state file being written.
+  const leftover = (name: string) => name.startsWith('state.lock.') || (name.startsWith(`${STATE_FILE}.`) && name.endsWith('.tmp'));
+  const names = readdirSync(dir);
+  const foreign = names.filter((name) => !ours.has(name) && !leftover(name));
   if (foreign.length > 0) {
     throw new UsageError(`${dir} holds files that are not a shipbook sandbox state (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); nothing was deleted`, {
       suggestion: 'Give the sandbox state directory with --state <dir>, or remove the files yourself.',
@@ -150,7 +153,7 @@ export async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ct
       return;
     }
   }
-  for (const name of ours) rmSync(join(dir, name), { recursive: true, force: true });
+  for (const name of [...ours, ...names.filter(leftover)]) rmSync(join(dir, name), { recursive: true, force: true });
   ctx.io.err(`The sandbox state in ${dir} was reset: no orders, no shipments.\n`);
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Context } from '../context.js';
 import { paint } from '../output/style.js';
+import { printable } from '../output/printable.js';
 
 /**
  * Prints each warning (duplicates once) on stderr and returns `data` with `warnings` added when
@@ -13,7 +14,7 @@ import { paint } from '../output/style.js';
  */
 export function withWarnings<T extends object>(ctx: Pick<Context, 'io'>, data: T, warnings: ReadonlyArray<string | undefined>, alreadyPrinted: readonly string[] = []): T | (T & { warnings: string[] }) {
   const unique = [...new Set(warnings.filter((w): w is string => w !== undefined))];
-  for (const w of unique) if (!alreadyPrinted.includes(w)) ctx.io.err(`${paint(ctx.io, 'yellow', 'warning:')} ${w}\n`);
+  for (const w of unique) if (!alreadyPrinted.includes(w)) ctx.io.err(`${paint(ctx.io, 'yellow', 'warning:')} ${printable(w, 'lines')}\n`);
   const listed = [...new Set([...alreadyPrinted, ...unique])];
   return listed.length > 0 ? { ...data, warnings: listed } : data;
 }

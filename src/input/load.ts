@@ -308,8 +308,12 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
       if (aliases === MAX_YAML_ALIASES + 1) {
         issues.push({ file, ...pos(node.range?.[0] ?? 0), path: '', message: `more than ${MAX_YAML_ALIASES} YAML aliases (*name)`, severity: 'error' });
       }
-      if (node.resolve(doc) === undefined) {
+      const target = node.resolve(doc);
+      if (target === undefined) {
         issues.push({ file, ...pos(node.range?.[0] ?? 0), path: '', message: `alias *${node.source} has no anchor &${node.source} before it`, severity: 'error' });
+      } else if ((path as readonly unknown[]).includes(target)) {
+        // An alias inside what its anchor names would be an endless document (and has no JSON form).
+        issues.push({ file, ...pos(node.range?.[0] ?? 0), path: '', message: `alias *${node.source} is inside &${node.source}, the value it stands for: a recursive alias has no end`, severity: 'error' });
       }
       return;
     }

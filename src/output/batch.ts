@@ -4,6 +4,7 @@
  * stderr. On stdout one line per order (input file and line, order id, status, tracking numbers,
  * total) as it finishes, or the same as records in a machine format. The summary at the end.
  */
+import { printable } from './printable.js';
 import cliProgress from 'cli-progress';
 import type { BatchResult, BatchSummary } from '../batch/runner.js';
 import type { IOStreams } from '../io.js';
@@ -55,7 +56,7 @@ export function batchProgress(io: IOStreams, total: number): BatchProgress {
       const ok = r.status === 'booked' || r.status === 'already_booked';
       const mark = ok ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
       const what = r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : '');
-      io.err(`${mark} ${WORDS[r.status].padEnd(14)} ${r.file}:${r.line}${what ? `  ${what}` : ''}${r.error ? `  ${r.error.message}` : ''}\n`);
+      io.err(`${mark} ${WORDS[r.status].padEnd(14)} ${printable(`${r.file}:${r.line}${what ? `  ${what}` : ''}${r.error ? `  ${r.error.message}` : ''}`)}\n`);
     },
     stop: () => {},
   };
@@ -63,7 +64,7 @@ export function batchProgress(io: IOStreams, total: number): BatchProgress {
 
 /** One tab-separated line of a result: `file:line  order id  status  tracking numbers  total`. */
 export function batchResultLine(r: BatchResult): string {
-  return [`${r.file}:${r.line}`, r.order_id ?? '', r.status, (r.tracking_numbers ?? []).join(','), r.total ?? ''].join('\t');
+  return [`${r.file}:${r.line}`, r.order_id ?? '', r.status, (r.tracking_numbers ?? []).join(','), r.total ?? ''].map((cell) => printable(cell)).join('\t');
 }
 
 /** The summary for people, on stderr, and what to do about failed and unknown orders. */
@@ -72,8 +73,8 @@ export function printBatchSummary(io: IOStreams, s: BatchSummary, failures: read
     `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the journal says where every order stands)' : ''}\n`,
   );
   for (const r of failures.slice(0, 20)) {
-    io.err(`  ${paint(io, 'red', WORDS[r.status])} ${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}\n`);
-    if (r.hint) io.err(`    ${paint(io, 'cyan', 'hint:')} ${r.hint}\n`);
+    io.err(`  ${paint(io, 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}`)}\n`);
+    if (r.hint) io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
   }
   if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "shipbook journal show")\n`);
 }

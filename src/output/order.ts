@@ -2,6 +2,7 @@
  * How orders, prices and shipments are shown: a heading with the order id and status, a price
  * table (amount, insurance, GST, total in AUD) and a shipments table with tracking numbers.
  */
+import { printable } from './printable.js';
 import type { IOStreams } from '../io.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { Price } from '../schema/price.js';
@@ -63,7 +64,10 @@ export function printShipments(io: IOStreams, shipments: ShipmentResponse[], ord
 export function orderHeading(io: IOStreams, order: OrderResponse): string {
   const word = orderStatusWord(order.status);
   const colour = word === 'processed' ? 'green' : word === 'failed' || word === 'cancelled' ? 'red' : 'cyan';
-  return io.stdoutIsTTY ? `Order ${paint(io, 'bold', order.id)}  ${paint(io, colour, word)}\n` : `order\t${order.id}\t${word}\n`;
+  // The id and status come from the service: shown, never obeyed.
+  const id = printable(order.id);
+  const shown = printable(word);
+  return io.stdoutIsTTY ? `Order ${paint(io, 'bold', id)}  ${paint(io, colour, shown)}\n` : `order\t${id}\t${shown}\n`;
 }
 
 /** Prints an order: heading, price table, shipments table. */

@@ -25,3 +25,20 @@ export function printable(text: string, keep: 'none' | 'lines' = 'none'): string
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
   });
 }
+
+/** What {@link terminalSafe} lets through: line breaks, tabs, and the sequences shipbook itself writes (colours, erasing the line, hiding the cursor). */
+const OWN_SEQUENCE = /^(?:\r\x1b\[2K|\x1b\[[0-9;]*m|\x1b\[[0-2]?K|\x1b\[\?25[lh])/;
+const ANY_UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const UNPRINTABLE_OR_OWN = /\r\x1b\[2K|\x1b\[[0-9;]*m|\x1b\[[0-2]?K|\x1b\[\?25[lh]|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The last line of defence, applied to everything written to stderr and stdout: any unprintable
+ * character that is not part of shipbook's own terminal sequences (colour, erasing the line) is
+ * written as a `\uXXXX` escape, so text from outside that reached a message without going through
+ * {@link printable} still cannot clear the screen, set the title, ring the bell or reorder text.
+ * The `\uXXXX` form keeps JSON output valid and meaning the same (`JSON.parse` reads it back).
+ */
+export function terminalSafe(text: string): string {
+  if (!ANY_UNPRINTABLE.test(text)) return text;
+  return text.replace(UNPRINTABLE_OR_OWN, (m) => (OWN_SEQUENCE.test(m) ? m : `\\u${m.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}

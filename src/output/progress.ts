@@ -4,6 +4,7 @@
  * `warning:`/`note:` lines, which go above the spinner while it runs. The flows never draw; a batch
  * runner or a wizard renders the same events its own way.
  */
+import { printable } from './printable.js';
 import type { BookingEvent, BookingEventHandler, BookingProgress } from '../booking/progress.js';
 import { interruptedHint, stillRunningNote } from './hints.js';
 import type { IOStreams } from '../io.js';
@@ -53,9 +54,10 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
   const warnings: string[] = [];
   const warn = (message: string) => {
     warnings.push(message);
-    say(`${paint(io, 'yellow', 'warning:')} ${message}`);
+    say(`${paint(io, 'yellow', 'warning:')} ${printable(message, 'lines')}`);
   };
-  const step = (word: string, text: string) => io.err(stepLine(io, word, text));
+  // Ids and words from the service: shown, never obeyed (control characters as escapes).
+  const step = (word: string, text: string) => io.err(stepLine(io, printable(word), printable(text)));
   let childIds: readonly string[] | undefined;
   const progress: BookingProgress = { kind: 'regular', stage: 'started', shipmentIds: [] };
   const track = (e: BookingEvent): void => {
@@ -95,10 +97,10 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
         return step(orderStatusWord(e.order.status), `order ${e.order.id} accepted; booking runs asynchronously`);
       case 'waiting':
         spinner?.stop();
-        spinner = startSpinner(io as IOStreams, e.text);
+        spinner = startSpinner(io as IOStreams, printable(e.text));
         return;
       case 'polled':
-        return spinner?.update(e.text);
+        return spinner?.update(printable(e.text));
       case 'wait_ended':
         spinner?.stop();
         spinner = undefined;
@@ -116,10 +118,10 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
       case 'warning':
         return warn(e.message);
       case 'note':
-        return say(e.label === 'note' ? `${paint(io, 'yellow', 'note:')} ${e.message}` : paint(io, 'dim', e.message));
+        return say(e.label === 'note' ? `${paint(io, 'yellow', 'note:')} ${printable(e.message, 'lines')}` : paint(io, 'dim', printable(e.message, 'lines')));
       case 'interrupted':
         if (settled) return; // the command's own error already said it
-        return io.err(`${stillRunningNote(e.orderId)}\n`);
+        return io.err(`${printable(stillRunningNote(e.orderId), 'lines')}\n`);
     }
   };
   return {
@@ -132,7 +134,7 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
     interrupted() {
       if (settled) return;
       const hint = interruptedHint(progress);
-      if (hint !== undefined) io.err(`${hint}\n`);
+      if (hint !== undefined) io.err(`${printable(hint, 'lines')}\n`);
     },
     close() {
       spinner?.stop();

@@ -13,8 +13,20 @@ const PLAIN = /^[A-Za-z0-9_\-.,/:@%+=]+$/;
  */
 export function shellArg(arg: string): string {
   if (PLAIN.test(arg)) return arg;
+  // Control characters (an id from a hostile service) in ANSI-C quotes, as escapes: visible, and
+  // the same argument when pasted into bash or zsh.
+  if (CONTROL.test(arg)) {
+    const escaped = arg.replace(/[\\']/g, (c) => `\\${c}`).replace(CONTROL_ALL, (c) => {
+      const code = c.charCodeAt(0);
+      return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    });
+    return `$'${escaped}'`;
+  }
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 let hintProfile: string | undefined;
 

@@ -13,6 +13,7 @@ import { UsageError } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import type { Target } from '../config/target.js';
 import { addStates } from './state.js';
+import { scrubKnownValue } from '../api/redact.js';
 
 /** The YAML writer, loaded by {@link prepareYaml} only when `--output yaml` asks for it (issue 13: start-up). */
 let toYaml: ((value: unknown) => string) | undefined;
@@ -111,7 +112,8 @@ export function createWriter(io: Pick<IOStreams, 'out'>, format: OutputFormat): 
   // Machine documents: the documented `state` beside every order's and shipment's `status`,
   // `sandbox: true` when the run talks to a sandbox, and the `target` of the run.
   const document = (data: unknown): unknown => {
-    const withStates = addStates(data);
+    // Secrets the run knows (key, card numbers, CVVs) never reach stdout, even echoed by a service in a field shipbook does not know.
+    const withStates = scrubKnownValue(addStates(data));
     if (typeof withStates !== 'object' || withStates === null || Array.isArray(withStates)) return withStates;
     return { ...withStates, ...(sandbox ? { sandbox: true } : {}), ...(target ? { target } : {}) };
   };

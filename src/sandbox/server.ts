@@ -27,7 +27,7 @@ import { MAX_REQUEST_BYTES } from '../schema/limits.js';
 import { SandboxHttpError, type HttpMethod, type Route, type RouteReply, type RouteRequest, type SandboxContext } from './http.js';
 import { ROUTES } from './routes/index.js';
 import { SANDBOX_HEADER, SANDBOX_HEADER_VALUE } from '../schema/announce.js';
-import { StoreCorruptError } from './store/index.js';
+import { StoreBusyError, StoreCorruptError, StoreFullError } from './store/index.js';
 
 /** Largest request body accepted: 1 MiB. Larger bodies get a 413 envelope. */
 export const MAX_BODY_BYTES = MAX_REQUEST_BYTES;
@@ -285,6 +285,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
     if (err instanceof StoreCorruptError) {
       writeEnvelope(res, envelopeHeaders(ctx), 500, `${err.message}; run "shipbook sandbox reset" to start again from nothing`, { state_file: err.path });
       return 500;
+    }
+    if (err instanceof StoreFullError) {
+      // Insufficient Storage: not a passing fault that a retry or a poll would get past.
+      writeEnvelope(res, envelopeHeaders(ctx), 507, `${err.message}; free space there (or point SHIPBOOK_STATE_DIR elsewhere) and try again`, { state_dir: err.dir });
+      return 507;
+    }
+    if (err instanceof StoreBusyError) {
+      writeEnvelope(res, envelopeHeaders(ctx), 503, err.message, { state_dir: err.dir }, { 'retry-after': '1' });
+      return 503;
     }
     ctx.options.log(`sandbox internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     writeEnvelope(res, envelopeHeaders(ctx), 500, 'internal sandbox error', {});

@@ -295,7 +295,7 @@ describe('shipbook book with many orders', () => {
     const journal = join(dir, 'journal.ndjson');
     const first = spawn(process.execPath, [BIN, 'book', file, '--concurrency', '1', '--journal', journal], { cwd: ROOT, env: isolatedEnv(envFor(url)), stdio: 'ignore' });
     running.push(first);
-    for (let i = 0; i < 200 && !existsSync(`${journal}.owner`); i++) await new Promise((res) => setTimeout(res, 25));
+    for (let i = 0; i < 200 && !existsSync(`${journal}.lock/owner.json`); i++) await new Promise((res) => setTimeout(res, 25));
     const second = await runCli(['book', file, '--journal', journal], { env: envFor(url) });
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`in use by another batch \\(pid ${first.pid}`));

@@ -12,6 +12,11 @@
  * - `echo-error`: answers 400 with an error envelope whose message echoes the request body.
  * - `malformed`: answers 200 with the given raw text (e.g. an envelope without `result.services`).
  * - `status`: answers the given HTTP status with an error envelope (and `Retry-After` if given).
+ * - `echo`: answers `status` (default 200) with the envelope and the given `result`, plus the
+ *   request repeated: its `authorization` header and body in `result.echo`, in each object member
+ *   of `result` (`result.order.echo`) and in the message;
+ *   with `php`, every `/` of the answer escaped as `\/` (PHP's json_encode); with `raw`, the
+ *   answer is not an envelope but text: `prefix` then the request.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,7 +30,8 @@ export type FaultMode =
   | { mode: 'close-after-request' }
   | { mode: 'echo-error' }
   | { mode: 'malformed'; text: string }
-  | { mode: 'status'; status: number; retryAfter?: string; message?: string };
+  | { mode: 'status'; status: number; retryAfter?: string; message?: string }
+  | { mode: 'echo'; result?: Record<string, unknown>; status?: number; php?: boolean; raw?: boolean; prefix?: string };
 
 /** A request the server received. */
 export interface ReceivedRequest {
@@ -123,6 +129,26 @@ export async function startFaultServer(): Promise<FaultServer> {
       case 'malformed':
         res.writeHead(200, { 'content-type': 'application/json' }).end(fault.text);
         return;
+      case 'echo': {
+        const status = fault.status ?? 200;
+        let request: unknown = body;
+        try {
+          request = JSON.parse(body);
+        } catch {
+          // not JSON: echoed as text
+        }
+        const echo = { authorization: req.headers.authorization, request };
+        let text = fault.raw
+          ? `${fault.prefix ?? ''}${req.headers.authorization} ${body}`
+          : envelope(status, `${fault.prefix ?? 'OK'} ${req.headers.authorization} ${body}`, {
+              // Also inside each member of the result (the order …), where a client that passes unknown fields through would print it.
+              ...Object.fromEntries(Object.entries(fault.result ?? {}).map(([k, v]) => [k, v !== null && typeof v === 'object' ? { ...v, echo } : v])),
+              echo,
+            });
+        if (fault.php) text = text.replace(/\//g, '\\/');
+        res.writeHead(status, { 'content-type': fault.raw ? 'text/plain' : 'application/json' }).end(text);
+        return;
+      }
       case 'status':
         res
           .writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) })

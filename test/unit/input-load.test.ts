@@ -144,6 +144,11 @@ describe('safe YAML', () => {
     expect(issues.map((i) => `${i.line}:${i.column} ${i.message}`)).toEqual(['1:1 YAML aliases expand to too much data ("billion laughs"?)']);
   });
 
+  it('refuses a recursive alias with its line, instead of overflowing the stack', () => {
+    expect(problems('a: &a\n  b: *a\n')).toEqual(['2:6 alias *a is inside &a, the value it stands for: a recursive alias has no end']);
+    expect(problems('order:\n  list: &l [1, [2, *l]]\n')).toEqual(['2:20 alias *l is inside &l, the value it stands for: a recursive alias has no end']);
+  });
+
   it('refuses an alias without its anchor', () => {
     expect(problems('a: 1\nb: *nowhere\n')).toEqual(['2:4 alias *nowhere has no anchor &nowhere before it']);
   });

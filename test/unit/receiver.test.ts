@@ -134,9 +134,20 @@ describe('callback receiver', () => {
     expect((await send(r.localUrl, JSON.stringify({ hello: 'world' }))).status).toBe(400);
     expect((await send(r.localUrl, JSON.stringify([1, 2]))).status).toBe(400);
     expect((await send(r.localUrl, JSON.stringify({ code: 200, message: 'OK', result: {} }))).status).toBe(400);
+    await r.close();
     expect(problems.map((p) => p.status)).toEqual([400, 400, 400]);
     expect(problems[0]!.reason).toContain('not a callback envelope');
     expect(callbacks).toEqual([]);
+  });
+
+  it('summarises a flood of refusals on its token path: one line per status and one summary per interval, not 250 lines', async () => {
+    const { r, problems } = await start();
+    for (let i = 0; i < 200; i++) expect((await send(r.localUrl, '{not json')).status).toBe(400);
+    for (let i = 0; i < 50; i++) expect((await send(r.localUrl, '{}', 'GET')).status).toBe(405);
+    await r.close();
+    // The first three of each status in full, the rest in one summary (at the latest on close).
+    expect(problems.map((p) => p.status)).toEqual([400, 400, 400, 405, 405, 405, 0]);
+    expect(problems[6]!.summary).toBe('244 more requests refused on the callback path in the last 10 s: 400 ×197, 405 ×47');
   });
 
   it('hands over an error callback without an order (the token path is the proof)', async () => {

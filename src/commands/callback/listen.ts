@@ -11,6 +11,8 @@ import { networkInterfaces } from 'node:os';
 import type { Agent } from '../../http/undici.js';
 import { VERSION, isLoopbackHost } from '../../api/client.js';
 import {
+  REFUSAL_INTERVAL_MS,
+  RefusalLog,
   TOKEN_PATTERN,
   startCallbackReceiver,
   urlHost,
@@ -89,41 +91,6 @@ export class RepeatCounter {
   }
 }
 
-/**
- * Refused requests, summarised (issue 20, item 8): the first refusal of each HTTP status in an
- * interval is printed as a line, the others are counted and printed as one line per interval
- * (`refused 2,056 more requests in the last 10 s: 404 ×2,000, 413 ×56`), so a scan or an attack
- * cannot flood the terminal. {@link flush} prints what is counted (at each interval and at exit).
- */
-export class RefusalLog {
-  private readonly shown = new Set<number>();
-  private readonly suppressed = new Map<number, number>();
-  constructor(
-    private readonly print: (line: string) => void,
-    private readonly intervalLabel: string,
-  ) {}
-  /** Prints the refusal, or counts it if one with the same status was printed in this interval. */
-  add(status: number, line: string): void {
-    if (!this.shown.has(status)) {
-      this.shown.add(status);
-      this.print(line);
-      return;
-    }
-    this.suppressed.set(status, (this.suppressed.get(status) ?? 0) + 1);
-  }
-  /** Ends the interval: prints one line with the counts of what was not printed, if any. */
-  flush(): void {
-    this.shown.clear();
-    if (this.suppressed.size === 0) return;
-    const total = [...this.suppressed.values()].reduce((a, b) => a + b, 0);
-    const parts = [...this.suppressed.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status} ×${n.toLocaleString('en-US')}`);
-    this.suppressed.clear();
-    this.print(`${total.toLocaleString('en-US')} more request${total === 1 ? '' : 's'} ${this.intervalLabel}: ${parts.join(', ')}`);
-  }
-}
-
-/** How often {@link RefusalLog} summarises: every 10 s. */
-const REFUSAL_INTERVAL_MS = 10_000;
 
 /**
  * The addresses other machines can reach this one on, for a receiver bound to a wildcard address
@@ -218,6 +185,8 @@ export async function runCallbackListen(o: CallbackListenOptions, ctx: Context):
       port: o.port,
       basePath: o.path,
       ...(o.token === undefined ? {} : { token: o.token }),
+      // Every refusal comes here, summarised below with its remote address and method.
+      refusalSummaryMs: 0,
       onCallback(cb) {
         const summary = summariseCallback(cb, repeats.count(cb.text));
         // A stream of records: one compact JSON line each for json/ndjson, one YAML document each for yaml.

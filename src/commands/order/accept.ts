@@ -19,7 +19,6 @@ import { withChosenCard } from '../stored-card.js';
 import { addPaymentOptions } from '../payment-options.js';
 import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../wait-options.js';
 import { withWarnings } from '../warnings.js';
-import { acceptedIdWarning } from '../../booking/price-check.js';
 
 /** Options of `order accept`. */
 export interface OrderAcceptOptions extends PaymentFlags {
@@ -42,7 +41,7 @@ export async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): P
     const profile = await ctx.profile();
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
     const accepted = await acceptOrder(await ctx.api(), o.orderId, accept);
-    ctx.output.write(withWarnings(ctx, { order: accepted }, [acceptedIdWarning(o.orderId, accepted.id)]), () => {
+    ctx.output.write(withWarnings(ctx, { order: accepted }, []), () => {
       printOrder(io, accepted);
       io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
     });

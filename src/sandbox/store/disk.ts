@@ -6,27 +6,28 @@
  * `shipments/<id>.json`, `cards/<stored card id>.json` (saved cards, masked), `failures/<order id>.json`, and `state.lock` while a transaction runs.
  *
  * Safety (several shipbook commands at once, a `kill -9` at any moment):
- * - a transaction holds a lock on the directory (proper-lockfile: an atomic `mkdir`, refreshed while
- *   held and taken over when stale, so a killed holder never blocks the others for long) and, in
- *   the same process, a queue;
- * - records are written with write-file-atomic (a temporary file renamed over the old one), so a
- *   record is always either the old or the new version, never half written;
+ * - a transaction holds a lock on the directory (src/lock.ts: held until its holder ends, however
+ *   long it pauses; taken over at once from a holder killed with -9) and, in the same process, a queue;
+ * - a transaction's records are all written to temporary files first and only then renamed over the
+ *   old ones, so a record is always either the old or the new version, and a disk that fills up
+ *   (or fails) part-way changes nothing ({@link StoreFullError}: no order without its shipments,
+ *   no shipment without its order);
  * - records and the marker that cannot be read are reported ({@link StoreCorruptError}) and never
  *   overwritten: `shipbook sandbox reset` is the fix.
- * These two libraries were chosen over SQLite because Node 20 has no built-in driver and the kept
+ * Files and a lock directory were chosen over SQLite because Node 20 has no built-in driver and the kept
  * drivers are native modules that would compile from source on every CI install.
  *
  * At most {@link MAX_STORED_ORDERS} orders are kept: past that, the oldest finished ones
  * (processed, failed, cancelled) are pruned with their shipments.
  */
-import { chmodSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import type { StoredCardRecord, StoredOrder, StoredShipment } from '../records.js';
 import { decodeRecord, encodeRecord } from './codec.js';
-import { StoreCorruptError, type Collection, type SandboxStore } from './types.js';
+import { StoreBusyError, StoreCorruptError, StoreFullError, type Collection, type SandboxStore } from './types.js';
 import { makeDirectory } from '../../dirs.js';
+import { acquireLock, LockHeldError } from '../../lock.js';
 
 /** Orders kept at most; beyond it the oldest finished orders are pruned (to 90 % of it). */
 export const MAX_STORED_ORDERS = 10_000;
@@ -50,6 +51,40 @@ interface Entry {
 }
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** How long a transaction waits for another process's, ms, before the store answers that it is busy. */
+const LOCK_WAIT_MS = 60_000;
+
+/** File system errors that mean the disk cannot take the write: answered as a full store, not an internal error. */
+const STORAGE_FAULTS: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG']);
+
+/**
+ * Writes one record's text to `path` (a temporary file: the caller renames it into place; not
+ * flushed, as before: the sandbox simulates a service). `SHIPBOOK_TEST_STORE_SPACE=<bytes>` (tests of
+ * a full disk only) fails a write with ENOSPC once the state directory's records hold that many bytes.
+ */
+function writeRecord(dir: string, path: string, text: string): void {
+  const limit = Number(process.env.SHIPBOOK_TEST_STORE_SPACE);
+  if (Number.isFinite(limit) && limit > 0 && limit < Infinity && storedBytes(dir) + Buffer.byteLength(text) > limit) {
+    throw Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC', errno: -28, syscall: 'write', path });
+  }
+  writeFileSync(path, text, { mode: 0o600 });
+}
+
+/** Bytes held by the records under a state directory (for {@link writeRecord}'s test limit). */
+function storedBytes(dir: string): number {
+  let total = 0;
+  for (const sub of ['orders', 'shipments', 'cards', 'failures']) {
+    let names: string[];
+    try {
+      names = readdirSync(join(dir, sub));
+    } catch {
+      continue;
+    }
+    for (const n of names) total += statSync(join(dir, sub, n)).size;
+  }
+  return total;
+}
 
 /** Opens (creating when absent) the store in `dir`. @throws StoreCorruptError when the marker cannot be read */
 export function openDiskStore(dir: string, options: { maxOrders?: number } = {}): SandboxStore {
@@ -155,29 +190,48 @@ export function openDiskStore(dir: string, options: { maxOrders?: number } = {})
   const cards = collection<StoredCardRecord>('cards');
   const failures = collection<string>('failures');
 
-  /** Writes every record the transaction created, changed or deleted; keeps the order count. */
+  /**
+   * Writes every record the transaction created, changed or deleted, and the order count: all new
+   * texts to temporary files first, then each renamed into place (a rename takes no space), so a
+   * write that fails leaves every record as it was.
+   * @throws StoreFullError when the disk refuses a write (no space, quota, I/O error, read-only)
+   */
   const commit = (changes: Map<string, Entry>) => {
     let orderDelta = 0;
     const ordersDir = join(dir, 'orders');
+    const writes: Array<{ path: string; tmp: string; text: string; entry?: Entry }> = [];
+    const removals: string[] = [];
     for (const [path, e] of changes) {
       const isOrder = path.startsWith(ordersDir);
       if (e.deleted) {
         if (e.text !== undefined) {
-          rmSync(path, { force: true });
+          removals.push(path);
           if (isOrder) orderDelta--;
         }
         continue;
       }
       const text = encodeRecord(e.value);
       if (text === e.text) continue;
-      writeFileAtomic.sync(path, text, { mode: 0o600, fsync: false });
+      writes.push({ path, tmp: `${path}.${process.pid}.tmp`, text, entry: e });
       if (isOrder && e.text === undefined) orderDelta++;
-      e.text = text;
     }
     if (orderDelta !== 0) {
-      meta = { ...readMeta(), orders: Math.max(0, readMeta().orders + orderDelta) };
-      writeFileAtomic.sync(metaPath, `${JSON.stringify(meta)}\n`, { mode: 0o600, fsync: false });
+      const current = readMeta();
+      meta = { ...current, orders: Math.max(0, current.orders + orderDelta) };
+      writes.push({ path: metaPath, tmp: `${metaPath}.${process.pid}.tmp`, text: `${JSON.stringify(meta)}\n` });
     }
+    try {
+      for (const w of writes) writeRecord(dir, w.tmp, w.text);
+    } catch (err) {
+      for (const w of writes) rmSync(w.tmp, { force: true });
+      if (STORAGE_FAULTS.has((err as NodeJS.ErrnoException).code ?? '')) throw new StoreFullError(dir, err as NodeJS.ErrnoException);
+      throw err;
+    }
+    for (const w of writes) {
+      renameSync(w.tmp, w.path);
+      if (w.entry) w.entry.text = w.text;
+    }
+    for (const path of removals) rmSync(path, { force: true });
   };
 
   /** Past the maximum, removes the oldest finished orders and their shipments (inside a transaction). */
@@ -200,24 +254,28 @@ export function openDiskStore(dir: string, options: { maxOrders?: number } = {})
   const lockPath = join(dir, 'state.lock');
   const transaction = <T>(fn: () => T | Promise<T>): Promise<T> => {
     const run = queue.then(async () => {
-      const release = await lockfile.lock(dir, {
-        lockfilePath: lockPath,
-        realpath: false,
-        // A holder killed with -9 leaves the lock behind: it counts as stale (and is taken over) after 2 s.
-        stale: 2_000,
-        update: 1_000,
-        retries: { retries: 2_000, factor: 1, minTimeout: 2, maxTimeout: 20, randomize: true },
-      });
+      let lock;
+      try {
+        // Held until this process ends or gives it back: a holder that pauses (SIGSTOP, a slow disk) still holds it.
+        lock = await acquireLock(lockPath, { command: 'shipbook sandbox', waitMs: LOCK_WAIT_MS, retryMs: 2 });
+      } catch (err) {
+        if (err instanceof LockHeldError) throw new StoreBusyError(dir, err.message);
+        if (STORAGE_FAULTS.has((err as NodeJS.ErrnoException).code ?? '')) throw new StoreFullError(dir, err as NodeJS.ErrnoException);
+        throw err;
+      }
       try {
         meta = readMeta();
         session = new Map();
         const result = await fn();
         prune();
+        // A lock taken from this process while it ran (removed by hand, or by another machine
+        // after a long pause): nothing is written over what the other holder may have written.
+        if (!lock.verify()) throw new StoreBusyError(dir, lock.compromised?.message ?? 'its lock was lost');
         commit(session);
         return result;
       } finally {
         session = undefined;
-        await release().catch(() => {});
+        lock.release();
       }
     });
     queue = run.catch(() => {});

@@ -2,4 +2,4 @@
 export { memoryStore } from './memory.js';
 export { openDiskStore, MAX_STORED_ORDERS, STATE_FILE } from './disk.js';
 export { sandboxStateDir } from './location.js';
-export { StoreCorruptError, type Collection, type SandboxStore } from './types.js';
+export { StoreBusyError, StoreCorruptError, StoreFullError, type Collection, type SandboxStore } from './types.js';

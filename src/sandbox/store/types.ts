@@ -52,3 +52,29 @@ export class StoreCorruptError extends Error {
     this.name = 'StoreCorruptError';
   }
 }
+
+/**
+ * The disk under the state refused a write (no space left, quota, I/O error, read-only): the
+ * transaction changed nothing. The sandbox answers it with HTTP 507.
+ */
+export class StoreFullError extends Error {
+  constructor(
+    readonly dir: string,
+    override readonly cause: NodeJS.ErrnoException,
+  ) {
+    const words: Record<string, string> = { ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', EIO: 'input/output error', EROFS: 'read-only file system', EFBIG: 'file too large' };
+    super(`the sandbox cannot store its state in ${dir}: ${words[cause.code ?? ''] ?? cause.message} [${cause.code}]; nothing was changed`);
+    this.name = 'StoreFullError';
+  }
+}
+
+/** Another process held the state's lock for longer than a transaction waits (a stopped process): nothing was done. HTTP 503. */
+export class StoreBusyError extends Error {
+  constructor(
+    readonly dir: string,
+    detail: string,
+  ) {
+    super(`the sandbox state in ${dir} is busy: ${detail}; nothing was done`);
+    this.name = 'StoreBusyError';
+  }
+}

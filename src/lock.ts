@@ -1,0 +1,258 @@
+/**
+ * A lock held until its holder ends: a directory (`<file>.lock`) that appears at once with its
+ * owner inside (`owner.json`: pid, host, the process's start time, command, a random nonce), made by
+ * renaming a private directory into place, so a lock is never seen without its owner.
+ *
+ * When is a lock left by someone else free to take?
+ * - on this machine, when its holder no longer runs (its pid is gone, or is another process now:
+ *   the start time differs). A holder that is stopped (SIGSTOP, a debugger) or slow still holds
+ *   it, however long it pauses;
+ * - from another machine (a shared disk), when its holder has not touched `owner.json` for
+ *   {@link LockOptions.staleMs} (5 minutes by default: longer than a paused CI runner usually sleeps);
+ * - a lock directory without a readable owner (left by an older shipbook) after 30 s untouched.
+ *
+ * The holder touches its owner file every {@link LockOptions.heartbeatMs} and checks it is still
+ * its own; a lock removed or taken over behind its back is **compromised**, which the holder learns
+ * through `onCompromised` and {@link HeldLock.compromised}.
+ *
+ * Used for the batch journal and the built-in sandbox's store. (proper-lockfile, used before,
+ * decides staleness by time alone: a holder paused 2 s lost the sandbox's lock and one order was
+ * accepted twice.)
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, rmdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+
+/** Who holds a lock (the content of its `owner.json`). */
+export interface LockOwner {
+  pid: number;
+  host: string;
+  /** ISO time the lock was taken. */
+  started_at: string;
+  /** What the holder runs, for the message of whoever finds the lock held (no secrets: a command line without flags' values is enough). */
+  command: string;
+  /** The holder process's start time (Linux clock ticks since boot, from /proc), to tell a reused pid. */
+  process_start?: string;
+  /** Random, one per acquisition: tells this lock from a later one of the same process. */
+  nonce: string;
+}
+
+/** How to take a lock. */
+export interface LockOptions {
+  /** Names the holder in the owner file. */
+  command: string;
+  /** How long to keep trying while another live holder has it, ms (0: fail at once). */
+  waitMs?: number;
+  /** Pause between tries, ms (randomised up to twice this). */
+  retryMs?: number;
+  /** How often the holder touches its owner file, ms (default 10 s). */
+  heartbeatMs?: number;
+  /** A holder on another machine that has not touched its owner file for this long no longer holds it, ms (default 5 min). */
+  staleMs?: number;
+  /** Called once when the lock is found removed or taken by another process while held. */
+  onCompromised?: (err: LockCompromisedError) => void;
+}
+
+/** The lock is held by another live process. */
+export class LockHeldError extends Error {
+  constructor(
+    readonly path: string,
+    readonly owner: LockOwner | undefined,
+  ) {
+    super(`${path} is held by ${owner ? `pid ${owner.pid} on ${owner.host} since ${owner.started_at} (${owner.command})` : 'another process'}`);
+    this.name = 'LockHeldError';
+  }
+}
+
+/** The lock was removed or taken by another process while this one held it. */
+export class LockCompromisedError extends Error {
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super(`the lock ${path} was lost while held: ${detail}`);
+    this.name = 'LockCompromisedError';
+  }
+}
+
+/** A lock this process holds. */
+export interface HeldLock {
+  readonly path: string;
+  readonly owner: LockOwner;
+  /** Set once the lock was found removed or taken over (see {@link LockCompromisedError}). */
+  readonly compromised: LockCompromisedError | undefined;
+  /** Checks now (reads the owner file) whether the lock is still this process's; sets {@link compromised} if not. */
+  verify(): boolean;
+  /** Gives the lock back (only when it is still this process's). Never throws. */
+  release(): void;
+}
+
+const OWNER = 'owner.json';
+const ORPHAN_STALE_MS = 30_000;
+
+/** The start time of a process, from /proc (Linux); undefined elsewhere or when it is gone. */
+function processStart(pid: number | 'self'): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces, in parentheses): state is field 3, start time field 22.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+const OWN_START = processStart('self');
+
+/** True when the process `owner` names still runs on this machine. */
+function holderRuns(owner: LockOwner): boolean {
+  try {
+    process.kill(owner.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (owner.process_start === undefined) return true;
+  const now = processStart(owner.pid);
+  // Unreadable (another OS, a hidden /proc): the pid alone decides.
+  return now === undefined || now === owner.process_start;
+}
+
+function readOwner(dir: string): LockOwner | undefined {
+  try {
+    const o = JSON.parse(readFileSync(`${dir}/${OWNER}`, 'utf8')) as LockOwner;
+    return typeof o?.pid === 'number' && typeof o.host === 'string' && typeof o.nonce === 'string' ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Milliseconds since `path` was last modified, or undefined when it is gone. */
+function ageOf(path: string): number | undefined {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a lock left by `owner` (undefined: no readable owner) is free to take. */
+function isStale(path: string, owner: LockOwner | undefined, staleMs: number): boolean {
+  if (owner === undefined) return (ageOf(path) ?? 0) > ORPHAN_STALE_MS;
+  if (owner.host === hostname()) return !holderRuns(owner);
+  return (ageOf(`${path}/${OWNER}`) ?? ageOf(path) ?? 0) > staleMs;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const unique = () => `${process.pid}-${randomBytes(6).toString('hex')}`;
+
+/**
+ * Moves aside a lock judged stale, if it is still the one judged (a contender may have taken over
+ * and locked again in between: that lock is put back).
+ */
+function takeOver(path: string, judged: LockOwner | undefined): void {
+  const trash = `${path}.stale-${unique()}`;
+  try {
+    renameSync(path, trash);
+  } catch {
+    return; // gone already: try again
+  }
+  const moved = readOwner(trash);
+  if (moved?.nonce === judged?.nonce) {
+    rmSync(trash, { recursive: true, force: true });
+    return;
+  }
+  try {
+    renameSync(trash, path);
+  } catch {
+    // Someone locked meanwhile; the holder of the moved lock finds it compromised at its next check.
+    rmSync(trash, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Takes the lock `path` (a directory; its parent must exist), waiting up to `options.waitMs` for
+ * a live holder, and taking over one that no longer runs.
+ * @throws LockHeldError when a live holder keeps it past the wait; the file system's error (EACCES, ENOSPC …) when the lock cannot be made
+ */
+export async function acquireLock(path: string, options: LockOptions): Promise<HeldLock> {
+  const staleMs = options.staleMs ?? 300_000;
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    started_at: new Date().toISOString(),
+    command: options.command,
+    ...(OWN_START === undefined ? {} : { process_start: OWN_START }),
+    nonce: randomBytes(9).toString('hex'),
+  };
+  const text = `${JSON.stringify(owner)}\n`;
+  for (;;) {
+    const tmp = `${path}.new-${unique()}`;
+    try {
+      mkdirSync(tmp);
+      writeFileSync(`${tmp}/${OWNER}`, text);
+      renameSync(tmp, path);
+      return held(path, owner, options, staleMs);
+    } catch (err) {
+      rmSync(tmp, { recursive: true, force: true });
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOTDIR' && code !== 'EISDIR') throw err;
+    }
+    const other = readOwner(path);
+    if (isStale(path, other, staleMs)) {
+      takeOver(path, other);
+      continue;
+    }
+    if (Date.now() >= deadline) throw new LockHeldError(path, other);
+    const retry = options.retryMs ?? 50;
+    await sleep(retry + Math.random() * retry);
+  }
+}
+
+function held(path: string, owner: LockOwner, options: LockOptions, staleMs: number): HeldLock {
+  let compromised: LockCompromisedError | undefined;
+  let released = false;
+  const lose = (detail: string) => {
+    if (compromised !== undefined) return;
+    compromised = new LockCompromisedError(path, detail);
+    clearInterval(timer);
+    options.onCompromised?.(compromised);
+  };
+  const verify = (): boolean => {
+    if (released || compromised !== undefined) return compromised === undefined;
+    const now = readOwner(path);
+    if (now?.nonce === owner.nonce) return true;
+    lose(now === undefined ? 'it was removed' : `pid ${now.pid} on ${now.host} took it (${now.command})`);
+    return false;
+  };
+  const heartbeatMs = Math.min(options.heartbeatMs ?? 10_000, Math.floor(staleMs / 3));
+  const timer = setInterval(() => {
+    if (!verify()) return;
+    try {
+      const t = new Date();
+      utimesSync(`${path}/${OWNER}`, t, t);
+    } catch {
+      // a failed touch is caught by the next check
+    }
+  }, heartbeatMs);
+  timer.unref();
+  return {
+    path,
+    owner,
+    get compromised() {
+      return compromised;
+    },
+    verify,
+    release() {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      if (compromised !== undefined || readOwner(path)?.nonce !== owner.nonce) return;
+      try {
+        unlinkSync(`${path}/${OWNER}`);
+        rmdirSync(path);
+      } catch {
+        // a lock left behind is taken over by the next process: this one no longer runs
+      }
+    },
+  };
+}
