@@ -8,6 +8,7 @@ import { registerCommands } from './commands/index.js';
 import { createContext, prepareContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
 import { ApiError, EXIT, ResultUnreadableError, ShipbookError, ValidationError } from './errors.js';
 import { formatIssues } from './input/format.js';
+import { parseDuration } from './input/flags.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { printable } from './output/printable.js';
@@ -37,6 +38,7 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     .option('--no-color', 'no colour in output (also NO_COLOR=1)')
     .option('--quiet', 'print only the ids of what was created or shown, one per line (for $(…) in scripts)')
     .option('--dry-run', 'validate and print the requests that would be sent (key, card number and CVV redacted); send nothing')
+    .option('--request-timeout <duration>', 'deadline of each request to the service, its retries included, e.g. 30s (default: SHIPBOOK_TIMEOUT, then the profile\'s timeout, then 60s)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
@@ -46,6 +48,8 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
   program.hook('preAction', async (_root, action) => {
     await prepareContext();
     Object.assign(globals, action.optsWithGlobals());
+    // A malformed deadline is a usage error before anything runs, whether or not a request follows.
+    if (globals.requestTimeout !== undefined) parseDuration('--request-timeout', globals.requestTimeout);
     // Hints carry the profile flag, so a pasted hint goes to the same service.
     setHintProfile(globals.profile);
     // The format is chosen once, here; tables or tab-separated lines follow it.
