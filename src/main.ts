@@ -6,7 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from './version.js';
 import { registerCommands } from './commands/index.js';
 import { createContext, prepareContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
-import { ApiError, EXIT, ResultUnreadableError, ShipbookError, ValidationError } from './errors.js';
+import { ApiError, BookingErrorReportedError, EXIT, ResultUnreadableError, ShipbookError, ValidationError } from './errors.js';
 import { formatIssues } from './input/format.js';
 import { parseDuration } from './input/flags.js';
 import { processIO, type IOStreams } from './io.js';
@@ -104,6 +104,9 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
       json.stage = p.stage;
     }
     if (detail instanceof ResultUnreadableError) Object.assign(json, { order_id: detail.orderId, last_state: detail.lastState });
+    if (detail instanceof BookingErrorReportedError) {
+      Object.assign(json, { order_id: detail.orderId, callback_code: detail.callbackCode, callback_message: detail.callbackMessage, order_status: detail.orderStatus ?? null });
+    }
     if (detail instanceof ValidationError && detail.issues.length > 0) {
       // A single problem that the message already states in full (`f.yaml: no such file`) is not repeated.
       const [only] = detail.issues;
