@@ -1,0 +1,56 @@
+/**
+ * The sandbox keeps the rules of the interface document and no rule it does not state: a quote
+ * service entry pasted as a shipment's service, `save` only for credit_card, the documented
+ * shipment statuses, and consolidated mail collected with the service's own data.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_API_KEY, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { call, orderRequest, sydneyToMelbourneShipment } from './helpers.js';
+
+const NOW = new Date('2025-06-01T00:00:00Z');
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ apiKey: SANDBOX_API_KEY, processingDelayMs: 50, callbackBackoffMs: 20, now: () => NOW });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+const url = () => sandbox.url;
+
+async function createOrder(...shipments: Array<Record<string, unknown>>): Promise<string> {
+  const res = await call(url(), 'POST', '/orders/', { body: orderRequest(...shipments) });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return res.json.result.order.id as string;
+}
+
+describe('a quote service entry pasted as the service of create order', () => {
+  it('is accepted and its name, carrier, global_mail and price are ignored: the sandbox prices the code', async () => {
+    const quote = await call(url(), 'POST', '/quote/', {
+      body: {
+        collection_country: 'AU', collection_postcode: '2000', collection_city: 'Sydney',
+        delivery_country: 'AU', delivery_postcode: '3000', delivery_city: 'Melbourne',
+        packages: [{ length: 40, width: 30, height: 20, weight: 4.2, unit: 'cm' }, { length: 30, width: 20, height: 10, weight: 1.5, unit: 'cm' }],
+        currency: 'AUD',
+      },
+    });
+    const entry = quote.json.result.services.find((s: { code: string }) => s.code === 'SB-DOM-ROAD');
+    const res = await call(url(), 'POST', '/orders/', { body: orderRequest(sydneyToMelbourneShipment({ service: { ...entry, price: { ...entry.price, total: 0.01 } } })) });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.result.order.shipments[0].service.code).toBe('SB-DOM-ROAD');
+    expect(res.json.result.order.price.total).toBe(entry.price.total); // the pasted price is not read
+  });
+});
+
+describe('save at acceptance: only for credit_card', () => {
+  it('refuses save with credit (under options) and with a stored card (on the card), 400 naming the field; the order stays pending', async () => {
+    const id = await createOrder();
+    const credit = await call(url(), 'PUT', `/orders/${id}/accept/`, { body: { order: { payment: { type: 'credit', options: { save: true } } } } });
+    expect(credit.status).toBe(400);
+    expect(credit.json.result.errors).toContainEqual({ field: 'order.payment.options.save', message: 'save is only for credit_card: a credit payment stores no card; remove it' });
+    const stored = await call(url(), 'PUT', `/orders/${id}/accept/`, { body: { order: { payment: { type: 'stored_card', credit_card: { id: 'card_visa_4242', save: true } } } } });
+    expect(stored.status).toBe(400);
+    expect(stored.json.result.errors).toContainEqual({ field: 'order.payment.credit_card.save', message: 'save is only for credit_card: a stored_card payment stores no card; remove it' });
+    expect((await call(url(), 'GET', `/orders/${id}/`)).json.result.order.status).toBe('new');
+  });
+});
