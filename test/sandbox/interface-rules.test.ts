@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_API_KEY, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { call, orderRequest, sydneyToMelbourneShipment } from './helpers.js';
+import { call, orderRequest, sydneyToMelbourneShipment, waitFor } from './helpers.js';
 
 const NOW = new Date('2025-06-01T00:00:00Z');
 
@@ -52,5 +52,38 @@ describe('save at acceptance: only for credit_card', () => {
     expect(stored.status).toBe(400);
     expect(stored.json.result.errors).toContainEqual({ field: 'order.payment.credit_card.save', message: 'save is only for credit_card: a stored_card payment stores no card; remove it' });
     expect((await call(url(), 'GET', `/orders/${id}/`)).json.result.order.status).toBe('new');
+  });
+});
+
+describe('shipment statuses: only PEN, NEW and TODO, where the document places them', () => {
+  const statuses = async (id: string) => {
+    const res = await call(url(), 'GET', `/orders/${id}/`);
+    return { order: res.json.result.order.status as string, shipments: res.json.result.order.shipments.map((s: { status: string }) => s.status) as string[] };
+  };
+
+  it('pending PEN, accepted NEW, processed TODO', async () => {
+    const id = await createOrder(sydneyToMelbourneShipment(), sydneyToMelbourneShipment({ transient_id: 'WH-2' }));
+    expect(await statuses(id)).toEqual({ order: 'new', shipments: ['PEN', 'PEN'] });
+    const accepted = await call(url(), 'PUT', `/orders/${id}/accept/`, { body: { order: { payment: { type: 'credit' } } } });
+    expect(accepted.json.result.order.shipments.map((s: { status: string }) => s.status)).toEqual(['NEW', 'NEW']);
+    const done = await waitFor(async () => {
+      const now = await statuses(id);
+      return now.order === 'processed' ? now : undefined;
+    });
+    expect(done.shipments).toEqual(['TODO', 'TODO']);
+  });
+
+  it('a failed booking leaves its shipments NEW, a cancelled order leaves them PEN: no invented shipment status', async () => {
+    const failing = await createOrder();
+    sandbox.state.failNextBooking(failing, 'no van (test)');
+    await call(url(), 'PUT', `/orders/${failing}/accept/`, { body: { order: { payment: { type: 'credit' } } } });
+    const failed = await waitFor(async () => {
+      const now = await statuses(failing);
+      return now.order === 'failed' ? now : undefined;
+    });
+    expect(failed.shipments).toEqual(['NEW']);
+    const cancelling = await createOrder();
+    await call(url(), 'PUT', `/orders/${cancelling}/cancel/`);
+    expect(await statuses(cancelling)).toEqual({ order: 'cancelled', shipments: ['PEN'] });
   });
 });
