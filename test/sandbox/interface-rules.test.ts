@@ -3,7 +3,9 @@
  * service entry pasted as a shipment's service, `save` only for credit_card, the documented
  * shipment statuses, and consolidated mail collected with the service's own data.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { SANDBOX_API_KEY, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { call, orderRequest, sydneyToMelbourneShipment, waitFor } from './helpers.js';
 
@@ -85,5 +87,28 @@ describe('shipment statuses: only PEN, NEW and TODO, where the document places t
     const cancelling = await createOrder();
     await call(url(), 'PUT', `/orders/${cancelling}/cancel/`);
     expect(await statuses(cancelling)).toEqual({ order: 'cancelled', shipments: ['PEN'] });
+  });
+});
+
+describe('consolidated mail is collected with the service\'s own collection data', () => {
+  const toNewYork = () => structuredClone((parse(readFileSync('fixtures/shipments/au-us-1.yaml', 'utf8')) as { shipment: Record<string, any> }).shipment);
+  const warehouse = { first_name: 'Mei', last_name: 'Chen', company: 'Koala Crafts Pty Ltd', email: 'dispatch@koalacrafts.com.au', phone: '+61 2 9555 0173', country: 'AU', postcode: '2015', city: 'Alexandria', address_lines: ["Unit 7, 44 O'Riordan Street"] };
+
+  it('refuses a shipment collected anywhere else: 400 on shipment.collection naming the service data and how to get it', async () => {
+    const s = { ...toNewYork(), collection_type: 'pickup', collection: { ...warehouse, pickup: { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' } } };
+    const res = await call(url(), 'POST', '/shipments/', { body: { shipment: s } });
+    expect(res.status).toBe(400);
+    expect(res.json.result.errors).toHaveLength(1);
+    expect(res.json.result.errors[0].field).toBe('shipment.collection');
+    expect(res.json.result.errors[0].message).toMatch(/must be the service's collection data \(fetch-service-data, GET \/services\/SB-GLOBAL-MAIL\/: ShipBook Global Mail Hub, 190 Coward Street, Mascot 2020\); first_name, last_name, company, email, phone, postcode, city, address_lines differ/);
+    expect(res.json.result.errors[0].message).toContain('shipbook service show SB-GLOBAL-MAIL');
+  });
+
+  it('takes the service data in any case and spacing, with a pickup window of the sender\'s choosing, or no collection at all', async () => {
+    const hub = toNewYork();
+    const shouty = { ...hub, collection_type: 'pickup', collection: { ...hub.collection, company: '  SHIPBOOK Global  Mail Hub ', pickup: { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' } } };
+    expect((await call(url(), 'POST', '/shipments/', { body: { shipment: shouty } })).status).toBe(200);
+    const { collection: _dropped, ...without } = hub;
+    expect((await call(url(), 'POST', '/shipments/', { body: { shipment: without } })).status).toBe(200);
   });
 });
