@@ -17,6 +17,7 @@ import { prepareTables } from './output/table.js';
 import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS, prepareYaml } from './output/writer.js';
 import { BookingStoppedError } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
+import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
 import { setHintProfile } from './output/shell.js';
 import { DryRunHalt } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
@@ -111,7 +112,13 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
       // A single problem that the message already states in full (`f.yaml: no such file`) is not repeated.
       const [only] = detail.issues;
       const repeated = detail.issues.length === 1 && only !== undefined && only.line === undefined && detail.message.endsWith(only.message);
-      if (!repeated) lines.push(formatIssues(detail.issues).replace(/^/gm, '  '));
+      // On a terminal the first problems are shown and the rest counted; --json carries them all.
+      const shown = io.stderrIsTTY ? detail.issues.slice(0, MAX_PROBLEMS_SHOWN) : detail.issues;
+      if (!repeated) lines.push(formatIssues(shown).replace(/^/gm, '  '));
+      if (shown.length < detail.issues.length) {
+        const file = detail.issues[0]?.file;
+        lines.push(`  … and ${detail.issues.length - shown.length} more (${file === undefined ? 'every problem with --json' : everyProblemHint(file)})`);
+      }
       json.issues = detail.issues;
     }
     if (detail instanceof ApiError) {
