@@ -64,3 +64,33 @@ describe('quote insurance', () => {
     expect(sent().request.insurance).toBe(150.5);
   });
 });
+
+describe('GET /quote/ package parameter names, a setting of the profile', () => {
+  it('sends the assumed names by default and the names the profile sets', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'shipbook-qp-'));
+    try {
+      const cfg = { SHIPBOOK_CONFIG_DIR: join(home, 'config'), SHIPBOOK_API_KEY: 'sk_test_variants0123456789' };
+      expect((await runCli(['--profile', 'svc', 'config', 'set', 'base-url', server.url], { env: cfg })).code).toBe(0);
+      server.set('GET /quote/', { mode: 'ok', result: { services: [] } });
+      const before = await runCli(['--profile', 'svc', 'quote', 'fixtures/quotes/syd-mel-single.yaml', '--get'], { env: cfg });
+      expect(before.code, before.stderr).toBe(0);
+      for (const [field, name] of [['length', 'pkg_length'], ['weight', 'mass'], ['unit', 'units']]) {
+        const set = await runCli(['--profile', 'svc', 'config', 'set', `quote-params.${field}`, name!], { env: cfg });
+        expect(set.code, set.stderr).toBe(0);
+      }
+      const after = await runCli(['--profile', 'svc', 'quote', 'fixtures/quotes/syd-mel-single.yaml', '--get'], { env: cfg });
+      expect(after.code, after.stderr).toBe(0);
+      expect(server.requests).toHaveLength(2);
+      const [first, second] = server.requests.map((r) => r.query);
+      expect(first).toMatchObject({ length: '30', width: '20', height: '15', weight: '2.5', unit: 'cm', collection_city: 'Sydney' });
+      expect(second).toMatchObject({ pkg_length: '30', width: '20', height: '15', mass: '2.5', units: 'cm', collection_city: 'Sydney' });
+      expect(second).not.toHaveProperty('length');
+      const shown = await runCli(['--profile', 'svc', 'config', 'get', 'quote-params.weight'], { env: cfg });
+      expect(shown.stdout.trim()).toBe('mass');
+      const bad = await runCli(['--profile', 'svc', 'config', 'set', 'quote-params.unit', 'a b'], { env: cfg });
+      expect(bad.code).toBe(2);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
