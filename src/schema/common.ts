@@ -214,7 +214,14 @@ export function isIsoTime(s: string): boolean {
  * refused with a message that shows the extended form. Sent as written (trimmed).
  */
 export const isoTime = z
-  .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a time HH:MM (got ${describe(iss.input)})`) })
+  .string({
+    error: (iss) => {
+      if (iss.input === undefined) return 'required';
+      // YAML reads an unquoted 0900 as the number 900: show the time it was probably meant to be.
+      const digits = typeof iss.input === 'number' && Number.isInteger(iss.input) && iss.input >= 0 && iss.input <= 2359 ? String(iss.input).padStart(4, '0') : undefined;
+      return `expected a time HH:MM (got ${describe(iss.input)})${digits ? `; write it with colons: ${digits.slice(0, 2)}:${digits.slice(2)}` : ''}`;
+    },
+  })
   .transform((s) => s.trim())
   .refine(isIsoTime, {
     error: (iss) => {

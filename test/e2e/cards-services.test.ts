@@ -113,7 +113,9 @@ describe('service show and --collection-from-service', () => {
     writeFileSync(elsewhere, readFileSync('fixtures/shipments/au-us-1.yaml', 'utf8').replace('city: Mascot', 'city: Alexandria'));
     const conflict = await runCli(['shipment', 'create', elsewhere, '--collection-from-service'], { env: fx.env });
     expect(conflict.code).toBe(2);
-    expect(conflict.stderr).toContain(`${elsewhere}:10:5 shipment.collection already differs from the collection data of SB-GLOBAL-MAIL`);
+    // The position of the collection's value: its first member, the line after `collection:`.
+    const line = readFileSync(elsewhere, 'utf8').split('\n').findIndex((l) => l.startsWith('  collection:')) + 2;
+    expect(conflict.stderr).toContain(`${elsewhere}:${line}:5 shipment.collection already differs from the collection data of SB-GLOBAL-MAIL`);
     // Without the flag, the sandbox refuses it as the service would: the collection is the service's data.
     const refused = await runCli(['shipment', 'create', elsewhere], { env: fx.env });
     expect(refused.code).toBe(3);

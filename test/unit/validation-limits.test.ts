@@ -358,6 +358,12 @@ describe('pickup date and times (ISO 8601)', () => {
     expect(errors(bad.doc)).toEqual([`${SHIPMENT}.collection.pickup.time_latest: must be after time_earliest (09:00+08:00, got 10:00+10:00)`]);
   });
 
+  it('shows the time an unquoted YAML 0900 (read as the number 900) was meant to be', () => {
+    const bad = order();
+    Object.assign(bad.s.collection.pickup, { time_earliest: 900, time_latest: '17:00' });
+    expect(errors(bad.doc)).toEqual([`${SHIPMENT}.collection.pickup.time_earliest: expected a time HH:MM (got 900); write it with colons: 09:00`]);
+  });
+
   it('refuses the basic form 0900 with one clear message, not a second "must be after time_earliest"', () => {
     const bad = order();
     Object.assign(bad.s.collection.pickup, { time_earliest: '0900', time_latest: '17:00' });
