@@ -33,7 +33,7 @@ export interface QuotePackageParams {
 /**
  * The assumed names of the package parameters of `GET /quote/`: the interface document says they
  * are "passed as plain parameters" but does not show their names; these are the package fields'
- * own names (PRODUCT.md), each a setting of the profile (`quote-params.<field>`).
+ * own names, each a setting of the profile (`quote-params.<field>`).
  */
 export const DEFAULT_QUOTE_PACKAGE_PARAMS: Readonly<QuotePackageParams> = Object.freeze({
   length: 'length',
