@@ -7,6 +7,7 @@
 import type { ApiClient } from './api/client.js';
 import { ConfigError, UsageError } from './errors.js';
 import { maskSecret } from './api/redact.js';
+import { parseDuration } from './input/flags.js';
 import type { ConfigStore } from './config/store.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
 import { chooseFormat, createWriter, type OutputWriter } from './output/writer.js';
@@ -33,6 +34,8 @@ export interface GlobalOptions {
   quiet?: boolean;
   /** `--dry-run`: validate and print the requests that would be sent; send nothing. */
   dryRun?: boolean;
+  /** `--request-timeout <duration>`: deadline of each call to the service, retries included; over `SHIPBOOK_TIMEOUT` and the profile. */
+  requestTimeout?: string;
 }
 
 /**
@@ -275,7 +278,11 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           debug: globals.debug ? (line) => ctx.debugLog(line) : undefined,
           // Ctrl-C / SIGTERM abort a request in flight at once; the error says whether it was sent.
           signal: ctx.signal,
-          ...(profile.requestTimeoutMs !== undefined ? { timeoutMs: profile.requestTimeoutMs } : {}),
+          ...(globals.requestTimeout !== undefined
+            ? { timeoutMs: parseDuration('--request-timeout', globals.requestTimeout) }
+            : profile.requestTimeoutMs !== undefined
+              ? { timeoutMs: profile.requestTimeoutMs }
+              : {}),
           // --dry-run: every call is validated and recorded, and nothing is sent (DryRunHalt).
           ...(globals.dryRun ? { dryRun: (planned: PlannedRequest) => void ctx.planned.push(planned) } : {}),
           onAnswer: (answer) => noticeAnswer(answer),

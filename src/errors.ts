@@ -38,6 +38,12 @@ export const EXIT = {
   STORAGE: 10,
   /** A batch's journal lock was removed or taken by another process while it ran: it sent nothing new and stopped. */
   LOCK_LOST: 11,
+  /**
+   * The service's callback reported that the booking failed, but fetch-order-data does not show
+   * the order failed (still accepted, a status shipbook does not know, or unreadable): not booked
+   * as far as shipbook can tell, and not known to have failed either.
+   */
+  BOOKING_ERROR_REPORTED: 12,
   /** Interrupted by the user (Ctrl-C, SIGINT): 128 + 2. */
   INTERRUPTED: 130,
   /** Terminated (SIGTERM: `timeout`, a cancelled CI job): 128 + 15. */
@@ -298,6 +304,32 @@ export class BookingFailedError extends ShipbookError {
   constructor(orderId: string, message: string, options: ShipbookErrorOptions = {}) {
     super('booking_failed', message, EXIT.BOOKING_FAILED, options);
     this.orderId = orderId;
+  }
+}
+
+/**
+ * An error callback for this order (a `code` other than 2xx, or a status that says failed): the
+ * service said the booking failed, while fetch-order-data shows the order in another state (`ACC`,
+ * a status shipbook does not know such as `REJ`) or could not be read. Never "booked": a callback
+ * alone never makes a success. Not "failed" either: the order may still be booked, so it is looked
+ * at (`order get`) before being booked again. Exit 10.
+ */
+export class BookingErrorReportedError extends ShipbookError {
+  readonly orderId: string;
+  /** The callback's envelope `code` and `message` (interface document, "Events" and "Errors"). */
+  readonly callbackCode: number;
+  readonly callbackMessage: string;
+  /** The order's status as fetch-order-data showed it (as sent, e.g. `ACC`), or undefined when it could not be read. */
+  readonly orderStatus: string | undefined;
+  constructor(
+    args: { orderId: string; callbackCode: number; callbackMessage: string; orderStatus: string | undefined; message: string },
+    options: ShipbookErrorOptions = {},
+  ) {
+    super('booking_error_reported', args.message, EXIT.BOOKING_ERROR_REPORTED, options);
+    this.orderId = args.orderId;
+    this.callbackCode = args.callbackCode;
+    this.callbackMessage = args.callbackMessage;
+    this.orderStatus = args.orderStatus;
   }
 }
 

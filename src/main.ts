@@ -6,8 +6,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from './version.js';
 import { registerCommands } from './commands/index.js';
 import { createContext, prepareContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
-import { ApiError, EXIT, ResultUnreadableError, ShipbookError, ValidationError } from './errors.js';
+import { ApiError, BookingErrorReportedError, EXIT, ResultUnreadableError, ShipbookError, ValidationError } from './errors.js';
 import { formatIssues } from './input/format.js';
+import { parseDuration } from './input/flags.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { printable } from './output/printable.js';
@@ -16,6 +17,7 @@ import { prepareTables } from './output/table.js';
 import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS, prepareYaml } from './output/writer.js';
 import { BookingStoppedError } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
+import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
 import { setHintProfile } from './output/shell.js';
 import { DryRunHalt } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
@@ -39,6 +41,7 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     .option('--no-color', 'no colour in output (also NO_COLOR=1)')
     .option('--quiet', 'print only the ids of what was created or shown, one per line (for $(…) in scripts)')
     .option('--dry-run', 'validate and print the requests that would be sent (key, card number and CVV redacted); send nothing')
+    .option('--request-timeout <duration>', 'deadline of each request to the service, its retries included, e.g. 30s (default: SHIPBOOK_TIMEOUT, then the profile\'s timeout, then 60s)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
@@ -48,6 +51,8 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
   program.hook('preAction', async (_root, action) => {
     await prepareContext();
     Object.assign(globals, action.optsWithGlobals());
+    // A malformed deadline is a usage error before anything runs, whether or not a request follows.
+    if (globals.requestTimeout !== undefined) parseDuration('--request-timeout', globals.requestTimeout);
     // Hints carry the profile flag, so a pasted hint goes to the same service.
     setHintProfile(globals.profile);
     // The format is chosen once, here; tables or tab-separated lines follow it.
@@ -102,11 +107,20 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
       json.stage = p.stage;
     }
     if (detail instanceof ResultUnreadableError) Object.assign(json, { order_id: detail.orderId, last_state: detail.lastState });
+    if (detail instanceof BookingErrorReportedError) {
+      Object.assign(json, { order_id: detail.orderId, callback_code: detail.callbackCode, callback_message: detail.callbackMessage, order_status: detail.orderStatus ?? null });
+    }
     if (detail instanceof ValidationError && detail.issues.length > 0) {
       // A single problem that the message already states in full (`f.yaml: no such file`) is not repeated.
       const [only] = detail.issues;
       const repeated = detail.issues.length === 1 && only !== undefined && only.line === undefined && detail.message.endsWith(only.message);
-      if (!repeated) lines.push(formatIssues(detail.issues).replace(/^/gm, '  '));
+      // On a terminal the first problems are shown and the rest counted; --json carries them all.
+      const shown = io.stderrIsTTY ? detail.issues.slice(0, MAX_PROBLEMS_SHOWN) : detail.issues;
+      if (!repeated) lines.push(formatIssues(shown).replace(/^/gm, '  '));
+      if (shown.length < detail.issues.length) {
+        const file = detail.issues[0]?.file;
+        lines.push(`  … and ${detail.issues.length - shown.length} more (${file === undefined ? 'every problem with --json' : everyProblemHint(file)})`);
+      }
       json.issues = detail.issues;
     }
     if (detail instanceof ApiError) {

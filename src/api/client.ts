@@ -22,8 +22,11 @@
  *   timeout) is {@link NetworkError} "cannot reach the service" with `sent: false`; after it,
  *   {@link AnswerLostError} says the request was sent and its answer lost and, for a mutating
  *   call, what may have happened and how to find out, never "try again".
- * - **A total deadline** (`timeoutMs`, default 60 s) bounds every attempt, body included, through
- *   an AbortSignal (undici's per-chunk timeouts do not stop a trickling body): {@link TimeoutError}.
+ * - **A total deadline** (`timeoutMs`, default 60 s) is the budget of the whole call: every
+ *   attempt, body included, and every wait between two attempts spend it; a retry whose wait would
+ *   end past it is not made. An AbortSignal stops the attempt in flight at the deadline (undici's
+ *   per-chunk timeouts do not stop a trickling body): {@link TimeoutError}, whose message gives the
+ *   attempts made and the time they really took. A call given up after retries says the same.
  * - **A size cap** (`maxAnswerBytes`, default 8 MiB, far above any real answer): reading stops
  *   beyond it, {@link AnswerTooLargeError}; memory stays bounded.
  * - **Interrupts**: `signal` (per client, and per call) aborts the request in flight at once;
@@ -47,6 +50,7 @@ import {
   NetworkError,
   ProtocolError,
   RequestInterruptedError,
+  ShipbookError,
   TimeoutError,
   type RequestFate,
 } from '../errors.js';
@@ -85,8 +89,9 @@ export interface ApiClientOptions {
   /** Time to wait for the response headers, and between two chunks of the body, ms (default 30 000). */
   responseTimeoutMs?: number;
   /**
-   * Total deadline of one attempt of a request, body included, ms (default 60 000, {@link DEFAULT_TIMEOUT_MS}).
-   * Intended to come from a profile setting and `--timeout`.
+   * Total deadline of one call, ms (default 60 000, {@link DEFAULT_TIMEOUT_MS}): its attempts,
+   * bodies included, and the backoff between them all fit in it. Comes from `--request-timeout`,
+   * `SHIPBOOK_TIMEOUT` or the profile's `timeout` setting.
    */
   timeoutMs?: number;
   /** Largest answer read, bytes (default 8 MiB, {@link DEFAULT_MAX_ANSWER_BYTES}). */
@@ -177,7 +182,7 @@ export function toWire(value: unknown): unknown {
 }
 
 
-/** Default total deadline of one request attempt, body included: 60 s. */
+/** Default total deadline of one call, its retries and their answers included: 60 s. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Default cap on the size of an answer read: 8 MiB (real answers are a few KiB). */
 export const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
@@ -192,8 +197,8 @@ export interface RequestOptions {
   /** Aborts this call (besides the client's own signal). */
   signal?: AbortSignal;
   /**
-   * A shorter total deadline for each attempt of this call, ms (e.g. what remains of a wait, so a
-   * hung poll cannot outlast `--timeout`); the client's own `timeoutMs` still applies when shorter.
+   * A shorter total deadline for this call, retries included, ms (e.g. what remains of a wait, so
+   * a hung poll cannot outlast `--timeout`); the client's own `timeoutMs` still applies when shorter.
    */
   timeoutMs?: number;
 }
@@ -379,6 +384,22 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/** The time budget of one call, shared by its attempts and the waits between them. */
+interface CallBudget {
+  /** The call's whole deadline, ms: the client's `timeoutMs` or the call's own when shorter. */
+  budgetMs: number;
+  /** When the first attempt started (`Date.now()`). */
+  started: number;
+  /** Attempts made so far, the current one included. */
+  attempts: number;
+}
+
+/** `1 attempt in 0.4 s`, `3 attempts in 60.1 s`: what a call spent, for its final error. */
+function attemptsText(budget: CallBudget): string {
+  const elapsed = (Date.now() - budget.started) / 1000;
+  return `${budget.attempts} attempt${budget.attempts === 1 ? '' : 's'} in ${elapsed.toFixed(1)} s`;
+}
+
 /** A configured client of the booking service. Immutable: `withOptions` returns a new one. */
 export class ApiClient {
   readonly baseUrl: string;
@@ -457,15 +478,24 @@ export class ApiClient {
     const maxAttempts = Math.max(1, this.#options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
     const sleep = this.#options.sleep ?? defaultSleep;
     const random = this.#options.random ?? Math.random;
-    for (let attempt = 1; ; attempt++) {
+    // One budget for the whole call: every attempt and every wait between two attempts spend it.
+    const budget: CallBudget = {
+      budgetMs: Math.max(1, Math.min(this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS, call.timeoutMs ?? Number.POSITIVE_INFINITY)),
+      started: Date.now(),
+      attempts: 0,
+    };
+    for (;;) {
+      budget.attempts++;
       try {
-        return await this.#attempt(call, prepared, userSignal);
+        return await this.#attempt(call, prepared, userSignal, budget);
       } catch (err) {
-        if (attempt >= maxAttempts || !mayRetry(err, prepared.endpoint, policy)) throw err;
-        const backoff = Math.min(MAX_BACKOFF_MS, (this.#options.retryBaseMs ?? 250) * 2 ** (attempt - 1));
+        if (budget.attempts >= maxAttempts || !mayRetry(err, prepared.endpoint, policy)) throw this.#gaveUp(err, budget);
+        const backoff = Math.min(MAX_BACKOFF_MS, (this.#options.retryBaseMs ?? 250) * 2 ** (budget.attempts - 1));
         const retryAfter = err instanceof ApiError ? err.retryAfterMs : undefined;
         const delay = retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : Math.round(random() * backoff);
-        this.#log(`retrying ${call.method} ${prepared.url} in ${delay} ms (attempt ${attempt + 1} of ${maxAttempts}): ${(err as Error).message}`);
+        // A wait that would end past the deadline is not taken: the call ends with this failure now.
+        if (Date.now() - budget.started + delay >= budget.budgetMs) throw this.#gaveUp(err, budget);
+        this.#log(`retrying ${call.method} ${prepared.url} in ${delay} ms (attempt ${budget.attempts + 1} of ${maxAttempts}): ${(err as Error).message}`);
         try {
           await sleep(delay, userSignal);
         } catch {
@@ -473,6 +503,17 @@ export class ApiClient {
         }
       }
     }
+  }
+
+  /**
+   * The last failure of a call that was tried more than once, its message completed with the
+   * number of attempts and the time they took (a timeout says both already).
+   */
+  #gaveUp(err: unknown, budget: CallBudget): unknown {
+    if (budget.attempts > 1 && err instanceof ShipbookError && !(err instanceof TimeoutError) && !(err instanceof RequestInterruptedError)) {
+      err.message = `${err.message} (${attemptsText(budget)})`;
+    }
+    return err;
   }
 
   #fate(p: Prepared, sent: boolean): RequestFate {
@@ -507,7 +548,7 @@ export class ApiClient {
     );
   }
 
-  async #attempt<T>(call: CallOptions<T>, p: Prepared, userSignal: AbortSignal | undefined): Promise<T> {
+  async #attempt<T>(call: CallOptions<T>, p: Prepared, userSignal: AbortSignal | undefined, budget: CallBudget): Promise<T> {
     const { url, headers, payload } = p;
     // Nothing is formatted for --debug unless it is on: the body's redacted copy costs more than sending it.
     const debug = this.#options.debug !== undefined;
@@ -519,7 +560,8 @@ export class ApiClient {
     }
     if (userSignal?.aborted) throw this.#interrupted(p, false, userSignal.reason);
 
-    const timeoutMs = Math.max(1, Math.min(this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS, call.timeoutMs ?? Number.POSITIVE_INFINITY));
+    // What is left of the call's budget after the attempts and waits before this one.
+    const timeoutMs = Math.max(1, budget.budgetMs - (Date.now() - budget.started));
     const limit = this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     // One controller per attempt, aborted by the deadline or by the caller's signal (linked by
     // hand: AbortSignal.any costs more per request than the rest of the client, on Node.js 20).
@@ -564,7 +606,7 @@ export class ApiClient {
     } catch (err) {
       if (err instanceof AnswerTooLargeError) throw err;
       if (userSignal?.aborted) throw this.#interrupted(p, state.sent, err);
-      if (deadline.signal.aborted) throw this.#deadline(p, state.sent, timeoutMs, err);
+      if (deadline.signal.aborted) throw this.#deadline(p, state.sent, budget, err);
       throw this.#transportError(err, p, state.sent);
     } finally {
       clearTimeout(timer);
@@ -587,13 +629,14 @@ export class ApiClient {
     return new AnswerTooLargeError(`${base}; the request was sent and answered, so ${note}`, limit, { suggestion, fate: this.#fate(p, true) });
   }
 
-  #deadline(p: Prepared, sent: boolean, timeoutMs: number, cause: unknown): TimeoutError {
-    const secs = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
-    const what = `${p.endpoint.method} ${p.url}`;
+  #deadline(p: Prepared, sent: boolean, budget: CallBudget, cause: unknown): TimeoutError {
+    const { budgetMs } = budget;
+    const secs = budgetMs % 1000 === 0 ? `${budgetMs / 1000} s` : `${budgetMs} ms`;
+    const what = `${p.endpoint.method} ${p.url}; ${attemptsText(budget)}`;
     if (p.endpoint.safe || !sent) {
       return new TimeoutError(`the service did not answer within ${secs} (${what})${sent ? '' : '; the request was not sent'}`, {
         cause,
-        suggestion: 'Try again; if it keeps happening, check the base URL and your network.',
+        suggestion: 'Try again; if it keeps happening, check the base URL and your network, or allow more time with --request-timeout.',
         fate: this.#fate(p, sent),
       });
     }

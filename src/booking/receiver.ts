@@ -25,7 +25,7 @@ import { readLimitedBody } from '../http/body.js';
 import { answerMalformed, closeServer, listenOn, sendJson } from '../http/server.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { callbackBody, type CallbackBody } from '../schema/envelope.js';
+import { parseCallbackBody, type CallbackBody } from '../schema/envelope.js';
 import { schemaProblems } from '../schema/issues.js';
 
 /** Largest callback body accepted: 1 MiB. Larger bodies get 413. */
@@ -278,7 +278,7 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
       report({ status: 400, reason: `malformed JSON (${redactText(why).slice(0, 120)})`, method, remote, onTokenPath: true });
       return;
     }
-    const parsed = callbackBody.safeParse(raw);
+    const parsed = parseCallbackBody(raw);
     if (!parsed.success) {
       const problems = schemaProblems(parsed.error)
         .slice(0, 3)

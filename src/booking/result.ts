@@ -19,7 +19,7 @@
  */
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import { isLoopbackHost, type ApiClient } from '../api/client.js';
-import { BookingFailedError, UsageError } from '../errors.js';
+import { BookingErrorReportedError, BookingFailedError, UsageError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
 import { orderStatusWord } from '../schema/status.js';
@@ -94,7 +94,8 @@ export interface ResultWaiter {
   callbackUrl?: string;
   /**
    * Waits for the order to be processed and returns it, with every tracking number.
-   * @throws BookingFailedError (6) for an error callback or an order that ended failed/cancelled
+   * @throws BookingFailedError (6) for an order that ended failed/cancelled (an error callback the service confirms)
+   * @throws BookingErrorReportedError (12) for an error callback while the service shows the order in another state
    * @throws WaitTimeoutError (7) when the timeout passes first
    * @throws ApiError / NetworkError when polling is the route and the service refuses or cannot be reached
    */
@@ -265,8 +266,42 @@ function callbackClaim(cb: ReceivedCallback): { final: boolean; success: boolean
   return { final: false, success: false, text: word };
 }
 
-/** The outcome of checking a callback with fetch-order-data. */
-type CallbackVerdict = { kind: 'done'; order: OrderResponse } | { kind: 'wait' };
+/**
+ * The outcome of checking a callback with fetch-order-data: a result, or keep waiting (with the
+ * error callback still to be confirmed when fetch-order-data could not be reached for now).
+ */
+type CallbackVerdict = { kind: 'done'; order: OrderResponse } | { kind: 'wait'; reportedFailure?: ReceivedCallback };
+
+/**
+ * The end of a wait on an error callback the service does not bear out: the service said the
+ * booking failed (the callback's code and message) while fetch-order-data shows the order with
+ * `seen.status`, or could not be read (`seen.unreadable` says why).
+ */
+function errorReported(orderId: string, cb: ReceivedCallback, seen: { status: string | undefined } | { unreadable: string }): BookingErrorReportedError {
+  const { code, message } = cb.body;
+  let shown: string;
+  let orderStatus: string | undefined;
+  if ('unreadable' in seen) {
+    shown = `fetch-order-data could not be read (${seen.unreadable})`;
+  } else {
+    orderStatus = seen.status;
+    const word = orderStatusWord(seen.status);
+    shown =
+      seen.status === undefined
+        ? 'fetch-order-data shows the order without a status'
+        : `fetch-order-data shows it ${seen.status} (${word === 'unknown' ? 'a status shipbook does not know' : word})`;
+  }
+  return new BookingErrorReportedError(
+    {
+      orderId,
+      callbackCode: code,
+      callbackMessage: message,
+      orderStatus,
+      message: `the service's callback says booking of order ${orderId} failed: ${message || 'no message'} (callback code ${code}), while ${shown}; not booked as far as shipbook can tell`,
+    },
+    { suggestion: `The order may still be booked: look at it with "${shellCommand('order', 'get', orderId)}" before booking it again.` },
+  );
+}
 
 /**
  * Checks what a callback for `orderId` says against fetch-order-data (issue 20, item 2): the
@@ -276,15 +311,22 @@ type CallbackVerdict = { kind: 'done'; order: OrderResponse } | { kind: 'wait' }
  *   callback that said otherwise, or carried other tracking numbers, is reported as a disagreement);
  * - the service shows it failed or cancelled: the failure, with the service's reason (else the
  *   callback's message);
- * - the service shows it still accepted: keep waiting (a callback claiming an end is reported as
- *   a disagreement; a code-200 callback with status `ACC` is only progress);
- * - fetch-order-data cannot be reached for now: keep waiting, the next poll checks again;
- * - fetch-order-data is refused (a 404 from a wrong `paths.fetch-order`, say): the callback's word
- *   is taken, with a warning that it could not be confirmed.
- * @throws BookingFailedError (exit 6) for a failure the service confirms (or the callback reports, unconfirmable)
+ * - an error callback (a code other than 2xx, or a status that says failed) while the service
+ *   shows another state (`ACC`, a status shipbook does not know): the service said the booking
+ *   failed and nothing says it was booked, so the wait ends with {@link BookingErrorReportedError};
+ * - a success callback while the service shows it still accepted: keep waiting (reported as a
+ *   disagreement; a code-200 callback with status `ACC` is only progress);
+ * - fetch-order-data cannot be reached for now: keep waiting, the next poll checks again (and
+ *   decides an error callback);
+ * - fetch-order-data is refused (a 404 from a wrong `paths.fetch-order`, say): an error callback
+ *   ends the wait as above, unconfirmed; a success callback's word is taken, with a warning that
+ *   it could not be confirmed.
+ * @throws BookingFailedError (exit 6) for a failure the service confirms
+ * @throws BookingErrorReportedError (exit 12) for an error callback the service does not confirm
  */
 async function checkCallback(deps: Deps, orderId: string, cb: ReceivedCallback): Promise<CallbackVerdict> {
   const claim = callbackClaim(cb);
+  const reportsFailure = claim.final && !claim.success;
   const fromCallback = cb.body.result?.order ?? undefined;
   const suggestion = `See the order with "${shellCommand('order', 'get', orderId)}".`;
   let fetched: { order: OrderResponse; message?: string };
@@ -294,20 +336,17 @@ async function checkCallback(deps: Deps, orderId: string, cb: ReceivedCallback):
     const why = err instanceof Error ? err.message : String(err);
     if (isTransient(err)) {
       deps.onEvent({ type: 'warning', message: `a callback says order ${orderId} is ${claim.text}, but fetch-order-data could not confirm it yet (${why}); checking again` });
-      return { kind: 'wait' };
+      return reportsFailure ? { kind: 'wait', reportedFailure: cb } : { kind: 'wait' };
     }
     if (!claim.final) return { kind: 'wait' };
+    if (reportsFailure) throw errorReported(orderId, cb, { unreadable: why });
     deps.onEvent({ type: 'warning', message: `could not confirm the callback with fetch-order-data (${why}); going by the callback alone` });
-    if (!claim.success) {
-      const { code, message } = cb.body;
-      throw new BookingFailedError(orderId, `booking of order ${orderId} failed: ${message || 'no message'} (callback code ${code}, order status ${fromCallback?.status ?? 'not given'})`, { suggestion });
-    }
     return { kind: 'done', order: mergeCallbackOrder(undefined, fromCallback!) };
   }
   const { order, message } = fetched;
   const word = orderStatusWord(order.status);
   if (word === 'processed') {
-    if (!claim.success && claim.final) {
+    if (reportsFailure) {
       deps.onEvent({ type: 'warning', message: `the callback said order ${orderId} ${claim.text}, but the service shows it processed: going by the service` });
     }
     const differing = trackingDisagreement(order, fromCallback);
@@ -318,11 +357,12 @@ async function checkCallback(deps: Deps, orderId: string, cb: ReceivedCallback):
     if (claim.success) deps.onEvent({ type: 'warning', message: `the callback said order ${orderId} is processed, but the service shows it ${word}: going by the service` });
     const { code, message: cbMessage } = cb.body;
     const reason = message ?? (claim.success ? undefined : cbMessage || undefined);
-    if (!claim.success && claim.final) {
+    if (reportsFailure) {
       throw new BookingFailedError(orderId, `booking of order ${orderId} ${word === 'failed' ? 'failed' : `ended ${word}`}: ${reason ?? 'no message'} (callback code ${code}, order status ${order.status ?? 'not given'})`, { suggestion });
     }
     throw bookingEndedError(order, reason);
   }
+  if (reportsFailure) throw errorReported(orderId, cb, { status: order.status });
   if (claim.final) {
     deps.onEvent({ type: 'warning', message: `a callback says order ${orderId} is ${claim.text}, but the service still shows it ${word}: waiting for the service` });
   } else {
@@ -358,10 +398,12 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
       port: listen.port,
       basePath,
       onCallback(cb) {
-        if (cb.orderId === undefined || cb.orderId === '') {
+        const unnamed = cb.orderId === undefined || cb.orderId === '';
+        // This receiver's token was made for one order: an error callback that names none is its.
+        if (unnamed && cb.body.code >= 200 && cb.body.code < 300) {
           return { accepted: false, status: 409, message: 'the callback names no order (result.order.id)' };
         }
-        if (expected !== undefined && cb.orderId !== expected) {
+        if (!unnamed && expected !== undefined && cb.orderId !== expected) {
           return { accepted: false, status: 409, message: `this receiver waits for the result of order ${expected}, not ${cb.orderId}` };
         }
         deps.debugLog(`callback received for order ${cb.orderId ?? '(none)'}: code ${cb.body.code}, status ${cb.body.result?.order?.status ?? '(none)'}`);
@@ -392,11 +434,14 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
   }
   const fallbackMs = settings.fallbackPollMs ?? FALLBACK_POLL_MS;
 
-  /** The first callback for the awaited order; callbacks for other orders (arrived before it was known) are dropped. */
+  /**
+   * The first callback for the awaited order (an error callback that names no order is the
+   * awaited order's); callbacks for other orders (arrived before it was known) are dropped.
+   */
   const take = (orderId: string): ReceivedCallback | undefined => {
     while (inbox.length > 0) {
       const cb = inbox.shift()!;
-      if (cb.orderId === orderId) return cb;
+      if (cb.orderId === orderId || cb.orderId === undefined || cb.orderId === '') return cb;
       deps.onEvent({ type: 'callback_ignored', orderId, otherOrderId: cb.orderId ?? '(none)' });
     }
     return undefined;
@@ -414,6 +459,8 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
       // Set once a callback for this order arrived that the service did not (yet) bear out: from
       // then on fetch-order-data is asked every HINTED_POLL_MS.
       let hinted = false;
+      // An error callback that fetch-order-data could not be asked about yet: the next poll decides it.
+      let reported: ReceivedCallback | undefined;
       state.begin(orderId, 'callback', `waiting for the booking result of ${orderId} by callback (up to ${minutes(settings.timeoutMs)})`);
       try {
         for (;;) {
@@ -423,6 +470,7 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
             const verdict = await checkCallback(deps, orderId, cb);
             await state.guard(undefined);
             if (verdict.kind === 'done') return verdict.order;
+            reported = verdict.reportedFailure ?? reported;
             hinted = true;
             nextPoll = Math.min(nextPoll, deps.now() + HINTED_POLL_MS);
             continue;
@@ -438,12 +486,17 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
                 return order;
               }
               if ((word === 'failed' || word === 'cancelled') && inbox.length === 0) throw bookingEndedError(order, message);
+              if (reported !== undefined && word !== 'processed' && inbox.length === 0) throw errorReported(orderId, reported, { status: order.status });
             } catch (err) {
               await state.guard(undefined);
-              if (err instanceof BookingFailedError) throw err;
+              if (err instanceof BookingFailedError || err instanceof BookingErrorReportedError) throw err;
+              const why = err instanceof Error ? err.message : String(err);
               if (!isTransient(err)) {
+                if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: why });
                 polling = false;
-                deps.debugLog(`fallback poll switched off: ${err instanceof Error ? err.message : String(err)}`);
+                deps.debugLog(`fallback poll switched off: ${why}`);
+              } else if (reported !== undefined && deps.now() >= deadline) {
+                throw errorReported(orderId, reported, { unreadable: why });
               }
             }
             nextPoll = deps.now() + (hinted ? HINTED_POLL_MS : fallbackMs);
@@ -451,6 +504,7 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
           }
           if (deps.now() >= deadline) {
             if (inbox.length > 0) continue;
+            if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: 'no answer before the deadline' });
             throw waitTimeoutError(orderId, deps.now() - started);
           }
           const until = polling ? Math.min(nextPoll, deadline) : deadline;

@@ -81,7 +81,7 @@ export async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
     throw new UsageError(`--get quotes exactly one package (this quote has ${quote.packages.length})`);
   }
   const api = await ctx.api();
-  const services = o.get ? await quoteServicesSinglePackage(api, quote) : await quoteServices(api, quote);
+  const services = o.get ? await quoteServicesSinglePackage(api, quote, {}, (await ctx.profile()).quoteParams) : await quoteServices(api, quote);
   const warnings = services.flatMap((s) => priceWarnings(`service ${s.code}`, s.price));
   ctx.output.write(withWarnings(ctx, { services: sortServices(services) }, warnings), () => {
     if (services.length === 0) ctx.io.err('No service is offered for this route and these packages.\n');

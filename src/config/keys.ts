@@ -6,7 +6,8 @@
  */
 import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
 import { maskSecret } from '../api/redact.js';
-import { BUILTIN_PROFILE, type ConfigData, type StoredProfile } from './schema.js';
+import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
+import { BUILTIN_PROFILE, QUOTE_PARAM_FIELDS, type ConfigData, type StoredProfile } from './schema.js';
 
 /** One setting. */
 export interface SettingKey {
@@ -101,6 +102,15 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     fallback: DEFAULT_ORDER_PATHS.fetchServiceData,
     example: 'v2/services/{service_code}/',
   },
+  ...QUOTE_PARAM_FIELDS.map(
+    (field): SettingKey => ({
+      key: `quote-params.${field}`,
+      scope: 'profile',
+      meaning: `name of the GET /quote/ query parameter that carries the package's ${field} (not shown in the interface document)`,
+      fallback: DEFAULT_QUOTE_PACKAGE_PARAMS[field],
+      example: `package_${field}`,
+    }),
+  ),
   {
     key: 'payment.type',
     scope: 'profile',

@@ -3,6 +3,7 @@
  * payment. The built-in profile `sandbox` needs no key and targets the in-process sandbox.
  */
 import { DEFAULT_ORDER_PATHS, type OrderPaths } from '../api/orders.js';
+import type { QuotePackageParams } from '../api/quote.js';
 import type { PaymentType } from '../schema/payment.js';
 import type { SenderAddress } from './schema.js';
 
@@ -27,6 +28,8 @@ export interface ResolvedProfile {
   authPrefix: string;
   /** Assumed paths of fetch-order-data and cancel-order. */
   paths: OrderPaths;
+  /** Names of the package parameters of `GET /quote/` (settings `quote-params.<field>`); undefined: the assumed defaults. */
+  quoteParams?: QuotePackageParams;
   /** Total deadline of one request in ms (setting `timeout`, SHIPBOOK_TIMEOUT); undefined: the client's default (60 s). */
   requestTimeoutMs?: number;
   /** Payment `book` uses without payment flags (the built-in sandbox: `credit`). */

@@ -9,6 +9,7 @@
  */
 import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
 import { normaliseBaseUrl } from '../api/client.js';
+import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
 import { ConfigError } from '../errors.js';
 import { builtinSandboxProfile, type ResolvedProfile } from './profile.js';
 import { BUILTIN_PROFILE, durationMs, nameProblem, type ConfigData } from './schema.js';
@@ -113,6 +114,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
         fetchCreditCards: stored.paths?.['fetch-credit-cards'] ?? DEFAULT_ORDER_PATHS.fetchCreditCards,
         fetchServiceData: stored.paths?.['fetch-service-data'] ?? DEFAULT_ORDER_PATHS.fetchServiceData,
       },
+      ...(stored['quote-params'] !== undefined ? { quoteParams: { ...DEFAULT_QUOTE_PACKAGE_PARAMS, ...stored['quote-params'] } } : {}),
       defaultPayment: {
         type: stored.payment?.type ?? 'credit',
         ...(stored.payment?.['stored-card'] !== undefined ? { storedCard: stored.payment['stored-card'] } : {}),

@@ -128,6 +128,14 @@ export function durationMs(text: string): number | undefined {
   return ms > 0 ? ms : undefined;
 }
 
+/** Package fields whose `GET /quote/` parameter names are settings (`quote-params.<field>`). */
+export const QUOTE_PARAM_FIELDS = ['length', 'width', 'height', 'weight', 'unit'] as const;
+
+/** A query parameter name: letters, digits and `_ - . [ ]`, as a service's parameter names go. */
+const quoteParamName = z
+  .string({ error: 'expected text' })
+  .regex(/^[A-Za-z0-9_.[\]-]{1,64}$/, { error: 'must be a query parameter name: letters, digits, _ - . [ ] (at most 64)' });
+
 /** One stored profile: every member optional; defaults apply at resolution (see resolve.ts). */
 export const storedProfile = z.strictObject(
   {
@@ -155,6 +163,12 @@ export const storedProfile = z.strictObject(
           'fetch-credit-cards': cardsPath.optional(),
           'fetch-service-data': servicePath.optional(),
         },
+        { error: 'expected an object' },
+      )
+      .optional(),
+    'quote-params': z
+      .strictObject(
+        Object.fromEntries(QUOTE_PARAM_FIELDS.map((f) => [f, quoteParamName.optional()])) as Record<(typeof QUOTE_PARAM_FIELDS)[number], z.ZodOptional<typeof quoteParamName>>,
         { error: 'expected an object' },
       )
       .optional(),

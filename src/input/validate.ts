@@ -12,7 +12,7 @@ import { formatPath } from '../schema/issues.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
 import { documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
 import { resolveSenders, type SenderRecord } from './senders.js';
-import { collectWarnings } from './warnings.js';
+import { collectWarnings, inputWarnings } from './warnings.js';
 import { MAX_REQUEST_BYTES } from '../schema/limits.js';
 
 /**
@@ -123,6 +123,10 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
     const filePath = toFilePath(w.segments);
     return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: 'warning' };
   });
+  // Read from the file as written (a shorthand's paths are already the file's).
+  for (const w of inputWarnings(doc.data)) {
+    warnings.push({ file: doc.file, ...doc.locate(w.segments), path: w.path, message: w.message, severity: 'warning' });
+  }
   return { kind, value: result.value, issues: warnings.sort(byPosition) };
 }
 
@@ -133,7 +137,9 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
  * file), so each warning points at its line.
  */
 export function documentWarnings(doc: LoadedDocument, value: unknown, prefix: readonly PropertyKey[], now: Date): InputIssue[] {
-  return collectWarnings(value, now)
+  let written: unknown = doc.data;
+  for (const key of prefix) written = (written as Record<PropertyKey, unknown> | undefined)?.[key];
+  return [...collectWarnings(value, now), ...inputWarnings(written)]
     .map((w): InputIssue => {
       const filePath = [...prefix, ...w.segments];
       return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: 'warning' };

@@ -6,6 +6,7 @@
  */
 import { formatPath, type SchemaProblem } from '../schema/issues.js';
 import { SANDBOX_MAX_CHARGEABLE_KG, limitChargeableKg } from '../schema/limits.js';
+import { QUOTE_ENTRY_EXTRAS } from '../schema/shipment.js';
 
 /** A single package heavier than this is probably a mistake in the weight or the unit (kg). */
 export const HEAVY_PACKAGE_KG = 30;
@@ -51,6 +52,11 @@ export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
       return;
     }
     if (!isPlainObject(v)) return;
+    // At least one customs item is stated for create order only (its schema refuses an empty list).
+    const customs = v.customs_information;
+    if (isPlainObject(customs) && Array.isArray(customs.items) && customs.items.length === 0) {
+      warn([...path, 'customs_information', 'items'], 'no customs item: allowed here, but the service may refuse it (create order requires at least one)');
+    }
     const pickup = v.pickup;
     if (isPlainObject(pickup) && typeof pickup.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(pickup.date) && pickup.date < today) {
       warn([...path, 'pickup', 'date'], `pickup date ${pickup.date} is in the past (today is ${today})`);
@@ -77,4 +83,45 @@ export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
   };
   walk(value, []);
   return out;
+}
+
+/**
+ * Warnings read from the document as written, before the schema drops what it does not send: a
+ * quote service entry pasted whole as a shipment's `service` (`name`, `carrier`, `global_mail`,
+ * `price` beside `code`) is accepted and only its `code` and `options` are sent ("Create order":
+ * only the code and options of a quote service object are used). Said once per document, at the
+ * first such service, with the number of services it applies to.
+ */
+export function inputWarnings(data: unknown): SchemaProblem[] {
+  let first: { segments: PropertyKey[]; fields: string[] } | undefined;
+  let count = 0;
+  const fields = new Set<string>();
+  const walk = (v: unknown, path: PropertyKey[]): void => {
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, [...path, i]));
+      return;
+    }
+    if (!isPlainObject(v)) return;
+    const service = v.service;
+    if (isPlainObject(service) && 'code' in service) {
+      const extra = QUOTE_ENTRY_EXTRAS.filter((k) => k in service);
+      if (extra.length > 0) {
+        count++;
+        extra.forEach((k) => fields.add(k));
+        first ??= { segments: [...path, 'service'], fields: extra };
+      }
+    }
+    for (const [key, child] of Object.entries(v)) if (key !== 'service') walk(child, [...path, key]);
+  };
+  walk(data, []);
+  if (first === undefined) return [];
+  const others = count > 1 ? ` (in ${count} services of this document)` : '';
+  const listed = [...fields].join(', ');
+  return [
+    {
+      segments: first.segments,
+      path: formatPath(first.segments),
+      message: `a quote service entry: only its code and options are sent; ${listed} ${fields.size === 1 ? 'is' : 'are'} ignored${others}`,
+    },
+  ];
 }

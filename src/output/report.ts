@@ -5,6 +5,7 @@
 import type { InputIssue } from '../errors.js';
 import { formatIssues, issueLocation } from '../input/format.js';
 import type { IOStreams } from '../io.js';
+import { shellCommand } from './shell.js';
 import { paint } from './style.js';
 import { renderTable } from './table.js';
 
@@ -12,6 +13,14 @@ import { renderTable } from './table.js';
 export function printWarnings(io: Pick<IOStreams, 'err' | 'color'>, issues: readonly InputIssue[]): void {
   const warnings = issues.filter((i) => i.severity === 'warning');
   if (warnings.length > 0) io.err(`${paint(io, 'yellow', formatIssues(warnings))}\n`);
+}
+
+/** Problems of one file shown on a terminal; the rest are counted ("… and N more"). */
+export const MAX_PROBLEMS_SHOWN = 50;
+
+/** Where to read every problem of a file: `every problem: shipbook validate f.yaml --json`. */
+export function everyProblemHint(file: string): string {
+  return file === '-' ? 'every problem with --json' : `every problem: ${shellCommand('validate', file, '--json')}`;
 }
 
 /** One file's outcome, as {@link renderReports} prints it (see `FileReport` in `validate.ts`). */
@@ -39,24 +48,32 @@ export function summaryLine(io: Pick<IOStreams, 'color'>, r: ReportLike): string
 
 /**
  * Prints the outcome of `shipbook validate`. On a terminal: a summary line per file, a table of
- * every problem (location, field, severity, problem) and a total, all on stdout. Without one:
+ * its first {@link MAX_PROBLEMS_SHOWN} problems (location, field, severity, problem), a line
+ * counting the rest of each file, and a total, all on stdout. Without one:
  * one tab-separated line per problem on stdout (`file:line:col`, field path, `error`/`warning`,
  * message) and the summary lines on stderr, so scripts read only the problems.
  */
 export function renderReports(io: IOStreams, reports: ReadonlyArray<ReportLike>): void {
-  const rows = reports.flatMap((r) => r.issues.map((i) => [issueLocation(i) || r.file, i.path, i.severity, i.message]));
+  const row = (r: ReportLike) => (i: InputIssue) => [issueLocation(i) || r.file, i.path, i.severity, i.message];
   const invalid = reports.filter((r) => !r.valid).length;
   const total = `${plural(reports.length, 'file')} checked: ${reports.length - invalid} valid, ${invalid} with errors`;
   const lines = reports.map((r) => summaryLine(io, r)).join('\n');
   if (io.stdoutIsTTY) {
+    // A person reads the first problems of a file; the rest are counted (all of them in --json).
+    const rows = reports.flatMap((r) => r.issues.slice(0, MAX_PROBLEMS_SHOWN).map(row(r)));
+    const more = reports
+      .filter((r) => r.issues.length > MAX_PROBLEMS_SHOWN)
+      .map((r) => `… and ${r.issues.length - MAX_PROBLEMS_SHOWN} more in ${r.file} (${everyProblemHint(r.file)})`);
     io.out(`${lines}\n`);
     if (rows.length > 0) {
       const severity = (cell: string): 'red' | 'yellow' => (cell === 'error' ? 'red' : 'yellow');
       io.out(renderTable(io, [{ header: 'location', minWidth: 16, breakAfter: '/:' }, { header: 'field', minWidth: 12, breakAfter: '.]' }, { header: 'severity', atomic: true, style: severity }, { header: 'problem', minWidth: 20 }], rows));
     }
+    if (more.length > 0) io.out(`${more.join('\n')}\n`);
     io.out(`${total}\n`);
     return;
   }
+  const rows = reports.flatMap((r) => r.issues.map(row(r)));
   io.out(renderTable(io, [], rows));
   io.err(`${lines}\n${total}\n`);
 }

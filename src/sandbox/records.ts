@@ -7,8 +7,13 @@ import type { PriceCents, SandboxService } from './rates.js';
 
 /** Order statuses the sandbox uses (`new` pending, `ACC` accepted, then `processed` or `failed`; or `cancelled`). */
 export type OrderStatus = 'new' | 'ACC' | 'processed' | 'failed' | 'cancelled';
-/** Shipment statuses the sandbox uses (`PEN` in a pending order, `NEW` once accepted or created alone). */
-export type ShipmentStatus = 'PEN' | 'NEW' | 'processed' | 'failed' | 'cancelled';
+/**
+ * Shipment statuses: only the three the interface document lists. `PEN` in a pending order (and
+ * a main shipment when combined), `NEW` once accepted or created alone, `TODO` once the order is
+ * processed (booked: the carrier's work to do). The document shows no move between them and no
+ * failed or cancelled shipment: a failed or cancelled order's shipments keep their status.
+ */
+export type ShipmentStatus = 'PEN' | 'NEW' | 'TODO';
 
 /** What the sandbox remembers of a payment: never the card number or CVV. */
 export interface PaymentRecord {

@@ -6,9 +6,14 @@
  * |--------------|---------------------------------|---------------------------------------|
  * | (none)       | POST /orders/                   | `new` (pending), shipments `PEN`      |
  * | `new`        | PUT /orders/{id}/accept/        | `ACC`, shipments `NEW`                |
- * | `ACC`        | booking completes (async)       | `processed`, shipments `processed` with tracking numbers |
- * | `ACC`        | booking fails ({@link SandboxState.failNextBooking}) | `failed`, shipments `failed` |
- * | `new`        | PUT /orders/{id}/cancel/        | `cancelled` (PRODUCT.md; not shown in the interface) |
+ * | `ACC`        | booking completes (async)       | `processed`, shipments `TODO` with tracking numbers |
+ * | `ACC`        | booking fails ({@link SandboxState.failNextBooking}) | `failed`; shipments stay `NEW` |
+ * | `new`        | PUT /orders/{id}/cancel/        | `cancelled`; shipments stay as they were |
+ *
+ * Shipments only ever show the statuses the interface document lists (`PEN`, `NEW`, `TODO`); it
+ * places `PEN`/`NEW` and shows no move to `TODO`, so `TODO` for a booked shipment is the
+ * sandbox's choice. The order statuses `failed` and `cancelled` are the sandbox's own (the
+ * document gives no failure status and does not show where cancel-order leads).
  *
  * Consolidated mail (interface document, "Create shipment" and "Combine shipments"):
  *
@@ -268,19 +273,18 @@ export class SandboxState {
     return order;
   }
 
-  /** Cancels a pending order: `cancelled`, its shipments `cancelled`. 404 unknown, 409 not pending. */
+  /** Cancels a pending order: `cancelled` (its shipments keep their status). 404 unknown, 409 not pending. */
   cancelOrder(id: string, now: Date): StoredOrder {
     const order = this.getOrder(id);
     this.assertPending(order, 'cancelled');
     order.status = 'cancelled';
     order.cancelledAt = now;
-    for (const s of this.shipmentsOf(order)) s.status = 'cancelled';
     return order;
   }
 
   /**
    * Test hook: the next booking completion of `orderId` fails. The order ends `failed`, its
-   * shipments `failed` without tracking numbers, and the callback (if any) is
+   * shipments stay `NEW` without tracking numbers, and the callback (if any) is
    * `{code: 500, message, result: {order: {id, status: "failed", shipments: [{id, tracking_number: "N/A"}, …]}}}`.
    * May be called before or after the order is accepted (before its booking completes).
    */
@@ -315,7 +319,7 @@ export class SandboxState {
     };
   }
 
-  /** Moves an accepted order to `processed` (the tracking numbers drawn at acceptance) or `failed` (the test hook). */
+  /** Moves an accepted order to `processed`, its shipments `TODO` with the tracking numbers drawn at acceptance, or to `failed` (the test hook). */
   private finishBooking(order: StoredOrder, at: Date): void {
     const shipments = this.shipmentsOf(order);
     order.completedAt = at;
@@ -324,12 +328,11 @@ export class SandboxState {
       this.failures.delete(order.id);
       order.status = 'failed';
       order.failure = failure;
-      for (const s of shipments) s.status = 'failed';
       return;
     }
     order.status = 'processed';
     for (const s of shipments) {
-      s.status = 'processed';
+      s.status = 'TODO';
       s.trackingNumber = s.plannedTrackingNumber ?? this.newTrackingNumber();
     }
   }

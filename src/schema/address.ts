@@ -4,7 +4,7 @@
  */
 import { TEXT_LIMITS } from './limits.js';
 import * as z from 'zod';
-import { charCount, countryCode, describe, email, isoDate, isoTime, looseText, optionalText, secondsOfDay, text, textLike, type ShipmentFormKind } from './common.js';
+import { charCount, countryCode, describe, email, hasUtcOffset, isIsoTime, isoDate, isoTime, looseText, optionalText, secondsOfDay, text, textLike, type ShipmentFormKind } from './common.js';
 import { withJsonSchema } from './jsonschema.js';
 
 /** Pickup window on a collection: ISO 8601 date, earliest and latest time; earliest before latest. */
@@ -18,7 +18,12 @@ export const pickupRequest = z
     { error: (iss) => (iss.input === undefined ? 'required' : `expected a pickup window: date, time_earliest, time_latest (got ${describe(iss.input)})`) },
   )
   .superRefine((p, ctx) => {
-    if (secondsOfDay(p.time_earliest) >= secondsOfDay(p.time_latest)) {
+    // A time that is not ISO 8601 has its own message already: no second one about the order.
+    if (!isIsoTime(p.time_earliest) || !isIsoTime(p.time_latest)) return;
+    // Both with an offset: compared in UTC; otherwise as clock times of the same place.
+    const inUtc = hasUtcOffset(p.time_earliest) && hasUtcOffset(p.time_latest);
+    const at = (t: string) => (inUtc ? secondsOfDay(t) : secondsOfDay(t.replace(/(Z|[+-][\d:]+)$/, '')));
+    if (at(p.time_earliest) >= at(p.time_latest)) {
       ctx.addIssue({
         code: 'custom',
         path: ['time_latest'],

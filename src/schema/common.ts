@@ -196,19 +196,67 @@ export const isoDate = z
   .refine(isIsoDate, { error: (iss) => `expected an ISO 8601 date YYYY-MM-DD (got ${describe(iss.input)})` });
 withJsonSchema(isoDate, { type: 'string', pattern: '^\\s*\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T00:00(:00(\\.0+)?)?Z?)?\\s*$', examples: ['2026-12-01'] });
 
-/** An ISO 8601 time of day `HH:MM` or `HH:MM:SS` (24-hour). */
-export const isoTime = z
-  .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a time HH:MM (got ${describe(iss.input)})`) })
-  .transform((s) => s.trim())
-  .refine((s) => /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(s), {
-    error: (iss) => `expected an ISO 8601 time HH:MM or HH:MM:SS (got ${describe(iss.input)})`,
-  });
-withJsonSchema(isoTime, { type: 'string', pattern: '^\\s*([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d)?\\s*$', examples: ['09:00', '17:00'] });
+/**
+ * ISO 8601 time of day in the extended format: `HH:MM`, with optional seconds and a decimal
+ * fraction, and an optional UTC designator `Z` or offset `±HH`, `±HH:MM` (`09:00`, `09:00:00`,
+ * `09:00:00.5`, `09:00:00+10:00`, `23:30Z`).
+ */
+const ISO_TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:[.,](\d+))?)?(Z|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?$/;
 
-/** Seconds since midnight of an `HH:MM[:SS]` time. */
+/** True when `s` is an ISO 8601 time of day in the extended format (see {@link isoTime}). */
+export function isIsoTime(s: string): boolean {
+  return ISO_TIME.test(s);
+}
+
+/**
+ * An ISO 8601 time of day (24-hour) in the extended format: `HH:MM`, `HH:MM:SS`, with a fraction
+ * of a second and a UTC offset (`09:00:00+10:00`). The basic format without colons (`0900`) is
+ * refused with a message that shows the extended form. Sent as written (trimmed).
+ */
+export const isoTime = z
+  .string({
+    error: (iss) => {
+      if (iss.input === undefined) return 'required';
+      // YAML reads an unquoted 0900 as the number 900: show the time it was probably meant to be.
+      const digits = typeof iss.input === 'number' && Number.isInteger(iss.input) && iss.input >= 0 && iss.input <= 2359 ? String(iss.input).padStart(4, '0') : undefined;
+      return `expected a time HH:MM (got ${describe(iss.input)})${digits ? `; write it with colons: ${digits.slice(0, 2)}:${digits.slice(2)}` : ''}`;
+    },
+  })
+  .transform((s) => s.trim())
+  .refine(isIsoTime, {
+    error: (iss) => {
+      const basic = typeof iss.input === 'string' ? /^\s*(\d{2})(\d{2})(\d{2})?\s*$/.exec(iss.input) : null;
+      const hint = basic ? `; write it with colons: ${basic[1]}:${basic[2]}${basic[3] ? `:${basic[3]}` : ''}` : '';
+      return `expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got ${describe(iss.input)})${hint}`;
+    },
+  });
+withJsonSchema(isoTime, {
+  type: 'string',
+  pattern: '^\\s*([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d([.,]\\d+)?)?(Z|[+-]([01]\\d|2[0-3])(:?[0-5]\\d)?)?\\s*$',
+  examples: ['09:00', '17:00', '09:00:00+10:00'],
+});
+
+/**
+ * Seconds since midnight of an ISO 8601 time (see {@link isoTime}), fraction included; with a UTC
+ * offset, counted in UTC (`09:00+10:00` is 23:00 of the day before, so -3600). `NaN` for text
+ * that is not such a time.
+ */
 export function secondsOfDay(time: string): number {
-  const [h, m, s] = time.split(':').map(Number);
-  return (h ?? 0) * 3600 + (m ?? 0) * 60 + (s ?? 0);
+  const m = ISO_TIME.exec(time.trim());
+  if (!m) return Number.NaN;
+  let seconds = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0) + Number(`0.${m[4] ?? '0'}`);
+  const zone = m[5];
+  if (zone !== undefined && zone !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    seconds -= sign * (Number(digits.slice(0, 2)) * 3600 + Number(digits.slice(2) || 0) * 60);
+  }
+  return seconds;
+}
+
+/** True when an ISO 8601 time carries a UTC designator or offset. */
+export function hasUtcOffset(time: string): boolean {
+  return ISO_TIME.exec(time.trim())?.[5] !== undefined;
 }
 
 /** An e-mail address. */

@@ -31,3 +31,20 @@ export const callbackBody = envelope.extend({
   result: z.looseObject({ order: orderResponse.optional() }).nullish(),
 });
 export type CallbackBody = z.output<typeof callbackBody>;
+
+/**
+ * Reads a callback body. A success (`code` 2xx) must carry a well-formed `result.order`; an error
+ * callback uses the ordinary error envelope ("Errors": the same envelope reports errors), so its
+ * `result` may be anything (`{}`, field errors, an order without an id): then only `code` and
+ * `message` are kept, with `result.order` when it fits the order form.
+ */
+export function parseCallbackBody(raw: unknown): ReturnType<typeof callbackBody.safeParse> {
+  const parsed = callbackBody.safeParse(raw);
+  if (parsed.success) return parsed;
+  const plain = envelope.safeParse(raw);
+  if (!plain.success || (plain.data.code >= 200 && plain.data.code < 300)) return parsed;
+  // The order's id and status are kept when they are text: the callback still names its order.
+  const order = (plain.data.result as { order?: { id?: unknown; status?: unknown } } | null | undefined)?.order;
+  const named = typeof order?.id === 'string' && order.id !== '' ? { order: { id: order.id, ...(typeof order.status === 'string' ? { status: order.status } : {}) } } : null;
+  return callbackBody.safeParse({ code: plain.data.code, message: plain.data.message, result: named });
+}

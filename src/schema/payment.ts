@@ -84,6 +84,15 @@ export function paymentRequest(now: () => Date = () => new Date()) {
       { error: (iss) => (iss.input === undefined ? 'required' : 'expected a payment object') },
     )
     .transform((p, ctx) => {
+      if (p.type !== 'credit_card') {
+        // "save: optional, only for credit_card": never dropped without a word.
+        const onCard = typeof p.credit_card === 'object' && p.credit_card !== null && 'save' in p.credit_card;
+        const refuse = (path: PropertyKey[]) =>
+          ctx.addIssue({ code: 'custom', path, message: `save is only for credit_card: a ${p.type} payment stores no card; remove it` });
+        if (p.options?.save !== undefined) refuse(['options', 'save']);
+        if (onCard) refuse(['credit_card', 'save']);
+        if (p.options?.save !== undefined || onCard) return z.NEVER;
+      }
       if (p.type === 'credit') return { type: 'credit' as const };
       if (p.type === 'stored_card') {
         const id = typeof p.credit_card === 'object' && p.credit_card !== null ? (p.credit_card as { id?: unknown }).id : p.credit_card;

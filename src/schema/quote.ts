@@ -7,13 +7,15 @@ import { packagesRequest } from './package.js';
 import { priceResponse } from './price.js';
 
 /**
- * `insurance` of a quote: a decimal amount in AUD. One of the document's examples sends a
- * boolean-looking string, so `true`/`"true"` is read as "insure the declared value" and
- * `false`/`"false"` as no insurance.
+ * `insurance` of a quote: a decimal amount in AUD ("Get quote": "decimal number, insurance
+ * amount"), sent as a JSON number. One of the document's examples sends a boolean-looking string
+ * instead, so `true`/`false` (booleans or text, any case) are accepted too and sent as that
+ * example sends them: the strings `"true"`/`"false"`, read as "insure the declared value" and no
+ * insurance.
  */
-export const quoteInsurance = z.union([z.boolean(), z.number(), z.string()]).transform((v, ctx): Money | boolean => {
-  if (typeof v === 'boolean') return v;
-  if (typeof v === 'string' && /^(true|false)$/i.test(v.trim())) return v.trim().toLowerCase() === 'true';
+export const quoteInsurance = z.union([z.boolean(), z.number(), z.string()]).transform((v, ctx): Money | 'true' | 'false' => {
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'string' && /^(true|false)$/i.test(v.trim())) return v.trim().toLowerCase() === 'true' ? 'true' : 'false';
   const parsed = amountInput.safeParse(v);
   if (!parsed.success) {
     ctx.addIssue({ code: 'custom', message: `expected an insurance amount in AUD or true/false (got ${describe(v)})` });

@@ -17,7 +17,9 @@ export const COLLECTION_TYPES = ['pickup', 'dropoff'] as const;
 
 /**
  * `service` of a shipment request: the `code` from a quote response and its options — a list of
- * strings in create order, an object `{insurance: boolean}` in create shipment (PRODUCT.md).
+ * strings in create order, an object `{insurance: boolean}` in create shipment (PRODUCT.md). A
+ * quote service entry pasted as it came (with `name`, `carrier`, `global_mail`, `price`) is
+ * accepted; only `code` and `options` are kept ({@link QUOTE_ENTRY_EXTRAS}).
  */
 export function serviceRequest(kind: ShipmentFormKind) {
   const options =
@@ -33,11 +35,22 @@ export function serviceRequest(kind: ShipmentFormKind) {
             { error: (iss) => `expected an object such as {insurance: true} (got ${describe(iss.input)})` },
           )
           .optional();
-  return z.strictObject(
-    { code: text(TEXT_LIMITS.code), options },
-    { error: (iss) => (iss.input === undefined ? 'required' : `expected a service with a code (got ${describe(iss.input)})`) },
-  );
+  // A quote service entry pasted whole: its other members are read and dropped, never sent.
+  const ignored = z.unknown().optional();
+  return z
+    .strictObject(
+      { code: text(TEXT_LIMITS.code), options, name: ignored, carrier: ignored, global_mail: ignored, price: ignored },
+      { error: (iss) => (iss.input === undefined ? 'required' : `expected a service with a code (got ${describe(iss.input)})`) },
+    )
+    .transform(({ code, options: chosen }) => (chosen === undefined ? { code } : { code, options: chosen }));
 }
+
+/**
+ * Members of a quote service entry ("Quote service entry": `code`, `name`, `carrier`,
+ * `global_mail`, `price`) that a shipment's `service` accepts and drops: the interface document
+ * says only the code and options of a quote service object are used by create order.
+ */
+export const QUOTE_ENTRY_EXTRAS = ['name', 'carrier', 'global_mail', 'price'] as const;
 
 /** `options.digital_signature`: a BASE64-encoded PNG or JPG image, checked by its bytes. */
 export const digitalSignature = z

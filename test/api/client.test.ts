@@ -158,11 +158,11 @@ describe('limits', () => {
     expect(err.suggestion).not.toMatch(/try again/i);
   });
 
-  it('reports a stalled quote as a timeout after its retries', async () => {
+  it('reports a stalled quote as a timeout, with no retry once its deadline is spent', async () => {
     server.set('POST /quote/', { mode: 'stall' });
     const err = (await quoteServices(client({ timeoutMs: 200, maxAttempts: 2 }), quote).catch((e: unknown) => e)) as TimeoutError;
     expect(err).toBeInstanceOf(TimeoutError);
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('stops reading an answer beyond the cap', async () => {
@@ -187,6 +187,60 @@ describe('limits', () => {
     await expect(createOrder(client(), order)).rejects.toBeInstanceOf(ProtocolError);
     await expect(fetchOrder(client(), 'ORD-1')).rejects.toBeInstanceOf(ProtocolError);
     await expect(createShipment(client(), {} as never)).rejects.toBeInstanceOf(ProtocolError);
+  });
+});
+
+describe('one deadline for the whole call, retries included', () => {
+  /** Runs `fn` and returns what it threw and the milliseconds it took. */
+  async function timed(fn: () => Promise<unknown>): Promise<{ err: unknown; ms: number }> {
+    const started = Date.now();
+    const err = await fn().catch((e: unknown) => e);
+    return { err, ms: Date.now() - started };
+  }
+
+  it('stops a trickling quote at the deadline, not after three deadlines, and says the attempts and the time they took', async () => {
+    // Every attempt would trickle for ~20 s: only the call's deadline ends it; no retry fits after it.
+    server.set('POST /quote/', { mode: 'trickle', intervalMs: 400 });
+    const { err, ms } = await timed(() => quoteServices(client({ timeoutMs: 1500, maxAttempts: 3, sleep: undefined }), quote));
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(server.requests).toHaveLength(1);
+    expect(ms).toBeGreaterThanOrEqual(1450);
+    expect(ms).toBeLessThan(1500 * 2); // three attempts of 1.5 s each took 4.5 s and more
+    expect((err as TimeoutError).message).toMatch(/did not answer within 1500 ms \(POST \S+quote\/; 1 attempt in 1\.\d s\)/);
+  });
+
+  it('spends the budget of a stalled quote across its attempts and backoff, and counts them', async () => {
+    // The first two attempts fail at once with 503, the third stalls: it gets only what is left.
+    server.set('POST /quote/', [{ mode: 'status', status: 503 }, { mode: 'status', status: 503 }, { mode: 'stall' }]);
+    const { err, ms } = await timed(() =>
+      quoteServices(client({ timeoutMs: 1200, maxAttempts: 3, retryBaseMs: 200, random: () => 1, sleep: undefined }), quote),
+    );
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(server.requests).toHaveLength(3);
+    expect(ms).toBeGreaterThanOrEqual(1150);
+    expect(ms).toBeLessThan(1200 * 2); // the stalled attempt alone used to get a whole 1.2 s
+    expect((err as TimeoutError).message).toMatch(/within 1200 ms \(POST \S+; 3 attempts in 1\.\d s\)/);
+  });
+
+  it('takes no retry whose wait would end past the deadline, and says how many attempts were made', async () => {
+    server.set('POST /quote/', [{ mode: 'status', status: 503 }, { mode: 'status', status: 429, retryAfter: '5' }, { mode: 'ok', result: { services: [] } }]);
+    const slept: number[] = [];
+    const { err } = await timed(() =>
+      quoteServices(client({ timeoutMs: 2000, sleep: async (ms) => void slept.push(ms), random: () => 0 }), quote),
+    );
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(429);
+    expect(server.requests).toHaveLength(2); // a 5 s Retry-After does not fit in what is left of 2 s
+    expect(slept).toEqual([0]);
+    expect((err as ApiError).message).toMatch(/\(2 attempts in \d+\.\d s\)$/);
+  });
+
+  it('gives a per-call deadline (what is left of a wait) to the whole call too', async () => {
+    server.set('GET /orders/ORD-1/', { mode: 'stall' });
+    const { err, ms } = await timed(() => fetchOrder(client({ timeoutMs: 60_000, sleep: undefined }), 'ORD-1', undefined, { timeoutMs: 600 }));
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(server.requests).toHaveLength(1);
+    expect(ms).toBeLessThan(600 * 2);
   });
 });
 

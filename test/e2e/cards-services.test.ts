@@ -4,7 +4,7 @@
  * expired stored card refused at acceptance, `--payment stored_card` without `--card` and without
  * a terminal, `--collection-from-service` on shipment create and on a consolidated booking.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -108,9 +108,19 @@ describe('service show and --collection-from-service', () => {
     const id = (JSON.parse(r.stdout) as { shipment: { id: string } }).shipment.id;
     expect(fx.sandbox.state.shipments.get(id)?.request.collection).toMatchObject({ company: 'ShipBook Global Mail Hub', city: 'Mascot' });
     expect(fx.sandbox.state.shipments.get(id)?.request.collection_type).toBe('dropoff');
-    const conflict = await runCli(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml', '--collection-from-service'], { env: fx.env });
+    // A file collected elsewhere (the warehouse) is refused, never silently replaced.
+    const elsewhere = join(fx.home, 'collected-elsewhere.yaml');
+    writeFileSync(elsewhere, readFileSync('fixtures/shipments/au-us-1.yaml', 'utf8').replace('city: Mascot', 'city: Alexandria'));
+    const conflict = await runCli(['shipment', 'create', elsewhere, '--collection-from-service'], { env: fx.env });
     expect(conflict.code).toBe(2);
-    expect(conflict.stderr).toContain('fixtures/shipments/au-us-1.yaml:10:5 shipment.collection already differs from the collection data of SB-GLOBAL-MAIL');
+    // The position of the collection's value: its first member, the line after `collection:`.
+    const line = readFileSync(elsewhere, 'utf8').split('\n').findIndex((l) => l.startsWith('  collection:')) + 2;
+    expect(conflict.stderr).toContain(`${elsewhere}:${line}:5 shipment.collection already differs from the collection data of SB-GLOBAL-MAIL`);
+    // Without the flag, the sandbox refuses it as the service would: the collection is the service's data.
+    const refused = await runCli(['shipment', 'create', elsewhere], { env: fx.env });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain("the collection of a consolidated-mail shipment must be the service's collection data");
+    expect(refused.stderr).toContain('shipbook service show SB-GLOBAL-MAIL');
   });
 
   it('books consolidated mail whose shipments took their collection from the service data', async () => {

@@ -77,7 +77,7 @@ describe('config set, get, list and unset', () => {
     const unknown = await runCli(['--profile', 'staging', 'config', 'set', 'baseurl', 'x'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('error: unknown setting "baseurl"');
-    expect(unknown.stderr).toContain('hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, sandbox, timeout, paths.fetch-order, paths.cancel-order, paths.fetch-credit-cards, paths.fetch-service-data, payment.type, payment.stored-card.');
+    expect(unknown.stderr).toContain('hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, sandbox, timeout, paths.fetch-order, paths.cancel-order, paths.fetch-credit-cards, paths.fetch-service-data, quote-params.length, quote-params.width, quote-params.height, quote-params.weight, quote-params.unit, payment.type, payment.stored-card.');
     const sandbox = await runCli(['config', 'set', 'auth-header', 'X-Api-Key'], { env });
     expect(sandbox.code).toBe(2);
     expect(sandbox.stderr).toContain('error: the built-in profile "sandbox" cannot be changed');

@@ -37,6 +37,8 @@ export type FaultMode =
 export interface ReceivedRequest {
   method: string;
   path: string;
+  /** The query parameters, by name (the last of a repeated one). */
+  query: Record<string, string>;
   headers: IncomingMessage['headers'];
   body: string;
 }
@@ -75,8 +77,9 @@ export async function startFaultServer(): Promise<FaultServer> {
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname;
+    requests.push({ method: req.method ?? '', path, query: Object.fromEntries(url.searchParams), headers: req.headers, body });
     for (const w of waiters.splice(0)) {
       if (requests.length >= w.n) w.resolve();
       else waiters.push(w);

@@ -113,7 +113,8 @@ const documents = fc.record({ which: fc.nat({ max: CASES.length - 1 }), changes:
 });
 
 /** Field errors a sandbox may give for a valid document: business answers, not its form. */
-const BUSINESS = /no service|not offered|is a consolidated-mail service|is not a consolidated-mail service|must leave Australia|no quote|does not deliver|route/i;
+// The collection of consolidated mail is checked against the service's data, which offline validation cannot know.
+const BUSINESS = /no service|not offered|is a consolidated-mail service|is not a consolidated-mail service|must leave Australia|no quote|does not deliver|route|must be the service's collection data/i;
 
 describe('validate and the sending commands agree (fast-check, seed 20261123)', () => {
   it(`on ${RUNS} generated documents: accepted ⇒ sent and not refused for its form; rejected ⇒ not sent, exit 2`, async () => {

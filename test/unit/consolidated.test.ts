@@ -72,12 +72,19 @@ describe('create shipment differs from create order', () => {
   });
 
   it('only takes shipments leaving Australia', () => {
-    const domestic = child();
+    // Collected by pickup, so the rule of dropoff (leaving Australia too) does not speak as well.
+    const pickedUp = () => {
+      const c = child();
+      c.collection_type = 'pickup';
+      c.collection.pickup = { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' };
+      return c;
+    };
+    const domestic = pickedUp();
     domestic.delivery.country = 'au';
     expect(problems(createShipmentRequest, { shipment: domestic })).toEqual([
       'shipment.delivery.country: create shipment (consolidated mail) is only for shipments leaving Australia; send a domestic parcel with "shipbook order create"',
     ]);
-    const inbound = child();
+    const inbound = pickedUp();
     inbound.collection.country = 'NZ';
     expect(problems(createShipmentRequest, { shipment: inbound })).toEqual([
       'shipment.collection.country: create shipment (consolidated mail) is only for shipments leaving Australia: collect in AU (got NZ)',

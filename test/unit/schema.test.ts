@@ -5,7 +5,7 @@ import { schemaProblems } from '../../src/schema/issues.js';
 import { createOrderRequest, orderResult } from '../../src/schema/order.js';
 import { acceptRequest, luhnValid, expiryValid } from '../../src/schema/payment.js';
 import { quoteRequest, quoteResult } from '../../src/schema/quote.js';
-import { callbackBody, envelope } from '../../src/schema/envelope.js';
+import { callbackBody, envelope, parseCallbackBody } from '../../src/schema/envelope.js';
 import { trackingNumberOf, oneLine } from '../../src/schema/shipment.js';
 
 const fixture = (path: string) => parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
@@ -123,5 +123,20 @@ describe('response schemas read the quirks instead of rejecting them', () => {
     expect(r.services[0]!.price.insurance.cents).toBe(0);
     expect(envelope.parse({ message: 'OK', code: '200', result: {} }).code).toBe(200);
     expect(callbackBody.parse({ code: 200, message: 'OK', result: { order: { id: 'ORD-1', status: 'processed', shipments: [{ id: 'S', tracking_number: 'SBX1' }] } } }).result!.order!.shipments[0]!.tracking_number).toBe('SBX1');
+  });
+});
+
+describe('callback bodies', () => {
+  it('reads an error callback in the plain error envelope, with any result, and keeps the order it names', () => {
+    const plain = parseCallbackBody({ code: 400, message: 'booking failed: no van', result: {} });
+    expect(plain.success && plain.data).toMatchObject({ code: 400, message: 'booking failed: no van' });
+    const withErrors = parseCallbackBody({ code: '500', message: 'x', result: { errors: [{ field: 'order', message: 'bad' }], order: { id: 'ORD-1', status: 'REJ', shipments: 'none' } } });
+    expect(withErrors.success && withErrors.data.result?.order).toMatchObject({ id: 'ORD-1', status: 'REJ' });
+  });
+
+  it('still refuses a success callback without a well-formed order, and anything without the envelope', () => {
+    expect(parseCallbackBody({ code: 200, message: 'OK', result: { order: { status: 'processed' } } }).success).toBe(false);
+    expect(parseCallbackBody({ message: 'no code' }).success).toBe(false);
+    expect(callbackBody.safeParse({ code: 400, message: 'x', result: { order: { status: 'failed' } } }).success).toBe(false);
   });
 });

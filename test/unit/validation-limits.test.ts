@@ -328,10 +328,48 @@ describe('pickup date and times (ISO 8601)', () => {
     }
   });
 
-  it('refuses times that are not HH:MM[:SS]', () => {
+  it('refuses times that are not ISO 8601 times, with one message each', () => {
     const bad = order();
     bad.s.collection.pickup.time_latest = '24:00';
-    expect(errors(bad.doc)).toEqual([`${SHIPMENT}.collection.pickup.time_latest: expected an ISO 8601 time HH:MM or HH:MM:SS (got "24:00")`]);
+    expect(errors(bad.doc)).toEqual([`${SHIPMENT}.collection.pickup.time_latest: expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got "24:00")`]);
+  });
+
+  it('accepts the extended forms with seconds, fractions and offsets, sent as written', () => {
+    for (const [earliest, latest] of [
+      ['09:00:00', '17:00:00'],
+      ['09:00:00.5', '17:00:00,25'],
+      ['09:00:00+10:00', '17:00:00+10:00'],
+      ['09:00+1000', '17:00+10'],
+      ['08:00Z', '17:30Z'],
+    ]) {
+      const ok = order();
+      Object.assign(ok.s.collection.pickup, { time_earliest: earliest, time_latest: latest });
+      expect(errors(ok.doc), `${earliest}–${latest}`).toEqual([]);
+      expect(value(ok.doc).order.shipments[0].collection.pickup).toMatchObject({ time_earliest: earliest, time_latest: latest });
+    }
+  });
+
+  it('compares two times with offsets in UTC: 09:00+10:00 is before 08:00+08:00', () => {
+    const ok = order();
+    Object.assign(ok.s.collection.pickup, { time_earliest: '09:00+10:00', time_latest: '08:00+08:00' });
+    expect(errors(ok.doc)).toEqual([]);
+    const bad = order();
+    Object.assign(bad.s.collection.pickup, { time_earliest: '09:00+08:00', time_latest: '10:00+10:00' });
+    expect(errors(bad.doc)).toEqual([`${SHIPMENT}.collection.pickup.time_latest: must be after time_earliest (09:00+08:00, got 10:00+10:00)`]);
+  });
+
+  it('shows the time an unquoted YAML 0900 (read as the number 900) was meant to be', () => {
+    const bad = order();
+    Object.assign(bad.s.collection.pickup, { time_earliest: 900, time_latest: '17:00' });
+    expect(errors(bad.doc)).toEqual([`${SHIPMENT}.collection.pickup.time_earliest: expected a time HH:MM (got 900); write it with colons: 09:00`]);
+  });
+
+  it('refuses the basic form 0900 with one clear message, not a second "must be after time_earliest"', () => {
+    const bad = order();
+    Object.assign(bad.s.collection.pickup, { time_earliest: '0900', time_latest: '17:00' });
+    expect(errors(bad.doc)).toEqual([
+      `${SHIPMENT}.collection.pickup.time_earliest: expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got "0900"); write it with colons: 09:00`,
+    ]);
   });
 });
 
@@ -504,5 +542,84 @@ describe('the whole request and the sandbox limits (issue 20, item 6)', () => {
     const fine = order();
     fine.s.packages[0] = { length: 200, width: 200, height: 100, weight: 2, unit: 'cm' }; // exactly 1000 kg
     expect(warnings(fine.doc).filter((w) => w.includes("sandbox's limit"))).toEqual([]);
+  });
+});
+
+describe('save of a payment (accept order): only for credit_card', () => {
+  const payment = (p: Record<string, unknown>) => ({ order: { payment: p } });
+
+  it('refuses save with credit or stored_card, under options or on the stored card, naming the field', () => {
+    expect(errors(payment({ type: 'credit', options: { save: true } }), 'accept')).toEqual([
+      'order.payment.options.save: save is only for credit_card: a credit payment stores no card; remove it',
+    ]);
+    expect(errors(payment({ type: 'stored_card', credit_card: { id: 'card_visa_4242', save: false } }), 'accept')).toEqual([
+      'order.payment.credit_card.save: save is only for credit_card: a stored_card payment stores no card; remove it',
+    ]);
+  });
+
+  it('still takes save with credit_card, under the card or under options', () => {
+    const card = { number: '4111 1111 1111 1111', cvv: '123', holder_name: 'Priya Raman', expire: '08/29' };
+    expect(value(payment({ type: 'credit_card', credit_card: { ...card, save: true } }), 'accept').order.payment.credit_card.save).toBe(true);
+    expect(value(payment({ type: 'credit_card', credit_card: card, options: { save: true } }), 'accept').order.payment.credit_card.save).toBe(true);
+  });
+});
+
+describe('a quote service entry pasted as a shipment\'s service', () => {
+  const entry = { code: 'SB-DOM-ROAD', name: 'Sandbox Road\nEconomy', carrier: 'Sandbox Freight', global_mail: false, price: { currency: 'AUD', amount: 12.5, total: 13.75, gst: 1.25, insurance: 0 } };
+
+  it('is accepted; only code and options are kept, and one warning says the rest is ignored', () => {
+    const ok = order();
+    ok.s.service = { ...entry, options: ['insurance'] };
+    expect(errors(ok.doc)).toEqual([]);
+    expect(value(ok.doc).order.shipments[0].service).toEqual({ code: 'SB-DOM-ROAD', options: ['insurance'] });
+    expect(warnings(ok.doc)).toEqual([`${SHIPMENT}.service: a quote service entry: only its code and options are sent; name, carrier, global_mail, price are ignored`]);
+  });
+
+  it('says it once for a document with several such services', () => {
+    const ok = order();
+    ok.s.service = entry;
+    ok.doc.order.shipments.push(structuredClone(ok.s));
+    const said = warnings(ok.doc).filter((w) => w.includes('quote service entry'));
+    expect(said).toEqual([`${SHIPMENT}.service: a quote service entry: only its code and options are sent; name, carrier, global_mail, price are ignored (in 2 services of this document)`]);
+  });
+
+  it('still refuses a member a quote entry does not have', () => {
+    const bad = order();
+    bad.s.service = { ...entry, colour: 'red' };
+    expect(errors(bad.doc)).toEqual([`${SHIPMENT}.service.colour: unknown field`]);
+  });
+});
+
+describe('customs items: at least one in create order only', () => {
+  it('refuses items: [] in create order', () => {
+    const bad = order();
+    bad.s.customs_information.items = [];
+    expect(errors(bad.doc)).toEqual([`${SHIPMENT}.customs_information.items: at least 1 item`]);
+  });
+
+  it('takes items: [] in create shipment and the main shipment, with a warning that the service may refuse it', () => {
+    const shipment = fixture('fixtures/shipments/au-jp-1.yaml');
+    const s = shipment.shipment ?? shipment;
+    s.customs_information.items = [];
+    expect(errors(shipment, 'shipment')).toEqual([]);
+    expect(warnings(shipment, 'shipment')).toContainEqual(expect.stringMatching(/customs_information\.items: no customs item: allowed here, but the service may refuse it/));
+    const main = fixture('fixtures/shipments/main-to-hub.yaml');
+    const m = main.main_shipment ?? main.shipment ?? main;
+    m.customs_information.items = [];
+    expect(errors(main, 'main')).toEqual([]);
+    expect(warnings(main, 'main').some((w) => w.includes('no customs item'))).toBe(true);
+  });
+});
+
+describe('quote insurance', () => {
+  it('sends an amount as a decimal number and the boolean-looking form as the example\'s string', () => {
+    const quote = fixture('fixtures/quotes/syd-mel-single.yaml');
+    const q = quote.request ?? quote;
+    for (const [given, sent] of [[true, 'true'], ['TRUE', 'true'], [false, 'false'], ['false', 'false']] as const) {
+      q.insurance = given;
+      expect(value(quote, 'quote').insurance).toBe(sent);
+    }
+    q.insurance = '150.5';
+    expect(JSON.parse(JSON.stringify({ v: value(quote, 'quote').insurance.toNumber() }))).toEqual({ v: 150.5 });
   });
 });

@@ -4,8 +4,9 @@
  * validate with the shared schemas of `schema/combine.ts`.
  *
  * Create shipment takes only the consolidated-mail service (`global_mail` in quotes,
- * `SB-GLOBAL-MAIL`) and only shipments leaving Australia; anything else is a 400 naming the field
- * (`shipment.service.code`, `shipment.delivery.country`, …). The answer is `result.shipment` with
+ * `SB-GLOBAL-MAIL`) and only shipments leaving Australia, collected with the service's own
+ * collection data (the hub of fetch-service-data); anything else is a 400 naming the field
+ * (`shipment.service.code`, `shipment.delivery.country`, `shipment.collection`, …). The answer is `result.shipment` with
  * status `NEW` and the exact price as numbers.
  *
  * Combine takes the ids of shipments from create shipment (unknown → 404 naming the ids, already
@@ -26,13 +27,35 @@ import { invalidRequest, validate, type FieldError, type Route } from '../http.j
 import { SERVICES, packageLimitProblems, priceShipment, serviceByCode, type PriceCents, type SandboxService } from '../rates.js';
 // Where the sandbox splits consolidated mail (the delivery a main shipment is expected to have; any
 // AU address is accepted): from the service data, the one source of the hub.
-import { SANDBOX_HUB } from '../services.js';
+import { GLOBAL_MAIL_COLLECTION_DATA, SANDBOX_HUB } from '../services.js';
 import { orderWire, shipmentWire } from '../wire.js';
 import { wantsInsurance } from './orders.js';
 
 /** Codes of the consolidated-mail services (quote entries with `global_mail: true`). */
 const GLOBAL_MAIL_CODES = SERVICES.filter((s) => s.globalMail).map((s) => s.code);
 
+
+/** The address fields of a collection, compared with the service data without regard to case, spacing or `pickup`. */
+const ADDRESS_FIELDS = ['first_name', 'last_name', 'company', 'email', 'phone', 'country', 'postcode', 'city', 'address_lines'] as const;
+
+/** An address field in the form it is compared in: trimmed, inner spaces single, lower case. */
+function comparable(value: unknown): string {
+  const one = (v: unknown) => String(v ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+  return Array.isArray(value) ? value.map(one).filter((l, i) => i === 0 || l !== '').join('\n') : one(value);
+}
+
+/**
+ * The collection of a consolidated-mail shipment must be the service's own collection data
+ * ("Create shipment": "the collection data must be the specific data for that service, which is
+ * obtained from a fetch-service-data operation"): the fields that differ from the hub, or none.
+ * The pickup window (date and times) is the sender's to choose and is not compared.
+ */
+export function collectionDataProblems(collection: ShipmentRequest['collection']): string[] {
+  if (collection === undefined) return [];
+  const hub = GLOBAL_MAIL_COLLECTION_DATA.collection as Record<string, unknown>;
+  const given = collection as Record<string, unknown>;
+  return ADDRESS_FIELDS.filter((f) => comparable(given[f]) !== comparable(hub[f]));
+}
 
 /** A priced shipment, ready to store. */
 interface Priced {
@@ -54,6 +77,15 @@ export function priceConsolidatedShipment(s: ShipmentRequest): { priced: Priced 
   if (service !== undefined && !service.globalMail) {
     const message = `shipment create is only for the consolidated-mail service (${GLOBAL_MAIL_CODES.join(', ')}); use order create for ${service.code}`;
     return { errors: [{ field, message: `${service.code} is not a consolidated-mail service: use ${GLOBAL_MAIL_CODES.join(' or ')}, or create an order` }], message };
+  }
+  const differing = collectionDataProblems(s.collection);
+  if (differing.length > 0) {
+    const code = service?.code ?? GLOBAL_MAIL_CODES[0]!;
+    const message = `the collection of a consolidated-mail shipment must be the service's collection data (fetch-service-data, GET /services/${code}/: ${SANDBOX_HUB}); ${differing.join(', ')} differ`;
+    return {
+      errors: [{ field: 'shipment.collection', message: `${message}. Take it from the service data: shipbook service show ${code}, or --collection-from-service` }],
+      message: `invalid request: ${message}`,
+    };
   }
   const insuredCents = wantsInsurance(s.service.options) ? itemsTotalCents(s.customs_information.items) : undefined;
   const result = priceShipment(s.service.code, { collection: s.collection, delivery: s.delivery, packages: s.packages, insuredCents });
