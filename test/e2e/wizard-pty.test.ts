@@ -4,82 +4,15 @@
  * `capture-pane`, and every step waits for what the screen shows, never for a fixed time. Each
  * test file uses its own tmux server (`-L`), so nothing touches a user's tmux.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { BIN, ROOT, runCli } from './cli.js';
+import { hasTmux, killTerminals, Terminal } from '../helpers/terminal.js';
+import { ROOT, runCli } from './cli.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 if (!hasTmux) console.warn('skipping the pseudo-terminal tests of the wizard: tmux is not installed (apt-get install tmux)');
-
-const SOCKET = `shipbook-wizard-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
-
-/** One program running in a tmux window: type into it and read its screen. */
-class Terminal {
-  private constructor(readonly name: string) {}
-
-  /** Starts `shipbook <args>` with `env` in a terminal of `columns`×50; the shell prints `__EXIT=<code>` when it ends. */
-  static start(args: string[], env: Record<string, string>, columns = 120): Terminal {
-    const name = `t${randomUUID().slice(0, 8)}`;
-    const vars = Object.entries({ ...env, NO_COLOR: '1', SHIPBOOK_SANDBOX_DELAY_MS: '100' }).map(([k, v]) => `${k}=${shellQuote(v)}`);
-    const command = `cd ${shellQuote(ROOT)} && env -u CI ${vars.join(' ')} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo __EXIT=$?; sleep 600`;
-    tmux('new-session', '-d', '-s', name, '-x', String(columns), '-y', '50', command);
-    return new Terminal(name);
-  }
-
-  /** The screen and its scrollback, as text. */
-  screen(): string {
-    return tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', this.name);
-  }
-
-  /** Waits until the screen matches (checked every 25 ms, up to `timeoutMs`). */
-  async waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const text = this.screen();
-      if (typeof what === 'string' ? text.includes(what) : what.test(text)) return text;
-      if (Date.now() > deadline) throw new Error(`the screen never showed ${String(what)}:\n${text}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-
-  /** Waits for a question, then types the answer and Enter. */
-  async answer(question: string, text: string): Promise<void> {
-    await this.waitFor(`? ${question}`);
-    if (text !== '') tmux('send-keys', '-t', this.name, '-l', text);
-    tmux('send-keys', '-t', this.name, 'Enter');
-    await this.waitFor(`✔ ${question}`);
-  }
-
-  /** Types into a search question, waits until `pick` is highlighted, takes it. */
-  async search(question: string, text: string, pick: string): Promise<void> {
-    await this.waitFor(`? ${question}`);
-    tmux('send-keys', '-t', this.name, '-l', text);
-    await this.waitFor(`❯ ${pick}`);
-    tmux('send-keys', '-t', this.name, 'Enter');
-    await this.waitFor(`✔ ${question} ${pick}`);
-  }
-
-  /** Sends keys by name (`Enter`, `Down`, `C-c`, `C-u`). */
-  keys(...names: string[]): void {
-    tmux('send-keys', '-t', this.name, ...names);
-  }
-
-  /** Waits for the program to end and returns its exit code and the whole screen. */
-  async exit(timeoutMs = 20_000): Promise<{ code: number; screen: string }> {
-    const screen = await this.waitFor(/__EXIT=\d+/, timeoutMs);
-    return { code: Number(/__EXIT=(\d+)/.exec(screen)![1]), screen };
-  }
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 const fx = useSandbox();
 let env: Record<string, string>;
@@ -97,9 +30,7 @@ async function orderCount(): Promise<number> {
   return body.result.orders.length;
 }
 
-afterAll(() => {
-  if (hasTmux) spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
-});
+afterAll(killTerminals);
 
 /** The recipient's questions, answered for a Melbourne address. */
 async function recipient(t: Terminal): Promise<void> {
