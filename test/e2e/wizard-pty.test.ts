@@ -387,6 +387,12 @@ describe.skipIf(!hasTmux)('the other commands on a terminal', () => {
     expect(code, screen).toBe(0);
     expect(screen).not.toContain('From country');
     expect(screen).toMatch(/SB-INTL-\w+/);
+    // The line that asks the same without a question, and it works when pasted.
+    const line = 'shipbook quote --from AU:2015:Alexandria --to NZ:6011:Wellington --package 30x20x15cm:2.5kg';
+    expect(screen).toContain(`Quote the same again with: ${line}`);
+    const again = await runCli(line.split(' ').slice(1), { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/SB-INTL-\w+/);
   });
 });
 
