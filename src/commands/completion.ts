@@ -4,7 +4,8 @@
  * commander tree (commands, options, arguments, choices); shipbook adds what only it knows:
  * profile names for `--profile`, saved sender names for `config sender show|remove|set <name>`,
  * setting keys for `config get|set|unset <key>`, service codes (`cheapest` and the codes of the
- * last quote) for `--service` and `service show`, and input file paths (directories and .json,
+ * last quote) for `--service` and `service show`, the built-in sandbox's order ids for
+ * `order get|accept|cancel`, and input file paths (directories and .json,
  * .yaml, .yml, .ndjson, .csv, .tsv files) for file arguments and file options.
  *
  * Candidates are one per line, `value<TAB>description`, the description one short line (a
@@ -18,7 +19,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { serviceCandidates } from './completion-cache.js';
+import { sandboxOrderIds, serviceCandidates } from './completion-cache.js';
 import type { Command } from 'commander';
 import { Command as Cmd } from 'commander';
 import tab from '@bomb.sh/tab/commander';
@@ -222,6 +223,9 @@ export function installCompletion(program: Command, ctx: Context): RootCommand {
       if (FILE_ARGS.has(name)) arg.handler = files;
       if (name === 'name' && path.startsWith('config sender') && path !== 'config sender set') {
         arg.handler = (complete) => senderCandidates(ctx.io.env, words).forEach((s) => complete(s, 'saved sender'));
+      }
+      if (name === 'order-id' && path.startsWith('order ')) {
+        arg.handler = (complete) => sandboxOrderIds(ctx.stateDir()).forEach((id) => complete(id, 'an order of the built-in sandbox'));
       }
       if (name === 'key' && path.startsWith('config ')) {
         arg.handler = (complete) => SETTING_KEYS.forEach((k) => complete(k.key, k.meaning));

@@ -208,7 +208,7 @@ class GuidedOrder {
     private readonly shipments: Obj[],
     private readonly o: { service?: ServiceChoice; fromScratch: boolean; senders: SavedSenders },
   ) {
-    const all = new Set<EditablePart>(Object.values(EDITABLE_OF));
+    const all = new Set<EditablePart>([...Object.values(EDITABLE_OF), 'reference']);
     this.editable = shipments.map(() => (o.fromScratch ? new Set(all) : new Set()));
   }
 

@@ -18,6 +18,7 @@ afterAll(killTerminals);
 
 let dir: string;
 let env: Record<string, string>;
+let orderId: string;
 
 beforeAll(async () => {
   // `shipbook` on PATH, as an installed one would be; a home of its own (the built-in sandbox).
@@ -29,6 +30,10 @@ beforeAll(async () => {
   // A quote leaves its service codes for --service to offer.
   const quoted = await runCli(['quote', '--from', 'AU:2000:Sydney', '--to', 'AU:3000:Melbourne', '--package', '30x20x15cm:2.5kg'], { env });
   expect(quoted.code, quoted.stderr).toBe(0);
+  // An order in the built-in sandbox, whose id completion offers.
+  const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--quiet'], { env });
+  expect(created.code, created.stderr).toBe(0);
+  orderId = created.stdout.trim();
   mkdirSync(join(dir, 'orders'));
   writeFileSync(join(dir, 'orders', 'monday.yaml'), 'order: {}\n');
 });
@@ -45,7 +50,7 @@ const NOT_CANDIDATES = ['server at it', 'with a first line such as', 'yaml-langu
 const COMMANDS_WITH_S = ['sandbox', 'schema', 'service', 'shipment'];
 
 describe.skipIf(!hasTmux || !has('bash'))('bash', () => {
-  it('completes commands, flags, service codes and files after source <(shipbook completion bash), loaded twice', async () => {
+  it('completes commands, flags, service codes, order ids and files after source <(shipbook completion bash), loaded twice', async () => {
     const t = shell(`bash --norc --noprofile`);
     t.keys('-l', 'source <(shipbook completion bash); source <(shipbook completion bash); echo loaded-$?');
     t.keys('Enter');
@@ -62,6 +67,10 @@ describe.skipIf(!hasTmux || !has('bash'))('bash', () => {
     t.keys('Tab', 'Tab');
     const codes = await t.waitFor(/SB-DOM-ROAD/);
     expect(codes).toContain('cheapest');
+    t.keys('C-u');
+    t.keys('-l', 'shipbook order get ORD-');
+    t.keys('Tab', 'Tab');
+    await t.waitFor(`shipbook order get ${orderId}`);
     t.keys('C-u');
     t.keys('-l', 'shipbook validate orders/mon');
     t.keys('Tab');

@@ -256,7 +256,7 @@ describe.skipIf(!hasTmux)('the guided booking: changing an answer at the summary
     expect(second).toContain('  To         Tom Nguyen, Level 12, 120 Collins Street, Brisbane 4000 AU');
     expect(second).toContain('  Reference  PO-4471');
     expect(second).toContain('  Pickup     ');
-    console.log(`the guided booking's summary at 80 columns:\n${second}`);
+    console.log(`the guided booking's summary at 80 columns (the screen as shown):\n${t.visible().trimEnd()}`);
     t.keys('Enter');
     await t.answer('Save these answers as a file, to use again without prompts?', '');
     await t.waitFor('❯ credit account');
