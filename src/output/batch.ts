@@ -1,6 +1,7 @@
 /**
  * How a batch looks: on a terminal, the finished orders scroll as lines above ONE progress line
- * on stderr (done of total, failed, orders per second, time left) that is redrawn in place;
+ * on stderr (done of total, failed, orders per second, time left) that is redrawn in place (an
+ * order's line there reads `✔ booked  orders.ndjson:3  ORD-…  SBX…  47.30 AUD`);
  * without one, a plain line per finished order on stderr. On stdout one line per order (input
  * file and line, order id, status, tracking numbers, total) as it finishes, or the same as
  * records in a machine format. The summary at the end, after the progress line is gone.
@@ -11,6 +12,7 @@
  * resize redraws it to the new width.
  */
 import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
 import type { BatchResult, BatchSummary } from '../batch/runner.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
@@ -40,6 +42,23 @@ function plainLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
   const mark = ok ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
   const what = r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : '');
   return `${mark} ${WORDS[r.status].padEnd(14)} ${r.file}:${r.line}${what ? `  ${what}` : ''}${r.error ? `  ${r.error.message}` : ''}\n`;
+}
+
+/**
+ * An order's line on a terminal, for people: `✔ booked  orders.ndjson:3  ORD-…  SBX…  47.30 AUD`
+ * (the tab-separated line is for programs reading stdout without a terminal).
+ */
+function terminalLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
+  const ok = r.status === 'booked' || r.status === 'already_booked' || r.status === 'valid';
+  const mark = ok ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
+  const parts = [
+    `${r.file}:${r.line}`,
+    r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : ''),
+    (r.tracking_numbers ?? []).join(','),
+    r.total !== undefined && r.total !== '' ? `${r.total} AUD` : '',
+    r.error ? r.error.message : '',
+  ].filter((p) => p !== '');
+  return `${mark} ${WORDS[r.status].padEnd(14)} ${parts.join('  ')}\n`;
 }
 
 /** `4s`, `1m05s` for a number of seconds. */
@@ -128,8 +147,12 @@ export function batchProgress(io: IOStreams, total: number, o: { quiet?: boolean
       draw();
     };
   io.err = above(err);
-  // Order lines on stdout land on the same screen only when stdout is a terminal too.
-  if (io.stdoutIsTTY) io.out = above(out);
+  // Order lines on stdout land on the same screen only when stdout is a terminal too; there the
+  // tab-separated line of the order that just finished is shown as a line for people.
+  let last: BatchResult | undefined;
+  if (io.stdoutIsTTY) {
+    io.out = above((text) => out(last !== undefined && text === `${batchResultLine(last)}\n` ? terminalLine(io, last) : text));
+  }
   const onResize = () => draw();
   stderr.on?.('resize', onResize);
   // The rate and time left change between orders too.
@@ -140,6 +163,7 @@ export function batchProgress(io: IOStreams, total: number, o: { quiet?: boolean
   return {
     done(r) {
       count(r);
+      last = r;
       // With stdout elsewhere (a file), the orders still scroll by on the screen.
       if (!io.stdoutIsTTY) io.err(plainLine(io, r));
       else draw();
@@ -163,9 +187,10 @@ export function batchResultLine(r: BatchResult): string {
 
 /** The summary for people, on stderr, and what to do about failed and unknown orders. */
 export function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): void {
-  io.err(
-    `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the journal says where every order stands)' : ''}\n`,
-  );
+  const line = `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the journal says where every order stands)' : ''}`;
+  // On a terminal, broken between words to its width (never in the middle of an amount).
+  const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
+  io.err(`${columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
   for (const r of failures.slice(0, 20)) {
     io.err(`  ${paint(io, 'red', WORDS[r.status])} ${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}\n`);
     if (r.hint) io.err(`    ${paint(io, 'cyan', 'hint:')} ${r.hint}\n`);

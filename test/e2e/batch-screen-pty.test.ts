@@ -16,7 +16,7 @@ if (!hasTmux) console.warn('skipping the pseudo-terminal tests of the batch scre
 afterAll(killTerminals);
 
 /** A directory of its own (home and state: the built-in sandbox) holding `orders.ndjson` with `n` orders. */
-function batchOf(n: number): { dir: string; env: Record<string, string>; args: string[] } {
+function batchOf(n: number): { dir: string; env: Record<string, string>; args: string[]; here: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'shipbook-screen-'));
   const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as { order: { shipments: Array<Record<string, unknown>> } };
   const lines = Array.from({ length: n }, (_, i) => {
@@ -30,10 +30,12 @@ function batchOf(n: number): { dir: string; env: Record<string, string>; args: s
     env: { HOME: dir, XDG_CONFIG_HOME: dir, SHIPBOOK_STATE_DIR: dir, SHIPBOOK_SANDBOX_DELAY_MS: '300' },
     // The batch's journal in the test's own directory, not in the repository.
     args: ['book', join(dir, 'orders.ndjson'), '--journal', join(dir, 'journal.ndjson')],
+    // The same, run from that directory, as a person at a terminal types it.
+    here: ['book', 'orders.ndjson'],
   };
 }
 
-const ORDER = /^(\S+\/orders\.ndjson):(\d+)\s+ORD-\w+\s+booked\s+SBX\d+\s+\d+\.\d{2}$/;
+const ORDER = /^✔ booked +(\S*orders\.ndjson):(\d+) {2}ORD-\w+ {2}SBX\d+ {2}\d+\.\d{2} AUD$/;
 const SUMMARY = /^batch: 30 booked, 0 already booked, 0 failed, 0 unknown, 0 skipped as invalid; total \d+\.\d{2} AUD$/;
 const SANDBOX = /^\[sandbox\] /;
 
@@ -44,18 +46,21 @@ function readBack(screen: string): string[] {
     .split('\n')
     .map((l) => l.trimEnd())
     .filter((l) => l !== '');
-  for (const line of lines) expect(SANDBOX.test(line) || ORDER.test(line) || SUMMARY.test(line), `a line that is not one thing: ${JSON.stringify(line)}`).toBe(true);
+  // The summary is last: from its first line ("batch: …", broken between words at the width) to the end.
+  const at = lines.findIndex((l) => l.startsWith('batch: '));
+  expect(at, screen).toBeGreaterThan(0);
+  expect(lines.slice(at).join(' ')).toMatch(SUMMARY);
+  for (const line of lines.slice(0, at)) expect(SANDBOX.test(line) || ORDER.test(line), `a line that is not one thing: ${JSON.stringify(line)}`).toBe(true);
   const orders = lines.filter((l) => ORDER.test(l)).map((l) => Number(ORDER.exec(l)![2]));
   expect(orders.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-  expect(lines.at(-1)).toMatch(SUMMARY);
   expect(screen).not.toContain('▕');
   return lines;
 }
 
 describe.skipIf(!hasTmux)('a batch of 30 orders on a terminal', () => {
   it('at 80 columns: order lines above one progress line, the summary last', async () => {
-    const { env, args } = batchOf(30);
-    const t = Terminal.start(args, env, 80, 24);
+    const { dir, env, here } = batchOf(30);
+    const t = Terminal.start(here, env, 80, 24, dir);
     // While it runs, the last line of the screen is the progress line, never longer than the width.
     const running = await t.waitFor(/orders · \d+ failed/);
     const bar = running.split('\n').find((l) => l.includes('orders · '))!;
@@ -71,7 +76,7 @@ describe.skipIf(!hasTmux)('a batch of 30 orders on a terminal', () => {
   it('at 120 columns, resized to 80 while it runs: still one progress line, redrawn to the new width', async () => {
     const { env, args } = batchOf(30);
     const t = Terminal.start(args, env, 120, 30);
-    await t.waitFor(/orders\.ndjson:\d+\s+ORD-/);
+    await t.waitFor(/orders\.ndjson:\d+ {2}ORD-/);
     t.resize(80, 30);
     const after = await t.waitFor(/orders · \d+ failed/);
     expect(after).toContain('orders · ');
