@@ -252,7 +252,8 @@ class GuidedOrder {
   async summary(words: { question: string; go: string }, draftFile: string, command: string): Promise<void> {
     if (this.asked === 0 && this.editable.every((e) => e.size === 0)) return;
     for (;;) {
-      const choice = await askAtSummary(this.io, renderSummary(this.shipments, this.chosen), this.editable, words);
+      const columns = (this.ctx.io.stderr as { columns?: number }).columns;
+      const choice = await askAtSummary(this.io, renderSummary(this.shipments, this.chosen, this.ctx.io.stderrIsTTY ? columns : undefined), this.editable, words);
       if (choice.action === 'go') return;
       if (choice.action === 'stop') {
         const kept = await keepDraft(draftFile, this.doc.data, command, this.ctx.now());
@@ -296,7 +297,7 @@ class GuidedOrder {
       if (['sender', 'recipient', 'packages', 'customs'].includes(choice.part) && editable.has('service') && isObject(s.service)) {
         delete s.service.code;
         this.chosen.delete(choice.shipment);
-        this.io.say('The price depends on the route, the packages and the value of the goods: the service is chosen again from a new quote.');
+        this.io.say('The price depends on the route, packages and goods: the service is asked again.');
       }
       await this.complete(choice.shipment, previous);
     }

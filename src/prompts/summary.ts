@@ -3,6 +3,7 @@
  * service and quoted price of every shipment, then a confirmation. Drawn as plain lines so the
  * same text reads well on any terminal and in the README.
  */
+import wrapAnsi from 'wrap-ansi';
 import type { QuoteServiceEntry } from '../schema/quote.js';
 import { displayCents } from '../schema/money.js';
 import { oneLine } from '../schema/shipment.js';
@@ -20,11 +21,14 @@ function pkgLine(p: Record<string, unknown>): string {
 
 /**
  * The summary of shipments (as files write them) with the chosen services (by shipment index),
- * as lines of text.
+ * as lines of text, at most `width` columns wide when given (a terminal's width).
  */
-export function renderSummary(shipments: ReadonlyArray<ShipmentLike>, services: ReadonlyMap<number, QuoteServiceEntry> = new Map()): string {
+export function renderSummary(shipments: ReadonlyArray<ShipmentLike>, services: ReadonlyMap<number, QuoteServiceEntry> = new Map(), width?: number): string {
   const out: string[] = [];
-  const row = (label: string, value: string) => out.push(`  ${label.padEnd(10)} ${value}`);
+  const indent = ' '.repeat(13);
+  // Within `width` columns a long value (an address) continues under itself, broken between words.
+  const fit = (value: string) => (width === undefined || width - 14 < 20 ? value : wrapAnsi(value, width - 14, { hard: false, trim: true }).replace(/\n/g, `\n${indent}`));
+  const row = (label: string, value: string) => out.push(`  ${label.padEnd(10)} ${fit(value)}`);
   shipments.forEach((s, i) => {
     out.push(shipments.length > 1 ? `Shipment ${i + 1}` : 'Summary');
     const collection = (s.collection ?? undefined) as Record<string, unknown> | undefined;

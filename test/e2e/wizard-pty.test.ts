@@ -248,7 +248,7 @@ describe.skipIf(!hasTmux)('the guided booking: changing an answer at the summary
     await t.answer('Recipient address line 1', '');
     await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
     // The price depends on the route: the service is chosen again from a new quote.
-    await t.waitFor('the service is chosen again from a new quote');
+    await t.waitFor('The price depends on the route, packages and goods: the service is asked again.');
     await t.waitFor(/✔ Service \(cheapest first\)[\s\S]*\? Service \(cheapest first\)/);
     t.keys('Enter');
     const again = await t.waitFor(/Brisbane 4000 AU[\s\S]*\? Book this\?/);

@@ -372,6 +372,23 @@ describe('completing a partial order', () => {
   });
 });
 
+describe('the summary on an 80-column terminal', () => {
+  it('breaks a long address between words and continues it under itself', () => {
+    const shipment = {
+      collection: { ...SENDER, company: 'Harbour Homewares Pty Ltd', pickup: { date: '2026-11-26', time_earliest: '09:00', time_latest: '17:00' } },
+      delivery: { ...SENDER, first_name: 'Tom', last_name: 'Nguyen', city: 'Melbourne', postcode: '3000', address_lines: ['Level 12, 120 Collins Street'] },
+      packages: [{ length: 40, width: 30, height: 25, weight: 6.5, unit: 'cm' }],
+      customs_information: { reason: 'Sale', tax_status: 'Private', lithium: false, items: [{ description: 'Plates', quantity: 2, value: 18.5, currency: 'AUD', madein: 'AU' }] },
+      description: 'Homewares',
+      transient_id: 'PO-4471',
+    };
+    const text = renderSummary([shipment], new Map(), 80);
+    for (const line of text.split('\n')) expect(line.length, line).toBeLessThan(80);
+    expect(text).toContain('  From       Priya Raman, Harbour Homewares Pty Ltd, Unit 4, 18 Bourke Road,\n             Alexandria 2015 AU');
+    expect(text).toContain('  Reference  PO-4471');
+  });
+});
+
 describe('--max-total and --save-as', () => {
   it('reads the limit in AUD and refuses bad values', () => {
     expect(parseMaxTotal('49.95')).toBe(4995);
