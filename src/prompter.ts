@@ -57,6 +57,11 @@ export interface SearchQuestion<T> {
   source(term: string): ReadonlyArray<Choice<T>>;
   /** How many choices are shown at once. */
   pageSize?: number;
+  /**
+   * Shown in place of the list while nothing is typed and `source('')` is empty, e.g. `type part of
+   * the name`; Enter then takes nothing, so no choice is ever made by an unread default.
+   */
+  placeholder?: string;
 }
 
 /** Everything a command may ask. */
@@ -110,20 +115,24 @@ export function inquirerPrompter(io: Pick<IOStreams, 'stdin' | 'stdout'>): Promp
       // Enter pressed while the list is still being filtered for the latest keystrokes would take
       // a choice of the previous list: refuse it, so only a choice that matches what is typed counts.
       let term = '';
-      return guard(async () =>
-        (await lib()).search<T>(
+      return guard(async () => {
+        const prompts = await lib();
+        return prompts.search<T>(
           {
             message: q.message,
             source: (typed) => {
               term = typed ?? '';
-              return q.source(term).map((c) => ({ name: c.name, value: c.value, description: c.description }));
+              const choices = q.source(term).map((c) => ({ name: c.name, value: c.value, description: c.description }));
+              // Nothing typed and nothing proposed: a line saying what to do, which Enter cannot take.
+              if (choices.length === 0 && term.trim() === '' && q.placeholder !== undefined) return [new prompts.Separator(q.placeholder)];
+              return choices;
             },
             validate: (value) => q.source(term).some((c) => Object.is(c.value, value)) || 'pick one of the matches shown',
             pageSize: q.pageSize,
           },
           context,
-        ),
-      );
+        );
+      });
     },
   };
 }

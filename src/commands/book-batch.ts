@@ -120,7 +120,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const api = (await ctx.api()).withOptions({ connections: o.concurrency });
   ctx.defer(() => api.close());
   const reports = new ReportWriter({ report: o.report, junit: o.junit, target: () => ctx.output.target });
-  const progress = batchProgress(io, check.valid + (o.skipInvalid ? check.invalid.length : 0));
+  const progress = batchProgress(io, check.valid + (o.skipInvalid ? check.invalid.length : 0), { quiet: ctx.globals.quiet === true });
   const format = ctx.output.format;
   const collected: BatchResult[] = [];
   const failures: BatchResult[] = [];
@@ -141,6 +141,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       if (r.status === 'failed' || r.status === 'unknown' || r.status === 'invalid') failures.push(r);
       if (format === 'ndjson') ctx.output.data(r);
       else if (isMachineFormat(format)) collected.push(r);
+      else if (ctx.globals.quiet) ctx.output.data(r);
       else io.out(`${batchResultLine(r)}\n`);
     },
   });

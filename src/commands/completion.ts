@@ -3,14 +3,23 @@
  * `shipbook complete -- <words>` (hidden) for candidates. Built on @bomb.sh/tab, which reads the
  * commander tree (commands, options, arguments, choices); shipbook adds what only it knows:
  * profile names for `--profile`, saved sender names for `config sender show|remove|set <name>`,
- * setting keys for `config get|set|unset <key>`, and input file paths (directories and .json,
- * .yaml, .yml, .ndjson files) for file arguments and file options.
+ * setting keys for `config get|set|unset <key>`, service codes (`cheapest` and the codes of the
+ * last quote) for `--service` and `service show`, the built-in sandbox's order ids for
+ * `order get|accept|cancel`, and input file paths (directories and .json,
+ * .yaml, .yml, .ndjson, .csv, .tsv files) for file arguments and file options.
+ *
+ * Candidates are one per line, `value<TAB>description`, the description one short line (a
+ * command's summary): a multi-line help text would otherwise reach the shell as candidates.
+ *
+ * The bash script is shipbook's own: it needs nothing but bash (not the bash-completion package)
+ * and defines only a function and a `complete` rule, so sourcing it twice is harmless.
  *
  * The completion backend never reads credentials, never starts the sandbox and never fails: a
  * broken configuration file just yields no profile names.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { sandboxOrderIds, serviceCandidates } from './completion-cache.js';
 import type { Command } from 'commander';
 import { Command as Cmd } from 'commander';
 import tab from '@bomb.sh/tab/commander';
@@ -25,7 +34,7 @@ import { UsageError } from '../errors.js';
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 
 /** File name endings offered when completing an input file. */
-export const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson'];
+export const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.csv', '.tsv'];
 
 /** Argument names whose values are input files. */
 const FILE_ARGS = new Set(['file', 'files', 'path', 'paths', 'inputs', 'input']);
@@ -90,6 +99,73 @@ export function senderCandidates(env: Readonly<Record<string, string | undefined
   }
 }
 
+/** A description as one short line: the first line, spaces collapsed, at most 70 characters. */
+export function shortDescription(text: string): string {
+  const first = (text.split('\n').find((l) => l.trim() !== '') ?? '').replace(/\s+/g, ' ').trim();
+  return first.length <= 70 ? first : `${first.slice(0, 69).trimEnd()}…`;
+}
+
+/**
+ * One line of the backend's answer made safe for the shell scripts: `value<TAB>description` with
+ * no whitespace in the value and a one-line description; the `:<directive>` line unchanged.
+ * @returns undefined for a candidate that cannot be one (empty, or with spaces)
+ */
+export function candidateLine(line: string): string | undefined {
+  if (line.startsWith(':')) return line;
+  const tab = line.indexOf('\t');
+  const value = tab === -1 ? line : line.slice(0, tab);
+  if (value === '' || /\s/.test(value)) return undefined;
+  const description = tab === -1 ? '' : shortDescription(line.slice(tab + 1));
+  return description === '' ? value : `${value}\t${description}`;
+}
+
+/** The bash script: bash alone (no bash-completion package), safe to source more than once. */
+export function bashScript(name: string): string {
+  const fn = `__${name.replace(/[^A-Za-z0-9_]/g, '_')}_complete`;
+  return `# bash completion for ${name}: load it with
+#   source <(${name} completion bash)
+# or save it as ~/.local/share/bash-completion/completions/${name}. It needs bash 4 and nothing
+# else; loading it again only defines the same function and rule again.
+${fn}() {
+    local line="\${COMP_LINE:0:COMP_POINT}"
+    local -a words
+    read -r -a words <<< "$line"
+    # A command line that ends with a space completes a new, empty word.
+    if [[ -z "$line" || "$line" == *[[:space:]] ]]; then words+=(""); fi
+    local cur="\${words[\${#words[@]}-1]}"
+    local out
+    out=$(command ${name} complete -- "\${words[@]:1}" 2>/dev/null) || return 0
+    local IFS=$'\n' entry value nospace=0
+    local -a found=()
+    for entry in $out; do
+        [[ "$entry" == :* ]] && continue
+        value="\${entry%%$'\t'*}"
+        [[ "$value" == "$cur"* ]] || continue
+        [[ "$value" == */ ]] && nospace=1
+        found+=("$value")
+    done
+    # bash splits a word at : and = (COMP_WORDBREAKS): answer with the part after its split.
+    local bashcur="\${COMP_WORDS[COMP_CWORD]}"
+    local prefix="\${cur%"$bashcur"}"
+    COMPREPLY=()
+    for value in "\${found[@]}"; do COMPREPLY+=("\${value#"$prefix"}"); done
+    if (( nospace )); then compopt -o nospace 2>/dev/null; fi
+    return 0
+}
+complete -F ${fn} ${name}
+`;
+}
+
+/**
+ * The zsh script of @bomb.sh/tab, made to work when sourced on its own: it needs `compdef`, so
+ * zsh's completion system is started first when the shell has not started it.
+ */
+function zshPrelude(name: string): string {
+  return `# zsh completion for ${name}: source <(${name} completion zsh), or save it as _${name} in a directory of $fpath.
+if ! (( $+functions[compdef] )); then autoload -Uz compinit && compinit -i; fi
+`;
+}
+
 /** Runs `fn` with `console.log` writing to `write` (tab prints through console.log). */
 function withConsole(write: (text: string) => void, fn: () => void): void {
   const original = console.log;
@@ -121,14 +197,35 @@ export function installCompletion(program: Command, ctx: Context): RootCommand {
   }
   const profileOption = t.options.get('profile');
   if (profileOption) profileOption.handler = profiles;
+  const services = (complete: Complete) => {
+    complete('cheapest', 'the cheapest service of a live quote');
+    for (const code of serviceCandidates(ctx.stateDir())) complete(code, 'from the last quote');
+  };
+  // A command's one-line summary describes it, not its whole help text.
+  const byPath = new Map<string, Command>();
+  const walk = (c: Command, path: string) => {
+    byPath.set(path, c);
+    for (const sub of c.commands) walk(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
+  };
+  walk(program, '');
   for (const [path, cmd] of t.commands) {
+    const source = byPath.get(path);
+    if (source) cmd.description = shortDescription(source.summary() || source.description());
+    for (const option of cmd.options.values()) option.description = shortDescription(option.description);
     for (const [name, option] of cmd.options) {
       if (FILE_OPTIONS.has(name) && option.command === cmd) option.handler = files;
+      if (name === 'service' && option.command === cmd) option.handler = services;
+    }
+    if (path === 'service show') {
+      for (const arg of cmd.arguments.values()) arg.handler = (complete) => serviceCandidates(ctx.stateDir()).forEach((c) => complete(c, 'from the last quote'));
     }
     for (const [name, arg] of cmd.arguments) {
       if (FILE_ARGS.has(name)) arg.handler = files;
       if (name === 'name' && path.startsWith('config sender') && path !== 'config sender set') {
         arg.handler = (complete) => senderCandidates(ctx.io.env, words).forEach((s) => complete(s, 'saved sender'));
+      }
+      if (name === 'order-id' && path.startsWith('order ')) {
+        arg.handler = (complete) => sandboxOrderIds(ctx.stateDir()).forEach((id) => complete(id, 'an order of the built-in sandbox'));
       }
       if (name === 'key' && path.startsWith('config ')) {
         arg.handler = (complete) => SETTING_KEYS.forEach((k) => complete(k.key, k.meaning));
@@ -155,12 +252,20 @@ export function installCompletion(program: Command, ctx: Context): RootCommand {
     )
     .action((shell: string) => {
       if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`no completion for shell "${shell}"`, { suggestion: `Shells: ${SHELLS.join(', ')}.` });
+      if (shell === 'bash') return ctx.io.out(bashScript(program.name()));
+      if (shell === 'zsh') ctx.io.out(zshPrelude(program.name()));
       withConsole((s) => ctx.io.out(s), () => t.setup(program.name(), program.name(), shell));
     });
   const complete = program.commands.find((c) => c.name() === 'complete' && c !== completion) as Cmd | undefined;
   complete?.action((args: string[]) => {
     words = [...args];
-    withConsole((s) => ctx.io.out(s), () => t.parse(args));
+    withConsole(
+      (s) => {
+        const line = candidateLine(s.replace(/\n$/, ''));
+        if (line !== undefined) ctx.io.out(`${line}\n`);
+      },
+      () => t.parse(args),
+    );
   });
   return t;
 }

@@ -1,9 +1,13 @@
 /**
- * Help text that commands share: the top-level examples of the main flows, and the summary,
+ * Help text that commands share: the top-level examples of the main flows, the summary,
  * description and examples of commands that define none of their own (command groups, small
- * config commands). Applied once to the finished command tree by {@link applyHelpExtras}.
+ * config commands), and under every command the global flags it inherits (as gh prints INHERITED
+ * FLAGS). Applied once to the finished command tree by {@link applyHelpExtras}, which also makes
+ * each command's help end with ONE Examples section (a command's own examples and the shared ones
+ * merged, each line once) and shows numeric defaults as numbers (`(default: 8787)`).
  */
-import type { Command } from 'commander';
+import type { EventEmitter } from 'node:events';
+import { Help, type Command, type Option } from 'commander';
 
 /** Extra help for one command, by its path (`config sender set`). */
 export interface HelpExtra {
@@ -65,7 +69,7 @@ export const HELP_EXTRAS: Record<string, HelpExtra> = {
     description:
       'A receiver for booking callbacks on this machine, for watching what the service sends\n' +
       '(book and order accept --wait run their own receiver while they wait).',
-    examples: ['shipbook callback listen', 'shipbook callback listen --listen 127.0.0.1:8787 --json'],
+    examples: ['shipbook callback listen', 'shipbook callback listen --port 8787 --json'],
   },
   auth: {
     description:
@@ -116,20 +120,89 @@ export const HELP_EXTRAS: Record<string, HelpExtra> = {
   },
 };
 
-function formatExamples(lines: string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+/** What a command's help shows after its options, read from the `addHelpText('after', …)` texts. */
+interface AfterHelp {
+  /** Text other than examples (notes), in order. */
+  notes: string[];
+  /** Example lines (indentation removed), each once, in order. */
+  examples: string[];
 }
 
-/** Adds the top-level examples and every {@link HELP_EXTRAS} entry to the command tree. */
+/** The texts a command added with `addHelpText('after', …)`, split into notes and example lines; the listeners are removed. */
+function takeAfterHelp(cmd: Command): AfterHelp {
+  const out: AfterHelp = { notes: [], examples: [] };
+  const events = cmd as unknown as EventEmitter;
+  const listeners = events.listeners('afterHelp') as Array<(context: { error: boolean; command: Command; write: (s: string) => void }) => void>;
+  for (const listener of listeners) {
+    let text = '';
+    listener({ error: false, command: cmd, write: (s) => void (text += s) });
+    // An "Examples:" heading starts the examples; the indented lines under it are the examples.
+    const at = text.search(/^Examples?:[ \t]*$/m);
+    const before = at === -1 ? text : text.slice(0, at);
+    if (before.trim() !== '') out.notes.push(before.replace(/^\n+|\s+$/g, ''));
+    if (at === -1) continue;
+    const lines = text.slice(at).split('\n').slice(1);
+    let k = 0;
+    for (; k < lines.length; k++) {
+      const line = lines[k]!;
+      if (line.trim() === '') continue;
+      if (!/^\s/.test(line)) break;
+      const example = line.replace(/^ {2}/, '');
+      if (!out.examples.includes(example)) out.examples.push(example);
+    }
+    const after = lines.slice(k).join('\n').trim();
+    if (after !== '') out.notes.push(after);
+  }
+  events.removeAllListeners('afterHelp');
+  return out;
+}
+
+/**
+ * The global flags section: the root's options (those of the finished tree, so a flag added
+ * there later shows too), laid out like commander's own options for a help `width` columns wide.
+ */
+function globalFlags(program: Command, width: number): string {
+  const help = program.createHelp();
+  help.prepareContext({ helpWidth: width });
+  const options = help.visibleOptions(program).filter((o: Option) => o.long !== '--help' && o.long !== '--version');
+  if (options.length === 0) return '';
+  const termWidth = Math.max(...options.map((o) => help.displayWidth(help.styleOptionTerm(help.optionTerm(o)))));
+  const lines = options.map((o) => help.formatItem(help.styleOptionTerm(help.optionTerm(o)), termWidth, help.styleOptionDescription(optionDescription(o)), help));
+  return `Global flags (any command):\n${lines.join('\n')}`;
+}
+
+/** Commander's option description, with a numeric default shown as a number: `(default: 8787)`, not `(default: "8787")`. */
+function optionDescription(this: void, option: Option): string {
+  return new Help().optionDescription(option).replace(/\(default: "(\d+(?:\.\d+)?)"\)/, '(default: $1)');
+}
+
+/**
+ * Adds the top-level examples, every {@link HELP_EXTRAS} entry and the global flags section to
+ * the command tree, and leaves each command one Examples section, last.
+ */
 export function applyHelpExtras(program: Command): void {
-  program.addHelpText('after', formatExamples(TOP_LEVEL_EXAMPLES));
+  program.configureHelp({ ...program.configureHelp(), optionDescription });
+  // As wide as the help commander prints around it: the terminal's width, else 80.
+  const width = () => (process.stdout.isTTY ? process.stdout.columns : undefined) ?? 80;
+  const finish = (cmd: Command, extra: string[], withGlobals: boolean) => {
+    const after = takeAfterHelp(cmd);
+    const examples = [...after.examples, ...extra.filter((e) => !after.examples.includes(e))];
+    if (after.notes.length === 0 && !withGlobals && examples.length === 0) return;
+    cmd.addHelpText('after', () => {
+      const flags = withGlobals ? globalFlags(program, width()) : '';
+      const sections = [...after.notes, ...(flags !== '' ? [flags] : []), ...(examples.length > 0 ? [`Examples:\n${examples.map((l) => `  ${l}`).join('\n')}`] : [])];
+      return sections.length > 0 ? `\n${sections.join('\n\n')}` : '';
+    });
+  };
+  finish(program, TOP_LEVEL_EXAMPLES, false);
   const walk = (cmd: Command, path: string[]) => {
     for (const sub of cmd.commands) {
       const p = [...path, sub.name()];
       const extra = HELP_EXTRAS[p.join(' ')];
       if (extra?.summary) sub.summary(extra.summary);
       if (extra?.description) sub.description(extra.description);
-      if (extra?.examples) sub.addHelpText('after', formatExamples(extra.examples));
+      sub.configureHelp({ ...sub.configureHelp(), optionDescription });
+      finish(sub, extra?.examples ?? [], true);
       walk(sub, p);
     }
   };

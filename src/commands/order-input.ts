@@ -15,12 +15,16 @@ import { resolveSenders } from '../input/senders.js';
 import { checkDocument, validateKind } from '../input/validate.js';
 import type { PromptIO } from '../prompts/ask.js';
 import { enforceMaxTotal, parseMaxTotal } from '../prompts/limit.js';
-import { completeShipment, missingInputError, missingParts, type MissingPart } from '../prompts/order.js';
+import { completeShipment, missingInputError, missingParts, type MissingPart, type ShipmentPart } from '../prompts/order.js';
+import type { SavedSenders } from '../prompts/collection.js';
+import { draftPath, readDraft, removeDraft, writeDraft } from '../prompts/draft.js';
+import { PromptInterruptedError } from '../prompter.js';
+import { shellCommand } from '../output/shell.js';
 import { askPayment } from '../prompts/payment.js';
 import { storedCardChoices } from './stored-card.js';
 import { askSaveAs, saveDocument } from '../prompts/save.js';
-import { parseServiceFlag } from '../prompts/service.js';
-import { confirmSummary, renderSummary } from '../prompts/summary.js';
+import { parseServiceFlag, type ServiceChoice } from '../prompts/service.js';
+import { askAtSummary, renderSummary, type EditablePart } from '../prompts/summary.js';
 import type { CreateOrderRequest } from '../schema/order.js';
 import { paymentRequest, type PaymentRequest } from '../schema/payment.js';
 import type { QuoteServiceEntry } from '../schema/quote.js';
@@ -79,19 +83,25 @@ export async function readOrderInput(
   const { io } = ctx;
   const maxTotalCents = flags.maxTotal !== undefined ? parseMaxTotal(flags.maxTotal) : undefined;
   const service = flags.service !== undefined ? parseServiceFlag(flags.service) : undefined;
-  const loaded = o.loaded ?? (file !== undefined ? await loadDocument(file, io.stdin) : emptyOrder());
+  const draftFile = draftPath(ctx.stateDir(), o.command);
+  // A guided booking left unfinished (No at the summary, Ctrl-C) is offered before anything is asked.
+  const resumed = file === undefined && o.loaded === undefined && io.canPrompt ? await offerDraft(ctx, draftFile) : undefined;
+  const loaded = o.loaded ?? resumed ?? (file !== undefined ? await loadDocument(file, io.stdin) : emptyOrder());
   const profile = await ctx.profile();
   const resolved = resolveSenders(loaded, profile.senders, profile.name);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
   const doc: LoadedDocument = { ...loaded, data: resolved.data };
   const shipments = isObject(doc.data) && isObject(doc.data.order) && Array.isArray(doc.data.order.shipments) ? (doc.data.order.shipments as unknown[]) : undefined;
   const missing = (shipments ?? []).flatMap((s, i) => (isObject(s) ? missingParts(s, ['order', 'shipments', i]) : []));
-  if (missing.length === 0) {
+  const savedAs = (saveAs: string) =>
+    // Said last, under the booked order, so the line to paste is the last thing on the screen.
+    ctx.defer(() => io.err(`Saved the order as ${saveAs} (no payment details); book it again with: ${shellCommand(...o.command.replace(/^shipbook\s+/, '').split(' '), saveAs)}\n`));
+  if (missing.length === 0 && resumed === undefined) {
     const order = showWarnings(ctx, validateKind(doc, 'order', ctx));
     // --save-as with a complete file: saved as well (a copy with saved senders filled in), never ignored.
     if (flags.saveAs !== undefined) {
       await saveDocument(flags.saveAs, doc.data, `${o.command} ${flags.saveAs}`, ctx.now());
-      io.err(`Saved the order as ${flags.saveAs} (no payment details); book it again with: ${o.command} ${flags.saveAs}\n`);
+      savedAs(flags.saveAs);
     }
     return { order, ...(maxTotalCents !== undefined ? { maxTotalCents } : {}) };
   }
@@ -107,27 +117,212 @@ export async function readOrderInput(
   }
   if (early.length > 0) throw new ValidationError(early);
   const prompts: PromptIO | undefined = io.canPrompt ? { prompter: ctx.prompter(), say: (t) => io.err(`${t}\n`), now: () => ctx.now() } : undefined;
-  const chosen = new Map<number, QuoteServiceEntry>();
-  let asked = 0;
-  for (const [i, s] of (shipments ?? []).entries()) {
-    if (!isObject(s)) continue;
-    const where = shipments!.length > 1 ? `shipment ${i + 1}` : 'the shipment';
-    const done = await completeShipment(s, 'order', { io: prompts, senders: profile.senders ?? {}, service, quote: async (q) => quoteServices(await ctx.api(), q) }, where);
-    asked += done.asked.length;
-    if (done.chosen) chosen.set(i, done.chosen);
+  if (!prompts) {
+    // No terminal, and only the service was missing: --service chooses it from a live quote.
+    const chosen = new Map<number, QuoteServiceEntry>();
+    for (const [i, s] of (shipments ?? []).entries()) {
+      if (!isObject(s)) continue;
+      const done = await completeShipment(s, 'order', { senders: profile.senders ?? {}, service, quote: async (q) => quoteServices(await ctx.api(), q) }, whereOf(i, shipments!.length));
+      if (done.chosen) chosen.set(i, done.chosen);
+    }
+    return finish(ctx, doc, flags, o, savedAs, undefined, maxTotalCents);
   }
-  if (prompts && asked > 0) {
-    const yes = await confirmSummary(prompts, renderSummary(shipments as Obj[], chosen), o.withPayment ? 'Book this?' : 'Create this order?');
-    if (!yes) throw new ShipbookError('declined', 'not booked: declined at the summary; nothing was sent', EXIT.INTERRUPTED);
+  // The target (the sandbox notice) is named before the first question, not after thirty answers.
+  await ctx.api();
+  const guided = new GuidedOrder(ctx, doc, (shipments ?? []) as Obj[], { service, fromScratch: file === undefined, senders: profile.senders ?? {} });
+  try {
+    await guided.askMissing();
+    await guided.summary(o.withPayment ? { question: 'Book this?', go: 'yes, book it' } : { question: 'Create this order?', go: 'yes, create it' }, draftFile, o.command);
+    await removeDraft(draftFile);
+    return await finish(ctx, doc, flags, o, savedAs, guided.asked > 0 || resumed !== undefined ? prompts : undefined, maxTotalCents);
+  } catch (err) {
+    if (!(err instanceof PromptInterruptedError)) throw err;
+    // Ctrl-C at a question: nothing has been sent; what was answered is kept for next time.
+    const stillMissing = (shipments ?? []).flatMap((s, i) => (isObject(s) ? missingParts(s, ['order', 'shipments', i]) : [])).length;
+    const answered = stillMissing < missing.length || guided.asked > 0 || resumed !== undefined;
+    const kept = answered ? await keepDraft(draftFile, doc.data, o.command, ctx.now()) : undefined;
+    throw new ShipbookError('interrupted', `interrupted (Ctrl-C): nothing was sent${kept ? `; the answers so far are kept in ${kept}` : ''}`, EXIT.INTERRUPTED, {
+      ...(kept ? { suggestion: resumeHint(o.command, kept) } : {}),
+    });
   }
+}
+
+/** `the shipment`, or `shipment 2` of several. */
+function whereOf(i: number, count: number): string {
+  return count > 1 ? `shipment ${i + 1}` : 'the shipment';
+}
+
+/** How to go on with a kept draft, as a hint. */
+function resumeHint(command: string, draft: string): string {
+  return `"${command}" with no file offers to resume them; or complete that file with: ${shellCommand(...command.replace(/^shipbook\s+/, '').split(' '), draft)}`;
+}
+
+/** Writes the draft; a draft that cannot be written is said, never fatal. @returns the file, or undefined */
+async function keepDraft(file: string, data: unknown, command: string, now: Date): Promise<string | undefined> {
+  try {
+    await writeDraft(file, data, command, now);
+    return file;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Offers the draft left by an earlier guided booking, if there is one: Yes loads it as the
+ * document (its missing parts are then asked, its summary shown); No starts afresh.
+ */
+async function offerDraft(ctx: Context, draftFile: string): Promise<LoadedDocument | undefined> {
+  const draft = await readDraft(draftFile);
+  if (!draft) return undefined;
+  await ctx.api();
+  const when = `${draft.savedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const yes = await ctx.prompter().confirm({ message: `Resume the answers kept on ${when} (${draftFile})?`, default: true });
+  return yes ? loadDocument(draftFile, ctx.io.stdin) : undefined;
+}
+
+/** What the summary offers to change for each part the wizard asks. */
+const EDITABLE_OF: Readonly<Record<ShipmentPart, EditablePart>> = {
+  collection: 'sender',
+  delivery: 'recipient',
+  collection_type: 'pickup',
+  pickup: 'pickup',
+  packages: 'packages',
+  customs_information: 'customs',
+  description: 'description',
+  service: 'service',
+};
+
+/**
+ * A guided booking's shipments: asks their missing parts, shows the summary and lets any part the
+ * person answered (every part, when the booking started with no file) be changed before going on.
+ */
+class GuidedOrder {
+  /** How many parts were asked in all. */
+  asked = 0;
+  private readonly editable: Array<Set<EditablePart>>;
+  private readonly chosen = new Map<number, QuoteServiceEntry>();
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly doc: LoadedDocument,
+    private readonly shipments: Obj[],
+    private readonly o: { service?: ServiceChoice; fromScratch: boolean; senders: SavedSenders },
+  ) {
+    const all = new Set<EditablePart>([...Object.values(EDITABLE_OF), 'reference']);
+    this.editable = shipments.map(() => (o.fromScratch ? new Set(all) : new Set()));
+  }
+
+  private get io(): PromptIO {
+    return { prompter: this.ctx.prompter(), say: (t) => this.ctx.io.err(`${t}\n`), now: () => this.ctx.now() };
+  }
+
+  /** Asks what shipment `i` lacks, with `previous` (the shipment before a change) as the defaults. */
+  private async complete(i: number, previous?: Obj): Promise<void> {
+    const s = this.shipments[i]!;
+    const done = await completeShipment(
+      s,
+      'order',
+      {
+        io: this.io,
+        senders: this.o.senders,
+        ...(this.o.service ? { service: this.o.service } : {}),
+        quote: async (q) => quoteServices(await this.ctx.api(), q),
+        askReference: this.o.fromScratch,
+        ...(previous ? { previous } : {}),
+      },
+      whereOf(i, this.shipments.length),
+    );
+    this.asked += done.asked.length + (done.askedReference ? 1 : 0);
+    for (const part of done.asked) this.editable[i]!.add(EDITABLE_OF[part]);
+    if (done.askedReference) this.editable[i]!.add('reference');
+    if (done.chosen) this.chosen.set(i, done.chosen);
+  }
+
+  /** Asks every missing part of every shipment. */
+  async askMissing(): Promise<void> {
+    for (const i of this.shipments.keys()) await this.complete(i);
+  }
+
+  /**
+   * Shows the summary until the person goes on: a change takes the part out and asks it again
+   * (the earlier answers as defaults); a change of route, packages or goods asks the service
+   * again, since the price depends on them. Stopping keeps the answers as the draft.
+   * @throws ShipbookError `declined` (130) when the person stops; the draft is named in it
+   */
+  async summary(words: { question: string; go: string }, draftFile: string, command: string): Promise<void> {
+    if (this.asked === 0 && this.editable.every((e) => e.size === 0)) return;
+    for (;;) {
+      const columns = (this.ctx.io.stderr as { columns?: number }).columns;
+      const choice = await askAtSummary(this.io, renderSummary(this.shipments, this.chosen, this.ctx.io.stderrIsTTY ? columns : undefined), this.editable, words);
+      if (choice.action === 'go') return;
+      if (choice.action === 'stop') {
+        const kept = await keepDraft(draftFile, this.doc.data, command, this.ctx.now());
+        throw new ShipbookError('declined', `not booked: stopped at the summary; nothing was sent${kept ? `. The answers are kept in ${kept}` : ''}`, EXIT.INTERRUPTED, {
+          ...(kept ? { suggestion: resumeHint(command, kept) } : {}),
+        });
+      }
+      const s = this.shipments[choice.shipment]!;
+      const previous = structuredClone(s);
+      const editable = this.editable[choice.shipment]!;
+      const collection = isObject(s.collection) ? s.collection : undefined;
+      switch (choice.part) {
+        case 'sender':
+          delete s.collection;
+          break;
+        case 'recipient':
+          delete s.delivery;
+          break;
+        case 'pickup':
+          delete s.collection_type;
+          if (collection) delete collection.pickup;
+          break;
+        case 'packages':
+          delete s.packages;
+          break;
+        case 'customs':
+          delete s.customs_information;
+          break;
+        case 'description':
+          delete s.description;
+          break;
+        case 'reference':
+          delete s.transient_id;
+          break;
+        case 'service':
+          if (isObject(s.service)) delete s.service.code;
+          break;
+      }
+      // Drop-off is for shipments leaving Australia: a new route asks how the parcel goes again.
+      if ((choice.part === 'sender' || choice.part === 'recipient') && editable.has('pickup')) delete s.collection_type;
+      if (['sender', 'recipient', 'packages', 'customs'].includes(choice.part) && editable.has('service') && isObject(s.service)) {
+        delete s.service.code;
+        this.chosen.delete(choice.shipment);
+        this.io.say('The price depends on the route, packages and goods: the service is asked again.');
+      }
+      await this.complete(choice.shipment, previous);
+    }
+  }
+}
+
+/** Validates the completed order, writes `--save-as` (or asks to save), and asks the payment of a guided booking. */
+async function finish(
+  ctx: Context,
+  doc: LoadedDocument,
+  flags: OrderInputFlags,
+  o: { command: string; withPayment: boolean },
+  savedAs: (file: string) => void,
+  prompts: PromptIO | undefined,
+  maxTotalCents: number | undefined,
+): Promise<OrderInput> {
   const order = showWarnings(ctx, validateKind(doc, 'order', ctx));
-  const saveAs = flags.saveAs ?? (prompts && asked > 0 ? await askSaveAs(prompts, 'order.yaml') : undefined);
+  const saveAs = flags.saveAs ?? (prompts ? await askSaveAs(prompts, 'order.yaml') : undefined);
   if (saveAs !== undefined) {
     await saveDocument(saveAs, doc.data, `${o.command} ${saveAs}`, ctx.now());
-    io.err(`Saved the order as ${saveAs} (no payment details); book it again with: ${o.command} ${saveAs}\n`);
+    savedAs(saveAs);
   }
   let payment: PaymentRequest | undefined;
-  if (prompts && asked > 0 && o.withPayment) {
+  if (prompts && o.withPayment) {
+    const profile = await ctx.profile();
     const def = profile.defaultPayment;
     // The list is a help, not a requirement: when fetch-credit-card fails, the id is typed as before.
     const storedCards = async () => {

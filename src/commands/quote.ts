@@ -11,6 +11,8 @@ import { quoteRequest, type QuoteRequest } from '../schema/quote.js';
 import { askQuote, missingQuoteParts, type PartialQuote } from '../prompts/quote.js';
 import { withWarnings } from './warnings.js';
 import { priceWarnings } from '../booking/price-check.js';
+import { rememberServiceCodes } from './completion-cache.js';
+import { shellCommand } from '../output/shell.js';
 
 /** Options of `quote`: a file, or a route and packages from flags. */
 export interface QuoteOptions {
@@ -83,10 +85,33 @@ export async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const services = o.get ? await quoteServicesSinglePackage(api, quote, {}, (await ctx.profile()).quoteParams) : await quoteServices(api, quote);
   const warnings = services.flatMap((s) => priceWarnings(`service ${s.code}`, s.price));
+  rememberServiceCodes(ctx.stateDir(), services.map((s) => s.code));
   ctx.output.write(withWarnings(ctx, { services: sortServices(services) }, warnings), () => {
     if (services.length === 0) ctx.io.err('No service is offered for this route and these packages.\n');
     else printQuote(ctx.io, services);
   });
+  // Answered at the prompts: the line that asks the same without a question, for next time.
+  if (asked) ctx.io.err(`Quote the same again with: ${quoteCommandLine(quote, o)}\n`);
+}
+
+/** `shipbook quote --from AU:2015:Alexandria --to NZ:6011:Wellington --package 30x20x15cm:2.5kg …` for a quote request. */
+export function quoteCommandLine(q: QuoteRequest, o: Pick<QuoteOptions, 'value' | 'insurance' | 'get'>): string {
+  const place = (country: string, postcode: string, city: string) => `${country}:${postcode}:${city}`;
+  const args = [
+    'quote',
+    '--from',
+    place(q.collection_country, q.collection_postcode, q.collection_city),
+    '--to',
+    place(q.delivery_country, q.delivery_postcode, q.delivery_city),
+  ];
+  for (const p of q.packages) {
+    const [size, mass] = p.unit === 'in' ? ['in', 'lb'] : ['cm', 'kg'];
+    args.push('--package', `${p.length}x${p.width}x${p.height}${size}:${p.weight}${mass}`);
+  }
+  if (o.value !== undefined) args.push('--value', o.value);
+  if (o.insurance !== undefined) args.push('--insurance', o.insurance);
+  if (o.get) args.push('--get');
+  return shellCommand(...args);
 }
 
 /** The `quote` command. */

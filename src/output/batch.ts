@@ -1,11 +1,19 @@
 /**
- * How a batch looks (issue 11 part 2): on a terminal a progress bar on stderr (cli-progress: done,
- * failed, in flight, orders per second, ETA); without one, a plain line per finished order on
- * stderr. On stdout one line per order (input file and line, order id, status, tracking numbers,
- * total) as it finishes, or the same as records in a machine format. The summary at the end.
+ * How a batch looks: on a terminal, the finished orders scroll as lines above ONE progress line
+ * on stderr (done of total, failed, orders per second, time left) that is redrawn in place (an
+ * order's line there reads `✔ booked  orders.ndjson:3  ORD-…  SBX…  47.30 AUD`);
+ * without one, a plain line per finished order on stderr. On stdout one line per order (input
+ * file and line, order id, status, tracking numbers, total) as it finishes, or the same as
+ * records in a machine format. The summary at the end, after the progress line is gone.
+ *
+ * The progress line is drawn with a carriage return and erase-line only, never with saved cursor
+ * positions (which go stale as order lines scroll the screen, so later text lands at the top), and
+ * it is never wider than the terminal (a wrapped line could not be erased with one erase-line); a
+ * resize redraws it to the new width.
  */
 import { printable } from './printable.js';
-import cliProgress from 'cli-progress';
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
 import type { BatchResult, BatchSummary } from '../batch/runner.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
@@ -14,7 +22,7 @@ import { paint } from './style.js';
 export interface BatchProgress {
   /** An order finished. */
   done(result: BatchResult): void;
-  /** Stops the bar (before the summary is printed). */
+  /** Erases the progress line (before the summary is printed) and gives stdout and stderr back. */
   stop(): void;
 }
 
@@ -27,38 +35,149 @@ const WORDS: Record<BatchResult['status'], string> = {
   valid: 'valid',
 };
 
-/** A progress bar on a terminal, plain lines otherwise, for `total` orders. */
-export function batchProgress(io: IOStreams, total: number): BatchProgress {
+const ERASE_LINE = '\r\x1b[2K';
+
+/** The plain line of a finished order on stderr: `✔ booked         orders/a.yaml:1  ORD-…`. */
+function plainLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
+  const ok = r.status === 'booked' || r.status === 'already_booked' || r.status === 'valid';
+  const mark = ok ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
+  const what = r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : '');
+  return `${mark} ${WORDS[r.status].padEnd(14)} ${printable(`${r.file}:${r.line}${what ? `  ${what}` : ''}${r.error ? `  ${r.error.message}` : ''}`)}\n`;
+}
+
+/**
+ * An order's line on a terminal, for people: `✔ booked  orders.ndjson:3  ORD-…  SBX…  47.30 AUD`
+ * (the tab-separated line is for programs reading stdout without a terminal).
+ */
+function terminalLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
+  const ok = r.status === 'booked' || r.status === 'already_booked' || r.status === 'valid';
+  const mark = ok ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
+  const parts = [
+    `${r.file}:${r.line}`,
+    r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : ''),
+    (r.tracking_numbers ?? []).join(','),
+    r.total !== undefined && r.total !== '' ? `${r.total} AUD` : '',
+    r.error ? r.error.message : '',
+  ].filter((p) => p !== '');
+  return `${mark} ${WORDS[r.status].padEnd(14)} ${printable(parts.join('  '))}\n`;
+}
+
+/** `4s`, `1m05s` for a number of seconds. */
+function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** Cuts `text` (no escape sequences) to at most `width` terminal columns. */
+function fit(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let out = '';
+  for (const ch of text) {
+    if (stringWidth(out + ch) > width - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+/** What the progress line shows. */
+interface Counts {
+  done: number;
+  failed: number;
+  total: number;
+  elapsedSeconds: number;
+}
+
+/**
+ * The progress line for `columns` terminal columns, never wider than `columns - 1`:
+ * `▕██████░░░░░░▏ 12/30 orders · 1 failed · 4.2/s · 4s left`; the bar shrinks, then goes, on a
+ * narrow terminal.
+ */
+export function progressLine(c: Counts, columns: number): string {
+  const rate = c.done / Math.max(c.elapsedSeconds, 0.001);
+  const left = c.done > 0 && c.done < c.total ? ` · ${duration((c.total - c.done) / rate)} left` : '';
+  const text = `${c.done}/${c.total} orders · ${c.failed} failed · ${c.done > 0 ? rate.toFixed(1) : '0.0'}/s${left}`;
+  const room = columns - 1 - stringWidth(text) - 3;
+  const size = Math.min(24, room);
+  if (size < 6) return fit(text, columns - 1);
+  const filled = c.total === 0 ? size : Math.round((size * c.done) / c.total);
+  return `▕${'█'.repeat(filled)}${'░'.repeat(size - filled)}▏ ${text}`;
+}
+
+/**
+ * The batch display for `total` orders. On a terminal (stderr) the progress line; the order lines
+ * written meanwhile to stdout (when it is the same terminal) or to stderr go above it. `quiet`
+ * (`--quiet`: stdout carries only ids, written by a writer this display does not see) and no
+ * terminal give plain lines on stderr instead.
+ */
+export function batchProgress(io: IOStreams, total: number, o: { quiet?: boolean } = {}): BatchProgress {
   const started = Date.now();
-  if (io.stderrIsTTY) {
-    let failed = 0;
-    const bar = new cliProgress.SingleBar(
-      {
-        stream: io.stderr as unknown as NodeJS.WritableStream,
-        format: ' {bar} {value}/{total} orders | {failed} failed | {rate}/s | ETA {eta_formatted}',
-        hideCursor: true,
-        clearOnComplete: false,
-      },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(total, 0, { failed: 0, rate: '0.0' });
+  let done = 0;
+  let failed = 0;
+  const count = (r: BatchResult) => {
+    done++;
+    if (r.status === 'failed' || r.status === 'unknown' || r.status === 'invalid') failed++;
+  };
+  if (!io.stderrIsTTY || o.quiet) {
     return {
       done(r) {
-        if (r.status === 'failed' || r.status === 'unknown' || r.status === 'invalid') failed++;
-        const seconds = (Date.now() - started) / 1000;
-        bar.increment(1, { failed, rate: (bar.getProgress() * total / Math.max(seconds, 0.001)).toFixed(1) });
+        count(r);
+        io.err(plainLine(io, r));
       },
-      stop: () => bar.stop(),
+      stop: () => {},
     };
   }
+  const stderr = io.stderr as NodeJS.WriteStream;
+  const columns = () => stderr.columns || (io.stdout as { columns?: number }).columns || 80;
+  const write = (text: string) => stderr.write(text);
+  let shown = false;
+  const draw = () => {
+    write(`${ERASE_LINE}${progressLine({ done, failed, total, elapsedSeconds: (Date.now() - started) / 1000 }, columns())}`);
+    shown = true;
+  };
+  const erase = () => {
+    if (shown) write(ERASE_LINE);
+    shown = false;
+  };
+  // Every line written while the progress line shows goes above it: erase, write, draw again.
+  const { out, err } = io;
+  const above =
+    (print: (text: string) => void) =>
+    (text: string): void => {
+      erase();
+      print(text);
+      draw();
+    };
+  io.err = above(err);
+  // Order lines on stdout land on the same screen only when stdout is a terminal too; there the
+  // tab-separated line of the order that just finished is shown as a line for people.
+  let last: BatchResult | undefined;
+  if (io.stdoutIsTTY) {
+    io.out = above((text) => out(last !== undefined && text === `${batchResultLine(last)}\n` ? terminalLine(io, last) : text));
+  }
+  const onResize = () => draw();
+  stderr.on?.('resize', onResize);
+  // The rate and time left change between orders too.
+  const timer = setInterval(draw, 1000);
+  timer.unref();
+  draw();
+  let stopped = false;
   return {
     done(r) {
-      const ok = r.status === 'booked' || r.status === 'already_booked';
-      const mark = ok ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
-      const what = r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : '');
-      io.err(`${mark} ${WORDS[r.status].padEnd(14)} ${printable(`${r.file}:${r.line}${what ? `  ${what}` : ''}${r.error ? `  ${r.error.message}` : ''}`)}\n`);
+      count(r);
+      last = r;
+      // With stdout elsewhere (a file), the orders still scroll by on the screen.
+      if (!io.stdoutIsTTY) io.err(plainLine(io, r));
+      else draw();
     },
-    stop: () => {},
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      stderr.off?.('resize', onResize);
+      erase();
+      io.err = err;
+      io.out = out;
+    },
   };
 }
 
@@ -69,9 +188,10 @@ export function batchResultLine(r: BatchResult): string {
 
 /** The summary for people, on stderr, and what to do about failed and unknown orders. */
 export function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): void {
-  io.err(
-    `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the journal says where every order stands)' : ''}\n`,
-  );
+  const line = `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the journal says where every order stands)' : ''}`;
+  // On a terminal, broken between words to its width (never in the middle of an amount).
+  const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
+  io.err(`${columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
   for (const r of failures.slice(0, 20)) {
     io.err(`  ${paint(io, 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}`)}\n`);
     if (r.hint) io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);

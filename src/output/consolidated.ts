@@ -57,7 +57,7 @@ export function printParentPrice(io: IOStreams, order: OrderResponse, childIds: 
     ['GST', price.gst.toString()],
     ['total', price.total.toString()],
   );
-  printTable(io, [{ header: `price (${price.currency || 'AUD'})` }, { header: 'AUD', align: 'right', atomic: true }], rows);
+  printTable(io, [{ header: 'price' }, { header: price.currency || 'AUD', align: 'right', atomic: true }], rows);
 }
 
 /** Prints a parent order: heading, children and main shipment, and (unless `price: false`) the price. */

@@ -59,11 +59,24 @@ export function cellWidth(text: string): number {
   return max;
 }
 
-/** Display width of the longest word (run without spaces) of a cell: the least a wrap can reach without splitting a word. */
-function longestWord(text: string): number {
+/**
+ * Display width of the longest word (run without spaces) of a cell: the least a wrap can reach
+ * without splitting a word. With `breakAfter`, a word counts by its longest piece between those
+ * characters (`fixtures/invalid/order-too-long.yaml` by `order-too-long.`).
+ */
+function longestWord(text: string, breakAfter = ''): number {
   let max = 0;
-  for (const word of text.split(/\s+/)) max = Math.max(max, stringWidth(word));
+  for (const word of text.split(/\s+/)) {
+    const pieces = breakAfter === '' ? [word] : (word.match(piecePattern(breakAfter)) ?? [word]);
+    for (const piece of pieces) max = Math.max(max, stringWidth(piece));
+  }
   return max;
+}
+
+/** Pieces of a word, each ending after one of `chars` (the last one may not). */
+function piecePattern(chars: string): RegExp {
+  const escaped = chars.replace(/[\\\]^-]/g, '\\$&');
+  return new RegExp(`[^${escaped}]*[${escaped}]|[^${escaped}]+$`, 'g');
 }
 
 /**
@@ -77,29 +90,29 @@ export function wrapCell(text: string, width: number, overflow: 'wrap' | 'trunca
   if (overflow === 'truncate') {
     return lines.map((line) => truncate(line, width)).join('\n');
   }
-  return lines.map((line) => wrapAnsi(breakAfter ? softBreaks(line, width, breakAfter) : line, width, { hard: true, trim: true, wordWrap: true })).join('\n');
+  return lines.map((line) => (breakAfter ? softBreaks(line, width, breakAfter) : wrapAnsi(line, width, { hard: true, trim: true, wordWrap: true }))).join('\n');
 }
 
-/** Splits each too-long word after one of `chars`, packing the pieces greedily into lines of `width`. */
+/**
+ * Wraps a line at spaces and, inside a word too long for a line, after one of `chars`: the pieces
+ * of one word join without a space, words with one. A piece still longer than `width` is split.
+ */
 function softBreaks(line: string, width: number, chars: string): string {
-  const escaped = chars.replace(/[\\\]^-]/g, '\\$&');
-  const pieceRe = new RegExp(`[^${escaped}]*[${escaped}]|[^${escaped}]+$`, 'g');
-  return line
-    .split(' ')
-    .map((word) => {
-      if (stringWidth(word) <= width) return word;
-      const out: string[] = [];
-      let current = '';
-      for (const piece of word.match(pieceRe) ?? [word]) {
-        if (current !== '' && stringWidth(current + piece) > width) {
-          out.push(current);
-          current = piece;
-        } else current += piece;
-      }
-      if (current !== '') out.push(current);
-      return out.join(' ');
-    })
-    .join(' ');
+  const pieceRe = piecePattern(chars);
+  const lines: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    const pieces = stringWidth(word) <= width ? [word] : (word.match(pieceRe) ?? [word]);
+    pieces.forEach((piece, k) => {
+      const joined = k === 0 && current !== '' ? `${current} ${piece}` : current + piece;
+      if (current !== '' && stringWidth(joined) > width) {
+        lines.push(current);
+        current = piece;
+      } else current = joined;
+    });
+  }
+  lines.push(current);
+  return lines.map((l) => (stringWidth(l) > width ? wrapAnsi(l, width, { hard: true, trim: true }) : l)).join('\n');
 }
 
 function truncate(line: string, width: number): string {
@@ -116,10 +129,14 @@ function truncate(line: string, width: number): string {
  * Lays out `rows` under `columns` in at most `maxWidth` display columns.
  *
  * 1. Each column wants its natural width (its widest cell or header line). An atomic column needs
- *    all of it; another can be squeezed to `minWidth` (or its longest header word, if wider).
+ *    all of it; another can be squeezed to `minWidth` (or its longest header word, if wider), but
+ *    not below its longest word (`International`, or a path's longest piece between `breakAfter`
+ *    characters), so words wrap whole.
  * 2. While even the squeezed layout is too wide, the droppable column with the lowest
- *    `dropPriority` is left out (ties: the rightmost first).
- * 3. The remaining excess is taken one column at a time from the widest squeezable column.
+ *    `dropPriority` is left out (ties: the rightmost first). When nothing is left to drop and the
+ *    words still do not fit, they may be split (down to `minWidth`) rather than overflow.
+ * 3. The remaining excess is taken one column at a time from the squeezable column where it adds
+ *    the fewest lines to the table (the widest on a tie; just the widest for tables over 200 rows).
  * 4. Cells are wrapped or shortened to their column's width.
  *
  * If the atomic columns alone are wider than `maxWidth`, the table is wider than asked: an id is
@@ -128,14 +145,18 @@ function truncate(line: string, width: number): string {
 export function fitTable(columns: FitColumn[], rows: string[][], maxWidth: number): FittedTable {
   const keep = columns.map((_, i) => i);
   const natural = columns.map((c, i) => Math.max(cellWidth(c.header), ...rows.map((r) => cellWidth(r[i] ?? '')), 1));
-  const min = columns.map((c, i) => {
+  // The narrowest a column goes without splitting a word, and the narrowest at all (a word longer
+  // than the terminal allows is split only when no layout keeps it whole).
+  const hard = columns.map((c, i) => {
     if (c.atomic) return natural[i]!;
     const floor = Math.max(c.minWidth ?? 10, longestWord(c.header));
     return Math.min(natural[i]!, floor);
   });
+  const whole = columns.map((c, i) => (c.overflow === 'truncate' ? hard[i]! : Math.max(hard[i]!, ...rows.map((r) => longestWord(r[i] ?? '', c.breakAfter)))));
   const total = (idx: number[], widths: number[]) => idx.reduce((s, i) => s + widths[i]!, 0) + tableOverhead(idx.length);
 
   const dropped = new Set<number>();
+  let min = whole;
   while (total(keep, min) > maxWidth) {
     let victim = -1;
     for (const i of keep) {
@@ -157,16 +178,52 @@ export function fitTable(columns: FitColumn[], rows: string[][], maxWidth: numbe
     }
   }
 
+  // Nothing left to drop and words still too long: split them rather than overflow the terminal,
+  // in as few columns as it takes (the one with the most to give first).
+  if (total(keep, min) > maxWidth) {
+    min = [...whole];
+    for (const i of [...keep].sort((a, b) => whole[b]! - hard[b]! - (whole[a]! - hard[a]!))) {
+      const over = total(keep, min) - maxWidth;
+      if (over <= 0) break;
+      min[i] = Math.max(hard[i]!, whole[i]! - over);
+    }
+  }
   const widths = [...natural];
   let excess = total(keep, widths) - maxWidth;
+  // Lines each row of column i takes at width w (memoised): the table's height is, row by row, the
+  // most lines of any of its cells.
+  const memo = new Map<string, number[]>();
+  const linesAt = (i: number, w: number): number[] => {
+    const key = `${i}:${w}`;
+    let lines = memo.get(key);
+    if (!lines) {
+      const c = columns[i]!;
+      lines = rows.map((r) => (c.atomic ? cellWidth(r[i] ?? '') && (r[i] ?? '').split('\n').length : wrapCell((r[i] ?? '').replace(/\r\n?/g, '\n'), w, c.overflow, c.breakAfter).split('\n').length));
+      memo.set(key, lines);
+    }
+    return lines;
+  };
+  const headerLines = (i: number, w: number) => wrapCell(columns[i]!.header, w).split('\n').length;
+  const height = (except: number, w: number): number =>
+    Math.max(...keep.map((j) => headerLines(j, j === except ? w : widths[j]!))) +
+    rows.reduce((sum, _, r) => sum + Math.max(...keep.map((j) => (j === except ? linesAt(j, w)[r]! : linesAt(j, widths[j]!)[r]!))), 0);
+  // Small tables: take each column of width from where it costs the fewest extra lines (the
+  // widest on a tie), so a short carrier name is not wrapped over three lines to keep a long one
+  // whole. Large tables: from the widest column (the same idea without counting lines).
+  const balance = rows.length <= 200;
   while (excess > 0) {
-    let widest = -1;
+    let pick = -1;
+    let cost = Infinity;
     for (const i of keep) {
       if (widths[i]! <= min[i]!) continue;
-      if (widest === -1 || widths[i]! > widths[widest]!) widest = i;
+      const c = balance ? height(i, widths[i]! - 1) : -widths[i]!;
+      if (pick === -1 || c < cost || (c === cost && widths[i]! > widths[pick]!)) {
+        pick = i;
+        cost = c;
+      }
     }
-    if (widest === -1) break;
-    widths[widest]! -= 1;
+    if (pick === -1) break;
+    widths[pick]! -= 1;
     excess -= 1;
   }
 

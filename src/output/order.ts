@@ -22,7 +22,7 @@ export function printPrice(io: IOStreams, price: Price | undefined): void {
     ['total', price.total.toString()],
   ];
   if (price.summary_child_shipments) rows.push(['children (sum)', price.summary_child_shipments.toString()]);
-  printTable(io, [{ header: `price (${price.currency || 'AUD'})` }, { header: 'AUD', align: 'right', atomic: true }], rows);
+  printTable(io, [{ header: 'price' }, { header: price.currency || 'AUD', align: 'right', atomic: true }], rows);
 }
 
 /** The columns of a shipment row: id, transient id, service, destination, status, tracking number, total (AUD). */

@@ -2,8 +2,10 @@
  * `--quiet`: stdout carries only the ids a command produced, one per line, so
  * `ORDER=$(shipbook order create f.yaml --quiet)` works. Which ids: the order of an order result
  * (`order.id`, or `parent.id` for a combined parent), the shipment of a shipment result
- * (`shipment.id`), every order of a list (`orders[].id`), and the service codes of a quote
- * (`services[].code`). Errors print nothing on stdout (stderr says what happened).
+ * (`shipment.id`), every order of a list (`orders[].id`), the service codes of a quote
+ * (`services[].code`), the stored cards of a card list (`credit_cards[].id`), and the order of each booked
+ * order of a batch (a batch result whose status is not `booked` or `already_booked` has no id to
+ * give). Errors print nothing on stdout (stderr says what happened).
  */
 import type { IOStreams } from '../io.js';
 import type { OutputWriter } from './writer.js';
@@ -27,6 +29,9 @@ export function quietIds(data: unknown): string[] {
   if (Array.isArray(top.orders)) return top.orders.flatMap((o) => idOf(o));
   if (Array.isArray(top.shipments) && top.order === undefined) return top.shipments.flatMap((s) => idOf(s));
   if (Array.isArray(top.services)) return top.services.flatMap((s) => idOf(s, 'code'));
+  if (Array.isArray(top.credit_cards)) return top.credit_cards.flatMap((c) => idOf(c));
+  // A batch result: only a booked order's id (a failed one may have an order that is not booked).
+  if (typeof top.status === 'string' && typeof top.file === 'string' && top.status !== 'booked' && top.status !== 'already_booked') return [];
   if (typeof top.order_id === 'string') return [top.order_id];
   return [];
 }

@@ -14,11 +14,20 @@ import { countryChoices } from './countries.js';
 export type AddressInput = z.input<ReturnType<typeof deliveryRequest>>;
 
 /**
- * Asks for a country by name from a searchable list ("new z" → New Zealand).
+ * Asks for a country by name from a searchable list ("new z" → New Zealand). Before anything is
+ * typed only `proposed` is listed (an earlier answer, the sender's country for where goods were
+ * made); without it the list is empty and Enter takes nothing, so no country is ever chosen by
+ * pressing Enter at an alphabetical first entry.
  * @returns the ISO 3166-1 alpha-2 code
  */
-export async function askCountry(io: PromptIO, message: string): Promise<string> {
-  return io.prompter.search<string>({ message, source: countryChoices, pageSize: 8 });
+export async function askCountry(io: PromptIO, message: string, proposed?: string): Promise<string> {
+  const first = proposed === undefined ? undefined : countryChoices(proposed).find((c) => c.value === proposed.toUpperCase());
+  return io.prompter.search<string>({
+    message,
+    source: (term) => (term.trim() === '' ? (first ? [first] : []) : countryChoices(term)),
+    placeholder: '  type part of the name, e.g. "new z" for New Zealand',
+    pageSize: 8,
+  });
 }
 
 /** Options of {@link askAddress}. */
@@ -27,6 +36,8 @@ export interface AskAddressOptions {
   who: string;
   /** Which request the address goes into (the 35-character limits apply to `order`). */
   kind: ShipmentFormKind;
+  /** The earlier answers (when changing the address from the summary): each is the default. */
+  previous?: Partial<AddressInput>;
 }
 
 /**
@@ -36,20 +47,24 @@ export interface AskAddressOptions {
  */
 export async function askAddress(io: PromptIO, o: AskAddressOptions): Promise<AddressInput> {
   const shape = deliveryRequest(o.kind).shape;
-  const field = (key: keyof typeof shape, label: string) => askText(io, { message: `${o.who} ${label}`, schema: shape[key] });
+  const prev = o.previous ?? {};
+  const was = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+  const field = (key: keyof typeof shape, label: string) => askText(io, { message: `${o.who} ${label}`, schema: shape[key], default: was(prev[key]) });
   const first_name = await field('first_name', 'first name');
   const last_name = await field('last_name', 'last name');
-  const company = await askText(io, { message: `${o.who} company (optional, Enter to skip)`, schema: shape.company });
+  const company = await askText(io, { message: `${o.who} company (optional, Enter to skip)`, schema: shape.company, default: was(prev.company) });
   const email = await field('email', 'e-mail');
   const phone = await field('phone', 'phone');
-  const country = await askCountry(io, `${o.who} country (type to search)`);
+  const country = await askCountry(io, `${o.who} country (type to search)`, was(prev.country));
   const postcode = await field('postcode', 'postcode');
   const city = await field('city', 'city');
   const linesSchema = addressLines(o.kind);
-  const lines = [await askText(io, { message: `${o.who} address line 1`, schema: linesSchema, convert: (t) => [t] })];
+  const prevLines = Array.isArray(prev.address_lines) ? prev.address_lines.map(String) : [];
+  const lines = [await askText(io, { message: `${o.who} address line 1`, schema: linesSchema, convert: (t) => [t], default: prevLines[0] })];
   for (let i = 1; i < 3; i++) {
     const line = await io.prompter.input({
       message: `${o.who} address line ${i + 1} (optional, Enter to skip)`,
+      default: prevLines[i],
       validate: (t) => (t.trim() === '' ? true : problemOf(linesSchema, [...lines, t.trim()], [i])),
     });
     if (line.trim() === '') break;

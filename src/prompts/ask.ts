@@ -47,6 +47,8 @@ export interface AskText {
   default?: string;
   /** Turns typed text into the value the schema reads (default: the text). */
   convert?: (text: string) => unknown;
+  /** A check before the schema, worded for the question (e.g. "2026-02-30 is not a day"). */
+  first?: Validate;
   /** A further check after the schema (e.g. a total over several answers). */
   also?: Validate;
 }
@@ -58,8 +60,11 @@ export async function askText(io: PromptIO, q: AskText): Promise<string> {
     message: q.message,
     default: q.default,
     validate: (text) => {
-      const verdict = byField(text.trim());
-      return verdict === true && q.also ? q.also(text.trim()) : verdict;
+      const typed = text.trim();
+      const before = q.first ? q.first(typed) : true;
+      if (before !== true) return before;
+      const verdict = byField(typed);
+      return verdict === true && q.also ? q.also(typed) : verdict;
     },
   });
   return answer.trim();

@@ -5,9 +5,9 @@
  * Australia ("Shipment (request form)", `collection_type`; "Pickup object").
  */
 import { pickupRequest, type PickupRequest } from '../schema/address.js';
-import { isoDate, isoTime, type ShipmentFormKind } from '../schema/common.js';
+import { isoDate, isoTime, secondsOfDay, type ShipmentFormKind } from '../schema/common.js';
 import { addressLine, askAddress, type AddressInput } from './address.js';
-import { askText, type PromptIO } from './ask.js';
+import { askText, problemOf, type PromptIO } from './ask.js';
 
 /** Saved senders by name, as `shipbook config sender set` stores them in the profile. */
 export type SavedSenders = Readonly<Record<string, AddressInput>>;
@@ -34,7 +34,12 @@ export function leavesAustralia(from: string | undefined, to: string | undefined
  * address"; without saved senders the address is asked straight away.
  * @returns the sender's address (a copy) and the saved name when one was picked
  */
-export async function askSender(io: PromptIO, senders: SavedSenders, kind: ShipmentFormKind): Promise<{ address: AddressInput; saved?: string }> {
+export async function askSender(
+  io: PromptIO,
+  senders: SavedSenders,
+  kind: ShipmentFormKind,
+  previous?: Partial<AddressInput>,
+): Promise<{ address: AddressInput; saved?: string }> {
   const names = Object.keys(senders).sort();
   if (names.length > 0) {
     const NEW = '\u0000new';
@@ -48,21 +53,69 @@ export async function askSender(io: PromptIO, senders: SavedSenders, kind: Shipm
     });
     if (picked !== NEW) return { address: structuredClone(senders[picked]!), saved: picked };
   }
-  return { address: await askAddress(io, { who: 'Sender', kind }) };
+  return { address: await askAddress(io, { who: 'Sender', kind, ...(previous ? { previous } : {}) }) };
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** `YYYY-MM-DD` of `now` in this machine's time zone. */
+function localDay(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/**
+ * Checks a typed pickup date the way the question words it: the form `YYYY-MM-DD`, a day that
+ * exists (`2026-02-30` is not a day: February 2026 has 28 days), and not before today in this
+ * machine's time zone (a carrier cannot collect yesterday).
+ * @returns true, or the reason shown under the question
+ */
+export function pickupDateProblem(typed: string, now: Date): true | string {
+  const text = typed.trim();
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return `expected a date as YYYY-MM-DD, e.g. ${nextWorkingDay(now)} (got "${text}")`;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (month < 1 || month > 12) return `${text} is not a day: there is no month ${m[2]} (01 to 12)`;
+  const days = new Date(year, month, 0).getDate();
+  if (day < 1 || day > days) return `${text} is not a day: ${MONTHS[month - 1]} ${year} has ${days} days`;
+  const today = localDay(now);
+  if (text < today) return `${text} is in the past (today is ${today})`;
+  return true;
+}
+
+/**
+ * Checks a typed "until" time against the "from" time of the same pickup, in the questions' words.
+ * @returns true, or the reason shown under the question
+ */
+export function pickupUntilProblem(typed: string, from: string): true | string {
+  const text = typed.trim();
+  const form = problemOf(isoTime, text);
+  if (form !== true) return form;
+  if (secondsOfDay(text) <= secondsOfDay(from)) return `must be later than the "from" time, ${from} (got ${text})`;
+  return true;
 }
 
 /**
  * Asks for the pickup window: date (default the next working day), earliest and latest time
- * (default 09:00–17:00), each checked by the Pickup object's schema (latest after earliest).
+ * (default 09:00–17:00, or the earlier answers when changed from the summary). Each answer is
+ * checked at its question: a real day not in the past, "until" later than "from"; then by the
+ * Pickup object's schema, as a file would be.
  */
-export async function askPickup(io: PromptIO): Promise<PickupRequest> {
-  const date = await askText(io, { message: 'Pickup date (YYYY-MM-DD)', schema: isoDate, default: nextWorkingDay(io.now()) });
-  const time_earliest = await askText(io, { message: 'Pickup from (HH:MM)', schema: isoTime, default: DEFAULT_PICKUP_EARLIEST });
+export async function askPickup(io: PromptIO, previous?: Partial<PickupRequest>): Promise<PickupRequest> {
+  const now = io.now();
+  const date = await askText(io, {
+    message: 'Pickup date (YYYY-MM-DD)',
+    schema: isoDate,
+    default: previous?.date !== undefined && pickupDateProblem(previous.date, now) === true ? previous.date : nextWorkingDay(now),
+    first: (t) => pickupDateProblem(t, now),
+  });
+  const time_earliest = await askText(io, { message: 'Pickup from (HH:MM)', schema: isoTime, default: previous?.time_earliest ?? DEFAULT_PICKUP_EARLIEST });
   const time_latest = await askText(io, {
     message: 'Pickup until (HH:MM)',
     schema: pickupRequest,
     convert: (t) => ({ date, time_earliest, time_latest: t }),
-    default: DEFAULT_PICKUP_LATEST,
+    default: previous?.time_latest ?? DEFAULT_PICKUP_LATEST,
+    first: (t) => pickupUntilProblem(t, time_earliest),
   });
   return { date, time_earliest, time_latest };
 }
@@ -71,7 +124,7 @@ export async function askPickup(io: PromptIO): Promise<PickupRequest> {
  * Asks how the parcel reaches the carrier. Drop-off is offered only when the shipment leaves
  * Australia; otherwise it is a pickup and only the window is asked.
  */
-export async function askCollectionType(io: PromptIO, from: string | undefined, to: string | undefined): Promise<'pickup' | 'dropoff'> {
+export async function askCollectionType(io: PromptIO, from: string | undefined, to: string | undefined, earlier?: string): Promise<'pickup' | 'dropoff'> {
   if (!leavesAustralia(from, to)) return 'pickup';
   return io.prompter.select<'pickup' | 'dropoff'>({
     message: 'How does the parcel reach the carrier?',
@@ -79,6 +132,6 @@ export async function askCollectionType(io: PromptIO, from: string | undefined, 
       { name: 'pickup: the carrier collects it', value: 'pickup' },
       { name: 'drop-off: you take it to the carrier', value: 'dropoff' },
     ],
-    default: 'pickup',
+    default: earlier === 'dropoff' ? 'dropoff' : 'pickup',
   });
 }

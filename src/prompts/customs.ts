@@ -37,6 +37,12 @@ export function runningTotalLine(items: ReadonlyArray<ItemInput>): string {
 /** Options of {@link askCustoms}. */
 export interface AskCustomsOptions {
   kind: ShipmentFormKind;
+  /** The sender's country code: proposed as where each item was made (Enter takes it). */
+  from?: string;
+  /** The recipient's country code: a shipment inside one country is not an export, and is not called one. */
+  to?: string;
+  /** The earlier answers (when changed from the summary): each is the default. */
+  previous?: Partial<CustomsInput>;
 }
 
 /**
@@ -44,27 +50,36 @@ export interface AskCustomsOptions {
  * refused with the schema's message and asked again.
  */
 export async function askCustoms(io: PromptIO, o: AskCustomsOptions): Promise<CustomsInput> {
+  const prev = o.previous ?? {};
+  const domestic = o.from !== undefined && o.to !== undefined && o.from.toUpperCase() === o.to.toUpperCase();
+  const pick = (values: readonly string[], was: unknown, fallback: string) => values.find((v) => v.toLowerCase() === String(was).toLowerCase()) ?? fallback;
   const reason = await io.prompter.select<string>({
-    message: 'Reason for export',
+    message: domestic ? 'Reason for sending' : 'Reason for export',
     choices: CUSTOMS_REASONS.map((r) => ({ name: r, value: r })),
-    default: 'Sale',
+    default: pick(CUSTOMS_REASONS, prev.reason, 'Sale'),
   });
   const tax_status = await io.prompter.select<string>({
     message: 'Tax status',
     choices: TAX_STATUSES.map((t) => ({ name: t, value: t })),
-    default: 'Private',
+    default: pick(TAX_STATUSES, prev.tax_status, 'Private'),
   });
-  const lithium = await io.prompter.confirm({ message: 'Does the shipment contain lithium batteries?', default: false });
+  const lithium = await io.prompter.confirm({ message: 'Does the shipment contain lithium batteries?', default: prev.lithium === true });
   const whole = customsRequest(o.kind);
   const shape = itemRequest(o.kind).shape;
+  const before = Array.isArray(prev.items) ? prev.items : [];
+  const was = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
   const items: ItemInput[] = [];
   for (;;) {
     const n = items.length + 1;
-    const description = await askText(io, { message: `Item ${n} description`, schema: shape.description });
-    const quantity = Number(await askText(io, { message: `Item ${n} quantity`, schema: shape.quantity, convert: numberIfNumeric, default: '1' }));
+    const earlier: Partial<ItemInput> = before[n - 1] ?? {};
+    const description = await askText(io, { message: `Item ${n} description`, schema: shape.description, default: was(earlier.description) });
+    const quantity = Number(
+      await askText(io, { message: `Item ${n} quantity`, schema: shape.quantity, convert: numberIfNumeric, default: was(earlier.quantity) ?? '1' }),
+    );
     const value = await askText(io, {
       message: `Item ${n} value of one item (AUD)`,
       schema: shape.value,
+      default: was(earlier.value),
       // The limit is the customs schema's own rule: check the items as they would be sent.
       also: (typed) =>
         problemOf(
@@ -73,10 +88,10 @@ export async function askCustoms(io: PromptIO, o: AskCustomsOptions): Promise<Cu
           ['items'],
         ),
     });
-    const madein = await askCountry(io, `Item ${n} made in (type to search)`);
+    const madein = await askCountry(io, `Item ${n} made in (type to search)`, was(earlier.madein) ?? o.from);
     items.push({ description, quantity, value: Number(value), currency: 'AUD', madein });
     io.say(runningTotalLine(items));
-    if (!(await io.prompter.confirm({ message: 'Add another item?', default: false }))) break;
+    if (!(await io.prompter.confirm({ message: 'Add another item?', default: before.length > items.length }))) break;
   }
   return { reason, tax_status, lithium, items };
 }
@@ -89,4 +104,13 @@ export async function askDescription(io: PromptIO, kind: ShipmentFormKind, sugge
   const max = kind === 'order' ? 35 : undefined;
   const fallback = suggestion === undefined ? undefined : max === undefined ? suggestion : [...suggestion].slice(0, max).join('');
   return askText(io, { message: 'Shipment description (what is in it)', schema: text(max), default: fallback });
+}
+
+/**
+ * Asks for the shipment's reference (`transient_id`, interface document "Shipment (request
+ * form)": a client-chosen id echoed in the response, at most 35 characters in create order), with
+ * `proposed` as the default.
+ */
+export async function askReference(io: PromptIO, kind: ShipmentFormKind, proposed: string): Promise<string> {
+  return askText(io, { message: 'Your reference for this shipment', schema: text(kind === 'order' ? 35 : undefined), default: proposed });
 }

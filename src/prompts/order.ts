@@ -13,7 +13,7 @@ import type { QuoteRequest, QuoteServiceEntry } from '../schema/quote.js';
 import { askAddress } from './address.js';
 import type { PromptIO } from './ask.js';
 import { askCollectionType, askPickup, askSender, type SavedSenders } from './collection.js';
-import { askCustoms, askDescription } from './customs.js';
+import { askCustoms, askDescription, askReference } from './customs.js';
 import { askPackages } from './packages.js';
 import { askService, pickService, quoteRequestFor, type ServiceChoice } from './service.js';
 
@@ -127,46 +127,74 @@ export interface CompleteDeps {
   quote(request: QuoteRequest): Promise<QuoteServiceEntry[]>;
   /** `--service cheapest|<code>`: chooses the service without asking when the file has none. */
   service?: ServiceChoice;
+  /** Ask for the shipment's reference (`transient_id`) when it has none: a booking guided from scratch. */
+  askReference?: boolean;
+  /** The shipment as it was before a part was taken out to be changed: its answers are the defaults. */
+  previous?: Obj;
 }
 
 /** What {@link completeShipment} did. */
 export interface Completed {
   /** Parts asked at the prompt (empty when the file and flags gave everything). */
   asked: ShipmentPart[];
+  /** True when the reference was asked. */
+  askedReference: boolean;
   /** The service chosen from a live quote, when one was. */
   chosen?: QuoteServiceEntry;
 }
 
 /**
+ * A reference for a shipment, proposed at its question: `shipbook-20261125-k3f9` (the local date
+ * and four random letters or digits; 22 characters, within the 35 of create order).
+ */
+export function generatedReference(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const random = Array.from({ length: 4 }, () => '0123456789abcdefghjkmnpqrstuvwxyz'[Math.floor(Math.random() * 33)]).join('');
+  return `shipbook-${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${random}`;
+}
+
+/**
  * Fills the missing parts of `shipment` in place, asking only for those (or choosing the
  * service by `--service`). Call {@link missingParts} first when there are no prompts: this
- * function asks for what is missing and cannot ask without `deps.io`.
+ * function asks for what is missing and cannot ask without `deps.io`. Each part is written into
+ * `shipment` as soon as it is answered, so an interrupted run leaves every finished part in place.
  * @throws PromptInterruptedError (130) on Ctrl-C; UsageError (2) when no service fits
  */
 export async function completeShipment(shipment: Obj, kind: ShipmentFormKind, deps: CompleteDeps, where = 'the shipment'): Promise<Completed> {
   const asked: ShipmentPart[] = [];
-  // The service is chosen below, from a live quote, once the route and packages are known.
-  const missing = new Set(missingParts(shipment, [], { serviceGiven: true }).map((p) => p.part));
   const io = deps.io;
+  const prev = deps.previous ?? {};
+  const prevObj = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
+  // What is missing is read again before each part: answering the sender may bring a kept pickup.
   const need = (part: ShipmentPart): PromptIO | undefined => {
-    if (!missing.has(part) || !io) return undefined;
+    if (!io || !missingParts(shipment, [], { serviceGiven: true }).some((p) => p.part === part)) return undefined;
     asked.push(part);
     return io;
   };
   let q: PromptIO | undefined;
-  if ((q = need('collection'))) shipment.collection = (await askSender(q, deps.senders, kind)).address;
-  if ((q = need('delivery'))) shipment.delivery = await askAddress(q, { who: 'Recipient', kind });
+  if ((q = need('collection'))) {
+    const address = (await askSender(q, deps.senders, kind, prevObj(prev.collection))).address;
+    const keptPickup = prevObj(prev.collection)?.pickup;
+    shipment.collection = { ...address, ...(keptPickup !== undefined && shipment.collection_type !== 'dropoff' ? { pickup: keptPickup } : {}) };
+  }
+  if ((q = need('delivery'))) shipment.delivery = await askAddress(q, { who: 'Recipient', kind, previous: prevObj(prev.delivery) });
   const from = (shipment.collection as Obj | undefined)?.country as string | undefined;
   const to = (shipment.delivery as Obj | undefined)?.country as string | undefined;
-  if ((q = need('collection_type'))) shipment.collection_type = await askCollectionType(q, from, to);
+  if ((q = need('collection_type'))) shipment.collection_type = await askCollectionType(q, from, to, prev.collection_type as string | undefined);
   if (shipment.collection_type !== 'dropoff' && (q = need('pickup'))) {
-    if (isObject(shipment.collection)) shipment.collection.pickup = await askPickup(q);
+    if (isObject(shipment.collection)) shipment.collection.pickup = await askPickup(q, prevObj(prevObj(prev.collection)?.pickup));
   }
-  if ((q = need('packages'))) shipment.packages = await askPackages(q);
-  if ((q = need('customs_information'))) shipment.customs_information = await askCustoms(q, { kind });
+  if ((q = need('packages'))) shipment.packages = await askPackages(q, { previous: Array.isArray(prev.packages) ? (prev.packages as Obj[]) : undefined });
+  if ((q = need('customs_information'))) shipment.customs_information = await askCustoms(q, { kind, from, to, previous: prevObj(prev.customs_information) });
   if ((q = need('description'))) {
     const first = ((shipment.customs_information as Obj | undefined)?.items as Obj[] | undefined)?.[0]?.description;
-    shipment.description = await askDescription(q, kind, typeof first === 'string' ? first : undefined);
+    const earlier = typeof prev.description === 'string' ? prev.description : typeof first === 'string' ? first : undefined;
+    shipment.description = await askDescription(q, kind, earlier);
+  }
+  let askedReference = false;
+  if (io && deps.askReference && shipment.transient_id == null) {
+    askedReference = true;
+    shipment.transient_id = await askReference(io, kind, typeof prev.transient_id === 'string' ? prev.transient_id : generatedReference(io.now()));
   }
   let chosen: QuoteServiceEntry | undefined;
   const serviceMissing = shipment.service == null || (isObject(shipment.service) && shipment.service.code == null);
@@ -175,9 +203,10 @@ export async function completeShipment(shipment: Obj, kind: ShipmentFormKind, de
     if (deps.service) chosen = pickService(services, deps.service, kind, where);
     else {
       asked.push('service');
-      chosen = await askService(io!, services, kind, where);
+      const earlier = prevObj(prev.service)?.code;
+      chosen = await askService(io!, services, kind, where, typeof earlier === 'string' ? earlier : undefined);
     }
     shipment.service = { ...(isObject(shipment.service) ? shipment.service : {}), code: chosen.code };
   }
-  return { asked, ...(chosen ? { chosen } : {}) };
+  return { asked, askedReference, ...(chosen ? { chosen } : {}) };
 }

@@ -13,6 +13,8 @@ export type PackageInput = PackageRequest;
 export interface AskPackagesOptions {
   /** The unit system when already known (a flag or file), so it is not asked. */
   unit?: 'cm' | 'in';
+  /** The earlier answers (when changed from the summary): each is the default. */
+  previous?: ReadonlyArray<Partial<PackageInput>>;
 }
 
 /**
@@ -28,20 +30,28 @@ export async function askPackages(io: PromptIO, o: AskPackagesOptions = {}): Pro
         { name: 'cm and kg', value: 'cm' },
         { name: 'inches and pounds', value: 'in' },
       ],
-      default: 'cm',
+      default: o.previous?.[0]?.unit === 'in' ? 'in' : 'cm',
     }));
   const [size, mass] = unit === 'cm' ? ['cm', 'kg'] : ['in', 'lb'];
   const shape = packageRequest.shape;
   const packages: PackageInput[] = [];
   for (;;) {
     const n = packages.length + 1;
+    const earlier = o.previous?.[n - 1];
     const ask = async (key: 'length' | 'width' | 'height' | 'weight', label: string) =>
-      Number(await askText(io, { message: `Package ${n} ${label}`, schema: shape[key], convert: numberIfNumeric }));
+      Number(
+        await askText(io, {
+          message: `Package ${n} ${label}`,
+          schema: shape[key],
+          convert: numberIfNumeric,
+          ...(earlier?.[key] !== undefined ? { default: String(earlier[key]) } : {}),
+        }),
+      );
     const length = await ask('length', `length (${size})`);
     const width = await ask('width', `width (${size})`);
     const height = await ask('height', `height (${size})`);
     const weight = await ask('weight', `weight (${mass})`);
     packages.push({ length, width, height, weight, unit });
-    if (!(await io.prompter.confirm({ message: 'Add another package?', default: false }))) return packages;
+    if (!(await io.prompter.confirm({ message: 'Add another package?', default: (o.previous?.length ?? 0) > packages.length }))) return packages;
   }
 }

@@ -102,10 +102,16 @@ export function pickService(services: ReadonlyArray<QuoteServiceEntry>, choice: 
 
 /**
  * Offers the services of a live quote, cheapest first with carrier, name and total; the person
- * picks one with the arrow keys (the cheapest is highlighted).
+ * picks one with the arrow keys (the cheapest is highlighted, or `earlier` when it is still offered).
  * @throws UsageError (exit 2) when nothing is offered
  */
-export async function askService(io: PromptIO, services: ReadonlyArray<QuoteServiceEntry>, kind: ShipmentFormKind, where = 'the shipment'): Promise<QuoteServiceEntry> {
+export async function askService(
+  io: PromptIO,
+  services: ReadonlyArray<QuoteServiceEntry>,
+  kind: ShipmentFormKind,
+  where = 'the shipment',
+  earlier?: string,
+): Promise<QuoteServiceEntry> {
   const offered = cheapestFirst(servicesFor(kind, services));
   if (offered.length === 0) throw noService(kind, where);
   const width = Math.max(...offered.map((s) => s.code.length));
@@ -114,7 +120,7 @@ export async function askService(io: PromptIO, services: ReadonlyArray<QuoteServ
   const code = await io.prompter.select<string>({
     message: 'Service (cheapest first)',
     choices: offered.map((s) => ({ name: label(s), value: s.code })),
-    default: offered[0]!.code,
+    default: offered.find((s) => s.code === earlier)?.code ?? offered[0]!.code,
   });
   return offered.find((s) => s.code === code)!;
 }

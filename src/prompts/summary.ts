@@ -3,6 +3,7 @@
  * service and quoted price of every shipment, then a confirmation. Drawn as plain lines so the
  * same text reads well on any terminal and in the README.
  */
+import wrapAnsi from 'wrap-ansi';
 import type { QuoteServiceEntry } from '../schema/quote.js';
 import { displayCents } from '../schema/money.js';
 import { oneLine } from '../schema/shipment.js';
@@ -20,11 +21,14 @@ function pkgLine(p: Record<string, unknown>): string {
 
 /**
  * The summary of shipments (as files write them) with the chosen services (by shipment index),
- * as lines of text.
+ * as lines of text, at most `width` columns wide when given (a terminal's width).
  */
-export function renderSummary(shipments: ReadonlyArray<ShipmentLike>, services: ReadonlyMap<number, QuoteServiceEntry> = new Map()): string {
+export function renderSummary(shipments: ReadonlyArray<ShipmentLike>, services: ReadonlyMap<number, QuoteServiceEntry> = new Map(), width?: number): string {
   const out: string[] = [];
-  const row = (label: string, value: string) => out.push(`  ${label.padEnd(9)} ${value}`);
+  const indent = ' '.repeat(13);
+  // Within `width` columns a long value (an address) continues under itself, broken between words.
+  const fit = (value: string) => (width === undefined || width - 14 < 20 ? value : wrapAnsi(value, width - 14, { hard: false, trim: true }).replace(/\n/g, `\n${indent}`));
+  const row = (label: string, value: string) => out.push(`  ${label.padEnd(10)} ${fit(value)}`);
   shipments.forEach((s, i) => {
     out.push(shipments.length > 1 ? `Shipment ${i + 1}` : 'Summary');
     const collection = (s.collection ?? undefined) as Record<string, unknown> | undefined;
@@ -43,6 +47,7 @@ export function renderSummary(shipments: ReadonlyArray<ShipmentLike>, services: 
     );
     for (const item of items) row('', `${String(item.quantity)} × ${String(item.description)} at ${displayCents(itemsInputTotalCents([{ ...item, quantity: 1 }]))} AUD, made in ${String(item.madein)}`);
     if (typeof s.description === 'string') row('Contents', s.description);
+    if (typeof s.transient_id === 'string') row('Reference', s.transient_id);
     const chosen = services.get(i);
     const code = (s.service as { code?: unknown } | undefined)?.code;
     if (chosen) {
@@ -55,7 +60,51 @@ export function renderSummary(shipments: ReadonlyArray<ShipmentLike>, services: 
   return out.join('\n');
 }
 
-/** Shows the summary and asks for confirmation. @returns true to go on */
+/** A part of a shipment that can be changed from the summary. */
+export type EditablePart = 'sender' | 'recipient' | 'pickup' | 'packages' | 'customs' | 'description' | 'reference' | 'service';
+
+/** The parts in the order the summary offers them, with the words of the choice. */
+const EDITABLE: ReadonlyArray<[EditablePart, string]> = [
+  ['sender', 'the sender'],
+  ['recipient', 'the recipient'],
+  ['pickup', 'the pickup'],
+  ['packages', 'the packages'],
+  ['customs', 'the customs'],
+  ['description', 'the description'],
+  ['reference', 'the reference'],
+  ['service', 'the service'],
+];
+
+/** What the person chose at the summary. */
+export type SummaryChoice = { action: 'go' } | { action: 'stop' } | { action: 'change'; shipment: number; part: EditablePart };
+
+/**
+ * Shows the summary and asks what to do: go on (the default, so Enter books), change one of the
+ * `editable` parts of a shipment (by shipment index), or stop and keep the answers.
+ * @param question e.g. `Book this?`; `go` names the first choice, e.g. `yes, book it`
+ */
+export async function askAtSummary(
+  io: PromptIO,
+  summary: string,
+  editable: ReadonlyArray<ReadonlySet<EditablePart>>,
+  o: { question: string; go: string },
+): Promise<SummaryChoice> {
+  io.say(`\n${summary}\n`);
+  const several = editable.length > 1;
+  const choices = [{ name: o.go, value: 'go' }];
+  editable.forEach((parts, i) => {
+    for (const [part, words] of EDITABLE) {
+      if (parts.has(part)) choices.push({ name: `change ${words}${several ? ` of shipment ${i + 1}` : ''}`, value: `change:${i}:${part}` });
+    }
+  });
+  choices.push({ name: 'no: keep the answers for later and stop', value: 'stop' });
+  const picked = await io.prompter.select<string>({ message: o.question, choices, default: 'go' });
+  if (picked === 'go' || picked === 'stop') return { action: picked };
+  const [, index, part] = picked.split(':');
+  return { action: 'change', shipment: Number(index), part: part as EditablePart };
+}
+
+/** Shows the summary and asks for confirmation (a yes/no, for forms with nothing to change). @returns true to go on */
 export async function confirmSummary(io: PromptIO, summary: string, question = 'Book this?'): Promise<boolean> {
   io.say(`\n${summary}\n`);
   return io.prompter.confirm({ message: question, default: true });

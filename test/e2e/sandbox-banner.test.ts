@@ -57,6 +57,6 @@ describe('shipbook sandbox', () => {
 
   it('has its own default port, not the callback receiver\'s 8787', async () => {
     const r = await runShipbook(['sandbox', '--help']);
-    expect(r.stdout).toContain('(default: "8788")');
+    expect(r.stdout).toContain('(default: 8788)');
   });
 });

@@ -4,82 +4,15 @@
  * `capture-pane`, and every step waits for what the screen shows, never for a fixed time. Each
  * test file uses its own tmux server (`-L`), so nothing touches a user's tmux.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { BIN, ROOT, runCli } from './cli.js';
+import { hasTmux, killTerminals, Terminal } from '../helpers/terminal.js';
+import { ROOT, runCli } from './cli.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 if (!hasTmux) console.warn('skipping the pseudo-terminal tests of the wizard: tmux is not installed (apt-get install tmux)');
-
-const SOCKET = `shipbook-wizard-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
-
-/** One program running in a tmux window: type into it and read its screen. */
-class Terminal {
-  private constructor(readonly name: string) {}
-
-  /** Starts `shipbook <args>` with `env` in a 120×50 terminal; the shell prints `__EXIT=<code>` when it ends. */
-  static start(args: string[], env: Record<string, string>): Terminal {
-    const name = `t${randomUUID().slice(0, 8)}`;
-    const vars = Object.entries({ ...env, NO_COLOR: '1', SHIPBOOK_SANDBOX_DELAY_MS: '100' }).map(([k, v]) => `${k}=${shellQuote(v)}`);
-    const command = `cd ${shellQuote(ROOT)} && env -u CI ${vars.join(' ')} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo __EXIT=$?; sleep 600`;
-    tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '50', command);
-    return new Terminal(name);
-  }
-
-  /** The screen and its scrollback, as text. */
-  screen(): string {
-    return tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', this.name);
-  }
-
-  /** Waits until the screen matches (checked every 25 ms, up to `timeoutMs`). */
-  async waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const text = this.screen();
-      if (typeof what === 'string' ? text.includes(what) : what.test(text)) return text;
-      if (Date.now() > deadline) throw new Error(`the screen never showed ${String(what)}:\n${text}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-
-  /** Waits for a question, then types the answer and Enter. */
-  async answer(question: string, text: string): Promise<void> {
-    await this.waitFor(`? ${question}`);
-    if (text !== '') tmux('send-keys', '-t', this.name, '-l', text);
-    tmux('send-keys', '-t', this.name, 'Enter');
-    await this.waitFor(`✔ ${question}`);
-  }
-
-  /** Types into a search question, waits until `pick` is highlighted, takes it. */
-  async search(question: string, text: string, pick: string): Promise<void> {
-    await this.waitFor(`? ${question}`);
-    tmux('send-keys', '-t', this.name, '-l', text);
-    await this.waitFor(`❯ ${pick}`);
-    tmux('send-keys', '-t', this.name, 'Enter');
-    await this.waitFor(`✔ ${question} ${pick}`);
-  }
-
-  /** Sends keys by name (`Enter`, `Down`, `C-c`, `C-u`). */
-  keys(...names: string[]): void {
-    tmux('send-keys', '-t', this.name, ...names);
-  }
-
-  /** Waits for the program to end and returns its exit code and the whole screen. */
-  async exit(timeoutMs = 20_000): Promise<{ code: number; screen: string }> {
-    const screen = await this.waitFor(/__EXIT=\d+/, timeoutMs);
-    return { code: Number(/__EXIT=(\d+)/.exec(screen)![1]), screen };
-  }
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 const fx = useSandbox();
 let env: Record<string, string>;
@@ -97,9 +30,7 @@ async function orderCount(): Promise<number> {
   return body.result.orders.length;
 }
 
-afterAll(() => {
-  if (hasTmux) spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
-});
+afterAll(killTerminals);
 
 /** The recipient's questions, answered for a Melbourne address. */
 async function recipient(t: Terminal): Promise<void> {
@@ -150,7 +81,8 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     await t.answer('Package 1 height (cm)', '25');
     await t.answer('Package 1 weight (kg)', '6.5');
     await t.answer('Add another package?', 'n');
-    await t.waitFor('? Reason for export');
+    // Sydney to Melbourne is not an export, and is not called one.
+    await t.waitFor('? Reason for sending');
     t.keys('Enter');
     await t.waitFor('? Tax status');
     t.keys('Enter');
@@ -162,13 +94,19 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     await t.waitFor('Items so far: 1, total 222.00 AUD of at most 7,500.00 AUD');
     await t.answer('Add another item?', 'n');
     await t.answer('Shipment description (what is in it)', 'Homewares');
+    // A reference is proposed (Enter takes it) and shown in the summary.
+    const proposed = await t.waitFor(/\? Your reference for this shipment \((shipbook-\d{8}-\w{4})\)/);
+    const ref = /\((shipbook-\d{8}-\w{4})\)/.exec(proposed.slice(proposed.lastIndexOf('Your reference')))![1]!;
+    await t.answer('Your reference for this shipment', '');
     // A live quote, cheapest first; pick the second with the arrow keys.
     await t.waitFor(/❯ SB-DOM-ROAD +StarTrack Road Express +38\.50 AUD\n +SB-DOM-EXP +Australia Post Express Post Parcel +54\.78 AUD/);
     t.keys('Down', 'Enter');
     await t.waitFor('✔ Service (cheapest first) SB-DOM-EXP');
     const summary = await t.waitFor('? Book this?');
-    expect(summary).toContain('  To        Tom Nguyen, Level 12, 120 Collins Street, Melbourne 3000 AU');
-    expect(summary).toContain('  Packages  1. 40 × 30 × 25 cm, 6.5 kg');
+    expect(summary).toContain('  To         Tom Nguyen, Level 12, 120 Collins Street, Melbourne 3000 AU');
+    expect(summary).toContain('  Packages   1. 40 × 30 × 25 cm, 6.5 kg');
+    expect(summary).toContain(`  Reference  ${ref}`);
+    expect(summary).toContain('❯ yes, book it');
     t.keys('Enter');
     // The final question: save the answers (no --save-as given).
     const saved = join(fx.home, 'wizard-order.yaml');
@@ -181,6 +119,10 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     const { code, screen } = await t.exit();
     expect(code, screen).toBe(0);
     expect(screen).toMatch(/processed order ORD-\w+ booked/);
+    // The last line before the shell's is the command that books the saved file again.
+    const lines = screen.slice(0, screen.indexOf('__EXIT=')).trimEnd().split('\n');
+    expect(lines.at(-1)).toBe(`Saved the order as ${saved} (no payment details); book it again with: shipbook book ${saved}`);
+    expect(readFileSync(saved, 'utf8')).toContain(`transient_id: ${ref}`);
     const again = await runCli(['validate', saved], { env });
     expect(again.code, again.stdout).toBe(0);
     expect(screen).toMatch(/SBX\d+/);
@@ -227,6 +169,162 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     const after = screen.slice(screen.indexOf('? Sender last name'));
     expect(after.split('\n').filter((l) => /interrupted/.test(l))).toHaveLength(1);
     expect(await orderCount()).toBe(before);
+  });
+});
+
+/** The sender's questions, answered for a Sydney address (a profile with no saved sender). */
+async function sender(t: Terminal): Promise<void> {
+  await t.answer('Sender first name', 'Priya');
+  await t.answer('Sender last name', 'Raman');
+  await t.answer('Sender company (optional, Enter to skip)', '');
+  await t.answer('Sender e-mail', 'dispatch@example.com.au');
+  await t.answer('Sender phone', '+61 2 9555 0142');
+  await t.search('Sender country (type to search)', 'austral', 'Australia (AU)');
+  await t.answer('Sender postcode', '2015');
+  await t.answer('Sender city', 'Alexandria');
+  await t.answer('Sender address line 1', 'Unit 4, 18 Bourke Road');
+  await t.answer('Sender address line 2 (optional, Enter to skip)', '');
+}
+
+/** Answers the rest of a guided booking from the pickup date to the summary (Sydney to Melbourne). */
+async function pickupToSummary(t: Terminal): Promise<string> {
+  await t.answer('Pickup date (YYYY-MM-DD)', '');
+  await t.answer('Pickup from (HH:MM)', '');
+  await t.answer('Pickup until (HH:MM)', '');
+  await t.waitFor('❯ cm and kg');
+  t.keys('Enter');
+  await t.answer('Package 1 length (cm)', '40');
+  await t.answer('Package 1 width (cm)', '30');
+  await t.answer('Package 1 height (cm)', '25');
+  await t.answer('Package 1 weight (kg)', '6.5');
+  await t.answer('Add another package?', 'n');
+  await t.waitFor('? Reason for sending');
+  t.keys('Enter');
+  await t.waitFor('? Tax status');
+  t.keys('Enter');
+  await t.answer('Does the shipment contain lithium batteries?', 'n');
+  await t.answer('Item 1 description', 'Ceramic dinner plates');
+  await t.answer('Item 1 quantity', '12');
+  await t.answer('Item 1 value of one item (AUD)', '18.50');
+  // Made in: the sender's country is proposed; Enter takes it.
+  await t.waitFor('❯ Australia (AU)');
+  t.keys('Enter');
+  await t.waitFor('✔ Item 1 made in (type to search) Australia (AU)');
+  await t.answer('Add another item?', 'n');
+  await t.answer('Shipment description (what is in it)', 'Homewares');
+  await t.answer('Your reference for this shipment', 'PO-4471');
+  await t.waitFor('❯ SB-DOM-ROAD');
+  t.keys('Enter');
+  return t.waitFor('? Book this?');
+}
+
+describe.skipIf(!hasTmux)('the guided booking: changing an answer at the summary, and a draft kept on Ctrl-C', () => {
+  it('changes the recipient from the summary at 80 columns: earlier answers are the defaults, the service is quoted again', async () => {
+    const t = Terminal.start(['book'], env, 80);
+    await t.waitFor('❯ warehouse-syd');
+    t.keys('Enter');
+    await recipient(t);
+    const first = await pickupToSummary(t);
+    expect(first).toContain('  To         Tom Nguyen, Level 12, 120 Collins Street, Melbourne 3000 AU');
+    // The summary offers each part; go down to "change the recipient".
+    await t.waitFor('  change the recipient');
+    t.keys('Down', 'Down');
+    await t.waitFor('❯ change the recipient');
+    t.keys('Enter');
+    // Every earlier answer is the default: Enter keeps it; only the city and postcode change.
+    await t.answer('Recipient first name', '');
+    await t.answer('Recipient last name', '');
+    await t.answer('Recipient company (optional, Enter to skip)', '');
+    await t.answer('Recipient e-mail', '');
+    await t.answer('Recipient phone', '');
+    await t.waitFor('❯ Australia (AU)');
+    t.keys('Enter');
+    await t.waitFor('? Recipient postcode');
+    t.keys('C-u');
+    await t.answer('Recipient postcode', '4000');
+    await t.waitFor('? Recipient city');
+    t.keys('C-u');
+    await t.answer('Recipient city', 'Brisbane');
+    await t.answer('Recipient address line 1', '');
+    await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
+    // The price depends on the route: the service is chosen again from a new quote.
+    await t.waitFor('The price depends on the route, packages and goods: the service is asked again.');
+    await t.waitFor(/✔ Service \(cheapest first\)[\s\S]*\? Service \(cheapest first\)/);
+    t.keys('Enter');
+    const again = await t.waitFor(/Brisbane 4000 AU[\s\S]*\? Book this\?/);
+    const second = again.slice(again.lastIndexOf('Summary'));
+    expect(second).toContain('  To         Tom Nguyen, Level 12, 120 Collins Street, Brisbane 4000 AU');
+    expect(second).toContain('  Reference  PO-4471');
+    expect(second).toContain('  Pickup     ');
+    console.log(`the guided booking's summary at 80 columns (the screen as shown):\n${t.visible().trimEnd()}`);
+    t.keys('Enter');
+    await t.answer('Save these answers as a file, to use again without prompts?', '');
+    await t.waitFor('❯ credit account');
+    t.keys('Enter');
+    const { code, screen } = await t.exit();
+    expect(code, screen).toBe(0);
+    expect(screen).toMatch(/processed order ORD-\w+ booked/);
+    expect(screen).toContain('Brisbane');
+  });
+
+  it('keeps the answers on Ctrl-C (nothing sent, the draft named), and the next book offers to resume them', async () => {
+    // The built-in sandbox, in a state directory of this test's own.
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-draft-'));
+    const own = { HOME: state, XDG_CONFIG_HOME: state, SHIPBOOK_STATE_DIR: state };
+    const draft = join(state, 'drafts', 'book.yaml');
+    const t = Terminal.start(['book'], own, 80);
+    const start = await t.waitFor('? Sender first name');
+    // The sandbox is named before the first question.
+    expect(start.indexOf('[sandbox] built-in sandbox')).toBeGreaterThanOrEqual(0);
+    expect(start.indexOf('[sandbox]')).toBeLessThan(start.indexOf('? Sender first name'));
+    await sender(t);
+    await recipient(t);
+    await t.waitFor('? Pickup date (YYYY-MM-DD)');
+    t.keys('C-c');
+    const stopped = await t.exit();
+    expect(stopped.code).toBe(130);
+    const tail = stopped.screen.slice(stopped.screen.indexOf('? Pickup date'));
+    expect(tail).toContain(`error: interrupted (Ctrl-C): nothing was sent; the answers so far are kept in ${draft}`);
+    expect(tail).toContain(`hint: "shipbook book" with no file offers to resume them; or complete that file with: shipbook book ${draft}`);
+    const kept = readFileSync(draft, 'utf8');
+    expect(kept).toContain('first_name: Tom');
+    expect(kept).not.toContain('time_earliest');
+
+    const r = Terminal.start(['book'], own, 120);
+    await r.answer(`Resume the answers kept on`, '');
+    // The sender and recipient come from the draft: the next question is the pickup.
+    const resumed = await r.waitFor('? Pickup date (YYYY-MM-DD)');
+    expect(resumed).not.toContain('Recipient first name');
+    const summary = await pickupToSummary(r);
+    expect(summary).toContain('  To         Tom Nguyen, Level 12, 120 Collins Street, Melbourne 3000 AU');
+    r.keys('Enter');
+    await r.answer('Save these answers as a file, to use again without prompts?', '');
+    await r.waitFor('❯ credit account');
+    r.keys('Enter');
+    const booked = await r.exit(40_000);
+    expect(booked.code, booked.screen).toBe(0);
+    expect(booked.screen).toMatch(/processed order ORD-\w+ booked/);
+    // Booked: the draft is gone, and the next book starts afresh.
+    expect(existsSync(draft)).toBe(false);
+  });
+
+  it('keeps the answers when the person stops at the summary', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-stop-'));
+    const own = { ...env, SHIPBOOK_STATE_DIR: state };
+    const draft = join(state, 'drafts', 'book.yaml');
+    const t = Terminal.start(['book'], own, 120);
+    await t.waitFor('❯ warehouse-syd');
+    t.keys('Enter');
+    await recipient(t);
+    await pickupToSummary(t);
+    t.keys('Up');
+    await t.waitFor('❯ no: keep the answers for later and stop');
+    t.keys('Enter');
+    const { code, screen } = await t.exit();
+    expect(code).toBe(130);
+    expect(screen).toContain(`error: not booked: stopped at the summary; nothing was sent. The answers are kept in ${draft}`);
+    const v = await runCli(['validate', draft], { env: own });
+    expect(v.code, v.stdout + v.stderr).toBe(0);
   });
 });
 
@@ -289,6 +387,12 @@ describe.skipIf(!hasTmux)('the other commands on a terminal', () => {
     expect(code, screen).toBe(0);
     expect(screen).not.toContain('From country');
     expect(screen).toMatch(/SB-INTL-\w+/);
+    // The line that asks the same without a question, and it works when pasted.
+    const line = 'shipbook quote --from AU:2015:Alexandria --to NZ:6011:Wellington --package 30x20x15cm:2.5kg';
+    expect(screen).toContain(`Quote the same again with: ${line}`);
+    const again = await runCli(line.split(' ').slice(1), { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/SB-INTL-\w+/);
   });
 });
 

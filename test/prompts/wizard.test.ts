@@ -8,8 +8,8 @@ import { createOrderRequest } from '../../src/schema/order.js';
 import { Money } from '../../src/schema/money.js';
 import type { QuoteServiceEntry } from '../../src/schema/quote.js';
 import type { PromptIO } from '../../src/prompts/ask.js';
-import { askAddress } from '../../src/prompts/address.js';
-import { askCollectionType, askPickup, askSender, nextWorkingDay } from '../../src/prompts/collection.js';
+import { askAddress, askCountry } from '../../src/prompts/address.js';
+import { askCollectionType, askPickup, askSender, nextWorkingDay, pickupDateProblem, pickupUntilProblem } from '../../src/prompts/collection.js';
 import { countryChoices, searchCountries } from '../../src/prompts/countries.js';
 import { askCustoms } from '../../src/prompts/customs.js';
 import { askPackages } from '../../src/prompts/packages.js';
@@ -55,6 +55,11 @@ describe('countries', () => {
     expect(searchCountries('au')[0]!.code).toBe('AU');
     expect(countryChoices('germ')[0]).toEqual({ name: 'Germany (DE)', value: 'DE' });
     expect(searchCountries('').length).toBeGreaterThan(240);
+  });
+
+  it('takes no country on Enter before anything is typed, unless one is proposed', async () => {
+    await expect(askCountry(promptIO({ 'Recipient country (type to search)': '' }).io, 'Recipient country (type to search)')).rejects.toThrow('no choice of "Recipient country (type to search)" matches ""');
+    expect(await askCountry(promptIO({ 'Item 1 made in (type to search)': '' }).io, 'Item 1 made in (type to search)', 'AU')).toBe('AU');
   });
 });
 
@@ -105,7 +110,34 @@ describe('collection', () => {
     expect(nextWorkingDay(new Date(2026, 10, 27, 12))).toBe('2026-11-30'); // Friday → Monday
     const { io, prompter } = promptIO({ 'Pickup date (YYYY-MM-DD)': '', 'Pickup from (HH:MM)': '', 'Pickup until (HH:MM)': ['08:00', ''] });
     expect(await askPickup(io)).toEqual({ date: '2026-11-26', time_earliest: '09:00', time_latest: '17:00' });
-    expect(prompter.refused[0]!.reason).toBe('must be after time_earliest (09:00, got 08:00)');
+    expect(prompter.refused[0]!.reason).toBe('must be later than the "from" time, 09:00 (got 08:00)');
+  });
+
+  it('refuses a day that does not exist, a day in the past and a badly written date, in the question\'s words', () => {
+    // NOW is Wednesday 2026-11-25, local time.
+    expect(pickupDateProblem('2026-02-30', NOW)).toBe('2026-02-30 is not a day: February 2026 has 28 days');
+    expect(pickupDateProblem('2028-02-29', NOW)).toBe(true);
+    expect(pickupDateProblem('2027-02-29', NOW)).toBe('2027-02-29 is not a day: February 2027 has 28 days');
+    expect(pickupDateProblem('2026-12-31', NOW)).toBe(true);
+    expect(pickupDateProblem('2026-11-31', NOW)).toBe('2026-11-31 is not a day: November 2026 has 30 days');
+    expect(pickupDateProblem('2026-13-01', NOW)).toBe('2026-13-01 is not a day: there is no month 13 (01 to 12)');
+    expect(pickupDateProblem('2026-11-24', NOW)).toBe('2026-11-24 is in the past (today is 2026-11-25)');
+    expect(pickupDateProblem('2026-11-25', NOW)).toBe(true);
+    expect(pickupDateProblem('25/11/2026', NOW)).toBe('expected a date as YYYY-MM-DD, e.g. 2026-11-26 (got "25/11/2026")');
+  });
+
+  it('refuses an "until" time that is not later than the "from" time, never naming a wire field', () => {
+    expect(pickupUntilProblem('17:00', '09:00')).toBe(true);
+    expect(pickupUntilProblem('09:00', '09:00')).toBe('must be later than the "from" time, 09:00 (got 09:00)');
+    expect(pickupUntilProblem('08:30', '09:00')).toBe('must be later than the "from" time, 09:00 (got 08:30)');
+    expect(pickupUntilProblem('5pm', '09:00')).toMatch(/^expected an ISO 8601 time HH:MM/);
+    expect(pickupUntilProblem('08:00', '09:00')).not.toMatch(/time_earliest|time_latest/);
+  });
+
+  it('asks the date again until it is a real day that is not past', async () => {
+    const { io, prompter } = promptIO({ 'Pickup date (YYYY-MM-DD)': ['2026-02-30', '2026-11-20', '2026-12-01'], 'Pickup from (HH:MM)': '', 'Pickup until (HH:MM)': '' });
+    expect((await askPickup(io)).date).toBe('2026-12-01');
+    expect(prompter.refused.map((r) => r.reason)).toEqual(['2026-02-30 is not a day: February 2026 has 28 days', '2026-11-20 is in the past (today is 2026-11-25)']);
   });
 
   it('offers drop-off only for shipments leaving Australia', async () => {
@@ -167,7 +199,7 @@ describe('customs', () => {
       'Item 2 value of one item (AUD)': ['1500.01', '12.345', '1500'],
       'Item 2 made in (type to search)': 'germany',
     });
-    const customs = await askCustoms(io, { kind: 'order' });
+    const customs = await askCustoms(io, { kind: 'order', from: 'AU', to: 'NZ' });
     expect(customs).toEqual({
       reason: 'Gift',
       tax_status: 'Private',
@@ -182,6 +214,24 @@ describe('customs', () => {
       'Items so far: 1, total 6,000.00 AUD of at most 7,500.00 AUD (1,500.00 left)',
       'Items so far: 2, total 7,500.00 AUD of at most 7,500.00 AUD (0.00 left)',
     ]);
+  });
+});
+
+describe('customs inside one country', () => {
+  it('does not call it an export, and proposes the sender\'s country as where the goods were made', async () => {
+    const { io, prompter } = promptIO({
+      'Reason for sending': '',
+      'Tax status': '',
+      'Does the shipment contain lithium batteries?': '',
+      'Item 1 description': 'Plates',
+      'Item 1 quantity': '',
+      'Item 1 value of one item (AUD)': '18.50',
+      'Item 1 made in (type to search)': '',
+      'Add another item?': '',
+    });
+    const customs = await askCustoms(io, { kind: 'order', from: 'AU', to: 'AU' });
+    expect(customs.items).toEqual([{ description: 'Plates', quantity: 1, value: 18.5, currency: 'AUD', madein: 'AU' }]);
+    expect(prompter.asked.join(' ')).not.toMatch(/export/i);
   });
 });
 
@@ -303,7 +353,7 @@ describe('completing a partial order', () => {
     expect(shipment.service).toEqual({ code: 'SB-DOM-ROAD' });
     const parsed = createOrderRequest.safeParse({ order: { shipments: [shipment] } });
     expect(parsed.success).toBe(true);
-    expect(renderSummary([shipment], new Map([[0, done.chosen!]]))).toContain('  Service   SB-DOM-ROAD Sandbox Post SB-DOM-ROAD name\n  Price     38.50 AUD quoted');
+    expect(renderSummary([shipment], new Map([[0, done.chosen!]]))).toContain('  Service    SB-DOM-ROAD Sandbox Post SB-DOM-ROAD name\n  Price      38.50 AUD quoted');
   });
 
   it('decides pickup without asking for a domestic shipment with no collection_type', async () => {
@@ -319,6 +369,23 @@ describe('completing a partial order', () => {
     const done = await completeShipment(shipment, 'order', { senders: {}, service: { cheapest: true }, quote: async () => [service('SB-DOM-EXP', '54.78'), service('SB-DOM-ROAD', '38.50')] });
     expect(done.asked).toEqual([]);
     expect(shipment.service).toEqual({ code: 'SB-DOM-ROAD' });
+  });
+});
+
+describe('the summary on an 80-column terminal', () => {
+  it('breaks a long address between words and continues it under itself', () => {
+    const shipment = {
+      collection: { ...SENDER, company: 'Harbour Homewares Pty Ltd', pickup: { date: '2026-11-26', time_earliest: '09:00', time_latest: '17:00' } },
+      delivery: { ...SENDER, first_name: 'Tom', last_name: 'Nguyen', city: 'Melbourne', postcode: '3000', address_lines: ['Level 12, 120 Collins Street'] },
+      packages: [{ length: 40, width: 30, height: 25, weight: 6.5, unit: 'cm' }],
+      customs_information: { reason: 'Sale', tax_status: 'Private', lithium: false, items: [{ description: 'Plates', quantity: 2, value: 18.5, currency: 'AUD', madein: 'AU' }] },
+      description: 'Homewares',
+      transient_id: 'PO-4471',
+    };
+    const text = renderSummary([shipment], new Map(), 80);
+    for (const line of text.split('\n')) expect(line.length, line).toBeLessThan(80);
+    expect(text).toContain('  From       Priya Raman, Harbour Homewares Pty Ltd, Unit 4, 18 Bourke Road,\n             Alexandria 2015 AU');
+    expect(text).toContain('  Reference  PO-4471');
   });
 });
 

@@ -85,3 +85,50 @@ describe('breakAfter', () => {
     expect(wrapCell('order.shipments[0].delivery.address_lines[1]', 20, 'wrap', '.]')).toBe('order.shipments[0].\ndelivery.\naddress_lines[1]');
   });
 });
+
+describe('words wrap whole', () => {
+  /** The text of column `c` of a fitted table's body, cell line by cell line (borders removed). */
+  const cellLines = (text: string, c: number) =>
+    text
+      .split('\n')
+      .filter((l) => l.startsWith('│'))
+      .slice(1) // the heading (one word in these tests; its further lines are blank and dropped)
+      .map((l) => l.split('│')[c + 1]!.trim())
+      .filter((l) => l !== '');
+
+  const services = [
+    ['SB-GLOBAL-MAIL', 'ShipBook Global Mail', 'Global Mail Consolidated', 'yes', '27.00', '0.00', '0.00', '27.00'],
+    ['SB-INTL-ECO', 'Aramex', 'International Economy', 'no', '40.00', '0.00', '0.00', '40.00'],
+    ['SB-INTL-EXP', 'DHL Express', 'Express Worldwide (Time Definite)', 'no', '62.50', '0.00', '0.00', '62.50'],
+  ];
+  const words = new Set(services.flatMap((r) => r.flatMap((cell) => cell.split(' '))));
+
+  it('never splits a service or carrier name inside a word, at any width from 60 to 120 columns', () => {
+    for (let width = 60; width <= 120; width++) {
+      const { text } = fitTable(quoteColumns, services, width);
+      expect(widest(text), `width ${width}`).toBeLessThanOrEqual(width);
+      for (const column of [1, 2]) {
+        for (const line of cellLines(text, column)) {
+          for (const word of line.split(' ')) expect(words.has(word), `"${word}" at ${width} columns:\n${text}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('breaks a file location after /, ., - or : only, never in the middle of a name', () => {
+    const columns: FitColumn[] = [
+      { header: 'location', minWidth: 16, breakAfter: '/:.-' },
+      { header: 'problem', minWidth: 20 },
+    ];
+    const { text } = fitTable(columns, [['fixtures/invalid/order-too-long.yaml:6:21', 'at most 35 characters (got 36)']], 40);
+    const pieces = cellLines(text, 0);
+    expect(pieces.join('')).toBe('fixtures/invalid/order-too-long.yaml:6:21');
+    for (const piece of pieces.slice(0, -1)) expect(piece).toMatch(/[/:.-]$/);
+  });
+
+  it('splits a word only when no layout keeps it whole', () => {
+    const { text } = fitTable([{ header: 'a', minWidth: 4 }], [['Supercalifragilistic']], 12);
+    expect(widest(text)).toBeLessThanOrEqual(12);
+    expect(cellLines(text, 0).join('')).toBe('Supercalifragilistic');
+  });
+});

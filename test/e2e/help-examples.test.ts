@@ -1,0 +1,218 @@
+/**
+ * Every example in every command's help, run as printed: the help is read from the whole command
+ * tree, each Examples line is run by bash (one shell per command, so `ORDER=$(…)` carries to the
+ * next line) in a working directory holding the fixtures and the files the examples name, with
+ * `shipbook` on PATH, logged in to a sandbox (`shipbook sandbox` in its own process). An example must never be refused as
+ * usage (an unknown flag, a missing argument); one that can run here must succeed. The ones that
+ * cannot are listed with the reason (an id invented for the example, a real service's URL).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { createContext, prepareContext, type GlobalOptions } from '../../src/context.js';
+import type { IOStreams } from '../../src/io.js';
+import { buildProgram } from '../../src/main.js';
+import { shellQuote } from '../helpers/terminal.js';
+import { BIN, ROOT, isolatedEnv } from './cli.js';
+
+await prepareContext();
+
+/** The help of every command of the whole tree, by path (`order create`), the root as ''. */
+async function everyHelp(): Promise<Map<string, string>> {
+  let out = '';
+  const io: IOStreams = {
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    env: {},
+    color: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    canPrompt: false,
+    out: (s) => void (out += s),
+    err: (s) => void (out += s),
+  };
+  const globals: GlobalOptions = {};
+  const program = await buildProgram(createContext(io, globals), globals);
+  const helps = new Map<string, string>();
+  const walk = (cmd: Command, path: string) => {
+    out = '';
+    cmd.outputHelp();
+    helps.set(path, out);
+    for (const sub of cmd.commands) if (!(sub as unknown as { _hidden: boolean })._hidden) walk(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
+  };
+  walk(program, '');
+  return helps;
+}
+
+/** The example lines of a help text (comments dropped). */
+function examplesOf(help: string): string[] {
+  const at = help.search(/^Examples:$/m);
+  if (at === -1) return [];
+  const lines: string[] = [];
+  for (const line of help.slice(at).split('\n').slice(1)) {
+    if (!/^ {2}\S/.test(line)) break;
+    if (!line.trim().startsWith('#')) lines.push(line.trim());
+  }
+  return lines;
+}
+
+/** Examples that cannot succeed here, by what they contain, and why. They must still parse. */
+const CANNOT_SUCCEED_HERE: Array<[RegExp, string]> = [
+  [/ORD-1A2B3C4D|ORD-…|SHP-1A2B3C4D|SHP-A\b|3f9c2a1b/, 'an id made up for the example, unknown to this sandbox'],
+  [/example\.com/, 'a real service named by the example'],
+  [/--profile (production|staging)|default-profile staging/, 'a profile of a real service'],
+  [/^shipbook book +#|^shipbook shipment create +#|auth login|^shipbook sandbox reset$/, 'asks on a terminal, and the test has none'],
+  [/\$KEY/, 'a key of a real service'],
+  [/--listen 127\.0\.0\.1:8787|--port 8787|--port 8788|doctor --listen 0\.0\.0\.0:8787/, 'a fixed port another test may hold'],
+  [/completion .*> ~|completion powershell|\$\{fpath/, 'writes into the shell set-up of the person running it'],
+  [/--collection-from-service/, 'service data the sandbox gives only for consolidated mail from its own services'],
+  [/config get api-key|config unset/, 'reads or removes a setting this fresh profile does not have'],
+  [/--shard 2\/4/, 'a share of a batch that may hold no order'],
+  [/127\.0\.0\.1:8788/, 'talks to the sandbox of the line before, left running in another terminal'],
+  [/^shipbook validate fixtures\/( --json)?$/, 'fixtures/ holds the invalid examples on purpose: exit 2 is the point'],
+];
+
+/** Long-running commands: started, given two seconds, and stopped (exit 124 from timeout is success). */
+const SERVERS = /^shipbook (callback listen|sandbox)(?! (status|reset))/;
+
+/** Commander's words for a command line it refuses. */
+const USAGE = /error: (unknown option|unknown command|too many arguments|missing required argument|option '[^']*' argument missing|option '[^']*' argument '[^']*' is invalid)|\(run with --help for usage\)/;
+
+/** `shipbook sandbox` in its own process for the whole file (the service the examples book on). */
+let sandboxUrl: string;
+let sandboxProcess: ChildProcess | undefined;
+beforeAll(async () => {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--no-log', '--delay', '20ms'], { cwd: ROOT, env: isolatedEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  sandboxProcess = child;
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  sandboxUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve((JSON.parse(out.slice(0, out.indexOf('\n'))) as { url: string }).url);
+    });
+    child.on('exit', (code) => reject(new Error(`the sandbox exited ${code}`)));
+  });
+});
+afterAll(() => {
+  sandboxProcess?.kill('SIGKILL');
+});
+
+/** The environment of one working directory: its own home, configuration and state. */
+function envOf(dir: string): Record<string, string> {
+  return {
+    PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, '.config'),
+    SHIPBOOK_STATE_DIR: join(dir, 'state'),
+    SHIPBOOK_SANDBOX_DELAY_MS: '50',
+    NO_COLOR: '1',
+  };
+}
+
+let template: string | undefined;
+
+/** A configuration directory logged in to the sandbox (profile "dev", the default) with two saved senders. */
+function loggedIn(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'shipbook-examples-config-'));
+  const env = { ...envOf(dir), XDG_CONFIG_HOME: dir };
+  const setup = [
+    ['--profile', 'dev', 'auth', 'login', '--with-key', '--base-url', sandboxUrl],
+    ['config', 'sender', 'set', 'warehouse', join(ROOT, 'fixtures/wizard/warehouse-syd.yaml')],
+    ['config', 'sender', 'set', 'warehouse-syd', join(ROOT, 'fixtures/wizard/warehouse-syd.yaml')],
+  ];
+  for (const args of setup) {
+    const r = spawnSync(process.execPath, [BIN, ...args], { env, input: 'sk_test_examples_0123456789', encoding: 'utf8' });
+    expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+  }
+  return dir;
+}
+
+/**
+ * A working directory with the fixtures and every file the examples name, set up as a person
+ * who followed the README is: logged in to the sandbox (profile "dev", the default), with the
+ * senders "warehouse" and "warehouse-syd" saved.
+ */
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'shipbook-examples-'));
+  symlinkSync(join(ROOT, 'fixtures'), join(dir, 'fixtures'));
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(join(dir, 'bin', 'shipbook'), `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(BIN)} "$@"\n`);
+  chmodSync(join(dir, 'bin', 'shipbook'), 0o755);
+  const order = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as { order: { shipments: Array<Record<string, unknown>> } };
+  writeFileSync(join(dir, 'order.json'), JSON.stringify(order));
+  const sender = readFileSync(join(ROOT, 'fixtures/wizard/warehouse-syd.yaml'), 'utf8');
+  writeFileSync(join(dir, 'warehouse.yaml'), sender);
+  writeFileSync(join(dir, 'address.json'), JSON.stringify(parse(sender)));
+  const partial = structuredClone(order);
+  delete (partial.order.shipments[0]!.service as Record<string, unknown>).code;
+  writeFileSync(join(dir, 'partial.yaml'), JSON.stringify(partial));
+  mkdirSync(join(dir, 'orders'));
+  copyFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), join(dir, 'orders', 'domestic-syd-mel.yaml'));
+  copyFileSync(join(ROOT, 'fixtures/orders/insured-bne-per.yaml'), join(dir, 'orders', 'insured-bne-per.yaml'));
+  const lines = [0, 1, 2, 3].map((i) => {
+    const o = structuredClone(order);
+    o.order.shipments[0]!.transient_id = `EX-${i}`;
+    return JSON.stringify(o);
+  });
+  writeFileSync(join(dir, 'orders.ndjson'), `${lines.join('\n')}\n`);
+  copyFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), join(dir, 'order.yaml'));
+  mkdirSync(join(dir, 'schemas'));
+  mkdirSync(join(dir, 'ci'));
+  // The configuration of a person who followed the README, made once (logging in runs the CLI).
+  template ??= loggedIn();
+  cpSync(template, join(dir, '.config'), { recursive: true });
+  return dir;
+}
+
+interface Ran {
+  example: string;
+  code: number;
+  stderr: string;
+}
+
+/** Runs the examples of one command in one bash, in order, each with its own stderr. */
+async function runExamples(examples: string[]): Promise<Ran[]> {
+  const dir = workspace();
+  const script = examples
+    .map((e, i) => {
+      const line = SERVERS.test(e) ? `timeout 2 ${e}` : e;
+      return `{\n${line}\n} > out.${i} 2> err.${i} < /dev/null; echo "$?" > code.${i}`;
+    })
+    .join('\n');
+  const bash = spawn('bash', ['-c', `set -o pipefail\n${script}`], { cwd: dir, env: envOf(dir), stdio: 'ignore', timeout: 120_000 });
+  const [code] = (await once(bash, 'exit')) as [number | null];
+  expect(code).not.toBeNull();
+  return examples.map((example, i) => ({ example, code: Number(readFileSync(join(dir, `code.${i}`), 'utf8')), stderr: readFileSync(join(dir, `err.${i}`), 'utf8') }));
+}
+
+const helps = await everyHelp();
+
+// The commands' examples run side by side: most of the time is spent waiting on processes.
+describe.concurrent('every example in the help runs as printed', () => {
+  it('finds the examples of every command', () => {
+    expect(helps.size).toBeGreaterThan(40);
+    for (const [path, help] of helps) if (path !== 'help' && path !== '') expect(examplesOf(help).length, path).toBeGreaterThan(0);
+  });
+
+  for (const [path, help] of helps) {
+    const examples = examplesOf(help);
+    if (examples.length === 0) continue;
+    it(`shipbook ${path || '(top level)'}`, async () => {
+      for (const ran of await runExamples(examples)) {
+        expect(ran.stderr, `${ran.example}: refused as usage`).not.toMatch(USAGE);
+        const excuse = CANNOT_SUCCEED_HERE.find(([pattern]) => pattern.test(ran.example));
+        if (excuse) continue;
+        const ok = SERVERS.test(ran.example) ? ran.code === 124 || ran.code === 0 : ran.code === 0;
+        expect(ok, `${ran.example}: exit ${ran.code}\n${ran.stderr}`).toBe(true);
+      }
+    }, 180_000);
+  }
+});
