@@ -46,10 +46,14 @@ function readBack(screen: string): string[] {
     .split('\n')
     .map((l) => l.trimEnd())
     .filter((l) => l !== '');
-  // The summary is last: from its first line ("batch: …", broken between words at the width) to the end.
+  // The summary is last: from its first line ("batch: …", broken between words at the width) to
+  // the closing line that says a sandbox booked nothing really (itself on its own line).
   const at = lines.findIndex((l) => l.startsWith('batch: '));
   expect(at, screen).toBeGreaterThan(0);
-  expect(lines.slice(at).join(' ')).toMatch(SUMMARY);
+  const closing = lines.findIndex((l) => l.startsWith('[sandbox] nothing was really booked'));
+  expect(closing, screen).toBeGreaterThan(at);
+  expect(lines.slice(at, closing).join(' ')).toMatch(SUMMARY);
+  expect(lines.slice(closing).join(' ')).toMatch(/^\[sandbox\] nothing was really booked: this run booked on the built-in sandbox, a simulated service$/);
   for (const line of lines.slice(0, at)) expect(SANDBOX.test(line) || ORDER.test(line), `a line that is not one thing: ${JSON.stringify(line)}`).toBe(true);
   const orders = lines.filter((l) => ORDER.test(l)).map((l) => Number(ORDER.exec(l)![2]));
   expect(orders.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
