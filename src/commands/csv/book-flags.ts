@@ -1,0 +1,86 @@
+/**
+ * The spreadsheet flags of `shipbook book`: `--map`, `--input-format`, `--delimiter` and
+ * `--decimal-comma`, parsed into how the batch reads its CSV inputs (src/batch/inputs.ts).
+ */
+import type { Command } from 'commander';
+import type { BatchInputOptions } from '../../batch/inputs.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { CsvDelimiter } from '../../input/csv.js';
+import { loadCsvMapping } from '../../input/csv-map.js';
+
+/** The flags as commander gives them. */
+export interface CsvFlags {
+  map?: string;
+  inputFormat?: string;
+  delimiter?: string;
+  decimalComma?: boolean;
+}
+
+/** The flags, checked. */
+export interface CsvSettings {
+  map?: string;
+  format?: 'csv' | 'tsv';
+  delimiter?: CsvDelimiter;
+  decimalComma: boolean;
+}
+
+/** True when a spreadsheet flag was given (such a run is a batch). */
+export function hasCsvFlags(flags: CsvFlags): boolean {
+  return flags.map !== undefined || flags.inputFormat !== undefined || flags.delimiter !== undefined || flags.decimalComma === true;
+}
+
+const DELIMITER_NAMES: Record<string, CsvDelimiter> = { ',': ',', comma: ',', ';': ';', semicolon: ';', tab: '\t', '\t': '\t', '\\t': '\t' };
+
+/** Checks the flags. @throws UsageError (exit 2) */
+export function csvSettings(flags: CsvFlags): CsvSettings {
+  const format = flags.inputFormat?.toLowerCase();
+  if (format !== undefined && format !== 'csv' && format !== 'tsv') {
+    throw new UsageError(`--input-format must be csv or tsv (got "${flags.inputFormat}")`, { suggestion: 'YAML, JSON and NDJSON inputs are told from their content; --input-format is for spreadsheets, e.g. "-" (standard input) with --input-format csv.' });
+  }
+  let delimiter: CsvDelimiter | undefined;
+  if (flags.delimiter !== undefined) {
+    delimiter = DELIMITER_NAMES[flags.delimiter.toLowerCase()];
+    if (delimiter === undefined) throw new UsageError(`--delimiter must be , ; or tab (got "${flags.delimiter}")`);
+  }
+  if (flags.decimalComma && delimiter !== undefined && delimiter !== ';') {
+    throw new UsageError('--decimal-comma is for files delimited by ";" (with "," or tab a comma separates cells)', { suggestion: 'Give --delimiter ";" with it, or leave --delimiter out to tell it from the header row.' });
+  }
+  return { ...(flags.map !== undefined ? { map: flags.map } : {}), ...(format ? { format } : {}), ...(delimiter ? { delimiter } : {}), decimalComma: flags.decimalComma === true };
+}
+
+/**
+ * How the batch reads its inputs: the mapping file loaded and checked, the profile's saved
+ * senders for `@name`, standard input read once.
+ * @throws ValidationError (exit 2) for a mapping file with problems; ConfigError (exit 4) from the profile
+ */
+export async function csvBatchInput(s: CsvSettings, ctx: Context): Promise<BatchInputOptions> {
+  const profile = await ctx.profile();
+  const mapping = s.map !== undefined ? await loadCsvMapping(s.map) : undefined;
+  let stdin: Promise<Buffer> | undefined;
+  return {
+    ...(s.format ? { format: s.format } : {}),
+    csv: {
+      ...(s.delimiter ? { delimiter: s.delimiter } : {}),
+      decimalComma: s.decimalComma,
+      ...(mapping ? { mapping } : {}),
+      senders: { senders: profile.senders, profile: profile.name },
+      now: () => ctx.now(),
+    },
+    stdin: () =>
+      (stdin ??= (async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of ctx.io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+        return Buffer.concat(chunks);
+      })()),
+  };
+}
+
+/** Adds the spreadsheet flags to `book`. */
+export function addCsvOptions(cmd: Command): Command {
+  return cmd
+    .option('--map <mapping.yaml>', 'CSV: map your own headers (a shop export) onto shipbook\'s columns, with constants and joins')
+    .option('--input-format <csv|tsv>', 'read the inputs as CSV or TSV whatever their names ("-" for standard input needs it)')
+    .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
+    .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)');
+}
