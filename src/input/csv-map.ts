@@ -7,9 +7,11 @@
  * columns:                                  # layout column: where its value comes from
  *   order_ref: Name                         #   a header of the file
  *   delivery_first_name: { column: Shipping Name, part: first }   # its first word (rest: the others)
+ *   delivery_phone: { first_of: [Shipping Phone, Phone] }         # the first non-empty cell
+ *   service_code: { column: Shipping Method, values: { Standard: SB-DOM-ROAD } } # cells translated
  *   delivery_address_lines: [Shipping Address1, Shipping Address2] # non-empty cells, one line each
  *   customs_description: { join: [Name, Notes], with: " " }       # cells joined
- *   service_code: { value: SB-INT-AIR }     #   a constant
+ *   customs_reason: { value: Sale }         #   a constant
  * package: { length: 30, width: 20, height: 10, weight: 1.5, unit: cm }  # for shipments whose rows give none
  * ignore: [Financial Status, Paid at]       # headers left out on purpose ("*": every other header)
  * ```
@@ -30,11 +32,16 @@ const source = z.union(
   [
     header,
     z.array(header).min(1, { error: 'at least 1 header' }),
-    z.strictObject({ column: header, part: z.enum(['first', 'rest'], { error: 'first (the first word) or rest (the words after it)' }).optional() }),
+    z.strictObject({
+      column: header,
+      part: z.enum(['first', 'rest'], { error: 'first (the first word) or rest (the words after it)' }).optional(),
+      values: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]), { error: 'expected the cells and what each stands for, e.g. {Standard: SB-DOM-ROAD}' }).optional(),
+    }),
+    z.strictObject({ first_of: z.array(header).min(1, { error: 'at least 1 header' }) }),
     z.strictObject({ join: z.array(header).min(1, { error: 'at least 1 header' }), with: z.string().optional() }),
     z.strictObject({ value: z.union([z.string(), z.number(), z.boolean()], { error: 'expected a value (text, number, true or false)' }) }),
   ],
-  { error: 'expected a header, a list of headers, {column, part}, {join, with} or {value}' },
+  { error: 'expected a header, a list of headers, {column, part, values}, {first_of}, {join, with} or {value}' },
 );
 
 const mappingSchema = z.strictObject(
@@ -56,7 +63,7 @@ const mappingSchema = z.strictObject(
 
 /** Where a layout column's value comes from in one row. */
 export type MapSource =
-  | { kind: 'column'; header: string; part?: 'first' | 'rest' }
+  | { kind: 'column'; header: string; part?: 'first' | 'rest'; values?: Readonly<Record<string, string>> }
   | { kind: 'join'; headers: string[]; with: string }
   | { kind: 'value'; value: string }
   | { kind: 'line'; headers: string[]; index: number };
@@ -109,7 +116,7 @@ export async function loadCsvMapping(file: string): Promise<CsvMapping> {
       continue;
     }
     if (lines) {
-      const headers = typeof src === 'string' ? [src] : Array.isArray(src) ? src : 'column' in src ? [src.column] : 'join' in src ? src.join : undefined;
+      const headers = typeof src === 'string' ? [src] : Array.isArray(src) ? src : 'column' in src ? [src.column] : 'join' in src ? src.join : 'first_of' in src ? src.first_of : undefined;
       if (headers === undefined) {
         issues.push({ file, ...doc.locate(['columns', target]), path: `columns.${target}`, message: 'address lines come from headers (a list of them), not a value', severity: 'error' });
         continue;
@@ -119,7 +126,10 @@ export async function loadCsvMapping(file: string): Promise<CsvMapping> {
     }
     if (typeof src === 'string') columns.set(target, { kind: 'column', header: src });
     else if (Array.isArray(src)) columns.set(target, { kind: 'join', headers: src, with: ' ' });
-    else if ('column' in src) columns.set(target, { kind: 'column', header: src.column, ...(src.part ? { part: src.part } : {}) });
+    else if ('column' in src) {
+      const values = src.values && Object.fromEntries(Object.entries(src.values).map(([k, v]) => [k, String(v)]));
+      columns.set(target, { kind: 'column', header: src.column, ...(src.part ? { part: src.part } : {}), ...(values ? { values } : {}) });
+    } else if ('first_of' in src) columns.set(target, { kind: 'line', headers: src.first_of, index: 0 });
     else if ('join' in src) columns.set(target, { kind: 'join', headers: src.join, with: src.with ?? ' ' });
     else columns.set(target, { kind: 'value', value: String(src.value) });
   }
@@ -141,13 +151,20 @@ export function sourceHeaders(src: MapSource): string[] {
   return src.kind === 'column' ? [src.header] : src.kind === 'value' ? [] : src.headers;
 }
 
-/** The cell a source gives for one row, from `cell(header)` (the row's cell under that header, or ''). */
-export function sourceValue(src: MapSource, cell: (header: string) => string): string {
+/**
+ * The cell a source gives for one row, from `cell(header)` (the row's cell under that header, or
+ * ''); a problem when a translated cell is not among the mapping's `values`.
+ */
+export function sourceValue(src: MapSource, cell: (header: string) => string, mappingFile = 'the mapping'): string | { problem: string } {
   switch (src.kind) {
     case 'value':
       return src.value;
     case 'column': {
       const v = cell(src.header).trim();
+      if (src.values !== undefined && v !== '') {
+        if (Object.hasOwn(src.values, v)) return src.values[v]!;
+        return { problem: `"${v}" is not listed under values of ${src.header} in ${mappingFile} (listed: ${Object.keys(src.values).join(', ')})` };
+      }
       if (src.part === undefined) return v;
       const words = v.split(/\s+/).filter((w) => w !== '');
       return src.part === 'first' ? (words[0] ?? '') : words.slice(1).join(' ');

@@ -70,6 +70,8 @@ interface Bound {
    */
   repeated: boolean;
   read(cells: readonly string[]): string;
+  /** What is wrong with the row's cell beyond its field's rules (a mapping's `values` without it). */
+  problem?(cells: readonly string[]): string | undefined;
 }
 
 /** The file's header bound to the layout. */
@@ -201,7 +203,14 @@ function bind(file: string, header: string[], delimiter: CsvDelimiter, mapping: 
         header: first ?? name,
         index: first !== undefined ? (place.get(first) ?? 0) : 0,
         repeated: src.kind === 'column' && src.part === undefined,
-        read: (cells) => sourceValue(src, (h) => cells[at(h)] ?? ''),
+        read(cells) {
+          const v = sourceValue(src, (h) => cells[at(h)] ?? '', mapping.file);
+          return typeof v === 'string' ? v : cells[at(headers[0]!)] ?? '';
+        },
+        problem(cells) {
+          const v = sourceValue(src, (h) => cells[at(h)] ?? '', mapping.file);
+          return typeof v === 'string' ? undefined : v.problem;
+        },
       });
     }
     if (mapping.ignore !== 'all') {
@@ -409,7 +418,8 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
       if (column.level === 'order') continue;
       const raw = b.read(r.cells);
       if (raw.trim() === '') continue;
-      const read = cellValue(column, raw, decimalComma);
+      const mapped = b.problem?.(r.cells);
+      const read = mapped !== undefined ? { problem: mapped } : cellValue(column, raw, decimalComma);
       if (column.level === 'shipment') {
         const key = `${s}:${column.name}`;
         const earlier = firstValue.get(key);
@@ -514,8 +524,10 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
   }
   if (issues.length > 0) {
     // Report the schema's problems too, except at the fields already named.
-    const named = new Set(issues.map((i) => i.path));
-    const schema = checkDocument(doc, { kind: 'order', now: options.now ?? (() => new Date()) }).issues.filter((i) => i.severity === 'error' && !named.has(i.path));
+    // (an unknown saved sender stands for the whole collection).
+    const named = issues.map((i) => i.path.replace(/\.sender$/, ''));
+    const under = (path: string) => named.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
+    const schema = checkDocument(doc, { kind: 'order', now: options.now ?? (() => new Date()) }).issues.filter((i) => i.severity === 'error' && !under(i.path));
     return { file, line, issues: [...issues, ...schema].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
   }
   return { file, line, doc };

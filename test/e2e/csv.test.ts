@@ -1,0 +1,202 @@
+/**
+ * Orders from a spreadsheet, end to end on the built-in sandbox: a 50-row CSV of three
+ * international orders with several packages and customs items each is booked, the report CSV
+ * comes back with every row's tracking number, and a second run books nothing; a Shopify orders
+ * export books through the shipped mapping; mistakes are named by row and column; `;` files with
+ * decimal commas, standard input and shards go through the same batch.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { describe, expect, it } from 'vitest';
+import { runShipbook } from '../helpers/run.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'shipbook-csv-e2e-'));
+/** An environment with its own sandbox state, kept across the commands of one test. */
+const fresh = () => ({ SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-csv-state-')) });
+
+const SENDER = {
+  collection_first_name: 'Priya',
+  collection_last_name: 'Raman',
+  collection_company: 'Harbour Homewares Pty Ltd',
+  collection_email: 'dispatch@harbourhomewares.com.au',
+  collection_phone: '+61 2 9555 0142',
+  collection_country: 'AU',
+  collection_postcode: '2015',
+  collection_city: 'Alexandria',
+  collection_address_line_1: 'Unit 4, 18 Bourke Road',
+};
+const RECIPIENTS: Record<string, Record<string, string>> = {
+  GB: { delivery_first_name: 'Emma', delivery_last_name: 'Clarke', delivery_email: 'emma@example.co.uk', delivery_phone: '+44 20 7946 0958', delivery_country: 'GB', delivery_postcode: 'SW1A 2AA', delivery_city: 'London', delivery_address_line_1: 'Flat 3, 10 Downing Street' },
+  US: { delivery_first_name: 'Jo', delivery_last_name: 'Park', delivery_company: 'Park & Sons, Inc.', delivery_email: 'jo@example.com', delivery_phone: '+1 212 555 0100', delivery_country: 'US', delivery_postcode: '10001', delivery_city: 'New York', delivery_address_line_1: '350 Fifth Avenue', delivery_address_line_2: 'Suite "B", floor 2' },
+  NZ: { delivery_first_name: 'Ana', delivery_last_name: 'Silva', delivery_email: 'ana@example.co.nz', delivery_phone: '+64 9 555 0123', delivery_country: 'NZ', delivery_postcode: '1010', delivery_city: 'Auckland', delivery_address_line_1: '45 Queen Street' },
+};
+
+/** The rows of one shipment: `n` packages, each row with a customs item too. */
+function shipmentRows(order: string, shipment: string, to: keyof typeof RECIPIENTS, n: number): Array<Record<string, string>> {
+  return Array.from({ length: n }, (_, k) => ({
+    order_ref: order,
+    shipment_ref: shipment,
+    ...(k === 0
+      ? { service_code: 'SB-INTL-EXP', collection_type: 'dropoff', ...SENDER, ...RECIPIENTS[to], description: 'Homewares', customs_reason: 'Sale', customs_tax_status: 'Private', customs_lithium: 'false' }
+      : {}),
+    package_length: String(20 + k),
+    package_width: '20',
+    package_height: '10',
+    package_weight: (0.5 + k / 10).toFixed(1),
+    package_unit: 'cm',
+    item_description: `Ceramic mug, pattern ${k + 1}`,
+    item_quantity: String(1 + (k % 3)),
+    item_value: '12.50',
+    item_currency: 'AUD',
+    item_madein: 'AU',
+  }));
+}
+
+const HEADER = [
+  'order_ref', 'shipment_ref', 'service_code', 'collection_type', ...Object.keys(SENDER), 'delivery_first_name', 'delivery_last_name', 'delivery_company', 'delivery_email', 'delivery_phone', 'delivery_country',
+  'delivery_postcode', 'delivery_city', 'delivery_address_line_1', 'delivery_address_line_2', 'description', 'customs_reason', 'customs_tax_status', 'customs_lithium',
+  'package_length', 'package_width', 'package_height', 'package_weight', 'package_unit', 'item_description', 'item_quantity', 'item_value', 'item_currency', 'item_madein',
+];
+
+function writeCsv(name: string, rows: Array<Record<string, string>>, options: { delimiter?: string; header?: string[] } = {}): string {
+  const header = options.header ?? HEADER;
+  const file = join(dir, name);
+  writeFileSync(file, `\uFEFF${stringify([header, ...rows.map((r) => header.map((h) => r[h] ?? ''))], { delimiter: options.delimiter ?? ',', record_delimiter: 'windows', quoted_match: /[\r\n]/ })}\r\n`);
+  return file;
+}
+
+/** 50 rows: order W-1 to London (18 packages), W-2 to New York in two shipments (8 + 8), W-3 to Auckland (16). */
+const FIFTY = [...shipmentRows('W-1', 'W-1', 'GB', 18), ...shipmentRows('W-2', 'W-2-A', 'US', 8), ...shipmentRows('W-2', 'W-2-B', 'US', 8), ...shipmentRows('W-3', 'W-3', 'NZ', 16)];
+
+const reportRows = (file: string) => parse(readFileSync(file), { bom: true, columns: true }) as Array<Record<string, string>>;
+
+describe('book orders.csv on the built-in sandbox', () => {
+  it('books a 50-row CSV of three international orders, writes every tracking number beside its row, and books nothing on a second run', async () => {
+    expect(FIFTY).toHaveLength(50);
+    const csv = writeCsv('fifty.csv', FIFTY);
+    const env = fresh();
+    const journal = join(dir, 'fifty.journal.ndjson');
+    const report = join(dir, 'fifty-results.csv');
+    const first = await runShipbook(['book', csv, '--report', report, '--journal', journal, '--concurrency', '3'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('batch: 3 booked, 0 already booked, 0 failed');
+
+    const rows = reportRows(report);
+    expect(rows).toHaveLength(50);
+    expect(Object.keys(rows[0]!)).toEqual([...HEADER, 'status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error']);
+    // Every row: booked, with its shipment's tracking number; the order's total on its first row only.
+    const byShipment = new Map<string, Set<string>>();
+    rows.forEach((r, i) => {
+      expect(r.status, `row ${i + 2}`).toBe('booked');
+      expect(r.order_id).toMatch(/^ORD-/);
+      expect(r.shipment_id).toMatch(/^SHP-/);
+      expect(r.tracking_number).toMatch(/^SBX\d+$/);
+      expect(r.error).toBe('');
+      byShipment.set(r.shipment_ref!, (byShipment.get(r.shipment_ref!) ?? new Set()).add(`${r.order_id} ${r.shipment_id} ${r.tracking_number}`));
+      const first = i === 0 || rows[i - 1]!.order_ref !== r.order_ref;
+      expect(r.total_aud !== '', `row ${i + 2} total`).toBe(first);
+    });
+    expect([...byShipment.keys()]).toEqual(['W-1', 'W-2-A', 'W-2-B', 'W-3']);
+    for (const set of byShipment.values()) expect(set.size).toBe(1);
+    const tracking = [...byShipment.values()].map((s) => [...s][0]!.split(' ')[2]);
+    expect(new Set(tracking).size).toBe(4);
+    // The tracking numbers are the ones the batch printed, order by order.
+    for (const t of tracking) expect(first.stdout).toContain(t!);
+    // Input cells come back as they were; cells a spreadsheet would run as a formula are escaped.
+    expect(rows[0]!.delivery_address_line_1).toBe('Flat 3, 10 Downing Street');
+    expect(rows[18]!.delivery_address_line_2).toBe('Suite "B", floor 2');
+    expect(rows[0]!.collection_phone).toBe("'+61 2 9555 0142");
+
+    // The same spreadsheet exported again (another file name, rows in the same groups): nothing new is booked.
+    const again = await runShipbook(['book', writeCsv('fifty-again.csv', FIFTY), '--report', report, '--journal', journal], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('batch: 0 booked, 3 already booked');
+    const second = reportRows(report);
+    expect(second.map((r) => r.status)).toEqual(Array(50).fill('already_booked'));
+    expect(second.map((r) => r.tracking_number)).toEqual(rows.map((r) => r.tracking_number));
+  });
+
+  it('books a Shopify orders export through the shipped mapping, as it is', async () => {
+    const report = join(dir, 'shopify-results.csv');
+    const r = await runShipbook(['book', 'fixtures/csv/shopify-orders.csv', '--map', 'fixtures/csv/shopify.map.yaml', '--report', report, '--journal', join(dir, 'shopify.journal.ndjson')], { env: fresh() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('batch: 3 booked');
+    const rows = reportRows(report);
+    expect(rows.map((x) => x.Name)).toEqual(['#1001', '#1001', '#1002', '#1002', '#1002', '#1003']);
+    for (const x of rows) expect(x.tracking_number).toMatch(/^SBX\d+$/);
+    // Shopify's own columns are kept, in its order, with the results after them.
+    expect(Object.keys(rows[0]!).slice(0, 3)).toEqual(['Name', 'Email', 'Financial Status']);
+    expect(Object.keys(rows[0]!).slice(-6)).toEqual(['status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error']);
+  });
+
+  it('names five kinds of mistakes at their row and column, all at once, and sends nothing', async () => {
+    const rows = structuredClone(FIFTY.slice(0, 20));
+    rows[0]!.delivery_postcode = ''; // row 2: required
+    rows[2]!.package_weight = '2,5'; // row 4: decimal comma
+    rows[4]!.item_quantity = 'two'; // row 6: not a number
+    rows[18]!.delivery_first_name = 'Bartholomew-Alexander Fitzwilliam-Smythe'; // row 20: too long
+    rows[18]!.collection_type = 'pick up'; // row 20: not one of the choices
+    const csv = writeCsv('mistakes.csv', rows);
+    const r = await runShipbook(['book', csv, '--journal', join(dir, 'mistakes.journal.ndjson')], { env: fresh() });
+    expect(r.code).toBe(2);
+    const lines = r.stderr.replaceAll(`${dir}/`, '');
+    expect(lines).toContain('mistakes.csv:2:delivery_postcode  order.shipments[0].delivery.postcode  required');
+    expect(lines).toContain('mistakes.csv:4:package_weight  order.shipments[0].packages[2].weight  "2,5" has a decimal comma: write 2.5');
+    expect(lines).toContain('mistakes.csv:6:item_quantity  order.shipments[0].customs_information.items[4].quantity  expected a whole number (got "two")');
+    expect(lines).toContain('mistakes.csv:20:delivery_first_name  order.shipments[0].delivery.first_name  at most 35 characters (got 40)');
+    expect(lines).toContain('mistakes.csv:20:collection_type  order.shipments[0].collection_type  must be one of pickup, dropoff (got "pick up")');
+    expect(r.stderr).toContain('nothing was sent');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+
+    // A header that is no column: named, with the column it was probably meant to be.
+    const typo = writeCsv('typo.csv', FIFTY.slice(0, 2), { header: HEADER.map((h) => (h === 'delivery_city' ? 'delivery_citty' : h)) });
+    const t = await runShipbook(['book', typo, '--dry-run'], { env: fresh() });
+    expect(t.code).toBe(2);
+    expect(t.stderr.replaceAll(`${dir}/`, '')).toContain('typo.csv:1:delivery_citty  unknown column (did you mean delivery_city?)');
+  });
+
+  it('reads ; files with decimal commas only with --decimal-comma', async () => {
+    const rows = FIFTY.slice(50 - 16).map((r) => ({ ...r, ...(r.package_weight ? { package_weight: r.package_weight.replace('.', ',') } : {}), ...(r.item_value ? { item_value: '12,50' } : {}) }));
+    const csv = writeCsv('semicolon.csv', rows, { delimiter: ';' });
+    const refused = await runShipbook(['book', csv, '--dry-run'], { env: fresh() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('"0,5" has a decimal comma: write 0.5 (a file delimited by ";" may use decimal commas with --decimal-comma)');
+    const env = fresh();
+    const report = join(dir, 'semicolon-results.csv');
+    const ok = await runShipbook(['book', csv, '--decimal-comma', '--report', report, '--journal', join(dir, 'semicolon.journal.ndjson')], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    // The report keeps the input's delimiter and decimal commas.
+    const text = readFileSync(report, 'utf8');
+    expect(text.split('\n')[0]).toContain(';status;order_id;shipment_id;tracking_number;total_aud;error');
+    const rowsBack = parse(text, { bom: true, columns: true, delimiter: ';' }) as Array<Record<string, string>>;
+    expect(rowsBack[0]!.total_aud).toMatch(/^\d+,\d\d$/);
+    // --decimal-comma with a comma delimiter is refused at once.
+    const wrong = await runShipbook(['book', csv, '--decimal-comma', '--delimiter', ','], { env });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--decimal-comma is for files delimited by ";"');
+  });
+
+  it('reads standard input with --input-format csv, and shards split the orders between jobs', async () => {
+    const text = readFileSync(writeCsv('stdin.csv', FIFTY), 'utf8');
+    const dry = await runShipbook(['book', '-', '--input-format', 'csv', '--dry-run', '--json'], { env: fresh(), input: text });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, valid: 3, invalid: 0 });
+    const booked = await runShipbook(['book', '-', '--input-format', 'csv', '--journal', join(dir, 'stdin.journal.ndjson'), '--report', join(dir, 'stdin-results.csv')], { env: fresh(), input: text });
+    expect(booked.code, booked.stderr).toBe(0);
+    expect(reportRows(join(dir, 'stdin-results.csv')).filter((r) => /^SBX\d+$/.test(r.tracking_number!))).toHaveLength(50);
+
+    const csv = join(dir, 'stdin.csv');
+    const shards = await Promise.all([1, 2, 3].map((i) => runShipbook(['book', csv, '--shard', `${i}/3`, '--dry-run', '--json'], { env: fresh() })));
+    const counts = shards.map((s) => (JSON.parse(s.stdout) as { valid: number }).valid);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
+  });
+
+  it('refuses standard input without a spreadsheet format', async () => {
+    const r = await runShipbook(['book', '-', '--concurrency', '2'], { env: fresh(), input: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--input-format csv');
+  });
+});
