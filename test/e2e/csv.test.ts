@@ -200,3 +200,33 @@ describe('book orders.csv on the built-in sandbox', () => {
     expect(r.stderr).toContain('--input-format csv');
   });
 });
+
+describe('shipbook csv template and shipbook schema csv', () => {
+  it('writes a header and an example row that book as they are', async () => {
+    const t = await runShipbook(['csv', 'template']);
+    expect(t.code, t.stderr).toBe(0);
+    const [header, example, ...rest] = parse(t.stdout) as string[][];
+    expect(rest).toEqual([]);
+    expect(header!.slice(0, 3)).toEqual(['order_ref', 'shipment_ref', 'service_code']);
+    expect(example).toHaveLength(header!.length);
+    const file = join(dir, 'template.csv');
+    writeFileSync(file, t.stdout);
+    const booked = await runShipbook(['book', file, '--journal', join(dir, 'template.journal.ndjson'), '--json'], { env: fresh() });
+    expect(booked.code, booked.stderr).toBe(0);
+    expect(JSON.parse(booked.stdout).orders[0].tracking_numbers[0]).toMatch(/^SBX\d+$/);
+    const semicolon = await runShipbook(['csv', 'template', '--delimiter', ';']);
+    expect(semicolon.stdout.split('\n')[0]).toMatch(/^order_ref;shipment_ref;/);
+  });
+
+  it('lists every column with the field it fills; the template has exactly those columns', async () => {
+    const s = await runShipbook(['schema', 'csv', '--json']);
+    expect(s.code, s.stderr).toBe(0);
+    const columns = (JSON.parse(s.stdout) as { columns: Array<{ name: string; field: string; required: boolean }> }).columns;
+    const t = await runShipbook(['csv', 'template']);
+    expect(columns.map((c) => c.name)).toEqual((parse(t.stdout) as string[][])[0]);
+    expect(columns.find((c) => c.name === 'delivery_postcode')).toMatchObject({ field: 'order.shipments[i].delivery.postcode', required: true });
+    expect(columns.find((c) => c.name === 'item_value')).toMatchObject({ field: 'order.shipments[i].customs_information.items[row].value', required: true });
+    const tsv = await runShipbook(['schema', 'csv']);
+    expect(tsv.stdout.split('\n')[0]).toMatch(/^order_ref\torder\tyes\t/);
+  });
+});
