@@ -387,7 +387,7 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
   if (group.problem) return { file, line, issues: [group.problem] };
   const decimalComma = options.decimalComma === true;
   const issues: InputIssue[] = [];
-  const where = new Map<string, { row: number; bound?: Bound; column: CsvColumn }>();
+  let senders = false;
   const shipmentRows: number[] = [];
   const packageRows: number[][] = [];
   const itemRows: number[][] = [];
@@ -412,7 +412,6 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
     const shipment = shipments[s]!;
     const pkg: Record<PropertyKey, unknown> = {};
     const item: Record<PropertyKey, unknown> = {};
-    const located: Array<{ level: 'package' | 'item'; path: readonly PropertyKey[]; bound: Bound }> = [];
     for (const b of binding.bound) {
       const { column } = b;
       if (column.level === 'order') continue;
@@ -437,11 +436,10 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
         }
         if (column.type === 'sender') {
           shipment.__sender = read.value;
-          where.set(formatPath(path), { row: r.row, bound: b, column });
+          senders = true;
           continue;
         }
         setAt(shipment, column.path, read.value);
-        where.set(formatPath(path), { row: r.row, bound: b, column });
       } else {
         const target = column.level === 'package' ? pkg : item;
         if ('problem' in read) {
@@ -452,7 +450,6 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
           continue;
         }
         setAt(target, column.path, read.value);
-        located.push({ level: column.level as 'package' | 'item', path: column.path, bound: b });
       }
     }
     const hasPackage = Object.keys(pkg).length > 0;
@@ -462,18 +459,14 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
     if (hasPackage) {
       const packages = (shipment.packages ??= []) as unknown[];
       packageRows[s]!.push(r.row);
-      const p = packages.length;
       packages.push(pkg);
-      for (const l of located.filter((x) => x.level === 'package')) where.set(formatPath([...base(s), 'packages', p, ...l.path]), { row: r.row, bound: l.bound, column: l.bound.column });
     }
     if (hasItem) {
       setAt(shipment, ['customs_information', 'items', itemRows[s]!.length], item);
-      const i = itemRows[s]!.length;
       itemRows[s]!.push(r.row);
-      for (const l of located.filter((x) => x.level === 'item')) where.set(formatPath([...base(s), 'customs_information', 'items', i, ...l.path]), { row: r.row, bound: l.bound, column: l.bound.column });
     }
   }
-  shipments.forEach((shipment, s) => {
+  for (const shipment of shipments) {
     if (!shipment.packages && options.mapping?.package) shipment.packages = [{ ...options.mapping.package }];
     shipment.packages ??= [];
     const sender = shipment.__sender;
@@ -483,19 +476,17 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
       if (collection === undefined) shipment.collection = sender;
       else {
         shipment.collection = { sender, ...collection };
-        const at = where.get(formatPath([...base(s), 'collection']));
-        if (at) where.set(formatPath([...base(s), 'collection', 'sender']), at);
       }
     }
-  });
+  }
 
+  // A field's row and column, found when a message needs one: a shipment's field at the row that
+  // gave it (else the shipment's first row), a package's or item's at its own row.
   const locate = (path: ReadonlyArray<PropertyKey>): Position => {
-    const exact = where.get(formatPath(path));
-    const pos = (row: number, column: CsvColumn, b?: Bound): Position => {
-      const bound = b ?? binding.byName.get(column.name);
+    const pos = (row: number, column: CsvColumn): Position => {
+      const bound = binding.byName.get(column.name);
       return { line: row, column: bound?.index ?? 0, column_name: bound?.header ?? column.name };
     };
-    if (exact) return pos(exact.row, exact.column, exact.bound);
     if (path[0] === 'order' && path[1] === 'shipments' && typeof path[2] === 'number') {
       const s = path[2];
       const rest = path.slice(3);
@@ -508,16 +499,18 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
         const i = rest[2];
         return pos(typeof i === 'number' ? (itemRows[s]?.[i] ?? srow) : srow, columnFor('item', typeof i === 'number' ? rest.slice(3) : []));
       }
-      if (rest[0] === 'collection' && rest.length <= 2 && binding.byName.has('sender') && !binding.byName.has(`collection_${String(rest[1] ?? 'first_name')}`)) {
-        return pos(srow, CSV_COLUMN_BY_NAME.get('sender')!);
+      const sender = firstValue.get(`${s}:sender`);
+      if (sender && rest[0] === 'collection' && (rest.length === 1 || rest[1] === 'sender' || !firstValue.has(`${s}:collection_${String(rest[1])}`))) {
+        return pos(sender.row, CSV_COLUMN_BY_NAME.get('sender')!);
       }
-      return pos(srow, columnFor('shipment', rest));
+      const column = columnFor('shipment', rest);
+      return pos(firstValue.get(`${s}:${column.name}`)?.row ?? srow, column);
     }
     return pos(line, CSV_COLUMN_BY_NAME.get('order_ref')!);
   };
 
   let doc: LoadedDocument = { file, data: { order: { shipments } }, wrapper: [], locate: (path) => locate(path) };
-  if (options.senders) {
+  if (options.senders && senders) {
     const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile);
     issues.push(...resolved.issues);
     if (resolved.used.length > 0) doc = { ...doc, data: resolved.data };
