@@ -51,8 +51,12 @@ export class CsvReportWriter {
     this.results.set(key(result.file, result.line), result);
   }
 
-  /** Writes the report: every CSV input row with its order's results, then a row per order of the other inputs. */
-  async finish(): Promise<void> {
+  /**
+   * Writes the report: every CSV input row with its order's results, then a row per order of the
+   * other inputs. After a dry run (`dryRun`), whose results are the invalid orders only, every
+   * other row is `valid`.
+   */
+  async finish(options: { dryRun?: boolean } = {}): Promise<void> {
     const files = (await batchFiles(this.inputs.filter((p) => p !== '-'))).filter((f) => f.problem === undefined).map((f) => f.file);
     const csvFiles = files.filter((f) => isCsvInput(f, this.reading));
     const sources = [...csvFiles.map((file) => ({ file })), ...(this.inputs.includes('-') && this.reading.stdin ? [{ file: '-', bytes: await this.reading.stdin() }] : [])];
@@ -99,7 +103,7 @@ export class CsvReportWriter {
           await write([
             ...(single ? [] : [source.file, String(e.row)]),
             ...cells,
-            r?.status ?? '',
+            r?.status ?? (options.dryRun ? 'valid' : ''),
             r?.order_id ?? '',
             r?.shipment_ids?.[e.shipment] ?? '',
             r?.tracking_numbers?.[e.shipment] ?? '',

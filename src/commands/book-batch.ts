@@ -89,6 +89,13 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const { io } = ctx;
   const input = await csvBatchInput(o.csv, ctx);
   const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: !ctx.globals.dryRun, input });
+  // `--report *.csv`: the input rows with the results beside them; any other name: the JSON report.
+  const csvReport = o.report !== undefined && isCsvReport(o.report) ? new CsvReportWriter(o.report, o.inputs, input) : undefined;
+  if (csvReport && (ctx.globals.dryRun || (check.invalid.length > 0 && !o.skipInvalid))) {
+    // Nothing will be sent: the report says which rows are valid, and what is wrong with the others.
+    for (const x of check.invalid) csvReport.add({ id: '', file: x.file, line: x.line, status: 'invalid', attempts: 0, issues: x.issues });
+    await csvReport.finish({ dryRun: o.shard === undefined });
+  }
   if (check.invalid.length > 0 && !o.skipInvalid) {
     const issues = check.invalid.flatMap((x) => x.issues);
     throw new ValidationError(issues, `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`, {
@@ -128,8 +135,6 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
   const api = (await ctx.api()).withOptions({ connections: o.concurrency });
   ctx.defer(() => api.close());
-  // `--report *.csv`: the input rows with the results beside them; any other name: the JSON report.
-  const csvReport = o.report !== undefined && isCsvReport(o.report) ? new CsvReportWriter(o.report, o.inputs, input) : undefined;
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit });
   const progress = batchProgress(io, check.valid + (o.skipInvalid ? check.invalid.length : 0));
   const format = ctx.output.format;

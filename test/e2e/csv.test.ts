@@ -140,8 +140,14 @@ describe('book orders.csv on the built-in sandbox', () => {
     rows[18]!.delivery_first_name = 'Bartholomew-Alexander Fitzwilliam-Smythe'; // row 20: too long
     rows[18]!.collection_type = 'pick up'; // row 20: not one of the choices
     const csv = writeCsv('mistakes.csv', rows);
-    const r = await runShipbook(['book', csv, '--journal', join(dir, 'mistakes.journal.ndjson')], { env: fresh() });
+    const report = join(dir, 'mistakes-results.csv');
+    const r = await runShipbook(['book', csv, '--journal', join(dir, 'mistakes.journal.ndjson'), '--report', report], { env: fresh() });
     expect(r.code).toBe(2);
+    // The report CSV puts each problem beside its row (rows 2–19 are W-1, rows 20–21 the start of W-2: both invalid).
+    const back = reportRows(report);
+    expect(back.map((x) => x.status)).toEqual(Array(20).fill('invalid'));
+    expect(back.flatMap((x, i) => (x.error === '' ? [] : [i + 2]))).toEqual([2, 4, 6, 20]);
+    expect(back[18]!.error).toContain('order.shipments[0].delivery.first_name  at most 35 characters (got 40)');
     const lines = r.stderr.replaceAll(`${dir}/`, '');
     expect(lines).toContain('mistakes.csv:2:delivery_postcode  order.shipments[0].delivery.postcode  required');
     expect(lines).toContain('mistakes.csv:4:package_weight  order.shipments[0].packages[2].weight  "2,5" has a decimal comma: write 2.5');
@@ -181,9 +187,12 @@ describe('book orders.csv on the built-in sandbox', () => {
 
   it('reads standard input with --input-format csv, and shards split the orders between jobs', async () => {
     const text = readFileSync(writeCsv('stdin.csv', FIFTY), 'utf8');
-    const dry = await runShipbook(['book', '-', '--input-format', 'csv', '--dry-run', '--json'], { env: fresh(), input: text });
+    const dryReport = join(dir, 'stdin-dry.csv');
+    const dry = await runShipbook(['book', '-', '--input-format', 'csv', '--dry-run', '--json', '--report', dryReport], { env: fresh(), input: text });
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, valid: 3, invalid: 0 });
+    // A dry run's report lists every row as valid, with nothing booked.
+    expect(reportRows(dryReport).map((x) => `${x.status}${x.order_id}`)).toEqual(Array(50).fill('valid'));
     const booked = await runShipbook(['book', '-', '--input-format', 'csv', '--journal', join(dir, 'stdin.journal.ndjson'), '--report', join(dir, 'stdin-results.csv')], { env: fresh(), input: text });
     expect(booked.code, booked.stderr).toBe(0);
     expect(reportRows(join(dir, 'stdin-results.csv')).filter((r) => /^SBX\d+$/.test(r.tracking_number!))).toHaveLength(50);
