@@ -12,6 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { runShipbook } from '../helpers/run.js';
+import { ROOT } from './cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-csv-e2e-'));
 /** An environment with its own sandbox state, kept across the commands of one test. */
@@ -207,6 +208,40 @@ describe('book orders.csv on the built-in sandbox', () => {
     const r = await runShipbook(['book', '-', '--concurrency', '2'], { env: fresh(), input: '' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--input-format csv');
+  });
+});
+
+describe('the README section on spreadsheets', () => {
+  it('its commands on the shipped fixtures run as shown, and its example of mistakes is what book prints', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const at = readme.indexOf('### Orders from a spreadsheet (CSV)');
+    expect(at).toBeGreaterThan(-1);
+    const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at))![1]!;
+    const commands = block
+      .split('\n')
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter((l) => l.startsWith('shipbook ') && !/[<>]/.test(l) && !l.includes('orders-eu.csv'))
+      .map((l) => l.split(/\s+/).slice(1).map((a) => (a.endsWith('.csv') && !a.startsWith('fixtures/') ? join(dir, `readme-${a}`) : a)));
+    expect(commands.length).toBe(4);
+    const env = fresh();
+    for (const args of commands) {
+      const r = await runShipbook([...args, ...(args[0] === 'book' ? ['--journal', join(dir, 'readme.journal.ndjson')] : [])], { env });
+      expect(r.code, `shipbook ${args.join(' ')}\n${r.stderr}`).toBe(0);
+    }
+    const shown = /```\nerror: 2 of 2 orders are not valid; nothing was sent\n([\s\S]*?)```/.exec(readme.slice(at))![1]!.trim().split('\n').map((l) => l.trim());
+    // The same mistakes made in fixtures/csv/orders.csv.
+    const rows = parse(readFileSync(join(ROOT, 'fixtures/csv/orders.csv'))) as string[][];
+    const h = rows[0]!;
+    const set = (row: number, column: string, value: string) => (rows[row - 1]![h.indexOf(column)] = value);
+    set(2, 'delivery_postcode', '');
+    set(3, 'package_weight', '2,5');
+    set(4, 'collection_type', 'pick-up');
+    set(4, 'delivery_first_name', 'A'.repeat(40));
+    set(5, 'item_quantity', 'three');
+    writeFileSync(join(dir, 'orders.csv'), stringify(rows));
+    const r = await runShipbook(['book', join(dir, 'orders.csv'), '--dry-run'], { env: fresh() });
+    expect(r.code).toBe(2);
+    expect(r.stderr.replaceAll(`${dir}/`, '').split('\n').filter((l) => l.startsWith('  orders.csv:')).map((l) => l.trim())).toEqual(shown);
   });
 });
 
