@@ -34,10 +34,19 @@ export interface CsvReadOptions {
   decimalComma?: boolean;
   /** The shop's own headers mapped onto the layout. */
   mapping?: CsvMapping;
-  /** The active profile's saved senders, for `@name` in the `sender` column. */
-  senders?: { senders: Readonly<Record<string, SenderRecord>> | undefined; profile: string };
+  /**
+   * The active profile's saved senders, for `@name` in the `sender` column; a function is called
+   * (once) only for a file that has a sender column, so other files never need the profile.
+   */
+  senders?: SavedSenders | (() => Promise<SavedSenders>);
   /** The clock (pickup dates in the past are warnings). */
   now?: () => Date;
+}
+
+/** A profile's saved senders and the profile's name (for messages). */
+export interface SavedSenders {
+  senders: Readonly<Record<string, SenderRecord>> | undefined;
+  profile: string;
 }
 
 /** Where a CSV comes from: a file, or bytes already read (standard input, named `-`). */
@@ -382,7 +391,7 @@ function columnFor(level: CsvLevel, rel: readonly PropertyKey[]): CsvColumn {
  * comma, a value that differs between rows of one shipment) come back with the schema's, so that
  * one run reports all of them.
  */
-function buildOrder(file: string, group: RowGroup, binding: Binding, options: CsvReadOptions): CsvOrder {
+function buildOrder(file: string, group: RowGroup, binding: Binding, options: CsvReadOptions & { senders?: SavedSenders }): CsvOrder {
   const line = group.rows[0]!.row;
   if (group.problem) return { file, line, issues: [group.problem] };
   const decimalComma = options.decimalComma === true;
@@ -533,10 +542,16 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
  */
 export async function* csvOrders(source: CsvSource, options: CsvReadOptions = {}): AsyncGenerator<CsvOrder> {
   let binding: Binding | undefined;
+  let senders: SavedSenders | undefined;
   for await (const e of csvGroups(source, options)) {
-    if (e.kind === 'binding') binding = e.binding;
-    else if (e.kind === 'issues') yield { file: source.file, line: e.line, issues: e.issues };
-    else yield buildOrder(source.file, e.group, binding!, options);
+    if (e.kind === 'binding') {
+      binding = e.binding;
+      if (binding.byName.has('sender')) senders = typeof options.senders === 'function' ? await options.senders() : options.senders;
+    } else if (e.kind === 'issues') yield { file: source.file, line: e.line, issues: e.issues };
+    else {
+      const { senders: _lazy, ...rest } = options;
+      yield buildOrder(source.file, e.group, binding!, senders ? { ...rest, senders } : rest);
+    }
   }
 }
 

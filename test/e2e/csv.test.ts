@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
 import { ROOT } from './cli.js';
 
@@ -118,6 +119,28 @@ describe('book orders.csv on the built-in sandbox', () => {
     const second = reportRows(report);
     expect(second.map((r) => r.status)).toEqual(Array(50).fill('already_booked'));
     expect(second.map((r) => r.tracking_number)).toEqual(rows.map((r) => r.tracking_number));
+  });
+
+  it('takes the sender from the profile\'s saved senders when the sender column names one', async () => {
+    const sandbox = await startSandbox({ processingDelayMs: 50 });
+    try {
+      const env = { ...fresh(), SHIPBOOK_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'shipbook-csv-config-')), SHIPBOOK_API_KEY: 'sk_test_csv_0123456789' };
+      expect((await runShipbook(['--profile', 'shop', 'config', 'set', 'base-url', sandbox.url], { env })).code).toBe(0);
+      const saved = await runShipbook(['--profile', 'shop', 'config', 'sender', 'set', 'warehouse-syd', 'fixtures/wizard/warehouse-syd.yaml'], { env });
+      expect(saved.code, saved.stderr).toBe(0);
+      const noAddress = Object.fromEntries(Object.keys(SENDER).map((k) => [k, '']));
+      const rows = shipmentRows('S-1', 'S-1', 'NZ', 2).map((r, k) => (k === 0 ? { ...r, ...noAddress, sender: '@warehouse-syd' } : r));
+      const header = [...HEADER, 'sender'];
+      const report = join(dir, 'sender-results.csv');
+      const r = await runShipbook(['--profile', 'shop', 'book', writeCsv('sender.csv', rows, { header }), '--report', report, '--journal', join(dir, 'sender.journal.ndjson'), '--poll', '50ms'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(reportRows(report).map((x) => x.tracking_number)).toEqual([expect.stringMatching(/^SBX\d+$/), expect.stringMatching(/^SBX\d+$/)]);
+      const unknown = await runShipbook(['--profile', 'shop', 'book', writeCsv('nobody.csv', rows.map((x) => (x.sender ? { ...x, sender: '@nobody' } : x)), { header }), '--dry-run'], { env });
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr.replaceAll(`${dir}/`, '')).toContain('nobody.csv:2:sender  order.shipments[0].collection  unknown sender "@nobody" in profile "shop" (saved: @warehouse-syd;');
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('books a Shopify orders export through the shipped mapping, as it is', async () => {

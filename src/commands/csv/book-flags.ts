@@ -51,11 +51,10 @@ export function csvSettings(flags: CsvFlags): CsvSettings {
 
 /**
  * How the batch reads its inputs: the mapping file loaded and checked, the profile's saved
- * senders for `@name`, standard input read once.
+ * senders for `@name` (read when a file has a sender column), standard input read once.
  * @throws ValidationError (exit 2) for a mapping file with problems; ConfigError (exit 4) from the profile
  */
 export async function csvBatchInput(s: CsvSettings, ctx: Context): Promise<BatchInputOptions> {
-  const profile = await ctx.profile();
   const mapping = s.map !== undefined ? await loadCsvMapping(s.map) : undefined;
   let stdin: Promise<Buffer> | undefined;
   return {
@@ -64,7 +63,11 @@ export async function csvBatchInput(s: CsvSettings, ctx: Context): Promise<Batch
       ...(s.delimiter ? { delimiter: s.delimiter } : {}),
       decimalComma: s.decimalComma,
       ...(mapping ? { mapping } : {}),
-      senders: { senders: profile.senders, profile: profile.name },
+      // The profile is read only for a file with a sender column (a dry run of YAML needs none).
+      senders: async () => {
+        const profile = await ctx.profile();
+        return { senders: profile.senders, profile: profile.name };
+      },
       now: () => ctx.now(),
     },
     stdin: () =>
