@@ -96,7 +96,7 @@ interface Binding {
 const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];
 
 /** Shows a delimiter in a message. */
-export function delimiterName(d: CsvDelimiter): string {
+function delimiterName(d: CsvDelimiter): string {
   return d === '\t' ? 'tab' : `"${d}"`;
 }
 
