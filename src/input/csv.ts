@@ -13,13 +13,13 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
 import type { InputIssue } from '../errors.js';
 import { closestField, formatPath } from '../schema/issues.js';
 import { CSV_COLUMNS, CSV_COLUMN_BY_NAME, normaliseHeader, samePath, type CsvColumn, type CsvLevel } from './csv-layout.js';
 import { sourceHeaders, sourceValue, type CsvMapping } from './csv-map.js';
-import type { LoadedDocument, Position } from './load.js';
+import { firstInvalidUtf8, type LoadedDocument, type Position } from './load.js';
 import { resolveSenders, type SenderRecord } from './senders.js';
 import { checkDocument } from './validate.js';
 
@@ -124,17 +124,57 @@ function detectDelimiter(firstLine: string, fallback: CsvDelimiter = ','): CsvDe
   return best;
 }
 
-/** The first 64 KiB of a source, as text (to tell its delimiter). */
-async function head(source: CsvSource): Promise<string> {
-  if (source.bytes) return source.bytes.subarray(0, 65536).toString('utf8');
+/** The first 64 KiB of a source (to tell its encoding and delimiter). */
+async function headBytes(source: CsvSource): Promise<Buffer> {
+  if (source.bytes) return source.bytes.subarray(0, 65536);
   const handle = await open(source.file, 'r');
   try {
     const buf = Buffer.alloc(65536);
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
+    return buf.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
+}
+
+/** A file that is not UTF-8 text (a spreadsheet saved as "CSV" in a Windows code page), from the line where it stops being so. */
+class NotUtf8Error extends Error {
+  constructor(readonly line: number) {
+    super('is not UTF-8 text');
+  }
+}
+
+/**
+ * Bytes to UTF-8 text, refusing anything else ({@link NotUtf8Error} with its line) rather than
+ * turning accented names into replacement characters.
+ */
+function utf8Decoder(): Transform {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let line = 1;
+  const newlines = (b: Uint8Array, end = b.length) => {
+    let n = 0;
+    for (let i = 0; i < end; i++) if (b[i] === 10) n++;
+    return n;
+  };
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      try {
+        const text = decoder.decode(chunk, { stream: true });
+        line += newlines(chunk);
+        done(null, text);
+      } catch {
+        const at = firstInvalidUtf8(chunk);
+        done(new NotUtf8Error(line + newlines(chunk, at < 0 ? chunk.length : at)));
+      }
+    },
+    flush(done) {
+      try {
+        done(null, decoder.decode());
+      } catch {
+        done(new NotUtf8Error(line));
+      }
+    },
+  });
 }
 
 /** True for a `.tsv` or `.tab` file name. */
@@ -144,7 +184,7 @@ function isTsvName(file: string): boolean {
 
 /** The delimiter a source is read with: the one given, else told from its header row (a `.tsv` file: tab by default). */
 export async function csvDelimiterOf(source: CsvSource, options: Pick<CsvReadOptions, 'delimiter'>): Promise<CsvDelimiter> {
-  return options.delimiter ?? detectDelimiter((await head(source)).replace(/^\uFEFF/, ''), isTsvName(source.file) ? '\t' : ',');
+  return options.delimiter ?? detectDelimiter((await headBytes(source)).toString('utf8').replace(/^\uFEFF/, ''), isTsvName(source.file) ? '\t' : ',');
 }
 
 /**
@@ -154,9 +194,10 @@ export async function csvDelimiterOf(source: CsvSource, options: Pick<CsvReadOpt
  */
 async function* rows(source: CsvSource, delimiter: CsvDelimiter): AsyncGenerator<CsvRow> {
   const input = source.bytes ? Readable.from([source.bytes]) : createReadStream(source.file);
-  const parser = input.pipe(
-    parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, record_delimiter: ['\r\n', '\n', '\r'], skip_records_with_error: false }),
-  );
+  const parser = parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, record_delimiter: ['\r\n', '\n', '\r'], skip_records_with_error: false });
+  const decode = utf8Decoder();
+  decode.on('error', (err) => parser.destroy(err));
+  input.pipe(decode).pipe(parser);
   let row = 0;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
@@ -266,6 +307,11 @@ async function* csvGroups(source: CsvSource, options: CsvReadOptions): AsyncGene
   const { file } = source;
   let delimiter: CsvDelimiter;
   try {
+    const start = await headBytes(source);
+    if ((start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff)) {
+      yield { kind: 'issues', line: 1, issues: [{ file, line: 1, path: '', message: 'is UTF-16 text (Excel\'s "Unicode Text"); save it as UTF-8 (Save As, "CSV UTF-8")', severity: 'error' }] };
+      return;
+    }
     delimiter = await csvDelimiterOf(source, options);
   } catch (err) {
     const code = (err as { code?: string }).code;
@@ -312,6 +358,10 @@ async function* csvGroups(source: CsvSource, options: CsvReadOptions): AsyncGene
       }
     }
   } catch (err) {
+    if (err instanceof NotUtf8Error) {
+      yield { kind: 'issues', line: err.line, issues: [{ file, line: err.line, path: '', message: 'is not UTF-8 text; save it as UTF-8 (in Excel: Save As, "CSV UTF-8")', severity: 'error' }] };
+      return;
+    }
     if (!(err instanceof CsvError)) throw err;
     if (current) yield { kind: 'group', group: current };
     const line = (err as CsvError & { lines?: number }).lines;

@@ -253,3 +253,21 @@ describe('mapping files', () => {
     expect(formatIssues((err as ValidationError).issues)).toBe(`${map}:3:3  columns.delivery_postcde  not a column of the CSV layout (did you mean delivery_postcode?); see "shipbook schema csv"`);
   });
 });
+
+describe('encodings', () => {
+  it('refuses a file that is not UTF-8 (a Windows code page) at its line, and UTF-16, rather than mangling names', async () => {
+    const text = csvText([row({ order_ref: 'U1' }), row({ order_ref: 'U2', delivery_first_name: 'Zoë' })]);
+    const latin1 = Buffer.from(text, 'latin1');
+    const file = join(dir, 'latin1.csv');
+    writeFileSync(file, latin1);
+    const out: CsvOrder[] = [];
+    for await (const o of csvOrders({ file }, { now: NOW })) out.push(o);
+    expect(formatIssues(problems(out)).replaceAll(`${dir}/`, '')).toBe('latin1.csv:3  is not UTF-8 text; save it as UTF-8 (in Excel: Save As, "CSV UTF-8")');
+    expect(out.filter((o) => 'doc' in o)).toHaveLength(0);
+    const utf16 = join(dir, 'utf16.csv');
+    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const back: CsvOrder[] = [];
+    for await (const o of csvOrders({ file: utf16 })) back.push(o);
+    expect(formatIssues(problems(back)).replaceAll(`${dir}/`, '')).toBe('utf16.csv:1  is UTF-16 text (Excel\'s "Unicode Text"); save it as UTF-8 (Save As, "CSV UTF-8")');
+  });
+});
