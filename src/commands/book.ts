@@ -26,7 +26,6 @@ import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { prepareBooking, untilInterrupted, type BookOptions } from './book-common.js';
 import { addPaymentOptions } from './payment-options.js';
 import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js';
-import { addCsvOptions } from './csv/book-flags.js';
 import { withWarnings } from './warnings.js';
 import { openSingleBooking, type SingleBooking } from './book-journal.js';
 import { fetchOrder, type OrderPaths } from '../api/orders.js';
@@ -222,7 +221,7 @@ async function settleEarlier(
 
 /** The `book` command. */
 export function bookCommand(ctx: Context): Command {
-  return addCsvOptions(addWaitOptions(
+  return addWaitOptions(
     addPaymentOptions(
       new Command('book')
         .summary('create, accept and wait for a booking in one go')
@@ -239,13 +238,17 @@ export function bookCommand(ctx: Context): Command {
         .option('--again', 'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing')
         .option('--collection-from-service', 'consolidated mail: fill each shipment\'s collection_type and collection from the service data (refused when a shipment has a different one)'),
     ),
-  ))
+  )
     .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
     .option('--journal <file>', `batch: the journal that makes a run resumable (default ${DEFAULT_JOURNAL})`)
     .option('--report <file>', 'batch: write a JSON report of every order (a .csv name: the CSV input rows with status, order_id, shipment_id, tracking_number, total_aud and error beside each)')
     .option('--junit <file>', 'batch: write a JUnit XML report (one test case per order)')
     .option('--shard <i/n>', 'batch: book only this job\'s share of the inputs (a CI matrix of n jobs)')
     .option('--skip-invalid', 'batch: leave invalid orders out (reported) instead of stopping before the first request')
+    .option('--map <mapping.yaml>', 'CSV: map your own headers (a shop export) onto shipbook\'s columns, with constants and joins')
+    .option('--input-format <csv|tsv>', 'read the inputs as CSV or TSV whatever their names ("-" for standard input needs it)')
+    .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
+    .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)')
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +

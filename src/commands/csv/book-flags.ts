@@ -2,7 +2,6 @@
  * The spreadsheet flags of `shipbook book`: `--map`, `--input-format`, `--delimiter` and
  * `--decimal-comma`, parsed into how the batch reads its CSV inputs (src/batch/inputs.ts).
  */
-import type { Command } from 'commander';
 import type { BatchInputOptions } from '../../batch/inputs.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -77,13 +76,4 @@ export async function csvBatchInput(s: CsvSettings, ctx: Context): Promise<Batch
         return Buffer.concat(chunks);
       })()),
   };
-}
-
-/** Adds the spreadsheet flags to `book`. */
-export function addCsvOptions(cmd: Command): Command {
-  return cmd
-    .option('--map <mapping.yaml>', 'CSV: map your own headers (a shop export) onto shipbook\'s columns, with constants and joins')
-    .option('--input-format <csv|tsv>', 'read the inputs as CSV or TSV whatever their names ("-" for standard input needs it)')
-    .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
-    .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)');
 }
