@@ -21,7 +21,7 @@ import { CSV_COLUMNS, CSV_COLUMN_BY_NAME, normaliseHeader, samePath, type CsvCol
 import { sourceHeaders, sourceValue, type CsvMapping } from './csv-map.js';
 import { firstInvalidUtf8, type LoadedDocument, type Position } from './load.js';
 import { resolveSenders, type SenderRecord } from './senders.js';
-import { checkDocument } from './validate.js';
+import { checkDocument, type FileReport } from './validate.js';
 
 /** A cell delimiter: comma, semicolon or tab. */
 export type CsvDelimiter = ',' | ';' | '\t';
@@ -603,6 +603,26 @@ export async function* csvOrders(source: CsvSource, options: CsvReadOptions = {}
       yield buildOrder(source.file, e.group, binding!, senders ? { ...rest, senders } : rest);
     }
   }
+}
+
+/** True for a file name that holds a spreadsheet: `.csv` or `.tsv`. */
+export function isCsvName(file: string): boolean {
+  return /\.(csv|tsv)$/i.test(file);
+}
+
+/**
+ * `shipbook validate orders.csv`: every order of a CSV file checked offline (as `shipbook book
+ * orders.csv --dry-run` checks them), reported as one file of kind `order` with every problem,
+ * warnings included, at its row and column.
+ */
+export async function validateCsvFile(source: CsvSource, options: CsvReadOptions & { now: () => Date }): Promise<FileReport> {
+  const issues: InputIssue[] = [];
+  for await (const o of csvOrders(source, options)) {
+    if ('issues' in o) issues.push(...o.issues);
+    else issues.push(...checkDocument(o.doc, { kind: 'order', now: options.now }).issues);
+  }
+  const errors = issues.filter((i) => i.severity === 'error');
+  return { file: source.file, kind: 'order', valid: errors.length === 0, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };
 }
 
 /** One row of a CSV input, with the order it belongs to (for writing results beside it). */

@@ -73,6 +73,7 @@ function writeCsv(name: string, rows: Array<Record<string, string>>, options: { 
 /** 50 rows: order W-1 to London (18 packages), W-2 to New York in two shipments (8 + 8), W-3 to Auckland (16). */
 const FIFTY = [...shipmentRows('W-1', 'W-1', 'GB', 18), ...shipmentRows('W-2', 'W-2-A', 'US', 8), ...shipmentRows('W-2', 'W-2-B', 'US', 8), ...shipmentRows('W-3', 'W-3', 'NZ', 16)];
 
+const fixturesOrder = 'fixtures/orders/domestic-syd-mel.yaml';
 const reportRows = (file: string) => parse(readFileSync(file), { bom: true, columns: true }) as Array<Record<string, string>>;
 
 describe('book orders.csv on the built-in sandbox', () => {
@@ -245,7 +246,7 @@ describe('the README section on spreadsheets', () => {
       .map((l) => l.replace(/\s+#.*$/, '').trim())
       .filter((l) => l.startsWith('shipbook ') && !/[<>]/.test(l) && !l.includes('orders-eu.csv'))
       .map((l) => l.split(/\s+/).slice(1).map((a) => (a.endsWith('.csv') && !a.startsWith('fixtures/') ? join(dir, `readme-${a}`) : a)));
-    expect(commands.length).toBe(4);
+    expect(commands.length).toBe(5);
     const env = fresh();
     for (const args of commands) {
       const r = await runShipbook([...args, ...(args[0] === 'book' ? ['--journal', join(dir, 'readme.journal.ndjson')] : [])], { env });
@@ -265,6 +266,26 @@ describe('the README section on spreadsheets', () => {
     const r = await runShipbook(['book', join(dir, 'orders.csv'), '--dry-run'], { env: fresh() });
     expect(r.code).toBe(2);
     expect(r.stderr.replaceAll(`${dir}/`, '').split('\n').filter((l) => l.startsWith('  orders.csv:')).map((l) => l.trim())).toEqual(shown);
+  });
+});
+
+describe('shipbook validate orders.csv', () => {
+  it('checks a spreadsheet offline: every problem at its row and column, the mapping and decimal commas as book reads them', async () => {
+    const rows = structuredClone(FIFTY.slice(0, 18));
+    rows[0]!.delivery_postcode = '';
+    rows[3]!.item_value = 'ten';
+    const bad = await runShipbook(['validate', writeCsv('validate-bad.csv', rows), fixturesOrder], { env: fresh() });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout.replaceAll(`${dir}/`, '').split('\n').filter((l) => l !== '')).toEqual([
+      'validate-bad.csv:2:delivery_postcode\torder.shipments[0].delivery.postcode\terror\trequired',
+      'validate-bad.csv:5:item_value\torder.shipments[0].customs_information.items[3].value\terror\texpected a decimal amount (got "ten")',
+    ]);
+    expect(bad.stderr).toContain(`✔ ${fixturesOrder}  order  valid`);
+    const shop = await runShipbook(['validate', 'fixtures/csv/shopify-orders.csv', '--map', 'fixtures/csv/shopify.map.yaml'], { env: fresh() });
+    expect(shop.code, shop.stdout + shop.stderr).toBe(0);
+    const semicolon = writeCsv('validate-semicolon.csv', FIFTY.slice(0, 2).map((r) => ({ ...r, package_weight: r.package_weight!.replace('.', ',') })), { delimiter: ';' });
+    expect((await runShipbook(['validate', semicolon], { env: fresh() })).code).toBe(2);
+    expect((await runShipbook(['validate', semicolon, '--decimal-comma'], { env: fresh() })).code).toBe(0);
   });
 });
 
