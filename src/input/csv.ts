@@ -447,6 +447,8 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
   const decimalComma = options.decimalComma === true;
   const issues: InputIssue[] = [];
   let senders = false;
+  /** The `sender` cell of each shipment (`@name`), put into its collection once all its rows are read. */
+  const senderOf: unknown[] = [];
   const shipmentRows: number[] = [];
   const packageRows: number[][] = [];
   const itemRows: number[][] = [];
@@ -471,6 +473,10 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
     const shipment = shipments[s]!;
     const pkg: Record<PropertyKey, unknown> = {};
     const item: Record<PropertyKey, unknown> = {};
+    // A row adds a package (an item) when any of its package (item) cells is filled, a bad one too,
+    // so the next package keeps its index in messages.
+    let packageCells = 0;
+    let itemCells = 0;
     for (const b of binding.bound) {
       const { column } = b;
       if (column.level === 'order') continue;
@@ -494,42 +500,38 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
           continue;
         }
         if (column.type === 'sender') {
-          shipment.__sender = read.value;
+          senderOf[s] = read.value;
           senders = true;
           continue;
         }
         setAt(shipment, column.path, read.value);
       } else {
         const target = column.level === 'package' ? pkg : item;
+        if (column.level === 'package') packageCells++;
+        else itemCells++;
         if ('problem' in read) {
           const index = column.level === 'package' ? packageRows[s]!.length : itemRows[s]!.length;
           const path = column.level === 'package' ? [...base(s), 'packages', index, ...column.path] : [...base(s), 'customs_information', 'items', index, ...column.path];
           issues.push(issueAt(file, r.row, b, formatPath(path), read.problem));
-          target.__problem = true;
           continue;
         }
         setAt(target, column.path, read.value);
       }
     }
-    const hasPackage = Object.keys(pkg).length > 0;
-    const hasItem = Object.keys(item).length > 0;
-    delete pkg.__problem;
-    delete item.__problem;
-    if (hasPackage) {
+    if (packageCells > 0) {
       const packages = (shipment.packages ??= []) as unknown[];
       packageRows[s]!.push(r.row);
       packages.push(pkg);
     }
-    if (hasItem) {
+    if (itemCells > 0) {
       setAt(shipment, ['customs_information', 'items', itemRows[s]!.length], item);
       itemRows[s]!.push(r.row);
     }
   }
-  for (const shipment of shipments) {
+  shipments.forEach((shipment, s) => {
     if (!shipment.packages && options.mapping?.package) shipment.packages = [{ ...options.mapping.package }];
     shipment.packages ??= [];
-    const sender = shipment.__sender;
-    delete shipment.__sender;
+    const sender = senderOf[s];
     if (sender !== undefined) {
       const collection = shipment.collection as Record<string, unknown> | undefined;
       if (collection === undefined) shipment.collection = sender;
@@ -537,7 +539,7 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
         shipment.collection = { sender, ...collection };
       }
     }
-  }
+  });
 
   // A field's row and column, found when a message needs one: a shipment's field at the row that
   // gave it (else the shipment's first row), a package's or item's at its own row.
