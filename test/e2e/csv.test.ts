@@ -144,6 +144,21 @@ describe('book orders.csv on the built-in sandbox', () => {
     }
   });
 
+  it('an order the service refuses: exit 8, its error beside its rows in the report CSV, a JUnit failure; the others booked', async () => {
+    const rows = [...shipmentRows('R-1', 'R-1', 'GB', 2), ...shipmentRows('R-2', 'R-2', 'NZ', 3).map((r, k) => (k === 0 ? { ...r, service_code: 'SB-NOPE' } : r))];
+    const report = join(dir, 'refused-results.csv');
+    const junit = join(dir, 'refused-junit.xml');
+    const r = await runShipbook(['book', writeCsv('refused.csv', rows), '--report', report, '--junit', junit, '--journal', join(dir, 'refused.journal.ndjson')], { env: fresh() });
+    expect(r.code).toBe(8);
+    const back = reportRows(report);
+    expect(back.map((x) => x.status)).toEqual(['booked', 'booked', 'failed', 'failed', 'failed']);
+    for (const x of back.slice(2)) expect(x.error).toContain('unknown service SB-NOPE');
+    expect(back[0]!.tracking_number).toMatch(/^SBX\d+$/);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('tests="2" failures="1"');
+    expect(xml).toContain('refused.csv:4');
+  });
+
   it('books a Shopify orders export through the shipped mapping, as it is', async () => {
     const report = join(dir, 'shopify-results.csv');
     const r = await runShipbook(['book', 'fixtures/csv/shopify-orders.csv', '--map', 'fixtures/csv/shopify.map.yaml', '--report', report, '--journal', join(dir, 'shopify.journal.ndjson')], { env: fresh() });
