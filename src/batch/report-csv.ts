@@ -15,6 +15,8 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
 import { stringify } from 'csv-stringify/sync';
 import { csvDelimiterOf, csvRowsWithOrders, type CsvDelimiter, type CsvReadOptions } from '../input/csv.js';
 import { formatIssues } from '../input/format.js';
@@ -39,12 +41,18 @@ export class CsvReportWriter {
    * @param path the report file (`.tsv`: tab-delimited)
    * @param inputs the batch's inputs as given (files, directories, `-`)
    * @param reading how the inputs are read (the same settings as the batch's)
+   * @throws UsageError (exit 2) when the report file is one of the inputs
    */
   constructor(
     private readonly path: string,
     private readonly inputs: readonly string[],
     private readonly reading: BatchInputOptions = {},
-  ) {}
+  ) {
+    // The report would replace the spreadsheet it is written from.
+    if (inputs.some((i) => i !== '-' && resolve(i) === resolve(path))) {
+      throw new UsageError(`--report ${path} is an input of the batch: the report would replace it`, { suggestion: 'Write the report to another file, e.g. --report results.csv.' });
+    }
+  }
 
   /** Adds one order's result. */
   add(result: BatchResult): void {

@@ -243,6 +243,15 @@ describe('book orders.csv on the built-in sandbox', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
   });
 
+  it('refuses a report that would replace its own input, before anything is sent', async () => {
+    const csv = writeCsv('self.csv', FIFTY.slice(0, 2));
+    const before = readFileSync(csv, 'utf8');
+    const r = await runShipbook(['book', csv, '--report', csv, '--journal', join(dir, 'self.journal.ndjson')], { env: fresh() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is an input of the batch: the report would replace it');
+    expect(readFileSync(csv, 'utf8')).toBe(before);
+  });
+
   it('refuses standard input without a spreadsheet format', async () => {
     const r = await runShipbook(['book', '-', '--concurrency', '2'], { env: fresh(), input: '' });
     expect(r.code).toBe(2);
