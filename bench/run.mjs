@@ -9,7 +9,7 @@
 // (figures whose name contains one of the words), --no-write (do not touch bench/RESULTS.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { BOOKING_ACTIVITIES, profileMarkdown, summariseProfile } from './profile.mjs';
@@ -355,6 +355,42 @@ async function memory() {
   addRow({ figure: name, value: `${a.rssMiB.toFixed(0)} MiB`, baseline: `${b.rssMiB.toFixed(0)} MiB`, ratio: ratio.toFixed(2), target: '≤ 1.3, < 150 MiB', ok: ratio <= 1.3 && a.rssMiB < 150, note: `${(a.ms / 1000).toFixed(1)} s and ${(b.ms / 1000).toFixed(1)} s` });
 }
 
+/** A CSV of `rows` rows in shipbook's layout: orders of two rows each (two packages, two customs items), from fixtures/csv/orders.csv. */
+async function csvOrders(rows) {
+  const file = join(work, `orders-${rows}.csv`);
+  const [header, first, second] = readFileSync(join(root, 'fixtures', 'csv', 'orders.csv'), 'utf8').split('\n');
+  const out = createWriteStream(file);
+  out.write(`${header}\n`);
+  for (let i = 0; i < rows / 2; i++) {
+    if (!out.write(`${first.replaceAll('SO-10482', `CSV-${i}`)}\n${second.replaceAll('SO-10482', `CSV-${i}`)}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return file;
+}
+
+async function csvDryRun() {
+  const name = 'CSV: dry run of 100,000 rows / of 10,000 (peak RSS)';
+  if (!bookHas('--map') || !haveTime) {
+    addRow({ figure: name, value: 'not measured', target: '< 150 MiB, < 10 s', ok: undefined, note: haveTime ? 'needs CSV booking' : 'needs /usr/bin/time' });
+    return;
+  }
+  const small = await csvOrders(10_000);
+  const large = await csvOrders(quick ? 30_000 : 100_000);
+  const a = runOnce([process.execPath, bin, 'book', large, '--dry-run', '--output', 'ndjson']);
+  const b = runOnce([process.execPath, bin, 'book', small, '--dry-run', '--output', 'ndjson']);
+  const valid = JSON.parse(a.stdout.trim().split('\n').pop()).valid;
+  addRow({
+    figure: name,
+    value: `${a.rssMiB.toFixed(0)} MiB in ${(a.ms / 1000).toFixed(1)} s`,
+    baseline: `${b.rssMiB.toFixed(0)} MiB in ${(b.ms / 1000).toFixed(1)} s`,
+    ratio: (a.rssMiB / b.rssMiB).toFixed(2),
+    target: '< 150 MiB, < 10 s',
+    ok: a.rssMiB < 150 && a.ms < 10_000,
+    note: `${valid} orders of 2 rows each found valid; CPU ${(a.cpuMs / 1000).toFixed(1)} s and ${(b.cpuMs / 1000).toFixed(1)} s (user + system); load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs when measured; streamed with csv-parse, one order's rows held at a time`,
+  });
+}
+
 async function stateStore() {
   const name = 'order create with 5,000 stored orders / with 10';
   const module = join(root, 'bench', 'state-store.mjs');
@@ -416,6 +452,7 @@ const figures = [
   ['throughput', throughput],
   ['capacity', sandboxCapacity],
   ['memory', memory],
+  ['csv', csvDryRun],
   ['state', stateStore],
   ['validate', validateLarge],
 ];
@@ -459,7 +496,8 @@ if (write) {
     'server answering a fixed envelope); throughput books generated NDJSON orders with `shipbook book --concurrency 16`',
     'and with bench/bare-undici.mjs (create and accept with undici.request at the same concurrency) against one sandbox',
     'process, and for information with bench/bare-undici.mjs waiting for each result as `book --poll 50ms` does (the same',
-    'requests as book, and nothing else); memory is the peak RSS (`/usr/bin/time -f %M`) of `shipbook book --dry-run`; the state store times',
+    'requests as book, and nothing else); memory is the peak RSS (`/usr/bin/time -f %M`) of `shipbook book --dry-run` (of NDJSON orders, and of a CSV',
+    'in the layout of fixtures/csv/orders.csv, two rows per order); the state store times',
     '`shipbook order create` on the built-in sandbox with 10 and with 5,000 stored orders (bench/state-store.mjs).',
     '',
   ].join('\n');

@@ -96,6 +96,8 @@ export interface InputIssue {
   /** 1-based line and column in the file, when known. */
   line?: number;
   column?: number;
+  /** The column's header in a spreadsheet (CSV) input, shown instead of the column number. */
+  column_name?: string;
   /** Field path in dotted/bracket form, e.g. `shipments[0].delivery.address_lines[1]`; empty for the document. */
   path: string;
   /** What is wrong, e.g. `at most 35 characters (got 41)`. */

@@ -2,7 +2,9 @@
  * The inputs of a batch: any number of files and directories; a YAML file may hold several
  * documents (`---`), a JSON file an array of orders, and an NDJSON file (`.ndjson`, `.jsonl`) one
  * order per line, read as a stream so memory does not grow with the number of lines. Regular and
- * consolidated orders may be mixed. Every document keeps its file and line for messages.
+ * consolidated orders may be mixed. Every document keeps its file and line for messages. A CSV or
+ * TSV file (`.csv`, `.tsv`, or any input with `--input-format csv`, standard input `-` included)
+ * holds orders in the spreadsheet layout of src/input/csv.ts, streamed as well.
  */
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
@@ -11,9 +13,31 @@ import { createInterface } from 'node:readline';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { ValidationError, type InputIssue } from '../errors.js';
 import { parseInput, parseJsonLine, readInput, type LoadedDocument } from '../input/load.js';
+import { csvOrders, type CsvDelimiter, type CsvReadOptions } from '../input/csv.js';
 
 /** Extensions read from a directory. */
-export const BATCH_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl'] as const;
+export const BATCH_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl', '.csv', '.tsv'] as const;
+
+/** How the inputs are read, beyond their names: the spreadsheet (CSV) settings and standard input. */
+export interface BatchInputOptions {
+  /** Read every input as CSV or TSV whatever its name (standard input `-` is read only so). */
+  format?: 'csv' | 'tsv';
+  /** Delimiter, decimal comma, mapping, saved senders. */
+  csv?: CsvReadOptions;
+  /** Standard input's bytes, read once (a batch reads its inputs twice). */
+  stdin?: () => Promise<Buffer>;
+}
+
+/** True when `file` is read as CSV: by `--input-format`, or a `.csv`/`.tsv` name. */
+export function isCsvInput(file: string, options: BatchInputOptions | undefined): boolean {
+  return options?.format !== undefined || /\.(csv|tsv)$/i.test(file);
+}
+
+/** The CSV settings of one input: `--input-format tsv` means tab-delimited unless `--delimiter` says otherwise. */
+function csvOptionsOf(options: BatchInputOptions | undefined): CsvReadOptions {
+  const tab: CsvDelimiter | undefined = options?.format === 'tsv' ? '\t' : undefined;
+  return { ...options?.csv, ...(options?.csv?.delimiter ?? tab ? { delimiter: options?.csv?.delimiter ?? tab } : {}) };
+}
 
 /** One document of the batch, or the problems that kept it from being read. */
 export type BatchInput =
@@ -71,7 +95,11 @@ const lineOf = (text: string, offset: number) => {
 };
 
 /** Every document of one file, in order. */
-export async function* fileDocuments(file: string): AsyncGenerator<BatchInput> {
+export async function* fileDocuments(file: string, options?: BatchInputOptions): AsyncGenerator<BatchInput> {
+  if (isCsvInput(file, options)) {
+    yield* csvOrders({ file }, csvOptionsOf(options));
+    return;
+  }
   const ext = extname(file).toLowerCase();
   if (ext === '.ndjson' || ext === '.jsonl') {
     const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -127,12 +155,14 @@ export async function* fileDocuments(file: string): AsyncGenerator<BatchInput> {
 }
 
 /** Every document of every input, in order; files that cannot be found come back as problems. */
-export async function* batchDocuments(paths: readonly string[]): AsyncGenerator<BatchInput> {
-  for (const { file, problem } of await batchFiles(paths)) {
+export async function* batchDocuments(paths: readonly string[], options?: BatchInputOptions): AsyncGenerator<BatchInput> {
+  for (const { file, problem } of await batchFiles(paths.filter((p) => p !== '-'))) {
     if (problem !== undefined) {
       yield { file, line: 0, issues: [{ file, path: '', message: problem, severity: 'error' }] };
       continue;
     }
-    yield* fileDocuments(file);
+    yield* fileDocuments(file, options);
   }
+  // Standard input comes last, read once (kept for the batch's second pass).
+  if (paths.includes('-') && options?.stdin) yield* csvOrders({ file: '-', bytes: await options.stdin() }, csvOptionsOf(options));
 }

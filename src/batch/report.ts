@@ -115,7 +115,7 @@ export function junitXml(report: BatchReport): string {
     if (o.status === 'failed' || o.status === 'unknown') {
       tc.ele('failure', { message: o.error?.message ?? o.status, type: o.status }).txt(`${o.error?.message ?? o.status}${o.hint ? `\n${o.hint}` : ''}`);
     } else if (o.status === 'invalid') {
-      tc.ele('error', { message: 'invalid input', type: 'invalid' }).txt((o.issues ?? []).map((i) => `${i.file ?? o.file}:${i.line ?? '?'}:${i.column ?? '?'} ${i.path} ${i.message}`).join('\n'));
+      tc.ele('error', { message: 'invalid input', type: 'invalid' }).txt((o.issues ?? []).map((i) => `${i.file ?? o.file}:${i.line ?? '?'}:${i.column_name ?? i.column ?? '?'} ${i.path} ${i.message}`).join('\n'));
     } else {
       tc.ele('system-out').txt(`${o.status} ${o.order_id ?? ''} ${(o.tracking_numbers ?? []).join(',')} ${o.total ?? ''}`.trim());
     }

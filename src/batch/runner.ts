@@ -25,7 +25,7 @@ import type { OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { IdentityCounter, inShard, type Shard } from './identity.js';
-import { batchDocuments } from './inputs.js';
+import { batchDocuments, type BatchInputOptions } from './inputs.js';
 import type { Journal } from './journal.js';
 import { Slots } from './slots.js';
 import { stepRecorder } from './steps.js';
@@ -78,10 +78,10 @@ export interface BatchItem {
 }
 
 /** The documents of the inputs with their identities, this shard's only, validated. Streams: nothing is held. */
-async function* batchItems(inputs: readonly string[], shard: Shard | undefined, now: () => Date): AsyncGenerator<BatchItem> {
+async function* batchItems(inputs: readonly string[], shard: Shard | undefined, now: () => Date, reading?: BatchInputOptions): AsyncGenerator<BatchItem> {
   const ids = new IdentityCounter();
   let unreadable = 0;
-  for await (const input of batchDocuments(inputs)) {
+  for await (const input of batchDocuments(inputs, reading)) {
     if ('issues' in input) {
       // A document that cannot be read has no content to hash: it is named by its place.
       yield { id: `unreadable-${++unreadable}`, file: input.file, line: input.line, issues: input.issues };
@@ -102,10 +102,10 @@ async function* batchItems(inputs: readonly string[], shard: Shard | undefined, 
 }
 
 /** Validates every input of this shard (the first pass: nothing is sent). */
-export async function checkBatch(inputs: readonly string[], options: { shard?: Shard; now: () => Date; keep?: boolean }): Promise<BatchCheck> {
+export async function checkBatch(inputs: readonly string[], options: { shard?: Shard; now: () => Date; keep?: boolean; input?: BatchInputOptions }): Promise<BatchCheck> {
   const check: BatchCheck = { valid: 0, invalid: [] };
   let kept: BatchItem[] | undefined = options.keep ? [] : undefined;
-  for await (const item of batchItems(inputs, options.shard, options.now)) {
+  for await (const item of batchItems(inputs, options.shard, options.now, options.input)) {
     if (item.issues) check.invalid.push({ file: item.file, line: item.line, issues: item.issues.filter((i) => i.severity === 'error') });
     else check.valid++;
     if (kept !== undefined) {
@@ -337,11 +337,11 @@ export function maxUnderWay(concurrency: number): number {
  */
 export async function runBatch(
   inputs: readonly string[],
-  options: { shard?: Shard; skipInvalid: boolean; checked?: readonly BatchItem[] },
+  options: { shard?: Shard; skipInvalid: boolean; checked?: readonly BatchItem[]; input?: BatchInputOptions },
   deps: BatchDeps,
 ): Promise<BatchSummary> {
   const summary: BatchSummary = { booked: 0, already_booked: 0, failed: 0, unknown: 0, invalid: 0, totalCents: 0, interrupted: false };
-  const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now);
+  const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now, options.input);
   const report = (r: BatchResult) => {
     if (r.status === 'valid') return;
     summary[r.status]++;

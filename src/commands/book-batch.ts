@@ -11,13 +11,15 @@ import { checkBatch, runBatch, type BatchResult } from '../batch/runner.js';
 import { DEFAULT_JOURNAL, Journal, JournalLockedError, JournalUnusableError } from '../batch/journal.js';
 import { parseShard, type Shard } from '../batch/identity.js';
 import { ReportWriter } from '../batch/report.js';
+import { CsvReportWriter, isCsvReport } from '../batch/report-csv.js';
+import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from './csv/book-flags.js';
 import type { Context } from '../context.js';
 import { EXIT, ShipbookError, UsageError, ValidationError } from '../errors.js';
 import { batchProgress, batchResultLine, printBatchSummary } from '../output/batch.js';
 import { isMachineFormat } from '../output/writer.js';
 
 /** The flags of a batch. */
-export interface BatchFlags {
+export interface BatchFlags extends CsvFlags {
   concurrency?: string;
   journal?: string;
   report?: string;
@@ -30,8 +32,9 @@ export interface BatchFlags {
 export function isBatch(inputs: readonly string[], flags: BatchFlags, isDirectory: (p: string) => boolean): boolean {
   if (inputs.length > 1) return true;
   if (flags.concurrency !== undefined || flags.journal !== undefined || flags.report !== undefined || flags.junit !== undefined || flags.shard !== undefined || flags.skipInvalid) return true;
+  if (hasCsvFlags(flags)) return true;
   const only = inputs[0];
-  return only !== undefined && only !== '-' && (/\.(ndjson|jsonl)$/i.test(only) || isDirectory(only));
+  return only !== undefined && only !== '-' && (/\.(ndjson|jsonl|csv|tsv)$/i.test(only) || isDirectory(only));
 }
 
 /** Options of a batch, parsed. */
@@ -45,6 +48,8 @@ export interface BatchBookOptions extends PaymentFlags {
   skipInvalid: boolean;
   pollMs: number;
   timeoutMs: number;
+  /** How CSV inputs are read. */
+  csv: CsvSettings;
 }
 
 /** Parses the batch flags. @throws UsageError (exit 2) */
@@ -56,8 +61,12 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
     shard = parseShard(flags.shard);
     if (shard === undefined) throw new UsageError(`--shard must be i/n with 1 ≤ i ≤ n (got "${flags.shard}")`, { suggestion: 'For example --shard 2/4 in the second job of a matrix of four.' });
   }
-  if (inputs.includes('-')) throw new UsageError('a batch reads files and directories, not standard input', { suggestion: 'Save the orders to a file (NDJSON: one per line) and give its name.' });
+  const csv = csvSettings(flags);
+  if (inputs.includes('-') && csv.format === undefined) {
+    throw new UsageError('a batch reads standard input only as a spreadsheet (--input-format csv or tsv)', { suggestion: 'Give "-" with --input-format csv, or save the orders to a file (NDJSON: one per line) and give its name.' });
+  }
   return {
+    csv,
     ...flags,
     inputs,
     concurrency,
@@ -78,7 +87,15 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
  */
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: !ctx.globals.dryRun });
+  const input = await csvBatchInput(o.csv, ctx);
+  const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: !ctx.globals.dryRun, input });
+  // `--report *.csv`: the input rows with the results beside them; any other name: the JSON report.
+  const csvReport = o.report !== undefined && isCsvReport(o.report) ? new CsvReportWriter(o.report, o.inputs, input) : undefined;
+  if (csvReport && (ctx.globals.dryRun || (check.invalid.length > 0 && !o.skipInvalid))) {
+    // Nothing will be sent: the report says which rows are valid, and what is wrong with the others.
+    for (const x of check.invalid) csvReport.add({ id: '', file: x.file, line: x.line, status: 'invalid', attempts: 0, issues: x.issues });
+    await csvReport.finish({ dryRun: o.shard === undefined });
+  }
   if (check.invalid.length > 0 && !o.skipInvalid) {
     const issues = check.invalid.flatMap((x) => x.issues);
     throw new ValidationError(issues, `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`, {
@@ -119,12 +136,12 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
   const api = (await ctx.api()).withOptions({ connections: o.concurrency });
   ctx.defer(() => api.close());
-  const reports = new ReportWriter({ report: o.report, junit: o.junit, target: () => ctx.output.target });
+  const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
   const progress = batchProgress(io, check.valid + (o.skipInvalid ? check.invalid.length : 0), { quiet: ctx.globals.quiet === true });
   const format = ctx.output.format;
   const collected: BatchResult[] = [];
   const failures: BatchResult[] = [];
-  const summary = await runBatch(o.inputs, { shard: o.shard, skipInvalid: o.skipInvalid, ...(check.items ? { checked: check.items } : {}) }, {
+  const summary = await runBatch(o.inputs, { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) }, {
     api,
     accept: async (orderId) =>
       fromTemplate ? { ...structuredClone(template), order: { ...structuredClone(template.order), id: orderId } } : buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
@@ -138,6 +155,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     onResult(r) {
       progress.done(r);
       reports.add(r);
+      csvReport?.add(r);
       if (r.status === 'failed' || r.status === 'unknown' || r.status === 'invalid') failures.push(r);
       if (format === 'ndjson') ctx.output.data(r);
       else if (isMachineFormat(format)) collected.push(r);
@@ -147,6 +165,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   });
   progress.stop();
   reports.finish(summary);
+  await csvReport?.finish();
   if (format === 'json' || format === 'yaml') {
     const { totalCents, ...rest } = summary;
     ctx.output.data({ summary: { ...rest, total: (totalCents / 100).toFixed(2) }, orders: collected });

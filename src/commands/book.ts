@@ -241,15 +241,20 @@ export function bookCommand(ctx: Context): Command {
   )
     .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
     .option('--journal <file>', `batch: the journal that makes a run resumable (default ${DEFAULT_JOURNAL})`)
-    .option('--report <file>', 'batch: write a JSON report of every order')
+    .option('--report <file>', 'batch: write a JSON report of every order (a .csv name: the CSV input rows with status, order_id, shipment_id, tracking_number, total_aud and error beside each)')
     .option('--junit <file>', 'batch: write a JUnit XML report (one test case per order)')
     .option('--shard <i/n>', 'batch: book only this job\'s share of the inputs (a CI matrix of n jobs)')
     .option('--skip-invalid', 'batch: leave invalid orders out (reported) instead of stopping before the first request')
+    .option('--map <mapping.yaml>', 'CSV: map your own headers (a shop export) onto shipbook\'s columns, with constants and joins')
+    .option('--input-format <csv|tsv>', 'read the inputs as CSV or TSV whatever their names ("-" for standard input needs it)')
+    .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
+    .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)')
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
-        '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n',
+        '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
+        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book export.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < orders.csv\n',
     )
     .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags & { again?: boolean; collectionFromService?: boolean }) => {
       const isDirectory = (p: string) => {

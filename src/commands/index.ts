@@ -31,6 +31,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'book', term: 'book [options] [inputs...]', summary: 'create, accept and wait for a booking in one go', load: async () => (await import('./book.js')).bookCommand },
   { name: 'journal', term: 'journal', summary: "show and settle the orders of a batch's journal", load: async () => (await import('./journal/index.js')).journalCommand },
   { name: 'validate', term: 'validate [options] <files...>', summary: 'check input files offline: every problem with its line and field', load: async () => (await import('./validate.js')).validateCommand },
+  { name: 'csv', term: 'csv', summary: 'spreadsheets of orders: a template to fill in', load: async () => (await import('./csv/index.js')).csvCommand },
   { name: 'schema', term: 'schema <kind>', summary: 'print the JSON Schema of an input file kind, for editors', load: async () => (await import('./schema.js')).schemaCommand },
   { name: 'callback', term: 'callback', summary: 'receive booking callbacks on this machine', load: async () => (await import('./callback/index.js')).callbackCommand },
   { name: 'sandbox', term: 'sandbox [options]', summary: 'run the simulated booking service on this machine', load: async () => (await import('./sandbox.js')).sandboxCommand },

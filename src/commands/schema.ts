@@ -8,18 +8,47 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { KINDS, KIND_NAMES, isKindName, kindJsonSchema, suggestKind, type DocumentKind } from '../input/kinds.js';
+import { CSV_COLUMNS } from '../input/csv-layout.js';
+import { formatPath } from '../schema/issues.js';
 import { printJson } from '../output/json.js';
+import { printTable } from '../output/table.js';
 
 /** Options of `schema`. */
 export interface SchemaOptions {
   kind: string;
 }
 
-/** Prints the JSON Schema of `o.kind` on stdout. @throws UsageError (exit 2) for an unknown kind, listing the kinds. */
+/** The field a CSV column fills, as a path in the order document (`order.shipments[i].delivery.postcode`). */
+function csvField(c: (typeof CSV_COLUMNS)[number]): string {
+  const rel = formatPath(c.path);
+  if (c.level === 'order') return '(groups rows into one order; not sent)';
+  if (c.name === 'sender') return 'order.shipments[i].collection (a saved sender)';
+  const base = c.level === 'package' ? 'order.shipments[i].packages[row]' : c.level === 'item' ? 'order.shipments[i].customs_information.items[row]' : 'order.shipments[i]';
+  return `${base}.${rel}`;
+}
+
+/**
+ * `shipbook schema csv`: the columns of the CSV layout (name, level, required, field, what it
+ * holds): a table on a terminal, tab-separated lines without one, `{columns: […]}` in JSON.
+ */
+function printCsvColumns(ctx: Context): void {
+  const columns = CSV_COLUMNS.map((c) => ({ name: c.name, level: c.level, required: c.required, field: csvField(c), description: c.description, example: c.example }));
+  ctx.output.write({ columns }, () => {
+    const rows = columns.map((c) => [c.name, c.level, c.required ? 'yes' : '', c.field, c.description]);
+    if (ctx.io.stdoutIsTTY) printTable(ctx.io, [{ header: 'COLUMN', atomic: true }, { header: 'ROW OF', atomic: true }, { header: 'REQUIRED' }, { header: 'FIELD', breakAfter: './' }, { header: 'HOLDS' }], rows);
+    else ctx.io.out(rows.map((r) => r.join('\t')).join('\n') + '\n');
+  });
+}
+
+/** Prints the JSON Schema of `o.kind` (or the CSV layout's columns for `csv`) on stdout. @throws UsageError (exit 2) for an unknown kind, listing the kinds. */
 export function runSchema(o: SchemaOptions, ctx: Context): void {
+  if (o.kind === 'csv') {
+    printCsvColumns(ctx);
+    return;
+  }
   if (!isKindName(o.kind)) {
     const likely = suggestKind(o.kind);
-    throw new UsageError(`unknown kind "${o.kind}": use one of ${KIND_NAMES.join(', ')}`, {
+    throw new UsageError(`unknown kind "${o.kind}": use one of ${KIND_NAMES.join(', ')}, or csv (the columns of a spreadsheet of orders)`, {
       suggestion: likely
         ? `Did you mean "${likely}"? shipbook schema ${likely} > schemas/${likely}.schema.json`
         : `For example: shipbook schema order > schemas/order.schema.json`,
@@ -40,9 +69,11 @@ export function schemaCommand(ctx: Context): Command {
         'server at it with a first line such as\n' +
         '  # yaml-language-server: $schema=../schemas/order.schema.json\n' +
         'Limits that span fields (7500 AUD per shipment, pickup times, dropoff)\n' +
-        'are checked by "shipbook validate" only.',
+        'are checked by "shipbook validate" only.\n' +
+        '"shipbook schema csv" lists the columns of a spreadsheet of orders\n' +
+        '(shipbook book orders.csv) instead: one row per package.',
     )
-    .argument('<kind>', `one of ${KIND_NAMES.join(', ')}`)
-    .addHelpText('after', `\nKinds:\n${kinds}\n\nExample:\n  shipbook schema order > schemas/order.schema.json\n`)
+    .argument('<kind>', `one of ${KIND_NAMES.join(', ')}, or csv`)
+    .addHelpText('after', `\nKinds:\n${kinds}\n  ${'csv'.padEnd(width)}  the columns of a spreadsheet of orders (shipbook book orders.csv)\n\nExamples:\n  shipbook schema order > schemas/order.schema.json\n  shipbook schema csv\n`)
     .action((kind: string) => runSchema({ kind }, ctx));
 }

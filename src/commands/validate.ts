@@ -9,6 +9,9 @@ import { UsageError, ValidationError } from '../errors.js';
 import { renderReports } from '../output/report.js';
 import { KIND_NAMES, type KindName } from '../input/kinds.js';
 import { validateFiles, type FileReport } from '../input/validate.js';
+import { isCsvName, validateCsvFile } from '../input/csv.js';
+import { loadCsvMapping } from '../input/csv-map.js';
+import { csvSettings, type CsvFlags } from './csv/book-flags.js';
 
 /** Options of `validate`. */
 export interface ValidateOptions {
@@ -16,6 +19,8 @@ export interface ValidateOptions {
   files: string[];
   /** Check every file as this kind instead of detecting it from its content. */
   kind?: KindName;
+  /** How spreadsheets (.csv, .tsv) are read: `--map`, `--delimiter`, `--decimal-comma`. */
+  csv?: CsvFlags;
 }
 
 /**
@@ -31,7 +36,16 @@ export async function runValidate(o: ValidateOptions, ctx: Context): Promise<Fil
     (p) => ({ senders: p.senders, profile: p.name }),
     () => ({ senders: undefined, profile: ctx.globals.profile ?? 'the active profile' }),
   );
-  const reports = await validateFiles(o.files, { kind: o.kind, now: () => ctx.now(), stdin: ctx.io.stdin, senders });
+  const options = { kind: o.kind, now: () => ctx.now(), stdin: ctx.io.stdin, senders };
+  // A spreadsheet (.csv, .tsv) holds orders in rows: its orders are checked as one file's report.
+  const reports: FileReport[] = [];
+  if (!o.files.some(isCsvName)) reports.push(...(await validateFiles(o.files, options)));
+  else {
+    const csv = csvSettings(o.csv ?? {});
+    const mapping = csv.map !== undefined ? await loadCsvMapping(csv.map) : undefined;
+    const reading = { now: options.now, senders, decimalComma: csv.decimalComma, ...(csv.delimiter ? { delimiter: csv.delimiter } : {}), ...(mapping ? { mapping } : {}) };
+    for (const f of o.files) reports.push(...(isCsvName(f) ? [await validateCsvFile({ file: f }, reading)] : await validateFiles([f], options)));
+  }
   if (ctx.json) ctx.output.data(reports);
   else renderReports(ctx.io, reports);
   const invalid = reports.filter((r) => !r.valid).length;
@@ -60,15 +74,19 @@ export function validateCommand(ctx: Context): Command {
     )
     .argument('<files...>', 'files, directories or "-" for standard input')
     .addOption(new Option('--kind <kind>', 'check every file as this kind').choices(KIND_NAMES))
+    .option('--map <mapping.yaml>', 'CSV: read the spreadsheets\' own headers through a mapping (as shipbook book --map)')
+    .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
+    .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)')
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  shipbook validate fixtures/orders/*.yaml\n' +
         '  shipbook validate fixtures/\n' +
         '  shipbook validate --kind order - < order.yaml\n' +
-        '  shipbook validate fixtures/ --json\n',
+        '  shipbook validate fixtures/ --json\n' +
+        '  shipbook validate fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n',
     )
-    .action(async (files: string[], flags: { kind?: KindName }) => {
-      await runValidate({ files, kind: flags.kind }, ctx);
+    .action(async (files: string[], flags: { kind?: KindName } & CsvFlags) => {
+      await runValidate({ files, kind: flags.kind, csv: { map: flags.map, delimiter: flags.delimiter, decimalComma: flags.decimalComma } }, ctx);
     });
 }

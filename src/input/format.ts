@@ -1,11 +1,12 @@
 /** Formatting input problems as `file:line:col  path  message`, one per line, and validation reports. */
 import type { InputIssue } from '../errors.js';
 
-/** `orders/tuesday.yaml:14:9` (or the parts known), for one issue. */
+/** `orders/tuesday.yaml:14:9`, or for a spreadsheet `orders.csv:14:delivery_postcode` (or the parts known), for one issue. */
 export function issueLocation(issue: InputIssue): string {
   if (!issue.file) return '';
   if (issue.line === undefined) return issue.file;
-  return `${issue.file}:${issue.line}${issue.column === undefined ? '' : `:${issue.column}`}`;
+  const column = issue.column_name ?? issue.column;
+  return `${issue.file}:${issue.line}${column === undefined ? '' : `:${column}`}`;
 }
 
 /** One line per issue: `file:line:col  path  message` (`warning:` before warnings). */

@@ -37,6 +37,8 @@ const CORE_TAGS: ReadonlySet<string> = new Set(
 export interface Position {
   line: number;
   column: number;
+  /** The column's header, for a spreadsheet (CSV) input, where a column has a name. */
+  column_name?: string;
 }
 
 /** A parsed document and a way back from a field path to its position in the source. */
