@@ -27,7 +27,9 @@ export type JournalEvent =
   | 'accepted'
   | 'processed'
   | 'failed'
-  | 'resolved';
+  | 'resolved'
+  /** The first record of a journal or ledger: the target service it was written against (never a key). */
+  | 'target';
 
 /** One line of the journal. */
 export interface JournalRecord {
@@ -50,6 +52,14 @@ export interface JournalRecord {
   created?: boolean;
   /** For `resolved`: what the user found out (`order_id`, or `not_created`). */
   not_created?: boolean;
+  /** For `resolved`: recorded over an earlier, different answer (`journal resolve --force`). */
+  forced?: boolean;
+  /** For `create_sent`: the transient ids of the document's shipments (what `journal resolve --order` checks). */
+  transient_ids?: string[];
+  /** For `target`: the identity of the target service (src/config/target.ts `targetId`). */
+  target?: string;
+  /** For a `failed` refused by `--max-total`: the limit that refused it, AUD, a decimal string. */
+  limit?: string;
 }
 
 /** Where an order of the journal stands, folded from its records. */
@@ -68,6 +78,12 @@ export interface EntryState {
   unknownStep?: string;
   /** How many records this order has (attempts and steps). */
   records: number;
+  /** For an order refused by `--max-total`: the limit that refused it, AUD, a decimal string. */
+  limit?: string;
+  /** What `journal resolve` last recorded: the order id, or `not_created`. */
+  resolvedAs?: string;
+  /** The transient ids of the document's shipments, as its create recorded them. */
+  transientIds?: string[];
 }
 
 /** Folds one record into the state of its order. */
@@ -80,6 +96,7 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
     case 'create_sent':
       s.stage = 'unknown';
       s.unknownStep = r.step;
+      if (r.transient_ids) s.transientIds = [...r.transient_ids];
       break;
     case 'shipment_created':
       s.shipmentIds = [...(r.shipment_ids ?? s.shipmentIds)];
@@ -106,6 +123,7 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
       break;
     case 'failed':
       s.error = r.error;
+      s.limit = r.limit;
       s.stage = r.created === false && s.orderId === undefined ? 'new' : 'failed';
       if (r.created === false && s.orderId === undefined) s.unknownStep = undefined;
       break;
@@ -119,6 +137,9 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
       }
       s.unknownStep = undefined;
       s.error = undefined;
+      s.resolvedAs = r.not_created ? 'not_created' : r.order_id;
+      break;
+    case 'target':
       break;
   }
   return s;
@@ -140,9 +161,28 @@ export function readJournal(path: string): Map<string, EntryState> {
       throw new Error(`${path}:${i + 1}: not a journal record`);
     }
     if (typeof r?.id !== 'string' || typeof r.event !== 'string') throw new Error(`${path}:${i + 1}: not a journal record`);
+    if (r.event === 'target') return;
     states.set(r.id, applyRecord(states.get(r.id), r));
   });
   return states;
+}
+
+/**
+ * The target service a journal was written against: its first `target` record (src/config/target.ts
+ * `targetId`); undefined for an empty journal, or one written before journals named their target.
+ */
+export function journalTarget(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const r = JSON.parse(line) as Partial<JournalRecord>;
+      if (r.event === 'target' && typeof r.target === 'string') return r.target;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** True when a process with this pid runs on this machine. */

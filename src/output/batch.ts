@@ -24,6 +24,9 @@ const WORDS: Record<BatchResult['status'], string> = {
   unknown: 'unknown',
   invalid: 'invalid',
   valid: 'valid',
+  still_booking: 'still booking',
+  pending: 'pending',
+  not_started: 'not started',
 };
 
 /** A progress bar on a terminal, plain lines otherwise, for `total` orders. */
@@ -69,7 +72,9 @@ export function batchResultLine(r: BatchResult): string {
 /** The summary for people, on stderr, and what to do about failed and unknown orders. */
 export function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): void {
   io.err(
-    `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the journal says where every order stands)' : ''}\n`,
+    `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
+      (s.interrupted ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
+      `; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}\n`,
   );
   for (const r of failures.slice(0, 20)) {
     io.err(`  ${paint(io, 'red', WORDS[r.status])} ${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}\n`);
