@@ -272,6 +272,12 @@ export async function run(argv: string[]): Promise<void> {
     const code = await main(argv, io, { onContext: (c) => (ctx = c) });
     finished = true;
     process.exitCode = interrupted ? signalExitCode(interrupted) : code;
+    // Interrupted, the command has reported and closed what it opened; what a library may still
+    // hold (the built-in sandbox's pending booking of an accepted order) must not keep the process.
+    if (interrupted) {
+      const exitCode = process.exitCode;
+      process.stdout.write('', () => process.exit(exitCode));
+    }
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

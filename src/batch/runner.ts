@@ -317,7 +317,7 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
 }
 
 /** What this run would do with a document, from the resume table ({@link resumeFrom}). */
-function plannedAction(resume: Resume): PlannedAction {
+export function plannedAction(resume: Resume): PlannedAction {
   switch (resume.action) {
     case 'book':
       return { action: 'book' };

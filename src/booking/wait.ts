@@ -9,6 +9,7 @@
  */
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
+import { isTransientFailure } from '../api/endpoints.js';
 import { ApiError, BookingFailedError, EXIT, NetworkError, ProtocolError, ResultUnreadableError, ShipbookError, TimeoutError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
@@ -59,10 +60,12 @@ export function bookingEndedError(order: OrderResponse, detail?: string): Bookin
   );
 }
 
-/** True for poll failures that may go away on their own: no answer, a timeout, a 5xx. */
+/**
+ * True for poll failures that may go away on their own: the API layer's one rule
+ * (src/api/endpoints.ts `isTransientFailure`: no answer, a timeout, 5xx, 429).
+ */
 export function isTransient(err: unknown): err is Error {
-  if (err instanceof NetworkError || err instanceof TimeoutError) return true;
-  return err instanceof ApiError && err.status >= 500;
+  return isTransientFailure(err);
 }
 
 /**

@@ -7,8 +7,9 @@ import { Command } from 'commander';
 import { contentHash } from '../batch/identity.js';
 import { bookEntry, resumeFrom, type Resume } from '../booking/engine.js';
 import { targetLabel } from '../config/target.js';
-import { DEFAULT_JOURNAL_PATTERN, Ledger } from '../ledger/ledger.js';
-import { resolveCommand } from '../output/ledger.js';
+import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../ledger/ledger.js';
+import { plannedWords, resolveCommand } from '../output/ledger.js';
+import { plannedAction } from '../batch/runner.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './book-batch.js';
 import type { BookingDocument } from '../booking/book.js';
 import { planBooking } from '../booking/plan.js';
@@ -81,6 +82,14 @@ export async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags
   if (ctx.globals.dryRun) {
     // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
+    // What the ledger says decides what a real run would do with this document (the engine's table).
+    const get = peekLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
+    const hash = contentHash(loaded?.data ?? { order: input?.order });
+    let n = 1;
+    while (get(`${hash}-${n + 1}`) !== undefined) n++;
+    const known = get(`${hash}-${n}`);
+    const plan = plannedAction(resumeFrom(known, { maxTotalCents: input?.maxTotalCents }));
+    if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);
     throw new DryRunHalt('dry run: nothing was sent', ctx.planned[0]);
   }
   // The ledger of the target: a document booked before (by a single book, a batch or a shard) is
