@@ -174,7 +174,10 @@ describe('the ledger of a target, consulted by every book', () => {
       expect(statuses.has('still_booking') || statuses.has('pending')).toBe(true);
       expect(statuses.has('not_started')).toBe(true);
       expect(statuses.has('failed')).toBe(false);
-      expect(readFileSync(junit, 'utf8')).toMatch(/<testsuite name="shipbook book" tests="30"/);
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml).toMatch(/<testsuite name="shipbook book" tests="30"/);
+      expect(xml).toMatch(/<skipped message="interrupted: not started"\/>/);
+      expect(xml.split('<testcase ').length - 1).toBe(30);
       expect(stderr).toMatch(/accepted and still booking/);
     } finally {
       await slow.close();
