@@ -15,7 +15,10 @@ import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../dirs.js';
 
-/** The default journal, relative to the working directory. */
+/**
+ * The default journal of earlier versions, relative to the working directory (it names no target;
+ * the default journal is now one per target, src/ledger/ledger.ts `defaultJournalPath`).
+ */
 export const DEFAULT_JOURNAL = '.shipbook/journal.ndjson';
 
 /** What a record says happened. */

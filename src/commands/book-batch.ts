@@ -5,10 +5,11 @@
  * twice; `--report`, `--junit`, `--shard i/n`, `--skip-invalid`; exit 8 when some orders failed
  * or are unknown. The work is src/batch/; this file maps flags and prints.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildAcceptRequest, type PaymentFlags } from '../booking/payment.js';
 import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../batch/runner.js';
-import { JournalLockedError, JournalUnusableError } from '../batch/journal.js';
+import { DEFAULT_JOURNAL as LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../batch/journal.js';
 import { Ledger, defaultJournalPath, peekLedger } from '../ledger/ledger.js';
 import { nextStepHint, plannedLine } from '../output/ledger.js';
 import { shellCommand } from '../output/shell.js';
@@ -122,6 +123,11 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     throw err;
   }
   ctx.defer(() => ledger.close());
+  if (o.journal === undefined && existsSync(LEGACY_JOURNAL) && journalTarget(LEGACY_JOURNAL) === undefined) {
+    // The default journal of earlier versions named no target: it is not read by itself, so that it
+    // can never make a run on one service skip what was booked on another.
+    io.err(`note: ${LEGACY_JOURNAL} (an earlier default journal, which does not say which service it was written against) is not read; if it was written against this target, continue it with --journal ${LEGACY_JOURNAL}\n`);
+  }
   // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
   // The first Ctrl-C or SIGTERM stops new orders but lets requests already sent finish within their
   // deadline (aborting them would leave orders unknown); a second one ends the process at once.
