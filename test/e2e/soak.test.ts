@@ -4,6 +4,7 @@
  * through a different entry (a batch, single books of some files, a shard). Counted at the
  * sandbox's own list (GET /_sandbox/orders/): no input has two orders, and every input ends booked
  * or reported unknown. `SHIPBOOK_SOAK_ORDERS` sets the size (120 here; run it by hand at 500).
+ * Every run works in the test's own directory, where the default journal of the target goes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -55,8 +56,8 @@ async function ordersByInput(url: string): Promise<Map<string, string[]>> {
 }
 
 /** Starts `shipbook <args>` and SIGKILLs it after a random moment within `withinMs`. */
-async function killedAtRandom(args: string[], env: Record<string, string>, withinMs: number): Promise<number> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: isolatedEnv(env), stdio: 'ignore' });
+async function killedAtRandom(args: string[], env: Record<string, string>, withinMs: number, cwd: string): Promise<number> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: isolatedEnv(env), stdio: 'ignore' });
   running.push(child);
   const after = Math.round(400 + Math.random() * withinMs);
   const exited = once(child, 'exit');
@@ -84,27 +85,27 @@ describe('soak', () => {
     const figures: string[] = [];
 
     // 1: a batch, killed; then 2: the batch again, killed.
-    figures.push(`kill 1 after ${await killedAtRandom(batch, env, 1500)} ms`);
-    figures.push(`kill 2 after ${await killedAtRandom(batch, env, 1500)} ms`);
+    figures.push(`kill 1 after ${await killedAtRandom(batch, env, 1500, dir)} ms`);
+    figures.push(`kill 2 after ${await killedAtRandom(batch, env, 1500, dir)} ms`);
     // Then single books of some files (documents the killed runs may have left anywhere).
     const singles: Array<number | null> = [];
     for (const i of [0, 1, Math.floor(N / 2), N - 2, N - 1]) {
       const one = join(dir, `order-${i}.json`);
       writeFileSync(one, `${lines[i]}\n`);
-      singles.push((await runCli(['book', one, '--poll', '100ms'], { env, timeoutMs: 60_000 })).code);
+      singles.push((await runCli(['book', one, '--poll', '100ms'], { env, cwd: dir, timeoutMs: 60_000 })).code);
     }
     figures.push(`single books exited ${singles.join(',')}`);
     // 3: a shard, killed; then the other shard, that shard again, and the whole batch to finish.
-    figures.push(`kill 3 after ${await killedAtRandom([...batch, '--shard', '1/2', '--journal', join(dir, 'shard-1.ndjson')], env, 1500)} ms`);
-    const shard2 = await runCli([...batch, '--shard', '2/2', '--journal', join(dir, 'shard-2.ndjson')], { env, timeoutMs: 240_000 });
+    figures.push(`kill 3 after ${await killedAtRandom([...batch, '--shard', '1/2', '--journal', join(dir, 'shard-1.ndjson')], env, 1500, dir)} ms`);
+    const shard2 = await runCli([...batch, '--shard', '2/2', '--journal', join(dir, 'shard-2.ndjson')], { env, cwd: dir, timeoutMs: 240_000 });
     expect([0, 8], shard2.stderr.slice(-2000)).toContain(shard2.code);
-    const shard1 = await runCli([...batch, '--shard', '1/2', '--journal', join(dir, 'shard-1.ndjson')], { env, timeoutMs: 240_000 });
+    const shard1 = await runCli([...batch, '--shard', '1/2', '--journal', join(dir, 'shard-1.ndjson')], { env, cwd: dir, timeoutMs: 240_000 });
     expect([0, 8], shard1.stderr.slice(-2000)).toContain(shard1.code);
     // The whole batch, run again while some order is merely failed (its rerun continues it).
     const report = join(dir, 'report.json');
     let rep: { orders: Array<{ status: string; line: number; order_id?: string }> } = { orders: [] };
     for (let round = 0; round < 4; round++) {
-      const r = await runCli([...batch, '--report', report], { env, timeoutMs: 240_000 });
+      const r = await runCli([...batch, '--report', report], { env, cwd: dir, timeoutMs: 240_000 });
       expect([0, 8], r.stderr.slice(-2000)).toContain(r.code);
       expect(r.stderr).not.toMatch(/\n\s+at /);
       rep = JSON.parse(readFileSync(report, 'utf8')) as typeof rep;
