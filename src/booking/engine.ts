@@ -94,9 +94,9 @@ export interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' |
   ledger: RecordSink;
   /**
    * Waits for an accepted order's result. `resumed` is true for an order an earlier run accepted
-   * (its callback went to that run's receiver: poll).
+   * (its callback went to that run's receiver: poll). Ends (rejects) once `signal` aborts.
    */
-  waitForResult(orderId: string, resumed: boolean): Promise<OrderResponse>;
+  waitForResult(orderId: string, resumed: boolean, signal: AbortSignal | undefined): Promise<OrderResponse>;
   /** Once aborted, no new step starts (the first Ctrl-C or SIGTERM, a closed stdout). */
   stop?: AbortSignal;
   /** Receives every step as it happens (must not throw). */
@@ -131,7 +131,7 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
     let outcome: BookingOutcome;
     if (resume.action === 'wait') {
       if (deps.stop?.aborted) throw stopped({ kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] });
-      const order = await deps.waitForResult(resume.orderId, true).catch((err: unknown) => {
+      const order = await deps.waitForResult(resume.orderId, true, deps.stop).catch((err: unknown) => {
         throw err instanceof ShipbookError ? new BookingStoppedError(err, { kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] }) : err;
       });
       onEvent({ type: 'processed', order, elapsedMs: 0 });
@@ -148,7 +148,7 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
           return deps.accept(orderId);
         },
         // An order an earlier run may have accepted sent its callback to that run's receiver.
-        waitForResult: (orderId) => deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created'),
+        waitForResult: (orderId) => deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', deps.stop),
         ...(deps.stop ? { signal: deps.stop } : {}),
         async beforeRequest(step, progress) {
           deps.onRequest?.();

@@ -28,7 +28,7 @@ import { printParentOrder } from '../output/consolidated.js';
 import { printOrder } from '../output/order.js';
 import { paint } from '../output/style.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { prepareBooking, untilInterrupted, type BookOptions } from './book-common.js';
+import { prepareBooking, type BookOptions } from './book-common.js';
 import { addPaymentOptions } from './payment-options.js';
 import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js';
 import { withWarnings } from './warnings.js';
@@ -110,7 +110,7 @@ export async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags
     accept,
     checkPrice: (order) => checkMaxTotal(ctx, order, input?.maxTotalCents),
     // An order an earlier run accepted sent its callback to that run's receiver: wait by polling.
-    waitForResult: async (orderId, resumed) => untilInterrupted((resumed ? await prepared.pollingWaiter() : waiter).wait(orderId), orderId, ctx.signal),
+    waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
     now: () => ctx.now().getTime(),
     stop: ctx.signal,
     onEvent: (e) => progress.onEvent(e),

@@ -123,7 +123,7 @@ export async function runJournalShow(o: { journal?: string }, ctx: Context): Pro
           { header: 'order', atomic: true },
           { header: 'known / next' },
         ],
-        orders.map((r) => [r.id, `${r.file ?? ''}:${r.line ?? ''}`, r.stage, r.order_id ?? '', [r.known, r.command ?? ''].filter(Boolean).join(' — ')]),
+        orders.map((r) => [r.id, r.line === null ? (r.file ?? '') : `${r.file ?? ''}:${r.line}`, r.stage, r.order_id ?? '', [r.known, r.command ?? ''].filter(Boolean).join(' — ')]),
       ),
     );
   });

@@ -15,7 +15,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
 import { shellCommand } from '../../output/shell.js';
-import { prepareBooking, untilInterrupted } from '../book-common.js';
+import { prepareBooking } from '../book-common.js';
 import { withChosenCard } from '../stored-card.js';
 import { addPaymentOptions } from '../payment-options.js';
 import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../wait-options.js';
@@ -60,7 +60,7 @@ export async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): P
     ledger,
     paths: profile.paths,
     accept,
-    waitForResult: (orderId) => untilInterrupted(waiter.wait(orderId), orderId, ctx.signal),
+    waitForResult: (orderId, _resumed, signal) => waiter.wait(orderId, signal),
     onEvent: progress.onEvent,
     now: () => ctx.now().getTime(),
     stop: ctx.signal,
