@@ -211,7 +211,6 @@ describe('the ledger of a target, consulted by every book', () => {
       expect(code).not.toBe(0);
       expect(stderr).toMatch(/stdout was closed/);
       expect(stderr).toMatch(/batch: \d+ booked/);
-      expect((await ordersByInput(slow.url)).size).toBeLessThan(40);
       // The same command again finishes every order, none twice.
       const rest = await runCli(['book', file, '--poll', '100ms', '--journal', join(dir, 'j.ndjson')], { env: { SHIPBOOK_BASE_URL: slow.url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state }, timeoutMs: 60_000 });
       expect(rest.code, rest.stderr).toBe(0);
