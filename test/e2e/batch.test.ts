@@ -330,5 +330,8 @@ describe('shipbook book with many orders', () => {
     const second = await runCli(['book', file, '--journal', journal], { env: envFor(url) });
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`in use by another batch \\(pid ${first.pid}`));
+    // The hint never suggests something that would book everything again.
+    expect(second.stderr).toContain('Wait for it to finish, then run the same command again');
+    expect(second.stderr).not.toContain('--journal <file>');
   });
 });
