@@ -82,7 +82,7 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
  * Prints an error for people on stderr (and as data on stdout in a machine format: `--json`,
  * `--output yaml|ndjson`, through the run's one writer) and returns its exit code. Stack traces only with `--debug`; secrets are scrubbed from every line.
  */
-export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 'output'>): number {
+export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 'output'> & { signal?: AbortSignal }): number {
   const { io, globals } = ctx;
   const lines: string[] = [];
   let exitCode: number = EXIT.INTERNAL;
@@ -94,6 +94,8 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
     const outcomeUnknown = fate.sent === true && detail.exitCode !== EXIT.API && detail.exitCode !== EXIT.AUTH;
     const suggestion = err instanceof BookingStoppedError ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown) : err.suggestion;
     exitCode = err.exitCode;
+    // Interrupted by SIGTERM: the exit code is the process's (143), in every output.
+    if (ctx.signal?.reason === 'SIGTERM' && exitCode === EXIT.INTERRUPTED) exitCode = EXIT.TERMINATED;
     // A service's message (or a file's content quoted in one) may carry control characters: shown, not obeyed.
     lines.push(`${paint(io, 'red', 'error:')} ${printable(err.message, 'lines')}`);
     json = { code: err.code, message: err.message, exit_code: exitCode };
@@ -247,37 +249,25 @@ export function signalExitCode(signal: NodeJS.Signals): number {
 /**
  * Runs shipbook as the process (`bin/shipbook.js`): {@link main} on the process's streams, plus
  * what only a process has: signals (Ctrl-C exits 130, SIGTERM 143, both after closing what the
- * command opened, which prints the note on an interrupted wait) and a reader that goes away early.
- * Sets `process.exitCode`; exits early only on a signal or a closed pipe.
+ * command opened, which prints the note on an interrupted wait; a second signal exits at once) and
+ * a reader that goes away early. Sets `process.exitCode`.
  */
 export async function run(argv: string[]): Promise<void> {
   const io = processIO({ noColor: argv.includes('--no-color'), noInput: argv.includes('--no-input') });
   let ctx: Context | undefined;
   let interrupted: NodeJS.Signals | undefined;
   let finished = false;
-  /** How long a command has, after Ctrl-C or SIGTERM, to stop by itself and report where it got to. */
-  const GRACE_MS = 1_500;
   const onSignal = (signal: NodeJS.Signals) => {
     const code = signalExitCode(signal);
+    // A second signal stops at once.
     if (interrupted) process.exit(code);
     interrupted = signal;
     // On a terminal, erase the line first (a spinner, the echoed ^C), and say it like every error.
     io.err(`${io.stderrIsTTY ? '\r\x1b[2K' : '\n'}${paint(io, 'red', 'error:')} ${signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)'}\n`);
-    // Aborting stops a request in flight (its error says whether it was sent and what to run to find
-    // out) and ends a wait; the command then reports through main as usual. A command that does not
-    // stop in time is closed (which prints the note of an interrupted wait) and the process exits.
+    // The first one aborts the run's signal: no new step starts, a wait ends, and the command
+    // reports where it got to through main as usual (a batch lets requests already sent finish
+    // within their deadline). A second signal is the way to stop without waiting for them.
     ctx?.abort(signal);
-    setTimeout(
-      () =>
-        void (ctx?.close() ?? Promise.resolve()).then(() => {
-          // The command did not report by itself: a machine format still gets its error object.
-          if (finished) return process.exit(code);
-          const message = signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)';
-          machineWriter(argv, io)?.error({ error: { code: signal === 'SIGINT' ? 'interrupted' : 'terminated', message, exit_code: code } }, redactText);
-          process.exit(code);
-        }),
-      GRACE_MS,
-    ).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -291,19 +281,33 @@ export async function run(argv: string[]): Promise<void> {
   };
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
-  // A reader that goes away early (`shipbook quote … | head -1`) is not an error.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.OK);
-      throw err;
-    });
-  }
+  // A reader that goes away early (`shipbook quote … | head -1`) is not an error when the command
+  // has done its work; a command under way (a batch) takes it as an interruption: it starts no new
+  // order, lets those in flight finish, and reports on stderr (and exits non-zero if any is left).
+  let stdoutClosed = false;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    if (stdoutClosed) return;
+    stdoutClosed = true;
+    if (ctx !== undefined && !finished && !ctx.signal.aborted) ctx.abort('EPIPE');
+    else if (finished) process.exit(process.exitCode ?? EXIT.OK);
+  });
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.OK);
+    throw err;
+  });
   // Node's own warnings (a library's emitWarning) never reach the user; --debug shows them.
   const restoreWarnings = quietNodeWarnings((line) => ctx?.debugLog(`node: ${line}`));
   try {
     const code = await main(argv, io, { onContext: (c) => (ctx = c) });
-    finished = true; // main has reported: the grace timer must not print a second error
+    finished = true;
     process.exitCode = interrupted ? signalExitCode(interrupted) : code;
+    // Interrupted, the command has reported and closed what it opened; what a library may still
+    // hold (the built-in sandbox's pending booking of an accepted order) must not keep the process.
+    if (interrupted) {
+      const exitCode = process.exitCode;
+      process.stdout.write('', () => process.exit(exitCode));
+    }
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -88,9 +88,12 @@ export const INSUFFICIENT_STORAGE = 507;
  * - `idempotent-accept`: also retry this mutating call on every transient failure: for accept,
  *   which the service refuses with 409 when it is repeated, so a repeat cannot pay twice;
  *   `acceptOrder` then resolves a 409 by reading the order (issue 11, "Retries").
+ * - `answered-create`: also retry this mutating call when the service ANSWERED 429 or 5xx: an
+ *   answer came saying the request was not processed, so nothing was created. A lost answer is
+ *   still never repeated (the order may exist). Every booking sends its creates with it.
  * - `never`: one attempt.
  */
-export type RetryPolicy = 'safe' | 'idempotent-accept' | 'never';
+export type RetryPolicy = 'safe' | 'idempotent-accept' | 'answered-create' | 'never';
 
 /**
  * True for failures that may pass on their own: the service could not be reached, its answer
@@ -112,6 +115,7 @@ export function isTransientFailure(err: unknown): boolean {
 export function mayRetry(err: unknown, endpoint: Endpoint, policy: RetryPolicy): boolean {
   if (policy === 'never' || !isTransientFailure(err)) return false;
   if (endpoint.safe || policy === 'idempotent-accept') return true;
+  if (policy === 'answered-create' && err instanceof ApiError) return true;
   // A mutating call: only what provably never reached the service.
   return (err instanceof NetworkError && !(err instanceof AnswerLostError) && !err.sent) || (err instanceof TimeoutError && !err.sent);
 }

@@ -19,7 +19,10 @@ import { EXIT, ShipbookError } from '../errors.js';
 import { acquireLock, LockHeldError, type HeldLock } from '../lock.js';
 import { scrubKnown } from '../api/redact.js';
 
-/** The default journal, relative to the working directory. */
+/**
+ * The default journal of earlier versions, relative to the working directory (it names no target;
+ * the default journal is now one per target, src/ledger/ledger.ts `defaultJournalPath`).
+ */
 export const DEFAULT_JOURNAL = '.shipbook/journal.ndjson';
 
 /** What a record says happened. */
@@ -31,7 +34,9 @@ export type JournalEvent =
   | 'accepted'
   | 'processed'
   | 'failed'
-  | 'resolved';
+  | 'resolved'
+  /** The first record of a journal or ledger: the target service it was written against (never a key). */
+  | 'target';
 
 /** One line of the journal. */
 export interface JournalRecord {
@@ -54,6 +59,14 @@ export interface JournalRecord {
   created?: boolean;
   /** For `resolved`: what the user found out (`order_id`, or `not_created`). */
   not_created?: boolean;
+  /** For `resolved`: recorded over an earlier, different answer (`journal resolve --force`). */
+  forced?: boolean;
+  /** For `create_sent`: the transient ids of the document's shipments (what `journal resolve --order` checks). */
+  transient_ids?: string[];
+  /** For `target`: the identity of the target service (src/config/target.ts `targetId`). */
+  target?: string;
+  /** For a `failed` refused by `--max-total`: the limit that refused it, AUD, a decimal string. */
+  limit?: string;
 }
 
 /** Where an order of the journal stands, folded from its records. */
@@ -72,6 +85,12 @@ export interface EntryState {
   unknownStep?: string;
   /** How many records this order has (attempts and steps). */
   records: number;
+  /** For an order refused by `--max-total`: the limit that refused it, AUD, a decimal string. */
+  limit?: string;
+  /** What `journal resolve` last recorded: the order id, or `not_created`. */
+  resolvedAs?: string;
+  /** The transient ids of the document's shipments, as its create recorded them. */
+  transientIds?: string[];
 }
 
 /** Folds one record into the state of its order. */
@@ -84,6 +103,7 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
     case 'create_sent':
       s.stage = 'unknown';
       s.unknownStep = r.step;
+      if (r.transient_ids) s.transientIds = [...r.transient_ids];
       break;
     case 'shipment_created':
       s.shipmentIds = [...(r.shipment_ids ?? s.shipmentIds)];
@@ -110,6 +130,7 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
       break;
     case 'failed':
       s.error = r.error;
+      s.limit = r.limit;
       s.stage = r.created === false && s.orderId === undefined ? 'new' : 'failed';
       if (r.created === false && s.orderId === undefined) s.unknownStep = undefined;
       break;
@@ -123,6 +144,9 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
       }
       s.unknownStep = undefined;
       s.error = undefined;
+      s.resolvedAs = r.not_created ? 'not_created' : r.order_id;
+      break;
+    case 'target':
       break;
   }
   return s;
@@ -187,6 +211,8 @@ export function readJournalFile(path: string): JournalReading {
       }
       reading.notes.push(`${path}:${i + 1}: the torn start of the line (${at} bytes, a record cut short before it, never acted on) was skipped`);
     }
+    // The record naming the journal's target is about the file, not about an order.
+    if (r.event === 'target') return;
     reading.states.set(r.id, applyRecord(reading.states.get(r.id), r));
   });
   return reading;
@@ -207,6 +233,24 @@ export class JournalCorruptError extends ShipbookError {
       suggestion: 'The journal is NDJSON written by shipbook book; restore that line, or move the journal aside and resolve its orders by hand.',
     });
   }
+}
+
+/**
+ * The target service a journal was written against: its first `target` record (src/config/target.ts
+ * `targetId`); undefined for an empty journal, or one written before journals named their target.
+ */
+export function journalTarget(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const r = JSON.parse(line) as Partial<JournalRecord>;
+      if (r.event === 'target' && typeof r.target === 'string') return r.target;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** Who holds a journal's lock. */
@@ -290,6 +334,8 @@ function describeRecord(r: Omit<JournalRecord, 't'>): string {
       return `that ${who} failed`;
     case 'resolved':
       return `the resolution of ${who}`;
+    case 'target':
+      return `which service the journal was written against (${r.target ?? '?'})`;
   }
 }
 

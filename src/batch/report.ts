@@ -96,13 +96,21 @@ function writeReport(path: string, text: string): void {
   }
 }
 
-/** JUnit XML: one test suite, one test case per order; failed and unknown orders are failures, invalid ones errors. */
+/** Statuses of an interrupted batch that are neither booked nor failed: JUnit `skipped`. */
+const LEFT = new Set(['still_booking', 'pending', 'not_started']);
+
+/**
+ * JUnit XML: one test suite, one test case per input; failed and unknown orders are failures,
+ * invalid ones errors, and the orders an interruption left (accepted and still booking, created
+ * and pending, not started) skipped, each saying what it is.
+ */
 export function junitXml(report: BatchReport): string {
   const orders = report.orders;
   const failures = orders.filter((o) => o.status === 'failed' || o.status === 'unknown').length;
   const errors = orders.filter((o) => o.status === 'invalid').length;
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', { name: 'shipbook book', tests: orders.length, failures, errors });
-  const suite = root.ele('testsuite', { name: 'shipbook book', tests: orders.length, failures, errors, timestamp: report.started_at });
+  const skipped = orders.filter((o) => LEFT.has(o.status)).length;
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', { name: 'shipbook book', tests: orders.length, failures, errors, skipped });
+  const suite = root.ele('testsuite', { name: 'shipbook book', tests: orders.length, failures, errors, skipped, timestamp: report.started_at });
   // The target as JUnit properties, so a dashboard tells a rehearsal on a sandbox from the real run.
   if (report.target !== undefined) {
     const properties = suite.ele('properties');
@@ -116,6 +124,9 @@ export function junitXml(report: BatchReport): string {
       tc.ele('failure', { message: o.error?.message ?? o.status, type: o.status }).txt(`${o.error?.message ?? o.status}${o.hint ? `\n${o.hint}` : ''}`);
     } else if (o.status === 'invalid') {
       tc.ele('error', { message: 'invalid input', type: 'invalid' }).txt((o.issues ?? []).map((i) => `${i.file ?? o.file}:${i.line ?? '?'}:${i.column_name ?? i.column ?? '?'} ${i.path} ${i.message}`).join('\n'));
+    } else if (LEFT.has(o.status)) {
+      const words = o.status === 'still_booking' ? 'interrupted: accepted, its booking goes on at the service' : o.status === 'pending' ? 'interrupted: created and pending, not accepted' : 'interrupted: not started';
+      tc.ele('skipped', { message: `${words}${o.order_id ? ` (${o.order_id})` : ''}` });
     } else {
       tc.ele('system-out').txt(`${o.status} ${o.order_id ?? ''} ${(o.tracking_numbers ?? []).join(',')} ${o.total ?? ''}`.trim());
     }

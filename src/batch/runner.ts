@@ -1,34 +1,59 @@
 /**
- * The batch runner (issue 11): books many documents at a bounded concurrency through the one
- * booking entry point ({@link bookDocument}), recording every step in the {@link Journal} before
- * and after each request that changes something, so a killed run can be run again: processed
- * orders are skipped (already booked), created ones accepted (not created again), accepted ones
- * waited for by polling, and a create whose answer never came is **unknown** and never sent again
- * until `shipbook journal resolve` says what became of it.
+ * The batch runner: books many documents at a bounded concurrency through the booking engine
+ * (src/booking/engine.ts), which decides from the ledger where each document stands and records
+ * every step: processed orders are skipped (already booked), created ones accepted (not created
+ * again), accepted ones waited for by polling, and a create whose answer never came is **unknown**
+ * and never sent again until `shipbook journal resolve` says what became of it. It has no retry of
+ * its own: the API client retries each request under its endpoint's policy, and an order that
+ * still fails is continued by the next run.
  *
- * Retries: reads and accept are retried by the API layer (safe calls; accept with
- * `idempotent-accept`, a 409 resolved by reading the order); a create is sent again only when the
- * service answered that it did not take it (HTTP 429, 500, 502, 503, 504: an answer came, so
- * nothing is unknown) or the request provably never left (the API layer's own rule).
- *
- * It draws nothing: every finished order is reported through `onResult`.
+ * Interrupted (its signal aborted), it starts no new order and names every input in its results,
+ * those it never started too. It draws nothing: every order is reported through `onResult`.
  */
 import type { ApiClient } from '../api/client.js';
 import type { OrderPaths } from '../api/orders.js';
-import { bookDocument, type BookingDocument } from '../booking/book.js';
+import type { BookingDocument } from '../booking/book.js';
+import { bookEntry, resumeFrom, stoppedAs, type Resume } from '../booking/engine.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { pollForResult } from '../booking/wait.js';
-import { ApiError, EXIT, ShipbookError, type InputIssue } from '../errors.js';
-import { isTransientFailure } from '../api/endpoints.js';
+import { EXIT, ShipbookError, type InputIssue } from '../errors.js';
 import { validateKind } from '../input/validate.js';
-import type { OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { IdentityCounter, inShard, type Shard } from './identity.js';
 import { batchDocuments, type BatchInputOptions } from './inputs.js';
-import type { Journal } from './journal.js';
 import { Slots } from './slots.js';
-import { stepRecorder } from './steps.js';
+import type { EntryState } from './journal.js';
+import type { RecordSink } from './steps.js';
+
+/**
+ * What to do next about an order that is not booked, as data (the words and the command lines are
+ * written by src/output/ledger.ts):
+ * - `rerun`: run the same command again (it continues the order, never books it twice);
+ * - `fix_and_rerun`: nothing was created; fix the cause, then run it again;
+ * - `resolve`: a create whose answer never came: find out, then `shipbook journal resolve`;
+ * - `combine`: shipments created and not combined: combine them, then resolve;
+ * - `see`: the booking ended (failed at the carrier): see the order;
+ * - `raise_limit`: refused by `--max-total` before; a run with a limit of at least `total` books it.
+ */
+export type NextStep =
+  | { action: 'rerun'; order_id?: string }
+  | { action: 'fix_and_rerun' }
+  | { action: 'resolve'; identity: string }
+  | { action: 'combine'; identity: string; shipment_ids: string[] }
+  | { action: 'see'; order_id: string }
+  | { action: 'raise_limit'; total: string };
+
+/** What this run would do with a document (`--dry-run`), from the ledger's resume table. */
+export type PlannedAction =
+  | { action: 'book' }
+  | { action: 'already_booked'; order_id: string }
+  | { action: 'continue'; order_id: string; stage: 'created' | 'accepted' }
+  | { action: 'unknown' }
+  | { action: 'combine'; shipment_ids: string[] }
+  | { action: 'ended'; order_id: string }
+  | { action: 'over_limit'; order_id: string }
+  | { action: 'invalid' };
 
 /** What became of one order of the batch. */
 export interface BatchResult {
@@ -36,8 +61,13 @@ export interface BatchResult {
   id: string;
   file: string;
   line: number;
-  /** `booked` now, `already_booked` by an earlier run, `failed`, `unknown` (a create whose answer never came), `invalid` (with --skip-invalid), `valid` (dry run). */
-  status: 'booked' | 'already_booked' | 'failed' | 'unknown' | 'invalid' | 'valid';
+  /**
+   * `booked` now, `already_booked` by an earlier run, `failed`, `unknown` (a create whose answer
+   * never came), `invalid` (with --skip-invalid), `valid` (dry run); after an interruption
+   * `still_booking` (accepted, the booking goes on at the service), `pending` (created, not
+   * accepted), `not_started` (nothing sent).
+   */
+  status: 'booked' | 'already_booked' | 'failed' | 'unknown' | 'invalid' | 'valid' | 'still_booking' | 'pending' | 'not_started';
   order_id?: string;
   shipment_ids?: string[];
   tracking_numbers?: string[];
@@ -46,8 +76,12 @@ export interface BatchResult {
   /** Requests that changed something at the service for this order in this run (creates, accepts). */
   attempts: number;
   error?: { code: string; message: string; exit_code?: number };
-  /** What to do next, for failed and unknown orders. */
+  /** What to do next, as data, for orders that are not booked. */
+  next?: NextStep;
+  /** What to do next in words (written from `next` by the command, src/output/ledger.ts). */
   hint?: string;
+  /** Dry run: what this run would do with the document. */
+  plan?: PlannedAction;
   issues?: InputIssue[];
 }
 
@@ -127,18 +161,20 @@ export interface BatchDeps {
   /** Builds the accept request of an order (payment flags, file or the profile's default). */
   accept: (orderId: string) => Promise<AcceptRequest>;
   paths?: OrderPaths;
-  journal: Journal;
+  /** The ledger of the target, with the batch's journal copy. */
+  ledger: RecordSink;
   concurrency: number;
   /** Polling the booking result: interval and overall wait, ms. */
   pollMs: number;
   timeoutMs: number;
-  /** Stops taking new orders once aborted (Ctrl-C); orders under way finish their current step. */
+  /**
+   * Stops taking new orders once aborted (the first Ctrl-C or SIGTERM, a closed stdout): orders
+   * under way start no new step, requests already sent finish within their deadline, and waits end.
+   */
   signal?: AbortSignal;
   now: () => Date;
   /** Every finished order, as it finishes (from several orders at once: must not throw). */
   onResult: (result: BatchResult) => void;
-  /** Waits between create attempts (tests replace it). */
-  sleep?: (ms: number) => Promise<void>;
 }
 
 /** How a batch ended. */
@@ -148,16 +184,61 @@ export interface BatchSummary {
   failed: number;
   unknown: number;
   invalid: number;
+  /** Interrupted: accepted orders whose booking goes on at the service (the next run waits for them). */
+  still_booking: number;
+  /** Interrupted: orders created and pending, not accepted (the next run accepts them). */
+  pending: number;
+  /** Interrupted: inputs this run never started (the next run books them). */
+  not_started: number;
   /** Sum of the totals of the orders booked or already booked, AUD cents. */
   totalCents: number;
   interrupted: boolean;
 }
 
-const RETRYABLE_CREATE = new Set([429, 500, 502, 503, 504]);
-const CREATE_ATTEMPTS = 6;
-
 const errorOf = (err: unknown) =>
   err instanceof ShipbookError ? { code: err.code, message: err.message, exit_code: err.exitCode } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+
+/**
+ * What the ledger's answer means for a batch's report when there is nothing to book (see
+ * {@link resumeFrom}): already booked, unknown, shipments to combine, ended, over the limit.
+ */
+function skippedResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, resume: Exclude<Resume, { action: 'book' | 'accept' | 'wait' }>): BatchResult {
+  const { state } = resume;
+  const shipments = state.shipmentIds.length > 0 ? { shipment_ids: state.shipmentIds } : {};
+  switch (resume.action) {
+    case 'already_booked':
+      return { ...base, status: 'already_booked', order_id: resume.orderId, tracking_numbers: state.trackingNumbers, ...(state.total ? { total: state.total } : {}), attempts: 0 };
+    case 'unknown':
+      return {
+        ...base,
+        status: 'unknown',
+        attempts: 0,
+        ...shipments,
+        error: { code: 'answer_lost', message: `a ${state.unknownStep ?? 'create'} request was sent in an earlier run and its answer never came: the order may exist` },
+        next: { action: 'resolve', identity: base.id },
+      };
+    case 'combine':
+      return {
+        ...base,
+        status: 'failed',
+        attempts: 0,
+        ...shipments,
+        error: state.error ?? { code: 'incomplete', message: `shipments ${state.shipmentIds.join(', ')} were created and not combined` },
+        next: { action: 'combine', identity: base.id, shipment_ids: state.shipmentIds },
+      };
+    case 'ended':
+      return { ...base, status: 'failed', attempts: 0, order_id: resume.orderId, ...shipments, error: state.error ?? { code: 'booking_failed', message: `order ${resume.orderId} failed` }, next: { action: 'see', order_id: resume.orderId } };
+    case 'over_limit':
+      return {
+        ...base,
+        status: 'failed',
+        attempts: 0,
+        order_id: resume.orderId,
+        error: { code: 'limit_refused', message: `refused before: order ${resume.orderId} cost ${(resume.totalCents / 100).toFixed(2)} AUD, over --max-total ${state.limit ?? '?'} (it was cancelled); this run's limit is still below it`, exit_code: EXIT.LIMIT_REFUSED },
+        next: { action: 'raise_limit', total: (resume.totalCents / 100).toFixed(2) },
+      };
+  }
+}
 
 /**
  * The request slot of one order (see {@link Slots}): held when the order starts, given back while
@@ -188,133 +269,93 @@ function heldSlot(slots: Slots): OrderSlot {
   };
 }
 
-/** Books one order from where the journal says it stands, in its request slot `slot`. */
+/** Books one order from where the ledger says it stands, in its request slot `slot`. */
 async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchDeps, slot: OrderSlot): Promise<BatchResult> {
-  const { journal } = deps;
   const base = { id: item.id, file: item.file, line: item.line };
-  const state = journal.states.get(item.id);
+  const resume = resumeFrom(deps.ledger.get(item.id));
   let attempts = 0;
-  if (state?.stage === 'processed') {
-    return { ...base, status: 'already_booked', order_id: state.orderId, tracking_numbers: state.trackingNumbers, total: state.total, attempts };
-  }
-  if (state?.stage === 'unknown') {
-    return {
-      ...base,
-      status: 'unknown',
-      attempts,
-      ...(state.shipmentIds.length > 0 ? { shipment_ids: state.shipmentIds } : {}),
-      error: { code: 'answer_lost', message: `a ${state.unknownStep ?? 'create'} request was sent in an earlier run and its answer never came: the order may exist` },
-      hint: `Find out with "shipbook order get <id>" or the service's list of orders, then "shipbook journal resolve ${item.id} --order <id>" or "--not-created"`,
-    };
-  }
-  if (state?.stage === 'failed' && state.orderId === undefined) {
-    return {
-      ...base,
-      status: 'failed',
-      attempts,
-      shipment_ids: state.shipmentIds,
-      error: state.error ?? { code: 'incomplete', message: `shipments ${state.shipmentIds.join(', ')} were created and not combined` },
-      hint: `Combine them with "shipbook shipment combine ${state.shipmentIds.join(' ')} --main ${item.file}", then "shipbook journal resolve ${item.id} --order <parent id>"`,
-    };
-  }
-
-  const record = { id: item.id, file: item.file, line: item.line };
   // Waiting holds no slot: each poll takes one for its request only, so the next order can start.
   const poll = (orderId: string) => {
     slot.free();
     return pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal, gate: slot.run });
   };
-  const steps = stepRecorder(journal, record);
-  const finished = (order: OrderResponse): BatchResult => {
-    const { tracking, total } = steps.processed(order);
-    return { ...base, status: 'booked', order_id: order.id, shipment_ids: order.shipments.map((s) => s.id), tracking_numbers: tracking, ...(total ? { total } : {}), attempts };
-  };
-
   try {
-    for (let attempt = 1; ; attempt++) {
-      await slot.hold();
-      // Each attempt starts from where the journal says the order stands.
-      const at = journal.states.get(item.id);
-      const doc: BookingDocument = (at?.stage === 'created' || at?.stage === 'failed') && at.orderId !== undefined ? { kind: 'pending', orderId: at.orderId } : item.doc;
-      try {
-        if (at?.stage === 'accepted' && at.orderId !== undefined) return finished(await poll(at.orderId));
-        const { order } = await bookDocument(doc, {
-          api: deps.api,
-          accept: deps.accept,
-          acceptRetry: 'idempotent-accept',
-          waitForResult: (orderId) => poll(orderId),
-          signal: deps.signal,
-          async beforeRequest(step, progress) {
-            attempts++;
-            await steps.beforeRequest(step, progress);
-          },
-          onEvent: (e) => steps.onEvent(e),
-        });
-        return finished(order);
-      } catch (err) {
-        // A create the service answered with "not now" (429, 5xx): nothing was created; try again.
-        const refused = !(err instanceof BookingStoppedError) && err instanceof ApiError && RETRYABLE_CREATE.has(err.status);
-        // An order that exists and whose accept or wait met a passing fault (5xx, 429, a lost
-        // answer, a timeout): accepting again is safe (a 409 is read as accepted) and so is polling.
-        const cause = err instanceof BookingStoppedError ? err.cause : err;
-        const passing = isTransientFailure(cause) && journal.states.get(item.id)?.orderId !== undefined;
-        const wait = () => {
-          // Backing off holds no slot either.
-          slot.free();
-          return (deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(Math.min(2000, 100 * 2 ** attempt) * Math.random());
-        };
-        if (refused && doc.kind !== 'pending' && attempt < CREATE_ATTEMPTS && !deps.signal?.aborted) {
-          journal.append({ ...record, event: 'failed', created: false, error: errorOf(err) });
-          await wait();
-          continue;
-        }
-        if (passing && attempt < CREATE_ATTEMPTS && !deps.signal?.aborted) {
-          await wait();
-          continue;
-        }
-        throw err;
-      }
-    }
+    const outcome = await bookEntry({ ...base, doc: item.doc }, resume, {
+      api: deps.api,
+      accept: deps.accept,
+      ...(deps.paths ? { paths: deps.paths } : {}),
+      ledger: deps.ledger,
+      waitForResult: (orderId) => poll(orderId),
+      ...(deps.signal ? { stop: deps.signal } : {}),
+      onRequest: () => attempts++,
+    });
+    if (outcome.status === 'skipped') return skippedResult(base, outcome.resume);
+    const order = outcome.order;
+    const state = deps.ledger.get(item.id);
+    return { ...base, status: 'booked', order_id: order.id, shipment_ids: order.shipments.map((s) => s.id), tracking_numbers: state?.trackingNumbers ?? [], ...(state?.total ? { total: state.total } : {}), attempts };
   } catch (err) {
-    const now = journal.states.get(item.id);
+    const now = deps.ledger.get(item.id);
     const detail = err instanceof BookingStoppedError ? err.cause : err;
-    const sent = (detail as { sent?: unknown }).sent === true && !(detail instanceof ApiError);
-    if (now?.stage === 'accepted' && now.orderId !== undefined && deps.signal?.aborted) {
-      // Stopped while waiting (Ctrl-C, SIGTERM): the order is accepted and its booking goes on at
-      // the service. The journal keeps it accepted, so the next run only waits for its result.
+    const ids = { ...(now?.orderId ? { order_id: now.orderId } : {}), ...(now && now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}) };
+    const as = stoppedAs(now, err, deps.signal);
+    if (as === 'still_booking') {
       return {
         ...base,
-        status: 'failed',
+        status: 'still_booking',
         attempts,
-        order_id: now.orderId,
-        ...(now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}),
-        error: { code: 'interrupted', message: `interrupted while waiting for the booking result: order ${now.orderId} is accepted and its booking goes on at the service`, exit_code: EXIT.INTERRUPTED },
-        hint: `Run the same command again to wait for its result (it is not accepted again), or see it with "shipbook order get ${now.orderId}"`,
+        ...ids,
+        error: { code: 'interrupted', message: `interrupted while waiting for the booking result: order ${now?.orderId} is accepted and its booking goes on at the service`, exit_code: EXIT.INTERRUPTED },
+        next: { action: 'rerun' },
       };
     }
-    if (now?.stage === 'unknown' && sent) {
-      return {
-        ...base,
-        status: 'unknown',
-        attempts,
-        ...(now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}),
-        error: errorOf(detail),
-        hint: `Do not book it again yet: find out with the service's list of orders (on the sandbox, GET /_sandbox/orders/), then "shipbook journal resolve ${item.id} --order <id>" or "--not-created"`,
-      };
-    }
+    if (as === 'pending') return { ...base, status: 'pending', attempts, ...ids, error: { code: 'interrupted', message: `interrupted: order ${now?.orderId} is created and pending, not accepted`, exit_code: EXIT.INTERRUPTED }, next: { action: 'rerun' } };
+    if (as === 'not_started') return { ...base, status: 'not_started', attempts, next: { action: 'rerun' } };
+    if (as === 'unknown') return { ...base, status: 'unknown', attempts, ...ids, error: errorOf(detail), next: { action: 'resolve', identity: item.id } };
     const created = now?.orderId !== undefined || (now?.shipmentIds.length ?? 0) > 0;
-    journal.append({ ...record, event: 'failed', created, error: errorOf(detail) });
-    return {
-      ...base,
-      status: 'failed',
-      attempts,
-      ...(now?.orderId ? { order_id: now.orderId } : {}),
-      ...(now && now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}),
-      error: errorOf(detail),
-      hint: created
-        ? `Run the same command again to continue it (it is not created twice), or see it with "shipbook order get ${now?.orderId ?? '<id>'}"`
-        : 'Nothing was created: fix the cause and run the same command again',
-    };
+    return { ...base, status: 'failed', attempts, ...ids, error: errorOf(detail), next: created ? { action: 'rerun', order_id: now?.orderId } : { action: 'fix_and_rerun' } };
+  }
+}
+
+/** What this run would do with a document, from the resume table ({@link resumeFrom}). */
+export function plannedAction(resume: Resume): PlannedAction {
+  switch (resume.action) {
+    case 'book':
+      return { action: 'book' };
+    case 'already_booked':
+      return { action: 'already_booked', order_id: resume.orderId };
+    case 'accept':
+      return { action: 'continue', order_id: resume.orderId, stage: 'created' };
+    case 'wait':
+      return { action: 'continue', order_id: resume.orderId, stage: 'accepted' };
+    case 'unknown':
+      return { action: 'unknown' };
+    case 'combine':
+      return { action: 'combine', shipment_ids: resume.state.shipmentIds };
+    case 'ended':
+      return { action: 'ended', order_id: resume.orderId };
+    case 'over_limit':
+      return { action: 'over_limit', order_id: resume.orderId };
+  }
+}
+
+/**
+ * `--dry-run` of a batch: every input of this shard with its identity and what this run would do
+ * with it according to the ledger (`get`), in input order; nothing is sent.
+ */
+export async function planBatch(
+  inputs: readonly string[],
+  options: { shard?: Shard; now: () => Date; input?: BatchInputOptions },
+  get: (id: string) => EntryState | undefined,
+  onItem: (result: BatchResult) => void,
+): Promise<void> {
+  for await (const item of batchItems(inputs, options.shard, options.now, options.input)) {
+    const base = { id: item.id, file: item.file, line: item.line, attempts: 0 };
+    if (item.issues) {
+      onItem({ ...base, status: 'invalid', plan: { action: 'invalid' }, issues: item.issues.filter((x) => x.severity === 'error') });
+      continue;
+    }
+    const state = get(item.id);
+    onItem({ ...base, status: 'valid', plan: plannedAction(resumeFrom(state)), ...(state?.orderId ? { order_id: state.orderId } : {}) });
   }
 }
 
@@ -340,7 +381,7 @@ export async function runBatch(
   options: { shard?: Shard; skipInvalid: boolean; checked?: readonly BatchItem[]; input?: BatchInputOptions },
   deps: BatchDeps,
 ): Promise<BatchSummary> {
-  const summary: BatchSummary = { booked: 0, already_booked: 0, failed: 0, unknown: 0, invalid: 0, totalCents: 0, interrupted: false };
+  const summary: BatchSummary = { booked: 0, already_booked: 0, failed: 0, unknown: 0, invalid: 0, still_booking: 0, pending: 0, not_started: 0, totalCents: 0, interrupted: false };
   const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now, options.input);
   const report = (r: BatchResult) => {
     if (r.status === 'valid') return;
@@ -359,7 +400,7 @@ export async function runBatch(
   for (;;) {
     while (underWay.size >= limit) await new Promise<void>((resolve) => (oneFinished = resolve));
     await slots.acquire();
-    const next = deps.signal?.aborted || failure !== undefined || full ? undefined : await items.next();
+    const next = failure !== undefined ? undefined : await items.next();
     if (next === undefined || next.done) {
       slots.release();
       break;
@@ -368,6 +409,18 @@ export async function runBatch(
     if (item.issues || !item.doc) {
       slots.release();
       report({ id: item.id, file: item.file, line: item.line, status: 'invalid', attempts: 0, issues: item.issues });
+      continue;
+    }
+    if (deps.signal?.aborted || full) {
+      // Stopped (interrupted, or a service that cannot store anything): every input is still
+      // named in the report, those never started as such.
+      slots.release();
+      const state = deps.ledger.get(item.id);
+      const resume = resumeFrom(state);
+      const base = { id: item.id, file: item.file, line: item.line, attempts: 0, ...(state?.orderId ? { order_id: state.orderId } : {}), next: { action: 'rerun' } as const };
+      if (resume.action === 'wait') report({ ...base, status: 'still_booking' });
+      else if (resume.action === 'book' || resume.action === 'accept') report({ ...base, status: resume.action === 'accept' ? 'pending' : 'not_started' });
+      else report(skippedResult({ id: item.id, file: item.file, line: item.line }, resume));
       continue;
     }
     const slot = heldSlot(slots);

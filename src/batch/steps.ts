@@ -10,7 +10,15 @@ import type { BookingDeps } from '../booking/book.js';
 import type { BookingEvent } from '../booking/progress.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf } from '../schema/shipment.js';
-import type { Journal, JournalRecord } from './journal.js';
+import type { EntryState, JournalRecord } from './journal.js';
+
+/** Where step records go: the ledger (src/ledger/ledger.ts), with the run's journal copy. */
+export interface RecordSink {
+  append(record: Omit<JournalRecord, 't'>): EntryState;
+  /** Resolves once every record appended so far is on disk. */
+  durable(): Promise<void>;
+  get(id: string): EntryState | undefined;
+}
 
 /** The hooks of one order's journal records; `record` gives its identity (and file, line). */
 export interface StepRecorder {
@@ -22,19 +30,19 @@ export interface StepRecorder {
   processed(order: OrderResponse): { tracking: string[]; total?: string };
 }
 
-/** A {@link StepRecorder} appending to `journal` under `record` (`id`, and `file`/`line` when known). */
-export function stepRecorder(journal: Journal, record: Pick<JournalRecord, 'id' | 'file' | 'line'>): StepRecorder {
+/** A {@link StepRecorder} appending to `journal` (the ledger) under `record` (`id`, and `file`/`line` when known). */
+export function stepRecorder(journal: RecordSink, record: Pick<JournalRecord, 'id' | 'file' | 'line'>, transientIds: readonly string[] = []): StepRecorder {
   const append = (fields: Omit<JournalRecord, 't' | 'id' | 'file' | 'line'>) => journal.append({ ...record, ...fields });
   return {
     async beforeRequest(step, progress) {
       if (step === 'accept') append({ event: 'accept_sent', order_id: progress.orderId });
-      else append({ event: 'create_sent', step, shipment_ids: [...progress.shipmentIds] });
+      else append({ event: 'create_sent', step, shipment_ids: [...progress.shipmentIds], ...(transientIds.length > 0 ? { transient_ids: [...transientIds] } : {}) });
       // On disk before the request leaves: a run killed now knows the request may have been sent.
       await journal.durable();
     },
     onEvent(e) {
       if (e.type === 'order_created') append({ event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString() });
-      else if (e.type === 'shipment_created') append({ event: 'shipment_created', shipment_ids: [...(journal.states.get(record.id)?.shipmentIds ?? []), e.shipment.id] });
+      else if (e.type === 'shipment_created') append({ event: 'shipment_created', shipment_ids: [...(journal.get(record.id)?.shipmentIds ?? []), e.shipment.id] });
       else if (e.type === 'combined') append({ event: 'created', order_id: e.parent.id, shipment_ids: e.childIds.slice(), total: e.parent.price?.total?.toString() });
       else if (e.type === 'accepted') append({ event: 'accepted', order_id: e.order.id });
     },

@@ -21,6 +21,7 @@ import type { AcceptRequest } from '../schema/payment.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
 import { EXIT, ShipbookError } from '../errors.js';
 import type { RetryPolicy } from '../api/endpoints.js';
+import type { OrderPaths } from '../api/orders.js';
 import { orderWarnings } from './price-check.js';
 import { stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
@@ -61,8 +62,8 @@ export interface BookingDeps {
    * request whose answer never comes is known (and never sent again on a rerun).
    */
   beforeRequest?: (request: MutatingStep, progress: Readonly<BookingProgress>) => void | Promise<void>;
-  /** Retry policy of the accept request (a batch uses `idempotent-accept`); default `safe`. */
-  acceptRetry?: RetryPolicy;
+  /** The profile's order paths, for reading an order whose accept met 409. */
+  paths?: OrderPaths;
 }
 
 /** The requests of a booking that change something at the service. */
@@ -117,7 +118,7 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   if (doc.kind === 'regular') {
     const created = await step(async () => {
       await deps.beforeRequest?.('create_order', progress);
-      return createOrder(deps.api, doc.order);
+      return createOrder(deps.api, doc.order, { retry: 'answered-create' });
     });
     warn(orderWarnings(created));
     orderId = created.id;
@@ -130,7 +131,7 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
     for (const [index, shipment] of booking.shipments.entries()) {
       const created: ShipmentResponse = await step(async () => {
         await deps.beforeRequest?.('create_shipment', progress);
-        return createShipment(deps.api, { shipment });
+        return createShipment(deps.api, { shipment }, { retry: 'answered-create' });
       });
       progress.shipmentIds.push(created.id);
       progress.stage = 'shipments_created';
@@ -139,7 +140,7 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
     const childIds = [...progress.shipmentIds];
     const parent = await step(async () => {
       await deps.beforeRequest?.('combine', progress);
-      return combineShipments(deps.api, { shipments: childIds, ...(booking.main_shipment !== undefined ? { main_shipment: booking.main_shipment } : {}) });
+      return combineShipments(deps.api, { shipments: childIds, ...(booking.main_shipment !== undefined ? { main_shipment: booking.main_shipment } : {}) }, { retry: 'answered-create' });
     });
     warn(orderWarnings(parent, childIds));
     orderId = parent.id;
@@ -154,7 +155,8 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   const accepted = await step(async () => {
     const body = await deps.accept(orderId);
     await deps.beforeRequest?.('accept', progress);
-    return acceptOrder(deps.api, orderId, body, deps.acceptRetry === undefined ? {} : { retry: deps.acceptRetry });
+    // Accepting again is safe (the service refuses a repeat with 409, read as accepted).
+    return acceptOrder(deps.api, orderId, body, { retry: 'idempotent-accept', ...(deps.paths ? { paths: deps.paths } : {}) });
   });
   progress.stage = 'accepted';
   emit({ type: 'accepted', order: accepted });

@@ -19,7 +19,8 @@
  */
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import { isLoopbackHost, type ApiClient } from '../api/client.js';
-import { BookingErrorReportedError, BookingFailedError, UsageError } from '../errors.js';
+import { BookingErrorReportedError, BookingFailedError, EXIT, ShipbookError, UsageError } from '../errors.js';
+import { stillRunningNote } from '../output/hints.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
 import { orderStatusWord } from '../schema/status.js';
@@ -86,6 +87,11 @@ const HINTED_POLL_MS = 2_000;
 /** Port the receiver listens on with `--callback-url` and no `--listen` (what a tunnel forwards to). */
 export const TUNNEL_DEFAULT_PORT = 8787;
 
+/** The wait was interrupted (Ctrl-C, SIGTERM): the order is accepted and its booking goes on (exit 130). */
+function waitInterrupted(orderId: string): ShipbookError {
+  return new ShipbookError('interrupted', `stopped waiting: ${stillRunningNote(orderId)}`, EXIT.INTERRUPTED);
+}
+
 /** A prepared way of waiting for one accepted order's result. */
 export interface ResultWaiter {
   /** How it waits. */
@@ -98,8 +104,10 @@ export interface ResultWaiter {
    * @throws BookingErrorReportedError (12) for an error callback while the service shows the order in another state
    * @throws WaitTimeoutError (7) when the timeout passes first
    * @throws ApiError / NetworkError when polling is the route and the service refuses or cannot be reached
+   * @throws ShipbookError `interrupted` (exit 130) once `signal` aborts (Ctrl-C, SIGTERM): the order
+   *   is accepted and its booking goes on at the service
    */
-  wait(orderId: string): Promise<OrderResponse>;
+  wait(orderId: string, signal?: AbortSignal): Promise<OrderResponse>;
   /**
    * Releases what the waiter holds (a receiver, timers). Safe to call twice. When called while a
    * wait is running (Ctrl-C, SIGTERM), it reports an `interrupted` event (the order is accepted and
@@ -205,7 +213,8 @@ function pollingWaiter(deps: Deps, pollMs: number, timeoutMs: number): ResultWai
   const state = new WaitState(deps);
   return {
     route: 'poll',
-    async wait(orderId) {
+    async wait(orderId, signal) {
+      if (signal?.aborted) throw waitInterrupted(orderId);
       state.begin(orderId, 'poll', `waiting for the booking result of ${orderId} by polling every ${seconds(pollMs)} (up to ${minutes(timeoutMs)})`);
       let warned = false;
       try {
@@ -215,6 +224,7 @@ function pollingWaiter(deps: Deps, pollMs: number, timeoutMs: number): ResultWai
           paths: deps.paths,
           now: deps.now,
           sleep: deps.sleep,
+          ...(signal ? { signal } : {}),
           onPoll(o) {
             deps.onEvent({ type: 'polled', orderId, order: o, text: `waiting for the booking result of ${orderId} by polling (${orderStatusWord(o.status)})` });
           },
@@ -222,7 +232,7 @@ function pollingWaiter(deps: Deps, pollMs: number, timeoutMs: number): ResultWai
             if (!warned) deps.onEvent({ type: 'warning', message: `a poll failed (${err.message}); still polling` });
             warned = true;
           },
-        }).catch((err: unknown) => (state.closed ? new Promise<never>(() => {}) : Promise.reject(err)));
+        }).catch((err: unknown) => (signal?.aborted ? Promise.reject(waitInterrupted(orderId)) : state.closed ? new Promise<never>(() => {}) : Promise.reject(err)));
         return await state.guard(order);
       } finally {
         if (!state.closed) state.end();
@@ -450,7 +460,8 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
   return {
     route: 'callback',
     callbackUrl,
-    async wait(orderId) {
+    async wait(orderId, signal) {
+      if (signal?.aborted) throw waitInterrupted(orderId);
       expected = orderId;
       const started = deps.now();
       const deadline = started + settings.timeoutMs;
@@ -464,6 +475,7 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
       state.begin(orderId, 'callback', `waiting for the booking result of ${orderId} by callback (up to ${minutes(settings.timeoutMs)})`);
       try {
         for (;;) {
+          if (signal?.aborted) throw waitInterrupted(orderId);
           const cb = take(orderId);
           if (cb !== undefined) {
             // A callback is a hint: the service's own answer decides (see checkCallback).
@@ -511,9 +523,13 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
           // Sleeps until the next poll or the deadline; a callback arriving aborts the sleep.
           const woken = new AbortController();
           wake = () => woken.abort();
+          const onAbort = () => woken.abort();
+          signal?.addEventListener('abort', onAbort, { once: true });
           await deps.sleep(Math.max(0, until - deps.now()), woken.signal).catch(() => {});
+          signal?.removeEventListener('abort', onAbort);
           wake = undefined;
           await state.guard(undefined);
+          if (signal?.aborted) throw waitInterrupted(orderId);
         }
       } finally {
         if (!state.closed) state.end();

@@ -10,6 +10,7 @@
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import { INSUFFICIENT_STORAGE } from '../api/endpoints.js';
 import type { ApiClient } from '../api/client.js';
+import { isTransientFailure } from '../api/endpoints.js';
 import { ApiError, BookingFailedError, EXIT, NetworkError, ProtocolError, ResultUnreadableError, ShipbookError, TimeoutError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
@@ -60,10 +61,12 @@ export function bookingEndedError(order: OrderResponse, detail?: string): Bookin
   );
 }
 
-/** True for poll failures that may go away on their own: no answer, a timeout, a 5xx (not 507: a service whose disk is full stays so). */
+/**
+ * True for poll failures that may go away on their own: the API layer's one rule
+ * (src/api/endpoints.ts `isTransientFailure`: no answer, a timeout, 5xx, 429).
+ */
 export function isTransient(err: unknown): err is Error {
-  if (err instanceof NetworkError || err instanceof TimeoutError) return true;
-  return err instanceof ApiError && err.status >= 500 && err.status !== INSUFFICIENT_STORAGE;
+  return isTransientFailure(err);
 }
 
 /**

@@ -5,16 +5,21 @@
  * twice; `--report`, `--junit`, `--shard i/n`, `--skip-invalid`; exit 8 when some orders failed
  * or are unknown. The work is src/batch/; this file maps flags and prints.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildAcceptRequest, type PaymentFlags } from '../booking/payment.js';
-import { checkBatch, runBatch, type BatchResult } from '../batch/runner.js';
-import { DEFAULT_JOURNAL, Journal, JournalLockedError, JournalUnusableError } from '../batch/journal.js';
+import type { BatchInputOptions } from '../batch/inputs.js';
+import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../batch/runner.js';
+import { DEFAULT_JOURNAL as LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../batch/journal.js';
+import { Ledger, defaultJournalPath, peekLedger } from '../ledger/ledger.js';
+import { nextStepHint, plannedLine } from '../output/ledger.js';
+import { shellCommand } from '../output/shell.js';
 import { parseShard, type Shard } from '../batch/identity.js';
 import { ReportWriter } from '../batch/report.js';
 import { CsvReportWriter, isCsvReport } from '../batch/report-csv.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from './csv/book-flags.js';
 import type { Context } from '../context.js';
-import { EXIT, ShipbookError, UsageError, ValidationError } from '../errors.js';
+import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from '../errors.js';
 import { batchProgress, batchResultLine, printBatchSummary } from '../output/batch.js';
 import { isMachineFormat } from '../output/writer.js';
 
@@ -41,7 +46,8 @@ export function isBatch(inputs: readonly string[], flags: BatchFlags, isDirector
 export interface BatchBookOptions extends PaymentFlags {
   inputs: string[];
   concurrency: number;
-  journal: string;
+  /** `--journal`: the batch's journal copy; default the target's own (src/ledger/ledger.ts `defaultJournalPath`). */
+  journal?: string;
   report?: string;
   junit?: string;
   shard?: Shard;
@@ -70,7 +76,7 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
     ...flags,
     inputs,
     concurrency,
-    journal: flags.journal ?? DEFAULT_JOURNAL,
+    ...(flags.journal !== undefined ? { journal: flags.journal } : {}),
     report: flags.report,
     junit: flags.junit,
     shard,
@@ -81,9 +87,13 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
 }
 
 /**
- * Runs a batch: check everything, then (unless `--dry-run`) book with the journal.
+ * Runs a batch: check everything, then (unless `--dry-run`) book through the booking engine with
+ * the ledger of the target and the batch's journal copy. A dry run lists every input of the shard
+ * with its identity and what this run would do with it.
  * @throws ValidationError (exit 2) when an input is invalid and `--skip-invalid` was not given; nothing is sent
- * @throws ShipbookError exit 8 when some orders failed or are unknown (after printing them)
+ * @throws JournalTargetError (exit 2) when the journal was written against another target
+ * @throws ShipbookError exit 8 when some orders failed or are unknown (after printing them); when
+ *   interrupted, the signal's exit code (130, 143) or 8 for a closed stdout
  */
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
@@ -96,18 +106,14 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     for (const x of check.invalid) csvReport.add({ id: '', file: x.file, line: x.line, status: 'invalid', attempts: 0, issues: x.issues });
     await csvReport.finish({ dryRun: o.shard === undefined });
   }
-  if (check.invalid.length > 0 && !o.skipInvalid) {
-    const issues = check.invalid.flatMap((x) => x.issues);
-    throw new ValidationError(issues, `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`, {
+  const target = await ctx.targetId();
+  const journalPath = resolve(o.journal ?? defaultJournalPath(target));
+  const invalidError = () =>
+    new ValidationError(check.invalid.flatMap((x) => x.issues), `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`, {
       suggestion: 'Fix them, or leave them out with --skip-invalid.',
     });
-  }
-  if (ctx.globals.dryRun) {
-    const data = { dry_run: true, sent: false, valid: check.valid, invalid: check.invalid.length, ...(o.shard ? { shard: `${o.shard.index}/${o.shard.count}` } : {}) };
-    ctx.output.write(data, () => io.out(`valid\t${check.valid}\ninvalid\t${check.invalid.length}\n`));
-    io.err(`dry run: ${check.valid} order(s) valid${check.invalid.length ? `, ${check.invalid.length} invalid` : ''}; nothing was sent\n`);
-    return;
-  }
+  if (ctx.globals.dryRun) return dryRunBatch(o, ctx, { target, journalPath, check, invalidError, input });
+  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError();
   if (check.valid === 0 && check.invalid.length === 0) throw new UsageError('no orders in the inputs');
 
   const profile = await ctx.profile();
@@ -116,12 +122,15 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // per order, so that the mismatch is reported as before.
   const template = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
   const fromTemplate = template.order.id === 'ORD-CHECK';
-  let journal: Journal;
+  const command = shellCommand('book', ...o.inputs, ...(o.journal !== undefined ? ['--journal', o.journal] : []), ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []));
+  let ledger: Ledger;
   try {
-    journal = await Journal.open(resolve(o.journal), { lock: true, command: `shipbook book ${o.inputs.join(' ')}` });
+    ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: true }, command });
   } catch (err) {
     if (err instanceof JournalLockedError) {
-      throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, { suggestion: 'Wait for it to finish, or give this batch its own journal with --journal <file>.' });
+      throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, {
+        suggestion: `Wait for it to finish, then run the same command again: what it booked is in the ledger and is not booked twice. Several jobs at once each take a share with --shard i/n and a journal of their own.`,
+      });
     }
     if (err instanceof JournalUnusableError) {
       throw new ShipbookError('journal_unusable', `${err.message}; nothing was sent`, err.exitCode, {
@@ -131,32 +140,41 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     }
     throw err;
   }
-  ctx.defer(() => journal.close());
-  for (const note of journal.notes) io.err(`note: ${note}\n`);
+  ctx.defer(() => ledger.close());
+  for (const note of ledger.notes) io.err(`note: ${note}\n`);
+  if (o.journal === undefined && existsSync(LEGACY_JOURNAL) && journalTarget(LEGACY_JOURNAL) === undefined) {
+    // The default journal of earlier versions named no target: it is not read by itself, so that it
+    // can never make a run on one service skip what was booked on another.
+    io.err(`note: ${LEGACY_JOURNAL} (an earlier default journal, which does not say which service it was written against) is not read; if it was written against this target, continue it with --journal ${LEGACY_JOURNAL}\n`);
+  }
   // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
-  const api = (await ctx.api()).withOptions({ connections: o.concurrency });
+  // The first Ctrl-C or SIGTERM stops new orders but lets requests already sent finish within their
+  // deadline (aborting them would leave orders unknown); a second one ends the process at once.
+  const api = (await ctx.api()).withOptions({ connections: o.concurrency, signal: undefined });
   ctx.defer(() => api.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
   const progress = batchProgress(io, check.valid + (o.skipInvalid ? check.invalid.length : 0), { quiet: ctx.globals.quiet === true });
   const format = ctx.output.format;
   const collected: BatchResult[] = [];
   const failures: BatchResult[] = [];
+  const explicitJournal = o.journal === undefined ? undefined : journalPath;
   const summary = await runBatch(o.inputs, { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) }, {
     api,
     accept: async (orderId) =>
       fromTemplate ? { ...structuredClone(template), order: { ...structuredClone(template.order), id: orderId } } : buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
     paths: profile.paths,
-    journal,
+    ledger,
     concurrency: o.concurrency,
     pollMs: o.pollMs,
     timeoutMs: o.timeoutMs,
     signal: ctx.signal,
     now: ctx.now,
-    onResult(r) {
+    onResult(result) {
+      const r = result.next === undefined ? result : { ...result, hint: nextStepHint(result.next, { rerun: command, journal: explicitJournal, file: result.file }) };
       progress.done(r);
       reports.add(r);
       csvReport?.add(r);
-      if (r.status === 'failed' || r.status === 'unknown' || r.status === 'invalid') failures.push(r);
+      if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'not_started') failures.push(r);
       if (format === 'ndjson') ctx.output.data(r);
       else if (isMachineFormat(format)) collected.push(r);
       else if (ctx.globals.quiet) ctx.output.data(r);
@@ -164,24 +182,65 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     },
   });
   progress.stop();
+  const reason = ctx.signal.aborted ? String(ctx.signal.reason) : undefined;
+  const exitCode = batchExitCode(summary, reason);
   reports.finish(summary);
   await csvReport?.finish();
   if (format === 'json' || format === 'yaml') {
     const { totalCents, ...rest } = summary;
-    ctx.output.data({ summary: { ...rest, total: (totalCents / 100).toFixed(2) }, orders: collected });
+    ctx.output.data({ summary: { ...rest, total: (totalCents / 100).toFixed(2), exit_code: exitCode }, orders: collected });
   }
   printBatchSummary(io, summary, failures);
-  if (summary.failed + summary.unknown > 0) {
-    const waiting = failures.filter((r) => r.error?.code === 'interrupted').length;
-    const [message, next] = summary.interrupted
-      ? [
-          `interrupted: ${summary.failed} order(s) not finished${waiting > 0 ? ` (${waiting} accepted and still booking at the service)` : ''} and ${summary.unknown} unknown`,
-          'Run the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice.',
-        ]
-      : [
-          `${summary.failed} order(s) failed and ${summary.unknown} are unknown`,
-          'Run the same command again to retry the failed ones (nothing is booked twice); resolve unknown ones with "shipbook journal resolve".',
-        ];
-    throw new ShipbookError('batch_incomplete', message, EXIT.BATCH_INCOMPLETE, { reported: true, suggestion: `${next} Journal: ${o.journal}` });
+  if (exitCode === EXIT.OK) return;
+  const journalNote = ` Journal: ${journalPath}; ledger: ${ledger.path}.`;
+  const [message, next] = summary.interrupted
+    ? [
+        `${reason === 'EPIPE' ? 'stdout was closed' : 'interrupted'}: ${summary.still_booking} order(s) accepted and still booking, ${summary.pending} created and pending, ${summary.not_started} not started, ${summary.failed} failed, ${summary.unknown} unknown`,
+        `Run the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice: ${command}`,
+      ]
+    : [
+        `${summary.failed} order(s) failed and ${summary.unknown} are unknown`,
+        `Run the same command again to retry the failed ones (nothing is booked twice): ${command}; settle unknown ones with "shipbook journal resolve" (each one's hint gives the command).`,
+      ];
+  throw new ShipbookError(summary.interrupted && reason !== 'EPIPE' ? 'interrupted' : 'batch_incomplete', message, exitCode as ExitCode, { reported: true, suggestion: `${next}${journalNote}` });
+}
+
+/**
+ * The exit code of a batch: 0 when every order is booked (now or before); after a signal, the
+ * signal's (130 for SIGINT, 143 for SIGTERM) whenever an order is left unfinished; else 8.
+ */
+function batchExitCode(s: BatchSummary, reason: string | undefined): number {
+  const left = s.failed + s.unknown + s.still_booking + s.pending + s.not_started;
+  if (left === 0) return EXIT.OK;
+  if (s.interrupted && reason === 'SIGTERM') return EXIT.TERMINATED;
+  if (s.interrupted && reason === 'SIGINT') return EXIT.INTERRUPTED;
+  return EXIT.BATCH_INCOMPLETE;
+}
+
+/** `--dry-run` of a batch: every input of the shard, its identity and what this run would do. */
+async function dryRunBatch(
+  o: BatchBookOptions,
+  ctx: Context,
+  x: { target: string; journalPath: string; check: BatchCheck; invalidError: () => ValidationError; input: BatchInputOptions | undefined },
+): Promise<void> {
+  const { io } = ctx;
+  const get = peekLedger({ stateDir: ctx.stateDir(), target: x.target, copy: { path: x.journalPath, lock: false } });
+  const format = ctx.output.format;
+  const inputs: BatchResult[] = [];
+  const counts: Record<string, number> = {};
+  await planBatch(o.inputs, { shard: o.shard, now: ctx.now, input: x.input }, get, (r) => {
+    const action = r.plan?.action ?? 'book';
+    counts[action] = (counts[action] ?? 0) + 1;
+    if (format === 'ndjson') ctx.output.data(r);
+    else if (isMachineFormat(format)) inputs.push(r);
+    else io.out(`${plannedLine(r)}\n`);
+  });
+  const t = await ctx.target();
+  const shard = o.shard ? { shard: `${o.shard.index}/${o.shard.count}` } : {};
+  if (format === 'json' || format === 'yaml') {
+    ctx.output.data({ dry_run: true, sent: false, valid: x.check.valid, invalid: x.check.invalid.length, ...shard, target: t, would: counts, inputs });
   }
+  const words = Object.entries(counts).map(([k, n]) => `${n} ${k.replace('_', ' ')}`).join(', ');
+  io.err(`dry run: ${x.check.valid} order(s) valid${x.check.invalid.length ? `, ${x.check.invalid.length} invalid` : ''}${words ? ` (${words})` : ''}; nothing was sent\n`);
+  if (x.check.invalid.length > 0 && !o.skipInvalid) throw x.invalidError();
 }

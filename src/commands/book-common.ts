@@ -8,8 +8,6 @@ import { buildAcceptRequest, type PaymentFlags } from '../booking/payment.js';
 import { prepareResultWaiter, type ResultWaiter, type WaitSettings } from '../booking/result.js';
 import type { Context } from '../context.js';
 import { progressPrinter, type ProgressPrinter } from '../output/progress.js';
-import { stillRunningNote } from '../output/hints.js';
-import { EXIT, ShipbookError } from '../errors.js';
 import type { AcceptRequest } from '../schema/payment.js';
 
 /** Options of `book`. */
@@ -79,32 +77,4 @@ async function readAll(stream: Readable): Promise<Buffer> {
 /** A fresh stream of `bytes` on every call. */
 function replayable(bytes: Buffer): () => Readable {
   return () => Readable.from(bytes.length === 0 ? [] : [bytes]);
-}
-
-/**
- * Races a wait for the booking result with the run's interruption (Ctrl-C, SIGTERM): when the
- * signal aborts first, rejects at once with an interrupted error (exit 130; main makes it 143 for
- * SIGTERM) whose message says the order is accepted and how to see it later, so the process
- * stops within a moment instead of after the wait's next poll.
- */
-export function untilInterrupted<T>(wait: Promise<T>, orderId: string, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(interruptedWait(orderId));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(interruptedWait(orderId));
-    signal.addEventListener('abort', onAbort, { once: true });
-    wait.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
-function interruptedWait(orderId: string): ShipbookError {
-  return new ShipbookError('interrupted', `stopped waiting: ${stillRunningNote(orderId)}`, EXIT.INTERRUPTED);
 }

@@ -4,9 +4,14 @@
  */
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
-import { DEFAULT_JOURNAL } from '../batch/journal.js';
+import { contentHash } from '../batch/identity.js';
+import { bookEntry, resumeFrom, type Resume } from '../booking/engine.js';
+import { targetLabel } from '../config/target.js';
+import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../ledger/ledger.js';
+import { plannedWords, resolveCommand } from '../output/ledger.js';
+import { plannedAction } from '../batch/runner.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './book-batch.js';
-import { bookDocument, type BookingDocument } from '../booking/book.js';
+import type { BookingDocument } from '../booking/book.js';
 import { planBooking } from '../booking/plan.js';
 import { DryRunHalt } from '../errors.js';
 import { BookingStoppedError } from '../booking/progress.js';
@@ -23,11 +28,10 @@ import { printParentOrder } from '../output/consolidated.js';
 import { printOrder } from '../output/order.js';
 import { paint } from '../output/style.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { prepareBooking, untilInterrupted, type BookOptions } from './book-common.js';
+import { prepareBooking, type BookOptions } from './book-common.js';
 import { addPaymentOptions } from './payment-options.js';
 import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js';
 import { withWarnings } from './warnings.js';
-import { openSingleBooking, type SingleBooking } from './book-journal.js';
 import { fetchOrder, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { EXIT, ShipbookError, type ExitCode } from '../errors.js';
@@ -71,54 +75,46 @@ export async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags
     : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
   const prepared = await prepareBooking({ ...o, file: o.file ?? '(prompts)' }, ctx);
   const { api, waiter, progress } = prepared;
-  let created: { id: string; price?: { total: { cents: number } } } | undefined;
   const accept = async (orderId: string) => {
-    if (created?.id === orderId) await checkMaxTotal(ctx, created, input?.maxTotalCents);
     const request = await prepared.accept(orderId);
     return input?.payment ? { ...request, order: { ...request.order, payment: input.payment } } : request;
   };
   if (ctx.globals.dryRun) {
     // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
+    // What the ledger says decides what a real run would do with this document (the engine's table).
+    const get = peekLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
+    const hash = contentHash(loaded?.data ?? { order: input?.order });
+    let n = 1;
+    while (get(`${hash}-${n + 1}`) !== undefined) n++;
+    const known = get(`${hash}-${n}`);
+    const plan = plannedAction(resumeFrom(known, { maxTotalCents: input?.maxTotalCents }));
+    if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);
     throw new DryRunHalt('dry run: nothing was sent', ctx.planned[0]);
   }
-  // The journal of single bookings: a document booked before is not booked again without a word.
+  // The ledger of the target: a document booked before (by a single book, a batch or a shard) is
+  // not booked again without a word.
+  const target = await ctx.targetId();
+  const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])) });
+  ctx.defer(() => ledger.close());
+  const identity = singleIdentity(ledger, loaded?.data ?? { order: input?.order }, o.again === true);
   const profile = await ctx.profile();
-  const single = await openSingleBooking(ctx.stateDir(), profile.baseUrl ?? `builtin-sandbox:${ctx.stateDir()}`, doc, `shipbook book ${o.file ?? ''}`.trim());
-  ctx.defer(() => single.close());
-  const toBook = await settleEarlier(single, doc, { file: o.file, again: o.again === true, paths: profile.paths }, api, ctx);
-  if (toBook === undefined) return;
-  const journal = single.hooks(doc.file ?? '(prompts)');
-  // An order an earlier run accepted sent its callback to that run's receiver: wait by polling.
-  const earlierAccepted = toBook.kind === 'pending' && single.earlier.kind === 'continue' && single.earlier.state.stage !== 'created';
-  const resultWaiter = earlierAccepted ? await prepared.pollingWaiter() : waiter;
+  const resume = await settleEarlier(ledger, identity, doc, { file: o.file, maxTotalCents: input?.maxTotalCents, paths: profile.paths }, api, ctx);
+  if (resume === undefined) return;
   // For the note after an interruption: the file that holds the main shipment.
   Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
-  const { order, childIds, warnings } = await bookDocument(toBook, {
+  const outcome = await bookEntry({ id: identity.id, file: doc.file ?? '(prompts)', doc }, resume, {
     api,
+    ledger,
+    paths: profile.paths,
     accept,
-    ...(toBook.kind === 'pending' ? { acceptRetry: 'idempotent-accept' as const } : {}),
-    beforeRequest: journal.beforeRequest,
-    waitForResult: (orderId) => untilInterrupted(resultWaiter.wait(orderId), orderId, ctx.signal),
+    checkPrice: (order) => checkMaxTotal(ctx, order, input?.maxTotalCents),
+    // An order an earlier run accepted sent its callback to that run's receiver: wait by polling.
+    waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
     now: () => ctx.now().getTime(),
-    signal: ctx.signal,
-    onEvent(e) {
-      // Progress goes to stderr only: stdout gets one order, the final one (issue 18, item 3), so a
-      // script reading the `order` line sees `processed`, for a regular order and consolidated mail alike.
-      if (e.type === 'order_created') created = e.order;
-      else if (e.type === 'combined') created = e.parent;
-      journal.record(e);
-      progress.onEvent(e);
-    },
+    stop: ctx.signal,
+    onEvent: (e) => progress.onEvent(e),
   })
-    .then((outcome) => {
-      single.processed(outcome.order);
-      return outcome;
-    })
-    .catch((err: unknown) => {
-      single.failed(err);
-      throw err;
-    })
     // Refused by --max-total: the order is cancelled, so there is nothing to continue (no hint).
     .catch((err: unknown) => {
       throw err instanceof BookingStoppedError && err.cause instanceof LimitRefusedError ? err.cause : err;
@@ -128,11 +124,13 @@ export async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags
       progress.settle();
       progress.close();
     });
+  if (outcome.status !== 'booked') return;
+  const { order, childIds, warnings } = outcome;
   // The service's numbers got a second look: what does not add up is said on stderr, with both
-  // figures, and listed as `warnings` in a machine format; the booking stands (issue 15, item 5).
+  // figures, and listed as `warnings` in a machine format; the booking stands.
   // What the wait warned about (a callback the service did not bear out …) was printed already; it is listed too.
-  // A consolidated booking continued from the journal knows its children from there.
-  const children = childIds.length > 0 ? childIds : single.earlier.kind === 'continue' ? single.earlier.state.shipmentIds : [];
+  // A consolidated booking continued from the ledger knows its children from there.
+  const children = childIds.length > 0 ? childIds : (ledger.get(identity.id)?.shipmentIds ?? []);
   ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => {
     if (doc.kind === 'consolidated') printParentOrder(io, order, children);
     else printOrder(io, order);
@@ -144,76 +142,108 @@ function againCommand(file: string | undefined): string {
   return shellCommand('book', ...(file === undefined ? [] : [file]), '--again');
 }
 
+/** The identity a single booking records under, and how to move on to the next occurrence. */
+interface SingleIdentity {
+  /** `<hash>-<n>`: the same identity a batch gives the first (n-th) copy of the document. */
+  id: string;
+  /** Moves on to the next occurrence: this run books the document a further time. */
+  again(): void;
+}
+
 /**
- * Decides what an earlier booking of the same document means for this run (src/commands/book-journal.ts):
- * nothing recorded or `--again`: book it; an order created or accepted before: continue that order;
- * processed, failed at the carrier, or a create whose answer never came: ask on a terminal, else
- * say so — a processed booking is printed as the result (exit 0, `already_booked` in a machine
- * format), the others end with their error.
- * @returns the document to book (the original, or the earlier pending order), or undefined when nothing is to be booked
- * @throws ShipbookError `booking_unknown` (exit 5) for an unresolved create; `previous_booking_failed` (the recorded exit code, 6 by default)
+ * The identity of a single booking in the ledger: the hash of the document as read (the same as a
+ * batch's, src/batch/identity.ts) and its latest occurrence, or the next one with `--again`.
+ */
+function singleIdentity(ledger: Ledger, data: unknown, again: boolean): SingleIdentity {
+  const hash = contentHash(data);
+  let n = 1;
+  while (ledger.get(`${hash}-${n + 1}`) !== undefined) n++;
+  const identity: SingleIdentity = {
+    id: `${hash}-${n}`,
+    again() {
+      if (ledger.get(identity.id) !== undefined) identity.id = `${hash}-${++n}`;
+    },
+  };
+  if (again) identity.again();
+  return identity;
+}
+
+/**
+ * What the ledger's record of the same document means for this run (the engine's resume table,
+ * src/booking/engine.ts): nothing recorded or `--again`: book it; an order created or accepted
+ * before: continue that order; processed, failed at the carrier, unknown, or refused by a limit
+ * this run still keeps: ask on a terminal (book again?), else say so — a processed booking is
+ * printed as the result (exit 0, `already_booked` in a machine format), the others end with their error.
+ * @returns what this run does, or undefined when nothing is to be booked
+ * @throws ShipbookError `booking_unknown` (exit 5) for an unresolved create; `previous_booking_failed`
+ *   (the recorded exit code, 6 by default); LimitRefusedError (exit 9) when the limit still refuses it
  */
 async function settleEarlier(
-  single: SingleBooking,
+  ledger: Ledger,
+  identity: SingleIdentity,
   doc: BookingDocument,
-  o: { file: string | undefined; again: boolean; paths: OrderPaths },
+  o: { file: string | undefined; maxTotalCents: number | undefined; paths: OrderPaths },
   api: ApiClient,
   ctx: Context,
-): Promise<BookingDocument | undefined> {
+): Promise<Resume | undefined> {
   const { io } = ctx;
-  const e = single.earlier;
-  if (e.kind === 'none') return doc;
-  if (o.again) {
-    single.again();
-    return doc;
+  const r = resumeFrom(ledger.get(identity.id), { maxTotalCents: o.maxTotalCents });
+  if (r.action === 'book') return r;
+  const when = r.state.file === undefined ? '' : ` (${r.state.file})`;
+  if (r.action === 'accept' || r.action === 'wait') {
+    io.err(`${paint(io, 'cyan', 'note:')} this document was booked before${when} and became order ${r.orderId}, ${r.action === 'wait' ? 'accepted' : 'not accepted'}: continuing that order, not creating another\n`);
+    return r;
   }
-  const when = e.state.file === undefined ? '' : ` (${e.state.file})`;
-  if (e.kind === 'continue') {
-    io.err(`${paint(io, 'cyan', 'note:')} this document was booked before${when} and became order ${e.orderId}, ${e.state.stage === 'accepted' ? 'accepted' : 'not accepted'}: continuing that order, not creating another\n`);
-    return { kind: 'pending', orderId: e.orderId };
-  }
+  const s = r.state;
   const about =
-    e.kind === 'unresolved'
-      ? e.state.unknownStep !== undefined || e.state.stage === 'unknown'
-        ? `a ${e.state.unknownStep ?? 'create'} request for this document was sent by an earlier run${when} and its answer never came: the order may exist`
-        : `an earlier run${when} created shipments ${e.state.shipmentIds.join(', ')} for this document and did not combine them`
-      : e.state.stage === 'processed'
-        ? `this document was booked before${when}: order ${e.orderId}, processed${e.state.trackingNumbers?.length ? `, tracking ${e.state.trackingNumbers.join(', ')}` : ''}`
-        : `the last booking of this document${when}, order ${e.orderId}, ended ${e.state.error?.code === 'limit_refused' ? 'cancelled (over --max-total)' : 'failed'}${e.state.error ? `: ${e.state.error.message}` : ''}`;
-  if (io.canPrompt) {
+    r.action === 'unknown'
+      ? `a ${s.unknownStep ?? 'create'} request for this document was sent by an earlier run${when} and its answer never came: the order may exist`
+      : r.action === 'combine'
+        ? `an earlier run${when} created shipments ${s.shipmentIds.join(', ')} for this document and did not combine them`
+        : r.action === 'already_booked'
+          ? `this document was booked before${when}: order ${r.orderId}, processed${s.trackingNumbers?.length ? `, tracking ${s.trackingNumbers.join(', ')}` : ''}`
+          : r.action === 'over_limit'
+            ? `order ${r.orderId} of this document${when} cost ${(r.totalCents / 100).toFixed(2)} AUD and was refused by --max-total ${s.limit ?? '?'} (cancelled); this run's --max-total ${((o.maxTotalCents ?? 0) / 100).toFixed(2)} is still below it`
+            : `the last booking of this document${when}, order ${r.orderId}, ended failed${s.error ? `: ${s.error.message}` : ''}`;
+  if (io.canPrompt && r.action !== 'over_limit') {
     io.err(`${paint(io, 'yellow', 'note:')} ${about}\n`);
     const yes = await ctx.prompter().confirm({ message: 'Book it again? (a second order, paid again)', default: false });
     if (yes) {
-      single.again();
-      return doc;
+      identity.again();
+      return { action: 'book' };
     }
   }
-  const journalNote = `The journal of single bookings: ${single.journal.path} (identity ${single.id}).`;
-  if (e.kind === 'unresolved') {
+  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.path} (identity ${identity.id}).`;
+  if (r.action === 'unknown' || r.action === 'combine') {
     throw new ShipbookError('booking_unknown', `not booked: ${about}`, EXIT.NETWORK, {
       suggestion:
-        `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${shellCommand('journal', 'resolve', single.id, '--journal', single.journal.path, '--order', 'ORD-…')}" or "--not-created", ` +
-        `or book it anyway with "${againCommand(o.file)}". ${journalNote}`,
+        `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${resolveCommand(identity.id, undefined, ['--order', 'ORD-…'])}" or "--not-created", ` +
+        `or book it anyway with "${againCommand(o.file)}". ${ledgerNote}`,
     });
   }
-  if (e.state.stage !== 'processed') {
-    const code = e.state.error?.exit_code;
+  if (r.action === 'over_limit') {
+    throw new LimitRefusedError(r.orderId, r.totalCents, o.maxTotalCents ?? 0, `not booked: ${about}; nothing was sent`, {
+      suggestion: `Run it again with --max-total ${(r.totalCents / 100).toFixed(2)} or more to book it.`,
+    });
+  }
+  if (r.action === 'ended') {
+    const code = s.error?.exit_code;
     throw new ShipbookError('previous_booking_failed', `not booked again: ${about}`, (code ?? EXIT.BOOKING_FAILED) as ExitCode, {
-      suggestion: `See it with "${shellCommand('order', 'get', e.orderId)}"; book the document again with "${againCommand(o.file)}".`,
+      suggestion: `See it with "${shellCommand('order', 'get', r.orderId)}"; book the document again with "${againCommand(o.file)}".`,
     });
   }
   // Processed: the result of this run is that order, read again from the service (its status now).
   let order: OrderResponse | undefined;
   try {
-    order = await fetchOrder(api, e.orderId, o.paths);
+    order = await fetchOrder(api, r.orderId, o.paths);
   } catch (err) {
-    ctx.debugLog(`fetch-order-data for ${e.orderId} failed: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.debugLog(`fetch-order-data for ${r.orderId} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   io.err(`${paint(io, 'yellow', 'note:')} ${about}; nothing was sent. To book it a second time: ${againCommand(o.file)}\n`);
-  const shown: OrderResponse = order ?? { id: e.orderId, status: 'processed', shipments: [] };
-  const already = { identity: single.id, journal: single.journal.path, tracking_numbers: e.state.trackingNumbers ?? [] };
+  const shown: OrderResponse = order ?? { id: r.orderId, status: 'processed', shipments: [] };
+  const already = { identity: identity.id, ledger: ledger.path, tracking_numbers: s.trackingNumbers ?? [] };
   ctx.output.write({ order: shown, already_booked: already }, () => {
-    if (doc.kind === 'consolidated') printParentOrder(io, shown, e.state.shipmentIds);
+    if (doc.kind === 'consolidated') printParentOrder(io, shown, s.shipmentIds);
     else printOrder(io, shown);
   });
   return undefined;
@@ -240,7 +270,7 @@ export function bookCommand(ctx: Context): Command {
     ),
   )
     .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
-    .option('--journal <file>', `batch: the journal that makes a run resumable (default ${DEFAULT_JOURNAL})`)
+    .option('--journal <file>', `batch: a copy of what the run records, kept between CI attempts (default ${DEFAULT_JOURNAL_PATTERN}, one per target)`)
     .option('--report <file>', 'batch: write a JSON report of every order (a .csv name: the CSV input rows with status, order_id, shipment_id, tracking_number, total_aud and error beside each)')
     .option('--junit <file>', 'batch: write a JUnit XML report (one test case per order)')
     .option('--shard <i/n>', 'batch: book only this job\'s share of the inputs (a CI matrix of n jobs)')
@@ -265,7 +295,7 @@ export function bookCommand(ctx: Context): Command {
         }
       };
       if (isBatch(inputs, flags, isDirectory)) {
-        if (flags.again) throw new UsageError('--again is for a single booking; a batch books each document once per journal', { suggestion: 'Give the batch a new journal with --journal <file> to book everything again.' });
+        if (flags.again) throw new UsageError('--again is for a single booking; a batch books each document once per target service', { suggestion: 'Book a document a second time alone: shipbook book <file> --again.' });
         if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail file, not a batch');
         const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
         return runBatchBook(batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ctx);

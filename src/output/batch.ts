@@ -33,6 +33,9 @@ const WORDS: Record<BatchResult['status'], string> = {
   unknown: 'unknown',
   invalid: 'invalid',
   valid: 'valid',
+  still_booking: 'still booking',
+  pending: 'pending',
+  not_started: 'not started',
 };
 
 const ERASE_LINE = '\r\x1b[2K';
@@ -188,7 +191,10 @@ export function batchResultLine(r: BatchResult): string {
 
 /** The summary for people, on stderr, and what to do about failed and unknown orders. */
 export function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): void {
-  const line = `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the journal says where every order stands)' : ''}`;
+  const line =
+    `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
+    (s.interrupted ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
+    `; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}`;
   // On a terminal, broken between words to its width (never in the middle of an amount).
   const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
   io.err(`${columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);

@@ -1,12 +1,12 @@
 /**
- * Booking the same file twice (issue 19, item 4): single bookings go through the journal of
- * single bookings (`<state dir>/bookings.ndjson`). A second `book` of a document already booked
+ * Booking the same file twice: single bookings are recorded in the ledger of the target service
+ * (`<state dir>/ledger/<target>.ndjson`). A second `book` of a document already booked
  * says which order it became and books nothing; `--again` books it once more; `kill -9` during a
  * `book` leaves the journal saying where the order stands and the next `book` continues it; a
  * create whose answer was lost is reported as unknown until `journal resolve` says what became of it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +21,12 @@ function freshState(extra: Record<string, string> = {}): Record<string, string> 
   return { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-twice-')), ...extra };
 }
 
+/** Every record of every ledger in the state directory (one ledger per target service). */
 function records(env: Record<string, string>): Array<{ id: string; event: string; order_id?: string }> {
-  return readFileSync(join(env.SHIPBOOK_STATE_DIR!, 'bookings.ndjson'), 'utf8')
+  const dir = join(env.SHIPBOOK_STATE_DIR!, 'ledger');
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('')
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as { id: string; event: string; order_id?: string });
@@ -82,7 +86,7 @@ describe('book, twice, on the built-in sandbox', () => {
     child.kill('SIGKILL');
     await gone;
     const id = /order (ORD-\w+) accepted/.exec(stderr)![1]!;
-    const shown = await runCli(['journal', 'show', '--journal', join(env.SHIPBOOK_STATE_DIR!, 'bookings.ndjson'), '--json'], { env });
+    const shown = await runCli(['journal', 'show', '--json'], { env });
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout).orders).toEqual([expect.objectContaining({ stage: 'accepted', order_id: id })]);
 

@@ -44,5 +44,7 @@ describe.each([
     const { error } = JSON.parse(stdout) as { error: { code: string; order_id?: string; exit_code: number } };
     expect(error.code).toBe('interrupted');
     expect(error.order_id).toBe(id);
+    // The exit code in the error object is the process's.
+    expect(error.exit_code).toBe(code);
   });
 });

@@ -227,8 +227,11 @@ export async function runCallbackListen(o: CallbackListenOptions, ctx: Context):
       `  through a tunnel or ingress that forwards to port ${r.port}: https://<public host>${r.path}\n` +
       (o.forwardTo === undefined ? '' : `Forwarding each callback to ${o.forwardTo}\n`),
   );
-  // Runs until main's signal handler closes the context (Ctrl-C or SIGTERM).
-  await new Promise<never>(() => {});
+  // Runs until Ctrl-C or SIGTERM; main then closes what it opened.
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 /** The `callback listen` command. */

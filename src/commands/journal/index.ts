@@ -1,49 +1,116 @@
 /**
- * `shipbook journal show` and `shipbook journal resolve` (issue 11): what a batch's journal says
- * about every order, and the way to settle an **unknown** order (a create whose answer never
- * came) once the user has found out what became of it.
+ * `shipbook journal show` and `shipbook journal resolve`: where every document stands according to
+ * the ledger of the target (or a journal file, the portable copy a batch keeps), and the way to
+ * settle an **unknown** one (a create whose answer never came) once the user has found out what
+ * became of it.
  */
 import { resolve as resolvePath } from 'node:path';
 import { Command } from 'commander';
-import { DEFAULT_JOURNAL, Journal, JournalLockedError, readJournal, type EntryState } from '../../batch/journal.js';
+import { JournalLockedError, journalTarget, readJournal, type EntryState } from '../../batch/journal.js';
+import { fetchOrder } from '../../api/orders.js';
+import { resumeFrom } from '../../booking/engine.js';
+import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
-import { EXIT, ShipbookError, UsageError } from '../../errors.js';
+import { ApiError, EXIT, ShipbookError, UsageError } from '../../errors.js';
+import { Ledger, ledgerPath } from '../../ledger/ledger.js';
+import { resolveCommand } from '../../output/ledger.js';
+import { shellCommand } from '../../output/shell.js';
 import { renderTable } from '../../output/table.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */
-function findEntry(states: Map<string, EntryState>, id: string, journal: string): EntryState {
-  const exact = states.get(id);
+function findEntry(states: readonly EntryState[], id: string, where: string): EntryState {
+  const exact = states.find((s) => s.id === id);
   if (exact) return exact;
-  const matches = [...states.values()].filter((s) => s.id.startsWith(id));
+  const matches = states.filter((s) => s.id.startsWith(id));
   if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) throw new UsageError(`"${id}" names ${matches.length} orders of ${journal}; give more of the identity`);
-  throw new UsageError(`no order "${id}" in the journal ${journal}`, { suggestion: `See them with "shipbook journal show --journal ${journal}".` });
+  if (matches.length > 1) throw new UsageError(`"${id}" names ${matches.length} documents of ${where}; give more of the identity`);
+  throw new UsageError(`no document "${id}" in ${where}`, { suggestion: `See them with "${shellCommand('journal', 'show')}".` });
 }
 
-const row = (s: EntryState) => ({
+/** What is known and unknown about a document, and the exact next step, in words and as a command. */
+function truth(s: EntryState, journal: string | undefined): { known: string; next: string | null; command: string | null } {
+  const r = resumeFrom(s);
+  const file = s.file === undefined ? '<file>' : s.file;
+  switch (r.action) {
+    case 'book':
+      return s.resolvedAs === 'not_created'
+        ? { known: 'resolved: not created', next: 'the next book of its input creates it', command: shellCommand('book', file) }
+        : { known: s.error ? `nothing was created: ${s.error.message}` : 'nothing was created', next: 'the next book of its input books it', command: shellCommand('book', file) };
+    case 'already_booked':
+      return { known: `booked: order ${r.orderId}, processed`, next: null, command: null };
+    case 'accept':
+      return { known: `order ${r.orderId} exists, not accepted${s.error ? ` (last error: ${s.error.message})` : ''}`, next: 'the next book of its input accepts it (never creates another)', command: shellCommand('order', 'get', r.orderId) };
+    case 'wait':
+      return { known: `order ${r.orderId} is accepted; its result was not seen`, next: 'the next book of its input waits for its result', command: shellCommand('order', 'get', r.orderId) };
+    case 'unknown':
+      return {
+        known: `a ${s.unknownStep ?? 'create'} request was sent and its answer never came: the order may exist${s.transientIds?.length ? ` (transient ids ${s.transientIds.join(', ')})` : ''}`,
+        next: "find out in the service's list of orders (on a sandbox GET /_sandbox/orders/), then record the answer",
+        command: `${resolveCommand(s.id, journal, ['--order'])} ORD-…`,
+      };
+    case 'combine':
+      return {
+        known: `shipments ${s.shipmentIds.join(', ')} exist, not combined`,
+        next: 'combine them, then record the parent order',
+        command: shellCommand('shipment', 'combine', ...s.shipmentIds, '--main', file),
+      };
+    case 'ended':
+      return { known: `order ${r.orderId}: its booking ended${s.error ? `: ${s.error.message}` : ''}`, next: 'book the file again with --again to make a second order', command: shellCommand('order', 'get', r.orderId) };
+    case 'over_limit':
+      return { known: `order ${r.orderId} was refused by --max-total ${s.limit ?? '?'} and cancelled`, next: `book it with a limit of at least ${s.total ?? 'its total'}`, command: shellCommand('book', file, '--max-total', s.total ?? '<aud>') };
+  }
+}
+
+const row = (s: EntryState, journal: string | undefined) => ({
   id: s.id,
   file: s.file ?? null,
   line: s.line ?? null,
   stage: s.stage,
   order_id: s.orderId ?? null,
   shipment_ids: s.shipmentIds,
-  tracking_numbers: s.trackingNumbers ?? [],
+  tracking_numbers: s.stage === 'processed' ? (s.trackingNumbers ?? []) : [],
   total: s.total ?? null,
-  error: s.error ?? null,
+  // The error of the last attempt only while it is where the document stands.
+  error: s.stage === 'failed' || (s.stage === 'new' && s.error) ? (s.error ?? null) : null,
+  ...(s.resolvedAs !== undefined ? { resolved_as: s.resolvedAs } : {}),
+  ...truth(s, journal),
 });
 
-/** Prints every order of the journal and where it stands. */
-export function runJournalShow(o: { journal: string }, ctx: Context): void {
-  let states: Map<string, EntryState>;
+/** How far along a state is, to take the latest truth of the ledger and a journal file. */
+const further = (a: EntryState | undefined, b: EntryState | undefined): EntryState | undefined => {
+  const order = ['new', 'unknown', 'failed', 'created', 'accepted', 'processed'];
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return order.indexOf(b.stage) > order.indexOf(a.stage) ? b : a;
+};
+
+/**
+ * Prints every document and where it stands: the ledger of this run's target, or with `journal`
+ * the documents of that file, each at the latest truth the file and its target's ledger know.
+ */
+export async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<void> {
+  let states: EntryState[];
+  let where: string;
   try {
-    states = readJournal(o.journal);
+    if (o.journal === undefined) {
+      const target = await ctx.targetId();
+      where = ledgerPath(ctx.stateDir(), target);
+      states = [...readJournal(where).values()];
+    } else {
+      where = o.journal;
+      const own = readJournal(o.journal);
+      const target = journalTarget(o.journal);
+      const ledger = target === undefined ? new Map<string, EntryState>() : readJournal(ledgerPath(ctx.stateDir(), target));
+      states = [...own.values()].map((s) => further(s, ledger.get(s.id))!);
+    }
   } catch (err) {
+    if (err instanceof ShipbookError) throw err;
     throw new ShipbookError('journal_unreadable', (err as Error).message, EXIT.INPUT, { suggestion: 'The journal is NDJSON written by shipbook book; do not edit it by hand.' });
   }
-  const orders = [...states.values()].map(row);
-  ctx.output.write({ journal: o.journal, orders }, () => {
+  const orders = states.map((s) => row(s, o.journal));
+  ctx.output.write({ journal: where, orders }, () => {
     if (orders.length === 0) {
-      ctx.io.err(`The journal ${o.journal} has no orders.\n`);
+      ctx.io.err(`${where} has no documents.\n`);
       return;
     }
     ctx.io.out(
@@ -54,66 +121,111 @@ export function runJournalShow(o: { journal: string }, ctx: Context): void {
           { header: 'input', dropPriority: 1 },
           { header: 'stage', atomic: true },
           { header: 'order', atomic: true },
-          { header: 'tracking numbers / error' },
+          { header: 'known / next' },
         ],
-        orders.map((r) => [r.id, `${r.file ?? ''}:${r.line ?? ''}`, r.stage, r.order_id ?? '', r.error ? r.error.message : r.tracking_numbers.join(', ')]),
+        orders.map((r) => [r.id, r.line === null ? (r.file ?? '') : `${r.file ?? ''}:${r.line}`, r.stage, r.order_id ?? '', [r.known, r.command ?? ''].filter(Boolean).join(' — ')]),
       ),
     );
   });
 }
 
-/** Records what became of an order: created as `order`, or not created. */
-export async function runJournalResolve(o: { journal: string; entry: string; order?: string; notCreated: boolean }, ctx: Context): Promise<void> {
+/**
+ * Records what became of a document: created as `order` (checked at the service: the order exists
+ * and carries the document's transient ids), or not created. Refuses to contradict an earlier
+ * answer (or an order the ledger knows) without `force`.
+ */
+export async function runJournalResolve(o: { journal?: string; entry: string; order?: string; notCreated: boolean; force: boolean }, ctx: Context): Promise<void> {
   if ((o.order === undefined) === !o.notCreated) throw new UsageError('give either --order <order id> or --not-created');
-  let journal: Journal;
+  const target = await ctx.targetId();
+  let ledger: Ledger;
   try {
-    journal = await Journal.open(o.journal, { lock: true, command: 'shipbook journal resolve' });
+    ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, ...(o.journal !== undefined ? { copy: { path: o.journal, lock: true } } : {}), command: 'shipbook journal resolve' });
   } catch (err) {
     if (err instanceof JournalLockedError) throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, { suggestion: 'Resolve it once that batch has finished.' });
     throw err;
   }
   try {
-    const entry = findEntry(journal.states, o.entry, o.journal);
-    if (entry.stage === 'processed') throw new UsageError(`order ${entry.id} is already booked (${entry.orderId}); nothing to resolve`);
-    const state = journal.append({ id: entry.id, event: 'resolved', ...(o.order ? { order_id: o.order } : { not_created: true }) });
-    ctx.output.write({ resolved: row(state) }, () => {
+    const entry = findEntry(ledger.entries(), o.entry, `the ledger of ${targetLabel(target)}`);
+    if (entry.stage === 'processed') throw new UsageError(`${entry.id} is already booked (${entry.orderId}); nothing to resolve`);
+    const answer = o.order ?? 'not_created';
+    const earlier = entry.resolvedAs ?? (entry.orderId !== undefined ? entry.orderId : undefined);
+    if (earlier !== undefined && earlier !== answer && !o.force) {
+      const said = earlier === 'not_created' ? 'not created' : `order ${earlier}`;
+      throw new UsageError(`${entry.id} is already recorded as ${said}${entry.resolvedAs !== undefined ? ' (an earlier journal resolve)' : ''}; recording ${answer === 'not_created' ? 'not created' : `order ${answer}`} would contradict it`, {
+        suggestion: `Check with "${shellCommand('order', 'get', earlier === 'not_created' ? answer : earlier)}"; if the earlier answer was wrong, give --force.`,
+      });
+    }
+    if (o.order !== undefined) await checkOrder(ctx, o.order, entry, target, o.force);
+    const state = ledger.append({ id: entry.id, event: 'resolved', ...(o.order ? { order_id: o.order } : { not_created: true }), ...(o.force && earlier !== undefined ? { forced: true } : {}) });
+    await ledger.durable();
+    ctx.output.write({ resolved: row(state, o.journal) }, () => {
       ctx.io.err(
         o.order
-          ? `Recorded: ${entry.id} is order ${o.order}. The next run of the batch accepts and waits for it instead of creating it.\n`
-          : `Recorded: ${entry.id} was not created. The next run of the batch creates it.\n`,
+          ? `Recorded: ${entry.id} is order ${o.order}. The next book of its input accepts and waits for it instead of creating it.\n`
+          : `Recorded: ${entry.id} was not created. The next book of its input creates it.\n`,
       );
     });
   } finally {
-    await journal.close();
+    await ledger.close();
+  }
+}
+
+/**
+ * Checks at the service that `orderId` exists and (unless `force`) carries the document's transient ids.
+ * @throws UsageError (exit 2) when it does not exist or is another document's
+ */
+async function checkOrder(ctx: Context, orderId: string, entry: EntryState, target: string, force: boolean): Promise<void> {
+  const profile = await ctx.profile();
+  let order;
+  try {
+    order = await fetchOrder(await ctx.api(), orderId, profile.paths);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      throw new UsageError(`order ${orderId} does not exist at ${targetLabel(target)}; nothing was recorded`, { suggestion: 'Give the id of the order the service has for this document, or --not-created.' });
+    }
+    throw err;
+  }
+  const want = entry.transientIds ?? [];
+  const have = new Set(order.shipments.map((s) => s.transient_id).filter((t): t is string => typeof t === 'string'));
+  const missing = want.filter((t) => !have.has(t));
+  if (missing.length > 0 && !force) {
+    throw new UsageError(`order ${orderId} is not this document's: its shipments do not carry the transient ids ${missing.join(', ')}; nothing was recorded`, {
+      suggestion: "Find the order whose shipments carry them in the service's list of orders, or give --force if you are sure.",
+    });
   }
 }
 
 /** The `journal` command group. */
 export function journalCommand(ctx: Context): Command {
-  const journalOption = ['--journal <file>', `the journal (default ${DEFAULT_JOURNAL})`, DEFAULT_JOURNAL] as const;
+  const journalOption = ['--journal <file>', 'a journal file a batch kept (--journal of book); default the ledger of the target'] as const;
   return new Command('journal')
-    .summary("show and settle the orders of a batch's journal")
-    .description('A batch (shipbook book with several inputs) records every order in a journal so that a killed run can go on. Show where each order stands, and settle unknown ones.')
+    .summary('show and settle what the ledger says about each document')
+    .description(
+      'Every document booked against a target service is recorded in its ledger (in the state directory), whichever way it was booked. Show where each document stands and the next step, and settle unknown ones.',
+    )
     .addHelpText('after', '\nExamples:\n  shipbook journal show\n  shipbook journal show --journal ci/journal.ndjson --json\n  shipbook journal resolve 3f9c2a1b --order ORD-1A2B3C4D\n')
     .addCommand(
       new Command('show')
-        .summary('every order of the journal and where it stands')
-        .description('Every order of the journal: its identity, input file and line, stage (new, unknown, created, accepted, processed, failed), order id, and tracking numbers or error.')
+        .summary('every document and where it stands')
+        .description('Every document: its identity, input file and line, stage (new, unknown, created, accepted, processed, failed), order id, what is known, and the exact next step.')
         .option(...journalOption)
         .addHelpText('after', '\nExamples:\n  shipbook journal show\n  shipbook journal show --journal ci/journal.ndjson --json\n')
-        .action((flags: { journal: string }) => runJournalShow({ journal: resolvePath(flags.journal) }, ctx)),
+        .action((flags: { journal?: string }) => runJournalShow({ ...(flags.journal !== undefined ? { journal: resolvePath(flags.journal) } : {}) }, ctx)),
     )
     .addCommand(
       new Command('resolve')
-        .summary('settle an unknown order: it was created as --order, or --not-created')
-        .description('A create whose answer never came is unknown: the batch never sends it again by itself. Once you know what became of it, record it here; the next run continues from there.')
-        .argument('<entry>', 'the order\'s identity (or its first characters), from "shipbook journal show"')
+        .summary('settle an unknown document: it was created as --order, or --not-created')
+        .description(
+          'A create whose answer never came is unknown: no book sends it again by itself. Once you know what became of it, record it here (an --order is checked at the service: it must exist and carry the document\'s transient ids); the next book continues from there. An earlier, different answer is kept unless --force.',
+        )
+        .argument('<entry>', 'the document\'s identity (or its first characters), from "shipbook journal show"')
         .option('--order <order-id>', 'it was created: the id of the order the service has')
-        .option('--not-created', 'it was not created: the next run creates it', false)
+        .option('--not-created', 'it was not created: the next book creates it', false)
+        .option('--force', 'record the answer even though it contradicts an earlier one', false)
         .option(...journalOption)
         .addHelpText('after', '\nExamples:\n  shipbook journal resolve 3f9c2a1b7d4e5f60-1 --order ORD-1A2B3C4D\n  shipbook journal resolve 3f9c2a1b --not-created\n')
-        .action((entry: string, flags: { journal: string; order?: string; notCreated: boolean }) =>
-          runJournalResolve({ journal: resolvePath(flags.journal), entry, order: flags.order, notCreated: flags.notCreated }, ctx),
+        .action((entry: string, flags: { journal?: string; order?: string; notCreated: boolean; force: boolean }) =>
+          runJournalResolve({ ...(flags.journal !== undefined ? { journal: resolvePath(flags.journal) } : {}), entry, order: flags.order, notCreated: flags.notCreated, force: flags.force }, ctx),
         ),
     );
 }

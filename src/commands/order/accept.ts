@@ -7,14 +7,15 @@
 import { idArgument } from '../input.js';
 import { Command } from 'commander';
 import { acceptOrder } from '../../api/orders.js';
-import { bookDocument } from '../../booking/book.js';
+import { bookEntry } from '../../booking/engine.js';
+import { Ledger } from '../../ledger/ledger.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
 import type { WaitSettings } from '../../booking/result.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
 import { shellCommand } from '../../output/shell.js';
-import { prepareBooking, untilInterrupted } from '../book-common.js';
+import { prepareBooking } from '../book-common.js';
 import { withChosenCard } from '../stored-card.js';
 import { addPaymentOptions } from '../payment-options.js';
 import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../wait-options.js';
@@ -47,23 +48,28 @@ export async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): P
     });
     return;
   }
-  // With --wait: the same entry point as `book`, for an order that already exists.
+  // With --wait: the booking engine, as for `book`, for an order that already exists (recorded in
+  // the ledger of the target under the order's id).
   const { api, waiter, accept, progress } = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
-  const { order, warnings } = await bookDocument(
-    { kind: 'pending', orderId: o.orderId },
-    {
-      api,
-      accept,
-      waitForResult: (orderId) => untilInterrupted(waiter.wait(orderId), orderId, ctx.signal),
-      onEvent: progress.onEvent,
-      now: () => ctx.now().getTime(),
-      signal: ctx.signal,
-    },
-  ).finally(() => {
+  const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command: shellCommand('order', 'accept', o.orderId, '--wait') });
+  ctx.defer(() => ledger.close());
+  const profile = await ctx.profile();
+  const outcome = await bookEntry({ id: `order:${o.orderId}`, doc: { kind: 'pending', orderId: o.orderId } }, { action: 'book' }, {
+    api,
+    ledger,
+    paths: profile.paths,
+    accept,
+    waitForResult: (orderId, _resumed, signal) => waiter.wait(orderId, signal),
+    onEvent: progress.onEvent,
+    now: () => ctx.now().getTime(),
+    stop: ctx.signal,
+  }).finally(() => {
     // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
     progress.settle();
     progress.close();
   });
+  if (outcome.status !== 'booked') return;
+  const { order, warnings } = outcome;
   ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => printOrder(io, order));
 }
 

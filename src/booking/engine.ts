@@ -1,0 +1,226 @@
+/**
+ * The booking engine: what every `book` runs — a single file (a batch of one with a terminal
+ * display), a batch, a shard, `order accept --wait` and the wizard are screens over it. It owns the
+ * three decisions that make booking exactly-once:
+ *
+ * - **resume**: one table ({@link resumeFrom}) from what the ledger says about a document to what
+ *   this run does with it;
+ * - **retry**: none of its own. Requests are retried by the API client alone, under the policy of
+ *   each request (src/api/endpoints.ts `mayRetry`): creates when the service answered 429/5xx,
+ *   accepts on every passing fault (a repeat is read as accepted), reads freely. A booking that
+ *   still fails is recorded and continued by the next run, from the table;
+ * - **record**: every request that changes something is written to the ledger (and the run's
+ *   journal copy) and flushed to disk before it leaves, and every answer after it comes.
+ *
+ * Cancellation is one AbortSignal (`stop`): once aborted no new step starts; a request already
+ * sent finishes within its deadline. It draws nothing and returns data.
+ */
+import { bookDocument, type BookingDeps, type BookingDocument, type BookingOutcome } from './book.js';
+import { BookingStoppedError, type BookingEventHandler } from './progress.js';
+import type { RecordSink } from '../batch/steps.js';
+import { stepRecorder } from '../batch/steps.js';
+import type { EntryState } from '../batch/journal.js';
+import { ApiError, EXIT, LimitRefusedError, ShipbookError } from '../errors.js';
+import type { OrderResponse } from '../schema/order.js';
+import { readCents } from '../schema/money.js';
+
+/**
+ * What this run does with a document, from what the ledger says about it (the one resume table):
+ *
+ * | the ledger says                                        | this run                  |
+ * |---------------------------------------------------------|---------------------------|
+ * | nothing, or nothing was created (failed before, resolved not created) | `book` it        |
+ * | processed                                               | `already_booked`: nothing |
+ * | order created, not accepted (or refused at acceptance)  | `accept` that order       |
+ * | accepted, result not seen                               | `wait` for that order     |
+ * | a create sent and never answered                        | `unknown`: nothing, resolve first |
+ * | shipments created, not combined                         | `combine`: nothing, combine them first |
+ * | the booking failed at the carrier, or its result was unreadable | `ended`: nothing unless booked again on request |
+ * | refused by `--max-total`, the order cancelled           | `book` anew when this run's limit allows the recorded total; else `over_limit` |
+ */
+export type Resume =
+  | { action: 'book' }
+  | { action: 'already_booked'; orderId: string; state: EntryState }
+  | { action: 'accept'; orderId: string; state: EntryState }
+  | { action: 'wait'; orderId: string; state: EntryState }
+  | { action: 'unknown'; state: EntryState }
+  | { action: 'combine'; state: EntryState }
+  | { action: 'ended'; orderId: string; state: EntryState }
+  | { action: 'over_limit'; orderId: string; state: EntryState; totalCents: number };
+
+/** Errors after which an existing order is not continued: its booking ended. */
+const ENDED = new Set(['booking_failed', 'result_unreadable']);
+
+/**
+ * The resume table (see {@link Resume}). `maxTotalCents` is this run's `--max-total`, if any.
+ */
+export function resumeFrom(state: EntryState | undefined, options: { maxTotalCents?: number } = {}): Resume {
+  if (state === undefined || state.stage === 'new') return { action: 'book' };
+  if (state.stage === 'unknown') return { action: 'unknown', state };
+  if (state.stage === 'processed' && state.orderId !== undefined) return { action: 'already_booked', orderId: state.orderId, state };
+  if (state.stage === 'accepted' && state.orderId !== undefined) return { action: 'wait', orderId: state.orderId, state };
+  if (state.stage === 'created' && state.orderId !== undefined) return { action: 'accept', orderId: state.orderId, state };
+  if (state.stage === 'failed' && state.orderId !== undefined) {
+    if (state.error?.code === 'limit_refused') {
+      // The refused order was cancelled: a limit that allows its total books the document anew.
+      const totalCents = state.total === undefined ? undefined : centsOf(state.total);
+      if (totalCents === undefined || options.maxTotalCents === undefined || totalCents <= options.maxTotalCents) return { action: 'book' };
+      return { action: 'over_limit', orderId: state.orderId, state, totalCents };
+    }
+    if (ENDED.has(state.error?.code ?? '')) return { action: 'ended', orderId: state.orderId, state };
+    return { action: 'accept', orderId: state.orderId, state };
+  }
+  return { action: 'combine', state };
+}
+
+/** A decimal AUD string as cents; undefined when it is not one. */
+function centsOf(text: string): number | undefined {
+  return readCents(text);
+}
+
+/** One document to book, with its identity in the ledger. */
+export interface EngineItem {
+  /** The identity (`<hash>-<n>`, src/batch/identity.ts). */
+  id: string;
+  /** The input file as the user named it, and the document's line in it. */
+  file?: string;
+  line?: number;
+  doc: BookingDocument;
+}
+
+/** What the engine uses besides the document. */
+export interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths'> {
+  /** The ledger (with the run's journal copy). */
+  ledger: RecordSink;
+  /**
+   * Waits for an accepted order's result. `resumed` is true for an order an earlier run accepted
+   * (its callback went to that run's receiver: poll). Ends (rejects) once `signal` aborts.
+   */
+  waitForResult(orderId: string, resumed: boolean, signal: AbortSignal | undefined): Promise<OrderResponse>;
+  /** Once aborted, no new step starts (the first Ctrl-C or SIGTERM, a closed stdout). */
+  stop?: AbortSignal;
+  /** Receives every step as it happens (must not throw). */
+  onEvent?: BookingEventHandler;
+  /** Counts the requests that change something (for the report's `attempts`). */
+  onRequest?: () => void;
+  /**
+   * Checks an order's exact price before it is accepted (`--max-total`): cancels it and throws a
+   * LimitRefusedError when it is over the limit.
+   */
+  checkPrice?: (order: OrderResponse) => Promise<void>;
+}
+
+/** A booking that finished, or a document this run leaves alone (what the ledger said). */
+export type EngineOutcome =
+  | ({ status: 'booked'; resumed: Resume } & BookingOutcome)
+  | { status: 'skipped'; resume: Exclude<Resume, { action: 'book' | 'accept' | 'wait' }> };
+
+/**
+ * Books `item` from where the ledger says it stands (`resume`, from {@link resumeFrom}), recording
+ * every step. Returns what it booked, or what the ledger said when there is nothing to do.
+ * @throws the booking's error (BookingStoppedError after something was created) once it is
+ *   recorded: a create whose answer was lost stays unknown, an accepted order interrupted while
+ *   waiting stays accepted, anything else is recorded as failed (with `--max-total`'s limit)
+ */
+export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDeps): Promise<EngineOutcome> {
+  if (resume.action !== 'book' && resume.action !== 'accept' && resume.action !== 'wait') return { status: 'skipped', resume };
+  const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}), ...(item.line !== undefined ? { line: item.line } : {}) };
+  const steps = stepRecorder(deps.ledger, record, transientIdsOf(item.doc));
+  const onEvent = deps.onEvent ?? (() => {});
+  try {
+    let outcome: BookingOutcome;
+    if (resume.action === 'wait') {
+      if (deps.stop?.aborted) throw stopped({ kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] });
+      const order = await deps.waitForResult(resume.orderId, true, deps.stop).catch((err: unknown) => {
+        throw err instanceof ShipbookError ? new BookingStoppedError(err, { kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] }) : err;
+      });
+      onEvent({ type: 'processed', order, elapsedMs: 0 });
+      outcome = { order, progress: { kind: 'pending', stage: 'processed', orderId: order.id, shipmentIds: [...resume.state.shipmentIds] }, childIds: [...resume.state.shipmentIds], warnings: [] };
+    } else {
+      const doc: BookingDocument = resume.action === 'accept' ? { kind: 'pending', orderId: resume.orderId } : item.doc;
+      let created: OrderResponse | undefined;
+      outcome = await bookDocument(doc, {
+        api: deps.api,
+        ...(deps.paths ? { paths: deps.paths } : {}),
+        ...(deps.now ? { now: deps.now } : {}),
+        accept: async (orderId) => {
+          if (created?.id === orderId && deps.checkPrice) await deps.checkPrice(created);
+          return deps.accept(orderId);
+        },
+        // An order an earlier run may have accepted sent its callback to that run's receiver.
+        waitForResult: (orderId) => deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', deps.stop),
+        ...(deps.stop ? { signal: deps.stop } : {}),
+        async beforeRequest(step, progress) {
+          deps.onRequest?.();
+          await steps.beforeRequest(step, progress);
+        },
+        onEvent(e) {
+          if (e.type === 'order_created') created = e.order;
+          else if (e.type === 'combined') created = e.parent;
+          steps.onEvent(e);
+          onEvent(e);
+        },
+      });
+    }
+    steps.processed(outcome.order);
+    return { status: 'booked', resumed: resume, ...outcome };
+  } catch (err) {
+    recordFailure(deps.ledger, record, err, deps.stop);
+    throw err;
+  }
+}
+
+/** The transient ids of a document's shipments (the user's own ids, echoed by the service). */
+function transientIdsOf(doc: BookingDocument): string[] {
+  const shipments: Array<{ transient_id?: string | null }> = doc.kind === 'regular' ? doc.order.order.shipments : doc.kind === 'consolidated' ? doc.booking.shipments : [];
+  return shipments.map((x) => x.transient_id).filter((t): t is string => typeof t === 'string' && t !== '');
+}
+
+/** The error of a booking stopped before its next step (nothing new was sent). */
+function stopped(progress: BookingStoppedError['progress']): BookingStoppedError {
+  return new BookingStoppedError(new ShipbookError('interrupted', 'the booking was stopped before its next step', EXIT.INTERRUPTED), progress);
+}
+
+/** What an error says about a request: sent, with no answer (only a non-ApiError can say that). */
+function answerLost(err: unknown): boolean {
+  return (err as { sent?: unknown })?.sent === true && !(err instanceof ApiError);
+}
+
+/** True for an interruption (Ctrl-C, SIGTERM, a closed stdout) rather than a failure. */
+export function isInterruption(err: unknown, stop?: AbortSignal): boolean {
+  const detail = err instanceof BookingStoppedError ? err.cause : err;
+  return stop?.aborted === true || (detail instanceof ShipbookError && (detail.exitCode === EXIT.INTERRUPTED || detail.exitCode === EXIT.TERMINATED));
+}
+
+/** Records how a booking stopped (see {@link bookEntry}). */
+function recordFailure(ledger: RecordSink, record: { id: string; file?: string; line?: number }, err: unknown, stop: AbortSignal | undefined): void {
+  const state = ledger.get(record.id);
+  const detail = err instanceof BookingStoppedError ? err.cause : err;
+  // A create sent and never answered stays unknown: no run may create it again by itself.
+  if (state?.stage === 'unknown' && answerLost(detail)) return;
+  // Interrupted while waiting: the order stays accepted, the next run waits for its result.
+  if (state?.stage === 'accepted' && isInterruption(err, stop)) return;
+  // Interrupted before anything was sent for this document: nothing to record.
+  if ((state === undefined || state.stage === 'new') && isInterruption(err, stop) && !answerLost(detail)) return;
+  const created = state?.orderId !== undefined || (state?.shipmentIds.length ?? 0) > 0;
+  const error = detail instanceof ShipbookError ? { code: detail.code, message: detail.message, exit_code: detail.exitCode } : { code: 'internal', message: detail instanceof Error ? detail.message : String(detail) };
+  const limit = detail instanceof LimitRefusedError ? { limit: (detail.limitCents / 100).toFixed(2), total: (detail.totalCents / 100).toFixed(2) } : {};
+  ledger.append({ ...record, event: 'failed', created, error, ...limit });
+}
+
+/**
+ * What a stopped booking left, in the words of the report: `still_booking` (accepted, its booking
+ * goes on at the service), `pending` (created, not accepted), `unknown` (a create sent, no answer),
+ * `failed` (it failed; a rerun continues or books it), `not_started` (nothing was sent).
+ */
+export type StoppedAs = 'still_booking' | 'pending' | 'unknown' | 'failed' | 'not_started';
+
+/** Classifies a document after its booking stopped, from the ledger and the error. */
+export function stoppedAs(state: EntryState | undefined, err: unknown, stop?: AbortSignal): StoppedAs {
+  const interrupted = isInterruption(err, stop);
+  if (state?.stage === 'unknown') return 'unknown';
+  if (state?.stage === 'accepted') return interrupted ? 'still_booking' : 'failed';
+  if (interrupted && (state?.stage === 'created' || (state?.stage === 'failed' && state.orderId !== undefined && state.error?.code === 'interrupted'))) return 'pending';
+  if (interrupted && (state === undefined || state.stage === 'new')) return 'not_started';
+  return 'failed';
+}

@@ -1,0 +1,243 @@
+/**
+ * The ledger: the record of every document booked against one target service, in the user's state
+ * directory (`<state dir>/ledger/<fingerprint>.ndjson`, the fingerprint a hash of the target's
+ * identity from src/config/target.ts, which itself holds the base URL and a fingerprint of the key,
+ * never the key). Every `book` consults it — single, batch, shard, with or without `--journal` —
+ * so protection against booking a document twice never depends on which file a run wrote.
+ *
+ * It is a journal file (src/batch/journal.ts: append-only NDJSON, each record on disk before the
+ * request it announces) whose first record names its target. A run may also keep a copy of what it
+ * does in a journal of its own (the default journal of the target, or `--journal FILE`, the
+ * portable copy CI keeps between attempts): every record goes to both, a copy written against
+ * another target is refused, and what a copy knows that this ledger does not (a CI job on a fresh
+ * machine, whose state directory is empty) is taken into the ledger when the run starts.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { Journal, JournalUnusableError, journalTarget, readJournal, type EntryState, type JournalRecord } from '../batch/journal.js';
+import { targetLabel } from '../config/target.js';
+import { ConfigError, EXIT, ShipbookError } from '../errors.js';
+
+/** The id under which the `target` record is written (it is no document's). */
+const TARGET_RECORD_ID = '#target';
+
+/** A short hash of a target's identity, for file names. */
+export function targetFingerprint(target: string): string {
+  return createHash('sha256').update(target, 'utf8').digest('hex').slice(0, 12);
+}
+
+/** The ledger file of `target` in `stateDir`. */
+export function ledgerPath(stateDir: string, target: string): string {
+  return join(stateDir, 'ledger', `${targetFingerprint(target)}.ndjson`);
+}
+
+/**
+ * The default journal of a batch against `target`, relative to the working directory: one per
+ * target (`.shipbook/journal-<fingerprint>.ndjson`), so a rehearsal on a sandbox never decides
+ * the real run.
+ */
+export function defaultJournalPath(target: string): string {
+  return join('.shipbook', `journal-${targetFingerprint(target)}.ndjson`);
+}
+
+/** The pattern of {@link defaultJournalPath}'s names, for help texts. */
+export const DEFAULT_JOURNAL_PATTERN = '.shipbook/journal-<target>.ndjson';
+
+/**
+ * How far a document got, as a rank: what a copy knows is taken into the ledger only when it is
+ * further along than what the ledger knows.
+ */
+function rank(s: EntryState | undefined): number {
+  if (s === undefined) return -1;
+  switch (s.stage) {
+    case 'new':
+      return s.records > 0 && s.resolvedAs === 'not_created' ? 1 : 0;
+    case 'unknown':
+      return 1;
+    case 'failed':
+      return s.orderId === undefined ? 1 : 2;
+    case 'created':
+      return 3;
+    case 'accepted':
+      return 4;
+    case 'processed':
+      return 5;
+  }
+}
+
+/** Records that rebuild `s` when folded (src/batch/journal.ts `applyRecord`). */
+function recordsOf(s: EntryState): Array<Omit<JournalRecord, 't'>> {
+  const base = { id: s.id, ...(s.file !== undefined ? { file: s.file } : {}), ...(s.line !== undefined ? { line: s.line } : {}) };
+  const out: Array<Omit<JournalRecord, 't'>> = [];
+  if (s.stage === 'unknown') {
+    if (s.shipmentIds.length > 0) out.push({ ...base, event: 'shipment_created', shipment_ids: [...s.shipmentIds] });
+    out.push({ ...base, event: 'create_sent', step: s.unknownStep, shipment_ids: [...s.shipmentIds], ...(s.transientIds ? { transient_ids: s.transientIds } : {}) });
+    return out;
+  }
+  if (s.orderId === undefined) {
+    if (s.shipmentIds.length > 0) out.push({ ...base, event: 'shipment_created', shipment_ids: [...s.shipmentIds] });
+    if (s.stage === 'failed' || s.error !== undefined) out.push({ ...base, event: 'failed', created: s.shipmentIds.length > 0, ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) });
+    else if (s.resolvedAs === 'not_created') out.push({ ...base, event: 'resolved', not_created: true });
+    return out;
+  }
+  out.push({ ...base, event: 'created', order_id: s.orderId, ...(s.shipmentIds.length > 0 ? { shipment_ids: [...s.shipmentIds] } : {}), ...(s.total ? { total: s.total } : {}) });
+  if (s.stage === 'accepted' || s.stage === 'processed') out.push({ ...base, event: 'accepted', order_id: s.orderId });
+  if (s.stage === 'processed') out.push({ ...base, event: 'processed', order_id: s.orderId, tracking_numbers: s.trackingNumbers ?? [], ...(s.total ? { total: s.total } : {}) });
+  if (s.stage === 'failed') out.push({ ...base, event: 'failed', created: true, ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) });
+  return out;
+}
+
+/** The journal named by `--journal` (or the default one) was written against another target. */
+export class JournalTargetError extends ShipbookError {
+  constructor(path: string, written: string, current: string) {
+    super('journal_other_target', `the journal ${path} was written against ${targetLabel(written)}, and this run books on ${targetLabel(current)}; nothing was sent`, EXIT.INPUT, {
+      suggestion: `Give this run a journal of its own (--journal <new file>): the ledger of ${targetLabel(current)} still keeps every document it booked from being booked again. Or run against the journal's target to continue it.`,
+    });
+  }
+}
+
+/**
+ * Where each document stands according to the ledger of `o.target` and the journal copy, read
+ * without writing anything (a dry run): the further along of the two.
+ * @throws JournalTargetError (exit 2) when the copy names another target
+ * @throws Error naming the line of a record that cannot be read
+ */
+export function peekLedger(o: Pick<LedgerOptions, 'stateDir' | 'target' | 'copy'>): (id: string) => EntryState | undefined {
+  const ledger = readJournal(ledgerPath(o.stateDir, o.target));
+  let copy = new Map<string, EntryState>();
+  if (o.copy !== undefined) {
+    const written = journalTarget(o.copy.path);
+    if (written !== undefined && written !== o.target) throw new JournalTargetError(o.copy.path, written, o.target);
+    copy = readJournal(o.copy.path);
+  }
+  return (id) => {
+    const a = ledger.get(id);
+    const b = copy.get(id);
+    return rank(b) > rank(a) ? b : a;
+  };
+}
+
+/** Where a run keeps its copy of the records. */
+export interface JournalCopy {
+  /** The journal file (absolute, or relative to the working directory). */
+  path: string;
+  /** One batch at a time: take the journal's lock. */
+  lock: boolean;
+}
+
+/** What opening a ledger needs. */
+export interface LedgerOptions {
+  /** The user's state directory (src/sandbox/store/location.ts). */
+  stateDir: string;
+  /** The target's identity (src/config/target.ts `targetId`). */
+  target: string;
+  /** The run's own journal, when it keeps one. */
+  copy?: JournalCopy;
+  /** The command line, for the journal's owner record. */
+  command: string;
+}
+
+/** The ledger of one target, opened for a run, with the run's journal copy when it keeps one. */
+export class Ledger {
+  private constructor(
+    private readonly ledger: Journal,
+    readonly copy: Journal | undefined,
+    readonly target: string,
+  ) {}
+
+  /**
+   * Opens the ledger of `o.target` (creating it, its first record naming the target) and the run's
+   * journal copy; takes into the ledger what the copy knows that the ledger does not.
+   * @throws ConfigError (exit 4) when the state directory cannot hold the ledger
+   * @throws JournalTargetError (exit 2) when the copy names another target
+   * @throws JournalLockedError / JournalUnusableError (src/batch/journal.ts) from the copy: the caller words them
+   */
+  static async open(o: LedgerOptions): Promise<Ledger> {
+    if (o.copy !== undefined) {
+      const written = journalTarget(o.copy.path);
+      if (written !== undefined && written !== o.target) throw new JournalTargetError(o.copy.path, written, o.target);
+    }
+    let ledger: Journal;
+    const path = ledgerPath(o.stateDir, o.target);
+    try {
+      ledger = await Journal.open(path, { lock: false, command: o.command });
+    } catch (err) {
+      if (!(err instanceof JournalUnusableError)) throw err;
+      // A full (or read-only, failing) disk is said as such, with its own exit code.
+      if (err.exitCode === EXIT.STORAGE) {
+        throw new ShipbookError('storage', `cannot keep the ledger of bookings in the state directory: ${err.message}; nothing was sent`, EXIT.STORAGE, {
+          suggestion: 'Free space there (or point SHIPBOOK_STATE_DIR elsewhere) and run the same command again.',
+          cause: err,
+        });
+      }
+      throw new ConfigError(`cannot keep the ledger of bookings in the state directory: ${err.message}; nothing was sent`, {
+        suggestion: 'Point SHIPBOOK_STATE_DIR at a directory you can write (not a file), or fix the permissions or the free space.',
+        cause: err,
+      });
+    }
+    if (journalTarget(path) === undefined) stamp(ledger, o.target);
+    let copy: Journal | undefined;
+    if (o.copy !== undefined) {
+      try {
+        copy = await Journal.open(o.copy.path, { lock: o.copy.lock, command: o.command });
+      } catch (err) {
+        await ledger.close();
+        throw err;
+      }
+      if (journalTarget(o.copy.path) === undefined) stamp(copy, o.target);
+      for (const s of copy.states.values()) {
+        if (rank(s) > rank(ledger.states.get(s.id))) for (const r of recordsOf(s)) ledger.append(r);
+      }
+    }
+    return new Ledger(ledger, copy, o.target);
+  }
+
+  /** What reading the ledger and the copy set aside (a torn last record …), for people. */
+  get notes(): string[] {
+    return [...this.ledger.notes, ...(this.copy?.notes ?? [])];
+  }
+
+  /** The ledger file. */
+  get path(): string {
+    return this.ledger.path;
+  }
+
+  /**
+   * Where the document `id` stands according to the ledger. When the run keeps a copy that knows
+   * less, the copy is brought up to date first, so the portable copy always holds what this run
+   * relied on.
+   */
+  get(id: string): EntryState | undefined {
+    const s = this.ledger.states.get(id);
+    if (s !== undefined && this.copy !== undefined && rank(this.copy.states.get(id)) < rank(s)) for (const r of recordsOf(s)) this.copy.append(r);
+    return s;
+  }
+
+  /** Every document of the ledger, in first-seen order. */
+  entries(): EntryState[] {
+    return [...this.ledger.states.values()];
+  }
+
+  /** Appends a record to the ledger and the copy; returns the document's state in the ledger. */
+  append(record: Omit<JournalRecord, 't'>): EntryState {
+    this.copy?.append(record);
+    return this.ledger.append(record);
+  }
+
+  /** Resolves once every record appended so far is on disk, in the ledger and the copy. */
+  async durable(): Promise<void> {
+    await Promise.all([this.ledger.durable(), this.copy?.durable()]);
+  }
+
+  /** Closes both files (and the copy's lock). */
+  async close(): Promise<void> {
+    await Promise.allSettled([this.ledger.close(), this.copy?.close()]);
+  }
+}
+
+/** Writes the `target` record of a journal that has none yet. */
+function stamp(journal: Journal, target: string): void {
+  journal.append({ id: TARGET_RECORD_ID, event: 'target', target });
+  journal.states.delete(TARGET_RECORD_ID);
+}
+

@@ -1,0 +1,69 @@
+/**
+ * The words about the ledger and the booking engine's decisions: the hint of an order a batch left
+ * unbooked (from its `next` step, data the runner returns), what a dry run would do with each
+ * input, and the command that settles an unknown order. Every command printed here can be pasted
+ * as it is: ids and paths are quoted for a POSIX shell (src/output/shell.ts).
+ */
+import type { BatchResult, NextStep, PlannedAction } from '../batch/runner.js';
+import { shellCommand } from './shell.js';
+
+/**
+ * The `journal resolve` command line for `identity`, with `--journal` when the run kept an explicit
+ * journal copy (so the copy is brought up to date too) and `answer` (`--order ORD-…` or
+ * `--not-created`) placeholders as the user fills them in.
+ */
+export function resolveCommand(identity: string, journal: string | undefined, answer: string[] = []): string {
+  return shellCommand('journal', 'resolve', identity, ...(journal === undefined ? [] : ['--journal', journal]), ...answer);
+}
+
+/**
+ * The hint of an order that is not booked, in words, from its next step.
+ * `rerun` is the command to run again (as the user typed it).
+ */
+export function nextStepHint(next: NextStep, o: { rerun: string; journal?: string; file: string }): string {
+  switch (next.action) {
+    case 'rerun':
+      return `Run the same command again to continue it (nothing is booked twice)${next.order_id ? `, or see it with "${shellCommand('order', 'get', next.order_id)}"` : ''}: ${o.rerun}`;
+    case 'fix_and_rerun':
+      return `Nothing was created: fix the cause and run the same command again: ${o.rerun}`;
+    case 'resolve':
+      return (
+        `Do not book it again yet: find out whether the order exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), ` +
+        `then "${resolveCommand(next.identity, o.journal, ['--order'])} ORD-…" or "${resolveCommand(next.identity, o.journal, ['--not-created'])}"`
+      );
+    case 'combine':
+      return `Combine them with "${shellCommand('shipment', 'combine', ...next.shipment_ids, '--main', o.file)}", then "${resolveCommand(next.identity, o.journal, ['--order'])} <parent order id>"`;
+    case 'see':
+      return `Its booking ended; see it with "${shellCommand('order', 'get', next.order_id)}". To book the document again, book its file alone with --again.`;
+    case 'raise_limit':
+      return `Its exact total is ${next.total} AUD: run again with --max-total ${next.total} or more to book it.`;
+  }
+}
+
+/** What a dry run would do with one input, in a few words (`book`, `already booked as ORD-…` …). */
+export function plannedWords(plan: PlannedAction | undefined): string {
+  switch (plan?.action) {
+    case undefined:
+    case 'book':
+      return 'book';
+    case 'already_booked':
+      return `already booked as ${plan.order_id}`;
+    case 'continue':
+      return plan.stage === 'accepted' ? `continue ${plan.order_id} (wait for its result)` : `continue ${plan.order_id} (accept it)`;
+    case 'unknown':
+      return 'unknown: resolve first';
+    case 'combine':
+      return `combine shipments ${plan.shipment_ids.join(', ')} first`;
+    case 'ended':
+      return `its booking ended (${plan.order_id}): nothing`;
+    case 'over_limit':
+      return `refused by --max-total before (${plan.order_id}): nothing unless the limit allows it`;
+    case 'invalid':
+      return 'invalid';
+  }
+}
+
+/** One tab-separated line of a dry run: `file:line  identity  what this run would do`. */
+export function plannedLine(r: BatchResult): string {
+  return [`${r.file}:${r.line}`, r.id, plannedWords(r.plan)].join('\t');
+}
