@@ -294,8 +294,12 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
     const state = deps.ledger.get(item.id);
     return { ...base, status: 'booked', order_id: order.id, shipment_ids: order.shipments.map((s) => s.id), tracking_numbers: state?.trackingNumbers ?? [], ...(state?.total ? { total: state.total } : {}), attempts };
   } catch (err) {
-    const now = deps.ledger.get(item.id);
     const detail = err instanceof BookingStoppedError ? err.cause : err;
+    // The journal or the ledger cannot be written (a full disk) or the journal's lock was taken:
+    // no order can be booked safely any more, so the whole batch stops with that error (its own
+    // exit code); each order stays as its last record on disk says.
+    if (detail instanceof ShipbookError && JOURNAL_FAULTS.has(detail.code)) throw detail;
+    const now = deps.ledger.get(item.id);
     const ids = { ...(now?.orderId ? { order_id: now.orderId } : {}), ...(now && now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}) };
     const as = stoppedAs(now, err, deps.signal);
     if (as === 'still_booking') {
@@ -315,6 +319,9 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
     return { ...base, status: 'failed', attempts, ...ids, error: errorOf(detail), next: created ? { action: 'rerun', order_id: now?.orderId } : { action: 'fix_and_rerun' } };
   }
 }
+
+/** Errors of the journal itself, which end the whole batch rather than one order. */
+const JOURNAL_FAULTS = new Set(['journal_write_failed', 'journal_lock_lost']);
 
 /** What this run would do with a document, from the resume table ({@link resumeFrom}). */
 export function plannedAction(resume: Resume): PlannedAction {

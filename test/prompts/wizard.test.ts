@@ -130,7 +130,7 @@ describe('collection', () => {
     expect(pickupUntilProblem('17:00', '09:00')).toBe(true);
     expect(pickupUntilProblem('09:00', '09:00')).toBe('must be later than the "from" time, 09:00 (got 09:00)');
     expect(pickupUntilProblem('08:30', '09:00')).toBe('must be later than the "from" time, 09:00 (got 08:30)');
-    expect(pickupUntilProblem('5pm', '09:00')).toMatch(/^expected an ISO 8601 time HH:MM/);
+    expect(pickupUntilProblem('5pm', '09:00')).toMatch(/^expected an ISO 8601 time such as 09:00/);
     expect(pickupUntilProblem('08:00', '09:00')).not.toMatch(/time_earliest|time_latest/);
   });
 
