@@ -13,6 +13,9 @@ import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './cli.js';
 
+/** `man` reads the installed pages; without it (a minimal image) that one check is skipped, saying so. */
+const hasMan = spawnSync('sh', ['-c', 'command -v man'], { encoding: 'utf8' }).status === 0;
+
 /** What the package may weigh: the tarball, and the installed tree. */
 const TARBALL_LIMIT = 1_000_000;
 const INSTALL_LIMIT = 25_000_000;
@@ -121,5 +124,17 @@ describe('the packed package', () => {
     expect(booked.stdout).toMatch(/^order\tORD-\S+\tprocessed$/m);
     expect(booked.stdout).toMatch(/\tprocessed\tSBX\d+\t/);
     expect(booked.stderr).toContain('[sandbox] nothing was really booked');
+  });
+
+  it.skipIf(!hasMan)(`installs its man pages, which man renders${hasMan ? '' : ' (skipped: man is not installed)'}`, () => {
+    for (const page of ['shipbook.1', 'shipbook-book.1']) expect(existsSync(join(prefix, 'share', 'man', 'man1', page)), page).toBe(true);
+    const shown = spawnSync('man', ['-l', join(prefix, 'share', 'man', 'man1', 'shipbook-book.1')], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, MANWIDTH: '100', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8' },
+    });
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^SHIPBOOK-BOOK\(1\)/m);
+    expect(shown.stdout).toMatch(/shipbook-book - create, accept and wait for a booking in one go/);
+    expect(shown.stdout).toContain('--max-total <aud>');
   });
 });
