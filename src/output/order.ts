@@ -10,6 +10,7 @@ import { orderStatusWord } from '../schema/status.js';
 import { orderState, shipmentState, type State } from './state.js';
 import { printTable, type Column } from './table.js';
 import { paint } from './style.js';
+import { printable } from './printable.js';
 
 /** The price rows: amount, insurance, GST, total, and the children's sum when present (AUD). */
 export function printPrice(io: IOStreams, price: Price | undefined): void {
@@ -71,4 +72,13 @@ export function printOrder(io: IOStreams, order: OrderResponse, options: { price
   io.out(orderHeading(io, order));
   if (options.price !== false) printPrice(io, order.price);
   printShipments(io, order.shipments, orderState(order.status));
+}
+
+/**
+ * The service's reason for an order whose booking did not end processed (failed or cancelled), as
+ * the wait reports it: `booking of order ORD-… failed: no driver available (order status failed)`.
+ */
+export function orderEndedLine(order: OrderResponse, reason: string): string {
+  const word = orderStatusWord(order.status);
+  return `booking of order ${printable(order.id)} ${word === 'failed' ? 'failed' : `ended ${word}`}: ${printable(reason)} (order status ${printable(String(order.status))})`;
 }
