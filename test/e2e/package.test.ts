@@ -26,10 +26,16 @@ const prefix = join(work, 'prefix');
 const elsewhere = join(work, 'elsewhere');
 const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** npm's environment without the variables `npm test` sets for its own scripts. */
+/**
+ * npm's environment without the variables `npm test` sets for its own scripts (its project, its
+ * prefix, its lifecycle), which would point npm at this checkout; where npm keeps its cache and
+ * which registry and user configuration it reads stay.
+ */
 function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_(package|lifecycle|config_prefix|config_global)/i.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!/^npm_/i.test(k) || /^npm_config_(cache|registry|userconfig)$/i.test(k)) env[k] = v;
+  }
   env.PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
   env.NO_UPDATE_NOTIFIER = '1';
   return env;
