@@ -125,7 +125,8 @@ export async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): 
  * Deletes the built-in sandbox's state (or `--state <dir>`): asks on a terminal, needs `--yes`
  * otherwise. The rule: the state directory is shared with shipbook's other records (the bookings
  * made on every service, which a reset of the simulator must not lose); a reset deletes the
- * sandbox's own entries (its state file, orders, shipments, cards, failures and lock) and keeps
+ * sandbox's own entries (its state file, orders, shipments, cards, failures and lock, and what a
+ * killed process left of a lock or a state file being written) and keeps
  * every other entry, naming them. A directory that holds sandbox entries but no sandbox state file
  * is not taken for one, and nothing in it is deleted.
  * @throws UsageError (exit 2) without `--yes` and no terminal, or for a directory that is not a sandbox state
@@ -134,8 +135,10 @@ export async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ct
   const { sandboxStateDir, STATE_FILE } = await import('../sandbox/index.js');
   const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
   const ours = new Set([STATE_FILE, 'orders', 'shipments', 'cards', 'failures', 'state.lock']);
+  // Also what a process killed at the wrong moment leaves: a lock being made or moved aside, a state file being written.
+  const isOurs = (name: string) => ours.has(name) || name.startsWith('state.lock.') || (name.startsWith(`${STATE_FILE}.`) && name.endsWith('.tmp'));
   const entries = existsSync(dir) ? readdirSync(dir) : [];
-  const present = entries.filter((name) => ours.has(name));
+  const present = entries.filter(isOurs);
   if (present.length === 0) {
     ctx.io.err(`Nothing to reset: ${dir} holds no sandbox state.\n`);
     return;
@@ -156,7 +159,7 @@ export async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ct
     }
   }
   for (const name of present) rmSync(join(dir, name), { recursive: true, force: true });
-  const kept = entries.filter((name) => !ours.has(name));
+  const kept = entries.filter((name) => !isOurs(name));
   ctx.io.err(
     `The sandbox state in ${dir} was reset: no orders, no shipments.\n` +
       (kept.length > 0 ? `Kept (not the sandbox's): ${kept.slice(0, 5).join(', ')}${kept.length > 5 ? ', …' : ''}.\n` : ''),
