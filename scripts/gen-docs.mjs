@@ -5,8 +5,8 @@
 // example comes from the same commander objects the help is printed from, through commander's own
 // Help (terms, descriptions with their choices and defaults). A page per top-level command, with
 // every subcommand on it; docs/reference/README.md and shipbook(1) hold the global options and the
-// list of commands. test/e2e/reference.test.ts regenerates the files into a scratch directory and
-// fails when the committed ones differ.
+// list of commands; package.json's `man` field is kept listing every page. test/e2e/reference.test.ts
+// regenerates the files into a scratch directory and fails when the committed ones differ.
 //
 // Usage: node scripts/gen-docs.mjs [--out <dir>]   (default: the repository; writes <dir>/docs/reference and <dir>/man)
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -102,6 +102,15 @@ function sectionsOf(text) {
 const top = describe(program, []);
 const groups = top.commands;
 
+// A section every command prints alike (the global flags, say) is shown once, on the index page.
+const everyCommand = [];
+const walkAll = (c) => c.commands.forEach((s) => (everyCommand.push(s), walkAll(s)));
+walkAll(top);
+const key = (s) => JSON.stringify(s);
+const shared = (everyCommand[0]?.sections ?? []).filter((s) => everyCommand.every((c) => c.sections.some((x) => key(x) === key(s))));
+for (const c of everyCommand) c.sections = c.sections.filter((s) => !shared.some((x) => key(x) === key(s)));
+const sharedSections = shared.filter((s) => !top.sections.some((x) => key(x) === key(s)));
+
 // ---------------------------------------------------------------------------------------------
 // Markdown
 
@@ -155,6 +164,7 @@ markdownFiles.set('README.md', [
   ...groups.map((g) => `| [\`${g.name}\`](${g.path[0]}.md) | ${cell(g.summary)} |`),
   '',
   ...top.sections.flatMap((s) => [`## ${s.title}`, '', ...fence(s.title === 'Examples' ? 'sh' : 'text', s.lines), '']),
+  ...sharedSections.flatMap((s) => [`## ${s.title}`, '', 'Every command prints this at the end of its help:', '', ...fence('text', s.lines), '']),
 ].join('\n'));
 for (const g of groups) markdownFiles.set(`${g.path[0]}.md`, [GENERATED, ...mdCommand(g, 1), 'See also: [the command reference](README.md).', ''].join('\n'));
 
@@ -210,7 +220,7 @@ manFiles.set('shipbook.1', [
   ...top.options.flatMap((o) => ['.TP', bold(o.term), roff(o.description)]),
   '.SH COMMANDS',
   ...groups.flatMap((g) => ['.TP', bold(g.name), `${roff(g.summary)} (see \\fBshipbook\\-${roff(g.path[0])}\\fR(1))`]),
-  ...top.sections.flatMap((s) => [`.SH ${roff(s.title.toUpperCase())}`, '.RS 4', '.nf', ...s.lines.map(roff), '.fi', '.RE']),
+  ...[...top.sections, ...sharedSections].flatMap((s) => [`.SH ${roff(s.title.toUpperCase())}`, '.RS 4', '.nf', ...s.lines.map(roff), '.fi', '.RE']),
   '.SH SEE ALSO',
   groups.map((g) => `\\fBshipbook\\-${roff(g.path[0])}\\fR(1)`).join(', '),
   '',
@@ -235,5 +245,14 @@ for (const [dir, files] of [[join(out, 'docs', 'reference'), markdownFiles], [jo
   mkdirSync(dir, { recursive: true });
   for (const name of readdirSync(dir)) if (!files.has(name)) rmSync(join(dir, name), { recursive: true, force: true });
   for (const [name, text] of files) writeFileSync(join(dir, name), text);
+}
+// package.json's `man` field installs the pages: written into the checkout, it lists them all.
+if (out === root) {
+  const man = [...manFiles.keys()].sort().map((name) => `./man/${name}`);
+  if (JSON.stringify(pkg.man) !== JSON.stringify(man)) {
+    pkg.man = man;
+    writeFileSync(join(root, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+    console.log('updated the man field of package.json');
+  }
 }
 console.log(`wrote ${markdownFiles.size} pages to ${join(out, 'docs', 'reference')} and ${manFiles.size} man pages to ${join(out, 'man')}`);

@@ -2,6 +2,7 @@
  * How orders, prices and shipments are shown: a heading with the order id and status, a price
  * table (amount, insurance, GST, total in AUD) and a shipments table with tracking numbers.
  */
+import { printable } from './printable.js';
 import type { IOStreams } from '../io.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { Price } from '../schema/price.js';
@@ -10,7 +11,6 @@ import { orderStatusWord } from '../schema/status.js';
 import { orderState, shipmentState, type State } from './state.js';
 import { printTable, type Column } from './table.js';
 import { paint } from './style.js';
-import { printable } from './printable.js';
 
 /** The price rows: amount, insurance, GST, total, and the children's sum when present (AUD). */
 export function printPrice(io: IOStreams, price: Price | undefined): void {

@@ -15,7 +15,7 @@ import { ROOT } from './cli.js';
 const scratch = mkdtempSync(join(tmpdir(), 'shipbook-reference-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const STALE = 'differs from what the command tree gives: run npm run docs and commit docs/reference/ and man/';
+const STALE = 'differs from what the command tree gives: run npm run docs and commit docs/reference/, man/ and package.json';
 
 describe('the generated reference', () => {
   it('is up to date: regenerating it changes nothing', () => {
@@ -33,7 +33,7 @@ describe('the generated reference', () => {
   it('installs every man page through package.json', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man: string[]; files: string[] };
     const pages = readdirSync(join(ROOT, 'man')).filter((f) => f.endsWith('.1')).map((f) => `./man/${f}`);
-    expect([...pkg.man].sort()).toEqual(pages.sort());
+    expect([...pkg.man].sort(), `the man field of package.json ${STALE}`).toEqual(pages.sort());
     expect(pkg.files).toContain('man');
     expect(pages).toEqual(expect.arrayContaining(['./man/shipbook.1', './man/shipbook-book.1']));
   });
@@ -51,8 +51,9 @@ describe('the generated reference', () => {
         const help = await runShipbook([...path, '--help']);
         expect(help.code, path.join(' ')).toBe(0);
         expect(help.stdout).toMatch(new RegExp(`^Usage: shipbook ${path.join(' ')}\\b`, 'm'));
-        // Options (and arguments) as commander lists them: two spaces, the term, two or more spaces.
-        const options = [...help.stdout.matchAll(/^ {2}(-\S.*?)(?: {2,}|$)/gm)].map((m) => m[1]!).filter((t) => t !== '-h, --help');
+        // The command's own options as commander lists them under "Options:": two spaces, the term, two or more spaces.
+        const own = /^Options:\n([\s\S]*?)(?:\n\n|$)/m.exec(help.stdout)?.[1] ?? '';
+        const options = [...own.matchAll(/^ {2}(-\S.*?)(?: {2,}|$)/gm)].map((m) => m[1]!).filter((t) => t !== '-h, --help');
         for (const term of options) expect(text, `${path.join(' ')}: option ${term}`).toContain(`\`${term.replace(/\|/g, '\\|')}\``);
         const examples = help.stdout.split(/^Examples:$/m).slice(1).flatMap((s) => s.split('\n\n')[0]!.split('\n').filter((l) => l.startsWith('  ')));
         for (const line of examples) expect(text, `${path.join(' ')}: example ${line.trim()}`).toContain(line.trim());
