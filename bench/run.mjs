@@ -501,7 +501,10 @@ if (write) {
     '`shipbook order create` on the built-in sandbox with 10 and with 5,000 stored orders (bench/state-store.mjs).',
     '',
   ].join('\n');
-  writeFileSync(join(root, 'bench', 'RESULTS.md'), md);
+  // The package's sizes are measured apart (bench/package-size.mjs): keep its section.
+  const previous = existsSync(join(root, 'bench', 'RESULTS.md')) ? readFileSync(join(root, 'bench', 'RESULTS.md'), 'utf8') : '';
+  const packageSection = /<!-- package-size[\s\S]*?<!-- \/package-size -->/.exec(previous)?.[0];
+  writeFileSync(join(root, 'bench', 'RESULTS.md'), packageSection === undefined ? md : `${md}\n${packageSection}\n`);
   console.log('wrote bench/RESULTS.md');
 }
 rmSync(work, { recursive: true, force: true });

@@ -36,6 +36,8 @@ await build({
   define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__sbImportMetaUrl' },
   // BUILD_NO_MINIFY=1 keeps names readable, for CPU profiles (node --cpu-prof).
   minify: !process.env.BUILD_NO_MINIFY,
+  // dist/main.cjs.map (about 6 MB) stays in the checkout, where --debug maps stack traces through
+  // it and bench/profile.mjs reads it; package.json's `files` leaves it out of the tarball.
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -25,7 +25,7 @@ import { Command as Cmd } from 'commander';
 import tab from '@bomb.sh/tab/commander';
 import type { RootCommand, Complete } from '@bomb.sh/tab';
 import { SETTING_KEYS } from '../config/keys.js';
-import { BUILTIN_PROFILE } from '../config/schema.js';
+import { BUILTIN_PROFILE, storedSenders } from '../config/schema.js';
 import { ConfigStore } from '../config/store.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -91,9 +91,8 @@ export function senderCandidates(env: Readonly<Record<string, string | undefined
     const data = ConfigStore.fromEnv(env).read().data;
     const i = words.findIndex((w) => w === '--profile' || w.startsWith('--profile='));
     const fromFlag = i === -1 ? undefined : words[i]!.includes('=') ? words[i]!.split('=')[1] : words[i + 1];
-    const name = fromFlag || env.SHIPBOOK_PROFILE?.trim() || data['default-profile'];
-    if (!name) return [];
-    return Object.keys(data.profiles?.[name]?.senders ?? {}).sort();
+    const name = fromFlag || env.SHIPBOOK_PROFILE?.trim() || data['default-profile'] || BUILTIN_PROFILE;
+    return Object.keys(storedSenders(data, name) ?? {}).sort();
   } catch {
     return [];
   }

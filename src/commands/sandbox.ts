@@ -6,6 +6,8 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ledgerPath } from '../ledger/ledger.js';
+import { targetId } from '../config/target.js';
 import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -65,11 +67,8 @@ export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promis
     ctx.io.err('[sandbox] stopping\n');
     await sandbox.close();
   });
-  // Runs until Ctrl-C or SIGTERM; main then closes what it opened.
-  await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) resolve();
-    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  // Runs until main's signal handler closes the context (Ctrl-C or SIGTERM).
+  await new Promise<never>(() => {});
 }
 
 /** Counts of orders and shipments by status (wire status), and where the state lives. */
@@ -126,24 +125,29 @@ export async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): 
 
 /**
  * Deletes the built-in sandbox's state (or `--state <dir>`): asks on a terminal, needs `--yes`
- * otherwise. Only shipbook's own files are removed; a directory that holds other files is refused.
+ * otherwise. The rule: the state directory is shared with shipbook's other records (the bookings
+ * made on every service, which a reset of the simulator must not lose); a reset deletes the
+ * sandbox's own entries (its state file, orders, shipments, cards, failures and lock, and what a
+ * killed process left of a lock or a state file being written) and keeps
+ * every other entry, naming them. A directory that holds sandbox entries but no sandbox state file
+ * is not taken for one, and nothing in it is deleted.
  * @throws UsageError (exit 2) without `--yes` and no terminal, or for a directory that is not a sandbox state
  */
 export async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Context): Promise<void> {
   const { sandboxStateDir, STATE_FILE } = await import('../sandbox/index.js');
   const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
-  if (!existsSync(dir)) {
-    ctx.io.err(`Nothing to reset: ${dir} does not exist.\n`);
-    return;
-  }
   const ours = new Set([STATE_FILE, 'orders', 'shipments', 'cards', 'failures', 'state.lock']);
   // Also what a process killed at the wrong moment leaves: a lock being made or moved aside, a state file being written.
-  const leftover = (name: string) => name.startsWith('state.lock.') || (name.startsWith(`${STATE_FILE}.`) && name.endsWith('.tmp'));
-  const names = readdirSync(dir);
-  const foreign = names.filter((name) => !ours.has(name) && !leftover(name));
-  if (foreign.length > 0) {
-    throw new UsageError(`${dir} holds files that are not a shipbook sandbox state (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); nothing was deleted`, {
-      suggestion: 'Give the sandbox state directory with --state <dir>, or remove the files yourself.',
+  const isOurs = (name: string) => ours.has(name) || name.startsWith('state.lock.') || (name.startsWith(`${STATE_FILE}.`) && name.endsWith('.tmp'));
+  const entries = existsSync(dir) ? readdirSync(dir) : [];
+  const present = entries.filter(isOurs);
+  if (present.length === 0) {
+    ctx.io.err(`Nothing to reset: ${dir} holds no sandbox state.\n`);
+    return;
+  }
+  if (!present.includes(STATE_FILE)) {
+    throw new UsageError(`${dir} is not a shipbook sandbox state (it has no ${STATE_FILE}); nothing was deleted`, {
+      suggestion: 'Give the sandbox state directory with --state <dir> ("shipbook sandbox status" shows the built-in one).',
     });
   }
   if (!o.yes) {
@@ -156,8 +160,18 @@ export async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ct
       return;
     }
   }
-  for (const name of [...ours, ...names.filter(leftover)]) rmSync(join(dir, name), { recursive: true, force: true });
-  ctx.io.err(`The sandbox state in ${dir} was reset: no orders, no shipments.\n`);
+  for (const name of present) rmSync(join(dir, name), { recursive: true, force: true });
+  // The built-in sandbox's ledger speaks of orders that no longer exist: it goes with them, so a
+  // document booked before the reset is booked again after it. Ledgers of other targets stay.
+  const ledger = dir === sandboxStateDir(ctx.io.env) ? ledgerPath(dir, targetId({}, dir)) : undefined;
+  const forgot = ledger !== undefined && existsSync(ledger);
+  if (forgot) rmSync(ledger, { force: true });
+  const kept = entries.filter((name) => !isOurs(name));
+  ctx.io.err(
+    `The sandbox state in ${dir} was reset: no orders, no shipments${forgot ? ', and its ledger of booked documents is cleared' : ''}.\n` +
+      (kept.length > 0 ? `Kept (not the sandbox's): ${kept.slice(0, 5).join(', ')}${kept.length > 5 ? ', …' : ''}.\n` : '') +
+      (forgot ? "Batch journals (.shipbook/journal-*.ndjson, --journal files) still name the old orders: remove them too before booking those documents again.\n" : ''),
+  );
 }
 
 /** The default port of `shipbook sandbox`: not 8787, which `callback listen` and the booking receiver use. */
@@ -171,14 +185,15 @@ export function sandboxCommand(ctx: Context): Command {
     .description("Show where the built-in sandbox keeps its state ($SHIPBOOK_STATE_DIR, else $XDG_STATE_HOME/shipbook, else ~/.local/state/shipbook) and how many orders and shipments it holds, by status.")
     .option(stateOption, 'a sandbox state directory instead of the built-in one')
     .addHelpText('after', '\nExamples:\n  shipbook sandbox status\n  shipbook sandbox status --json\n  shipbook sandbox status --state ./sandbox-state\n')
-    .action(async (flags: { state?: string }) => runSandboxStatus({ stateDir: flags.state }, ctx));
+    // `sandbox` has its own --state, which commander fills when the flag follows the subcommand too.
+    .action(async (_flags: { state?: string }, cmd: Command) => runSandboxStatus({ stateDir: (cmd.optsWithGlobals() as { state?: string }).state }, ctx));
   const reset = new Command('reset')
     .summary("delete the built-in sandbox's orders and shipments")
     .description('Start the built-in sandbox again from nothing: delete its stored orders and shipments. Asks on a terminal; give --yes otherwise. Also the fix for a state that cannot be read.')
     .option(stateOption, 'a sandbox state directory instead of the built-in one')
     .option('-y, --yes', 'do not ask', false)
     .addHelpText('after', '\nExamples:\n  shipbook sandbox reset\n  shipbook sandbox reset --yes\n')
-    .action(async (flags: { state?: string; yes: boolean }) => runSandboxReset({ stateDir: flags.state, yes: flags.yes }, ctx));
+    .action(async (flags: { yes: boolean }, cmd: Command) => runSandboxReset({ stateDir: (cmd.optsWithGlobals() as { state?: string }).state, yes: flags.yes }, ctx));
   return new Command('sandbox')
     .summary('run the simulated booking service on this machine')
     .description(

@@ -45,7 +45,7 @@ export interface ResolvedProfile {
    * `config` or `env SHIPBOOK_BASE_URL` / `env SHIPBOOK_API_KEY`.
    */
   sources: Partial<Record<'baseUrl' | 'apiKey' | 'profile', string>>;
-  /** Saved sender addresses of the profile, by name (`shipbook config sender set`); none for the built-in sandbox. */
+  /** Saved sender addresses of the profile, by name (`shipbook config sender set`), the built-in sandbox's too. */
   senders?: Record<string, SenderAddress>;
 }
 

@@ -89,6 +89,8 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
   if (name === BUILTIN_PROFILE) {
     profile = builtinSandboxProfile();
     profile.sources.profile = choice.source === 'built-in' ? 'built-in' : choice.source;
+    const senders = input.config?.sandbox?.senders;
+    if (senders !== undefined) profile.senders = { ...senders };
   } else {
     const problem = nameProblem(name, 'profile');
     if (problem) throw new ConfigError(`profile name "${name}" (${choice.source}) is not valid: ${problem}`);

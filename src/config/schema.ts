@@ -20,7 +20,8 @@
  *       "payment": { "type": "stored_card", "stored-card": "card_visa_4242" },
  *       "senders": { "warehouse": { "first_name": "Priya", … } }
  *     }
- *   }
+ *   },
+ *   "sandbox": { "senders": { "warehouse": { … } } }
  * }
  * ```
  *
@@ -198,6 +199,11 @@ export const configFile = z
       version: z.literal(CONFIG_VERSION, { error: `must be ${CONFIG_VERSION}` }).optional(),
       'default-profile': z.string({ error: 'expected text' }).optional(),
       profiles: z.record(z.string(), storedProfile, { error: 'expected an object of named profiles' }).optional(),
+      // The built-in profile is not stored, and none of its settings can change; the sender
+      // addresses saved while it is active are the user's own data, kept here.
+      sandbox: z
+        .strictObject({ senders: z.record(senderName, senderAddress, { error: 'expected an object of named addresses' }).optional() }, { error: 'expected an object' })
+        .optional(),
     },
     { error: 'expected an object' },
   )
@@ -213,4 +219,25 @@ export interface ConfigData {
   version?: typeof CONFIG_VERSION;
   'default-profile'?: string;
   profiles?: Record<string, StoredProfile>;
+  /** What is kept for the built-in profile: only its saved senders. */
+  sandbox?: { senders?: Record<string, SenderAddress> };
+}
+
+/** The saved senders of `profile` in `data` (the built-in profile's are kept apart from the stored profiles). */
+export function storedSenders(data: ConfigData, profile: string): Record<string, SenderAddress> | undefined {
+  return profile === BUILTIN_PROFILE ? data.sandbox?.senders : data.profiles?.[profile]?.senders;
+}
+
+/** Replaces the saved senders of `profile` in `data` (none left: the entry is removed). */
+export function setStoredSenders(data: ConfigData, profile: string, senders: Record<string, SenderAddress>): void {
+  const empty = Object.keys(senders).length === 0;
+  if (profile === BUILTIN_PROFILE) {
+    if (empty) delete data.sandbox;
+    else data.sandbox = { senders };
+    return;
+  }
+  data.profiles ??= {};
+  const p = (data.profiles[profile] ??= {});
+  if (empty) delete p.senders;
+  else p.senders = senders;
 }

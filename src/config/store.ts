@@ -198,6 +198,7 @@ export class ConfigStore {
     const next: ConfigData = { version: CONFIG_VERSION };
     if (changed['default-profile'] !== undefined) next['default-profile'] = changed['default-profile'];
     if (changed.profiles !== undefined) next.profiles = changed.profiles;
+    if (changed.sandbox !== undefined) next.sandbox = changed.sandbox;
     validateConfig(this.path, next);
     const link = this.symlinkTarget();
     if (link !== null && holdsSecret(next)) {

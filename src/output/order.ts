@@ -76,3 +76,12 @@ export function printOrder(io: IOStreams, order: OrderResponse, options: { price
   if (options.price !== false) printPrice(io, order.price);
   printShipments(io, order.shipments, orderState(order.status));
 }
+
+/**
+ * The service's reason for an order whose booking did not end processed (failed or cancelled), as
+ * the wait reports it: `booking of order ORD-… failed: no driver available (order status failed)`.
+ */
+export function orderEndedLine(order: OrderResponse, reason: string): string {
+  const word = orderStatusWord(order.status);
+  return `booking of order ${printable(order.id)} ${word === 'failed' ? 'failed' : `ended ${word}`}: ${printable(reason)} (order status ${printable(String(order.status))})`;
+}

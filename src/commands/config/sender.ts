@@ -7,7 +7,7 @@
  */
 import { Command } from 'commander';
 import { stringify } from 'yaml';
-import { BUILTIN_PROFILE, nameProblem, senderAddress, type SenderAddress } from '../../config/schema.js';
+import { BUILTIN_PROFILE, nameProblem, senderAddress, setStoredSenders, storedSenders, type SenderAddress } from '../../config/schema.js';
 import { documentWarnings } from '../../input/validate.js';
 import { showWarnings } from '../input.js';
 import type { Context } from '../../context.js';
@@ -16,10 +16,21 @@ import { loadDocument, validateDocument } from '../../input/load.js';
 import { paint } from '../../output/style.js';
 import { printTable } from '../../output/table.js';
 import { activeProfile, openStore, unknownProfile, warnOn, writableProfile } from './shared.js';
+import type { ProfileChoice } from '../../config/resolve.js';
 
 function checkSenderName(name: string): void {
   const problem = nameProblem(name, 'sender');
   if (problem) throw new UsageError(problem);
+}
+
+/**
+ * The profile whose senders a change goes to: a stored profile (created if needed), or the
+ * built-in one, whose other settings cannot change (its senders are kept apart from the stored
+ * profiles).
+ * @throws UsageError (2) for an invalid profile name
+ */
+function senderProfile(choice: ProfileChoice, what: string): string {
+  return choice.name === BUILTIN_PROFILE ? BUILTIN_PROFILE : writableProfile(choice, what);
 }
 
 /** One line for a sender: `Priya Raman, Harbour Homewares Pty Ltd, Unit 4, 18 Bourke Road, Alexandria 2015 AU`. */
@@ -38,7 +49,7 @@ export function senderSummary(a: SenderAddress): string {
 export async function runSenderSet(name: string, file: string, ctx: Context): Promise<void> {
   checkSenderName(name);
   const opened = openStore(ctx);
-  const profile = writableProfile(activeProfile(ctx, opened.snapshot.data), `config sender set ${name} ${file}`);
+  const profile = senderProfile(activeProfile(ctx, opened.snapshot.data), `config sender set ${name} ${file}`);
   const doc = await loadDocument(file, ctx.io.stdin);
   let address: SenderAddress;
   try {
@@ -51,12 +62,8 @@ export async function runSenderSet(name: string, file: string, ctx: Context): Pr
   }
   // Shown like every command that reads a file (an address has no pickup date or package today).
   showWarnings(ctx, { value: address, warnings: documentWarnings(doc, address, [], ctx.now()) });
-  const replaced = opened.snapshot.data.profiles?.[profile]?.senders?.[name] !== undefined;
-  await opened.store.update((d) => {
-    d.profiles ??= {};
-    const p = (d.profiles[profile] ??= {});
-    p.senders = { ...(p.senders ?? {}), [name]: address };
-  }, warnOn(ctx));
+  const replaced = storedSenders(opened.snapshot.data, profile)?.[name] !== undefined;
+  await opened.store.update((d) => setStoredSenders(d, profile, { ...(storedSenders(d, profile) ?? {}), [name]: address }), warnOn(ctx));
   ctx.io.err(`${paint(ctx.io, 'green', '✔')} ${replaced ? 'replaced' : 'saved'} sender "${name}" in profile "${profile}": ${senderSummary(address)}\n`);
 }
 
@@ -65,7 +72,7 @@ export function runSenderList(ctx: Context): void {
   const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);
   if (choice.name !== BUILTIN_PROFILE && !snapshot.data.profiles?.[choice.name]) throw unknownProfile(choice, snapshot.data);
-  const senders = snapshot.data.profiles?.[choice.name]?.senders ?? {};
+  const senders = storedSenders(snapshot.data, choice.name) ?? {};
   const names = Object.keys(senders).sort();
   if (ctx.json) return ctx.output.data({ profile: choice.name, senders });
   if (names.length === 0) {
@@ -79,7 +86,7 @@ export function runSenderList(ctx: Context): void {
 export function runSenderShow(name: string, ctx: Context): void {
   const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);
-  const sender = snapshot.data.profiles?.[choice.name]?.senders?.[name];
+  const sender = storedSenders(snapshot.data, choice.name)?.[name];
   if (!sender) throw new UsageError(`no sender named "${name}" in profile "${choice.name}"`, { suggestion: 'List them with: shipbook config sender list' });
   if (ctx.json) return ctx.output.data(sender);
   ctx.io.out(stringify(sender));
@@ -89,15 +96,13 @@ export function runSenderShow(name: string, ctx: Context): void {
 export async function runSenderRemove(name: string, ctx: Context): Promise<void> {
   const opened = openStore(ctx);
   const choice = activeProfile(ctx, opened.snapshot.data);
-  const profile = writableProfile(choice, `config sender remove ${name}`);
-  if (!opened.snapshot.data.profiles?.[profile]?.senders?.[name]) {
+  const profile = senderProfile(choice, `config sender remove ${name}`);
+  if (!storedSenders(opened.snapshot.data, profile)?.[name]) {
     throw new UsageError(`no sender named "${name}" in profile "${profile}"`, { suggestion: 'List them with: shipbook config sender list' });
   }
   await opened.store.update((d) => {
-    const p = d.profiles![profile]!;
-    const { [name]: _removed, ...rest } = p.senders ?? {};
-    if (Object.keys(rest).length === 0) delete p.senders;
-    else p.senders = rest;
+    const { [name]: _removed, ...rest } = storedSenders(d, profile) ?? {};
+    setStoredSenders(d, profile, rest);
   }, warnOn(ctx));
   ctx.io.err(`${paint(ctx.io, 'green', '✔')} removed sender "${name}" from profile "${profile}"\n`);
 }

@@ -5,10 +5,10 @@
  */
 import { idArgument } from '../input.js';
 import { Command } from 'commander';
-import { fetchOrder } from '../../api/orders.js';
+import { fetchOrderWithMessage } from '../../api/orders.js';
 import { shellCommand } from '../../output/shell.js';
 import type { Context } from '../../context.js';
-import { printOrder } from '../../output/order.js';
+import { orderEndedLine, printOrder } from '../../output/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { withWarnings } from '../warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
@@ -20,15 +20,19 @@ export interface OrderGetOptions {
 
 /**
  * Fetches and prints the order: heading (id and status word: pending, accepted, processed,
- * cancelled, failed), price table (AUD) and shipments with tracking numbers; `{order}` with `--json`.
+ * cancelled, failed), price table (AUD) and shipments with tracking numbers, and for a booking that
+ * failed or was cancelled the service's reason (stderr; `reason` beside `order` with `--json`).
  * @throws ApiError (3) for an unknown id (404)
  */
 export async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
-  const order = await fetchOrder(await ctx.api(), o.orderId, profile.paths);
-  ctx.output.write(withWarnings(ctx, { order }, orderWarnings(order)), () => {
+  const { order, message } = await fetchOrderWithMessage(await ctx.api(), o.orderId, profile.paths);
+  const word = orderStatusWord(order.status);
+  // The service gives the reason of a booking that failed (or was cancelled) as the envelope's message.
+  const reason = word === 'failed' || word === 'cancelled' ? message : undefined;
+  ctx.output.write(withWarnings(ctx, { order, ...(reason === undefined ? {} : { reason }) }, orderWarnings(order)), () => {
     printOrder(ctx.io, order);
-    const word = orderStatusWord(order.status);
+    if (reason !== undefined) ctx.io.err(`${orderEndedLine(order, reason)}\n`);
     if (word === 'pending') {
       ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', order.id)}  (or cancel it: ${shellCommand('order', 'cancel', order.id)})\n`);
     }
