@@ -73,7 +73,9 @@ function runMatrix(name: string, shards: number[], stepsOf: (shard: number) => {
     for (const shard of shards) {
       const dir = attempt === 1 ? workspace(`${name}-${shard}`) : join(work, `${name}-${shard}`);
       for (const { script, env } of stepsOf(shard)) {
-        const r = step(script, dir, env);
+        // Each recipe books on a built-in sandbox of its own: the same orders booked by the other
+        // recipe's matrix would otherwise be (rightly) already booked.
+        const r = step(script, dir, { SHIPBOOK_STATE_DIR: join(work, `${name}-state`), ...env });
         expect(r.status, `${name} shard ${shard}, attempt ${attempt}: ${script}\n${r.stderr}`).toBe(0);
       }
       const report = JSON.parse(readFileSync(join(dir, reportOf(shard)), 'utf8')) as Report;
