@@ -103,8 +103,20 @@ export async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags
   if (resume === undefined) return;
   // For the note after an interruption: the file that holds the main shipment.
   Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
+  // The first Ctrl-C or SIGTERM starts no new step but lets a create or accept already sent finish
+  // within its deadline: aborting it would leave an order whose creation or acceptance is unknown.
+  // A second signal stops the process at once (the ledger holds what was sent, so the next run
+  // finds out). Waits and reads still end at the first signal.
+  const sending = api.withOptions({ signal: undefined });
+  ctx.defer(() => sending.close());
+  const onStop = () => {
+    if (progress.progress.stage === 'accepted' || progress.progress.stage === 'processed') return;
+    io.err(`${paint(io, 'yellow', 'note:')} no new request is sent; a request already sent is given its deadline to answer (Ctrl-C again stops at once)\n`);
+  };
+  ctx.signal.addEventListener('abort', onStop, { once: true });
+  ctx.defer(() => ctx.signal.removeEventListener('abort', onStop));
   const outcome = await bookEntry({ id: identity.id, file: doc.file ?? '(prompts)', doc }, resume, {
-    api,
+    api: sending,
     ledger,
     paths: profile.paths,
     accept,

@@ -46,6 +46,11 @@ export function progressHint(p: BookingProgress, stepOutcomeUnknown = false): st
     }
     return `${what} was created and is still pending: accept it with "${shellCommand('order', 'accept', p.orderId)}" or cancel it with "${shellCommand('order', 'cancel', p.orderId)}".`;
   }
+  if (p.stage === 'accepted' && p.orderId !== undefined) {
+    // Stopped between the accept and the wait: the order is known to be accepted.
+    const again = p.kind !== 'pending' && p.file !== undefined && p.file !== '-' && p.file !== '(prompts)' ? `, or wait for its result with "${shellCommand('book', p.file)}" (nothing is booked twice)` : '';
+    return `Order ${p.orderId} is accepted and its booking runs at the service: see it with "${shellCommand('order', 'get', p.orderId)}"${again}.`;
+  }
   return undefined;
 }
 

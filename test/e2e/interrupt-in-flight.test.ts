@@ -72,15 +72,41 @@ describe('an interrupt while a request is in flight', () => {
     expect(server.requests.filter((q) => q.path === '/orders/')).toHaveLength(1);
   });
 
-  it('SIGTERM during the accept of book: exit 143, the order exists, the accept outcome is unknown, look before accepting again', async () => {
-    server.set('POST /orders/', { mode: 'ok', result: await createdOrderResult() });
+  it('SIGTERM during the accept of book: the accept already sent is let finish, so the order is known to be accepted (exit 143)', async () => {
+    const result = (await createdOrderResult()) as { order: { id: string } };
+    const created = result.order;
+    server.set('POST /orders/', { mode: 'ok', result });
+    // The accept answers 1.5 s after it arrives: after the signal.
+    server.set(`PUT /orders/${created.id}/accept/`, { mode: 'ok', result: { order: { ...created, status: 'ACC' } }, delayMs: 1500 });
     server.set('*', { mode: 'stall' });
     const r = await interruptAfter(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s'], 2, 'SIGTERM');
     expect(r.code).toBe(143);
     expect(r.stderr).toMatch(/terminated/);
-    expect(r.stderr).toMatch(/accept request was sent, but its outcome is unknown/);
+    expect(r.stderr).toContain('no new request is sent; a request already sent is given its deadline to answer');
+    expect(r.stderr).toMatch(new RegExp(`${created.id}.*accepted`));
+    expect(r.stderr).not.toMatch(/outcome is unknown/);
     expect(r.stderr).toMatch(/shipbook order get ORD-/);
-    expect(r.stderr).not.toMatch(/still pending: accept it with/);
-    expect(r.stderr).not.toMatch(/did not answer in time/);
+    // Nothing after the accept: no wait began.
+    expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['POST /orders/', `PUT /orders/${created.id}/accept/`]);
+  });
+
+  it('a second SIGTERM while the accept of book is still unanswered stops at once (exit 143), one accept sent', async () => {
+    server.set('POST /orders/', { mode: 'ok', result: await createdOrderResult() });
+    server.set('*', { mode: 'stall' });
+    const child = spawn(process.execPath, [BIN, 'book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s'], {
+      cwd: ROOT,
+      // A ledger of its own: the booking of the same file by the test before is not this one's.
+      env: { PATH: process.env.PATH, HOME: configDir, SHIPBOOK_CONFIG_DIR: configDir, SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-interrupt-state-')), NO_COLOR: '1', CI: '1', SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await server.received(2);
+    child.kill('SIGTERM');
+    while (!stderr.includes('no new request is sent')) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(server.requests.filter((q) => q.path.endsWith("/accept/")), stderr).toHaveLength(1);
   });
 });

@@ -23,7 +23,7 @@ import type { AddressInfo } from 'node:net';
 
 /** How the server answers one route. */
 export type FaultMode =
-  | { mode: 'ok'; result: unknown; status?: number }
+  | { mode: 'ok'; result: unknown; status?: number; delayMs?: number }
   | { mode: 'stall' }
   | { mode: 'trickle'; intervalMs: number }
   | { mode: 'flood'; bytes?: number }
@@ -86,9 +86,18 @@ export async function startFaultServer(): Promise<FaultServer> {
     }
     const fault = pick(`${req.method} ${path}`);
     switch (fault.mode) {
-      case 'ok':
-        res.writeHead(fault.status ?? 200, { 'content-type': 'application/json' }).end(envelope(fault.status ?? 200, 'OK', fault.result));
+      case 'ok': {
+        const answer = () => {
+          if (!res.destroyed) res.writeHead(fault.status ?? 200, { 'content-type': 'application/json' }).end(envelope(fault.status ?? 200, 'OK', fault.result));
+        };
+        if (fault.delayMs === undefined) return answer();
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          answer();
+        }, fault.delayMs);
+        timers.add(timer);
         return;
+      }
       case 'stall':
         return;
       case 'trickle': {
