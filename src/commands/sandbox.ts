@@ -67,8 +67,11 @@ export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promis
     ctx.io.err('[sandbox] stopping\n');
     await sandbox.close();
   });
-  // Runs until main's signal handler closes the context (Ctrl-C or SIGTERM).
-  await new Promise<never>(() => {});
+  // Runs until Ctrl-C or SIGTERM; main then closes what it opened.
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 /** Counts of orders and shipments by status (wire status), and where the state lives. */

@@ -30,6 +30,18 @@ function startSandboxProcess(args: string[]): Promise<string> {
 }
 
 describe('shipbook sandbox', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops on %s, closing its server, with the signal\'s exit code', async (signal) => {
+    await startSandboxProcess(['--port', '0', '--no-log']);
+    const running = child!;
+    let err = '';
+    running.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | null>((resolve) => running.once('close', (code) => resolve(code)));
+    running.removeAllListeners('exit');
+    running.kill(signal);
+    expect(await exited).toBe(signal === 'SIGTERM' ? 143 : 130);
+    expect(err).toContain('[sandbox] stopping');
+  });
+
   it('prints a line that works as pasted: base URL and key', async () => {
     const banner = await startSandboxProcess(['--port', '0', '--no-log']);
     const line = /use it with: export (SHIPBOOK_BASE_URL=\S+) (SHIPBOOK_API_KEY=\S+)/.exec(banner);
