@@ -300,6 +300,9 @@ async function throughput() {
     const env = { ...baseEnv, SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_bench_0123456789' };
     // The two clients, as run in every pass (node flags first, for the profiled run).
     const book = (journal, flags = []) => [process.execPath, ...flags, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', join(work, journal)];
+    // Each run of book with a state directory of its own: with the ledger of an earlier run, every
+    // order would be found booked already and nothing sent.
+    const bookEnv = (journal) => ({ ...env, SHIPBOOK_STATE_DIR: join(work, `state-${journal}`) });
     // The bare client; with `wait`, for information, sending book's requests (create, accept and the
     // polls of --poll 50ms), to tell the cost of waiting for each result from the cost of the rest of book.
     const bareClient = ({ wait = false, flags = [] } = {}) => [process.execPath, ...flags, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16', ...(wait ? ['50'] : [])];
@@ -311,12 +314,12 @@ async function throughput() {
     const cpu = { ours: [], oursSandbox: [], theirs: [], theirsSandbox: [], waiting: [] };
     // One untimed pass of each first: the first client to meet a fresh sandbox would pay for its
     // warm-up (V8 compiling its code), and shipbook runs first in every round.
-    runOnce(book('journal-warm-up.ndjson'), env);
+    runOnce(book('journal-warm-up.ndjson'), bookEnv('journal-warm-up.ndjson'));
     runOnce(bare, env);
     for (let round = 0; round < 2; round++) {
       const s0 = sandbox.cpuMs();
       const t0 = process.hrtime.bigint();
-      const a = runOnce(book(`journal-${round}.ndjson`), env);
+      const a = runOnce(book(`journal-${round}.ndjson`), bookEnv(`journal-${round}.ndjson`));
       ours.push(count / (Number(process.hrtime.bigint() - t0) / 1e9));
       const s1 = sandbox.cpuMs();
       // Both are timed the same way: the wall time of the whole process, start-up included.
@@ -368,7 +371,7 @@ async function throughput() {
     });
     if (ratio < 0.8) {
       const p = profileArgs('book-batch');
-      const profiled = runOnce(book('journal-profiled.ndjson', p.flags), env);
+      const profiled = runOnce(book('journal-profiled.ndjson', p.flags), bookEnv('journal-profiled.ndjson'));
       // The profile sees the main thread only; the process's own CPU time counts every thread.
       const whole = Number.isNaN(profiled.cpuMs)
         ? undefined
