@@ -52,12 +52,20 @@ export const BOOKING_ACTIVITIES = [
  */
 export function summariseProfile(file, root, activities = undefined) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
-  let map;
-  try {
-    map = new SourceMap(JSON.parse(readFileSync(join(root, 'dist', 'main.cjs.map'), 'utf8')));
-  } catch {
-    map = undefined;
-  }
+  // The source maps of dist/main.cjs and of its chunks (dist/chunks/*.cjs), by the file's URL end.
+  const maps = new Map();
+  const mapOf = (url) => {
+    const m = /dist\/(main|chunks\/[a-z0-9-]+)\.cjs$/.exec(url);
+    if (m === null) return undefined;
+    if (!maps.has(m[1])) {
+      try {
+        maps.set(m[1], new SourceMap(JSON.parse(readFileSync(join(root, 'dist', `${m[1]}.cjs.map`), 'utf8'))));
+      } catch {
+        maps.set(m[1], undefined);
+      }
+    }
+    return maps.get(m[1]);
+  };
   const self = new Map();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
   const areas = new Map();
@@ -68,9 +76,10 @@ export function summariseProfile(file, root, activities = undefined) {
     const { url, functionName, lineNumber, columnNumber } = node.callFrame;
     let area;
     let name = functionName || '(anonymous)';
-    if (url.endsWith('dist/main.cjs') && map) {
+    const map = mapOf(url);
+    if (map) {
       const entry = map.findEntry(lineNumber, columnNumber);
-      const source = entry?.originalSource ?? 'dist/main.cjs';
+      const source = entry?.originalSource ?? url.slice(url.lastIndexOf('dist/'));
       area = areaOf(source);
       name = `${entry?.name ?? name} (${area}:${(entry?.originalLine ?? 0) + 1})`;
     } else if (url.startsWith('node:')) {

@@ -40,8 +40,12 @@ async function fill({ bin, root, env, dir, count }) {
       }
     }),
   );
+  const exited = once(child, 'exit');
   child.kill('SIGTERM');
-  await once(child, 'exit');
+  // A sandbox that does not end on SIGTERM within 5 s is killed, so the run goes on.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** Times `order create` on both stores, alternately; returns the medians and spreads in ms. */

@@ -3,6 +3,9 @@
 // version: the bytecode of what a command ran is kept in the user's cache directory, so its next
 // start skips parsing and compiling most of the bundle (start-up, issue 13; bench/RESULTS.md).
 //
+// - The bundle may require parts of itself built as bundles of their own (`./chunks/<name>.cjs`,
+//   see scripts/build.mjs): each is loaded the same way, with a cache file of its own per command
+//   (`<name>.` before the file name below).
 // - One cache file per command (`quote`, `validate`, …), written once, when the first successful
 //   run of that command with this build on this Node.js exits (exit code 0): it then holds the
 //   functions the command ran, not only the top level of the bundle. A failed run (a mistyped
@@ -53,15 +56,18 @@ function commandOf(args) {
  * bundle's size and time (a bundle edited by hand): V8 checks its own version and flags, but of
  * the source only its length.
  */
-function cacheFileOf(file, source, args, env) {
+function cacheFileOf(file, source, args, env, chunk = '') {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const dir = cacheDirectory(env);
   if (dir === undefined) return undefined;
   const build = /\/\/# shipbook-build ([0-9a-f]{16})\s*$/.exec(source.slice(-64))?.[1] ?? 'unbuilt';
   const { size, mtimeMs } = statSync(file);
-  const prefix = `${build}-${size}-${Math.trunc(mtimeMs)}-`;
-  return { dir, prefix, file: join(dir, `${prefix}${process.version}-${process.arch}-${commandOf(args)}.bin`) };
+  const prefix = `${chunk}${build}-${size}-${Math.trunc(mtimeMs)}-`;
+  return { dir, chunk, prefix, file: join(dir, `${prefix}${process.version}-${process.arch}-${commandOf(args)}.bin`) };
 }
+
+/** The chunk a cache file belongs to (`undici.`), or '' for the main bundle's files. */
+const chunkOfName = (name) => /^([a-z][a-z0-9-]*\.)/.exec(name)?.[1] ?? '';
 
 /**
  * Creates `dir` and its missing parents, 0700, one at a time: `mkdirSync(…, {recursive: true})`
@@ -87,11 +93,34 @@ function writeCache(script, cache) {
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, cache.file);
     for (const name of readdirSync(cache.dir)) {
-      if (name.endsWith('.bin') && !name.startsWith(cache.prefix)) rmSync(join(cache.dir, name), { force: true });
+      if (name.endsWith('.bin') && chunkOfName(name) === cache.chunk && !name.startsWith(cache.prefix)) rmSync(join(cache.dir, name), { force: true });
     }
   } catch {
     // no cache: only slower
   }
+}
+
+/** Chunks already loaded, by file: each runs once, as a module does. */
+const chunks = new Map();
+
+/**
+ * The `require` a bundle runs with: Node.js's, except for its chunks (`./chunks/<name>.cjs`),
+ * which are loaded by {@link loadBundle} with a code cache of their own.
+ */
+function chunkRequire(file, args, env) {
+  const base = Module.createRequire(file);
+  const req = (id) => {
+    const m = /^\.\/chunks\/([a-z0-9-]+)\.cjs$/.exec(id);
+    if (m === null) return base(id);
+    const path = join(dirname(file), 'chunks', `${m[1]}.cjs`);
+    let exports = chunks.get(path);
+    if (exports === undefined) {
+      exports = loadBundle(path, args, env, `${m[1]}.`);
+      chunks.set(path, exports);
+    }
+    return exports;
+  };
+  return Object.assign(req, { resolve: base.resolve, cache: base.cache, main: base.main, extensions: base.extensions });
 }
 
 /**
@@ -100,11 +129,11 @@ function writeCache(script, cache) {
  * are the command-line arguments: they choose the cache file.
  * @throws what reading or running the bundle throws (ENOENT when it was never built)
  */
-function loadBundle(file, args, env = process.env) {
+function loadBundle(file, args, env = process.env, chunk = '') {
   // The build makes it pure ASCII and already wrapped as `(function (exports, require, module,
-  // __filename, __dirname) {…})`: no decoding and no copy of 2 MB to make at each start.
+  // __filename, __dirname) {…})`: no decoding and no copy of 1 MB to make at each start.
   const source = readFileSync(file, 'latin1');
-  const cache = cacheFileOf(file, source, args, env);
+  const cache = cacheFileOf(file, source, args, env, chunk);
   let cached;
   if (cache !== undefined) {
     try {
@@ -120,7 +149,7 @@ function loadBundle(file, args, env = process.env) {
     });
   }
   const module = { exports: {}, filename: file, id: file, loaded: false };
-  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
+  script.runInThisContext().call(module.exports, module.exports, chunkRequire(file, args, env), module, file, dirname(file));
   module.loaded = true;
   return module.exports;
 }

@@ -1,11 +1,14 @@
-// Builds src/ and its dependencies into one CommonJS file, dist/main.cjs, with esbuild, so that
-// bin/shipbook.js runs it on plain Node.js.
+// Builds src/ and its dependencies into CommonJS files with esbuild, so that bin/shipbook.js runs
+// them on plain Node.js: the program, dist/main.cjs; the parts only commands that call a service
+// use, dist/chunks/*.cjs (undici); packages only a few commands use, dist/vendor/*.cjs.
 //
-// Why one CommonJS file (issue 13, measured in bench/RESULTS.md): bin/code-cache.js compiles it
-// with a V8 code cache, which Node.js 20 offers only for scripts (vm.Script), not for ES modules.
-// With the cache, `validate` and `quote` start in about two thirds of the time the code-split ES
-// module build took. Code a command does not use is in the file but never runs: esbuild wraps
-// each lazily imported module in a function that runs on its first import.
+// Why CommonJS files and not a code-split ES module build (issue 13, measured in
+// bench/RESULTS.md): bin/code-cache.js compiles dist/main.cjs and its chunks with a V8 code cache,
+// which Node.js 20 offers only for scripts (vm.Script), not for ES modules. With the cache,
+// `validate` and `quote` start in about two thirds of the time the code-split ES module build
+// took. Code a command does not use is either in a file of its own, never read, or in the bundle
+// but never run: esbuild wraps each lazily imported module in a function that runs on its first
+// import.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -18,6 +21,99 @@ const outfile = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
 // Start from an empty dist/, so nothing of an earlier build is left to load.
 await rm(new URL('../dist/', import.meta.url), { recursive: true, force: true });
 
+// Packages that only a few commands use, each built into a file of its own, dist/vendor/<name>.cjs,
+// which the program requires on first use: `validate`, `quote` and most runs never read or parse
+// them. The inquirer prompts (with iconv-lite, through the editor prompt) are for the wizard and
+// logins on a terminal, xmlbuilder2 (a DOM and a YAML library) for `--junit`, conf (ajv, semver)
+// for the commands that read or write settings, @bomb.sh/tab for shell completion.
+const VENDOR = {
+  '@inquirer/prompts': { file: 'inquirer-prompts', exports: 'export * from "@inquirer/prompts";' },
+  xmlbuilder2: { file: 'xmlbuilder2', exports: 'export * from "xmlbuilder2";' },
+  // A default export is the file's module.exports: the bundle imports these files as Node.js
+  // imports CommonJS (its default is module.exports).
+  conf: { file: 'conf', exports: 'module.exports = require("conf").default;' },
+  '@bomb.sh/tab/commander': { file: 'tab-commander', exports: 'module.exports = require("@bomb.sh/tab/commander").default;' },
+};
+const importMetaBanner = "const __sbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;";
+
+/** Resolves the packages of VENDOR to their own files in dist/vendor/, outside the bundle. */
+const vendorPlugin = {
+  name: 'vendor',
+  setup(b) {
+    const names = Object.keys(VENDOR).map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+    b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: `./vendor/${VENDOR[args.path].file}.cjs`, external: true }));
+  },
+};
+
+/**
+ * Node.js built-ins that the bundle's first lines would load for every command though few use
+ * them (about 10 ms of start-up), replaced by a module that loads them on first use: commander
+ * requires child_process (for subcommands that are executables, which shipbook has none of) when
+ * it loads, shipbook's own modules import crypto (hashes for the ledger and the target, random
+ * tokens) at their top, and undici loads http2 (which shipbook never speaks) for its constants.
+ * Each export of the module is a function that loads the built-in and calls (or constructs) its
+ * namesake; `constants` is copied as it is; the other exports are getters.
+ */
+const LAZY_BUILTINS = { child_process: /node_modules\/commander\//, crypto: /\/src\//, http2: /node_modules\/undici\/lib\/dispatcher\/client-h2\.js$/ };
+const lazyBuiltinPlugin = {
+  name: 'lazy-builtin',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?(child_process|crypto|http2)$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      return LAZY_BUILTINS[name].test(args.importer) ? { path: name, namespace: 'lazy-builtin' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const real = await import(`node:${args.path}`);
+      const lines = [`let m; const load = () => (m ??= require('node:${args.path}'));`];
+      for (const key of Object.keys(real.default)) {
+        if (!/^[A-Za-z_$][\w$]*$/.test(key)) continue;
+        lines.push(
+          key === 'constants'
+            ? `exports.constants = ${JSON.stringify(real.default.constants)};`
+            : typeof real.default[key] === 'function'
+            ? `exports.${key} = function ${key}(...a) { return new.target ? Reflect.construct(load().${key}, a, new.target) : load().${key}.apply(this, a); };`
+            : `Object.defineProperty(exports, '${key}', { enumerable: true, get: () => load().${key} });`,
+        );
+      }
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Parts of the program that only the commands calling a service use, built as bundles of their
+ * own in dist/chunks/, wrapped and hashed like dist/main.cjs: bin/code-cache.js loads them, on
+ * first use, with a code cache of their own. undici (the HTTP client) is the largest.
+ */
+const CHUNKS = { 'src/http/undici.ts': 'undici' };
+const chunkPlugin = {
+  name: 'chunks',
+  setup(b) {
+    b.onResolve({ filter: /\/http\/undici\.js$/ }, (args) => (args.importer.includes('/src/') ? { path: './chunks/undici.cjs', external: true } : undefined));
+  },
+};
+const wrapper = {
+  banner: { js: `(function (exports, require, module, __filename, __dirname) { 'use strict'; ${importMetaBanner}` },
+  footer: { js: '})' },
+};
+
+for (const [name, v] of Object.entries(VENDOR)) {
+  await build({
+    stdin: { contents: v.exports, resolveDir: fileURLToPath(new URL('..', import.meta.url)), sourcefile: `vendor-${v.file}.js`, loader: 'js' },
+    outfile: fileURLToPath(new URL(`../dist/vendor/${v.file}.cjs`, import.meta.url)),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20.19',
+    banner: { js: importMetaBanner },
+    charset: 'ascii',
+    legalComments: 'external',
+    define: { 'import.meta.url': '__sbImportMetaUrl' },
+    minify: !process.env.BUILD_NO_MINIFY,
+    logLevel: 'warning',
+  });
+}
+
 await build({
   entryPoints: ['src/main.ts'],
   outfile,
@@ -28,8 +124,7 @@ await build({
   // The file is the function Node.js would wrap a CommonJS module in, so bin/code-cache.js
   // compiles it as it is (no 2 MB string to build at every start). import.meta.url (used to
   // find files next to the program) is the bundle's own URL.
-  banner: { js: "(function (exports, require, module, __filename, __dirname) { 'use strict'; const __sbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  footer: { js: '})' },
+  ...wrapper,
   // Pure ASCII (licence texts go to main.cjs.LEGAL.txt), so it is read without UTF-8 decoding.
   charset: 'ascii',
   legalComments: 'external',
@@ -39,17 +134,45 @@ await build({
   // dist/main.cjs.map (about 6 MB) stays in the checkout, where --debug maps stack traces through
   // it and bench/profile.mjs reads it; package.json's `files` leaves it out of the tarball.
   sourcemap: true,
+  plugins: [vendorPlugin, lazyBuiltinPlugin, chunkPlugin],
+  // The files of dist/vendor/ and dist/chunks/ are CommonJS: `import()` of one becomes `require`
+  // (a script compiled by node:vm has no loader for `import()`).
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
 });
 
-const bytes = await readFile(outfile);
-const nonAscii = bytes.findIndex((b) => b > 0x7f);
-// (A BUILD_NO_MINIFY build keeps its comments, some not ASCII: read as latin1 they only look odd.)
-if (nonAscii !== -1 && !process.env.BUILD_NO_MINIFY) throw new Error(`dist/main.cjs is not pure ASCII at byte ${nonAscii}: bin/code-cache.js reads it as latin1`);
-// The content hash, as the last line: bin/code-cache.js keys its cache on it (V8 itself checks
-// only the length of a cached script's source).
-const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-await appendFile(outfile, `\n//# shipbook-build ${hash}\n`);
+const wrapped = [outfile];
+for (const [entry, name] of Object.entries(CHUNKS)) {
+  const file = fileURLToPath(new URL(`../dist/chunks/${name}.cjs`, import.meta.url));
+  wrapped.push(file);
+  await build({
+    entryPoints: [entry],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20.19',
+    ...wrapper,
+    charset: 'ascii',
+    legalComments: 'external',
+    define: { 'import.meta.url': '__sbImportMetaUrl' },
+    minify: !process.env.BUILD_NO_MINIFY,
+    sourcemap: true,
+    plugins: [lazyBuiltinPlugin],
+    logLevel: 'warning',
+  });
+}
+
+for (const file of wrapped) {
+  const bytes = await readFile(file);
+  const nonAscii = bytes.findIndex((b) => b > 0x7f);
+  // (A BUILD_NO_MINIFY build keeps its comments, some not ASCII: read as latin1 they only look odd.)
+  if (nonAscii !== -1 && !process.env.BUILD_NO_MINIFY) throw new Error(`${file} is not pure ASCII at byte ${nonAscii}: bin/code-cache.js reads it as latin1`);
+  // The content hash, as the last line: bin/code-cache.js keys its cache on it (V8 itself checks
+  // only the length of a cached script's source).
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  await appendFile(file, `\n//# shipbook-build ${hash}\n`);
+}
 
 // The top-level help, as commander lays it out for output that is not a terminal (80 columns).
 // bin/shipbook.js prints this file for `shipbook --help` into a pipe or file without loading the

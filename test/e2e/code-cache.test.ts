@@ -69,6 +69,22 @@ describe('code cache', () => {
     expect(files(dir)[0]).not.toContain('0123456789abcdef');
   });
 
+  it('a command that calls the service caches its HTTP client in a file of its own; files of another build of it are removed, the program\'s stay', async () => {
+    const { env, dir } = cacheRoot();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'undici.0123456789abcdef-1-1-v0.0.0-x64-quote.bin'), 'old');
+    expect((await runCli(VALIDATE, { env })).code).toBe(0);
+    const quote = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...fx.env, ...env } });
+    expect(quote.code, quote.stderr).toBe(0);
+    const names = files(dir);
+    expect(names).toHaveLength(3);
+    expect(names.filter((f) => /^[0-9a-f]{16}-/.test(f)).map((f) => f.replace(/^.*-/, ''))).toEqual(['quote.bin', 'validate.bin']);
+    expect(names.filter((f) => f.startsWith('undici.'))).toEqual([expect.not.stringContaining('0123456789abcdef')]);
+    const again = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...fx.env, ...env } });
+    expect(again.stdout).toBe(quote.stdout);
+    expect(files(dir)).toEqual(names);
+  });
+
   it('a run that fails writes nothing (a mistyped command, an invalid file)', async () => {
     const { env, dir } = cacheRoot();
     expect((await runCli(['qoute', 'x.yaml'], { env })).code).toBe(2);
@@ -103,14 +119,17 @@ describe('code cache', () => {
       env: { ...fx.env, ...env, SHIPBOOK_API_KEY: key },
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(files(dir)).toEqual([expect.stringMatching(/-book\.bin$/)]);
-    const bytes = readFileSync(join(dir, files(dir)[0]!));
-    expect(bytes.length).toBeGreaterThan(10_000);
+    // the program's file, and the one of its HTTP client (a bundle of its own, dist/chunks/)
+    expect(files(dir)).toEqual([expect.stringMatching(/^[0-9a-f]{16}-.*-book\.bin$/), expect.stringMatching(/^undici\.[0-9a-f]{16}-.*-book\.bin$/)]);
+    const [main, undici] = files(dir).map((f) => readFileSync(join(dir, f)));
+    expect(main!.length).toBeGreaterThan(10_000);
     // the scan finds what the cache does hold: texts of the program's own source
-    expect(bytes.includes(Buffer.from('fetch-order-data', 'latin1'))).toBe(true);
-    for (const secret of [key, 'CacheCanary', '4000 0566 5566 5556', '4000056655665556', 'Canary Holder']) {
-      expect(bytes.includes(Buffer.from(secret, 'latin1')), secret).toBe(false);
-      expect(bytes.includes(Buffer.from(secret, 'utf16le')), secret).toBe(false);
+    expect(main!.includes(Buffer.from('fetch-order-data', 'latin1'))).toBe(true);
+    for (const bytes of [main!, undici!]) {
+      for (const secret of [key, 'CacheCanary', '4000 0566 5566 5556', '4000056655665556', 'Canary Holder']) {
+        expect(bytes.includes(Buffer.from(secret, 'latin1')), secret).toBe(false);
+        expect(bytes.includes(Buffer.from(secret, 'utf16le')), secret).toBe(false);
+      }
     }
   });
 });
