@@ -15,7 +15,7 @@ import { printable } from './output/printable.js';
 import { paint } from './output/style.js';
 import { prepareTables } from './output/table.js';
 import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS, prepareYaml } from './output/writer.js';
-import { BookingStoppedError } from './booking/progress.js';
+import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
 import { setHintProfile } from './output/shell.js';
@@ -92,7 +92,7 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
     const detail = err instanceof BookingStoppedError ? err.cause : err;
     const fate = detail as { sent?: unknown; endpoint?: unknown };
     const outcomeUnknown = fate.sent === true && detail.exitCode !== EXIT.API && detail.exitCode !== EXIT.AUTH;
-    const suggestion = err instanceof BookingStoppedError ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown) : err.suggestion;
+    const suggestion = err instanceof BookingStoppedError ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown, detail.message === STOPPED_BEFORE_NEXT_STEP) : err.suggestion;
     exitCode = err.exitCode;
     // Interrupted by SIGTERM: the exit code is the process's (143), in every output.
     if (ctx.signal?.reason === 'SIGTERM' && exitCode === EXIT.INTERRUPTED) exitCode = EXIT.TERMINATED;

@@ -23,7 +23,7 @@ import { EXIT, ShipbookError } from '../errors.js';
 import type { RetryPolicy } from '../api/endpoints.js';
 import type { OrderPaths } from '../api/orders.js';
 import { orderWarnings } from './price-check.js';
-import { stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
+import { STOPPED_BEFORE_NEXT_STEP, stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
 /** How the booking result is awaited; returns the processed order (see src/booking/result.ts `ResultWaiter.wait`). */
 export type WaitForResult = (orderId: string, accepted: OrderResponse) => Promise<OrderResponse>;
@@ -101,7 +101,7 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   if (doc.kind !== 'pending') progress.file = doc.file;
   const step = async <T>(run: () => Promise<T>): Promise<T> => {
     if (deps.signal?.aborted) {
-      throw stoppedAt(new ShipbookError('interrupted', 'the booking was stopped before its next step', EXIT.INTERRUPTED), progress);
+      throw stoppedAt(new ShipbookError('interrupted', STOPPED_BEFORE_NEXT_STEP, EXIT.INTERRUPTED), progress);
     }
     try {
       return await run();

@@ -16,7 +16,7 @@
  * sent finishes within its deadline. It draws nothing and returns data.
  */
 import { bookDocument, type BookingDeps, type BookingDocument, type BookingOutcome } from './book.js';
-import { BookingStoppedError, type BookingEventHandler } from './progress.js';
+import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler } from './progress.js';
 import type { RecordSink } from '../batch/steps.js';
 import { stepRecorder } from '../batch/steps.js';
 import type { EntryState } from '../batch/journal.js';
@@ -178,7 +178,7 @@ function transientIdsOf(doc: BookingDocument): string[] {
 
 /** The error of a booking stopped before its next step (nothing new was sent). */
 function stopped(progress: BookingStoppedError['progress']): BookingStoppedError {
-  return new BookingStoppedError(new ShipbookError('interrupted', 'the booking was stopped before its next step', EXIT.INTERRUPTED), progress);
+  return new BookingStoppedError(new ShipbookError('interrupted', STOPPED_BEFORE_NEXT_STEP, EXIT.INTERRUPTED), progress);
 }
 
 /** What an error says about a request: sent, with no answer (only a non-ApiError can say that). */

@@ -7,6 +7,9 @@
  * rendered from the record by src/output/hints.ts.
  */
 import { ShipbookError } from '../errors.js';
+
+/** The message of a booking that an interruption stopped between two steps (nothing was in flight). */
+export const STOPPED_BEFORE_NEXT_STEP = 'the booking was stopped before its next step';
 import type { OrderResponse } from '../schema/order.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
 

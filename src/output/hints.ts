@@ -46,20 +46,25 @@ export function progressHint(p: BookingProgress, stepOutcomeUnknown = false): st
     }
     return `${what} was created and is still pending: accept it with "${shellCommand('order', 'accept', p.orderId)}" or cancel it with "${shellCommand('order', 'cancel', p.orderId)}".`;
   }
-  if (p.stage === 'accepted' && p.orderId !== undefined) {
-    // Stopped between the accept and the wait: the order is known to be accepted.
-    const again = p.kind !== 'pending' && p.file !== undefined && p.file !== '-' && p.file !== '(prompts)' ? `, or wait for its result with "${shellCommand('book', p.file)}" (nothing is booked twice)` : '';
-    return `Order ${p.orderId} is accepted and its booking runs at the service: see it with "${shellCommand('order', 'get', p.orderId)}"${again}.`;
-  }
   return undefined;
+}
+
+/**
+ * After an interruption between the accept and the wait: the order is known to be accepted; how
+ * to see it, and (for a file) how to wait for its result without booking it twice.
+ */
+function acceptedHint(p: BookingProgress): string {
+  const again = p.kind !== 'pending' && p.file !== undefined && p.file !== '-' && p.file !== '(prompts)' ? `, or wait for its result with "${shellCommand('book', p.file)}" (nothing is booked twice)` : '';
+  return `Order ${p.orderId} is accepted and its booking runs at the service: see it with "${shellCommand('order', 'get', p.orderId ?? '')}"${again}.`;
 }
 
 /**
  * The suggestion of a stopped booking: the progress hint first, then the step error's own suggestion.
  * `stepOutcomeUnknown`: the failed step's request was sent and its answer never came.
+ * `betweenSteps`: an interruption stopped it between two steps (nothing was in flight).
  */
-export function stoppedSuggestion(p: BookingProgress, own: string | undefined, stepOutcomeUnknown = false): string | undefined {
-  const hint = progressHint(p, stepOutcomeUnknown);
+export function stoppedSuggestion(p: BookingProgress, own: string | undefined, stepOutcomeUnknown = false, betweenSteps = false): string | undefined {
+  const hint = betweenSteps && p.stage === 'accepted' && p.orderId !== undefined ? acceptedHint(p) : progressHint(p, stepOutcomeUnknown);
   if (hint === undefined) return own;
   return own ? `${hint}\n${own}` : hint;
 }
