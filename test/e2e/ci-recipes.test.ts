@@ -73,7 +73,8 @@ function runMatrix(name: string, shards: number[], stepsOf: (shard: number) => {
     for (const shard of shards) {
       const dir = attempt === 1 ? workspace(`${name}-${shard}`) : join(work, `${name}-${shard}`);
       for (const { script, env } of stepsOf(shard)) {
-        const r = step(script, dir, env);
+        // each recipe books on a sandbox of its own: one recipe's orders are not the other's already booked
+        const r = step(script, dir, { SHIPBOOK_STATE_DIR: join(work, `state-${name}`), ...env });
         expect(r.status, `${name} shard ${shard}, attempt ${attempt}: ${script}\n${r.stderr}`).toBe(0);
       }
       const report = JSON.parse(readFileSync(join(dir, reportOf(shard)), 'utf8')) as Report;
