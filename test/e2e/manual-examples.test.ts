@@ -122,7 +122,7 @@ describe('a booking failed through the test hook of the manual', () => {
     expect(created.code, created.stderr).toBe(0);
     const id = created.stdout.trim();
     const curl = readmeCurl();
-    const url = new URL(curl.url.replace('ORD-1A2B3C4D', id));
+    const url = new URL(curl.url.replace('$ORDER', id));
     const hook = await fetch(new URL(url.pathname, fixture.sandbox.url), { method: curl.method, headers: curl.headers, body: curl.body });
     expect(hook.status, await hook.clone().text()).toBe(200);
     const accepted = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '100ms'], { env: fixture.env });
