@@ -238,7 +238,7 @@ export function installCompletion(program: Command, ctx: Context): RootCommand {
     .summary('print a shell completion script (bash, zsh, fish, powershell)')
     .description(
       'Prints a script that completes shipbook commands, options, profile names, saved sender\n' +
-        'names and input file paths. Load it in your shell (see the examples, or the README).',
+        'names and input file paths. Load it in your shell (see the examples, or docs/tools.md).',
     )
     .addHelpText(
       'after',

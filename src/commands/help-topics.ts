@@ -3,9 +3,9 @@
  * the help of `order accept`, not of `order`), or one of the topics `environment`, `exit-codes`
  * and `formats`.
  *
- * The topics are read from the README (shipped in the package), so the help and the README can
- * never disagree: a topic is the README section of that name, its prose and its table, the table
- * fitted to the terminal.
+ * The topics are read from the manual's pages in docs/ (shipped in the package), so the help and
+ * the manual can never disagree: a topic is the section of that name, its prose and its table,
+ * the table fitted to the terminal.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,27 +15,29 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { fitTable, wrapCell } from '../output/fit.js';
 
-/** A help topic: its name and the README heading it is taken from. */
+/** A help topic: its name and the page and heading of the manual it is taken from. */
 export interface HelpTopic {
   name: string;
   /** One line for the list of topics. */
   summary: string;
-  /** The README heading (without the `#`s) whose section is the topic. */
+  /** The manual's page, relative to the package's root. */
+  page: string;
+  /** The heading (without the `#`s) whose section is the topic. */
   heading: string;
 }
 
 /** The topics of `shipbook help <topic>`. */
 export const HELP_TOPICS: readonly HelpTopic[] = [
-  { name: 'environment', summary: 'environment variables shipbook reads', heading: 'Environment variables' },
-  { name: 'exit-codes', summary: 'what each exit code means', heading: 'Exit codes' },
-  { name: 'formats', summary: 'output formats: table, tsv, json, yaml, ndjson, --quiet', heading: 'Output formats' },
+  { name: 'environment', summary: 'environment variables shipbook reads', page: 'docs/configuration.md', heading: 'Environment variables' },
+  { name: 'exit-codes', summary: 'what each exit code means', page: 'docs/exit-codes.md', heading: 'Exit codes' },
+  { name: 'formats', summary: 'output formats: table, tsv, json, yaml, ndjson, --quiet', page: 'docs/output-formats.md', heading: 'Output formats' },
 ];
 
-/** Finds the package's README.md by walking up from this module (works from src/ and from dist/). */
-export function findReadme(from: string = dirname(fileURLToPath(import.meta.url))): string | undefined {
+/** Finds a page of the package's manual by walking up from this module (works from src/ and from dist/). */
+export function findManualPage(page: string, from: string = dirname(fileURLToPath(import.meta.url))): string | undefined {
   let dir = from;
   for (;;) {
-    const candidate = join(dir, 'README.md');
+    const candidate = join(dir, page);
     if (existsSync(candidate) && existsSync(join(dir, 'package.json'))) return candidate;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
@@ -43,7 +45,7 @@ export function findReadme(from: string = dirname(fileURLToPath(import.meta.url)
   }
 }
 
-/** A README section: the lines under `heading` up to the next heading of the same or a higher level. */
+/** A section of a Markdown page: the lines under `heading` up to the next heading of the same or a higher level. */
 export function readmeSection(markdown: string, heading: string): string | undefined {
   const lines = markdown.split(/\r?\n/);
   let level = 0;
@@ -79,13 +81,13 @@ function splitRow(line: string): string[] {
 }
 
 /**
- * Renders a README section for the terminal: prose as it is (without Markdown marks), each
+ * Renders a section of the manual for the terminal: prose as it is (without Markdown marks), each
  * Markdown table as a table fitted to `width` columns.
  */
 export function renderSection(section: string, width: number): string {
   const out: string[] = [];
   const lines = section.split('\n');
-  // A paragraph or list item of the README is hard-wrapped for the source; join it, then wrap to the terminal.
+  // A paragraph or list item of the manual is hard-wrapped for the source; join it, then wrap to the terminal.
   let paragraph: string[] = [];
   const flush = () => {
     if (paragraph.length === 0) return;
@@ -128,13 +130,14 @@ export function renderSection(section: string, width: number): string {
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }
 
-/** The text of one topic, read from the README. @throws UsageError for an unknown topic or a README without it. */
-export function topicText(name: string, width: number, readmePath = findReadme()): string {
+/** The text of one topic, read from the manual. @throws UsageError for an unknown topic or a manual without it. */
+export function topicText(name: string, width: number, pagePath?: string): string {
   const topic = HELP_TOPICS.find((t) => t.name === name);
   if (!topic) throw new UsageError(`unknown help topic "${name}"`, { suggestion: `Topics: ${HELP_TOPICS.map((t) => t.name).join(', ')}.` });
-  const markdown = readmePath ? readFileSync(readmePath, 'utf8') : '';
+  const path = pagePath ?? findManualPage(topic.page);
+  const markdown = path ? readFileSync(path, 'utf8') : '';
   const section = readmeSection(markdown, topic.heading);
-  if (!section) throw new UsageError(`help topic "${name}" is missing from the README (section "${topic.heading}")`);
+  if (!section) throw new UsageError(`help topic "${name}" is missing from the manual (section "${topic.heading}" of ${topic.page})`);
   return `${topic.heading}\n\n${renderSection(section, width)}`;
 }
 

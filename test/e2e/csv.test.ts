@@ -259,10 +259,10 @@ describe('book orders.csv on the built-in sandbox', () => {
   });
 });
 
-describe('the README section on spreadsheets', () => {
+describe('the section of the manual on spreadsheets', () => {
   it('its commands on the shipped fixtures run as shown, and its example of mistakes is what book prints', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const at = readme.indexOf('### Orders from a spreadsheet (CSV)');
+    const readme = readFileSync(join(ROOT, 'docs', 'batch.md'), 'utf8');
+    const at = readme.indexOf('## Orders from a spreadsheet (CSV)');
     expect(at).toBeGreaterThan(-1);
     const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at))![1]!;
     const commands = block

@@ -1,6 +1,6 @@
 /**
  * Examples of the manual that a new user pastes on a fresh install: the sandbox reset after a
- * booking, saved senders with nothing configured, the failure hook's curl from the README, and
+ * booking, saved senders with nothing configured, the failure hook's curl from the manual, and
  * the reason `order get` gives for a booking that failed.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -64,7 +64,7 @@ describe('sandbox reset', () => {
 });
 
 describe('saved senders on a fresh install', () => {
-  it('saves a sender with nothing configured and books the README examples that name it', async () => {
+  it('saves a sender with nothing configured and books the examples of the manual that name it', async () => {
     const { dir, env } = freshInstall();
     const saved = await runShipbook(['config', 'sender', 'set', 'warehouse-syd', 'fixtures/wizard/warehouse-syd.yaml'], { env });
     expect(saved.code, saved.stderr).toBe(0);
@@ -92,11 +92,11 @@ describe('saved senders on a fresh install', () => {
   });
 });
 
-/** The README's failure-hook curl command, as method, headers, body and URL. */
+/** The sandbox page's failure-hook curl command, as method, headers, body and URL. */
 function readmeCurl(): { method: string; headers: Record<string, string>; body: string; url: string } {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'sandbox.md'), 'utf8');
   const command = /^curl .*?(?:\\\n.*?)*\/fail-next-booking\/$/m.exec(readme)?.[0];
-  if (command === undefined) throw new Error('README.md has no curl command for fail-next-booking');
+  if (command === undefined) throw new Error('docs/sandbox.md has no curl command for fail-next-booking');
   const words = [...command.replace(/\\\n/g, ' ').matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
   const out = { method: 'GET', headers: {} as Record<string, string>, body: '', url: '' };
   for (let i = 1; i < words.length; i++) {
@@ -114,15 +114,15 @@ function readmeCurl(): { method: string; headers: Record<string, string>; body: 
   return out;
 }
 
-describe('a booking failed through the README test hook', () => {
+describe('a booking failed through the test hook of the manual', () => {
   const fixture = useSandbox();
 
-  it('fails the booking with the README curl, and order get shows the reason', async () => {
+  it('fails the booking with the curl of the manual, and order get shows the reason', async () => {
     const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--quiet'], { env: fixture.env });
     expect(created.code, created.stderr).toBe(0);
     const id = created.stdout.trim();
     const curl = readmeCurl();
-    const url = new URL(curl.url.replace('ORD-1A2B3C4D', id));
+    const url = new URL(curl.url.replace('$ORDER', id));
     const hook = await fetch(new URL(url.pathname, fixture.sandbox.url), { method: curl.method, headers: curl.headers, body: curl.body });
     expect(hook.status, await hook.clone().text()).toBe(200);
     const accepted = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '100ms'], { env: fixture.env });

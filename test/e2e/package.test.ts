@@ -65,7 +65,7 @@ let install: SpawnSyncReturns<string>;
 beforeAll(() => {
   // A copy of what a clean clone holds for packing (no dist/), with this checkout's dependencies.
   mkdirSync(stage);
-  for (const name of ['package.json', 'tsconfig.json', 'README.md', 'bin', 'scripts', 'src', 'fixtures', 'man']) {
+  for (const name of ['package.json', 'tsconfig.json', 'README.md', 'bin', 'scripts', 'src', 'fixtures', 'man', 'docs']) {
     if (existsSync(join(ROOT, name))) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'dir');

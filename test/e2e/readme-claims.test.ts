@@ -1,6 +1,6 @@
 /**
- * README claims checked by running them (issue 18, item 8): the `config` examples work in order on
- * a fresh install, and the validate example shows every problem validate finds.
+ * Claims of the manual checked by running them: the `config` examples work in order on a fresh
+ * install, and the validate example shows every problem validate finds.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,13 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { runShipbook } from '../helpers/run.js';
 import { ROOT } from './cli.js';
 
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const page = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8');
 
 /** The first ```sh block after `heading`, as commands (comments and blank lines dropped). */
-function shBlockAfter(heading: string): string[][] {
-  const at = README.indexOf(heading);
+function shBlockAfter(markdown: string, heading: string): string[][] {
+  const at = markdown.indexOf(heading);
   expect(at, heading).toBeGreaterThan(-1);
-  const block = /```sh\n([\s\S]*?)```/.exec(README.slice(at))![1]!;
+  const block = /```sh\n([\s\S]*?)```/.exec(markdown.slice(at))![1]!;
   return block
     .split('\n')
     .map((l) => l.replace(/\s+#.*$/, '').trim())
@@ -23,10 +23,10 @@ function shBlockAfter(heading: string): string[][] {
     .map((l) => l.split(/\s+/).slice(1));
 }
 
-describe('README', () => {
+describe('the manual', () => {
   it('the config examples run as shown on a fresh install', async () => {
     const env = { SHIPBOOK_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'shipbook-readme-')) };
-    const commands = shBlockAfter('### `shipbook config list | get | set | unset | path`');
+    const commands = shBlockAfter(page('configuration.md'), '## `shipbook config list | get | set | unset | path`');
     expect(commands.some((c) => c.includes('set'))).toBe(true);
     for (const args of commands) {
       const r = await runShipbook(args, { env });
@@ -35,8 +35,10 @@ describe('README', () => {
   });
 
   it('the validate example shows every problem of the file it names', async () => {
-    const at = README.indexOf('On a terminal you get a line per file and a table of problems:');
-    const example = /```\n([\s\S]*?)```/.exec(README.slice(at))![1]!;
+    const inputFiles = page('input-files.md');
+    const at = inputFiles.indexOf('On a terminal you get a line per file and a table of problems:');
+    expect(at).toBeGreaterThan(-1);
+    const example = /```\n([\s\S]*?)```/.exec(inputFiles.slice(at))![1]!;
     const shown = example.split('\n').filter((l) => l.includes('fixtures/invalid/order-too-long.yaml:')).length;
     const r = await runShipbook(['validate', 'fixtures/invalid/order-too-long.yaml']);
     const found = r.stdout.split('\n').filter((l) => l.startsWith('fixtures/invalid/order-too-long.yaml:')).length;

@@ -2,14 +2,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { EXIT } from '../../src/errors.js';
-import { HELP_TOPICS, findReadme, readmeSection, renderSection, topicText } from '../../src/commands/help-topics.js';
+import { HELP_TOPICS, findManualPage, readmeSection, renderSection, topicText } from '../../src/commands/help-topics.js';
 
 describe('help topics', () => {
-  it('finds the README of the package and a section for every topic', () => {
-    const readme = findReadme();
-    expect(readme).toBeDefined();
-    const md = readFileSync(readme!, 'utf8');
-    for (const topic of HELP_TOPICS) expect(readmeSection(md, topic.heading), topic.name).toBeTruthy();
+  it('finds the manual page of every topic in the package and its section there', () => {
+    for (const topic of HELP_TOPICS) {
+      const page = findManualPage(topic.page);
+      expect(page, topic.page).toBeDefined();
+      expect(readmeSection(readFileSync(page!, 'utf8'), topic.heading), topic.name).toBeTruthy();
+    }
   });
 
   it('exit-codes lists every exit code shipbook uses, fitted to 80 columns', () => {
@@ -18,7 +19,7 @@ describe('help topics', () => {
     for (const line of text.split('\n')) expect(stringWidth(line)).toBeLessThanOrEqual(80);
   });
 
-  it('environment names every variable of the README table, without Markdown marks', () => {
+  it('environment names every variable of the table in the manual, without Markdown marks', () => {
     const text = topicText('environment', 100);
     expect(text).toContain('SHIPBOOK_API_KEY');
     expect(text).toContain('NO_COLOR');
