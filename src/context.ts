@@ -55,7 +55,7 @@ let configModules: { ConfigStore: typeof import('./config/store.js').ConfigStore
 /**
  * Loads what a command's context uses synchronously (the configuration store). main calls it
  * before any command's action runs (commander's preAction hook); `--help` and `--version` never
- * do, so they start without zod (issue 13). Safe to call twice.
+ * do, so they start without zod. Safe to call twice.
  */
 export async function prepareContext(): Promise<void> {
   if (configModules !== undefined) return;

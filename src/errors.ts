@@ -26,7 +26,7 @@ export const EXIT = {
   BOOKING_FAILED: 6,
   /** Waiting for the booking result timed out: the order is accepted, the booking still running. */
   WAIT_TIMEOUT: 7,
-  /** A batch finished with some orders failed or unknown; the report names each (PRODUCT.md). */
+  /** A batch finished with some orders failed or unknown; the report names each (docs/assumptions.md). */
   BATCH_INCOMPLETE: 8,
   /** A limit the user set refused the booking (`--max-total`); the pending order was cancelled. */
   LIMIT_REFUSED: 9,
@@ -122,7 +122,7 @@ export class ValidationError extends ShipbookError {
   }
 }
 
-/** A field error from an error envelope's `result.errors` (PRODUCT.md, "error codes and bodies"). */
+/** A field error from an error envelope's `result.errors` (docs/assumptions.md, "error codes and bodies"). */
 export interface ApiFieldError {
   field: string;
   message: string;
@@ -340,7 +340,7 @@ export class BookingErrorReportedError extends ShipbookError {
  * envelope or has the wrong shape, more than a few times in a row): the order is accepted, its
  * result unknown to shipbook. `lastState` is the order's last known state word (`accepted` when
  * no poll succeeded). The exit code is the cause's: 3 for a refusal, 4 for credentials, 5 for a
- * bad answer (issue 20, item 4).
+ * bad answer.
  */
 export class ResultUnreadableError extends ShipbookError {
   readonly orderId: string;

@@ -206,7 +206,7 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return EXIT.OK;
-      // Commander printed the message on stderr; a machine format gets its error object too (issue 18, item 6).
+      // Commander printed the message on stderr; a machine format gets its error object too.
       machineWriter(argv, io)?.error({ error: { code: 'usage', message: err.message.replace(/^error: /, ''), exit_code: EXIT.INPUT } }, redactText);
       return EXIT.INPUT;
     }

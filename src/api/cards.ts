@@ -1,7 +1,7 @@
 /**
  * fetch-credit-card (interface document, "Accept order": the stored card id "is obtained from a
  * fetch-credit-card operation"; path not shown, assumed `GET /credit-cards/`, setting
- * `paths.fetch-credit-cards` of the profile; issue 16).
+ * `paths.fetch-credit-cards` of the profile).
  */
 import { storedCardsResult, type StoredCard } from '../schema/card.js';
 import type { ApiClient, RequestOptions } from './client.js';

@@ -1,11 +1,11 @@
 /**
  * The HTTP client of the booking service, on undici. It wraps every body in `request`, sends the
- * auth header of the profile (PRODUCT.md: `Authorization: Bearer <key>` by default) and
+ * auth header of the profile (docs/assumptions.md: `Authorization: Bearer <key>` by default) and
  * `User-Agent: shipbook/<version>`, unwraps the `message`/`code`/`result` envelope (interface
  * document, "Conventions" and "Errors"), and throws typed errors. A configured client is never
  * mutated.
  *
- * Design (issue 17 part 2, issue 15 items 2–3, issue 19 items 1–3, issue 20 items 3 and 7):
+ * Design:
  *
  * - **What a call does** comes from the endpoint table (`endpoints.ts`): each typed wrapper names
  *   its endpoint; a call without one is safe only for GET.

@@ -6,7 +6,7 @@
  * of a request whose answer was lost. Also here: the test of what is transient.
  *
  * Paths are relative to the base URL; `{order_id}` is replaced. The fetch-order and cancel-order
- * paths are PRODUCT.md's assumed defaults (a profile may override them).
+ * paths are docs/assumptions.md's assumed defaults (a profile may override them).
  */
 import { AnswerLostError, ApiError, NetworkError, TimeoutError } from '../errors.js';
 
@@ -40,7 +40,7 @@ export type EndpointName =
 
 /**
  * The endpoint table (interface document: "Get quote", "Create order", "Accept order",
- * "Create shipment", "Combine shipments"; PRODUCT.md: fetch-order-data and cancel-order; issue 16:
+ * "Create shipment", "Combine shipments"; docs/assumptions.md: fetch-order-data and cancel-order; the referenced reads:
  * fetch-credit-card and fetch-service-data).
  * `POST /quote/` only prices a route, so it is safe although it is a POST.
  */
@@ -87,7 +87,7 @@ export const INSUFFICIENT_STORAGE = 507;
  *   never left this machine (connection refused, DNS, TLS, connect timeout).
  * - `idempotent-accept`: also retry this mutating call on every transient failure: for accept,
  *   which the service refuses with 409 when it is repeated, so a repeat cannot pay twice;
- *   `acceptOrder` then resolves a 409 by reading the order (issue 11, "Retries").
+ *   `acceptOrder` then resolves a 409 by reading the order.
  * - `answered-create`: also retry this mutating call when the service ANSWERED 429 or 5xx: an
  *   answer came saying the request was not processed, so nothing was created. A lost answer is
  *   still never repeated (the order may exist). Every booking sends its creates with it.

@@ -1,7 +1,7 @@
 /**
  * Orders: interface document, "Create order: POST /orders/", "Accept order: PUT
  * /orders/{order_id}/accept/", and the assumed fetch-order-data and cancel-order paths of
- * PRODUCT.md (`GET /orders/{order_id}/`, `PUT /orders/{order_id}/cancel/`, settings of a profile).
+ * docs/assumptions.md (`GET /orders/{order_id}/`, `PUT /orders/{order_id}/cancel/`, settings of a profile).
  * Each wrapper names its endpoint in the table of `endpoints.ts` and takes optional
  * {@link RequestOptions} (retry policy, AbortSignal) as its last parameter.
  */
@@ -21,13 +21,13 @@ export interface OrderPaths {
   fetchOrder: string;
   /** cancel-order, default `orders/{order_id}/cancel/` (PUT). */
   cancelOrder: string;
-  /** fetch-credit-card, default `credit-cards/` (GET; issue 16). */
+  /** fetch-credit-card, default `credit-cards/` (GET). */
   fetchCreditCards: string;
-  /** fetch-service-data, default `services/{service_code}/` (GET; issue 16). */
+  /** fetch-service-data, default `services/{service_code}/` (GET). */
   fetchServiceData: string;
 }
 
-/** The assumed paths of PRODUCT.md (and issue 16 for the card and service reads). */
+/** The assumed paths of docs/assumptions.md (with the stored-card and service-data reads). */
 export const DEFAULT_ORDER_PATHS: OrderPaths = {
   fetchOrder: 'orders/{order_id}/',
   cancelOrder: 'orders/{order_id}/cancel/',
@@ -58,7 +58,7 @@ const ACCEPTED_STATUSES = new Set(['acc', 'accepted', 'processed', 'processing',
  * `PUT /orders/{order_id}/accept/` (endpoint `acceptOrder`, mutating): payment and callback;
  * answers 201 with status `ACC` (acknowledgement only).
  *
- * With `options.retry: 'idempotent-accept'` (the batch runner's choice, issue 11 "Retries") the
+ * With `options.retry: 'idempotent-accept'` (accepting again is safe: a repeat is refused with 409) the
  * accept is retried on transient failures, and a 409 is resolved by reading the order: an order
  * already accepted (or processed) counts as accepted and is returned; otherwise the 409 is thrown.
  * `options.paths` gives the profile's fetch-order path for that read.
@@ -103,7 +103,7 @@ export async function fetchOrder(
 
 /**
  * fetch-order-data, with the envelope's `message` as well: for an order that ended `failed`, the
- * service's reason (PRODUCT.md assumes the usual envelope; the sandbox puts the reason there, as
+ * service's reason (docs/assumptions.md assumes the usual envelope; the sandbox puts the reason there, as
  * its callback does). `message` is undefined when it says nothing (`OK`, empty).
  * @throws as {@link fetchOrder}
  */

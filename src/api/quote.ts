@@ -7,7 +7,7 @@ import type { ApiClient, RequestOptions } from './client.js';
 /**
  * `result` of get quote as the client reads it: `services` is required (an empty list is a real
  * answer: no service offered); a 200 without it, or with something else, is a protocol error
- * (exit 5), never "no service offered" (issue 20 item 3).
+ * (exit 5), never "no service offered".
  */
 export const quoteAnswer = z.looseObject({ services: z.array(quoteServiceEntry) });
 

@@ -1,8 +1,7 @@
 /**
  * fetch-service-data (interface document, "Create shipment": the collection data of a
  * consolidated-mail shipment "is obtained from a fetch-service-data operation"; path not shown,
- * assumed `GET /services/{service_code}/`, setting `paths.fetch-service-data` of the profile;
- * issue 16).
+ * assumed `GET /services/{service_code}/`, setting `paths.fetch-service-data` of the profile).
  */
 import { serviceDataResult, type ServiceData } from '../schema/service-data.js';
 import type { ApiClient, RequestOptions } from './client.js';

@@ -1,5 +1,5 @@
 /**
- * The request slots of a batch (issue 11, `--concurrency`): at most `size` holders at once, served
+ * The request slots of a batch: at most `size` holders at once, served
  * first come, first served. An order holds one from its first request until it starts waiting for
  * its booking result; each poll of a waiting order takes one for that request only. So
  * `--concurrency n` bounds the requests in flight, and an order whose booking is still running at

@@ -1,6 +1,6 @@
 /**
- * The one booking entry point (issue 17, part 1): {@link bookDocument} books any document: a
- * regular order (PRODUCT.md, flow 1: create → accept → wait), consolidated mail (flows 2 and 3;
+ * The one booking entry point: {@link bookDocument} books any document: a
+ * regular order (the regular flow: create → accept → wait), consolidated mail (flows 2 and 3;
  * interface document, "What the service does", the alternative path: create shipment × N →
  * combine → accept the parent → wait) or an order that already exists and is pending (accept →
  * wait, `order accept --wait`). `book`, `order accept --wait`, a batch runner (src/batch/) and a

@@ -1,6 +1,6 @@
 /**
  * Building the accept-order request from the payment flags, a payment file and the profile's
- * default payment (interface document, "Accept order"; layout as PRODUCT.md decides). No flag
+ * default payment (interface document, "Accept order"; layout as docs/assumptions.md decides). No flag
  * takes a card number or CVV, since flags show in the process list: card details come only from
  * `--payment-file`, in the accept request's wire form (`request` wrapper optional).
  */
@@ -63,7 +63,7 @@ export async function buildAcceptRequest(
     throw new UsageError(`${flags.paymentFile}: order.id is ${String(order.id)} but the order being accepted is ${orderId}`);
   }
   const fromFile = isObject(order.payment) ? (order.payment as Record<string, unknown>) : undefined;
-  // Flags and a file that disagree are a usage error: nothing of either is dropped silently (issue 18, item 7).
+  // Flags and a file that disagree are a usage error: nothing of either is dropped silently.
   if (fromFile?.type !== undefined && flags.payment !== undefined && fromFile.type !== flags.payment) {
     throw new UsageError(`--payment ${flags.payment} and ${flags.paymentFile} (payment type ${String(fromFile.type)}) disagree`, {
       suggestion: 'Give the payment once: either the flags or the file.',
@@ -97,7 +97,7 @@ export async function buildAcceptRequest(
     if (flags.accountNumber !== undefined) opts.account_number = flags.accountNumber;
   }
   // Card details read from the file are secrets of this run: masked by value wherever they would
-  // be printed, e.g. in a service error that echoes the request (issue 15 item 2).
+  // be printed, e.g. in a service error that echoes the request.
   const card = (order.payment as { credit_card?: unknown } | undefined)?.credit_card;
   if (isObject(card)) {
     registerSecret(card.number as string | number | undefined);

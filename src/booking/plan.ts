@@ -1,5 +1,5 @@
 /**
- * The requests a booking would send, without sending any (`book --dry-run`, issue 14 item 5):
+ * The requests a booking would send, without sending any (`book --dry-run`):
  * the same steps as {@link bookDocument} (create the order, or create each shipment and combine
  * them; then accept), each as the redacted record the API client reports (`ApiClient.plan`).
  * Ids that only the service can assign appear as placeholders: `<order id>`, `<shipment id 1>` …

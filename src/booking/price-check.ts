@@ -1,5 +1,5 @@
 /**
- * A second look at the service's numbers (issue 15, item 5): a price whose total is not amount +
+ * A second look at the service's numbers: a price whose total is not amount +
  * insurance + GST, a negative figure, a `summary_child_shipments` that is not the sum of the
  * children's totals (interface document, "Order price object": it "is the sum of the child
  * shipments' price"), an accepted order whose id is not the one that was created. Each finding is a

@@ -1,5 +1,5 @@
 /**
- * Booking progress as data (issue 17, part 1): every step of a booking is one typed
+ * Booking progress as data: every step of a booking is one typed
  * {@link BookingEvent}, and how far a booking got is one {@link BookingProgress} record, returned
  * on success and carried by a {@link BookingStoppedError} when a booking stops part-way. The flows
  * never draw: `book` turns events into lines (src/output/progress.ts), a batch runner can journal

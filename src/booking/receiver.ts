@@ -3,7 +3,7 @@
  * interface document ("Events": an HTTP POST of an ordinary `message`/`code`/`result` envelope
  * with `result.order` holding `id`, `status` and `shipments[]` with `tracking_number`).
  *
- * The service signs nothing (PRODUCT.md, "callback retries and signing"), so the receiver
+ * The service signs nothing (docs/assumptions.md, "callback retries and signing"), so the receiver
  * protects itself with an unguessable path: `<basePath>/<token>`, the token being 24 random bytes
  * in base64url (32 characters). It answers, always with a JSON envelope:
  *
@@ -315,7 +315,7 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
   };
 
   // Node checks these timeouts every `connectionsCheckingInterval` (30 s by default), so a 10 s
-  // header timeout was enforced after up to 40 s: checked every second instead (issue 20, item 10).
+  // header timeout was enforced after up to 40 s: checked every second instead.
   const headersTimeout = options.headersTimeoutMs ?? RECEIVER_HEADERS_TIMEOUT_MS;
   const requestTimeout = options.requestTimeoutMs ?? RECEIVER_REQUEST_TIMEOUT_MS;
   const server = createServer({ requestTimeout, headersTimeout, keepAliveTimeout: 2_000, connectionsCheckingInterval: Math.min(1_000, headersTimeout) }, (req, res) => {

@@ -314,7 +314,7 @@ function errorReported(orderId: string, cb: ReceivedCallback, seen: { status: st
 }
 
 /**
- * Checks what a callback for `orderId` says against fetch-order-data (issue 20, item 2): the
+ * Checks what a callback for `orderId` says against fetch-order-data: the
  * callback is a hint, the service's answer is the result. Anyone who learns the receiver's URL can
  * POST to it, and a service may send a callback early or wrongly; so:
  * - the service shows the order processed: success, with the service's tracking numbers (a

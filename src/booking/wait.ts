@@ -1,6 +1,6 @@
 /**
  * Waiting for the booking result by polling fetch-order-data (assumed `GET /orders/{order_id}/`,
- * a setting of the profile; PRODUCT.md) until the order is processed, fails, or the timeout
+ * a setting of the profile; docs/assumptions.md) until the order is processed, fails, or the timeout
  * passes. Interface document, "States and transitions": an accepted order (`ACC`) moves to
  * `processed` when booking completes.
  *
@@ -101,7 +101,7 @@ function isBadAnswer(err: unknown): err is ShipbookError {
 
 /**
  * The error that ends a wait whose polls kept failing: names the order and its last known state,
- * says the booking may still be running and how to look (issue 20, item 4).
+ * says the booking may still be running and how to look.
  */
 export function resultUnreadableError(orderId: string, lastState: string, cause: ShipbookError, paths?: OrderPaths): ResultUnreadableError {
   const pathHint = cause instanceof ApiError && cause.status === 404 ? ` If the service reads orders at another path, set it with "${shellCommand('config', 'set', 'paths.fetch-order', paths?.fetchOrder ?? 'orders/{order_id}/')}".` : '';

@@ -1,5 +1,5 @@
 /**
- * `shipbook book <inputs…>` as a batch (issue 11): many files, directories, multi-document YAML,
+ * `shipbook book <inputs…>` as a batch: many files, directories, multi-document YAML,
  * JSON arrays and NDJSON; every input validated before the first request; booked at
  * `--concurrency` with a journal that makes a killed run resumable without booking anything
  * twice; `--report`, `--junit`, `--shard i/n`, `--skip-invalid`; exit 8 when some orders failed

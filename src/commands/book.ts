@@ -1,5 +1,5 @@
 /**
- * `shipbook book <file>`: the whole regular flow in one command (PRODUCT.md, flow 3): create the
+ * `shipbook book <file>`: the whole regular flow in one command (docs/assumptions.md, flow 3): create the
  * order, accept it with payment, wait for the booking result and print the tracking numbers.
  */
 import { statSync } from 'node:fs';
@@ -51,11 +51,11 @@ import { shellCommand } from '../output/shell.js';
  */
 export async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; again?: boolean; collectionFromService?: boolean }, ctx: Context): Promise<void> {
   const { io } = ctx;
-  // --payment stored_card without --card: the stored cards offered on a terminal (issue 16).
+  // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
   const loaded = o.file !== undefined ? await loadDocument(o.file, io.stdin) : undefined;
   if (o.collectionFromService) {
-    // Consolidated mail only: every child shipment's collection from the service data (issue 16).
+    // Consolidated mail only: every child shipment's collection from the service data.
     if (!loaded || !isConsolidatedDocument(loaded.data)) {
       throw new UsageError('--collection-from-service is for consolidated mail: a file with shipments and a main_shipment (an order\'s collection is the sender\'s)', {
         suggestion: 'See fixtures/consolidated/collection-from-service.yaml, or leave out --collection-from-service.',

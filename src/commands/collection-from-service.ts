@@ -1,5 +1,5 @@
 /**
- * `--collection-from-service` (issue 16) on `shipment create` and on a consolidated `book`: the
+ * `--collection-from-service` on `shipment create` and on a consolidated `book`: the
  * collection of each consolidated-mail shipment is filled in from fetch-service-data (interface
  * document, "Create shipment": "the collection data must be the specific data for that service").
  * The service data names the shipment fields it fills (`collection_type`, `collection`); they are

@@ -1,7 +1,7 @@
 /**
  * Every top-level command, in the order `shipbook --help` lists them. Add new commands here.
  *
- * Start-up is a feature (issue 13): a command's module, with what it imports (zod, yaml, the
+ * Start-up is a feature: a command's module, with what it imports (zod, yaml, the
  * prompts, the HTTP client …), is loaded only when that command runs. The manifest below gives
  * each command's name, the term and summary that `shipbook --help` shows, and how to load it; the
  * other commands are registered as light stubs that only list themselves. Everything is loaded

@@ -1,6 +1,6 @@
 /**
  * The order a sending command (`book`, `order create`) works on, from a file, from prompts, or
- * from a file completed by prompts (issue 12): saved sender references resolved, the missing
+ * from a file completed by prompts: saved sender references resolved, the missing
  * parts asked on a terminal (or, without one, listed with what supplies them: exit 2), the
  * service chosen from a live quote by the prompt or by `--service`, the summary confirmed, the
  * payment asked in a guided booking, and `--save-as` written — all before anything is created.
@@ -31,7 +31,7 @@ import type { QuoteServiceEntry } from '../schema/quote.js';
 import { formatPath } from '../schema/issues.js';
 import { showWarnings } from './input.js';
 
-/** The flags of issue 12 on `book` and `order create`. */
+/** The order-input flags of `book` and `order create`. */
 export interface OrderInputFlags {
   /** `--service cheapest|<code>`: the service for shipments without `service.code`, from a live quote. */
   service?: string;

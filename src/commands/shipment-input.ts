@@ -1,6 +1,6 @@
 /**
  * The shipment `shipment create` sends (consolidated mail), from a file, from prompts, or from a
- * file completed by prompts (issue 12), as `order-input.ts` does for orders: saved senders
+ * file completed by prompts, as `order-input.ts` does for orders: saved senders
  * resolved, only the missing parts asked on a terminal (the service from the consolidated-mail
  * services of a live quote), or, without one, listed with what supplies them (exit 2).
  */

@@ -1,5 +1,5 @@
 /**
- * The stored card of `--payment stored_card` without `--card` (issue 16): on a terminal the
+ * The stored card of `--payment stored_card` without `--card`: on a terminal the
  * account's stored cards (fetch-credit-card) are offered in a list; without one the payment flow
  * refuses with a usage error that names `shipbook card list`. The wizard's payment step offers the
  * same list ({@link storedCardChoices}).

@@ -1,6 +1,6 @@
 /**
  * Warnings about what the service answered (a price that does not add up, a negative figure, a
- * callback the service did not bear out …; issue 15, item 5 and issue 18): printed on stderr as
+ * callback the service did not bear out …): printed on stderr as
  * `warning: …` lines, and listed as `warnings` (strings) in the document of a machine format. The
  * command goes on: a warning never changes the exit code.
  */

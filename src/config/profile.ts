@@ -22,9 +22,9 @@ export interface ResolvedProfile {
   baseUrl?: string;
   /** API key; undefined for the built-in sandbox (which uses its own key). */
   apiKey?: string;
-  /** Auth header name (PRODUCT.md default `Authorization`). */
+  /** Auth header name (docs/assumptions.md default `Authorization`). */
   authHeader: string;
-  /** Auth header value prefix (PRODUCT.md default `Bearer `). */
+  /** Auth header value prefix (docs/assumptions.md default `Bearer `). */
   authPrefix: string;
   /** Assumed paths of fetch-order-data and cancel-order. */
   paths: OrderPaths;

@@ -4,8 +4,8 @@
  * Profile name: `--profile`, then `SHIPBOOK_PROFILE`, then `default-profile` in the configuration
  * file, then the built-in `sandbox`. Single settings are then overridden by `SHIPBOOK_BASE_URL`
  * and `SHIPBOOK_API_KEY`, which let CI run with nothing stored. Defaults for what a profile
- * leaves out: header `Authorization`, prefix `Bearer ` (PRODUCT.md "authorization scheme"), the
- * assumed order paths of PRODUCT.md, payment `credit`.
+ * leaves out: header `Authorization`, prefix `Bearer ` (docs/assumptions.md "authorization scheme"), the
+ * assumed order paths of docs/assumptions.md, payment `credit`.
  */
 import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
 import { normaliseBaseUrl } from '../api/client.js';

@@ -63,7 +63,7 @@ export function permissionWarnings(file: string, fileStats: Pick<Stats, 'mode'>,
 
 /** A JSON deserializer that accepts only an object (used for conf, and for reads). */
 export function parseConfigText(text: string): Record<string, unknown> {
-  // A UTF-8 byte order mark (Notepad writes one) is not content (issue 20 item 10).
+  // A UTF-8 byte order mark (Notepad writes one) is not content.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return {};
   const value: unknown = JSON.parse(text);
@@ -113,7 +113,7 @@ export class ConfigStore {
 
   /**
    * Where config.json points when it is a symbolic link (the resolved target, or the link text when
-   * the target does not exist), or null when it is a plain file or absent (issue 20 item 9).
+   * the target does not exist), or null when it is a plain file or absent.
    */
   symlinkTarget(): string | null {
     try {

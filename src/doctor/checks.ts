@@ -75,7 +75,7 @@ export function checkNode(version: string): CheckResult {
 }
 
 /**
- * The directory of the built-in sandbox's state (issue 10): `SHIPBOOK_STATE_DIR`, else
+ * The directory of the built-in sandbox's state: `SHIPBOOK_STATE_DIR`, else
  * `$XDG_STATE_HOME/shipbook`, else `~/.local/state/shipbook` (`%LOCALAPPDATA%\\shipbook` on Windows).
  * The same rule as the sandbox's store (src/sandbox/store/location.ts), which the layer rules keep
  * doctor from importing; a unit test holds the two together.

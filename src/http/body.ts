@@ -22,7 +22,7 @@ export function readLimitedBody(req: IncomingMessage, limit: number): Promise<Li
 
 /**
  * Reads a stream (an HTTP body) as UTF-8 text of at most `limit` bytes, with listeners rather
- * than an async iterator (issue 13: the iterator cost the client more per answer than undici's
+ * than an async iterator (the iterator cost the client more per answer than undici's
  * parsing). Past `limit`, the rest is read and discarded up to `drainLimit` bytes (`drained:
  * true`); past that, or when `declared` (the content-length, NaN when unknown) already exceeds it,
  * reading stops at once (`drained: false`): the caller destroys the stream or closes the connection.

@@ -3,7 +3,7 @@
  * API. They are bundled into dist/main.cjs from undici's own files, so a command that calls the
  * service reads none of undici's 110 files, and does not run the top level of the parts it never
  * uses (fetch, WebSocket, cookies, the mock and cache layers): about 40 ms of start-up on a
- * 2-core machine (issue 13, bench/RESULTS.md).
+ * 2-core machine.
  *
  * The paths are undici's own files (`lib/dispatcher/agent.js`, `lib/api/api-request.js`); the
  * package has no `exports` map, so they resolve like its main entry. They are resolved when

@@ -438,7 +438,7 @@ function needsFullParse(text: string): boolean {
 }
 
 /**
- * The fast path for one line of NDJSON (issue 13: batch throughput): a line that JSON.parse takes,
+ * The fast path for one line of NDJSON: a line that JSON.parse takes,
  * holding an object without repeated keys or deep nesting, is read with JSON.parse, and its
  * positions are found only when a message needs one (by the full parse, {@link parseInput}).
  * Anything else returns undefined: the caller parses it fully, which reports the problem.

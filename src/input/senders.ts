@@ -1,5 +1,5 @@
 /**
- * Saved sender references in input files (issue 12): a collection written as `"@warehouse-syd"`
+ * Saved sender references in input files: a collection written as `"@warehouse-syd"`
  * is replaced by that sender of the active profile (`shipbook config sender set`) before the
  * document is validated. The pickup window belongs to each booking, so the object form
  * `{sender: "@warehouse-syd", pickup: {…}}` takes the sender's address and adds the rest. An

@@ -31,7 +31,7 @@ function requestsOf(kind: KindName, value: unknown): Array<{ segments: PropertyK
 
 /**
  * Errors for requests over {@link MAX_REQUEST_BYTES} (1 MiB), measured as the UTF-8 JSON shipbook
- * would send (issue 20, item 6). The interface document does not show a request size limit
+ * would send. The interface document does not show a request size limit
  * ("Limits": "not shown"); 1 MiB is the sandbox's and the limit shipbook assumes for the service.
  */
 export function requestSizeProblems(kind: KindName, value: unknown): Array<{ segments: PropertyKey[]; message: string }> {

@@ -39,7 +39,7 @@ function showWeight(n: number): string {
  *   which is often a weight typed in grams or the wrong unit;
  * - a package over the sandbox's limit of {@link SANDBOX_MAX_CHARGEABLE_KG} kg chargeable weight
  *   (actual or cubic): the sandbox refuses it, the real service's limit is not shown, so it is a
- *   warning (issue 20, item 6).
+ *   warning.
  */
 export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
   const out: SchemaProblem[] = [];

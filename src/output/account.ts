@@ -1,5 +1,5 @@
 /**
- * How the answers of fetch-credit-card and fetch-service-data are shown (issue 16): the stored
+ * How the answers of fetch-credit-card and fetch-service-data are shown: the stored
  * cards one per row; the service data as field/value rows, the collection data under the
  * shipment field names it fills (`collection_type`, `collection.city`, …).
  */

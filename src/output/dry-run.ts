@@ -1,5 +1,5 @@
 /**
- * How `--dry-run` shows the requests it did not send (issue 14 item 5): method and URL, the
+ * How `--dry-run` shows the requests it did not send: method and URL, the
  * headers (the API key already masked by the client as `****abcd`), and the JSON body (card
  * number and CVV already masked), in the order they would have been sent. Every line passes
  * through redactText once more, so a secret the client did not know of is masked too.

@@ -1,5 +1,5 @@
 /**
- * Tables that fit the terminal (issue 18 item 4, issue 14 item 1): given the width of the
+ * Tables that fit the terminal: given the width of the
  * terminal in columns, cells are wrapped (or shortened with `…`) inside their column, and when
  * even the narrowest layout is too wide the least useful columns are dropped first, the way `gh`
  * does. Columns marked `atomic` (ids, tracking numbers, codes) are never split or shortened.

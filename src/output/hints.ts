@@ -1,5 +1,5 @@
 /**
- * Hints that name a command to run next, rendered from data (issue 17 part 1, issue 15 item 6):
+ * Hints that name a command to run next, rendered from data:
  * every id and path is quoted for a POSIX shell where the shell needs it, so every hint can be
  * pasted as it is printed. The "how far a booking got" hint is rendered from the flow's
  * {@link BookingProgress} record, never written as prose by the flow.

@@ -1,6 +1,6 @@
 /**
  * Node.js's own process warnings (a library's `process.emitWarning`, an experimental feature
- * notice) never reach the user as `(node:1234) Warning: …` lines (issue 14 item 6): Node's
+ * notice) never reach the user as `(node:1234) Warning: …` lines: Node's
  * default printer is removed and warnings go to a callback instead, which shipbook uses to show
  * them only with `--debug`. Input problems a library would warn about are reported by the
  * loaders as problems at their line and column instead.

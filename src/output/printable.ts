@@ -1,6 +1,6 @@
 /**
  * Text that came from outside (a callback body, a service's error message, a file's content) made
- * safe to print on a terminal (issue 20, item 8): control characters and the Unicode controls that
+ * safe to print on a terminal: control characters and the Unicode controls that
  * reorder or hide text are shown as visible escapes instead of reaching the terminal, so an
  * `ESC [ 2 J` in a callback's message cannot clear the screen, recolour the output or move the cursor.
  *

@@ -1,5 +1,5 @@
 /**
- * Booking progress as lines on stderr (issue 17, part 1): turns the flows' {@link BookingEvent}s
+ * Booking progress as lines on stderr: turns the flows' {@link BookingEvent}s
  * into the step lines of `book` (`✔ accepted  order ORD-… accepted; …`), the wait's spinner, and
  * `warning:`/`note:` lines, which go above the spinner while it runs. The flows never draw; a batch
  * runner or a wizard renders the same events its own way.

@@ -1,5 +1,5 @@
 /**
- * Quoting for a POSIX shell (issue 15, item 6): every command shipbook prints as a hint can be
+ * Quoting for a POSIX shell: every command shipbook prints as a hint can be
  * pasted as it is, even when an id or a path holds spaces or shell characters.
  */
 
@@ -31,7 +31,7 @@ const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 let hintProfile: string | undefined;
 
 /**
- * The `--profile` of this run, carried by every command printed as a hint (issue 18, item 5): a
+ * The `--profile` of this run, carried by every command printed as a hint: a
  * hint run as printed goes to the same service. main sets it once the flags are parsed and clears
  * it at the start of each run; undefined when no `--profile` was given (the environment that
  * chose the profile is still there when the hint is pasted).

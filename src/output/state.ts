@@ -1,5 +1,5 @@
 /**
- * The documented `state` of orders and shipments in machine output (issue 18, item 6): beside the
+ * The documented `state` of orders and shipments in machine output: beside the
  * wire `status` (mixed case, as the service sends it: `new`, `NEW`, `ACC`, `PEN`, `processed`)
  * every order and shipment carries `state`, one of {@link STATES}. A shipment inside an order
  * shares its order's state (the interface document shows a child as `PEN` or `NEW` while its

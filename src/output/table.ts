@@ -32,7 +32,7 @@ let fitTable: typeof FitTable | undefined;
 
 /**
  * Loads the table fitter; main calls it once the format is `table` (tab-separated output and the
- * machine formats never need it: issue 13, start-up). Safe to call twice.
+ * machine formats never need it: start-up stays light). Safe to call twice.
  */
 export async function prepareTables(): Promise<void> {
   fitTable ??= (await import('./fit.js')).fitTable;
@@ -50,7 +50,7 @@ export function terminalWidth(io: Pick<IOStreams, 'stdout' | 'env'>): number {
 /**
  * Renders rows under `columns` in the form that fits the streams (see module doc). Cells are plain
  * text, often from outside (a service's names, a file's values): control characters are shown as
- * escapes, never sent to the terminal (issue 20, item 8); colour comes only from {@link Column.style}.
+ * escapes, never sent to the terminal; colour comes only from {@link Column.style}.
  */
 export function renderTable(io: IOStreams, columns: Column[], rows: string[][]): string {
   if (!io.stdoutIsTTY) {

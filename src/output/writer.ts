@@ -1,5 +1,5 @@
 /**
- * One output layer (issue 17, part 3): the format of stdout is chosen once, from the global flags
+ * One output layer: the format of stdout is chosen once, from the global flags
  * and the terminal, and every command hands its data (and, for people, a renderer) to one
  * {@link OutputWriter}; errors go through the same writer. Formats:
  * - `table`: tables for people (the default when stdout is a terminal);
@@ -15,7 +15,7 @@ import type { Target } from '../config/target.js';
 import { addStates } from './state.js';
 import { scrubKnownValue } from '../api/redact.js';
 
-/** The YAML writer, loaded by {@link prepareYaml} only when `--output yaml` asks for it (issue 13: start-up). */
+/** The YAML writer, loaded by {@link prepareYaml} only when `--output yaml` asks for it. */
 let toYaml: ((value: unknown) => string) | undefined;
 
 /** Loads the YAML writer; main calls it when the arguments ask for `--output yaml`. Safe to call twice. */
@@ -86,7 +86,7 @@ export interface OutputWriter {
    */
   error(body: unknown, scrub: (text: string) => string): void;
   /**
-   * Marks this run's output as made against a sandbox (PRODUCT.md, "The sandbox"; issue 18, item 1):
+   * Marks this run's output as made against a sandbox (docs/assumptions.md, "The sandbox"):
    * in a machine format every document written afterwards gets `"sandbox": true`; in a table or
    * tsv a marker line is printed on stdout now (`sandbox<TAB>simulated service, nothing is really booked`).
    */

@@ -1,5 +1,5 @@
 /**
- * Completing a document by prompts (issue 12): a shipment (create order or create shipment form)
+ * Completing a document by prompts: a shipment (create order or create shipment form)
  * that lacks a part — the collection, the delivery, the pickup window, the packages, the customs,
  * the description or the service — gets only that part asked; what a file or a flag gives is
  * never asked again. Without prompts (no terminal, `CI`, `--no-input`) every missing part is

@@ -1,5 +1,5 @@
 /**
- * `--save-as <file>` (issue 12): what was entered, written as an order (or shipment, or quote)
+ * `--save-as <file>`: what was entered, written as an order (or shipment, or quote)
  * file that `shipbook validate` accepts and `shipbook book <file>` books again without prompts.
  * Payment is never part of it: a card number or CVV is never written anywhere.
  */

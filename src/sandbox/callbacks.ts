@@ -1,6 +1,6 @@
 /**
  * Delivery of the processing callback: interface document, "Events" (an HTTP POST of an
- * ordinary envelope to the URL given at acceptance) and PRODUCT.md "callback retries and signing"
+ * ordinary envelope to the URL given at acceptance) and docs/assumptions.md "callback retries and signing"
  * (a failed callback — non-2xx or no answer — is retried a few times with backoff; nothing is
  * signed).
  *

@@ -1,5 +1,5 @@
 /**
- * The sandbox account's stored cards (issue 16; interface document, "Accept order": stored card
+ * The sandbox account's stored cards (interface document, "Accept order": stored card
  * ids come from fetch-credit-card). A few cards are seeded (always there: three usable, one
  * expired); a card paid with at acceptance with `save: true` is added to the store, masked (brand,
  * last four digits, expiry, holder: never the full number or the CVV).

@@ -1,5 +1,5 @@
 /**
- * The sandbox's error answers (interface document, "Errors"; PRODUCT.md, "error codes and bodies"):
+ * The sandbox's error answers (interface document, "Errors"; docs/assumptions.md, "error codes and bodies"):
  * an envelope whose `code` is the HTTP status. In a module of their own so the state machine and the
  * HTTP layer both use them without importing each other.
  */

@@ -4,7 +4,7 @@
  * so route modules never import the server.
  *
  * Envelope: interface document, "Conventions" and "Errors" — every response is
- * `{message, code, result}` with `message` `OK` on success; PRODUCT.md "error codes and bodies" —
+ * `{message, code, result}` with `message` `OK` on success; docs/assumptions.md "error codes and bodies" —
  * `code` equals the HTTP status and `result.errors` lists `{field, message}` pairs.
  */
 import type * as z from 'zod';

@@ -1,7 +1,7 @@
 /**
  * The sandbox: a local, stateful simulation of the Shipment Booking Service over real HTTP
- * (PRODUCT.md, "The sandbox"). It follows the interface document — envelope, fields, limits,
- * statuses, asynchronous booking and callbacks — with the decisions of PRODUCT.md where the
+ * (docs/assumptions.md, "The sandbox"). It follows the interface document — envelope, fields, limits,
+ * statuses, asynchronous booking and callbacks — with the decisions of docs/assumptions.md where the
  * document says "not shown".
  *
  * Operations: `POST /quote/`, `GET /quote/`, `POST /orders/`, `PUT /orders/{order_id}/accept/`,

@@ -13,7 +13,7 @@ export interface SandboxOptions {
    * any non-empty token is accepted, but a missing header on create/accept still gets 401.
    */
   apiKey?: string;
-  /** Name of the credentials header (PRODUCT.md "authorization scheme"). Default `authorization`. */
+  /** Name of the credentials header (docs/assumptions.md "authorization scheme"). Default `authorization`. */
   authHeader?: string;
   /** Prefix of the credentials header value, before the key. Default `Bearer `. */
   authPrefix?: string;

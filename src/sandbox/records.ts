@@ -75,7 +75,7 @@ export interface StoredOrder {
 
 
 /**
- * A card saved with `save: true` at acceptance (issue 16): what the sandbox keeps of it. Never the
+ * A card saved with `save: true` at acceptance: what the sandbox keeps of it. Never the
  * full number or the CVV: the brand and last four digits are taken from the number, which is then
  * dropped.
  */

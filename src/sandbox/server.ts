@@ -1,7 +1,7 @@
 /**
  * The sandbox's HTTP server (node:http): routing, JSON bodies wrapped in `request`, credentials,
  * and the envelope. Interface document, "Conventions" (bodies wrapped in `request`; responses
- * `{message, code, result}`), "Authentication" and "Errors"; PRODUCT.md "authorization scheme"
+ * `{message, code, result}`), "Authentication" and "Errors"; docs/assumptions.md "authorization scheme"
  * and "error codes and bodies".
  *
  * Every answer is an envelope whose `code` equals the HTTP status:
@@ -99,7 +99,7 @@ function envelopeHeaders(ctx: SandboxContext): readonly string[] {
  * phase), together. A client with many connections open (a batch, a load generator) is then woken
  * once for the answers of a turn instead of once per answer, and reads them in one go: on a
  * 2-core machine that took the sandbox from about 27,000 to 35,000 `POST /quote/` a second at 32
- * connections (issue 13). An answer waits at most for the other requests read in the same turn.
+ * connections. An answer waits at most for the other requests read in the same turn.
  * One list for the process: each answer knows its own connection.
  */
 let unsent: Array<{ res: ServerResponse; body: string }> = [];
@@ -147,7 +147,7 @@ async function readRequestBody(req: IncomingMessage, res: ServerResponse, mode: 
       errors: [{ field: 'request', message: 'required' }],
     });
   }
-  // issue 20 item 10: a body declared as something other than JSON is refused (415), not guessed at.
+  // a body declared as something other than JSON is refused (415), not guessed at.
   const declared = req.headers['content-type'];
   const type = declared === undefined || declared === 'application/json' ? '' : declared.split(';')[0]!.trim().toLowerCase();
   if (type !== '' && type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
@@ -179,7 +179,7 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * Checks credentials (PRODUCT.md "authorization scheme"): the header `options.authHeader` holding
+ * Checks credentials (docs/assumptions.md "authorization scheme"): the header `options.authHeader` holding
  * `options.authPrefix` + a non-empty token (the prefix compared case-insensitively), equal to
  * `options.apiKey` when one is configured. Throws 401 when required and missing or wrong, or when
  * optional, present and wrong under a configured key. Returns whether valid credentials came.

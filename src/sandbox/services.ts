@@ -1,5 +1,5 @@
 /**
- * The sandbox's service data (issue 16; interface document, "Create shipment": the collection
+ * The sandbox's service data (interface document, "Create shipment": the collection
  * data of consolidated mail "is obtained from a fetch-service-data operation"). The one source of
  * the consolidation hub: fetch-service-data serves it, and the sandbox's own messages about the
  * hub (combine, main shipment) quote it from here.

@@ -49,7 +49,7 @@ function timeWire(time: string): string {
   return /^\d{2}:\d{2}$/.test(time) ? `${time}:00` : time;
 }
 
-/** An address in response form: `address_lines` padded to 3, `company` "" when absent (the interface types it as a string, issue 15 item 1), `pickup.date` with `T00:00:00`. */
+/** An address in response form: `address_lines` padded to 3, `company` "" when absent (the interface types it as a string), `pickup.date` with `T00:00:00`. */
 export function addressWire(address: AddressRequest | CollectionRequest): Record<string, unknown> {
   const lines = [...address.address_lines];
   while (lines.length < 3) lines.push('');

@@ -1,7 +1,7 @@
 /**
  * Stored cards: the answer of fetch-credit-card (referenced by the interface document, "Accept
  * order": "The stored card id is obtained from a fetch-credit-card operation"; path assumed
- * `GET /credit-cards/`, a setting of the profile, issue 16). A stored card is what the service
+ * `GET /credit-cards/`, a setting of the profile). A stored card is what the service
  * keeps of a card saved with `save: true`: never the full number or the CVV.
  *
  * Wire form (snake_case like the interface document):

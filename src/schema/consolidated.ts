@@ -74,7 +74,7 @@ export function shipmentDocument(
   data: unknown,
   shipment: z.ZodType<ShipmentRequest, unknown> = shipmentRequest('shipment'),
 ): z.ZodType<ShipmentRequest, unknown> {
-  // Strict like the kinds registry: an unknown member beside the shipment is an error, never dropped (issue 20 item 1).
+  // Strict like the kinds registry: an unknown member beside the shipment is an error, never dropped.
   if (isObject(data) && 'shipment' in data) return z.strictObject({ shipment }).transform((d) => d.shipment);
   if (isObject(data) && 'main_shipment' in data) {
     return z.strictObject({ main_shipment: shipment, shipments: z.unknown().optional() }).transform((d) => d.main_shipment);

@@ -13,7 +13,7 @@ export const envelope = z.looseObject({
 });
 export type Envelope = z.output<typeof envelope>;
 
-/** Field errors in an error envelope's `result.errors` (PRODUCT.md), read from any shape we can. */
+/** Field errors in an error envelope's `result.errors` (docs/assumptions.md), read from any shape we can. */
 export const fieldErrors = z
   .array(z.looseObject({ field: z.union([z.string(), z.number()]).transform(String).optional(), message: z.string().optional() }))
   .catch([]);

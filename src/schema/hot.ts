@@ -1,5 +1,5 @@
 /**
- * Parsing for hot paths (issue 13: "nothing per request that could be done once, schema
+ * Parsing for hot paths ("nothing per request that could be done once, schema
  * compilation"). A schema parsed often (every request the sandbox answers, every document and
  * answer of a batch) is compiled with `z.compile` once it has been used {@link COMPILE_AFTER}
  * times: a generated fast path that builds the same output, about 2–3 times faster. An input the

@@ -1,5 +1,5 @@
 /**
- * Limits shared by validation and the built-in sandbox (issue 20 item 6).
+ * Limits shared by validation and the built-in sandbox.
  *
  * The interface document gives the 35-character name/description limits of create order and the
  * 1 MiB request limit; it is silent on the length of the other free-text fields, so these are

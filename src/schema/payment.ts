@@ -1,6 +1,6 @@
 /**
  * Accept order and its payment object: interface document, "Accept order: PUT
- * /orders/{order_id}/accept/", laid out as PRODUCT.md decides: `request.order` holds `id`,
+ * /orders/{order_id}/accept/", laid out as docs/assumptions.md decides: `request.order` holds `id`,
  * `payment` and `options.digital_signature`; `request.options` holds `send_documents` and
  * `account_number`; `request.callback` the URL. `save` is sent under `credit_card`, and on input
  * also accepted under `options`.
@@ -52,7 +52,7 @@ export function creditCardRequest(now: () => Date = () => new Date()) {
       holder_name: z.string({ error: (iss) => (iss.input === undefined ? 'required' : 'expected the card holder\'s name as text') }).min(1, { error: 'must not be empty' }).max(100, { error: 'at most 100 characters' }),
       expire: withJsonSchema(
         z
-          // Card fields never echo their content: a CVV or card number typed in the wrong place would be printed (issue 20 item 10).
+          // Card fields never echo their content: a CVV or card number typed in the wrong place would be printed.
           .string({ error: (iss) => (iss.input === undefined ? 'required' : 'expected MM/YY as text') })
           .transform((v) => v.trim())
           .superRefine((v, ctx) => {

@@ -2,7 +2,7 @@
  * Service data: the answer of fetch-service-data (referenced by the interface document, "Create
  * shipment": for consolidated mail "the collection data must be the specific data for that
  * service, which is obtained from a fetch-service-data operation"; path assumed
- * `GET /services/{service_code}/`, a setting of the profile, issue 16).
+ * `GET /services/{service_code}/`, a setting of the profile).
  *
  * Wire form (snake_case like the interface document):
  * `{service: {code, name, carrier, global_mail, collection_data}}` where `collection_data` is, for

@@ -17,7 +17,7 @@ export const COLLECTION_TYPES = ['pickup', 'dropoff'] as const;
 
 /**
  * `service` of a shipment request: the `code` from a quote response and its options — a list of
- * strings in create order, an object `{insurance: boolean}` in create shipment (PRODUCT.md). A
+ * strings in create order, an object `{insurance: boolean}` in create shipment (docs/assumptions.md). A
  * quote service entry pasted as it came (with `name`, `carrier`, `global_mail`, `price`) is
  * accepted; only `code` and `options` are kept ({@link QUOTE_ENTRY_EXTRAS}).
  */

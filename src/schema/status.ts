@@ -1,7 +1,7 @@
 /**
  * Statuses: interface document, "States and transitions". Order `new`/`NEW`, `ACC`, `processed`;
  * shipment `PEN`, `NEW`, `TODO`. Compared case-insensitively and shown to people as words
- * (PRODUCT.md, "statuses"). `cancelled` is the sandbox's state after cancel-order (not shown in the
+ * (docs/assumptions.md, "statuses"). `cancelled` is the sandbox's state after cancel-order (not shown in the
  * interface document).
  */
 

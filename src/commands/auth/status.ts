@@ -50,7 +50,7 @@ export async function runAuthStatus(o: AuthStatusOptions, ctx: Context): Promise
   const profile = await ctx.profile();
   const configFile = configFilePath(io.env);
   const lines = statusLines(profile, configFile, existsSync(configFile));
-  // A config.json that is a link: the key is read from (and would be written to) somewhere else (issue 20 item 9).
+  // A config.json that is a link: the key is read from (and would be written to) somewhere else.
   const link = ctx.configStore().symlinkTarget();
   if (link !== null) lines.push(['config-link', `symbolic link to ${link}: auth login refuses to write a key through it`]);
   const builtIn = profile.sandbox && !profile.baseUrl;

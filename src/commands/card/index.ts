@@ -1,4 +1,4 @@
-/** `shipbook card …`: the stored cards of the account (issue 16). */
+/** `shipbook card …`: the stored cards of the account. */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { cardListCommand } from './list.js';

@@ -1,6 +1,6 @@
 /**
  * `shipbook card list`: the stored cards of the account, from fetch-credit-card (assumed
- * `GET /credit-cards/`, setting `paths.fetch-credit-cards` of the profile; issue 16): the ids that
+ * `GET /credit-cards/`, setting `paths.fetch-credit-cards` of the profile): the ids that
  * `--payment stored_card --card <id>` takes.
  */
 import { Command } from 'commander';

@@ -55,7 +55,7 @@ export async function runSenderSet(name: string, file: string, ctx: Context): Pr
   try {
     address = validateDocument(doc, senderAddress) as SenderAddress;
   } catch (err) {
-    // Saving sends nothing: say what did not happen here (issue 18, item 7).
+    // Saving sends nothing: say what did not happen here.
     if (!(err instanceof ValidationError)) throw err;
     const errors = err.issues.filter((i) => i.severity === 'error').length;
     throw new ValidationError(err.issues, `${errors} problem${errors === 1 ? '' : 's'} found; nothing was saved`, { suggestion: err.suggestion });

@@ -36,7 +36,7 @@ export interface OrderAcceptOptions extends PaymentFlags {
  */
 export async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  // --payment stored_card without --card: the stored cards offered on a terminal (issue 16).
+  // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
   if (o.wait === undefined) {
     const profile = await ctx.profile();

@@ -1,6 +1,6 @@
 /**
  * `shipbook order cancel <order-id>`: cancels a pending order with cancel-order (assumed
- * `PUT /orders/{order_id}/cancel/`, a setting of the profile; PRODUCT.md). Only a pending order
+ * `PUT /orders/{order_id}/cancel/`, a setting of the profile; docs/assumptions.md). Only a pending order
  * can be cancelled; the service answers 409 otherwise (exit 3 with its message).
  */
 import { idArgument } from '../input.js';

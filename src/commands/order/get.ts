@@ -1,7 +1,7 @@
 /**
  * `shipbook order get <order-id>`: the order's current status, price and shipments with their
  * tracking numbers, from fetch-order-data (assumed `GET /orders/{order_id}/`, a setting of the
- * profile; PRODUCT.md). This is how to see a booking later, after a wait timed out or was interrupted.
+ * profile; docs/assumptions.md). This is how to see a booking later, after a wait timed out or was interrupted.
  */
 import { idArgument } from '../input.js';
 import { Command } from 'commander';

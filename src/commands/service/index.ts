@@ -1,4 +1,4 @@
-/** `shipbook service …`: the data of a service (issue 16). */
+/** `shipbook service …`: the data of a service. */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { serviceShowCommand } from './show.js';

@@ -1,6 +1,6 @@
 /**
  * `shipbook service show <code>`: the data of one service from fetch-service-data (assumed
- * `GET /services/{service_code}/`, setting `paths.fetch-service-data` of the profile; issue 16):
+ * `GET /services/{service_code}/`, setting `paths.fetch-service-data` of the profile):
  * name, carrier, global_mail and, for consolidated mail, the collection data its shipments carry
  * (the consolidation hub), which `--collection-from-service` fills in.
  */

@@ -1,5 +1,5 @@
 /**
- * The two referenced operations of issue 16, at their assumed paths: fetch-credit-card
+ * The two referenced operations (stored cards and service data), at their assumed paths: fetch-credit-card
  * (`GET /credit-cards/`: the sandbox account's stored cards, seeded and saved at acceptance,
  * masked) and fetch-service-data (`GET /services/{service_code}/`: name, carrier, `global_mail`
  * and, for consolidated mail, the `collection_data` its shipments carry). Both require

@@ -1,7 +1,7 @@
 /**
  * Orders: interface document, "Create order: POST /orders/", "Accept order: PUT
  * /orders/{order_id}/accept/" and "States and transitions"; fetch-order-data and cancel-order at
- * the paths PRODUCT.md assumes (`GET /orders/{order_id}/`, `PUT /orders/{order_id}/cancel/`).
+ * the paths docs/assumptions.md assumes (`GET /orders/{order_id}/`, `PUT /orders/{order_id}/cancel/`).
  * All require authorisation. A parent order from combine (`routes/shipments.ts`) is accepted,
  * fetched and cancelled here like any order: its shipments are the children and the main
  * shipment, and the booking gives each of them a tracking number.

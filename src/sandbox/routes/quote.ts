@@ -1,6 +1,6 @@
 /**
  * Get quote: interface document, "Get quote: POST /quote/" and "Get quote, single package:
- * GET /quote/"; query parameter names for the package as PRODUCT.md decides (`length`, `width`,
+ * GET /quote/"; query parameter names for the package as docs/assumptions.md decides (`length`, `width`,
  * `height`, `weight`, `unit`, beside the route parameters, `value`, `insurance`, `currency`).
  * Authorisation optional. Both validate with the shared `quoteRequest` schema and answer
  * `result.services`, a list of quote service entries with prices as numbers.
@@ -37,7 +37,7 @@ export function quoteResult(q: QuoteRequest, packageField: (i: number) => string
 
 /** Route parameters of GET /quote/ (as in the POST body). */
 const ROUTE_PARAMS = ['collection_country', 'collection_postcode', 'collection_city', 'delivery_country', 'delivery_postcode', 'delivery_city'] as const;
-/** Package parameters of GET /quote/, plain (PRODUCT.md). */
+/** Package parameters of GET /quote/, plain (docs/assumptions.md). */
 const PACKAGE_PARAMS = ['length', 'width', 'height', 'weight', 'unit'] as const;
 /** The other parameters. */
 const OTHER_PARAMS = ['value', 'insurance', 'currency'] as const;
