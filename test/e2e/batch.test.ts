@@ -13,6 +13,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
+import { ordersByInput as ordersAt, startSandboxProcess } from '../helpers/sandbox-process.js';
+
+/** `shipbook sandbox` in its own process with `args`; resolves with its URL once it listens. */
+const sandbox = (args: string[] = []) => startSandboxProcess(args, running);
+/** Every order the sandbox holds, as `{transient_id → order ids}`. */
+const ordersByInput = (url: string) => ordersAt(url, KEY);
 
 const KEY = 'sk_test_batch_0123456789';
 const running: ChildProcess[] = [];
@@ -26,32 +32,7 @@ afterEach(async () => {
   }
 });
 
-/** `shipbook sandbox` in its own process with `args`; resolves with its URL once it listens. */
-async function sandbox(args: string[] = []): Promise<string> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--no-log', '--delay', '20ms', ...args], { cwd: ROOT, env: isolatedEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
-  running.push(child);
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: string) => {
-      out += d;
-      if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).url as string);
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
-}
 
-/** Every order the sandbox holds, as `{transient_id → order ids}`. */
-async function ordersByInput(url: string): Promise<Map<string, string[]>> {
-  const res = await fetch(new URL('_sandbox/orders/', url), { headers: { authorization: `Bearer ${KEY}` } });
-  const body = (await res.json()) as { result: { orders: Array<{ id: string; shipments: Array<{ transient_id: string | null }> }> } };
-  const by = new Map<string, string[]>();
-  for (const o of body.result.orders) {
-    const t = o.shipments[0]?.transient_id ?? '';
-    by.set(t, [...(by.get(t) ?? []), o.id]);
-  }
-  return by;
-}
 
 /** A directory with an NDJSON file of `n` orders (transient ids B-0 … B-n-1). */
 function ordersFile(n: number): { dir: string; file: string } {

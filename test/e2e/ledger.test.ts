@@ -14,22 +14,14 @@ import { parse } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
+import { ordersByInput as ordersAt } from '../helpers/sandbox-process.js';
 
 const KEY = 'sk_test_ledger_0123456789';
 const A = join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml');
 const B = join(ROOT, 'fixtures/orders/insured-bne-per.yaml');
-
 /** Every order the sandbox holds, by the transient id of its first shipment. */
-async function ordersByInput(url: string): Promise<Map<string, string[]>> {
-  const res = await fetch(new URL('_sandbox/orders/', url), { headers: { authorization: `Bearer ${KEY}` } });
-  const body = (await res.json()) as { result: { orders: Array<{ id: string; shipments: Array<{ transient_id: string | null }> }> } };
-  const by = new Map<string, string[]>();
-  for (const o of body.result.orders) {
-    const t = o.shipments[0]?.transient_id ?? '';
-    by.set(t, [...(by.get(t) ?? []), o.id]);
-  }
-  return by;
-}
+const ordersByInput = (url: string) => ordersAt(url, KEY);
+
 
 /** A directory with an NDJSON file of `n` orders (transient ids L-0 … L-n-1), and each order as its own JSON file. */
 function ordersFile(n: number): { dir: string; file: string; single: (i: number) => string } {

@@ -3,14 +3,15 @@
  * bin/shipbook.js with `CI=true`. A fault server counting every request it receives is the witness
  * that nothing was sent where the run must refuse.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
+import { ROOT, runCli } from './cli.js';
+import { startSandboxProcess } from '../helpers/sandbox-process.js';
 
 const ORDER = 'fixtures/orders/domestic-syd-mel.yaml';
 let fault: FaultServer;
@@ -156,19 +157,7 @@ describe('a profile pointing at `shipbook sandbox` is marked from the server\'s 
   });
 
   /** `shipbook sandbox` in its own process; resolves with its URL once it listens. */
-  async function sandboxProcess(): Promise<string> {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--no-log', '--delay', '20ms'], { cwd: ROOT, env: isolatedEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
-    running.push(child);
-    let out = '';
-    child.stdout!.setEncoding('utf8');
-    return new Promise((resolve, reject) => {
-      child.stdout!.on('data', (d: string) => {
-        out += d;
-        if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).url as string);
-      });
-      child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-    });
-  }
+  const sandboxProcess = () => startSandboxProcess([], running);
 
   it('a profile that says nothing of a sandbox: the answers announce it, and every format is marked', async () => {
     const url = await sandboxProcess();
