@@ -131,11 +131,13 @@ describe('shipbook book with many orders', () => {
     await expectBookedOnceOrUnknown(url, rep, 200);
     if (r.code === 8) expect(Number(rep.summary.unknown) + Number(rep.summary.failed)).toBeGreaterThan(0);
     expect(readFileSync(junit, 'utf8')).toMatch(/<testsuite name="shipbook book" tests="200"/);
-    // `shipbook sandbox` announces itself: the marker line first, then one line per order
-    // (input, order id, status, tracking numbers, total).
-    const [marker, ...orders] = r.stdout.trim().split('\n');
-    expect(marker).toBe('sandbox\tsimulated service, nothing is really booked');
-    expect(orders).toHaveLength(200);
+    // `shipbook sandbox` announces itself in its answers: the marker line comes as soon as the
+    // first answer does (after an order whose every request was cut by a reset, it may follow that
+    // order's line), once; then one line per order (input, order id, status, tracking numbers, total).
+    const lines = r.stdout.trim().split('\n');
+    const marker = 'sandbox\tsimulated service, nothing is really booked';
+    expect(lines.filter((l) => l === marker)).toHaveLength(1);
+    expect(lines.filter((l) => l !== marker)).toHaveLength(200);
   }, 150_000);
 
   it('ends the same after a SIGKILL half way and the same command again', async () => {
