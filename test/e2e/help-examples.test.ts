@@ -169,6 +169,9 @@ function workspace(): string {
   // The configuration of a person who followed the README, made once (logging in runs the CLI).
   template ??= loggedIn();
   cpSync(template, join(dir, '.config'), { recursive: true });
+  // cpSync keeps file modes but (on Node.js 24) makes directories with the default mode: restore the
+  // 0700 shipbook gave its configuration directory, or doctor rightly reports it open to others.
+  chmodSync(join(dir, '.config', 'shipbook'), 0o700);
   return dir;
 }
 
