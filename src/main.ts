@@ -18,7 +18,7 @@ import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS, prepareYam
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
-import { setHintProfile } from './output/shell.js';
+import { setHintProfile } from './shell.js';
 import { DryRunHalt } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';

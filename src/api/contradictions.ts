@@ -18,7 +18,7 @@
 import { ProtocolError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf } from '../schema/shipment.js';
-import { shellCommand } from '../output/shell.js';
+import { shellCommand } from '../shell.js';
 import { howToFindOut } from './client.js';
 import { ENDPOINTS, type EndpointName } from './endpoints.js';
 

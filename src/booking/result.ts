@@ -25,7 +25,7 @@ import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
 import { orderStatusWord } from '../schema/status.js';
 import { maskToken, publicCallbackUrl, startCallbackReceiver, urlHost, type CallbackReceiver, type ReceivedCallback } from './receiver.js';
-import { shellCommand } from '../output/shell.js';
+import { shellCommand } from '../shell.js';
 import type { BookingEventHandler } from './progress.js';
 import { bookingEndedError, isTransient, pollBudget, pollForResult, realSleep, waitTimeoutError, type Sleep } from './wait.js';
 

@@ -15,7 +15,7 @@ import { ApiError, BookingFailedError, EXIT, NetworkError, ProtocolError, Result
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
 import { stillRunningNote } from '../output/hints.js';
-import { shellCommand } from '../output/shell.js';
+import { shellCommand } from '../shell.js';
 
 export { realSleep, type Sleep } from '../sleep.js';
 import { realSleep, type Sleep } from '../sleep.js';

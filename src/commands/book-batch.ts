@@ -13,7 +13,7 @@ import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, typ
 import { DEFAULT_JOURNAL as LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../batch/journal.js';
 import { Ledger, defaultJournalPath, peekLedger } from '../ledger/ledger.js';
 import { nextStepHint, plannedLine } from '../output/ledger.js';
-import { shellCommand } from '../output/shell.js';
+import { shellCommand } from '../shell.js';
 import { parseShard, type Shard } from '../batch/identity.js';
 import { ReportWriter } from '../batch/report.js';
 import { CsvReportWriter, isCsvReport } from '../batch/report-csv.js';

@@ -36,7 +36,7 @@ import { fetchOrder, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { EXIT, ShipbookError, type ExitCode } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
-import { shellCommand } from '../output/shell.js';
+import { shellCommand } from '../shell.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the

@@ -19,7 +19,7 @@ import { completeShipment, missingInputError, missingParts, type MissingPart, ty
 import type { SavedSenders } from '../prompts/collection.js';
 import { draftPath, readDraft, removeDraft, writeDraft } from '../prompts/draft.js';
 import { PromptInterruptedError } from '../prompter.js';
-import { shellCommand } from '../output/shell.js';
+import { shellCommand } from '../shell.js';
 import { askPayment } from '../prompts/payment.js';
 import { storedCardChoices } from './stored-card.js';
 import { askSaveAs, saveDocument } from '../prompts/save.js';

@@ -12,7 +12,7 @@ import { askQuote, missingQuoteParts, type PartialQuote } from '../prompts/quote
 import { withWarnings } from './warnings.js';
 import { priceWarnings } from '../booking/price-check.js';
 import { rememberServiceCodes } from './completion-cache.js';
-import { shellCommand } from '../output/shell.js';
+import { shellCommand } from '../shell.js';
 
 /** Options of `quote`: a file, or a route and packages from flags. */
 export interface QuoteOptions {

@@ -5,7 +5,7 @@
  * {@link BookingProgress} record, never written as prose by the flow.
  */
 import type { BookingProgress } from '../booking/progress.js';
-import { shellArg, shellCommand } from './shell.js';
+import { shellArg, shellCommand } from '../shell.js';
 
 /**
  * The command that combines `ids`, for hints: `shipbook shipment combine SHP-A SHP-B --main <file>`.

@@ -5,7 +5,7 @@
  * as it is: ids and paths are quoted for a POSIX shell (src/output/shell.ts).
  */
 import type { BatchResult, NextStep, PlannedAction } from '../batch/runner.js';
-import { shellCommand } from './shell.js';
+import { shellCommand } from '../shell.js';
 
 /**
  * The `journal resolve` command line for `identity`, with `--journal` when the run kept an explicit

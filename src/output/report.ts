@@ -5,7 +5,7 @@
 import type { InputIssue } from '../errors.js';
 import { formatIssues, issueLocation } from '../input/format.js';
 import type { IOStreams } from '../io.js';
-import { shellCommand } from './shell.js';
+import { shellCommand } from '../shell.js';
 import { paint } from './style.js';
 import { renderTable } from './table.js';
 

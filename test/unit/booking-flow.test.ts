@@ -14,7 +14,7 @@ import { loadDocument } from '../../src/input/load.js';
 import { validateKind } from '../../src/input/validate.js';
 import { combineHint, interruptedHint, progressHint } from '../../src/output/hints.js';
 import { progressPrinter } from '../../src/output/progress.js';
-import { shellArg, shellCommand } from '../../src/output/shell.js';
+import { shellArg, shellCommand } from '../../src/shell.js';
 import { startSandbox, SANDBOX_API_KEY, type Sandbox } from '../../src/sandbox/index.js';
 import type { AcceptRequest } from '../../src/schema/payment.js';
 

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { terminalSafe } from '../../src/output/printable.js';
-import { shellArg } from '../../src/output/shell.js';
+import { shellArg } from '../../src/shell.js';
 
 describe('terminalSafe', () => {
   it("keeps shipbook's own colours and line erasing, and escapes every other control character", () => {

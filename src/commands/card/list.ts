@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { fetchCreditCards } from '../../api/cards.js';
 import type { Context } from '../../context.js';
 import { printStoredCards } from '../../output/account.js';
-import { shellArg } from '../../output/shell.js';
+import { shellArg } from '../../shell.js';
 
 /**
  * Fetches and prints the stored cards: a table on a terminal, tab-separated lines without one

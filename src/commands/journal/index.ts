@@ -14,7 +14,7 @@ import type { Context } from '../../context.js';
 import { ApiError, EXIT, ShipbookError, UsageError } from '../../errors.js';
 import { Ledger, ledgerPath } from '../../ledger/ledger.js';
 import { resolveCommand } from '../../output/ledger.js';
-import { shellCommand } from '../../output/shell.js';
+import { shellCommand } from '../../shell.js';
 import { renderTable } from '../../output/table.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */

@@ -14,7 +14,7 @@ import type { WaitSettings } from '../../booking/result.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
-import { shellCommand } from '../../output/shell.js';
+import { shellCommand } from '../../shell.js';
 import { prepareBooking } from '../book-common.js';
 import { withChosenCard } from '../stored-card.js';
 import { addPaymentOptions } from '../payment-options.js';

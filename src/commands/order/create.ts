@@ -1,7 +1,7 @@
 /** `shipbook order create <file>`: validate an order file and create it (pending, exact price). */
 import { Command } from 'commander';
 import { createOrder } from '../../api/orders.js';
-import { shellCommand } from '../../output/shell.js';
+import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../order-input.js';
 import { printOrder } from '../../output/order.js';

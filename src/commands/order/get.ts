@@ -6,7 +6,7 @@
 import { idArgument } from '../input.js';
 import { Command } from 'commander';
 import { fetchOrderWithMessage } from '../../api/orders.js';
-import { shellCommand } from '../../output/shell.js';
+import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { orderEndedLine, printOrder } from '../../output/order.js';
 import { orderStatusWord } from '../../schema/status.js';

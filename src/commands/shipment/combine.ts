@@ -11,7 +11,7 @@ import { showWarnings } from '../input.js';
 import type { Context } from '../../context.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
 import { printParentOrder } from '../../output/consolidated.js';
-import { shellCommand } from '../../output/shell.js';
+import { shellCommand } from '../../shell.js';
 import type { CombineRequest } from '../../schema/combine.js';
 import { combineFile, shipmentDocument, type CombineFile } from '../../schema/consolidated.js';
 import type { ShipmentRequest } from '../../schema/shipment.js';

@@ -1,6 +1,7 @@
 /**
  * Quoting for a POSIX shell: every command shipbook prints as a hint can be
- * pasted as it is, even when an id or a path holds spaces or shell characters.
+ * pasted as it is, even when an id or a path holds spaces or shell characters. Plain text work with
+ * no terminal in it, so the flows that word a next step and output/ that prints it share it.
  */
 
 /** Characters a POSIX shell takes literally in a word (no quoting needed). */
