@@ -193,19 +193,32 @@ export interface TransportErrorOptions extends ShipbookErrorOptions {
 }
 
 /**
- * The service could not be reached (refused, DNS, TLS): the request was not sent (`sent` false).
- * Never disguised as a server error. Exit 5. {@link AnswerLostError} is the subclass for an answer
- * lost after the request was sent.
+ * Base of the errors of a call to the service that did not end in an answer the client could use:
+ * the service could not be reached, did not answer in time, its answer was lost, too large or not
+ * the envelope, or the call was interrupted. Each carries the {@link RequestFate} of its call, so
+ * a caller tells "provably never reached the service" from "may have taken effect" with
+ * `err instanceof ServiceCallError && !err.sent`. Not {@link ApiError}: a refusal is an answer.
  */
-export class NetworkError extends ShipbookError {
+export abstract class ServiceCallError extends ShipbookError {
   /** See {@link RequestFate.sent}; `true` (unknown) when the error was built without a fate. */
   readonly sent: boolean;
   /** The endpoint called, when the API client built this error. */
   readonly endpoint?: RequestFate['endpoint'];
+  protected constructor(code: string, message: string, exitCode: ExitCode, options: TransportErrorOptions, sent = options.fate?.sent ?? true) {
+    super(code, message, exitCode, options);
+    this.sent = sent;
+    this.endpoint = options.fate?.endpoint;
+  }
+}
+
+/**
+ * The service could not be reached (refused, DNS, TLS): the request was not sent (`sent` false).
+ * Never disguised as a server error. Exit 5. {@link AnswerLostError} is the subclass for an answer
+ * lost after the request was sent.
+ */
+export class NetworkError extends ServiceCallError {
   constructor(message: string, options: TransportErrorOptions = {}, code = 'network_error') {
     super(code, message, EXIT.NETWORK, options);
-    this.sent = options.fate?.sent ?? true;
-    this.endpoint = options.fate?.endpoint;
   }
 }
 
@@ -220,31 +233,23 @@ export class AnswerLostError extends NetworkError {
 }
 
 /** The service did not answer in time (connect timeout, or the total deadline of a request). Exit 5. */
-export class TimeoutError extends ShipbookError {
-  /** See {@link RequestFate.sent}; `true` (unknown) when the error was built without a fate. */
-  readonly sent: boolean;
-  readonly endpoint?: RequestFate['endpoint'];
+export class TimeoutError extends ServiceCallError {
   constructor(message: string, options: TransportErrorOptions = {}) {
     super('timeout', message, EXIT.NETWORK, options);
-    this.sent = options.fate?.sent ?? true;
-    this.endpoint = options.fate?.endpoint;
   }
 }
 
 /**
  * The service's answer was larger than the client reads (`maxAnswerBytes`, 8 MiB by default);
- * reading stopped there. The request was sent and answered: for a mutating call it may have
- * taken effect. Exit 5.
+ * reading stopped there. The request was sent and answered (`sent` is always true): for a
+ * mutating call it may have taken effect. Exit 5.
  */
-export class AnswerTooLargeError extends ShipbookError {
-  readonly sent = true;
-  readonly endpoint?: RequestFate['endpoint'];
+export class AnswerTooLargeError extends ServiceCallError {
   /** The cap that was exceeded, bytes. */
   readonly limitBytes: number;
   constructor(message: string, limitBytes: number, options: TransportErrorOptions = {}) {
-    super('answer_too_large', message, EXIT.NETWORK, options);
+    super('answer_too_large', message, EXIT.NETWORK, options, true);
     this.limitBytes = limitBytes;
-    this.endpoint = options.fate?.endpoint;
   }
 }
 
@@ -253,13 +258,9 @@ export class AnswerTooLargeError extends ShipbookError {
  * whether it had been written; for a mutating call that was sent its outcome is unknown. Exit 130
  * (main may choose 143 for SIGTERM).
  */
-export class RequestInterruptedError extends ShipbookError {
-  readonly sent: boolean;
-  readonly endpoint?: RequestFate['endpoint'];
+export class RequestInterruptedError extends ServiceCallError {
   constructor(message: string, options: TransportErrorOptions = {}) {
     super('interrupted', message, EXIT.INTERRUPTED, options);
-    this.sent = options.fate?.sent ?? true;
-    this.endpoint = options.fate?.endpoint;
   }
 }
 
@@ -283,13 +284,9 @@ export class DryRunHalt extends ShipbookError {
  * client built it, `sent` is true and `endpoint` names the call (a mutating call may have taken
  * effect: its answer came but cannot be read).
  */
-export class ProtocolError extends ShipbookError {
-  readonly sent: boolean;
-  readonly endpoint?: RequestFate['endpoint'];
+export class ProtocolError extends ServiceCallError {
   constructor(message: string, options: TransportErrorOptions = {}) {
     super('bad_response', message, EXIT.NETWORK, options);
-    this.sent = options.fate?.sent ?? true;
-    this.endpoint = options.fate?.endpoint;
   }
 }
 

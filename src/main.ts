@@ -6,7 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from './version.js';
 import { registerCommands } from './commands/index.js';
 import { createContext, prepareContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
-import { ApiError, BookingErrorReportedError, EXIT, ResultUnreadableError, ShipbookError, ValidationError } from './errors.js';
+import { ApiError, BookingErrorReportedError, EXIT, ResultUnreadableError, ServiceCallError, ShipbookError, ValidationError } from './errors.js';
 import { formatIssues } from './input/format.js';
 import { parseDuration } from './input/flags.js';
 import { processIO, type IOStreams } from './io.js';
@@ -90,7 +90,7 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
   if (err instanceof ShipbookError) {
     // A booking that stopped part-way: the step's error, plus the hint rendered from the progress.
     const detail = err instanceof BookingStoppedError ? err.cause : err;
-    const fate = detail as { sent?: unknown; endpoint?: unknown };
+    const fate: Partial<Pick<ServiceCallError, 'sent' | 'endpoint'>> = detail instanceof ServiceCallError ? detail : {};
     const outcomeUnknown = fate.sent === true && detail.exitCode !== EXIT.API && detail.exitCode !== EXIT.AUTH;
     const suggestion = err instanceof BookingStoppedError ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown, detail.message === STOPPED_BEFORE_NEXT_STEP) : err.suggestion;
     exitCode = err.exitCode;

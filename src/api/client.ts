@@ -50,6 +50,7 @@ import {
   NetworkError,
   ProtocolError,
   RequestInterruptedError,
+  ServiceCallError,
   ShipbookError,
   TimeoutError,
   type RequestFate,
@@ -499,7 +500,7 @@ export class ApiClient {
         try {
           await sleep(delay, userSignal);
         } catch {
-          throw this.#interrupted(prepared, (err as { sent?: boolean }).sent ?? true, err);
+          throw this.#interrupted(prepared, err instanceof ServiceCallError ? err.sent : true, err);
         }
       }
     }

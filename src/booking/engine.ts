@@ -20,7 +20,7 @@ import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler
 import type { RecordSink } from '../batch/steps.js';
 import { stepRecorder } from '../batch/steps.js';
 import type { EntryState } from '../batch/journal.js';
-import { ApiError, EXIT, LimitRefusedError, ShipbookError } from '../errors.js';
+import { EXIT, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents } from '../schema/money.js';
 
@@ -181,9 +181,9 @@ function stopped(progress: BookingStoppedError['progress']): BookingStoppedError
   return new BookingStoppedError(new ShipbookError('interrupted', STOPPED_BEFORE_NEXT_STEP, EXIT.INTERRUPTED), progress);
 }
 
-/** What an error says about a request: sent, with no answer (only a non-ApiError can say that). */
+/** What an error says about a request: sent, with no usable answer (a refusal, ApiError, is an answer). */
 function answerLost(err: unknown): boolean {
-  return (err as { sent?: unknown })?.sent === true && !(err instanceof ApiError);
+  return err instanceof ServiceCallError && err.sent;
 }
 
 /** True for an interruption (Ctrl-C, SIGTERM, a closed stdout) rather than a failure. */
