@@ -3,7 +3,7 @@
  * fetch-credit-card operation"; path not shown, assumed `GET /credit-cards/`, setting
  * `paths.fetch-credit-cards` of the profile).
  */
-import { storedCardsResult, type StoredCard } from '../schema/card.js';
+import type { StoredCard } from '../schema/card.js';
 import type { ApiClient, RequestOptions } from './client.js';
 import { DEFAULT_ORDER_PATHS, type OrderPaths } from './orders.js';
 
@@ -13,5 +13,5 @@ import { DEFAULT_ORDER_PATHS, type OrderPaths } from './orders.js';
  * @throws ApiError (exit 3) when the service refuses, e.g. 404 when the profile's path is wrong
  */
 export async function fetchCreditCards(api: ApiClient, paths: Pick<OrderPaths, 'fetchCreditCards'> = DEFAULT_ORDER_PATHS, options: RequestOptions = {}): Promise<StoredCard[]> {
-  return (await api.call({ ...options, endpoint: 'fetchCreditCards', method: 'GET', path: paths.fetchCreditCards, result: storedCardsResult })).credit_cards;
+  return (await api.call('fetchCreditCards', { path: paths.fetchCreditCards }, options)).credit_cards;
 }

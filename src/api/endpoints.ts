@@ -1,85 +1,28 @@
 /**
- * The endpoints of the booking service that shipbook calls, and what each does: safe (reads,
- * may be repeated freely) or mutating (changes something at the service; repeating it may book
- * or charge twice). The typed wrappers (`quote.ts`, `orders.ts`, `shipments.ts`) name their
- * endpoint; the client (`client.ts`) reads this table to decide retries and to word the errors
- * of a request whose answer was lost. Also here: the test of what is transient.
+ * The endpoints of the booking service that shipbook calls, as one declarative table: for each,
+ * its method and path, whether it is safe (reads, may be repeated freely) or mutating (changes
+ * something at the service; repeating it may book or charge twice), its default retry policy, the
+ * type of its request body and the schema of its answer's `result`. The client's generic call
+ * (`ApiClient.call` in `client.ts`) takes an endpoint's name and reads everything else here; the
+ * typed wrappers (`quote.ts`, `orders.ts`, `shipments.ts`, `cards.ts`, `services.ts`) only shape
+ * arguments and results. What a failure of a safe or a mutating call means is decided in
+ * `outcome.ts`.
  *
- * Paths are relative to the base URL; `{order_id}` is replaced. The fetch-order and cancel-order
- * paths are docs/assumptions.md's assumed defaults (a profile may override them).
+ * Paths are relative to the base URL; `{order_id}` and `{service_code}` are replaced (encoded).
+ * The fetch-order and cancel-order paths are docs/assumptions.md's assumed defaults (a profile may
+ * override them).
+ *
+ * Request bodies are typed here but not checked again on the way out: every body is built from a
+ * document that src/schema/ already validated (or from the client's own code).
  */
-import { AnswerLostError, ApiError, NetworkError, TimeoutError } from '../errors.js';
-
-/** One row of the endpoint table. */
-export interface Endpoint {
-  /** Stable name, used in errors (`endpoint.name`) and by the batch journal. */
-  readonly name: EndpointName;
-  readonly method: 'GET' | 'POST' | 'PUT';
-  /** Path template relative to the base URL. */
-  readonly path: string;
-  /** `true` when the call changes nothing at the service (so it may be retried). */
-  readonly safe: boolean;
-  /** The operation in the interface document's words, e.g. `create order`. */
-  readonly title: string;
-  /** For a mutating call: what may have happened when its answer is unknown. */
-  readonly effect?: string;
-}
-
-/** Names of the endpoints in {@link ENDPOINTS}. */
-export type EndpointName =
-  | 'quote'
-  | 'quoteSinglePackage'
-  | 'createOrder'
-  | 'acceptOrder'
-  | 'fetchOrder'
-  | 'cancelOrder'
-  | 'fetchCreditCards'
-  | 'fetchServiceData'
-  | 'createShipment'
-  | 'combineShipments';
-
-/**
- * The endpoint table (interface document: "Get quote", "Create order", "Accept order",
- * "Create shipment", "Combine shipments"; docs/assumptions.md: fetch-order-data and cancel-order; the referenced reads:
- * fetch-credit-card and fetch-service-data).
- * `POST /quote/` only prices a route, so it is safe although it is a POST.
- */
-export const ENDPOINTS: Readonly<Record<EndpointName, Endpoint>> = Object.freeze({
-  quote: { name: 'quote', method: 'POST', path: 'quote/', safe: true, title: 'get quote' },
-  quoteSinglePackage: { name: 'quoteSinglePackage', method: 'GET', path: 'quote/', safe: true, title: 'get quote' },
-  createOrder: {
-    name: 'createOrder', method: 'POST', path: 'orders/', safe: false, title: 'create order',
-    effect: 'the order may have been created',
-  },
-  acceptOrder: {
-    name: 'acceptOrder', method: 'PUT', path: 'orders/{order_id}/accept/', safe: false, title: 'accept order',
-    effect: 'the order may have been accepted (and paid for)',
-  },
-  fetchOrder: { name: 'fetchOrder', method: 'GET', path: 'orders/{order_id}/', safe: true, title: 'fetch order data' },
-  cancelOrder: {
-    name: 'cancelOrder', method: 'PUT', path: 'orders/{order_id}/cancel/', safe: false, title: 'cancel order',
-    effect: 'the order may have been cancelled',
-  },
-  fetchCreditCards: { name: 'fetchCreditCards', method: 'GET', path: 'credit-cards/', safe: true, title: 'fetch credit card' },
-  fetchServiceData: { name: 'fetchServiceData', method: 'GET', path: 'services/{service_code}/', safe: true, title: 'fetch service data' },
-  createShipment: {
-    name: 'createShipment', method: 'POST', path: 'shipments/', safe: false, title: 'create shipment',
-    effect: 'the shipment may have been created',
-  },
-  combineShipments: {
-    name: 'combineShipments', method: 'PUT', path: 'shipments/', safe: false, title: 'combine shipments',
-    effect: 'the shipments may have been combined into a parent order',
-  },
-});
-
-/** The endpoint of a call that names none: GET is safe, anything else is treated as mutating. */
-export function endpointOf(name: EndpointName | undefined, method: 'GET' | 'POST' | 'PUT', path: string): Endpoint {
-  if (name) return ENDPOINTS[name];
-  return { name: 'custom' as EndpointName, method, path, safe: method === 'GET', title: `${method} ${path}`, effect: method === 'GET' ? undefined : 'it may have taken effect' };
-}
-
-/** HTTP 507: the service cannot store what the request needs (its disk is full). */
-export const INSUFFICIENT_STORAGE = 507;
+import * as z from 'zod';
+import { storedCardsResult } from '../schema/card.js';
+import type { CombineRequest, CreateShipmentRequest } from '../schema/combine.js';
+import { orderResult, type CreateOrderRequest } from '../schema/order.js';
+import type { AcceptRequest } from '../schema/payment.js';
+import { quoteServiceEntry, type QuoteRequest } from '../schema/quote.js';
+import { serviceDataResult } from '../schema/service-data.js';
+import { shipmentResponse } from '../schema/shipment.js';
 
 /**
  * Retry policy of one call:
@@ -95,27 +38,118 @@ export const INSUFFICIENT_STORAGE = 507;
  */
 export type RetryPolicy = 'safe' | 'idempotent-accept' | 'answered-create' | 'never';
 
-/**
- * True for failures that may pass on their own: the service could not be reached, its answer
- * was lost or late, HTTP 5xx (500, 502, 503, 504) or 429. Not: 4xx refusals, 507 (the service
- * cannot store anything: a full disk does not pass in seconds), protocol errors, answers too
- * large, interrupts.
- */
-export function isTransientFailure(err: unknown): boolean {
-  if (err instanceof NetworkError || err instanceof TimeoutError) return true;
-  if (err instanceof ApiError) return err.status === 429 || (err.status >= 500 && err.status <= 599 && err.status !== INSUFFICIENT_STORAGE);
-  return false;
+/** HTTP method of an endpoint. */
+export type Method = 'GET' | 'POST' | 'PUT';
+
+/** One row of the endpoint table, as the errors and the dry-run records name it. */
+export interface Endpoint {
+  /** Stable name, used in errors (`endpoint.name`) and by the batch journal. */
+  readonly name: EndpointName;
+  readonly method: Method;
+  /** Path template relative to the base URL. */
+  readonly path: string;
+  /** `true` when the call changes nothing at the service (so it may be retried). */
+  readonly safe: boolean;
+  /** The operation in the interface document's words, e.g. `create order`. */
+  readonly title: string;
+  /** For a mutating call: what may have happened when its answer is unknown. */
+  readonly effect?: string;
+  /** Retry policy of a call that does not choose one (see {@link RetryPolicy}). */
+  readonly retry: RetryPolicy;
+  /** Schema of the answer's `result`; an answer that does not fit is a ProtocolError. */
+  readonly result: z.ZodType;
 }
 
 /**
- * Whether a failed attempt of `endpoint` may be repeated under `policy`: a transient failure of
- * a safe call; of a mutating call only when its request provably never left (`sent` false) or
- * the caller chose `idempotent-accept`.
+ * `result` of get quote as the client reads it: `services` is required (an empty list is a real
+ * answer: no service offered); a 200 without it, or with something else, is a protocol error
+ * (exit 5), never "no service offered".
  */
-export function mayRetry(err: unknown, endpoint: Endpoint, policy: RetryPolicy): boolean {
-  if (policy === 'never' || !isTransientFailure(err)) return false;
-  if (endpoint.safe || policy === 'idempotent-accept') return true;
-  if (policy === 'answered-create' && err instanceof ApiError) return true;
-  // A mutating call: only what provably never reached the service.
-  return (err instanceof NetworkError && !(err instanceof AnswerLostError) && !err.sent) || (err instanceof TimeoutError && !err.sent);
+export const quoteAnswer = z.looseObject({ services: z.array(quoteServiceEntry) });
+
+/** `result` of create shipment: `{shipment: …}` (response form, price as numbers). */
+export const shipmentResult = z.looseObject({ shipment: shipmentResponse });
+
+/**
+ * The endpoint table (interface document: "Get quote", "Create order", "Accept order",
+ * "Create shipment", "Combine shipments"; docs/assumptions.md: fetch-order-data and cancel-order; the referenced reads:
+ * fetch-credit-card and fetch-service-data).
+ * `POST /quote/` only prices a route, so it is safe although it is a POST.
+ */
+const TABLE = Object.freeze({
+  quote: { name: 'quote', method: 'POST', path: 'quote/', safe: true, title: 'get quote', retry: 'safe', result: quoteAnswer },
+  quoteSinglePackage: { name: 'quoteSinglePackage', method: 'GET', path: 'quote/', safe: true, title: 'get quote', retry: 'safe', result: quoteAnswer },
+  createOrder: {
+    name: 'createOrder', method: 'POST', path: 'orders/', safe: false, title: 'create order',
+    effect: 'the order may have been created', retry: 'safe', result: orderResult,
+  },
+  acceptOrder: {
+    name: 'acceptOrder', method: 'PUT', path: 'orders/{order_id}/accept/', safe: false, title: 'accept order',
+    effect: 'the order may have been accepted (and paid for)', retry: 'safe', result: orderResult,
+  },
+  fetchOrder: { name: 'fetchOrder', method: 'GET', path: 'orders/{order_id}/', safe: true, title: 'fetch order data', retry: 'safe', result: orderResult },
+  cancelOrder: {
+    name: 'cancelOrder', method: 'PUT', path: 'orders/{order_id}/cancel/', safe: false, title: 'cancel order',
+    effect: 'the order may have been cancelled', retry: 'safe', result: orderResult,
+  },
+  fetchCreditCards: { name: 'fetchCreditCards', method: 'GET', path: 'credit-cards/', safe: true, title: 'fetch credit card', retry: 'safe', result: storedCardsResult },
+  fetchServiceData: { name: 'fetchServiceData', method: 'GET', path: 'services/{service_code}/', safe: true, title: 'fetch service data', retry: 'safe', result: serviceDataResult },
+  createShipment: {
+    name: 'createShipment', method: 'POST', path: 'shipments/', safe: false, title: 'create shipment',
+    effect: 'the shipment may have been created', retry: 'safe', result: shipmentResult,
+  },
+  combineShipments: {
+    name: 'combineShipments', method: 'PUT', path: 'shipments/', safe: false, title: 'combine shipments',
+    effect: 'the shipments may have been combined into a parent order', retry: 'safe', result: orderResult,
+  },
+} as const satisfies { readonly [N in EndpointName]: Endpoint & { readonly name: N } });
+
+/** {@link TABLE} row by row, each as an {@link Endpoint}. */
+export const ENDPOINTS: Readonly<Record<EndpointName, Endpoint>> = TABLE;
+
+/** Names of the endpoints in {@link ENDPOINTS}. */
+export type EndpointName =
+  | 'quote'
+  | 'quoteSinglePackage'
+  | 'createOrder'
+  | 'acceptOrder'
+  | 'fetchOrder'
+  | 'cancelOrder'
+  | 'fetchCreditCards'
+  | 'fetchServiceData'
+  | 'createShipment'
+  | 'combineShipments';
+
+/**
+ * The request body of each endpoint, in request form (amounts as `Money`, converted to JSON
+ * numbers on the way out); `undefined` for the reads, which send none (`GET /quote/` sends its
+ * quote as query parameters).
+ */
+export interface EndpointBodies {
+  quote: QuoteRequest;
+  quoteSinglePackage: undefined;
+  createOrder: CreateOrderRequest;
+  acceptOrder: AcceptRequest;
+  fetchOrder: undefined;
+  /** Cancel sends an empty object. */
+  cancelOrder: Record<string, never>;
+  fetchCreditCards: undefined;
+  fetchServiceData: undefined;
+  createShipment: CreateShipmentRequest;
+  combineShipments: CombineRequest;
+}
+
+/** The checked `result` of an answer of endpoint `N`. */
+export type ResultOf<N extends EndpointName> = z.output<(typeof TABLE)[N]['result']>;
+
+/**
+ * `template` with each `{name}` replaced by `params[name]`, URI-encoded (a placeholder such as
+ * `<order id>` is encoded too; a dry-run record shows it decoded). A name without a value stays.
+ */
+export function fillPath(template: string, params: Readonly<Record<string, string>> | undefined): string {
+  if (params === undefined) return template;
+  return template.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {
+    const value = Object.hasOwn(params, name) ? params[name] : undefined;
+    return value === undefined ? whole : encodeURIComponent(value);
+  });
 }

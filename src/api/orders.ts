@@ -6,8 +6,7 @@
  * {@link RequestOptions} (retry policy, AbortSignal) as its last parameter.
  */
 import { ApiError } from '../errors.js';
-import { orderResult, type OrderResponse } from '../schema/order.js';
-import type { CreateOrderRequest } from '../schema/order.js';
+import type { CreateOrderRequest, OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { ApiClient, RequestOptions } from './client.js';
 import { checkAccepted, checkCreated } from './contradictions.js';
@@ -35,10 +34,6 @@ export const DEFAULT_ORDER_PATHS: OrderPaths = {
   fetchServiceData: 'services/{service_code}/',
 };
 
-function orderPath(template: string, orderId: string): string {
-  return template.replace('{order_id}', encodeURIComponent(orderId));
-}
-
 /**
  * `POST /orders/` (endpoint `createOrder`, mutating): stores the order as pending; returns it with
  * the exact price (numbers). Retried only when the request provably never left; a lost answer is
@@ -46,7 +41,7 @@ function orderPath(template: string, orderId: string): string {
  * ProtocolError whose outcome is unknown (src/api/contradictions.ts).
  */
 export async function createOrder(api: ApiClient, order: CreateOrderRequest, options: RequestOptions = {}): Promise<OrderResponse> {
-  const created = (await api.call({ ...options, endpoint: 'createOrder', method: 'POST', path: 'orders/', body: order, result: orderResult })).order;
+  const created = (await api.call('createOrder', { body: order }, options)).order;
   checkCreated('createOrder', created);
   return created;
 }
@@ -73,9 +68,7 @@ export async function acceptOrder(
 ): Promise<OrderResponse> {
   let accepted: OrderResponse;
   try {
-    accepted = (
-      await api.call({ retry: options.retry, signal: options.signal, endpoint: 'acceptOrder', method: 'PUT', path: orderPath('orders/{order_id}/accept/', orderId), body: accept, result: orderResult })
-    ).order;
+    accepted = (await api.call('acceptOrder', { params: { order_id: orderId }, body: accept }, { retry: options.retry, signal: options.signal })).order;
   } catch (err) {
     if (options.retry === 'idempotent-accept' && err instanceof ApiError && err.status === 409) {
       const order = await fetchOrder(api, orderId, options.paths ?? DEFAULT_ORDER_PATHS, { signal: options.signal });
@@ -98,7 +91,7 @@ export async function fetchOrder(
   paths: OrderPaths = DEFAULT_ORDER_PATHS,
   options: RequestOptions = {},
 ): Promise<OrderResponse> {
-  return (await api.call({ ...options, endpoint: 'fetchOrder', method: 'GET', path: orderPath(paths.fetchOrder, orderId), result: orderResult })).order;
+  return (await api.call('fetchOrder', { path: paths.fetchOrder, params: { order_id: orderId } }, options)).order;
 }
 
 /**
@@ -114,12 +107,8 @@ export async function fetchOrderWithMessage(
   options: RequestOptions = {},
 ): Promise<{ order: OrderResponse; message?: string }> {
   let message: string | undefined;
-  const { order } = await api.call({
+  const { order } = await api.call('fetchOrder', { path: paths.fetchOrder, params: { order_id: orderId } }, {
     ...options,
-    endpoint: 'fetchOrder',
-    method: 'GET',
-    path: orderPath(paths.fetchOrder, orderId),
-    result: orderResult,
     onMessage: (m) => {
       if (m.trim() !== '' && m.trim().toUpperCase() !== 'OK') message = m;
     },
@@ -134,5 +123,5 @@ export async function cancelOrder(
   paths: OrderPaths = DEFAULT_ORDER_PATHS,
   options: RequestOptions = {},
 ): Promise<OrderResponse> {
-  return (await api.call({ ...options, endpoint: 'cancelOrder', method: 'PUT', path: orderPath(paths.cancelOrder, orderId), body: {}, result: orderResult })).order;
+  return (await api.call('cancelOrder', { path: paths.cancelOrder, params: { order_id: orderId }, body: {} }, options)).order;
 }

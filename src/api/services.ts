@@ -3,7 +3,7 @@
  * consolidated-mail shipment "is obtained from a fetch-service-data operation"; path not shown,
  * assumed `GET /services/{service_code}/`, setting `paths.fetch-service-data` of the profile).
  */
-import { serviceDataResult, type ServiceData } from '../schema/service-data.js';
+import type { ServiceData } from '../schema/service-data.js';
 import type { ApiClient, RequestOptions } from './client.js';
 import { DEFAULT_ORDER_PATHS, type OrderPaths } from './orders.js';
 
@@ -14,6 +14,5 @@ import { DEFAULT_ORDER_PATHS, type OrderPaths } from './orders.js';
  * @throws ApiError (exit 3), e.g. 404 for a service code the service does not know
  */
 export async function fetchServiceData(api: ApiClient, code: string, paths: Pick<OrderPaths, 'fetchServiceData'> = DEFAULT_ORDER_PATHS, options: RequestOptions = {}): Promise<ServiceData> {
-  const path = paths.fetchServiceData.replace('{service_code}', encodeURIComponent(code));
-  return (await api.call({ ...options, endpoint: 'fetchServiceData', method: 'GET', path, result: serviceDataResult })).service;
+  return (await api.call('fetchServiceData', { path: paths.fetchServiceData, params: { service_code: code } }, options)).service;
 }

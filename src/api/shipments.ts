@@ -3,15 +3,11 @@
  * shipments: PUT /shipments/". The parent order that combine returns is accepted with
  * `acceptOrder` (`api/orders.ts`), like any order.
  */
-import * as z from 'zod';
 import type { CombineRequest, CreateShipmentRequest } from '../schema/combine.js';
-import { orderResult, type OrderResponse } from '../schema/order.js';
-import { shipmentResponse, type ShipmentResponse } from '../schema/shipment.js';
+import type { OrderResponse } from '../schema/order.js';
+import type { ShipmentResponse } from '../schema/shipment.js';
 import type { ApiClient, RequestOptions } from './client.js';
 import { checkCombined, checkCreated } from './contradictions.js';
-
-/** `result` of create shipment: `{shipment: …}` (response form, price as numbers). */
-export const shipmentResult = z.looseObject({ shipment: shipmentResponse });
 
 /**
  * `POST /shipments/`: creates one consolidated-mail shipment leaving Australia; returns it with its
@@ -20,7 +16,7 @@ export const shipmentResult = z.looseObject({ shipment: shipmentResponse });
  * @throws ApiError (exit 3) when the service refuses it, e.g. a service code that is not consolidated mail
  */
 export async function createShipment(api: ApiClient, body: CreateShipmentRequest, options: RequestOptions = {}): Promise<ShipmentResponse> {
-  const created = (await api.call({ ...options, endpoint: 'createShipment', method: 'POST', path: 'shipments/', body, result: shipmentResult })).shipment;
+  const created = (await api.call('createShipment', { body }, options)).shipment;
   checkCreated('createShipment', created);
   return created;
 }
@@ -35,7 +31,7 @@ export async function createShipment(api: ApiClient, body: CreateShipmentRequest
  *   ProtocolError (exit 5, outcome unknown) for a parent without an id or without a shipment sent
  */
 export async function combineShipments(api: ApiClient, body: CombineRequest, options: RequestOptions = {}): Promise<OrderResponse> {
-  const parent = (await api.call({ ...options, endpoint: 'combineShipments', method: 'PUT', path: 'shipments/', body, result: orderResult })).order;
+  const parent = (await api.call('combineShipments', { body }, options)).order;
   // A parent without the shipments sent is not their combination: what became of them is unknown.
   checkCombined(body.shipments, parent);
   return parent;

@@ -7,7 +7,6 @@
  * (fetch-order-data) when it polls, so it is not part of the plan.
  */
 import type { ApiClient, PlannedRequest } from '../api/client.js';
-import { ENDPOINTS } from '../api/endpoints.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { BookingDocument } from './book.js';
 
@@ -24,8 +23,7 @@ export interface PlanDeps {
  */
 export async function planBooking(doc: BookingDocument, deps: PlanDeps): Promise<PlannedRequest[]> {
   const plan = (name: 'createOrder' | 'createShipment' | 'combineShipments' | 'acceptOrder', body: unknown, orderId?: string): PlannedRequest => {
-    const e = ENDPOINTS[name];
-    return deps.api.plan({ endpoint: name, method: e.method, path: orderId === undefined ? e.path : e.path.replace('{order_id}', orderId), body });
+    return deps.api.plan({ endpoint: name, ...(orderId === undefined ? {} : { params: { order_id: orderId } }), body });
   };
   const requests: PlannedRequest[] = [];
   let orderId: string;

@@ -18,7 +18,8 @@
  * reach a receiver on 127.0.0.1).
  */
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
-import { isLoopbackHost, type ApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/client.js';
+import { isLoopbackHost } from '../api/base-url.js';
 import { BookingErrorReportedError, BookingFailedError, EXIT, ShipbookError, UsageError } from '../errors.js';
 import { stillRunningNote } from '../output/hints.js';
 import type { OrderResponse } from '../schema/order.js';

@@ -8,9 +8,9 @@
  * the user interrupts a wait.
  */
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
-import { INSUFFICIENT_STORAGE } from '../api/endpoints.js';
+import { INSUFFICIENT_STORAGE } from '../api/outcome.js';
 import type { ApiClient } from '../api/client.js';
-import { isTransientFailure } from '../api/endpoints.js';
+import { isTransientFailure } from '../api/outcome.js';
 import { ApiError, BookingFailedError, EXIT, NetworkError, ProtocolError, ResultUnreadableError, ShipbookError, TimeoutError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';

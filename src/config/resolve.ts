@@ -8,7 +8,7 @@
  * assumed order paths of docs/assumptions.md, payment `credit`.
  */
 import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
-import { normaliseBaseUrl } from '../api/client.js';
+import { normaliseBaseUrl } from '../api/base-url.js';
 import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
 import { ConfigError } from '../errors.js';
 import { builtinSandboxProfile, type ResolvedProfile } from './profile.js';

@@ -28,7 +28,7 @@
  * Card numbers and CVVs have no place here: shipbook never stores card details.
  */
 import * as z from 'zod';
-import { normaliseBaseUrl } from '../api/client.js';
+import { normaliseBaseUrl } from '../api/base-url.js';
 import { deliveryRequest } from '../schema/address.js';
 import { describe } from '../schema/common.js';
 import { ShipbookError } from '../errors.js';

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, planRequest, type PlannedRequest } from '../../src/api/client.js';
-import { ENDPOINTS, isTransientFailure, mayRetry } from '../../src/api/endpoints.js';
+import { ApiClient, type PlannedRequest } from '../../src/api/client.js';
+import { planRequest } from '../../src/api/dry-run.js';
+import { ENDPOINTS } from '../../src/api/endpoints.js';
+import { isTransientFailure, mayRetry } from '../../src/api/outcome.js';
 import { acceptOrder, createOrder, fetchOrder } from '../../src/api/orders.js';
 import { quoteServices } from '../../src/api/quote.js';
 import { createShipment } from '../../src/api/shipments.js';
@@ -288,7 +290,7 @@ describe('dry run', () => {
   });
 
   it('plans a later step without a client, with a placeholder id', () => {
-    const planned = planRequest({ baseUrl: 'https://api.example.com/v1', apiKey: KEY }, { endpoint: 'acceptOrder', method: 'PUT', path: 'orders/<order id>/accept/', body: acceptBody });
+    const planned = planRequest({ baseUrl: 'https://api.example.com/v1', apiKey: KEY }, { endpoint: 'acceptOrder', params: { order_id: '<order id>' }, body: acceptBody });
     expect(planned.url).toBe('https://api.example.com/v1/orders/<order id>/accept/');
     expect(JSON.stringify(planned)).not.toContain('737');
   });
@@ -316,14 +318,14 @@ describe('secrets by value', () => {
 
 describe('small parts', () => {
   it('reads Retry-After as seconds or an HTTP date', async () => {
-    const { parseRetryAfter } = await import('../../src/api/client.js');
+    const { parseRetryAfter } = await import('../../src/api/http.js');
     expect(parseRetryAfter('3')).toBe(3000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
     expect(parseRetryAfter('soon')).toBeUndefined();
   });
 
   it('quotes an order id for the shell in "find out" hints', async () => {
-    const { howToFindOut } = await import('../../src/api/client.js');
+    const { howToFindOut } = await import('../../src/api/outcome.js');
     expect(howToFindOut(ENDPOINTS.acceptOrder, 'orders/ORD%201%3B/accept/')).toBe("Find out with: shipbook order get 'ORD 1;'");
   });
 

@@ -9,7 +9,8 @@
  */
 import type { Readable } from 'node:stream';
 import { Command } from 'commander';
-import { ApiClient, normaliseBaseUrl } from '../../api/client.js';
+import { ApiClient } from '../../api/client.js';
+import { normaliseBaseUrl } from '../../api/base-url.js';
 import { maskSecret } from '../../api/redact.js';
 import { checkCredentials, checkDescription } from '../../config/check.js';
 import { withStored } from '../../config/keys.js';

@@ -9,7 +9,8 @@ import { Command } from 'commander';
 import { createHash } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import type { Agent } from '../../http/undici.js';
-import { VERSION, isLoopbackHost } from '../../api/client.js';
+import { isLoopbackHost } from '../../api/base-url.js';
+import { VERSION } from '../../version.js';
 import {
   REFUSAL_INTERVAL_MS,
   RefusalLog,

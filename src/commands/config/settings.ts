@@ -5,7 +5,7 @@
  * an argument (arguments show in the process list): `auth login --with-key` reads it from stdin.
  */
 import { Command } from 'commander';
-import { normaliseBaseUrl } from '../../api/client.js';
+import { normaliseBaseUrl } from '../../api/base-url.js';
 import { maskSecret } from '../../api/redact.js';
 import { effectiveValue, findSetting, getStored, SETTING_KEYS, withStored, type SettingKey } from '../../config/keys.js';
 import { BUILTIN_PROFILE, storedProfile, type ConfigData } from '../../config/schema.js';
