@@ -11,6 +11,8 @@ import { schemaProblems } from '../schema/issues.js';
 import { acceptRequest, PAYMENT_TYPES, type AcceptRequest, type PaymentType } from '../schema/payment.js';
 import type { DefaultPayment } from '../config/profile.js';
 import { registerSecret } from '../api/redact.js';
+import { isObject } from '../schema/object.js';
+import { PAYMENT_SHORTHAND } from '../input/shorthand.js';
 
 /** Payment flags shared by `order accept` and `book`. */
 export interface PaymentFlags {
@@ -26,10 +28,6 @@ export interface PaymentFlags {
   sendDocuments?: boolean;
   /** `--account-number <n>`: `request.options.account_number`. */
   accountNumber?: string;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /**
@@ -51,11 +49,8 @@ export async function buildAcceptRequest(
   if (flags.paymentFile) {
     doc = await loadDocument(flags.paymentFile, options.stdin);
     body = structuredClone(doc.data as Record<string, unknown>);
-    // Shorthand: a file holding just `payment:` (and `options:`) at the top.
-    if (!('order' in body) && 'payment' in body) {
-      const { payment, ...rest } = body;
-      body = { ...rest, order: { payment } };
-    }
+    // A file holding just `payment:` (and `options:`) at the top is the short form of `order.payment`.
+    if (PAYMENT_SHORTHAND.matches(body)) body = PAYMENT_SHORTHAND.expand(body);
   }
   const order = isObject(body.order) ? body.order : (body.order = {});
   order.id ??= orderId;

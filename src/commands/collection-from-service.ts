@@ -16,9 +16,9 @@ import { UsageError } from '../errors.js';
 import type { LoadedDocument } from '../input/load.js';
 import type { CollectionData } from '../schema/service-data.js';
 import { formatPath } from '../schema/issues.js';
+import { isObject } from '../schema/object.js';
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The collection data as plain JSON (what a file would hold), for comparing and copying. */
 function plain(value: unknown): unknown {

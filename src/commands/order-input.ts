@@ -30,6 +30,7 @@ import { paymentRequest, type PaymentRequest } from '../schema/payment.js';
 import type { QuoteServiceEntry } from '../schema/quote.js';
 import { formatPath } from '../schema/issues.js';
 import { showWarnings } from './input.js';
+import { isObject } from '../schema/object.js';
 
 /** The order-input flags of `book` and `order create`. */
 export interface OrderInputFlags {
@@ -51,7 +52,6 @@ export interface OrderInput {
 }
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A document with no file behind it: every field is asked. */
 function emptyOrder(): LoadedDocument {

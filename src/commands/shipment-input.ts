@@ -19,9 +19,9 @@ import { confirmSummary, renderSummary } from '../prompts/summary.js';
 import { formatPath } from '../schema/issues.js';
 import { fillCollectionFromService } from './collection-from-service.js';
 import { showWarnings } from './input.js';
+import { isObject } from '../schema/object.js';
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Reads the shipment for `shipment create`. With `flags.collectionFromService` the collection is

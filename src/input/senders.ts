@@ -7,6 +7,7 @@
  */
 import type { InputIssue } from '../errors.js';
 import { formatPath } from '../schema/issues.js';
+import { isObject } from '../schema/object.js';
 
 /** A saved sender address, as the profile stores it. */
 export type SenderRecord = Readonly<Record<string, unknown>>;
@@ -26,10 +27,6 @@ export interface ResolvedSenders {
   issues: InputIssue[];
   /** The names used, in order of appearance. */
   used: string[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** The sender name of a reference (`"@warehouse-syd"` → `warehouse-syd`), or undefined when `v` is not one. */

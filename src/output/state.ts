@@ -7,6 +7,7 @@
  * cancelled; a shipment on its own (created, not yet combined) is pending.
  */
 import { orderStatusWord } from '../schema/status.js';
+import { isObject } from '../schema/object.js';
 
 /** The documented states, the same word everywhere (README "Statuses"). */
 export const STATES = ['pending', 'accepted', 'processed', 'failed', 'cancelled'] as const;
@@ -27,7 +28,6 @@ export function shipmentState(status: string | undefined, order: State = 'pendin
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `obj` with `state` placed right after `status`. */
 function withState(obj: Json, state: State): Json {

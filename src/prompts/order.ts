@@ -16,12 +16,9 @@ import { askCollectionType, askPickup, askSender, type SavedSenders } from './co
 import { askCustoms, askDescription, askReference } from './customs.js';
 import { askPackages } from './packages.js';
 import { askService, pickService, quoteRequestFor, type ServiceChoice } from './service.js';
+import { isObject } from '../schema/object.js';
 
 type Obj = Record<string, unknown>;
-
-function isObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** A part of a shipment that can be missing, in the order the wizard asks for them. */
 export type ShipmentPart = 'collection' | 'delivery' | 'collection_type' | 'pickup' | 'packages' | 'customs_information' | 'description' | 'service';

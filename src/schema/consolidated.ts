@@ -13,6 +13,7 @@ import * as z from 'zod';
 import { leavingAustraliaShipment } from './combine.js';
 import { describe, text } from './common.js';
 import { shipmentRequest, type ShipmentRequest } from './shipment.js';
+import { isObject } from './object.js';
 
 /**
  * The booking file of `shipbook book` for consolidated mail: the children and the main shipment.
@@ -43,10 +44,6 @@ export const combineFile = z.strictObject(
   { error: (iss) => `expected a combine document (got ${describe(iss.input)})` },
 );
 export type CombineFile = z.output<typeof combineFile>;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * True when a loaded document (request wrapper removed) is a consolidated booking rather than an
