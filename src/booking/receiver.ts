@@ -23,10 +23,11 @@
 import { redactText } from '../api/redact.js';
 import { readLimitedBody } from '../http/body.js';
 import { answerMalformed, closeServer, listenOn, sendJson } from '../http/server.js';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseCallbackBody, type CallbackBody } from '../schema/envelope.js';
 import { schemaProblems } from '../schema/issues.js';
+import { sameSecret } from '../http/secret.js';
 
 /** Largest callback body accepted: 1 MiB. Larger bodies get 413. */
 export const MAX_CALLBACK_BYTES = 1024 * 1024;
@@ -180,13 +181,6 @@ export function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
-}
-
-/** Compares two strings in constant time for equal lengths. */
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**

@@ -20,7 +20,6 @@
  * Routes come from `routes/index.ts` (one line per route module); see {@link Route}.
  */
 import { readLimitedBody, type LimitedBody } from '../http/body.js';
-import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { answerMalformed } from '../http/server.js';
 import { MAX_REQUEST_BYTES } from '../schema/limits.js';
@@ -28,6 +27,8 @@ import { SandboxHttpError, type HttpMethod, type Route, type RouteReply, type Ro
 import { ROUTES } from './routes/index.js';
 import { SANDBOX_HEADER, SANDBOX_HEADER_VALUE } from '../schema/announce.js';
 import { StoreBusyError, StoreCorruptError, StoreFullError } from './store/index.js';
+import { isObject } from '../schema/object.js';
+import { sameSecret } from '../http/secret.js';
 
 /** Largest request body accepted: 1 MiB. Larger bodies get a 413 envelope. */
 export const MAX_BODY_BYTES = MAX_REQUEST_BYTES;
@@ -159,7 +160,6 @@ async function readRequestBody(req: IncomingMessage, res: ServerResponse, mode: 
   } catch (err) {
     throw new SandboxHttpError(400, `malformed JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(parsed) || !Object.hasOwn(parsed, 'request')) {
     throw new SandboxHttpError(400, 'the body must be wrapped in a top-level "request" object: {"request": {…}}', {
       errors: [{ field: 'request', message: 'required: wrap the body in a top-level "request" object' }],
@@ -169,13 +169,6 @@ async function readRequestBody(req: IncomingMessage, res: ServerResponse, mode: 
     throw new SandboxHttpError(400, '"request" must be an object', { errors: [{ field: 'request', message: 'expected an object' }] });
   }
   return parsed.request;
-}
-
-/** Compares two strings in constant time (for the API key). */
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**
