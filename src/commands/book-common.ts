@@ -9,6 +9,7 @@ import { prepareResultWaiter, type ResultWaiter, type WaitSettings } from '../bo
 import type { Context } from '../context.js';
 import { progressPrinter, type ProgressPrinter } from '../output/progress.js';
 import type { AcceptRequest } from '../schema/payment.js';
+import { readAll } from '../stream.js';
 
 /** Options of `book`. */
 export interface BookOptions extends PaymentFlags {
@@ -65,13 +66,6 @@ export async function prepareBooking(o: BookOptions, ctx: Context): Promise<Prep
     accept: (orderId) =>
       buildAcceptRequest(orderId, { ...o, callback: o.callback ?? waiter.callbackUrl }, profile.defaultPayment, { now: ctx.now, stdin: stdin() }),
   };
-}
-
-/** Everything a stream holds, as bytes. */
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-  return Buffer.concat(chunks);
 }
 
 /** A fresh stream of `bytes` on every call. */

@@ -20,6 +20,7 @@ import type * as z from 'zod';
 import { ValidationError, type InputIssue } from '../errors.js';
 import { safeParseHot } from '../schema/hot.js';
 import { closestField, formatPath, knownFieldsAt, schemaProblems } from '../schema/issues.js';
+import { readAll } from '../stream.js';
 
 /** Largest input document accepted, in bytes (5 MiB). */
 export const MAX_INPUT_BYTES = 5 * 1024 * 1024;
@@ -110,16 +111,8 @@ function fail(file: string, message: string, position?: Position): never {
 
 const tooLarge = () => `larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB; is this the right file?`;
 
-async function readStream(stream: Readable, file: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    size += buf.length;
-    if (size > MAX_INPUT_BYTES) fail(file, tooLarge());
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
+function readStream(stream: Readable, file: string): Promise<Buffer> {
+  return readAll(stream, { bytes: MAX_INPUT_BYTES, tooLarge: () => fail(file, tooLarge()) });
 }
 
 /**

@@ -26,6 +26,7 @@ import {
 import type { Context } from '../../context.js';
 import { ApiError, ConfigError, ShipbookError, UsageError } from '../../errors.js';
 import { paint } from '../../output/style.js';
+import { readAll } from '../../stream.js';
 
 /** Options of `auth login`. */
 export interface AuthLoginOptions {
@@ -46,15 +47,8 @@ const MAX_KEY_BYTES = 16 * 1024;
 
 /** Reads all of standard input as text (at most 16 KiB). @throws UsageError when it is longer. */
 export async function readSecretFromStdin(stdin: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    size += buf.length;
-    if (size > MAX_KEY_BYTES) throw new UsageError('--with-key: standard input is too long to be an API key');
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString('utf8').trim();
+  const bytes = await readAll(stdin, { bytes: MAX_KEY_BYTES, tooLarge: () => new UsageError('--with-key: standard input is too long to be an API key') });
+  return bytes.toString('utf8').trim();
 }
 
 /** Why an API key is not usable, or undefined (never quotes the key). */

@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { CsvDelimiter } from '../../input/csv.js';
 import { loadCsvMapping } from '../../input/csv-map.js';
+import { readAll } from '../../stream.js';
 
 /** The flags as commander gives them. */
 export interface CsvFlags {
@@ -69,11 +70,6 @@ export async function csvBatchInput(s: CsvSettings, ctx: Context): Promise<Batch
       },
       now: () => ctx.now(),
     },
-    stdin: () =>
-      (stdin ??= (async () => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of ctx.io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-        return Buffer.concat(chunks);
-      })()),
+    stdin: () => (stdin ??= readAll(ctx.io.stdin)),
   };
 }
