@@ -207,7 +207,9 @@ export abstract class ServiceCallError extends ShipbookError {
   protected constructor(code: string, message: string, exitCode: ExitCode, options: TransportErrorOptions, sent = options.fate?.sent ?? true) {
     super(code, message, exitCode, options);
     this.sent = sent;
-    this.endpoint = options.fate?.endpoint;
+    // Only the four fields: a whole row of the endpoint table (schemas included) never reaches `--json`.
+    const e = options.fate?.endpoint;
+    if (e !== undefined) this.endpoint = { name: e.name, method: e.method, path: e.path, safe: e.safe };
   }
 }
 
@@ -270,7 +272,7 @@ export class RequestInterruptedError extends ServiceCallError {
  * printed what would be sent (`reported` is set so main prints no error body).
  */
 export class DryRunHalt extends ShipbookError {
-  /** The redacted request (see `PlannedRequest` in src/api/client.ts). */
+  /** The redacted request (see `PlannedRequest` in src/api/dry-run.ts). */
   readonly planned: unknown;
   constructor(message: string, planned: unknown) {
     super('dry_run', message, EXIT.OK, { reported: true });

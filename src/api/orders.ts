@@ -10,6 +10,7 @@ import type { CreateOrderRequest, OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { ApiClient, RequestOptions } from './client.js';
 import { checkAccepted, checkCreated } from './contradictions.js';
+import { ENDPOINTS } from './endpoints.js';
 
 /**
  * Paths of the four operations the interface document references but does not show (settings
@@ -26,12 +27,12 @@ export interface OrderPaths {
   fetchServiceData: string;
 }
 
-/** The assumed paths of docs/assumptions.md (with the stored-card and service-data reads). */
+/** The assumed paths of docs/assumptions.md (with the stored-card and service-data reads): the endpoint table's. */
 export const DEFAULT_ORDER_PATHS: OrderPaths = {
-  fetchOrder: 'orders/{order_id}/',
-  cancelOrder: 'orders/{order_id}/cancel/',
-  fetchCreditCards: 'credit-cards/',
-  fetchServiceData: 'services/{service_code}/',
+  fetchOrder: ENDPOINTS.fetchOrder.path,
+  cancelOrder: ENDPOINTS.cancelOrder.path,
+  fetchCreditCards: ENDPOINTS.fetchCreditCards.path,
+  fetchServiceData: ENDPOINTS.fetchServiceData.path,
 };
 
 /**

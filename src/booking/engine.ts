@@ -6,7 +6,7 @@
  * - **resume**: one table ({@link resumeFrom}) from what the ledger says about a document to what
  *   this run does with it;
  * - **retry**: none of its own. Requests are retried by the API client alone, under the policy of
- *   each request (src/api/endpoints.ts `mayRetry`): creates when the service answered 429/5xx,
+ *   each request (src/api/outcome.ts `mayRetry`): creates when the service answered 429/5xx,
  *   accepts on every passing fault (a repeat is read as accepted), reads freely. A booking that
  *   still fails is recorded and continued by the next run, from the table;
  * - **record**: every request that changes something is written to the ledger (and the run's

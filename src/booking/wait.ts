@@ -63,7 +63,7 @@ export function bookingEndedError(order: OrderResponse, detail?: string): Bookin
 
 /**
  * True for poll failures that may go away on their own: the API layer's one rule
- * (src/api/endpoints.ts `isTransientFailure`: no answer, a timeout, 5xx, 429).
+ * (src/api/outcome.ts `isTransientFailure`: no answer, a timeout, 5xx, 429).
  */
 export function isTransient(err: unknown): err is Error {
   return isTransientFailure(err);

@@ -1,7 +1,7 @@
 /**
  * Reading an HTTP body with a size limit, shared by the two servers shipbook runs (the callback
  * receiver, src/booking/receiver.ts, and the sandbox, src/sandbox/server.ts) and by the API client
- * reading answers (src/api/client.ts).
+ * reading answers (src/api/http.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';

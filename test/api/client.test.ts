@@ -15,6 +15,7 @@ import {
   NetworkError,
   ProtocolError,
   RequestInterruptedError,
+  ServiceCallError,
   TimeoutError,
 } from '../../src/errors.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
@@ -68,6 +69,26 @@ describe('the endpoint table and what is transient', () => {
     expect(mayRetry(busy, ENDPOINTS.quote, 'safe')).toBe(true);
     expect(mayRetry(busy, ENDPOINTS.quote, 'never')).toBe(false);
     expect(isTransientFailure(new ApiError({ status: 409, message: 'c', method: 'PUT', url: 'u' }))).toBe(false);
+  });
+
+  it('gives every failure of a call without a usable answer one base carrying sent and the endpoint; a refusal is not one', () => {
+    const fate = { sent: false, endpoint: ENDPOINTS.createOrder };
+    const errors = [
+      new NetworkError('x', { fate }),
+      new AnswerLostError('x', { fate }),
+      new TimeoutError('x', { fate }),
+      new AnswerTooLargeError('x', 1, { fate }),
+      new RequestInterruptedError('x', { fate }),
+      new ProtocolError('x', { fate }),
+    ];
+    for (const err of errors) {
+      expect(err).toBeInstanceOf(ServiceCallError);
+      expect(err.endpoint).toEqual({ name: 'createOrder', method: 'POST', path: 'orders/', safe: false });
+    }
+    // An answer too large was answered, so it was sent whatever the fate says.
+    expect(errors.map((e) => e.sent)).toEqual([false, false, false, true, false, false]);
+    expect(new ProtocolError('x').sent).toBe(true);
+    expect(new ApiError({ status: 503, message: 'busy', method: 'POST', url: 'u' })).not.toBeInstanceOf(ServiceCallError);
   });
 });
 
