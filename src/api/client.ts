@@ -133,6 +133,8 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Default cap on the size of an answer read: 8 MiB (real answers are a few KiB). */
 export const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 const DEFAULT_MAX_ATTEMPTS = 3;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
 const MAX_BACKOFF_MS = 5_000;
 const MAX_RETRY_AFTER_MS = 30_000;
 
@@ -185,8 +187,8 @@ export class ApiClient {
     this.#pool = new Pool(
       {
         connections: options.connections,
-        connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-        responseTimeoutMs: options.responseTimeoutMs ?? 30_000,
+        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        responseTimeoutMs: options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
       },
       options.dispatcher,
     );
@@ -318,7 +320,7 @@ export class ApiClient {
       case 'too-large':
         return tooLargeError(p, this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES);
       case 'transport':
-        return transportError(p, err.cause, err.sent, this.#options.connectTimeoutMs ?? 10_000);
+        return transportError(p, err.cause, err.sent, this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
     }
   }
 
