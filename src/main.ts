@@ -227,7 +227,7 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
  * commander reports before the command's hook decides the output. The root command parses its
  * global options wherever they stand before it hands the rest to a subcommand, so they are known
  * even when the subcommand's own options are wrong; they go through the same decision
- * ({@link resolveOutput}; `--quiet` does not silence an error). Undefined for tables, tsv,
+ * ({@link resolveOutput}; `--quiet` is left out: it does not silence a usage error's body). Undefined for tables, tsv,
  * contradictory flags, and a `--output` that names no format (commander stopped at it).
  */
 async function usageErrorWriter(program: Command | undefined, err: CommanderError, io: IOStreams): Promise<OutputWriter | undefined> {
