@@ -1,8 +1,9 @@
 /**
- * Layer rules of shipbook (STYLE.md, issue 17): data flows one way,
- *   commands → flows (booking) → api / output → schema,
- * nothing below the commands reaches back up to them or to the terminal, and the sandbox shares
- * only schema/ with the client. Run by `npm test` (pretest) through `npm run depcruise`.
+ * Layer rules of shipbook: data flows one way,
+ *   commands → flows (booking, batch) → api / output → schema,
+ * nothing below the commands reaches back up to them or to the terminal (a flow returns data and
+ * errors; commands and output/ print them), and the sandbox shares only schema/ with the client.
+ * Run by `npm test` (pretest) through `npm run lint:layers`.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -24,23 +25,24 @@ module.exports = {
     {
       name: 'below-commands-no-context',
       severity: 'error',
-      comment: 'Flows, api, output, input, schema and config take what they use, never the whole context.',
-      from: { path: '^src/(booking|api|output|input|schema|config|http|sandbox)/' },
+      comment: 'Flows, api, output, input, schema, config and the ledger take what they use, never the whole context.',
+      from: { path: '^src/(booking|batch|ledger|api|output|input|schema|config|http|sandbox)/' },
       to: { path: '^src/context\\.ts$' },
     },
     {
       name: 'below-commands-no-terminal',
       severity: 'error',
-      comment: 'Nothing below the commands writes to the terminal: no IO streams, no spinner, no prompter in flows, api, input, schema or config.',
-      from: { path: '^src/(booking|api|input|schema|config|http)/' },
-      to: { path: ['^src/io\\.ts$', '^src/prompter\\.ts$', '^src/output/(progress|spinner|report|writer|table|style|order|quote|consolidated)\\.ts$'] },
+      comment:
+        'Nothing below the commands writes to the terminal: no IO streams, no prompter and nothing of output/ (its hints included) in flows, api, input, schema, config, http or the ledger. A flow returns data; what words the next step for both lives outside output/ (src/shell.ts, src/next-steps.ts).',
+      from: { path: '^src/(booking|batch|ledger|api|input|schema|config|http)/' },
+      to: { path: ['^src/io\\.ts$', '^src/prompter\\.ts$', '^src/output/'] },
     },
     {
       name: 'flows-above-api-and-output',
       severity: 'error',
-      comment: 'api/ and output/ serve the flows; they never call back up into booking/ (output may read its types).',
+      comment: 'api/ and output/ serve the flows; they never call back up into booking/ or batch/ (output may read their types).',
       from: { path: '^src/(api|output|schema|input|config)/' },
-      to: { path: '^src/booking/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/(booking|batch)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'schema-is-the-floor',

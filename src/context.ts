@@ -5,13 +5,14 @@
  * random loopback port and marked as such on stderr.
  */
 import type { ApiClient } from './api/client.js';
-import { ConfigError, UsageError } from './errors.js';
+import { ConfigError } from './errors.js';
 import { maskSecret } from './api/redact.js';
 import { parseDuration } from './input/flags.js';
 import type { ConfigStore } from './config/store.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
-import { chooseFormat, createWriter, type OutputWriter } from './output/writer.js';
-import { createQuietWriter } from './output/quiet.js';
+import { resolveOutput } from './output/format.js';
+import { writerFor } from './output/setup.js';
+import type { OutputWriter } from './output/writer.js';
 import type { AnswerNotice, PlannedRequest } from './api/client.js';
 import type { EndpointName } from './api/endpoints.js';
 import type { ResolvedProfile } from './config/profile.js';
@@ -77,8 +78,9 @@ export interface Context {
   /** With `--dry-run`: the requests the client would have sent (redacted), in order. */
   readonly planned: PlannedRequest[];
   /**
-   * Where results go, in the format chosen once from the flags and the terminal (src/output/writer.ts).
-   * @throws UsageError on first use for `--json` with another `--output`
+   * Where results go, as decided once from the flags and the terminal (src/output/format.ts); its
+   * `choice` (format, quiet, colour) is what renderers are given.
+   * @throws UsageError on first use for `--json` with another `--output`, or `--quiet` with either
    */
   readonly output: OutputWriter;
   /** `--debug`: print redacted HTTP traffic and stack traces on stderr. */
@@ -209,10 +211,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     },
     planned: [],
     get output() {
-      if (globals.quiet && (globals.json || globals.output !== undefined)) {
-        throw new UsageError(`--quiet and ${globals.json ? '--json' : `--output ${globals.output}`} ask for two kinds of output`, { suggestion: 'Give one of them.' });
-      }
-      writer ??= globals.quiet ? createQuietWriter({ out: realOut }) : createWriter(io, chooseFormat(globals, io.stdoutIsTTY));
+      // The one decision of the run's output, from the parsed flags and the real terminal.
+      writer ??= writerFor(resolveOutput(globals, io), io, realOut);
       return writer;
     },
     get debug() {

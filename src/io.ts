@@ -14,13 +14,20 @@ export interface IOStreams {
   stderr: Writable & { isTTY?: boolean };
   /** Environment variables (never mutated). */
   env: Readonly<Record<string, string | undefined>>;
-  /** Colour on stderr/stdout: terminals only, never with `NO_COLOR` or `--no-color`. */
+  /**
+   * Colour on stderr/stdout: terminals only, never with `NO_COLOR`; main turns it off for
+   * `--no-color` once the flags are parsed (src/output/writer.ts, `outputColor`).
+   */
   color: boolean;
-  /** True when stdout is a terminal: tables instead of tab-separated lines. */
+  /**
+   * True when stdout is a terminal: the truth about the terminal, never changed by a flag. Whether
+   * results are a table or tab-separated lines is the output's format (`--output`, default table on
+   * a terminal), which renderers are given.
+   */
   stdoutIsTTY: boolean;
   /** True when stderr is a terminal: spinners and progress. */
   stderrIsTTY: boolean;
-  /** Prompts are allowed: stdin and stdout are terminals, not under `CI`, and not `--no-input`. */
+  /** Prompts are allowed: stdin and stdout are terminals, not under `CI`, and not `--no-input` (main turns it off for that flag once parsed). */
   canPrompt: boolean;
   /** Writes data to stdout. */
   out(text: string): void;
@@ -28,20 +35,14 @@ export interface IOStreams {
   err(text: string): void;
 }
 
-/** Options that shape the streams: from global flags. */
-export interface IOOptions {
-  noColor?: boolean;
-  noInput?: boolean;
-}
-
-/** IO on the process's own streams. */
-export function processIO(options: IOOptions = {}, proc: NodeJS.Process = process): IOStreams {
+/** IO on the process's own streams, as the terminal and the environment make them (before any flag). */
+export function processIO(proc: NodeJS.Process = process): IOStreams {
   const env = proc.env;
   const stdoutIsTTY = proc.stdout.isTTY === true;
   const stderrIsTTY = proc.stderr.isTTY === true;
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
   const color =
-    !options.noColor && (env.NO_COLOR === undefined || env.NO_COLOR === '') && (env.FORCE_COLOR ? env.FORCE_COLOR !== '0' : stderrIsTTY);
+    (env.NO_COLOR === undefined || env.NO_COLOR === '') && (env.FORCE_COLOR ? env.FORCE_COLOR !== '0' : stderrIsTTY);
   return {
     stdin: proc.stdin,
     stdout: proc.stdout,
@@ -50,7 +51,7 @@ export function processIO(options: IOOptions = {}, proc: NodeJS.Process = proces
     color,
     stdoutIsTTY,
     stderrIsTTY,
-    canPrompt: proc.stdin.isTTY === true && stdoutIsTTY && !ci && !options.noInput,
+    canPrompt: proc.stdin.isTTY === true && stdoutIsTTY && !ci,
     // Every line written is scrubbed of the run's known secrets (key, card numbers), whatever its source.
     // … and of control characters from outside that no renderer escaped (see terminalSafe).
     out: (text) => void proc.stdout.write(terminalSafe(scrubKnown(text))),

@@ -13,8 +13,9 @@ import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { printable } from './output/printable.js';
 import { paint } from './output/style.js';
-import { prepareTables } from './output/table.js';
-import { chooseFormat, createWriter, isMachineFormat, OUTPUT_FORMATS, prepareYaml } from './output/writer.js';
+import { outputColor, OUTPUT_FORMATS, resolveOutput } from './output/format.js';
+import { prepareOutput } from './output/setup.js';
+import { createWriter, type OutputWriter } from './output/writer.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
@@ -51,17 +52,19 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
   program.hook('preAction', async (_root, action) => {
     await prepareContext();
     Object.assign(globals, action.optsWithGlobals());
+    // --no-color and --no-input first: whatever fails next is reported without colour, and nothing prompts.
+    ctx.io.color = outputColor(globals, ctx.io);
+    if (globals.input === false) ctx.io.canPrompt = false;
     // A malformed deadline is a usage error before anything runs, whether or not a request follows.
     if (globals.requestTimeout !== undefined) parseDuration('--request-timeout', globals.requestTimeout);
     // Hints carry the profile flag, so a pasted hint goes to the same service.
     setHintProfile(globals.profile);
-    // The format is chosen once, here; tables or tab-separated lines follow it.
+    // The output is decided once (resolveOutput, through the context's writer): the writer prints
+    // results in its format and every renderer is given that format; the terminal stays as it is.
     // --quiet: stdout carries only the ids the writer picks out; every other write to it is dropped.
-    if (globals.quiet) ctx.io.out = () => {};
-    const { format } = ctx.output;
-    if (format === 'table') await prepareTables();
-    if (format === 'table') ctx.io.stdoutIsTTY = true;
-    else if (format === 'tsv') ctx.io.stdoutIsTTY = false;
+    const { choice } = ctx.output;
+    if (choice.quiet) ctx.io.out = () => {};
+    await prepareOutput(choice);
   });
   await registerCommands(program, ctx, argv);
   // Every subcommand reports usage errors the same way and never exits on its own.
@@ -195,19 +198,19 @@ export interface MainOptions {
 export async function main(argv: string[], io: IOStreams, options: MainOptions = {}): Promise<number> {
   const globals: GlobalOptions = {};
   setHintProfile(undefined);
-  // The YAML writer is loaded only when asked for (`--output yaml`, `--output=yaml`).
-  if (argv.some((a, i) => a === '--output=yaml' || (a === 'yaml' && argv[i - 1] === '--output'))) await prepareYaml();
   const ctx = createContext(io, globals, options.overrides);
   options.onContext?.(ctx);
+  let program: Command | undefined;
   try {
-    const program = await buildProgram(ctx, globals, argv);
+    program = await buildProgram(ctx, globals, argv);
     await program.parseAsync(argv);
     return EXIT.OK;
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return EXIT.OK;
       // Commander printed the message on stderr; a machine format gets its error object too.
-      machineWriter(argv, io)?.error({ error: { code: 'usage', message: err.message.replace(/^error: /, ''), exit_code: EXIT.INPUT } }, redactText);
+      const writer = await usageErrorWriter(program, err, io);
+      writer?.error({ error: { code: 'usage', message: err.message.replace(/^error: /, ''), exit_code: EXIT.INPUT } }, redactText);
       return EXIT.INPUT;
     }
     if (err instanceof DryRunHalt || (err instanceof BookingStoppedError && err.cause instanceof DryRunHalt)) return reportDryRun(ctx);
@@ -220,22 +223,22 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
 }
 
 /**
- * The writer of a machine format asked for in `argv` (`--json`, `--output json|yaml|ndjson`), for
- * errors found before the flags are parsed (usage errors) or after the command was given up (a
- * signal); undefined for tables, tsv and contradictory flags.
+ * The writer of the machine format (`--json`, `--output json|yaml|ndjson`) for a usage error, which
+ * commander reports before the command's hook decides the output. The root command parses its
+ * global options wherever they stand before it hands the rest to a subcommand, so they are known
+ * even when the subcommand's own options are wrong; they go through the same decision
+ * ({@link resolveOutput}; `--quiet` is left out: it does not silence a usage error's body). Undefined for tables, tsv,
+ * contradictory flags, and a `--output` that names no format (commander stopped at it).
  */
-function machineWriter(argv: readonly string[], io: IOStreams): ReturnType<typeof createWriter> | undefined {
-  const args = argv.slice(2);
-  const end = args.indexOf('--');
-  const flags = end === -1 ? args : args.slice(0, end);
-  let output: string | undefined;
-  for (const [i, a] of flags.entries()) {
-    if (a === '--output') output = flags[i + 1];
-    else if (a.startsWith('--output=')) output = a.slice('--output='.length);
-  }
+async function usageErrorWriter(program: Command | undefined, err: CommanderError, io: IOStreams): Promise<OutputWriter | undefined> {
+  if (program === undefined) return undefined;
+  if (err.code === 'commander.invalidArgument' && err.message.includes("'--output <format>'")) return undefined;
+  const { json, output } = program.opts<GlobalOptions>();
   try {
-    const format = chooseFormat({ output, json: flags.includes('--json') }, false);
-    return isMachineFormat(format) ? createWriter(io, format) : undefined;
+    const choice = resolveOutput({ json, output }, io);
+    if (!choice.machine) return undefined;
+    await prepareOutput(choice);
+    return createWriter(io, choice);
   } catch {
     return undefined;
   }
@@ -253,7 +256,8 @@ export function signalExitCode(signal: NodeJS.Signals): number {
  * a reader that goes away early. Sets `process.exitCode`.
  */
 export async function run(argv: string[]): Promise<void> {
-  const io = processIO({ noColor: argv.includes('--no-color'), noInput: argv.includes('--no-input') });
+  // --no-color and --no-input are applied by main once commander has parsed them.
+  const io = processIO();
   let ctx: Context | undefined;
   let interrupted: NodeJS.Signals | undefined;
   let finished = false;

@@ -18,7 +18,7 @@
 import { ProtocolError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf } from '../schema/shipment.js';
-import { shellCommand } from '../shell.js';
+import { seeOrderHint } from '../next-steps.js';
 import { howToFindOut } from './client.js';
 import { ENDPOINTS, type EndpointName } from './endpoints.js';
 
@@ -64,6 +64,6 @@ export function checkProcessed(order: OrderResponse): void {
   if (order.shipments.length > 0 && without.length === 0) return;
   const what = order.shipments.length === 0 ? 'no shipments' : `no tracking number for shipment${without.length === 1 ? '' : 's'} ${without.join(', ')}`;
   throw new ProtocolError(`the service says order ${order.id} is processed but gives ${what}; the booking may be complete at the service, without the tracking numbers shipbook would print`, {
-    suggestion: `See the order with: ${shellCommand('order', 'get', order.id)}`,
+    suggestion: seeOrderHint(order.id),
   });
 }

@@ -21,7 +21,7 @@ import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { isLoopbackHost } from '../api/base-url.js';
 import { BookingErrorReportedError, BookingFailedError, EXIT, ShipbookError, UsageError } from '../errors.js';
-import { stillRunningNote } from '../output/hints.js';
+import { stillRunningNote } from '../next-steps.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
 import { orderStatusWord } from '../schema/status.js';

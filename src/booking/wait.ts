@@ -14,7 +14,7 @@ import { isTransientFailure } from '../api/outcome.js';
 import { ApiError, BookingFailedError, EXIT, NetworkError, ProtocolError, ResultUnreadableError, ShipbookError, TimeoutError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
-import { stillRunningNote } from '../output/hints.js';
+import { stillRunningNote } from '../next-steps.js';
 import { shellCommand } from '../shell.js';
 
 export { realSleep, type Sleep } from '../sleep.js';

@@ -21,7 +21,7 @@ import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSetting
 import type { Context } from '../context.js';
 import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from '../errors.js';
 import { batchProgress, batchResultLine, printBatchSummary } from '../output/batch.js';
-import { isMachineFormat } from '../output/writer.js';
+import { isMachineFormat } from '../output/format.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -153,9 +153,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const api = (await ctx.api()).withOptions({ connections: o.concurrency, signal: undefined });
   ctx.defer(() => api.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
-  const progress = batchProgress(io, check.valid + (o.skipInvalid ? check.invalid.length : 0), { quiet: ctx.globals.quiet === true });
-  const format = ctx.output.format;
-  const collected: BatchResult[] = [];
+  const progress = batchProgress(io, ctx.output.choice, check.valid + (o.skipInvalid ? check.invalid.length : 0));
+  // Each order as it finishes, through the writer: a line (tsv, or the ids with --quiet), an ndjson record, or kept for the json/yaml document.
+  const orders = ctx.output.stream<BatchResult>();
   const failures: BatchResult[] = [];
   const explicitJournal = o.journal === undefined ? undefined : journalPath;
   const summary = await runBatch(o.inputs, { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) }, {
@@ -175,10 +175,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       reports.add(r);
       csvReport?.add(r);
       if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'not_started') failures.push(r);
-      if (format === 'ndjson') ctx.output.data(r);
-      else if (isMachineFormat(format)) collected.push(r);
-      else if (ctx.globals.quiet) ctx.output.data(r);
-      else io.out(`${batchResultLine(r)}\n`);
+      orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
     },
   });
   progress.stop();
@@ -186,10 +183,10 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const exitCode = batchExitCode(summary, reason);
   reports.finish(summary);
   await csvReport?.finish();
-  if (format === 'json' || format === 'yaml') {
+  orders.end((collected) => {
     const { totalCents, ...rest } = summary;
-    ctx.output.data({ summary: { ...rest, total: (totalCents / 100).toFixed(2), exit_code: exitCode }, orders: collected });
-  }
+    return { summary: { ...rest, total: (totalCents / 100).toFixed(2), exit_code: exitCode }, orders: collected };
+  });
   printBatchSummary(io, summary, failures);
   if (exitCode === EXIT.OK) return;
   const journalNote = ` Journal: ${journalPath}; ledger: ${ledger.path}.`;

@@ -144,8 +144,8 @@ export async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags
   // A consolidated booking continued from the ledger knows its children from there.
   const children = childIds.length > 0 ? childIds : (ledger.get(identity.id)?.shipmentIds ?? []);
   ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => {
-    if (doc.kind === 'consolidated') printParentOrder(io, order, children);
-    else printOrder(io, order);
+    if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, order, children);
+    else printOrder(io, ctx.output.format, order);
   });
 }
 
@@ -255,8 +255,8 @@ async function settleEarlier(
   const shown: OrderResponse = order ?? { id: r.orderId, status: 'processed', shipments: [] };
   const already = { identity: identity.id, ledger: ledger.path, tracking_numbers: s.trackingNumbers ?? [] };
   ctx.output.write({ order: shown, already_booked: already }, () => {
-    if (doc.kind === 'consolidated') printParentOrder(io, shown, s.shipmentIds);
-    else printOrder(io, shown);
+    if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, shown, s.shipmentIds);
+    else printOrder(io, ctx.output.format, shown);
   });
   return undefined;
 }

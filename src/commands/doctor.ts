@@ -10,6 +10,7 @@ import { ShipbookError } from '../errors.js';
 import { doctorExitCode, runChecks, type CheckResult } from '../doctor/checks.js';
 import { fitTable } from '../output/fit.js';
 import { paint } from '../output/style.js';
+import type { OutputFormat } from '../output/format.js';
 import type { IOStreams } from '../io.js';
 import { parseListen } from './wait-options.js';
 
@@ -21,9 +22,9 @@ export interface DoctorOptions {
 
 const MARK: Record<CheckResult['status'], string> = { ok: 'ok', warn: 'warn', fail: 'FAIL', skip: 'skip' };
 
-/** Renders the checks for people: a table fitted to the terminal, or tab-separated lines without one. */
-export function renderChecks(io: IOStreams, results: CheckResult[]): string {
-  if (!io.stdoutIsTTY) {
+/** Renders the checks for people in `format`: a table fitted to the terminal for `table`, tab-separated lines otherwise. */
+export function renderChecks(io: IOStreams, format: OutputFormat, results: CheckResult[]): string {
+  if (format !== 'table') {
     return results.map((r) => [r.id, r.status, r.detail, r.fix ?? ''].map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n') + '\n';
   }
   const colour = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'dim' } as const;
@@ -61,7 +62,7 @@ export async function runDoctor(o: DoctorOptions, ctx: Context): Promise<void> {
   const results = await runChecks({ env: ctx.io.env, profileFlag: profile, api: () => ctx.api(), listen });
   // Through the writer: the machine format asked for, with the target the checks talked to.
   if (ctx.json) ctx.output.data(checksJson(results));
-  else ctx.io.out(renderChecks(ctx.io, results));
+  else ctx.io.out(renderChecks(ctx.io, ctx.output.format, results));
   const failed = results.filter((r) => r.status === 'fail');
   if (failed.length > 0) {
     throw new ShipbookError('doctor_failed', `${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.map((r) => r.name).join(', ')}`, doctorExitCode(results), {

@@ -88,7 +88,7 @@ export async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
   rememberServiceCodes(ctx.stateDir(), services.map((s) => s.code));
   ctx.output.write(withWarnings(ctx, { services: sortServices(services) }, warnings), () => {
     if (services.length === 0) ctx.io.err('No service is offered for this route and these packages.\n');
-    else printQuote(ctx.io, services);
+    else printQuote(ctx.io, ctx.output.format, services);
   });
   // Answered at the prompts: the line that asks the same without a question, for next time.
   if (asked) ctx.io.err(`Quote the same again with: ${quoteCommandLine(quote, o)}\n`);

@@ -35,7 +35,7 @@ function printCsvColumns(ctx: Context): void {
   const columns = CSV_COLUMNS.map((c) => ({ name: c.name, level: c.level, required: c.required, field: csvField(c), description: c.description, example: c.example }));
   ctx.output.write({ columns }, () => {
     const rows = columns.map((c) => [c.name, c.level, c.required ? 'yes' : '', c.field, c.description]);
-    if (ctx.io.stdoutIsTTY) printTable(ctx.io, [{ header: 'COLUMN', atomic: true }, { header: 'ROW OF', atomic: true }, { header: 'REQUIRED' }, { header: 'FIELD', breakAfter: './' }, { header: 'HOLDS' }], rows);
+    if (ctx.output.format === 'table') printTable(ctx.io, ctx.output.format, [{ header: 'COLUMN', atomic: true }, { header: 'ROW OF', atomic: true }, { header: 'REQUIRED' }, { header: 'FIELD', breakAfter: './' }, { header: 'HOLDS' }], rows);
     else ctx.io.out(rows.map((r) => r.join('\t')).join('\n') + '\n');
   });
 }

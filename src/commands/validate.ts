@@ -47,7 +47,7 @@ export async function runValidate(o: ValidateOptions, ctx: Context): Promise<Fil
     for (const f of o.files) reports.push(...(isCsvName(f) ? [await validateCsvFile({ file: f }, reading)] : await validateFiles([f], options)));
   }
   if (ctx.json) ctx.output.data(reports);
-  else renderReports(ctx.io, reports);
+  else renderReports(ctx.io, ctx.output.format, reports);
   const invalid = reports.filter((r) => !r.valid).length;
   if (invalid > 0) {
     // The reports are the output (with --json, the only JSON document on stdout): the error only

@@ -4,15 +4,17 @@
  * shipment field names it fills (`collection_type`, `collection.city`, …).
  */
 import type { IOStreams } from '../io.js';
+import type { OutputFormat } from './format.js';
 import type { StoredCard } from '../schema/card.js';
 import type { ServiceData } from '../schema/service-data.js';
 import { oneLine } from '../schema/shipment.js';
 import { printTable } from './table.js';
 
 /** Prints the stored cards: id, brand, last four digits, expiry (MM/YY), holder, and `expired` for a card past its expiry. */
-export function printStoredCards(io: IOStreams, cards: StoredCard[]): void {
+export function printStoredCards(io: IOStreams, format: OutputFormat, cards: StoredCard[]): void {
   printTable(
     io,
+    format,
     [
       { header: 'id', atomic: true },
       { header: 'brand', dropPriority: 2, minWidth: 6 },
@@ -48,6 +50,6 @@ export function serviceDataRows(service: ServiceData): string[][] {
 }
 
 /** Prints the service data (see {@link serviceDataRows}). */
-export function printServiceData(io: IOStreams, service: ServiceData): void {
-  printTable(io, [{ header: 'field', atomic: true }, { header: 'value', breakAfter: ' ,' }], serviceDataRows(service));
+export function printServiceData(io: IOStreams, format: OutputFormat, service: ServiceData): void {
+  printTable(io, format, [{ header: 'field', atomic: true }, { header: 'value', breakAfter: ' ,' }], serviceDataRows(service));
 }

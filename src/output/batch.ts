@@ -17,6 +17,7 @@ import wrapAnsi from 'wrap-ansi';
 import type { BatchResult, BatchSummary } from '../batch/runner.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
+import type { OutputChoice } from './format.js';
 
 /** The progress display of one batch. */
 export interface BatchProgress {
@@ -107,12 +108,12 @@ export function progressLine(c: Counts, columns: number): string {
 }
 
 /**
- * The batch display for `total` orders. On a terminal (stderr) the progress line; the order lines
- * written meanwhile to stdout (when it is the same terminal) or to stderr go above it. `quiet`
- * (`--quiet`: stdout carries only ids, written by a writer this display does not see) and no
- * terminal give plain lines on stderr instead.
+ * The batch display for `total` orders, for the run's `output` (its format and `--quiet`). On a
+ * terminal (stderr) the progress line; the order lines written meanwhile to stdout (when they land
+ * on the same screen, see below) or to stderr go above it. `--quiet` (stdout carries only ids,
+ * written by a writer this display does not see) and no terminal give plain lines on stderr instead.
  */
-export function batchProgress(io: IOStreams, total: number, o: { quiet?: boolean } = {}): BatchProgress {
+export function batchProgress(io: IOStreams, output: Pick<OutputChoice, 'format' | 'quiet'>, total: number): BatchProgress {
   const started = Date.now();
   let done = 0;
   let failed = 0;
@@ -120,7 +121,7 @@ export function batchProgress(io: IOStreams, total: number, o: { quiet?: boolean
     done++;
     if (r.status === 'failed' || r.status === 'unknown' || r.status === 'invalid') failed++;
   };
-  if (!io.stderrIsTTY || o.quiet) {
+  if (!io.stderrIsTTY || output.quiet) {
     return {
       done(r) {
         count(r);
@@ -151,10 +152,13 @@ export function batchProgress(io: IOStreams, total: number, o: { quiet?: boolean
       draw();
     };
   io.err = above(err);
-  // Order lines on stdout land on the same screen only when stdout is a terminal too; there the
-  // tab-separated line of the order that just finished is shown as a line for people.
+  // Order lines on stdout land on this screen in the table format (the form for people on a
+  // terminal), and in a machine format when stdout is the terminal too; there the tab-separated
+  // line of the order that just finished is shown as a line for people. tsv is for programs: the
+  // orders scroll by on stderr as well.
+  const onScreen = output.format === 'table' || (output.format !== 'tsv' && io.stdoutIsTTY);
   let last: BatchResult | undefined;
-  if (io.stdoutIsTTY) {
+  if (onScreen) {
     io.out = above((text) => out(last !== undefined && text === `${batchResultLine(last)}\n` ? terminalLine(io, last) : text));
   }
   const onResize = () => draw();
@@ -169,7 +173,7 @@ export function batchProgress(io: IOStreams, total: number, o: { quiet?: boolean
       count(r);
       last = r;
       // With stdout elsewhere (a file), the orders still scroll by on the screen.
-      if (!io.stdoutIsTTY) io.err(plainLine(io, r));
+      if (!onScreen) io.err(plainLine(io, r));
       else draw();
     },
     stop() {

@@ -1,12 +1,13 @@
 /**
  * How consolidated mail is shown: a created shipment (heading, one shipment row, its price), and a
  * parent order from combine (heading, one table of the children and the main shipment, and the
- * price with the sum of the children). Without a terminal, every row is a tab-separated line whose
+ * price with the sum of the children). Outside the `table` format, every row is a tab-separated line whose
  * first cell says what it is (`shipment`, `order`, `child`, `main`, `amount`, …), so scripts can
  * `grep`/`cut` them.
  */
 import { splitParent } from '../schema/parent.js';
 import type { IOStreams } from '../io.js';
+import type { OutputFormat } from './format.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
 import { orderState, shipmentState } from './state.js';
@@ -14,17 +15,17 @@ import { orderHeading, printPrice, printShipments, SHIPMENT_COLUMNS, shipmentRow
 import { paint } from './style.js';
 import { printTable } from './table.js';
 
-/** The heading line of a created shipment: `Shipment SHP-… pending` on a terminal, `shipment\tSHP-…\tpending` otherwise. */
-export function shipmentHeading(io: IOStreams, s: ShipmentResponse): string {
+/** The heading line of a created shipment: `Shipment SHP-… pending` in a table, `shipment\tSHP-…\tpending` otherwise. */
+export function shipmentHeading(io: IOStreams, format: OutputFormat, s: ShipmentResponse): string {
   const word = shipmentState(s.status);
-  return io.stdoutIsTTY ? `Shipment ${paint(io, 'bold', s.id)}  ${paint(io, 'cyan', word)}\n` : `shipment\t${s.id}\t${word}\n`;
+  return format === 'table' ? `Shipment ${paint(io, 'bold', s.id)}  ${paint(io, 'cyan', word)}\n` : `shipment\t${s.id}\t${word}\n`;
 }
 
 /** Prints a shipment from create shipment: heading, its row (service, destination, status) and its price (AUD). */
-export function printCreatedShipment(io: IOStreams, s: ShipmentResponse): void {
-  io.out(shipmentHeading(io, s));
-  printShipments(io, [s]);
-  printPrice(io, s.service?.price);
+export function printCreatedShipment(io: IOStreams, format: OutputFormat, s: ShipmentResponse): void {
+  io.out(shipmentHeading(io, format, s));
+  printShipments(io, format, [s]);
+  printPrice(io, format, s.service?.price);
 }
 
 /**
@@ -32,19 +33,19 @@ export function printCreatedShipment(io: IOStreams, s: ShipmentResponse): void {
  * destination, status, tracking number and total (AUD). `childIds` tells the children apart (the
  * response does not mark them); any other shipment is the main shipment.
  */
-export function printParentShipments(io: IOStreams, order: OrderResponse, childIds: readonly string[]): void {
+export function printParentShipments(io: IOStreams, format: OutputFormat, order: OrderResponse, childIds: readonly string[]): void {
   const { children, main } = splitParent(order, childIds);
   const rows = [...children.map((s) => ['child', s] as const), ...(main ? [['main', main] as const] : [])];
   // Any further shipment the service lists is shown too, as `main`.
   for (const s of order.shipments) if (!childIds.includes(s.id) && s !== main) rows.push(['main', s]);
-  printTable(io, [{ header: 'role', dropPriority: 0, minWidth: 6 }, ...SHIPMENT_COLUMNS], rows.map(([role, s]) => [role, ...shipmentRow(s, orderState(order.status))]));
+  printTable(io, format, [{ header: 'role', dropPriority: 0, minWidth: 6 }, ...SHIPMENT_COLUMNS], rows.map(([role, s]) => [role, ...shipmentRow(s, orderState(order.status))]));
 }
 
 /**
  * The price of a parent order (AUD): `children (sum)` (the service's `summary_child_shipments`),
  * `main shipment` (its own total), then the parent's amount, insurance, GST and total.
  */
-export function printParentPrice(io: IOStreams, order: OrderResponse, childIds: readonly string[]): void {
+export function printParentPrice(io: IOStreams, format: OutputFormat, order: OrderResponse, childIds: readonly string[]): void {
   const price = order.price;
   if (!price) return;
   const { main } = splitParent(order, childIds);
@@ -57,12 +58,12 @@ export function printParentPrice(io: IOStreams, order: OrderResponse, childIds: 
     ['GST', price.gst.toString()],
     ['total', price.total.toString()],
   );
-  printTable(io, [{ header: 'price' }, { header: price.currency || 'AUD', align: 'right', atomic: true }], rows);
+  printTable(io, format, [{ header: 'price' }, { header: price.currency || 'AUD', align: 'right', atomic: true }], rows);
 }
 
 /** Prints a parent order: heading, children and main shipment, and (unless `price: false`) the price. */
-export function printParentOrder(io: IOStreams, order: OrderResponse, childIds: readonly string[], options: { price?: boolean } = {}): void {
-  io.out(orderHeading(io, order));
-  printParentShipments(io, order, childIds);
-  if (options.price !== false) printParentPrice(io, order, childIds);
+export function printParentOrder(io: IOStreams, format: OutputFormat, order: OrderResponse, childIds: readonly string[], options: { price?: boolean } = {}): void {
+  io.out(orderHeading(io, format, order));
+  printParentShipments(io, format, order, childIds);
+  if (options.price !== false) printParentPrice(io, format, order, childIds);
 }

@@ -69,15 +69,10 @@ export function stoppedSuggestion(p: BookingProgress, own: string | undefined, s
   return own ? `${hint}\n${own}` : hint;
 }
 
-/** `order ORD-… is accepted and the booking is still running; run "shipbook order get ORD-…" to see it later`. */
-export function stillRunningNote(orderId: string): string {
-  return `order ${orderId} is accepted and the booking is still running; run "${shellCommand('order', 'get', orderId)}" to see it later`;
-}
-
 /**
  * The note after an interruption (Ctrl-C, SIGTERM) before the wait: what exists and the command
  * that continues it; `undefined` when nothing was created or the order is already accepted (the
- * wait prints {@link stillRunningNote} then).
+ * wait prints `stillRunningNote` of src/next-steps.ts then).
  */
 export function interruptedHint(p: BookingProgress): string | undefined {
   const ids = p.shipmentIds;

@@ -4,6 +4,7 @@
  */
 import { printable } from './printable.js';
 import type { IOStreams } from '../io.js';
+import type { OutputFormat } from './format.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { Price } from '../schema/price.js';
 import { oneLine, trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
@@ -13,7 +14,7 @@ import { printTable, type Column } from './table.js';
 import { paint } from './style.js';
 
 /** The price rows: amount, insurance, GST, total, and the children's sum when present (AUD). */
-export function printPrice(io: IOStreams, price: Price | undefined): void {
+export function printPrice(io: IOStreams, format: OutputFormat, price: Price | undefined): void {
   if (!price) return;
   const rows: string[][] = [
     ['amount', price.amount.toString()],
@@ -22,7 +23,7 @@ export function printPrice(io: IOStreams, price: Price | undefined): void {
     ['total', price.total.toString()],
   ];
   if (price.summary_child_shipments) rows.push(['children (sum)', price.summary_child_shipments.toString()]);
-  printTable(io, [{ header: 'price' }, { header: price.currency || 'AUD', align: 'right', atomic: true }], rows);
+  printTable(io, format, [{ header: 'price' }, { header: price.currency || 'AUD', align: 'right', atomic: true }], rows);
 }
 
 /** The columns of a shipment row: id, transient id, service, destination, status, tracking number, total (AUD). */
@@ -56,25 +57,25 @@ export function shipmentRow(s: ShipmentResponse, order?: State): string[] {
 }
 
 /** One line per shipment: id, transient id, service, state, tracking number, price total; `order` is their order's state. */
-export function printShipments(io: IOStreams, shipments: ShipmentResponse[], order?: State): void {
-  printTable(io, SHIPMENT_COLUMNS, shipments.map((s) => shipmentRow(s, order)));
+export function printShipments(io: IOStreams, format: OutputFormat, shipments: ShipmentResponse[], order?: State): void {
+  printTable(io, format, SHIPMENT_COLUMNS, shipments.map((s) => shipmentRow(s, order)));
 }
 
-/** The heading line of an order: `Order ORD-… pending`, on stdout (it is data). */
-export function orderHeading(io: IOStreams, order: OrderResponse): string {
+/** The heading line of an order, on stdout (it is data): `Order ORD-… pending` in a table, `order\tORD-…\tpending` otherwise. */
+export function orderHeading(io: IOStreams, format: OutputFormat, order: OrderResponse): string {
   const word = orderStatusWord(order.status);
   const colour = word === 'processed' ? 'green' : word === 'failed' || word === 'cancelled' ? 'red' : 'cyan';
   // The id and status come from the service: shown, never obeyed.
   const id = printable(order.id);
   const shown = printable(word);
-  return io.stdoutIsTTY ? `Order ${paint(io, 'bold', id)}  ${paint(io, colour, shown)}\n` : `order\t${id}\t${shown}\n`;
+  return format === 'table' ? `Order ${paint(io, 'bold', id)}  ${paint(io, colour, shown)}\n` : `order\t${id}\t${shown}\n`;
 }
 
 /** Prints an order: heading, price table, shipments table. */
-export function printOrder(io: IOStreams, order: OrderResponse, options: { price?: boolean } = {}): void {
-  io.out(orderHeading(io, order));
-  if (options.price !== false) printPrice(io, order.price);
-  printShipments(io, order.shipments, orderState(order.status));
+export function printOrder(io: IOStreams, format: OutputFormat, order: OrderResponse, options: { price?: boolean } = {}): void {
+  io.out(orderHeading(io, format, order));
+  if (options.price !== false) printPrice(io, format, order.price);
+  printShipments(io, format, order.shipments, orderState(order.status));
 }
 
 /**

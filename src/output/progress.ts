@@ -6,7 +6,8 @@
  */
 import { printable } from './printable.js';
 import type { BookingEvent, BookingEventHandler, BookingProgress } from '../booking/progress.js';
-import { interruptedHint, stillRunningNote } from './hints.js';
+import { interruptedHint } from './hints.js';
+import { stillRunningNote } from '../next-steps.js';
 import type { IOStreams } from '../io.js';
 import { splitParent, withoutTrackingNumber } from '../schema/parent.js';
 import { orderStatusWord } from '../schema/status.js';

@@ -8,7 +8,8 @@
  * give). Errors print nothing on stdout (stderr says what happened).
  */
 import type { IOStreams } from '../io.js';
-import type { OutputWriter } from './writer.js';
+import type { OutputChoice } from './format.js';
+import type { OutputWriter, RecordStream } from './writer.js';
 import type { Target } from '../config/target.js';
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -36,10 +37,14 @@ export function quietIds(data: unknown): string[] {
   return [];
 }
 
-/** A writer that prints only {@link quietIds} of each result. */
-export function createQuietWriter(io: Pick<IOStreams, 'out'>): OutputWriter {
+/**
+ * A writer that prints only {@link quietIds} of each result, on `io.out` (the real stdout: every
+ * other write to it is dropped). Its format is `tsv`, so what a renderer draws is plain lines.
+ */
+export function createQuietWriter(io: Pick<IOStreams, 'out'>, choice: OutputChoice): OutputWriter {
   let target: Target | undefined;
   return {
+    choice,
     format: 'tsv',
     machine: false,
     get target() {
@@ -54,6 +59,16 @@ export function createQuietWriter(io: Pick<IOStreams, 'out'>): OutputWriter {
     },
     data(data) {
       for (const id of quietIds(data)) io.out(`${id}\n`);
+    },
+    stream<T>(): RecordStream<T> {
+      return {
+        add: (record) => {
+          for (const id of quietIds(record)) io.out(`${id}\n`);
+        },
+        end: () => {
+          // ids only: the closing document is for the machine formats
+        },
+      };
     },
     error() {
       // people read the error on stderr

@@ -1,5 +1,6 @@
 /** How quote service entries are shown: one row per service, cheapest first. */
 import type { IOStreams } from '../io.js';
+import type { OutputFormat } from './format.js';
 import type { QuoteServiceEntry } from '../schema/quote.js';
 import { oneLine } from '../schema/shipment.js';
 import { printTable } from './table.js';
@@ -10,9 +11,10 @@ export function sortServices(services: QuoteServiceEntry[]): QuoteServiceEntry[]
 }
 
 /** Prints the quote table: code, carrier, service, global mail, amount, insurance, GST, total (AUD). */
-export function printQuote(io: IOStreams, services: QuoteServiceEntry[]): void {
+export function printQuote(io: IOStreams, format: OutputFormat, services: QuoteServiceEntry[]): void {
   printTable(
     io,
+    format,
     [
       // Narrow terminals lose global mail, then insurance and GST, then amount, then carrier.
       { header: 'code', atomic: true },
@@ -28,7 +30,7 @@ export function printQuote(io: IOStreams, services: QuoteServiceEntry[]): void {
       s.code,
       s.carrier,
       // A multi-line name stays multi-line inside its cell (tab-separated output joins the lines).
-      io.stdoutIsTTY ? s.name.trim() : oneLine(s.name),
+      format === 'table' ? s.name.trim() : oneLine(s.name),
       s.global_mail ? 'yes' : 'no',
       s.price.amount.toString(),
       s.price.insurance.toString(),

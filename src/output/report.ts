@@ -5,6 +5,7 @@
 import type { InputIssue } from '../errors.js';
 import { formatIssues, issueLocation } from '../input/format.js';
 import type { IOStreams } from '../io.js';
+import type { OutputFormat } from './format.js';
 import { shellCommand } from '../shell.js';
 import { paint } from './style.js';
 import { renderTable } from './table.js';
@@ -47,18 +48,18 @@ export function summaryLine(io: Pick<IOStreams, 'color'>, r: ReportLike): string
 }
 
 /**
- * Prints the outcome of `shipbook validate`. On a terminal: a summary line per file, a table of
+ * Prints the outcome of `shipbook validate`. In the `table` format: a summary line per file, a table of
  * its first {@link MAX_PROBLEMS_SHOWN} problems (location, field, severity, problem), a line
- * counting the rest of each file, and a total, all on stdout. Without one:
+ * counting the rest of each file, and a total, all on stdout. Otherwise:
  * one tab-separated line per problem on stdout (`file:line:col`, field path, `error`/`warning`,
  * message) and the summary lines on stderr, so scripts read only the problems.
  */
-export function renderReports(io: IOStreams, reports: ReadonlyArray<ReportLike>): void {
+export function renderReports(io: IOStreams, format: OutputFormat, reports: ReadonlyArray<ReportLike>): void {
   const row = (r: ReportLike) => (i: InputIssue) => [issueLocation(i) || r.file, i.path, i.severity, i.message];
   const invalid = reports.filter((r) => !r.valid).length;
   const total = `${plural(reports.length, 'file')} checked: ${reports.length - invalid} valid, ${invalid} with errors`;
   const lines = reports.map((r) => summaryLine(io, r)).join('\n');
-  if (io.stdoutIsTTY) {
+  if (format === 'table') {
     // A person reads the first problems of a file; the rest are counted (all of them in --json).
     const rows = reports.flatMap((r) => r.issues.slice(0, MAX_PROBLEMS_SHOWN).map(row(r)));
     const more = reports
@@ -67,13 +68,13 @@ export function renderReports(io: IOStreams, reports: ReadonlyArray<ReportLike>)
     io.out(`${lines}\n`);
     if (rows.length > 0) {
       const severity = (cell: string): 'red' | 'yellow' => (cell === 'error' ? 'red' : 'yellow');
-      io.out(renderTable(io, [{ header: 'location', minWidth: 16, breakAfter: '/:.-' }, { header: 'field', minWidth: 12, breakAfter: '.]' }, { header: 'severity', atomic: true, style: severity }, { header: 'problem', minWidth: 20 }], rows));
+      io.out(renderTable(io, format, [{ header: 'location', minWidth: 16, breakAfter: '/:.-' }, { header: 'field', minWidth: 12, breakAfter: '.]' }, { header: 'severity', atomic: true, style: severity }, { header: 'problem', minWidth: 20 }], rows));
     }
     if (more.length > 0) io.out(`${more.join('\n')}\n`);
     io.out(`${total}\n`);
     return;
   }
   const rows = reports.flatMap((r) => r.issues.map(row(r)));
-  io.out(renderTable(io, [], rows));
+  io.out(renderTable(io, format, [], rows));
   io.err(`${lines}\n${total}\n`);
 }

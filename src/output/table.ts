@@ -1,10 +1,11 @@
 /**
- * Tables: boxed tables on a terminal, fitted to its width (src/output/fit.ts: long values wrap
+ * Tables: boxed tables in the `table` format (the default on a terminal), fitted to its width (src/output/fit.ts: long values wrap
  * inside their cell, the least useful columns are left out first, ids and tracking numbers are
- * never split); tab-separated lines without one (no header, tabs and line breaks in cells
+ * never split); tab-separated lines in every other format (no header, tabs and line breaks in cells
  * replaced by spaces), so `cut -f` and `awk -F'\t'` work.
  */
 import type { IOStreams } from '../io.js';
+import type { OutputFormat } from './format.js';
 import type { fitTable as FitTable } from './fit.js';
 import { printable } from './printable.js';
 import { paint, type Style } from './style.js';
@@ -31,7 +32,7 @@ export interface Column {
 let fitTable: typeof FitTable | undefined;
 
 /**
- * Loads the table fitter; main calls it once the format is `table` (tab-separated output and the
+ * Loads the table fitter; prepareOutput (src/output/writer.ts) calls it once the format is `table` (tab-separated output and the
  * machine formats never need it: start-up stays light). Safe to call twice.
  */
 export async function prepareTables(): Promise<void> {
@@ -48,12 +49,13 @@ export function terminalWidth(io: Pick<IOStreams, 'stdout' | 'env'>): number {
 }
 
 /**
- * Renders rows under `columns` in the form that fits the streams (see module doc). Cells are plain
+ * Renders rows under `columns` in `format` (see module doc): a table for `table`, tab-separated
+ * lines otherwise. Cells are plain
  * text, often from outside (a service's names, a file's values): control characters are shown as
  * escapes, never sent to the terminal; colour comes only from {@link Column.style}.
  */
-export function renderTable(io: IOStreams, columns: Column[], rows: string[][]): string {
-  if (!io.stdoutIsTTY) {
+export function renderTable(io: IOStreams, format: OutputFormat, columns: Column[], rows: string[][]): string {
+  if (format !== 'table') {
     return rows.map((row) => row.map((cell) => printable(cell.replace(/[\t\r\n]+/g, ' '))).join('\t')).join('\n') + (rows.length ? '\n' : '');
   }
   const safe = rows.map((row) =>
@@ -71,7 +73,7 @@ export function renderTable(io: IOStreams, columns: Column[], rows: string[][]):
   ).text;
 }
 
-/** Prints a table on stdout. */
-export function printTable(io: IOStreams, columns: Column[], rows: string[][]): void {
-  io.out(renderTable(io, columns, rows));
+/** Prints a table on stdout, in `format` (see {@link renderTable}). */
+export function printTable(io: IOStreams, format: OutputFormat, columns: Column[], rows: string[][]): void {
+  io.out(renderTable(io, format, columns, rows));
 }

@@ -1,24 +1,19 @@
 /**
- * One output layer: the format of stdout is chosen once, from the global flags
- * and the terminal, and every command hands its data (and, for people, a renderer) to one
- * {@link OutputWriter}; errors go through the same writer. Formats:
- * - `table`: tables for people (the default when stdout is a terminal);
- * - `tsv`: tab-separated lines for `cut`/`grep` (the default otherwise);
- * - `json`: one indented JSON document (`--json` is `--output json`);
- * - `yaml`: the same document as YAML;
- * - `ndjson`: the same document as one compact JSON line.
- * Money is written as two-decimal strings in every machine format (see Money.toJSON).
+ * One output layer: the format of stdout is chosen once (resolveOutput, src/output/format.ts, which
+ * lists the formats), from the global flags and the terminal, and every command hands its data
+ * (and, for people, a renderer given the format) to one {@link OutputWriter}; errors go through the
+ * same writer. Money is written as two-decimal strings in every machine format (see Money.toJSON).
  */
-import { UsageError } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import type { Target } from '../config/target.js';
 import { addStates } from './state.js';
+import { isMachineFormat, type OutputChoice, type OutputFormat } from './format.js';
 import { scrubKnownValue } from '../api/redact.js';
 
 /** The YAML writer, loaded by {@link prepareYaml} only when `--output yaml` asks for it. */
 let toYaml: ((value: unknown) => string) | undefined;
 
-/** Loads the YAML writer; main calls it when the arguments ask for `--output yaml`. Safe to call twice. */
+/** Loads the YAML writer (prepareOutput, src/output/setup.ts, calls it for `--output yaml`). Safe to call twice. */
 export async function prepareYaml(): Promise<void> {
   if (toYaml !== undefined) return;
   // yaml is CommonJS: bundled, a dynamic import may hold its exports under `default` only.
@@ -26,32 +21,9 @@ export async function prepareYaml(): Promise<void> {
   toYaml = m.stringify ?? m.default?.stringify;
 }
 
-/** The formats `--output` accepts. */
-export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'yaml', 'ndjson'] as const;
-
-/** One output format (see the module documentation). */
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-/**
- * The format of this run: `--output`, else `--json`, else `table` on a terminal and `tsv` without one.
- * @throws UsageError (exit 2) for `--json` together with an `--output` other than json
- */
-export function chooseFormat(flags: { output?: string; json?: boolean }, stdoutIsTTY: boolean): OutputFormat {
-  const output = flags.output as OutputFormat | undefined;
-  if (output !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(output)) {
-    throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')} (got "${output}")`);
-  }
-  if (flags.json && output !== undefined && output !== 'json') {
-    throw new UsageError(`--json and --output ${output} ask for two formats`, { suggestion: `Give one: --output ${output}, or --json.` });
-  }
-  if (output !== undefined) return output;
-  if (flags.json) return 'json';
-  return stdoutIsTTY ? 'table' : 'tsv';
-}
-
-/** True for the formats meant for programs (json, yaml, ndjson): no tables, data only. */
-export function isMachineFormat(format: OutputFormat): boolean {
-  return format === 'json' || format === 'yaml' || format === 'ndjson';
+/** The choice of a writer made for a format alone (no flags: not quiet, no colour). */
+function choiceOf(format: OutputFormat): OutputChoice {
+  return { format, machine: isMachineFormat(format), quiet: false, color: false };
 }
 
 /**
@@ -70,16 +42,24 @@ export function serialize(format: OutputFormat, value: unknown): string {
 
 /** Where a command's results go: stdout, in the format of this run. */
 export interface OutputWriter {
+  /** The decision this writer follows (format, quiet, colour): what renderers are given. */
+  readonly choice: OutputChoice;
+  /** `choice.format`. */
   readonly format: OutputFormat;
   /** True for json, yaml and ndjson. */
   readonly machine: boolean;
   /**
    * Writes a result: `data` serialised in a machine format, else what `human` prints (a table or
-   * tab-separated lines, chosen by the format through `io.stdoutIsTTY`).
+   * tab-separated lines: the renderer is given this writer's {@link OutputWriter.format}).
    */
   write(data: unknown, human: () => void): void;
   /** Writes `data` serialised (machine formats; JSON for table/tsv). */
   data(data: unknown): void;
+  /**
+   * Starts a stream of records written as they come (a batch's orders as each finishes); see
+   * {@link RecordStream} for what each format makes of them.
+   */
+  stream<T>(): RecordStream<T>;
   /**
    * Writes an error body `{error: {...}}` on stdout in a machine format (nothing for people, who
    * read the error on stderr). `scrub` masks secrets in the text before it is written.
@@ -101,12 +81,25 @@ export interface OutputWriter {
   readonly target: Target | undefined;
 }
 
+/**
+ * Records written as they come, then one closing document: in ndjson each record is a line of its
+ * own; in json and yaml the records are kept for the closing document; under `--quiet` each
+ * record's ids are printed; in a table or tsv, what the record's `human` renderer prints.
+ */
+export interface RecordStream<T> {
+  /** Writes (or keeps) one record; `human` prints it for people (a table or tsv). */
+  add(record: T, human: () => void): void;
+  /** Writes the closing document that `document` builds from the records kept (json and yaml only). */
+  end(document: (records: T[]) => unknown): void;
+}
+
 /** The marker line of sandbox output in tsv (a table shows it as `[sandbox] …`). */
 export const SANDBOX_NOTE = 'simulated service, nothing is really booked';
 
-/** A writer on `io.out` for `format`. */
-export function createWriter(io: Pick<IOStreams, 'out'>, format: OutputFormat): OutputWriter {
-  const machine = isMachineFormat(format);
+/** A writer on `io.out` for `choice` (or for a format alone: not quiet, no colour). */
+export function createWriter(io: Pick<IOStreams, 'out'>, choice: OutputChoice | OutputFormat): OutputWriter {
+  const decided = typeof choice === 'string' ? choiceOf(choice) : choice;
+  const { format, machine } = decided;
   let sandbox = false;
   let target: Target | undefined;
   // Machine documents: the documented `state` beside every order's and shipment's `status`,
@@ -118,6 +111,7 @@ export function createWriter(io: Pick<IOStreams, 'out'>, format: OutputFormat): 
     return { ...withStates, ...(sandbox ? { sandbox: true } : {}), ...(target ? { target } : {}) };
   };
   return {
+    choice: decided,
     format,
     machine,
     get target() {
@@ -132,6 +126,19 @@ export function createWriter(io: Pick<IOStreams, 'out'>, format: OutputFormat): 
     },
     data(data) {
       io.out(serialize(format, machine ? document(data) : data));
+    },
+    stream<T>(): RecordStream<T> {
+      const kept: T[] = [];
+      return {
+        add: (record, human) => {
+          if (format === 'ndjson') io.out(serialize(format, document(record)));
+          else if (machine) kept.push(record);
+          else human();
+        },
+        end: (build) => {
+          if (format === 'json' || format === 'yaml') io.out(serialize(format, document(build(kept))));
+        },
+      };
     },
     markSandbox() {
       if (sandbox) return;

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { UsageError } from '../../src/errors.js';
 import { Money } from '../../src/schema/money.js';
-import { prepareYaml, chooseFormat, createWriter, serialize } from '../../src/output/writer.js';
+import { prepareYaml, createWriter, serialize } from '../../src/output/writer.js';
+import { chooseFormat } from '../../src/output/format.js';
 
 await prepareYaml();
 

@@ -46,7 +46,7 @@ const reports: ReportLike[] = [
 describe('validate output', () => {
   it('without a terminal: one tab-separated line per problem on stdout, the summaries on stderr', () => {
     const s = io(false);
-    renderReports(s, reports);
+    renderReports(s, 'tsv', reports);
     expect(s.stdoutText()).toBe(
       'orders/tuesday.yaml:14:9\torder.shipments[0].delivery.address_lines[1]\terror\tat most 35 characters (got 41)\n' +
         'orders/tuesday.yaml:20:11\torder.shipments[0].packages[0].weight\twarning\tover 30 kg for one package (got 31 kg)\n' +
@@ -62,7 +62,7 @@ describe('validate output', () => {
 
   it('on a terminal: summaries, a table of problems and the total on stdout', () => {
     const s = io(true);
-    renderReports(s, reports);
+    renderReports(s, 'table', reports);
     const out = s.stdoutText();
     expect(out).toMatch(/^✔ orders\/monday\.yaml {2}order {2}valid\n✖ orders\/tuesday\.yaml {2}order {2}1 error, 1 warning\n/);
     expect(out).toMatch(/│ location +│ field +│ severity │ problem +│/);

@@ -12,6 +12,7 @@ import type { Context } from '../../context.js';
 import { ApiError, ConfigError } from '../../errors.js';
 import type { IOStreams } from '../../io.js';
 import { paint } from '../../output/style.js';
+import type { OutputFormat } from '../../output/format.js';
 
 /** Options of `auth status`. */
 export interface AuthStatusOptions {
@@ -34,9 +35,9 @@ export function statusLines(profile: ResolvedProfile, configFile: string, config
   ];
 }
 
-function printLines(io: IOStreams, lines: Array<[string, string]>): void {
+function printLines(io: IOStreams, format: OutputFormat, lines: Array<[string, string]>): void {
   const width = Math.max(...lines.map(([label]) => label.length));
-  io.out(lines.map(([label, value]) => (io.stdoutIsTTY ? `${paint(io, 'bold', label.padEnd(width))}  ${value}` : `${label}\t${value}`)).join('\n') + '\n');
+  io.out(lines.map(([label, value]) => (format === 'table' ? `${paint(io, 'bold', label.padEnd(width))}  ${value}` : `${label}\t${value}`)).join('\n') + '\n');
 }
 
 /**
@@ -76,7 +77,7 @@ export async function runAuthStatus(o: AuthStatusOptions, ctx: Context): Promise
 
   if (o.offline || missingKey) {
     if (ctx.json && !missingKey) return ctx.output.data(json(null));
-    if (!ctx.json) printLines(io, [...lines, ['check', o.offline ? 'skipped (--offline)' : 'not made: no API key']]);
+    if (!ctx.json) printLines(io, ctx.output.format, [...lines, ['check', o.offline ? 'skipped (--offline)' : 'not made: no API key']]);
     if (missingKey) throw notLoggedIn();
     return;
   }
@@ -86,7 +87,7 @@ export async function runAuthStatus(o: AuthStatusOptions, ctx: Context): Promise
   try {
     check = await checkCredentials(api);
   } catch (err) {
-    if (!ctx.json) printLines(io, [...lines, ['check', 'failed']]);
+    if (!ctx.json) printLines(io, ctx.output.format, [...lines, ['check', 'failed']]);
     if (err instanceof ApiError && err.exitCode === 4) {
       throw new ConfigError(`the service refused the API key of profile "${profile.name}" (${err.message})`, {
         suggestion:
@@ -99,7 +100,7 @@ export async function runAuthStatus(o: AuthStatusOptions, ctx: Context): Promise
     throw err;
   }
   if (ctx.json) return ctx.output.data(json(check));
-  printLines(io, [...lines, ['check', `ok: the service answered a quote request (${check.request})`]]);
+  printLines(io, ctx.output.format, [...lines, ['check', `ok: the service answered a quote request (${check.request})`]]);
 }
 
 /** The `auth status` command. */

@@ -21,6 +21,7 @@ import {
 } from '../../booking/receiver.js';
 import { checkHttpUrl, parsePortFlag } from '../../input/flags.js';
 import { serialize } from '../../output/writer.js';
+import type { OutputFormat } from '../../output/format.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { IOStreams } from '../../io.js';
@@ -111,10 +112,10 @@ export function externalAddresses(bound: string): string[] {
 }
 
 /**
- * One line per callback: time, order id, code, status, tracking numbers, message. On a terminal
- * the columns are padded and the time is local `HH:MM:SS`; otherwise tab-separated with an ISO time.
+ * One line per callback: time, order id, code, status, tracking numbers, message. In the `table`
+ * format the columns are padded and the time is local `HH:MM:SS`; otherwise tab-separated with an ISO time.
  */
-export function callbackLine(io: Pick<IOStreams, 'stdoutIsTTY' | 'color'>, s: CallbackSummary): string {
+export function callbackLine(io: Pick<IOStreams, 'color'>, format: OutputFormat, s: CallbackSummary): string {
   const ok = s.code >= 200 && s.code < 300 && orderStatusWord(s.status ?? undefined) === 'processed';
   // Everything below came from outside: control characters are shown, never sent to the terminal.
   const message = printable(s.message.replace(/[\t\r\n]+/g, ' '));
@@ -122,7 +123,7 @@ export function callbackLine(io: Pick<IOStreams, 'stdoutIsTTY' | 'color'>, s: Ca
   const statusText = s.status === null ? null : printable(s.status);
   const trackingNumbers = s.tracking_numbers.map((t) => printable(t));
   const repeat = s.repeat > 1 ? `repeat ${s.repeat}` : '';
-  if (!io.stdoutIsTTY) {
+  if (format !== 'table') {
     return `${[s.received_at, orderId ?? '', String(s.code), statusText ?? '', trackingNumbers.join(','), message, repeat].join('\t')}\n`;
   }
   const time = new Date(s.received_at).toLocaleTimeString('en-GB', { hour12: false });
@@ -193,7 +194,7 @@ export async function runCallbackListen(o: CallbackListenOptions, ctx: Context):
         // A stream of records: one compact JSON line each for json/ndjson, one YAML document each for yaml.
         const { format } = ctx.output;
         if (format === 'yaml') io.out(`---\n${serialize('yaml', summary)}`);
-        else io.out(ctx.json ? serialize('ndjson', summary) : callbackLine(io, summary));
+        else io.out(ctx.json ? serialize('ndjson', summary) : callbackLine(io, format, summary));
         forward(cb);
         return { accepted: true };
       },

@@ -18,7 +18,7 @@ export async function runCardList(ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   const cards = await fetchCreditCards(await ctx.api(), profile.paths);
   ctx.output.write({ credit_cards: cards }, () => {
-    printStoredCards(ctx.io, cards);
+    printStoredCards(ctx.io, ctx.output.format, cards);
     const usable = cards.find((c) => !c.expired);
     if (cards.length === 0) ctx.io.err('No stored cards: a card paid with and saved (save: true in the payment file) is listed here afterwards.\n');
     else if (usable) ctx.io.err(`Pay with one (order accept, book): --payment stored_card --card ${shellArg(usable.id)}\n`);

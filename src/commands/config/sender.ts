@@ -79,7 +79,7 @@ export function runSenderList(ctx: Context): void {
     ctx.io.err(`No sender is saved in profile "${choice.name}". Save one with: shipbook config sender set <name> <address-file>\n`);
     return;
   }
-  printTable(ctx.io, [{ header: 'NAME' }, { header: 'ADDRESS' }], names.map((n) => [n, senderSummary(senders[n]!)]));
+  printTable(ctx.io, ctx.output.format, [{ header: 'NAME' }, { header: 'ADDRESS' }], names.map((n) => [n, senderSummary(senders[n]!)]));
 }
 
 /** Runs `config sender show <name>`: the saved address, as YAML (JSON with `--json`). */

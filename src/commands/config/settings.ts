@@ -155,7 +155,7 @@ export function runConfigList(o: { all: boolean }, ctx: Context): void {
       return ctx.output.data({ config_file: snapshot.path, default_profile: data['default-profile'] ?? null, profiles });
     }
     if (rows.length === 0) io.err(`Nothing is stored yet (${snapshot.path}).\n`);
-    else printTable(io, [{ header: 'PROFILE' }, { header: 'KEY' }, { header: 'VALUE' }], rows);
+    else printTable(io, ctx.output.format, [{ header: 'PROFILE' }, { header: 'KEY' }, { header: 'VALUE' }], rows);
     return;
   }
   const choice = activeProfile(ctx, data);
@@ -171,10 +171,10 @@ export function runConfigList(o: { all: boolean }, ctx: Context): void {
       senders,
     });
   }
-  if (io.stderrIsTTY || io.stdoutIsTTY) io.err(`profile ${choice.name} (${choice.source}); file ${snapshot.path}\n`);
+  if (io.stderrIsTTY || ctx.output.format === 'table') io.err(`profile ${choice.name} (${choice.source}); file ${snapshot.path}\n`);
   const rows = settings.map((s) => [s.key, s.value ?? '', s.source]);
   if (senders.length > 0) rows.push(['senders', senders.join(', '), 'config']);
-  printTable(io, [{ header: 'KEY' }, { header: 'VALUE' }, { header: 'SOURCE' }], rows);
+  printTable(io, ctx.output.format, [{ header: 'KEY' }, { header: 'VALUE' }, { header: 'SOURCE' }], rows);
 }
 
 /** `config list`. */

@@ -116,6 +116,7 @@ export async function runJournalShow(o: { journal?: string }, ctx: Context): Pro
     ctx.io.out(
       renderTable(
         ctx.io,
+        ctx.output.format,
         [
           { header: 'identity', atomic: true },
           { header: 'input', dropPriority: 1 },

@@ -43,7 +43,7 @@ export async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): P
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
     const accepted = await acceptOrder(await ctx.api(), o.orderId, accept);
     ctx.output.write(withWarnings(ctx, { order: accepted }, []), () => {
-      printOrder(io, accepted);
+      printOrder(io, ctx.output.format, accepted);
       io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
     });
     return;
@@ -70,7 +70,7 @@ export async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): P
   });
   if (outcome.status !== 'booked') return;
   const { order, warnings } = outcome;
-  ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => printOrder(io, order));
+  ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => printOrder(io, ctx.output.format, order));
 }
 
 /** The `order accept` command. */

@@ -21,7 +21,7 @@ export interface OrderCancelOptions {
 export async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   const order = await cancelOrder(await ctx.api(), o.orderId, profile.paths);
-  ctx.output.write({ order }, () => ctx.io.out(orderHeading(ctx.io, order)));
+  ctx.output.write({ order }, () => ctx.io.out(orderHeading(ctx.io, ctx.output.format, order)));
 }
 
 /** The `order cancel` command. */

@@ -20,7 +20,7 @@ export async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promi
   const created = await createOrder(await ctx.api(), order);
   await checkMaxTotal(ctx, created, maxTotalCents);
   ctx.output.write(withWarnings(ctx, { order: created }, orderWarnings(created)), () => {
-    printOrder(ctx.io, created);
+    printOrder(ctx.io, ctx.output.format, created);
     ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', created.id)}\n`);
   });
 }

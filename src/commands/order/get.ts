@@ -31,7 +31,7 @@ export async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<voi
   // The service gives the reason of a booking that failed (or was cancelled) as the envelope's message.
   const reason = word === 'failed' || word === 'cancelled' ? message : undefined;
   ctx.output.write(withWarnings(ctx, { order, ...(reason === undefined ? {} : { reason }) }, orderWarnings(order)), () => {
-    printOrder(ctx.io, order);
+    printOrder(ctx.io, ctx.output.format, order);
     if (reason !== undefined) ctx.io.err(`${orderEndedLine(order, reason)}\n`);
     if (word === 'pending') {
       ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', order.id)}  (or cancel it: ${shellCommand('order', 'cancel', order.id)})\n`);

@@ -18,7 +18,7 @@ export async function runServiceShow(code: string, ctx: Context): Promise<void> 
   const profile = await ctx.profile();
   const service = await fetchServiceData(await ctx.api(), code, profile.paths);
   ctx.output.write({ service }, () => {
-    printServiceData(ctx.io, service);
+    printServiceData(ctx.io, ctx.output.format, service);
     if (service.collection_data) {
       ctx.io.err('Shipments of this service carry this collection data: fill it in with --collection-from-service (shipment create, book).\n');
     }

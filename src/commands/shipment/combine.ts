@@ -85,7 +85,7 @@ export async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context
     throw err;
   }
   ctx.output.write(withWarnings(ctx, { order: parent }, orderWarnings(parent, request.shipments)), () => {
-    printParentOrder(ctx.io, parent, request.shipments);
+    printParentOrder(ctx.io, ctx.output.format, parent, request.shipments);
     ctx.io.err(`Accept the parent order with: ${shellCommand('order', 'accept', parent.id)}\n`);
   });
 }

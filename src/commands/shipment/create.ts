@@ -31,7 +31,7 @@ export async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context):
   const { shipment } = await readShipmentInput(o.file, o, ctx);
   const created = await createShipment(await ctx.api(), { shipment });
   ctx.output.write(withWarnings(ctx, { shipment: created }, priceWarnings(`shipment ${created.id}`, created.service?.price)), () => {
-    printCreatedShipment(ctx.io, created);
+    printCreatedShipment(ctx.io, ctx.output.format, created);
     ctx.io.err(`Combine it with the others: ${shellCommand('shipment', 'combine', created.id)} <other shipment ids> --main <main shipment file>\n`);
   });
 }

@@ -1,0 +1,20 @@
+/**
+ * Sentences that name the next command to run, shared by the flows (their errors quote them, and a
+ * batch report carries those errors) and by output/, which prints them. Plain text, no terminal:
+ * every command in them is quoted for a POSIX shell (src/shell.ts), so it can be pasted as printed.
+ */
+import { shellCommand } from './shell.js';
+
+/**
+ * What to say of an order whose booking goes on at the service after shipbook stopped waiting
+ * (a timeout or an interruption): `order ORD-… is accepted and the booking is still running; run
+ * "shipbook order get ORD-…" to see it later`.
+ */
+export function stillRunningNote(orderId: string): string {
+  return `order ${orderId} is accepted and the booking is still running; run "${shellCommand('order', 'get', orderId)}" to see it later`;
+}
+
+/** How to look at an order: `See the order with: shipbook order get ORD-…`. */
+export function seeOrderHint(orderId: string): string {
+  return `See the order with: ${shellCommand('order', 'get', orderId)}`;
+}
