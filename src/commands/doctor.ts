@@ -14,7 +14,7 @@ import type { IOStreams } from '../io.js';
 import { parseListen } from './wait-options.js';
 
 /** Options of `doctor`. */
-export interface DoctorOptions {
+interface DoctorOptions {
   /** `--listen <host:port>`: where a callback receiver would listen (default 127.0.0.1, any port). */
   listen?: string;
 }
@@ -22,7 +22,7 @@ export interface DoctorOptions {
 const MARK: Record<CheckResult['status'], string> = { ok: 'ok', warn: 'warn', fail: 'FAIL', skip: 'skip' };
 
 /** Renders the checks for people: a table fitted to the terminal, or tab-separated lines without one. */
-export function renderChecks(io: IOStreams, results: CheckResult[]): string {
+function renderChecks(io: IOStreams, results: CheckResult[]): string {
   if (!io.stdoutIsTTY) {
     return results.map((r) => [r.id, r.status, r.detail, r.fix ?? ''].map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n') + '\n';
   }
@@ -41,7 +41,7 @@ export function renderChecks(io: IOStreams, results: CheckResult[]): string {
 }
 
 /** The JSON form of a doctor run (`--json`): `{ok, exit_code, checks: [{id, name, status, detail, fix}]}`. */
-export function checksJson(results: CheckResult[]): Record<string, unknown> {
+function checksJson(results: CheckResult[]): Record<string, unknown> {
   const exitCode = doctorExitCode(results);
   return {
     ok: exitCode === 0,
@@ -55,7 +55,7 @@ export function checksJson(results: CheckResult[]): Record<string, unknown> {
  * @throws UsageError (2) for a malformed `--listen`; a ShipbookError carrying the first failed
  *   check's exit code when a check fails (already reported: the table or JSON is printed first).
  */
-export async function runDoctor(o: DoctorOptions, ctx: Context): Promise<void> {
+async function runDoctor(o: DoctorOptions, ctx: Context): Promise<void> {
   const listen = o.listen === undefined ? undefined : parseListen(o.listen);
   const profile = ctx.globals.profile;
   const results = await runChecks({ env: ctx.io.env, profileFlag: profile, api: () => ctx.api(), listen });

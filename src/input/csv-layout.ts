@@ -11,7 +11,7 @@
 export type CsvLevel = 'order' | 'shipment' | 'package' | 'item';
 
 /** How a cell is read: text as is, a decimal number, a whole number, true/false, a list of names, a saved sender. */
-export type CsvCellType = 'text' | 'number' | 'integer' | 'boolean' | 'list' | 'sender';
+type CsvCellType = 'text' | 'number' | 'integer' | 'boolean' | 'list' | 'sender';
 
 /** One column of the layout. */
 export interface CsvColumn {

@@ -76,7 +76,7 @@ const EDITABLE: ReadonlyArray<[EditablePart, string]> = [
 ];
 
 /** What the person chose at the summary. */
-export type SummaryChoice = { action: 'go' } | { action: 'stop' } | { action: 'change'; shipment: number; part: EditablePart };
+type SummaryChoice = { action: 'go' } | { action: 'stop' } | { action: 'change'; shipment: number; part: EditablePart };
 
 /**
  * Shows the summary and asks what to do: go on (the default, so Enter books), change one of the
