@@ -2,7 +2,7 @@
  * `shipbook doctor`: checks the set-up (Node.js, configuration file and permissions, profile and
  * where each setting comes from, the service and the key, the callback receiver, the built-in
  * sandbox's state) and prints a table of checks with what to do about each failure. Exits with
- * the exit code of the first failed check (README "Exit codes"); 0 when nothing failed.
+ * the exit code of the first failed check (docs/exit-codes.md); 0 when nothing failed.
  */
 import { Command } from 'commander';
 import type { Context } from '../context.js';

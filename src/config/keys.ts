@@ -1,6 +1,6 @@
 /**
  * The settings a user reads and writes with `shipbook config get/set/unset/list`, with their
- * meaning, default and example (the README's Configuration table lists the same). Every
+ * meaning, default and example (the settings table of docs/configuration.md lists the same). Every
  * setting but `default-profile` belongs to a profile; each maps to a member of the stored
  * profile (see {@link storedProfile}), e.g. `paths.fetch-order` → `profiles.<name>.paths["fetch-order"]`.
  */

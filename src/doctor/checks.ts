@@ -34,7 +34,7 @@ export interface CheckResult {
   detail: string;
   /** What to do about a `fail` or `warn`. */
   fix?: string;
-  /** Exit code shipbook would give for this failure (the README's "Exit codes"); only for `fail`. */
+  /** Exit code shipbook would give for this failure (docs/exit-codes.md); only for `fail`. */
   exitCode?: ExitCode;
 }
 

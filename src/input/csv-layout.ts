@@ -23,7 +23,7 @@ export interface CsvColumn {
   type: CsvCellType;
   /** Whether the field is required by the interface (for `collection_*`: unless `sender` is given). */
   required: boolean;
-  /** One line for `shipbook schema` and the README. */
+  /** One line for the table of columns that `shipbook schema csv` prints. */
   description: string;
   /** The example row of `shipbook csv template`. */
   example: string;

@@ -8,7 +8,7 @@
  */
 import { orderStatusWord } from '../schema/status.js';
 
-/** The documented states, the same word everywhere (README "Statuses"). */
+/** The documented states, the same word everywhere (docs/output-formats.md, "Statuses"). */
 export const STATES = ['pending', 'accepted', 'processed', 'failed', 'cancelled'] as const;
 
 /** One documented state. */
