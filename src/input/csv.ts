@@ -675,7 +675,7 @@ function cellText(v: unknown): string {
 
 /**
  * The rows of an order document in the layout, as cells by column name (the inverse of the
- * reader, for `shipbook csv template`): each shipment's fields on its first row, one package and
+ * reader, which the round-trip tests write orders with): each shipment's fields on its first row, one package and
  * one customs item per row, as many rows as the longer of the two lists. A collection written as
  * `"@name"` goes to the `sender` column. Shipments are told apart by their `transient_id`.
  */
