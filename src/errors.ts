@@ -7,7 +7,7 @@
  */
 
 /**
- * Exit codes, documented in the README ("Exit codes"). Only `src/main.ts` exits.
+ * Exit codes, documented in docs/exit-codes.md. Only `src/main.ts` exits.
  */
 export const EXIT = {
   /** Everything worked. */

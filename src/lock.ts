@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
 /** Who holds a lock (the content of its `owner.json`). */
-export interface LockOwner {
+interface LockOwner {
   pid: number;
   host: string;
   /** ISO time the lock was taken. */
@@ -38,7 +38,7 @@ export interface LockOwner {
 }
 
 /** How to take a lock. */
-export interface LockOptions {
+interface LockOptions {
   /** Names the holder in the owner file. */
   command: string;
   /** How long to keep trying while another live holder has it, ms (0: fail at once). */

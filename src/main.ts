@@ -1,6 +1,6 @@
 /**
  * Entry point: builds the context and the root command, runs it, and is the only place that maps
- * errors to exit codes (see {@link EXIT} and the README's "Exit codes").
+ * errors to exit codes (see {@link EXIT} and docs/exit-codes.md).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from './version.js';

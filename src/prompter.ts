@@ -13,7 +13,7 @@ import type { IOStreams } from './io.js';
 export type Validate = (value: string) => true | string;
 
 /** A free-text question. */
-export interface InputQuestion {
+interface InputQuestion {
   message: string;
   /** Proposed answer, taken when the user just presses Enter. */
   default?: string;
@@ -21,13 +21,13 @@ export interface InputQuestion {
 }
 
 /** A secret (API key): typed characters show as `*` and are never echoed. */
-export interface PasswordQuestion {
+interface PasswordQuestion {
   message: string;
   validate?: Validate;
 }
 
 /** A yes/no question. */
-export interface ConfirmQuestion {
+interface ConfirmQuestion {
   message: string;
   default?: boolean;
 }
@@ -41,7 +41,7 @@ export interface Choice<T> {
 }
 
 /** Pick one of a list. */
-export interface SelectQuestion<T> {
+interface SelectQuestion<T> {
   message: string;
   choices: ReadonlyArray<Choice<T>>;
   default?: T;
@@ -52,7 +52,7 @@ export interface SelectQuestion<T> {
  * `source` gives the choices that match what is typed so far (all of them for `''`); Enter takes
  * the highlighted one, the first by default.
  */
-export interface SearchQuestion<T> {
+interface SearchQuestion<T> {
   message: string;
   source(term: string): ReadonlyArray<Choice<T>>;
   /** How many choices are shown at once. */

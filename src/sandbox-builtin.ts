@@ -11,7 +11,7 @@ import { SANDBOX_API_KEY, sandboxStateDir, startSandbox, StoreCorruptError, type
 import { FILE_SYSTEM_REFUSALS } from './dirs.js';
 
 /** A started built-in sandbox, with where its state lives and the key it accepts. */
-export interface BuiltinSandbox extends Sandbox {
+interface BuiltinSandbox extends Sandbox {
   stateDir: string;
   SANDBOX_API_KEY: string;
 }

@@ -16,7 +16,7 @@ import { parseInput, parseJsonLine, readInput, type LoadedDocument } from '../in
 import { csvOrders, type CsvDelimiter, type CsvReadOptions } from '../input/csv.js';
 
 /** Extensions read from a directory. */
-export const BATCH_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl', '.csv', '.tsv'] as const;
+const BATCH_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl', '.csv', '.tsv'] as const;
 
 /** How the inputs are read, beyond their names: the spreadsheet (CSV) settings and standard input. */
 export interface BatchInputOptions {
@@ -40,7 +40,7 @@ function csvOptionsOf(options: BatchInputOptions | undefined): CsvReadOptions {
 }
 
 /** One document of the batch, or the problems that kept it from being read. */
-export type BatchInput =
+type BatchInput =
   | { file: string; line: number; doc: LoadedDocument }
   | { file: string; line: number; issues: InputIssue[] };
 
@@ -95,7 +95,7 @@ const lineOf = (text: string, offset: number) => {
 };
 
 /** Every document of one file, in order. */
-export async function* fileDocuments(file: string, options?: BatchInputOptions): AsyncGenerator<BatchInput> {
+async function* fileDocuments(file: string, options?: BatchInputOptions): AsyncGenerator<BatchInput> {
   if (isCsvInput(file, options)) {
     yield* csvOrders({ file }, csvOptionsOf(options));
     return;

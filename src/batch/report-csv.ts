@@ -24,7 +24,7 @@ import { batchFiles, isCsvInput, type BatchInputOptions } from './inputs.js';
 import type { BatchResult } from './runner.js';
 
 /** The result columns appended to every row. */
-export const RESULT_COLUMNS = ['status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error'] as const;
+const RESULT_COLUMNS = ['status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error'] as const;
 
 /** True when a report file name asks for CSV (`.csv`, `.tsv`). */
 export function isCsvReport(path: string): boolean {

@@ -12,7 +12,7 @@ import type { BatchResult, BatchSummary } from './runner.js';
 import type { Target } from '../config/target.js';
 
 /** The JSON report's content. */
-export interface BatchReport {
+interface BatchReport {
   started_at: string;
   /** The service the batch booked on (`kind`, `base_url`, `profile`), so a rehearsal is never read as the real run. */
   target?: Target;
@@ -104,7 +104,7 @@ const LEFT = new Set(['still_booking', 'pending', 'not_started']);
  * invalid ones errors, and the orders an interruption left (accepted and still booking, created
  * and pending, not started) skipped, each saying what it is.
  */
-export function junitXml(report: BatchReport): string {
+function junitXml(report: BatchReport): string {
   const orders = report.orders;
   const failures = orders.filter((o) => o.status === 'failed' || o.status === 'unknown').length;
   const errors = orders.filter((o) => o.status === 'invalid').length;

@@ -1,6 +1,7 @@
 /**
  * What a booking records in a journal (src/batch/journal.ts), step by step: shared by the batch
- * runner and single `book` (src/commands/book-journal.ts), so both journals say the same things.
+ * runner and single `book`, both through the booking engine (src/booking/engine.ts), so both journals
+ * say the same things.
  * Before each request that changes something: `create_sent` (with the step) or `accept_sent`,
  * flushed to disk before the request leaves; after each answer: `shipment_created`, `created`
  * (order or consolidated parent, with its total), `accepted`; at the end `processed` with the

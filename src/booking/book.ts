@@ -20,13 +20,12 @@ import type { CreateOrderRequest, OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
 import { EXIT, ShipbookError } from '../errors.js';
-import type { RetryPolicy } from '../api/endpoints.js';
 import type { OrderPaths } from '../api/orders.js';
 import { orderWarnings } from './price-check.js';
 import { STOPPED_BEFORE_NEXT_STEP, stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
 /** How the booking result is awaited; returns the processed order (see src/booking/result.ts `ResultWaiter.wait`). */
-export type WaitForResult = (orderId: string, accepted: OrderResponse) => Promise<OrderResponse>;
+type WaitForResult = (orderId: string, accepted: OrderResponse) => Promise<OrderResponse>;
 
 /** A document to book, already validated (src/input/validate.ts `validateKind`). */
 export type BookingDocument =
@@ -67,7 +66,7 @@ export interface BookingDeps {
 }
 
 /** The requests of a booking that change something at the service. */
-export type MutatingStep = 'create_order' | 'create_shipment' | 'combine' | 'accept';
+type MutatingStep = 'create_order' | 'create_shipment' | 'combine' | 'accept';
 
 /** A finished booking: the processed order (with tracking numbers) and how it got there. */
 export interface BookingOutcome {

@@ -11,7 +11,7 @@ import type { AcceptRequest } from '../schema/payment.js';
 import type { BookingDocument } from './book.js';
 
 /** What planning a booking needs: the client (for its base URL and key) and the accept request builder. */
-export interface PlanDeps {
+interface PlanDeps {
   api: Pick<ApiClient, 'plan'>;
   /** Builds the accept request for an order id (here a placeholder), as for a real booking. */
   accept: (orderId: string) => Promise<AcceptRequest>;

@@ -30,7 +30,7 @@ import { schemaProblems } from '../schema/issues.js';
 import { sameSecret } from '../http/secret.js';
 
 /** Largest callback body accepted: 1 MiB. Larger bodies get 413. */
-export const MAX_CALLBACK_BYTES = 1024 * 1024;
+const MAX_CALLBACK_BYTES = 1024 * 1024;
 /** Past this many bytes an oversized body is no longer drained: the connection is closed after the 413. */
 
 /** A new unguessable token for a receiver path: 24 random bytes, base64url (32 characters). */
@@ -79,7 +79,7 @@ export interface ReceiverProblem {
 }
 
 /** How a receiver is started. */
-export interface CallbackReceiverOptions {
+interface CallbackReceiverOptions {
   /** Interface to bind. Default `127.0.0.1` (loopback). */
   host?: string;
   /** TCP port. Default 0: a random free port. */
@@ -107,9 +107,9 @@ export interface CallbackReceiverOptions {
 }
 
 /** A callback's headers must arrive within 10 s (answered 408 and closed otherwise). */
-export const RECEIVER_HEADERS_TIMEOUT_MS = 10_000;
+const RECEIVER_HEADERS_TIMEOUT_MS = 10_000;
 /** A whole callback request must arrive within 30 s. */
-export const RECEIVER_REQUEST_TIMEOUT_MS = 30_000;
+const RECEIVER_REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * Refused requests, summarised: the first refusal of each HTTP status in an
@@ -170,7 +170,7 @@ export interface CallbackReceiver {
 }
 
 /** Normalises a base path: leading `/`, no trailing `/`; `''` for the root. */
-export function normaliseBasePath(path: string | undefined): string {
+function normaliseBasePath(path: string | undefined): string {
   const trimmed = (path ?? '').replace(/\/+$/, '');
   if (trimmed === '') return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;

@@ -43,7 +43,7 @@ export function isBatch(inputs: readonly string[], flags: BatchFlags, isDirector
 }
 
 /** Options of a batch, parsed. */
-export interface BatchBookOptions extends PaymentFlags {
+interface BatchBookOptions extends PaymentFlags {
   inputs: string[];
   concurrency: number;
   /** `--journal`: the batch's journal copy; default the target's own (src/ledger/ledger.ts `defaultJournalPath`). */

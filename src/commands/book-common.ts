@@ -18,7 +18,7 @@ export interface BookOptions extends PaymentFlags {
 }
 
 /** What both booking flows (regular and consolidated) need once the input is valid. */
-export interface PreparedBooking {
+interface PreparedBooking {
   api: ApiClient;
   /** Prepared before acceptance, so its callback URL can go into the accept request. */
   waiter: ResultWaiter;

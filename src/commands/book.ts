@@ -49,7 +49,7 @@ import { shellCommand } from '../shell.js';
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
-export async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; again?: boolean; collectionFromService?: boolean }, ctx: Context): Promise<void> {
+async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; again?: boolean; collectionFromService?: boolean }, ctx: Context): Promise<void> {
   const { io } = ctx;
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);

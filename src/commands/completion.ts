@@ -18,7 +18,7 @@
  * broken configuration file just yields no profile names.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { sandboxOrderIds, serviceCandidates } from './completion-cache.js';
 import type { Command } from 'commander';
 import { Command as Cmd } from 'commander';
@@ -31,10 +31,10 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 
 /** Shells `shipbook completion` writes a script for. */
-export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
+const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 
 /** File name endings offered when completing an input file. */
-export const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.csv', '.tsv'];
+const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.csv', '.tsv'];
 
 /** Argument names whose values are input files. */
 const FILE_ARGS = new Set(['file', 'files', 'path', 'paths', 'inputs', 'input']);
@@ -99,7 +99,7 @@ export function senderCandidates(env: Readonly<Record<string, string | undefined
 }
 
 /** A description as one short line: the first line, spaces collapsed, at most 70 characters. */
-export function shortDescription(text: string): string {
+function shortDescription(text: string): string {
   const first = (text.split('\n').find((l) => l.trim() !== '') ?? '').replace(/\s+/g, ' ').trim();
   return first.length <= 70 ? first : `${first.slice(0, 69).trimEnd()}…`;
 }
@@ -109,7 +109,7 @@ export function shortDescription(text: string): string {
  * no whitespace in the value and a one-line description; the `:<directive>` line unchanged.
  * @returns undefined for a candidate that cannot be one (empty, or with spaces)
  */
-export function candidateLine(line: string): string | undefined {
+function candidateLine(line: string): string | undefined {
   if (line.startsWith(':')) return line;
   const tab = line.indexOf('\t');
   const value = tab === -1 ? line : line.slice(0, tab);
@@ -119,7 +119,7 @@ export function candidateLine(line: string): string | undefined {
 }
 
 /** The bash script: bash alone (no bash-completion package), safe to source more than once. */
-export function bashScript(name: string): string {
+function bashScript(name: string): string {
   const fn = `__${name.replace(/[^A-Za-z0-9_]/g, '_')}_complete`;
   return `# bash completion for ${name}: load it with
 #   source <(${name} completion bash)

@@ -2,7 +2,7 @@
  * `shipbook doctor`: checks the set-up (Node.js, configuration file and permissions, profile and
  * where each setting comes from, the service and the key, the callback receiver, the built-in
  * sandbox's state) and prints a table of checks with what to do about each failure. Exits with
- * the exit code of the first failed check (README "Exit codes"); 0 when nothing failed.
+ * the exit code of the first failed check (docs/exit-codes.md); 0 when nothing failed.
  */
 import { Command } from 'commander';
 import type { Context } from '../context.js';
@@ -15,7 +15,7 @@ import type { IOStreams } from '../io.js';
 import { parseListen } from './wait-options.js';
 
 /** Options of `doctor`. */
-export interface DoctorOptions {
+interface DoctorOptions {
   /** `--listen <host:port>`: where a callback receiver would listen (default 127.0.0.1, any port). */
   listen?: string;
 }
@@ -23,7 +23,7 @@ export interface DoctorOptions {
 const MARK: Record<CheckResult['status'], string> = { ok: 'ok', warn: 'warn', fail: 'FAIL', skip: 'skip' };
 
 /** Renders the checks for people in `format`: a table fitted to the terminal for `table`, tab-separated lines otherwise. */
-export function renderChecks(io: IOStreams, format: OutputFormat, results: CheckResult[]): string {
+function renderChecks(io: IOStreams, format: OutputFormat, results: CheckResult[]): string {
   if (format !== 'table') {
     return results.map((r) => [r.id, r.status, r.detail, r.fix ?? ''].map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n') + '\n';
   }
@@ -42,7 +42,7 @@ export function renderChecks(io: IOStreams, format: OutputFormat, results: Check
 }
 
 /** The JSON form of a doctor run (`--json`): `{ok, exit_code, checks: [{id, name, status, detail, fix}]}`. */
-export function checksJson(results: CheckResult[]): Record<string, unknown> {
+function checksJson(results: CheckResult[]): Record<string, unknown> {
   const exitCode = doctorExitCode(results);
   return {
     ok: exitCode === 0,
@@ -56,7 +56,7 @@ export function checksJson(results: CheckResult[]): Record<string, unknown> {
  * @throws UsageError (2) for a malformed `--listen`; a ShipbookError carrying the first failed
  *   check's exit code when a check fails (already reported: the table or JSON is printed first).
  */
-export async function runDoctor(o: DoctorOptions, ctx: Context): Promise<void> {
+async function runDoctor(o: DoctorOptions, ctx: Context): Promise<void> {
   const listen = o.listen === undefined ? undefined : parseListen(o.listen);
   const profile = ctx.globals.profile;
   const results = await runChecks({ env: ctx.io.env, profileFlag: profile, api: () => ctx.api(), listen });

@@ -43,7 +43,7 @@ export interface OrderInputFlags {
 }
 
 /** The order to send, and the payment asked for in a guided booking. */
-export interface OrderInput {
+interface OrderInput {
   order: CreateOrderRequest;
   /** The payment chosen at the prompt (only when the booking was guided and no payment flag was given). */
   payment?: PaymentRequest;

@@ -14,7 +14,7 @@ import { UsageError } from '../errors.js';
 import { parseDuration } from '../input/flags.js';
 
 /** Options of `sandbox`. */
-export interface SandboxCommandOptions {
+interface SandboxCommandOptions {
   host: string;
   port: number;
   apiKey?: string;
@@ -29,7 +29,7 @@ export interface SandboxCommandOptions {
 }
 
 /** Starts the sandbox and keeps it running until Ctrl-C (SIGINT) or SIGTERM. */
-export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void> {
+async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void> {
   const { startSandbox, SANDBOX_API_KEY } = await import('../sandbox/index.js');
   const { builtinStateError } = await import('../sandbox-builtin.js');
   const sandbox = await startSandbox({
@@ -75,7 +75,7 @@ export async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promis
 }
 
 /** Counts of orders and shipments by status (wire status), and where the state lives. */
-export interface SandboxStatus {
+interface SandboxStatus {
   state_dir: string;
   exists: boolean;
   orders: { total: number; by_status: Record<string, number> };
@@ -89,7 +89,7 @@ export interface SandboxStatus {
  * and shipments by status.
  * @throws ConfigError (exit 4) when the state cannot be read, naming the file and `shipbook sandbox reset`
  */
-export async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise<void> {
+async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise<void> {
   const { openDiskStore, sandboxStateDir, MAX_STORED_ORDERS, SandboxState } = await import('../sandbox/index.js');
   const { builtinStateError } = await import('../sandbox-builtin.js');
   const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
@@ -136,7 +136,7 @@ export async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): 
  * is not taken for one, and nothing in it is deleted.
  * @throws UsageError (exit 2) without `--yes` and no terminal, or for a directory that is not a sandbox state
  */
-export async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Context): Promise<void> {
+async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Context): Promise<void> {
   const { sandboxStateDir, STATE_FILE } = await import('../sandbox/index.js');
   const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
   const ours = new Set([STATE_FILE, 'orders', 'shipments', 'cards', 'failures', 'state.lock']);

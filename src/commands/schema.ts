@@ -14,7 +14,7 @@ import { printJson } from '../output/json.js';
 import { printTable } from '../output/table.js';
 
 /** Options of `schema`. */
-export interface SchemaOptions {
+interface SchemaOptions {
   kind: string;
 }
 
@@ -41,7 +41,7 @@ function printCsvColumns(ctx: Context): void {
 }
 
 /** Prints the JSON Schema of `o.kind` (or the CSV layout's columns for `csv`) on stdout. @throws UsageError (exit 2) for an unknown kind, listing the kinds. */
-export function runSchema(o: SchemaOptions, ctx: Context): void {
+function runSchema(o: SchemaOptions, ctx: Context): void {
   if (o.kind === 'csv') {
     printCsvColumns(ctx);
     return;

@@ -54,7 +54,7 @@ export function parseListen(value: string): ListenAddress {
  * Checks `--callback-url`: an absolute http(s) URL without user name or password.
  * @throws UsageError (exit 2).
  */
-export function parseCallbackUrl(value: string): string {
+function parseCallbackUrl(value: string): string {
   const checked = checkHttpUrl(value);
   if ('url' in checked) return checked.url.toString();
   if (checked.problem === 'not_a_url') {

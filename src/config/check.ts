@@ -9,7 +9,7 @@ import { quoteServices } from '../api/quote.js';
 import { quoteRequest, type QuoteRequest } from '../schema/quote.js';
 
 /** The quote sent by the check: one 10 × 10 × 10 cm, 1 kg package from Sydney 2000 to Melbourne 3000, AUD. */
-export const CHECK_QUOTE: QuoteRequest = quoteRequest.parse({
+const CHECK_QUOTE: QuoteRequest = quoteRequest.parse({
   collection_country: 'AU',
   collection_postcode: '2000',
   collection_city: 'Sydney',

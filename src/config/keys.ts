@@ -1,6 +1,6 @@
 /**
  * The settings a user reads and writes with `shipbook config get/set/unset/list`, with their
- * meaning, default and example (the README's Configuration table lists the same). Every
+ * meaning, default and example (the settings table of docs/configuration.md lists the same). Every
  * setting but `default-profile` belongs to a profile; each maps to a member of the stored
  * profile (see {@link storedProfile}), e.g. `paths.fetch-order` → `profiles.<name>.paths["fetch-order"]`.
  */
@@ -132,7 +132,7 @@ export function findSetting(key: string): SettingKey | undefined {
 }
 
 /** Member path of a profile setting inside a stored profile: `paths.fetch-order` → `['paths', 'fetch-order']`. */
-export function settingPath(key: string): [string] | [string, string] {
+function settingPath(key: string): [string] | [string, string] {
   const dot = key.indexOf('.');
   return dot < 0 ? [key] : [key.slice(0, dot), key.slice(dot + 1)];
 }
@@ -164,7 +164,7 @@ export function withStored(profile: StoredProfile | undefined, key: string, valu
 }
 
 /** A setting's value as shipbook would use it, and where it comes from. */
-export interface EffectiveValue {
+interface EffectiveValue {
   /** The value (secrets masked), or undefined when there is none. */
   value: string | undefined;
   /** `config`, `env <NAME>`, `default`, `built-in` or `not set`. */

@@ -16,7 +16,7 @@ import { BUILTIN_PROFILE, durationMs, nameProblem, type ConfigData } from './sch
 import { ConfigStore } from './store.js';
 
 /** Inputs of the choice: the `--profile` flag, the environment and the stored configuration. */
-export interface ResolveInput {
+interface ResolveInput {
   profileFlag?: string;
   env: Readonly<Record<string, string | undefined>>;
   /** Contents of the configuration file (empty when there is none). */
@@ -40,13 +40,13 @@ function nonEmpty(value: string | undefined): string | undefined {
  * string when the secret behind it is missing; taking that as "not set" would book on the built-in
  * sandbox (or another profile) and report success, so an empty value is an error instead.
  */
-export const TARGET_VARIABLES = ['SHIPBOOK_API_KEY', 'SHIPBOOK_BASE_URL', 'SHIPBOOK_PROFILE'] as const;
+const TARGET_VARIABLES = ['SHIPBOOK_API_KEY', 'SHIPBOOK_BASE_URL', 'SHIPBOOK_PROFILE'] as const;
 
 /**
  * Refuses variables of {@link TARGET_VARIABLES} that are set but empty (or only white space).
  * @throws ConfigError (exit 4) naming every such variable and asking whether a CI secret is missing
  */
-export function checkEmptyVariables(env: Readonly<Record<string, string | undefined>>): void {
+function checkEmptyVariables(env: Readonly<Record<string, string | undefined>>): void {
   const empty = TARGET_VARIABLES.filter((name) => env[name] !== undefined && env[name]!.trim() === '');
   if (empty.length === 0) return;
   const names = empty.join(' and ');
@@ -156,7 +156,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
 }
 
 /** Inputs of {@link loadProfile}. */
-export interface LoadProfileInput {
+interface LoadProfileInput {
   profileFlag?: string;
   env: Readonly<Record<string, string | undefined>>;
   /** Receives permission warnings (one line each, once per run). */

@@ -41,11 +41,11 @@ export const DEFAULT_LOGIN_PROFILE = 'default';
 export const CONFIG_VERSION = 1;
 
 /** Profile and sender names: a letter or digit, then letters, digits, `_` or `-`; at most 40. */
-export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 /** An HTTP header name (RFC 9110 token). */
 export const HEADER_NAME_PATTERN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Default payment types a profile may hold (`credit_card` needs card details, which are never stored). */
-export const DEFAULT_PAYMENT_TYPES = ['credit', 'stored_card'] as const;
+const DEFAULT_PAYMENT_TYPES = ['credit', 'stored_card'] as const;
 
 /** Why a name is not a valid profile or sender name, or undefined when it is. */
 export function nameProblem(name: string, what: 'profile' | 'sender'): string | undefined {
@@ -57,7 +57,7 @@ export function nameProblem(name: string, what: 'profile' | 'sender'): string | 
 }
 
 /** Why a path template of fetch-order-data or cancel-order is not usable, or undefined. */
-export function orderPathProblem(template: string): string | undefined {
+function orderPathProblem(template: string): string | undefined {
   if (!template.includes('{order_id}')) return 'must contain {order_id}, e.g. orders/{order_id}/';
   if (/^[a-z][a-z0-9+.-]*:/i.test(template) || template.startsWith('//')) return 'must be a path relative to the base URL, not a full URL';
   if (/[\s?#]/.test(template)) return 'must not contain spaces, "?" or "#"';
@@ -68,7 +68,7 @@ export function orderPathProblem(template: string): string | undefined {
  * Why a path template of fetch-credit-card (`placeholder` undefined) or fetch-service-data
  * (`{service_code}`) is not usable, or undefined.
  */
-export function referencedPathProblem(template: string, placeholder?: string): string | undefined {
+function referencedPathProblem(template: string, placeholder?: string): string | undefined {
   if (placeholder !== undefined && !template.includes(placeholder)) return `must contain ${placeholder}, e.g. services/${placeholder}/`;
   if (/^[a-z][a-z0-9+.-]*:/i.test(template) || template.startsWith('//')) return 'must be a path relative to the base URL, not a full URL';
   if (/[\s?#]/.test(template)) return 'must not contain spaces, "?" or "#"';
@@ -117,7 +117,7 @@ const senderName = z.string().superRefine((v, ctx) => {
 });
 
 /** A duration as the `timeout` setting takes it: a number and `ms`, `s`, `m` or `h` (seconds when no unit). */
-export const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(ms|s|m|h)?\s*$/i;
+const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(ms|s|m|h)?\s*$/i;
 
 /** Milliseconds of a duration matching {@link DURATION_PATTERN}, or undefined (also for 0). */
 export function durationMs(text: string): number | undefined {

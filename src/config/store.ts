@@ -22,9 +22,9 @@ import { CONFIG_VERSION, configFile, type ConfigData } from './schema.js';
 import { makeDirectory } from '../dirs.js';
 
 /** Mode of the configuration file: owner read/write only. */
-export const CONFIG_FILE_MODE = 0o600;
+const CONFIG_FILE_MODE = 0o600;
 /** Mode of the configuration directory: owner only. */
-export const CONFIG_DIR_MODE = 0o700;
+const CONFIG_DIR_MODE = 0o700;
 
 /** What a read found. */
 export interface ConfigSnapshot {
@@ -82,7 +82,7 @@ function holdsSecret(data: ConfigData): boolean {
 const SUGGEST_FIX = (file: string) => `Fix the file by hand or move it away (shipbook never overwrites it): ${file}`;
 
 /** Checks parsed contents against {@link configFile}. @throws ConfigError naming the file and every problem. */
-export function validateConfig(file: string, value: unknown): ConfigData {
+function validateConfig(file: string, value: unknown): ConfigData {
   const parsed = configFile.safeParse(value);
   if (parsed.success) return value as ConfigData;
   const problems = schemaProblems(parsed.error).map((p) => `  ${p.path || '(top)'}  ${p.message}`);

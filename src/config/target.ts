@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { ResolvedProfile } from './profile.js';
 
 /** The kinds of target, as written in every machine-readable output. */
-export type TargetKind = 'builtin-sandbox' | 'sandbox' | 'service';
+type TargetKind = 'builtin-sandbox' | 'sandbox' | 'service';
 
 /**
  * The target as machine-readable output carries it (`target` in `--json`, report.json, JUnit
@@ -36,7 +36,7 @@ export interface Target {
  * A short, stable fingerprint of an API key: the first 12 hex digits of its SHA-256. It tells two
  * accounts of one service apart without the key ever being written anywhere.
  */
-export function keyFingerprint(apiKey: string | undefined): string {
+function keyFingerprint(apiKey: string | undefined): string {
   if (!apiKey) return 'nokey';
   return createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 12);
 }

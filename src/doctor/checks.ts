@@ -21,7 +21,7 @@ import { ConfigStore, permissionWarnings } from '../config/store.js';
 import { ApiError, ShipbookError, EXIT, type ExitCode } from '../errors.js';
 
 /** `ok`: fine; `warn`: works, but worth a look; `fail`: shipbook will not work as set up; `skip`: not checked (an earlier check failed). */
-export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
 /** The result of one check. */
 export interface CheckResult {
@@ -34,12 +34,12 @@ export interface CheckResult {
   detail: string;
   /** What to do about a `fail` or `warn`. */
   fix?: string;
-  /** Exit code shipbook would give for this failure (the README's "Exit codes"); only for `fail`. */
+  /** Exit code shipbook would give for this failure (docs/exit-codes.md); only for `fail`. */
   exitCode?: ExitCode;
 }
 
 /** What the checks may use. */
-export interface DoctorDeps {
+interface DoctorDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** `--profile`, when given. */
   profileFlag?: string;
@@ -56,7 +56,7 @@ export interface DoctorDeps {
 }
 
 /** Lowest supported Node.js version (package.json `engines`). */
-export const MIN_NODE: readonly [number, number] = [20, 19];
+const MIN_NODE: readonly [number, number] = [20, 19];
 
 /** Checks a Node.js version string (`22.3.0`) against {@link MIN_NODE}. */
 export function checkNode(version: string): CheckResult {
@@ -136,7 +136,7 @@ export function checkConfigFile(deps: Pick<DoctorDeps, 'env' | 'platform'>): { r
 }
 
 /** Resolves the profile and says where each setting comes from. */
-export function checkProfile(deps: Pick<DoctorDeps, 'env' | 'profileFlag'>, store: ConfigStore): { result: CheckResult; profile?: ResolvedProfile } {
+function checkProfile(deps: Pick<DoctorDeps, 'env' | 'profileFlag'>, store: ConfigStore): { result: CheckResult; profile?: ResolvedProfile } {
   const name = 'profile';
   try {
     const data = store.read().data;
@@ -176,7 +176,7 @@ function missingKey(profile: ResolvedProfile): Partial<CheckResult> {
 }
 
 /** Id used to probe the service: fetch-order-data of an order that cannot exist (a read; changes nothing). */
-export const PROBE_ORDER_ID = 'SHIPBOOK-DOCTOR-PROBE';
+const PROBE_ORDER_ID = 'SHIPBOOK-DOCTOR-PROBE';
 
 /**
  * Asks the service for an order that does not exist (fetch-order-data, a safe read): any answer

@@ -11,7 +11,7 @@
 export type CsvLevel = 'order' | 'shipment' | 'package' | 'item';
 
 /** How a cell is read: text as is, a decimal number, a whole number, true/false, a list of names, a saved sender. */
-export type CsvCellType = 'text' | 'number' | 'integer' | 'boolean' | 'list' | 'sender';
+type CsvCellType = 'text' | 'number' | 'integer' | 'boolean' | 'list' | 'sender';
 
 /** One column of the layout. */
 export interface CsvColumn {
@@ -23,7 +23,7 @@ export interface CsvColumn {
   type: CsvCellType;
   /** Whether the field is required by the interface (for `collection_*`: unless `sender` is given). */
   required: boolean;
-  /** One line for `shipbook schema` and the README. */
+  /** One line for the table of columns that `shipbook schema csv` prints. */
   description: string;
   /** The example row of `shipbook csv template`. */
   example: string;

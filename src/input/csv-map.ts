@@ -62,7 +62,7 @@ const mappingSchema = z.strictObject(
 );
 
 /** Where a layout column's value comes from in one row. */
-export type MapSource =
+type MapSource =
   | { kind: 'column'; header: string; part?: 'first' | 'rest'; values?: Readonly<Record<string, string>> }
   | { kind: 'join'; headers: string[]; with: string }
   | { kind: 'value'; value: string }

@@ -44,13 +44,13 @@ export interface CsvReadOptions {
 }
 
 /** A profile's saved senders and the profile's name (for messages). */
-export interface SavedSenders {
+interface SavedSenders {
   senders: Readonly<Record<string, SenderRecord>> | undefined;
   profile: string;
 }
 
 /** Where a CSV comes from: a file, or bytes already read (standard input, named `-`). */
-export interface CsvSource {
+interface CsvSource {
   file: string;
   bytes?: Buffer;
 }
@@ -61,7 +61,7 @@ export type CsvOrder =
   | { file: string; line: number; issues: InputIssue[] };
 
 /** A row of the file: its spreadsheet number (header = 1) and its cells. */
-export interface CsvRow {
+interface CsvRow {
   row: number;
   cells: string[];
 }
@@ -628,7 +628,7 @@ export async function validateCsvFile(source: CsvSource, options: CsvReadOptions
 }
 
 /** One row of a CSV input, with the order it belongs to (for writing results beside it). */
-export interface CsvRowOfOrder extends CsvRow {
+interface CsvRowOfOrder extends CsvRow {
   /** The row that starts its order (the order's `line` in the batch's results). */
   orderRow: number;
   /** Its shipment's place in the order (0-based), in first-appearance order of `shipment_ref`. */
@@ -675,7 +675,7 @@ function cellText(v: unknown): string {
 
 /**
  * The rows of an order document in the layout, as cells by column name (the inverse of the
- * reader, for `shipbook csv template`): each shipment's fields on its first row, one package and
+ * reader, which the round-trip tests write orders with): each shipment's fields on its first row, one package and
  * one customs item per row, as many rows as the longer of the two lists. A collection written as
  * `"@name"` goes to the `sender` column. Shipments are told apart by their `transient_id`.
  */

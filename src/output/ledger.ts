@@ -2,7 +2,7 @@
  * The words about the ledger and the booking engine's decisions: the hint of an order a batch left
  * unbooked (from its `next` step, data the runner returns), what a dry run would do with each
  * input, and the command that settles an unknown order. Every command printed here can be pasted
- * as it is: ids and paths are quoted for a POSIX shell (src/output/shell.ts).
+ * as it is: ids and paths are quoted for a POSIX shell (src/shell.ts).
  */
 import type { BatchResult, NextStep, PlannedAction } from '../batch/runner.js';
 import { shellCommand } from '../shell.js';

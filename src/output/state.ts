@@ -9,7 +9,7 @@
 import { orderStatusWord } from '../schema/status.js';
 import { isObject } from '../schema/object.js';
 
-/** The documented states, the same word everywhere (README "Statuses"). */
+/** The documented states, the same word everywhere (docs/output-formats.md, "Statuses"). */
 export const STATES = ['pending', 'accepted', 'processed', 'failed', 'cancelled'] as const;
 
 /** One documented state. */

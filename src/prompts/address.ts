@@ -31,7 +31,7 @@ export async function askCountry(io: PromptIO, message: string, proposed?: strin
 }
 
 /** Options of {@link askAddress}. */
-export interface AskAddressOptions {
+interface AskAddressOptions {
   /** Who the address is, as the questions name it: `Sender` or `Recipient`. */
   who: string;
   /** Which request the address goes into (the 35-character limits apply to `order`). */

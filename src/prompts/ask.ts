@@ -40,7 +40,7 @@ export function checkedBy(schema: z.ZodType, convert: (text: string) => unknown 
 }
 
 /** Options of {@link askText}. */
-export interface AskText {
+interface AskText {
   message: string;
   /** The field's schema; the answer is refused with its message until it passes. */
   schema: z.ZodType;

@@ -13,8 +13,8 @@ import { askText, problemOf, type PromptIO } from './ask.js';
 export type SavedSenders = Readonly<Record<string, AddressInput>>;
 
 /** The default pickup window's times. */
-export const DEFAULT_PICKUP_EARLIEST = '09:00';
-export const DEFAULT_PICKUP_LATEST = '17:00';
+const DEFAULT_PICKUP_EARLIEST = '09:00';
+const DEFAULT_PICKUP_LATEST = '17:00';
 
 /** `YYYY-MM-DD` of the working day (Monday–Friday) after `now`, in this machine's time zone. */
 export function nextWorkingDay(now: Date): string {
@@ -25,7 +25,7 @@ export function nextWorkingDay(now: Date): string {
 }
 
 /** True when a shipment from `from` to `to` leaves Australia, the only case that may use drop-off. */
-export function leavesAustralia(from: string | undefined, to: string | undefined): boolean {
+function leavesAustralia(from: string | undefined, to: string | undefined): boolean {
   return (from ?? '').toUpperCase() === 'AU' && to !== undefined && to.toUpperCase() !== 'AU';
 }
 

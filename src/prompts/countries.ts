@@ -13,7 +13,7 @@ type CountriesCore = {
 };
 
 /** A country: its ISO 3166-1 alpha-2 code, its English name and the other names it is known by. */
-export interface Country {
+interface Country {
   code: string;
   name: string;
   /** Other English names and abbreviations, e.g. `UK`, `Great Britain` for GB. */
@@ -23,7 +23,7 @@ export interface Country {
 let table: readonly Country[] | undefined;
 
 /** Every country with its English name, sorted by name (loaded on first use). */
-export function countryList(): readonly Country[] {
+function countryList(): readonly Country[] {
   if (table) return table;
   const require = createRequire(import.meta.url);
   const core = require('i18n-iso-countries/index.js') as CountriesCore;
@@ -33,12 +33,6 @@ export function countryList(): readonly Country[] {
     .map(([code, [name, ...aliases]]) => ({ code: code.toUpperCase(), name: name ?? code, aliases }))
     .sort((a, b) => a.name.localeCompare(b.name, 'en'));
   return table;
-}
-
-/** The English name of a country code (`NZ` → `New Zealand`), or the code itself when unknown. */
-export function countryName(code: string): string {
-  const upper = code.trim().toUpperCase();
-  return countryList().find((c) => c.code === upper)?.name ?? upper;
 }
 
 /** Lower case without accents, so "Cote" finds "Côte d'Ivoire". */

@@ -13,7 +13,7 @@ import { askCountry } from './address.js';
 import { askText, numberIfNumeric, problemOf, type PromptIO } from './ask.js';
 
 /** Customs information as files write it (numbers for values). */
-export type CustomsInput = z.input<ReturnType<typeof customsRequest>>;
+type CustomsInput = z.input<ReturnType<typeof customsRequest>>;
 /** One item as files write it. */
 export type ItemInput = z.input<ReturnType<typeof itemRequest>>;
 
@@ -29,13 +29,13 @@ export function itemsInputTotalCents(items: ReadonlyArray<ItemInput>): number {
 }
 
 /** `Items so far: 2, total 328.90 AUD of at most 7,500.00 AUD`. */
-export function runningTotalLine(items: ReadonlyArray<ItemInput>): string {
+function runningTotalLine(items: ReadonlyArray<ItemInput>): string {
   const total = itemsInputTotalCents(items);
   return `Items so far: ${items.length}, total ${displayCents(total)} AUD of at most ${displayCents(MAX_ITEMS_VALUE_CENTS)} AUD (${displayCents(MAX_ITEMS_VALUE_CENTS - total)} left)`;
 }
 
 /** Options of {@link askCustoms}. */
-export interface AskCustomsOptions {
+interface AskCustomsOptions {
   kind: ShipmentFormKind;
   /** The sender's country code: proposed as where each item was made (Enter takes it). */
   from?: string;

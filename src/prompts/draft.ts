@@ -16,7 +16,7 @@ export function draftPath(stateDir: string, command: string): string {
 }
 
 /** A draft found on disk: the document and when it was written. */
-export interface Draft {
+interface Draft {
   file: string;
   data: unknown;
   savedAt: Date;

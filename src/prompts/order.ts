@@ -79,7 +79,7 @@ export function missingParts(shipment: Obj, at: ReadonlyArray<PropertyKey>, o: {
 }
 
 /** Where a file name and positions come from, to report missing parts at their place. */
-export interface MissingReportSource {
+interface MissingReportSource {
   file?: string;
   locate?(path: ReadonlyArray<PropertyKey>): { line: number; column: number } | undefined;
 }
@@ -115,7 +115,7 @@ export function missingInputError(
 }
 
 /** What {@link completeShipment} uses. */
-export interface CompleteDeps {
+interface CompleteDeps {
   /** Prompts, or undefined when none are allowed (then missing parts are an error). */
   io?: PromptIO;
   /** The profile's saved senders, offered first for the collection. */
@@ -131,7 +131,7 @@ export interface CompleteDeps {
 }
 
 /** What {@link completeShipment} did. */
-export interface Completed {
+interface Completed {
   /** Parts asked at the prompt (empty when the file and flags gave everything). */
   asked: ShipmentPart[];
   /** True when the reference was asked. */
@@ -144,7 +144,7 @@ export interface Completed {
  * A reference for a shipment, proposed at its question: `shipbook-20261125-k3f9` (the local date
  * and four random letters or digits; 22 characters, within the 35 of create order).
  */
-export function generatedReference(now: Date): string {
+function generatedReference(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   const random = Array.from({ length: 4 }, () => '0123456789abcdefghjkmnpqrstuvwxyz'[Math.floor(Math.random() * 33)]).join('');
   return `shipbook-${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${random}`;

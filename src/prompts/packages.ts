@@ -10,7 +10,7 @@ import { askText, numberIfNumeric, type PromptIO } from './ask.js';
 export type PackageInput = PackageRequest;
 
 /** Options of {@link askPackages}. */
-export interface AskPackagesOptions {
+interface AskPackagesOptions {
   /** The unit system when already known (a flag or file), so it is not asked. */
   unit?: 'cm' | 'in';
   /** The earlier answers (when changed from the summary): each is the default. */

@@ -11,10 +11,10 @@ import { text } from '../schema/common.js';
 import { askText, checkedBy, type PromptIO } from './ask.js';
 
 /** The payment object as an accept request holds it (input form). */
-export type PaymentInput = z.input<ReturnType<typeof paymentRequest>>;
+type PaymentInput = z.input<ReturnType<typeof paymentRequest>>;
 
 /** Options of {@link askPayment}. */
-export interface AskPaymentOptions {
+interface AskPaymentOptions {
   /** The type highlighted first (the profile's default payment). */
   defaultType?: PaymentType;
   /** The profile's default stored card id, offered as the default answer. */

@@ -9,14 +9,14 @@ import { askText, type PromptIO } from './ask.js';
 import { askPackages, type PackageInput } from './packages.js';
 
 /** A place of a quote: country code, postcode, city. */
-export interface QuotePlace {
+interface QuotePlace {
   country: string;
   postcode: string;
   city: string;
 }
 
 /** Asks for one end of the route, e.g. `Collect from` / `Deliver to`. */
-export async function askPlace(io: PromptIO, who: 'collection' | 'delivery'): Promise<QuotePlace> {
+async function askPlace(io: PromptIO, who: 'collection' | 'delivery'): Promise<QuotePlace> {
   const label = who === 'collection' ? 'From' : 'To';
   const shape = quoteRequest.shape;
   const country = await askCountry(io, `${label} country (type to search)`);

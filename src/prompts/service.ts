@@ -24,17 +24,17 @@ export function parseServiceFlag(raw: string): ServiceChoice {
 }
 
 /** The services a request of `kind` can use: regular ones for create order, consolidated mail for create shipment. */
-export function servicesFor(kind: ShipmentFormKind, services: ReadonlyArray<QuoteServiceEntry>): QuoteServiceEntry[] {
+function servicesFor(kind: ShipmentFormKind, services: ReadonlyArray<QuoteServiceEntry>): QuoteServiceEntry[] {
   return services.filter((s) => (kind === 'order' ? !s.global_mail : s.global_mail));
 }
 
 /** Services by total price, cheapest first (then by code). */
-export function cheapestFirst(services: ReadonlyArray<QuoteServiceEntry>): QuoteServiceEntry[] {
+function cheapestFirst(services: ReadonlyArray<QuoteServiceEntry>): QuoteServiceEntry[] {
   return [...services].sort((a, b) => a.price.total.cents - b.price.total.cents || a.code.localeCompare(b.code));
 }
 
 /** What a shipment (as files write it) must hold for a quote. */
-export interface QuotableShipment {
+interface QuotableShipment {
   collection?: { country?: unknown; postcode?: unknown; city?: unknown } | unknown;
   delivery?: { country?: unknown; postcode?: unknown; city?: unknown } | unknown;
   packages?: unknown;
@@ -71,11 +71,6 @@ export function quoteRequestFor(shipment: QuotableShipment, where = 'the shipmen
     throw new UsageError(`${where} cannot be quoted: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
   }
   return parsed.data;
-}
-
-/** A service as one line of the choice: `SB-DOM-ROAD  Sandbox Post Road Express  24.50 AUD`. */
-export function serviceLine(s: QuoteServiceEntry): string {
-  return `${s.code}  ${[s.carrier, oneLine(s.name)].filter((p) => p !== '').join(' ')}  ${s.price.total.toString()} AUD`;
 }
 
 /** Why no service can be chosen, as an error (exit 2). */

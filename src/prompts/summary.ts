@@ -1,7 +1,7 @@
 /**
  * The summary shown before anything is sent: addresses, pickup or drop-off, packages, customs,
  * service and quoted price of every shipment, then a confirmation. Drawn as plain lines so the
- * same text reads well on any terminal and in the README.
+ * same text reads well on any terminal and in the manual (docs/guided-booking.md).
  */
 import wrapAnsi from 'wrap-ansi';
 import type { QuoteServiceEntry } from '../schema/quote.js';
@@ -76,7 +76,7 @@ const EDITABLE: ReadonlyArray<[EditablePart, string]> = [
 ];
 
 /** What the person chose at the summary. */
-export type SummaryChoice = { action: 'go' } | { action: 'stop' } | { action: 'change'; shipment: number; part: EditablePart };
+type SummaryChoice = { action: 'go' } | { action: 'stop' } | { action: 'change'; shipment: number; part: EditablePart };
 
 /**
  * Shows the summary and asks what to do: go on (the default, so Enter books), change one of the

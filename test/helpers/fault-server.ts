@@ -34,7 +34,7 @@ export type FaultMode =
   | { mode: 'echo'; result?: Record<string, unknown>; status?: number; php?: boolean; raw?: boolean; prefix?: string };
 
 /** A request the server received. */
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   path: string;
   /** The query parameters, by name (the last of a repeated one). */

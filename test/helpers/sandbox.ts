@@ -11,7 +11,7 @@ import { makeHome } from '../e2e/cli.js';
 export const E2E_API_KEY = 'sk_test_e2e_0123456789';
 
 /** A running sandbox for one test file, and the environment that points shipbook at it. */
-export interface SandboxFixture {
+interface SandboxFixture {
   /** The sandbox (its state can be inspected and steered). Set once `beforeAll` ran. */
   readonly sandbox: Sandbox;
   /** SHIPBOOK_BASE_URL, SHIPBOOK_API_KEY and a private HOME / XDG_CONFIG_HOME. */

@@ -46,13 +46,13 @@ export interface AuthLoginOptions {
 const MAX_KEY_BYTES = 16 * 1024;
 
 /** Reads all of standard input as text (at most 16 KiB). @throws UsageError when it is longer. */
-export async function readSecretFromStdin(stdin: Readable): Promise<string> {
+async function readSecretFromStdin(stdin: Readable): Promise<string> {
   const bytes = await readAll(stdin, { bytes: MAX_KEY_BYTES, tooLarge: () => new UsageError('--with-key: standard input is too long to be an API key') });
   return bytes.toString('utf8').trim();
 }
 
 /** Why an API key is not usable, or undefined (never quotes the key). */
-export function apiKeyProblem(key: string): string | undefined {
+function apiKeyProblem(key: string): string | undefined {
   if (key === '') return 'the API key is empty';
   if (/\s/.test(key)) return 'the API key must not contain spaces or line breaks';
   if (/[\x00-\x1f\x7f]/.test(key)) return 'the API key must not contain control characters';
@@ -63,7 +63,7 @@ export function apiKeyProblem(key: string): string | undefined {
  * The profile `auth login` writes: the chosen one (flag, `SHIPBOOK_PROFILE`, default profile),
  * or `default` when nothing chose one. @throws UsageError for `sandbox` or an invalid name.
  */
-export function loginProfileName(profileFlag: string | undefined, env: Readonly<Record<string, string | undefined>>, config: ConfigData): string {
+function loginProfileName(profileFlag: string | undefined, env: Readonly<Record<string, string | undefined>>, config: ConfigData): string {
   const choice = chooseProfileName({ profileFlag, env, config });
   const name = choice.source === 'built-in' ? DEFAULT_LOGIN_PROFILE : choice.name;
   if (name === BUILTIN_PROFILE) {

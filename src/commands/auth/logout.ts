@@ -16,7 +16,7 @@ import { paint } from '../../output/style.js';
  * Runs `auth logout`.
  * @throws ConfigError (4) when the profile does not exist or the configuration is unusable.
  */
-export async function runAuthLogout(ctx: Context, store: ConfigStore = ConfigStore.fromEnv(ctx.io.env)): Promise<void> {
+async function runAuthLogout(ctx: Context, store: ConfigStore = ConfigStore.fromEnv(ctx.io.env)): Promise<void> {
   const { io } = ctx;
   const warn = (line: string) => io.err(`${paint(io, 'yellow', line)}\n`);
   const snapshot = store.load(warn);

@@ -15,13 +15,13 @@ import { paint } from '../../output/style.js';
 import type { OutputFormat } from '../../output/format.js';
 
 /** Options of `auth status`. */
-export interface AuthStatusOptions {
+interface AuthStatusOptions {
   /** `--offline`: do not send the check request. */
   offline: boolean;
 }
 
 /** The label/value lines of a status, in order. */
-export function statusLines(profile: ResolvedProfile, configFile: string, configExists: boolean): Array<[string, string]> {
+function statusLines(profile: ResolvedProfile, configFile: string, configExists: boolean): Array<[string, string]> {
   const builtIn = profile.sandbox && !profile.baseUrl;
   return [
     ['profile', `${profile.name} (${profile.sources.profile ?? 'built-in'})`],
@@ -46,7 +46,7 @@ function printLines(io: IOStreams, format: OutputFormat, lines: Array<[string, s
  *   (a profile other than the built-in sandbox) or refused by the service; NetworkError (5) etc.
  *   when the check cannot be made.
  */
-export async function runAuthStatus(o: AuthStatusOptions, ctx: Context): Promise<void> {
+async function runAuthStatus(o: AuthStatusOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const profile = await ctx.profile();
   const configFile = configFilePath(io.env);

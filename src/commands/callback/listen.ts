@@ -31,7 +31,7 @@ import { trackingNumberOf } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
 
 /** Options of `callback listen`. */
-export interface CallbackListenOptions {
+interface CallbackListenOptions {
   /** Interface to bind (default 127.0.0.1). */
   host: string;
   /** Port (0 = any free port; default 8787). */
@@ -45,7 +45,7 @@ export interface CallbackListenOptions {
 }
 
 /** One callback as `--json` prints it (one object per line). */
-export interface CallbackSummary {
+interface CallbackSummary {
   received_at: string;
   order_id: string | null;
   code: number;
@@ -60,7 +60,7 @@ export interface CallbackSummary {
 }
 
 /** The facts of a callback: order id, code, status, tracking numbers (assigned ones only); `repeat` 1. */
-export function summariseCallback(cb: ReceivedCallback, repeat = 1): CallbackSummary {
+function summariseCallback(cb: ReceivedCallback, repeat = 1): CallbackSummary {
   const order = cb.body.result?.order ?? undefined;
   return {
     received_at: cb.receivedAt.toISOString(),
@@ -79,7 +79,7 @@ export function summariseCallback(cb: ReceivedCallback, repeat = 1): CallbackSum
  * sends the same result twice) is marked as such rather than printed as news. Remembers at most
  * `limit` bodies (by SHA-256), forgetting the oldest first.
  */
-export class RepeatCounter {
+class RepeatCounter {
   private readonly seen = new Map<string, number>();
   constructor(private readonly limit = 10_000) {}
   /** How many times this body has now been seen, this one included (1 the first time). */
@@ -98,7 +98,7 @@ export class RepeatCounter {
  * The addresses other machines can reach this one on, for a receiver bound to a wildcard address
  * (`0.0.0.0`: IPv4 only; `::`: IPv4 and IPv6): every non-internal interface address, IPv4 first.
  */
-export function externalAddresses(bound: string): string[] {
+function externalAddresses(bound: string): string[] {
   const families = bound === '::' ? ['IPv4', 'IPv6'] : ['IPv4'];
   const found: string[] = [];
   for (const list of Object.values(networkInterfaces())) {
@@ -115,7 +115,7 @@ export function externalAddresses(bound: string): string[] {
  * One line per callback: time, order id, code, status, tracking numbers, message. In the `table`
  * format the columns are padded and the time is local `HH:MM:SS`; otherwise tab-separated with an ISO time.
  */
-export function callbackLine(io: Pick<IOStreams, 'color'>, format: OutputFormat, s: CallbackSummary): string {
+function callbackLine(io: Pick<IOStreams, 'color'>, format: OutputFormat, s: CallbackSummary): string {
   const ok = s.code >= 200 && s.code < 300 && orderStatusWord(s.status ?? undefined) === 'processed';
   // Everything below came from outside: control characters are shown, never sent to the terminal.
   const message = printable(s.message.replace(/[\t\r\n]+/g, ' '));
@@ -138,7 +138,7 @@ export function callbackLine(io: Pick<IOStreams, 'color'>, format: OutputFormat,
  * @returns the HTTP status of the answer
  * @throws the transport error (refused, timeout …)
  */
-export async function forwardCallback(url: string, cb: ReceivedCallback, dispatcher: Agent): Promise<number> {
+async function forwardCallback(url: string, cb: ReceivedCallback, dispatcher: Agent): Promise<number> {
   const { request } = await import('../../http/undici.js');
   const res = await request(url, {
     method: 'POST',
@@ -152,7 +152,7 @@ export async function forwardCallback(url: string, cb: ReceivedCallback, dispatc
 }
 
 /** Runs the receiver until main closes the context (Ctrl-C or SIGTERM). */
-export async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promise<void> {
+async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const { Agent } = await import('../../http/undici.js');
   const agent = new Agent({ connect: { timeout: 10_000 } });

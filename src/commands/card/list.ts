@@ -14,7 +14,7 @@ import { shellArg } from '../../shell.js';
  * (`id brand last-four expiry holder state`), `{credit_cards: […]}` in a machine format.
  * @throws ApiError (exit 3) when the service refuses, e.g. 404 when `paths.fetch-credit-cards` is wrong
  */
-export async function runCardList(ctx: Context): Promise<void> {
+async function runCardList(ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   const cards = await fetchCreditCards(await ctx.api(), profile.paths);
   ctx.output.write({ credit_cards: cards }, () => {

@@ -5,7 +5,7 @@ import { configFilePath } from '../../config/paths.js';
 import type { Context } from '../../context.js';
 
 /** Runs `config path`: prints the absolute path of the configuration file on stdout. */
-export function runConfigPath(ctx: Context): void {
+function runConfigPath(ctx: Context): void {
   const file = configFilePath(ctx.io.env);
   if (ctx.json) return ctx.output.data({ config_file: file, exists: existsSync(file) });
   ctx.io.out(`${file}\n`);

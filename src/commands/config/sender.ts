@@ -34,7 +34,7 @@ function senderProfile(choice: ProfileChoice, what: string): string {
 }
 
 /** One line for a sender: `Priya Raman, Harbour Homewares Pty Ltd, Unit 4, 18 Bourke Road, Alexandria 2015 AU`. */
-export function senderSummary(a: SenderAddress): string {
+function senderSummary(a: SenderAddress): string {
   const lines = Array.isArray(a.address_lines) ? a.address_lines.filter((l) => typeof l === 'string' && l.trim() !== '') : [];
   return [`${String(a.first_name ?? '')} ${String(a.last_name ?? '')}`.trim(), a.company, ...lines, `${String(a.city ?? '')} ${String(a.postcode ?? '')} ${String(a.country ?? '')}`.trim()]
     .filter((part) => typeof part === 'string' && part !== '')
@@ -46,7 +46,7 @@ export function senderSummary(a: SenderAddress): string {
  * stdin) and saves it under `name` in the active profile, replacing a sender of that name.
  * @throws ValidationError (2) with every problem of the file; UsageError (2) for a bad name or the built-in profile.
  */
-export async function runSenderSet(name: string, file: string, ctx: Context): Promise<void> {
+async function runSenderSet(name: string, file: string, ctx: Context): Promise<void> {
   checkSenderName(name);
   const opened = openStore(ctx);
   const profile = senderProfile(activeProfile(ctx, opened.snapshot.data), `config sender set ${name} ${file}`);
@@ -68,7 +68,7 @@ export async function runSenderSet(name: string, file: string, ctx: Context): Pr
 }
 
 /** Runs `config sender list`: name and one-line address of every sender of the active profile. */
-export function runSenderList(ctx: Context): void {
+function runSenderList(ctx: Context): void {
   const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);
   if (choice.name !== BUILTIN_PROFILE && !snapshot.data.profiles?.[choice.name]) throw unknownProfile(choice, snapshot.data);
@@ -83,7 +83,7 @@ export function runSenderList(ctx: Context): void {
 }
 
 /** Runs `config sender show <name>`: the saved address, as YAML (JSON with `--json`). */
-export function runSenderShow(name: string, ctx: Context): void {
+function runSenderShow(name: string, ctx: Context): void {
   const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);
   const sender = storedSenders(snapshot.data, choice.name)?.[name];
@@ -93,7 +93,7 @@ export function runSenderShow(name: string, ctx: Context): void {
 }
 
 /** Runs `config sender remove <name>`. @throws UsageError (2) when there is no such sender. */
-export async function runSenderRemove(name: string, ctx: Context): Promise<void> {
+async function runSenderRemove(name: string, ctx: Context): Promise<void> {
   const opened = openStore(ctx);
   const choice = activeProfile(ctx, opened.snapshot.data);
   const profile = senderProfile(choice, `config sender remove ${name}`);

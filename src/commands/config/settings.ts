@@ -17,7 +17,7 @@ import { schemaProblems } from '../../schema/issues.js';
 import { activeProfile, openStore, unknownProfile, warnOn, writableProfile } from './shared.js';
 
 /** The setting named `key`. @throws UsageError (2) naming every setting when there is none. */
-export function settingOrThrow(key: string): SettingKey {
+function settingOrThrow(key: string): SettingKey {
   const setting = findSetting(key);
   if (setting) return setting;
   throw new UsageError(`unknown setting "${key}"`, {
@@ -38,7 +38,7 @@ function checkProfile(key: string, profile: unknown): void {
  * stdout, nothing when it has none; the API key as `****abcd`.
  * @throws UsageError (2) for an unknown key; ConfigError (4) for an unknown profile or unusable file.
  */
-export function runConfigGet(key: string, ctx: Context): void {
+function runConfigGet(key: string, ctx: Context): void {
   const setting = settingOrThrow(key);
   const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);
@@ -57,7 +57,7 @@ export function runConfigGet(key: string, ctx: Context): void {
  * @throws UsageError (2) for an unknown key, the API key, an invalid value, the built-in profile;
  *   ConfigError (4) for a refused base URL or an unusable configuration file (left unchanged).
  */
-export async function runConfigSet(key: string, value: string, ctx: Context): Promise<void> {
+async function runConfigSet(key: string, value: string, ctx: Context): Promise<void> {
   const setting = settingOrThrow(key);
   if (setting.secret) {
     throw new UsageError('the API key is not taken as an argument: command lines are visible to other users (ps)', {
@@ -93,7 +93,7 @@ export async function runConfigSet(key: string, value: string, ctx: Context): Pr
  * again), or `default-profile`.
  * @throws UsageError (2) for an unknown key or the built-in profile; ConfigError (4) for an unknown profile.
  */
-export async function runConfigUnset(key: string, ctx: Context): Promise<void> {
+async function runConfigUnset(key: string, ctx: Context): Promise<void> {
   const setting = settingOrThrow(key);
   const opened = openStore(ctx);
   const { data } = opened.snapshot;
@@ -122,7 +122,7 @@ export async function runConfigUnset(key: string, ctx: Context): Promise<void> {
 }
 
 /** Rows of `config list --all`: `(global)`/profile, key, stored value (keys masked). */
-export function allStoredRows(data: ConfigData): string[][] {
+function allStoredRows(data: ConfigData): string[][] {
   const rows: string[][] = [];
   if (data['default-profile'] !== undefined) rows.push(['(global)', 'default-profile', data['default-profile']]);
   for (const name of Object.keys(data.profiles ?? {}).sort()) {
@@ -143,7 +143,7 @@ export function allStoredRows(data: ConfigData): string[][] {
  * config, default, built-in), and its saved senders; with `all`, every stored setting of every profile.
  * @throws ConfigError (4) for an unknown profile or an unusable configuration file.
  */
-export function runConfigList(o: { all: boolean }, ctx: Context): void {
+function runConfigList(o: { all: boolean }, ctx: Context): void {
   const { io } = ctx;
   const { snapshot } = openStore(ctx);
   const { data } = snapshot;

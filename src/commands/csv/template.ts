@@ -9,18 +9,18 @@ import { UsageError } from '../../errors.js';
 import { CSV_COLUMNS } from '../../input/csv-layout.js';
 
 /** Options of `csv template`. */
-export interface CsvTemplateOptions {
+interface CsvTemplateOptions {
   kind: string;
   delimiter: ',' | ';' | '\t';
 }
 
 /** The template: header and example row, as CSV text (formulas escaped, as every CSV shipbook writes). */
-export function csvTemplate(delimiter: CsvTemplateOptions['delimiter']): string {
+function csvTemplate(delimiter: CsvTemplateOptions['delimiter']): string {
   return stringify([CSV_COLUMNS.map((c) => c.name), CSV_COLUMNS.map((c) => c.example)], { delimiter, escape_formulas: true });
 }
 
 /** Writes the template on stdout. @throws UsageError (exit 2) for a kind other than order */
-export function runCsvTemplate(o: CsvTemplateOptions, ctx: Context): void {
+function runCsvTemplate(o: CsvTemplateOptions, ctx: Context): void {
   if (o.kind !== 'order') {
     throw new UsageError(`--kind must be order (got "${o.kind}"): spreadsheets hold orders`, { suggestion: 'shipbook csv template > orders.csv' });
   }

@@ -88,7 +88,7 @@ const further = (a: EntryState | undefined, b: EntryState | undefined): EntrySta
  * Prints every document and where it stands: the ledger of this run's target, or with `journal`
  * the documents of that file, each at the latest truth the file and its target's ledger know.
  */
-export async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<void> {
+async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<void> {
   let states: EntryState[];
   let where: string;
   try {
@@ -135,7 +135,7 @@ export async function runJournalShow(o: { journal?: string }, ctx: Context): Pro
  * and carries the document's transient ids), or not created. Refuses to contradict an earlier
  * answer (or an order the ledger knows) without `force`.
  */
-export async function runJournalResolve(o: { journal?: string; entry: string; order?: string; notCreated: boolean; force: boolean }, ctx: Context): Promise<void> {
+async function runJournalResolve(o: { journal?: string; entry: string; order?: string; notCreated: boolean; force: boolean }, ctx: Context): Promise<void> {
   if ((o.order === undefined) === !o.notCreated) throw new UsageError('give either --order <order id> or --not-created');
   const target = await ctx.targetId();
   let ledger: Ledger;

@@ -22,7 +22,7 @@ import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../w
 import { withWarnings } from '../warnings.js';
 
 /** Options of `order accept`. */
-export interface OrderAcceptOptions extends PaymentFlags {
+interface OrderAcceptOptions extends PaymentFlags {
   orderId: string;
   /** `--wait`: how to wait for the booking result; absent: print the acknowledgement and return. */
   wait?: WaitSettings;
@@ -34,7 +34,7 @@ export interface OrderAcceptOptions extends PaymentFlags {
  * @throws ApiError (3) when the service refuses (404 unknown, 409 not pending …); with `wait`,
  *   BookingFailedError (6) and WaitTimeoutError (7) as described in `src/booking/result.ts`
  */
-export async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<void> {
+async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);

@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { orderHeading } from '../../output/order.js';
 
 /** Options of `order cancel`. */
-export interface OrderCancelOptions {
+interface OrderCancelOptions {
   orderId: string;
 }
 
@@ -18,7 +18,7 @@ export interface OrderCancelOptions {
  * Cancels the order and prints its heading (`order <id> cancelled`), or `{order}` with `--json`.
  * @throws ApiError (3): 404 unknown id, 409 the order is not pending
  */
-export async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void> {
+async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   const order = await cancelOrder(await ctx.api(), o.orderId, profile.paths);
   ctx.output.write({ order }, () => ctx.io.out(orderHeading(ctx.io, ctx.output.format, order)));

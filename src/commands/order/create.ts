@@ -9,13 +9,13 @@ import { withWarnings } from '../warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `order create`. */
-export interface OrderCreateOptions extends OrderInputFlags {
+interface OrderCreateOptions extends OrderInputFlags {
   /** The order file; none on a terminal: asked step by step. */
   file?: string;
 }
 
 /** Validates the file (nothing is sent while a problem remains), creates the order, prints it. */
-export async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void> {
+async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void> {
   const { order, maxTotalCents } = await readOrderInput(o.file, o, ctx, { command: 'shipbook order create', withPayment: false });
   const created = await createOrder(await ctx.api(), order);
   await checkMaxTotal(ctx, created, maxTotalCents);

@@ -14,7 +14,7 @@ import { withWarnings } from '../warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `order get`. */
-export interface OrderGetOptions {
+interface OrderGetOptions {
   orderId: string;
 }
 
@@ -24,7 +24,7 @@ export interface OrderGetOptions {
  * failed or was cancelled the service's reason (stderr; `reason` beside `order` with `--json`).
  * @throws ApiError (3) for an unknown id (404)
  */
-export async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
+async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   const { order, message } = await fetchOrderWithMessage(await ctx.api(), o.orderId, profile.paths);
   const word = orderStatusWord(order.status);

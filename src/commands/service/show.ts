@@ -14,7 +14,7 @@ import { printServiceData } from '../../output/account.js';
  * without one), `{service: …}` in a machine format.
  * @throws ApiError (exit 3), e.g. 404 for an unknown service code
  */
-export async function runServiceShow(code: string, ctx: Context): Promise<void> {
+async function runServiceShow(code: string, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   const service = await fetchServiceData(await ctx.api(), code, profile.paths);
   ctx.output.write({ service }, () => {

@@ -19,7 +19,7 @@ import { withWarnings } from '../warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment combine`. */
-export interface ShipmentCombineOptions {
+interface ShipmentCombineOptions {
   /** Shipment ids given as arguments; they replace the combine file's `shipments`. */
   ids: string[];
   /** `--main <file>`: the main shipment; replaces the combine file's `main_shipment`. */
@@ -57,7 +57,7 @@ function shipmentPrefix(data: unknown): PropertyKey[] {
  * Reads the files, combines, prints the parent order.
  * @throws ValidationError / UsageError (exit 2) before sending; ApiError (exit 3): 404 unknown id, 409 already combined, 400 invalid
  */
-export async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Promise<void> {
+async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Promise<void> {
   // Every file is validated in full first; the warnings of both files are shown like every sending command's.
   let file: CombineFile | undefined;
   if (o.file !== undefined) {

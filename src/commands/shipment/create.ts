@@ -9,7 +9,7 @@ import { withWarnings } from '../warnings.js';
 import { priceWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment create`. */
-export interface ShipmentCreateOptions {
+interface ShipmentCreateOptions {
   /** The shipment file: `{shipment: …}` (create-shipment request form, `request` wrapper optional) or a bare shipment; `-` for stdin. */
   file?: string;
   /** `--service cheapest|<code>`: for a shipment without `service.code`, from the consolidated-mail services of a live quote. */
@@ -25,7 +25,7 @@ export interface ShipmentCreateOptions {
  * Australia), creates the shipment with `POST /shipments/` and prints its id and price.
  * @throws ValidationError (exit 2), ApiError (exit 3, e.g. a service code that is not consolidated mail)
  */
-export async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promise<void> {
+async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promise<void> {
   // Through the kinds registry like every sending command, so warnings (a 40 kg package) show too.
   // No file, or a partial one, on a terminal: the missing parts are asked (src/commands/shipment-input.ts).
   const { shipment } = await readShipmentInput(o.file, o, ctx);

@@ -152,7 +152,7 @@ export const orderRoutes: Route[] = [
     auth: true,
     handler: (req, ctx) => {
       const order = ctx.state.getOrder(req.params.order_id!);
-      // A failed booking's reason travels in the envelope's message, as in its callback (README, assumed paths).
+      // A failed booking's reason travels in the envelope's message, as in its callback (docs/assumptions.md, "Assumed paths of the referenced operations").
       const reply = { result: { order: orderWire(ctx.state, order, 'strings') } };
       return order.status === 'failed' && order.failure !== undefined ? { ...reply, message: order.failure } : reply;
     },
