@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFaultServer, type FaultMode } from '../helpers/fault-server.js';
-import { runShipbook as runCli } from '../helpers/run.js';
+import { runShipbook } from '../helpers/run.js';
 import { waitFor } from '../sandbox/helpers.js';
 import { BIN, ROOT, makeHome } from './cli.js';
 
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 async function createOrder(): Promise<string> {
-  const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
+  const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
 }
