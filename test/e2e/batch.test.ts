@@ -1,5 +1,5 @@
 /**
- * Batch booking for CI (issue 11), end to end: bin/shipbook.js books generated NDJSON orders
+ * Batch booking for CI, end to end: bin/shipbook.js books generated NDJSON orders
  * against `shipbook sandbox` in its own process (with injected faults where the test says), and
  * the sandbox's own list (GET /_sandbox/orders/) is the witness that no input was booked twice.
  */

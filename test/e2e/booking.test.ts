@@ -126,7 +126,7 @@ describe('book', () => {
     expect(r.stderr).toMatch(/pending .*created/);
     expect(r.stderr).toMatch(/accepted .*accepted/);
     expect(r.stderr).toMatch(/processed .*booked/);
-    // Stdout ends with the final order only (issue 18, item 3): one `order` line, processed, its price, the shipments.
+    // Stdout ends with the final order only, so a script reads one line: one `order` line, processed, its price, the shipments.
     const orderLines = r.stdout.split('\n').filter((l) => l.startsWith('order\t'));
     expect(orderLines).toEqual([expect.stringMatching(/^order\tORD-\w+\tprocessed$/)]);
     expect(r.stdout).toMatch(/^total\t\d+\.\d{2}$/m);

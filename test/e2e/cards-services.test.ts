@@ -1,5 +1,5 @@
 /**
- * Issue 16 end to end through bin/shipbook.js against the sandbox: `card list` and `service show`
+ * Stored cards and service data end to end against the sandbox: `card list` and `service show`
  * (table, tsv, json), a card saved at acceptance appearing in the list (masked), an unknown and an
  * expired stored card refused at acceptance, `--payment stored_card` without `--card` and without
  * a terminal, `--collection-from-service` on shipment create and on a consolidated booking.

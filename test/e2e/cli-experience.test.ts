@@ -1,5 +1,5 @@
 /**
- * The command-line experience (issue 14), end to end through bin/shipbook.js: help and topics,
+ * The command-line experience, end to end through bin/shipbook.js: help and topics,
  * suggestions for mistyped commands, completion scripts loading in real shells, doctor on a
  * healthy and on broken set-ups, output formats parsed back, --quiet, and --dry-run sending nothing.
  */

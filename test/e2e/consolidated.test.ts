@@ -235,7 +235,7 @@ describe('book a consolidated file', () => {
     expect(r.stderr).toMatch(/accepted +order ORD-\w+ accepted/);
     expect(r.stderr).toMatch(/processed +order ORD-\w+ booked/);
 
-    // Stdout holds one order, the final one (issue 18, item 3): `awk '$1=="order"{print $3}'` gives processed.
+    // Stdout holds one order, the final one, so a script reads one line: `awk '$1=="order"{print $3}'` gives processed.
     const lines = rows(r.stdout);
     const headings = lines.filter((l) => l[0] === 'order');
     expect(headings.map((l) => l[2])).toEqual(['processed']);

@@ -122,7 +122,7 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
   });
 });
 
-describe('a service that trickles its answer (issue 19 item 2: a total deadline on every request)', () => {
+describe('a service that trickles its answer (a total deadline on every request, not only between bytes)', () => {
   it('ends a quote whose answer trickles at the SHIPBOOK_TIMEOUT deadline, as a timeout (exit 5)', async () => {
     server.set('POST /quote/', { mode: 'trickle', intervalMs: 200 });
     const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...env(), SHIPBOOK_TIMEOUT: '600ms' } });

@@ -1,5 +1,5 @@
 /**
- * What a new user trips over (issue 18, items 1, 3 and 6): credentials without a base URL, sandbox
+ * What a new user trips over: credentials without a base URL, sandbox
  * output marked on stdout, the documented `state` beside every wire `status`, and an error object
  * for usage errors, in every output format.
  */

@@ -1,4 +1,4 @@
-/** End-to-end: `order get` and `order cancel` on the assumed fetch-order-data and cancel-order paths (PRODUCT.md). */
+/** End-to-end: `order get` and `order cancel` on the assumed fetch-order-data and cancel-order paths (the interface document names these operations but not their paths; docs/assumptions.md lists the ones assumed). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { useSandbox } from '../helpers/sandbox.js';

@@ -48,7 +48,7 @@ describe('--poll', () => {
     sandbox.state.failNextBooking(id, 'no driver available (test)');
     const r = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '100ms'], { env });
     expect(r.code).toBe(6);
-    // The service's reason, as a callback would carry it (issue 18, item 7).
+    // The service's reason, as a callback would carry it.
     expect(r.stderr).toContain(`booking of order ${id} failed: no driver available (test) (order status failed)`);
   });
 });

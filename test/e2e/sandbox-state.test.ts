@@ -1,5 +1,5 @@
 /**
- * The built-in sandbox keeps its orders between commands (issue 10): every test runs
+ * The built-in sandbox keeps its orders between commands: every test runs
  * bin/shipbook.js in separate processes with nothing configured but its own SHIPBOOK_STATE_DIR,
  * the way a new user runs the flow in a shell, and follows the hints shipbook prints.
  */

@@ -209,14 +209,14 @@ describe('shipbook schema', () => {
     expect(r.stderr).not.toContain('Did you mean');
   });
 
-  it('suggests the kind a plural or mistyped name means (issue 18 item 7)', async () => {
+  it('suggests the kind a plural or mistyped name means', async () => {
     const r = await runCli(['schema', 'orders'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('hint: Did you mean "order"? shipbook schema order > schemas/order.schema.json');
   });
 });
 
-describe('validate on a directory of JSON Schemas (issue 18 item 7)', () => {
+describe('validate on a directory of JSON Schemas', () => {
   it('says it skipped the *.schema.json files and why, instead of only "no .json file"', async () => {
     const r = await runCli(['validate', 'fixtures/schemas/'], { env });
     expect(r.code).toBe(2);

@@ -1,5 +1,5 @@
 /**
- * Issue 12 without a terminal (CI): `--service cheapest|<code>` chooses from a live quote,
+ * The guided booking without a terminal (CI): `--service cheapest|<code>` chooses from a live quote,
  * `--max-total` cancels an order above it (exit 9), `--save-as` writes a file `validate` accepts,
  * saved sender references, and a missing input listed with what supplies it (exit 2).
  */
