@@ -12,6 +12,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
 import { BIN, ROOT, makeHome } from './cli.js';
 import { waitFor } from '../sandbox/helpers.js';
+import { createOrder } from '../helpers/orders.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
@@ -93,19 +94,13 @@ function spawnCli(args: string[]): Running {
   return r;
 }
 
-async function createOrder(): Promise<string> {
-  const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
-  expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
-}
-
 describe('callback listen', () => {
   it('prints a callback from the sandbox as a JSON line, forwards it, refuses forged POSTs, and stops on Ctrl-C', async () => {
     const listen = spawnCli(['callback', 'listen', '--port', '0', '--path', '/hooks', '--json', '--forward-to', appUrl]);
     const url = (await listen.waitFor('stderr', /Callback URL: (\S+)/))[1]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/[A-Za-z0-9_-]{32}$/);
 
-    const id = await createOrder();
+    const id = await createOrder(env);
     const accepted = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--callback', url], { env });
     expect(accepted.code, accepted.stderr).toBe(0);
 
@@ -142,7 +137,7 @@ describe('callback listen', () => {
   it('prints an error callback as a tab-separated line with its code, status and message', async () => {
     const listen = spawnCli(['callback', 'listen', '--port', '0']);
     const url = (await listen.waitFor('stderr', /Callback URL: (\S+)/))[1]!;
-    const id = await createOrder();
+    const id = await createOrder(env);
     sandbox.state.failNextBooking(id, 'label printer jammed (test)');
     const accepted = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--callback', url], { env });
     expect(accepted.code, accepted.stderr).toBe(0);

@@ -9,14 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runCli } from './cli.js';
+import { createOrder } from '../helpers/orders.js';
 
 const fx = useSandbox();
-
-async function createOrder(): Promise<string> {
-  const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: fx.env });
-  expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
-}
 
 describe('card list', () => {
   it('lists the seeded cards as tsv, json and a table, the expired one marked', async () => {
@@ -39,7 +34,7 @@ describe('card list', () => {
   });
 
   it('shows a card saved with save: true at acceptance, masked: never the number or the CVV', async () => {
-    const id = await createOrder();
+    const id = await createOrder(fx.env);
     const file = join(fx.home, 'save-card.yaml');
     writeFileSync(file, 'order:\n  payment:\n    type: credit_card\n    credit_card:\n      number: "5555 5555 5555 4444"\n      cvv: "321"\n      holder_name: Priya Raman\n      expire: "11/31"\n      save: true\n');
     const accepted = await runCli(['order', 'accept', id, '--payment', 'credit_card', '--payment-file', file], { env: fx.env });
@@ -50,7 +45,7 @@ describe('card list', () => {
     expect(json.stdout).not.toContain('5555555555554444');
     expect(JSON.stringify(fx.sandbox.state.store.cards.values())).not.toMatch(/5555555555554444|321/);
     // The saved card pays the next order.
-    const next = await createOrder();
+    const next = await createOrder(fx.env);
     const paid = await runCli(['order', 'accept', next, '--payment', 'stored_card', '--card', 'card_saved_4444_1'], { env: fx.env });
     expect(paid.code, paid.stderr).toBe(0);
   });
@@ -58,7 +53,7 @@ describe('card list', () => {
 
 describe('stored cards at acceptance', () => {
   it('refuses an unknown stored card id with a 4xx naming it', async () => {
-    const id = await createOrder();
+    const id = await createOrder(fx.env);
     const r = await runCli(['order', 'accept', id, '--payment', 'stored_card', '--card', 'card_nope_0000'], { env: fx.env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('unknown stored card id card_nope_0000');
@@ -66,7 +61,7 @@ describe('stored cards at acceptance', () => {
   });
 
   it('refuses an expired stored card, naming it and its expiry', async () => {
-    const id = await createOrder();
+    const id = await createOrder(fx.env);
     const r = await runCli(['order', 'accept', id, '--payment', 'stored_card', '--card', 'card_visa_1881', '--json'], { env: fx.env });
     expect(r.code).toBe(3);
     const body = JSON.parse(r.stdout) as { error: { message: string; status?: number } };
@@ -74,7 +69,7 @@ describe('stored cards at acceptance', () => {
   });
 
   it('without a terminal, --payment stored_card without --card names shipbook card list (exit 2), and the hint works', async () => {
-    const id = await createOrder();
+    const id = await createOrder(fx.env);
     const r = await runCli(['order', 'accept', id, '--payment', 'stored_card'], { env: fx.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('error: --payment stored_card needs --card <stored-card-id>');

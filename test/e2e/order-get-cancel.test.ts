@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runShipbook } from '../helpers/run.js';
+import { createOrder } from '../helpers/orders.js';
 
 // The shared sandbox start (test/helpers/sandbox.ts): private home, key, base URL.
 const fixture = useSandbox({ processingDelayMs: 50 });
@@ -12,15 +13,9 @@ beforeAll(() => {
   ({ sandbox, env } = fixture);
 });
 
-async function createOrder(): Promise<string> {
-  const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
-  expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
-}
-
 describe('order get', () => {
   it('shows a pending order: status, price and shipments without tracking numbers yet', async () => {
-    const id = await createOrder();
+    const id = await createOrder(env);
     const r = await runShipbook(['order', 'get', id], { env });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => l.split('\t'));
@@ -56,7 +51,7 @@ describe('order get', () => {
 
 describe('order cancel', () => {
   it('cancels a pending order; accepting it afterwards is refused with 409 (exit 3)', async () => {
-    const id = await createOrder();
+    const id = await createOrder(env);
     const cancelled = await runShipbook(['order', 'cancel', id], { env });
     expect(cancelled.code, cancelled.stderr).toBe(0);
     expect(cancelled.stdout).toBe(`order\t${id}\tcancelled\n`);
@@ -71,7 +66,7 @@ describe('order cancel', () => {
   });
 
   it('refuses to cancel an accepted order with the 409 message (exit 3), and prints JSON with --json', async () => {
-    const id = await createOrder();
+    const id = await createOrder(env);
     const accepted = await runShipbook(['order', 'accept', id, '--payment', 'credit'], { env });
     expect(accepted.code, accepted.stderr).toBe(0);
     const r = await runShipbook(['order', 'cancel', id, '--json'], { env });
@@ -79,7 +74,7 @@ describe('order cancel', () => {
     expect(r.stderr).toContain(`order ${id} cannot be cancelled`);
     expect((JSON.parse(r.stdout) as { error: { status: number } }).error.status).toBe(409);
 
-    const pending = await createOrder();
+    const pending = await createOrder(env);
     const ok = await runShipbook(['order', 'cancel', pending, '--json'], { env });
     expect(ok.code, ok.stderr).toBe(0);
     expect((JSON.parse(ok.stdout) as { order: { id: string; status: string } }).order).toMatchObject({ id: pending, status: 'cancelled' });

@@ -12,6 +12,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
 import { waitFor } from '../sandbox/helpers.js';
 import { BIN, ROOT, makeHome } from './cli.js';
+import { createOrder } from '../helpers/orders.js';
 
 let sandbox: Sandbox;
 let slow: Sandbox;
@@ -31,13 +32,6 @@ afterAll(async () => {
   await Promise.all([sandbox.close(), slow.close()]);
   home.cleanup();
 });
-
-/** Creates a pending order with the CLI and returns its id. */
-async function createOrder(e: Record<string, string>): Promise<string> {
-  const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: e });
-  expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
-}
 
 /** The shipment lines (tab-separated) of a non-terminal run. */
 function shipmentLines(stdout: string): string[][] {
