@@ -1,6 +1,6 @@
 /**
- * End-to-end: `auth login/status/logout` through bin/shipbook.js against a sandbox on 127.0.0.1
- * that requires an API key; booking with stored credentials, and with environment variables only.
+ * End-to-end, in-process: `auth login/status/logout` against a sandbox on 127.0.0.1 that requires
+ * an API key; booking with stored credentials, and with environment variables only.
  */
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

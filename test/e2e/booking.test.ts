@@ -1,4 +1,4 @@
-/** End-to-end: quote, order create, order accept and book through bin/shipbook.js against a sandbox on 127.0.0.1. */
+/** End-to-end, in-process: quote, order create, order accept and book against a sandbox on 127.0.0.1. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { useSandbox } from '../helpers/sandbox.js';

@@ -1,6 +1,6 @@
 /**
- * End-to-end: `config path/list/get/set/unset/sender` through bin/shipbook.js, the choice order of
- * profiles, permission warnings, and a corrupt configuration file (reported, never overwritten).
+ * End-to-end, in-process: `config path/list/get/set/unset/sender`, the choice order of profiles,
+ * permission warnings, and a corrupt configuration file (reported, never overwritten).
  */
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

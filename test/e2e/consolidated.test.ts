@@ -1,5 +1,5 @@
 /**
- * End-to-end: consolidated mail through bin/shipbook.js against sandboxes on 127.0.0.1 —
+ * End-to-end, in-process: consolidated mail against sandboxes on 127.0.0.1 —
  * shipment create, shipment combine, accepting the parent, `book` for a consolidated file, and
  * the errors on the way.
  */

@@ -1,7 +1,7 @@
 /**
- * End-to-end: waiting for the booking result by callback (the default route) through
- * bin/shipbook.js against a sandbox on 127.0.0.1 — success, the tunnel form, error callbacks
- * and the timeout.
+ * End-to-end: waiting for the booking result by callback (the default route) against a sandbox on
+ * 127.0.0.1 — success, the tunnel form, error callbacks and the timeout; in-process, but for the
+ * waits that are interrupted, which run bin/shipbook.js.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
