@@ -3,15 +3,13 @@
  * a C1 CSI, a right-to-left override): every command prints them as visible escapes, in the
  * heading, hints, warnings, progress lines and a batch's lines, and never sends one raw to the
  * terminal. A pasted hint still names the same order (bash ANSI-C quoting). A recursive YAML alias
- * is refused with exit 2 and its line. The commands whose output reaches a terminal run
- * bin/shipbook.js, so the process's own streams are under test; the rest runs in-process.
+ * is refused with exit 2 and its line.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runShipbook } from '../helpers/run.js';
 import { runCli } from './cli.js';
 
 const KEY = 'sk_test_hostile_ids_0123456789';
@@ -40,7 +38,7 @@ function answerHostileOrder(status: string) {
 describe('control characters in ids from the service', () => {
   it('order create, order accept --wait and book print them as escapes, in headings, hints, warnings and progress', async () => {
     answerHostileOrder('NEW');
-    const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: env() });
+    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: env() });
     expect(created.code, created.stderr).toBe(0);
     answerHostileOrder('processed');
     const runs = [
@@ -63,11 +61,11 @@ describe('control characters in ids from the service', () => {
   it('a batch prints them as escapes in its lines, its summary and its report on stdout', async () => {
     answerHostileOrder('processed');
     const dir = mkdtempSync(join(tmpdir(), 'shipbook-hostile-ids-'));
-    const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--journal', join(dir, 'j.ndjson'), '--poll', '20ms', '--payment', 'credit'], { env: env() });
+    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--journal', join(dir, 'j.ndjson'), '--poll', '20ms', '--payment', 'credit'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toMatch(RAW);
     expect(r.stdout).toContain('ORD-\\x1b[2J');
-    const json = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--journal', join(dir, 'j2.ndjson'), '--poll', '20ms', '--payment', 'credit', '--json'], { env: env() });
+    const json = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--journal', join(dir, 'j2.ndjson'), '--poll', '20ms', '--payment', 'credit', '--json'], { env: env() });
     expect(json.stdout + json.stderr).not.toMatch(RAW);
     // In JSON the id is still the service's own, once parsed.
     expect((JSON.parse(json.stdout) as { orders: Array<{ order_id: string }> }).orders[0]!.order_id).toBe(ID);
@@ -79,14 +77,14 @@ describe('a recursive YAML alias', () => {
     const dir = mkdtempSync(join(tmpdir(), 'shipbook-recursive-'));
     const file = join(dir, 'loop.yaml');
     writeFileSync(file, 'a: &a\n  b: *a\n');
-    const validate = await runShipbook(['validate', file]);
+    const validate = await runCli(['validate', file]);
     expect(validate.code, validate.stderr).toBe(2);
     expect(validate.stdout + validate.stderr).toContain(`${file}:2:6`);
     expect(validate.stdout + validate.stderr).toContain('alias *a is inside &a, the value it stands for: a recursive alias has no end');
     expect(validate.stderr).not.toMatch(/internal error|call stack/);
     const batch = join(dir, 'orders.yaml');
     writeFileSync(batch, 'order: {}\n---\nx: &x\n  - *x\n');
-    const book = await runShipbook(['book', batch, '--journal', join(dir, 'j.ndjson')], { env: env() });
+    const book = await runCli(['book', batch, '--journal', join(dir, 'j.ndjson')], { env: env() });
     expect(book.code, book.stderr).toBe(2);
     expect(book.stderr).toContain(`${batch}:4:5`);
     expect(book.stderr).not.toMatch(/internal error|call stack/);

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runShipbook } from '../helpers/run.js';
+import { runCli } from './cli.js';
 
 /** A home and state directory of its own: the built-in sandbox. */
 function ownEnv(): Record<string, string> {
@@ -17,12 +17,12 @@ function ownEnv(): Record<string, string> {
 describe('--quiet', () => {
   it('card list prints the stored card ids, one a line, that --card takes', async () => {
     const env = ownEnv();
-    const r = await runShipbook(['card', 'list', '--quiet'], { env });
+    const r = await runCli(['card', 'list', '--quiet'], { env });
     expect(r.code, r.stderr).toBe(0);
     const ids = r.stdout.trimEnd().split('\n');
     expect(ids).toContain('card_visa_4242');
     for (const id of ids) expect(id).toMatch(/^card_\w+$/);
-    const full = await runShipbook(['card', 'list', '--json'], { env });
+    const full = await runCli(['card', 'list', '--json'], { env });
     expect(ids).toEqual((JSON.parse(full.stdout) as { credit_cards: Array<{ id: string }> }).credit_cards.map((c) => c.id));
   });
 });

@@ -1,12 +1,10 @@
 /**
  * The deadline of a request to the service is the budget of the whole call, its retries included,
- * set by `--request-timeout` (over SHIPBOOK_TIMEOUT and the profile's `timeout`), against a
- * service that stalls (test/helpers/fault-server.ts): the deadline through bin/shipbook.js, the
- * refusal of a bad value in-process.
+ * set by `--request-timeout` (over SHIPBOOK_TIMEOUT and the profile's `timeout`), end to end
+ * through bin/shipbook.js against a service that stalls (test/helpers/fault-server.ts).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runShipbook } from '../helpers/run.js';
 import { runCli } from './cli.js';
 
 const KEY = 'sk_test_deadline0123456789abcdef';
@@ -32,7 +30,7 @@ describe('--request-timeout', () => {
   });
 
   it('refuses a value that is not a duration before anything is sent', async () => {
-    const r = await runShipbook(['--request-timeout', 'soon', 'quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: env() });
+    const r = await runCli(['--request-timeout', 'soon', 'quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--request-timeout "soon" is not a duration/);
     expect(server.requests).toHaveLength(0);
