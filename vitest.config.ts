@@ -12,8 +12,7 @@ export default defineConfig({
     pool: 'forks',
     // Most of the suite's time is spent waiting (the sandbox's processing delays, polls, deadlines,
     // child processes), not computing: one worker per CPU, and at least two. Vitest's default (CPUs
-    // minus one) runs a 2-CPU CI machine's files one at a time; two at a time there takes half the
-    // time (four wait-bound e2e files: 108 s with one worker, 55 s with two).
+    // minus one) would run a 2-CPU CI machine's files one at a time, about twice as long.
     maxWorkers: Math.max(2, availableParallelism()),
   },
 });
