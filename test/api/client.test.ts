@@ -364,7 +364,7 @@ describe('small parts', () => {
   });
 });
 
-describe('the connection pool (issue 13: sized to the concurrency)', () => {
+describe('the connection pool (sized to the concurrency, so a batch never waits for a socket)', () => {
   /** A server that answers fetch-order-data after 40 ms and counts the TCP connections it accepts. */
   async function slowServer(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
     const { createServer } = await import('node:http');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runCli } from './cli.js';
+import { runShipbook } from '../helpers/run.js';
 
 let server: FaultServer;
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-variants-'));
@@ -33,7 +33,7 @@ describe('a quote service entry pasted as the service', () => {
     const file = join(dir, 'pasted.yaml');
     writeFileSync(file, stringify(doc));
     server.set('POST /orders/', { mode: 'ok', result: { order: { id: 'ORD-P1', status: 'new', shipments: [] } } });
-    const r = await runCli(['order', 'create', file], { env: env() });
+    const r = await runShipbook(['order', 'create', file], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(sent().request.order.shipments[0].service).toEqual({ code: 'SB-DOM-ROAD' });
     expect(r.stderr.match(/quote service entry/g)).toHaveLength(1);
@@ -52,14 +52,14 @@ describe('quote insurance', () => {
 
   it('sends a file\'s "true" as the example\'s string "true", not the JSON boolean', async () => {
     server.set('POST /quote/', { mode: 'ok', result: { services: [] } });
-    const r = await runCli(['quote', quoteWith('true')], { env: env() });
+    const r = await runShipbook(['quote', quoteWith('true')], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(server.requests[0]!.body).toContain('"insurance":"true"');
   });
 
   it('sends an amount as a decimal number', async () => {
     server.set('POST /quote/', { mode: 'ok', result: { services: [] } });
-    const r = await runCli(['quote', quoteWith('150.50')], { env: env() });
+    const r = await runShipbook(['quote', quoteWith('150.50')], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(sent().request.insurance).toBe(150.5);
   });
@@ -70,24 +70,24 @@ describe('GET /quote/ package parameter names, a setting of the profile', () => 
     const home = mkdtempSync(join(tmpdir(), 'shipbook-qp-'));
     try {
       const cfg = { SHIPBOOK_CONFIG_DIR: join(home, 'config'), SHIPBOOK_API_KEY: 'sk_test_variants0123456789' };
-      expect((await runCli(['--profile', 'svc', 'config', 'set', 'base-url', server.url], { env: cfg })).code).toBe(0);
+      expect((await runShipbook(['--profile', 'svc', 'config', 'set', 'base-url', server.url], { env: cfg })).code).toBe(0);
       server.set('GET /quote/', { mode: 'ok', result: { services: [] } });
-      const before = await runCli(['--profile', 'svc', 'quote', 'fixtures/quotes/syd-mel-single.yaml', '--get'], { env: cfg });
+      const before = await runShipbook(['--profile', 'svc', 'quote', 'fixtures/quotes/syd-mel-single.yaml', '--get'], { env: cfg });
       expect(before.code, before.stderr).toBe(0);
       for (const [field, name] of [['length', 'pkg_length'], ['weight', 'mass'], ['unit', 'units']]) {
-        const set = await runCli(['--profile', 'svc', 'config', 'set', `quote-params.${field}`, name!], { env: cfg });
+        const set = await runShipbook(['--profile', 'svc', 'config', 'set', `quote-params.${field}`, name!], { env: cfg });
         expect(set.code, set.stderr).toBe(0);
       }
-      const after = await runCli(['--profile', 'svc', 'quote', 'fixtures/quotes/syd-mel-single.yaml', '--get'], { env: cfg });
+      const after = await runShipbook(['--profile', 'svc', 'quote', 'fixtures/quotes/syd-mel-single.yaml', '--get'], { env: cfg });
       expect(after.code, after.stderr).toBe(0);
       expect(server.requests).toHaveLength(2);
       const [first, second] = server.requests.map((r) => r.query);
       expect(first).toMatchObject({ length: '30', width: '20', height: '15', weight: '2.5', unit: 'cm', collection_city: 'Sydney' });
       expect(second).toMatchObject({ pkg_length: '30', width: '20', height: '15', mass: '2.5', units: 'cm', collection_city: 'Sydney' });
       expect(second).not.toHaveProperty('length');
-      const shown = await runCli(['--profile', 'svc', 'config', 'get', 'quote-params.weight'], { env: cfg });
+      const shown = await runShipbook(['--profile', 'svc', 'config', 'get', 'quote-params.weight'], { env: cfg });
       expect(shown.stdout.trim()).toBe('mass');
-      const bad = await runCli(['--profile', 'svc', 'config', 'set', 'quote-params.unit', 'a b'], { env: cfg });
+      const bad = await runShipbook(['--profile', 'svc', 'config', 'set', 'quote-params.unit', 'a b'], { env: cfg });
       expect(bad.code).toBe(2);
     } finally {
       rmSync(home, { recursive: true, force: true });

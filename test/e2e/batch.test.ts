@@ -1,7 +1,9 @@
 /**
- * Batch booking for CI (issue 11), end to end: bin/shipbook.js books generated NDJSON orders
- * against `shipbook sandbox` in its own process (with injected faults where the test says), and
- * the sandbox's own list (GET /_sandbox/orders/) is the witness that no input was booked twice.
+ * Batch booking for CI, end to end: shipbook books generated NDJSON orders against `shipbook
+ * sandbox` in its own process (with injected faults where the test says), and the sandbox's own
+ * list (GET /_sandbox/orders/) is the witness that no input was booked twice. The 200-order run,
+ * the shards run side by side, runs in another working directory, and what is killed or
+ * interrupted are bin/shipbook.js processes; the other runs are in-process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { runShipbook } from '../helpers/run.js';
 import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
 import { ordersByInput as ordersAt, startSandboxProcess } from '../helpers/sandbox-process.js';
 
@@ -157,7 +160,7 @@ describe('shipbook book with many orders', () => {
     first.kill('SIGKILL');
     await killed;
     const report = join(dir, 'report.json');
-    const again = await runCli(['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', journal, '--report', report], { env: envFor(url), timeoutMs: 120_000 });
+    const again = await runShipbook(['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', journal, '--report', report], { env: envFor(url), timeoutMs: 120_000 });
     expect([0, 8], again.stderr.slice(-2000)).toContain(again.code);
     const rep = reportOf(report);
     await expectBookedOnceOrUnknown(url, rep, 120);
@@ -170,7 +173,7 @@ describe('shipbook book with many orders', () => {
     const proxy = await countingProxy(url);
     try {
       const { dir, file } = ordersFile(24);
-      const r = await runCli(['book', file, '--concurrency', '3', '--poll', '1s', '--journal', join(dir, 'journal.ndjson')], { env: envFor(proxy.url), timeoutMs: 60_000 });
+      const r = await runShipbook(['book', file, '--concurrency', '3', '--poll', '1s', '--journal', join(dir, 'journal.ndjson')], { env: envFor(proxy.url), timeoutMs: 60_000 });
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
       const { answers, most } = proxy.traffic;
       expect(most).toBe(3);
@@ -206,10 +209,10 @@ describe('shipbook book with many orders', () => {
     expect(stderr).toMatch(/interrupted while waiting for the booking result: order ORD-\w+ is accepted and its booking goes on at the service/);
     expect(stderr).toMatch(/interrupted: 12 order\(s\) accepted and still booking, 0 created and pending, 0 not started/);
     expect(stderr).not.toMatch(/\n\s+at /);
-    const shown = JSON.parse((await runCli(['journal', 'show', '--journal', journal, '--json'])).stdout) as { orders: Array<{ stage: string }> };
+    const shown = JSON.parse((await runShipbook(['journal', 'show', '--journal', journal, '--json'])).stdout) as { orders: Array<{ stage: string }> };
     expect(shown.orders.map((o) => o.stage)).toEqual(Array(12).fill('accepted'));
     const report = join(dir, 'report.json');
-    const again = await runCli(['book', file, '--concurrency', '3', '--poll', '1s', '--journal', journal, '--report', report], { env: envFor(url), timeoutMs: 60_000 });
+    const again = await runShipbook(['book', file, '--concurrency', '3', '--poll', '1s', '--journal', journal, '--report', report], { env: envFor(url), timeoutMs: 60_000 });
     expect(again.code, again.stderr.slice(-2000)).toBe(0);
     const rep = reportOf(report);
     expect(rep.orders.map((o) => o.status)).toEqual(Array(12).fill('booked'));
@@ -237,7 +240,7 @@ describe('shipbook book with many orders', () => {
   it('--dry-run validates every order and sends nothing', async () => {
     const url = await sandbox();
     const { file } = ordersFile(25);
-    const r = await runCli(['book', file, '--dry-run', '--json'], { env: envFor(url) });
+    const r = await runShipbook(['book', file, '--dry-run', '--json'], { env: envFor(url) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ dry_run: true, sent: false, valid: 25, invalid: 0 });
     expect((await ordersByInput(url)).size).toBe(0);
@@ -249,11 +252,11 @@ describe('shipbook book with many orders', () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     lines[2] = lines[2]!.replace('"currency":"AUD"', '"currency":"USD"');
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const r = await runCli(['book', file, '--journal', join(dir, 'j.ndjson')], { env: envFor(url) });
+    const r = await runShipbook(['book', file, '--journal', join(dir, 'j.ndjson')], { env: envFor(url) });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${file}:3:`);
     expect((await ordersByInput(url)).size).toBe(0);
-    const skipped = await runCli(['book', file, '--skip-invalid', '--poll', '100ms', '--journal', join(dir, 'j.ndjson')], { env: envFor(url) });
+    const skipped = await runShipbook(['book', file, '--skip-invalid', '--poll', '100ms', '--journal', join(dir, 'j.ndjson')], { env: envFor(url) });
     expect(skipped.code).toBe(0);
     expect((await ordersByInput(url)).size).toBe(4);
     expect(skipped.stdout).toMatch(/:3\t\tinvalid/);
@@ -263,20 +266,20 @@ describe('shipbook book with many orders', () => {
     const lossy = await sandbox(['--reset-rate', '1']);
     const { dir, file } = ordersFile(2);
     const journal = join(dir, 'journal.ndjson');
-    const first = await runCli(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(lossy) });
+    const first = await runShipbook(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(lossy) });
     expect(first.code).toBe(8);
     expect(first.stderr).toMatch(/unknown/);
     const created = (await ordersByInput(lossy)).size;
-    const second = await runCli(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(lossy) });
+    const second = await runShipbook(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(lossy) });
     expect(second.code).toBe(8);
     expect((await ordersByInput(lossy)).size).toBe(created); // never sent again by itself
-    const shown = JSON.parse((await runCli(['journal', 'show', '--journal', journal, '--json'])).stdout) as { orders: Array<{ id: string; stage: string; known: string; command: string }> };
+    const shown = JSON.parse((await runShipbook(['journal', 'show', '--journal', journal, '--json'])).stdout) as { orders: Array<{ id: string; stage: string; known: string; command: string }> };
     expect(shown.orders.map((o) => o.stage)).toEqual(['unknown', 'unknown']);
     expect(shown.orders[0]!.known).toContain('its answer never came: the order may exist');
     expect(shown.orders[0]!.command).toContain(`journal resolve ${shown.orders[0]!.id}`);
-    const resolved = await runCli(['journal', 'resolve', shown.orders[0]!.id, '--not-created', '--journal', journal], { env: envFor(lossy) });
+    const resolved = await runShipbook(['journal', 'resolve', shown.orders[0]!.id, '--not-created', '--journal', journal], { env: envFor(lossy) });
     expect(resolved.code, resolved.stderr).toBe(0);
-    const third = await runCli(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(lossy) });
+    const third = await runShipbook(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(lossy) });
     expect(third.code).toBe(8); // the other one is still unknown, the resolved one was sent again
     const sent = readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes(shown.orders[0]!.id) && l.includes('"create_sent"'));
     expect(sent).toHaveLength(2);
@@ -288,9 +291,9 @@ describe('shipbook book with many orders', () => {
     const { dir, file } = ordersFile(3);
     const journal = join(dir, 'journal.ndjson');
     const state = { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-targets-')) };
-    const rehearsal = await runCli(['book', file, '--poll', '100ms', '--journal', journal], { env: { ...envFor(trial), ...state } });
+    const rehearsal = await runShipbook(['book', file, '--poll', '100ms', '--journal', journal], { env: { ...envFor(trial), ...state } });
     expect(rehearsal.code, rehearsal.stderr).toBe(0);
-    const refused = await runCli(['book', file, '--poll', '100ms', '--journal', journal], { env: { ...envFor(real), ...state } });
+    const refused = await runShipbook(['book', file, '--poll', '100ms', '--journal', journal], { env: { ...envFor(real), ...state } });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`the journal ${journal} was written against ${trial}`);
     expect(refused.stderr).toContain(`this run books on ${real}`);
@@ -313,7 +316,7 @@ describe('shipbook book with many orders', () => {
     const first = spawn(process.execPath, [BIN, 'book', file, '--concurrency', '1', '--journal', journal], { cwd: ROOT, env: isolatedEnv(envFor(url)), stdio: 'ignore' });
     running.push(first);
     for (let i = 0; i < 200 && !existsSync(`${journal}.lock/owner.json`); i++) await new Promise((res) => setTimeout(res, 25));
-    const second = await runCli(['book', file, '--journal', journal], { env: envFor(url) });
+    const second = await runShipbook(['book', file, '--journal', journal], { env: envFor(url) });
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`in use by another batch \\(pid ${first.pid}`));
     // The hint never suggests something that would book everything again.

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { runShipbook } from '../helpers/run.js';
 import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
 
 const ORDER = 'fixtures/orders/domestic-syd-mel.yaml';
@@ -60,10 +61,10 @@ describe('book, twice, on the built-in sandbox', () => {
 
   it('books the same file against another service as a new booking (the identity holds the target)', async () => {
     const env = freshState();
-    expect((await runCli(['book', ORDER], { env })).code).toBe(0);
+    expect((await runShipbook(['book', ORDER], { env })).code).toBe(0);
     const other = await startSandbox({ processingDelayMs: 50 });
     try {
-      const r = await runCli(['book', ORDER, '--poll', '50ms'], { env: { ...env, SHIPBOOK_BASE_URL: other.url, SHIPBOOK_API_KEY: 'sk_test_twice_0123456789' } });
+      const r = await runShipbook(['book', ORDER, '--poll', '50ms'], { env: { ...env, SHIPBOOK_BASE_URL: other.url, SHIPBOOK_API_KEY: 'sk_test_twice_0123456789' } });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).not.toContain('booked before');
     } finally {
@@ -86,11 +87,11 @@ describe('book, twice, on the built-in sandbox', () => {
     child.kill('SIGKILL');
     await gone;
     const id = /order (ORD-\w+) accepted/.exec(stderr)![1]!;
-    const shown = await runCli(['journal', 'show', '--json'], { env });
+    const shown = await runShipbook(['journal', 'show', '--json'], { env });
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout).orders).toEqual([expect.objectContaining({ stage: 'accepted', order_id: id })]);
 
-    const rerun = await runCli(['book', ORDER, '--json'], { env });
+    const rerun = await runShipbook(['book', ORDER, '--json'], { env });
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stderr).toContain(`became order ${id}, accepted: continuing that order, not creating another`);
     expect((JSON.parse(rerun.stdout) as { order: { id: string; state: string } }).order).toMatchObject({ id, state: 'processed' });
@@ -110,9 +111,9 @@ describe('a create whose answer was lost', () => {
   it('is unknown on the next book: nothing is sent until journal resolve says what became of it', async () => {
     const env = freshState({ SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: 'sk_test_twice_0123456789' });
     server.set('POST /orders/', { mode: 'close-after-request' });
-    const first = await runCli(['book', ORDER], { env });
+    const first = await runShipbook(['book', ORDER], { env });
     expect(first.code).toBe(5);
-    const second = await runCli(['book', ORDER, '--json'], { env });
+    const second = await runShipbook(['book', ORDER, '--json'], { env });
     expect(second.code).toBe(5);
     const { error } = JSON.parse(second.stdout) as { error: { code: string; message: string; suggestion: string } };
     expect(error.code).toBe('booking_unknown');
@@ -121,9 +122,9 @@ describe('a create whose answer was lost', () => {
 
     // The resolve command of the hint, pasted with --not-created: the next book sends the create again.
     const resolve = /"shipbook (journal resolve [^"]+)"/.exec(error.suggestion)![1]!.split(' ').map((a) => a.replace(/^'|'$/g, ''));
-    const resolved = await runCli([...resolve.slice(0, -2), '--not-created'], { env });
+    const resolved = await runShipbook([...resolve.slice(0, -2), '--not-created'], { env });
     expect(resolved.code, resolved.stderr).toBe(0);
-    const third = await runCli(['book', ORDER], { env });
+    const third = await runShipbook(['book', ORDER], { env });
     expect(third.code).toBe(5);
     expect(server.requests.filter((r) => r.path === '/orders/')).toHaveLength(2);
   });

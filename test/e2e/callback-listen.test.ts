@@ -9,9 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runShipbook as runCli } from '../helpers/run.js';
+import { runShipbook } from '../helpers/run.js';
 import { BIN, ROOT, makeHome } from './cli.js';
 import { waitFor } from '../sandbox/helpers.js';
+import { createOrder } from '../helpers/orders.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
@@ -93,20 +94,14 @@ function spawnCli(args: string[]): Running {
   return r;
 }
 
-async function createOrder(): Promise<string> {
-  const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
-  expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
-}
-
 describe('callback listen', () => {
   it('prints a callback from the sandbox as a JSON line, forwards it, refuses forged POSTs, and stops on Ctrl-C', async () => {
     const listen = spawnCli(['callback', 'listen', '--port', '0', '--path', '/hooks', '--json', '--forward-to', appUrl]);
     const url = (await listen.waitFor('stderr', /Callback URL: (\S+)/))[1]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/[A-Za-z0-9_-]{32}$/);
 
-    const id = await createOrder();
-    const accepted = await runCli(['order', 'accept', id, '--payment', 'credit', '--callback', url], { env });
+    const id = await createOrder(env);
+    const accepted = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--callback', url], { env });
     expect(accepted.code, accepted.stderr).toBe(0);
 
     const line = (await listen.waitFor('stdout', /^\{.*\}$/m))[0];
@@ -142,9 +137,9 @@ describe('callback listen', () => {
   it('prints an error callback as a tab-separated line with its code, status and message', async () => {
     const listen = spawnCli(['callback', 'listen', '--port', '0']);
     const url = (await listen.waitFor('stderr', /Callback URL: (\S+)/))[1]!;
-    const id = await createOrder();
+    const id = await createOrder(env);
     sandbox.state.failNextBooking(id, 'label printer jammed (test)');
-    const accepted = await runCli(['order', 'accept', id, '--payment', 'credit', '--callback', url], { env });
+    const accepted = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--callback', url], { env });
     expect(accepted.code, accepted.stderr).toBe(0);
     const line = (await listen.waitFor('stdout', /^.*\n/))[0];
     const cells = line.trimEnd().split('\t');
@@ -214,10 +209,10 @@ describe('callback listen', () => {
   });
 
   it('refuses a malformed --token or --forward-to with exit 2', async () => {
-    const a = await runCli(['callback', 'listen', '--port', '0', '--token', 'short'], { env });
+    const a = await runShipbook(['callback', 'listen', '--port', '0', '--token', 'short'], { env });
     expect(a.code).toBe(2);
     expect(a.stderr).toContain('--token must be 16-128');
-    const b = await runCli(['callback', 'listen', '--port', '0', '--forward-to', 'localhost:3000'], { env });
+    const b = await runShipbook(['callback', 'listen', '--port', '0', '--forward-to', 'localhost:3000'], { env });
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('--forward-to "localhost:3000" is not an http(s) URL');
   });

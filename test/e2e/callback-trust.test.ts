@@ -8,9 +8,10 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFaultServer, type FaultMode } from '../helpers/fault-server.js';
-import { runShipbook as runCli } from '../helpers/run.js';
+import { runShipbook } from '../helpers/run.js';
 import { waitFor } from '../sandbox/helpers.js';
 import { BIN, ROOT, makeHome } from './cli.js';
+import { createOrder } from '../helpers/orders.js';
 
 let slow: Sandbox;
 let env: Record<string, string>;
@@ -29,12 +30,6 @@ afterAll(async () => {
   await slow.close();
   home.cleanup();
 });
-
-async function createOrder(): Promise<string> {
-  const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
-  expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
-}
 
 /** Starts `order accept ID --wait --json` and resolves once the sandbox knows its callback URL. */
 async function acceptAndWait(id: string) {
@@ -61,7 +56,7 @@ async function post(url: string, body: unknown): Promise<number> {
 
 describe('a callback is confirmed with fetch-order-data before it is believed', () => {
   it('does not print an invented tracking number: the service still shows the order accepted, so it waits, then shows the real one', async () => {
-    const id = await createOrder();
+    const id = await createOrder(env);
     const run = await acceptAndWait(id);
     expect(await post(run.url, { code: 200, message: 'OK', result: { order: { id, status: 'processed', shipments: [{ id: 'SHP-X', tracking_number: 'FAKE000001' }] } } })).toBe(200);
     await waitFor(() => (run.err().includes('but the service still shows it accepted: waiting for the service') ? true : undefined));
@@ -74,7 +69,7 @@ describe('a callback is confirmed with fetch-order-data before it is believed', 
   });
 
   it('ends on an error callback while the service shows the order ACC: not booked, not "failed", exit 12 with the order get hint', async () => {
-    const id = await createOrder();
+    const id = await createOrder(env);
     const run = await acceptAndWait(id);
     expect(await post(run.url, { code: 500, message: 'no driver available', result: { order: { id, status: 'failed', shipments: [] } } })).toBe(200);
     expect(await run.exited).toBe(12);
@@ -89,7 +84,7 @@ describe('a callback is confirmed with fetch-order-data before it is believed', 
   });
 
   it('takes an error callback in the plain error envelope (no order in result) as this order\'s, answered 200', async () => {
-    const id = await createOrder();
+    const id = await createOrder(env);
     const run = await acceptAndWait(id);
     expect(await post(run.url, { code: 400, message: 'booking failed: no van today', result: {} })).toBe(200);
     expect(await run.exited).toBe(12);
@@ -99,7 +94,7 @@ describe('a callback is confirmed with fetch-order-data before it is believed', 
   });
 
   it('takes a code-200 callback with status ACC as progress, not as a failure', async () => {
-    const id = await createOrder();
+    const id = await createOrder(env);
     const run = await acceptAndWait(id);
     expect(await post(run.url, { code: 200, message: 'OK', result: { order: { id, status: 'ACC', shipments: [] } } })).toBe(200);
     // The callback is taken in (debug off: no line); the service then processes the order.
@@ -109,7 +104,7 @@ describe('a callback is confirmed with fetch-order-data before it is believed', 
   });
 
   it('refuses a success callback that names no order (400, 409) and an error callback for another order (409), and keeps waiting', async () => {
-    const id = await createOrder();
+    const id = await createOrder(env);
     const run = await acceptAndWait(id);
     expect(await post(run.url, { code: 200, message: 'OK', result: { order: { status: 'processed', shipments: [] } } })).toBe(400);
     expect(await post(run.url, { code: 200, message: 'OK', result: { order: { id: '', status: 'processed', shipments: [] } } })).toBe(409);
@@ -123,7 +118,7 @@ describe('a callback is confirmed with fetch-order-data before it is believed', 
   });
 
   it('reports a failure the service confirms with the service\'s reason (exit 6)', async () => {
-    const id = await createOrder();
+    const id = await createOrder(env);
     const run = await acceptAndWait(id);
     slow.state.failNextBooking(id, 'parcel too heavy for the van (test)');
     slow.state.completeBooking(id, new Date());

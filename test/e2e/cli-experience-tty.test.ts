@@ -1,5 +1,5 @@
 /**
- * Tables in a real terminal (issue 18 item 4): shipbook runs inside tmux with a fixed window
+ * Tables in a real terminal: shipbook runs inside tmux with a fixed window
  * size, and what the terminal shows is read back with capture-pane. A table line that the
  * terminal had to wrap would show as a row that does not start and end with a border.
  */

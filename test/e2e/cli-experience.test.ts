@@ -1,7 +1,9 @@
 /**
- * The command-line experience (issue 14), end to end through bin/shipbook.js: help and topics,
- * suggestions for mistyped commands, completion scripts loading in real shells, doctor on a
- * healthy and on broken set-ups, output formats parsed back, --quiet, and --dry-run sending nothing.
+ * The command-line experience: help and topics, suggestions for mistyped commands, completion
+ * scripts loading in real shells, doctor on a healthy and on broken set-ups, output formats parsed
+ * back, --quiet, and --dry-run sending nothing. What only the process shows (the launcher's own
+ * `--help` from dist/help.txt, Tab completion through the real shipbook, no Node.js warning on
+ * stderr) runs bin/shipbook.js; the rest runs in-process.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { runShipbook } from '../helpers/run.js';
 import { BIN, ROOT, runCli } from './cli.js';
 
 const home = mkdtempSync(join(tmpdir(), 'shipbook-cli-exp-'));
@@ -63,24 +66,24 @@ describe('help', () => {
   });
 
   it('help <command path> shows that command, not its group', async () => {
-    const { code, stdout } = await runCli(['help', 'order', 'accept']);
+    const { code, stdout } = await runShipbook(['help', 'order', 'accept']);
     expect(code).toBe(0);
     expect(stdout).toContain('Usage: shipbook order accept');
   });
 
   it('help topics print the README tables', async () => {
-    const exit = await runCli(['help', 'exit-codes']);
+    const exit = await runShipbook(['help', 'exit-codes']);
     expect(exit.code).toBe(0);
     expect(exit.stdout).toMatch(/130/);
-    expect((await runCli(['help', 'environment'])).stdout).toContain('SHIPBOOK_API_KEY');
-    expect((await runCli(['help', 'formats'])).stdout).toContain('ndjson');
+    expect((await runShipbook(['help', 'environment'])).stdout).toContain('SHIPBOOK_API_KEY');
+    expect((await runShipbook(['help', 'formats'])).stdout).toContain('ndjson');
   });
 
   it('a mistyped command or option is answered with the closest one', async () => {
-    const cmd = await runCli(['qoute']);
+    const cmd = await runShipbook(['qoute']);
     expect(cmd.code).toBe(2);
     expect(cmd.stderr).toMatch(/Did you mean quote\?/);
-    const opt = await runCli(['quote', '--form', 'AU:2000:Sydney']);
+    const opt = await runShipbook(['quote', '--form', 'AU:2000:Sydney']);
     expect(opt.code).toBe(2);
     expect(opt.stderr).toMatch(/Did you mean --from\?/);
   });
@@ -96,7 +99,7 @@ describe('completion', () => {
     const installed = spawnSync(check[0]!, ['--version']).status === 0;
     if (!installed) console.warn(`skipping the ${shell} completion check: ${shell} is not installed`);
     it.skipIf(!installed)(`the ${shell} script parses in ${shell}`, async () => {
-      const { code, stdout } = await runCli(['completion', shell]);
+      const { code, stdout } = await runShipbook(['completion', shell]);
       expect(code).toBe(0);
       const file = join(home, `completion.${shell}`);
       writeFileSync(file, stdout);
@@ -106,7 +109,7 @@ describe('completion', () => {
   }
 
   it('bash registers the completion function for shipbook', async () => {
-    const { stdout } = await runCli(['completion', 'bash']);
+    const { stdout } = await runShipbook(['completion', 'bash']);
     const file = join(home, 'completion-load.bash');
     writeFileSync(file, stdout);
     const res = spawnSync('bash', ['-c', `source ${file} && complete -p shipbook`], { encoding: 'utf8' });
@@ -121,7 +124,7 @@ describe('completion', () => {
     const helper = hasBashCompletion
       ? `source ${bashCompletion}`
       : '_get_comp_words_by_ref() { cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }';
-    const { stdout } = await runCli(['completion', 'bash']);
+    const { stdout } = await runShipbook(['completion', 'bash']);
     const file = join(home, 'completion-tab.bash');
     writeFileSync(file, stdout);
     const bin = join(home, 'bin');
@@ -143,20 +146,20 @@ describe('completion', () => {
 
 describe('doctor', () => {
   it('passes on a healthy set-up, as a table of checks or JSON', async () => {
-    const { code, stdout } = await runCli(['doctor', '--json'], { env: remote() });
+    const { code, stdout } = await runShipbook(['doctor', '--json'], { env: remote() });
     const report = JSON.parse(stdout) as { ok: boolean; checks: Array<{ id: string; status: string; detail: string }> };
     expect(code, stdout).toBe(0);
     expect(report.ok).toBe(true);
     expect(report.checks.map((c) => c.id)).toEqual(['node', 'config-file', 'profile', 'base-url', 'api-key', 'callback', 'sandbox-state']);
     expect(report.checks.find((c) => c.id === 'profile')!.detail).toContain('env SHIPBOOK_API_KEY');
     expect(stdout).not.toContain(KEY);
-    const tsv = await runCli(['doctor'], { env: remote() });
+    const tsv = await runShipbook(['doctor'], { env: remote() });
     expect(tsv.code).toBe(0);
     expect(tsv.stdout.replace(/\n$/, '').split('\n').map((l) => l.split('\t').length)).toEqual([4, 4, 4, 4, 4, 4, 4]);
   });
 
   it('fails on a wrong key with exit 4 and says what to do', async () => {
-    const { code, stdout, stderr } = await runCli(['doctor', '--json'], { env: remote({ SHIPBOOK_API_KEY: 'sk_wrong_key_000000' }) });
+    const { code, stdout, stderr } = await runShipbook(['doctor', '--json'], { env: remote({ SHIPBOOK_API_KEY: 'sk_wrong_key_000000' }) });
     expect(code).toBe(4);
     const key = (JSON.parse(stdout) as { checks: Array<{ id: string; status: string; fix?: string }> }).checks.find((c) => c.id === 'api-key')!;
     expect(key.status).toBe('fail');
@@ -171,7 +174,7 @@ describe('doctor', () => {
         s.close(() => resolve(p));
       });
     });
-    const { code, stdout } = await runCli(['doctor', '--json'], { env: remote({ SHIPBOOK_BASE_URL: `http://127.0.0.1:${port}/` }) });
+    const { code, stdout } = await runShipbook(['doctor', '--json'], { env: remote({ SHIPBOOK_BASE_URL: `http://127.0.0.1:${port}/` }) });
     expect(code).toBe(5);
     const base = (JSON.parse(stdout) as { checks: Array<{ id: string; status: string }> }).checks.find((c) => c.id === 'base-url')!;
     expect(base.status).toBe('fail');
@@ -182,7 +185,7 @@ describe('doctor', () => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ version: 1 }));
     chmodSync(join(dir, 'config.json'), 0o644);
-    const { code, stdout } = await runCli(['doctor'], { env: { SHIPBOOK_CONFIG_DIR: dir, SHIPBOOK_STATE_DIR: join(home, 'state') } });
+    const { code, stdout } = await runShipbook(['doctor'], { env: { SHIPBOOK_CONFIG_DIR: dir, SHIPBOOK_STATE_DIR: join(home, 'state') } });
     expect(code).toBe(4);
     expect(stdout).toMatch(/config-file\tfail\t.*readable by others.*\tchmod 600/);
   });
@@ -190,76 +193,76 @@ describe('doctor', () => {
 
 describe('output formats', () => {
   it('quote in every format parses back to the same services', async () => {
-    const json = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'json'], { env: remote() });
+    const json = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'json'], { env: remote() });
     expect(json.code).toBe(0);
     const data = JSON.parse(json.stdout) as { services: Array<{ code: string; price: { total: string } }> };
     const codes = data.services.map((s) => s.code);
     expect(codes.length).toBeGreaterThan(0);
 
-    const yaml = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'yaml'], { env: remote() });
+    const yaml = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'yaml'], { env: remote() });
     expect(yaml.code).toBe(0);
     expect(parseYaml(yaml.stdout)).toEqual(data);
 
-    const ndjson = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'ndjson'], { env: remote() });
+    const ndjson = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'ndjson'], { env: remote() });
     const lines = ndjson.stdout.trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([data]);
 
-    const tsv = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'tsv'], { env: remote() });
+    const tsv = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'tsv'], { env: remote() });
     const rows = tsv.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
     expect(rows.map((r) => r.length)).toEqual(codes.map(() => 8));
     expect(rows.map((r) => r[0]).sort()).toEqual([...codes].sort());
   });
 
   it('a table forced without a terminal is a table; NO_COLOR leaves no escape codes', async () => {
-    const { code, stdout } = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'table'], { env: remote({ NO_COLOR: '1', FORCE_COLOR: '1' }) });
+    const { code, stdout } = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'table'], { env: remote({ NO_COLOR: '1', FORCE_COLOR: '1' }) });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^┌/);
     expect(stdout).not.toMatch(/\u001b\[/);
   });
 
   it('errors are {"error": …} in JSON and YAML too', async () => {
-    const json = await runCli(['order', 'get', 'ORD-NOPE0000', '--output', 'json'], { env: remote() });
+    const json = await runShipbook(['order', 'get', 'ORD-NOPE0000', '--output', 'json'], { env: remote() });
     expect(json.code).toBe(3);
     expect((JSON.parse(json.stdout) as { error: { code: string } }).error.code).toBe('api_error');
-    const yaml = await runCli(['order', 'get', 'ORD-NOPE0000', '--output', 'yaml'], { env: remote() });
+    const yaml = await runShipbook(['order', 'get', 'ORD-NOPE0000', '--output', 'yaml'], { env: remote() });
     expect((parseYaml(yaml.stdout) as { error: { exit_code: number } }).error.exit_code).toBe(3);
   });
 });
 
 describe('--quiet', () => {
   it('prints only the order id, so ORDER=$(…) works, and the next command takes it', async () => {
-    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--quiet'], { env: remote() });
+    const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--quiet'], { env: remote() });
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^ORD-[A-Z0-9]+\n$/);
     const id = created.stdout.trim();
-    const got = await runCli(['order', 'get', id, '--quiet'], { env: remote() });
+    const got = await runShipbook(['order', 'get', id, '--quiet'], { env: remote() });
     expect(got.stdout).toBe(`${id}\n`);
   });
 
   it('book prints only the final order id, regular and consolidated (no progress lines)', async () => {
     for (const file of ['fixtures/orders/domestic-syd-mel.yaml', 'fixtures/consolidated/three-parcels.yaml']) {
-      const { code, stdout } = await runCli(['book', file, '--quiet', '--poll', '100ms'], { env: remote() });
+      const { code, stdout } = await runShipbook(['book', file, '--quiet', '--poll', '100ms'], { env: remote() });
       expect(code).toBe(0);
       expect(stdout).toMatch(/^ORD-[A-Z0-9]+\n$/);
     }
   });
 
   it('refuses --quiet together with another output format', async () => {
-    const { code, stderr } = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--quiet', '--json'], { env: remote() });
+    const { code, stderr } = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--quiet', '--json'], { env: remote() });
     expect(code).toBe(2);
     expect(stderr).toMatch(/--quiet and --json ask for two kinds of output/);
   });
 
   it('prints the shipment id of a shipment, and the service codes of a quote', async () => {
-    const shp = await runCli(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml', '--quiet'], { env: remote() });
+    const shp = await runShipbook(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml', '--quiet'], { env: remote() });
     expect(shp.stdout).toMatch(/^SHP-[A-Z0-9]+\n$/);
-    const quote = await runCli(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--quiet'], { env: remote() });
+    const quote = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--quiet'], { env: remote() });
     expect(quote.stdout.trimEnd().split('\n').every((l) => /^[A-Z0-9-]+$/.test(l))).toBe(true);
   });
 });
 
 describe('--dry-run', () => {
-  const dry = (args: string[]) => runCli([...args, '--dry-run', '--json'], { env: remote() });
+  const dry = (args: string[]) => runShipbook([...args, '--dry-run', '--json'], { env: remote() });
   const commands: Array<[string, string[], string, string]> = [
     ['order create', ['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], 'POST', '/orders/'],
     ['order accept', ['order', 'accept', 'ORD-DRYRUN01', '--payment-file', 'fixtures/payments/credit-card.yaml'], 'PUT', '/orders/ORD-DRYRUN01/accept/'],
@@ -309,7 +312,7 @@ describe('--dry-run', () => {
     const fresh = await startSandbox({ apiKey: KEY, processingDelayMs: 50 });
     try {
       const env = remote({ SHIPBOOK_BASE_URL: fresh.url });
-      for (const [, args] of commands) expect((await runCli([...args, '--dry-run'], { env })).code).toBe(0);
+      for (const [, args] of commands) expect((await runShipbook([...args, '--dry-run'], { env })).code).toBe(0);
       const res = await fetch(new URL('_sandbox/orders/', fresh.url), { headers: { authorization: `Bearer ${KEY}` } });
       const body = (await res.json()) as { result: { orders: unknown[] } };
       expect(body.result.orders).toEqual([]);
@@ -334,7 +337,7 @@ describe('errors', () => {
   });
 
   it('an error is one line saying what happened, then what to do next; no stack without --debug', async () => {
-    const { code, stderr } = await runCli(['order', 'get', 'ORD-NOPE0000'], { env: remote() });
+    const { code, stderr } = await runShipbook(['order', 'get', 'ORD-NOPE0000'], { env: remote() });
     expect(code).toBe(3);
     const lines = stderr.trimEnd().split('\n').filter((l) => !l.startsWith('['));
     expect(lines[0]).toMatch(/^error: /);

@@ -1,6 +1,10 @@
 /**
- * Runs the built `bin/shipbook.js` as a user would: a child process with its own environment,
- * no terminal, and a clean config directory. Used by every end-to-end test.
+ * The spawning runner: runs the built `bin/shipbook.js` as a user would, a child process with its
+ * own environment, no terminal, and a clean config directory. Used where the process itself is
+ * under test (signals, exit of the real process, start-up, the launcher and the bundle in dist/,
+ * runs side by side, another working directory) and by a few runs per command family, so the
+ * built launcher is proven end to end; every other run goes in-process through
+ * test/helpers/run.ts `runShipbook`, which shares this file's environment defaults.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

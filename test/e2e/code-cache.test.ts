@@ -1,5 +1,5 @@
 /**
- * The V8 code cache of bin/code-cache.js (issue 13), through bin/shipbook.js: written once per
+ * The V8 code cache of bin/code-cache.js (start-up speed), through bin/shipbook.js: written once per
  * command, after a run that succeeded, into a private directory; reused; rewritten when it is
  * damaged or of another build; never written with NODE_DISABLE_COMPILE_CACHE; never holding a
  * secret of the run.

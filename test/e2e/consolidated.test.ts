@@ -1,5 +1,5 @@
 /**
- * End-to-end: consolidated mail through bin/shipbook.js against sandboxes on 127.0.0.1 —
+ * End-to-end, in-process: consolidated mail against sandboxes on 127.0.0.1 —
  * shipment create, shipment combine, accepting the parent, `book` for a consolidated file, and
  * the errors on the way.
  */
@@ -11,7 +11,7 @@ import { parse, stringify } from 'yaml';
 import { readCents } from '../../src/schema/money.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { waitFor } from '../sandbox/helpers.js';
-import { runShipbook as runCli } from '../helpers/run.js';
+import { runShipbook } from '../helpers/run.js';
 import { makeHome } from './cli.js';
 
 let sandbox: Sandbox;
@@ -51,7 +51,7 @@ function variant(fixture: string, name: string, change: (doc: Record<string, any
 
 /** `shipment create <file> --json` → the shipment. */
 async function createShipment(file: string, e = env): Promise<{ id: string; status: string; service: { price: Record<string, string> } }> {
-  const r = await runCli(['shipment', 'create', file, '--json'], { env: e });
+  const r = await runShipbook(['shipment', 'create', file, '--json'], { env: e });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout).shipment;
 }
@@ -61,7 +61,7 @@ const rows = (stdout: string) => stdout.trim().split('\n').map((l) => l.split('\
 
 describe('shipment create', () => {
   it('prints the shipment id and its exact price', async () => {
-    const r = await runCli(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml'], { env });
+    const r = await runShipbook(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml'], { env });
     expect(r.code, r.stderr).toBe(0);
     const lines = rows(r.stdout);
     expect(lines[0]).toEqual(['shipment', expect.stringMatching(/^SHP-[A-Z0-9]{8}$/), 'pending']);
@@ -76,7 +76,7 @@ describe('shipment create', () => {
 
   it('refuses a domestic service code with the sandbox\'s message (exit 3)', async () => {
     const file = variant('fixtures/shipments/au-us-1.yaml', 'domestic-code.yaml', (d) => (d.shipment.service.code = 'SB-DOM-ROAD'));
-    const r = await runCli(['shipment', 'create', file], { env });
+    const r = await runShipbook(['shipment', 'create', file], { env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('error: shipment create is only for the consolidated-mail service (SB-GLOBAL-MAIL); use order create for SB-DOM-ROAD');
     expect(r.stderr).toMatch(/shipment\.service\.code +SB-DOM-ROAD is not a consolidated-mail service/);
@@ -85,7 +85,7 @@ describe('shipment create', () => {
 
   it('warns about a 40 kg package like order create does, and still creates the shipment', async () => {
     const file = variant('fixtures/shipments/au-us-1.yaml', 'heavy.yaml', (d) => (d.shipment.packages[0].weight = 40));
-    const r = await runCli(['shipment', 'create', file], { env });
+    const r = await runShipbook(['shipment', 'create', file], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/heavy\.yaml:\d+:\d+ +shipment\.packages\[0\]\.weight +warning: over \d+ kg for one package \(got 40 kg\)/);
     expect(rows(r.stdout)[0]![0]).toBe('shipment');
@@ -96,7 +96,7 @@ describe('shipment create', () => {
       d.shipment.delivery.country = 'AU';
     });
     const before = sandbox.state.shipments.size;
-    const r = await runCli(['shipment', 'create', file], { env });
+    const r = await runShipbook(['shipment', 'create', file], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/domestic-destination\.yaml:\d+:\d+ +shipment\.delivery\.country +create shipment \(consolidated mail\) is only for shipments leaving Australia/);
     expect(sandbox.state.shipments.size).toBe(before);
@@ -107,14 +107,14 @@ describe('shipment combine and order accept', () => {
   it('warns about a heavy main shipment package, pointing at its line, and still combines', async () => {
     const a = await createShipment('fixtures/shipments/au-us-1.yaml');
     const heavy = variant('fixtures/shipments/main-to-hub.yaml', 'heavy-main.yaml', (d) => (d.main_shipment.packages[0].weight = 40));
-    const r = await runCli(['shipment', 'combine', a.id, '--main', heavy], { env });
+    const r = await runShipbook(['shipment', 'combine', a.id, '--main', heavy], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/heavy-main\.yaml:\d+:\d+ +main_shipment\.packages\[0\]\.weight +warning: over \d+ kg for one package \(got 40 kg\)/);
   });
 
   it('creates two shipments, combines them with the main shipment, accepts the parent and books every shipment', async () => {
     const [a, b] = await Promise.all([createShipment('fixtures/shipments/au-us-1.yaml'), createShipment('fixtures/shipments/au-gb-2.yaml')]);
-    const r = await runCli(['shipment', 'combine', a.id, b.id, '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });
+    const r = await runShipbook(['shipment', 'combine', a.id, b.id, '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });
     expect(r.code, r.stderr).toBe(0);
     const lines = rows(r.stdout);
     const [heading] = lines;
@@ -134,7 +134,7 @@ describe('shipment combine and order accept', () => {
     expect(price.total).toBe(price.amount! + price.insurance! + price.GST!);
     expect(r.stderr).toContain(`shipbook order accept ${parentId}`);
 
-    const accepted = await runCli(['order', 'accept', parentId, '--payment', 'credit', '--json'], { env });
+    const accepted = await runShipbook(['order', 'accept', parentId, '--payment', 'credit', '--json'], { env });
     expect(accepted.code, accepted.stderr).toBe(0);
     expect(JSON.parse(accepted.stdout).order.status).toBe('ACC');
 
@@ -146,7 +146,7 @@ describe('shipment combine and order accept', () => {
 
   it('takes the main shipment and ids from a combine file; ids given as arguments replace the file\'s', async () => {
     const [a, b] = await Promise.all([createShipment('fixtures/shipments/au-us-1.yaml'), createShipment('fixtures/shipments/au-gb-2.yaml')]);
-    const r = await runCli(['shipment', 'combine', '--file', 'fixtures/combine/two-parcels-to-hub.yaml', a.id, b.id, '--json'], { env });
+    const r = await runShipbook(['shipment', 'combine', '--file', 'fixtures/combine/two-parcels-to-hub.yaml', a.id, b.id, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const { order } = JSON.parse(r.stdout);
     expect(order.status).toBe('NEW');
@@ -155,21 +155,21 @@ describe('shipment combine and order accept', () => {
     expect(cents(order.price.summary_child_shipments)).toBe(cents(a.service.price.total) + cents(b.service.price.total));
 
     // Without arguments the file's own (example) ids are sent, and the service does not know them.
-    const fromFile = await runCli(['shipment', 'combine', '--file', 'fixtures/combine/two-parcels-to-hub.yaml'], { env });
+    const fromFile = await runShipbook(['shipment', 'combine', '--file', 'fixtures/combine/two-parcels-to-hub.yaml'], { env });
     expect(fromFile.code).toBe(3);
     expect(fromFile.stderr).toContain('error: shipments SHP-EXAMPLE1, SHP-EXAMPLE2 not found');
 
     const ownFile = join(scratch, 'combine-own-ids.yaml');
     const c = await createShipment('fixtures/shipments/au-jp-1.yaml');
     writeFileSync(ownFile, stringify({ ...parse(readFileSync('fixtures/combine/two-parcels-to-hub.yaml', 'utf8')), shipments: [c.id] }));
-    const own = await runCli(['shipment', 'combine', '--file', ownFile, '--json'], { env });
+    const own = await runShipbook(['shipment', 'combine', '--file', ownFile, '--json'], { env });
     expect(own.code, own.stderr).toBe(0);
     expect(JSON.parse(own.stdout).order.shipments[0].id).toBe(c.id);
   });
 
   it('names an unknown shipment id (exit 3)', async () => {
     const a = await createShipment('fixtures/shipments/au-us-1.yaml');
-    const r = await runCli(['shipment', 'combine', a.id, 'SHP-UNKNOWN1', '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });
+    const r = await runShipbook(['shipment', 'combine', a.id, 'SHP-UNKNOWN1', '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('error: shipment SHP-UNKNOWN1 not found');
     expect(r.stderr).toMatch(/shipments\[1\] +unknown shipment id SHP-UNKNOWN1/);
@@ -179,10 +179,10 @@ describe('shipment combine and order accept', () => {
 
   it('refuses to combine a shipment twice, naming the parent order (exit 3, 409)', async () => {
     const a = await createShipment('fixtures/shipments/au-us-1.yaml');
-    const first = await runCli(['shipment', 'combine', a.id, '--main', 'fixtures/shipments/main-to-hub.yaml', '--json'], { env });
+    const first = await runShipbook(['shipment', 'combine', a.id, '--main', 'fixtures/shipments/main-to-hub.yaml', '--json'], { env });
     expect(first.code, first.stderr).toBe(0);
     const parentId = JSON.parse(first.stdout).order.id as string;
-    const r = await runCli(['shipment', 'combine', a.id, '--main', 'fixtures/shipments/main-to-hub.yaml', '--json'], { env });
+    const r = await runShipbook(['shipment', 'combine', a.id, '--main', 'fixtures/shipments/main-to-hub.yaml', '--json'], { env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`error: shipment ${a.id} is already combined into parent order ${parentId} (pending)`);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'api_error', status: 409, exit_code: 3 });
@@ -190,18 +190,18 @@ describe('shipment combine and order accept', () => {
 
   it('refuses to accept the parent twice (exit 3, 409)', async () => {
     const a = await createShipment('fixtures/shipments/au-jp-1.yaml');
-    const combined = await runCli(['shipment', 'combine', a.id, '--main', 'fixtures/shipments/main-to-hub.yaml', '--json'], { env });
+    const combined = await runShipbook(['shipment', 'combine', a.id, '--main', 'fixtures/shipments/main-to-hub.yaml', '--json'], { env });
     const parentId = JSON.parse(combined.stdout).order.id as string;
-    const first = await runCli(['order', 'accept', parentId, '--payment', 'credit'], { env });
+    const first = await runShipbook(['order', 'accept', parentId, '--payment', 'credit'], { env });
     expect(first.code, first.stderr).toBe(0);
-    const again = await runCli(['order', 'accept', parentId, '--payment', 'credit'], { env });
+    const again = await runShipbook(['order', 'accept', parentId, '--payment', 'credit'], { env });
     expect(again.code).toBe(3);
     expect(again.stderr).toMatch(new RegExp(`error: order ${parentId} cannot be accepted: it is already (accepted|processed)`));
   });
 
   it('combines without --main when the account has free pickup, and refuses that otherwise', async () => {
     const [a, b] = await Promise.all([createShipment('fixtures/shipments/au-us-1.yaml', freeEnv), createShipment('fixtures/shipments/au-jp-1.yaml', freeEnv)]);
-    const r = await runCli(['shipment', 'combine', a.id, b.id], { env: freeEnv });
+    const r = await runShipbook(['shipment', 'combine', a.id, b.id], { env: freeEnv });
     expect(r.code, r.stderr).toBe(0);
     const lines = rows(r.stdout);
     expect(lines.filter((l) => l[0] === 'child').map((l) => l[1])).toEqual([a.id, b.id]);
@@ -210,17 +210,17 @@ describe('shipment combine and order accept', () => {
     expect(price.total).toBe(price['children (sum)']);
 
     const c = await createShipment('fixtures/shipments/au-us-1.yaml');
-    const refused = await runCli(['shipment', 'combine', c.id], { env });
+    const refused = await runShipbook(['shipment', 'combine', c.id], { env });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('error: invalid request: main_shipment is required (this account does not have the free-pickup option)');
     expect(refused.stderr).toContain('hint: Give the shipment that carries the parcels to the hub with --main <file>');
   });
 
   it('refuses an id given twice and a missing id before sending anything (exit 2)', async () => {
-    const twice = await runCli(['shipment', 'combine', 'SHP-A', 'SHP-A', '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });
+    const twice = await runShipbook(['shipment', 'combine', 'SHP-A', 'SHP-A', '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('shipment id SHP-A is given twice');
-    const none = await runCli(['shipment', 'combine', '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });
+    const none = await runShipbook(['shipment', 'combine', '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no shipment ids to combine');
   });
@@ -228,14 +228,14 @@ describe('shipment combine and order accept', () => {
 
 describe('book a consolidated file', () => {
   it('creates three shipments, combines, accepts and waits: every child and the main shipment get a tracking number', async () => {
-    const r = await runCli(['book', 'fixtures/consolidated/three-parcels.yaml'], { env });
+    const r = await runShipbook(['book', 'fixtures/consolidated/three-parcels.yaml'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.match(/✔ pending +shipment SHP-\w+ created \(\d\/3\)/g)).toHaveLength(3);
     expect(r.stderr).toMatch(/pending +parent order ORD-\w+ combined: 3 shipment\(s\) \+ main shipment SHP-\w+/);
     expect(r.stderr).toMatch(/accepted +order ORD-\w+ accepted/);
     expect(r.stderr).toMatch(/processed +order ORD-\w+ booked/);
 
-    // Stdout holds one order, the final one (issue 18, item 3): `awk '$1=="order"{print $3}'` gives processed.
+    // Stdout holds one order, the final one, so a script reads one line: `awk '$1=="order"{print $3}'` gives processed.
     const lines = rows(r.stdout);
     const headings = lines.filter((l) => l[0] === 'order');
     expect(headings.map((l) => l[2])).toEqual(['processed']);
@@ -254,7 +254,7 @@ describe('book a consolidated file', () => {
   });
 
   it('prints the processed parent as JSON with --json; summary_child_shipments is the children\'s sum to the cent', async () => {
-    const r = await runCli(['book', 'fixtures/consolidated/port-melbourne-nz-jp.yaml', '--json'], { env });
+    const r = await runShipbook(['book', 'fixtures/consolidated/port-melbourne-nz-jp.yaml', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const { order } = JSON.parse(r.stdout);
     expect(order.status).toBe('processed');
@@ -267,7 +267,7 @@ describe('book a consolidated file', () => {
   });
 
   it('books a file without a main shipment on an account with free pickup', async () => {
-    const r = await runCli(['book', 'fixtures/consolidated/eagle-farm-free-pickup.yaml', '--json'], { env: freeEnv });
+    const r = await runShipbook(['book', 'fixtures/consolidated/eagle-farm-free-pickup.yaml', '--json'], { env: freeEnv });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('(free pickup, no main shipment)');
     const { order } = JSON.parse(r.stdout);
@@ -281,7 +281,7 @@ describe('book a consolidated file', () => {
     const broken = variant('fixtures/consolidated/three-parcels.yaml', 'main-abroad.yaml', (d) => {
       d.main_shipment.delivery = d.shipments[0].delivery;
     });
-    const r = await runCli(['book', broken], { env });
+    const r = await runShipbook(['book', broken], { env });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/main_shipment\.delivery\.country +the main shipment carries the parcels to the consolidation hub in Australia/);
     const hint = /combine them with: (shipbook shipment combine (SHP-\w+) (SHP-\w+) (SHP-\w+) --main (\S+))/.exec(r.stderr);
@@ -289,7 +289,7 @@ describe('book a consolidated file', () => {
     expect(hint![5]).toBe(broken);
     for (const id of hint!.slice(2, 5)) expect(sandbox.state.shipments.get(id)!.orderId).toBeUndefined();
 
-    const resumed = await runCli(['shipment', 'combine', ...hint!.slice(2, 5), '--main', 'fixtures/consolidated/three-parcels.yaml'], { env });
+    const resumed = await runShipbook(['shipment', 'combine', ...hint!.slice(2, 5), '--main', 'fixtures/consolidated/three-parcels.yaml'], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(rows(resumed.stdout).filter((l) => l[0] === 'child').map((l) => l[1])).toEqual(hint!.slice(2, 5));
   });
@@ -298,7 +298,7 @@ describe('book a consolidated file', () => {
     const broken = variant('fixtures/consolidated/three-parcels.yaml', 'second-domestic-code.yaml', (d) => {
       d.shipments[1].service = { code: 'SB-INTL-EXP' };
     });
-    const r = await runCli(['book', broken], { env });
+    const r = await runShipbook(['book', broken], { env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('use order create for SB-INTL-EXP');
     expect(r.stderr).toMatch(/hint: Shipment SHP-\w+ \(1 of 3\) was created and is not combined yet \(shipments\[1\] failed\)/);
@@ -307,7 +307,7 @@ describe('book a consolidated file', () => {
 
   it('reports the pending parent order and the accept command when the payment is declined', async () => {
     const declined = variant('fixtures/payments/credit-card.yaml', 'declined-card.yaml', (d) => (d.order.payment.credit_card.number = '4000 0000 0000 0002'));
-    const r = await runCli(['book', 'fixtures/consolidated/port-melbourne-nz-jp.yaml', '--payment-file', declined], { env });
+    const r = await runShipbook(['book', 'fixtures/consolidated/port-melbourne-nz-jp.yaml', '--payment-file', declined], { env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('card declined');
     const hint = /hint: Parent order (ORD-\w+) \(shipments SHP-\w+, SHP-\w+\) was created and is still pending: accept it with "shipbook order accept \1"/.exec(r.stderr);
@@ -322,7 +322,7 @@ describe('book a consolidated file', () => {
       d.shipments[2].service.options = ['insurance'];
     });
     const before = sandbox.state.shipments.size;
-    const r = await runCli(['book', broken], { env });
+    const r = await runShipbook(['book', broken], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad-signature\.yaml:\d+:\d+ +shipments\[2\]\.service\.options +expected an object such as \{insurance: true\}/);
     expect(r.stderr).toMatch(/bad-signature\.yaml:\d+:\d+ +main_shipment\.options\.digital_signature +must be a BASE64-encoded PNG or JPG image/);

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runShipbook as runCli } from '../helpers/run.js';
+import { runShipbook } from '../helpers/run.js';
 import { makeHome } from './cli.js';
 
 const KEY = 'sk_test_debug_redaction_e5a1';
@@ -28,7 +28,7 @@ function expectNoSecrets(text: string): void {
 
 describe('--debug output', () => {
   it('shows requests and responses of a card booking with the key, card number and CVV redacted', async () => {
-    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--payment-file', 'fixtures/payments/credit-card.yaml', '--debug', '--json'], { env });
+    const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--payment-file', 'fixtures/payments/credit-card.yaml', '--debug', '--json'], { env });
     expect(r.code).toBe(0);
     expectNoSecrets(r.stdout);
     expectNoSecrets(r.stderr);
@@ -42,7 +42,7 @@ describe('--debug output', () => {
 
   it('keeps the key out of the output when the service refuses it', async () => {
     const wrong = 'sk_test_debug_wrong_key_77b2';
-    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--payment-file', 'fixtures/payments/credit-card.yaml', '--debug'], {
+    const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--payment-file', 'fixtures/payments/credit-card.yaml', '--debug'], {
       env: { ...env, SHIPBOOK_API_KEY: wrong },
     });
     expect(r.code).toBe(4);
@@ -55,7 +55,7 @@ describe('--debug output', () => {
   });
 
   it('keeps the key out of auth login --debug', async () => {
-    const r = await runCli(['auth', 'login', '--with-key', '--base-url', sandbox.url, '--debug'], {
+    const r = await runShipbook(['auth', 'login', '--with-key', '--base-url', sandbox.url, '--debug'], {
       env: { HOME: home.home, XDG_CONFIG_HOME: home.home },
       input: `${KEY}\n`,
     });

@@ -1,5 +1,5 @@
 /**
- * Input that is not a regular file or is built to be slow (issue 20 item 5): each ends with exit 2,
+ * Input that is not a regular file or is built to be slow: each ends with exit 2,
  * a message that says what is wrong, and no stack trace; none hangs or fills memory. Run through
  * bin/shipbook.js; a generous process timeout turns a hang into a failure (no timing assertions).
  */

@@ -1,9 +1,11 @@
 /**
  * shipbook against a service that misbehaves (test/helpers/fault-server.ts): lost answers, echoed
- * secrets, oversized and malformed answers, end to end through bin/shipbook.js.
+ * secrets, oversized and malformed answers. What reaches the terminal (echoed secrets, control
+ * characters) goes through bin/shipbook.js; the rest runs in-process.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { runShipbook } from '../helpers/run.js';
 import { runCli } from './cli.js';
 
 const KEY = 'sk_test_hostile0123456789abcdef';
@@ -21,7 +23,7 @@ afterAll(async () => {
 describe('a service that loses, echoes, floods and garbles its answers', () => {
   it('says a create whose answer was lost was sent and may have created the order, never "cannot reach" or "try again"', async () => {
     server.set('POST /orders/', { mode: 'close-after-request' });
-    const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: env() });
+    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: env() });
     expect(r.code).toBe(5);
     expect(server.requests.filter((q) => q.path === '/orders/')).toHaveLength(1); // never repeated
     expect(r.stderr).toMatch(/was sent but its answer was lost/);
@@ -33,7 +35,7 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
 
   it('reports a lost answer with sent and the endpoint in --json', async () => {
     server.set('POST /orders/', { mode: 'close-after-request' });
-    const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: env() });
+    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: env() });
     expect(r.code).toBe(5);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'answer_lost', exit_code: 5 });
   });
@@ -69,7 +71,7 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
       { mode: 'status', status: 404 },
       { mode: 'ok', result: { order: { id: 'ORD-T1', status: 'processed', shipments: [{ id: 'SHP-1', tracking_number: 'TRK0000001' }] } } },
     ]);
-    const r = await runCli(['order', 'accept', 'ORD-T1', '--payment', 'credit', '--wait', '--poll', '20ms', '--json'], { env: env() });
+    const r = await runShipbook(['order', 'accept', 'ORD-T1', '--payment', 'credit', '--wait', '--poll', '20ms', '--json'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { order: { state: string } }).order.state).toBe('processed');
     expect(r.stderr).toContain('still polling');
@@ -78,7 +80,7 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
   it('ends a wait whose polls keep failing by naming the order and its last state, as fields in --json', async () => {
     server.set('PUT /orders/ORD-T2/accept/', { mode: 'ok', result: { order: { id: 'ORD-T2', status: 'ACC', shipments: [] } } });
     server.set('GET /orders/ORD-T2/', [{ mode: 'malformed', text: JSON.stringify({ message: 'OK', code: 200, result: { order: 'not an order' } }) }]);
-    const r = await runCli(['order', 'accept', 'ORD-T2', '--payment', 'credit', '--wait', '--poll', '20ms', '--json'], { env: env() });
+    const r = await runShipbook(['order', 'accept', 'ORD-T2', '--payment', 'credit', '--wait', '--poll', '20ms', '--json'], { env: env() });
     expect(r.code).toBe(5);
     const { error } = JSON.parse(r.stdout) as { error: Record<string, unknown> };
     expect(error).toMatchObject({ code: 'result_unreadable', exit_code: 5, order_id: 'ORD-T2', last_state: 'accepted', stage: 'accepted' });
@@ -91,21 +93,21 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
   it('ends a wait whose poll hangs at --timeout (exit 7), not at the 60 s request deadline', async () => {
     server.set('PUT /orders/ORD-T3/accept/', { mode: 'ok', result: { order: { id: 'ORD-T3', status: 'ACC', shipments: [] } } });
     server.set('GET /orders/ORD-T3/', { mode: 'stall' });
-    const r = await runCli(['order', 'accept', 'ORD-T3', '--payment', 'credit', '--wait', '--poll', '100ms', '--timeout', '1s'], { env: env() });
+    const r = await runShipbook(['order', 'accept', 'ORD-T3', '--payment', 'credit', '--wait', '--poll', '100ms', '--timeout', '1s'], { env: env() });
     expect(r.code, r.stderr).toBe(7);
     expect(r.stderr).toContain('order ORD-T3 is accepted and the booking is still running');
   }, 15_000);
 
   it('reports a 200 quote answer without services as a protocol error (exit 5), not "no service offered"', async () => {
     server.set('POST /quote/', { mode: 'malformed', text: JSON.stringify({ message: 'OK', code: 200, result: {} }) });
-    const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: env() });
+    const r = await runShipbook(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: env() });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/unexpected shape: result\.services/);
   });
 
   it('stops reading an oversized answer and says it is too large (exit 5)', async () => {
     server.set('POST /quote/', { mode: 'flood', bytes: 24 * 1024 * 1024 });
-    const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: env(), timeoutMs: 30_000 });
+    const r = await runShipbook(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: env(), timeoutMs: 30_000 });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/the service's answer is too large: more than 8 MiB/);
     expect(r.stderr).not.toMatch(/cannot reach/);
@@ -115,17 +117,17 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
     const dead = await startFaultServer();
     const url = dead.url;
     await dead.close();
-    const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { SHIPBOOK_BASE_URL: url, SHIPBOOK_API_KEY: KEY } });
+    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { SHIPBOOK_BASE_URL: url, SHIPBOOK_API_KEY: KEY } });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/cannot reach the service/);
     expect(r.stderr).toMatch(/base URL/);
   });
 });
 
-describe('a service that trickles its answer (issue 19 item 2: a total deadline on every request)', () => {
+describe('a service that trickles its answer (a total deadline on every request, not only between bytes)', () => {
   it('ends a quote whose answer trickles at the SHIPBOOK_TIMEOUT deadline, as a timeout (exit 5)', async () => {
     server.set('POST /quote/', { mode: 'trickle', intervalMs: 200 });
-    const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...env(), SHIPBOOK_TIMEOUT: '600ms' } });
+    const r = await runShipbook(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...env(), SHIPBOOK_TIMEOUT: '600ms' } });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/did not answer|time/i);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -133,7 +135,7 @@ describe('a service that trickles its answer (issue 19 item 2: a total deadline 
 
   it('ends an order create whose answer trickles at the deadline, sent once, saying the order may exist', async () => {
     server.set('POST /orders/', { mode: 'trickle', intervalMs: 200 });
-    const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: { ...env(), SHIPBOOK_TIMEOUT: '600ms' } });
+    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: { ...env(), SHIPBOOK_TIMEOUT: '600ms' } });
     expect(r.code).toBe(5);
     expect(server.requests.filter((q) => q.path === '/orders/')).toHaveLength(1);
     const error = JSON.parse(r.stdout).error;
@@ -143,7 +145,7 @@ describe('a service that trickles its answer (issue 19 item 2: a total deadline 
   });
 
   it('refuses a SHIPBOOK_TIMEOUT that is not a duration (exit 4) and sends nothing', async () => {
-    const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...env(), SHIPBOOK_TIMEOUT: 'soon' } });
+    const r = await runShipbook(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...env(), SHIPBOOK_TIMEOUT: 'soon' } });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/SHIPBOOK_TIMEOUT "soon" is not a duration/);
     expect(server.requests).toHaveLength(0);

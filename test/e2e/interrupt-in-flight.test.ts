@@ -1,5 +1,5 @@
 /**
- * Ctrl-C and SIGTERM while a request is in flight (issue 19 item 1, issue 20 item 7): the process
+ * Ctrl-C and SIGTERM while a request is in flight: the process
  * stops within the grace period, says what was sent and that its outcome is unknown, names what to
  * run to find out, and never suggests repeating a create. A real process (signals), against the
  * fault server, which reads the request and then never answers.

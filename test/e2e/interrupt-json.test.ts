@@ -1,5 +1,5 @@
 /**
- * Ctrl-C and SIGTERM under a machine format (issue 18, items 6 and 7): the process prints an
+ * Ctrl-C and SIGTERM under a machine format: the process prints an
  * `{"error": …}` object on stdout with the order id as a field, exits 130/143, and its stderr
  * message starts with `error:` like every other.
  */

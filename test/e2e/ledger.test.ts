@@ -1,8 +1,9 @@
 /**
  * Booked exactly once, however `book` is run: every `book` (single, batch, shard, with or without
- * `--journal`) consults the ledger of its target service in the state directory. Separate
- * `bin/shipbook.js` processes against sandboxes on 127.0.0.1; the sandbox's own list of orders
- * (GET /_sandbox/orders/) is the witness.
+ * `--journal`) consults the ledger of its target service in the state directory. Runs against
+ * sandboxes on 127.0.0.1, each opening the ledger afresh: separate `bin/shipbook.js` processes
+ * for shards side by side, runs from another working directory and the interrupted ones, in-process
+ * for the rest; the sandbox's own list of orders (GET /_sandbox/orders/) is the witness.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { runShipbook } from '../helpers/run.js';
 import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
 import { ordersByInput as ordersAt } from '../helpers/sandbox-process.js';
 
@@ -88,11 +90,11 @@ describe('the ledger of a target, consulted by every book', () => {
     );
     for (const r of shards) expect(r.code, r.stderr).toBe(0);
     writeFileSync(join(dir, 'order-4.json'), `${tagged.trim().split('\n')[4]}\n`);
-    const one = await runCli(['book', join(dir, 'order-4.json'), '--json'], { env: env(state) });
+    const one = await runShipbook(['book', join(dir, 'order-4.json'), '--json'], { env: env(state) });
     expect(one.code, one.stderr).toBe(0);
     expect(JSON.parse(one.stdout)).toHaveProperty('already_booked');
     // The whole batch with a new journal of its own books nothing either.
-    const whole = await runCli(['book', file, '--poll', '50ms', '--journal', join(dir, 'fresh.ndjson')], { env: env(state) });
+    const whole = await runShipbook(['book', file, '--poll', '50ms', '--journal', join(dir, 'fresh.ndjson')], { env: env(state) });
     expect(whole.code, whole.stderr).toBe(0);
     expect(whole.stderr).toMatch(/0 booked, 6 already booked/);
     const by = await ordersByInput(sandbox.url);
@@ -103,9 +105,9 @@ describe('the ledger of a target, consulted by every book', () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-ledger-state-'));
     const { dir, file } = ordersFile(4);
     writeFileSync(file, readFileSync(file, 'utf8').replace(/"L-/g, '"D-'));
-    const first = await runCli(['book', file, '--shard', '1/2', '--poll', '50ms', '--journal', join(dir, 'j1.ndjson')], { env: env(state) });
+    const first = await runShipbook(['book', file, '--shard', '1/2', '--poll', '50ms', '--journal', join(dir, 'j1.ndjson')], { env: env(state) });
     expect(first.code, first.stderr).toBe(0);
-    const tsv = await runCli(['book', file, '--dry-run'], { env: env(state) });
+    const tsv = await runShipbook(['book', file, '--dry-run'], { env: env(state) });
     expect(tsv.code, tsv.stderr).toBe(0);
     const lines = tsv.stdout.trim().split('\n');
     expect(lines).toHaveLength(4);
@@ -114,7 +116,7 @@ describe('the ledger of a target, consulted by every book', () => {
     expect(lines.filter((l) => /\tbook$/.test(l))).toHaveLength(4 - booked.length);
     for (const l of lines) expect(l).toMatch(/^.+orders\.ndjson:\d+\t[0-9a-f]{16}-1\t/);
 
-    const json = await runCli(['book', file, '--dry-run', '--json', '--shard', '2/2'], { env: env(state) });
+    const json = await runShipbook(['book', file, '--dry-run', '--json', '--shard', '2/2'], { env: env(state) });
     expect(json.code, json.stderr).toBe(0);
     const data = JSON.parse(json.stdout) as { dry_run: boolean; shard: string; inputs: Array<{ id: string; plan: { action: string } }> };
     expect(data).toMatchObject({ dry_run: true, shard: '2/2' });
@@ -125,13 +127,13 @@ describe('the ledger of a target, consulted by every book', () => {
 
   it('--max-total: a refusal is recorded with its limit, and a rerun with a higher limit books the order', async () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-ledger-state-'));
-    const refused = await runCli(['book', A, '--max-total', '1', '--poll', '50ms'], { env: env(state) });
+    const refused = await runShipbook(['book', A, '--max-total', '1', '--poll', '50ms'], { env: env(state) });
     expect(refused.code, refused.stderr).toBe(9);
-    const again = await runCli(['book', A, '--max-total', '2', '--poll', '50ms'], { env: env(state) });
+    const again = await runShipbook(['book', A, '--max-total', '2', '--poll', '50ms'], { env: env(state) });
     expect(again.code).toBe(9);
     expect(again.stderr).toContain('refused by --max-total 1.00');
     expect(again.stderr).toContain("this run's --max-total 2.00 is still below it");
-    const booked = await runCli(['book', A, '--max-total', '100000', '--poll', '50ms', '--json'], { env: env(state) });
+    const booked = await runShipbook(['book', A, '--max-total', '100000', '--poll', '50ms', '--json'], { env: env(state) });
     expect(booked.code, booked.stderr).toBe(0);
     expect((JSON.parse(booked.stdout) as { order: { status: string } }).order.status.toLowerCase()).toBe('processed');
   });
@@ -204,7 +206,7 @@ describe('the ledger of a target, consulted by every book', () => {
       expect(stderr).toMatch(/stdout was closed/);
       expect(stderr).toMatch(/batch: \d+ booked/);
       // The same command again finishes every order, none twice.
-      const rest = await runCli(['book', file, '--poll', '100ms', '--journal', join(dir, 'j.ndjson')], { env: { SHIPBOOK_BASE_URL: slow.url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state }, timeoutMs: 60_000 });
+      const rest = await runShipbook(['book', file, '--poll', '100ms', '--journal', join(dir, 'j.ndjson')], { env: { SHIPBOOK_BASE_URL: slow.url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state }, timeoutMs: 60_000 });
       expect(rest.code, rest.stderr).toBe(0);
       const by = await ordersByInput(slow.url);
       expect(by.size).toBe(40);
@@ -227,14 +229,14 @@ describe('journal resolve', () => {
   it('refuses to contradict an earlier answer without --force, saying what the earlier answer was', async () => {
     const env = { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-ledger-state-')), SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY };
     server.set('POST /orders/', { mode: 'close-after-request' });
-    expect((await runCli(['book', A], { env })).code).toBe(5);
-    const shown = JSON.parse((await runCli(['journal', 'show', '--json'], { env })).stdout) as { orders: Array<{ id: string; stage: string; known: string }> };
+    expect((await runShipbook(['book', A], { env })).code).toBe(5);
+    const shown = JSON.parse((await runShipbook(['journal', 'show', '--json'], { env })).stdout) as { orders: Array<{ id: string; stage: string; known: string }> };
     expect(shown.orders).toHaveLength(1);
     expect(shown.orders[0]).toMatchObject({ stage: 'unknown' });
     expect(shown.orders[0]!.known).toContain('the order may exist');
     const id = shown.orders[0]!.id;
-    expect((await runCli(['journal', 'resolve', id, '--not-created'], { env })).code).toBe(0);
-    const contradiction = await runCli(['journal', 'resolve', id, '--order', 'ORD-ABCDEFGH'], { env });
+    expect((await runShipbook(['journal', 'resolve', id, '--not-created'], { env })).code).toBe(0);
+    const contradiction = await runShipbook(['journal', 'resolve', id, '--order', 'ORD-ABCDEFGH'], { env });
     expect(contradiction.code).toBe(2);
     expect(contradiction.stderr).toContain(`${id} is already recorded as not created (an earlier journal resolve)`);
     expect(contradiction.stderr).toContain('--force');

@@ -31,22 +31,22 @@ describe('sandbox reset', () => {
     writeFileSync(join(dir, 'state', 'ledger', 'aaaaaaaaaaaa.ndjson'), '');
     const others = readdirSync(join(dir, 'state')).filter((n) => !SANDBOX_ENTRIES.includes(n) && !n.endsWith('.tmp'));
     expect(others).toEqual(['ledger']); // the ledger of bookings lives beside the sandbox
-    const reset = await runCli(['sandbox', 'reset', '--yes'], { env });
+    const reset = await runShipbook(['sandbox', 'reset', '--yes'], { env });
     expect(reset.code, reset.stderr).toBe(0);
     expect(reset.stderr).toContain(`The sandbox state in ${join(dir, 'state')} was reset: no orders, no shipments, and its ledger of booked documents is cleared.`);
     expect(reset.stderr).toContain(`Kept (not the sandbox's): ${others.join(', ')}`);
     expect(readdirSync(join(dir, 'state')).sort()).toEqual([...others].sort());
     expect(readdirSync(join(dir, 'state', 'ledger'))).toEqual(['aaaaaaaaaaaa.ndjson']);
     // The sandbox no longer has the order, and the ledger no longer names it: booked anew.
-    const anew = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
+    const anew = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
     expect(anew.code, anew.stderr).toBe(0);
     expect(JSON.parse(anew.stdout).already_booked).toBeUndefined();
-    const reset2 = await runCli(['sandbox', 'reset', '--yes'], { env });
+    const reset2 = await runShipbook(['sandbox', 'reset', '--yes'], { env });
     expect(reset2.code, reset2.stderr).toBe(0);
-    const again = await runCli(['sandbox', 'reset', '--yes'], { env });
+    const again = await runShipbook(['sandbox', 'reset', '--yes'], { env });
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('Nothing to reset');
-    const status = await runCli(['sandbox', 'status', '--json'], { env });
+    const status = await runShipbook(['sandbox', 'status', '--json'], { env });
     expect(JSON.parse(status.stdout)).toMatchObject({ orders: { total: 0 }, shipments: { total: 0 } });
   });
 

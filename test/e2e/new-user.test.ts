@@ -1,5 +1,5 @@
 /**
- * What a new user trips over (issue 18, items 1, 3 and 6): credentials without a base URL, sandbox
+ * What a new user trips over: credentials without a base URL, sandbox
  * output marked on stdout, the documented `state` beside every wire `status`, and an error object
  * for usage errors, in every output format.
  */
@@ -23,7 +23,7 @@ function readDoc(format: string, text: string): Record<string, unknown> {
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-describe('credentials without a base URL (item 1)', () => {
+describe('credentials without a base URL', () => {
   it('refuses with exit 4, names the missing variable and the misspelt one, and starts no sandbox', async () => {
     const r = await runShipbook(['book', ORDER, '--json'], { env: { SHIPBOOK_API_KEY: 'sk_live_realkey9876', SHIPBOOK_BASEURL: 'https://api.example.com/' } });
     expect(r.code).toBe(4);
@@ -42,7 +42,7 @@ describe('credentials without a base URL (item 1)', () => {
   });
 });
 
-describe.each(['json', 'yaml', 'ndjson'])('machine output as %s (items 1 and 6)', (format) => {
+describe.each(['json', 'yaml', 'ndjson'])('machine output as %s', (format) => {
   it('marks sandbox output and gives every order and shipment a documented state beside the wire status', async () => {
     const created = await runShipbook(['order', 'create', ORDER, '--output', format]);
     expect(created.code, created.stderr).toBe(0);
@@ -71,7 +71,7 @@ describe.each(['json', 'yaml', 'ndjson'])('machine output as %s (items 1 and 6)'
   });
 });
 
-describe('an empty id (item 7)', () => {
+describe('an empty id', () => {
   it('is a usage error (exit 2), nothing is sent', async () => {
     for (const args of [['order', 'get', ''], ['order', 'cancel', ' '], ['order', 'accept', '', '--payment', 'credit']]) {
       const r = await runShipbook([...args, '--json']);
@@ -83,7 +83,7 @@ describe('an empty id (item 7)', () => {
   });
 });
 
-describe('hints keep their context (item 5)', () => {
+describe('hints keep their context', () => {
   it('carry --profile when one was given and leave the payment to the profile; run as printed, they work', async () => {
     // One built-in sandbox state for both runs, as for a user in one shell.
     const env = { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-hints-')) };
@@ -104,7 +104,7 @@ describe('hints keep their context (item 5)', () => {
   });
 });
 
-describe('smaller defects (item 7)', () => {
+describe('smaller defects', () => {
   it('quote of a missing file states the problem once', async () => {
     const r = await runShipbook(['quote', 'nonexist.yaml']);
     expect(r.code).toBe(2);
@@ -134,7 +134,7 @@ describe('smaller defects (item 7)', () => {
   });
 });
 
-describe('one word per state in tables and tsv (item 7)', () => {
+describe('one word per state in tables and tsv', () => {
   it('a parent order\'s children and main shipment all read pending, not new beside pending', async () => {
     const env = { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-words-')) };
     const ids: string[] = [];
@@ -151,7 +151,7 @@ describe('one word per state in tables and tsv (item 7)', () => {
   });
 });
 
-describe('payment flags and a payment file that disagree (item 7)', () => {
+describe('payment flags and a payment file that disagree', () => {
   it('are a usage error, not a silently dropped card', async () => {
     const r = await runShipbook(['book', ORDER, '--payment', 'stored_card', '--card', 'card_visa_4242', '--payment-file', 'fixtures/payments/credit-card.yaml']);
     expect(r.code).toBe(2);
@@ -165,7 +165,7 @@ describe('payment flags and a payment file that disagree (item 7)', () => {
   });
 });
 
-describe('validate a directory of JSON Schemas (item 7)', () => {
+describe('validate a directory of JSON Schemas', () => {
   it('says what it skipped and why', async () => {
     const r = await runShipbook(['validate', 'fixtures/schemas/']);
     expect(r.code).toBe(2);

@@ -1,8 +1,9 @@
-/** End-to-end: `order get` and `order cancel` on the assumed fetch-order-data and cancel-order paths (PRODUCT.md). */
+/** End-to-end: `order get` and `order cancel` on the assumed fetch-order-data and cancel-order paths (the interface document names these operations but not their paths; docs/assumptions.md lists the ones assumed). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { runShipbook as runCli } from '../helpers/run.js';
+import { runShipbook } from '../helpers/run.js';
+import { createOrder } from '../helpers/orders.js';
 
 // The shared sandbox start (test/helpers/sandbox.ts): private home, key, base URL.
 const fixture = useSandbox({ processingDelayMs: 50 });
@@ -12,16 +13,10 @@ beforeAll(() => {
   ({ sandbox, env } = fixture);
 });
 
-async function createOrder(): Promise<string> {
-  const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
-  expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
-}
-
 describe('order get', () => {
   it('shows a pending order: status, price and shipments without tracking numbers yet', async () => {
-    const id = await createOrder();
-    const r = await runCli(['order', 'get', id], { env });
+    const id = await createOrder(env);
+    const r = await runShipbook(['order', 'get', id], { env });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => l.split('\t'));
     expect(lines[0]).toEqual(['order', id, 'pending']);
@@ -33,10 +28,10 @@ describe('order get', () => {
   });
 
   it('shows a booked order with every tracking number, as JSON with --json', async () => {
-    const booked = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '100ms', '--json'], { env });
+    const booked = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '100ms', '--json'], { env });
     expect(booked.code, booked.stderr).toBe(0);
     const { order: fromBook } = JSON.parse(booked.stdout) as { order: { id: string } };
-    const r = await runCli(['order', 'get', fromBook.id, '--json'], { env });
+    const r = await runShipbook(['order', 'get', fromBook.id, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const { order } = JSON.parse(r.stdout) as { order: { id: string; status: string; price: { total: string }; shipments: Array<{ tracking_number: string }> } };
     expect(order.status).toBe('processed');
@@ -48,7 +43,7 @@ describe('order get', () => {
   });
 
   it('reports an unknown order with exit 3', async () => {
-    const r = await runCli(['order', 'get', 'ORD-NOSUCH00'], { env });
+    const r = await runShipbook(['order', 'get', 'ORD-NOSUCH00'], { env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('order ORD-NOSUCH00 not found');
   });
@@ -56,13 +51,13 @@ describe('order get', () => {
 
 describe('order cancel', () => {
   it('cancels a pending order; accepting it afterwards is refused with 409 (exit 3)', async () => {
-    const id = await createOrder();
-    const cancelled = await runCli(['order', 'cancel', id], { env });
+    const id = await createOrder(env);
+    const cancelled = await runShipbook(['order', 'cancel', id], { env });
     expect(cancelled.code, cancelled.stderr).toBe(0);
     expect(cancelled.stdout).toBe(`order\t${id}\tcancelled\n`);
     expect(sandbox.state.getOrder(id).status).toBe('cancelled');
 
-    const accept = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait', '--json'], { env });
+    const accept = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--json'], { env });
     expect(accept.code).toBe(3);
     const { error } = JSON.parse(accept.stdout) as { error: { status: number; message: string } };
     expect(error.status).toBe(409);
@@ -71,16 +66,16 @@ describe('order cancel', () => {
   });
 
   it('refuses to cancel an accepted order with the 409 message (exit 3), and prints JSON with --json', async () => {
-    const id = await createOrder();
-    const accepted = await runCli(['order', 'accept', id, '--payment', 'credit'], { env });
+    const id = await createOrder(env);
+    const accepted = await runShipbook(['order', 'accept', id, '--payment', 'credit'], { env });
     expect(accepted.code, accepted.stderr).toBe(0);
-    const r = await runCli(['order', 'cancel', id, '--json'], { env });
+    const r = await runShipbook(['order', 'cancel', id, '--json'], { env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`order ${id} cannot be cancelled`);
     expect((JSON.parse(r.stdout) as { error: { status: number } }).error.status).toBe(409);
 
-    const pending = await createOrder();
-    const ok = await runCli(['order', 'cancel', pending, '--json'], { env });
+    const pending = await createOrder(env);
+    const ok = await runShipbook(['order', 'cancel', pending, '--json'], { env });
     expect(ok.code, ok.stderr).toBe(0);
     expect((JSON.parse(ok.stdout) as { order: { id: string; status: string } }).order).toMatchObject({ id: pending, status: 'cancelled' });
   });

@@ -1,5 +1,5 @@
 /**
- * Prices get a second look (issue 15, item 5). A small proxy in front of a real sandbox changes
+ * Prices get a second look: a price that does not add up is a warning, never a silent number. A small proxy in front of a real sandbox changes
  * the service's numbers the way a misbehaving service might (the sandbox itself always adds up);
  * `book` warns on stderr with both figures, lists the warnings in --json, and still books.
  */

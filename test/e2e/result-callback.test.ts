@@ -1,7 +1,7 @@
 /**
- * End-to-end: waiting for the booking result by callback (the default route) through
- * bin/shipbook.js against a sandbox on 127.0.0.1 — success, the tunnel form, error callbacks
- * and the timeout.
+ * End-to-end: waiting for the booking result by callback (the default route) against a sandbox on
+ * 127.0.0.1 — success, the tunnel form, error callbacks and the timeout; in-process, but for the
+ * waits that are interrupted, which run bin/shipbook.js.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -9,9 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runShipbook as runCli } from '../helpers/run.js';
+import { runShipbook } from '../helpers/run.js';
 import { waitFor } from '../sandbox/helpers.js';
 import { BIN, ROOT, makeHome } from './cli.js';
+import { createOrder } from '../helpers/orders.js';
 
 let sandbox: Sandbox;
 let slow: Sandbox;
@@ -32,13 +33,6 @@ afterAll(async () => {
   home.cleanup();
 });
 
-/** Creates a pending order with the CLI and returns its id. */
-async function createOrder(e: Record<string, string>): Promise<string> {
-  const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: e });
-  expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
-}
-
 /** The shipment lines (tab-separated) of a non-terminal run. */
 function shipmentLines(stdout: string): string[][] {
   return stdout
@@ -58,7 +52,7 @@ async function freePort(): Promise<number> {
 
 describe('book and order accept --wait by callback', () => {
   it('books the domestic order and prints the tracking number that the callback delivered', async () => {
-    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
+    const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/waiting for the booking result of ORD-\w+ by callback/);
     const orderId = /order (ORD-\w+) booked/.exec(r.stderr)?.[1];
@@ -75,7 +69,7 @@ describe('book and order accept --wait by callback', () => {
 
   it('accepts a pending order with --wait and prints the processed order with its tracking numbers', async () => {
     const id = await createOrder(env);
-    const r = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait'], { env });
+    const r = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`order\t${id}\tprocessed`);
     const lines = shipmentLines(r.stdout);
@@ -89,7 +83,7 @@ describe('book and order accept --wait by callback', () => {
   it('sends the public --callback-url with a token appended and receives on --listen (the tunnel form)', async () => {
     const port = await freePort();
     const id = await createOrder(env);
-    const r = await runCli(
+    const r = await runShipbook(
       ['order', 'accept', id, '--payment', 'credit', '--wait', '--json', '--callback-url', `http://127.0.0.1:${port}/sb`, '--listen', `127.0.0.1:${port}`],
       { env },
     );
@@ -112,7 +106,7 @@ describe('when the callback cannot reach the receiver', () => {
     const port = await freePort();
     const id = await createOrder(env);
     // The public URL leads nowhere (nothing listens on port 1), so the callback never arrives.
-    const r = await runCli(
+    const r = await runShipbook(
       ['order', 'accept', id, '--payment', 'credit', '--wait', '--timeout', '1s', '--callback-url', 'http://127.0.0.1:1/sb', '--listen', `127.0.0.1:${port}`],
       { env },
     );
@@ -126,7 +120,7 @@ describe('error callbacks', () => {
   it('prints an error callback as a failure with its message, the order id and status, exit 6', async () => {
     const id = await createOrder(env);
     sandbox.state.failNextBooking(id, 'carrier refused the parcel (test)');
-    const r = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait'], { env });
+    const r = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait'], { env });
     expect(r.code).toBe(6);
     expect(r.stderr).toContain(`error: booking of order ${id} failed: carrier refused the parcel (test) (callback code 500, order status failed)`);
     expect(r.stderr).toContain(`shipbook order get ${id}`);
@@ -146,7 +140,7 @@ describe('error callbacks', () => {
     });
     expect(hook.statusCode).toBe(200);
     await hook.body.dump();
-    const r = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait', '--json'], { env });
+    const r = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--json'], { env });
     expect(r.code).toBe(6);
     const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string; exit_code: number } };
     expect(error).toMatchObject({ code: 'booking_failed', exit_code: 6 });
@@ -158,11 +152,11 @@ describe('error callbacks', () => {
 describe('timeout', () => {
   it('gives up after --timeout with exit 7, saying the order is accepted and which command shows it', async () => {
     const id = await createOrder(slowEnv);
-    const r = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait', '--timeout', '1s'], { env: slowEnv });
+    const r = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--timeout', '1s'], { env: slowEnv });
     expect(r.code).toBe(7);
     expect(r.stderr).toContain(`order ${id} is accepted and the booking is still running; run "shipbook order get ${id}"`);
     expect(r.stdout).toBe('');
-    const later = await runCli(['order', 'get', id], { env: slowEnv });
+    const later = await runShipbook(['order', 'get', id], { env: slowEnv });
     expect(later.code).toBe(0);
     expect(later.stdout).toContain(`order\t${id}\taccepted`);
   });
@@ -209,7 +203,7 @@ describe('timeout', () => {
 
   it('ends a poll that outlasts --timeout the same way', async () => {
     const id = await createOrder(slowEnv);
-    const r = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '200ms', '--timeout', '500ms'], { env: slowEnv });
+    const r = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '200ms', '--timeout', '500ms'], { env: slowEnv });
     expect(r.code).toBe(7);
     expect(r.stderr).toContain(`order ${id} is accepted and the booking is still running; run "shipbook order get ${id}"`);
     expect(slow.state.getOrder(id).callback).toBeUndefined();

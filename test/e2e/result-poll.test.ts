@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { runShipbook as runCli } from '../helpers/run.js';
+import { runShipbook } from '../helpers/run.js';
 
 // The shared sandbox start (test/helpers/sandbox.ts): private home, key, base URL.
 const fixture = useSandbox({ processingDelayMs: 100, callbackRetries: 0, callbackTimeoutMs: 500 });
@@ -19,7 +19,7 @@ beforeAll(() => {
 
 describe('--poll', () => {
   it('books by polling: the same tracking-number output, and no callback URL is sent', async () => {
-    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '200ms'], { env });
+    const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '200ms'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/waiting for the booking result of ORD-\w+ by polling every 200 ms/);
     const lines = r.stdout.split('\n').filter((l) => l.startsWith('SHP-')).map((l) => l.split('\t'));
@@ -32,9 +32,9 @@ describe('--poll', () => {
   });
 
   it('accepts with --wait --poll and prints JSON with every tracking number', async () => {
-    const created = await runCli(['order', 'create', 'fixtures/orders/insured-bne-per.yaml', '--json'], { env });
+    const created = await runShipbook(['order', 'create', 'fixtures/orders/insured-bne-per.yaml', '--json'], { env });
     const id = (JSON.parse(created.stdout) as { order: { id: string } }).order.id;
-    const r = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '200ms', '--json'], { env });
+    const r = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '200ms', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const { order } = JSON.parse(r.stdout) as { order: { id: string; status: string; shipments: Array<{ tracking_number: string }> } };
     expect(order).toMatchObject({ id, status: 'processed' });
@@ -43,12 +43,12 @@ describe('--poll', () => {
   });
 
   it('reports a booking that ended failed, seen by polling, with exit 6', async () => {
-    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
+    const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
     const id = (JSON.parse(created.stdout) as { order: { id: string } }).order.id;
     sandbox.state.failNextBooking(id, 'no driver available (test)');
-    const r = await runCli(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '100ms'], { env });
+    const r = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '100ms'], { env });
     expect(r.code).toBe(6);
-    // The service's reason, as a callback would carry it (issue 18, item 7).
+    // The service's reason, as a callback would carry it.
     expect(r.stderr).toContain(`booking of order ${id} failed: no driver available (test) (order status failed)`);
   });
 });
@@ -56,7 +56,7 @@ describe('--poll', () => {
 describe('waiting with your own --callback URL', () => {
   it('sends your URL unchanged and waits by polling', async () => {
     const mine = 'http://127.0.0.1:9/my-hooks';
-    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--callback', mine, '--json'], { env });
+    const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--callback', mine, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('The booking result goes to your callback URL; shipbook waits by polling');
     const { order } = JSON.parse(r.stdout) as { order: { id: string; status: string } };
@@ -66,7 +66,7 @@ describe('waiting with your own --callback URL', () => {
 
   it('refuses --callback-url together with --callback, before creating anything', async () => {
     const before = sandbox.state.orders.size;
-    const r = await runCli(
+    const r = await runShipbook(
       ['book', 'fixtures/orders/domestic-syd-mel.yaml', '--callback', 'https://a.example/x', '--callback-url', 'https://b.example/y'],
       { env },
     );
@@ -76,10 +76,10 @@ describe('waiting with your own --callback URL', () => {
   });
 
   it('refuses wait flags on order accept without --wait, and --poll with --listen', async () => {
-    const a = await runCli(['order', 'accept', 'ORD-X', '--payment', 'credit', '--poll', '1s'], { env });
+    const a = await runShipbook(['order', 'accept', 'ORD-X', '--payment', 'credit', '--poll', '1s'], { env });
     expect(a.code).toBe(2);
     expect(a.stderr).toContain('go with --wait');
-    const b = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s', '--listen', '8787'], { env });
+    const b = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s', '--listen', '8787'], { env });
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('--poll and --listen');
   });
@@ -87,9 +87,9 @@ describe('waiting with your own --callback URL', () => {
 
 describe('order accept --wait with the payment on standard input', () => {
   it('reads standard input once, though the payment is checked before and built after', async () => {
-    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
+    const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
     const id = JSON.parse(created.stdout).order.id as string;
-    const r = await runCli(['order', 'accept', id, '--payment-file', '-', '--wait', '--poll', '100ms'], { env, input: readFileSync('fixtures/payments/credit.yaml', 'utf8') });
+    const r = await runShipbook(['order', 'accept', id, '--payment-file', '-', '--wait', '--poll', '100ms'], { env, input: readFileSync('fixtures/payments/credit.yaml', 'utf8') });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`order ${id} booked in`);
   });

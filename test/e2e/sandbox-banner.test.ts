@@ -1,5 +1,5 @@
 /**
- * `shipbook sandbox` as a new user runs it (issue 18, items 2 and 7): the banner's line works as
+ * `shipbook sandbox` as a new user runs it: the banner's line works as
  * pasted, a busy port is a usage error with a hint (exit 2), and the default port is not the
  * callback receiver's 8787.
  */

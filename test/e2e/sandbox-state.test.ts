@@ -1,7 +1,9 @@
 /**
- * The built-in sandbox keeps its orders between commands (issue 10): every test runs
- * bin/shipbook.js in separate processes with nothing configured but its own SHIPBOOK_STATE_DIR,
- * the way a new user runs the flow in a shell, and follows the hints shipbook prints.
+ * The built-in sandbox keeps its orders between commands: the flows run bin/shipbook.js in
+ * separate processes (some started together, one killed) with nothing configured but their own
+ * SHIPBOOK_STATE_DIR, the way a new user runs them in a shell, and follow the hints shipbook
+ * prints. How a broken or unwritable state is reported does not depend on the process: those
+ * tests run in-process.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { runShipbook } from '../helpers/run.js';
 import { BIN, ROOT, runCli, type CliResult } from './cli.js';
 
 /** A fresh state directory and the environment that points the built-in sandbox at it. */
@@ -125,27 +128,27 @@ describe('the built-in sandbox across commands', () => {
 
   it('reports a corrupt state with its path and the reset command (exit 4), and leaves the file byte for byte', async () => {
     const { env } = freshState();
-    expect((await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env })).code).toBe(0);
+    expect((await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env })).code).toBe(0);
     const file = join(env.SHIPBOOK_STATE_DIR!, 'sandbox-state.json');
     const garbage = Buffer.from('{"format": "shipbook-sandbox-state", "version": 1, "orders": \u0000 oops');
     writeFileSync(file, garbage);
-    const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
+    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain(file);
     expect(r.stderr).toMatch(/shipbook sandbox reset/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readFileSync(file).equals(garbage)).toBe(true);
-    expect((await runCli(['sandbox', 'status'], { env })).code).toBe(4);
+    expect((await runShipbook(['sandbox', 'status'], { env })).code).toBe(4);
     // The fix it names works.
-    expect((await runCli(['sandbox', 'reset', '--yes'], { env })).code).toBe(0);
-    expect((await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env })).code).toBe(0);
+    expect((await runShipbook(['sandbox', 'reset', '--yes'], { env })).code).toBe(0);
+    expect((await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env })).code).toBe(0);
   });
 
   it('says what is wrong (exit 4, not an internal error) when SHIPBOOK_STATE_DIR is a file', async () => {
     const { env } = freshState();
     const file = join(mkdtempSync(join(tmpdir(), 'shipbook-notadir-')), 'state');
     writeFileSync(file, 'not a directory');
-    const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { ...env, SHIPBOOK_STATE_DIR: file } });
+    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { ...env, SHIPBOOK_STATE_DIR: file } });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain("cannot use the built-in sandbox's state directory");
     expect(r.stderr).toContain('SHIPBOOK_STATE_DIR');
@@ -155,7 +158,7 @@ describe('the built-in sandbox across commands', () => {
   it.skipIf(process.platform !== 'linux')('a SHIPBOOK_STATE_DIR that cannot be created (under /proc) is exit 4 at once, not a hang', async () => {
     // Node.js's recursive mkdir spins for ever there (ENOENT each time); src/dirs.ts does not.
     const { env } = freshState();
-    const r = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { ...env, SHIPBOOK_STATE_DIR: '/proc/shipbook-cannot-be' }, timeoutMs: 15_000 });
+    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { ...env, SHIPBOOK_STATE_DIR: '/proc/shipbook-cannot-be' }, timeoutMs: 15_000 });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain("cannot use the built-in sandbox's state directory");
     expect(r.stderr).not.toContain('internal error');
@@ -166,7 +169,7 @@ describe('the built-in sandbox across commands', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'shipbook-notadir-')), 'plain-file');
     writeFileSync(file, 'not a directory');
     const journal = join(file, 'journal.ndjson');
-    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', 'fixtures/orders/insured-bne-per.yaml', '--journal', journal], { env });
+    const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', 'fixtures/orders/insured-bne-per.yaml', '--journal', journal], { env });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`cannot use the journal ${journal}: a file is where a directory belongs (${file}) [EEXIST]; nothing was sent`);
     expect(r.stderr).toContain('--journal <file>');
@@ -177,11 +180,11 @@ describe('the built-in sandbox across commands', () => {
 
   it('sandbox reset asks for --yes without a terminal and deletes nothing', async () => {
     const { env } = freshState();
-    await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
-    const r = await runCli(['sandbox', 'reset'], { env });
+    await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
+    const r = await runShipbook(['sandbox', 'reset'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--yes/);
-    expect(json(await runCli(['sandbox', 'status', '--json'], { env })).orders.total).toBe(1);
+    expect(json(await runShipbook(['sandbox', 'status', '--json'], { env })).orders.total).toBe(1);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * Sandbox or real service, never confused (CI above all): separate processes of the built
- * bin/shipbook.js with `CI=true`. A fault server counting every request it receives is the witness
- * that nothing was sent where the run must refuse.
+ * Sandbox or real service, never confused (CI above all): runs with `CI=true`, in-process, and for
+ * a single book on the built-in sandbox and an order against `shipbook sandbox` the built
+ * bin/shipbook.js as a separate process. A fault server counting every request it receives is the
+ * witness that nothing was sent where the run must refuse.
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { runShipbook } from '../helpers/run.js';
 import { ROOT, runCli } from './cli.js';
 import { startSandboxProcess } from '../helpers/sandbox-process.js';
 
@@ -45,7 +47,7 @@ describe('an empty variable is never "not set"', () => {
     it(`refuses ${name} with exit 4 and sends nothing, in every format`, async () => {
       const config = configWith(fault.url, 'sk_ci_0123456789');
       for (const args of [['book', ORDER, '--json'], ['order', 'create', ORDER], ['quote', 'fixtures/quotes/syd-mel-single.yaml', '--output', 'ndjson']]) {
-        const r = await runCli(args, { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config, ...vars } });
+        const r = await runShipbook(args, { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config, ...vars } });
         expect(r.code, r.stderr).toBe(4);
         expect(r.stderr).toContain(`error: ${message}: is a CI secret missing? Nothing was sent`);
         if (args.includes('--json') || args.includes('ndjson')) {
@@ -61,7 +63,7 @@ describe('an empty variable is never "not set"', () => {
   it('refuses it in every context: auth status, config list and doctor too', async () => {
     const config = configWith(fault.url, 'sk_ci_0123456789');
     for (const args of [['auth', 'status'], ['config', 'list'], ['doctor']]) {
-      const r = await runCli(args, { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config, SHIPBOOK_API_KEY: '' } });
+      const r = await runShipbook(args, { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config, SHIPBOOK_API_KEY: '' } });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(4);
       expect(`${r.stdout}${r.stderr}`).toContain('SHIPBOOK_API_KEY is set but empty: is a CI secret missing?');
     }
@@ -69,7 +71,7 @@ describe('an empty variable is never "not set"', () => {
   });
 
   it('refuses the empty key even when nothing else is configured (no fall-back to the built-in sandbox)', async () => {
-    const r = await runCli(['book', ORDER, '--json'], { env: { CI: 'true', SHIPBOOK_API_KEY: '', SHIPBOOK_BASE_URL: '' } });
+    const r = await runShipbook(['book', ORDER, '--json'], { env: { CI: 'true', SHIPBOOK_API_KEY: '', SHIPBOOK_BASE_URL: '' } });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).not.toContain('built-in sandbox at');
     expect(r.stdout).not.toContain('"booked"');
@@ -104,14 +106,14 @@ describe('CI with nothing configured books on the built-in sandbox, every output
   });
 
   it('tab-separated output starts with the sandbox marker line', async () => {
-    const r = await runCli(['order', 'create', ORDER], { env });
+    const r = await runShipbook(['order', 'create', ORDER], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(SANDBOX_LINE);
     expect(r.stderr).toContain(CLOSING);
   });
 
   it('a quote books nothing: marked, but no closing line', async () => {
-    const r = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml', '--output', 'yaml'], { env });
+    const r = await runShipbook(['quote', 'fixtures/quotes/syd-mel-single.yaml', '--output', 'yaml'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^target:\n {2}kind: builtin-sandbox\n {2}base_url: http:\/\/127\.0\.0\.1:\d+\/\n {2}profile: sandbox$/m);
     expect(r.stderr).not.toContain(CLOSING);
@@ -120,7 +122,7 @@ describe('CI with nothing configured books on the built-in sandbox, every output
   it('batch: --json summary, every ndjson line, report.json and JUnit properties carry the target', async () => {
     const dir = ordersDir();
     const out = mkdtempSync(join(tmpdir(), 'shipbook-target-out-'));
-    const json = await runCli(['book', dir, '--json', '--journal', join(out, 'j1.ndjson')], { env });
+    const json = await runShipbook(['book', dir, '--json', '--journal', join(out, 'j1.ndjson')], { env });
     expect(json.code, json.stderr).toBe(0);
     const summary = JSON.parse(json.stdout) as { summary: { booked: number }; target: { kind: string } };
     expect(summary.summary.booked).toBe(2);
@@ -129,7 +131,7 @@ describe('CI with nothing configured books on the built-in sandbox, every output
 
     const report = join(out, 'report.json');
     const junit = join(out, 'junit.xml');
-    const nd = await runCli(['book', dir, '--output', 'ndjson', '--journal', join(out, 'j2.ndjson'), '--report', report, '--junit', junit], { env });
+    const nd = await runShipbook(['book', dir, '--output', 'ndjson', '--journal', join(out, 'j2.ndjson'), '--report', report, '--junit', junit], { env });
     expect(nd.code, nd.stderr).toBe(0);
     const lines = nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status: string; target: { kind: string; profile: string } });
     expect(lines).toHaveLength(2);
@@ -169,12 +171,12 @@ describe('a profile pointing at `shipbook sandbox` is marked from the server\'s 
     expect(tsv.stderr).toContain(`[sandbox] ${url} announces itself as a shipbook sandbox: simulated service, nothing is really booked`);
     expect(tsv.stderr.trimEnd().split('\n').at(-1)).toBe(`${CLOSING}: this run booked on the sandbox at ${url}, a simulated service`);
 
-    const json = await runCli(['book', ORDER, '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
+    const json = await runShipbook(['book', ORDER, '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ sandbox: true, target: { kind: 'sandbox', base_url: url, profile: 'ci' } });
 
     // An error from it is marked too (the header is on every answer).
-    const missing = await runCli(['order', 'get', 'ORD-NOSUCH1', '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
+    const missing = await runShipbook(['order', 'get', 'ORD-NOSUCH1', '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
     expect(missing.code).toBe(3);
     expect(JSON.parse(missing.stdout)).toMatchObject({ error: { status: 404 }, sandbox: true, target: { kind: 'sandbox', base_url: url } });
   });
@@ -182,7 +184,7 @@ describe('a profile pointing at `shipbook sandbox` is marked from the server\'s 
   it('a profile declared a sandbox in its settings is marked before any answer', async () => {
     fault.set('GET /orders/ORD-DECLARED/', { mode: 'status', status: 404, message: 'no such order' });
     const config = configWith(fault.url, 'sk_ci_0123456789', { sandbox: 'true' });
-    const r = await runCli(['order', 'get', 'ORD-DECLARED', '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
+    const r = await runShipbook(['order', 'get', 'ORD-DECLARED', '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ sandbox: true, target: { kind: 'sandbox', base_url: fault.url, profile: 'ci' } });
     expect(r.stderr).toContain(`[sandbox] sandbox at ${fault.url} (profile ci): simulated service, nothing is really booked`);
@@ -191,7 +193,7 @@ describe('a profile pointing at `shipbook sandbox` is marked from the server\'s 
   it('a service that does not announce itself is a service: no marker, kind service', async () => {
     fault.set('GET /orders/ORD-REAL1/', { mode: 'status', status: 404, message: 'no such order' });
     const config = configWith(fault.url, 'sk_live_0123456789');
-    const r = await runCli(['order', 'get', 'ORD-REAL1', '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
+    const r = await runShipbook(['order', 'get', 'ORD-REAL1', '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
     expect(r.code).toBe(3);
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(doc.target).toEqual({ kind: 'service', base_url: fault.url, profile: 'ci' });
@@ -200,7 +202,7 @@ describe('a profile pointing at `shipbook sandbox` is marked from the server\'s 
     expect(r.stderr).not.toContain('[sandbox]');
 
     // With the service given by the environment alone, no profile names it: `profile` is null.
-    const fromEnv = await runCli(['order', 'get', 'ORD-REAL1', '--json'], { env: { CI: 'true', SHIPBOOK_BASE_URL: fault.url, SHIPBOOK_API_KEY: 'sk_live_0123456789' } });
+    const fromEnv = await runShipbook(['order', 'get', 'ORD-REAL1', '--json'], { env: { CI: 'true', SHIPBOOK_BASE_URL: fault.url, SHIPBOOK_API_KEY: 'sk_live_0123456789' } });
     expect(fromEnv.code).toBe(3);
     expect((JSON.parse(fromEnv.stdout) as Record<string, unknown>).target).toEqual({ kind: 'service', base_url: fault.url, profile: null });
     expect(fromEnv.stderr).toContain(`[service] ${fault.url} (from SHIPBOOK_BASE_URL, key ****6789)`);
@@ -217,7 +219,7 @@ describe('authorization as the interface document says', () => {
   for (const [title, args] of operations) {
     it(`${title} without a key on a service target: exit 4 naming auth login and SHIPBOOK_API_KEY, nothing sent`, async () => {
       const config = configWith(fault.url);
-      const r = await runCli(args, { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
+      const r = await runShipbook(args, { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
       expect(r.code, r.stderr).toBe(4);
       expect(r.stderr).toContain(`error: ${title} requires authorization and no API key is configured: nothing was sent`);
       expect(r.stderr).toContain('shipbook auth login');
@@ -228,7 +230,7 @@ describe('authorization as the interface document says', () => {
 
   it('book without a key refuses before its first step', async () => {
     const config = configWith(fault.url);
-    const r = await runCli(['book', ORDER, '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
+    const r = await runShipbook(['book', ORDER, '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
     expect(r.code, r.stderr).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { exit_code: 4 }, target: { kind: 'service', base_url: fault.url } });
     expect(fault.requests).toEqual([]);
@@ -237,7 +239,7 @@ describe('authorization as the interface document says', () => {
   it('a quote goes without a key (authorization is optional for it)', async () => {
     fault.set('POST /quote/', { mode: 'ok', result: { services: [] } });
     const config = configWith(fault.url);
-    await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
+    await runShipbook(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
     expect(fault.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['POST /quote/']);
     expect(fault.requests[0]!.headers.authorization).toBeUndefined();
   });
@@ -245,7 +247,7 @@ describe('authorization as the interface document says', () => {
   it('doctor reports the missing key as a failed check (exit 4)', async () => {
     fault.set('*', { mode: 'status', status: 404, message: 'no such order' });
     const config = configWith(fault.url);
-    const r = await runCli(['doctor', '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
+    const r = await runShipbook(['doctor', '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
     expect(r.code).toBe(4);
     const checks = (JSON.parse(r.stdout) as { checks: Array<{ id: string; status: string; detail: string; fix?: string }> }).checks;
     const key = checks.find((c) => c.id === 'api-key')!;

@@ -1,13 +1,15 @@
 /**
- * End-to-end: `shipbook validate` and `shipbook schema` through bin/shipbook.js, and the promise
- * that nothing is sent while a file has an error (order create, book and quote against a sandbox
- * on 127.0.0.1, whose state must stay empty). Warnings are shown and do not block.
+ * End-to-end: `shipbook validate` and `shipbook schema`, and the promise that nothing is sent while
+ * a file has an error (order create, book and quote against a sandbox on 127.0.0.1, whose state
+ * must stay empty). Warnings are shown and do not block. The planted mistakes of fixtures/invalid/
+ * and standard input go through bin/shipbook.js; the rest runs in-process.
  */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { runShipbook } from '../helpers/run.js';
 import { makeHome, runCli } from './cli.js';
 
 let sandbox: Sandbox;
@@ -80,14 +82,14 @@ describe('shipbook validate', () => {
       ...readdirSync('fixtures/orders').filter((f) => f.endsWith('.yaml')).map((f) => `fixtures/orders/${f}`),
       ...readdirSync('fixtures/quotes').map((f) => `fixtures/quotes/${f}`),
     ];
-    const r = await runCli(['validate', ...files], { env });
+    const r = await runShipbook(['validate', ...files], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     for (const f of files) expect(r.stderr).toMatch(new RegExp(`✔ ${f.replace(/\./g, '\\.')} {2}(order|quote) {2}valid`));
   });
 
   it('prints one JSON array with --json (and only that on stdout, even when a file is invalid)', async () => {
-    const ok = await runCli(['validate', 'fixtures/payments/', '--json'], { env });
+    const ok = await runShipbook(['validate', 'fixtures/payments/', '--json'], { env });
     expect(ok.code).toBe(0);
     const reports = JSON.parse(ok.stdout) as Array<{ file: string; kind: string; valid: boolean; issues: unknown[] }>;
     expect(reports.map((x) => [x.file, x.kind, x.valid])).toEqual([
@@ -95,7 +97,7 @@ describe('shipbook validate', () => {
       ['fixtures/payments/credit.yaml', 'accept', true],
       ['fixtures/payments/stored-card.yaml', 'accept', true],
     ]);
-    const bad = await runCli(['validate', 'fixtures/quotes/syd-mel-single.yaml', 'fixtures/invalid/quote-wrong-currency.json', '--json'], { env });
+    const bad = await runShipbook(['validate', 'fixtures/quotes/syd-mel-single.yaml', 'fixtures/invalid/quote-wrong-currency.json', '--json'], { env });
     expect(bad.code).toBe(2);
     const [good, wrong] = JSON.parse(bad.stdout) as Array<{ valid: boolean; issues: Array<Record<string, unknown>> }>;
     expect(good!.valid).toBe(true);
@@ -116,10 +118,10 @@ describe('shipbook validate', () => {
     const asQuote = await runCli(['validate', '-'], { env, input: quote });
     expect(asQuote.code).toBe(0);
     expect(asQuote.stderr).toContain('✔ -  quote  valid');
-    const asOrder = await runCli(['validate', '--kind', 'order', '-'], { env, input: quote });
+    const asOrder = await runShipbook(['validate', '--kind', 'order', '-'], { env, input: quote });
     expect(asOrder.code).toBe(2);
     expect(tsv(asOrder.stdout)).toContain('-:2:1\tcollection_country\terror\tunknown field');
-    const badKind = await runCli(['validate', '--kind', 'parcel', '-'], { env, input: quote });
+    const badKind = await runShipbook(['validate', '--kind', 'parcel', '-'], { env, input: quote });
     expect(badKind.code).toBe(2);
     expect(badKind.stderr).toContain('Allowed choices are quote, order, accept, shipment, combine');
   });
@@ -129,7 +131,7 @@ describe('shipbook validate', () => {
     doc.order.shipments[0].collection.pickup.date = '2020-01-06';
     doc.order.shipments[0].packages[0].weight = 42;
     const file = write('late-heavy.yaml', stringify(doc));
-    const r = await runCli(['validate', file], { env });
+    const r = await runShipbook(['validate', file], { env });
     expect(r.code).toBe(0);
     expect(tsv(r.stdout)).toEqual([
       expect.stringMatching(/:\d+:\d+\torder\.shipments\[0\]\.collection\.pickup\.date\twarning\tpickup date 2020-01-06 is in the past \(today is \d{4}-\d{2}-\d{2}\)$/),
@@ -143,7 +145,7 @@ describe('shipbook validate', () => {
     mkdirSync(join(broken.home, 'shipbook'), { recursive: true });
     writeFileSync(join(broken.home, 'shipbook', 'config.json'), '{ this is not json');
     try {
-      const r = await runCli(['validate', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { HOME: broken.home, XDG_CONFIG_HOME: broken.home } });
+      const r = await runShipbook(['validate', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { HOME: broken.home, XDG_CONFIG_HOME: broken.home } });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).not.toContain('[sandbox]');
     } finally {
@@ -159,13 +161,13 @@ describe('nothing is sent while a file has an error', () => {
       ['order', 'create', 'fixtures/invalid/order-too-long.yaml'],
       ['book', 'fixtures/invalid/order-typos.yaml', '--payment', 'credit'],
     ]) {
-      const r = await runCli(args, { env });
+      const r = await runShipbook(args, { env });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/error: \d+ problems found; nothing was sent/);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
-    const create = await runCli(['order', 'create', 'fixtures/invalid/order-too-long.yaml'], { env });
+    const create = await runShipbook(['order', 'create', 'fixtures/invalid/order-too-long.yaml'], { env });
     expect(create.stderr).toContain(
       'fixtures/invalid/order-too-long.yaml:35:13  order.shipments[0].delivery.address_lines[1]  at most 35 characters (got 38)',
     );
@@ -173,7 +175,7 @@ describe('nothing is sent while a file has an error', () => {
   });
 
   it('quote refuses an invalid file and names the command a file of another kind goes with', async () => {
-    const r = await runCli(['quote', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
+    const r = await runShipbook(['quote', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('hint: fixtures/orders/domestic-syd-mel.yaml looks like an order: {order: {shipments: […]}} (POST /orders/); it goes with shipbook order create <file>, shipbook book <file>.');
   });
@@ -183,7 +185,7 @@ describe('nothing is sent while a file has an error', () => {
     doc.order.shipments[0].packages[1].weight = 31;
     const file = write('heavy.yaml', stringify(doc));
     const before = sandbox.state.orders.size;
-    const r = await runCli(['order', 'create', file, '--json'], { env });
+    const r = await runShipbook(['order', 'create', file, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/heavy\.yaml:\d+:\d+ {2}order\.shipments\[0\]\.packages\[1\]\.weight {2}warning: over 30 kg for one package \(got 31 kg\)/);
     expect(sandbox.state.orders.size).toBe(before + 1);
@@ -193,7 +195,7 @@ describe('nothing is sent while a file has an error', () => {
 
 describe('shipbook schema', () => {
   it('prints the JSON Schema of a kind, the same as the committed fixtures/schemas file', async () => {
-    const r = await runCli(['schema', 'order'], { env });
+    const r = await runShipbook(['schema', 'order'], { env });
     expect(r.code).toBe(0);
     const schema = JSON.parse(r.stdout) as { $schema: string; title: string };
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
@@ -202,23 +204,23 @@ describe('shipbook schema', () => {
   });
 
   it('refuses an unknown kind with exit 2, listing the kinds', async () => {
-    const r = await runCli(['schema', 'parcel'], { env });
+    const r = await runShipbook(['schema', 'parcel'], { env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('unknown kind "parcel": use one of quote, order, accept, shipment, combine');
     expect(r.stderr).not.toContain('Did you mean');
   });
 
-  it('suggests the kind a plural or mistyped name means (issue 18 item 7)', async () => {
-    const r = await runCli(['schema', 'orders'], { env });
+  it('suggests the kind a plural or mistyped name means', async () => {
+    const r = await runShipbook(['schema', 'orders'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('hint: Did you mean "order"? shipbook schema order > schemas/order.schema.json');
   });
 });
 
-describe('validate on a directory of JSON Schemas (issue 18 item 7)', () => {
+describe('validate on a directory of JSON Schemas', () => {
   it('says it skipped the *.schema.json files and why, instead of only "no .json file"', async () => {
-    const r = await runCli(['validate', 'fixtures/schemas/'], { env });
+    const r = await runShipbook(['validate', 'fixtures/schemas/'], { env });
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain('skipped 7 *.schema.json files: JSON Schemas describe input files, they are not one');
   });

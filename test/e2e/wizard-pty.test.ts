@@ -1,5 +1,5 @@
 /**
- * The guided booking in a real pseudo-terminal (issue 12): tmux runs bin/shipbook.js in a
+ * The guided booking in a real pseudo-terminal: tmux runs bin/shipbook.js in a
  * detached session of fixed size; keys go in with `send-keys`, the screen comes back with
  * `capture-pane`, and every step waits for what the screen shows, never for a fixed time. Each
  * test file uses its own tmux server (`-L`), so nothing touches a user's tmux.
@@ -396,7 +396,7 @@ describe.skipIf(!hasTmux)('the other commands on a terminal', () => {
   });
 });
 
-describe.skipIf(!hasTmux)('--payment stored_card without --card on a terminal (issue 16)', () => {
+describe.skipIf(!hasTmux)('--payment stored_card without --card on a terminal', () => {
   it('offers the usable stored cards from fetch-credit-card and pays with the one chosen', async () => {
     const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: fx.env });
     expect(created.code, created.stderr).toBe(0);

@@ -1,18 +1,29 @@
 /**
  * The in-process runner: runs `shipbook <args>` through `main(argv, io)` with buffers for streams,
  * the same environment defaults as the spawning runner (test/e2e/cli.ts `runCli`: no colour, `CI`,
- * a private config directory, a fast built-in sandbox) and returns the same {@link CliResult}.
- * No process is started, so a run costs milliseconds instead of a Node.js start-up. Tests that need
- * a real process (a pseudo-terminal, signals, broken pipes, the launcher itself, another working
- * directory) use `runCli`.
+ * a private config directory and sandbox state per run, a fast built-in sandbox) and returns the
+ * same {@link CliResult}. No process is started, so a run costs milliseconds instead of a Node.js
+ * start-up. Its streams behave as the process's do when they are pipes (every line scrubbed of the
+ * run's secrets and of stray control characters, colour only when forced and not turned off).
+ *
+ * What it cannot give each run, and so what stays with `runCli`: a pseudo-terminal, signals,
+ * broken pipes, the exit of the real process, start-up (the launcher, the code cache, Node.js
+ * warnings), the built bundle in dist/, another working directory, and the variables shipbook
+ * reads from `process.env` instead of its run's environment (SHIPBOOK_TEST_STORE_SPACE,
+ * SHIPBOOK_TEST_JOURNAL_SPACE).
  */
 import { Readable, Writable } from 'node:stream';
+import { clearSecrets, scrubKnown } from '../../src/api/redact.js';
 import type { IOStreams } from '../../src/io.js';
 import { main } from '../../src/main.js';
+import { terminalSafe } from '../../src/output/printable.js';
 import { isolatedEnv, runCli, type CliOptions, type CliResult } from '../e2e/cli.js';
 
-/** Streams that are buffers, no terminal, for one run. */
-export function bufferIO(env: Record<string, string | undefined>, input = ''): IOStreams & { stdoutText(): string; stderrText(): string } {
+/**
+ * Streams that are buffers, no terminal, for one run: what `out` and `err` write is scrubbed as the
+ * process's own streams scrub it. `noColor` is the `--no-color` flag.
+ */
+export function bufferIO(env: Record<string, string | undefined>, input = '', noColor = false): IOStreams & { stdoutText(): string; stderrText(): string } {
   let out = '';
   let err = '';
   const sink = (add: (s: string) => void) =>
@@ -29,25 +40,35 @@ export function bufferIO(env: Record<string, string | undefined>, input = ''): I
     stdout,
     stderr,
     env,
-    color: !(env.NO_COLOR !== undefined && env.NO_COLOR !== '') && env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0',
+    color: !noColor && !(env.NO_COLOR !== undefined && env.NO_COLOR !== '') && env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0',
     stdoutIsTTY: false,
     stderrIsTTY: false,
     canPrompt: false,
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
+    out: (t) => void (out += terminalSafe(scrubKnown(t))),
+    err: (t) => void (err += terminalSafe(scrubKnown(t))),
     stdoutText: () => out,
     stderrText: () => err,
   };
 }
 
+/** In-process runs under way: the secrets registry is one per process, so it is cleared only when none is. */
+let running = 0;
+
 /**
  * Runs `shipbook <args>` in this process and collects its output and exit code. With `cwd` (which
- * one process cannot change per run) it spawns the built launcher instead.
+ * one process cannot change per run) it spawns the built launcher instead. The secrets a previous
+ * run registered are forgotten first, as a new process would have none.
  */
 export async function runShipbook(args: string[], options: CliOptions = {}): Promise<CliResult> {
   if (options.cwd !== undefined) return runCli(args, options);
   const env = isolatedEnv(options.env);
-  const io = bufferIO(env, options.input);
-  const code = await main(['node', 'shipbook', ...args], io);
-  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+  const io = bufferIO(env, options.input, args.includes('--no-color'));
+  if (running === 0) clearSecrets();
+  running++;
+  try {
+    const code = await main(['node', 'shipbook', ...args], io);
+    return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+  } finally {
+    running--;
+  }
 }

@@ -285,7 +285,7 @@ describe('payment', () => {
       'the card has expired',
       'must be 3 or 4 digits',
     ]);
-    // The refusals never repeat what was typed into a card field (issue 20 item 10).
+    // The refusals never repeat what was typed into a card field (a card number or CVV is never echoed).
     expect(reasons.join(' ')).not.toContain('4111');
     expect(reasons.join(' ')).not.toMatch(/13\/30|10\/26/);
   });

@@ -1,6 +1,6 @@
 /**
- * Fuzz test (fast-check, fixed seed; issue 20, item 6 and "Done when"): `validate` and the commands
- * that send agree. A few hundred documents per run — valid fixtures with fields dropped, texts
+ * Fuzz test (fast-check, fixed seed): `validate` and the commands that send
+ * agree, so a document validate passes is never refused locally by the command that sends it. A few hundred documents per run — valid fixtures with fields dropped, texts
  * and numbers replaced (empty, long, accented, huge, negative), packages multiplied past the 1 MiB
  * request limit — go through `validate` and through the sending command (`quote`, `order create`,
  * `shipment create`) against a real sandbox on 127.0.0.1, whose log says what reached it:

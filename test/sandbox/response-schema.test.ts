@@ -2,8 +2,8 @@
  * Every field the sandbox sends, checked against a response schema as strict as the interface
  * document ("Resources and their fields", "Shipment (response form)", "Quote service entry"):
  * strings are strings (never null), unknown members are refused (`z.strictObject`), prices are
- * numbers or decimal strings as each operation says. Issue 15 item 1 (`company: null`).
- * Also: a body that is not JSON gets 415 (issue 20 item 10).
+ * numbers or decimal strings as each operation says. `company` is a string, never null.
+ * Also: a body that is not JSON gets 415.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

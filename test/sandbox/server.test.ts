@@ -38,7 +38,7 @@ async function createOrder(...shipments: Array<Record<string, unknown>>): Promis
 }
 
 describe('content type', () => {
-  it('answers 415 to a body that is not declared as JSON (issue 20 item 10)', async () => {
+  it('answers 415 to a body that is not declared as JSON', async () => {
     const res = await fetch(new URL('orders/', url()), {
       method: 'POST',
       headers: { 'content-type': 'text/plain', authorization: 'Bearer sk_sandbox_builtin' },
@@ -141,7 +141,7 @@ describe('create order', () => {
     expect(s.id).toMatch(/^SHP-[A-Z0-9]{8}$/);
     expect(s.collection.address_lines).toEqual(['Warehouse 4', '88 Kent Street', '']);
     expect(s.delivery.address_lines).toHaveLength(3);
-    // issue 15 item 1: the interface types company as a string, never null.
+    // The interface types company as a string, never null: an absent company is ''.
     expect(s.collection.company).toBe('Harbour Goods Pty Ltd');
     expect(s.delivery.company).toBe('');
     expect(s.collection.pickup.date).toBe('2025-06-03T00:00:00');

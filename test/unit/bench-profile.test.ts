@@ -1,5 +1,5 @@
 // bench/profile.mjs: the split of a CPU profile by activity that bench/RESULTS.md gives as the
-// evidence of a missed throughput target (issue 13). A synthetic profile with known stacks.
+// evidence of a missed throughput target. A synthetic profile with known stacks.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-/** The schemas of fetch-credit-card and fetch-service-data (issue 16). */
+/** The schemas of fetch-credit-card and fetch-service-data. */
 import { describe, expect, it } from 'vitest';
 import { cardExpired, storedCard, storedCardsResult } from '../../src/schema/card.js';
 import { serviceDataResult } from '../../src/schema/service-data.js';

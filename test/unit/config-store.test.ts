@@ -133,7 +133,7 @@ describe('a corrupt or unreadable configuration file', () => {
 
 });
 
-describe('a config.json written by an editor that adds a UTF-8 byte order mark (issue 20 item 10)', () => {
+describe('a config.json written by an editor that adds a UTF-8 byte order mark', () => {
   it('is read as if the mark were not there', async () => {
     expect(parseConfigText('\uFEFF{"profiles":{}}')).toEqual({ profiles: {} });
     expect(parseConfigText('\uFEFF')).toEqual({});

@@ -1,4 +1,4 @@
-/** config.json as a symbolic link (issue 20 item 9): no key is written through it, and auth status says so. */
+/** config.json as a symbolic link: no key is written through it, and auth status says so. */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -115,7 +115,7 @@ describe('documents', () => {
     expect(problems(shipmentDocument(broken), broken)).toEqual(['description: required']);
   });
 
-  it('refuses an unknown field beside shipment: or main_shipment: as validate does, instead of dropping it (issue 20 item 1)', () => {
+  it('refuses an unknown field beside shipment: or main_shipment: as validate does, instead of dropping it', () => {
     const hub = fixture('fixtures/shipments/main-to-hub.yaml').main_shipment;
     const wrapped = { shipment: hub, insurance: true };
     expect(problems(shipmentDocument(wrapped), wrapped)).toEqual(['insurance: unknown field']);

@@ -115,7 +115,7 @@ describe('doctor checks', () => {
     expect((await checkCallbackBind()).status).toBe('ok');
   });
 
-  it('finds the sandbox state directory as issue 10 says, and checks it', () => {
+  it('finds the sandbox state directory (SHIPBOOK_STATE_DIR, else XDG_STATE_HOME/shipbook, else ~/.local/state/shipbook), and checks it', () => {
     expect(sandboxStateDir({ SHIPBOOK_STATE_DIR: '/x/y' })).toBe('/x/y');
     expect(sandboxStateDir({ XDG_STATE_HOME: '/s', HOME: '/h' }, 'linux')).toBe('/s/shipbook');
     expect(sandboxStateDir({ HOME: '/h' }, 'linux')).toBe('/h/.local/state/shipbook');

@@ -1,5 +1,5 @@
 /**
- * `--payment stored_card` without `--card` (issue 16) through the context, with a scripted
+ * `--payment stored_card` without `--card` through the context, with a scripted
  * prompter: on a terminal the usable stored cards of the sandbox are offered (the expired one is
  * not), the chosen id becomes `--card`; without a terminal the flags stay as they are.
  */

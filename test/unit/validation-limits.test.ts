@@ -412,7 +412,7 @@ describe('payment details (accept order), clock at 21 November 2026', () => {
     for (const cvv of ['12', '12345']) expect(errors(card({ cvv }))).toEqual(['order.payment.credit_card.cvv: must be 3 or 4 digits']);
   });
 
-  it('never echoes a card field, even a CVV typed into the expiry (issue 20 item 10)', () => {
+  it('never echoes a card field, even a CVV typed into the expiry', () => {
     const messages = [
       ...errors(card({ expire: '737' })),
       ...errors(card({ expire: 737 })),
@@ -494,7 +494,7 @@ describe('warnings: probably a mistake, but allowed', () => {
   });
 });
 
-describe('free-text fields the service gives no limit for have a sane cap (issue 20 item 6)', () => {
+describe('free-text fields the service gives no limit for have a sane cap', () => {
   it('a 4,000,000-character postcode, city or service code is an error, not a 413 from the service', async () => {
     const { TEXT_LIMITS, MAX_REQUEST_BYTES } = await import('../../src/schema/limits.js');
     const { MAX_BODY_BYTES } = await import('../../src/sandbox/server.js');
@@ -514,7 +514,7 @@ describe('free-text fields the service gives no limit for have a sane cap (issue
   });
 });
 
-describe('the whole request and the sandbox limits (issue 20, item 6)', () => {
+describe('the whole request and the sandbox limits', () => {
   it('refuses an order whose request would be over 1 MiB, naming the size', () => {
     const big = order();
     const first = big.s.packages[0];
