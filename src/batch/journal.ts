@@ -615,13 +615,29 @@ export class Journal {
       reject = rej;
     });
     this.next = { promise, resolve, reject };
-    this.kick();
+    this.scheduleKick();
     return promise;
   }
 
+  /** A flush is to start at the end of this turn of the event loop. */
+  private kickScheduled = false;
+
   /**
-   * Starts the next flush once the one under way is done: writes what is pending first, so the
-   * flush covers every record appended before it starts.
+   * Starts the next flush at the end of this turn (so every order appending in this turn joins
+   * it), unless one is under way: then it starts when that one ends.
+   */
+  private scheduleKick(): void {
+    if (this.inFlight !== undefined || this.kickScheduled || this.next === undefined) return;
+    this.kickScheduled = true;
+    setImmediate(() => {
+      this.kickScheduled = false;
+      this.kick();
+    });
+  }
+
+  /**
+   * Starts the next flush unless one is under way: writes what is pending first, so the flush
+   * covers every record appended before it starts.
    */
   private kick(): void {
     if (this.inFlight !== undefined || this.next === undefined) return;
@@ -645,13 +661,16 @@ export class Journal {
       }),
     ).then(() => {
       this.inFlight = undefined;
-      this.kick();
+      this.scheduleKick();
     });
   }
 
   /** Closes the file and releases the lock. Never fails for a journal that already failed a write. */
   async close(): Promise<void> {
     await this.inFlight;
+    // A flush still to start is made here, once, for its callers.
+    const waiting = this.next;
+    this.next = undefined;
     try {
       try {
         this.writePending();
@@ -659,6 +678,11 @@ export class Journal {
         // the failure was the callers' to report; what was written stays
       }
       if (!this.broken) fsyncSync(this.fd);
+      if (this.broken) waiting?.reject(this.failure ?? new JournalWriteError(this.path, this.broken, 'the records written since the last flush'));
+      else waiting?.resolve();
+    } catch (err) {
+      waiting?.reject(err);
+      throw err;
     } finally {
       closeSync(this.fd);
       this.lock?.release();
