@@ -1,8 +1,9 @@
 /**
  * The batch journal: an append-only NDJSON file (default `.shipbook/journal.ndjson`), each record
  * written, and flushed to disk (a group commit: the records of the orders under way share one
- * write and one flush) BEFORE a request that changes something at the service is sent, and after its answer: create sent, order created (its id), accept sent, accepted,
- * processed (tracking numbers), failed (the error). A rerun reads it and continues each order from
+ * write and one flush) BEFORE a request that changes something at the service is sent, and after
+ * its answer: create sent, order created (its id), accept sent, accepted, processed (tracking
+ * numbers), failed (the error). A rerun reads it and continues each order from
  * where it stands; a create that was sent and never answered is **unknown** and is not sent again
  * until `shipbook journal resolve` says what became of it (docs/assumptions.md, "an answer that never came").
  *
