@@ -426,7 +426,20 @@ export class Journal {
     private readonly write: (fd: number, bytes: Buffer, offset: number, length: number) => number,
   ) {
     this.size = fstatSync(fd).size;
+    process.on('exit', this.writeAtExit);
   }
+
+  /**
+   * Writes what is still pending when the process exits without closing the journal (a second
+   * Ctrl-C exits at once): records of answers already received are not lost with the turn.
+   */
+  private readonly writeAtExit = (): void => {
+    try {
+      this.writePending();
+    } catch {
+      // the process is ending: the next run sets a torn record aside
+    }
+  };
 
   /**
    * Opens (creating it and its directory) the journal at `path`. With `lock`, takes the lock for
@@ -669,6 +682,7 @@ export class Journal {
   /** Closes the file and releases the lock. Never fails for a journal that already failed a write. */
   async close(): Promise<void> {
     await this.inFlight;
+    process.off('exit', this.writeAtExit);
     // A flush still to start is made here, once, for its callers.
     const waiting = this.next;
     this.next = undefined;
