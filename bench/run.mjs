@@ -577,7 +577,7 @@ if (write) {
     const missedNow = tableLines.filter((l) => l.includes('| **missed** |')).map(figureOf);
     resultLine = `Result: ${missedNow.length === 0 ? 'every measured target met' : `${missedNow.length} target(s) missed: ${missedNow.join('; ')}`}.`;
     notes = [
-      ...(measuredKeys.length === 0 ? [] : [`The rows of ${measuredKeys.join(', ')} (and their profiles) come from \`node bench/run.mjs --only ${onlyArg}\` on ${new Date().toISOString()}; the other rows are those of the earlier run${previous.written ? ` (${previous.written})` : ''}.`]),
+      ...(measuredKeys.length === 0 ? [] : [`The rows of ${measuredKeys.join(', ')} (and their profiles) come from \`node bench/run.mjs --only ${onlyArg}\` on ${new Date().toISOString()}; the other rows are those of the earlier run${previous.written ? ` (${previous.written})` : ''}. Load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs when written: every figure here is a ratio measured side by side, yet on a machine this busy the ratios move from one run to the next.`]),
       ...previous.notes.filter((n) => !n.startsWith('The rows of ')),
     ];
   }
