@@ -552,7 +552,8 @@ function readPrevious(text) {
   const result = lines.findIndex((l) => l.startsWith('Result: '));
   const where = lines.findIndex((l) => l.startsWith('## Where the time goes'));
   const notes = result === -1 ? [] : lines.slice(result + 1, where === -1 ? undefined : where).filter((l) => l.trim() !== '' && !l.startsWith('Commands: '));
-  const written = /on (\d{4}-\d\d-\d\dT[\d:.]+Z)/.exec(text)?.[1];
+  // The other rows date from the run before an earlier --only run, when there was one.
+  const written = /the other rows are those of the earlier run \(([^)]+)\)/.exec(text)?.[1] ?? /on (\d{4}-\d\d-\d\dT[\d:.]+Z)/.exec(text)?.[1];
   return { tableRows, sections, notes, written };
 }
 
@@ -578,7 +579,7 @@ if (write) {
     resultLine = `Result: ${missedNow.length === 0 ? 'every measured target met' : `${missedNow.length} target(s) missed: ${missedNow.join('; ')}`}.`;
     notes = [
       ...(measuredKeys.length === 0 ? [] : [`The rows of ${measuredKeys.join(', ')} (and their profiles) come from \`node bench/run.mjs --only ${onlyArg}\` on ${new Date().toISOString()}; the other rows are those of the earlier run${previous.written ? ` (${previous.written})` : ''}. Load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs when written: every figure here is a ratio measured side by side, yet on a machine this busy the ratios move from one run to the next.`]),
-      ...previous.notes.filter((n) => !n.startsWith('The rows of ')),
+      ...(measuredKeys.length === 0 ? previous.notes : previous.notes.filter((n) => !n.startsWith('The rows of '))),
     ];
   }
   const md = [
