@@ -6,7 +6,8 @@
 // test suite; a missed target is reported (and the run exits 1), never hidden.
 //
 // Options: --quick (fewer pairs and shorter load runs, for trying the harness), --only <name,…>
-// (figures whose name contains one of the words), --no-write (do not touch bench/RESULTS.md).
+// (figures whose name contains one of the words: the other rows of bench/RESULTS.md, their profiles
+// and notes stay as the earlier run wrote them), --no-write (do not touch bench/RESULTS.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -521,7 +522,66 @@ const missed = rows.filter((r) => r.ok === false);
 const summary = missed.length === 0 ? 'every measured target met' : `${missed.length} target(s) missed: ${missed.map((r) => r.figure).join('; ')}`;
 console.log(summary);
 
+/** The figure key (of `figures` below) a profile section belongs to, from its title; undefined: none known. */
+function profileFigure(title) {
+  if (title.startsWith('cold start:')) return 'cold start';
+  if (title.startsWith('shipbook book of') || title.startsWith('bench/bare-undici.mjs')) return 'throughput';
+  if (title.startsWith('the sandbox under') || title.startsWith('the bare node:http server')) return 'capacity';
+  return undefined;
+}
+
+/**
+ * What an earlier bench/RESULTS.md holds: its table rows (markdown lines, by figure), its profile
+ * sections (by title, the later of two with the same title), the notes after its result line, and
+ * when it was written.
+ */
+function readPrevious(text) {
+  const lines = text.split('\n');
+  const tableRows = [];
+  let i = lines.findIndex((l) => l.startsWith('|---|'));
+  if (i !== -1) for (i++; i < lines.length && lines[i].startsWith('| '); i++) tableRows.push(lines[i]);
+  const cut = text.lastIndexOf('<!-- package-size');
+  const body = cut === -1 ? text : text.slice(0, cut);
+  const sections = new Map();
+  for (const part of body.split(/^### /m).slice(1)) {
+    // A section ends where the commands paragraph, the next heading or a marker begins.
+    const section = part.split(/\n(?=Commands: |## |<!-- )/)[0].trimEnd();
+    const title = section.split('\n')[0];
+    sections.set(title.replace(/ \(bench\/profiles\/.*\)$/, ''), `### ${section}\n`);
+  }
+  const result = lines.findIndex((l) => l.startsWith('Result: '));
+  const where = lines.findIndex((l) => l.startsWith('## Where the time goes'));
+  const notes = result === -1 ? [] : lines.slice(result + 1, where === -1 ? undefined : where).filter((l) => l.trim() !== '' && !l.startsWith('Commands: '));
+  // The other rows date from the run before an earlier --only run, when there was one.
+  const written = /the other rows are those of the earlier run \(([^)]+)\)/.exec(text)?.[1] ?? /on (\d{4}-\d\d-\d\dT[\d:.]+Z)/.exec(text)?.[1];
+  return { tableRows, sections, notes, written };
+}
+
 if (write) {
+  const resultsPath = join(root, 'bench', 'RESULTS.md');
+  const previousText = existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '';
+  const rowLine = (r) => `| ${r.figure} | ${r.value} | ${r.baseline ?? ''} | ${r.ratio ?? '–'} | ${r.target} | ${r.ok === undefined ? (r.target === '(information)' ? '–' : 'not measured') : r.ok ? 'met' : '**missed**'} | ${r.note ?? ''} |`;
+  let tableLines = rows.map(rowLine);
+  let profileSections = profiles;
+  let resultLine = `Result: ${summary}.`;
+  let notes = [];
+  // With --only, the figures not measured keep what the earlier run wrote: rows, profiles, notes.
+  if (only && previousText !== '') {
+    const previous = readPrevious(previousText);
+    const fresh = new Map(rows.map((r) => [r.figure, rowLine(r)]));
+    const figureOf = (line) => line.slice(2).split(' | ')[0];
+    tableLines = previous.tableRows.map((l) => fresh.get(figureOf(l)) ?? l);
+    for (const [figure, line] of fresh) if (!previous.tableRows.some((l) => figureOf(l) === figure)) tableLines.push(line);
+    const measuredKeys = figures.map(([key]) => key).filter((key) => only.some((w) => key.includes(w)));
+    const kept = [...previous.sections].filter(([title]) => !measuredKeys.includes(profileFigure(title))).map(([, section]) => section);
+    profileSections = [...kept, ...profiles];
+    const missedNow = tableLines.filter((l) => l.includes('| **missed** |')).map(figureOf);
+    resultLine = `Result: ${missedNow.length === 0 ? 'every measured target met' : `${missedNow.length} target(s) missed: ${missedNow.join('; ')}`}.`;
+    notes = [
+      ...(measuredKeys.length === 0 ? [] : [`The rows of ${measuredKeys.join(', ')} (and their profiles) come from \`node bench/run.mjs --only ${onlyArg}\` on ${new Date().toISOString()}; the other rows are those of the earlier run${previous.written ? ` (${previous.written})` : ''}. Load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs when written: every figure here is a ratio measured side by side, yet on a machine this busy the ratios move from one run to the next.`]),
+      ...(measuredKeys.length === 0 ? previous.notes : previous.notes.filter((n) => !n.startsWith('The rows of '))),
+    ];
+  }
   const md = [
     '# shipbook benchmark results',
     '',
@@ -531,11 +591,12 @@ if (write) {
     '',
     '| figure | shipbook | baseline | ratio | target | verdict | notes |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.figure} | ${r.value} | ${r.baseline ?? ''} | ${r.ratio ?? '–'} | ${r.target} | ${r.ok === undefined ? (r.target === '(information)' ? '–' : 'not measured') : r.ok ? 'met' : '**missed**'} | ${r.note ?? ''} |`),
+    ...tableLines,
     '',
-    `Result: ${summary}.`,
+    resultLine,
     '',
-    ...(profiles.length === 0 ? [] : ['## Where the time goes in the missed figures', '', 'CPU profiles (`node --cpu-prof`) of one more run of shipbook for each missed figure, summarised by bench/profile.mjs (positions mapped to src/ and node_modules/ through dist/main.cjs.map). The .cpuprofile files stay in bench/profiles/ of the machine that ran the benchmark (not committed; open them in Chrome DevTools).', '', ...profiles]),
+    ...notes.flatMap((n) => [n, '']),
+    ...(profileSections.length === 0 ? [] : ['## Where the time goes in the missed figures', '', 'CPU profiles (`node --cpu-prof`) of one more run of shipbook for each missed figure, summarised by bench/profile.mjs (positions mapped to src/ and node_modules/ through dist/main.cjs.map). The .cpuprofile files stay in bench/profiles/ of the machine that ran the benchmark (not committed; open them in Chrome DevTools).', '', ...profileSections]),
     'Commands: cold start runs `node bin/shipbook.js <args>` against `node -e 0` (HOME is a fresh directory: the warm-up',
     'pair writes the code cache of bin/code-cache.js, as the first run of a command does for a user; the rows "without code',
     'cache" set NODE_DISABLE_COMPILE_CACHE=1, as on that first run); capacity drives `POST /quote/` with',
@@ -548,10 +609,10 @@ if (write) {
     '`shipbook order create` on the built-in sandbox with 10 and with 5,000 stored orders (bench/state-store.mjs).',
     '',
   ].join('\n');
-  // The package's sizes are measured apart (bench/package-size.mjs): keep its section.
-  const previous = existsSync(join(root, 'bench', 'RESULTS.md')) ? readFileSync(join(root, 'bench', 'RESULTS.md'), 'utf8') : '';
-  const packageSection = /<!-- package-size[\s\S]*?<!-- \/package-size -->/.exec(previous)?.[0];
-  writeFileSync(join(root, 'bench', 'RESULTS.md'), packageSection === undefined ? md : `${md}\n${packageSection}\n`);
+  // The package's sizes are measured apart (bench/package-size.mjs): keep its section (the last one).
+  const from = previousText.lastIndexOf('<!-- package-size');
+  const packageSection = from === -1 ? undefined : /<!-- package-size[\s\S]*?<!-- \/package-size -->/.exec(previousText.slice(from))?.[0];
+  writeFileSync(resultsPath, packageSection === undefined ? md : `${md}\n${packageSection}\n`);
   console.log('wrote bench/RESULTS.md');
 }
 rmSync(work, { recursive: true, force: true });

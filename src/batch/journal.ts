@@ -1,8 +1,9 @@
 /**
  * The batch journal: an append-only NDJSON file (default `.shipbook/journal.ndjson`), each record
- * written, and flushed to disk (fsync, shared by the orders under way) BEFORE a request that changes something at the service is
- * sent, and after its answer: create sent, order created (its id), accept sent, accepted,
- * processed (tracking numbers), failed (the error). A rerun reads it and continues each order from
+ * written, and flushed to disk (a group commit: the records of the orders under way share one
+ * write and one flush) BEFORE a request that changes something at the service is sent, and after
+ * its answer: create sent, order created (its id), accept sent, accepted, processed (tracking
+ * numbers), failed (the error). A rerun reads it and continues each order from
  * where it stands; a create that was sent and never answered is **unknown** and is not sent again
  * until `shipbook journal resolve` says what became of it (docs/assumptions.md, "an answer that never came").
  *
@@ -12,7 +13,7 @@
  * full disk ends the batch with exit 10 and a message saying what was not recorded; an incomplete
  * last record left by it (or by a crash) is set aside by the next run.
  */
-import { appendFileSync, closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fdatasync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../dirs.js';
 import { EXIT, ShipbookError } from '../errors.js';
@@ -374,6 +375,23 @@ export class JournalLockLostError extends ShipbookError {
   }
 }
 
+/** A record with its time, and its line as written to a journal file. */
+export interface PreparedRecord {
+  record: JournalRecord;
+  /** The NDJSON line, newline included, every known secret masked. */
+  line: string;
+}
+
+/**
+ * Stamps a record with the time and serialises it once (the ledger writes the same line to the
+ * ledger and to the run's journal copy). Never a secret in clear on disk: an error message that
+ * echoed the key or a card number is masked.
+ */
+export function prepareRecord(record: Omit<JournalRecord, 't'>): PreparedRecord {
+  const full: JournalRecord = { t: new Date().toISOString(), ...record };
+  return { record: full, line: `${scrubKnown(JSON.stringify(full))}\n` };
+}
+
 /** Records of what an answer said: still written once the lock is lost (see {@link Journal.append}). */
 const FACTS: ReadonlySet<JournalEvent> = new Set(['created', 'shipment_created', 'accepted', 'processed']);
 
@@ -386,7 +404,10 @@ function limitedWrite(limit: number): (fd: number, bytes: Buffer, offset: number
   };
 }
 
-/** An open journal: the state of every order and an append that reaches the disk before it returns. */
+/**
+ * An open journal: the state of every order, and appends written in groups (one write per turn of
+ * the event loop, one flush per round: {@link Journal.durable}).
+ */
 export class Journal {
   /** Set once a write or flush failed: no record is written after a torn one. */
   private broken: NodeJS.ErrnoException | undefined;
@@ -405,7 +426,20 @@ export class Journal {
     private readonly write: (fd: number, bytes: Buffer, offset: number, length: number) => number,
   ) {
     this.size = fstatSync(fd).size;
+    process.on('exit', this.writeAtExit);
   }
+
+  /**
+   * Writes what is still pending when the process exits without closing the journal (a second
+   * Ctrl-C exits at once): records of answers already received are not lost with the turn.
+   */
+  private readonly writeAtExit = (): void => {
+    try {
+      this.writePending();
+    } catch {
+      // the process is ending: the next run sets a torn record aside
+    }
+  };
 
   /**
    * Opens (creating it and its directory) the journal at `path`. With `lock`, takes the lock for
@@ -462,18 +496,73 @@ export class Journal {
     }
   }
 
+  /** Lines appended and not yet written, in order (one write takes them all: see {@link writePending}). */
+  private pending: string[] = [];
+  /** The first record of {@link pending}, to say what was not recorded when their write fails. */
+  private pendingFirst: Omit<JournalRecord, 't'> | undefined;
+  /** Callers of {@link written} waiting for the next write of {@link pending}. */
+  private writeWaiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
+  /** A write of {@link pending} is scheduled for the end of this turn of the event loop. */
+  private writeScheduled = false;
+
   /**
-   * Appends a record (written whole to the file at once, so a `kill -9` after this call finds it)
-   * and updates the order's state. Call {@link durable} before a request that depends on it.
-   * @throws JournalWriteError (exit 10) when the record cannot be written whole (the part written
-   *   is cut off again where possible); JournalLockLostError (exit 11) for any record but what an
-   *   answer said (created, accepted, processed) once the lock was lost
+   * Appends a record and updates the order's state. The record joins the others appended in the
+   * same turn of the event loop: they are written together, whole, in one write (a group commit)
+   * before the turn ends, or before the flush of {@link durable} starts, whichever comes first.
+   * Call {@link durable} before a request that depends on it, {@link written} to know it reached
+   * the file.
+   * @throws JournalWriteError (exit 10) when an earlier write or flush failed; JournalLockLostError
+   *   (exit 11) for any record but what an answer said (created, accepted, processed) once the lock
+   *   was lost
    */
   append(record: Omit<JournalRecord, 't'>): EntryState {
+    return this.appendPrepared(prepareRecord(record), record);
+  }
+
+  /**
+   * {@link append} of a record already serialised by {@link prepareRecord} (the ledger writes the
+   * same line to two files).
+   */
+  appendPrepared(prepared: PreparedRecord, record: Omit<JournalRecord, 't'> = prepared.record): EntryState {
     this.check(record);
-    const full: JournalRecord = { t: new Date().toISOString(), ...record };
-    // Never a secret in clear on disk: an error message that echoed the key or a card number is masked.
-    const bytes = Buffer.from(`${scrubKnown(JSON.stringify(full))}\n`);
+    if (this.pending.length === 0) this.pendingFirst = record;
+    this.pending.push(prepared.line);
+    if (!this.writeScheduled) {
+      this.writeScheduled = true;
+      setImmediate(() => {
+        this.writeScheduled = false;
+        try {
+          this.writePending();
+        } catch {
+          // kept in this.failure: every waiter was told, and the next append or flush throws it
+        }
+      });
+    }
+    const state = applyRecord(this.states.get(prepared.record.id), prepared.record);
+    this.states.set(prepared.record.id, state);
+    return state;
+  }
+
+  /**
+   * Writes every pending line in one write (written whole: a write that takes only part of the
+   * bytes is followed by the rest, or fails), then tells the callers of {@link written}.
+   * @throws JournalWriteError when the write fails (the part written is cut off again where
+   *   possible, and the journal takes no more records)
+   */
+  private writePending(): void {
+    if (this.broken) {
+      const failure = this.failure ?? new JournalWriteError(this.path, this.broken, 'the records appended since the last write');
+      this.settleWriters(failure);
+      throw failure;
+    }
+    if (this.pending.length === 0) {
+      this.settleWriters(undefined);
+      return;
+    }
+    const bytes = Buffer.from(this.pending.length === 1 ? this.pending[0]! : this.pending.join(''));
+    const first = this.pendingFirst!;
+    this.pending = [];
+    this.pendingFirst = undefined;
     let written = 0;
     try {
       // A write may take only part of the bytes (a disk filling up): the rest follows, or it fails.
@@ -482,29 +571,52 @@ export class Journal {
       this.broken = err as NodeJS.ErrnoException;
       if (this.lock !== undefined && written > 0) {
         try {
-          // The sole writer: what was written of this record goes again, so the file ends with a whole record.
+          // The sole writer: what was written of these records goes again, so the file ends with a whole record.
           ftruncateSync(this.fd, this.size);
         } catch {
           // the next run sets the torn record aside
         }
       }
-      this.failure = new JournalWriteError(this.path, this.broken, `${describeRecord(record)}, nor anything after it`);
+      this.failure = new JournalWriteError(this.path, this.broken, `${describeRecord(first)}, nor anything after it`);
+      this.settleWriters(this.failure);
       throw this.failure;
     }
     this.size += bytes.length;
-    const state = applyRecord(this.states.get(full.id), full);
-    this.states.set(full.id, state);
-    return state;
+    this.settleWriters(undefined);
+  }
+
+  /** Resolves (or, with `failure`, rejects) every caller of {@link written} so far. */
+  private settleWriters(failure: JournalWriteError | undefined): void {
+    if (this.writeWaiters.length === 0) return;
+    const waiters = this.writeWaiters;
+    this.writeWaiters = [];
+    for (const w of waiters) if (failure === undefined) w.resolve();
+    else w.reject(failure);
+  }
+
+  /**
+   * Resolves once every record appended so far is written to the file (not yet flushed: a crash of
+   * this process then finds it, a crash of the machine may not). Records of the same turn share
+   * the write.
+   * @throws JournalWriteError (exit 10) when that write, or an earlier one, failed
+   */
+  written(): Promise<void> {
+    if (this.broken) return Promise.reject(this.failure ?? new JournalWriteError(this.path, this.broken, 'the records appended since the last write'));
+    if (this.pending.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => this.writeWaiters.push({ resolve, reject }));
   }
 
   private inFlight: Promise<void> | undefined;
   private next: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void } | undefined;
 
   /**
-   * Resolves once every record appended so far is on disk (fsync). Orders booked at once share
-   * one fsync (a group commit), so the journal costs no more than one flush per round of requests
-   * and never blocks the other orders while the disk works.
-   * @throws JournalWriteError (exit 10) when the flush fails (the records may not be on disk)
+   * Resolves once every record appended so far is on disk (written, then fdatasync: the data and
+   * the file's size). Orders booked at once share one write and one flush (a group commit): the
+   * records appended while a flush is under way are written together when it ends, and flushed by
+   * the next one, so the journal costs one write and one flush per round of requests and never
+   * blocks the other orders while the disk works.
+   * @throws JournalWriteError (exit 10) when the write or the flush fails (the records may not be
+   *   on disk): every caller waiting for that flush gets it
    */
   durable(): Promise<void> {
     if (this.broken) return Promise.reject(this.failure ?? new JournalWriteError(this.path, this.broken, 'the records written since the last flush (their requests were not sent)'));
@@ -517,17 +629,42 @@ export class Journal {
       reject = rej;
     });
     this.next = { promise, resolve, reject };
-    this.kick();
+    this.scheduleKick();
     return promise;
   }
 
-  /** Starts the next fsync once the one under way is done (it covers every write made before it starts). */
+  /** A flush is to start at the end of this turn of the event loop. */
+  private kickScheduled = false;
+
+  /**
+   * Starts the next flush at the end of this turn (so every order appending in this turn joins
+   * it), unless one is under way: then it starts when that one ends.
+   */
+  private scheduleKick(): void {
+    if (this.inFlight !== undefined || this.kickScheduled || this.next === undefined) return;
+    this.kickScheduled = true;
+    setImmediate(() => {
+      this.kickScheduled = false;
+      this.kick();
+    });
+  }
+
+  /**
+   * Starts the next flush unless one is under way: writes what is pending first, so the flush
+   * covers every record appended before it starts.
+   */
   private kick(): void {
     if (this.inFlight !== undefined || this.next === undefined) return;
     const batch = this.next;
     this.next = undefined;
+    try {
+      this.writePending();
+    } catch (err) {
+      batch.reject(err);
+      return;
+    }
     this.inFlight = new Promise<void>((done) =>
-      fsync(this.fd, (err) => {
+      fdatasync(this.fd, (err) => {
         if (err) {
           // After a failed flush the kernel may have dropped the pages: nothing more is trusted to this file.
           this.broken ??= err;
@@ -538,15 +675,29 @@ export class Journal {
       }),
     ).then(() => {
       this.inFlight = undefined;
-      this.kick();
+      this.scheduleKick();
     });
   }
 
   /** Closes the file and releases the lock. Never fails for a journal that already failed a write. */
   async close(): Promise<void> {
     await this.inFlight;
+    process.off('exit', this.writeAtExit);
+    // A flush still to start is made here, once, for its callers.
+    const waiting = this.next;
+    this.next = undefined;
     try {
+      try {
+        this.writePending();
+      } catch {
+        // the failure was the callers' to report; what was written stays
+      }
       if (!this.broken) fsyncSync(this.fd);
+      if (this.broken) waiting?.reject(this.failure ?? new JournalWriteError(this.path, this.broken, 'the records written since the last flush'));
+      else waiting?.resolve();
+    } catch (err) {
+      waiting?.reject(err);
+      throw err;
     } finally {
       closeSync(this.fd);
       this.lock?.release();

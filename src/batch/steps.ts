@@ -16,8 +16,10 @@ import type { EntryState, JournalRecord } from './journal.js';
 /** Where step records go: the ledger (src/ledger/ledger.ts), with the run's journal copy. */
 export interface RecordSink {
   append(record: Omit<JournalRecord, 't'>): EntryState;
-  /** Resolves once every record appended so far is on disk. */
+  /** Resolves once every record appended so far is on disk (written and flushed). @throws JournalWriteError (exit 10) */
   durable(): Promise<void>;
+  /** Resolves once every record appended so far is written to the file (not yet flushed). @throws JournalWriteError (exit 10) */
+  written(): Promise<void>;
   get(id: string): EntryState | undefined;
 }
 

@@ -163,9 +163,11 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
       });
     }
     steps.processed(outcome.order);
+    // Reported as booked once its record is in the files (written with the others of this turn).
+    await deps.ledger.written();
     return { status: 'booked', resumed: resume, ...outcome };
   } catch (err) {
-    recordFailure(deps.ledger, record, err, deps.stop);
+    if (recordFailure(deps.ledger, record, err, deps.stop)) await deps.ledger.written();
     throw err;
   }
 }
@@ -192,20 +194,24 @@ export function isInterruption(err: unknown, stop?: AbortSignal): boolean {
   return stop?.aborted === true || (detail instanceof ShipbookError && (detail.exitCode === EXIT.INTERRUPTED || detail.exitCode === EXIT.TERMINATED));
 }
 
-/** Records how a booking stopped (see {@link bookEntry}). */
-function recordFailure(ledger: RecordSink, record: { id: string; file?: string; line?: number }, err: unknown, stop: AbortSignal | undefined): void {
+/**
+ * Records how a booking stopped (see {@link bookEntry}); true when it appended a record.
+ * @throws JournalWriteError / JournalLockLostError when the ledger takes no more records
+ */
+function recordFailure(ledger: RecordSink, record: { id: string; file?: string; line?: number }, err: unknown, stop: AbortSignal | undefined): boolean {
   const state = ledger.get(record.id);
   const detail = err instanceof BookingStoppedError ? err.cause : err;
   // A create sent and never answered stays unknown: no run may create it again by itself.
-  if (state?.stage === 'unknown' && answerLost(detail)) return;
+  if (state?.stage === 'unknown' && answerLost(detail)) return false;
   // Interrupted while waiting: the order stays accepted, the next run waits for its result.
-  if (state?.stage === 'accepted' && isInterruption(err, stop)) return;
+  if (state?.stage === 'accepted' && isInterruption(err, stop)) return false;
   // Interrupted before anything was sent for this document: nothing to record.
-  if ((state === undefined || state.stage === 'new') && isInterruption(err, stop) && !answerLost(detail)) return;
+  if ((state === undefined || state.stage === 'new') && isInterruption(err, stop) && !answerLost(detail)) return false;
   const created = state?.orderId !== undefined || (state?.shipmentIds.length ?? 0) > 0;
   const error = detail instanceof ShipbookError ? { code: detail.code, message: detail.message, exit_code: detail.exitCode } : { code: 'internal', message: detail instanceof Error ? detail.message : String(detail) };
   const limit = detail instanceof LimitRefusedError ? { limit: (detail.limitCents / 100).toFixed(2), total: (detail.totalCents / 100).toFixed(2) } : {};
   ledger.append({ ...record, event: 'failed', created, error, ...limit });
+  return true;
 }
 
 /**

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { Journal, JournalUnusableError, journalTarget, readJournal, type EntryState, type JournalRecord } from '../batch/journal.js';
+import { Journal, JournalUnusableError, journalTarget, prepareRecord, readJournal, type EntryState, type JournalRecord } from '../batch/journal.js';
 import { targetLabel } from '../config/target.js';
 import { ConfigError, EXIT, ShipbookError } from '../errors.js';
 
@@ -218,15 +218,32 @@ export class Ledger {
     return [...this.ledger.states.values()];
   }
 
-  /** Appends a record to the ledger and the copy; returns the document's state in the ledger. */
+  /**
+   * Appends a record to the ledger and the copy (the same line, serialised once; each file writes
+   * the records of a turn in one write); returns the document's state in the ledger.
+   * @throws as {@link Journal.append}: JournalWriteError (exit 10), JournalLockLostError (exit 11)
+   */
   append(record: Omit<JournalRecord, 't'>): EntryState {
-    this.copy?.append(record);
-    return this.ledger.append(record);
+    const prepared = prepareRecord(record);
+    this.copy?.appendPrepared(prepared, record);
+    return this.ledger.appendPrepared(prepared, record);
   }
 
-  /** Resolves once every record appended so far is on disk, in the ledger and the copy. */
+  /**
+   * Resolves once every record appended so far is on disk, in the ledger and the copy: the two
+   * files are written and flushed side by side (their flushes run at once), not one after the other.
+   * @throws JournalWriteError (exit 10) from either file
+   */
   async durable(): Promise<void> {
-    await Promise.all([this.ledger.durable(), this.copy?.durable()]);
+    await (this.copy === undefined ? this.ledger.durable() : Promise.all([this.ledger.durable(), this.copy.durable()]));
+  }
+
+  /**
+   * Resolves once every record appended so far is written to both files (not yet flushed).
+   * @throws JournalWriteError (exit 10) from either file
+   */
+  async written(): Promise<void> {
+    await (this.copy === undefined ? this.ledger.written() : Promise.all([this.ledger.written(), this.copy.written()]));
   }
 
   /** Closes both files (and the copy's lock). */

@@ -35,12 +35,9 @@ describe('a disk that fills up under the journal', () => {
     // Room for part of the next record only: the write is short, then the disk is full.
     process.env.SHIPBOOK_TEST_JOURNAL_SPACE = String(size + 20);
     const journal = await Journal.open(path, { lock: true, command: 'test' });
-    let err: unknown;
-    try {
-      journal.append(sent('b'));
-    } catch (e) {
-      err = e;
-    }
+    // The record is written with the others of its turn, before its flush: that is where it fails.
+    journal.append(sent('b'));
+    const err: unknown = await journal.durable().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(JournalWriteError);
     const w = err as JournalWriteError;
     expect(w.exitCode).toBe(EXIT.STORAGE);
