@@ -67,27 +67,28 @@ export function textLike(max?: number) {
   );
 }
 
-type Countries = typeof import('i18n-iso-countries');
-let countriesModule: Countries | undefined;
+/** A row of i18n-iso-countries' code table: alpha-2, alpha-3, numeric. */
+type CountryCodeRow = readonly [string, string, string];
+let alpha2Codes: ReadonlySet<string> | undefined;
 /**
- * The i18n-iso-countries package, loaded on first use (it is not needed for `--help` and most
- * commands' start-up). Its core only (`index.js`: the codes), not the package entry, which reads
- * all 78 languages of country names; a caller that shows names registers the one it needs.
+ * The ISO 3166-1 alpha-2 codes of the i18n-iso-countries package, read on first use from its code
+ * table alone (`codes.json`): the package's core (`index.js`) also loads a diacritics library and
+ * its list of languages, which checking a code does not need.
  */
-function countries(): Countries {
-  countriesModule ??= createRequire(import.meta.url)('i18n-iso-countries/index.js') as Countries;
-  return countriesModule;
+function alpha2(): ReadonlySet<string> {
+  alpha2Codes ??= new Set((createRequire(import.meta.url)('i18n-iso-countries/codes.json') as CountryCodeRow[]).map((row) => row[0]));
+  return alpha2Codes;
 }
 
 /** True when `code` is an ISO 3166-1 alpha-2 country code (upper case), per i18n-iso-countries. */
 export function isCountryCode(code: string): boolean {
-  return /^[A-Z]{2}$/.test(code) && countries().isValid(code);
+  return /^[A-Z]{2}$/.test(code) && alpha2().has(code);
 }
 
 let countryCodes: readonly string[] | undefined;
 /** Every ISO 3166-1 alpha-2 code known to i18n-iso-countries, upper case, sorted. */
 export function allCountryCodes(): readonly string[] {
-  countryCodes ??= Object.keys(countries().getAlpha2Codes()).sort();
+  countryCodes ??= [...alpha2()].sort();
   return countryCodes;
 }
 
