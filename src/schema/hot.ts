@@ -12,6 +12,7 @@
  * schema used once (one file, one answer) never wins back; the result and issues are the same.
  */
 import * as z from 'zod';
+import { withoutStandIns } from './lazy.js';
 
 /** Uses of a schema before it is compiled. */
 export const COMPILE_AFTER = 16;
@@ -29,7 +30,9 @@ export function safeParseHot<S extends z.ZodType>(schema: S, value: unknown): z.
   const seen = uses.get(schema);
   if (typeof seen === 'object') return (seen as S).safeParse(value);
   const n = (seen ?? 0) + 1;
-  // z.compile never throws: a schema its code generator cannot model comes back unchanged.
-  uses.set(schema, n >= COMPILE_AFTER ? z.compile(schema) : n);
+  // z.compile never throws: a schema its code generator cannot model comes back unchanged. It
+  // compiles the built schemas, not the stand-ins of lazily built ones (src/schema/lazy.ts), so the
+  // hot path reads no schema through a stand-in.
+  uses.set(schema, n >= COMPILE_AFTER ? z.compile(withoutStandIns(schema)) : n);
   return schema.safeParse(value, n >= COMPILE_AFTER ? undefined : JITLESS);
 }

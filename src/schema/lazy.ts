@@ -71,7 +71,9 @@ export function builtSchema(schema: z.ZodType): z.ZodType {
  * arrays, …), every stand-in of {@link lazySchema} with the schema it stands for, building those
  * not built yet, and returns `schema` built. For zod's JSON Schema generator, which keys what it
  * has seen on the schema objects it is given but whose processors look them up by the schema
- * they belong to: a stand-in and its schema must not both appear. Parsing is the same either way.
+ * they belong to: a stand-in and its schema must not both appear; and for the hot path
+ * (src/schema/hot.ts), whose compiled schemas then read no schema through a stand-in. Parsing is
+ * the same either way.
  */
 export function withoutStandIns(schema: z.ZodType, done = new WeakSet<object>()): z.ZodType {
   const real = builtSchema(schema);
