@@ -43,14 +43,20 @@ export function processIO(options: IOOptions = {}, proc: NodeJS.Process = proces
   const color =
     !options.noColor && (env.NO_COLOR === undefined || env.NO_COLOR === '') && (env.FORCE_COLOR ? env.FORCE_COLOR !== '0' : stderrIsTTY);
   return {
-    stdin: proc.stdin,
+    // Standard input is opened on first use: its stream costs a start-up a few milliseconds, and
+    // most runs never read it.
+    get stdin() {
+      return proc.stdin;
+    },
     stdout: proc.stdout,
     stderr: proc.stderr,
     env,
     color,
     stdoutIsTTY,
     stderrIsTTY,
-    canPrompt: proc.stdin.isTTY === true && stdoutIsTTY && !ci && !options.noInput,
+    get canPrompt() {
+      return stdoutIsTTY && !ci && !options.noInput && proc.stdin.isTTY === true;
+    },
     // Every line written is scrubbed of the run's known secrets (key, card numbers), whatever its source.
     // … and of control characters from outside that no renderer escaped (see terminalSafe).
     out: (text) => void proc.stdout.write(terminalSafe(scrubKnown(text))),

@@ -35,7 +35,8 @@ export async function runValidate(o: ValidateOptions, ctx: Context): Promise<Fil
     (p) => ({ senders: p.senders, profile: p.name }),
     () => ({ senders: undefined, profile: ctx.globals.profile ?? 'the active profile' }),
   );
-  const options = { kind: o.kind, now: () => ctx.now(), stdin: ctx.io.stdin, senders };
+  // Standard input is opened only for a run that reads "-".
+  const options = { kind: o.kind, now: () => ctx.now(), stdin: o.files.includes('-') ? ctx.io.stdin : undefined, senders };
   // A spreadsheet (.csv, .tsv) holds orders in rows: its orders are checked as one file's report.
   const reports: FileReport[] = [];
   if (!o.files.some(isCsvName)) reports.push(...(await validateFiles(o.files, options)));
