@@ -154,4 +154,4 @@ function loadBundle(file, args, env = process.env, chunk = '') {
   return module.exports;
 }
 
-module.exports = { loadBundle };
+module.exports = { commandOf, loadBundle };

@@ -16,6 +16,8 @@ const args = process.argv.slice(2);
 const onlyArg = args.length === 1 ? args[0] : undefined;
 const helpFile = join(__dirname, '..', 'dist', 'help.txt');
 const bundle = join(__dirname, '..', 'dist', 'main.cjs');
+// Commands that never open a connection (they read files, print schemas or help).
+const OFFLINE_COMMANDS = new Set(['validate', 'schema', 'help']);
 
 if (onlyArg === '--version' || onlyArg === '-V') {
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
@@ -28,16 +30,21 @@ if (onlyArg === '--version' || onlyArg === '-V') {
   process.stderr.write('shipbook: cannot load dist/main.cjs (not built). Run "npm run build" first.\n');
   process.exitCode = 1;
 } else {
+  const { commandOf, loadBundle } = require('./code-cache.js');
   // undici parses HTTP with llhttp compiled to WebAssembly when its first connection opens. By
   // default V8 then also compiles that with its optimising tier on background threads, and Node.js
   // waits for those threads before the process can exit: about 45 ms at the end of every
   // one-request command on a 2-core machine. V8's baseline tier (Liftoff) alone parses a few
   // answers, or a batch's thousands, fast enough; llhttp is the only WebAssembly shipbook runs.
-  // Set before anything is compiled: V8 accepts a code cache only under the flags it was made with.
-  try {
-    require('node:v8').setFlagsFromString('--liftoff-only');
-  } catch {
-    // an engine without the flag only costs speed
+  // Set before anything is compiled: V8 accepts a code cache only under the flags it was made with,
+  // so the choice depends on the command alone, as the cache file does. The commands that never
+  // send a request skip it, and loading node:v8 for it (a few milliseconds).
+  if (!OFFLINE_COMMANDS.has(commandOf(args))) {
+    try {
+      require('node:v8').setFlagsFromString('--liftoff-only');
+    } catch {
+      // an engine without the flag only costs speed
+    }
   }
-  require('./code-cache.js').loadBundle(bundle, args).run(process.argv);
+  loadBundle(bundle, args).run(process.argv);
 }

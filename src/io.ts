@@ -43,15 +43,26 @@ export function processIO(proc: NodeJS.Process = process): IOStreams {
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
   const color =
     (env.NO_COLOR === undefined || env.NO_COLOR === '') && (env.FORCE_COLOR ? env.FORCE_COLOR !== '0' : stderrIsTTY);
+  let promptOverride: boolean | undefined;
   return {
-    stdin: proc.stdin,
+    // Standard input is opened on first use: its stream costs a start-up a few milliseconds, and
+    // most runs never read it.
+    get stdin() {
+      return proc.stdin;
+    },
     stdout: proc.stdout,
     stderr: proc.stderr,
     env,
     color,
     stdoutIsTTY,
     stderrIsTTY,
-    canPrompt: proc.stdin.isTTY === true && stdoutIsTTY && !ci,
+    // Asked on first read (standard input is opened only then); --no-input sets it false.
+    get canPrompt() {
+      return promptOverride ?? (stdoutIsTTY && !ci && proc.stdin.isTTY === true);
+    },
+    set canPrompt(value: boolean) {
+      promptOverride = value;
+    },
     // Every line written is scrubbed of the run's known secrets (key, card numbers), whatever its source.
     // … and of control characters from outside that no renderer escaped (see terminalSafe).
     out: (text) => void proc.stdout.write(terminalSafe(scrubKnown(text))),

@@ -184,14 +184,20 @@ export function applyHelpExtras(program: Command): void {
   program.configureHelp({ ...program.configureHelp(), optionDescription });
   // As wide as the help commander prints around it: the terminal's width, else 80.
   const width = () => (process.stdout.isTTY ? process.stdout.columns : undefined) ?? 80;
+  // A command's texts after its options are rearranged when its help is about to be shown (commander
+  // emits beforeHelp, then prints the help, then emits afterHelp), not when the tree is built: most
+  // runs show no help, and reading every command's texts was start-up work for nothing.
   const finish = (cmd: Command, extra: string[], withGlobals: boolean) => {
-    const after = takeAfterHelp(cmd);
-    const examples = [...after.examples, ...extra.filter((e) => !after.examples.includes(e))];
-    if (after.notes.length === 0 && !withGlobals && examples.length === 0) return;
-    cmd.addHelpText('after', () => {
-      const flags = withGlobals ? globalFlags(program, width()) : '';
-      const sections = [...after.notes, ...(flags !== '' ? [flags] : []), ...(examples.length > 0 ? [`Examples:\n${examples.map((l) => `  ${l}`).join('\n')}`] : [])];
-      return sections.length > 0 ? `\n${sections.join('\n\n')}` : '';
+    const events = cmd as unknown as EventEmitter;
+    events.once('beforeHelp', () => {
+      const after = takeAfterHelp(cmd);
+      const examples = [...after.examples, ...extra.filter((e) => !after.examples.includes(e))];
+      if (after.notes.length === 0 && !withGlobals && examples.length === 0) return;
+      cmd.addHelpText('after', () => {
+        const flags = withGlobals ? globalFlags(program, width()) : '';
+        const sections = [...after.notes, ...(flags !== '' ? [flags] : []), ...(examples.length > 0 ? [`Examples:\n${examples.map((l) => `  ${l}`).join('\n')}`] : [])];
+        return sections.length > 0 ? `\n${sections.join('\n\n')}` : '';
+      });
     });
   };
   finish(program, TOP_LEVEL_EXAMPLES, false);

@@ -20,7 +20,7 @@ export function showWarnings<T>(ctx: Pick<Context, 'io'>, validated: Validated<T
  * @throws ValidationError (exit 2) when the file cannot be read or has any error; nothing is sent
  */
 export async function loadValidated<K extends KindName>(file: string, kind: K, ctx: Context): Promise<KindValue<K>> {
-  return showWarnings(ctx, await loadKind(file, kind, ctx.io.stdin, ctx));
+  return showWarnings(ctx, await loadKind(file, kind, file === '-' ? ctx.io.stdin : undefined, ctx));
 }
 
 /**

@@ -9,9 +9,8 @@ import { UsageError, ValidationError } from '../errors.js';
 import { renderReports } from '../output/report.js';
 import { KIND_NAMES, type KindName } from '../input/kinds.js';
 import { validateFiles, type FileReport } from '../input/validate.js';
-import { isCsvName, validateCsvFile } from '../input/csv.js';
-import { loadCsvMapping } from '../input/csv-map.js';
-import { csvSettings, type CsvFlags } from './csv/book-flags.js';
+import { isCsvName } from '../input/csv-layout.js';
+import type { CsvFlags } from './csv/book-flags.js';
 
 /** Options of `validate`. */
 export interface ValidateOptions {
@@ -36,11 +35,14 @@ export async function runValidate(o: ValidateOptions, ctx: Context): Promise<Fil
     (p) => ({ senders: p.senders, profile: p.name }),
     () => ({ senders: undefined, profile: ctx.globals.profile ?? 'the active profile' }),
   );
-  const options = { kind: o.kind, now: () => ctx.now(), stdin: ctx.io.stdin, senders };
+  // Standard input is opened only for a run that reads "-".
+  const options = { kind: o.kind, now: () => ctx.now(), stdin: o.files.includes('-') ? ctx.io.stdin : undefined, senders };
   // A spreadsheet (.csv, .tsv) holds orders in rows: its orders are checked as one file's report.
   const reports: FileReport[] = [];
   if (!o.files.some(isCsvName)) reports.push(...(await validateFiles(o.files, options)));
   else {
+    // The CSV reader (csv-parse, the column mapping) is loaded only for a run that reads a spreadsheet.
+    const [{ validateCsvFile }, { loadCsvMapping }, { csvSettings }] = await Promise.all([import('../input/csv.js'), import('../input/csv-map.js'), import('./csv/book-flags.js')]);
     const csv = csvSettings(o.csv ?? {});
     const mapping = csv.map !== undefined ? await loadCsvMapping(csv.map) : undefined;
     const reading = { now: options.now, senders, decimalComma: csv.decimalComma, ...(csv.delimiter ? { delimiter: csv.delimiter } : {}), ...(mapping ? { mapping } : {}) };

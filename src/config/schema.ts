@@ -29,6 +29,7 @@
  */
 import * as z from 'zod';
 import { normaliseBaseUrl } from '../api/base-url.js';
+import { lazySchema } from '../schema/lazy.js';
 import { deliveryRequest } from '../schema/address.js';
 import { describe } from '../schema/common.js';
 import { ShipbookError } from '../errors.js';
@@ -85,36 +86,36 @@ export function baseUrlProblem(raw: string): string | undefined {
   }
 }
 
-const textValue = z.string({ error: 'expected text' }).min(1, { error: 'must not be empty' });
+const textValue = lazySchema(() => z.string({ error: 'expected text' }).min(1, { error: 'must not be empty' }));
 
-const baseUrl = textValue.superRefine((v, ctx) => {
+const baseUrl = lazySchema(() => textValue.superRefine((v, ctx) => {
   const problem = baseUrlProblem(v);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+}));
 
-const orderPath = textValue.superRefine((v, ctx) => {
+const orderPath = lazySchema(() => textValue.superRefine((v, ctx) => {
   const problem = orderPathProblem(v);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+}));
 
-const cardsPath = textValue.superRefine((v, ctx) => {
+const cardsPath = lazySchema(() => textValue.superRefine((v, ctx) => {
   const problem = referencedPathProblem(v);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+}));
 
-const servicePath = textValue.superRefine((v, ctx) => {
+const servicePath = lazySchema(() => textValue.superRefine((v, ctx) => {
   const problem = referencedPathProblem(v, '{service_code}');
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+}));
 
 /** A sender address: the collection address of an order (35-character limits) without `pickup`. */
-export const senderAddress = deliveryRequest('order');
+export const senderAddress = lazySchema(() => deliveryRequest('order'));
 export type SenderAddress = z.input<typeof senderAddress>;
 
-const senderName = z.string().superRefine((v, ctx) => {
+const senderName = lazySchema(() => z.string().superRefine((v, ctx) => {
   const problem = nameProblem(v, 'sender');
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+}));
 
 /** A duration as the `timeout` setting takes it: a number and `ms`, `s`, `m` or `h` (seconds when no unit). */
 const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(ms|s|m|h)?\s*$/i;
@@ -133,12 +134,12 @@ export function durationMs(text: string): number | undefined {
 export const QUOTE_PARAM_FIELDS = ['length', 'width', 'height', 'weight', 'unit'] as const;
 
 /** A query parameter name: letters, digits and `_ - . [ ]`, as a service's parameter names go. */
-const quoteParamName = z
+const quoteParamName = lazySchema(() => z
   .string({ error: 'expected text' })
-  .regex(/^[A-Za-z0-9_.[\]-]{1,64}$/, { error: 'must be a query parameter name: letters, digits, _ - . [ ] (at most 64)' });
+  .regex(/^[A-Za-z0-9_.[\]-]{1,64}$/, { error: 'must be a query parameter name: letters, digits, _ - . [ ] (at most 64)' }));
 
 /** One stored profile: every member optional; defaults apply at resolution (see resolve.ts). */
-export const storedProfile = z.strictObject(
+export const storedProfile = lazySchema(() => z.strictObject(
   {
     'base-url': baseUrl.optional(),
     // Never echo the value of a key in an error message.
@@ -189,11 +190,11 @@ export const storedProfile = z.strictObject(
   if (p.payment?.type === 'stored_card' && p.payment['stored-card'] === undefined) {
     ctx.addIssue({ code: 'custom', path: ['payment', 'stored-card'], message: 'required when payment.type is stored_card (the id of a card stored by the service)' });
   }
-});
+}));
 export type StoredProfile = z.input<typeof storedProfile>;
 
 /** The whole configuration file. */
-export const configFile = z
+export const configFile = lazySchema(() => z
   .strictObject(
     {
       version: z.literal(CONFIG_VERSION, { error: `must be ${CONFIG_VERSION}` }).optional(),
@@ -212,7 +213,7 @@ export const configFile = z
       const problem = nameProblem(name, 'profile');
       if (problem) ctx.addIssue({ code: 'custom', path: ['profiles', name], message: problem });
     }
-  });
+  }));
 
 /** The configuration as stored (input form: kept exactly as written, sender addresses included). */
 export interface ConfigData {

@@ -117,3 +117,8 @@ export function normaliseHeader(header: string): string {
 export function samePath(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean {
   return a.length === b.length && a.every((s, i) => s === b[i]);
 }
+
+/** True for a file name that holds a spreadsheet: `.csv` or `.tsv`. */
+export function isCsvName(file: string): boolean {
+  return /\.(csv|tsv)$/i.test(file);
+}

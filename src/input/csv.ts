@@ -607,11 +607,6 @@ export async function* csvOrders(source: CsvSource, options: CsvReadOptions = {}
   }
 }
 
-/** True for a file name that holds a spreadsheet: `.csv` or `.tsv`. */
-export function isCsvName(file: string): boolean {
-  return /\.(csv|tsv)$/i.test(file);
-}
-
 /**
  * `shipbook validate orders.csv`: every order of a CSV file checked offline (as `shipbook book
  * orders.csv --dry-run` checks them), reported as one file of kind `order` with every problem,

@@ -13,7 +13,8 @@
  * The top-level `request` wrapper of the wire form is optional, and a top-level `"$schema"` (how a
  * JSON file names its JSON Schema for editors) is ignored.
  */
-import { open, stat } from 'node:fs/promises';
+import { close, open, read, stat } from 'node:fs';
+import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
 import { LineCounter, parseDocument, isAlias, isMap, isPair, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 import type * as z from 'zod';
@@ -115,6 +116,13 @@ function readStream(stream: Readable, file: string): Promise<Buffer> {
   return readAll(stream, { bytes: MAX_INPUT_BYTES, tooLarge: () => fail(file, tooLarge()) });
 }
 
+// node:fs's callback API, promised: node:fs/promises would load its own module graph (readline,
+// file watchers, web streams) at every start-up of validate and the sending commands, for four calls.
+const statFile = promisify(stat);
+const openFile = promisify(open);
+const readFile = promisify(read);
+const closeFile = promisify(close);
+
 /**
  * Reads the raw bytes of `file` (or standard input for `-`).
  * @throws ValidationError (exit 2) when the file is missing, unreadable, a directory or too large.
@@ -125,19 +133,19 @@ export async function readInput(file: string, stdin?: Readable): Promise<Buffer>
     return readStream(stdin, file);
   }
   try {
-    const info = await stat(file);
+    const info = await statFile(file);
     if (info.isDirectory()) fail(file, 'is a directory, not a file');
     // A device (/dev/zero), a FIFO with no writer or a socket would never end, or never start:
     // only regular files are read (standard input is "-").
     if (!info.isFile()) fail(file, 'is not a regular file (a device, FIFO or socket); give a file, or "-" for standard input');
     if (info.size > MAX_INPUT_BYTES) fail(file, tooLarge());
     // Read at most one byte past the limit whatever stat said (a file that grows while read).
-    const handle = await open(file, 'r');
+    const fd = await openFile(file, 'r');
     try {
       const buf = Buffer.alloc(Math.min(info.size, MAX_INPUT_BYTES) + 1);
       let filled = 0;
       for (;;) {
-        const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+        const { bytesRead } = await readFile(fd, buf, filled, buf.length - filled, filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
         if (filled === buf.length) {
@@ -147,7 +155,7 @@ export async function readInput(file: string, stdin?: Readable): Promise<Buffer>
       }
       return buf.subarray(0, filled);
     } finally {
-      await handle.close();
+      await closeFile(fd);
     }
   } catch (err) {
     if (err instanceof ValidationError) throw err;

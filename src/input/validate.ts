@@ -4,7 +4,8 @@
  * reports and never sends) and by the commands that send a document (which refuse to send while
  * any error remains, and print warnings on stderr without stopping).
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ValidationError, type InputIssue } from '../errors.js';
@@ -185,6 +186,10 @@ export async function validateFile(file: string, options: CheckOptions & { stdin
 /** Extensions of the files a directory argument stands for. */
 export const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
 
+// node:fs's callback API, promised, as in load.ts: node:fs/promises costs its own module graph at start-up.
+const readDirectory = promisify(readdir);
+const statPath = promisify(stat);
+
 /**
  * The files the arguments stand for: a file as given (and `-`), a directory as every `.json`,
  * `.yaml` and `.yml` file under it (sorted; hidden entries, symbolic links to directories and
@@ -195,7 +200,7 @@ export async function expandInputs(paths: readonly string[]): Promise<Array<{ fi
   const out: Array<{ file: string; problem?: string }> = [];
   let schemasSkipped = 0;
   const walk = async (dir: string): Promise<string[]> => {
-    const entries = await readdir(dir, { withFileTypes: true });
+    const entries = await readDirectory(dir, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const files: string[] = [];
     for (const e of entries) {
@@ -214,7 +219,7 @@ export async function expandInputs(paths: readonly string[]): Promise<Array<{ fi
     let isDir = false;
     if (p !== '-') {
       try {
-        isDir = (await stat(p)).isDirectory();
+        isDir = (await statPath(p)).isDirectory();
       } catch {
         isDir = false;
       }
@@ -290,9 +295,10 @@ export function validateKind<K extends KindName>(doc: LoadedDocument, kind: K, c
 }
 
 /**
- * Loads `file` (or `-`) and validates it as `kind` (see {@link validateKind}).
+ * Loads `file` (or `-`, read from `stdin`, which only `-` needs) and validates it as `kind` (see
+ * {@link validateKind}).
  * @throws ValidationError (exit 2) when the file cannot be read or has any error.
  */
-export async function loadKind<K extends KindName>(file: string, kind: K, stdin: Readable, ctx: LoadContext): Promise<Validated<KindValue<K>>> {
+export async function loadKind<K extends KindName>(file: string, kind: K, stdin: Readable | undefined, ctx: LoadContext): Promise<Validated<KindValue<K>>> {
   return validateKind(await loadDocument(file, stdin), kind, ctx);
 }

@@ -4,11 +4,12 @@
  */
 import { TEXT_LIMITS } from './limits.js';
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { charCount, countryCode, describe, email, hasUtcOffset, isIsoTime, isoDate, isoTime, looseText, optionalText, secondsOfDay, text, textLike, type ShipmentFormKind } from './common.js';
 import { withJsonSchema } from './jsonschema.js';
 
 /** Pickup window on a collection: ISO 8601 date, earliest and latest time; earliest before latest. */
-export const pickupRequest = z
+export const pickupRequest = lazySchema(() => z
   .strictObject(
     {
       date: isoDate,
@@ -30,7 +31,7 @@ export const pickupRequest = z
         message: `must be after time_earliest (${p.time_earliest}, got ${p.time_latest})`,
       });
     }
-  });
+  }));
 export type PickupRequest = z.output<typeof pickupRequest>;
 
 /** Largest number of address lines (interface document, "Address object"). */
@@ -109,7 +110,7 @@ export type CollectionRequest = z.output<ReturnType<typeof collectionRequest>>;
  * Address in a response: lenient. `address_lines` arrives padded to three entries with empty
  * strings and `pickup.date` as `<date>T00:00:00`; both are read back to their plain forms.
  */
-export const addressResponse = z.looseObject({
+export const addressResponse = lazySchema(() => z.looseObject({
   first_name: z.string().optional(),
   last_name: z.string().optional(),
   company: z.string().nullish(),
@@ -129,5 +130,5 @@ export const addressResponse = z.looseObject({
       time_latest: z.string().optional(),
     })
     .nullish(),
-});
+}));
 export type AddressResponse = z.output<typeof addressResponse>;

@@ -8,23 +8,24 @@
  * `{credit_cards: [{id, brand, last_four, expire: "MM/YY", holder_name, expired}]}`.
  */
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 
 /** `MM/YY`, two-digit month and year, as card expiry dates are written in the interface document. */
 export const CARD_EXPIRY_PATTERN = /^(0[1-9]|1[0-2])\/\d{2}$/;
 
 /** One stored card in a response. `expired` is the service's own judgement (true once the month is over). */
-export const storedCard = z.looseObject({
+export const storedCard = lazySchema(() => z.looseObject({
   id: z.union([z.string().min(1), z.number()]).transform(String),
   brand: z.string().nullish().transform((b) => b ?? ''),
   last_four: z.union([z.string(), z.number()]).transform((v) => String(v).padStart(4, '0')).pipe(z.string().regex(/^\d{4}$/, { error: 'expected the last four digits' })),
   expire: z.string().regex(CARD_EXPIRY_PATTERN, { error: 'expected MM/YY' }),
   holder_name: z.string().nullish().transform((h) => h ?? ''),
   expired: z.boolean().optional(),
-});
+}));
 export type StoredCard = z.output<typeof storedCard>;
 
 /** `result` of fetch-credit-card: `{credit_cards: […]}`. */
-export const storedCardsResult = z.looseObject({ credit_cards: z.array(storedCard) });
+export const storedCardsResult = lazySchema(() => z.looseObject({ credit_cards: z.array(storedCard) }));
 
 /**
  * True when a card expiring `MM/YY` can no longer be used at `now`: a card is valid to the end

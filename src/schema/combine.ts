@@ -10,6 +10,7 @@
  * consolidation hub in Australia; the service decides, not the client).
  */
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { describe, text } from './common.js';
 import { shipmentRequest } from './shipment.js';
 
@@ -17,7 +18,7 @@ import { shipmentRequest } from './shipment.js';
  * A shipment of create shipment: the request form (`kind` `shipment`) that must leave Australia —
  * collected in AU (when a collection is given) and delivered to another country.
  */
-export const leavingAustraliaShipment = shipmentRequest('shipment').superRefine((s, ctx) => {
+export const leavingAustraliaShipment = lazySchema(() => shipmentRequest('shipment').superRefine((s, ctx) => {
   const from = s.collection?.country;
   if (from !== undefined && from !== 'AU') {
     ctx.addIssue({
@@ -33,35 +34,35 @@ export const leavingAustraliaShipment = shipmentRequest('shipment').superRefine(
       message: 'create shipment (consolidated mail) is only for shipments leaving Australia; send a domestic parcel with "shipbook order create"',
     });
   }
-});
+}));
 
 /** Body of create shipment inside `request`: `{shipment: …}`, a shipment leaving Australia. */
-export const createShipmentRequest = z.object(
+export const createShipmentRequest = lazySchema(() => z.object(
   { shipment: leavingAustraliaShipment },
   { error: (iss) => `expected a shipment document (got ${describe(iss.input)})` },
-);
+));
 export type CreateShipmentRequest = z.output<typeof createShipmentRequest>;
 
 /** A list of shipment ids (as returned by create shipment), at least one, none twice. */
-export const shipmentIdList = z
+export const shipmentIdList = lazySchema(() => z
   .array(text(), { error: (iss) => (iss.input === undefined ? 'required' : `expected a list of shipment ids (got ${describe(iss.input)})`) })
   .min(1, { error: 'at least 1 shipment id' })
   .superRefine((ids, ctx) => {
     ids.forEach((id, i) => {
       if (ids.indexOf(id) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `shipment id ${id} given twice` });
     });
-  });
+  }));
 
 /**
  * Body of combine inside `request`: the ids of shipments from create shipment, and the
  * `main_shipment` that carries them to the hub (optional only for accounts with the free-pickup
  * option, which the service, not the client, knows).
  */
-export const combineRequest = z.object(
+export const combineRequest = lazySchema(() => z.object(
   {
     shipments: shipmentIdList,
     main_shipment: shipmentRequest('shipment').optional(),
   },
   { error: (iss) => `expected a combine document (got ${describe(iss.input)})` },
-);
+));
 export type CombineRequest = z.output<typeof combineRequest>;

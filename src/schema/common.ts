@@ -4,6 +4,7 @@
  * listed in the interface document.
  */
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { createRequire } from 'node:module';
 import { anyCasePattern, choiceJsonSchema, withJsonSchema } from './jsonschema.js';
 import { Money, parseAmountInput, readCents } from './money.js';
@@ -66,27 +67,28 @@ export function textLike(max?: number) {
   );
 }
 
-type Countries = typeof import('i18n-iso-countries');
-let countriesModule: Countries | undefined;
+/** A row of i18n-iso-countries' code table: alpha-2, alpha-3, numeric. */
+type CountryCodeRow = readonly [string, string, string];
+let alpha2Codes: ReadonlySet<string> | undefined;
 /**
- * The i18n-iso-countries package, loaded on first use (it is not needed for `--help` and most
- * commands' start-up). Its core only (`index.js`: the codes), not the package entry, which reads
- * all 78 languages of country names; a caller that shows names registers the one it needs.
+ * The ISO 3166-1 alpha-2 codes of the i18n-iso-countries package, read on first use from its code
+ * table alone (`codes.json`): the package's core (`index.js`) also loads a diacritics library and
+ * its list of languages, which checking a code does not need.
  */
-function countries(): Countries {
-  countriesModule ??= createRequire(import.meta.url)('i18n-iso-countries/index.js') as Countries;
-  return countriesModule;
+function alpha2(): ReadonlySet<string> {
+  alpha2Codes ??= new Set((createRequire(import.meta.url)('i18n-iso-countries/codes.json') as CountryCodeRow[]).map((row) => row[0]));
+  return alpha2Codes;
 }
 
 /** True when `code` is an ISO 3166-1 alpha-2 country code (upper case), per i18n-iso-countries. */
 export function isCountryCode(code: string): boolean {
-  return /^[A-Z]{2}$/.test(code) && countries().isValid(code);
+  return /^[A-Z]{2}$/.test(code) && alpha2().has(code);
 }
 
 let countryCodes: readonly string[] | undefined;
 /** Every ISO 3166-1 alpha-2 code known to i18n-iso-countries, upper case, sorted. */
 export function allCountryCodes(): readonly string[] {
-  countryCodes ??= Object.keys(countries().getAlpha2Codes()).sort();
+  countryCodes ??= [...alpha2()].sort();
   return countryCodes;
 }
 
@@ -102,7 +104,7 @@ function countryCodePattern(): string {
 const COUNTRY_CODE_MIXUPS: Readonly<Record<string, string>> = { UK: 'GB', EN: 'GB', EL: 'GR' };
 
 /** A two-letter ISO 3166-1 country code, any case on input, sent in upper case. */
-export const countryCode = z
+export const countryCode = lazySchema(() => z
   .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a two-letter country code (got ${describe(iss.input)})`) })
   .superRefine((raw, ctx) => {
     const code = raw.trim().toUpperCase();
@@ -112,17 +114,17 @@ export const countryCode = z
       ctx.addIssue({ code: 'custom', message: `unknown country code ${describe(raw)} (${hint ? `did you mean ${hint}?` : 'ISO 3166-1 alpha-2, e.g. AU, US, GB'})` });
     }
   })
-  .transform((s) => s.trim().toUpperCase());
+  .transform((s) => s.trim().toUpperCase()));
 withJsonSchema(countryCode, () => ({ type: 'string', pattern: countryCodePattern(), examples: ['AU', 'NZ', 'US', 'GB'] }));
 
 /** A positive decimal number (a dimension or weight), as a JSON number or a decimal string. */
-export const positiveDecimal = z.preprocess(
+export const positiveDecimal = lazySchema(() => z.preprocess(
   (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
   z
     .number({ error: (iss) => (iss.input === undefined ? 'required' : `expected a number (got ${describe(iss.input)})`) })
     .refine((n) => Number.isFinite(n), { error: (iss) => `expected a finite number (got ${String(iss.input)})`, abort: true })
     .refine((n) => n > 0, { error: (iss) => `must be greater than 0 (got ${String(iss.input)})` }),
-);
+));
 withJsonSchema(positiveDecimal, {
   anyOf: [
     { type: 'number', exclusiveMinimum: 0 },
@@ -131,17 +133,17 @@ withJsonSchema(positiveDecimal, {
 });
 
 /** An integer quantity of at least 1. */
-export const quantity = z
+export const quantity = lazySchema(() => z
   .number({ error: (iss) => (iss.input === undefined ? 'required' : `expected a whole number (got ${describe(iss.input)})`) })
   .int({ error: (iss) => `must be a whole number (got ${String(iss.input)})` })
-  .min(1, { error: (iss) => `at least 1 (got ${String(iss.input)})` });
+  .min(1, { error: (iss) => `at least 1 (got ${String(iss.input)})` }));
 withJsonSchema(quantity, { type: 'integer', minimum: 1 });
 
 /**
  * An AUD amount typed by a user: a number or decimal string, at least 0, at most two decimals.
  * Parsed to {@link Money} (exact cents).
  */
-export const amountInput = z
+export const amountInput = lazySchema(() => z
   .union([z.number(), z.string()], { error: (iss) => (iss.input === undefined ? 'required' : `expected an amount (got ${describe(iss.input)})`) })
   .transform((v, ctx) => {
     const parsed = parseAmountInput(v);
@@ -154,7 +156,7 @@ export const amountInput = z
       return z.NEVER;
     }
     return new Money(parsed.cents);
-  });
+  }));
 withJsonSchema(amountInput, {
   anyOf: [
     { type: 'number', minimum: 0 },
@@ -163,19 +165,19 @@ withJsonSchema(amountInput, {
 });
 
 /** The currency of an item or quote: only AUD is supported (interface document, "Conventions"). */
-export const currencyAud = z
+export const currencyAud = lazySchema(() => z
   .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a currency code (got ${describe(iss.input)})`) })
   .transform((s) => s.trim().toUpperCase())
-  .refine((s) => s === 'AUD', { error: (iss) => `only AUD is supported (got ${describe(iss.input)})` });
+  .refine((s) => s === 'AUD', { error: (iss) => `only AUD is supported (got ${describe(iss.input)})` }));
 withJsonSchema(currencyAud, choiceJsonSchema(['AUD']));
 
 /** Package unit: `cm` (centimetres and kilograms) or `in` (inches and pounds), any case on input. */
-export const packageUnit = z
+export const packageUnit = lazySchema(() => z
   .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected cm or in (got ${describe(iss.input)})`) })
   .transform((s) => s.trim().toLowerCase())
   .refine((s): s is 'cm' | 'in' => s === 'cm' || s === 'in', {
     error: (iss) => `must be cm (centimetres, kilograms) or in (inches, pounds) (got ${describe(iss.input)})`,
-  }) as unknown as z.ZodType<'cm' | 'in', string>;
+  }) as unknown as z.ZodType<'cm' | 'in', string>);
 withJsonSchema(packageUnit, choiceJsonSchema(['cm', 'in']));
 
 /** True when `s` is a real calendar date `YYYY-MM-DD`. */
@@ -190,10 +192,10 @@ export function isIsoDate(s: string): boolean {
  * An ISO 8601 calendar date `YYYY-MM-DD`. A response-style `YYYY-MM-DDT00:00:00` is accepted and
  * read as its date (interface document, "Pickup object").
  */
-export const isoDate = z
+export const isoDate = lazySchema(() => z
   .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a date YYYY-MM-DD (got ${describe(iss.input)})`) })
   .transform((s) => s.trim().replace(/T00:00(:00(\.0+)?)?Z?$/, ''))
-  .refine(isIsoDate, { error: (iss) => `expected an ISO 8601 date YYYY-MM-DD (got ${describe(iss.input)})` });
+  .refine(isIsoDate, { error: (iss) => `expected an ISO 8601 date YYYY-MM-DD (got ${describe(iss.input)})` }));
 withJsonSchema(isoDate, { type: 'string', pattern: '^\\s*\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T00:00(:00(\\.0+)?)?Z?)?\\s*$', examples: ['2026-12-01'] });
 
 /**
@@ -213,7 +215,7 @@ export function isIsoTime(s: string): boolean {
  * of a second and a UTC offset (`09:00:00+10:00`). The basic format without colons (`0900`) is
  * refused with a message that shows the extended form. Sent as written (trimmed).
  */
-export const isoTime = z
+export const isoTime = lazySchema(() => z
   .string({
     error: (iss) => {
       if (iss.input === undefined) return 'required';
@@ -229,7 +231,7 @@ export const isoTime = z
       const hint = basic ? `; write it with colons: ${basic[1]}:${basic[2]}${basic[3] ? `:${basic[3]}` : ''}` : '';
       return `expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got ${describe(iss.input)})${hint}`;
     },
-  });
+  }));
 withJsonSchema(isoTime, {
   type: 'string',
   pattern: '^\\s*([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d([.,]\\d+)?)?(Z|[+-]([01]\\d|2[0-3])(:?[0-5]\\d)?)?\\s*$',
@@ -260,10 +262,10 @@ export function hasUtcOffset(time: string): boolean {
 }
 
 /** An e-mail address. */
-export const email = z
+export const email = lazySchema(() => z
   .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected an e-mail address (got ${describe(iss.input)})`) })
   .transform((s) => s.trim())
-  .pipe(z.email({ error: (iss) => `not an e-mail address (got ${describe(iss.input)})` }));
+  .pipe(z.email({ error: (iss) => `not an e-mail address (got ${describe(iss.input)})` })));
 withJsonSchema(email, { type: 'string', format: 'email' });
 
 /** Case-insensitive choice of one of `values`, sent in the canonical spelling given. */
@@ -285,14 +287,14 @@ export function choice<const T extends readonly [string, ...string[]]>(values: T
 // ---- Response readers: the quirks are read, not rejected (interface document). ----
 
 /** A price member as the service sends it: a number or a decimal string, read exactly into {@link Money}. */
-export const moneyResponse = z.union([z.number(), z.string()]).transform((v, ctx) => {
+export const moneyResponse = lazySchema(() => z.union([z.number(), z.string()]).transform((v, ctx) => {
   const cents = readCents(v);
   if (cents === undefined) {
     ctx.addIssue({ code: 'custom', message: `not a decimal amount (got ${describe(v)})` });
     return z.NEVER;
   }
   return new Money(cents);
-});
+}));
 
 /** A string the service may send as a number (postcodes, ids). */
-export const looseText = z.union([z.string(), z.number()]).transform((v) => String(v));
+export const looseText = lazySchema(() => z.union([z.string(), z.number()]).transform((v) => String(v)));

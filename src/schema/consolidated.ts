@@ -10,6 +10,7 @@
  *   of the forms {@link shipmentDocument} reads.
  */
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { leavingAustraliaShipment } from './combine.js';
 import { describe, text } from './common.js';
 import { shipmentRequest, type ShipmentRequest } from './shipment.js';
@@ -20,7 +21,7 @@ import { isObject } from './object.js';
  * Unknown top-level fields are errors: a misspelt `main_shipment` must not be found out only after
  * the children were created.
  */
-export const consolidatedBooking = z.strictObject(
+export const consolidatedBooking = lazySchema(() => z.strictObject(
   {
     shipments: z
       .array(leavingAustraliaShipment, {
@@ -30,11 +31,11 @@ export const consolidatedBooking = z.strictObject(
     main_shipment: shipmentRequest('shipment').optional(),
   },
   { error: (iss) => `expected a consolidated booking (got ${describe(iss.input)})` },
-);
+));
 export type ConsolidatedBooking = z.output<typeof consolidatedBooking>;
 
 /** The combine file: shipment ids (optional, command-line ids replace them) and the main shipment; unknown fields are errors. */
-export const combineFile = z.strictObject(
+export const combineFile = lazySchema(() => z.strictObject(
   {
     shipments: z
       .array(text(), { error: (iss) => `expected a list of shipment ids (got ${describe(iss.input)})` })
@@ -42,7 +43,7 @@ export const combineFile = z.strictObject(
     main_shipment: shipmentRequest('shipment').optional(),
   },
   { error: (iss) => `expected a combine document (got ${describe(iss.input)})` },
-);
+));
 export type CombineFile = z.output<typeof combineFile>;
 
 /**

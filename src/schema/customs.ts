@@ -1,6 +1,7 @@
 /** Customs information and Item: interface document, "Customs information". */
 import { TEXT_LIMITS } from './limits.js';
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { amountInput, choice, countryCode, currencyAud, describe, optionalText, quantity, text, type ShipmentFormKind } from './common.js';
 import type { Money } from './money.js';
 import { moneyResponse, looseText } from './common.js';
@@ -74,7 +75,7 @@ export function customsRequest(kind: ShipmentFormKind) {
 export type CustomsRequest = z.output<ReturnType<typeof customsRequest>>;
 
 /** Customs information in a response: lenient; item values read exactly. */
-export const customsResponse = z.looseObject({
+export const customsResponse = lazySchema(() => z.looseObject({
   description: z.string().nullish(),
   reason: z.string().optional(),
   tax_status: z.string().optional(),
@@ -90,4 +91,4 @@ export const customsResponse = z.looseObject({
       }),
     )
     .optional(),
-});
+}));

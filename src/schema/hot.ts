@@ -6,11 +6,19 @@
  * fast path rejects is parsed again by the schema itself, so failures carry exactly the issues they
  * always did. One-shot commands (`validate`, `quote`) never reach the threshold and never pay the
  * few milliseconds compiling costs.
+ *
+ * Before the threshold, a schema is also parsed without zod's own generated fast path for objects
+ * (`jitless`): zod generates that code for each object schema on its first parse, a cost a
+ * schema used once (one file, one answer) never wins back; the result and issues are the same.
  */
 import * as z from 'zod';
+import { withoutStandIns } from './lazy.js';
 
 /** Uses of a schema before it is compiled. */
 export const COMPILE_AFTER = 16;
+
+/** Parse options of the first uses: no generated fast path (see the module comment). */
+const JITLESS = { jitless: true } as const;
 
 const uses = new WeakMap<z.ZodType, number | z.ZodType>();
 
@@ -22,7 +30,9 @@ export function safeParseHot<S extends z.ZodType>(schema: S, value: unknown): z.
   const seen = uses.get(schema);
   if (typeof seen === 'object') return (seen as S).safeParse(value);
   const n = (seen ?? 0) + 1;
-  // z.compile never throws: a schema its code generator cannot model comes back unchanged.
-  uses.set(schema, n >= COMPILE_AFTER ? z.compile(schema) : n);
-  return schema.safeParse(value);
+  // z.compile never throws: a schema its code generator cannot model comes back unchanged. It
+  // compiles the built schemas, not the stand-ins of lazily built ones (src/schema/lazy.ts), so the
+  // hot path reads no schema through a stand-in.
+  uses.set(schema, n >= COMPILE_AFTER ? z.compile(withoutStandIns(schema)) : n);
+  return schema.safeParse(value, n >= COMPILE_AFTER ? undefined : JITLESS);
 }

@@ -10,12 +10,14 @@
  * JSON Schema: `shipbook validate` checks them.
  */
 import * as z from 'zod';
+import { shareWithStandIns, withoutStandIns } from './lazy.js';
 
 /** A JSON Schema object, as plain JSON. */
 export type JsonSchema = Record<string, unknown>;
 
 /** JSON Schema to use instead of zod's for particular schema instances (input side). */
 export const inputJsonSchemaHints = z.registry<{ jsonSchema: JsonSchema | (() => JsonSchema) }>();
+shareWithStandIns(inputJsonSchemaHints);
 
 /**
  * Registers the JSON Schema that describes what `schema` accepts on input (or a function that
@@ -143,7 +145,7 @@ function describeFields(schema: unknown): void {
  * `additionalProperties: false`, so editors flag a misspelt field.
  */
 export function toInputJsonSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, {
+  const json = z.toJSONSchema(withoutStandIns(schema), {
     target: 'draft-2020-12',
     io: 'input',
     unrepresentable: 'any',

@@ -1,11 +1,12 @@
 /** Order: interface document, "Order" and "Create order: POST /orders/". */
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { describe, looseText } from './common.js';
 import { priceResponse } from './price.js';
 import { shipmentRequest, shipmentResponse } from './shipment.js';
 
 /** Body of create order inside `request`: `{order: {shipments: [shipment, …]}}`, at least one shipment. */
-export const createOrderRequest = z.strictObject(
+export const createOrderRequest = lazySchema(() => z.strictObject(
   {
     order: z.strictObject(
       {
@@ -19,7 +20,7 @@ export const createOrderRequest = z.strictObject(
     ),
   },
   { error: (iss) => `expected an order document (got ${describe(iss.input)})` },
-);
+));
 export type CreateOrderRequest = z.output<typeof createOrderRequest>;
 /** The input form (before transforms) of create order, for typing fixtures. */
 export type CreateOrderInput = z.input<typeof createOrderRequest>;
@@ -28,13 +29,13 @@ export type CreateOrderInput = z.input<typeof createOrderRequest>;
  * An order in a response (create order, combine, accept, fetch-order-data, callback). Prices are
  * numbers in create order and decimal strings in combine and accept; both read as exact Money.
  */
-export const orderResponse = z.looseObject({
+export const orderResponse = lazySchema(() => z.looseObject({
   id: looseText,
   status: z.string().optional(),
   shipments: z.array(shipmentResponse).default([]),
   price: priceResponse.optional(),
-});
+}));
 export type OrderResponse = z.output<typeof orderResponse>;
 
 /** `result` of create order, combine, accept and fetch-order-data: `{order: …}`. */
-export const orderResult = z.looseObject({ order: orderResponse });
+export const orderResult = lazySchema(() => z.looseObject({ order: orderResponse }));

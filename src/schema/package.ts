@@ -1,9 +1,10 @@
 /** Package: interface document, "Package". `cm` = centimetres and kilograms, `in` = inches and pounds. */
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { describe, packageUnit, positiveDecimal } from './common.js';
 
 /** A package in request form: positive dimensions and weight, unit `cm` (cm/kg) or `in` (in/lb). */
-export const packageRequest = z.strictObject(
+export const packageRequest = lazySchema(() => z.strictObject(
   {
     length: positiveDecimal,
     width: positiveDecimal,
@@ -12,21 +13,21 @@ export const packageRequest = z.strictObject(
     unit: packageUnit,
   },
   { error: (iss) => (iss.input === undefined ? 'required' : `expected a package (got ${describe(iss.input)})`) },
-);
+));
 export type PackageRequest = z.output<typeof packageRequest>;
 
 /** Lists of packages: at least one. */
-export const packagesRequest = z
+export const packagesRequest = lazySchema(() => z
   .array(packageRequest, { error: (iss) => (iss.input === undefined ? 'required' : `expected a list of packages (got ${describe(iss.input)})`) })
-  .min(1, { error: 'at least 1 package' });
+  .min(1, { error: 'at least 1 package' }));
 
-const numberLike = z.union([z.number(), z.string()]).transform((v) => Number(v));
+const numberLike = lazySchema(() => z.union([z.number(), z.string()]).transform((v) => Number(v)));
 
 /**
  * A package in a response. The unit arrives as `unit_weight`, upper- or lower-case; it is read
  * into `unit` (lower-case), whichever name and case the service used.
  */
-export const packageResponse = z
+export const packageResponse = lazySchema(() => z
   .looseObject({
     length: numberLike.optional(),
     width: numberLike.optional(),
@@ -38,7 +39,7 @@ export const packageResponse = z
   .transform(({ unit_weight, unit, ...rest }) => {
     const raw = (unit ?? unit_weight ?? '').toLowerCase();
     return { ...rest, unit: raw === 'cm' || raw === 'in' ? (raw as 'cm' | 'in') : raw };
-  });
+  }));
 export type PackageResponse = z.output<typeof packageResponse>;
 
 /** Units of a package converted to centimetres and kilograms (1 in = 2.54 cm, 1 lb = 0.45359237 kg). */

@@ -5,20 +5,21 @@
  * read exactly into {@link Money}; a missing member reads as zero.
  */
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { moneyResponse } from './common.js';
 import { Money } from './money.js';
 
 const zero = () => new Money(0);
 
 /** A price object in a response, every amount as exact {@link Money} (AUD). */
-export const priceResponse = z.looseObject({
+export const priceResponse = lazySchema(() => z.looseObject({
   currency: z.string().default('AUD'),
   amount: moneyResponse.default(zero),
   insurance: moneyResponse.nullish().transform((m) => m ?? new Money(0)),
   gst: moneyResponse.nullish().transform((m) => m ?? new Money(0)),
   total: moneyResponse.default(zero),
   summary_child_shipments: moneyResponse.optional(),
-});
+}));
 export type Price = z.output<typeof priceResponse>;
 
 /**

@@ -1,6 +1,7 @@
 /** Get quote: interface document, "Get quote: POST /quote/", "GET /quote/" and "Quote service entry". */
 import { TEXT_LIMITS } from './limits.js';
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { amountInput, countryCode, currencyAud, describe, looseText, text, textLike } from './common.js';
 import { Money } from './money.js';
 import { packagesRequest } from './package.js';
@@ -13,7 +14,7 @@ import { priceResponse } from './price.js';
  * example sends them: the strings `"true"`/`"false"`, read as "insure the declared value" and no
  * insurance.
  */
-export const quoteInsurance = z.union([z.boolean(), z.number(), z.string()]).transform((v, ctx): Money | 'true' | 'false' => {
+export const quoteInsurance = lazySchema(() => z.union([z.boolean(), z.number(), z.string()]).transform((v, ctx): Money | 'true' | 'false' => {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'string' && /^(true|false)$/i.test(v.trim())) return v.trim().toLowerCase() === 'true' ? 'true' : 'false';
   const parsed = amountInput.safeParse(v);
@@ -22,10 +23,10 @@ export const quoteInsurance = z.union([z.boolean(), z.number(), z.string()]).tra
     return z.NEVER;
   }
   return parsed.data;
-});
+}));
 
 /** Body of get quote inside `request`. Amounts are AUD; packages in `cm`/kg or `in`/lb. */
-export const quoteRequest = z.strictObject(
+export const quoteRequest = lazySchema(() => z.strictObject(
   {
     collection_country: countryCode,
     collection_postcode: textLike(TEXT_LIMITS.postcode),
@@ -39,12 +40,12 @@ export const quoteRequest = z.strictObject(
     currency: currencyAud,
   },
   { error: (iss) => `expected a quote request (got ${describe(iss.input)})` },
-);
+));
 export type QuoteRequest = z.output<typeof quoteRequest>;
 export type QuoteInput = z.input<typeof quoteRequest>;
 
 /** A quote service entry: code, name (may hold line breaks), carrier, `global_mail`, price. */
-export const quoteServiceEntry = z.looseObject({
+export const quoteServiceEntry = lazySchema(() => z.looseObject({
   code: looseText,
   name: z.string().nullish().transform((n) => n ?? ''),
   carrier: z.string().nullish().transform((c) => c ?? ''),
@@ -53,8 +54,8 @@ export const quoteServiceEntry = z.looseObject({
     .transform((v) => v === true || v === 1 || (typeof v === 'string' && /^(true|1|yes)$/i.test(v)))
     .default(false),
   price: priceResponse,
-});
+}));
 export type QuoteServiceEntry = z.output<typeof quoteServiceEntry>;
 
 /** `result` of get quote: `{services: [entry, …]}`. */
-export const quoteResult = z.looseObject({ services: z.array(quoteServiceEntry).default([]) });
+export const quoteResult = lazySchema(() => z.looseObject({ services: z.array(quoteServiceEntry).default([]) }));

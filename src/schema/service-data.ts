@@ -11,24 +11,25 @@
  * delivers the parcels and where they are split); `null` for any other service.
  */
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { addressResponse } from './address.js';
 
 /** The shipment fields a consolidated-mail service prescribes: `collection_type` and `collection`. */
-export const collectionData = z.looseObject({
+export const collectionData = lazySchema(() => z.looseObject({
   collection_type: z.string().min(1),
   collection: addressResponse,
-});
+}));
 export type CollectionData = z.output<typeof collectionData>;
 
 /** The data of one service in a response. */
-export const serviceData = z.looseObject({
+export const serviceData = lazySchema(() => z.looseObject({
   code: z.string().min(1),
   name: z.string().nullish().transform((n) => n ?? ''),
   carrier: z.string().nullish().transform((c) => c ?? ''),
   global_mail: z.boolean().optional().transform((g) => g ?? false),
   collection_data: collectionData.nullish().transform((c) => c ?? null),
-});
+}));
 export type ServiceData = z.output<typeof serviceData>;
 
 /** `result` of fetch-service-data: `{service: …}`. */
-export const serviceDataResult = z.looseObject({ service: serviceData });
+export const serviceDataResult = lazySchema(() => z.looseObject({ service: serviceData }));

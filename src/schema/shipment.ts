@@ -5,6 +5,7 @@
  */
 import { TEXT_LIMITS } from './limits.js';
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import { collectionRequest, deliveryRequest, addressResponse } from './address.js';
 import { choice, describe, looseText, optionalText, text, type ShipmentFormKind } from './common.js';
 import { customsRequest, customsResponse } from './customs.js';
@@ -53,9 +54,9 @@ export function serviceRequest(kind: ShipmentFormKind) {
 export const QUOTE_ENTRY_EXTRAS = ['name', 'carrier', 'global_mail', 'price'] as const;
 
 /** `options.digital_signature`: a BASE64-encoded PNG or JPG image, checked by its bytes. */
-export const digitalSignature = z
+export const digitalSignature = lazySchema(() => z
   .string({ error: (iss) => `expected a BASE64-encoded PNG or JPG image (got ${describe(iss.input)})` })
-  .refine(isDigitalSignatureImage, { error: 'must be a BASE64-encoded PNG or JPG image' });
+  .refine(isDigitalSignatureImage, { error: 'must be a BASE64-encoded PNG or JPG image' }));
 
 /**
  * A shipment in request form. Cross-field rules: `collection` with `pickup` is required for
@@ -105,15 +106,15 @@ export function shipmentRequest(kind: ShipmentFormKind) {
 export type ShipmentRequest = z.output<ReturnType<typeof shipmentRequest>>;
 
 /** The `service` object of a shipment response; `name` may contain line breaks. */
-export const serviceResponse = z.looseObject({
+export const serviceResponse = lazySchema(() => z.looseObject({
   code: looseText.optional(),
   name: z.string().nullish(),
   price: priceResponse.optional(),
   options: z.unknown().optional(),
-});
+}));
 
 /** A shipment in response form (lenient). `tracking_number` is the literal `N/A` while none is assigned. */
-export const shipmentResponse = z.looseObject({
+export const shipmentResponse = lazySchema(() => z.looseObject({
   id: looseText,
   status: z.string().optional(),
   transient_id: z.string().nullish(),
@@ -125,7 +126,7 @@ export const shipmentResponse = z.looseObject({
   packages: z.array(packageResponse).optional(),
   customs_information: customsResponse.nullish(),
   service: serviceResponse.optional(),
-});
+}));
 export type ShipmentResponse = z.output<typeof shipmentResponse>;
 
 /** The tracking number of a shipment, or `undefined` while none is assigned (`N/A`, empty or missing). */
