@@ -506,12 +506,13 @@ export class Journal {
   private writeScheduled = false;
 
   /**
-   * Appends a record and updates the order's state. The record joins the others appended in the
+   * Appends a record and updates the order's state. An intent joins the others appended in the
    * same turn of the event loop: they are written together, whole, in one write (a group commit)
-   * before the turn ends, or before the flush of {@link durable} starts, whichever comes first.
+   * before the turn ends, or before the flush of {@link durable} starts, whichever comes first; an
+   * answer (created, shipment_created, accepted, processed) is written at once, with them.
    * Call {@link durable} before a request that depends on it, {@link written} to know it reached
    * the file.
-   * @throws JournalWriteError (exit 10) when an earlier write or flush failed; JournalLockLostError
+   * @throws JournalWriteError (exit 10) when an earlier write or flush failed, or the write of an answer fails; JournalLockLostError
    *   (exit 11) for any record but what an answer said (created, accepted, processed) once the lock
    *   was lost
    */
@@ -527,7 +528,13 @@ export class Journal {
     this.check(record);
     if (this.pending.length === 0) this.pendingFirst = record;
     this.pending.push(prepared.line);
-    if (!this.writeScheduled) {
+    // What an answer said (an order created, accepted, processed) is written at once, with whatever
+    // is pending before it: shipbook prints it and acts on it next, and a process killed the moment
+    // after must still find it. Intents (a request about to be sent) wait for the turn's group
+    // write: their request leaves only after durable(), so one lost with the process sent nothing.
+    if (FACTS.has(record.event)) {
+      this.writePending();
+    } else if (!this.writeScheduled) {
       this.writeScheduled = true;
       setImmediate(() => {
         this.writeScheduled = false;

@@ -89,16 +89,30 @@ describe('the journal group commit', () => {
     await journal.close();
   });
 
-  it('writes a record appended without a flush by the end of its turn (written() resolves then)', async () => {
+  it('writes intents appended without a flush by the end of their turn (written() resolves then)', async () => {
     const path = join(dir, 'journal.ndjson');
     const journal = await Journal.open(path, { lock: false, command: 'test' });
-    journal.append({ id: 'a', event: 'created', order_id: 'ORD-1' });
-    journal.append({ id: 'a', event: 'accepted', order_id: 'ORD-1' });
+    journal.append(sent('a'));
+    journal.append(sent('b'));
     expect(readFileSync(path, 'utf8')).toBe('');
     calls.length = 0;
     await journal.written();
     expect(calls).toEqual(['write']);
-    expect(readJournal(path).get('a')?.stage).toBe('accepted');
+    expect(readJournal(path).get('b')?.stage).toBe('unknown'); // a create sent with no answer recorded
+    await journal.close();
+  });
+
+  it('writes what an answer said at once, with the intents pending before it (a process killed right after still finds it)', async () => {
+    const path = join(dir, 'journal.ndjson');
+    const journal = await Journal.open(path, { lock: false, command: 'test' });
+    journal.append(sent('b'));
+    calls.length = 0;
+    journal.append({ id: 'a', event: 'created', order_id: 'ORD-1' });
+    journal.append({ id: 'a', event: 'accepted', order_id: 'ORD-1' });
+    expect(calls).toEqual(['write', 'write']);
+    const read = readJournal(path);
+    expect(read.get('a')?.stage).toBe('accepted');
+    expect(read.get('b')?.stage).toBe('unknown');
     await journal.close();
   });
 
