@@ -53,7 +53,7 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Options shared by every shipbook error. */
-export interface ShipbookErrorOptions {
+interface ShipbookErrorOptions {
   /** What the user can do next, shown under the message. */
   suggestion?: string;
   /** The underlying error, shown only with `--debug`. */
@@ -123,7 +123,7 @@ export class ValidationError extends ShipbookError {
 }
 
 /** A field error from an error envelope's `result.errors` (docs/assumptions.md, "error codes and bodies"). */
-export interface ApiFieldError {
+interface ApiFieldError {
   field: string;
   message: string;
 }
@@ -188,7 +188,7 @@ export interface RequestFate {
 }
 
 /** Options of the transport errors: the shared ones plus the call's {@link RequestFate}. */
-export interface TransportErrorOptions extends ShipbookErrorOptions {
+interface TransportErrorOptions extends ShipbookErrorOptions {
   fate?: RequestFate;
 }
 

@@ -27,7 +27,7 @@ import { scrubKnown } from '../api/redact.js';
 export const DEFAULT_JOURNAL = '.shipbook/journal.ndjson';
 
 /** What a record says happened. */
-export type JournalEvent =
+type JournalEvent =
   | 'create_sent'
   | 'shipment_created'
   | 'created'
@@ -154,7 +154,7 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
 }
 
 /** What reading a journal found besides its records. */
-export interface JournalReading {
+interface JournalReading {
   states: Map<string, EntryState>;
   /** Things set aside while reading, for people (a torn last record, the torn start of a line). */
   notes: string[];
@@ -176,7 +176,7 @@ const isRecord = (r: unknown): r is JournalRecord => typeof (r as JournalRecord)
  * that an older shipbook appended to after a failed write (the record that follows is kept).
  * @throws JournalCorruptError (exit 2) naming the line for a line that is not a record
  */
-export function readJournalFile(path: string): JournalReading {
+function readJournalFile(path: string): JournalReading {
   const reading: JournalReading = { states: new Map(), notes: [] };
   if (!existsSync(path)) return reading;
   const text = readFileSync(path, 'utf8');
@@ -225,7 +225,7 @@ export function readJournal(path: string): Map<string, EntryState> {
 }
 
 /** A line in the middle of the journal is not a record (edited by hand, or another file). Exit 2. */
-export class JournalCorruptError extends ShipbookError {
+class JournalCorruptError extends ShipbookError {
   constructor(
     readonly path: string,
     readonly line: number,
@@ -255,7 +255,7 @@ export function journalTarget(path: string): string | undefined {
 }
 
 /** Who holds a journal's lock. */
-export interface JournalOwner {
+interface JournalOwner {
   pid: number;
   host: string;
   started_at: string;
@@ -364,7 +364,7 @@ export class JournalWriteError extends ShipbookError {
  * The journal's lock was removed or taken by another process while this batch ran: it sends no
  * new request (what was under way is still recorded) and ends with exit 11.
  */
-export class JournalLockLostError extends ShipbookError {
+class JournalLockLostError extends ShipbookError {
   constructor(
     readonly path: string,
     detail: string,
@@ -376,7 +376,7 @@ export class JournalLockLostError extends ShipbookError {
 }
 
 /** A record with its time, and its line as written to a journal file. */
-export interface PreparedRecord {
+interface PreparedRecord {
   record: JournalRecord;
   /** The NDJSON line, newline included, every known secret masked. */
   line: string;

@@ -24,7 +24,7 @@ export interface RecordSink {
 }
 
 /** The hooks of one order's journal records; `record` gives its identity (and file, line). */
-export interface StepRecorder {
+interface StepRecorder {
   /** For {@link BookingDeps.beforeRequest}: records the request and waits until it is on disk. */
   beforeRequest: NonNullable<BookingDeps['beforeRequest']>;
   /** Records what a booking event says was created or accepted (other events are ignored). */

@@ -21,7 +21,7 @@ import type { ShipmentResponse } from '../schema/shipment.js';
  * - `accepted`: the order is accepted (`ACC`), the booking runs at the service;
  * - `processed`: the booking result is in, with tracking numbers.
  */
-export type BookingStage = 'started' | 'shipments_created' | 'order_created' | 'accepted' | 'processed';
+type BookingStage = 'started' | 'shipments_created' | 'order_created' | 'accepted' | 'processed';
 
 /** How far one booking got, and the names needed to continue it. */
 export interface BookingProgress {

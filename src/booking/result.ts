@@ -35,7 +35,7 @@ import { bookingEndedError, isTransient, pollBudget, pollForResult, realSleep, w
  * and where its progress goes (`waiting`, `polled`, `wait_ended`, `callback_ignored`, `warning`,
  * `note`, `interrupted` events; src/output/progress.ts draws them as a spinner and lines).
  */
-export interface WaiterDeps {
+interface WaiterDeps {
   api: ApiClient;
   /** The profile's fetch-order-data paths (`ResolvedProfile.paths`). */
   paths?: OrderPaths;
@@ -82,11 +82,11 @@ export interface WaitSettings {
 /** Poll interval when polling was not asked for with `--poll` but is the only route. */
 export const DEFAULT_POLL_MS = 2_000;
 /** While waiting by callback, fetch-order-data is also asked this often (and once at the deadline). */
-export const FALLBACK_POLL_MS = 30_000;
+const FALLBACK_POLL_MS = 30_000;
 /** After a callback the service does not bear out yet, fetch-order-data is asked this often. */
 const HINTED_POLL_MS = 2_000;
 /** Port the receiver listens on with `--callback-url` and no `--listen` (what a tunnel forwards to). */
-export const TUNNEL_DEFAULT_PORT = 8787;
+const TUNNEL_DEFAULT_PORT = 8787;
 
 /** The wait was interrupted (Ctrl-C, SIGTERM): the order is accepted and its booking goes on (exit 130). */
 function waitInterrupted(orderId: string): ShipbookError {
@@ -118,7 +118,7 @@ export interface ResultWaiter {
 }
 
 /** What else shapes the choice of route. */
-export interface PrepareOptions {
+interface PrepareOptions {
   /** The accept request already carries the user's own callback URL (`--callback` or the payment file). */
   ownCallback?: boolean;
 }

@@ -8,10 +8,9 @@
  * the user interrupts a wait.
  */
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
-import { INSUFFICIENT_STORAGE } from '../api/outcome.js';
 import type { ApiClient } from '../api/client.js';
 import { isTransientFailure } from '../api/outcome.js';
-import { ApiError, BookingFailedError, EXIT, NetworkError, ProtocolError, ResultUnreadableError, ShipbookError, TimeoutError, WaitTimeoutError } from '../errors.js';
+import { ApiError, BookingFailedError, EXIT, ProtocolError, ResultUnreadableError, ShipbookError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
 import { stillRunningNote } from '../next-steps.js';
@@ -21,7 +20,7 @@ export { realSleep, type Sleep } from '../sleep.js';
 import { realSleep, type Sleep } from '../sleep.js';
 
 /** How to poll: interval and overall timeout, in milliseconds. */
-export interface PollOptions {
+interface PollOptions {
   intervalMs: number;
   timeoutMs: number;
   paths?: OrderPaths;
@@ -88,7 +87,7 @@ export function pollBudget(remainingMs: number): number {
 }
 
 /** How many bad answers in a row (a refusal such as 404, an answer that is not the envelope) a wait tolerates. */
-export const MAX_BAD_POLLS = 3;
+const MAX_BAD_POLLS = 3;
 
 /**
  * True for a poll answer that is wrong but may be a passing fault: a refusal other than the
@@ -103,7 +102,7 @@ function isBadAnswer(err: unknown): err is ShipbookError {
  * The error that ends a wait whose polls kept failing: names the order and its last known state,
  * says the booking may still be running and how to look.
  */
-export function resultUnreadableError(orderId: string, lastState: string, cause: ShipbookError, paths?: OrderPaths): ResultUnreadableError {
+function resultUnreadableError(orderId: string, lastState: string, cause: ShipbookError, paths?: OrderPaths): ResultUnreadableError {
   const pathHint = cause instanceof ApiError && cause.status === 404 ? ` If the service reads orders at another path, set it with "${shellCommand('config', 'set', 'paths.fetch-order', paths?.fetchOrder ?? 'orders/{order_id}/')}".` : '';
   return new ResultUnreadableError(orderId, lastState, cause, {
     suggestion: `The order is ${lastState === 'pending' ? 'pending' : `${lastState}; its booking may still be running`}: do not book it again. Run "${shellCommand('order', 'get', orderId)}" to see it later.${pathHint}`,

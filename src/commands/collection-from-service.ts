@@ -18,8 +18,6 @@ import type { CollectionData } from '../schema/service-data.js';
 import { formatPath } from '../schema/issues.js';
 import { isObject } from '../schema/object.js';
 
-type Obj = Record<string, unknown>;
-
 /** The collection data as plain JSON (what a file would hold), for comparing and copying. */
 function plain(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value)) as unknown;

@@ -10,14 +10,14 @@ import type { EventEmitter } from 'node:events';
 import { Help, type Command, type Option } from 'commander';
 
 /** Extra help for one command, by its path (`config sender set`). */
-export interface HelpExtra {
+interface HelpExtra {
   summary?: string;
   description?: string;
   examples?: string[];
 }
 
 /** Examples shown under the top-level help: the main flows. */
-export const TOP_LEVEL_EXAMPLES = [
+const TOP_LEVEL_EXAMPLES = [
   '# one-off booking: create, accept, wait for tracking numbers',
   'shipbook quote fixtures/quotes/syd-mel-single.yaml',
   'shipbook book fixtures/orders/domestic-syd-mel.yaml',
@@ -36,7 +36,7 @@ export const TOP_LEVEL_EXAMPLES = [
 ];
 
 /** Help for commands that do not carry their own. */
-export const HELP_EXTRAS: Record<string, HelpExtra> = {
+const HELP_EXTRAS: Record<string, HelpExtra> = {
   order: {
     description:
       'Orders step by step: create a pending order from a file (POST /orders/), accept it with payment\n' +

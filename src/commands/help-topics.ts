@@ -16,7 +16,7 @@ import { UsageError } from '../errors.js';
 import { fitTable, wrapCell } from '../output/fit.js';
 
 /** A help topic: its name and the page and heading of the manual it is taken from. */
-export interface HelpTopic {
+interface HelpTopic {
   name: string;
   /** One line for the list of topics. */
   summary: string;
@@ -148,7 +148,7 @@ function outputWidth(ctx: Context): number {
 }
 
 /** Finds a command by its path of names (`['order', 'accept']`), or undefined. */
-export function findCommand(root: Command, path: string[]): Command | undefined {
+function findCommand(root: Command, path: string[]): Command | undefined {
   let cmd: Command | undefined = root;
   for (const name of path) {
     cmd = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));

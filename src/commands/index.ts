@@ -12,7 +12,7 @@ import { Command, Help } from 'commander';
 import type { Context } from '../context.js';
 
 /** A top-level command as `--help` lists it, and the loader of its module. */
-export interface CommandEntry {
+interface CommandEntry {
   name: string;
   /** What the top-level help shows before the summary, e.g. `quote [options] [file]`. */
   term: string;

@@ -15,7 +15,7 @@ import { rememberServiceCodes } from './completion-cache.js';
 import { shellCommand } from '../shell.js';
 
 /** Options of `quote`: a file, or a route and packages from flags. */
-export interface QuoteOptions {
+interface QuoteOptions {
   file?: string;
   from?: string;
   to?: string;
@@ -36,7 +36,7 @@ function partialQuote(o: QuoteOptions): PartialQuote {
 }
 
 /** Builds the quote request from flags (and answers, when the missing parts were asked). @throws UsageError / ValidationError (exit 2) */
-export function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>): QuoteRequest {
+function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>): QuoteRequest {
   if (!asked && (!o.from || !o.to || o.packages.length === 0)) {
     const missing = missingQuoteParts(partialQuote(o));
     throw new UsageError(`give a quote file, or --from, --to and at least one --package; missing:\n  ${missing.join('\n  ')}`, {
@@ -69,7 +69,7 @@ export function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>):
 }
 
 /** Runs `quote`: validates, asks the service, prints services cheapest first. */
-export async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
+async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
   const usesFlags = o.from !== undefined || o.to !== undefined || o.packages.length > 0;
   if (o.file && usesFlags) throw new UsageError('give either a quote file or --from/--to/--package, not both');
   const partial = o.file ? undefined : partialQuote(o);
@@ -95,7 +95,7 @@ export async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
 }
 
 /** `shipbook quote --from AU:2015:Alexandria --to NZ:6011:Wellington --package 30x20x15cm:2.5kg …` for a quote request. */
-export function quoteCommandLine(q: QuoteRequest, o: Pick<QuoteOptions, 'value' | 'insurance' | 'get'>): string {
+function quoteCommandLine(q: QuoteRequest, o: Pick<QuoteOptions, 'value' | 'insurance' | 'get'>): string {
   const place = (country: string, postcode: string, city: string) => `${country}:${postcode}:${city}`;
   const args = [
     'quote',

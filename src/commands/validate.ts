@@ -13,7 +13,7 @@ import { isCsvName } from '../input/csv-layout.js';
 import type { CsvFlags } from './csv/book-flags.js';
 
 /** Options of `validate`. */
-export interface ValidateOptions {
+interface ValidateOptions {
   /** Files, directories (every .json/.yaml/.yml file under them) and `-` for standard input. */
   files: string[];
   /** Check every file as this kind instead of detecting it from its content. */
@@ -28,7 +28,7 @@ export interface ValidateOptions {
  * @returns the reports
  * @throws UsageError (exit 2) when `-` is given twice; ValidationError (exit 2) when any file has an error.
  */
-export async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport[]> {
+async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport[]> {
   if (o.files.filter((f) => f === '-').length > 1) throw new UsageError('"-" (standard input) can be given only once');
   // Saved senders for `collection: "@name"` (no credentials are read; a broken config just means none).
   const senders = await ctx.profile().then(

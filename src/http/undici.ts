@@ -23,7 +23,7 @@ export const Agent = AgentImpl as typeof Undici.Agent;
 export type Agent = Undici.Agent;
 
 /** The options of {@link request}: undici's, with the dispatcher required. */
-export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
+type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
   method?: Undici.Dispatcher.HttpMethod;
   dispatcher: Undici.Dispatcher;
 };

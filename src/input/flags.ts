@@ -5,7 +5,7 @@
 import { UsageError } from '../errors.js';
 
 /** A place from `--from`/`--to`: `COUNTRY:POSTCODE:CITY`. */
-export interface Place {
+interface Place {
   country: string;
   postcode: string;
   city: string;
@@ -24,7 +24,7 @@ export function parsePlace(flag: string, value: string): Place {
 }
 
 /** A package from `--package`: dimensions and weight in `cm`/kg or `in`/lb. */
-export interface PackageSpec {
+interface PackageSpec {
   length: number;
   width: number;
   height: number;
@@ -86,7 +86,7 @@ export function parsePortFlag(flag: string, value: string): number {
 }
 
 /** What is wrong with a URL given on the command line, by {@link checkHttpUrl}. */
-export type UrlProblem = 'not_a_url' | 'not_http' | 'credentials';
+type UrlProblem = 'not_a_url' | 'not_http' | 'credentials';
 
 /**
  * The one URL check of the flags: an absolute `http:` or `https:` URL, without a user name or

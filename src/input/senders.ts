@@ -13,14 +13,14 @@ import { isObject } from '../schema/object.js';
 export type SenderRecord = Readonly<Record<string, unknown>>;
 
 /** Where a document came from and how to find a field's line and column in it (src/input/load.ts `LoadedDocument`). */
-export interface SenderSource {
+interface SenderSource {
   file: string;
   data: unknown;
   locate(path: ReadonlyArray<PropertyKey>, options?: { key?: boolean }): { line: number; column: number } | undefined;
 }
 
 /** What {@link resolveSenders} found. */
-export interface ResolvedSenders {
+interface ResolvedSenders {
   /** The document with every known reference replaced (a copy; the input is not changed). */
   data: unknown;
   /** One error per unknown sender name, at the reference's line and column. */
@@ -30,7 +30,7 @@ export interface ResolvedSenders {
 }
 
 /** The sender name of a reference (`"@warehouse-syd"` → `warehouse-syd`), or undefined when `v` is not one. */
-export function senderReference(v: unknown): string | undefined {
+function senderReference(v: unknown): string | undefined {
   return typeof v === 'string' && v.startsWith('@') ? v.slice(1).trim() : undefined;
 }
 

@@ -21,7 +21,7 @@ export interface Shorthand {
 }
 
 /** Short form `{key: …, …rest}` for `{…rest, into[0]: {into[1]: …}}` (e.g. `payment` for `order.payment`). */
-export function movedShorthand(key: string, into: readonly [string, string]): Shorthand {
+function movedShorthand(key: string, into: readonly [string, string]): Shorthand {
   const [outer, inner] = into;
   return {
     matches: (data) => key in data && !(outer in data),

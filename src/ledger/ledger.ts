@@ -22,7 +22,7 @@ import { ConfigError, EXIT, ShipbookError } from '../errors.js';
 const TARGET_RECORD_ID = '#target';
 
 /** A short hash of a target's identity, for file names. */
-export function targetFingerprint(target: string): string {
+function targetFingerprint(target: string): string {
   return createHash('sha256').update(target, 'utf8').digest('hex').slice(0, 12);
 }
 
@@ -118,7 +118,7 @@ export function peekLedger(o: Pick<LedgerOptions, 'stateDir' | 'target' | 'copy'
 }
 
 /** Where a run keeps its copy of the records. */
-export interface JournalCopy {
+interface JournalCopy {
   /** The journal file (absolute, or relative to the working directory). */
   path: string;
   /** One batch at a time: take the journal's lock. */
@@ -126,7 +126,7 @@ export interface JournalCopy {
 }
 
 /** What opening a ledger needs. */
-export interface LedgerOptions {
+interface LedgerOptions {
   /** The user's state directory (src/sandbox/store/location.ts). */
   stateDir: string;
   /** The target's identity (src/config/target.ts `targetId`). */

@@ -31,7 +31,7 @@ export function printStoredCards(io: IOStreams, format: OutputFormat, cards: Sto
  * The service data as `[field, value]` rows: code, name, carrier, global_mail, then each field of
  * `collection_data` under its shipment field path (`collection_type`, `collection.company`, …).
  */
-export function serviceDataRows(service: ServiceData): string[][] {
+function serviceDataRows(service: ServiceData): string[][] {
   const rows: string[][] = [
     ['code', service.code],
     ['name', oneLine(service.name)],

@@ -16,7 +16,7 @@ import { paint } from './style.js';
 import { printTable } from './table.js';
 
 /** The heading line of a created shipment: `Shipment SHP-… pending` in a table, `shipment\tSHP-…\tpending` otherwise. */
-export function shipmentHeading(io: IOStreams, format: OutputFormat, s: ShipmentResponse): string {
+function shipmentHeading(io: IOStreams, format: OutputFormat, s: ShipmentResponse): string {
   const word = shipmentState(s.status);
   return format === 'table' ? `Shipment ${paint(io, 'bold', s.id)}  ${paint(io, 'cyan', word)}\n` : `shipment\t${s.id}\t${word}\n`;
 }
@@ -33,7 +33,7 @@ export function printCreatedShipment(io: IOStreams, format: OutputFormat, s: Shi
  * destination, status, tracking number and total (AUD). `childIds` tells the children apart (the
  * response does not mark them); any other shipment is the main shipment.
  */
-export function printParentShipments(io: IOStreams, format: OutputFormat, order: OrderResponse, childIds: readonly string[]): void {
+function printParentShipments(io: IOStreams, format: OutputFormat, order: OrderResponse, childIds: readonly string[]): void {
   const { children, main } = splitParent(order, childIds);
   const rows = [...children.map((s) => ['child', s] as const), ...(main ? [['main', main] as const] : [])];
   // Any further shipment the service lists is shown too, as `main`.
@@ -45,7 +45,7 @@ export function printParentShipments(io: IOStreams, format: OutputFormat, order:
  * The price of a parent order (AUD): `children (sum)` (the service's `summary_child_shipments`),
  * `main shipment` (its own total), then the parent's amount, insurance, GST and total.
  */
-export function printParentPrice(io: IOStreams, format: OutputFormat, order: OrderResponse, childIds: readonly string[]): void {
+function printParentPrice(io: IOStreams, format: OutputFormat, order: OrderResponse, childIds: readonly string[]): void {
   const price = order.price;
   if (!price) return;
   const { main } = splitParent(order, childIds);

@@ -38,7 +38,7 @@ export interface FitColumn {
 }
 
 /** What {@link fitTable} produced. */
-export interface FittedTable {
+interface FittedTable {
   /** The table, lines joined by `\n`, with a trailing newline. */
   text: string;
   /** Headers of the columns left out to fit the width, in column order. */
@@ -53,7 +53,7 @@ export function tableOverhead(n: number): number {
 }
 
 /** Display width of the widest line of a cell. */
-export function cellWidth(text: string): number {
+function cellWidth(text: string): number {
   let max = 0;
   for (const line of text.split('\n')) max = Math.max(max, stringWidth(line));
   return max;

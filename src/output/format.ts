@@ -36,7 +36,7 @@ export function chooseFormat(flags: { output?: string; json?: boolean }, stdoutI
 }
 
 /** The global flags that decide the output, as the root command parses them. */
-export interface OutputFlags {
+interface OutputFlags {
   /** `--json`: the same as `--output json`. */
   json?: boolean;
   /** `--output <format>`: one of {@link OUTPUT_FORMATS}. */

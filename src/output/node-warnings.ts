@@ -7,7 +7,7 @@
  */
 
 /** What {@link quietNodeWarnings} returns: puts Node's default printer back (for in-process tests). */
-export type RestoreWarnings = () => void;
+type RestoreWarnings = () => void;
 
 /**
  * Replaces the `warning` listeners of `proc` (Node's default printer) with `onWarning`.

@@ -18,7 +18,7 @@ import { paint } from './style.js';
 type ErrIO = Pick<IOStreams, 'err' | 'color' | 'stderrIsTTY'>;
 
 /** One step of a booking on stderr: `✔ accepted  order ORD-… accepted`. */
-export function stepLine(io: Pick<IOStreams, 'color'>, word: string, text: string): string {
+function stepLine(io: Pick<IOStreams, 'color'>, word: string, text: string): string {
   return `${paint(io, 'green', '✔')} ${paint(io, 'bold', word.padEnd(9))} ${text}\n`;
 }
 

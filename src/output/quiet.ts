@@ -22,7 +22,7 @@ function idOf(value: unknown, key = 'id'): string[] {
 }
 
 /** The ids `--quiet` prints for a command's result data (see the module documentation). */
-export function quietIds(data: unknown): string[] {
+function quietIds(data: unknown): string[] {
   const top = record(data);
   if (!top) return [];
   for (const key of ['order', 'parent']) if (top[key] !== undefined) return idOf(top[key]);

@@ -37,7 +37,7 @@ function plural(n: number, word: string): string {
 }
 
 /** `✔ fixtures/orders/x.yaml  order  valid` or `✖ … 2 errors, 1 warning`, for one file. */
-export function summaryLine(io: Pick<IOStreams, 'color'>, r: ReportLike): string {
+function summaryLine(io: Pick<IOStreams, 'color'>, r: ReportLike): string {
   const errors = r.issues.filter((i) => i.severity === 'error').length;
   const warnings = r.issues.length - errors;
   const mark = r.valid ? paint(io, 'green', '✔') : paint(io, 'red', '✖');

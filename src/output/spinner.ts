@@ -21,7 +21,7 @@ export interface Spinner {
 }
 
 /** Formats milliseconds as `4s`, `1m05s`, `1h02m`. */
-export function formatElapsed(ms: number): string {
+function formatElapsed(ms: number): string {
   const s = Math.floor(ms / 1000);
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);

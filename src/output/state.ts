@@ -10,7 +10,7 @@ import { orderStatusWord } from '../schema/status.js';
 import { isObject } from '../schema/object.js';
 
 /** The documented states, the same word everywhere (docs/output-formats.md, "Statuses"). */
-export const STATES = ['pending', 'accepted', 'processed', 'failed', 'cancelled'] as const;
+const STATES = ['pending', 'accepted', 'processed', 'failed', 'cancelled'] as const;
 
 /** One documented state. */
 export type State = (typeof STATES)[number];

@@ -43,7 +43,7 @@ export async function prepareTables(): Promise<void> {
  * Width of the terminal in columns: the stream's, else `COLUMNS`; unbounded when neither is known
  * (a forced `--output table` into a file keeps its natural width).
  */
-export function terminalWidth(io: Pick<IOStreams, 'stdout' | 'env'>): number {
+function terminalWidth(io: Pick<IOStreams, 'stdout' | 'env'>): number {
   const cols = io.stdout.columns ?? Number(io.env.COLUMNS);
   return Number.isFinite(cols) && cols > 0 ? cols : Number.POSITIVE_INFINITY;
 }

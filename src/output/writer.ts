@@ -94,7 +94,7 @@ export interface RecordStream<T> {
 }
 
 /** The marker line of sandbox output in tsv (a table shows it as `[sandbox] …`). */
-export const SANDBOX_NOTE = 'simulated service, nothing is really booked';
+const SANDBOX_NOTE = 'simulated service, nothing is really booked';
 
 /** A writer on `io.out` for `choice` (or for a format alone: not quiet, no colour). */
 export function createWriter(io: Pick<IOStreams, 'out'>, choice: OutputChoice | OutputFormat): OutputWriter {

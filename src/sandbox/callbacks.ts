@@ -14,7 +14,7 @@ import { Agent, request } from '../http/undici.js';
 import type { CallbackBody, CallbackRecord } from './state.js';
 
 /** How callbacks are delivered. */
-export interface CallbackSenderOptions {
+interface CallbackSenderOptions {
   /** Retries after the first attempt. */
   retries: number;
   /** First backoff in milliseconds, doubling. */

@@ -10,7 +10,7 @@ import type { StoredCardRecord } from './records.js';
 import type { SandboxStore } from './store/types.js';
 
 /** The seeded cards of the sandbox account, in the order `card list` shows them. `card_visa_1881` has expired. */
-export const SEEDED_CARDS: readonly StoredCardRecord[] = Object.freeze([
+const SEEDED_CARDS: readonly StoredCardRecord[] = Object.freeze([
   { id: 'card_visa_4242', brand: 'Visa', last4: '4242', expire: '12/29', holder: 'Mei Chen', savedAt: new Date('2025-01-10T00:00:00Z') },
   { id: 'card_mc_5454', brand: 'Mastercard', last4: '5454', expire: '08/28', holder: 'Mei Chen', savedAt: new Date('2025-02-14T00:00:00Z') },
   { id: 'card_amex_0005', brand: 'American Express', last4: '0005', expire: '03/30', holder: 'Koala Crafts Pty Ltd', savedAt: new Date('2025-03-01T00:00:00Z') },
@@ -18,7 +18,7 @@ export const SEEDED_CARDS: readonly StoredCardRecord[] = Object.freeze([
 ]);
 
 /** The brand of a card number, from its first digits. */
-export function cardBrand(number: string): string {
+function cardBrand(number: string): string {
   if (/^4/.test(number)) return 'Visa';
   if (/^(5[1-5]|2[2-7])/.test(number)) return 'Mastercard';
   if (/^3[47]/.test(number)) return 'American Express';

@@ -18,7 +18,7 @@ export interface SandboxFaults {
 }
 
 /** What to do with one request. */
-export type FaultDecision =
+type FaultDecision =
   | { kind: 'none' }
   | { kind: 'fail'; status: 500 | 503 }
   | { kind: 'reset-before' }

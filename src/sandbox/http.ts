@@ -58,7 +58,7 @@ export interface RouteReply {
 }
 
 /** A route handler: returns a reply or throws {@link SandboxHttpError}; anything else thrown becomes a 500 envelope. */
-export type RouteHandler = (req: RouteRequest, ctx: SandboxContext) => RouteReply | Promise<RouteReply>;
+type RouteHandler = (req: RouteRequest, ctx: SandboxContext) => RouteReply | Promise<RouteReply>;
 
 /**
  * One entry of the routing table.

@@ -28,9 +28,8 @@ import { memoryStore, openDiskStore } from './store/index.js';
 export type { SandboxOptions, ResolvedSandboxOptions } from './options.js';
 export { SandboxState } from './state.js';
 export type { CallbackBody, CallbackRecord, OrderStatus, ShipmentStatus, StoredOrder, StoredShipment } from './state.js';
-export type { Route, RouteHandler, RouteReply, RouteRequest, SandboxContext, FieldError } from './http.js';
+export type { Route, RouteReply, RouteRequest, SandboxContext, FieldError } from './http.js';
 export { SandboxHttpError } from './http.js';
-export { SERVICE_CODES } from './rates.js';
 export { StoreCorruptError, sandboxStateDir, openDiskStore, MAX_STORED_ORDERS, STATE_FILE } from './store/index.js';
 
 /** The API key the built-in sandbox profile sends (`Authorization: Bearer sk_sandbox_builtin`). */

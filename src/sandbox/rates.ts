@@ -21,17 +21,17 @@ import { toMetric } from '../schema/package.js';
 import { SANDBOX_MAX_CHARGEABLE_KG, limitChargeableKg } from '../schema/limits.js';
 
 /** Codes of the services the sandbox offers. */
-export const SERVICE_CODES = {
+const SERVICE_CODES = {
   domesticRoad: 'SB-DOM-ROAD',
   domesticExpress: 'SB-DOM-EXP',
   internationalExpress: 'SB-INTL-EXP',
   internationalEconomy: 'SB-INTL-ECO',
   globalMail: 'SB-GLOBAL-MAIL',
 } as const;
-export type ServiceCode = (typeof SERVICE_CODES)[keyof typeof SERVICE_CODES];
+type ServiceCode = (typeof SERVICE_CODES)[keyof typeof SERVICE_CODES];
 
 /** Where a service may be used: within Australia, between countries, or Australia → elsewhere only. */
-export type ServiceScope = 'domestic' | 'international' | 'from-australia';
+type ServiceScope = 'domestic' | 'international' | 'from-australia';
 
 /** A service of the sandbox's catalogue. Tariffs are AUD cents per zone (index 0 = zone 1). */
 export interface SandboxService {
@@ -118,7 +118,7 @@ export interface ShippingRoute {
 }
 
 /** A package as the schemas give it: dimensions and weight in cm/kg (`cm`) or in/lb (`in`). */
-export interface RatedPackage {
+interface RatedPackage {
   length: number;
   width: number;
   height: number;
@@ -130,7 +130,7 @@ export interface RatedPackage {
 // Zones
 
 /** Australian states and territories, keyed as the sandbox reads postcodes. */
-export type AustralianState = 'NSW' | 'VIC' | 'QLD' | 'SA' | 'WA' | 'TAS' | 'NT';
+type AustralianState = 'NSW' | 'VIC' | 'QLD' | 'SA' | 'WA' | 'TAS' | 'NT';
 
 /**
  * The state of an Australian postcode, by its first digit: 2 NSW/ACT, 3 VIC, 4 QLD, 5 SA, 6 WA,
@@ -156,7 +156,7 @@ export function stateOfPostcode(postcode: string): AustralianState | undefined {
 }
 
 /** States that share a border (TAS–VIC across Bass Strait). Symmetric. */
-export const NEIGHBOURING_STATES: Readonly<Record<AustralianState, readonly AustralianState[]>> = {
+const NEIGHBOURING_STATES: Readonly<Record<AustralianState, readonly AustralianState[]>> = {
   NSW: ['VIC', 'QLD', 'SA'],
   VIC: ['NSW', 'SA', 'TAS'],
   QLD: ['NSW', 'SA', 'NT'],
@@ -179,13 +179,13 @@ export function domesticZone(fromPostcode: string, toPostcode: string): 1 | 2 | 
 }
 
 /** Asia-Pacific countries (international zone 2). */
-export const ASIA_PACIFIC: ReadonlySet<string> = new Set([
+const ASIA_PACIFIC: ReadonlySet<string> = new Set([
   'JP', 'SG', 'HK', 'CN', 'ID', 'MY', 'TH', 'PH', 'KR', 'TW', 'VN', 'KH', 'LA', 'MM', 'BN', 'MO', 'TL',
   'IN', 'LK', 'BD', 'NP', 'FJ', 'PG', 'NC', 'VU', 'WS', 'TO', 'SB', 'PF', 'KI', 'NR', 'TV', 'CK', 'NU',
 ]);
 
 /** United States, Canada, United Kingdom and the European Union (international zone 3). */
-export const US_CA_GB_EU: ReadonlySet<string> = new Set([
+const US_CA_GB_EU: ReadonlySet<string> = new Set([
   'US', 'CA', 'GB',
   'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV',
   'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE',
@@ -201,7 +201,7 @@ export function countryZone(country: string): 1 | 2 | 3 | 4 {
 }
 
 /** True when both ends of the route are in Australia. */
-export function isDomestic(route: ShippingRoute): boolean {
+function isDomestic(route: ShippingRoute): boolean {
   return route.collectionCountry === 'AU' && route.deliveryCountry === 'AU';
 }
 
@@ -237,7 +237,7 @@ export function chargeableHalfKgSteps(pkg: RatedPackage, cubicDivisor: number): 
 }
 
 /** Largest chargeable weight of one package the sandbox prices: 1000 kg (shared with validation, src/schema/limits.ts). */
-export const MAX_CHARGEABLE_KG = SANDBOX_MAX_CHARGEABLE_KG;
+const MAX_CHARGEABLE_KG = SANDBOX_MAX_CHARGEABLE_KG;
 
 /**
  * Packages over {@link MAX_CHARGEABLE_KG}, as `{index, message}` (index into `packages`).
@@ -264,11 +264,11 @@ export function chargeableKg(pkg: RatedPackage, cubicDivisor: number): number {
 // Price
 
 /** Insurance rate: 1.5 % in basis points. */
-export const INSURANCE_RATE_BP = 150;
+const INSURANCE_RATE_BP = 150;
 /** Insurance minimum when insured: 5.00 AUD in cents. */
-export const INSURANCE_MINIMUM_CENTS = 500;
+const INSURANCE_MINIMUM_CENTS = 500;
 /** GST rate on domestic services: 10 % in basis points. */
-export const GST_RATE_BP = 1000;
+const GST_RATE_BP = 1000;
 
 /** A price in AUD cents (every member an integer). */
 export interface PriceCents {
@@ -288,7 +288,7 @@ export function insuranceFee(insuredCents: Cents | undefined): Cents {
  * The price of one shipment on one service over a route, in AUD cents.
  * @param insuredCents the insured value in cents, or `undefined` when not insured
  */
-export function priceOn(service: SandboxService, route: ShippingRoute, packages: readonly RatedPackage[], insuredCents?: Cents): PriceCents {
+function priceOn(service: SandboxService, route: ShippingRoute, packages: readonly RatedPackage[], insuredCents?: Cents): PriceCents {
   const zone = routeZone(route);
   const base = service.base[zone - 1] ?? service.base[service.base.length - 1]!;
   const step = service.perHalfKg[zone - 1] ?? service.perHalfKg[service.perHalfKg.length - 1]!;
@@ -300,7 +300,7 @@ export function priceOn(service: SandboxService, route: ShippingRoute, packages:
 }
 
 /** True when `service` may be used on `route`. Global mail: only from Australia to another country. */
-export function isOffered(service: SandboxService, route: ShippingRoute): boolean {
+function isOffered(service: SandboxService, route: ShippingRoute): boolean {
   switch (service.scope) {
     case 'domestic':
       return isDomestic(route);
@@ -331,7 +331,7 @@ export function ratesFor(route: ShippingRoute, packages: readonly RatedPackage[]
 }
 
 /** A shipment as far as pricing needs it (the create-order request form, after the schema). */
-export interface PricedShipment {
+interface PricedShipment {
   collection?: { country: string; postcode: string } | undefined;
   delivery: { country: string; postcode: string };
   packages: readonly RatedPackage[];
@@ -340,7 +340,7 @@ export interface PricedShipment {
 }
 
 /** The route of a shipment. Without a collection (a `dropoff`) the shipment leaves Australia. */
-export function routeOf(shipment: Pick<PricedShipment, 'collection' | 'delivery'>): ShippingRoute {
+function routeOf(shipment: Pick<PricedShipment, 'collection' | 'delivery'>): ShippingRoute {
   return {
     collectionCountry: shipment.collection?.country ?? 'AU',
     collectionPostcode: shipment.collection?.postcode ?? '',

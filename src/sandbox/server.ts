@@ -42,7 +42,7 @@ interface CompiledRoute {
 }
 
 /** Compiles `:name` patterns; a trailing slash is optional when matching; a parameter is one non-empty segment. */
-export function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
+function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
   return routes.map((route) => {
     const names: string[] = [];
     const trimmed = route.pattern.replace(/\/+$/, '');
@@ -61,7 +61,7 @@ export function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
 }
 
 /** The route for a method and path, its decoded parameters, or the methods allowed on the path. */
-export function matchRoute(
+function matchRoute(
   compiled: readonly CompiledRoute[],
   method: string,
   path: string,
@@ -177,7 +177,7 @@ async function readRequestBody(req: IncomingMessage, res: ServerResponse, mode: 
  * `options.apiKey` when one is configured. Throws 401 when required and missing or wrong, or when
  * optional, present and wrong under a configured key. Returns whether valid credentials came.
  */
-export function checkAuth(req: IncomingMessage, ctx: SandboxContext, required: boolean): boolean {
+function checkAuth(req: IncomingMessage, ctx: SandboxContext, required: boolean): boolean {
   const { authHeader, authPrefix, apiKey } = ctx.options;
   const raw = req.headers[authHeader];
   const value = Array.isArray(raw) ? raw[0] : raw;

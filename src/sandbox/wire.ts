@@ -20,7 +20,7 @@ import type { SandboxState, StoredOrder, StoredShipment } from './state.js';
  * A price object in AUD: members as JSON numbers (`35.2`) or two-decimal strings (`"35.20"`), with
  * `currency`; `summaryChildShipments` (cents) adds `summary_child_shipments` (combine).
  */
-export function priceWire(price: PriceCents, form: 'numbers' | 'strings', summaryChildShipments?: number): Record<string, string | number> {
+function priceWire(price: PriceCents, form: 'numbers' | 'strings', summaryChildShipments?: number): Record<string, string | number> {
   return priceToWire(
     {
       amount: new Money(price.amount),
@@ -50,7 +50,7 @@ function timeWire(time: string): string {
 }
 
 /** An address in response form: `address_lines` padded to 3, `company` "" when absent (the interface types it as a string), `pickup.date` with `T00:00:00`. */
-export function addressWire(address: AddressRequest | CollectionRequest): Record<string, unknown> {
+function addressWire(address: AddressRequest | CollectionRequest): Record<string, unknown> {
   const lines = [...address.address_lines];
   while (lines.length < 3) lines.push('');
   const out: Record<string, unknown> = {
@@ -75,12 +75,12 @@ export function addressWire(address: AddressRequest | CollectionRequest): Record
 }
 
 /** A package in response form: the unit as `unit_weight`, upper case (`CM`, `IN`). */
-export function packageWire(p: PackageRequest): Record<string, unknown> {
+function packageWire(p: PackageRequest): Record<string, unknown> {
   return { length: p.length, width: p.width, height: p.height, weight: p.weight, unit_weight: p.unit.toUpperCase() };
 }
 
 /** Customs information in response form: reason in its capitalised form, item values as numbers. */
-export function customsWire(c: CustomsRequest): Record<string, unknown> {
+function customsWire(c: CustomsRequest): Record<string, unknown> {
   return {
     // `description` is a string in the document: left out when none was given, never null.
     ...(c.description === undefined || c.description === null ? {} : { description: c.description }),

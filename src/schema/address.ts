@@ -35,7 +35,7 @@ export const pickupRequest = lazySchema(() => z
 export type PickupRequest = z.output<typeof pickupRequest>;
 
 /** Largest number of address lines (interface document, "Address object"). */
-export const MAX_ADDRESS_LINES = 3;
+const MAX_ADDRESS_LINES = 3;
 
 /**
  * Address lines: first line required, at most 3 lines; in create order each at most 35 characters.
@@ -131,4 +131,3 @@ export const addressResponse = lazySchema(() => z.looseObject({
     })
     .nullish(),
 }));
-export type AddressResponse = z.output<typeof addressResponse>;

@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { lazySchema } from './lazy.js';
 
 /** `MM/YY`, two-digit month and year, as card expiry dates are written in the interface document. */
-export const CARD_EXPIRY_PATTERN = /^(0[1-9]|1[0-2])\/\d{2}$/;
+const CARD_EXPIRY_PATTERN = /^(0[1-9]|1[0-2])\/\d{2}$/;
 
 /** One stored card in a response. `expired` is the service's own judgement (true once the month is over). */
 export const storedCard = lazySchema(() => z.looseObject({

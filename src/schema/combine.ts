@@ -44,7 +44,7 @@ export const createShipmentRequest = lazySchema(() => z.object(
 export type CreateShipmentRequest = z.output<typeof createShipmentRequest>;
 
 /** A list of shipment ids (as returned by create shipment), at least one, none twice. */
-export const shipmentIdList = lazySchema(() => z
+const shipmentIdList = lazySchema(() => z
   .array(text(), { error: (iss) => (iss.input === undefined ? 'required' : `expected a list of shipment ids (got ${describe(iss.input)})`) })
   .min(1, { error: 'at least 1 shipment id' })
   .superRefine((ids, ctx) => {

@@ -81,13 +81,13 @@ function alpha2(): ReadonlySet<string> {
 }
 
 /** True when `code` is an ISO 3166-1 alpha-2 country code (upper case), per i18n-iso-countries. */
-export function isCountryCode(code: string): boolean {
+function isCountryCode(code: string): boolean {
   return /^[A-Z]{2}$/.test(code) && alpha2().has(code);
 }
 
 let countryCodes: readonly string[] | undefined;
 /** Every ISO 3166-1 alpha-2 code known to i18n-iso-countries, upper case, sorted. */
-export function allCountryCodes(): readonly string[] {
+function allCountryCodes(): readonly string[] {
   countryCodes ??= [...alpha2()].sort();
   return countryCodes;
 }
@@ -181,7 +181,7 @@ export const packageUnit = lazySchema(() => z
 withJsonSchema(packageUnit, choiceJsonSchema(['cm', 'in']));
 
 /** True when `s` is a real calendar date `YYYY-MM-DD`. */
-export function isIsoDate(s: string): boolean {
+function isIsoDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (!m) return false;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));

@@ -26,7 +26,6 @@ export function itemRequest(kind: ShipmentFormKind) {
     { error: (iss) => (iss.input === undefined ? 'required' : `expected an item (got ${describe(iss.input)})`) },
   );
 }
-export type ItemRequest = z.output<ReturnType<typeof itemRequest>>;
 
 /** Sum of quantity × value over the items, in exact cents. */
 export function itemsTotalCents(items: ReadonlyArray<{ quantity: number; value: Money }>): number {

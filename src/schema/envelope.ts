@@ -12,7 +12,6 @@ export const envelope = lazySchema(() => z.looseObject({
   code: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]),
   result: z.unknown().optional(),
 }));
-export type Envelope = z.output<typeof envelope>;
 
 /** Field errors in an error envelope's `result.errors` (docs/assumptions.md), read from any shape we can. */
 export const fieldErrors = lazySchema(() => z

@@ -62,7 +62,7 @@ export function choiceJsonSchema(values: readonly string[], description?: string
  * that name has no description of its own. Units: `cm` means centimetres and kilograms, `in`
  * inches and pounds; money is AUD.
  */
-export const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
+const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   transient_id: 'Your own id for the shipment, echoed in the response (at most 35 characters in create order).',
   service: 'The service: a code taken from a quote response (shipbook quote), and options.',
   code: 'A service code from a quote response, e.g. SB-DOM-ROAD.',

@@ -38,7 +38,7 @@ export const TEXT_LIMITS = {
 export const SANDBOX_MAX_CHARGEABLE_KG = 1000;
 
 /** Divisor of the road cubic weight used for {@link SANDBOX_MAX_CHARGEABLE_KG}: cm³ per kg. */
-export const SANDBOX_LIMIT_CUBIC_DIVISOR = 4000;
+const SANDBOX_LIMIT_CUBIC_DIVISOR = 4000;
 
 /**
  * Chargeable weight of a package for the sandbox's limit, kg (see {@link SANDBOX_MAX_CHARGEABLE_KG});

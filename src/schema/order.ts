@@ -22,8 +22,6 @@ export const createOrderRequest = lazySchema(() => z.strictObject(
   { error: (iss) => `expected an order document (got ${describe(iss.input)})` },
 ));
 export type CreateOrderRequest = z.output<typeof createOrderRequest>;
-/** The input form (before transforms) of create order, for typing fixtures. */
-export type CreateOrderInput = z.input<typeof createOrderRequest>;
 
 /**
  * An order in a response (create order, combine, accept, fetch-order-data, callback). Prices are

@@ -40,7 +40,6 @@ export const packageResponse = lazySchema(() => z
     const raw = (unit ?? unit_weight ?? '').toLowerCase();
     return { ...rest, unit: raw === 'cm' || raw === 'in' ? (raw as 'cm' | 'in') : raw };
   }));
-export type PackageResponse = z.output<typeof packageResponse>;
 
 /** Units of a package converted to centimetres and kilograms (1 in = 2.54 cm, 1 lb = 0.45359237 kg). */
 export function toMetric(p: { length: number; width: number; height: number; weight: number; unit: string }): {

@@ -9,7 +9,7 @@ import type { OrderResponse } from './order.js';
 import { trackingNumberOf, type ShipmentResponse } from './shipment.js';
 
 /** A parent order's shipments told apart: the children (in the order they were combined) and the main shipment. */
-export interface ParentParts {
+interface ParentParts {
   children: ShipmentResponse[];
   /** The shipment that carries the children to the hub; absent when combined under free pickup. */
   main: ShipmentResponse | undefined;

@@ -6,7 +6,7 @@
  * also accepted under `options`.
  */
 import * as z from 'zod';
-import { describe, text } from './common.js';
+import { describe } from './common.js';
 import { toInputJsonSchema, withJsonSchema } from './jsonschema.js';
 import { digitalSignature } from './shipment.js';
 
@@ -26,12 +26,6 @@ export function expiryValid(expire: string, now: Date = new Date()): 'ok' | 'for
   const year = 2000 + Number(m[2]);
   const endOfMonth = Date.UTC(year, month, 1); // first instant of the following month
   return endOfMonth <= now.getTime() ? 'past' : 'ok';
-}
-
-/** Masks a card number to its last four digits: `**** **** **** 1111`. */
-export function maskCardNumber(number: string): string {
-  const digits = number.replace(/\D/g, '');
-  return `**** **** **** ${digits.slice(-4)}`;
 }
 
 /** Card details for `credit_card`: number (Luhn), CVV (3 or 4 digits), holder name, `MM/YY` expiry not in the past. */
@@ -137,4 +131,3 @@ export function acceptRequest(now: () => Date = () => new Date()) {
   );
 }
 export type AcceptRequest = z.output<ReturnType<typeof acceptRequest>>;
-export type AcceptInput = z.input<ReturnType<typeof acceptRequest>>;

@@ -14,7 +14,7 @@ import { priceResponse } from './price.js';
  * example sends them: the strings `"true"`/`"false"`, read as "insure the declared value" and no
  * insurance.
  */
-export const quoteInsurance = lazySchema(() => z.union([z.boolean(), z.number(), z.string()]).transform((v, ctx): Money | 'true' | 'false' => {
+const quoteInsurance = lazySchema(() => z.union([z.boolean(), z.number(), z.string()]).transform((v, ctx): Money | 'true' | 'false' => {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'string' && /^(true|false)$/i.test(v.trim())) return v.trim().toLowerCase() === 'true' ? 'true' : 'false';
   const parsed = amountInput.safeParse(v);
@@ -42,7 +42,6 @@ export const quoteRequest = lazySchema(() => z.strictObject(
   { error: (iss) => `expected a quote request (got ${describe(iss.input)})` },
 ));
 export type QuoteRequest = z.output<typeof quoteRequest>;
-export type QuoteInput = z.input<typeof quoteRequest>;
 
 /** A quote service entry: code, name (may hold line breaks), carrier, `global_mail`, price. */
 export const quoteServiceEntry = lazySchema(() => z.looseObject({

@@ -15,14 +15,14 @@ import { lazySchema } from './lazy.js';
 import { addressResponse } from './address.js';
 
 /** The shipment fields a consolidated-mail service prescribes: `collection_type` and `collection`. */
-export const collectionData = lazySchema(() => z.looseObject({
+const collectionData = lazySchema(() => z.looseObject({
   collection_type: z.string().min(1),
   collection: addressResponse,
 }));
 export type CollectionData = z.output<typeof collectionData>;
 
 /** The data of one service in a response. */
-export const serviceData = lazySchema(() => z.looseObject({
+const serviceData = lazySchema(() => z.looseObject({
   code: z.string().min(1),
   name: z.string().nullish().transform((n) => n ?? ''),
   carrier: z.string().nullish().transform((c) => c ?? ''),

@@ -14,7 +14,7 @@ import { priceResponse } from './price.js';
 import { isDigitalSignatureImage } from './signature.js';
 
 /** Collection types: `pickup` (a collection with a pickup window) or `dropoff` (leaving Australia only). */
-export const COLLECTION_TYPES = ['pickup', 'dropoff'] as const;
+const COLLECTION_TYPES = ['pickup', 'dropoff'] as const;
 
 /**
  * `service` of a shipment request: the `code` from a quote response and its options — a list of
@@ -22,7 +22,7 @@ export const COLLECTION_TYPES = ['pickup', 'dropoff'] as const;
  * quote service entry pasted as it came (with `name`, `carrier`, `global_mail`, `price`) is
  * accepted; only `code` and `options` are kept ({@link QUOTE_ENTRY_EXTRAS}).
  */
-export function serviceRequest(kind: ShipmentFormKind) {
+function serviceRequest(kind: ShipmentFormKind) {
   const options =
     kind === 'order'
       ? z
@@ -106,7 +106,7 @@ export function shipmentRequest(kind: ShipmentFormKind) {
 export type ShipmentRequest = z.output<ReturnType<typeof shipmentRequest>>;
 
 /** The `service` object of a shipment response; `name` may contain line breaks. */
-export const serviceResponse = lazySchema(() => z.looseObject({
+const serviceResponse = lazySchema(() => z.looseObject({
   code: looseText.optional(),
   name: z.string().nullish(),
   price: priceResponse.optional(),

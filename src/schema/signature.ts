@@ -1,7 +1,7 @@
 /** Digital signature images: BASE64-encoded PNG or JPG (interface document, `options.digital_signature`). */
 
 /** Largest signature image accepted, in bytes after decoding (1 MiB). */
-export const MAX_SIGNATURE_BYTES = 1024 * 1024;
+const MAX_SIGNATURE_BYTES = 1024 * 1024;
 
 /**
  * True when `value` is BASE64 (optionally a `data:image/...;base64,` URL) whose decoded bytes

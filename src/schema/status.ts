@@ -6,7 +6,7 @@
  */
 
 /** What a status means to a person. */
-export type StatusWord = 'pending' | 'new' | 'accepted' | 'processed' | 'to do' | 'cancelled' | 'failed' | 'unknown';
+type StatusWord = 'pending' | 'new' | 'accepted' | 'processed' | 'to do' | 'cancelled' | 'failed' | 'unknown';
 
 /** Reads an order status in any case: `new` → pending, `ACC` → accepted, `processed` → processed. */
 export function orderStatusWord(raw: string | undefined): StatusWord {
@@ -30,24 +30,4 @@ export function orderStatusWord(raw: string | undefined): StatusWord {
     default:
       return 'unknown';
   }
-}
-
-/** Reads a shipment status in any case: `PEN` → pending, `NEW` → new, `TODO` → to do, `processed` → processed. */
-export function shipmentStatusWord(raw: string | undefined): StatusWord {
-  switch ((raw ?? '').trim().toLowerCase()) {
-    case 'pen':
-    case 'pending':
-      return 'pending';
-    case 'new':
-      return 'new';
-    case 'todo':
-      return 'to do';
-    default:
-      return orderStatusWord(raw);
-  }
-}
-
-/** True when the raw order status means the booking is complete. */
-export function isProcessed(raw: string | undefined): boolean {
-  return orderStatusWord(raw) === 'processed';
 }

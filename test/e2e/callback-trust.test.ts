@@ -8,7 +8,6 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFaultServer, type FaultMode } from '../helpers/fault-server.js';
-import { runShipbook } from '../helpers/run.js';
 import { waitFor } from '../sandbox/helpers.js';
 import { BIN, ROOT, makeHome } from './cli.js';
 import { createOrder } from '../helpers/orders.js';

@@ -20,7 +20,6 @@ import { ordersByInput as ordersAt } from '../helpers/sandbox-process.js';
 
 const KEY = 'sk_test_ledger_0123456789';
 const A = join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml');
-const B = join(ROOT, 'fixtures/orders/insured-bne-per.yaml');
 /** Every order the sandbox holds, by the transient id of its first shipment. */
 const ordersByInput = (url: string) => ordersAt(url, KEY);
 

@@ -54,7 +54,7 @@ export function orderRequest(...shipments: Array<Record<string, unknown>>): Reco
 }
 
 /** The result of a call: HTTP status, headers and the parsed JSON body. */
-export interface CallResult {
+interface CallResult {
   status: number;
   headers: Headers;
   json: any;

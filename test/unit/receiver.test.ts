@@ -271,7 +271,7 @@ describe('choice of route (prepareResultWaiter)', () => {
   }
 
   it('waits by callback on a receiver for a service on this machine', async () => {
-    const { ctx, api, profile } = setup('http://127.0.0.1:9/');
+    const { ctx } = setup('http://127.0.0.1:9/');
     const waiter = await prepareResultWaiter(ctx, waitSettings({}));
     try {
       expect(waiter.route).toBe('callback');
@@ -282,7 +282,7 @@ describe('choice of route (prepareResultWaiter)', () => {
   });
 
   it('polls, and says why, when a remote service could not reach a loopback receiver', async () => {
-    const { ctx, api, profile, stderr } = setup('https://api.example.com/v1/');
+    const { ctx, stderr } = setup('https://api.example.com/v1/');
     const waiter = await prepareResultWaiter(ctx, waitSettings({}));
     expect(waiter.route).toBe('poll');
     expect(waiter.callbackUrl).toBeUndefined();
@@ -297,7 +297,7 @@ describe('choice of route (prepareResultWaiter)', () => {
   });
 
   it('polls when the accept request carries the user\'s own callback URL', async () => {
-    const { ctx, api, profile, stderr } = setup('http://127.0.0.1:9/');
+    const { ctx, stderr } = setup('http://127.0.0.1:9/');
     const waiter = await prepareResultWaiter(ctx, waitSettings({}), { ownCallback: true });
     expect(waiter.route).toBe('poll');
     expect(stderr()).toContain('goes to your callback URL');

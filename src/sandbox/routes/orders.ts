@@ -19,7 +19,7 @@ import type { SandboxStore } from '../store/types.js';
 import { orderWire } from '../wire.js';
 
 /** The card number the sandbox always declines (402), like a payment provider's test card. */
-export const DECLINED_TEST_CARD = '4000000000000002';
+const DECLINED_TEST_CARD = '4000000000000002';
 
 /** True when the create-order `service.options` list asks for insurance. */
 export function wantsInsurance(options: unknown): boolean {
@@ -33,7 +33,7 @@ export function wantsInsurance(options: unknown): boolean {
  * shipment's route, and the consolidated-mail service is refused (it goes through create shipment
  * and combine). Every problem is collected, with its path inside `request`.
  */
-export function priceOrderShipments(
+function priceOrderShipments(
   shipments: readonly ShipmentRequest[],
 ): { priced: Array<{ request: ShipmentRequest; service: SandboxService; price: PriceCents }>; errors: FieldError[] } {
   const errors: FieldError[] = [];

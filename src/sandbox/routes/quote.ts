@@ -13,7 +13,7 @@ import { packageLimitProblems, ratesFor } from '../rates.js';
 import { quoteEntryWire } from '../wire.js';
 
 /** The insured value of a quote in cents: an amount, or `"true"` for the declared `value`; `undefined` when not insured. */
-export function insuredValueOf(q: Pick<QuoteRequest, 'insurance' | 'value'>): Cents | undefined {
+function insuredValueOf(q: Pick<QuoteRequest, 'insurance' | 'value'>): Cents | undefined {
   if (q.insurance === undefined || q.insurance === 'false') return undefined;
   if (q.insurance === 'true') return q.value?.cents ?? 0;
   return q.insurance.cents > 0 ? q.insurance.cents : undefined;
@@ -23,7 +23,7 @@ export function insuredValueOf(q: Pick<QuoteRequest, 'insurance' | 'value'>): Ce
  * `result` of get quote for a validated request: `{services: [entry, …]}`. Packages over the
  * sandbox's weight limit are a 400 on `packages[i]` (`packageField` renames the path, for GET).
  */
-export function quoteResult(q: QuoteRequest, packageField: (i: number) => string = (i) => `packages[${i}]`): { services: Record<string, unknown>[] } {
+function quoteResult(q: QuoteRequest, packageField: (i: number) => string = (i) => `packages[${i}]`): { services: Record<string, unknown>[] } {
   const tooBig = packageLimitProblems(q.packages);
   if (tooBig.length > 0) throw invalidRequest(tooBig.map((p) => ({ field: packageField(p.index), message: p.message })));
   const route = {
@@ -48,7 +48,7 @@ const KNOWN_PARAMS: ReadonlySet<string> = new Set([...ROUTE_PARAMS, ...PACKAGE_P
  * become numbers, the single package becomes `packages[0]`. Unknown and repeated parameters are
  * reported as field errors.
  */
-export function quoteFromQuery(query: URLSearchParams): { request: Record<string, unknown>; errors: FieldError[] } {
+function quoteFromQuery(query: URLSearchParams): { request: Record<string, unknown>; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   for (const key of query.keys()) {

@@ -50,7 +50,7 @@ function comparable(value: unknown): string {
  * obtained from a fetch-service-data operation"): the fields that differ from the hub, or none.
  * The pickup window (date and times) is the sender's to choose and is not compared.
  */
-export function collectionDataProblems(collection: ShipmentRequest['collection']): string[] {
+function collectionDataProblems(collection: ShipmentRequest['collection']): string[] {
   if (collection === undefined) return [];
   const hub = GLOBAL_MAIL_COLLECTION_DATA.collection as Record<string, unknown>;
   const given = collection as Record<string, unknown>;
@@ -69,7 +69,7 @@ interface Priced {
  * Prices a create-shipment request on the consolidated-mail service, or returns the field errors
  * (paths under `shipment.`). The route (leaving Australia) is already checked by the schema.
  */
-export function priceConsolidatedShipment(s: ShipmentRequest): { priced: Priced } | { errors: FieldError[]; message?: string } {
+function priceConsolidatedShipment(s: ShipmentRequest): { priced: Priced } | { errors: FieldError[]; message?: string } {
   const tooBig = packageLimitProblems(s.packages);
   if (tooBig.length > 0) return { errors: tooBig.map((p) => ({ field: `shipment.packages[${p.index}]`, message: p.message })) };
   const field = 'shipment.service.code';
@@ -97,7 +97,7 @@ export function priceConsolidatedShipment(s: ShipmentRequest): { priced: Priced 
  * Prices the `main_shipment` of combine: collected and delivered in Australia (to the hub), on a
  * domestic service; or the field errors (paths under `main_shipment.`).
  */
-export function priceMainShipment(s: ShipmentRequest): { priced: Priced } | { errors: FieldError[] } {
+function priceMainShipment(s: ShipmentRequest): { priced: Priced } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const from = s.collection?.country ?? 'AU';
   if (from !== 'AU') {
