@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pathCandidates, profileCandidates, senderCandidates } from '../../src/commands/completion.js';
+import { pathCandidates, profileCandidates, senderCandidates } from '../../src/commands/completion/index.js';
 import { prepareContext, createContext, type GlobalOptions } from '../../src/context.js';
 import type { IOStreams } from '../../src/io.js';
 import { buildProgram } from '../../src/main.js';

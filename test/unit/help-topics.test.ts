@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { EXIT } from '../../src/errors.js';
-import { HELP_TOPICS, findManualPage, readmeSection, renderSection, topicText } from '../../src/commands/help-topics.js';
+import { HELP_TOPICS, findManualPage, readmeSection, renderSection, topicText } from '../../src/commands/help/topics.js';
 
 describe('help topics', () => {
   it('finds the manual page of every topic in the package and its section there', () => {

@@ -4,8 +4,8 @@ import { createShipment } from '../../api/shipments.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { printCreatedShipment } from '../../output/consolidated.js';
-import { readShipmentInput } from '../shipment-input.js';
-import { withWarnings } from '../warnings.js';
+import { readShipmentInput } from './input.js';
+import { withWarnings } from '../shared/warnings.js';
 import { priceWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment create`. */
@@ -27,7 +27,7 @@ interface ShipmentCreateOptions {
  */
 async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promise<void> {
   // Through the kinds registry like every sending command, so warnings (a 40 kg package) show too.
-  // No file, or a partial one, on a terminal: the missing parts are asked (src/commands/shipment-input.ts).
+  // No file, or a partial one, on a terminal: the missing parts are asked (src/commands/shipment/input.ts).
   const { shipment } = await readShipmentInput(o.file, o, ctx);
   const created = await createShipment(await ctx.api(), { shipment });
   ctx.output.write(withWarnings(ctx, { shipment: created }, priceWarnings(`shipment ${created.id}`, created.service?.price)), () => {

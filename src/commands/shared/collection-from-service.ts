@@ -10,13 +10,13 @@
  * field): shipbook never silently replaces what a file says.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { fetchServiceData } from '../api/services.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { LoadedDocument } from '../input/load.js';
-import type { CollectionData } from '../schema/service-data.js';
-import { formatPath } from '../schema/issues.js';
-import { isObject } from '../schema/object.js';
+import { fetchServiceData } from '../../api/services.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { LoadedDocument } from '../../input/load.js';
+import type { CollectionData } from '../../schema/service-data.js';
+import { formatPath } from '../../schema/issues.js';
+import { isObject } from '../../schema/object.js';
 
 /** The collection data as plain JSON (what a file would hold), for comparing and copying. */
 function plain(value: unknown): unknown {

@@ -7,21 +7,21 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildAcceptRequest, type PaymentFlags } from '../booking/payment.js';
-import type { BatchInputOptions } from '../batch/inputs.js';
-import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../batch/runner.js';
-import { DEFAULT_JOURNAL as LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../batch/journal.js';
-import { Ledger, defaultJournalPath, peekLedger } from '../ledger/ledger.js';
-import { nextStepHint, plannedLine } from '../output/ledger.js';
-import { shellCommand } from '../shell.js';
-import { parseShard, type Shard } from '../batch/identity.js';
-import { ReportWriter } from '../batch/report.js';
-import { CsvReportWriter, isCsvReport } from '../batch/report-csv.js';
-import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from './csv/book-flags.js';
-import type { Context } from '../context.js';
-import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from '../errors.js';
-import { batchProgress, batchResultLine, printBatchSummary } from '../output/batch.js';
-import { isMachineFormat } from '../output/format.js';
+import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
+import type { BatchInputOptions } from '../../batch/inputs.js';
+import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
+import { DEFAULT_JOURNAL as LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../../batch/journal.js';
+import { Ledger, defaultJournalPath, peekLedger } from '../../ledger/ledger.js';
+import { nextStepHint, plannedLine } from '../../output/ledger.js';
+import { shellCommand } from '../../shell.js';
+import { parseShard, type Shard } from '../../batch/identity.js';
+import { ReportWriter } from '../../batch/report.js';
+import { CsvReportWriter, isCsvReport } from '../../batch/report-csv.js';
+import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../shared/csv-book-flags.js';
+import type { Context } from '../../context.js';
+import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from '../../errors.js';
+import { batchProgress, batchResultLine, printBatchSummary } from '../../output/batch.js';
+import { isMachineFormat } from '../../output/format.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {

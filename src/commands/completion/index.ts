@@ -19,16 +19,16 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { sandboxOrderIds, serviceCandidates } from './completion-cache.js';
+import { sandboxOrderIds, serviceCandidates } from '../shared/completion-cache.js';
 import type { Command } from 'commander';
 import { Command as Cmd } from 'commander';
 import tab from '@bomb.sh/tab/commander';
 import type { RootCommand, Complete } from '@bomb.sh/tab';
-import { SETTING_KEYS } from '../config/keys.js';
-import { BUILTIN_PROFILE, storedSenders } from '../config/schema.js';
-import { ConfigStore } from '../config/store.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { SETTING_KEYS } from '../../config/keys.js';
+import { BUILTIN_PROFILE, storedSenders } from '../../config/schema.js';
+import { ConfigStore } from '../../config/store.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 
 /** Shells `shipbook completion` writes a script for. */
 const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;

@@ -4,9 +4,9 @@
  * `warning: …` lines, and listed as `warnings` (strings) in the document of a machine format. The
  * command goes on: a warning never changes the exit code.
  */
-import type { Context } from '../context.js';
-import { paint } from '../output/style.js';
-import { printable } from '../output/printable.js';
+import type { Context } from '../../context.js';
+import { paint } from '../../output/style.js';
+import { printable } from '../../output/printable.js';
 
 /**
  * Prints each warning (duplicates once) on stderr and returns `data` with `warnings` added when

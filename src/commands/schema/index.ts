@@ -5,13 +5,13 @@
  * commands use, on the input side, so editors accept what shipbook accepts.
  */
 import { Command } from 'commander';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { KINDS, KIND_NAMES, isKindName, kindJsonSchema, suggestKind, type DocumentKind } from '../input/kinds.js';
-import { CSV_COLUMNS } from '../input/csv-layout.js';
-import { formatPath } from '../schema/issues.js';
-import { printJson } from '../output/json.js';
-import { printTable } from '../output/table.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { KINDS, KIND_NAMES, isKindName, kindJsonSchema, suggestKind, type DocumentKind } from '../../input/kinds.js';
+import { CSV_COLUMNS } from '../../input/csv-layout.js';
+import { formatPath } from '../../schema/issues.js';
+import { printJson } from '../../output/json.js';
+import { printTable } from '../../output/table.js';
 
 /** Options of `schema`. */
 interface SchemaOptions {

@@ -4,11 +4,11 @@
  * refuses with a usage error that names `shipbook card list`. The wizard's payment step offers the
  * same list ({@link storedCardChoices}).
  */
-import { fetchCreditCards } from '../api/cards.js';
-import type { PaymentFlags } from '../booking/payment.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { Choice } from '../prompter.js';
+import { fetchCreditCards } from '../../api/cards.js';
+import type { PaymentFlags } from '../../booking/payment.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Choice } from '../../prompter.js';
 
 /**
  * The usable (not expired) stored cards as choices: `Visa ending 4242, expires 12/29, Mei Chen`.

@@ -4,10 +4,10 @@
  * itself (src/input/validate.ts) only returns the warnings; showing them is the command's job.
  */
 import { InvalidArgumentError } from 'commander';
-import type { Context } from '../context.js';
-import { loadKind, type Validated } from '../input/validate.js';
-import type { KindName, KindValue } from '../input/kinds.js';
-import { printWarnings } from '../output/report.js';
+import type { Context } from '../../context.js';
+import { loadKind, type Validated } from '../../input/validate.js';
+import type { KindName, KindValue } from '../../input/kinds.js';
+import { printWarnings } from '../../output/report.js';
 
 /** Prints a validated document's warnings on stderr and returns its value. */
 export function showWarnings<T>(ctx: Pick<Context, 'io'>, validated: Validated<T>): T {

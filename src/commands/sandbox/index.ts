@@ -6,12 +6,12 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ledgerPath } from '../ledger/ledger.js';
-import { targetId } from '../config/target.js';
+import { ledgerPath } from '../../ledger/ledger.js';
+import { targetId } from '../../config/target.js';
 import { Command } from 'commander';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { parseDuration } from '../input/flags.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { parseDuration } from '../../input/flags.js';
 
 /** Options of `sandbox`. */
 interface SandboxCommandOptions {
@@ -23,15 +23,15 @@ interface SandboxCommandOptions {
   /** `--state <dir>`: keep orders and shipments there instead of in memory. */
   stateDir?: string;
   /** `--fail-rate`, `--reset-rate`, `--latency`, `--rate-limit`: faults injected into the booking operations. */
-  faults?: import('../sandbox/index.js').SandboxFaults;
+  faults?: import('../../sandbox/index.js').SandboxFaults;
   /** `--no-log`: no line per request on stderr (under load, writing the log costs more than answering). */
   quiet?: boolean;
 }
 
 /** Starts the sandbox and keeps it running until Ctrl-C (SIGINT) or SIGTERM. */
 async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void> {
-  const { startSandbox, SANDBOX_API_KEY } = await import('../sandbox/index.js');
-  const { builtinStateError } = await import('../sandbox-builtin.js');
+  const { startSandbox, SANDBOX_API_KEY } = await import('../../sandbox/index.js');
+  const { builtinStateError } = await import('../../sandbox-builtin.js');
   const sandbox = await startSandbox({
     host: o.host,
     port: o.port,
@@ -90,8 +90,8 @@ interface SandboxStatus {
  * @throws ConfigError (exit 4) when the state cannot be read, naming the file and `shipbook sandbox reset`
  */
 async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise<void> {
-  const { openDiskStore, sandboxStateDir, MAX_STORED_ORDERS, SandboxState } = await import('../sandbox/index.js');
-  const { builtinStateError } = await import('../sandbox-builtin.js');
+  const { openDiskStore, sandboxStateDir, MAX_STORED_ORDERS, SandboxState } = await import('../../sandbox/index.js');
+  const { builtinStateError } = await import('../../sandbox-builtin.js');
   const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
   const count = (values: Array<{ status: string }>) => {
     const by: Record<string, number> = {};
@@ -137,7 +137,7 @@ async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise
  * @throws UsageError (exit 2) without `--yes` and no terminal, or for a directory that is not a sandbox state
  */
 async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Context): Promise<void> {
-  const { sandboxStateDir, STATE_FILE } = await import('../sandbox/index.js');
+  const { sandboxStateDir, STATE_FILE } = await import('../../sandbox/index.js');
   const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
   const ours = new Set([STATE_FILE, 'orders', 'shipments', 'cards', 'failures', 'state.lock']);
   // Also what a process killed at the wrong moment leaves: a lock being made or moved aside, a state file being written.
@@ -223,7 +223,7 @@ export function sandboxCommand(ctx: Context): Command {
       '\nExamples:\n  shipbook sandbox\n  shipbook sandbox --port 8788 --state ./sandbox-state\n  SHIPBOOK_BASE_URL=http://127.0.0.1:8788/ SHIPBOOK_API_KEY=sk_sandbox_builtin shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook sandbox status\n  shipbook sandbox reset --yes\n',
     )
     .action(async (flags: { port: string; host: string; apiKey?: string; delay: string; freePickup: boolean; state?: string; log: boolean; failRate?: string; resetRate?: string; latency?: string; rateLimit?: string }) => {
-      const { parseFaultRate, parseRateLimit } = await import('../sandbox/index.js');
+      const { parseFaultRate, parseRateLimit } = await import('../../sandbox/index.js');
       const rate = (flag: string, text: string | undefined) => {
         if (text === undefined) return undefined;
         const v = parseFaultRate(text);

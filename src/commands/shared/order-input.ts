@@ -5,32 +5,32 @@
  * service chosen from a live quote by the prompt or by `--service`, the summary confirmed, the
  * payment asked in a guided booking, and `--save-as` written — all before anything is created.
  */
-import { cancelOrder } from '../api/orders.js';
-import { quoteServices } from '../api/quote.js';
-import { registerSecret } from '../api/redact.js';
-import type { Context } from '../context.js';
-import { EXIT, ShipbookError, ValidationError, type InputIssue } from '../errors.js';
-import { loadDocument, type LoadedDocument } from '../input/load.js';
-import { resolveSenders } from '../input/senders.js';
-import { checkDocument, validateKind } from '../input/validate.js';
-import type { PromptIO } from '../prompts/ask.js';
-import { enforceMaxTotal, parseMaxTotal } from '../prompts/limit.js';
-import { completeShipment, missingInputError, missingParts, type MissingPart, type ShipmentPart } from '../prompts/order.js';
-import type { SavedSenders } from '../prompts/collection.js';
-import { draftPath, readDraft, removeDraft, writeDraft } from '../prompts/draft.js';
-import { PromptInterruptedError } from '../prompter.js';
-import { shellCommand } from '../shell.js';
-import { askPayment } from '../prompts/payment.js';
+import { cancelOrder } from '../../api/orders.js';
+import { quoteServices } from '../../api/quote.js';
+import { registerSecret } from '../../api/redact.js';
+import type { Context } from '../../context.js';
+import { EXIT, ShipbookError, ValidationError, type InputIssue } from '../../errors.js';
+import { loadDocument, type LoadedDocument } from '../../input/load.js';
+import { resolveSenders } from '../../input/senders.js';
+import { checkDocument, validateKind } from '../../input/validate.js';
+import type { PromptIO } from '../../prompts/ask.js';
+import { enforceMaxTotal, parseMaxTotal } from '../../prompts/limit.js';
+import { completeShipment, missingInputError, missingParts, type MissingPart, type ShipmentPart } from '../../prompts/order.js';
+import type { SavedSenders } from '../../prompts/collection.js';
+import { draftPath, readDraft, removeDraft, writeDraft } from '../../prompts/draft.js';
+import { PromptInterruptedError } from '../../prompter.js';
+import { shellCommand } from '../../shell.js';
+import { askPayment } from '../../prompts/payment.js';
 import { storedCardChoices } from './stored-card.js';
-import { askSaveAs, saveDocument } from '../prompts/save.js';
-import { parseServiceFlag, type ServiceChoice } from '../prompts/service.js';
-import { askAtSummary, renderSummary, type EditablePart } from '../prompts/summary.js';
-import type { CreateOrderRequest } from '../schema/order.js';
-import { paymentRequest, type PaymentRequest } from '../schema/payment.js';
-import type { QuoteServiceEntry } from '../schema/quote.js';
-import { formatPath } from '../schema/issues.js';
+import { askSaveAs, saveDocument } from '../../prompts/save.js';
+import { parseServiceFlag, type ServiceChoice } from '../../prompts/service.js';
+import { askAtSummary, renderSummary, type EditablePart } from '../../prompts/summary.js';
+import type { CreateOrderRequest } from '../../schema/order.js';
+import { paymentRequest, type PaymentRequest } from '../../schema/payment.js';
+import type { QuoteServiceEntry } from '../../schema/quote.js';
+import { formatPath } from '../../schema/issues.js';
 import { showWarnings } from './input.js';
-import { isObject } from '../schema/object.js';
+import { isObject } from '../../schema/object.js';
 
 /** The order-input flags of `book` and `order create`. */
 export interface OrderInputFlags {

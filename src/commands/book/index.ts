@@ -4,39 +4,39 @@
  */
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
-import { contentHash } from '../batch/identity.js';
-import { bookEntry, resumeFrom, type Resume } from '../booking/engine.js';
-import { targetLabel } from '../config/target.js';
-import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../ledger/ledger.js';
-import { plannedWords, resolveCommand } from '../output/ledger.js';
-import { plannedAction } from '../batch/runner.js';
-import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './book-batch.js';
-import type { BookingDocument } from '../booking/book.js';
-import { planBooking } from '../booking/plan.js';
-import { DryRunHalt } from '../errors.js';
-import { BookingStoppedError } from '../booking/progress.js';
-import { LimitRefusedError, UsageError } from '../errors.js';
-import { fillCollectionFromService } from './collection-from-service.js';
-import { withChosenCard } from './stored-card.js';
-import { checkMaxTotal, readOrderInput, type OrderInputFlags } from './order-input.js';
-import type { PaymentFlags } from '../booking/payment.js';
-import type { Context } from '../context.js';
-import { loadDocument } from '../input/load.js';
-import { validateKind } from '../input/validate.js';
-import { showWarnings } from './input.js';
-import { printParentOrder } from '../output/consolidated.js';
-import { printOrder } from '../output/order.js';
-import { paint } from '../output/style.js';
-import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { prepareBooking, type BookOptions } from './book-common.js';
-import { addPaymentOptions } from './payment-options.js';
-import { addWaitOptions, waitSettings, type WaitFlags } from './wait-options.js';
-import { withWarnings } from './warnings.js';
-import { fetchOrder, type OrderPaths } from '../api/orders.js';
-import type { ApiClient } from '../api/client.js';
-import { EXIT, ShipbookError, type ExitCode } from '../errors.js';
-import type { OrderResponse } from '../schema/order.js';
-import { shellCommand } from '../shell.js';
+import { contentHash } from '../../batch/identity.js';
+import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
+import { targetLabel } from '../../config/target.js';
+import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../../ledger/ledger.js';
+import { plannedWords, resolveCommand } from '../../output/ledger.js';
+import { plannedAction } from '../../batch/runner.js';
+import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
+import type { BookingDocument } from '../../booking/book.js';
+import { planBooking } from '../../booking/plan.js';
+import { DryRunHalt } from '../../errors.js';
+import { BookingStoppedError } from '../../booking/progress.js';
+import { LimitRefusedError, UsageError } from '../../errors.js';
+import { fillCollectionFromService } from '../shared/collection-from-service.js';
+import { withChosenCard } from '../shared/stored-card.js';
+import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../shared/order-input.js';
+import type { PaymentFlags } from '../../booking/payment.js';
+import type { Context } from '../../context.js';
+import { loadDocument } from '../../input/load.js';
+import { validateKind } from '../../input/validate.js';
+import { showWarnings } from '../shared/input.js';
+import { printParentOrder } from '../../output/consolidated.js';
+import { printOrder } from '../../output/order.js';
+import { paint } from '../../output/style.js';
+import { isConsolidatedDocument } from '../../schema/consolidated.js';
+import { prepareBooking, type BookOptions } from '../shared/book-common.js';
+import { addPaymentOptions } from '../shared/payment-options.js';
+import { addWaitOptions, waitSettings, type WaitFlags } from '../shared/wait-options.js';
+import { withWarnings } from '../shared/warnings.js';
+import { fetchOrder, type OrderPaths } from '../../api/orders.js';
+import type { ApiClient } from '../../api/client.js';
+import { EXIT, ShipbookError, type ExitCode } from '../../errors.js';
+import type { OrderResponse } from '../../schema/order.js';
+import { shellCommand } from '../../shell.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
@@ -65,7 +65,7 @@ async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { fi
     await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
   }
   // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
-  // completed by prompts on a terminal (src/commands/order-input.ts).
+  // completed by prompts on a terminal (src/commands/shared/order-input.ts).
   const input =
     loaded && isConsolidatedDocument(loaded.data)
       ? undefined

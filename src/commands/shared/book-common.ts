@@ -3,13 +3,13 @@
  * preparation done before anything is created (payment check, client, result waiter, progress lines).
  */
 import { Readable } from 'node:stream';
-import type { ApiClient } from '../api/client.js';
-import { buildAcceptRequest, type PaymentFlags } from '../booking/payment.js';
-import { prepareResultWaiter, type ResultWaiter, type WaitSettings } from '../booking/result.js';
-import type { Context } from '../context.js';
-import { progressPrinter, type ProgressPrinter } from '../output/progress.js';
-import type { AcceptRequest } from '../schema/payment.js';
-import { readAll } from '../stream.js';
+import type { ApiClient } from '../../api/client.js';
+import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
+import { prepareResultWaiter, type ResultWaiter, type WaitSettings } from '../../booking/result.js';
+import type { Context } from '../../context.js';
+import { progressPrinter, type ProgressPrinter } from '../../output/progress.js';
+import type { AcceptRequest } from '../../schema/payment.js';
+import { readAll } from '../../stream.js';
 
 /** Options of `book`. */
 export interface BookOptions extends PaymentFlags {

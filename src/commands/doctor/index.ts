@@ -5,14 +5,14 @@
  * the exit code of the first failed check (docs/exit-codes.md); 0 when nothing failed.
  */
 import { Command } from 'commander';
-import type { Context } from '../context.js';
-import { ShipbookError } from '../errors.js';
-import { doctorExitCode, runChecks, type CheckResult } from '../doctor/checks.js';
-import { fitTable } from '../output/fit.js';
-import { paint } from '../output/style.js';
-import type { OutputFormat } from '../output/format.js';
-import type { IOStreams } from '../io.js';
-import { parseListen } from './wait-options.js';
+import type { Context } from '../../context.js';
+import { ShipbookError } from '../../errors.js';
+import { doctorExitCode, runChecks, type CheckResult } from '../../doctor/checks.js';
+import { fitTable } from '../../output/fit.js';
+import { paint } from '../../output/style.js';
+import type { OutputFormat } from '../../output/format.js';
+import type { IOStreams } from '../../io.js';
+import { parseListen } from '../shared/wait-options.js';
 
 /** Options of `doctor`. */
 interface DoctorOptions {

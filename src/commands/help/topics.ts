@@ -11,9 +11,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { fitTable, wrapCell } from '../output/fit.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { fitTable, wrapCell } from '../../output/fit.js';
 
 /** A help topic: its name and the page and heading of the manual it is taken from. */
 interface HelpTopic {

@@ -4,22 +4,22 @@
  * resolved, only the missing parts asked on a terminal (the service from the consolidated-mail
  * services of a live quote), or, without one, listed with what supplies them (exit 2).
  */
-import { quoteServices } from '../api/quote.js';
-import type { Context } from '../context.js';
-import { EXIT, ShipbookError, ValidationError } from '../errors.js';
-import { loadDocument, type LoadedDocument } from '../input/load.js';
-import { resolveSenders } from '../input/senders.js';
-import { checkDocument, validateKind } from '../input/validate.js';
-import type { KindValue } from '../input/kinds.js';
-import type { PromptIO } from '../prompts/ask.js';
-import { completeShipment, missingInputError, missingParts } from '../prompts/order.js';
-import { askSaveAs, saveDocument } from '../prompts/save.js';
-import { parseServiceFlag } from '../prompts/service.js';
-import { confirmSummary, renderSummary } from '../prompts/summary.js';
-import { formatPath } from '../schema/issues.js';
-import { fillCollectionFromService } from './collection-from-service.js';
-import { showWarnings } from './input.js';
-import { isObject } from '../schema/object.js';
+import { quoteServices } from '../../api/quote.js';
+import type { Context } from '../../context.js';
+import { EXIT, ShipbookError, ValidationError } from '../../errors.js';
+import { loadDocument, type LoadedDocument } from '../../input/load.js';
+import { resolveSenders } from '../../input/senders.js';
+import { checkDocument, validateKind } from '../../input/validate.js';
+import type { KindValue } from '../../input/kinds.js';
+import type { PromptIO } from '../../prompts/ask.js';
+import { completeShipment, missingInputError, missingParts } from '../../prompts/order.js';
+import { askSaveAs, saveDocument } from '../../prompts/save.js';
+import { parseServiceFlag } from '../../prompts/service.js';
+import { confirmSummary, renderSummary } from '../../prompts/summary.js';
+import { formatPath } from '../../schema/issues.js';
+import { fillCollectionFromService } from '../shared/collection-from-service.js';
+import { showWarnings } from '../shared/input.js';
+import { isObject } from '../../schema/object.js';
 
 type Obj = Record<string, unknown>;
 
