@@ -17,7 +17,7 @@ import {
   type ReceivedCallback,
   type ReceiverProblem,
 } from '../../src/booking/receiver.js';
-import { parseListen, waitSettings } from '../../src/commands/shared/wait-options.js';
+import { parseListen, waitSettings } from '../../src/commands/common/wait-options.js';
 import { UsageError } from '../../src/errors.js';
 import { orderResponse } from '../../src/schema/order.js';
 

@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedCardChoices, withChosenCard } from '../../src/commands/shared/stored-card.js';
+import { storedCardChoices, withChosenCard } from '../../src/commands/common/stored-card.js';
 import { createContext, type Context } from '../../src/context.js';
 import type { IOStreams } from '../../src/io.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';

@@ -17,7 +17,7 @@ import { shellCommand } from '../../shell.js';
 import { parseShard, type Shard } from '../../batch/identity.js';
 import { ReportWriter } from '../../batch/report.js';
 import { CsvReportWriter, isCsvReport } from '../../batch/report-csv.js';
-import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../shared/csv-book-flags.js';
+import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
 import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from '../../errors.js';
 import { batchProgress, batchResultLine, printBatchSummary } from '../../output/batch.js';

@@ -16,22 +16,22 @@ import { planBooking } from '../../booking/plan.js';
 import { DryRunHalt } from '../../errors.js';
 import { BookingStoppedError } from '../../booking/progress.js';
 import { LimitRefusedError, UsageError } from '../../errors.js';
-import { fillCollectionFromService } from '../shared/collection-from-service.js';
-import { withChosenCard } from '../shared/stored-card.js';
-import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../shared/order-input.js';
+import { fillCollectionFromService } from '../common/collection-from-service.js';
+import { withChosenCard } from '../common/stored-card.js';
+import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../common/order-input.js';
 import type { PaymentFlags } from '../../booking/payment.js';
 import type { Context } from '../../context.js';
 import { loadDocument } from '../../input/load.js';
 import { validateKind } from '../../input/validate.js';
-import { showWarnings } from '../shared/input.js';
+import { showWarnings } from '../common/input.js';
 import { printParentOrder } from '../../output/consolidated.js';
 import { printOrder } from '../../output/order.js';
 import { paint } from '../../output/style.js';
 import { isConsolidatedDocument } from '../../schema/consolidated.js';
-import { prepareBooking, type BookOptions } from '../shared/book-common.js';
-import { addPaymentOptions } from '../shared/payment-options.js';
-import { addWaitOptions, waitSettings, type WaitFlags } from '../shared/wait-options.js';
-import { withWarnings } from '../shared/warnings.js';
+import { prepareBooking, type BookOptions } from '../common/book-common.js';
+import { addPaymentOptions } from '../common/payment-options.js';
+import { addWaitOptions, waitSettings, type WaitFlags } from '../common/wait-options.js';
+import { withWarnings } from '../common/warnings.js';
 import { fetchOrder, type OrderPaths } from '../../api/orders.js';
 import type { ApiClient } from '../../api/client.js';
 import { EXIT, ShipbookError, type ExitCode } from '../../errors.js';
@@ -65,7 +65,7 @@ async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { fi
     await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
   }
   // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
-  // completed by prompts on a terminal (src/commands/shared/order-input.ts).
+  // completed by prompts on a terminal (src/commands/common/order-input.ts).
   const input =
     loaded && isConsolidatedDocument(loaded.data)
       ? undefined

@@ -19,7 +19,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { sandboxOrderIds, serviceCandidates } from '../shared/completion-cache.js';
+import { sandboxOrderIds, serviceCandidates } from '../common/completion-cache.js';
 import type { Command } from 'commander';
 import { Command as Cmd } from 'commander';
 import tab from '@bomb.sh/tab/commander';

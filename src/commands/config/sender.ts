@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { stringify } from 'yaml';
 import { BUILTIN_PROFILE, nameProblem, senderAddress, setStoredSenders, storedSenders, type SenderAddress } from '../../config/schema.js';
 import { documentWarnings } from '../../input/validate.js';
-import { showWarnings } from '../shared/input.js';
+import { showWarnings } from '../common/input.js';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import { loadDocument, validateDocument } from '../../input/load.js';

@@ -12,7 +12,7 @@ import { fitTable } from '../../output/fit.js';
 import { paint } from '../../output/style.js';
 import type { OutputFormat } from '../../output/format.js';
 import type { IOStreams } from '../../io.js';
-import { parseListen } from '../shared/wait-options.js';
+import { parseListen } from '../common/wait-options.js';
 
 /** Options of `doctor`. */
 interface DoctorOptions {

@@ -4,7 +4,7 @@
  * for the booking result, by callback or by polling (`src/booking/result.ts`), and prints every
  * tracking number.
  */
-import { idArgument } from '../shared/input.js';
+import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
 import { acceptOrder } from '../../api/orders.js';
 import { bookEntry } from '../../booking/engine.js';
@@ -15,11 +15,11 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
 import { shellCommand } from '../../shell.js';
-import { prepareBooking } from '../shared/book-common.js';
-import { withChosenCard } from '../shared/stored-card.js';
-import { addPaymentOptions } from '../shared/payment-options.js';
-import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../shared/wait-options.js';
-import { withWarnings } from '../shared/warnings.js';
+import { prepareBooking } from '../common/book-common.js';
+import { withChosenCard } from '../common/stored-card.js';
+import { addPaymentOptions } from '../common/payment-options.js';
+import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../common/wait-options.js';
+import { withWarnings } from '../common/warnings.js';
 
 /** Options of `order accept`. */
 interface OrderAcceptOptions extends PaymentFlags {

@@ -3,7 +3,7 @@
  * `PUT /orders/{order_id}/cancel/`, a setting of the profile; docs/assumptions.md). Only a pending order
  * can be cancelled; the service answers 409 otherwise (exit 3 with its message).
  */
-import { idArgument } from '../shared/input.js';
+import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
 import { cancelOrder } from '../../api/orders.js';
 import type { Context } from '../../context.js';

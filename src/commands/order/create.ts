@@ -3,9 +3,9 @@ import { Command } from 'commander';
 import { createOrder } from '../../api/orders.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
-import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../shared/order-input.js';
+import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../common/order-input.js';
 import { printOrder } from '../../output/order.js';
-import { withWarnings } from '../shared/warnings.js';
+import { withWarnings } from '../common/warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `order create`. */

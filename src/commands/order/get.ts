@@ -3,14 +3,14 @@
  * tracking numbers, from fetch-order-data (assumed `GET /orders/{order_id}/`, a setting of the
  * profile; docs/assumptions.md). This is how to see a booking later, after a wait timed out or was interrupted.
  */
-import { idArgument } from '../shared/input.js';
+import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
 import { fetchOrderWithMessage } from '../../api/orders.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { orderEndedLine, printOrder } from '../../output/order.js';
 import { orderStatusWord } from '../../schema/status.js';
-import { withWarnings } from '../shared/warnings.js';
+import { withWarnings } from '../common/warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `order get`. */

@@ -4,14 +4,14 @@ import { quoteServices, quoteServicesSinglePackage } from '../../api/quote.js';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import { parsePackageSpec, parsePlace } from '../../input/flags.js';
-import { loadValidated } from '../shared/input.js';
+import { loadValidated } from '../common/input.js';
 import { printQuote, sortServices } from '../../output/quote.js';
 import { schemaProblems } from '../../schema/issues.js';
 import { quoteRequest, type QuoteRequest } from '../../schema/quote.js';
 import { askQuote, missingQuoteParts, type PartialQuote } from '../../prompts/quote.js';
-import { withWarnings } from '../shared/warnings.js';
+import { withWarnings } from '../common/warnings.js';
 import { priceWarnings } from '../../booking/price-check.js';
-import { rememberServiceCodes } from '../shared/completion-cache.js';
+import { rememberServiceCodes } from '../common/completion-cache.js';
 import { shellCommand } from '../../shell.js';
 
 /** Options of `quote`: a file, or a route and packages from flags. */

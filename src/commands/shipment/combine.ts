@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { ApiError, UsageError } from '../../errors.js';
 import { combineShipments } from '../../api/shipments.js';
 import { documentWarnings } from '../../input/validate.js';
-import { showWarnings } from '../shared/input.js';
+import { showWarnings } from '../common/input.js';
 import type { Context } from '../../context.js';
 import { loadDocument, validateDocument } from '../../input/load.js';
 import { printParentOrder } from '../../output/consolidated.js';
@@ -15,7 +15,7 @@ import { shellCommand } from '../../shell.js';
 import type { CombineRequest } from '../../schema/combine.js';
 import { combineFile, shipmentDocument, type CombineFile } from '../../schema/consolidated.js';
 import type { ShipmentRequest } from '../../schema/shipment.js';
-import { withWarnings } from '../shared/warnings.js';
+import { withWarnings } from '../common/warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment combine`. */

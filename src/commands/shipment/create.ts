@@ -5,7 +5,7 @@ import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { printCreatedShipment } from '../../output/consolidated.js';
 import { readShipmentInput } from './input.js';
-import { withWarnings } from '../shared/warnings.js';
+import { withWarnings } from '../common/warnings.js';
 import { priceWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment create`. */

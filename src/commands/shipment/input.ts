@@ -17,8 +17,8 @@ import { askSaveAs, saveDocument } from '../../prompts/save.js';
 import { parseServiceFlag } from '../../prompts/service.js';
 import { confirmSummary, renderSummary } from '../../prompts/summary.js';
 import { formatPath } from '../../schema/issues.js';
-import { fillCollectionFromService } from '../shared/collection-from-service.js';
-import { showWarnings } from '../shared/input.js';
+import { fillCollectionFromService } from '../common/collection-from-service.js';
+import { showWarnings } from '../common/input.js';
 import { isObject } from '../../schema/object.js';
 
 type Obj = Record<string, unknown>;

@@ -10,7 +10,7 @@ import { renderReports } from '../../output/report.js';
 import { KIND_NAMES, type KindName } from '../../input/kinds.js';
 import { validateFiles, type FileReport } from '../../input/validate.js';
 import { isCsvName } from '../../input/csv-layout.js';
-import type { CsvFlags } from '../shared/csv-book-flags.js';
+import type { CsvFlags } from '../common/csv-book-flags.js';
 
 /** Options of `validate`. */
 interface ValidateOptions {
@@ -42,7 +42,7 @@ async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport
   if (!o.files.some(isCsvName)) reports.push(...(await validateFiles(o.files, options)));
   else {
     // The CSV reader (csv-parse, the column mapping) is loaded only for a run that reads a spreadsheet.
-    const [{ validateCsvFile }, { loadCsvMapping }, { csvSettings }] = await Promise.all([import('../../input/csv.js'), import('../../input/csv-map.js'), import('../shared/csv-book-flags.js')]);
+    const [{ validateCsvFile }, { loadCsvMapping }, { csvSettings }] = await Promise.all([import('../../input/csv.js'), import('../../input/csv-map.js'), import('../common/csv-book-flags.js')]);
     const csv = csvSettings(o.csv ?? {});
     const mapping = csv.map !== undefined ? await loadCsvMapping(csv.map) : undefined;
     const reading = { now: options.now, senders, decimalComma: csv.decimalComma, ...(csv.delimiter ? { delimiter: csv.delimiter } : {}), ...(mapping ? { mapping } : {}) };
