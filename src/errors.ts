@@ -50,6 +50,7 @@ export const EXIT = {
   TERMINATED: 143,
 } as const;
 
+/** One of the exit codes of {@link EXIT}. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Options shared by every shipbook error. */

@@ -1,9 +1,10 @@
 /**
- * The batch journal: an append-only NDJSON file (default `.shipbook/journal.ndjson`), each record
- * written, and flushed to disk (a group commit: the records of the orders under way share one
- * write and one flush) BEFORE a request that changes something at the service is sent, and after
- * its answer: create sent, order created (its id), accept sent, accepted, processed (tracking
- * numbers), failed (the error). A rerun reads it and continues each order from
+ * The batch journal: an append-only NDJSON file (one per target by default, src/ledger/ledger.ts
+ * `defaultJournalPath`). An intent (create sent, accept sent) is written and flushed to disk BEFORE
+ * the request that changes something at the service is sent (a group commit: the intents of the
+ * orders under way share one write and one fdatasync per turn); what an answer said (order created
+ * with its id, accepted, processed with its tracking numbers) is written at once, as soon as it
+ * arrives; a failure records the error. A rerun reads it and continues each order from
  * where it stands; a create that was sent and never answered is **unknown** and is not sent again
  * until `shipbook journal resolve` says what became of it (docs/assumptions.md, "an answer that never came").
  *
@@ -395,7 +396,7 @@ export function prepareRecord(record: Omit<JournalRecord, 't'>): PreparedRecord 
 /** Records of what an answer said: still written once the lock is lost (see {@link Journal.append}). */
 const FACTS: ReadonlySet<JournalEvent> = new Set(['created', 'shipment_created', 'accepted', 'processed']);
 
-/** A write that takes at most `room` more bytes, for tests of a full disk (see {@link Journal.open}). */
+/** A write that lets the file grow to at most `limit` bytes (then ENOSPC), for tests of a full disk (see {@link Journal.open}). */
 function limitedWrite(limit: number): (fd: number, bytes: Buffer, offset: number, length: number) => number {
   return (fd, bytes, offset, length) => {
     const room = limit - fstatSync(fd).size;
@@ -405,8 +406,8 @@ function limitedWrite(limit: number): (fd: number, bytes: Buffer, offset: number
 }
 
 /**
- * An open journal: the state of every order, and appends written in groups (one write per turn of
- * the event loop, one flush per round: {@link Journal.durable}).
+ * An open journal: the state of every order, and its appends: intents written in groups (one write
+ * per turn of the event loop, one flush per round: {@link Journal.durable}), answers written at once.
  */
 export class Journal {
   /** Set once a write or flush failed: no record is written after a torn one. */
@@ -513,8 +514,8 @@ export class Journal {
    * Call {@link durable} before a request that depends on it, {@link written} to know it reached
    * the file.
    * @throws JournalWriteError (exit 10) when an earlier write or flush failed, or the write of an answer fails; JournalLockLostError
-   *   (exit 11) for any record but what an answer said (created, accepted, processed) once the lock
-   *   was lost
+   *   (exit 11) for any record but what an answer said (created, shipment_created, accepted,
+   *   processed) once the lock was lost
    */
   append(record: Omit<JournalRecord, 't'>): EntryState {
     return this.appendPrepared(prepareRecord(record), record);
@@ -713,8 +714,9 @@ export class Journal {
 }
 
 /**
- * Cuts an incomplete last record off the journal (it was never acknowledged, so its request was
- * never sent) and keeps its bytes in `<path>.torn` with a note; returns the notes to show.
+ * Cuts an incomplete last record off the journal (its write never completed, so nothing acted on
+ * it: an intent's request was never sent, an answer was never printed) and keeps its bytes in
+ * `<path>.torn` with a note; returns the notes to show.
  */
 function setAsideTorn(path: string, tornAt: number, notes: readonly string[]): string[] {
   const fd = openSync(path, 'r+');

@@ -110,6 +110,7 @@ const servicePath = lazySchema(() => textValue.superRefine((v, ctx) => {
 
 /** A sender address: the collection address of an order (35-character limits) without `pickup`. */
 export const senderAddress = lazySchema(() => deliveryRequest('order'));
+/** A sender address as written in the configuration file (before parsing). */
 export type SenderAddress = z.input<typeof senderAddress>;
 
 const senderName = lazySchema(() => z.string().superRefine((v, ctx) => {
@@ -191,6 +192,7 @@ export const storedProfile = lazySchema(() => z.strictObject(
     ctx.addIssue({ code: 'custom', path: ['payment', 'stored-card'], message: 'required when payment.type is stored_card (the id of a card stored by the service)' });
   }
 }));
+/** One stored profile as written in the configuration file (before parsing; every member optional). */
 export type StoredProfile = z.input<typeof storedProfile>;
 
 /** The whole configuration file. */

@@ -32,6 +32,7 @@ export const pickupRequest = lazySchema(() => z
       });
     }
   }));
+/** A pickup window as {@link pickupRequest} reads it: ISO 8601 date, earliest and latest time. */
 export type PickupRequest = z.output<typeof pickupRequest>;
 
 /** Largest number of address lines (interface document, "Address object"). */
@@ -103,7 +104,9 @@ export function collectionRequest(kind: ShipmentFormKind) {
     { error: (iss) => (iss.input === undefined ? 'required' : `expected an address (got ${describe(iss.input)})`) },
   );
 }
+/** A delivery address as {@link deliveryRequest} reads it (request form). */
 export type AddressRequest = z.output<ReturnType<typeof deliveryRequest>>;
+/** A collection address as {@link collectionRequest} reads it: a delivery address plus `pickup`. */
 export type CollectionRequest = z.output<ReturnType<typeof collectionRequest>>;
 
 /**

@@ -22,6 +22,7 @@ export const storedCard = lazySchema(() => z.looseObject({
   holder_name: z.string().nullish().transform((h) => h ?? ''),
   expired: z.boolean().optional(),
 }));
+/** One stored card of a response, as {@link storedCard} reads it. */
 export type StoredCard = z.output<typeof storedCard>;
 
 /** `result` of fetch-credit-card: `{credit_cards: […]}`. */

@@ -41,6 +41,7 @@ export const createShipmentRequest = lazySchema(() => z.object(
   { shipment: leavingAustraliaShipment },
   { error: (iss) => `expected a shipment document (got ${describe(iss.input)})` },
 ));
+/** The body of create shipment as {@link createShipmentRequest} reads it: `{shipment: …}`. */
 export type CreateShipmentRequest = z.output<typeof createShipmentRequest>;
 
 /** A list of shipment ids (as returned by create shipment), at least one, none twice. */
@@ -65,4 +66,5 @@ export const combineRequest = lazySchema(() => z.object(
   },
   { error: (iss) => `expected a combine document (got ${describe(iss.input)})` },
 ));
+/** The body of combine as {@link combineRequest} reads it: shipment ids and the optional main shipment. */
 export type CombineRequest = z.output<typeof combineRequest>;

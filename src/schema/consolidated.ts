@@ -32,6 +32,7 @@ export const consolidatedBooking = lazySchema(() => z.strictObject(
   },
   { error: (iss) => `expected a consolidated booking (got ${describe(iss.input)})` },
 ));
+/** A consolidated-mail booking file as {@link consolidatedBooking} reads it: the children and the main shipment. */
 export type ConsolidatedBooking = z.output<typeof consolidatedBooking>;
 
 /** The combine file: shipment ids (optional, command-line ids replace them) and the main shipment; unknown fields are errors. */
@@ -44,6 +45,7 @@ export const combineFile = lazySchema(() => z.strictObject(
   },
   { error: (iss) => `expected a combine document (got ${describe(iss.input)})` },
 ));
+/** A combine file as {@link combineFile} reads it: optional shipment ids and the main shipment. */
 export type CombineFile = z.output<typeof combineFile>;
 
 /**

@@ -71,6 +71,7 @@ export function customsRequest(kind: ShipmentFormKind) {
       }
     });
 }
+/** Customs information as {@link customsRequest} reads it: items with their values as exact Money (AUD). */
 export type CustomsRequest = z.output<ReturnType<typeof customsRequest>>;
 
 /** Customs information in a response: lenient; item values read exactly. */

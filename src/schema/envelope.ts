@@ -30,6 +30,7 @@ export function wrapRequest<T>(body: T): { request: T } {
 export const callbackBody = lazySchema(() => envelope.extend({
   result: z.looseObject({ order: orderResponse.optional() }).nullish(),
 }));
+/** A callback body as {@link callbackBody} reads it: the envelope with `result.order`. */
 export type CallbackBody = z.output<typeof callbackBody>;
 
 /**

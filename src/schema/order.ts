@@ -21,6 +21,7 @@ export const createOrderRequest = lazySchema(() => z.strictObject(
   },
   { error: (iss) => `expected an order document (got ${describe(iss.input)})` },
 ));
+/** The body of create order as {@link createOrderRequest} reads it: `{order: {shipments: […]}}`. */
 export type CreateOrderRequest = z.output<typeof createOrderRequest>;
 
 /**
@@ -33,6 +34,7 @@ export const orderResponse = lazySchema(() => z.looseObject({
   shipments: z.array(shipmentResponse).default([]),
   price: priceResponse.optional(),
 }));
+/** An order of a response as {@link orderResponse} reads it, every price as exact Money (AUD). */
 export type OrderResponse = z.output<typeof orderResponse>;
 
 /** `result` of create order, combine, accept and fetch-order-data: `{order: …}`. */

@@ -14,6 +14,7 @@ export const packageRequest = lazySchema(() => z.strictObject(
   },
   { error: (iss) => (iss.input === undefined ? 'required' : `expected a package (got ${describe(iss.input)})`) },
 ));
+/** One package as {@link packageRequest} reads it: dimensions and weight in `cm`/kg or `in`/lb, as `unit` says. */
 export type PackageRequest = z.output<typeof packageRequest>;
 
 /** Lists of packages: at least one. */

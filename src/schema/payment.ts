@@ -12,6 +12,7 @@ import { digitalSignature } from './shipment.js';
 
 /** Payment types. */
 export const PAYMENT_TYPES = ['credit_card', 'stored_card', 'credit'] as const;
+/** A payment type of accept order: `credit_card`, `stored_card` or `credit`. */
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
 export { luhnValid } from './luhn.js';
@@ -61,6 +62,7 @@ export function creditCardRequest(now: () => Date = () => new Date()) {
     { error: (iss) => (iss.input === undefined ? 'required for credit_card' : 'expected card details') },
   );
 }
+/** Card details as {@link creditCardRequest} reads them (a secret: never printed nor logged). */
 export type CreditCardRequest = z.output<ReturnType<typeof creditCardRequest>>;
 
 /** The payment object: `credit` needs nothing; `stored_card` a stored card id; `credit_card` card details. */
@@ -105,6 +107,7 @@ export function paymentRequest(now: () => Date = () => new Date()) {
       return { type: 'credit_card' as const, credit_card: { ...card.data, ...(save === undefined ? {} : { save }) } };
     });
 }
+/** The payment object as {@link paymentRequest} reads it, one member per payment type. */
 export type PaymentRequest = z.output<ReturnType<typeof paymentRequest>>;
 
 /** Body of accept order inside `request`. */
@@ -130,4 +133,5 @@ export function acceptRequest(now: () => Date = () => new Date()) {
     { error: (iss) => `expected an accept request (got ${describe(iss.input)})` },
   );
 }
+/** The body of accept order as {@link acceptRequest} reads it. */
 export type AcceptRequest = z.output<ReturnType<typeof acceptRequest>>;

@@ -20,6 +20,7 @@ export const priceResponse = lazySchema(() => z.looseObject({
   total: moneyResponse.default(zero),
   summary_child_shipments: moneyResponse.optional(),
 }));
+/** A price object of a response, every amount as exact Money (AUD). */
 export type Price = z.output<typeof priceResponse>;
 
 /**

@@ -41,6 +41,7 @@ export const quoteRequest = lazySchema(() => z.strictObject(
   },
   { error: (iss) => `expected a quote request (got ${describe(iss.input)})` },
 ));
+/** The body of get quote as {@link quoteRequest} reads it (amounts AUD; packages in `cm`/kg or `in`/lb). */
 export type QuoteRequest = z.output<typeof quoteRequest>;
 
 /** A quote service entry: code, name (may hold line breaks), carrier, `global_mail`, price. */
@@ -54,6 +55,7 @@ export const quoteServiceEntry = lazySchema(() => z.looseObject({
     .default(false),
   price: priceResponse,
 }));
+/** One service of a quote answer as {@link quoteServiceEntry} reads it (price as exact Money, AUD). */
 export type QuoteServiceEntry = z.output<typeof quoteServiceEntry>;
 
 /** `result` of get quote: `{services: [entry, …]}`. */

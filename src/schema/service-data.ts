@@ -19,6 +19,7 @@ const collectionData = lazySchema(() => z.looseObject({
   collection_type: z.string().min(1),
   collection: addressResponse,
 }));
+/** The collection fields a consolidated-mail service prescribes (`collection_type`, `collection`). */
 export type CollectionData = z.output<typeof collectionData>;
 
 /** The data of one service in a response. */
@@ -29,6 +30,7 @@ const serviceData = lazySchema(() => z.looseObject({
   global_mail: z.boolean().optional().transform((g) => g ?? false),
   collection_data: collectionData.nullish().transform((c) => c ?? null),
 }));
+/** The data of one service in a fetch-service-data answer: code, name, carrier, `global_mail`, `collection_data`. */
 export type ServiceData = z.output<typeof serviceData>;
 
 /** `result` of fetch-service-data: `{service: …}`. */

@@ -103,6 +103,7 @@ export function shipmentRequest(kind: ShipmentFormKind) {
       }
     });
 }
+/** A shipment as {@link shipmentRequest} reads it (request form; amounts as exact Money, AUD). */
 export type ShipmentRequest = z.output<ReturnType<typeof shipmentRequest>>;
 
 /** The `service` object of a shipment response; `name` may contain line breaks. */
@@ -127,6 +128,7 @@ export const shipmentResponse = lazySchema(() => z.looseObject({
   customs_information: customsResponse.nullish(),
   service: serviceResponse.optional(),
 }));
+/** A shipment of a response as {@link shipmentResponse} reads it (`tracking_number` `N/A` while none is assigned). */
 export type ShipmentResponse = z.output<typeof shipmentResponse>;
 
 /** The tracking number of a shipment, or `undefined` while none is assigned (`N/A`, empty or missing). */
