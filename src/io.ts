@@ -16,7 +16,7 @@ export interface IOStreams {
   env: Readonly<Record<string, string | undefined>>;
   /**
    * Colour on stderr/stdout: terminals only, never with `NO_COLOR`; main turns it off for
-   * `--no-color` once the flags are parsed (src/output/writer.ts, `outputColor`).
+   * `--no-color` once the flags are parsed (src/output/format.ts, `outputColor`).
    */
   color: boolean;
   /**

@@ -1,5 +1,5 @@
 /**
- * The built-in sandbox (docs/assumptions.md, "The sandbox" and "built-in sandbox state"): the default
+ * The built-in sandbox (docs/sandbox.md; its state directory in docs/configuration.md, `SHIPBOOK_STATE_DIR`): the default
  * target when no base URL is configured. Started in-process by the command that needs it, on a
  * random loopback port, over the state directory that every command shares, so an order created by
  * one command is found by the next (`$SHIPBOOK_STATE_DIR`, else `$XDG_STATE_HOME/shipbook`, else

@@ -1,5 +1,5 @@
 /**
- * The identity of an order in a batch (docs/assumptions.md, "identity of an order in a batch"): a hash of
+ * The identity of an order in a batch (docs/batch.md, "The ledger"): a hash of
  * the order's canonical JSON plus its occurrence number among identical documents, so renaming
  * or reordering input files changes nothing, and two identical documents are two orders.
  */

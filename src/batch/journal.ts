@@ -6,7 +6,7 @@
  * with its id, accepted, processed with its tracking numbers) is written at once, as soon as it
  * arrives; a failure records the error. A rerun reads it and continues each order from
  * where it stands; a create that was sent and never answered is **unknown** and is not sent again
- * until `shipbook journal resolve` says what became of it (docs/assumptions.md, "an answer that never came").
+ * until `shipbook journal resolve` says what became of it (docs/batch.md, "Unknown orders").
  *
  * One batch at a time per journal: a lock (`<journal>.lock`, src/lock.ts) with the holder's pid,
  * host and command, held until the holder ends, so a second batch refuses to start and names the

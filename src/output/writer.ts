@@ -66,7 +66,7 @@ export interface OutputWriter {
    */
   error(body: unknown, scrub: (text: string) => string): void;
   /**
-   * Marks this run's output as made against a sandbox (docs/assumptions.md, "The sandbox"):
+   * Marks this run's output as made against a sandbox (docs/configuration.md, "Sandbox or real service: the target of a run"):
    * in a machine format every document written afterwards gets `"sandbox": true`; in a table or
    * tsv a marker line is printed on stdout now (`sandbox<TAB>simulated service, nothing is really booked`).
    */

@@ -2,7 +2,7 @@
  * `--max-total <AUD>`: a limit on the exact price of an order. The order's price is
  * known only once it exists (create order answers with it, pending); when its total is above the
  * limit the pending order is cancelled and the booking ends with exit 9, the message saying the
- * price and the limit (docs/assumptions.md, "exit codes added by batches and limits").
+ * price and the limit (docs/exit-codes.md, exit 9).
  */
 import { LimitRefusedError, UsageError } from '../errors.js';
 import { displayCents, parseAmountInput } from '../schema/money.js';

@@ -1,6 +1,6 @@
 /**
  * The sandbox: a local, stateful simulation of the Shipment Booking Service over real HTTP
- * (docs/assumptions.md, "The sandbox"). It follows the interface document — envelope, fields, limits,
+ * (docs/sandbox.md). It follows the interface document — envelope, fields, limits,
  * statuses, asynchronous booking and callbacks — with the decisions of docs/assumptions.md where the
  * document says "not shown".
  *

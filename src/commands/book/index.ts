@@ -1,6 +1,8 @@
 /**
- * `shipbook book <file>`: the whole regular flow in one command (docs/assumptions.md, flow 3): create the
- * order, accept it with payment, wait for the booking result and print the tracking numbers.
+ * `shipbook book [file…]`: the whole flow in one command (docs/book.md): create the order, accept
+ * it with payment, wait for the booking result and print the tracking numbers. One file (or the
+ * prompts) is booked here, recorded in the target's ledger; several inputs, a directory, NDJSON,
+ * a spreadsheet or a batch flag make a batch (`./batch.ts`, {@link isBatch}).
  */
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
@@ -40,12 +42,13 @@ import { shellCommand } from '../../shell.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
- * one entry point ({@link bookDocument}) with progress on stderr. Stdout gets only the final order:
+ * booking engine (src/booking/engine.ts `bookEntry`, resuming from what the ledger recorded) with
+ * progress on stderr. Stdout gets only the final order:
  * a regular order's heading (`processed`), price and shipments with tracking numbers; for
  * consolidated mail (a file listing shipments and a main_shipment) the processed parent (children,
  * main shipment, tracking numbers, price with the children's sum).
- * With `--json` only `{order}`, the processed order, plus `warnings` (strings) when the service's
- * prices do not add up (also on stderr; the booking still succeeds).
+ * In a machine format only `{order}`, the processed order, plus `warnings` (strings) when the
+ * service's prices do not add up (also on stderr; the booking still succeeds).
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */

@@ -10,8 +10,9 @@ import { printStoredCards } from '../../output/account.js';
 import { shellArg } from '../../shell.js';
 
 /**
- * Fetches and prints the stored cards: a table on a terminal, tab-separated lines without one
- * (`id brand last-four expiry holder state`), `{credit_cards: […]}` in a machine format.
+ * Fetches and prints the stored cards in the run's format: a table for `table` (the default on a
+ * terminal), tab-separated lines for `tsv` (`id brand last-four expiry holder state`),
+ * `{credit_cards: […]}` in a machine format.
  * @throws ApiError (exit 3) when the service refuses, e.g. 404 when `paths.fetch-credit-cards` is wrong
  */
 async function runCardList(ctx: Context): Promise<void> {

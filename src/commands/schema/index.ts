@@ -29,7 +29,8 @@ function csvField(c: (typeof CSV_COLUMNS)[number]): string {
 
 /**
  * `shipbook schema csv`: the columns of the CSV layout (name, level, required, field, what it
- * holds): a table on a terminal, tab-separated lines without one, `{columns: […]}` in JSON.
+ * holds) in the run's format: a table for `table`, tab-separated lines for `tsv`, `{columns: […]}`
+ * in a machine format.
  */
 function printCsvColumns(ctx: Context): void {
   const columns = CSV_COLUMNS.map((c) => ({ name: c.name, level: c.level, required: c.required, field: csvField(c), description: c.description, example: c.example }));

@@ -10,8 +10,8 @@ import type { Context } from '../../context.js';
 import { printServiceData } from '../../output/account.js';
 
 /**
- * Fetches and prints the service data: field/value rows (a table on a terminal, tab-separated
- * without one), `{service: …}` in a machine format.
+ * Fetches and prints the service data in the run's format: field/value rows (a table for `table`,
+ * tab-separated for `tsv`), `{service: …}` in a machine format.
  * @throws ApiError (exit 3), e.g. 404 for an unknown service code
  */
 async function runServiceShow(code: string, ctx: Context): Promise<void> {

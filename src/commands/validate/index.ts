@@ -23,8 +23,8 @@ interface ValidateOptions {
 }
 
 /**
- * Validates the files and prints the reports (a table on a terminal, tab-separated lines
- * otherwise, or with `--json` an array of `{file, kind, valid, issues}`).
+ * Validates the files and prints the reports in the run's format (a table for `table`,
+ * tab-separated lines for `tsv`, an array of `{file, kind, valid, issues}` in a machine format).
  * @returns the reports
  * @throws UsageError (exit 2) when `-` is given twice; ValidationError (exit 2) when any file has an error.
  */

@@ -1,5 +1,5 @@
 /**
- * Where the built-in sandbox keeps its state (docs/assumptions.md, "built-in sandbox state"):
+ * Where the built-in sandbox keeps its state (docs/configuration.md, `SHIPBOOK_STATE_DIR`):
  * `$SHIPBOOK_STATE_DIR`, else `$XDG_STATE_HOME/shipbook`, else `~/.local/state/shipbook`
  * (`%LOCALAPPDATA%\shipbook` on Windows).
  */

@@ -2,7 +2,7 @@
  * The sandbox's persistence behind one interface: routes and the
  * state machine ({@link SandboxState}) read and write records through a {@link SandboxStore} and
  * never know whether it lives in memory (`shipbook sandbox`, tests) or on disk (the built-in
- * sandbox, which lives across commands; docs/assumptions.md, "built-in sandbox state").
+ * sandbox, which lives across commands; docs/sandbox.md).
  */
 
 /** A keyed set of records of one kind (orders, shipments, saved cards, pending failures). */
