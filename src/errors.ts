@@ -26,7 +26,7 @@ export const EXIT = {
   BOOKING_FAILED: 6,
   /** Waiting for the booking result timed out: the order is accepted, the booking still running. */
   WAIT_TIMEOUT: 7,
-  /** A batch finished with some orders failed or unknown; the report names each (docs/assumptions.md). */
+  /** A batch finished with some orders failed or unknown; the report names each (docs/batch.md). */
   BATCH_INCOMPLETE: 8,
   /** A limit the user set refused the booking (`--max-total`); the pending order was cancelled. */
   LIMIT_REFUSED: 9,
@@ -132,7 +132,8 @@ interface ApiFieldError {
 /**
  * The service answered with an error envelope (or a non-2xx status).
  * `status` is the HTTP status, `envelopeCode` the envelope's `code`, `fieldErrors` any `result.errors`.
- * 401/403 map to exit code 4, everything else to 3.
+ * 401/403 (status or envelope code) map to exit code 4 (code `unauthorized`), everything else to 3
+ * (code `insufficient_storage` for a 507, else `api_error`).
  */
 export class ApiError extends ShipbookError {
   readonly status: number;
@@ -314,7 +315,7 @@ export class BookingFailedError extends ShipbookError {
  * service said the booking failed, while fetch-order-data shows the order in another state (`ACC`,
  * a status shipbook does not know such as `REJ`) or could not be read. Never "booked": a callback
  * alone never makes a success. Not "failed" either: the order may still be booked, so it is looked
- * at (`order get`) before being booked again. Exit 10.
+ * at (`order get`) before being booked again. Exit 12.
  */
 export class BookingErrorReportedError extends ShipbookError {
   readonly orderId: string;

@@ -2,7 +2,8 @@
  * `--quiet`: stdout carries only the ids a command produced, one per line, so
  * `ORDER=$(shipbook order create f.yaml --quiet)` works. Which ids: the order of an order result
  * (`order.id`, or `parent.id` for a combined parent), the shipment of a shipment result
- * (`shipment.id`), every order of a list (`orders[].id`), the service codes of a quote
+ * (`shipment.id`), every order of a list (`orders[].id`), every shipment of a list that is not an
+ * order's (`shipments[].id`), the service codes of a quote
  * (`services[].code`), the stored cards of a card list (`credit_cards[].id`), and the order of each booked
  * order of a batch (a batch result whose status is not `booked` or `already_booked` has no id to
  * give). Errors print nothing on stdout (stderr says what happened).

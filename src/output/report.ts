@@ -16,7 +16,7 @@ export function printWarnings(io: Pick<IOStreams, 'err' | 'color'>, issues: read
   if (warnings.length > 0) io.err(`${paint(io, 'yellow', formatIssues(warnings))}\n`);
 }
 
-/** Problems of one file shown on a terminal; the rest are counted ("… and N more"). */
+/** Problems of one file listed for people (the `table` format, and a validation error on a terminal's stderr); the rest are counted ("… and N more"). */
 export const MAX_PROBLEMS_SHOWN = 50;
 
 /** Where to read every problem of a file: `every problem: shipbook validate f.yaml --json`. */
@@ -24,7 +24,7 @@ export function everyProblemHint(file: string): string {
   return file === '-' ? 'every problem with --json' : `every problem: ${shellCommand('validate', file, '--json')}`;
 }
 
-/** One file's outcome, as {@link renderReports} prints it (see `FileReport` in `validate.ts`). */
+/** One file's outcome, as {@link renderReports} prints it (see `FileReport` in src/input/validate.ts). */
 export interface ReportLike {
   file: string;
   kind: string | null;

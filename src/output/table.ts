@@ -32,7 +32,7 @@ export interface Column {
 let fitTable: typeof FitTable | undefined;
 
 /**
- * Loads the table fitter; prepareOutput (src/output/writer.ts) calls it once the format is `table` (tab-separated output and the
+ * Loads the table fitter; prepareOutput (src/output/setup.ts) calls it once the format is `table` (tab-separated output and the
  * machine formats never need it: start-up stays light). Safe to call twice.
  */
 export async function prepareTables(): Promise<void> {
