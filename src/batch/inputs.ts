@@ -4,7 +4,8 @@
  * order per line, read as a stream so memory does not grow with the number of lines. Regular and
  * consolidated orders may be mixed. Every document keeps its file and line for messages. A CSV or
  * TSV file (`.csv`, `.tsv`, or any input with `--input-format csv`, standard input `-` included)
- * holds orders in the spreadsheet layout of src/input/csv.ts, streamed as well.
+ * holds orders in the spreadsheet layout of src/input/csv-layout.ts, read by src/input/csv.ts as a
+ * stream as well.
  */
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';

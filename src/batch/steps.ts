@@ -3,7 +3,7 @@
  * runner and single `book`, both through the booking engine (src/booking/engine.ts), so both journals
  * say the same things.
  * Before each request that changes something: `create_sent` (with the step) or `accept_sent`,
- * flushed to disk before the request leaves; after each answer: `shipment_created`, `created`
+ * flushed to disk before the request leaves; after each answer, written at once: `shipment_created`, `created`
  * (order or consolidated parent, with its total), `accepted`; at the end `processed` with the
  * tracking numbers (`N/A` for a shipment without one) and the total (AUD, a decimal string).
  */
@@ -15,11 +15,13 @@ import type { EntryState, JournalRecord } from './journal.js';
 
 /** Where step records go: the ledger (src/ledger/ledger.ts), with the run's journal copy. */
 export interface RecordSink {
+  /** Appends a record (an intent joins the turn's group write, an answer is written at once); returns the order's state. @throws JournalWriteError (exit 10), JournalLockLostError (exit 11) */
   append(record: Omit<JournalRecord, 't'>): EntryState;
   /** Resolves once every record appended so far is on disk (written and flushed). @throws JournalWriteError (exit 10) */
   durable(): Promise<void>;
   /** Resolves once every record appended so far is written to the file (not yet flushed). @throws JournalWriteError (exit 10) */
   written(): Promise<void>;
+  /** Where the order `id` stands, or undefined when nothing is recorded for it. */
   get(id: string): EntryState | undefined;
 }
 

@@ -1,10 +1,10 @@
 /**
- * The one booking entry point: {@link bookDocument} books any document: a
- * regular order (the regular flow: create → accept → wait), consolidated mail (flows 2 and 3;
- * interface document, "What the service does", the alternative path: create shipment × N →
- * combine → accept the parent → wait) or an order that already exists and is pending (accept →
- * wait, `order accept --wait`). `book`, `order accept --wait`, a batch runner (src/batch/) and a
- * wizard (src/prompts/) all call it.
+ * The steps of one booking: {@link bookDocument} books any document: a regular order (create →
+ * accept → wait), consolidated mail (interface document, "What the service does", the alternative
+ * path: create shipment × N → combine → accept the parent → wait) or an order that already exists
+ * and is pending (accept → wait, `order accept --wait`). The booking engine
+ * (src/booking/engine.ts `bookEntry`) calls it for every `book` (one file, the prompts, a batch)
+ * and for `order accept --wait`, around the ledger's records.
  *
  * It draws nothing: every step is reported as a {@link BookingEvent}, and a booking that stops
  * part-way throws a {@link BookingStoppedError} whose {@link BookingProgress} names what exists,
@@ -57,8 +57,9 @@ export interface BookingDeps {
   signal?: AbortSignal;
   /**
    * Called just before each request that changes something at the service is sent, with what it
-   * is and the ids known so far: a batch runner records "create sent" durably here, so that a
-   * request whose answer never comes is known (and never sent again on a rerun).
+   * is and the ids known so far: the booking engine records the intent in the ledger here and
+   * waits until it is on disk (src/batch/steps.ts), so that a request whose answer never comes is
+   * known (and never sent again on a rerun).
    */
   beforeRequest?: (request: MutatingStep, progress: Readonly<BookingProgress>) => void | Promise<void>;
   /** The profile's order paths, for reading an order whose accept met 409. */

@@ -4,8 +4,9 @@
  * passes. Interface document, "States and transitions": an accepted order (`ACC`) moves to
  * `processed` when booking completes.
  *
- * Also the messages every waiting route shares: the timeout (exit 7) and the note printed when
- * the user interrupts a wait.
+ * Also the errors every waiting route shares: the timeout (exit 7) and a booking that ended failed
+ * or cancelled (exit 6). The note on a wait that stopped while the booking goes on is
+ * `stillRunningNote` of src/next-steps.ts.
  */
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';

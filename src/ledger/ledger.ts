@@ -5,8 +5,8 @@
  * never the key). Every `book` consults it — single, batch, shard, with or without `--journal` —
  * so protection against booking a document twice never depends on which file a run wrote.
  *
- * It is a journal file (src/batch/journal.ts: append-only NDJSON, each record on disk before the
- * request it announces) whose first record names its target. A run may also keep a copy of what it
+ * It is a journal file (src/batch/journal.ts: append-only NDJSON, each intent on disk before the
+ * request it announces, each answer written as it arrives) whose first record names its target. A run may also keep a copy of what it
  * does in a journal of its own (the default journal of the target, or `--journal FILE`, the
  * portable copy CI keeps between attempts): every record goes to both, a copy written against
  * another target is refused, and what a copy knows that this ledger does not (a CI job on a fresh
@@ -148,7 +148,8 @@ export class Ledger {
   /**
    * Opens the ledger of `o.target` (creating it, its first record naming the target) and the run's
    * journal copy; takes into the ledger what the copy knows that the ledger does not.
-   * @throws ConfigError (exit 4) when the state directory cannot hold the ledger
+   * @throws ConfigError (exit 4) when the state directory cannot hold the ledger; ShipbookError
+   *   `storage` (exit 10) when its disk cannot take writes (full, quota, I/O error, read-only)
    * @throws JournalTargetError (exit 2) when the copy names another target
    * @throws JournalLockedError / JournalUnusableError (src/batch/journal.ts) from the copy: the caller words them
    */
@@ -219,8 +220,9 @@ export class Ledger {
   }
 
   /**
-   * Appends a record to the ledger and the copy (the same line, serialised once; each file writes
-   * the records of a turn in one write); returns the document's state in the ledger.
+   * Appends a record to the ledger and the copy (the same line, serialised once; in each file an
+   * intent joins the turn's group write, an answer is written at once); returns the document's
+   * state in the ledger.
    * @throws as {@link Journal.append}: JournalWriteError (exit 10), JournalLockLostError (exit 11)
    */
   append(record: Omit<JournalRecord, 't'>): EntryState {
