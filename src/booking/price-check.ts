@@ -2,8 +2,9 @@
  * A second look at the service's numbers: a price whose total is not amount +
  * insurance + GST, a negative figure, a `summary_child_shipments` that is not the sum of the
  * children's totals (interface document, "Order price object": it "is the sum of the child
- * shipments' price"), an accepted order whose id is not the one that was created. Each finding is a
- * warning naming both figures; the booking goes on. Money is compared in integer cents (exact).
+ * shipments' price"). Each finding is a warning naming both figures; the booking goes on. Money is
+ * compared in integer cents (exact). (An accept answered about another order is no warning but an
+ * error: src/api/contradictions.ts.)
  */
 import type { OrderResponse } from '../schema/order.js';
 import type { Price } from '../schema/price.js';

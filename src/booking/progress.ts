@@ -2,8 +2,9 @@
  * Booking progress as data: every step of a booking is one typed
  * {@link BookingEvent}, and how far a booking got is one {@link BookingProgress} record, returned
  * on success and carried by a {@link BookingStoppedError} when a booking stops part-way. The flows
- * never draw: `book` turns events into lines (src/output/progress.ts), a batch runner can journal
- * them, a wizard can show them as screens. Hints ("accept it with …", "combine them with …") are
+ * never draw: a single `book` and `order accept --wait` turn events into lines
+ * (src/output/progress.ts), and the booking engine records what they say was created or accepted
+ * in the ledger (src/batch/steps.ts). Hints ("accept it with …", "combine them with …") are
  * rendered from the record by src/output/hints.ts.
  */
 import { ShipbookError } from '../errors.js';

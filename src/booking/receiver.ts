@@ -31,7 +31,8 @@ import { sameSecret } from '../http/secret.js';
 
 /** Largest callback body accepted: 1 MiB. Larger bodies get 413. */
 const MAX_CALLBACK_BYTES = 1024 * 1024;
-/** Past this many bytes an oversized body is no longer drained: the connection is closed after the 413. */
+// An oversized body is drained up to 8 × the limit so the 413 reaches the sender; past that the
+// connection is closed after it (src/http/body.ts, readLimitedBody).
 
 /** A new unguessable token for a receiver path: 24 random bytes, base64url (32 characters). */
 export function newCallbackToken(): string {
@@ -112,8 +113,8 @@ const RECEIVER_HEADERS_TIMEOUT_MS = 10_000;
 const RECEIVER_REQUEST_TIMEOUT_MS = 30_000;
 
 /**
- * Refused requests, summarised: the first refusal of each HTTP status in an
- * interval is printed as a line, the others are counted and printed as one line per interval
+ * Refused requests, summarised: the first `perStatus` refusals of each HTTP status in an
+ * interval are printed as lines, the others are counted and printed as one line per interval
  * (`refused 2,056 more requests in the last 10 s: 404 ×2,000, 413 ×56`), so a scan or an attack
  * cannot flood the terminal. {@link flush} prints what is counted (at each interval and at exit).
  */
