@@ -15,7 +15,14 @@
  * | 405 | known path, other method (`Allow` header lists the methods) |
  * | 409 | wrong state (from a handler) |
  * | 413 | body larger than {@link MAX_BODY_BYTES} |
- * | 500 | anything a handler throws that is not a {@link SandboxHttpError} |
+ * | 415 | a body declared as something other than JSON |
+ * | 429 | beyond `--rate-limit` (`Retry-After: 1`) |
+ * | 500 | anything a handler throws that is not a {@link SandboxHttpError}, or a corrupt state file |
+ * | 500/503 | a fault injected by `--fail-rate` (nothing processed) |
+ * | 503 | the on-disk state is held by another process for too long (`Retry-After: 1`) |
+ * | 507 | the on-disk state cannot be written (disk full) |
+ *
+ * With `--reset-rate` some connections are closed without an answer, before or after processing.
  *
  * Routes come from `routes/index.ts` (one line per route module); see {@link Route}.
  */
@@ -32,7 +39,8 @@ import { sameSecret } from '../http/secret.js';
 
 /** Largest request body accepted: 1 MiB. Larger bodies get a 413 envelope. */
 export const MAX_BODY_BYTES = MAX_REQUEST_BYTES;
-/** A body this much larger than the limit is not drained: the connection is closed after the 413. */
+// A body is drained up to 8 × the limit so the 413 reaches the client; past that the connection is
+// closed after it (src/http/body.ts, readLimitedBody).
 
 /** A route with its pattern compiled to a regular expression. */
 interface CompiledRoute {

@@ -1,6 +1,6 @@
 /**
- * The sandbox's in-memory store and state machine: orders and shipments, their statuses and
- * tracking numbers. Interface document, "States and transitions":
+ * The sandbox's state machine: orders and shipments, their statuses and tracking numbers, kept in
+ * a {@link SandboxStore} (in memory, or on disk for the built-in sandbox: src/sandbox/store/). Interface document, "States and transitions":
  *
  * | order status | moved by                        | next                                  |
  * |--------------|---------------------------------|---------------------------------------|

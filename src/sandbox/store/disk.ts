@@ -60,7 +60,7 @@ const STORAGE_FAULTS: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 
 
 /**
  * Writes one record's text to `path` (a temporary file: the caller renames it into place; not
- * flushed, as before: the sandbox simulates a service). `SHIPBOOK_TEST_STORE_SPACE=<bytes>` (tests of
+ * flushed: the sandbox simulates a service). `SHIPBOOK_TEST_STORE_SPACE=<bytes>` (tests of
  * a full disk only) fails a write with ENOSPC once the state directory's records hold that many bytes.
  */
 function writeRecord(dir: string, path: string, text: string): void {
