@@ -1,6 +1,7 @@
 /**
- * Faults the sandbox can inject into the booking operations (never into `/_sandbox/` routes), for
- * tests and demos of what a batch survives:
+ * Faults the sandbox can inject into the operations of the service it simulates, every route but
+ * the `/_sandbox/` test hooks (which only `latencyMs` delays), for tests and demos of what a batch
+ * survives:
  *
  * - `failRate`: that share of requests is answered 500 or 503 without being processed;
  * - `resetRate`: that share of connections is closed without an answer; half of them *after* the

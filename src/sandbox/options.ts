@@ -39,7 +39,7 @@ export interface SandboxOptions {
    * `shipbook sandbox --state <dir>`). Default: in memory. See `store/disk.ts`.
    */
   stateDir?: string;
-  /** Faults injected into the booking operations (see `faults.ts`); none by default. */
+  /** Faults injected into the service's operations, every route but `/_sandbox/` (see `faults.ts`); none by default. */
   faults?: SandboxFaults;
   /**
    * Seed of the id generator: the same seed gives the same sequence of ids. Default: random, so

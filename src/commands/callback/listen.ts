@@ -1,7 +1,7 @@
 /**
  * `shipbook callback listen`: a standalone receiver for the processing callback (interface
- * document, "Events"), like `stripe listen`. It prints each callback as a line (or one JSON object
- * per line with `--json`), optionally forwards the same body to another URL, and runs until
+ * document, "Events"), like `stripe listen`. It prints each callback as a line (in a machine format
+ * one record each: a compact JSON line for json and ndjson, a YAML document for yaml), optionally forwards the same body to another URL, and runs until
  * Ctrl-C. The receiver is the one `book` uses (`src/booking/receiver.ts`): POST only, on
  * `<path>/<token>`, bodies up to 1 MiB, malformed bodies answered 400 and reported on stderr.
  */
@@ -44,7 +44,7 @@ interface CallbackListenOptions {
   forwardTo?: string;
 }
 
-/** One callback as `--json` prints it (one object per line). */
+/** One callback as a machine format prints it (one record per callback). */
 interface CallbackSummary {
   received_at: string;
   order_id: string | null;

@@ -22,7 +22,7 @@ interface SandboxCommandOptions {
   freePickup: boolean;
   /** `--state <dir>`: keep orders and shipments there instead of in memory. */
   stateDir?: string;
-  /** `--fail-rate`, `--reset-rate`, `--latency`, `--rate-limit`: faults injected into the booking operations. */
+  /** `--fail-rate`, `--reset-rate`, `--latency`, `--rate-limit`: faults injected into the service's operations (see src/sandbox/faults.ts). */
   faults?: import('../../sandbox/index.js').SandboxFaults;
   /** `--no-log`: no line per request on stderr (under load, writing the log costs more than answering). */
   quiet?: boolean;
