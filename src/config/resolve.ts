@@ -2,8 +2,8 @@
  * Choosing the profile for a run, and the settings it runs with.
  *
  * Profile name: `--profile`, then `SHIPBOOK_PROFILE`, then `default-profile` in the configuration
- * file, then the built-in `sandbox`. Single settings are then overridden by `SHIPBOOK_BASE_URL`
- * and `SHIPBOOK_API_KEY`, which let CI run with nothing stored. Defaults for what a profile
+ * file, then the built-in `sandbox`. Single settings are then overridden by `SHIPBOOK_BASE_URL`,
+ * `SHIPBOOK_API_KEY` and `SHIPBOOK_TIMEOUT`, which let CI run with nothing stored. Defaults for what a profile
  * leaves out: header `Authorization`, prefix `Bearer ` (docs/assumptions.md "authorization scheme"), the
  * assumed order paths of docs/assumptions.md, payment `credit`.
  */
@@ -79,8 +79,9 @@ export function profileNames(config: ConfigData | undefined): string[] {
 
 /**
  * Resolves the profile of this run from the flag, the environment and the stored configuration.
- * @throws ConfigError (exit 4) when a target variable is set but empty, the chosen profile does not
- *   exist, has no base URL, or a base URL is refused (plain http:// to a host other than loopback).
+ * @throws ConfigError (exit 4) when a target variable is set but empty, the chosen profile's name is
+ *   not valid, it does not exist or has no base URL, `SHIPBOOK_TIMEOUT` is not a duration, or a base
+ *   URL is refused (plain http:// to a host other than loopback).
  */
 export function resolveProfile(input: ResolveInput): ResolvedProfile {
   const choice = chooseProfileName(input);

@@ -1,7 +1,8 @@
 /**
- * What completion offers that only an earlier command knows: the service codes of the last quote
- * (for `--service` and `service show`), kept in the state directory. Its own small module, so a
- * quote does not load the completion machinery.
+ * What completion offers that only an earlier command knows, read from the state directory: the
+ * service codes of the last quote (for `--service` and `service show`) and the order ids the
+ * built-in sandbox holds (for `order get|accept|cancel`). Its own small module, so a quote does not
+ * load the completion machinery.
  */
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
