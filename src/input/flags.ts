@@ -1,6 +1,6 @@
 /**
  * Parsing the short forms typed on the command line: places (`AU:2000:Sydney`), packages
- * (`30x20x15cm:2.5kg`, `12x8x6in:5lb`) and durations (`5s`, `2m`, `500ms`).
+ * (`30x20x15cm:2.5kg`, `12x8x6in:5lb`), durations (`5s`, `2m`, `500ms`), ports and http(s) URLs.
  */
 import { UsageError } from '../errors.js';
 

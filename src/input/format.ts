@@ -1,4 +1,4 @@
-/** Formatting input problems as `file:line:col  path  message`, one per line, and validation reports. */
+/** Formatting input problems as `file:line:col  path  message`, one per line (the validation report for people is src/output/report.ts). */
 import type { InputIssue } from '../errors.js';
 
 /** `orders/tuesday.yaml:14:9`, or for a spreadsheet `orders.csv:14:delivery_postcode` (or the parts known), for one issue. */

@@ -72,7 +72,8 @@ function aboutMissing(issue: InputIssue, missing: ReadonlyArray<MissingPart>): b
  * @param o.loaded the file, when the command has read it already (standard input is read once)
  * @param o.withPayment ask for the payment in a guided booking (`book`), unless a payment flag is given
  * @throws ValidationError (2) for a bad file or, without a terminal, the missing parts;
- *   PromptInterruptedError (130) on Ctrl-C or when the summary is declined; UsageError (2) for bad flags
+ *   ShipbookError `interrupted` (130) on Ctrl-C at a question and `declined` (130) when the summary
+ *   is declined, each naming the draft the answers were kept in; UsageError (2) for bad flags
  */
 export async function readOrderInput(
   file: string | undefined,

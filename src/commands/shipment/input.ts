@@ -1,6 +1,6 @@
 /**
  * The shipment `shipment create` sends (consolidated mail), from a file, from prompts, or from a
- * file completed by prompts, as `order-input.ts` does for orders: saved senders
+ * file completed by prompts, as `../common/order-input.ts` does for orders: saved senders
  * resolved, only the missing parts asked on a terminal (the service from the consolidated-mail
  * services of a live quote), or, without one, listed with what supplies them (exit 2).
  */
@@ -25,9 +25,9 @@ type Obj = Record<string, unknown>;
 
 /**
  * Reads the shipment for `shipment create`. With `flags.collectionFromService` the collection is
- * first filled in from the service data (`collection-from-service.ts`).
+ * first filled in from the service data (`../common/collection-from-service.ts`).
  * @throws ValidationError (2) for a bad file or, without a terminal, the missing parts;
- *   PromptInterruptedError (130) on Ctrl-C or a declined summary
+ *   PromptInterruptedError (130) on Ctrl-C; ShipbookError `declined` (130) for a declined summary
  */
 export async function readShipmentInput(file: string | undefined, flags: { service?: string; saveAs?: string; collectionFromService?: boolean }, ctx: Context): Promise<KindValue<'shipment'>> {
   const { io } = ctx;
