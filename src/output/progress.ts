@@ -1,8 +1,9 @@
 /**
  * Booking progress as lines on stderr: turns the flows' {@link BookingEvent}s
  * into the step lines of `book` (`✔ accepted  order ORD-… accepted; …`), the wait's spinner, and
- * `warning:`/`note:` lines, which go above the spinner while it runs. The flows never draw; a batch
- * runner or a wizard renders the same events its own way.
+ * `warning:`/`note:` lines, which go above the spinner while it runs, for a single `book` and
+ * `order accept --wait`. The flows never draw; a batch shows one line per order instead
+ * (src/output/batch.ts).
  */
 import { printable } from './printable.js';
 import type { BookingEvent, BookingEventHandler, BookingProgress } from '../booking/progress.js';
@@ -27,7 +28,7 @@ export interface ProgressPrinter {
   onEvent: BookingEventHandler;
   /** How far the booking got, as seen from its events. */
   readonly progress: BookingProgress;
-  /** Every warning printed so far (e.g. a callback the service did not bear out), for `warnings` in `--json`. */
+  /** Every warning printed so far (e.g. a callback the service did not bear out), for `warnings` in a machine format. */
   readonly warnings: readonly string[];
   /**
    * The run was interrupted (Ctrl-C, SIGTERM) before the wait: prints what exists and the command
@@ -39,6 +40,7 @@ export interface ProgressPrinter {
    * interruption printed later (when closing) would repeat what that report said, so none are.
    */
   settle(): void;
+  /** Stops a spinner still running (its line erased on a terminal). Safe to call twice. */
   close(): void;
 }
 
