@@ -1,8 +1,10 @@
 /**
- * Statuses: interface document, "States and transitions". Order `new`/`NEW`, `ACC`, `processed`;
- * shipment `PEN`, `NEW`, `TODO`. Compared case-insensitively and shown to people as words
- * (docs/assumptions.md, "statuses"). `cancelled` is the sandbox's state after cancel-order (not shown in the
- * interface document).
+ * Order statuses: interface document, "States and transitions" (`new`/`NEW`, `ACC`, `processed`),
+ * compared case-insensitively and shown to people as words (docs/assumptions.md, "order
+ * statuses"). `cancelled` is the sandbox's state after cancel-order and `failed` the state assumed
+ * for a failed booking (neither is shown in the interface document). A shipment's own status
+ * (`PEN`, `NEW`, `TODO`) is read with the same function where only a final one counts
+ * (src/output/state.ts).
  */
 
 /** What a status means to a person. */
