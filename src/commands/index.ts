@@ -74,8 +74,9 @@ const STUB_TERMS = new WeakMap<Command, string>();
 
 /**
  * Adds the commands to the root program: only the invoked one loaded when `argv` names a known
- * command (the others as stubs), only stubs for the top-level help, everything otherwise.
- * @returns true when the whole tree was loaded (help, completion and the help extras installed)
+ * command (the others as stubs), only stubs for the top-level help, everything otherwise (then
+ * `help` and `completion` are installed too, last, since they read the whole tree). The help
+ * extras are applied in every case.
  */
 export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): Promise<void> {
   const args = argv === undefined ? undefined : argv.slice(2);
