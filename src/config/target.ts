@@ -17,7 +17,7 @@ import type { ResolvedProfile } from './profile.js';
 type TargetKind = 'builtin-sandbox' | 'sandbox' | 'service';
 
 /**
- * The target as machine-readable output carries it (`target` in `--json`, report.json, JUnit
+ * The target as machine-readable output carries it (`target` in every machine format, report.json, JUnit
  * properties, the journal's first record). Snake case, as on the wire.
  */
 export interface Target {

@@ -82,7 +82,7 @@ function runSenderList(ctx: Context): void {
   printTable(ctx.io, ctx.output.format, [{ header: 'NAME' }, { header: 'ADDRESS' }], names.map((n) => [n, senderSummary(senders[n]!)]));
 }
 
-/** Runs `config sender show <name>`: the saved address, as YAML (JSON with `--json`). */
+/** Runs `config sender show <name>`: the saved address, as YAML (as data in a machine format: `--json`, `--output yaml|ndjson`). */
 function runSenderShow(name: string, ctx: Context): void {
   const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);

@@ -41,7 +41,7 @@ function renderChecks(io: IOStreams, format: OutputFormat, results: CheckResult[
   ).text;
 }
 
-/** The JSON form of a doctor run (`--json`): `{ok, exit_code, checks: [{id, name, status, detail, fix}]}`. */
+/** The data of a doctor run in a machine format (`--json`, `--output yaml|ndjson`): `{ok, exit_code, checks: [{id, name, status, detail, fix}]}`. */
 function checksJson(results: CheckResult[]): Record<string, unknown> {
   const exitCode = doctorExitCode(results);
   return {

@@ -15,7 +15,7 @@ interface OrderCancelOptions {
 }
 
 /**
- * Cancels the order and prints its heading (`order <id> cancelled`), or `{order}` with `--json`.
+ * Cancels the order and prints its heading (`order <id> cancelled`), or `{order}` in a machine format.
  * @throws ApiError (3): 404 unknown id, 409 the order is not pending
  */
 async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void> {

@@ -21,7 +21,7 @@ interface OrderGetOptions {
 /**
  * Fetches and prints the order: heading (id and status word: pending, accepted, processed,
  * cancelled, failed), price table (AUD) and shipments with tracking numbers, and for a booking that
- * failed or was cancelled the service's reason (stderr; `reason` beside `order` with `--json`).
+ * failed or was cancelled the service's reason (stderr; `reason` beside `order` in a machine format).
  * @throws ApiError (3) for an unknown id (404)
  */
 async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
