@@ -6,8 +6,10 @@
  *
  * Operations: `POST /quote/`, `GET /quote/`, `POST /orders/`, `PUT /orders/{order_id}/accept/`,
  * `GET /orders/{order_id}/`, `PUT /orders/{order_id}/cancel/`, `POST /shipments/` (create
- * shipment) and `PUT /shipments/` (combine into a parent order, then accepted like any order);
- * see `routes/`.
+ * shipment) and `PUT /shipments/` (combine into a parent order, then accepted like any order),
+ * `GET /credit-cards/` and `GET /services/{service_code}/` (the assumed paths of fetch-credit-card
+ * and fetch-service-data), and the test hooks under `/_sandbox/` (the list of orders, a booking made
+ * to fail); see `routes/`.
  *
  * @example
  *   const sandbox = await startSandbox({ processingDelayMs: 50 });
