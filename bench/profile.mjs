@@ -1,6 +1,6 @@
 // Where the time of a CPU profile (`node --cpu-prof`) goes, by area: the benchmark profiles the
 // shipbook process of each figure that misses its target and writes this summary under the table
-// in bench/RESULTS.md (issue 13: a miss comes with a profile as evidence).
+// in bench/RESULTS.md (a missed target comes with a profile as evidence).
 //
 // Positions in dist/main.cjs are mapped back to src/ and node_modules/ through its source map
 // (node:module's SourceMap), so the areas are shipbook's own modules and its dependencies.

@@ -1,7 +1,7 @@
 'use strict';
 // Loads the program (dist/main.cjs, one CommonJS bundle) with a V8 code cache, on every Node.js
 // version: the bytecode of what a command ran is kept in the user's cache directory, so its next
-// start skips parsing and compiling most of the bundle (start-up, issue 13; bench/RESULTS.md).
+// start skips parsing and compiling most of the bundle (start-up time is measured in bench/RESULTS.md).
 //
 // - The bundle may require parts of itself built as bundles of their own (`./chunks/<name>.cjs`,
 //   see scripts/build.mjs): each is loaded the same way, with a cache file of its own per command

@@ -3,7 +3,7 @@
 // Launcher (CommonJS, see bin/package.json: an ES module entry costs Node.js more to start).
 // It loads the program, dist/main.cjs: `npm run build` builds it in a checkout, and the published
 // package ships it (built by the prepack script), so installing runs no build.
-// Start-up is a feature (issue 13): warehouse staff and CI run shipbook many times a day, so
+// Start-up is a feature: warehouse staff and CI run shipbook many times a day, so
 // - `shipbook --version` is answered here, from package.json, without loading the program;
 // - `shipbook --help` into a pipe or a file prints the help the build rendered (dist/help.txt,
 //   laid out for 80 columns as commander does when the output is not a terminal); on a terminal,

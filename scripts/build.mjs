@@ -2,7 +2,7 @@
 // them on plain Node.js: the program, dist/main.cjs; the parts only commands that call a service
 // use, dist/chunks/*.cjs (undici); packages only a few commands use, dist/vendor/*.cjs.
 //
-// Why CommonJS files and not a code-split ES module build (issue 13, measured in
+// Why CommonJS files and not a code-split ES module build (measured in
 // bench/RESULTS.md): bin/code-cache.js compiles dist/main.cjs and its chunks with a V8 code cache,
 // which Node.js 20 offers only for scripts (vm.Script), not for ES modules. With the cache,
 // `validate` and `quote` start in about two thirds of the time the code-split ES module build
@@ -176,7 +176,7 @@ for (const file of wrapped) {
 
 // The top-level help, as commander lays it out for output that is not a terminal (80 columns).
 // bin/shipbook.js prints this file for `shipbook --help` into a pipe or file without loading the
-// program (start-up, issue 13). It is rendered by the program just built, so it cannot drift;
+// program (start-up time). It is rendered by the program just built, so it cannot drift;
 // test/e2e/cli-experience.test.ts compares it with the program's own help.
 const help = execFileSync(
   process.execPath,

@@ -47,7 +47,7 @@ export const TREE_COMMANDS: ReadonlyArray<Pick<CommandEntry, 'name' | 'term' | '
 ];
 
 /** Global options that take a value: their value is not the command's name. */
-const VALUE_OPTIONS = new Set(['--output', '--profile']);
+const VALUE_OPTIONS = new Set(['--output', '--profile', '--request-timeout']);
 
 /**
  * The command `args` (the arguments after `shipbook`) name: the first word that is not a global

@@ -8,7 +8,7 @@
  */
 
 /** What a status means to a person. */
-type StatusWord = 'pending' | 'new' | 'accepted' | 'processed' | 'to do' | 'cancelled' | 'failed' | 'unknown';
+type StatusWord = 'pending' | 'accepted' | 'processed' | 'cancelled' | 'failed' | 'unknown';
 
 /** Reads an order status in any case: `new` → pending, `ACC` → accepted, `processed` → processed. */
 export function orderStatusWord(raw: string | undefined): StatusWord {
