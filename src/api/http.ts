@@ -96,6 +96,15 @@ function subscribeChannels(): void {
   });
 }
 
+/** undici's parts, once the first attempt has loaded them (and subscribed to its channels). */
+let undiciModule: typeof import('../http/undici.js') | undefined;
+async function loadUndici(): Promise<typeof import('../http/undici.js')> {
+  const loaded = await import('../http/undici.js');
+  subscribeChannels();
+  undiciModule = loaded;
+  return loaded;
+}
+
 /** One attempt's needs besides the request: the pool, the time left, the cap, the caller's signal. */
 export interface AttemptSettings {
   /** The client's connection pool. */
@@ -125,9 +134,8 @@ export async function sendAttempt(p: PreparedRequest, s: AttemptSettings): Promi
   userSignal?.addEventListener('abort', onUserAbort, { once: true });
   const state: AttemptState = { sent: false };
   try {
-    // undici is loaded on first use: commands that never call the service start faster.
-    const { Agent, request } = await import('../http/undici.js');
-    subscribeChannels();
+    // undici is loaded on first use (commands that never call the service start faster), then kept.
+    const { Agent, request } = undiciModule ?? (await loadUndici());
     const dispatcher = s.pool.dispatcher(Agent);
     creating = state;
     let pending: ReturnType<typeof request>;
