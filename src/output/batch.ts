@@ -11,6 +11,7 @@
  * it is never wider than the terminal (a wrapped line could not be erased with one erase-line); a
  * resize redraws it to the new width.
  */
+import { fstatSync } from 'node:fs';
 import { printable } from './printable.js';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
@@ -184,6 +185,74 @@ export function batchProgress(io: IOStreams, output: Pick<OutputChoice, 'format'
       erase();
       io.err = err;
       io.out = out;
+    },
+  };
+}
+
+/** What {@link batchWrites} gives: the way to write what is pending now, and to stop buffering. */
+export interface BatchWrites {
+  /** Writes what is pending now, in the order it was written. */
+  flush(): void;
+  /** Writes what is pending and gives `io.out` and `io.err` back. */
+  stop(): void;
+}
+
+/** True when the two streams write to the same file (`2>&1`, one pipe for both). */
+function sameFile(a: unknown, b: unknown): boolean {
+  const fdA = (a as { fd?: unknown }).fd;
+  const fdB = (b as { fd?: unknown }).fd;
+  if (typeof fdA !== 'number' || typeof fdB !== 'number') return false;
+  try {
+    const x = fstatSync(fdA);
+    const y = fstatSync(fdB);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Buffers the lines a batch writes (`io.out`, `io.err`) and writes them once per turn of the event
+ * loop: the same bytes, in fewer writes (each write to a pipe is a system call, and an order's two
+ * lines cost more than the rest of its output). Used without a terminal on stderr, where no
+ * progress line is redrawn between lines. When stdout and stderr go to the same file, the lines
+ * keep their order across the two; otherwise each stream keeps its own order (as with a write
+ * each). What is pending is written before the process exits, even by `process.exit` (a second
+ * Ctrl-C), and by {@link BatchWrites.stop}.
+ */
+export function batchWrites(io: IOStreams): BatchWrites {
+  const { out, err } = io;
+  const together = sameFile(io.stdout, io.stderr);
+  // Runs of text for the same stream, in the order written; without `together`, one run a stream.
+  let runs: Array<{ toErr: boolean; text: string }> = [];
+  let scheduled: NodeJS.Immediate | undefined;
+  const flush = (): void => {
+    if (scheduled !== undefined) clearImmediate(scheduled);
+    scheduled = undefined;
+    const pending = runs;
+    runs = [];
+    for (const run of pending) (run.toErr ? err : out)(run.text);
+  };
+  const add = (toErr: boolean, text: string): void => {
+    if (text === '') return;
+    const run = together ? runs[runs.length - 1] : runs.find((r) => r.toErr === toErr);
+    if (run !== undefined && run.toErr === toErr) run.text += text;
+    else runs.push({ toErr, text });
+    scheduled ??= setImmediate(flush);
+  };
+  io.out = (text) => add(false, text);
+  io.err = (text) => add(true, text);
+  process.on('exit', flush);
+  let stopped = false;
+  return {
+    flush,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      process.off('exit', flush);
+      flush();
+      io.out = out;
+      io.err = err;
     },
   };
 }
