@@ -194,7 +194,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     const { totalCents, ...rest } = summary;
     return { summary: { ...rest, total: (totalCents / 100).toFixed(2), exit_code: exitCode }, orders: collected };
   });
-  printBatchSummary(io, summary, failures);
+  await printBatchSummary(io, summary, failures);
   if (exitCode === EXIT.OK) return;
   const journalNote = ` Journal: ${journalPath}; ledger: ${ledger.path}.`;
   const [message, next] = summary.interrupted

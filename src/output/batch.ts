@@ -13,8 +13,6 @@
  */
 import { fstatSync } from 'node:fs';
 import { printable } from './printable.js';
-import stringWidth from 'string-width';
-import wrapAnsi from 'wrap-ansi';
 import type { BatchResult, BatchSummary } from '../batch/runner.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
@@ -73,15 +71,12 @@ function duration(seconds: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-/** Cuts `text` (no escape sequences) to at most `width` terminal columns. */
+/**
+ * Cuts `text` to at most `width` terminal columns. The progress line's text is made of printable
+ * ASCII and `·`, one column each (as string-width counts them), so its length is its width.
+ */
 function fit(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  let out = '';
-  for (const ch of text) {
-    if (stringWidth(out + ch) > width - 1) break;
-    out += ch;
-  }
-  return `${out}…`;
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
 /** What the progress line shows. */
@@ -101,7 +96,8 @@ export function progressLine(c: Counts, columns: number): string {
   const rate = c.done / Math.max(c.elapsedSeconds, 0.001);
   const left = c.done > 0 && c.done < c.total ? ` · ${duration((c.total - c.done) / rate)} left` : '';
   const text = `${c.done}/${c.total} orders · ${c.failed} failed · ${c.done > 0 ? rate.toFixed(1) : '0.0'}/s${left}`;
-  const room = columns - 1 - stringWidth(text) - 3;
+  // One column a character (see fit).
+  const room = columns - 1 - text.length - 3;
   const size = Math.min(24, room);
   if (size < 6) return fit(text, columns - 1);
   const filled = c.total === 0 ? size : Math.round((size * c.done) / c.total);
@@ -262,15 +258,17 @@ export function batchResultLine(r: BatchResult): string {
   return [`${r.file}:${r.line}`, r.order_id ?? '', r.status, (r.tracking_numbers ?? []).join(','), r.total ?? ''].map((cell) => printable(cell)).join('\t');
 }
 
-/** The summary for people, on stderr, and what to do about failed and unknown orders. */
-export function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): void {
+/** The summary for people, on stderr, and what to do about failed and unknown orders; resolves once written. */
+export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): Promise<void> {
   const line =
     `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
     (s.interrupted ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
     `; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}`;
   // On a terminal, broken between words to its width (never in the middle of an amount).
   const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
-  io.err(`${columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
+  // wrap-ansi (and the Unicode tables of string-width under it) is loaded only for a terminal.
+  const wrapAnsi = columns ? (await import('wrap-ansi')).default : undefined;
+  io.err(`${wrapAnsi && columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
   for (const r of failures.slice(0, 20)) {
     io.err(`  ${paint(io, 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}`)}\n`);
     if (r.hint) io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
