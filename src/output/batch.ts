@@ -207,11 +207,17 @@ function sameFile(a: unknown, b: unknown): boolean {
   }
 }
 
+/** How long a line a batch writes may wait to be written with others, ms (see {@link batchWrites}). */
+const FLUSH_MS = 50;
+/** How much text a batch buffers at most before writing it, UTF-16 units. */
+const FLUSH_CHARS = 64 * 1024;
+
 /**
- * Buffers the lines a batch writes (`io.out`, `io.err`) and writes them once per turn of the event
- * loop: the same bytes, in fewer writes (each write to a pipe is a system call, and an order's two
- * lines cost more than the rest of its output). Used without a terminal on stderr, where no
- * progress line is redrawn between lines. When stdout and stderr go to the same file, the lines
+ * Buffers the lines a batch writes (`io.out`, `io.err`) and writes them together, at most
+ * {@link FLUSH_MS} after the first of them: the same bytes, in fewer writes (each write to a pipe
+ * is a system call that cost more than the rest of an order's output; orders finish one or two a
+ * turn of the event loop, so a write a turn saved little). Used without a terminal on stderr,
+ * where no progress line is redrawn between lines. When stdout and stderr go to the same file, the lines
  * keep their order across the two; otherwise each stream keeps its own order (as with a write
  * each). What is pending is written before the process exits, even by `process.exit` (a second
  * Ctrl-C), and by {@link BatchWrites.stop}.
@@ -221,12 +227,14 @@ export function batchWrites(io: IOStreams): BatchWrites {
   const together = sameFile(io.stdout, io.stderr);
   // Runs of text for the same stream, in the order written; without `together`, one run a stream.
   let runs: Array<{ toErr: boolean; text: string }> = [];
-  let scheduled: NodeJS.Immediate | undefined;
+  let size = 0;
+  let scheduled: NodeJS.Timeout | undefined;
   const flush = (): void => {
-    if (scheduled !== undefined) clearImmediate(scheduled);
+    if (scheduled !== undefined) clearTimeout(scheduled);
     scheduled = undefined;
     const pending = runs;
     runs = [];
+    size = 0;
     for (const run of pending) (run.toErr ? err : out)(run.text);
   };
   const add = (toErr: boolean, text: string): void => {
@@ -234,7 +242,12 @@ export function batchWrites(io: IOStreams): BatchWrites {
     const run = together ? runs[runs.length - 1] : runs.find((r) => r.toErr === toErr);
     if (run !== undefined && run.toErr === toErr) run.text += text;
     else runs.push({ toErr, text });
-    scheduled ??= setImmediate(flush);
+    size += text.length;
+    if (size >= FLUSH_CHARS) flush();
+    else if (scheduled === undefined) {
+      scheduled = setTimeout(flush, FLUSH_MS);
+      scheduled.unref();
+    }
   };
   io.out = (text) => add(false, text);
   io.err = (text) => add(true, text);
