@@ -226,7 +226,7 @@ function held(path: string, owner: LockOwner, options: LockOptions, staleMs: num
   // same file, unchanged, at the lock's path needs no read: the owner is still this process.
   // Whoever takes the lock over puts a new owner file in place (a new inode), and a write in place
   // changes the times. Not on Windows, where an open file would stop the lock being moved aside.
-  let pinned: { fd: number; ino: bigint; dev: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint } | undefined;
+  let pinned: { fd: number; ino: number; dev: number; size: number; mtimeMs: number; ctimeMs: number } | undefined;
   const unpin = () => {
     if (pinned === undefined) return;
     try {
@@ -239,8 +239,8 @@ function held(path: string, owner: LockOwner, options: LockOptions, staleMs: num
   const unchanged = (): boolean => {
     if (pinned === undefined) return false;
     try {
-      const st = statSync(ownerFile, { bigint: true });
-      return st.ino === pinned.ino && st.dev === pinned.dev && st.size === pinned.size && st.mtimeNs === pinned.mtimeNs && st.ctimeNs === pinned.ctimeNs;
+      const st = statSync(ownerFile, { throwIfNoEntry: false });
+      return st !== undefined && st.ino === pinned.ino && st.dev === pinned.dev && st.size === pinned.size && st.mtimeMs === pinned.mtimeMs && st.ctimeMs === pinned.ctimeMs;
     } catch {
       return false;
     }
@@ -250,12 +250,12 @@ function held(path: string, owner: LockOwner, options: LockOptions, staleMs: num
     let fd: number | undefined;
     try {
       fd = openSync(ownerFile, 'r');
-      const st = fstatSync(fd, { bigint: true });
+      const st = fstatSync(fd);
       const text = readFileSync(fd, 'utf8');
       // Pinned only when the file opened is still this process's (it may have changed since read).
       if ((JSON.parse(text) as LockOwner | undefined)?.nonce !== owner.nonce) throw new Error('not ours');
       unpin();
-      pinned = { fd, ino: st.ino, dev: st.dev, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
+      pinned = { fd, ino: st.ino, dev: st.dev, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
     } catch {
       if (fd !== undefined) closeSync(fd);
     }
