@@ -188,7 +188,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   progress.stop();
   const reason = ctx.signal.aborted ? String(ctx.signal.reason) : undefined;
   const exitCode = batchExitCode(summary, reason);
-  reports.finish(summary);
+  await reports.finish(summary);
   await csvReport?.finish();
   orders.end((collected) => {
     const { totalCents, ...rest } = summary;
