@@ -401,15 +401,14 @@ function needsFullParse(text: string, data: unknown): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      let j = i + 1;
+      // The closing quote: the next one not escaped (after an even run of backslashes).
+      let j = i;
       for (;;) {
-        const d = text.charCodeAt(j);
-        if (d === 0x5c) {
-          j += 2;
-          continue;
-        }
-        if (d === 0x22) break;
-        j++;
+        j = text.indexOf('"', j + 1);
+        if (j === -1) return true; // not JSON after all: the full parse says what is wrong
+        let b = j - 1;
+        while (text.charCodeAt(b) === 0x5c) b--;
+        if ((j - 1 - b) % 2 === 0) break;
       }
       if (expectKey) {
         keys++;
