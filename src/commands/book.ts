@@ -18,7 +18,7 @@ import { BookingStoppedError } from '../booking/progress.js';
 import { LimitRefusedError, UsageError } from '../errors.js';
 import { fillCollectionFromService } from './collection-from-service.js';
 import { withChosenCard } from './stored-card.js';
-import { checkMaxTotal, readOrderInput, type OrderInputFlags } from './order-input.js';
+import type { OrderInputFlags } from './order-input.js';
 import type { PaymentFlags } from '../booking/payment.js';
 import type { Context } from '../context.js';
 import { loadDocument } from '../input/load.js';
@@ -65,11 +65,12 @@ async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { fi
     await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
   }
   // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
-  // completed by prompts on a terminal (src/commands/order-input.ts).
+  // completed by prompts on a terminal (src/commands/order-input.ts, loaded only here: a batch
+  // never needs the prompts, nor the Unicode tables their layout loads).
   const input =
     loaded && isConsolidatedDocument(loaded.data)
       ? undefined
-      : await readOrderInput(o.file, o, ctx, { command: 'shipbook book', loaded, withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined });
+      : await (await import('./order-input.js')).readOrderInput(o.file, o, ctx, { command: 'shipbook book', loaded, withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined });
   const doc: BookingDocument = input
     ? { kind: 'regular', order: input.order, file: o.file ?? '(prompts)' }
     : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
@@ -120,7 +121,7 @@ async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { fi
     ledger,
     paths: profile.paths,
     accept,
-    checkPrice: (order) => checkMaxTotal(ctx, order, input?.maxTotalCents),
+    checkPrice: async (order) => (await import('./order-input.js')).checkMaxTotal(ctx, order, input?.maxTotalCents),
     // An order an earlier run accepted sent its callback to that run's receiver: wait by polling.
     waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
     now: () => ctx.now().getTime(),
