@@ -164,8 +164,12 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   try {
     summary = await runBatch(o.inputs, { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) }, {
       api,
-      accept: async (orderId) =>
-        fromTemplate ? { ...structuredClone(template), order: { ...structuredClone(template.order), id: orderId } } : buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
+      accept: async (orderId) => {
+        if (!fromTemplate) return buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+        // One copy of the template per order (its order object included), with the order's id.
+        const copy = structuredClone(template);
+        return { ...copy, order: { ...copy.order, id: orderId } };
+      },
       paths: profile.paths,
       ledger,
       concurrency: o.concurrency,
