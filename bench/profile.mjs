@@ -34,7 +34,7 @@ const NATIVE = {
 export const BOOKING_ACTIVITIES = [
   { name: 'garbage collection', frame: /^\(garbage collector\)$/ },
   { name: 'checking every input before the first request (read, validate, identity)', frame: /^(checkBatch|batchItems) \(src\/batch\/runner\.ts|\(src\/batch\/inputs\.ts:/ },
-  { name: "reading the service's answers (JSON.parse, the envelope and result schemas)", frame: /^#unwrap \(src\/api\/client\.ts/ },
+  { name: "reading the service's answers (JSON.parse, the envelope and result schemas)", frame: /^readAnswer \(src\/api\/answer\.ts/ },
   { name: 'the journal (records, writes, fsync)', frame: /\(src\/batch\/(journal|steps)\.ts:/ },
   { name: 'HTTP (undici: requests, sockets, parsing answers)', frame: /\((dependency undici|src\/http\/)|node:net:|node:internal\/stream_base_commons/ },
   { name: 'the API client around each request (src/api/: deadline, signals, retries, errors)', frame: /\(src\/api\// },

@@ -19,7 +19,7 @@
  * decides staleness by time alone: a holder paused 2 s lost the sandbox's lock and one order was
  * accepted twice.)
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, rmdirSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, rmdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
@@ -81,7 +81,10 @@ export interface HeldLock {
   readonly owner: LockOwner;
   /** Set once the lock was found removed or taken over (see {@link LockCompromisedError}). */
   readonly compromised: LockCompromisedError | undefined;
-  /** Checks now (reads the owner file) whether the lock is still this process's; sets {@link compromised} if not. */
+  /**
+   * Checks now whether the lock is still this process's (reads the owner file, unless it is the very
+   * file found this process's at the last check, unchanged since); sets {@link compromised} if not.
+   */
   verify(): boolean;
   /** Gives the lock back (only when it is still this process's). Never throws. */
   release(): void;
@@ -217,10 +220,55 @@ function held(path: string, owner: LockOwner, options: LockOptions, staleMs: num
     clearInterval(timer);
     options.onCompromised?.(compromised);
   };
+  const ownerFile = `${path}/${OWNER}`;
+  // The owner file as last read and found this process's: kept open (so no other file can get its
+  // inode number while the lock is held), with its size and times then. A check that finds the
+  // same file, unchanged, at the lock's path needs no read: the owner is still this process.
+  // Whoever takes the lock over puts a new owner file in place (a new inode), and a write in place
+  // changes the times. Not on Windows, where an open file would stop the lock being moved aside.
+  let pinned: { fd: number; ino: number; dev: number; size: number; mtimeMs: number; ctimeMs: number } | undefined;
+  const unpin = () => {
+    if (pinned === undefined) return;
+    try {
+      closeSync(pinned.fd);
+    } catch {
+      // already closed
+    }
+    pinned = undefined;
+  };
+  const unchanged = (): boolean => {
+    if (pinned === undefined) return false;
+    try {
+      const st = statSync(ownerFile, { throwIfNoEntry: false });
+      return st !== undefined && st.ino === pinned.ino && st.dev === pinned.dev && st.size === pinned.size && st.mtimeMs === pinned.mtimeMs && st.ctimeMs === pinned.ctimeMs;
+    } catch {
+      return false;
+    }
+  };
+  const pin = () => {
+    if (process.platform === 'win32') return;
+    let fd: number | undefined;
+    try {
+      fd = openSync(ownerFile, 'r');
+      const st = fstatSync(fd);
+      const text = readFileSync(fd, 'utf8');
+      // Pinned only when the file opened is still this process's (it may have changed since read).
+      if ((JSON.parse(text) as LockOwner | undefined)?.nonce !== owner.nonce) throw new Error('not ours');
+      unpin();
+      pinned = { fd, ino: st.ino, dev: st.dev, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+    } catch {
+      if (fd !== undefined) closeSync(fd);
+    }
+  };
   const verify = (): boolean => {
     if (released || compromised !== undefined) return compromised === undefined;
+    if (unchanged()) return true;
     const now = readOwner(path);
-    if (now?.nonce === owner.nonce) return true;
+    if (now?.nonce === owner.nonce) {
+      pin();
+      return true;
+    }
+    unpin();
     lose(now === undefined ? 'it was removed' : `pid ${now.pid} on ${now.host} took it (${now.command})`);
     return false;
   };
@@ -246,6 +294,7 @@ function held(path: string, owner: LockOwner, options: LockOptions, staleMs: num
       if (released) return;
       released = true;
       clearInterval(timer);
+      unpin();
       if (compromised !== undefined || readOwner(path)?.nonce !== owner.nonce) return;
       try {
         unlinkSync(`${path}/${OWNER}`);

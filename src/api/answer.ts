@@ -45,12 +45,15 @@ export function readAnswer(
   const { method } = p;
   const url = p.url;
   let json: unknown;
-  try {
-    json = text.trim() === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
+  // An empty or blank body is no JSON: JSON.parse throws for it, so it needs no copy to detect.
+  if (text.length > 0) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
   }
-  const env = safeParseHot(envelope, json);
+  const env = readEnvelope(json);
   const ok = status >= 200 && status < 300;
   if (!env.success) {
     if (!ok) {
@@ -85,6 +88,23 @@ export function readAnswer(
       fate: fateOf(p, true),
     });
   }
-  onMessage?.(redactText(message, secrets));
+  // A message shorter than the shortest secret (`OK`, empty) has nothing to scrub.
+  if (onMessage) onMessage(message.length < 3 ? message : redactText(message, secrets));
   return parsed.data;
+}
+
+/**
+ * The envelope of `json` as {@link envelope} reads it. The common form (an object whose `code` is
+ * an integer and whose `message` is text, null or absent) is taken as it stands, with the same
+ * `message`, `code` and `result` the schema gives; anything else goes through the schema.
+ */
+function readEnvelope(json: unknown): ReturnType<typeof envelope.safeParse> {
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
+    const { message, code, result } = json as { message?: unknown; code?: unknown; result?: unknown };
+    if (Number.isSafeInteger(code) && (typeof message === 'string' || message === null || message === undefined)) {
+      // Only these three members are read (the schema's loose object would also copy the others).
+      return { success: true, data: { message: message ?? '', code: code as number, result } } as ReturnType<typeof envelope.safeParse>;
+    }
+  }
+  return safeParseHot(envelope, json);
 }

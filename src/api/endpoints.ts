@@ -147,9 +147,12 @@ export type ResultOf<N extends EndpointName> = z.output<(typeof TABLE)[N]['resul
  * `<order id>` is encoded too; a dry-run record shows it decoded). A name without a value stays.
  */
 export function fillPath(template: string, params: Readonly<Record<string, string>> | undefined): string {
-  if (params === undefined) return template;
-  return template.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {
+  if (params === undefined || !template.includes('{')) return template;
+  return template.replace(PLACEHOLDER, (whole, name: string) => {
     const value = Object.hasOwn(params, name) ? params[name] : undefined;
     return value === undefined ? whole : encodeURIComponent(value);
   });
 }
+
+/** A `{name}` of a path template. */
+const PLACEHOLDER = /\{([a-z_]+)\}/g;

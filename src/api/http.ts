@@ -96,6 +96,15 @@ function subscribeChannels(): void {
   });
 }
 
+/** undici's parts, once the first attempt has loaded them (and subscribed to its channels). */
+let undiciModule: typeof import('../http/undici.js') | undefined;
+async function loadUndici(): Promise<typeof import('../http/undici.js')> {
+  const loaded = await import('../http/undici.js');
+  subscribeChannels();
+  undiciModule = loaded;
+  return loaded;
+}
+
 /** One attempt's needs besides the request: the pool, the time left, the cap, the caller's signal. */
 export interface AttemptSettings {
   /** The client's connection pool. */
@@ -111,28 +120,67 @@ export interface AttemptSettings {
 }
 
 /**
+ * The signal of one attempt, as undici takes it (an EventEmitter's `once`/`removeListener` of
+ * `abort`, with `aborted` and `reason`): what an AbortController gives, without creating an
+ * EventTarget for each request. Aborting it stops the request, or the reading of its body, with
+ * `reason`.
+ */
+class AttemptSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  #listeners: Array<() => void> = [];
+
+  /** Adds a listener of `abort`, called once. */
+  once(_event: 'abort', listener: () => void): this {
+    this.#listeners.push(listener);
+    return this;
+  }
+
+  /** The same as {@link once}: undici checks that the signal has `on`. */
+  on(event: 'abort', listener: () => void): this {
+    return this.once(event, listener);
+  }
+
+  /** Removes a listener added with {@link once}. */
+  removeListener(_event: 'abort', listener: () => void): this {
+    const i = this.#listeners.indexOf(listener);
+    if (i !== -1) this.#listeners.splice(i, 1);
+    return this;
+  }
+
+  /** Aborts with `reason` (the first time only), telling every listener. */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listeners = this.#listeners;
+    this.#listeners = [];
+    for (const listener of listeners) listener();
+  }
+}
+
+/**
  * Sends `p` once and reads its answer.
  * @throws AttemptFailure when no answer was read (see its `kind`)
  */
 export async function sendAttempt(p: PreparedRequest, s: AttemptSettings): Promise<AttemptAnswer> {
   const userSignal = s.signal;
   if (userSignal?.aborted) throw new AttemptFailure('interrupted', false, userSignal.reason);
-  // One controller per attempt, aborted by the deadline or by the caller's signal (linked by
-  // hand: AbortSignal.any costs more per request than the rest of the client, on Node.js 20).
-  const deadline = new AbortController();
+  // One signal per attempt, aborted by the deadline or by the caller's signal (linked by hand:
+  // AbortSignal.any costs more per request than the rest of the client, on Node.js 20).
+  const deadline = new AttemptSignal();
   const timer = setTimeout(() => deadline.abort(new Error('deadline')), s.timeoutMs);
   const onUserAbort = () => deadline.abort(userSignal?.reason);
   userSignal?.addEventListener('abort', onUserAbort, { once: true });
   const state: AttemptState = { sent: false };
   try {
-    // undici is loaded on first use: commands that never call the service start faster.
-    const { Agent, request } = await import('../http/undici.js');
-    subscribeChannels();
+    // undici is loaded on first use (commands that never call the service start faster), then kept.
+    const { Agent, request } = undiciModule ?? (await loadUndici());
     const dispatcher = s.pool.dispatcher(Agent);
     creating = state;
     let pending: ReturnType<typeof request>;
     try {
-      pending = request(p.url, { method: p.method, headers: p.headers, body: p.payload, dispatcher, signal: deadline.signal });
+      pending = request(p.url, { method: p.method, headers: p.headers, body: p.payload, dispatcher, signal: deadline });
     } finally {
       creating = undefined;
     }
@@ -150,7 +198,7 @@ export async function sendAttempt(p: PreparedRequest, s: AttemptSettings): Promi
   } catch (err) {
     if (err instanceof AttemptFailure) throw err;
     if (userSignal?.aborted) throw new AttemptFailure('interrupted', state.sent, err);
-    if (deadline.signal.aborted) throw new AttemptFailure('deadline', state.sent, err);
+    if (deadline.aborted) throw new AttemptFailure('deadline', state.sent, err);
     throw new AttemptFailure('transport', state.sent, err);
   } finally {
     clearTimeout(timer);

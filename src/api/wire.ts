@@ -12,7 +12,12 @@ export function toWire(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toWire);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toWire(v);
+    // Own enumerable members, as Object.entries lists them, without its array of pairs.
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = toWire(v);
+    }
     return out;
   }
   return value;

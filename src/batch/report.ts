@@ -7,7 +7,6 @@
 import writeFileAtomic from 'write-file-atomic';
 import { scrubKnownValue } from '../api/redact.js';
 import { EXIT, ShipbookError } from '../errors.js';
-import { create } from 'xmlbuilder2';
 import type { BatchResult, BatchSummary } from './runner.js';
 import type { Target } from '../config/target.js';
 
@@ -64,15 +63,19 @@ export class ReportWriter {
     }
   }
 
-  /** Writes both files with the summary. */
-  finish(summary: BatchSummary, now: Date = new Date()): void {
+  /** Writes both files with the summary; resolves once they are written. */
+  async finish(summary: BatchSummary, now: Date = new Date()): Promise<void> {
     if (!this.enabled) return;
     const { totalCents, ...rest } = summary;
     this.#stampTarget();
     this.report.finished_at = now.toISOString();
     this.report.summary = { ...rest, total: (totalCents / 100).toFixed(2) };
     if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
-    if (this.paths.junit !== undefined) writeReport(this.paths.junit, junitXml(scrubKnownValue(this.report) as typeof this.report));
+    if (this.paths.junit !== undefined) {
+      // xmlbuilder2 is loaded only for a JUnit file: a batch without one does not pay for it.
+      const { create } = await import('xmlbuilder2');
+      writeReport(this.paths.junit, junitXml(create, scrubKnownValue(this.report) as typeof this.report));
+    }
   }
 }
 
@@ -104,7 +107,7 @@ const LEFT = new Set(['still_booking', 'pending', 'not_started']);
  * invalid ones errors, and the orders an interruption left (accepted and still booking, created
  * and pending, not started) skipped, each saying what it is.
  */
-function junitXml(report: BatchReport): string {
+function junitXml(create: typeof import('xmlbuilder2').create, report: BatchReport): string {
   const orders = report.orders;
   const failures = orders.filter((o) => o.status === 'failed' || o.status === 'unknown').length;
   const errors = orders.filter((o) => o.status === 'invalid').length;

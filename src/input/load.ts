@@ -394,48 +394,62 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
 }
 
 /**
- * For a text that JSON.parse accepted: true when an object repeats a key or lists and mappings
- * nest deeper than {@link MAX_NESTING}, which only the full parse reports (with their lines).
- * One pass over the text; strings are skipped whole, so braces inside them do not count.
+ * For a text that JSON.parse accepted as `data`: true when an object repeats a key or lists and
+ * mappings nest deeper than {@link MAX_NESTING}, which only the full parse reports (with their
+ * lines). One pass over the text counts the keys written and the nesting (strings are skipped
+ * whole, so braces inside them do not count); a repeated key is one that JSON.parse folded into
+ * another, so `data` then holds fewer keys than the text wrote.
  */
-function needsFullParse(text: string): boolean {
-  const stack: Array<Set<string> | null> = [];
+function needsFullParse(text: string, data: unknown): boolean {
+  // Per open bracket, whether it is an object (whose strings after `{` or `,` are keys).
+  const inObject: boolean[] = [];
+  let depth = 0;
   let expectKey = false;
+  let keys = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      let j = i + 1;
-      let escaped = false;
+      // The closing quote: the next one not escaped (after an even run of backslashes).
+      let j = i;
       for (;;) {
-        const d = text.charCodeAt(j);
-        if (d === 0x5c) {
-          escaped = true;
-          j += 2;
-          continue;
-        }
-        if (d === 0x22) break;
-        j++;
+        j = text.indexOf('"', j + 1);
+        if (j === -1) return true; // not JSON after all: the full parse says what is wrong
+        let b = j - 1;
+        while (text.charCodeAt(b) === 0x5c) b--;
+        if ((j - 1 - b) % 2 === 0) break;
       }
-      const top = stack[stack.length - 1];
-      if (expectKey && top) {
-        const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
-        if (top.has(key)) return true;
-        top.add(key);
+      if (expectKey) {
+        keys++;
         expectKey = false;
       }
       i = j;
     } else if (c === 0x7b || c === 0x5b) {
-      stack.push(c === 0x7b ? new Set() : null);
-      if (stack.length > MAX_NESTING) return true;
+      if (++depth > MAX_NESTING) return true;
+      inObject[depth] = c === 0x7b;
       expectKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) {
-      stack.pop();
+      depth--;
       expectKey = false;
     } else if (c === 0x2c) {
-      expectKey = stack[stack.length - 1] != null;
+      expectKey = depth > 0 && inObject[depth] === true;
     }
   }
-  return false;
+  return keys !== keyCount(data);
+}
+
+/** The own keys of every object in the JSON value `v`, counted. */
+function keyCount(v: unknown): number {
+  if (v === null || typeof v !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const item of v) n += keyCount(item);
+    return n;
+  }
+  for (const key in v) {
+    if (!Object.hasOwn(v, key)) continue;
+    n += 1 + keyCount((v as Record<string, unknown>)[key]);
+  }
+  return n;
 }
 
 /**
@@ -452,7 +466,7 @@ export function parseJsonLine(file: string, text: string): LoadedDocument | unde
   } catch {
     return undefined;
   }
-  if (data === null || typeof data !== 'object' || Array.isArray(data) || needsFullParse(text)) return undefined;
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || needsFullParse(text, data)) return undefined;
   const record = data as Record<string, unknown>;
   if (typeof record.$schema === 'string') delete record.$schema;
   let wrapper: PropertyKey[] = [];

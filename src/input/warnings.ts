@@ -44,11 +44,16 @@ function showWeight(n: number): string {
 export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const today = localIsoDate(now);
+  // `path` is the one stack of the walk (pushed and popped as it goes): a warning copies it.
   const warn = (segments: PropertyKey[], message: string) => out.push({ segments, path: formatPath(segments), message });
 
   const walk = (v: unknown, path: PropertyKey[]): void => {
     if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, [...path, i]));
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        walk(v[i], path);
+        path.pop();
+      }
       return;
     }
     if (!isPlainObject(v)) return;
@@ -79,7 +84,15 @@ export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
         }
       });
     }
-    for (const [key, child] of Object.entries(v)) walk(child, [...path, key]);
+    for (const key in v) {
+      if (!Object.hasOwn(v, key)) continue;
+      const child = v[key];
+      // Only arrays and objects can hold what is warned about.
+      if (child === null || typeof child !== 'object') continue;
+      path.push(key);
+      walk(child, path);
+      path.pop();
+    }
   };
   walk(value, []);
   return out;
@@ -96,9 +109,14 @@ export function inputWarnings(data: unknown): SchemaProblem[] {
   let first: { segments: PropertyKey[]; fields: string[] } | undefined;
   let count = 0;
   const fields = new Set<string>();
+  // `path` is the one stack of the walk, as in collectWarnings.
   const walk = (v: unknown, path: PropertyKey[]): void => {
     if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, [...path, i]));
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        walk(v[i], path);
+        path.pop();
+      }
       return;
     }
     if (!isPlainObject(v)) return;
@@ -111,7 +129,14 @@ export function inputWarnings(data: unknown): SchemaProblem[] {
         first ??= { segments: [...path, 'service'], fields: extra };
       }
     }
-    for (const [key, child] of Object.entries(v)) if (key !== 'service') walk(child, [...path, key]);
+    for (const key in v) {
+      if (key === 'service' || !Object.hasOwn(v, key)) continue;
+      const child = v[key];
+      if (child === null || typeof child !== 'object') continue;
+      path.push(key);
+      walk(child, path);
+      path.pop();
+    }
   };
   walk(data, []);
   if (first === undefined) return [];

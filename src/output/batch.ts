@@ -11,9 +11,8 @@
  * it is never wider than the terminal (a wrapped line could not be erased with one erase-line); a
  * resize redraws it to the new width.
  */
+import { fstatSync } from 'node:fs';
 import { printable } from './printable.js';
-import stringWidth from 'string-width';
-import wrapAnsi from 'wrap-ansi';
 import type { BatchResult, BatchSummary } from '../batch/runner.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
@@ -72,15 +71,12 @@ function duration(seconds: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-/** Cuts `text` (no escape sequences) to at most `width` terminal columns. */
+/**
+ * Cuts `text` to at most `width` terminal columns. The progress line's text is made of printable
+ * ASCII and `·`, one column each (as string-width counts them), so its length is its width.
+ */
 function fit(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  let out = '';
-  for (const ch of text) {
-    if (stringWidth(out + ch) > width - 1) break;
-    out += ch;
-  }
-  return `${out}…`;
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
 /** What the progress line shows. */
@@ -100,7 +96,8 @@ export function progressLine(c: Counts, columns: number): string {
   const rate = c.done / Math.max(c.elapsedSeconds, 0.001);
   const left = c.done > 0 && c.done < c.total ? ` · ${duration((c.total - c.done) / rate)} left` : '';
   const text = `${c.done}/${c.total} orders · ${c.failed} failed · ${c.done > 0 ? rate.toFixed(1) : '0.0'}/s${left}`;
-  const room = columns - 1 - stringWidth(text) - 3;
+  // One column a character (see fit).
+  const room = columns - 1 - text.length - 3;
   const size = Math.min(24, room);
   if (size < 6) return fit(text, columns - 1);
   const filled = c.total === 0 ? size : Math.round((size * c.done) / c.total);
@@ -188,20 +185,103 @@ export function batchProgress(io: IOStreams, output: Pick<OutputChoice, 'format'
   };
 }
 
+/** What {@link batchWrites} gives: the way to write what is pending now, and to stop buffering. */
+export interface BatchWrites {
+  /** Writes what is pending now, in the order it was written. */
+  flush(): void;
+  /** Writes what is pending and gives `io.out` and `io.err` back. */
+  stop(): void;
+}
+
+/** True when the two streams write to the same file (`2>&1`, one pipe for both). */
+function sameFile(a: unknown, b: unknown): boolean {
+  const fdA = (a as { fd?: unknown }).fd;
+  const fdB = (b as { fd?: unknown }).fd;
+  if (typeof fdA !== 'number' || typeof fdB !== 'number') return false;
+  try {
+    const x = fstatSync(fdA);
+    const y = fstatSync(fdB);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return true;
+  }
+}
+
+/** How long a line a batch writes may wait to be written with others, ms (see {@link batchWrites}). */
+const FLUSH_MS = 50;
+/** How much text a batch buffers at most before writing it, UTF-16 units. */
+const FLUSH_CHARS = 64 * 1024;
+
+/**
+ * Buffers the lines a batch writes (`io.out`, `io.err`) and writes them together, at most
+ * {@link FLUSH_MS} after the first of them: the same bytes, in fewer writes (each write to a pipe
+ * is a system call that cost more than the rest of an order's output; orders finish one or two a
+ * turn of the event loop, so a write a turn saved little). Used without a terminal on stderr,
+ * where no progress line is redrawn between lines. When stdout and stderr go to the same file, the lines
+ * keep their order across the two; otherwise each stream keeps its own order (as with a write
+ * each). What is pending is written before the process exits, even by `process.exit` (a second
+ * Ctrl-C), and by {@link BatchWrites.stop}.
+ */
+export function batchWrites(io: IOStreams): BatchWrites {
+  const { out, err } = io;
+  const together = sameFile(io.stdout, io.stderr);
+  // Runs of text for the same stream, in the order written; without `together`, one run a stream.
+  let runs: Array<{ toErr: boolean; text: string }> = [];
+  let size = 0;
+  let scheduled: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    if (scheduled !== undefined) clearTimeout(scheduled);
+    scheduled = undefined;
+    const pending = runs;
+    runs = [];
+    size = 0;
+    for (const run of pending) (run.toErr ? err : out)(run.text);
+  };
+  const add = (toErr: boolean, text: string): void => {
+    if (text === '') return;
+    const run = together ? runs[runs.length - 1] : runs.find((r) => r.toErr === toErr);
+    if (run !== undefined && run.toErr === toErr) run.text += text;
+    else runs.push({ toErr, text });
+    size += text.length;
+    if (size >= FLUSH_CHARS) flush();
+    else if (scheduled === undefined) {
+      scheduled = setTimeout(flush, FLUSH_MS);
+      scheduled.unref();
+    }
+  };
+  io.out = (text) => add(false, text);
+  io.err = (text) => add(true, text);
+  process.on('exit', flush);
+  let stopped = false;
+  return {
+    flush,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      process.off('exit', flush);
+      flush();
+      io.out = out;
+      io.err = err;
+    },
+  };
+}
+
 /** One tab-separated line of a result: `file:line  order id  status  tracking numbers  total`. */
 export function batchResultLine(r: BatchResult): string {
   return [`${r.file}:${r.line}`, r.order_id ?? '', r.status, (r.tracking_numbers ?? []).join(','), r.total ?? ''].map((cell) => printable(cell)).join('\t');
 }
 
-/** The summary for people, on stderr, and what to do about failed and unknown orders. */
-export function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): void {
+/** The summary for people, on stderr, and what to do about failed and unknown orders; resolves once written. */
+export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): Promise<void> {
   const line =
     `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
     (s.interrupted ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
     `; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}`;
   // On a terminal, broken between words to its width (never in the middle of an amount).
   const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
-  io.err(`${columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
+  // wrap-ansi (and the Unicode tables of string-width under it) is loaded only for a terminal.
+  const wrapAnsi = columns ? (await import('wrap-ansi')).default : undefined;
+  io.err(`${wrapAnsi && columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
   for (const r of failures.slice(0, 20)) {
     io.err(`  ${paint(io, 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}`)}\n`);
     if (r.hint) io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);

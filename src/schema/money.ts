@@ -18,6 +18,22 @@ function numberToDecimalText(value: number): string {
 }
 
 /**
+ * The cents of a number that is an amount of at most two decimals (`12`, `12.3`, `12.34`), without
+ * going through its text: `Math.round(value * 100)` is those cents exactly when dividing them by
+ * 100 gives back the very same number (the division rounds correctly, so the number is the double
+ * nearest to that two-decimal amount, which is what its shortest text spells). Undefined for any
+ * other number (more decimals, 2^40 and beyond), which is read through its text.
+ */
+function plainNumberCents(value: number): Cents | undefined {
+  // Below 2^40 two numbers a cent apart are hundreds of doubles apart, so no other amount of two
+  // decimals is nearer to this number, nor shorter to write: its text reads as these cents.
+  if (!(Math.abs(value) < 2 ** 40)) return undefined;
+  const cents = Math.round(value * 100);
+  if (cents / 100 !== value) return undefined;
+  return cents === 0 ? 0 : cents;
+}
+
+/**
  * Reads a price as the service sends it (a JSON number like `12.3` or a decimal string like
  * `"12.30"`) into integer cents, exactly. More than two decimals are rounded half away from zero
  * on the decimal digits, never through floating point.
@@ -28,6 +44,8 @@ export function readCents(value: unknown): Cents | undefined {
   let text: string;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return undefined;
+    const fast = plainNumberCents(value);
+    if (fast !== undefined) return fast;
     text = numberToDecimalText(value);
   } else if (typeof value === 'string') {
     text = value.trim().replace(/,/g, '');

@@ -10,7 +10,7 @@ const booked = { id: 'abc-1', file: 'orders/a.yaml', line: 1, status: 'booked' a
 const summary = { booked: 1, already_booked: 0, failed: 0, unknown: 0, invalid: 0, still_booking: 0, pending: 0, not_started: 0, totalCents: 4730, interrupted: false };
 
 describe('batch reports and the target', () => {
-  it('write the target as it is when they are written: right after started_at, and as JUnit properties', () => {
+  it('write the target as it is when they are written: right after started_at, and as JUnit properties', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'shipbook-report-target-'));
     const paths = { report: join(dir, 'report.json'), junit: join(dir, 'junit.xml') };
     // The target changes after the first answer when a service announces itself as a sandbox.
@@ -19,7 +19,7 @@ describe('batch reports and the target', () => {
     reports.add(booked);
     expect(Object.keys(JSON.parse(readFileSync(paths.report, 'utf8')) as object)).toEqual(['started_at', 'target', 'orders']);
     target = { ...target, kind: 'sandbox' };
-    reports.finish(summary);
+    await reports.finish(summary);
     const report = JSON.parse(readFileSync(paths.report, 'utf8')) as { target: Target; summary: { total: string } };
     expect(report.target).toEqual({ kind: 'sandbox', base_url: 'http://127.0.0.1:8788/', profile: 'local' });
     expect(report.summary.total).toBe('47.30');
@@ -29,12 +29,12 @@ describe('batch reports and the target', () => {
     );
   });
 
-  it('without a target: no target field, no properties', () => {
+  it('without a target: no target field, no properties', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'shipbook-report-target-'));
     const paths = { report: join(dir, 'report.json'), junit: join(dir, 'junit.xml') };
     const reports = new ReportWriter(paths, 0);
     reports.add(booked);
-    reports.finish(summary);
+    await reports.finish(summary);
     expect(JSON.parse(readFileSync(paths.report, 'utf8'))).not.toHaveProperty('target');
     expect(readFileSync(paths.junit, 'utf8')).not.toContain('<properties>');
   });

@@ -51,7 +51,7 @@ describe('bench/profile.mjs: busy time by activity', () => {
       // the input check: a zod parse inside it is the check
       { frames: [frame('checkBatch', src('batch/runner.ts')), frame('safeParseHot', src('schema/hot.ts')), frame('parse', '/repo/node_modules/zod/v4/core/parse.js')], ms: 5 },
       // reading an answer, below the API client's attempt
-      { frames: [frame('#attempt', src('api/client.ts')), frame('#unwrap', src('api/client.ts')), frame('parse', '')], ms: 7 },
+      { frames: [frame('#attempt', src('api/client.ts')), frame('readAnswer', src('api/answer.ts')), frame('parse', '')], ms: 7 },
       // undici below the client's attempt: HTTP comes before the API client in the list
       { frames: [frame('#attempt', src('api/client.ts')), frame('request', src('http/undici.ts')), frame('writeH1', undici)], ms: 11 },
       { frames: [frame('#attempt', src('api/client.ts'))], ms: 2 },

@@ -237,7 +237,13 @@ describe('the fast path for NDJSON lines', () => {
     expect(parseJsonLine('o.ndjson', '[1, 2]')).toBeUndefined();
     expect(parseJsonLine('o.ndjson', '{order: {}}')).toBeUndefined();
     expect(parseJsonLine('o.ndjson', '{"request": 5}')).toBeUndefined();
+    // A repeated key whose first value held keys of its own, and one repeated in an object in a list.
+    expect(parseJsonLine('o.ndjson', '{"a": {"x": 1, "y": {"z": 2}}, "a": {"x": 1, "y": 3, "w": 4}}')).toBeUndefined();
+    expect(parseJsonLine('o.ndjson', '{"l": [{"k": 1}, {"k": 1, "k": 1}]}')).toBeUndefined();
+    expect(parseJsonLine('o.ndjson', '{"__proto__": 1, "__proto__": 2}')).toBeUndefined();
     // Keys repeated in different objects are fine.
     expect(parseJsonLine('o.ndjson', '{"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 3}, {"x": 4}]}')).toBeDefined();
+    // Strings with commas, colons, braces and escaped quotes in values and lists are no keys.
+    expect(parseJsonLine('o.ndjson', '{"a": ["x, \\"y\\": {", "}, \\"z\\""], "b": "c, \\"d\\": 1", "__proto__": {}, "e": {}}')).toBeDefined();
   });
 });

@@ -13,6 +13,41 @@ describe('money is read exactly, never as a binary float', () => {
     expect(readCents(Number.NaN)).toBeUndefined();
   });
 
+  it('reads a number the same whether it takes the short way for plain amounts or its text', () => {
+    // Plain amounts (integers, one or two decimals), negative ones and zero.
+    expect(readCents(0)).toBe(0);
+    expect(Object.is(readCents(-0), 0)).toBe(true);
+    expect(readCents(12)).toBe(1200);
+    expect(readCents(12.34)).toBe(1234);
+    expect(readCents(-12.34)).toBe(-1234);
+    expect(readCents(0.01)).toBe(1);
+    expect(readCents(1099511627775.99)).toBe(109951162777599);
+    // More decimals, or too large for the short way: read through the text, rounded on its digits.
+    expect(readCents(1.005)).toBe(101);
+    expect(readCents(2.675)).toBe(268);
+    expect(readCents(0.005)).toBe(1);
+    expect(readCents(-2.345)).toBe(-235);
+    expect(readCents(1e-7)).toBe(0);
+    expect(readCents(2 ** 40 + 0.25)).toBe(109951162777625);
+    expect(readCents(1e21)).toBeUndefined();
+    // Any number: the cents of its shortest decimal text, rounded half away from zero on the digits.
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e13, max: 1e13 }), (v) => {
+        const text = String(v);
+        if (/e/i.test(text)) return;
+        const [whole = '0', frac = ''] = text.replace('-', '').split('.');
+        const digits = frac.padEnd(3, '0');
+        const cents = Number(whole) * 100 + Number(digits.slice(0, 2)) + (Number(digits[2]) >= 5 ? 1 : 0);
+        expect(readCents(v)).toBe(v < 0 && cents !== 0 ? -cents : cents);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: -1e13, max: 1e13 }), (c) => {
+        expect(readCents(c / 100)).toBe(c === 0 ? 0 : c);
+      }),
+    );
+  });
+
   it('rounds a third decimal half away from zero on the digits', () => {
     expect(readCents('2.345')).toBe(235);
     expect(readCents('2.344')).toBe(234);

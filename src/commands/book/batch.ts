@@ -20,7 +20,7 @@ import { CsvReportWriter, isCsvReport } from '../../batch/report-csv.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
 import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from '../../errors.js';
-import { batchProgress, batchResultLine, printBatchSummary } from '../../output/batch.js';
+import { batchProgress, batchResultLine, batchWrites, printBatchSummary } from '../../output/batch.js';
 import { isMachineFormat } from '../../output/format.js';
 
 /** The flags of a batch. */
@@ -154,40 +154,51 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   ctx.defer(() => api.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
   const progress = batchProgress(io, ctx.output.choice, check.valid + (o.skipInvalid ? check.invalid.length : 0));
+  // Without a progress line on stderr, the lines of the orders are written once per turn.
+  const writes = io.stderrIsTTY ? undefined : batchWrites(io);
   // Each order as it finishes, through the writer: a line (tsv, or the ids with --quiet), an ndjson record, or kept for the json/yaml document.
   const orders = ctx.output.stream<BatchResult>();
   const failures: BatchResult[] = [];
   const explicitJournal = o.journal === undefined ? undefined : journalPath;
-  const summary = await runBatch(o.inputs, { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) }, {
-    api,
-    accept: async (orderId) =>
-      fromTemplate ? { ...structuredClone(template), order: { ...structuredClone(template.order), id: orderId } } : buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin }),
-    paths: profile.paths,
-    ledger,
-    concurrency: o.concurrency,
-    pollMs: o.pollMs,
-    timeoutMs: o.timeoutMs,
-    signal: ctx.signal,
-    now: ctx.now,
-    onResult(result) {
-      const r = result.next === undefined ? result : { ...result, hint: nextStepHint(result.next, { rerun: command, journal: explicitJournal, file: result.file }) };
-      progress.done(r);
-      reports.add(r);
-      csvReport?.add(r);
-      if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'not_started') failures.push(r);
-      orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
-    },
-  });
+  let summary: BatchSummary;
+  try {
+    summary = await runBatch(o.inputs, { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) }, {
+      api,
+      accept: async (orderId) => {
+        if (!fromTemplate) return buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+        // One copy of the template per order (its order object included), with the order's id.
+        const copy = structuredClone(template);
+        return { ...copy, order: { ...copy.order, id: orderId } };
+      },
+      paths: profile.paths,
+      ledger,
+      concurrency: o.concurrency,
+      pollMs: o.pollMs,
+      timeoutMs: o.timeoutMs,
+      signal: ctx.signal,
+      now: ctx.now,
+      onResult(result) {
+        const r = result.next === undefined ? result : { ...result, hint: nextStepHint(result.next, { rerun: command, journal: explicitJournal, file: result.file }) };
+        progress.done(r);
+        reports.add(r);
+        csvReport?.add(r);
+        if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'not_started') failures.push(r);
+        orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
+      },
+    });
+  } finally {
+    writes?.stop();
+  }
   progress.stop();
   const reason = ctx.signal.aborted ? String(ctx.signal.reason) : undefined;
   const exitCode = batchExitCode(summary, reason);
-  reports.finish(summary);
+  await reports.finish(summary);
   await csvReport?.finish();
   orders.end((collected) => {
     const { totalCents, ...rest } = summary;
     return { summary: { ...rest, total: (totalCents / 100).toFixed(2), exit_code: exitCode }, orders: collected };
   });
-  printBatchSummary(io, summary, failures);
+  await printBatchSummary(io, summary, failures);
   if (exitCode === EXIT.OK) return;
   const journalNote = ` Journal: ${journalPath}; ledger: ${ledger.path}.`;
   const [message, next] = summary.interrupted

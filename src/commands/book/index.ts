@@ -20,7 +20,7 @@ import { BookingStoppedError } from '../../booking/progress.js';
 import { LimitRefusedError, UsageError } from '../../errors.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
 import { withChosenCard } from '../common/stored-card.js';
-import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../common/order-input.js';
+import type { OrderInputFlags } from '../common/order-input.js';
 import type { PaymentFlags } from '../../booking/payment.js';
 import type { Context } from '../../context.js';
 import { loadDocument } from '../../input/load.js';
@@ -72,7 +72,7 @@ async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { fi
   const input =
     loaded && isConsolidatedDocument(loaded.data)
       ? undefined
-      : await readOrderInput(o.file, o, ctx, { command: 'shipbook book', loaded, withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined });
+      : await (await import('../common/order-input.js')).readOrderInput(o.file, o, ctx, { command: 'shipbook book', loaded, withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined });
   const doc: BookingDocument = input
     ? { kind: 'regular', order: input.order, file: o.file ?? '(prompts)' }
     : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
@@ -123,7 +123,7 @@ async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { fi
     ledger,
     paths: profile.paths,
     accept,
-    checkPrice: (order) => checkMaxTotal(ctx, order, input?.maxTotalCents),
+    checkPrice: async (order) => (await import('../common/order-input.js')).checkMaxTotal(ctx, order, input?.maxTotalCents),
     // An order an earlier run accepted sent its callback to that run's receiver: wait by polling.
     waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
     now: () => ctx.now().getTime(),
