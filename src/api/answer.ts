@@ -22,7 +22,7 @@ function capitalise(s: string): string {
 }
 
 /** One answer to read: its HTTP status, body text and `Retry-After` (ms). */
-export interface RawAnswer {
+interface RawAnswer {
   status: number;
   text: string;
   retryAfterMs: number | undefined;

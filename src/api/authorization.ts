@@ -12,7 +12,7 @@ import type { Endpoint, EndpointName } from './endpoints.js';
 export const AUTHORIZATION_REQUIRED: ReadonlySet<EndpointName> = new Set<EndpointName>(['createOrder', 'acceptOrder', 'createShipment', 'combineShipments']);
 
 /** The default hint of {@link missingKeyError}: the two ways to give a key. */
-export const MISSING_KEY_SUGGESTION = 'Log in with: shipbook auth login, or set SHIPBOOK_API_KEY (in CI, from a secret).';
+const MISSING_KEY_SUGGESTION = 'Log in with: shipbook auth login, or set SHIPBOOK_API_KEY (in CI, from a secret).';
 
 /**
  * The refusal of an operation that requires authorization when the client has no key: exit 4,

@@ -68,7 +68,7 @@ export type { PlannedRequest } from './dry-run.js';
 export { howToFindOut } from './outcome.js';
 
 /** Settings of a client; everything but `baseUrl` has a default. */
-export interface ApiClientOptions extends AuthSettings {
+interface ApiClientOptions extends AuthSettings {
   /** Base URL of the service, e.g. `https://api.example.com/v1/`. `http://` only on loopback. */
   baseUrl: string;
   /**
@@ -129,9 +129,9 @@ export interface AnswerNotice {
 }
 
 /** Default total deadline of one call, its retries and their answers included: 60 s. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
 /** Default cap on the size of an answer read: 8 MiB (real answers are a few KiB). */
-export const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 const DEFAULT_MAX_ATTEMPTS = 3;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -152,7 +152,7 @@ export interface RequestOptions {
 }
 
 /** {@link RequestOptions} of {@link ApiClient.call}, and what it tells of a successful answer. */
-export interface CallOptions extends RequestOptions {
+interface CallOptions extends RequestOptions {
   /** Told the envelope's `message` of a successful answer (redacted), e.g. the reason a fetched order failed. */
   onMessage?: (message: string) => void;
 }

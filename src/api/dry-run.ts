@@ -27,7 +27,7 @@ export interface PlannedRequest {
 }
 
 /** What {@link planRequest} needs of a client's settings: the base URL and how the key is sent. */
-export interface PlanTarget extends AuthSettings {
+interface PlanTarget extends AuthSettings {
   baseUrl: string;
 }
 

@@ -17,6 +17,7 @@
  */
 import * as z from 'zod';
 import { storedCardsResult } from '../schema/card.js';
+import { lazySchema } from '../schema/lazy.js';
 import type { CombineRequest, CreateShipmentRequest } from '../schema/combine.js';
 import { orderResult, type CreateOrderRequest } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
@@ -65,10 +66,10 @@ export interface Endpoint {
  * answer: no service offered); a 200 without it, or with something else, is a protocol error
  * (exit 5), never "no service offered".
  */
-export const quoteAnswer = z.looseObject({ services: z.array(quoteServiceEntry) });
+const quoteAnswer = lazySchema(() => z.looseObject({ services: z.array(quoteServiceEntry) }));
 
 /** `result` of create shipment: `{shipment: …}` (response form, price as numbers). */
-export const shipmentResult = z.looseObject({ shipment: shipmentResponse });
+const shipmentResult = lazySchema(() => z.looseObject({ shipment: shipmentResponse }));
 
 /**
  * The endpoint table (interface document: "Get quote", "Create order", "Accept order",

@@ -13,7 +13,7 @@ import { readLimited } from '../http/body.js';
 import type { PreparedRequest } from './request.js';
 
 /** Settings of the connection pool a client creates when none was injected. */
-export interface PoolSettings {
+interface PoolSettings {
   /** Keep-alive connections per origin at most; default one per request in flight. */
   connections?: number;
   /** Time to establish a connection, ms. */
@@ -106,7 +106,7 @@ async function loadUndici(): Promise<typeof import('../http/undici.js')> {
 }
 
 /** One attempt's needs besides the request: the pool, the time left, the cap, the caller's signal. */
-export interface AttemptSettings {
+interface AttemptSettings {
   /** The client's connection pool. */
   pool: Pool;
   /** Time this attempt may take, body included, ms. */

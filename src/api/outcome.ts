@@ -13,7 +13,7 @@ import { shellArg } from '../shell.js';
 import type { Endpoint, RetryPolicy } from './endpoints.js';
 
 /** HTTP 507: the service cannot store what the request needs (its disk is full). */
-export const INSUFFICIENT_STORAGE = 507;
+const INSUFFICIENT_STORAGE = 507;
 
 /**
  * True for failures that may pass on their own: the service could not be reached, its answer
@@ -71,7 +71,7 @@ export interface FailedCall {
  * a request that provably never left), or, for a mutating call that was sent, perhaps its effect
  * (`note`, e.g. "the order may have been created") with how to find out (`suggestion`).
  */
-export type Outcome = { changed: false } | { changed: 'unknown'; note: string; suggestion: string };
+type Outcome = { changed: false } | { changed: 'unknown'; note: string; suggestion: string };
 
 /** The one decision between safe and mutating: see {@link Outcome}. */
 export function outcomeOf(call: FailedCall, sent: boolean): Outcome {

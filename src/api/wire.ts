@@ -7,7 +7,7 @@ import { wrapRequest } from '../schema/envelope.js';
 import { Money } from '../schema/money.js';
 
 /** Converts request bodies to their wire form: {@link Money} → a JSON number with two decimals. */
-export function toWire(value: unknown): unknown {
+function toWire(value: unknown): unknown {
   if (value instanceof Money) return value.toNumber();
   if (Array.isArray(value)) return value.map(toWire);
   if (value !== null && typeof value === 'object') {

@@ -100,10 +100,10 @@ export interface BatchCheck {
 }
 
 /** The most documents whose checked form is kept between the check and the booking pass. */
-export const KEEP_CHECKED = 5_000;
+const KEEP_CHECKED = 5_000;
 
 /** A document ready to book, in input order. */
-export interface BatchItem {
+interface BatchItem {
   id: string;
   file: string;
   line: number;
@@ -156,7 +156,7 @@ async function* fromList(items: readonly BatchItem[]): AsyncGenerator<BatchItem>
 }
 
 /** What the runner uses. */
-export interface BatchDeps {
+interface BatchDeps {
   api: ApiClient;
   /** Builds the accept request of an order (payment flags, file or the profile's default). */
   accept: (orderId: string) => Promise<AcceptRequest>;
@@ -370,7 +370,7 @@ export async function planBatch(
  * The most orders under way at once (sending a request or waiting for their booking result), so
  * that a service slow to book cannot make a batch of 100,000 orders hold them all in memory.
  */
-export function maxUnderWay(concurrency: number): number {
+function maxUnderWay(concurrency: number): number {
   return Math.max(1_000, 16 * concurrency);
 }
 

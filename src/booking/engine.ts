@@ -79,7 +79,7 @@ function centsOf(text: string): number | undefined {
 }
 
 /** One document to book, with its identity in the ledger. */
-export interface EngineItem {
+interface EngineItem {
   /** The identity (`<hash>-<n>`, src/batch/identity.ts). */
   id: string;
   /** The input file as the user named it, and the document's line in it. */
@@ -89,7 +89,7 @@ export interface EngineItem {
 }
 
 /** What the engine uses besides the document. */
-export interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths'> {
+interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths'> {
   /** The ledger (with the run's journal copy). */
   ledger: RecordSink;
   /**
@@ -111,7 +111,7 @@ export interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' |
 }
 
 /** A booking that finished, or a document this run leaves alone (what the ledger said). */
-export type EngineOutcome =
+type EngineOutcome =
   | ({ status: 'booked'; resumed: Resume } & BookingOutcome)
   | { status: 'skipped'; resume: Exclude<Resume, { action: 'book' | 'accept' | 'wait' }> };
 
@@ -189,7 +189,7 @@ function answerLost(err: unknown): boolean {
 }
 
 /** True for an interruption (Ctrl-C, SIGTERM, a closed stdout) rather than a failure. */
-export function isInterruption(err: unknown, stop?: AbortSignal): boolean {
+function isInterruption(err: unknown, stop?: AbortSignal): boolean {
   const detail = err instanceof BookingStoppedError ? err.cause : err;
   return stop?.aborted === true || (detail instanceof ShipbookError && (detail.exitCode === EXIT.INTERRUPTED || detail.exitCode === EXIT.TERMINATED));
 }
@@ -219,7 +219,7 @@ function recordFailure(ledger: RecordSink, record: { id: string; file?: string; 
  * goes on at the service), `pending` (created, not accepted), `unknown` (a create sent, no answer),
  * `failed` (it failed; a rerun continues or books it), `not_started` (nothing was sent).
  */
-export type StoppedAs = 'still_booking' | 'pending' | 'unknown' | 'failed' | 'not_started';
+type StoppedAs = 'still_booking' | 'pending' | 'unknown' | 'failed' | 'not_started';
 
 /** Classifies a document after its booking stopped, from the ledger and the error. */
 export function stoppedAs(state: EntryState | undefined, err: unknown, stop?: AbortSignal): StoppedAs {

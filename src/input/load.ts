@@ -26,9 +26,9 @@ import { readAll } from '../stream.js';
 /** Largest input document accepted, in bytes (5 MiB). */
 export const MAX_INPUT_BYTES = 5 * 1024 * 1024;
 /** Largest number of aliases (`*name`) in a YAML document; their expansion is capped as well. */
-export const MAX_YAML_ALIASES = 100;
+const MAX_YAML_ALIASES = 100;
 /** Lists and mappings nest at most this deep (shipbook's documents nest about six levels). */
-export const MAX_NESTING = 64;
+const MAX_NESTING = 64;
 
 /** Explicit tags allowed: those of the YAML 1.2 core schema, and the non-specific `!`. */
 const CORE_TAGS: ReadonlySet<string> = new Set(
@@ -505,7 +505,7 @@ function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 }
 
 /** Options of {@link documentProblems}. */
-export interface DocumentProblemOptions {
+interface DocumentProblemOptions {
   /**
    * Maps a path in the document as the schema sees it to the path in the file, when the document
    * was rewritten from a shorter form the file uses (see `src/input/kinds.ts`). Default: identity.
@@ -557,9 +557,4 @@ export function validateDocument<S extends z.ZodType>(doc: LoadedDocument, schem
   const result = documentProblems(doc, schema);
   if (result.success) return result.value;
   throw new ValidationError(result.issues);
-}
-
-/** Loads and validates in one step. @throws ValidationError (exit 2) */
-export async function loadAndValidate<S extends z.ZodType>(file: string, schema: S, stdin?: Readable): Promise<z.output<S>> {
-  return validateDocument(await loadDocument(file, stdin), schema);
 }

@@ -35,7 +35,7 @@ function requestsOf(kind: KindName, value: unknown): Array<{ segments: PropertyK
  * would send. The interface document does not show a request size limit
  * ("Limits": "not shown"); 1 MiB is the sandbox's and the limit shipbook assumes for the service.
  */
-export function requestSizeProblems(kind: KindName, value: unknown): Array<{ segments: PropertyKey[]; message: string }> {
+function requestSizeProblems(kind: KindName, value: unknown): Array<{ segments: PropertyKey[]; message: string }> {
   const out: Array<{ segments: PropertyKey[]; message: string }> = [];
   for (const { segments, body } of requestsOf(kind, value)) {
     const bytes = Buffer.byteLength(JSON.stringify(body));
@@ -47,7 +47,7 @@ export function requestSizeProblems(kind: KindName, value: unknown): Array<{ seg
 }
 
 /** What was found in one document. */
-export interface DocumentCheck<T = unknown> {
+interface DocumentCheck<T = unknown> {
   /** The kind it was checked as (`undefined` when it could not be told). */
   kind: KindName | undefined;
   /** The wire-ready value, when there is no error. */
@@ -69,7 +69,7 @@ export interface FileReport {
 }
 
 /** Options of {@link checkDocument} and {@link validateFile}. */
-export interface CheckOptions {
+interface CheckOptions {
   /** Check as this kind instead of detecting it. */
   kind?: KindName;
   /**
@@ -173,7 +173,7 @@ export function validateBytes(file: string, bytes: Buffer, options: CheckOptions
 }
 
 /** Validates one file (or `-` for standard input), offline. Only a bug in shipbook throws. */
-export async function validateFile(file: string, options: CheckOptions & { stdin?: Readable }): Promise<FileReport> {
+async function validateFile(file: string, options: CheckOptions & { stdin?: Readable }): Promise<FileReport> {
   let bytes: Buffer;
   try {
     bytes = await readInput(file, options.stdin);
@@ -184,7 +184,7 @@ export async function validateFile(file: string, options: CheckOptions & { stdin
 }
 
 /** Extensions of the files a directory argument stands for. */
-export const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
+const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
 
 // node:fs's callback API, promised, as in load.ts: node:fs/promises costs its own module graph at start-up.
 const readDirectory = promisify(readdir);
@@ -196,7 +196,7 @@ const statPath = promisify(stat);
  * JSON Schemas `*.schema.json`, which describe input files rather than being one, skipped). A directory that holds none or cannot be read comes back with a `problem`; a missing
  * path is reported by {@link validateFile} later.
  */
-export async function expandInputs(paths: readonly string[]): Promise<Array<{ file: string; problem?: string }>> {
+async function expandInputs(paths: readonly string[]): Promise<Array<{ file: string; problem?: string }>> {
   const out: Array<{ file: string; problem?: string }> = [];
   let schemasSkipped = 0;
   const walk = async (dir: string): Promise<string[]> => {
@@ -266,7 +266,7 @@ export async function validateFiles(paths: readonly string[], options: CheckOpti
 }
 
 /** What validating for a sending command needs: the clock (for the pickup-date warnings). */
-export interface LoadContext {
+interface LoadContext {
   now(): Date;
 }
 

@@ -9,7 +9,7 @@ import { SANDBOX_MAX_CHARGEABLE_KG, limitChargeableKg } from '../schema/limits.j
 import { QUOTE_ENTRY_EXTRAS } from '../schema/shipment.js';
 
 /** A single package heavier than this is probably a mistake in the weight or the unit (kg). */
-export const HEAVY_PACKAGE_KG = 30;
+const HEAVY_PACKAGE_KG = 30;
 /** Pounds in one kilogram's reciprocal: 1 lb = 0.45359237 kg. */
 const KG_PER_LB = 0.45359237;
 
@@ -20,7 +20,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** `YYYY-MM-DD` of `now` in the local time zone of this machine. */
-export function localIsoDate(now: Date): string {
+function localIsoDate(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }

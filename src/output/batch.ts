@@ -19,7 +19,7 @@ import { paint } from './style.js';
 import type { OutputChoice } from './format.js';
 
 /** The progress display of one batch. */
-export interface BatchProgress {
+interface BatchProgress {
   /** An order finished. */
   done(result: BatchResult): void;
   /** Erases the progress line (before the summary is printed) and gives stdout and stderr back. */
@@ -92,7 +92,7 @@ interface Counts {
  * `▕██████░░░░░░▏ 12/30 orders · 1 failed · 4.2/s · 4s left`; the bar shrinks, then goes, on a
  * narrow terminal.
  */
-export function progressLine(c: Counts, columns: number): string {
+function progressLine(c: Counts, columns: number): string {
   const rate = c.done / Math.max(c.elapsedSeconds, 0.001);
   const left = c.done > 0 && c.done < c.total ? ` · ${duration((c.total - c.done) / rate)} left` : '';
   const text = `${c.done}/${c.total} orders · ${c.failed} failed · ${c.done > 0 ? rate.toFixed(1) : '0.0'}/s${left}`;
@@ -186,7 +186,7 @@ export function batchProgress(io: IOStreams, output: Pick<OutputChoice, 'format'
 }
 
 /** What {@link batchWrites} gives: the way to write what is pending now, and to stop buffering. */
-export interface BatchWrites {
+interface BatchWrites {
   /** Writes what is pending now, in the order it was written. */
   flush(): void;
   /** Writes what is pending and gives `io.out` and `io.err` back. */
