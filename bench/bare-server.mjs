@@ -5,7 +5,17 @@ import { createServer } from 'node:http';
 const body = JSON.stringify({
   message: 'OK',
   code: 200,
-  result: { services: [{ code: 'SB-DOM-ROAD', name: 'Road Express', carrier: 'Sandbox', global_mail: false, price: { currency: 'AUD', amount: 12.5, total: 13.75, gst: 1.25, insurance: 0 } }] },
+  result: {
+    services: [
+      {
+        code: 'SB-DOM-ROAD',
+        name: 'Road Express',
+        carrier: 'Sandbox',
+        global_mail: false,
+        price: { currency: 'AUD', amount: 12.5, total: 13.75, gst: 1.25, insurance: 0 },
+      },
+    ],
+  },
 });
 const server = createServer((req, res) => {
   req.resume();

@@ -38,7 +38,10 @@ function measurePackage() {
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     const [packed] = JSON.parse(out.slice(out.indexOf('[\n')));
     const prefix = join(work, 'prefix');
-    execFileSync('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], {
+      cwd: work,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     const installed = join(prefix, 'lib', 'node_modules', 'shipbook');
     const dependencies = readdirSync(join(installed, 'node_modules'), { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).length;
     return { tarball: packed.size, unpacked: packed.unpackedSize, files: packed.files.length, install: treeSize(installed), dependencies };
@@ -50,8 +53,20 @@ function measurePackage() {
 const write = !process.argv.includes('--no-write');
 const m = measurePackage();
 const rows = [
-  { figure: 'package: tarball (npm pack)', value: mb(m.tarball), target: '< 1 MB', ok: m.tarball < TARBALL_TARGET, note: `${m.files} files, ${mb(m.unpacked)} unpacked; no source map` },
-  { figure: 'package: installed (npm install -g)', value: mb(m.install), target: '< 25 MB', ok: m.install < INSTALL_TARGET, note: `the package and its ${m.dependencies} run-time dependencies; no install script runs` },
+  {
+    figure: 'package: tarball (npm pack)',
+    value: mb(m.tarball),
+    target: '< 1 MB',
+    ok: m.tarball < TARBALL_TARGET,
+    note: `${m.files} files, ${mb(m.unpacked)} unpacked; no source map`,
+  },
+  {
+    figure: 'package: installed (npm install -g)',
+    value: mb(m.install),
+    target: '< 25 MB',
+    ok: m.install < INSTALL_TARGET,
+    note: `the package and its ${m.dependencies} run-time dependencies; no install script runs`,
+  },
 ];
 for (const r of rows) console.log(`${r.ok ? 'met   ' : 'MISSED'} ${r.figure.padEnd(40)} ${r.value.padEnd(10)} (target ${r.target}) ${r.note}`);
 

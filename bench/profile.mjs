@@ -33,7 +33,10 @@ const NATIVE = {
  */
 export const BOOKING_ACTIVITIES = [
   { name: 'garbage collection', frame: /^\(garbage collector\)$/ },
-  { name: 'checking every input before the first request (read, validate, identity)', frame: /^(checkBatch|batchItems) \(src\/batch\/runner\.ts|\(src\/batch\/inputs\.ts:/ },
+  {
+    name: 'checking every input before the first request (read, validate, identity)',
+    frame: /^(checkBatch|batchItems) \(src\/batch\/runner\.ts|\(src\/batch\/inputs\.ts:/,
+  },
   { name: "reading the service's answers (JSON.parse, the envelope and result schemas)", frame: /^readAnswer \(src\/api\/answer\.ts/ },
   { name: 'the journal (records, writes, fsync)', frame: /\(src\/batch\/(journal|steps)\.ts:/ },
   { name: 'HTTP (undici: requests, sockets, parsing answers)', frame: /\((dependency undici|src\/http\/)|node:net:|node:internal\/stream_base_commons/ },
@@ -125,7 +128,13 @@ export function summariseProfile(file, root, activities = undefined) {
     const ms = self.get(node.id);
     if (ms && node.callFrame.functionName !== '(idle)') spent[activityOf.get(node.id) ?? rest] += ms;
   }
-  return { ...summary, activities: [...activities.map((a, i) => ({ name: a.name, ms: spent[i] })), { name: 'the rest (the booking flow, batch runner, output, timers, promises, start-up)', ms: spent[rest] }] };
+  return {
+    ...summary,
+    activities: [
+      ...activities.map((a, i) => ({ name: a.name, ms: spent[i] })),
+      { name: 'the rest (the booking flow, batch runner, output, timers, promises, start-up)', ms: spent[rest] },
+    ],
+  };
 }
 
 /**
@@ -142,7 +151,10 @@ export function profileMarkdown(title, summary, top = 12, units = undefined, ext
     '',
     `| area | self time | share${units ? ` | per ${units.name}` : ''} |`,
     `|---|---|---${units ? '|---' : ''}|`,
-    ...summary.areas.filter((a) => !a.area.startsWith('idle')).slice(0, top).map((a) => `| ${a.area} | ${a.ms.toFixed(0)} ms | ${pct(a.ms)}${per(a.ms)} |`),
+    ...summary.areas
+      .filter((a) => !a.area.startsWith('idle'))
+      .slice(0, top)
+      .map((a) => `| ${a.area} | ${a.ms.toFixed(0)} ms | ${pct(a.ms)}${per(a.ms)} |`),
     '',
     ...(summary.activities === undefined
       ? []

@@ -138,7 +138,9 @@ function profileArgs(name) {
 function addProfile(title, dir, units, extra, activities) {
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) return;
-  profiles.push(profileMarkdown(`${title} (bench/profiles/${dir.split('/').pop()}/${file})`, summariseProfile(join(dir, file), root, activities), 12, units, extra));
+  profiles.push(
+    profileMarkdown(`${title} (bench/profiles/${dir.split('/').pop()}/${file})`, summariseProfile(join(dir, file), root, activities), 12, units, extra),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,7 +153,9 @@ const fmtSpread = (s, f) => `${f(s.p25)}–${f(s.p75)}`;
 function addRow(row) {
   rows.push(row);
   const verdict = row.ok === undefined ? (row.target === '(information)' ? 'info' : 'n/a ') : row.ok ? 'PASS' : 'MISS';
-  console.log(`${verdict}  ${row.figure.padEnd(52)} ${String(row.value).padEnd(28)} ${String(row.baseline ?? '').padEnd(26)} ratio ${row.ratio ?? '–'} (target ${row.target})`);
+  console.log(
+    `${verdict}  ${row.figure.padEnd(52)} ${String(row.value).padEnd(28)} ${String(row.baseline ?? '').padEnd(26)} ratio ${row.ratio ?? '–'} (target ${row.target})`,
+  );
 }
 
 async function coldStart(sandboxUrl) {
@@ -202,7 +206,10 @@ async function bundleBytes(sandboxUrl) {
     const list = join(work, `loaded-${c.name}.txt`);
     const env = { ...baseEnv, SHIPBOOK_BENCH_LOADED: list, ...(c.remote ? { SHIPBOOK_BASE_URL: sandboxUrl, SHIPBOOK_API_KEY: 'sk_bench_0123456789' } : {}) };
     runOnce([process.execPath, '-r', join(root, 'bench', 'loaded-bytes.cjs'), bin, ...c.argv], env);
-    const files = readFileSync(list, 'utf8').split('\n').filter(Boolean).map((l) => l.split(' '));
+    const files = readFileSync(list, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(' '));
     const bytes = files.reduce((n, [b]) => n + Number(b), 0);
     const mb = bytes / 1e6;
     addRow({
@@ -227,9 +234,14 @@ function autocannon(url, body) {
 async function sandboxCapacity() {
   const body = JSON.stringify({
     request: {
-      collection_country: 'AU', collection_postcode: '2000', collection_city: 'Sydney',
-      delivery_country: 'AU', delivery_postcode: '3000', delivery_city: 'Melbourne',
-      packages: [{ length: 30, width: 20, height: 15, weight: 2.5, unit: 'cm' }], currency: 'AUD',
+      collection_country: 'AU',
+      collection_postcode: '2000',
+      collection_city: 'Sydney',
+      delivery_country: 'AU',
+      delivery_postcode: '3000',
+      delivery_city: 'Melbourne',
+      packages: [{ length: 30, width: 20, height: 15, weight: 2.5, unit: 'cm' }],
+      currency: 'AUD',
     },
   });
   const sandbox = await startSandbox();
@@ -300,13 +312,33 @@ async function throughput() {
   try {
     const env = { ...baseEnv, SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_bench_0123456789' };
     // The two clients, as run in every pass (node flags first, for the profiled run).
-    const book = (journal, flags = []) => [process.execPath, ...flags, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', join(work, journal)];
+    const book = (journal, flags = []) => [
+      process.execPath,
+      ...flags,
+      bin,
+      'book',
+      file,
+      '--concurrency',
+      '16',
+      '--poll',
+      '50ms',
+      '--journal',
+      join(work, journal),
+    ];
     // Each run of book with a state directory of its own: with the ledger of an earlier run, every
     // order would be found booked already and nothing sent.
     const bookEnv = (journal) => ({ ...env, SHIPBOOK_STATE_DIR: join(work, `state-${journal}`) });
     // The bare client; with `wait`, for information, sending book's requests (create, accept and the
     // polls of --poll 50ms), to tell the cost of waiting for each result from the cost of the rest of book.
-    const bareClient = ({ wait = false, flags = [] } = {}) => [process.execPath, ...flags, join(root, 'bench', 'bare-undici.mjs'), sandbox.url, file, '16', ...(wait ? ['50'] : [])];
+    const bareClient = ({ wait = false, flags = [] } = {}) => [
+      process.execPath,
+      ...flags,
+      join(root, 'bench', 'bare-undici.mjs'),
+      sandbox.url,
+      file,
+      '16',
+      ...(wait ? ['50'] : []),
+    ];
     const bare = bareClient();
     const ours = [];
     const theirs = [];
@@ -340,13 +372,22 @@ async function throughput() {
       cpu.waiting.push((w.cpuMs * 1000) / count);
     }
     const perOrder = (list) => `${stats(list).median.toFixed(0)} µs`;
-    const cpuNote = Number.isNaN(cpu.ours[0]) || Number.isNaN(cpu.oursSandbox[0])
-      ? ''
-      : `; CPU per order (user + system, all threads): shipbook ${perOrder(cpu.ours)} + sandbox ${perOrder(cpu.oursSandbox)}, bare ${perOrder(cpu.theirs)} + sandbox ${perOrder(cpu.theirsSandbox)}`;
+    const cpuNote =
+      Number.isNaN(cpu.ours[0]) || Number.isNaN(cpu.oursSandbox[0])
+        ? ''
+        : `; CPU per order (user + system, all threads): shipbook ${perOrder(cpu.ours)} + sandbox ${perOrder(cpu.oursSandbox)}, bare ${perOrder(cpu.theirs)} + sandbox ${perOrder(cpu.theirsSandbox)}`;
     const a = stats(ours);
     const b = stats(theirs);
     const ratio = a.median / b.median;
-    addRow({ figure: name, value: `${a.median.toFixed(0)} orders/s`, baseline: `${b.median.toFixed(0)} orders/s`, ratio: ratio.toFixed(2), target: '≥ 0.8', ok: ratio >= 0.8, note: `${count} orders, concurrency 16, 2 rounds after an untimed one; both timed as whole processes${cpuNote}` });
+    addRow({
+      figure: name,
+      value: `${a.median.toFixed(0)} orders/s`,
+      baseline: `${b.median.toFixed(0)} orders/s`,
+      ratio: ratio.toFixed(2),
+      target: '≥ 0.8',
+      ok: ratio >= 0.8,
+      note: `${count} orders, concurrency 16, 2 rounds after an untimed one; both timed as whole processes${cpuNote}`,
+    });
     if (!Number.isNaN(cpu.ours[0]) && !Number.isNaN(cpu.waiting[0])) {
       const mine = stats(cpu.ours).median;
       const bare = stats(cpu.waiting).median;
@@ -381,7 +422,13 @@ async function throughput() {
       // The same requests without the rest of book, side by side: what the difference is made of.
       const q = profileArgs('bare-waiting');
       runOnce(bareClient({ wait: true, flags: q.flags }), env);
-      addProfile(`bench/bare-undici.mjs sending the same requests, waiting for each result (${count} orders)`, q.dir, { count, name: 'order' }, undefined, BOOKING_ACTIVITIES);
+      addProfile(
+        `bench/bare-undici.mjs sending the same requests, waiting for each result (${count} orders)`,
+        q.dir,
+        { count, name: 'order' },
+        undefined,
+        BOOKING_ACTIVITIES,
+      );
     }
   } finally {
     await sandbox.stop();
@@ -391,7 +438,13 @@ async function throughput() {
 async function memory() {
   const name = 'peak RSS: dry run of 100,000 orders / of 10,000';
   if (!bookHas('--dry-run') || !haveTime) {
-    addRow({ figure: name, value: 'not measured', target: '≤ 1.3, < 150 MiB', ok: undefined, note: haveTime ? 'needs batch booking with --dry-run' : 'needs /usr/bin/time' });
+    addRow({
+      figure: name,
+      value: 'not measured',
+      target: '≤ 1.3, < 150 MiB',
+      ok: undefined,
+      note: haveTime ? 'needs batch booking with --dry-run' : 'needs /usr/bin/time',
+    });
     return;
   }
   const small = await ndjsonOrders(10_000);
@@ -399,7 +452,15 @@ async function memory() {
   const a = runOnce([process.execPath, bin, 'book', large, '--dry-run', '--output', 'ndjson']);
   const b = runOnce([process.execPath, bin, 'book', small, '--dry-run', '--output', 'ndjson']);
   const ratio = a.rssMiB / b.rssMiB;
-  addRow({ figure: name, value: `${a.rssMiB.toFixed(0)} MiB`, baseline: `${b.rssMiB.toFixed(0)} MiB`, ratio: ratio.toFixed(2), target: '≤ 1.3, < 150 MiB', ok: ratio <= 1.3 && a.rssMiB < 150, note: `${(a.ms / 1000).toFixed(1)} s and ${(b.ms / 1000).toFixed(1)} s` });
+  addRow({
+    figure: name,
+    value: `${a.rssMiB.toFixed(0)} MiB`,
+    baseline: `${b.rssMiB.toFixed(0)} MiB`,
+    ratio: ratio.toFixed(2),
+    target: '≤ 1.3, < 150 MiB',
+    ok: ratio <= 1.3 && a.rssMiB < 150,
+    note: `${(a.ms / 1000).toFixed(1)} s and ${(b.ms / 1000).toFixed(1)} s`,
+  });
 }
 
 /** A CSV of `rows` rows in shipbook's layout: orders of two rows each (two packages, two customs items), from fixtures/csv/orders.csv. */
@@ -448,7 +509,15 @@ async function stateStore() {
   const { measureStateStore } = await import(module);
   const r = await measureStateStore({ bin, root, env: baseEnv, work, runs: quick ? 5 : 15 });
   const ratio = r.large.median / r.small.median;
-  addRow({ figure: name, value: `${fmtMs(r.large.median)} (${fmtSpread(r.large, fmtMs)})`, baseline: `${fmtMs(r.small.median)} (${fmtSpread(r.small, fmtMs)})`, ratio: ratio.toFixed(2), target: '≤ 1.5', ok: ratio <= 1.5, note: r.note ?? '' });
+  addRow({
+    figure: name,
+    value: `${fmtMs(r.large.median)} (${fmtSpread(r.large, fmtMs)})`,
+    baseline: `${fmtMs(r.small.median)} (${fmtSpread(r.small, fmtMs)})`,
+    ratio: ratio.toFixed(2),
+    target: '≤ 1.5',
+    ok: ratio <= 1.5,
+    note: r.note ?? '',
+  });
 }
 
 /**
@@ -466,7 +535,12 @@ async function validateLarge() {
   const big = [];
   const small = [];
   const validate = (f) => {
-    const r = spawnSync(process.execPath, [bin, 'validate', '--kind', 'order', f, '--json'], { cwd: root, env: baseEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(process.execPath, [bin, 'validate', '--kind', 'order', f, '--json'], {
+      cwd: root,
+      env: baseEnv,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     if (r.status !== 2 && r.status !== 0) throw new Error(`validate exited ${r.status}: ${(r.stderr ?? '').slice(-300)}`);
     return r;
   };
@@ -482,21 +556,32 @@ async function validateLarge() {
   }
   const a = stats(big);
   const b = stats(small);
-  addRow({ figure: name, value: `${fmtMs(a.median)} (${fmtSpread(a, fmtMs)})`, baseline: `${fmtMs(b.median)} (one order file)`, ratio: (a.median / b.median).toFixed(2), target: '< 1 s', ok: a.median < 1000, note: `${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB, --json, ${runs} runs` });
+  addRow({
+    figure: name,
+    value: `${fmtMs(a.median)} (${fmtSpread(a, fmtMs)})`,
+    baseline: `${fmtMs(b.median)} (one order file)`,
+    ratio: (a.median / b.median).toFixed(2),
+    target: '< 1 s',
+    ok: a.median < 1000,
+    note: `${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB, --json, ${runs} runs`,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 
 const figures = [
-  ['cold start', async () => {
-    const sandbox = await startSandbox();
-    try {
-      await coldStart(sandbox.url);
-      await bundleBytes(sandbox.url);
-    } finally {
-      await sandbox.stop();
-    }
-  }],
+  [
+    'cold start',
+    async () => {
+      const sandbox = await startSandbox();
+      try {
+        await coldStart(sandbox.url);
+        await bundleBytes(sandbox.url);
+      } finally {
+        await sandbox.stop();
+      }
+    },
+  ],
   ['throughput', throughput],
   ['capacity', sandboxCapacity],
   ['memory', memory],
@@ -560,7 +645,8 @@ function readPrevious(text) {
 if (write) {
   const resultsPath = join(root, 'bench', 'RESULTS.md');
   const previousText = existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '';
-  const rowLine = (r) => `| ${r.figure} | ${r.value} | ${r.baseline ?? ''} | ${r.ratio ?? '–'} | ${r.target} | ${r.ok === undefined ? (r.target === '(information)' ? '–' : 'not measured') : r.ok ? 'met' : '**missed**'} | ${r.note ?? ''} |`;
+  const rowLine = (r) =>
+    `| ${r.figure} | ${r.value} | ${r.baseline ?? ''} | ${r.ratio ?? '–'} | ${r.target} | ${r.ok === undefined ? (r.target === '(information)' ? '–' : 'not measured') : r.ok ? 'met' : '**missed**'} | ${r.note ?? ''} |`;
   let tableLines = rows.map(rowLine);
   let profileSections = profiles;
   let resultLine = `Result: ${summary}.`;
@@ -578,7 +664,11 @@ if (write) {
     const missedNow = tableLines.filter((l) => l.includes('| **missed** |')).map(figureOf);
     resultLine = `Result: ${missedNow.length === 0 ? 'every measured target met' : `${missedNow.length} target(s) missed: ${missedNow.join('; ')}`}.`;
     notes = [
-      ...(measuredKeys.length === 0 ? [] : [`The rows of ${measuredKeys.join(', ')} (and their profiles) come from \`node bench/run.mjs --only ${onlyArg}\` on ${new Date().toISOString()}; the other rows are those of the earlier run${previous.written ? ` (${previous.written})` : ''}. Load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs when written: every figure here is a ratio measured side by side, yet on a machine this busy the ratios move from one run to the next.`]),
+      ...(measuredKeys.length === 0
+        ? []
+        : [
+            `The rows of ${measuredKeys.join(', ')} (and their profiles) come from \`node bench/run.mjs --only ${onlyArg}\` on ${new Date().toISOString()}; the other rows are those of the earlier run${previous.written ? ` (${previous.written})` : ''}. Load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs when written: every figure here is a ratio measured side by side, yet on a machine this busy the ratios move from one run to the next.`,
+          ]),
       ...(measuredKeys.length === 0 ? previous.notes : previous.notes.filter((n) => !n.startsWith('The rows of '))),
     ];
   }
@@ -596,7 +686,15 @@ if (write) {
     resultLine,
     '',
     ...notes.flatMap((n) => [n, '']),
-    ...(profileSections.length === 0 ? [] : ['## Where the time goes in the missed figures', '', 'CPU profiles (`node --cpu-prof`) of one more run of shipbook for each missed figure, summarised by bench/profile.mjs (positions mapped to src/ and node_modules/ through dist/main.cjs.map). The .cpuprofile files stay in bench/profiles/ of the machine that ran the benchmark (not committed; open them in Chrome DevTools).', '', ...profileSections]),
+    ...(profileSections.length === 0
+      ? []
+      : [
+          '## Where the time goes in the missed figures',
+          '',
+          'CPU profiles (`node --cpu-prof`) of one more run of shipbook for each missed figure, summarised by bench/profile.mjs (positions mapped to src/ and node_modules/ through dist/main.cjs.map). The .cpuprofile files stay in bench/profiles/ of the machine that ran the benchmark (not committed; open them in Chrome DevTools).',
+          '',
+          ...profileSections,
+        ]),
     'Commands: cold start runs `node bin/shipbook.js <args>` against `node -e 0` (HOME is a fresh directory: the warm-up',
     'pair writes the code cache of bin/code-cache.js, as the first run of a command does for a user; the rows "without code',
     'cache" set NODE_DISABLE_COMPILE_CACHE=1, as on that first run); capacity drives `POST /quote/` with',

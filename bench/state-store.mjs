@@ -34,7 +34,11 @@ async function fill({ bin, root, env, dir, count }) {
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       while (next++ < count) {
-        const res = await fetch(new URL('orders/', url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk_bench_state' }, body });
+        const res = await fetch(new URL('orders/', url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer sk_bench_state' },
+          body,
+        });
         if (res.status !== 200) throw new Error(`create answered ${res.status}`);
         await res.arrayBuffer();
       }
@@ -56,7 +60,11 @@ export async function measureStateStore({ bin, root, env, work, runs = 15 }) {
   await fill({ bin, root, env, dir: large, count: 5000 });
   const time = (dir) => {
     const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [bin, 'order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { cwd: root, env: { ...env, SHIPBOOK_STATE_DIR: dir }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [bin, 'order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], {
+      cwd: root,
+      env: { ...env, SHIPBOOK_STATE_DIR: dir },
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`order create exited ${r.status}: ${r.stderr}`);
     return Number(process.hrtime.bigint() - started) / 1e6;
   };
@@ -76,6 +84,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const work = mkdtempSync(join(tmpdir(), 'shipbook-bench-state-'));
   const env = { ...process.env, NO_COLOR: '1', CI: '1', SHIPBOOK_CONFIG_DIR: join(work, 'config') };
   const r = await measureStateStore({ bin: join(root, 'bin', 'shipbook.js'), root, env, work });
-  console.log(`order create with 5,000 stored: median ${r.large.median.toFixed(0)} ms; with 10: ${r.small.median.toFixed(0)} ms; ratio ${(r.large.median / r.small.median).toFixed(2)} (target ≤ 1.5)`);
+  console.log(
+    `order create with 5,000 stored: median ${r.large.median.toFixed(0)} ms; with 10: ${r.small.median.toFixed(0)} ms; ratio ${(r.large.median / r.small.median).toFixed(2)} (target ≤ 1.5)`,
+  );
   rmSync(work, { recursive: true, force: true });
 }

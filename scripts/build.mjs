@@ -71,8 +71,8 @@ const lazyBuiltinPlugin = {
           key === 'constants'
             ? `exports.constants = ${JSON.stringify(real.default.constants)};`
             : typeof real.default[key] === 'function'
-            ? `exports.${key} = function ${key}(...a) { return new.target ? Reflect.construct(load().${key}, a, new.target) : load().${key}.apply(this, a); };`
-            : `Object.defineProperty(exports, '${key}', { enumerable: true, get: () => load().${key} });`,
+              ? `exports.${key} = function ${key}(...a) { return new.target ? Reflect.construct(load().${key}, a, new.target) : load().${key}.apply(this, a); };`
+              : `Object.defineProperty(exports, '${key}', { enumerable: true, get: () => load().${key} });`,
         );
       }
       return { contents: lines.join('\n'), loader: 'js' };
@@ -180,7 +180,12 @@ for (const file of wrapped) {
 // test/e2e/cli-experience.test.ts compares it with the program's own help.
 const help = execFileSync(
   process.execPath,
-  ['-e', "require(process.argv[1]).loadBundle(process.argv[2], []).run(['node', 'shipbook', '--help'])", fileURLToPath(new URL('../bin/code-cache.js', import.meta.url)), outfile],
+  [
+    '-e',
+    "require(process.argv[1]).loadBundle(process.argv[2], []).run(['node', 'shipbook', '--help'])",
+    fileURLToPath(new URL('../bin/code-cache.js', import.meta.url)),
+    outfile,
+  ],
   { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1', NODE_DISABLE_COMPILE_CACHE: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 await writeFile(new URL('../dist/help.txt', import.meta.url), help);

@@ -189,7 +189,9 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   const noticeAnswer = (answer: AnswerNotice) => {
     if (answer.status >= 200 && answer.status < 300 && BOOKING_ENDPOINTS.has(answer.endpoint)) booked = true;
     if (!answer.sandbox || currentTarget?.kind !== 'service') return;
-    io.err(`${paint(io, 'yellow', '[sandbox]')} ${currentTarget.base_url} announces itself as a shipbook sandbox: simulated service, nothing is really booked\n`);
+    io.err(
+      `${paint(io, 'yellow', '[sandbox]')} ${currentTarget.base_url} announces itself as a shipbook sandbox: simulated service, nothing is really booked\n`,
+    );
     markSandboxOutput();
     sayTarget({ ...currentTarget, kind: 'sandbox' });
   };

@@ -11,7 +11,20 @@ import { dirname } from 'node:path';
  * belongs, read-only, full, failing (EIO), a directory that cannot be created at all (ENOENT, as
  * under /proc).
  */
-export const FILE_SYSTEM_REFUSALS: ReadonlySet<string> = new Set(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'EEXIST', 'EISDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO', 'ELOOP', 'ENAMETOOLONG']);
+export const FILE_SYSTEM_REFUSALS: ReadonlySet<string> = new Set([
+  'ENOENT',
+  'EACCES',
+  'EPERM',
+  'ENOTDIR',
+  'EEXIST',
+  'EISDIR',
+  'EROFS',
+  'ENOSPC',
+  'EDQUOT',
+  'EIO',
+  'ELOOP',
+  'ENAMETOOLONG',
+]);
 
 /**
  * Creates `dir` and each missing parent, outermost first, with `mode` (e.g. 0o700); an existing

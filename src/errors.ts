@@ -113,12 +113,7 @@ export class ValidationError extends ShipbookError {
 
   constructor(issues: InputIssue[], message?: string, options: ShipbookErrorOptions = {}) {
     const errors = issues.filter((i) => i.severity === 'error');
-    super(
-      'invalid_input',
-      message ?? `${errors.length} problem${errors.length === 1 ? '' : 's'} found; nothing was sent`,
-      EXIT.INPUT,
-      options,
-    );
+    super('invalid_input', message ?? `${errors.length} problem${errors.length === 1 ? '' : 's'} found; nothing was sent`, EXIT.INPUT, options);
     this.issues = issues;
   }
 }
@@ -158,11 +153,7 @@ export class ApiError extends ShipbookError {
     const auth = args.status === 401 || args.status === 403 || args.envelopeCode === 401 || args.envelopeCode === 403;
     // 507: the service cannot store anything (its disk is full); a batch stops on it.
     super(auth ? 'unauthorized' : args.status === 507 ? 'insufficient_storage' : 'api_error', args.message, auth ? EXIT.AUTH : EXIT.API, {
-      suggestion:
-        args.suggestion ??
-        (auth
-          ? 'Check the API key: run "shipbook auth status", or set SHIPBOOK_API_KEY.'
-          : undefined),
+      suggestion: args.suggestion ?? (auth ? 'Check the API key: run "shipbook auth status", or set SHIPBOOK_API_KEY.' : undefined),
     });
     this.status = args.status;
     this.envelopeCode = args.envelopeCode;
@@ -347,7 +338,10 @@ export class ResultUnreadableError extends ShipbookError {
   readonly orderId: string;
   readonly lastState: string;
   constructor(orderId: string, lastState: string, cause: ShipbookError, options: ShipbookErrorOptions = {}) {
-    super('result_unreadable', `could not read the booking result of order ${orderId} (last seen ${lastState}): ${cause.message}`, cause.exitCode, { ...options, cause });
+    super('result_unreadable', `could not read the booking result of order ${orderId} (last seen ${lastState}): ${cause.message}`, cause.exitCode, {
+      ...options,
+      cause,
+    });
     this.orderId = orderId;
     this.lastState = lastState;
   }

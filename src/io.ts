@@ -41,8 +41,7 @@ export function processIO(proc: NodeJS.Process = process): IOStreams {
   const stdoutIsTTY = proc.stdout.isTTY === true;
   const stderrIsTTY = proc.stderr.isTTY === true;
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
-  const color =
-    (env.NO_COLOR === undefined || env.NO_COLOR === '') && (env.FORCE_COLOR ? env.FORCE_COLOR !== '0' : stderrIsTTY);
+  const color = (env.NO_COLOR === undefined || env.NO_COLOR === '') && (env.FORCE_COLOR ? env.FORCE_COLOR !== '0' : stderrIsTTY);
   let promptOverride: boolean | undefined;
   return {
     // Standard input is opened on first use: its stream costs a start-up a few milliseconds, and

@@ -19,7 +19,20 @@
  * decides staleness by time alone: a holder paused 2 s lost the sandbox's lock and one order was
  * accepted twice.)
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, rmdirSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  rmdirSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
@@ -240,7 +253,14 @@ function held(path: string, owner: LockOwner, options: LockOptions, staleMs: num
     if (pinned === undefined) return false;
     try {
       const st = statSync(ownerFile, { throwIfNoEntry: false });
-      return st !== undefined && st.ino === pinned.ino && st.dev === pinned.dev && st.size === pinned.size && st.mtimeMs === pinned.mtimeMs && st.ctimeMs === pinned.ctimeMs;
+      return (
+        st !== undefined &&
+        st.ino === pinned.ino &&
+        st.dev === pinned.dev &&
+        st.size === pinned.size &&
+        st.mtimeMs === pinned.mtimeMs &&
+        st.ctimeMs === pinned.ctimeMs
+      );
     } catch {
       return false;
     }

@@ -32,7 +32,9 @@ import { fileURLToPath } from 'node:url';
  */
 export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: readonly string[]): Promise<Command> {
   const program = new Command('shipbook')
-    .description('Book parcel shipments: quotes, orders, payment, consolidated mail and the booking result.\nWithout a configured service, every command runs against the built-in sandbox.')
+    .description(
+      'Book parcel shipments: quotes, orders, payment, consolidated mail and the booking result.\nWithout a configured service, every command runs against the built-in sandbox.',
+    )
     .version(VERSION, '-V, --version')
     .option('--json', 'print results as JSON on stdout (for scripts); the same as --output json')
     .addOption(new Option('--output <format>', 'format of results on stdout (default: table on a terminal, tsv otherwise)').choices(OUTPUT_FORMATS))
@@ -42,7 +44,10 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     .option('--no-color', 'no colour in output (also NO_COLOR=1)')
     .option('--quiet', 'print only the ids of what was created or shown, one per line (for $(…) in scripts)')
     .option('--dry-run', 'validate and print the requests that would be sent (key, card number and CVV redacted); send nothing')
-    .option('--request-timeout <duration>', 'deadline of each request to the service, its retries included, e.g. 30s (default: SHIPBOOK_TIMEOUT, then the profile\'s timeout, then 60s)')
+    .option(
+      '--request-timeout <duration>',
+      "deadline of each request to the service, its retries included, e.g. 30s (default: SHIPBOOK_TIMEOUT, then the profile's timeout, then 60s)",
+    )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
@@ -70,10 +75,13 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
   // Every subcommand reports usage errors the same way and never exits on its own.
   const walk = (cmd: Command) => {
     for (const sub of cmd.commands) {
-      sub.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput({
-        writeOut: (s) => ctx.io.out(s),
-        writeErr: (s) => ctx.io.err(s),
-      });
+      sub
+        .exitOverride()
+        .showHelpAfterError('(run with --help for usage)')
+        .configureOutput({
+          writeOut: (s) => ctx.io.out(s),
+          writeErr: (s) => ctx.io.err(s),
+        });
       walk(sub);
     }
   };
@@ -95,7 +103,10 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
     const detail = err instanceof BookingStoppedError ? err.cause : err;
     const fate: Partial<Pick<ServiceCallError, 'sent' | 'endpoint'>> = detail instanceof ServiceCallError ? detail : {};
     const outcomeUnknown = fate.sent === true && detail.exitCode !== EXIT.API && detail.exitCode !== EXIT.AUTH;
-    const suggestion = err instanceof BookingStoppedError ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown, detail.message === STOPPED_BEFORE_NEXT_STEP) : err.suggestion;
+    const suggestion =
+      err instanceof BookingStoppedError
+        ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown, detail.message === STOPPED_BEFORE_NEXT_STEP)
+        : err.suggestion;
     exitCode = err.exitCode;
     // Interrupted by SIGTERM: the exit code is the process's (143), in every output.
     if (ctx.signal?.reason === 'SIGTERM' && exitCode === EXIT.INTERRUPTED) exitCode = EXIT.TERMINATED;
@@ -113,7 +124,12 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
     }
     if (detail instanceof ResultUnreadableError) Object.assign(json, { order_id: detail.orderId, last_state: detail.lastState });
     if (detail instanceof BookingErrorReportedError) {
-      Object.assign(json, { order_id: detail.orderId, callback_code: detail.callbackCode, callback_message: detail.callbackMessage, order_status: detail.orderStatus ?? null });
+      Object.assign(json, {
+        order_id: detail.orderId,
+        callback_code: detail.callbackCode,
+        callback_message: detail.callbackMessage,
+        order_status: detail.orderStatus ?? null,
+      });
     }
     if (detail instanceof ValidationError && detail.issues.length > 0) {
       // A single problem that the message already states in full (`f.yaml: no such file`) is not repeated.

@@ -17,10 +17,12 @@ export function shellArg(arg: string): string {
   // Control characters (an id from a hostile service) in ANSI-C quotes, as escapes: visible, and
   // the same argument when pasted into bash or zsh.
   if (CONTROL.test(arg)) {
-    const escaped = arg.replace(/[\\']/g, (c) => `\\${c}`).replace(CONTROL_ALL, (c) => {
-      const code = c.charCodeAt(0);
-      return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-    });
+    const escaped = arg
+      .replace(/[\\']/g, (c) => `\\${c}`)
+      .replace(CONTROL_ALL, (c) => {
+        const code = c.charCodeAt(0);
+        return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+      });
     return `$'${escaped}'`;
   }
   return `'${arg.replace(/'/g, `'\\''`)}'`;

@@ -35,12 +35,7 @@ interface RawAnswer {
  * @throws ProtocolError (exit 5) for a 2xx that is not the envelope, or a `result` that does not
  *   fit the endpoint's schema (for a mutating call, its suggestion says it may have taken effect)
  */
-export function readAnswer(
-  p: PreparedRequest,
-  answer: RawAnswer,
-  secrets: ReadonlyArray<string | undefined>,
-  onMessage?: (message: string) => void,
-): unknown {
+export function readAnswer(p: PreparedRequest, answer: RawAnswer, secrets: ReadonlyArray<string | undefined>, onMessage?: (message: string) => void): unknown {
   const { status, text, retryAfterMs } = answer;
   const { method } = p;
   const url = p.url;

@@ -12,6 +12,10 @@ import { DEFAULT_ORDER_PATHS, type OrderPaths } from './orders.js';
  * failures). Authorization required; the usual envelope, `result.credit_cards`.
  * @throws ApiError (exit 3) when the service refuses, e.g. 404 when the profile's path is wrong
  */
-export async function fetchCreditCards(api: ApiClient, paths: Pick<OrderPaths, 'fetchCreditCards'> = DEFAULT_ORDER_PATHS, options: RequestOptions = {}): Promise<StoredCard[]> {
+export async function fetchCreditCards(
+  api: ApiClient,
+  paths: Pick<OrderPaths, 'fetchCreditCards'> = DEFAULT_ORDER_PATHS,
+  options: RequestOptions = {},
+): Promise<StoredCard[]> {
   return (await api.call('fetchCreditCards', { path: paths.fetchCreditCards }, options)).credit_cards;
 }

@@ -277,7 +277,8 @@ export class ApiClient {
         const delay = retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : Math.round(random() * backoff);
         // A wait that would end past the deadline is not taken: the call ends with this failure now.
         if (Date.now() - budget.started + delay >= budget.budgetMs) throw gaveUp(err, budget);
-        if (this.#options.debug) this.#log(`retrying ${p.method} ${p.url} in ${delay} ms (attempt ${budget.attempts + 1} of ${maxAttempts}): ${(err as Error).message}`);
+        if (this.#options.debug)
+          this.#log(`retrying ${p.method} ${p.url} in ${delay} ms (attempt ${budget.attempts + 1} of ${maxAttempts}): ${(err as Error).message}`);
         try {
           await sleep(delay, userSignal);
         } catch {

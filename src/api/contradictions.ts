@@ -25,10 +25,13 @@ import { ENDPOINTS, type EndpointName } from './endpoints.js';
 /** The error for an answer of `name` at `path` (relative to the base URL) that says `what`. */
 function contradiction(name: EndpointName, path: string, what: string): ProtocolError {
   const e = ENDPOINTS[name];
-  return new ProtocolError(`the service's answer to ${e.title} (${e.method} ${path}) contradicts the request: ${what}; ${e.effect ?? 'it may have taken effect'}, so its outcome is unknown`, {
-    suggestion: howToFindOut(e, path),
-    fate: { sent: true, endpoint: { name: e.name, method: e.method, path: e.path, safe: e.safe } },
-  });
+  return new ProtocolError(
+    `the service's answer to ${e.title} (${e.method} ${path}) contradicts the request: ${what}; ${e.effect ?? 'it may have taken effect'}, so its outcome is unknown`,
+    {
+      suggestion: howToFindOut(e, path),
+      fate: { sent: true, endpoint: { name: e.name, method: e.method, path: e.path, safe: e.safe } },
+    },
+  );
 }
 
 const blank = (id: string | undefined) => id === undefined || id.trim() === '';
@@ -41,7 +44,11 @@ export function checkCreated(name: 'createOrder' | 'createShipment', created: { 
 /** An accept's answer must be about the order accepted. @throws ProtocolError (exit 5, sent) */
 export function checkAccepted(orderId: string, order: OrderResponse): void {
   if (order.id !== orderId) {
-    throw contradiction('acceptOrder', `orders/${encodeURIComponent(orderId)}/accept/`, `it is about order ${blank(order.id) ? '(no id)' : order.id}, not ${orderId}`);
+    throw contradiction(
+      'acceptOrder',
+      `orders/${encodeURIComponent(orderId)}/accept/`,
+      `it is about order ${blank(order.id) ? '(no id)' : order.id}, not ${orderId}`,
+    );
   }
 }
 
@@ -51,7 +58,11 @@ export function checkCombined(childIds: readonly string[], parent: OrderResponse
   const listed = new Set(parent.shipments.map((s) => s.id));
   const missing = childIds.filter((id) => !listed.has(id));
   if (missing.length > 0) {
-    throw contradiction('combineShipments', 'shipments/', `parent order ${parent.id} does not list shipment${missing.length === 1 ? '' : 's'} ${missing.join(', ')} that ${missing.length === 1 ? 'was' : 'were'} sent`);
+    throw contradiction(
+      'combineShipments',
+      'shipments/',
+      `parent order ${parent.id} does not list shipment${missing.length === 1 ? '' : 's'} ${missing.join(', ')} that ${missing.length === 1 ? 'was' : 'were'} sent`,
+    );
   }
 }
 
@@ -63,7 +74,10 @@ export function checkProcessed(order: OrderResponse): void {
   const without = order.shipments.filter((s) => trackingNumberOf(s) === undefined).map((s) => s.id);
   if (order.shipments.length > 0 && without.length === 0) return;
   const what = order.shipments.length === 0 ? 'no shipments' : `no tracking number for shipment${without.length === 1 ? '' : 's'} ${without.join(', ')}`;
-  throw new ProtocolError(`the service says order ${order.id} is processed but gives ${what}; the booking may be complete at the service, without the tracking numbers shipbook would print`, {
-    suggestion: seeOrderHint(order.id),
-  });
+  throw new ProtocolError(
+    `the service says order ${order.id} is processed but gives ${what}; the booking may be complete at the service, without the tracking numbers shipbook would print`,
+    {
+      suggestion: seeOrderHint(order.id),
+    },
+  );
 }

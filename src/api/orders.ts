@@ -108,12 +108,16 @@ export async function fetchOrderWithMessage(
   options: RequestOptions = {},
 ): Promise<{ order: OrderResponse; message?: string }> {
   let message: string | undefined;
-  const { order } = await api.call('fetchOrder', { path: paths.fetchOrder, params: { order_id: orderId } }, {
-    ...options,
-    onMessage: (m) => {
-      if (m.trim() !== '' && m.trim().toUpperCase() !== 'OK') message = m;
+  const { order } = await api.call(
+    'fetchOrder',
+    { path: paths.fetchOrder, params: { order_id: orderId } },
+    {
+      ...options,
+      onMessage: (m) => {
+        if (m.trim() !== '' && m.trim().toUpperCase() !== 'OK') message = m;
+      },
     },
-  });
+  );
   return message === undefined ? { order } : { order, message };
 }
 

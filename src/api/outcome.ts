@@ -49,11 +49,9 @@ export function howToFindOut(endpoint: Endpoint, path: string): string {
       return 'Do not create it again yet: look for it in the service\'s list of orders (or ask its operator); once you have its id, "shipbook order get <order-id>" shows its state.';
     case 'createShipment':
     case 'combineShipments':
-      return 'Do not send it again yet: look for it in the service\'s list of shipments and orders (or ask its operator) first.';
+      return "Do not send it again yet: look for it in the service's list of shipments and orders (or ask its operator) first.";
     default:
-      return id
-        ? `Find out with: shipbook order get ${shellArg(id)}`
-        : 'Check its state at the service before sending it again.';
+      return id ? `Find out with: shipbook order get ${shellArg(id)}` : 'Check its state at the service before sending it again.';
   }
 }
 
@@ -140,8 +138,18 @@ export function deadlineError(call: FailedCall, sent: boolean, budgetMs: number,
 
 /** Error codes of failures before anything was written: the request provably never left. */
 const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN',
-  'ENETDOWN', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_INVALID_ARG',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EAI_FAIL',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_INVALID_ARG',
 ]);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ERR_OSSL)/;
 const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'];
@@ -173,7 +181,9 @@ export function transportError(call: FailedCall, err: unknown, sentByChannel: bo
   const timeout = TIMEOUT_CODES.includes(code) || TIMEOUT_CODES.includes(causeCode);
   const lost = timeout ? 'the service stopped answering' : 'the connection closed before the answer came';
   // Headers never written (per undici's channels) but no code that proves it: say what we know.
-  const head = sentByChannel ? 'the request was sent but its answer was lost' : 'the connection failed while the request was being sent, so it may have reached the service';
+  const head = sentByChannel
+    ? 'the request was sent but its answer was lost'
+    : 'the connection failed while the request was being sent, so it may have reached the service';
   const fate = fateOf(call, true);
   const outcome = outcomeOf(call, true);
   if (outcome.changed === 'unknown') {

@@ -13,6 +13,11 @@ import { DEFAULT_ORDER_PATHS, type OrderPaths } from './orders.js';
  * Authorization required; the usual envelope, `result.service`.
  * @throws ApiError (exit 3), e.g. 404 for a service code the service does not know
  */
-export async function fetchServiceData(api: ApiClient, code: string, paths: Pick<OrderPaths, 'fetchServiceData'> = DEFAULT_ORDER_PATHS, options: RequestOptions = {}): Promise<ServiceData> {
+export async function fetchServiceData(
+  api: ApiClient,
+  code: string,
+  paths: Pick<OrderPaths, 'fetchServiceData'> = DEFAULT_ORDER_PATHS,
+  options: RequestOptions = {},
+): Promise<ServiceData> {
   return (await api.call('fetchServiceData', { path: paths.fetchServiceData, params: { service_code: code } }, options)).service;
 }

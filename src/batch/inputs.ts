@@ -37,13 +37,11 @@ export function isCsvInput(file: string, options: BatchInputOptions | undefined)
 /** The CSV settings of one input: `--input-format tsv` means tab-delimited unless `--delimiter` says otherwise. */
 function csvOptionsOf(options: BatchInputOptions | undefined): CsvReadOptions {
   const tab: CsvDelimiter | undefined = options?.format === 'tsv' ? '\t' : undefined;
-  return { ...options?.csv, ...(options?.csv?.delimiter ?? tab ? { delimiter: options?.csv?.delimiter ?? tab } : {}) };
+  return { ...options?.csv, ...((options?.csv?.delimiter ?? tab) ? { delimiter: options?.csv?.delimiter ?? tab } : {}) };
 }
 
 /** One document of the batch, or the problems that kept it from being read. */
-type BatchInput =
-  | { file: string; line: number; doc: LoadedDocument }
-  | { file: string; line: number; issues: InputIssue[] };
+type BatchInput = { file: string; line: number; doc: LoadedDocument } | { file: string; line: number; issues: InputIssue[] };
 
 /** The files named by `paths` (directories walked, sorted, `*.schema.json` left out), in order. */
 export async function batchFiles(paths: readonly string[]): Promise<Array<{ file: string; problem?: string }>> {
@@ -60,7 +58,9 @@ export async function batchFiles(paths: readonly string[]): Promise<Array<{ file
       out.push({ file: path });
       continue;
     }
-    const names = (await readdir(path)).filter((n) => (BATCH_EXTENSIONS as readonly string[]).includes(extname(n).toLowerCase()) && !n.endsWith('.schema.json')).sort();
+    const names = (await readdir(path))
+      .filter((n) => (BATCH_EXTENSIONS as readonly string[]).includes(extname(n).toLowerCase()) && !n.endsWith('.schema.json'))
+      .sort();
     if (names.length === 0) out.push({ file: path, problem: `holds no ${BATCH_EXTENSIONS.join(', ')} file` });
     for (const n of names) out.push({ file: join(path, n) });
   }

@@ -14,7 +14,20 @@
  * full disk ends the batch with exit 10 and a message saying what was not recorded; an incomplete
  * last record left by it (or by a crash) is set aside by the next run.
  */
-import { appendFileSync, closeSync, existsSync, fdatasync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fdatasync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../dirs.js';
 import { EXIT, ShipbookError } from '../errors.js';
@@ -196,7 +209,9 @@ function readJournalFile(path: string): JournalReading {
     }
     const torn = () => {
       reading.tornAt = start;
-      reading.notes.push(`${path}:${i + 1}: an incomplete last record (cut short by a full disk or a crash while it was written, so never acted on) was set aside`);
+      reading.notes.push(
+        `${path}:${i + 1}: an incomplete last record (cut short by a full disk or a crash while it was written, so never acted on) was set aside`,
+      );
     };
     // The last line without its newline was never acknowledged: a write cut short.
     if (i === lines.length - 1) return torn();
@@ -353,11 +368,16 @@ export class JournalWriteError extends ShipbookError {
     override readonly cause: NodeJS.ErrnoException,
     readonly notRecorded: string,
   ) {
-    super('journal_write_failed', `cannot write the journal ${path}: ${REFUSAL_WORDS[cause.code ?? ''] ?? cause.message} [${cause.code ?? 'error'}]; not recorded: ${notRecorded}`, EXIT.STORAGE, {
-      suggestion:
-        'Free space on that disk (or fix it), then run the same command again: nothing recorded as sent is sent twice, and an order whose answer was not recorded shows as unknown until "shipbook journal resolve" settles it.',
-      cause,
-    });
+    super(
+      'journal_write_failed',
+      `cannot write the journal ${path}: ${REFUSAL_WORDS[cause.code ?? ''] ?? cause.message} [${cause.code ?? 'error'}]; not recorded: ${notRecorded}`,
+      EXIT.STORAGE,
+      {
+        suggestion:
+          'Free space on that disk (or fix it), then run the same command again: nothing recorded as sent is sent twice, and an order whose answer was not recorded shows as unknown until "shipbook journal resolve" settles it.',
+        cause,
+      },
+    );
   }
 }
 
@@ -598,8 +618,9 @@ export class Journal {
     if (this.writeWaiters.length === 0) return;
     const waiters = this.writeWaiters;
     this.writeWaiters = [];
-    for (const w of waiters) if (failure === undefined) w.resolve();
-    else w.reject(failure);
+    for (const w of waiters)
+      if (failure === undefined) w.resolve();
+      else w.reject(failure);
   }
 
   /**
@@ -627,7 +648,10 @@ export class Journal {
    *   on disk): every caller waiting for that flush gets it
    */
   durable(): Promise<void> {
-    if (this.broken) return Promise.reject(this.failure ?? new JournalWriteError(this.path, this.broken, 'the records written since the last flush (their requests were not sent)'));
+    if (this.broken)
+      return Promise.reject(
+        this.failure ?? new JournalWriteError(this.path, this.broken, 'the records written since the last flush (their requests were not sent)'),
+      );
     const waiting = this.next;
     if (waiting !== undefined) return waiting.promise;
     let resolve!: () => void;
@@ -676,7 +700,11 @@ export class Journal {
         if (err) {
           // After a failed flush the kernel may have dropped the pages: nothing more is trusted to this file.
           this.broken ??= err;
-          this.failure ??= new JournalWriteError(this.path, err, 'the records written since the last flush (their requests were not sent), nor anything after them');
+          this.failure ??= new JournalWriteError(
+            this.path,
+            err,
+            'the records written since the last flush (their requests were not sent), nor anything after them',
+          );
           batch.reject(this.failure);
         } else batch.resolve();
         done();
@@ -726,13 +754,20 @@ function setAsideTorn(path: string, tornAt: number, notes: readonly string[]): s
     readSync(fd, torn, 0, torn.length, tornAt);
     let kept = true;
     try {
-      appendFileSync(`${path}.torn`, Buffer.concat([Buffer.from(`# ${new Date().toISOString()}: cut from the end of ${path} (byte ${tornAt}), never acted on\n`), torn, Buffer.from('\n')]));
+      appendFileSync(
+        `${path}.torn`,
+        Buffer.concat([Buffer.from(`# ${new Date().toISOString()}: cut from the end of ${path} (byte ${tornAt}), never acted on\n`), torn, Buffer.from('\n')]),
+      );
     } catch {
       kept = false; // a disk still full: the bytes were never acted on, dropping them loses nothing
     }
     ftruncateSync(fd, tornAt);
     fsyncSync(fd);
-    return notes.map((n) => (n.endsWith('was set aside') ? `${n} ${kept ? `in ${path}.torn` : '(dropped: it could not be copied aside)'}; the journal continues after the last whole record` : n));
+    return notes.map((n) =>
+      n.endsWith('was set aside')
+        ? `${n} ${kept ? `in ${path}.torn` : '(dropped: it could not be copied aside)'}; the journal continues after the last whole record`
+        : n,
+    );
   } finally {
     closeSync(fd);
   }

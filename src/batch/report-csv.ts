@@ -50,7 +50,9 @@ export class CsvReportWriter {
   ) {
     // The report would replace the spreadsheet it is written from.
     if (inputs.some((i) => i !== '-' && resolve(i) === resolve(path))) {
-      throw new UsageError(`--report ${path} is an input of the batch: the report would replace it`, { suggestion: 'Write the report to another file, e.g. --report results.csv.' });
+      throw new UsageError(`--report ${path} is an input of the batch: the report would replace it`, {
+        suggestion: 'Write the report to another file, e.g. --report results.csv.',
+      });
     }
   }
 
@@ -67,8 +69,14 @@ export class CsvReportWriter {
   async finish(options: { dryRun?: boolean } = {}): Promise<void> {
     const files = (await batchFiles(this.inputs.filter((p) => p !== '-'))).filter((f) => f.problem === undefined).map((f) => f.file);
     const csvFiles = files.filter((f) => isCsvInput(f, this.reading));
-    const sources = [...csvFiles.map((file) => ({ file })), ...(this.inputs.includes('-') && this.reading.stdin ? [{ file: '-', bytes: await this.reading.stdin() }] : [])];
-    const csvOptions: CsvReadOptions = { ...this.reading.csv, ...(this.reading.format === 'tsv' && !this.reading.csv?.delimiter ? { delimiter: '\t' as const } : {}) };
+    const sources = [
+      ...csvFiles.map((file) => ({ file })),
+      ...(this.inputs.includes('-') && this.reading.stdin ? [{ file: '-', bytes: await this.reading.stdin() }] : []),
+    ];
+    const csvOptions: CsvReadOptions = {
+      ...this.reading.csv,
+      ...(this.reading.format === 'tsv' && !this.reading.csv?.delimiter ? { delimiter: '\t' as const } : {}),
+    };
     const single = sources.length === 1 && files.length === csvFiles.length;
     // The headers of every CSV input, joined (a single input keeps its own, unchanged).
     const headers: string[] = [];

@@ -92,10 +92,15 @@ function writeReport(path: string, text: string): void {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (!STORAGE_CODES.has(code)) throw err;
-    throw new ShipbookError('report_write_failed', `cannot write the report ${path} [${code}]: ${(err as Error).message}; the journal still says where every order stands`, EXIT.STORAGE, {
-      suggestion: 'Free space on that disk (or write the report elsewhere), then run the same command again: nothing is booked twice.',
-      cause: err,
-    });
+    throw new ShipbookError(
+      'report_write_failed',
+      `cannot write the report ${path} [${code}]: ${(err as Error).message}; the journal still says where every order stands`,
+      EXIT.STORAGE,
+      {
+        suggestion: 'Free space on that disk (or write the report elsewhere), then run the same command again: nothing is booked twice.',
+        cause: err,
+      },
+    );
   }
 }
 
@@ -126,9 +131,16 @@ function junitXml(create: typeof import('xmlbuilder2').create, report: BatchRepo
     if (o.status === 'failed' || o.status === 'unknown') {
       tc.ele('failure', { message: o.error?.message ?? o.status, type: o.status }).txt(`${o.error?.message ?? o.status}${o.hint ? `\n${o.hint}` : ''}`);
     } else if (o.status === 'invalid') {
-      tc.ele('error', { message: 'invalid input', type: 'invalid' }).txt((o.issues ?? []).map((i) => `${i.file ?? o.file}:${i.line ?? '?'}:${i.column_name ?? i.column ?? '?'} ${i.path} ${i.message}`).join('\n'));
+      tc.ele('error', { message: 'invalid input', type: 'invalid' }).txt(
+        (o.issues ?? []).map((i) => `${i.file ?? o.file}:${i.line ?? '?'}:${i.column_name ?? i.column ?? '?'} ${i.path} ${i.message}`).join('\n'),
+      );
     } else if (LEFT.has(o.status)) {
-      const words = o.status === 'still_booking' ? 'interrupted: accepted, its booking goes on at the service' : o.status === 'pending' ? 'interrupted: created and pending, not accepted' : 'interrupted: not started';
+      const words =
+        o.status === 'still_booking'
+          ? 'interrupted: accepted, its booking goes on at the service'
+          : o.status === 'pending'
+            ? 'interrupted: created and pending, not accepted'
+            : 'interrupted: not started';
       tc.ele('skipped', { message: `${words}${o.order_id ? ` (${o.order_id})` : ''}` });
     } else {
       tc.ele('system-out').txt(`${o.status} ${o.order_id ?? ''} ${(o.tracking_numbers ?? []).join(',')} ${o.total ?? ''}`.trim());

@@ -136,7 +136,10 @@ async function* batchItems(inputs: readonly string[], shard: Shard | undefined, 
 }
 
 /** Validates every input of this shard (the first pass: nothing is sent). */
-export async function checkBatch(inputs: readonly string[], options: { shard?: Shard; now: () => Date; keep?: boolean; input?: BatchInputOptions }): Promise<BatchCheck> {
+export async function checkBatch(
+  inputs: readonly string[],
+  options: { shard?: Shard; now: () => Date; keep?: boolean; input?: BatchInputOptions },
+): Promise<BatchCheck> {
   const check: BatchCheck = { valid: 0, invalid: [] };
   let kept: BatchItem[] | undefined = options.keep ? [] : undefined;
   for await (const item of batchItems(inputs, options.shard, options.now, options.input)) {
@@ -196,7 +199,9 @@ export interface BatchSummary {
 }
 
 const errorOf = (err: unknown) =>
-  err instanceof ShipbookError ? { code: err.code, message: err.message, exit_code: err.exitCode } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+  err instanceof ShipbookError
+    ? { code: err.code, message: err.message, exit_code: err.exitCode }
+    : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
 
 /**
  * What the ledger's answer means for a batch's report when there is nothing to book (see
@@ -207,14 +212,24 @@ function skippedResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, resume: 
   const shipments = state.shipmentIds.length > 0 ? { shipment_ids: state.shipmentIds } : {};
   switch (resume.action) {
     case 'already_booked':
-      return { ...base, status: 'already_booked', order_id: resume.orderId, tracking_numbers: state.trackingNumbers, ...(state.total ? { total: state.total } : {}), attempts: 0 };
+      return {
+        ...base,
+        status: 'already_booked',
+        order_id: resume.orderId,
+        tracking_numbers: state.trackingNumbers,
+        ...(state.total ? { total: state.total } : {}),
+        attempts: 0,
+      };
     case 'unknown':
       return {
         ...base,
         status: 'unknown',
         attempts: 0,
         ...shipments,
-        error: { code: 'answer_lost', message: `a ${state.unknownStep ?? 'create'} request was sent in an earlier run and its answer never came: the order may exist` },
+        error: {
+          code: 'answer_lost',
+          message: `a ${state.unknownStep ?? 'create'} request was sent in an earlier run and its answer never came: the order may exist`,
+        },
         next: { action: 'resolve', identity: base.id },
       };
     case 'combine':
@@ -227,14 +242,26 @@ function skippedResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, resume: 
         next: { action: 'combine', identity: base.id, shipment_ids: state.shipmentIds },
       };
     case 'ended':
-      return { ...base, status: 'failed', attempts: 0, order_id: resume.orderId, ...shipments, error: state.error ?? { code: 'booking_failed', message: `order ${resume.orderId} failed` }, next: { action: 'see', order_id: resume.orderId } };
+      return {
+        ...base,
+        status: 'failed',
+        attempts: 0,
+        order_id: resume.orderId,
+        ...shipments,
+        error: state.error ?? { code: 'booking_failed', message: `order ${resume.orderId} failed` },
+        next: { action: 'see', order_id: resume.orderId },
+      };
     case 'over_limit':
       return {
         ...base,
         status: 'failed',
         attempts: 0,
         order_id: resume.orderId,
-        error: { code: 'limit_refused', message: `refused before: order ${resume.orderId} cost ${(resume.totalCents / 100).toFixed(2)} AUD, over --max-total ${state.limit ?? '?'} (it was cancelled); this run's limit is still below it`, exit_code: EXIT.LIMIT_REFUSED },
+        error: {
+          code: 'limit_refused',
+          message: `refused before: order ${resume.orderId} cost ${(resume.totalCents / 100).toFixed(2)} AUD, over --max-total ${state.limit ?? '?'} (it was cancelled); this run's limit is still below it`,
+          exit_code: EXIT.LIMIT_REFUSED,
+        },
         next: { action: 'raise_limit', total: (resume.totalCents / 100).toFixed(2) },
       };
   }
@@ -292,7 +319,15 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
     if (outcome.status === 'skipped') return skippedResult(base, outcome.resume);
     const order = outcome.order;
     const state = deps.ledger.get(item.id);
-    return { ...base, status: 'booked', order_id: order.id, shipment_ids: order.shipments.map((s) => s.id), tracking_numbers: state?.trackingNumbers ?? [], ...(state?.total ? { total: state.total } : {}), attempts };
+    return {
+      ...base,
+      status: 'booked',
+      order_id: order.id,
+      shipment_ids: order.shipments.map((s) => s.id),
+      tracking_numbers: state?.trackingNumbers ?? [],
+      ...(state?.total ? { total: state.total } : {}),
+      attempts,
+    };
   } catch (err) {
     const detail = err instanceof BookingStoppedError ? err.cause : err;
     // The journal or the ledger cannot be written (a full disk) or the journal's lock was taken:
@@ -308,15 +343,34 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
         status: 'still_booking',
         attempts,
         ...ids,
-        error: { code: 'interrupted', message: `interrupted while waiting for the booking result: order ${now?.orderId} is accepted and its booking goes on at the service`, exit_code: EXIT.INTERRUPTED },
+        error: {
+          code: 'interrupted',
+          message: `interrupted while waiting for the booking result: order ${now?.orderId} is accepted and its booking goes on at the service`,
+          exit_code: EXIT.INTERRUPTED,
+        },
         next: { action: 'rerun' },
       };
     }
-    if (as === 'pending') return { ...base, status: 'pending', attempts, ...ids, error: { code: 'interrupted', message: `interrupted: order ${now?.orderId} is created and pending, not accepted`, exit_code: EXIT.INTERRUPTED }, next: { action: 'rerun' } };
+    if (as === 'pending')
+      return {
+        ...base,
+        status: 'pending',
+        attempts,
+        ...ids,
+        error: { code: 'interrupted', message: `interrupted: order ${now?.orderId} is created and pending, not accepted`, exit_code: EXIT.INTERRUPTED },
+        next: { action: 'rerun' },
+      };
     if (as === 'not_started') return { ...base, status: 'not_started', attempts, next: { action: 'rerun' } };
     if (as === 'unknown') return { ...base, status: 'unknown', attempts, ...ids, error: errorOf(detail), next: { action: 'resolve', identity: item.id } };
     const created = now?.orderId !== undefined || (now?.shipmentIds.length ?? 0) > 0;
-    return { ...base, status: 'failed', attempts, ...ids, error: errorOf(detail), next: created ? { action: 'rerun', order_id: now?.orderId } : { action: 'fix_and_rerun' } };
+    return {
+      ...base,
+      status: 'failed',
+      attempts,
+      ...ids,
+      error: errorOf(detail),
+      next: created ? { action: 'rerun', order_id: now?.orderId } : { action: 'fix_and_rerun' },
+    };
   }
 }
 
@@ -388,7 +442,18 @@ export async function runBatch(
   options: { shard?: Shard; skipInvalid: boolean; checked?: readonly BatchItem[]; input?: BatchInputOptions },
   deps: BatchDeps,
 ): Promise<BatchSummary> {
-  const summary: BatchSummary = { booked: 0, already_booked: 0, failed: 0, unknown: 0, invalid: 0, still_booking: 0, pending: 0, not_started: 0, totalCents: 0, interrupted: false };
+  const summary: BatchSummary = {
+    booked: 0,
+    already_booked: 0,
+    failed: 0,
+    unknown: 0,
+    invalid: 0,
+    still_booking: 0,
+    pending: 0,
+    not_started: 0,
+    totalCents: 0,
+    interrupted: false,
+  };
   const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now, options.input);
   const report = (r: BatchResult) => {
     if (r.status === 'valid') return;
@@ -424,7 +489,14 @@ export async function runBatch(
       slots.release();
       const state = deps.ledger.get(item.id);
       const resume = resumeFrom(state);
-      const base = { id: item.id, file: item.file, line: item.line, attempts: 0, ...(state?.orderId ? { order_id: state.orderId } : {}), next: { action: 'rerun' } as const };
+      const base = {
+        id: item.id,
+        file: item.file,
+        line: item.line,
+        attempts: 0,
+        ...(state?.orderId ? { order_id: state.orderId } : {}),
+        next: { action: 'rerun' } as const,
+      };
       if (resume.action === 'wait') report({ ...base, status: 'still_booking' });
       else if (resume.action === 'book' || resume.action === 'accept') report({ ...base, status: resume.action === 'accept' ? 'pending' : 'not_started' });
       else report(skippedResult({ id: item.id, file: item.file, line: item.line }, resume));

@@ -41,14 +41,22 @@ export function stepRecorder(journal: RecordSink, record: Pick<JournalRecord, 'i
   return {
     async beforeRequest(step, progress) {
       if (step === 'accept') append({ event: 'accept_sent', order_id: progress.orderId });
-      else append({ event: 'create_sent', step, shipment_ids: [...progress.shipmentIds], ...(transientIds.length > 0 ? { transient_ids: [...transientIds] } : {}) });
+      else
+        append({
+          event: 'create_sent',
+          step,
+          shipment_ids: [...progress.shipmentIds],
+          ...(transientIds.length > 0 ? { transient_ids: [...transientIds] } : {}),
+        });
       // On disk before the request leaves: a run killed now knows the request may have been sent.
       await journal.durable();
     },
     onEvent(e) {
       if (e.type === 'order_created') append({ event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString() });
-      else if (e.type === 'shipment_created') append({ event: 'shipment_created', shipment_ids: [...(journal.get(record.id)?.shipmentIds ?? []), e.shipment.id] });
-      else if (e.type === 'combined') append({ event: 'created', order_id: e.parent.id, shipment_ids: e.childIds.slice(), total: e.parent.price?.total?.toString() });
+      else if (e.type === 'shipment_created')
+        append({ event: 'shipment_created', shipment_ids: [...(journal.get(record.id)?.shipmentIds ?? []), e.shipment.id] });
+      else if (e.type === 'combined')
+        append({ event: 'created', order_id: e.parent.id, shipment_ids: e.childIds.slice(), total: e.parent.price?.total?.toString() });
       else if (e.type === 'accepted') append({ event: 'accepted', order_id: e.order.id });
     },
     processed(order) {

@@ -140,7 +140,11 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
     const childIds = [...progress.shipmentIds];
     const parent = await step(async () => {
       await deps.beforeRequest?.('combine', progress);
-      return combineShipments(deps.api, { shipments: childIds, ...(booking.main_shipment !== undefined ? { main_shipment: booking.main_shipment } : {}) }, { retry: 'answered-create' });
+      return combineShipments(
+        deps.api,
+        { shipments: childIds, ...(booking.main_shipment !== undefined ? { main_shipment: booking.main_shipment } : {}) },
+        { retry: 'answered-create' },
+      );
     });
     warn(orderWarnings(parent, childIds));
     orderId = parent.id;
@@ -169,5 +173,10 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   warn(orderWarnings(order, doc.kind === 'consolidated' ? progress.shipmentIds : []));
   progress.stage = 'processed';
   emit({ type: 'processed', order, elapsedMs: now() - started });
-  return { order, progress: { ...progress, shipmentIds: [...progress.shipmentIds] }, childIds: doc.kind === 'consolidated' ? [...progress.shipmentIds] : [], warnings };
+  return {
+    order,
+    progress: { ...progress, shipmentIds: [...progress.shipmentIds] },
+    childIds: doc.kind === 'consolidated' ? [...progress.shipmentIds] : [],
+    warnings,
+  };
 }

@@ -112,8 +112,7 @@ interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths
 
 /** A booking that finished, or a document this run leaves alone (what the ledger said). */
 type EngineOutcome =
-  | ({ status: 'booked'; resumed: Resume } & BookingOutcome)
-  | { status: 'skipped'; resume: Exclude<Resume, { action: 'book' | 'accept' | 'wait' }> };
+  ({ status: 'booked'; resumed: Resume } & BookingOutcome) | { status: 'skipped'; resume: Exclude<Resume, { action: 'book' | 'accept' | 'wait' }> };
 
 /**
  * Books `item` from where the ledger says it stands (`resume`, from {@link resumeFrom}), recording
@@ -132,10 +131,17 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
     if (resume.action === 'wait') {
       if (deps.stop?.aborted) throw stopped({ kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] });
       const order = await deps.waitForResult(resume.orderId, true, deps.stop).catch((err: unknown) => {
-        throw err instanceof ShipbookError ? new BookingStoppedError(err, { kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] }) : err;
+        throw err instanceof ShipbookError
+          ? new BookingStoppedError(err, { kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] })
+          : err;
       });
       onEvent({ type: 'processed', order, elapsedMs: 0 });
-      outcome = { order, progress: { kind: 'pending', stage: 'processed', orderId: order.id, shipmentIds: [...resume.state.shipmentIds] }, childIds: [...resume.state.shipmentIds], warnings: [] };
+      outcome = {
+        order,
+        progress: { kind: 'pending', stage: 'processed', orderId: order.id, shipmentIds: [...resume.state.shipmentIds] },
+        childIds: [...resume.state.shipmentIds],
+        warnings: [],
+      };
     } else {
       const doc: BookingDocument = resume.action === 'accept' ? { kind: 'pending', orderId: resume.orderId } : item.doc;
       let created: OrderResponse | undefined;
@@ -174,7 +180,8 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
 
 /** The transient ids of a document's shipments (the user's own ids, echoed by the service). */
 function transientIdsOf(doc: BookingDocument): string[] {
-  const shipments: Array<{ transient_id?: string | null }> = doc.kind === 'regular' ? doc.order.order.shipments : doc.kind === 'consolidated' ? doc.booking.shipments : [];
+  const shipments: Array<{ transient_id?: string | null }> =
+    doc.kind === 'regular' ? doc.order.order.shipments : doc.kind === 'consolidated' ? doc.booking.shipments : [];
   return shipments.map((x) => x.transient_id).filter((t): t is string => typeof t === 'string' && t !== '');
 }
 
@@ -208,7 +215,10 @@ function recordFailure(ledger: RecordSink, record: { id: string; file?: string; 
   // Interrupted before anything was sent for this document: nothing to record.
   if ((state === undefined || state.stage === 'new') && isInterruption(err, stop) && !answerLost(detail)) return false;
   const created = state?.orderId !== undefined || (state?.shipmentIds.length ?? 0) > 0;
-  const error = detail instanceof ShipbookError ? { code: detail.code, message: detail.message, exit_code: detail.exitCode } : { code: 'internal', message: detail instanceof Error ? detail.message : String(detail) };
+  const error =
+    detail instanceof ShipbookError
+      ? { code: detail.code, message: detail.message, exit_code: detail.exitCode }
+      : { code: 'internal', message: detail instanceof Error ? detail.message : String(detail) };
   const limit = detail instanceof LimitRefusedError ? { limit: (detail.limitCents / 100).toFixed(2), total: (detail.totalCents / 100).toFixed(2) } : {};
   ledger.append({ ...record, event: 'failed', created, error, ...limit });
   return true;
@@ -226,7 +236,8 @@ export function stoppedAs(state: EntryState | undefined, err: unknown, stop?: Ab
   const interrupted = isInterruption(err, stop);
   if (state?.stage === 'unknown') return 'unknown';
   if (state?.stage === 'accepted') return interrupted ? 'still_booking' : 'failed';
-  if (interrupted && (state?.stage === 'created' || (state?.stage === 'failed' && state.orderId !== undefined && state.error?.code === 'interrupted'))) return 'pending';
+  if (interrupted && (state?.stage === 'created' || (state?.stage === 'failed' && state.orderId !== undefined && state.error?.code === 'interrupted')))
+    return 'pending';
   if (interrupted && (state === undefined || state.stage === 'new')) return 'not_started';
   return 'failed';
 }

@@ -77,7 +77,9 @@ export async function buildAcceptRequest(
   if (type === 'stored_card') {
     const card = flags.card ?? (fromFile?.type === 'stored_card' ? fromFile.credit_card : undefined) ?? (flags.payment ? undefined : defaults.storedCard);
     if (card === undefined) {
-      throw new UsageError('--payment stored_card needs --card <stored-card-id>', { suggestion: 'List the stored cards and their ids with: shipbook card list' });
+      throw new UsageError('--payment stored_card needs --card <stored-card-id>', {
+        suggestion: 'List the stored cards and their ids with: shipbook card list',
+      });
     }
     order.payment = { type, credit_card: card };
   } else if (type === 'credit') {

@@ -200,7 +200,6 @@ function answer(res: ServerResponse, status: number, message: string, headers: R
   sendJson(res, status, { code: status, message }, headers);
 }
 
-
 /**
  * Starts a receiver (see the module documentation for what it answers).
  * Resolves once it listens; rejects when it cannot bind (e.g. `EADDRINUSE`, `EACCES`).
@@ -221,11 +220,15 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
   let latest: ReceiverProblem | undefined;
   const refusals =
     summaryMs > 0
-      ? new RefusalLog((line) => {
-          // The first of a status is reported as it is; the summary line stands for the rest.
-          if (latest !== undefined && line === latest.reason) tell(latest);
-          else tell({ status: 0, reason: line, method: '', remote: '', onTokenPath: true, summary: line });
-        }, `refused on the callback path in the last ${summaryMs / 1000} s`, REFUSALS_SHOWN)
+      ? new RefusalLog(
+          (line) => {
+            // The first of a status is reported as it is; the summary line stands for the rest.
+            if (latest !== undefined && line === latest.reason) tell(latest);
+            else tell({ status: 0, reason: line, method: '', remote: '', onTokenPath: true, summary: line });
+          },
+          `refused on the callback path in the last ${summaryMs / 1000} s`,
+          REFUSALS_SHOWN,
+        )
       : undefined;
   const summariser = refusals === undefined ? undefined : setInterval(() => refusals.flush(), summaryMs);
   summariser?.unref();
@@ -313,11 +316,14 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
   // header timeout was enforced after up to 40 s: checked every second instead.
   const headersTimeout = options.headersTimeoutMs ?? RECEIVER_HEADERS_TIMEOUT_MS;
   const requestTimeout = options.requestTimeoutMs ?? RECEIVER_REQUEST_TIMEOUT_MS;
-  const server = createServer({ requestTimeout, headersTimeout, keepAliveTimeout: 2_000, connectionsCheckingInterval: Math.min(1_000, headersTimeout) }, (req, res) => {
-    handle(req, res).catch(() => {
-      answer(res, 400, 'the request could not be read');
-    });
-  });
+  const server = createServer(
+    { requestTimeout, headersTimeout, keepAliveTimeout: 2_000, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
+    (req, res) => {
+      handle(req, res).catch(() => {
+        answer(res, 400, 'the request could not be read');
+      });
+    },
+  );
   server.on('clientError', (err, socket) => answerMalformed(socket, undefined, err));
 
   const port = await listenOn(server, options.port ?? 0, host);

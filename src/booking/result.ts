@@ -140,11 +140,17 @@ export async function prepareResultWaiter(waiterDeps: WaiterDeps, settings: Wait
   const tunnel = settings.callbackUrl !== undefined || settings.listen !== undefined;
   if (options.ownCallback) {
     if (tunnel) {
-      throw new UsageError('--callback-url and --listen are for shipbook\'s own receiver; they cannot go with your own callback URL (--callback, or callback in the payment file)', {
-        suggestion: 'Drop --callback to let shipbook receive the result, or drop --callback-url/--listen to wait by polling.',
-      });
+      throw new UsageError(
+        "--callback-url and --listen are for shipbook's own receiver; they cannot go with your own callback URL (--callback, or callback in the payment file)",
+        {
+          suggestion: 'Drop --callback to let shipbook receive the result, or drop --callback-url/--listen to wait by polling.',
+        },
+      );
     }
-    deps.onEvent({ type: 'note', message: `The booking result goes to your callback URL; shipbook waits by polling fetch-order-data every ${DEFAULT_POLL_MS / 1000} s.` });
+    deps.onEvent({
+      type: 'note',
+      message: `The booking result goes to your callback URL; shipbook waits by polling fetch-order-data every ${DEFAULT_POLL_MS / 1000} s.`,
+    });
     return pollingWaiter(deps, settings.pollMs, settings.timeoutMs);
   }
   const listen = settings.listen ?? { host: '127.0.0.1', port: settings.callbackUrl !== undefined ? TUNNEL_DEFAULT_PORT : 0 };
@@ -159,11 +165,17 @@ export async function prepareResultWaiter(waiterDeps: WaiterDeps, settings: Wait
       type: 'note',
       message: `The service at ${new URL(api.baseUrl).origin} cannot reach a receiver on this machine's loopback, so shipbook waits by polling fetch-order-data every ${DEFAULT_POLL_MS / 1000} s.`,
     });
-    deps.onEvent({ type: 'note', message: 'To wait by callback, expose a receiver (e.g. through a tunnel) and give --callback-url https://… --listen 127.0.0.1:8787.' });
+    deps.onEvent({
+      type: 'note',
+      message: 'To wait by callback, expose a receiver (e.g. through a tunnel) and give --callback-url https://… --listen 127.0.0.1:8787.',
+    });
     return pollingWaiter(deps, DEFAULT_POLL_MS, settings.timeoutMs);
   }
   if (!isLoopbackHost(listen.host)) {
-    deps.onEvent({ type: 'warning', message: `the callback receiver listens on ${listen.host}, reachable from the network; only its unguessable path is accepted` });
+    deps.onEvent({
+      type: 'warning',
+      message: `the callback receiver listens on ${listen.host}, reachable from the network; only its unguessable path is accepted`,
+    });
   }
   return callbackWaiter(deps, settings, listen);
 }
@@ -233,7 +245,9 @@ function pollingWaiter(deps: Deps, pollMs: number, timeoutMs: number): ResultWai
             if (!warned) deps.onEvent({ type: 'warning', message: `a poll failed (${err.message}); still polling` });
             warned = true;
           },
-        }).catch((err: unknown) => (signal?.aborted ? Promise.reject(waitInterrupted(orderId)) : state.closed ? new Promise<never>(() => {}) : Promise.reject(err)));
+        }).catch((err: unknown) =>
+          signal?.aborted ? Promise.reject(waitInterrupted(orderId)) : state.closed ? new Promise<never>(() => {}) : Promise.reject(err),
+        );
         return await state.guard(order);
       } finally {
         if (!state.closed) state.end();
@@ -346,7 +360,10 @@ async function checkCallback(deps: Deps, orderId: string, cb: ReceivedCallback):
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     if (isTransient(err)) {
-      deps.onEvent({ type: 'warning', message: `a callback says order ${orderId} is ${claim.text}, but fetch-order-data could not confirm it yet (${why}); checking again` });
+      deps.onEvent({
+        type: 'warning',
+        message: `a callback says order ${orderId} is ${claim.text}, but fetch-order-data could not confirm it yet (${why}); checking again`,
+      });
       return reportsFailure ? { kind: 'wait', reportedFailure: cb } : { kind: 'wait' };
     }
     if (!claim.final) return { kind: 'wait' };
@@ -361,21 +378,33 @@ async function checkCallback(deps: Deps, orderId: string, cb: ReceivedCallback):
       deps.onEvent({ type: 'warning', message: `the callback said order ${orderId} ${claim.text}, but the service shows it processed: going by the service` });
     }
     const differing = trackingDisagreement(order, fromCallback);
-    if (differing !== undefined) deps.onEvent({ type: 'warning', message: `the callback's tracking numbers (${differing.callback}) differ from the service's (${differing.service}): showing the service's` });
+    if (differing !== undefined)
+      deps.onEvent({
+        type: 'warning',
+        message: `the callback's tracking numbers (${differing.callback}) differ from the service's (${differing.service}): showing the service's`,
+      });
     return { kind: 'done', order: mergeCallbackOrder(order, fromCallback ?? { id: orderId, shipments: [] }, 'service') };
   }
   if (word === 'failed' || word === 'cancelled') {
-    if (claim.success) deps.onEvent({ type: 'warning', message: `the callback said order ${orderId} is processed, but the service shows it ${word}: going by the service` });
+    if (claim.success)
+      deps.onEvent({ type: 'warning', message: `the callback said order ${orderId} is processed, but the service shows it ${word}: going by the service` });
     const { code, message: cbMessage } = cb.body;
     const reason = message ?? (claim.success ? undefined : cbMessage || undefined);
     if (reportsFailure) {
-      throw new BookingFailedError(orderId, `booking of order ${orderId} ${word === 'failed' ? 'failed' : `ended ${word}`}: ${reason ?? 'no message'} (callback code ${code}, order status ${order.status ?? 'not given'})`, { suggestion });
+      throw new BookingFailedError(
+        orderId,
+        `booking of order ${orderId} ${word === 'failed' ? 'failed' : `ended ${word}`}: ${reason ?? 'no message'} (callback code ${code}, order status ${order.status ?? 'not given'})`,
+        { suggestion },
+      );
     }
     throw bookingEndedError(order, reason);
   }
   if (reportsFailure) throw errorReported(orderId, cb, { status: order.status });
   if (claim.final) {
-    deps.onEvent({ type: 'warning', message: `a callback says order ${orderId} is ${claim.text}, but the service still shows it ${word}: waiting for the service` });
+    deps.onEvent({
+      type: 'warning',
+      message: `a callback says order ${orderId} is ${claim.text}, but the service still shows it ${word}: waiting for the service`,
+    });
   } else {
     deps.debugLog(`callback for order ${orderId} with status ${fromCallback?.status ?? '(none)'}: still booking`);
   }
@@ -423,7 +452,8 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
         return { accepted: true };
       },
       onProblem(p) {
-        const line = p.summary !== undefined ? `callback receiver: ${p.summary}` : `callback receiver answered ${p.status} to a ${p.method} from ${p.remote}: ${p.reason}`;
+        const line =
+          p.summary !== undefined ? `callback receiver: ${p.summary}` : `callback receiver answered ${p.status} to a ${p.method} from ${p.remote}: ${p.reason}`;
         if (!p.onTokenPath) return deps.debugLog(line);
         if (state.waitingFor !== undefined) deps.onEvent({ type: 'warning', message: `${line}; still waiting` });
         else deps.debugLog(line);
@@ -439,7 +469,10 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
   const callbackUrl = publicCallbackUrl(receiver, settings.callbackUrl);
   const masked = (url: string) => maskToken(url, receiver.token);
   if (settings.callbackUrl !== undefined || settings.listen !== undefined) {
-    deps.onEvent({ type: 'note', message: `callback receiver on ${masked(receiver.localUrl)}${settings.callbackUrl !== undefined ? `, reached through ${masked(callbackUrl)}` : ''}` });
+    deps.onEvent({
+      type: 'note',
+      message: `callback receiver on ${masked(receiver.localUrl)}${settings.callbackUrl !== undefined ? `, reached through ${masked(callbackUrl)}` : ''}`,
+    });
   } else {
     deps.debugLog(`callback receiver on ${masked(receiver.localUrl)}`);
   }
@@ -491,11 +524,15 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
           const now = deps.now();
           if (polling && (now >= nextPoll || now >= deadline)) {
             try {
-              const { order, message } = await fetchOrderWithMessage(deps.api, orderId, deps.paths, { retry: 'never', timeoutMs: pollBudget(deadline - deps.now()) });
+              const { order, message } = await fetchOrderWithMessage(deps.api, orderId, deps.paths, {
+                retry: 'never',
+                timeoutMs: pollBudget(deadline - deps.now()),
+              });
               await state.guard(undefined);
               const word = orderStatusWord(order.status);
               if (word === 'processed' && inbox.length === 0) {
-                if (!hinted) deps.onEvent({ type: 'note', label: 'note', message: `no callback arrived, but fetch-order-data shows order ${orderId} processed` });
+                if (!hinted)
+                  deps.onEvent({ type: 'note', label: 'note', message: `no callback arrived, but fetch-order-data shows order ${orderId} processed` });
                 return order;
               }
               if ((word === 'failed' || word === 'cancelled') && inbox.length === 0) throw bookingEndedError(order, message);

@@ -104,7 +104,10 @@ function isBadAnswer(err: unknown): err is ShipbookError {
  * says the booking may still be running and how to look.
  */
 function resultUnreadableError(orderId: string, lastState: string, cause: ShipbookError, paths?: OrderPaths): ResultUnreadableError {
-  const pathHint = cause instanceof ApiError && cause.status === 404 ? ` If the service reads orders at another path, set it with "${shellCommand('config', 'set', 'paths.fetch-order', paths?.fetchOrder ?? 'orders/{order_id}/')}".` : '';
+  const pathHint =
+    cause instanceof ApiError && cause.status === 404
+      ? ` If the service reads orders at another path, set it with "${shellCommand('config', 'set', 'paths.fetch-order', paths?.fetchOrder ?? 'orders/{order_id}/')}".`
+      : '';
   return new ResultUnreadableError(orderId, lastState, cause, {
     suggestion: `The order is ${lastState === 'pending' ? 'pending' : `${lastState}; its booking may still be running`}: do not book it again. Run "${shellCommand('order', 'get', orderId)}" to see it later.${pathHint}`,
   });

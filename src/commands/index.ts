@@ -23,21 +23,76 @@ interface CommandEntry {
 
 /** The commands, in help order (help and completion are added last, see {@link registerCommands}). */
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'quote', term: 'quote [options] [file]', summary: 'get prices for a route and packages', load: async () => (await import('./quote/index.js')).quoteCommand },
+  {
+    name: 'quote',
+    term: 'quote [options] [file]',
+    summary: 'get prices for a route and packages',
+    load: async () => (await import('./quote/index.js')).quoteCommand,
+  },
   { name: 'order', term: 'order', summary: 'create, accept, show and cancel orders', load: async () => (await import('./order/index.js')).orderCommand },
-  { name: 'shipment', term: 'shipment', summary: 'consolidated mail: create shipments and combine them into a parent order', load: async () => (await import('./shipment/index.js')).shipmentCommand },
+  {
+    name: 'shipment',
+    term: 'shipment',
+    summary: 'consolidated mail: create shipments and combine them into a parent order',
+    load: async () => (await import('./shipment/index.js')).shipmentCommand,
+  },
   { name: 'service', term: 'service', summary: 'show the data of a service', load: async () => (await import('./service/index.js')).serviceCommand },
   { name: 'card', term: 'card', summary: 'stored cards: list them', load: async () => (await import('./card/index.js')).cardCommand },
-  { name: 'book', term: 'book [options] [inputs...]', summary: 'create, accept and wait for a booking in one go', load: async () => (await import('./book/index.js')).bookCommand },
-  { name: 'journal', term: 'journal', summary: 'show and settle what the ledger says about each document', load: async () => (await import('./journal/index.js')).journalCommand },
-  { name: 'validate', term: 'validate [options] <files...>', summary: 'check input files offline: every problem with its line and field', load: async () => (await import('./validate/index.js')).validateCommand },
+  {
+    name: 'book',
+    term: 'book [options] [inputs...]',
+    summary: 'create, accept and wait for a booking in one go',
+    load: async () => (await import('./book/index.js')).bookCommand,
+  },
+  {
+    name: 'journal',
+    term: 'journal',
+    summary: 'show and settle what the ledger says about each document',
+    load: async () => (await import('./journal/index.js')).journalCommand,
+  },
+  {
+    name: 'validate',
+    term: 'validate [options] <files...>',
+    summary: 'check input files offline: every problem with its line and field',
+    load: async () => (await import('./validate/index.js')).validateCommand,
+  },
   { name: 'csv', term: 'csv', summary: 'spreadsheets of orders: a template to fill in', load: async () => (await import('./csv/index.js')).csvCommand },
-  { name: 'schema', term: 'schema <kind>', summary: 'print the JSON Schema of an input file kind, for editors', load: async () => (await import('./schema/index.js')).schemaCommand },
-  { name: 'callback', term: 'callback', summary: 'receive booking callbacks on this machine', load: async () => (await import('./callback/index.js')).callbackCommand },
-  { name: 'sandbox', term: 'sandbox [options]', summary: 'run the simulated booking service on this machine', load: async () => (await import('./sandbox/index.js')).sandboxCommand },
-  { name: 'auth', term: 'auth', summary: 'log in to a booking service, show the credentials in use, log out', load: async () => (await import('./auth/index.js')).authCommand },
-  { name: 'config', term: 'config', summary: 'profile settings, saved senders and the configuration file', load: async () => (await import('./config/index.js')).configCommand },
-  { name: 'doctor', term: 'doctor [options]', summary: 'check the set-up: Node.js, configuration, profile, service, key, callbacks, sandbox state', load: async () => (await import('./doctor/index.js')).doctorCommand },
+  {
+    name: 'schema',
+    term: 'schema <kind>',
+    summary: 'print the JSON Schema of an input file kind, for editors',
+    load: async () => (await import('./schema/index.js')).schemaCommand,
+  },
+  {
+    name: 'callback',
+    term: 'callback',
+    summary: 'receive booking callbacks on this machine',
+    load: async () => (await import('./callback/index.js')).callbackCommand,
+  },
+  {
+    name: 'sandbox',
+    term: 'sandbox [options]',
+    summary: 'run the simulated booking service on this machine',
+    load: async () => (await import('./sandbox/index.js')).sandboxCommand,
+  },
+  {
+    name: 'auth',
+    term: 'auth',
+    summary: 'log in to a booking service, show the credentials in use, log out',
+    load: async () => (await import('./auth/index.js')).authCommand,
+  },
+  {
+    name: 'config',
+    term: 'config',
+    summary: 'profile settings, saved senders and the configuration file',
+    load: async () => (await import('./config/index.js')).configCommand,
+  },
+  {
+    name: 'doctor',
+    term: 'doctor [options]',
+    summary: 'check the set-up: Node.js, configuration, profile, service, key, callbacks, sandbox state',
+    load: async () => (await import('./doctor/index.js')).doctorCommand,
+  },
 ];
 
 /** The two commands that read the whole tree, as the top-level help lists them. */
@@ -94,7 +149,11 @@ export async function registerCommands(program: Command, ctx: Context, argv?: re
   }
   for (const c of COMMANDS) program.addCommand((await c.load())(ctx));
   // These read the finished tree: keep them last.
-  const [{ installHelpCommand }, { installCompletion }, { applyHelpExtras }] = await Promise.all([import('./help/topics.js'), import('./completion/index.js'), import('./help/examples.js')]);
+  const [{ installHelpCommand }, { installCompletion }, { applyHelpExtras }] = await Promise.all([
+    import('./help/topics.js'),
+    import('./completion/index.js'),
+    import('./help/examples.js'),
+  ]);
   installHelpCommand(program, ctx);
   installCompletion(program, ctx);
   applyHelpExtras(program);

@@ -102,15 +102,13 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     fallback: DEFAULT_ORDER_PATHS.fetchServiceData,
     example: 'v2/services/{service_code}/',
   },
-  ...QUOTE_PARAM_FIELDS.map(
-    (field): SettingKey => ({
-      key: `quote-params.${field}`,
-      scope: 'profile',
-      meaning: `name of the GET /quote/ query parameter that carries the package's ${field} (not shown in the interface document)`,
-      fallback: DEFAULT_QUOTE_PACKAGE_PARAMS[field],
-      example: `package_${field}`,
-    }),
-  ),
+  ...QUOTE_PARAM_FIELDS.map((field): SettingKey => ({
+    key: `quote-params.${field}`,
+    scope: 'profile',
+    meaning: `name of the GET /quote/ query parameter that carries the package's ${field} (not shown in the interface document)`,
+    fallback: DEFAULT_QUOTE_PACKAGE_PARAMS[field],
+    example: `package_${field}`,
+  })),
   {
     key: 'payment.type',
     scope: 'profile',

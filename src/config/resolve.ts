@@ -134,7 +134,8 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
   const timeout = nonEmpty(input.env.SHIPBOOK_TIMEOUT);
   if (timeout !== undefined) {
     const ms = durationMs(timeout);
-    if (ms === undefined) throw new ConfigError(`SHIPBOOK_TIMEOUT "${timeout}" is not a duration`, { suggestion: 'For example SHIPBOOK_TIMEOUT=30s, 2m or 500ms.' });
+    if (ms === undefined)
+      throw new ConfigError(`SHIPBOOK_TIMEOUT "${timeout}" is not a duration`, { suggestion: 'For example SHIPBOOK_TIMEOUT=30s, 2m or 500ms.' });
     profile.requestTimeoutMs = ms;
   }
   const baseUrl = nonEmpty(input.env.SHIPBOOK_BASE_URL);

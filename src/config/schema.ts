@@ -88,35 +88,45 @@ export function baseUrlProblem(raw: string): string | undefined {
 
 const textValue = lazySchema(() => z.string({ error: 'expected text' }).min(1, { error: 'must not be empty' }));
 
-const baseUrl = lazySchema(() => textValue.superRefine((v, ctx) => {
-  const problem = baseUrlProblem(v);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-}));
+const baseUrl = lazySchema(() =>
+  textValue.superRefine((v, ctx) => {
+    const problem = baseUrlProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
-const orderPath = lazySchema(() => textValue.superRefine((v, ctx) => {
-  const problem = orderPathProblem(v);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-}));
+const orderPath = lazySchema(() =>
+  textValue.superRefine((v, ctx) => {
+    const problem = orderPathProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
-const cardsPath = lazySchema(() => textValue.superRefine((v, ctx) => {
-  const problem = referencedPathProblem(v);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-}));
+const cardsPath = lazySchema(() =>
+  textValue.superRefine((v, ctx) => {
+    const problem = referencedPathProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
-const servicePath = lazySchema(() => textValue.superRefine((v, ctx) => {
-  const problem = referencedPathProblem(v, '{service_code}');
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-}));
+const servicePath = lazySchema(() =>
+  textValue.superRefine((v, ctx) => {
+    const problem = referencedPathProblem(v, '{service_code}');
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
 /** A sender address: the collection address of an order (35-character limits) without `pickup`. */
 export const senderAddress = lazySchema(() => deliveryRequest('order'));
 /** A sender address as written in the configuration file (before parsing). */
 export type SenderAddress = z.input<typeof senderAddress>;
 
-const senderName = lazySchema(() => z.string().superRefine((v, ctx) => {
-  const problem = nameProblem(v, 'sender');
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-}));
+const senderName = lazySchema(() =>
+  z.string().superRefine((v, ctx) => {
+    const problem = nameProblem(v, 'sender');
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
 /** A duration as the `timeout` setting takes it: a number and `ms`, `s`, `m` or `h` (seconds when no unit). */
 const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(ms|s|m|h)?\s*$/i;
@@ -135,87 +145,103 @@ export function durationMs(text: string): number | undefined {
 export const QUOTE_PARAM_FIELDS = ['length', 'width', 'height', 'weight', 'unit'] as const;
 
 /** A query parameter name: letters, digits and `_ - . [ ]`, as a service's parameter names go. */
-const quoteParamName = lazySchema(() => z
-  .string({ error: 'expected text' })
-  .regex(/^[A-Za-z0-9_.[\]-]{1,64}$/, { error: 'must be a query parameter name: letters, digits, _ - . [ ] (at most 64)' }));
+const quoteParamName = lazySchema(() =>
+  z.string({ error: 'expected text' }).regex(/^[A-Za-z0-9_.[\]-]{1,64}$/, { error: 'must be a query parameter name: letters, digits, _ - . [ ] (at most 64)' }),
+);
 
 /** One stored profile: every member optional; defaults apply at resolution (see resolve.ts). */
-export const storedProfile = lazySchema(() => z.strictObject(
-  {
-    'base-url': baseUrl.optional(),
-    // Never echo the value of a key in an error message.
-    'api-key': z
-      .string({ error: 'expected text' })
-      .min(1, { error: 'must not be empty' })
-      .refine((v) => !/\s/.test(v), { error: 'must not contain spaces or line breaks' })
-      .optional(),
-    'auth-header': z.string({ error: 'expected text' }).regex(HEADER_NAME_PATTERN, { error: 'must be an HTTP header name, e.g. Authorization' }).optional(),
-    'auth-prefix': z.string({ error: 'expected text' }).regex(/^[^\r\n]*$/, { error: 'must not contain line breaks' }).optional(),
-    // A profile whose base URL is a `shipbook sandbox` (or another simulator): its output is marked
-    // as sandbox output, never taken for real bookings. Text, as `shipbook config set` writes every value.
-    sandbox: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
-    timeout: z
-      .string({ error: 'expected a duration' })
-      .regex(DURATION_PATTERN, { error: 'must be a duration such as 60s, 2m or 500ms' })
-      .optional(),
-    paths: z
-      .strictObject(
-        {
-          'fetch-order': orderPath.optional(),
-          'cancel-order': orderPath.optional(),
-          'fetch-credit-cards': cardsPath.optional(),
-          'fetch-service-data': servicePath.optional(),
-        },
-        { error: 'expected an object' },
-      )
-      .optional(),
-    'quote-params': z
-      .strictObject(
-        Object.fromEntries(QUOTE_PARAM_FIELDS.map((f) => [f, quoteParamName.optional()])) as Record<(typeof QUOTE_PARAM_FIELDS)[number], z.ZodOptional<typeof quoteParamName>>,
-        { error: 'expected an object' },
-      )
-      .optional(),
-    payment: z
-      .strictObject(
-        {
-          type: z.enum(DEFAULT_PAYMENT_TYPES, { error: 'must be credit or stored_card' }).optional(),
-          'stored-card': textValue.optional(),
-        },
-        { error: 'expected an object' },
-      )
-      .optional(),
-    senders: z.record(senderName, senderAddress, { error: 'expected an object of named addresses' }).optional(),
-  },
-  { error: 'expected an object' },
-).superRefine((p, ctx) => {
-  if (p.payment?.type === 'stored_card' && p.payment['stored-card'] === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['payment', 'stored-card'], message: 'required when payment.type is stored_card (the id of a card stored by the service)' });
-  }
-}));
+export const storedProfile = lazySchema(() =>
+  z
+    .strictObject(
+      {
+        'base-url': baseUrl.optional(),
+        // Never echo the value of a key in an error message.
+        'api-key': z
+          .string({ error: 'expected text' })
+          .min(1, { error: 'must not be empty' })
+          .refine((v) => !/\s/.test(v), { error: 'must not contain spaces or line breaks' })
+          .optional(),
+        'auth-header': z.string({ error: 'expected text' }).regex(HEADER_NAME_PATTERN, { error: 'must be an HTTP header name, e.g. Authorization' }).optional(),
+        'auth-prefix': z
+          .string({ error: 'expected text' })
+          .regex(/^[^\r\n]*$/, { error: 'must not contain line breaks' })
+          .optional(),
+        // A profile whose base URL is a `shipbook sandbox` (or another simulator): its output is marked
+        // as sandbox output, never taken for real bookings. Text, as `shipbook config set` writes every value.
+        sandbox: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+        timeout: z.string({ error: 'expected a duration' }).regex(DURATION_PATTERN, { error: 'must be a duration such as 60s, 2m or 500ms' }).optional(),
+        paths: z
+          .strictObject(
+            {
+              'fetch-order': orderPath.optional(),
+              'cancel-order': orderPath.optional(),
+              'fetch-credit-cards': cardsPath.optional(),
+              'fetch-service-data': servicePath.optional(),
+            },
+            { error: 'expected an object' },
+          )
+          .optional(),
+        'quote-params': z
+          .strictObject(
+            Object.fromEntries(QUOTE_PARAM_FIELDS.map((f) => [f, quoteParamName.optional()])) as Record<
+              (typeof QUOTE_PARAM_FIELDS)[number],
+              z.ZodOptional<typeof quoteParamName>
+            >,
+            { error: 'expected an object' },
+          )
+          .optional(),
+        payment: z
+          .strictObject(
+            {
+              type: z.enum(DEFAULT_PAYMENT_TYPES, { error: 'must be credit or stored_card' }).optional(),
+              'stored-card': textValue.optional(),
+            },
+            { error: 'expected an object' },
+          )
+          .optional(),
+        senders: z.record(senderName, senderAddress, { error: 'expected an object of named addresses' }).optional(),
+      },
+      { error: 'expected an object' },
+    )
+    .superRefine((p, ctx) => {
+      if (p.payment?.type === 'stored_card' && p.payment['stored-card'] === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['payment', 'stored-card'],
+          message: 'required when payment.type is stored_card (the id of a card stored by the service)',
+        });
+      }
+    }),
+);
 /** One stored profile as written in the configuration file (before parsing; every member optional). */
 export type StoredProfile = z.input<typeof storedProfile>;
 
 /** The whole configuration file. */
-export const configFile = lazySchema(() => z
-  .strictObject(
-    {
-      version: z.literal(CONFIG_VERSION, { error: `must be ${CONFIG_VERSION}` }).optional(),
-      'default-profile': z.string({ error: 'expected text' }).optional(),
-      profiles: z.record(z.string(), storedProfile, { error: 'expected an object of named profiles' }).optional(),
-      // The built-in profile is not stored, and none of its settings can change; the sender
-      // addresses saved while it is active are the user's own data, kept here.
-      sandbox: z
-        .strictObject({ senders: z.record(senderName, senderAddress, { error: 'expected an object of named addresses' }).optional() }, { error: 'expected an object' })
-        .optional(),
-    },
-    { error: 'expected an object' },
-  )
-  .superRefine((file, ctx) => {
-    for (const name of Object.keys(file.profiles ?? {})) {
-      const problem = nameProblem(name, 'profile');
-      if (problem) ctx.addIssue({ code: 'custom', path: ['profiles', name], message: problem });
-    }
-  }));
+export const configFile = lazySchema(() =>
+  z
+    .strictObject(
+      {
+        version: z.literal(CONFIG_VERSION, { error: `must be ${CONFIG_VERSION}` }).optional(),
+        'default-profile': z.string({ error: 'expected text' }).optional(),
+        profiles: z.record(z.string(), storedProfile, { error: 'expected an object of named profiles' }).optional(),
+        // The built-in profile is not stored, and none of its settings can change; the sender
+        // addresses saved while it is active are the user's own data, kept here.
+        sandbox: z
+          .strictObject(
+            { senders: z.record(senderName, senderAddress, { error: 'expected an object of named addresses' }).optional() },
+            { error: 'expected an object' },
+          )
+          .optional(),
+      },
+      { error: 'expected an object' },
+    )
+    .superRefine((file, ctx) => {
+      for (const name of Object.keys(file.profiles ?? {})) {
+        const problem = nameProblem(name, 'profile');
+        if (problem) ctx.addIssue({ code: 'custom', path: ['profiles', name], message: problem });
+      }
+    }),
+);
 
 /** The configuration as stored (input form: kept exactly as written, sender addresses included). */
 export interface ConfigData {

@@ -47,7 +47,12 @@ function modeString(mode: number): string {
 }
 
 /** Permission warnings for a config file and its directory (POSIX only; empty on Windows). */
-export function permissionWarnings(file: string, fileStats: Pick<Stats, 'mode'>, dirStats: Pick<Stats, 'mode'> | undefined, platform: NodeJS.Platform = process.platform): string[] {
+export function permissionWarnings(
+  file: string,
+  fileStats: Pick<Stats, 'mode'>,
+  dirStats: Pick<Stats, 'mode'> | undefined,
+  platform: NodeJS.Platform = process.platform,
+): string[] {
   if (platform === 'win32') return [];
   const out: string[] = [];
   if ((fileStats.mode & 0o077) !== 0) {
@@ -91,7 +96,8 @@ function validateConfig(file: string, value: unknown): ConfigData {
 
 /** The error for a file that is not JSON (SyntaxError) or not a JSON object (TypeError). */
 function unusableFile(file: string, err: unknown): ConfigError {
-  const message = err instanceof SyntaxError ? `${file} is not valid JSON (${err.message})` : `${file} is not a shipbook configuration (${(err as Error).message})`;
+  const message =
+    err instanceof SyntaxError ? `${file} is not valid JSON (${err.message})` : `${file} is not a shipbook configuration (${(err as Error).message})`;
   return new ConfigError(message, { suggestion: SUGGEST_FIX(file), cause: err });
 }
 

@@ -97,7 +97,8 @@ export function checkConfigFile(deps: Pick<DoctorDeps, 'env' | 'platform'>): { r
   const name = 'configuration file';
   try {
     const snap = store.read();
-    if (!snap.exists) return { store, ok: true, result: { id: 'config-file', name, status: 'ok', detail: `${store.path} (not created yet: built-in defaults)` } };
+    if (!snap.exists)
+      return { store, ok: true, result: { id: 'config-file', name, status: 'ok', detail: `${store.path} (not created yet: built-in defaults)` } };
     let warnings: string[] = [];
     try {
       warnings = permissionWarnings(store.path, statSync(store.path), statSync(store.dir), deps.platform);
@@ -113,7 +114,11 @@ export function checkConfigFile(deps: Pick<DoctorDeps, 'env' | 'platform'>): { r
           name,
           status: 'fail',
           detail: `${store.path}: ${warnings.map((w) => w.replace(/^warning: /, '').replace(/; run .*$/, '')).join('; ')}`,
-          fix: warnings.map((w) => /run (.*)$/.exec(w)?.[1]).filter(Boolean).join(' && ') + ' (the file holds API keys)',
+          fix:
+            warnings
+              .map((w) => /run (.*)$/.exec(w)?.[1])
+              .filter(Boolean)
+              .join(' && ') + ' (the file holds API keys)',
           exitCode: EXIT.AUTH,
         },
       };
@@ -192,7 +197,13 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
     api = await deps.api();
   } catch (err) {
     return [
-      { ...base, status: 'fail', detail: message(err), fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : 'Check the base URL: shipbook config get base-url', exitCode: err instanceof ShipbookError ? err.exitCode : EXIT.NETWORK },
+      {
+        ...base,
+        status: 'fail',
+        detail: message(err),
+        fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : 'Check the base URL: shipbook config get base-url',
+        exitCode: err instanceof ShipbookError ? err.exitCode : EXIT.NETWORK,
+      },
       { ...key, status: 'skip', detail: 'not checked: no client' },
     ];
   }
@@ -229,7 +240,9 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
       Object.assign(base, {
         status: 'fail',
         detail: `${where}: ${message(err)}`,
-        fix: !profile.baseUrl ? 'Run again with --debug and report it: the built-in sandbox did not answer.' : `Check the base URL (${profile.sources.baseUrl ?? 'config'}) and your network: shipbook config get base-url`,
+        fix: !profile.baseUrl
+          ? 'Run again with --debug and report it: the built-in sandbox did not answer.'
+          : `Check the base URL (${profile.sources.baseUrl ?? 'config'}) and your network: shipbook config get base-url`,
         exitCode: EXIT.NETWORK,
       });
       Object.assign(key, { status: 'skip', detail: 'not checked: the service did not answer' });
@@ -253,14 +266,18 @@ export async function checkCallbackBind(listen: { host: string; port: number } =
         name,
         status: 'fail',
         detail: `cannot listen on ${label}: ${inUse ? 'the port is in use' : err.code === 'EACCES' ? 'permission denied' : err.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : err.message}`,
-        fix: inUse ? 'Choose another port with --listen <host:port>, or stop what uses it.' : 'Choose an address of this machine with --listen <host:port>, or wait by polling: --poll 5s.',
+        fix: inUse
+          ? 'Choose another port with --listen <host:port>, or stop what uses it.'
+          : 'Choose an address of this machine with --listen <host:port>, or wait by polling: --poll 5s.',
         exitCode: EXIT.INPUT,
       });
     });
     server.listen(listen.port, listen.host, () => {
       const addr = server.address();
       const bound = typeof addr === 'object' && addr ? `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` : label;
-      server.close(() => resolve({ id: 'callback', name, status: 'ok', detail: `can listen on ${listen.port === 0 ? `${listen.host}, any port (tried ${bound})` : bound}` }));
+      server.close(() =>
+        resolve({ id: 'callback', name, status: 'ok', detail: `can listen on ${listen.port === 0 ? `${listen.host}, any port (tried ${bound})` : bound}` }),
+      );
     });
   });
 }
@@ -274,18 +291,45 @@ export function checkSandboxState(env: Readonly<Record<string, string | undefine
     st = statSync(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { id: 'sandbox-state', name, status: 'ok', detail: `${dir} (not created yet)` };
-    return { id: 'sandbox-state', name, status: 'fail', detail: `${dir}: ${message(err)}`, fix: `Check the directory, or choose another with SHIPBOOK_STATE_DIR`, exitCode: EXIT.AUTH };
+    return {
+      id: 'sandbox-state',
+      name,
+      status: 'fail',
+      detail: `${dir}: ${message(err)}`,
+      fix: `Check the directory, or choose another with SHIPBOOK_STATE_DIR`,
+      exitCode: EXIT.AUTH,
+    };
   }
   if (!st.isDirectory()) {
-    return { id: 'sandbox-state', name, status: 'fail', detail: `${dir} is not a directory`, fix: `Move it away, or choose another with SHIPBOOK_STATE_DIR`, exitCode: EXIT.AUTH };
+    return {
+      id: 'sandbox-state',
+      name,
+      status: 'fail',
+      detail: `${dir} is not a directory`,
+      fix: `Move it away, or choose another with SHIPBOOK_STATE_DIR`,
+      exitCode: EXIT.AUTH,
+    };
   }
   try {
     accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
   } catch {
-    return { id: 'sandbox-state', name, status: 'fail', detail: `${dir} is not writable by you`, fix: `chmod u+rwx ${dir}, or choose another with SHIPBOOK_STATE_DIR`, exitCode: EXIT.AUTH };
+    return {
+      id: 'sandbox-state',
+      name,
+      status: 'fail',
+      detail: `${dir} is not writable by you`,
+      fix: `chmod u+rwx ${dir}, or choose another with SHIPBOOK_STATE_DIR`,
+      exitCode: EXIT.AUTH,
+    };
   }
   if (platform !== 'win32' && (st.mode & 0o077) !== 0) {
-    return { id: 'sandbox-state', name, status: 'warn', detail: `${dir} is accessible by others (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`, fix: `chmod 700 ${dir}` };
+    return {
+      id: 'sandbox-state',
+      name,
+      status: 'warn',
+      detail: `${dir} is accessible by others (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`,
+      fix: `chmod 700 ${dir}`,
+    };
   }
   return { id: 'sandbox-state', name, status: 'ok', detail: `${dir}` };
 }
@@ -295,7 +339,9 @@ export async function runChecks(deps: DoctorDeps): Promise<CheckResult[]> {
   const results: CheckResult[] = [checkNode(deps.nodeVersion ?? process.versions.node)];
   const config = checkConfigFile(deps);
   results.push(config.result);
-  const { result, profile } = config.ok ? checkProfile(deps, config.store) : { result: { id: 'profile', name: 'profile', status: 'skip' as const, detail: 'not checked: the configuration file is unusable' }, profile: undefined };
+  const { result, profile } = config.ok
+    ? checkProfile(deps, config.store)
+    : { result: { id: 'profile', name: 'profile', status: 'skip' as const, detail: 'not checked: the configuration file is unusable' }, profile: undefined };
   results.push(result);
   if (profile) {
     results.push(...(await checkService(profile, deps)));

@@ -49,7 +49,11 @@ export function readLimited(stream: Readable, limit: number, drainLimit: number,
     stream.on('end', () => {
       if (done) return;
       done = true;
-      resolve(total > limit ? { tooLarge: true, drained: true } : { text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') });
+      resolve(
+        total > limit
+          ? { tooLarge: true, drained: true }
+          : { text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') },
+      );
     });
     stream.on('error', (err) => {
       if (done) return;

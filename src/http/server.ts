@@ -40,7 +40,9 @@ export function answerMalformed(socket: Duplex | Socket, body?: unknown, err?: u
   const value = typeof body === 'function' ? (body as (s: number) => unknown)(status) : body;
   const text = value === undefined ? '' : JSON.stringify(value);
   const type = value === undefined ? '' : 'content-type: application/json\r\n';
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${type}${extra}content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
 }
 

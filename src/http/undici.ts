@@ -37,10 +37,12 @@ type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' |
 export function request(url: string | URL, options: RequestOptions): Promise<Undici.Dispatcher.ResponseData> {
   const { origin, path } = typeof url === 'string' ? splitUrl(url) : { origin: url.origin, path: `${url.pathname}${url.search}` };
   const { dispatcher, ...rest } = options;
-  return (requestImpl as (this: Undici.Dispatcher, o: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>).call(
-    dispatcher,
-    { ...rest, origin, path, method: options.method ?? (options.body ? 'PUT' : 'GET') },
-  );
+  return (requestImpl as (this: Undici.Dispatcher, o: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>).call(dispatcher, {
+    ...rest,
+    origin,
+    path,
+    method: options.method ?? (options.body ? 'PUT' : 'GET'),
+  });
 }
 
 /** The origin of the URL parsed last, and the same followed by `/`: the start of the next ones. */

@@ -26,7 +26,9 @@ import { CSV_COLUMNS, CSV_COLUMN_BY_NAME } from './csv-layout.js';
 import { documentProblems, loadDocument, type LoadedDocument } from './load.js';
 import { ValidationError } from '../errors.js';
 
-const header = z.string({ error: (iss) => (iss.input === undefined ? 'required' : 'expected a header of the file (text)') }).min(1, { error: 'expected a header of the file' });
+const header = z
+  .string({ error: (iss) => (iss.input === undefined ? 'required' : 'expected a header of the file (text)') })
+  .min(1, { error: 'expected a header of the file' });
 
 const source = z.union(
   [
@@ -35,7 +37,11 @@ const source = z.union(
     z.strictObject({
       column: header,
       part: z.enum(['first', 'rest'], { error: 'first (the first word) or rest (the words after it)' }).optional(),
-      values: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]), { error: 'expected the cells and what each stands for, e.g. {Standard: SB-DOM-ROAD}' }).optional(),
+      values: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]), {
+          error: 'expected the cells and what each stands for, e.g. {Standard: SB-DOM-ROAD}',
+        })
+        .optional(),
     }),
     z.strictObject({ first_of: z.array(header).min(1, { error: 'at least 1 header' }) }),
     z.strictObject({ join: z.array(header).min(1, { error: 'at least 1 header' }), with: z.string().optional() }),
@@ -116,9 +122,26 @@ export async function loadCsvMapping(file: string): Promise<CsvMapping> {
       continue;
     }
     if (lines) {
-      const headers = typeof src === 'string' ? [src] : Array.isArray(src) ? src : 'column' in src ? [src.column] : 'join' in src ? src.join : 'first_of' in src ? src.first_of : undefined;
+      const headers =
+        typeof src === 'string'
+          ? [src]
+          : Array.isArray(src)
+            ? src
+            : 'column' in src
+              ? [src.column]
+              : 'join' in src
+                ? src.join
+                : 'first_of' in src
+                  ? src.first_of
+                  : undefined;
       if (headers === undefined) {
-        issues.push({ file, ...doc.locate(['columns', target]), path: `columns.${target}`, message: 'address lines come from headers (a list of them), not a value', severity: 'error' });
+        issues.push({
+          file,
+          ...doc.locate(['columns', target]),
+          path: `columns.${target}`,
+          message: 'address lines come from headers (a list of them), not a value',
+          severity: 'error',
+        });
         continue;
       }
       for (let i = 0; i < 3; i++) columns.set(`${lines[1]}_address_line_${i + 1}`, { kind: 'line', headers, index: i });
@@ -134,7 +157,13 @@ export async function loadCsvMapping(file: string): Promise<CsvMapping> {
     else columns.set(target, { kind: 'value', value: String(src.value) });
   }
   if (!columns.has('order_ref')) {
-    issues.push({ file, ...doc.locate(['columns']), path: 'columns', message: 'order_ref is not mapped: it is what groups rows into orders (e.g. order_ref: Name)', severity: 'error' });
+    issues.push({
+      file,
+      ...doc.locate(['columns']),
+      path: 'columns',
+      message: 'order_ref is not mapped: it is what groups rows into orders (e.g. order_ref: Name)',
+      severity: 'error',
+    });
   }
   if (issues.length > 0) throw new ValidationError(issues, `${file}: not a valid CSV mapping`);
   return {

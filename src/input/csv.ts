@@ -56,9 +56,7 @@ interface CsvSource {
 }
 
 /** One order of the file as a document, or the problems that keep it from being one. */
-export type CsvOrder =
-  | { file: string; line: number; doc: LoadedDocument }
-  | { file: string; line: number; issues: InputIssue[] };
+export type CsvOrder = { file: string; line: number; doc: LoadedDocument } | { file: string; line: number; issues: InputIssue[] };
 
 /** A row of the file: its spreadsheet number (header = 1) and its cells. */
 interface CsvRow {
@@ -194,7 +192,14 @@ export async function csvDelimiterOf(source: CsvSource, options: Pick<CsvReadOpt
  */
 async function* rows(source: CsvSource, delimiter: CsvDelimiter): AsyncGenerator<CsvRow> {
   const input = source.bytes ? Readable.from([source.bytes]) : createReadStream(source.file);
-  const parser = parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, record_delimiter: ['\r\n', '\n', '\r'], skip_records_with_error: false });
+  const parser = parse({
+    bom: true,
+    delimiter,
+    relax_column_count: true,
+    relax_quotes: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    skip_records_with_error: false,
+  });
   const decode = utf8Decoder();
   decode.on('error', (err) => parser.destroy(err));
   input.pipe(decode).pipe(parser);
@@ -226,7 +231,8 @@ function bind(file: string, header: string[], delimiter: CsvDelimiter, mapping: 
   header.forEach((h, i) => {
     const name = mapping ? h.trim() : normaliseHeader(h);
     if (name === '') return;
-    if (place.has(name)) issues.push(issueAt(file, 1, { header: h.trim(), index: i + 1 }, '', `column ${h.trim()} is given twice (also column ${place.get(name)})`));
+    if (place.has(name))
+      issues.push(issueAt(file, 1, { header: h.trim(), index: i + 1 }, '', `column ${h.trim()} is given twice (also column ${place.get(name)})`));
     else place.set(name, i + 1);
   });
   if (mapping) {
@@ -255,7 +261,7 @@ function bind(file: string, header: string[], delimiter: CsvDelimiter, mapping: 
         repeated: src.kind === 'column' && src.part === undefined,
         read(cells) {
           const v = sourceValue(src, (h) => cells[at(h)] ?? '', mapping.file);
-          return typeof v === 'string' ? v : cells[at(headers[0]!)] ?? '';
+          return typeof v === 'string' ? v : (cells[at(headers[0]!)] ?? '');
         },
         problem(cells) {
           const v = sourceValue(src, (h) => cells[at(h)] ?? '', mapping.file);
@@ -268,15 +274,34 @@ function bind(file: string, header: string[], delimiter: CsvDelimiter, mapping: 
       for (const [h, i] of place) {
         if (used.has(h) || ignore.has(h)) continue;
         const guess = closestField(h, [...mapping.columns.values()].flatMap(sourceHeaders).concat([...ignore]));
-        issues.push(issueAt(file, 1, { header: h, index: i }, '', `column "${h}" maps to nothing in ${mapping.file}${guess ? ` (did you mean "${guess}"?)` : ''}: map it under columns, or list it under ignore`));
+        issues.push(
+          issueAt(
+            file,
+            1,
+            { header: h, index: i },
+            '',
+            `column "${h}" maps to nothing in ${mapping.file}${guess ? ` (did you mean "${guess}"?)` : ''}: map it under columns, or list it under ignore`,
+          ),
+        );
       }
     }
   } else {
     for (const [name, i] of place) {
       const column = CSV_COLUMN_BY_NAME.get(name);
       if (!column) {
-        const guess = closestField(name, CSV_COLUMNS.map((c) => c.name));
-        issues.push(issueAt(file, 1, { header: header[i - 1]!.trim(), index: i }, '', `unknown column${guess ? ` (did you mean ${guess}?)` : ''}; the columns are listed by "shipbook schema csv", or map your own headers with --map`));
+        const guess = closestField(
+          name,
+          CSV_COLUMNS.map((c) => c.name),
+        );
+        issues.push(
+          issueAt(
+            file,
+            1,
+            { header: header[i - 1]!.trim(), index: i },
+            '',
+            `unknown column${guess ? ` (did you mean ${guess}?)` : ''}; the columns are listed by "shipbook schema csv", or map your own headers with --map`,
+          ),
+        );
         continue;
       }
       bound.push({ column, header: header[i - 1]!.trim(), index: i, repeated: true, read: (cells) => cells[i - 1] ?? '' });
@@ -288,7 +313,10 @@ function bind(file: string, header: string[], delimiter: CsvDelimiter, mapping: 
     issues.push(issueAt(file, 1, undefined, '', 'no order_ref column: consecutive rows with the same order_ref form one order (see "shipbook csv template")'));
   }
   if (issues.length > 0 || !orderRef) return { issues };
-  return { binding: { delimiter, header, bound, byName, orderRef, ...(byName.has('shipment_ref') ? { shipmentRef: byName.get('shipment_ref')! } : {}) }, issues };
+  return {
+    binding: { delimiter, header, bound, byName, orderRef, ...(byName.has('shipment_ref') ? { shipmentRef: byName.get('shipment_ref')! } : {}) },
+    issues,
+  };
 }
 
 /** A group of consecutive rows with one `order_ref`. */
@@ -309,20 +337,43 @@ async function* csvGroups(source: CsvSource, options: CsvReadOptions): AsyncGene
   try {
     const start = await headBytes(source);
     if ((start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff)) {
-      yield { kind: 'issues', line: 1, issues: [{ file, line: 1, path: '', message: 'is UTF-16 text (Excel\'s "Unicode Text"); save it as UTF-8 (Save As, "CSV UTF-8")', severity: 'error' }] };
+      yield {
+        kind: 'issues',
+        line: 1,
+        issues: [{ file, line: 1, path: '', message: 'is UTF-16 text (Excel\'s "Unicode Text"); save it as UTF-8 (Save As, "CSV UTF-8")', severity: 'error' }],
+      };
       return;
     }
     delimiter = await csvDelimiterOf(source, options);
   } catch (err) {
     const code = (err as { code?: string }).code;
-    yield { kind: 'issues', line: 0, issues: [{ file, path: '', message: code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : `cannot read (${code ?? String(err)})`, severity: 'error' }] };
+    yield {
+      kind: 'issues',
+      line: 0,
+      issues: [
+        {
+          file,
+          path: '',
+          message: code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : `cannot read (${code ?? String(err)})`,
+          severity: 'error',
+        },
+      ],
+    };
     return;
   }
   if (options.decimalComma && delimiter !== ';') {
     yield {
       kind: 'issues',
       line: 1,
-      issues: [{ file, line: 1, path: '', message: `--decimal-comma is for files delimited by ";" (this one is delimited by ${delimiterName(delimiter)}, where a comma separates cells)`, severity: 'error' }],
+      issues: [
+        {
+          file,
+          line: 1,
+          path: '',
+          message: `--decimal-comma is for files delimited by ";" (this one is delimited by ${delimiterName(delimiter)}, where a comma separates cells)`,
+          severity: 'error',
+        },
+      ],
     };
     return;
   }
@@ -352,24 +403,43 @@ async function* csvGroups(source: CsvSource, options: CsvReadOptions): AsyncGene
       if (ref === '') {
         current.problem = issueAt(file, r.row, ref0, '', 'required: every row needs an order_ref (rows with the same order_ref form one order)');
       } else if (seen.has(ref)) {
-        current.problem = issueAt(file, r.row, ref0, '', `order_ref ${ref} was used by the order at row ${seen.get(ref)}: keep the rows of an order together (sort the sheet by ${ref0.header})`);
+        current.problem = issueAt(
+          file,
+          r.row,
+          ref0,
+          '',
+          `order_ref ${ref} was used by the order at row ${seen.get(ref)}: keep the rows of an order together (sort the sheet by ${ref0.header})`,
+        );
       } else {
         seen.set(ref, r.row);
       }
     }
   } catch (err) {
     if (err instanceof NotUtf8Error) {
-      yield { kind: 'issues', line: err.line, issues: [{ file, line: err.line, path: '', message: 'is not UTF-8 text; save it as UTF-8 (in Excel: Save As, "CSV UTF-8")', severity: 'error' }] };
+      yield {
+        kind: 'issues',
+        line: err.line,
+        issues: [{ file, line: err.line, path: '', message: 'is not UTF-8 text; save it as UTF-8 (in Excel: Save As, "CSV UTF-8")', severity: 'error' }],
+      };
       return;
     }
     if (!(err instanceof CsvError)) throw err;
     if (current) yield { kind: 'group', group: current };
     const line = (err as CsvError & { lines?: number }).lines;
-    yield { kind: 'issues', line: line ?? 0, issues: [{ file, ...(line ? { line } : {}), path: '', message: `not valid CSV: ${err.message.replace(/^[^:]*:\s*/, '')}`, severity: 'error' }] };
+    yield {
+      kind: 'issues',
+      line: line ?? 0,
+      issues: [{ file, ...(line ? { line } : {}), path: '', message: `not valid CSV: ${err.message.replace(/^[^:]*:\s*/, '')}`, severity: 'error' }],
+    };
     return;
   }
   if (current) yield { kind: 'group', group: current };
-  if (!binding) yield { kind: 'issues', line: 1, issues: [{ file, line: 1, path: '', message: 'is empty: the first row must be the header (see "shipbook csv template")', severity: 'error' }] };
+  if (!binding)
+    yield {
+      kind: 'issues',
+      line: 1,
+      issues: [{ file, line: 1, path: '', message: 'is empty: the first row must be the header (see "shipbook csv template")', severity: 'error' }],
+    };
 }
 
 /** A cell as the value of its field, or the problem with it. */
@@ -459,7 +529,16 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
 
   for (const r of group.rows) {
     const extra = r.cells.slice(binding.header.length).filter((c) => c.trim() !== '');
-    if (extra.length > 0) issues.push(issueAt(file, r.row, undefined, '', `this row has ${r.cells.length} cells, the header ${binding.header.length}: a cell with a comma or line break must be quoted`));
+    if (extra.length > 0)
+      issues.push(
+        issueAt(
+          file,
+          r.row,
+          undefined,
+          '',
+          `this row has ${r.cells.length} cells, the header ${binding.header.length}: a cell with a comma or line break must be quoted`,
+        ),
+      );
     const sref = binding.shipmentRef?.read(r.cells).trim() ?? '';
     let s = shipmentOf.get(sref);
     if (s === undefined) {
@@ -490,7 +569,15 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
         const path = [...base(s), ...(column.type === 'sender' ? ['collection'] : column.path)];
         if (earlier) {
           if (b.repeated && earlier.raw !== raw.trim()) {
-            issues.push(issueAt(file, r.row, b, formatPath(path), `differs from row ${earlier.row} of the same shipment ("${earlier.raw}"): leave it empty on the shipment's later rows, or repeat the same value`));
+            issues.push(
+              issueAt(
+                file,
+                r.row,
+                b,
+                formatPath(path),
+                `differs from row ${earlier.row} of the same shipment ("${earlier.raw}"): leave it empty on the shipment's later rows, or repeat the same value`,
+              ),
+            );
           }
           continue;
         }
@@ -511,7 +598,8 @@ function buildOrder(file: string, group: RowGroup, binding: Binding, options: Cs
         else itemCells++;
         if ('problem' in read) {
           const index = column.level === 'package' ? packageRows[s]!.length : itemRows[s]!.length;
-          const path = column.level === 'package' ? [...base(s), 'packages', index, ...column.path] : [...base(s), 'customs_information', 'items', index, ...column.path];
+          const path =
+            column.level === 'package' ? [...base(s), 'packages', index, ...column.path] : [...base(s), 'customs_information', 'items', index, ...column.path];
           issues.push(issueAt(file, r.row, b, formatPath(path), read.problem));
           continue;
         }

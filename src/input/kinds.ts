@@ -38,8 +38,7 @@ export interface DocumentKind {
 
 /** Fields only a shipment has (to recognise a bare shipment). */
 const SHIPMENT_FIELDS = ['collection_type', 'customs_information', 'delivery', 'collection', 'service', 'transient_id'];
-const isBareShipment = (d: Record<string, unknown>) =>
-  !('order' in d) && !('shipments' in d) && !('main_shipment' in d) && SHIPMENT_FIELDS.some((f) => f in d);
+const isBareShipment = (d: Record<string, unknown>) => !('order' in d) && !('shipments' in d) && !('main_shipment' in d) && SHIPMENT_FIELDS.some((f) => f in d);
 
 /**
  * Every kind, in detection order. Each schema is the one the command that sends the file uses,

@@ -31,9 +31,7 @@ const MAX_YAML_ALIASES = 100;
 const MAX_NESTING = 64;
 
 /** Explicit tags allowed: those of the YAML 1.2 core schema, and the non-specific `!`. */
-const CORE_TAGS: ReadonlySet<string> = new Set(
-  ['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`).concat(['!']),
-);
+const CORE_TAGS: ReadonlySet<string> = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`).concat(['!']));
 
 /** A 1-based line and column in a file. */
 export interface Position {
@@ -319,14 +317,26 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
     }
     if (!tooDeepReported && (isMap(node) || isSeq(node)) && path.filter((p) => isMap(p) || isSeq(p)).length >= MAX_NESTING) {
       tooDeepReported = true;
-      issues.push({ file, ...pos((node as Node).range?.[0] ?? 0), path: '', message: `nests lists or mappings more than ${MAX_NESTING} levels deep`, severity: 'error' });
+      issues.push({
+        file,
+        ...pos((node as Node).range?.[0] ?? 0),
+        path: '',
+        message: `nests lists or mappings more than ${MAX_NESTING} levels deep`,
+        severity: 'error',
+      });
       return visit.SKIP;
     }
     // A list or mapping used as a key ({a: 1}: x, or "? [a, b]") has no JSON form; the yaml library
     // would stringify it with a Node warning. Report it here, where it is.
     if (isPair(node) && (isMap(node.key) || isSeq(node.key))) {
       const keyNode = node.key as Node;
-      issues.push({ file, ...pos(keyNode.range?.[0] ?? 0), path: '', message: `not valid JSON or YAML: a key must be plain text, not a ${isMap(keyNode) ? 'mapping' : 'list'}`, severity: 'error' });
+      issues.push({
+        file,
+        ...pos(keyNode.range?.[0] ?? 0),
+        path: '',
+        message: `not valid JSON or YAML: a key must be plain text, not a ${isMap(keyNode) ? 'mapping' : 'list'}`,
+        severity: 'error',
+      });
       return;
     }
     if (isAlias(node)) {
@@ -336,17 +346,35 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
       }
       const target = node.resolve(doc);
       if (target === undefined) {
-        issues.push({ file, ...pos(node.range?.[0] ?? 0), path: '', message: `alias *${node.source} has no anchor &${node.source} before it`, severity: 'error' });
+        issues.push({
+          file,
+          ...pos(node.range?.[0] ?? 0),
+          path: '',
+          message: `alias *${node.source} has no anchor &${node.source} before it`,
+          severity: 'error',
+        });
       } else if ((path as readonly unknown[]).includes(target)) {
         // An alias inside what its anchor names would be an endless document (and has no JSON form).
-        issues.push({ file, ...pos(node.range?.[0] ?? 0), path: '', message: `alias *${node.source} is inside &${node.source}, the value it stands for: a recursive alias has no end`, severity: 'error' });
+        issues.push({
+          file,
+          ...pos(node.range?.[0] ?? 0),
+          path: '',
+          message: `alias *${node.source} is inside &${node.source}, the value it stands for: a recursive alias has no end`,
+          severity: 'error',
+        });
       }
       return;
     }
     const tag = (node as { tag?: string } | null)?.tag;
     if (tag !== undefined && !CORE_TAGS.has(tag)) {
       const shown = tag.replace(/^tag:yaml\.org,2002:/, '!!');
-      issues.push({ file, ...pos(tagStart(text, (node as Node).range?.[0] ?? 0)), path: '', message: `YAML tag ${shown} is not allowed: write plain values`, severity: 'error' });
+      issues.push({
+        file,
+        ...pos(tagStart(text, (node as Node).range?.[0] ?? 0)),
+        path: '',
+        message: `YAML tag ${shown} is not allowed: write plain values`,
+        severity: 'error',
+      });
     }
   });
   if (issues.length > 0) {

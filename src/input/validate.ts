@@ -25,7 +25,10 @@ function requestsOf(kind: KindName, value: unknown): Array<{ segments: PropertyK
     const v = value as { shipments?: unknown[]; main_shipment?: unknown };
     const shipments = (v.shipments ?? []).map((shipment, i) => ({ segments: ['shipments', i] as PropertyKey[], body: { request: { shipment } } }));
     const ids = (v.shipments ?? []).map((_, i) => `SHP-${String(i).padStart(8, '0')}`);
-    return [...shipments, { segments: v.main_shipment === undefined ? [] : ['main_shipment'], body: { request: { shipments: ids, main_shipment: v.main_shipment } } }];
+    return [
+      ...shipments,
+      { segments: v.main_shipment === undefined ? [] : ['main_shipment'], body: { request: { shipments: ids, main_shipment: v.main_shipment } } },
+    ];
   }
   return [{ segments: [], body: { request: value } }];
 }
@@ -40,7 +43,10 @@ function requestSizeProblems(kind: KindName, value: unknown): Array<{ segments: 
   for (const { segments, body } of requestsOf(kind, value)) {
     const bytes = Buffer.byteLength(JSON.stringify(body));
     if (bytes > MAX_REQUEST_BYTES) {
-      out.push({ segments, message: `the request would be ${bytes.toLocaleString('en-US')} bytes, over the ${MAX_REQUEST_BYTES.toLocaleString('en-US')}-byte (1 MiB) request limit shipbook assumes for the service (the sandbox's); split it into smaller requests` });
+      out.push({
+        segments,
+        message: `the request would be ${bytes.toLocaleString('en-US')} bytes, over the ${MAX_REQUEST_BYTES.toLocaleString('en-US')}-byte (1 MiB) request limit shipbook assumes for the service (the sandbox's); split it into smaller requests`,
+      });
     }
   }
   return out;
@@ -242,8 +248,7 @@ async function expandInputs(paths: readonly string[]): Promise<Array<{ file: str
           ? ` (skipped ${schemasSkipped} *.schema.json file${schemasSkipped === 1 ? '' : 's'}: JSON Schemas describe input files, they are not one)`
           : '';
       out.push({ file: p, problem: `no ${INPUT_EXTENSIONS.join(', ')} file in this directory${skipped}` });
-    }
-    else out.push(...files.map((file) => ({ file })));
+    } else out.push(...files.map((file) => ({ file })));
   }
   return out;
 }

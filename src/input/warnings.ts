@@ -79,7 +79,10 @@ export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
           const chargeable = limitChargeableKg({ length: p.length, width: p.width, height: p.height, weight: p.weight, unit: p.unit });
           if (!(chargeable <= SANDBOX_MAX_CHARGEABLE_KG)) {
             const shown = Number.isFinite(chargeable) && chargeable < 1e9 ? `${Math.ceil(chargeable)} kg` : 'more';
-            warn([...path, 'packages', i], `chargeable weight ${shown} (actual or cubic, L×W×H cm / 4000) is over the sandbox's limit of ${SANDBOX_MAX_CHARGEABLE_KG} kg per package: the sandbox refuses it (the real service's limit is not documented)`);
+            warn(
+              [...path, 'packages', i],
+              `chargeable weight ${shown} (actual or cubic, L×W×H cm / 4000) is over the sandbox's limit of ${SANDBOX_MAX_CHARGEABLE_KG} kg per package: the sandbox refuses it (the real service's limit is not documented)`,
+            );
           }
         }
       });

@@ -71,28 +71,48 @@ function recordsOf(s: EntryState): Array<Omit<JournalRecord, 't'>> {
   const out: Array<Omit<JournalRecord, 't'>> = [];
   if (s.stage === 'unknown') {
     if (s.shipmentIds.length > 0) out.push({ ...base, event: 'shipment_created', shipment_ids: [...s.shipmentIds] });
-    out.push({ ...base, event: 'create_sent', step: s.unknownStep, shipment_ids: [...s.shipmentIds], ...(s.transientIds ? { transient_ids: s.transientIds } : {}) });
+    out.push({
+      ...base,
+      event: 'create_sent',
+      step: s.unknownStep,
+      shipment_ids: [...s.shipmentIds],
+      ...(s.transientIds ? { transient_ids: s.transientIds } : {}),
+    });
     return out;
   }
   if (s.orderId === undefined) {
     if (s.shipmentIds.length > 0) out.push({ ...base, event: 'shipment_created', shipment_ids: [...s.shipmentIds] });
-    if (s.stage === 'failed' || s.error !== undefined) out.push({ ...base, event: 'failed', created: s.shipmentIds.length > 0, ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) });
+    if (s.stage === 'failed' || s.error !== undefined)
+      out.push({ ...base, event: 'failed', created: s.shipmentIds.length > 0, ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) });
     else if (s.resolvedAs === 'not_created') out.push({ ...base, event: 'resolved', not_created: true });
     return out;
   }
-  out.push({ ...base, event: 'created', order_id: s.orderId, ...(s.shipmentIds.length > 0 ? { shipment_ids: [...s.shipmentIds] } : {}), ...(s.total ? { total: s.total } : {}) });
+  out.push({
+    ...base,
+    event: 'created',
+    order_id: s.orderId,
+    ...(s.shipmentIds.length > 0 ? { shipment_ids: [...s.shipmentIds] } : {}),
+    ...(s.total ? { total: s.total } : {}),
+  });
   if (s.stage === 'accepted' || s.stage === 'processed') out.push({ ...base, event: 'accepted', order_id: s.orderId });
-  if (s.stage === 'processed') out.push({ ...base, event: 'processed', order_id: s.orderId, tracking_numbers: s.trackingNumbers ?? [], ...(s.total ? { total: s.total } : {}) });
-  if (s.stage === 'failed') out.push({ ...base, event: 'failed', created: true, ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) });
+  if (s.stage === 'processed')
+    out.push({ ...base, event: 'processed', order_id: s.orderId, tracking_numbers: s.trackingNumbers ?? [], ...(s.total ? { total: s.total } : {}) });
+  if (s.stage === 'failed')
+    out.push({ ...base, event: 'failed', created: true, ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) });
   return out;
 }
 
 /** The journal named by `--journal` (or the default one) was written against another target. */
 export class JournalTargetError extends ShipbookError {
   constructor(path: string, written: string, current: string) {
-    super('journal_other_target', `the journal ${path} was written against ${targetLabel(written)}, and this run books on ${targetLabel(current)}; nothing was sent`, EXIT.INPUT, {
-      suggestion: `Give this run a journal of its own (--journal <new file>): the ledger of ${targetLabel(current)} still keeps every document it booked from being booked again. Or run against the journal's target to continue it.`,
-    });
+    super(
+      'journal_other_target',
+      `the journal ${path} was written against ${targetLabel(written)}, and this run books on ${targetLabel(current)}; nothing was sent`,
+      EXIT.INPUT,
+      {
+        suggestion: `Give this run a journal of its own (--journal <new file>): the ledger of ${targetLabel(current)} still keeps every document it booked from being booked again. Or run against the journal's target to continue it.`,
+      },
+    );
   }
 }
 
@@ -259,4 +279,3 @@ function stamp(journal: Journal, target: string): void {
   journal.append({ id: TARGET_RECORD_ID, event: 'target', target });
   journal.states.delete(TARGET_RECORD_ID);
 }
-

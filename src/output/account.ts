@@ -51,5 +51,13 @@ function serviceDataRows(service: ServiceData): string[][] {
 
 /** Prints the service data (see {@link serviceDataRows}). */
 export function printServiceData(io: IOStreams, format: OutputFormat, service: ServiceData): void {
-  printTable(io, format, [{ header: 'field', atomic: true }, { header: 'value', breakAfter: ' ,' }], serviceDataRows(service));
+  printTable(
+    io,
+    format,
+    [
+      { header: 'field', atomic: true },
+      { header: 'value', breakAfter: ' ,' },
+    ],
+    serviceDataRows(service),
+  );
 }

@@ -38,7 +38,12 @@ function printParentShipments(io: IOStreams, format: OutputFormat, order: OrderR
   const rows = [...children.map((s) => ['child', s] as const), ...(main ? [['main', main] as const] : [])];
   // Any further shipment the service lists is shown too, as `main`.
   for (const s of order.shipments) if (!childIds.includes(s.id) && s !== main) rows.push(['main', s]);
-  printTable(io, format, [{ header: 'role', dropPriority: 0, minWidth: 6 }, ...SHIPMENT_COLUMNS], rows.map(([role, s]) => [role, ...shipmentRow(s, orderState(order.status))]));
+  printTable(
+    io,
+    format,
+    [{ header: 'role', dropPriority: 0, minWidth: 6 }, ...SHIPMENT_COLUMNS],
+    rows.map(([role, s]) => [role, ...shipmentRow(s, orderState(order.status))]),
+  );
 }
 
 /**
@@ -52,17 +57,18 @@ function printParentPrice(io: IOStreams, format: OutputFormat, order: OrderRespo
   const rows: string[][] = [];
   if (price.summary_child_shipments) rows.push(['children (sum)', price.summary_child_shipments.toString()]);
   if (main?.service?.price) rows.push(['main shipment', main.service.price.total.toString()]);
-  rows.push(
-    ['amount', price.amount.toString()],
-    ['insurance', price.insurance.toString()],
-    ['GST', price.gst.toString()],
-    ['total', price.total.toString()],
-  );
+  rows.push(['amount', price.amount.toString()], ['insurance', price.insurance.toString()], ['GST', price.gst.toString()], ['total', price.total.toString()]);
   printTable(io, format, [{ header: 'price' }, { header: price.currency || 'AUD', align: 'right', atomic: true }], rows);
 }
 
 /** Prints a parent order: heading, children and main shipment, and (unless `price: false`) the price. */
-export function printParentOrder(io: IOStreams, format: OutputFormat, order: OrderResponse, childIds: readonly string[], options: { price?: boolean } = {}): void {
+export function printParentOrder(
+  io: IOStreams,
+  format: OutputFormat,
+  order: OrderResponse,
+  childIds: readonly string[],
+  options: { price?: boolean } = {},
+): void {
   io.out(orderHeading(io, format, order));
   printParentShipments(io, format, order, childIds);
   if (options.price !== false) printParentPrice(io, format, order, childIds);

@@ -12,7 +12,13 @@ export function plannedRequestsData(requests: readonly PlannedRequest[]): Record
   return {
     dry_run: true,
     sent: false,
-    requests: requests.map((r) => ({ endpoint: r.endpoint, method: r.method, url: r.url, headers: r.headers, ...(r.body === undefined ? {} : { body: r.body }) })),
+    requests: requests.map((r) => ({
+      endpoint: r.endpoint,
+      method: r.method,
+      url: r.url,
+      headers: r.headers,
+      ...(r.body === undefined ? {} : { body: r.body }),
+    })),
   };
 }
 

@@ -198,7 +198,11 @@ export function fitTable(columns: FitColumn[], rows: string[][], maxWidth: numbe
     let lines = memo.get(key);
     if (!lines) {
       const c = columns[i]!;
-      lines = rows.map((r) => (c.atomic ? cellWidth(r[i] ?? '') && (r[i] ?? '').split('\n').length : wrapCell((r[i] ?? '').replace(/\r\n?/g, '\n'), w, c.overflow, c.breakAfter).split('\n').length));
+      lines = rows.map((r) =>
+        c.atomic
+          ? cellWidth(r[i] ?? '') && (r[i] ?? '').split('\n').length
+          : wrapCell((r[i] ?? '').replace(/\r\n?/g, '\n'), w, c.overflow, c.breakAfter).split('\n').length,
+      );
       memo.set(key, lines);
     }
     return lines;
@@ -237,10 +241,12 @@ export function fitTable(columns: FitColumn[], rows: string[][], maxWidth: numbe
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
   for (const row of rows) {
-    table.push(keep.map((i) => {
-      const cell = (row[i] ?? '').replace(/\r\n?/g, '\n');
-      return columns[i]!.atomic ? cell : wrapCell(cell, widths[i]!, columns[i]!.overflow, columns[i]!.breakAfter);
-    }));
+    table.push(
+      keep.map((i) => {
+        const cell = (row[i] ?? '').replace(/\r\n?/g, '\n');
+        return columns[i]!.atomic ? cell : wrapCell(cell, widths[i]!, columns[i]!.overflow, columns[i]!.breakAfter);
+      }),
+    );
   }
   const text = `${table.toString()}\n`;
   return {

@@ -92,4 +92,3 @@ export function outputColor(flags: Pick<OutputFlags, 'color'>, terminal: Pick<IO
 export function isMachineFormat(format: OutputFormat): boolean {
   return format === 'json' || format === 'yaml' || format === 'ndjson';
 }
-

@@ -54,7 +54,10 @@ export function progressHint(p: BookingProgress, stepOutcomeUnknown = false): st
  * to see it, and (for a file) how to wait for its result without booking it twice.
  */
 function acceptedHint(p: BookingProgress): string {
-  const again = p.kind !== 'pending' && p.file !== undefined && p.file !== '-' && p.file !== '(prompts)' ? `, or wait for its result with "${shellCommand('book', p.file)}" (nothing is booked twice)` : '';
+  const again =
+    p.kind !== 'pending' && p.file !== undefined && p.file !== '-' && p.file !== '(prompts)'
+      ? `, or wait for its result with "${shellCommand('book', p.file)}" (nothing is booked twice)`
+      : '';
   return `Order ${p.orderId} is accepted and its booking runs at the service: see it with "${shellCommand('order', 'get', p.orderId ?? '')}"${again}.`;
 }
 

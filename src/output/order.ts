@@ -58,7 +58,12 @@ export function shipmentRow(s: ShipmentResponse, order?: State): string[] {
 
 /** One line per shipment: id, transient id, service, state, tracking number, price total; `order` is their order's state. */
 export function printShipments(io: IOStreams, format: OutputFormat, shipments: ShipmentResponse[], order?: State): void {
-  printTable(io, format, SHIPMENT_COLUMNS, shipments.map((s) => shipmentRow(s, order)));
+  printTable(
+    io,
+    format,
+    SHIPMENT_COLUMNS,
+    shipments.map((s) => shipmentRow(s, order)),
+  );
 }
 
 /** The heading line of an order, on stdout (it is data): `Order ORD-… pending` in a table, `order\tORD-…\tpending` otherwise. */

@@ -68,7 +68,19 @@ export function renderReports(io: IOStreams, format: OutputFormat, reports: Read
     io.out(`${lines}\n`);
     if (rows.length > 0) {
       const severity = (cell: string): 'red' | 'yellow' => (cell === 'error' ? 'red' : 'yellow');
-      io.out(renderTable(io, format, [{ header: 'location', minWidth: 16, breakAfter: '/:.-' }, { header: 'field', minWidth: 12, breakAfter: '.]' }, { header: 'severity', atomic: true, style: severity }, { header: 'problem', minWidth: 20 }], rows));
+      io.out(
+        renderTable(
+          io,
+          format,
+          [
+            { header: 'location', minWidth: 16, breakAfter: '/:.-' },
+            { header: 'field', minWidth: 12, breakAfter: '.]' },
+            { header: 'severity', atomic: true, style: severity },
+            { header: 'problem', minWidth: 20 },
+          ],
+          rows,
+        ),
+      );
     }
     if (more.length > 0) io.out(`${more.join('\n')}\n`);
     io.out(`${total}\n`);

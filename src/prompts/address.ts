@@ -87,12 +87,7 @@ export async function askAddress(io: PromptIO, o: AskAddressOptions): Promise<Ad
 export function addressLine(a: Partial<Record<string, unknown>>): string {
   const lines = Array.isArray(a.address_lines) ? a.address_lines.filter((l): l is string => typeof l === 'string' && l.trim() !== '') : [];
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
-  return [
-    `${str(a.first_name)} ${str(a.last_name)}`.trim(),
-    str(a.company),
-    ...lines,
-    `${str(a.city)} ${str(a.postcode)} ${str(a.country)}`.trim(),
-  ]
+  return [`${str(a.first_name)} ${str(a.last_name)}`.trim(), str(a.company), ...lines, `${str(a.city)} ${str(a.postcode)} ${str(a.country)}`.trim()]
     .filter((part) => part !== '')
     .join(', ');
 }

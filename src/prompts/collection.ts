@@ -45,10 +45,7 @@ export async function askSender(
     const NEW = '\u0000new';
     const picked = await io.prompter.select<string>({
       message: 'Collect from',
-      choices: [
-        ...names.map((n) => ({ name: `${n}: ${addressLine(senders[n]!)}`, value: n })),
-        { name: 'a new address', value: NEW },
-      ],
+      choices: [...names.map((n) => ({ name: `${n}: ${addressLine(senders[n]!)}`, value: n })), { name: 'a new address', value: NEW }],
       default: names[0],
     });
     if (picked !== NEW) return { address: structuredClone(senders[picked]!), saved: picked };

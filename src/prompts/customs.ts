@@ -82,11 +82,7 @@ export async function askCustoms(io: PromptIO, o: AskCustomsOptions): Promise<Cu
       default: was(earlier.value),
       // The limit is the customs schema's own rule: check the items as they would be sent.
       also: (typed) =>
-        problemOf(
-          whole,
-          { reason, tax_status, lithium, items: [...items, { description, quantity, value: typed, currency: 'AUD', madein: 'AU' }] },
-          ['items'],
-        ),
+        problemOf(whole, { reason, tax_status, lithium, items: [...items, { description, quantity, value: typed, currency: 'AUD', madein: 'AU' }] }, ['items']),
     });
     const madein = await askCountry(io, `Item ${n} made in (type to search)`, was(earlier.madein) ?? o.from);
     items.push({ description, quantity, value: Number(value), currency: 'AUD', madein });

@@ -12,7 +12,14 @@ import { parse, stringify } from 'yaml';
 
 /** Where the draft of `command` (`book`, `order create`) is kept: `<state dir>/drafts/<command>.yaml`. */
 export function draftPath(stateDir: string, command: string): string {
-  return join(stateDir, 'drafts', `${command.replace(/^shipbook\s+/, '').trim().replace(/\s+/g, '-')}.yaml`);
+  return join(
+    stateDir,
+    'drafts',
+    `${command
+      .replace(/^shipbook\s+/, '')
+      .trim()
+      .replace(/\s+/g, '-')}.yaml`,
+  );
 }
 
 /** A draft found on disk: the document and when it was written. */

@@ -10,7 +10,10 @@ import { displayCents, parseAmountInput } from '../schema/money.js';
 /** Reads `--max-total <AUD>` into cents. @throws UsageError (exit 2) for anything but a non-negative amount with at most 2 decimals */
 export function parseMaxTotal(raw: string): number {
   const parsed = parseAmountInput(raw);
-  if ('problem' in parsed) throw new UsageError(`--max-total: ${parsed.problem}`, { suggestion: 'Give the most the order may cost in AUD, e.g. --max-total 50 or --max-total 49.95.' });
+  if ('problem' in parsed)
+    throw new UsageError(`--max-total: ${parsed.problem}`, {
+      suggestion: 'Give the most the order may cost in AUD, e.g. --max-total 50 or --max-total 49.95.',
+    });
   if (parsed.cents < 0) throw new UsageError(`--max-total must not be negative (got ${raw})`);
   return parsed.cents;
 }
@@ -20,17 +23,32 @@ export function parseMaxTotal(raw: string): number {
  * throws. A cancel that fails is said in the message (the order then stays pending).
  * @throws LimitRefusedError (exit 9)
  */
-export async function enforceMaxTotal(order: { id: string; totalCents: number }, limitCents: number, cancel: (orderId: string) => Promise<unknown>): Promise<void> {
+export async function enforceMaxTotal(
+  order: { id: string; totalCents: number },
+  limitCents: number,
+  cancel: (orderId: string) => Promise<unknown>,
+): Promise<void> {
   if (order.totalCents <= limitCents) return;
   const price = `${displayCents(order.totalCents)} AUD`;
   const limit = `${displayCents(limitCents)} AUD`;
   try {
     await cancel(order.id);
   } catch (err) {
-    throw new LimitRefusedError(order.id, order.totalCents, limitCents, `order ${order.id} costs ${price}, above --max-total ${limit}, and cancelling it failed: ${(err as Error).message}`, {
-      suggestion: `The order is still pending: cancel it with "shipbook order cancel ${order.id}".`,
-      cause: err,
-    });
+    throw new LimitRefusedError(
+      order.id,
+      order.totalCents,
+      limitCents,
+      `order ${order.id} costs ${price}, above --max-total ${limit}, and cancelling it failed: ${(err as Error).message}`,
+      {
+        suggestion: `The order is still pending: cancel it with "shipbook order cancel ${order.id}".`,
+        cause: err,
+      },
+    );
   }
-  throw new LimitRefusedError(order.id, order.totalCents, limitCents, `order ${order.id} costs ${price}, above --max-total ${limit}: not accepted, the pending order was cancelled`);
+  throw new LimitRefusedError(
+    order.id,
+    order.totalCents,
+    limitCents,
+    `order ${order.id} costs ${price}, above --max-total ${limit}: not accepted, the pending order was cancelled`,
+  );
 }

@@ -69,7 +69,8 @@ export function missingParts(shipment: Obj, at: ReadonlyArray<PropertyKey>, o: {
   if (shipment.collection == null && !dropoff) add('collection', ['collection']);
   if (shipment.delivery == null) add('delivery', ['delivery']);
   if (shipment.collection_type == null) add('collection_type', ['collection_type']);
-  if (!dropoff && (shipment.collection == null || (isObject(shipment.collection) && shipment.collection.pickup == null))) add('pickup', ['collection', 'pickup']);
+  if (!dropoff && (shipment.collection == null || (isObject(shipment.collection) && shipment.collection.pickup == null)))
+    add('pickup', ['collection', 'pickup']);
   if (shipment.packages == null || (Array.isArray(shipment.packages) && shipment.packages.length === 0)) add('packages', ['packages']);
   if (shipment.customs_information == null) add('customs_information', ['customs_information']);
   if (shipment.description == null) add('description', ['description']);

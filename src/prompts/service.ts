@@ -84,13 +84,20 @@ function noService(kind: ShipmentFormKind, where: string): UsageError {
  * Chooses without prompts: the cheapest offered service, or the one with `code`.
  * @throws UsageError (exit 2) when nothing is offered, or the code is not among the offers (the message lists them)
  */
-export function pickService(services: ReadonlyArray<QuoteServiceEntry>, choice: ServiceChoice, kind: ShipmentFormKind, where = 'the shipment'): QuoteServiceEntry {
+export function pickService(
+  services: ReadonlyArray<QuoteServiceEntry>,
+  choice: ServiceChoice,
+  kind: ShipmentFormKind,
+  where = 'the shipment',
+): QuoteServiceEntry {
   const offered = cheapestFirst(servicesFor(kind, services));
   if (offered.length === 0) throw noService(kind, where);
   if ('cheapest' in choice) return offered[0]!;
   const found = offered.find((s) => s.code.toLowerCase() === choice.code.toLowerCase());
   if (!found) {
-    throw new UsageError(`service ${choice.code} is not offered for ${where}; offered: ${offered.map((s) => `${s.code} (${s.price.total.toString()} AUD)`).join(', ')}`);
+    throw new UsageError(
+      `service ${choice.code} is not offered for ${where}; offered: ${offered.map((s) => `${s.code} (${s.price.total.toString()} AUD)`).join(', ')}`,
+    );
   }
   return found;
 }

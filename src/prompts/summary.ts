@@ -27,7 +27,8 @@ export function renderSummary(shipments: ReadonlyArray<ShipmentLike>, services: 
   const out: string[] = [];
   const indent = ' '.repeat(13);
   // Within `width` columns a long value (an address) continues under itself, broken between words.
-  const fit = (value: string) => (width === undefined || width - 14 < 20 ? value : wrapAnsi(value, width - 14, { hard: false, trim: true }).replace(/\n/g, `\n${indent}`));
+  const fit = (value: string) =>
+    width === undefined || width - 14 < 20 ? value : wrapAnsi(value, width - 14, { hard: false, trim: true }).replace(/\n/g, `\n${indent}`);
   const row = (label: string, value: string) => out.push(`  ${label.padEnd(10)} ${fit(value)}`);
   shipments.forEach((s, i) => {
     out.push(shipments.length > 1 ? `Shipment ${i + 1}` : 'Summary');
@@ -45,7 +46,11 @@ export function renderSummary(shipments: ReadonlyArray<ShipmentLike>, services: 
       'Customs',
       `${String(customs.reason)}, ${String(customs.tax_status)}, ${customs.lithium === true ? 'contains lithium' : 'no lithium'}; ${items.length} item${items.length === 1 ? '' : 's'}, ${displayCents(itemsInputTotalCents(items))} AUD`,
     );
-    for (const item of items) row('', `${String(item.quantity)} × ${String(item.description)} at ${displayCents(itemsInputTotalCents([{ ...item, quantity: 1 }]))} AUD, made in ${String(item.madein)}`);
+    for (const item of items)
+      row(
+        '',
+        `${String(item.quantity)} × ${String(item.description)} at ${displayCents(itemsInputTotalCents([{ ...item, quantity: 1 }]))} AUD, made in ${String(item.madein)}`,
+      );
     if (typeof s.description === 'string') row('Contents', s.description);
     if (typeof s.transient_id === 'string') row('Reference', s.transient_id);
     const chosen = services.get(i);

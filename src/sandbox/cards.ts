@@ -13,7 +13,14 @@ import type { SandboxStore } from './store/types.js';
 const SEEDED_CARDS: readonly StoredCardRecord[] = Object.freeze([
   { id: 'card_visa_4242', brand: 'Visa', last4: '4242', expire: '12/29', holder: 'Mei Chen', savedAt: new Date('2025-01-10T00:00:00Z') },
   { id: 'card_mc_5454', brand: 'Mastercard', last4: '5454', expire: '08/28', holder: 'Mei Chen', savedAt: new Date('2025-02-14T00:00:00Z') },
-  { id: 'card_amex_0005', brand: 'American Express', last4: '0005', expire: '03/30', holder: 'Koala Crafts Pty Ltd', savedAt: new Date('2025-03-01T00:00:00Z') },
+  {
+    id: 'card_amex_0005',
+    brand: 'American Express',
+    last4: '0005',
+    expire: '03/30',
+    holder: 'Koala Crafts Pty Ltd',
+    savedAt: new Date('2025-03-01T00:00:00Z'),
+  },
   { id: 'card_visa_1881', brand: 'Visa', last4: '1881', expire: '01/25', holder: 'Daniel Brooks', savedAt: new Date('2023-01-20T00:00:00Z') },
 ]);
 
@@ -47,7 +54,14 @@ export function saveCard(store: SandboxStore, card: CreditCardRequest, now: Date
   if (existing) return existing;
   let n = store.cards.count() + 1;
   while (store.cards.has(`card_saved_${last4}_${n}`)) n += 1;
-  const record: StoredCardRecord = { id: `card_saved_${last4}_${n}`, brand: cardBrand(card.number), last4, expire: card.expire, holder: card.holder_name, savedAt: now };
+  const record: StoredCardRecord = {
+    id: `card_saved_${last4}_${n}`,
+    brand: cardBrand(card.number),
+    last4,
+    expire: card.expire,
+    holder: card.holder_name,
+    savedAt: now,
+  };
   store.cards.set(record.id, record);
   return record;
 }

@@ -16,11 +16,7 @@ export class SandboxHttpError extends Error {
   readonly result: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
 
-  constructor(
-    status: number,
-    message: string,
-    extra: { errors?: FieldError[]; result?: Record<string, unknown>; headers?: Record<string, string> } = {},
-  ) {
+  constructor(status: number, message: string, extra: { errors?: FieldError[]; result?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
     super(message);
     this.name = 'SandboxHttpError';
     this.status = status;
@@ -50,4 +46,3 @@ export function notFound(message: string, errors?: FieldError[]): SandboxHttpErr
 export function conflict(message: string, errors?: FieldError[]): SandboxHttpError {
   return new SandboxHttpError(409, message, errors === undefined ? {} : { errors });
 }
-

@@ -19,12 +19,7 @@ export interface SandboxFaults {
 }
 
 /** What to do with one request. */
-type FaultDecision =
-  | { kind: 'none' }
-  | { kind: 'fail'; status: 500 | 503 }
-  | { kind: 'reset-before' }
-  | { kind: 'reset-after' }
-  | { kind: 'rate-limited' };
+type FaultDecision = { kind: 'none' } | { kind: 'fail'; status: 500 | 503 } | { kind: 'reset-before' } | { kind: 'reset-after' } | { kind: 'rate-limited' };
 
 /** Decides the fault of each request; `random` is injectable so tests can steer it. */
 export class FaultInjector {

@@ -17,7 +17,6 @@ import type { FaultInjector } from './faults.js';
 import type { ResolvedSandboxOptions } from './options.js';
 import type { SandboxState } from './state.js';
 
-
 /** HTTP methods the sandbox routes. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 

@@ -73,7 +73,6 @@ export interface StoredOrder {
   failure?: string;
 }
 
-
 /**
  * A card saved with `save: true` at acceptance: what the sandbox keeps of it. Never the
  * full number or the CVV: the brand and last four digits are taken from the number, which is then

@@ -289,7 +289,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
     }
     if (err instanceof StoreFullError) {
       // Insufficient Storage: not a passing fault that a retry or a poll would get past.
-      writeEnvelope(res, envelopeHeaders(ctx), 507, `${err.message}; free space there (or point SHIPBOOK_STATE_DIR elsewhere) and try again`, { state_dir: err.dir });
+      writeEnvelope(res, envelopeHeaders(ctx), 507, `${err.message}; free space there (or point SHIPBOOK_STATE_DIR elsewhere) and try again`, {
+        state_dir: err.dir,
+      });
       return 507;
     }
     if (err instanceof StoreBusyError) {
@@ -325,7 +327,12 @@ export function createSandboxServer(ctx: SandboxContext, routes: readonly Route[
     });
   });
   server.on('clientError', (err, socket) => {
-    answerMalformed(socket, (status: number) => ({ message: status === 408 ? 'request timeout' : 'malformed HTTP request', code: status, result: {} }), err, ctx.options.announce ? { [SANDBOX_HEADER]: SANDBOX_HEADER_VALUE } : {});
+    answerMalformed(
+      socket,
+      (status: number) => ({ message: status === 408 ? 'request timeout' : 'malformed HTTP request', code: status, result: {} }),
+      err,
+      ctx.options.announce ? { [SANDBOX_HEADER]: SANDBOX_HEADER_VALUE } : {},
+    );
   });
   return server;
 }

@@ -147,10 +147,7 @@ export class SandboxState {
    * Creates a pending order (`new`) from priced shipments; each is stored as `PEN`.
    * The order price is the sum of the shipment prices.
    */
-  createOrder(
-    shipments: ReadonlyArray<Omit<StoredShipment, 'id' | 'status' | 'orderId' | 'createdAt'>>,
-    now: Date,
-  ): StoredOrder {
+  createOrder(shipments: ReadonlyArray<Omit<StoredShipment, 'id' | 'status' | 'orderId' | 'createdAt'>>, now: Date): StoredOrder {
     const id = this.newOrderId();
     const stored = shipments.map((s) => this.addShipment({ ...s, orderId: id, status: 'PEN', createdAt: now }));
     const order: StoredOrder = {
@@ -172,11 +169,7 @@ export class SandboxState {
    * children and the main shipment; `childrenPrice` is the children's sum alone.
    * Checks everything before changing anything.
    */
-  combineShipments(
-    childIds: readonly string[],
-    main: Omit<StoredShipment, 'id' | 'status' | 'orderId' | 'createdAt'> | undefined,
-    now: Date,
-  ): StoredOrder {
+  combineShipments(childIds: readonly string[], main: Omit<StoredShipment, 'id' | 'status' | 'orderId' | 'createdAt'> | undefined, now: Date): StoredOrder {
     const unknown = childIds.filter((id) => !this.shipments.has(id));
     if (unknown.length > 0) {
       throw notFound(
@@ -252,7 +245,9 @@ export class SandboxState {
   /** A 409 unless the order is pending (`new`); the message says the current status. */
   assertPending(order: StoredOrder, operation: string): void {
     if (order.status !== 'new') {
-      throw conflict(`order ${order.id} cannot be ${operation}: it is ${describeStatus(order.status)} (status ${order.status}); only a pending order (status new) can be`);
+      throw conflict(
+        `order ${order.id} cannot be ${operation}: it is ${describeStatus(order.status)} (status ${order.status}); only a pending order (status new) can be`,
+      );
     }
   }
 

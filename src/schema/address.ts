@@ -5,33 +5,50 @@
 import { TEXT_LIMITS } from './limits.js';
 import * as z from 'zod';
 import { lazySchema } from './lazy.js';
-import { charCount, countryCode, describe, email, hasUtcOffset, isIsoTime, isoDate, isoTime, looseText, optionalText, secondsOfDay, text, textLike, type ShipmentFormKind } from './common.js';
+import {
+  charCount,
+  countryCode,
+  describe,
+  email,
+  hasUtcOffset,
+  isIsoTime,
+  isoDate,
+  isoTime,
+  looseText,
+  optionalText,
+  secondsOfDay,
+  text,
+  textLike,
+  type ShipmentFormKind,
+} from './common.js';
 import { withJsonSchema } from './jsonschema.js';
 
 /** Pickup window on a collection: ISO 8601 date, earliest and latest time; earliest before latest. */
-export const pickupRequest = lazySchema(() => z
-  .strictObject(
-    {
-      date: isoDate,
-      time_earliest: isoTime,
-      time_latest: isoTime,
-    },
-    { error: (iss) => (iss.input === undefined ? 'required' : `expected a pickup window: date, time_earliest, time_latest (got ${describe(iss.input)})`) },
-  )
-  .superRefine((p, ctx) => {
-    // A time that is not ISO 8601 has its own message already: no second one about the order.
-    if (!isIsoTime(p.time_earliest) || !isIsoTime(p.time_latest)) return;
-    // Both with an offset: compared in UTC; otherwise as clock times of the same place.
-    const inUtc = hasUtcOffset(p.time_earliest) && hasUtcOffset(p.time_latest);
-    const at = (t: string) => (inUtc ? secondsOfDay(t) : secondsOfDay(t.replace(/(Z|[+-][\d:]+)$/, '')));
-    if (at(p.time_earliest) >= at(p.time_latest)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['time_latest'],
-        message: `must be after time_earliest (${p.time_earliest}, got ${p.time_latest})`,
-      });
-    }
-  }));
+export const pickupRequest = lazySchema(() =>
+  z
+    .strictObject(
+      {
+        date: isoDate,
+        time_earliest: isoTime,
+        time_latest: isoTime,
+      },
+      { error: (iss) => (iss.input === undefined ? 'required' : `expected a pickup window: date, time_earliest, time_latest (got ${describe(iss.input)})`) },
+    )
+    .superRefine((p, ctx) => {
+      // A time that is not ISO 8601 has its own message already: no second one about the order.
+      if (!isIsoTime(p.time_earliest) || !isIsoTime(p.time_latest)) return;
+      // Both with an offset: compared in UTC; otherwise as clock times of the same place.
+      const inUtc = hasUtcOffset(p.time_earliest) && hasUtcOffset(p.time_latest);
+      const at = (t: string) => (inUtc ? secondsOfDay(t) : secondsOfDay(t.replace(/(Z|[+-][\d:]+)$/, '')));
+      if (at(p.time_earliest) >= at(p.time_latest)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['time_latest'],
+          message: `must be after time_earliest (${p.time_earliest}, got ${p.time_latest})`,
+        });
+      }
+    }),
+);
 /** A pickup window as {@link pickupRequest} reads it: ISO 8601 date, earliest and latest time. */
 export type PickupRequest = z.output<typeof pickupRequest>;
 
@@ -113,24 +130,29 @@ export type CollectionRequest = z.output<ReturnType<typeof collectionRequest>>;
  * Address in a response: lenient. `address_lines` arrives padded to three entries with empty
  * strings and `pickup.date` as `<date>T00:00:00`; both are read back to their plain forms.
  */
-export const addressResponse = lazySchema(() => z.looseObject({
-  first_name: z.string().optional(),
-  last_name: z.string().optional(),
-  company: z.string().nullish(),
-  email: z.string().optional(),
-  phone: looseText.optional(),
-  country: z.string().optional(),
-  postcode: looseText.optional(),
-  city: z.string().optional(),
-  address_lines: z
-    .array(z.string().nullable())
-    .transform((lines) => lines.map((l) => l ?? '').filter((l, i) => i === 0 || l.trim() !== ''))
-    .optional(),
-  pickup: z
-    .looseObject({
-      date: z.string().transform((d) => d.replace(/T.*$/, '')).optional(),
-      time_earliest: z.string().optional(),
-      time_latest: z.string().optional(),
-    })
-    .nullish(),
-}));
+export const addressResponse = lazySchema(() =>
+  z.looseObject({
+    first_name: z.string().optional(),
+    last_name: z.string().optional(),
+    company: z.string().nullish(),
+    email: z.string().optional(),
+    phone: looseText.optional(),
+    country: z.string().optional(),
+    postcode: looseText.optional(),
+    city: z.string().optional(),
+    address_lines: z
+      .array(z.string().nullable())
+      .transform((lines) => lines.map((l) => l ?? '').filter((l, i) => i === 0 || l.trim() !== ''))
+      .optional(),
+    pickup: z
+      .looseObject({
+        date: z
+          .string()
+          .transform((d) => d.replace(/T.*$/, ''))
+          .optional(),
+        time_earliest: z.string().optional(),
+        time_latest: z.string().optional(),
+      })
+      .nullish(),
+  }),
+);

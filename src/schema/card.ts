@@ -14,14 +14,25 @@ import { lazySchema } from './lazy.js';
 const CARD_EXPIRY_PATTERN = /^(0[1-9]|1[0-2])\/\d{2}$/;
 
 /** One stored card in a response. `expired` is the service's own judgement (true once the month is over). */
-export const storedCard = lazySchema(() => z.looseObject({
-  id: z.union([z.string().min(1), z.number()]).transform(String),
-  brand: z.string().nullish().transform((b) => b ?? ''),
-  last_four: z.union([z.string(), z.number()]).transform((v) => String(v).padStart(4, '0')).pipe(z.string().regex(/^\d{4}$/, { error: 'expected the last four digits' })),
-  expire: z.string().regex(CARD_EXPIRY_PATTERN, { error: 'expected MM/YY' }),
-  holder_name: z.string().nullish().transform((h) => h ?? ''),
-  expired: z.boolean().optional(),
-}));
+export const storedCard = lazySchema(() =>
+  z.looseObject({
+    id: z.union([z.string().min(1), z.number()]).transform(String),
+    brand: z
+      .string()
+      .nullish()
+      .transform((b) => b ?? ''),
+    last_four: z
+      .union([z.string(), z.number()])
+      .transform((v) => String(v).padStart(4, '0'))
+      .pipe(z.string().regex(/^\d{4}$/, { error: 'expected the last four digits' })),
+    expire: z.string().regex(CARD_EXPIRY_PATTERN, { error: 'expected MM/YY' }),
+    holder_name: z
+      .string()
+      .nullish()
+      .transform((h) => h ?? ''),
+    expired: z.boolean().optional(),
+  }),
+);
 /** One stored card of a response, as {@link storedCard} reads it. */
 export type StoredCard = z.output<typeof storedCard>;
 

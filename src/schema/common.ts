@@ -104,27 +104,34 @@ function countryCodePattern(): string {
 const COUNTRY_CODE_MIXUPS: Readonly<Record<string, string>> = { UK: 'GB', EN: 'GB', EL: 'GR' };
 
 /** A two-letter ISO 3166-1 country code, any case on input, sent in upper case. */
-export const countryCode = lazySchema(() => z
-  .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a two-letter country code (got ${describe(iss.input)})`) })
-  .superRefine((raw, ctx) => {
-    const code = raw.trim().toUpperCase();
-    if (!/^[A-Z]{2}$/.test(code)) ctx.addIssue({ code: 'custom', message: `expected a two-letter country code (got ${describe(raw)})` });
-    else if (!isCountryCode(code)) {
-      const hint = COUNTRY_CODE_MIXUPS[code];
-      ctx.addIssue({ code: 'custom', message: `unknown country code ${describe(raw)} (${hint ? `did you mean ${hint}?` : 'ISO 3166-1 alpha-2, e.g. AU, US, GB'})` });
-    }
-  })
-  .transform((s) => s.trim().toUpperCase()));
+export const countryCode = lazySchema(() =>
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a two-letter country code (got ${describe(iss.input)})`) })
+    .superRefine((raw, ctx) => {
+      const code = raw.trim().toUpperCase();
+      if (!/^[A-Z]{2}$/.test(code)) ctx.addIssue({ code: 'custom', message: `expected a two-letter country code (got ${describe(raw)})` });
+      else if (!isCountryCode(code)) {
+        const hint = COUNTRY_CODE_MIXUPS[code];
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown country code ${describe(raw)} (${hint ? `did you mean ${hint}?` : 'ISO 3166-1 alpha-2, e.g. AU, US, GB'})`,
+        });
+      }
+    })
+    .transform((s) => s.trim().toUpperCase()),
+);
 withJsonSchema(countryCode, () => ({ type: 'string', pattern: countryCodePattern(), examples: ['AU', 'NZ', 'US', 'GB'] }));
 
 /** A positive decimal number (a dimension or weight), as a JSON number or a decimal string. */
-export const positiveDecimal = lazySchema(() => z.preprocess(
-  (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
-  z
-    .number({ error: (iss) => (iss.input === undefined ? 'required' : `expected a number (got ${describe(iss.input)})`) })
-    .refine((n) => Number.isFinite(n), { error: (iss) => `expected a finite number (got ${String(iss.input)})`, abort: true })
-    .refine((n) => n > 0, { error: (iss) => `must be greater than 0 (got ${String(iss.input)})` }),
-));
+export const positiveDecimal = lazySchema(() =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+    z
+      .number({ error: (iss) => (iss.input === undefined ? 'required' : `expected a number (got ${describe(iss.input)})`) })
+      .refine((n) => Number.isFinite(n), { error: (iss) => `expected a finite number (got ${String(iss.input)})`, abort: true })
+      .refine((n) => n > 0, { error: (iss) => `must be greater than 0 (got ${String(iss.input)})` }),
+  ),
+);
 withJsonSchema(positiveDecimal, {
   anyOf: [
     { type: 'number', exclusiveMinimum: 0 },
@@ -133,30 +140,34 @@ withJsonSchema(positiveDecimal, {
 });
 
 /** An integer quantity of at least 1. */
-export const quantity = lazySchema(() => z
-  .number({ error: (iss) => (iss.input === undefined ? 'required' : `expected a whole number (got ${describe(iss.input)})`) })
-  .int({ error: (iss) => `must be a whole number (got ${String(iss.input)})` })
-  .min(1, { error: (iss) => `at least 1 (got ${String(iss.input)})` }));
+export const quantity = lazySchema(() =>
+  z
+    .number({ error: (iss) => (iss.input === undefined ? 'required' : `expected a whole number (got ${describe(iss.input)})`) })
+    .int({ error: (iss) => `must be a whole number (got ${String(iss.input)})` })
+    .min(1, { error: (iss) => `at least 1 (got ${String(iss.input)})` }),
+);
 withJsonSchema(quantity, { type: 'integer', minimum: 1 });
 
 /**
  * An AUD amount typed by a user: a number or decimal string, at least 0, at most two decimals.
  * Parsed to {@link Money} (exact cents).
  */
-export const amountInput = lazySchema(() => z
-  .union([z.number(), z.string()], { error: (iss) => (iss.input === undefined ? 'required' : `expected an amount (got ${describe(iss.input)})`) })
-  .transform((v, ctx) => {
-    const parsed = parseAmountInput(v);
-    if ('problem' in parsed) {
-      ctx.addIssue({ code: 'custom', message: parsed.problem });
-      return z.NEVER;
-    }
-    if (parsed.cents < 0) {
-      ctx.addIssue({ code: 'custom', message: `must not be negative (got ${String(v)})` });
-      return z.NEVER;
-    }
-    return new Money(parsed.cents);
-  }));
+export const amountInput = lazySchema(() =>
+  z
+    .union([z.number(), z.string()], { error: (iss) => (iss.input === undefined ? 'required' : `expected an amount (got ${describe(iss.input)})`) })
+    .transform((v, ctx) => {
+      const parsed = parseAmountInput(v);
+      if ('problem' in parsed) {
+        ctx.addIssue({ code: 'custom', message: parsed.problem });
+        return z.NEVER;
+      }
+      if (parsed.cents < 0) {
+        ctx.addIssue({ code: 'custom', message: `must not be negative (got ${String(v)})` });
+        return z.NEVER;
+      }
+      return new Money(parsed.cents);
+    }),
+);
 withJsonSchema(amountInput, {
   anyOf: [
     { type: 'number', minimum: 0 },
@@ -165,19 +176,24 @@ withJsonSchema(amountInput, {
 });
 
 /** The currency of an item or quote: only AUD is supported (interface document, "Conventions"). */
-export const currencyAud = lazySchema(() => z
-  .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a currency code (got ${describe(iss.input)})`) })
-  .transform((s) => s.trim().toUpperCase())
-  .refine((s) => s === 'AUD', { error: (iss) => `only AUD is supported (got ${describe(iss.input)})` }));
+export const currencyAud = lazySchema(() =>
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a currency code (got ${describe(iss.input)})`) })
+    .transform((s) => s.trim().toUpperCase())
+    .refine((s) => s === 'AUD', { error: (iss) => `only AUD is supported (got ${describe(iss.input)})` }),
+);
 withJsonSchema(currencyAud, choiceJsonSchema(['AUD']));
 
 /** Package unit: `cm` (centimetres and kilograms) or `in` (inches and pounds), any case on input. */
-export const packageUnit = lazySchema(() => z
-  .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected cm or in (got ${describe(iss.input)})`) })
-  .transform((s) => s.trim().toLowerCase())
-  .refine((s): s is 'cm' | 'in' => s === 'cm' || s === 'in', {
-    error: (iss) => `must be cm (centimetres, kilograms) or in (inches, pounds) (got ${describe(iss.input)})`,
-  }) as unknown as z.ZodType<'cm' | 'in', string>);
+export const packageUnit = lazySchema(
+  () =>
+    z
+      .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected cm or in (got ${describe(iss.input)})`) })
+      .transform((s) => s.trim().toLowerCase())
+      .refine((s): s is 'cm' | 'in' => s === 'cm' || s === 'in', {
+        error: (iss) => `must be cm (centimetres, kilograms) or in (inches, pounds) (got ${describe(iss.input)})`,
+      }) as unknown as z.ZodType<'cm' | 'in', string>,
+);
 withJsonSchema(packageUnit, choiceJsonSchema(['cm', 'in']));
 
 /** True when `s` is a real calendar date `YYYY-MM-DD`. */
@@ -192,11 +208,17 @@ function isIsoDate(s: string): boolean {
  * An ISO 8601 calendar date `YYYY-MM-DD`. A response-style `YYYY-MM-DDT00:00:00` is accepted and
  * read as its date (interface document, "Pickup object").
  */
-export const isoDate = lazySchema(() => z
-  .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a date YYYY-MM-DD (got ${describe(iss.input)})`) })
-  .transform((s) => s.trim().replace(/T00:00(:00(\.0+)?)?Z?$/, ''))
-  .refine(isIsoDate, { error: (iss) => `expected an ISO 8601 date YYYY-MM-DD (got ${describe(iss.input)})` }));
-withJsonSchema(isoDate, { type: 'string', pattern: '^\\s*\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T00:00(:00(\\.0+)?)?Z?)?\\s*$', examples: ['2026-12-01'] });
+export const isoDate = lazySchema(() =>
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a date YYYY-MM-DD (got ${describe(iss.input)})`) })
+    .transform((s) => s.trim().replace(/T00:00(:00(\.0+)?)?Z?$/, ''))
+    .refine(isIsoDate, { error: (iss) => `expected an ISO 8601 date YYYY-MM-DD (got ${describe(iss.input)})` }),
+);
+withJsonSchema(isoDate, {
+  type: 'string',
+  pattern: '^\\s*\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T00:00(:00(\\.0+)?)?Z?)?\\s*$',
+  examples: ['2026-12-01'],
+});
 
 /**
  * ISO 8601 time of day in the extended format: `HH:MM`, with optional seconds and a decimal
@@ -215,23 +237,26 @@ export function isIsoTime(s: string): boolean {
  * of a second and a UTC offset (`09:00:00+10:00`). The basic format without colons (`0900`) is
  * refused with a message that shows the extended form. Sent as written (trimmed).
  */
-export const isoTime = lazySchema(() => z
-  .string({
-    error: (iss) => {
-      if (iss.input === undefined) return 'required';
-      // YAML reads an unquoted 0900 as the number 900: show the time it was probably meant to be.
-      const digits = typeof iss.input === 'number' && Number.isInteger(iss.input) && iss.input >= 0 && iss.input <= 2359 ? String(iss.input).padStart(4, '0') : undefined;
-      return `expected a time HH:MM (got ${describe(iss.input)})${digits ? `; write it with colons: ${digits.slice(0, 2)}:${digits.slice(2)}` : ''}`;
-    },
-  })
-  .transform((s) => s.trim())
-  .refine(isIsoTime, {
-    error: (iss) => {
-      const basic = typeof iss.input === 'string' ? /^\s*(\d{2})(\d{2})(\d{2})?\s*$/.exec(iss.input) : null;
-      const hint = basic ? `; write it with colons: ${basic[1]}:${basic[2]}${basic[3] ? `:${basic[3]}` : ''}` : '';
-      return `expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got ${describe(iss.input)})${hint}`;
-    },
-  }));
+export const isoTime = lazySchema(() =>
+  z
+    .string({
+      error: (iss) => {
+        if (iss.input === undefined) return 'required';
+        // YAML reads an unquoted 0900 as the number 900: show the time it was probably meant to be.
+        const digits =
+          typeof iss.input === 'number' && Number.isInteger(iss.input) && iss.input >= 0 && iss.input <= 2359 ? String(iss.input).padStart(4, '0') : undefined;
+        return `expected a time HH:MM (got ${describe(iss.input)})${digits ? `; write it with colons: ${digits.slice(0, 2)}:${digits.slice(2)}` : ''}`;
+      },
+    })
+    .transform((s) => s.trim())
+    .refine(isIsoTime, {
+      error: (iss) => {
+        const basic = typeof iss.input === 'string' ? /^\s*(\d{2})(\d{2})(\d{2})?\s*$/.exec(iss.input) : null;
+        const hint = basic ? `; write it with colons: ${basic[1]}:${basic[2]}${basic[3] ? `:${basic[3]}` : ''}` : '';
+        return `expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got ${describe(iss.input)})${hint}`;
+      },
+    }),
+);
 withJsonSchema(isoTime, {
   type: 'string',
   pattern: '^\\s*([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d([.,]\\d+)?)?(Z|[+-]([01]\\d|2[0-3])(:?[0-5]\\d)?)?\\s*$',
@@ -262,39 +287,41 @@ export function hasUtcOffset(time: string): boolean {
 }
 
 /** An e-mail address. */
-export const email = lazySchema(() => z
-  .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected an e-mail address (got ${describe(iss.input)})`) })
-  .transform((s) => s.trim())
-  .pipe(z.email({ error: (iss) => `not an e-mail address (got ${describe(iss.input)})` })));
+export const email = lazySchema(() =>
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected an e-mail address (got ${describe(iss.input)})`) })
+    .transform((s) => s.trim())
+    .pipe(z.email({ error: (iss) => `not an e-mail address (got ${describe(iss.input)})` })),
+);
 withJsonSchema(email, { type: 'string', format: 'email' });
 
 /** Case-insensitive choice of one of `values`, sent in the canonical spelling given. */
 export function choice<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   const byKey = new Map(values.map((v) => [v.toLowerCase(), v] as const));
-  const schema = z
-    .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected ${what} (got ${describe(iss.input)})`) })
-    .transform((s, ctx) => {
-      const found = byKey.get(s.trim().toLowerCase());
-      if (found === undefined) {
-        ctx.addIssue({ code: 'custom', message: `must be one of ${values.join(', ')} (got ${describe(s)})` });
-        return z.NEVER;
-      }
-      return found as T[number];
-    });
+  const schema = z.string({ error: (iss) => (iss.input === undefined ? 'required' : `expected ${what} (got ${describe(iss.input)})`) }).transform((s, ctx) => {
+    const found = byKey.get(s.trim().toLowerCase());
+    if (found === undefined) {
+      ctx.addIssue({ code: 'custom', message: `must be one of ${values.join(', ')} (got ${describe(s)})` });
+      return z.NEVER;
+    }
+    return found as T[number];
+  });
   return withJsonSchema(schema, choiceJsonSchema(values));
 }
 
 // ---- Response readers: the quirks are read, not rejected (interface document). ----
 
 /** A price member as the service sends it: a number or a decimal string, read exactly into {@link Money}. */
-export const moneyResponse = lazySchema(() => z.union([z.number(), z.string()]).transform((v, ctx) => {
-  const cents = readCents(v);
-  if (cents === undefined) {
-    ctx.addIssue({ code: 'custom', message: `not a decimal amount (got ${describe(v)})` });
-    return z.NEVER;
-  }
-  return new Money(cents);
-}));
+export const moneyResponse = lazySchema(() =>
+  z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const cents = readCents(v);
+    if (cents === undefined) {
+      ctx.addIssue({ code: 'custom', message: `not a decimal amount (got ${describe(v)})` });
+      return z.NEVER;
+    }
+    return new Money(cents);
+  }),
+);
 
 /** A string the service may send as a number (postcodes, ids). */
 export const looseText = lazySchema(() => z.union([z.string(), z.number()]).transform((v) => String(v)));

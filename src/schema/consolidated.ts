@@ -21,30 +21,32 @@ import { isObject } from './object.js';
  * Unknown top-level fields are errors: a misspelt `main_shipment` must not be found out only after
  * the children were created.
  */
-export const consolidatedBooking = lazySchema(() => z.strictObject(
-  {
-    shipments: z
-      .array(leavingAustraliaShipment, {
-        error: (iss) => (iss.input === undefined ? 'required' : `expected a list of shipments (got ${describe(iss.input)})`),
-      })
-      .min(1, { error: 'at least 1 shipment' }),
-    main_shipment: shipmentRequest('shipment').optional(),
-  },
-  { error: (iss) => `expected a consolidated booking (got ${describe(iss.input)})` },
-));
+export const consolidatedBooking = lazySchema(() =>
+  z.strictObject(
+    {
+      shipments: z
+        .array(leavingAustraliaShipment, {
+          error: (iss) => (iss.input === undefined ? 'required' : `expected a list of shipments (got ${describe(iss.input)})`),
+        })
+        .min(1, { error: 'at least 1 shipment' }),
+      main_shipment: shipmentRequest('shipment').optional(),
+    },
+    { error: (iss) => `expected a consolidated booking (got ${describe(iss.input)})` },
+  ),
+);
 /** A consolidated-mail booking file as {@link consolidatedBooking} reads it: the children and the main shipment. */
 export type ConsolidatedBooking = z.output<typeof consolidatedBooking>;
 
 /** The combine file: shipment ids (optional, command-line ids replace them) and the main shipment; unknown fields are errors. */
-export const combineFile = lazySchema(() => z.strictObject(
-  {
-    shipments: z
-      .array(text(), { error: (iss) => `expected a list of shipment ids (got ${describe(iss.input)})` })
-      .optional(),
-    main_shipment: shipmentRequest('shipment').optional(),
-  },
-  { error: (iss) => `expected a combine document (got ${describe(iss.input)})` },
-));
+export const combineFile = lazySchema(() =>
+  z.strictObject(
+    {
+      shipments: z.array(text(), { error: (iss) => `expected a list of shipment ids (got ${describe(iss.input)})` }).optional(),
+      main_shipment: shipmentRequest('shipment').optional(),
+    },
+    { error: (iss) => `expected a combine document (got ${describe(iss.input)})` },
+  ),
+);
 /** A combine file as {@link combineFile} reads it: optional shipment ids and the main shipment. */
 export type CombineFile = z.output<typeof combineFile>;
 

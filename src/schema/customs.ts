@@ -75,20 +75,22 @@ export function customsRequest(kind: ShipmentFormKind) {
 export type CustomsRequest = z.output<ReturnType<typeof customsRequest>>;
 
 /** Customs information in a response: lenient; item values read exactly. */
-export const customsResponse = lazySchema(() => z.looseObject({
-  description: z.string().nullish(),
-  reason: z.string().optional(),
-  tax_status: z.string().optional(),
-  lithium: z.boolean().optional(),
-  items: z
-    .array(
-      z.looseObject({
-        description: z.string().optional(),
-        quantity: z.union([z.number(), z.string()]).transform(Number).optional(),
-        value: moneyResponse.optional(),
-        currency: z.string().optional(),
-        madein: looseText.optional(),
-      }),
-    )
-    .optional(),
-}));
+export const customsResponse = lazySchema(() =>
+  z.looseObject({
+    description: z.string().nullish(),
+    reason: z.string().optional(),
+    tax_status: z.string().optional(),
+    lithium: z.boolean().optional(),
+    items: z
+      .array(
+        z.looseObject({
+          description: z.string().optional(),
+          quantity: z.union([z.number(), z.string()]).transform(Number).optional(),
+          value: moneyResponse.optional(),
+          currency: z.string().optional(),
+          madein: looseText.optional(),
+        }),
+      )
+      .optional(),
+  }),
+);

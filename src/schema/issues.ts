@@ -62,7 +62,16 @@ export function schemaProblems(error: z.ZodError, prefix: ReadonlyArray<Property
 }
 
 /** The zod internals read by {@link knownFieldsAt}: the `def` of a schema. */
-type Def = { type?: string; innerType?: unknown; in?: unknown; out?: unknown; options?: unknown[]; shape?: Record<string, unknown>; element?: unknown; getter?: () => unknown };
+type Def = {
+  type?: string;
+  innerType?: unknown;
+  in?: unknown;
+  out?: unknown;
+  options?: unknown[];
+  shape?: Record<string, unknown>;
+  element?: unknown;
+  getter?: () => unknown;
+};
 
 function defOf(schema: unknown): Def | undefined {
   return (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;

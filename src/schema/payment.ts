@@ -42,9 +42,17 @@ export function creditCardRequest(now: () => Date = () => new Date()) {
           .union([z.string(), z.number()], { error: (iss) => (iss.input === undefined ? 'required' : 'expected a CVV') })
           .transform((v) => String(v).trim())
           .refine((v) => /^\d{3,4}$/.test(v), { error: 'must be 3 or 4 digits' }),
-        { anyOf: [{ type: 'string', pattern: '^\\s*\\d{3,4}\\s*$' }, { type: 'integer', minimum: 100, maximum: 9999 }] },
+        {
+          anyOf: [
+            { type: 'string', pattern: '^\\s*\\d{3,4}\\s*$' },
+            { type: 'integer', minimum: 100, maximum: 9999 },
+          ],
+        },
       ),
-      holder_name: z.string({ error: (iss) => (iss.input === undefined ? 'required' : 'expected the card holder\'s name as text') }).min(1, { error: 'must not be empty' }).max(100, { error: 'at most 100 characters' }),
+      holder_name: z
+        .string({ error: (iss) => (iss.input === undefined ? 'required' : "expected the card holder's name as text") })
+        .min(1, { error: 'must not be empty' })
+        .max(100, { error: 'at most 100 characters' }),
       expire: withJsonSchema(
         z
           // Card fields never echo their content: a CVV or card number typed in the wrong place would be printed.
@@ -70,7 +78,9 @@ export function paymentRequest(now: () => Date = () => new Date()) {
   return z
     .strictObject(
       {
-        type: z.enum(PAYMENT_TYPES, { error: (iss) => (iss.input === undefined ? 'required' : `must be one of credit_card, stored_card, credit (got ${describe(iss.input)})`) }),
+        type: z.enum(PAYMENT_TYPES, {
+          error: (iss) => (iss.input === undefined ? 'required' : `must be one of credit_card, stored_card, credit (got ${describe(iss.input)})`),
+        }),
         credit_card: withJsonSchema(z.unknown(), () => {
           const { $schema: _, ...card } = toInputJsonSchema(creditCardRequest(now));
           return { anyOf: [{ type: 'string', minLength: 1, description: 'A stored card id (stored_card).' }, card] };

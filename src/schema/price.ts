@@ -12,14 +12,16 @@ import { Money } from './money.js';
 const zero = () => new Money(0);
 
 /** A price object in a response, every amount as exact {@link Money} (AUD). */
-export const priceResponse = lazySchema(() => z.looseObject({
-  currency: z.string().default('AUD'),
-  amount: moneyResponse.default(zero),
-  insurance: moneyResponse.nullish().transform((m) => m ?? new Money(0)),
-  gst: moneyResponse.nullish().transform((m) => m ?? new Money(0)),
-  total: moneyResponse.default(zero),
-  summary_child_shipments: moneyResponse.optional(),
-}));
+export const priceResponse = lazySchema(() =>
+  z.looseObject({
+    currency: z.string().default('AUD'),
+    amount: moneyResponse.default(zero),
+    insurance: moneyResponse.nullish().transform((m) => m ?? new Money(0)),
+    gst: moneyResponse.nullish().transform((m) => m ?? new Money(0)),
+    total: moneyResponse.default(zero),
+    summary_child_shipments: moneyResponse.optional(),
+  }),
+);
 /** A price object of a response, every amount as exact Money (AUD). */
 export type Price = z.output<typeof priceResponse>;
 

@@ -15,21 +15,34 @@ import { lazySchema } from './lazy.js';
 import { addressResponse } from './address.js';
 
 /** The shipment fields a consolidated-mail service prescribes: `collection_type` and `collection`. */
-const collectionData = lazySchema(() => z.looseObject({
-  collection_type: z.string().min(1),
-  collection: addressResponse,
-}));
+const collectionData = lazySchema(() =>
+  z.looseObject({
+    collection_type: z.string().min(1),
+    collection: addressResponse,
+  }),
+);
 /** The collection fields a consolidated-mail service prescribes (`collection_type`, `collection`). */
 export type CollectionData = z.output<typeof collectionData>;
 
 /** The data of one service in a response. */
-const serviceData = lazySchema(() => z.looseObject({
-  code: z.string().min(1),
-  name: z.string().nullish().transform((n) => n ?? ''),
-  carrier: z.string().nullish().transform((c) => c ?? ''),
-  global_mail: z.boolean().optional().transform((g) => g ?? false),
-  collection_data: collectionData.nullish().transform((c) => c ?? null),
-}));
+const serviceData = lazySchema(() =>
+  z.looseObject({
+    code: z.string().min(1),
+    name: z
+      .string()
+      .nullish()
+      .transform((n) => n ?? ''),
+    carrier: z
+      .string()
+      .nullish()
+      .transform((c) => c ?? ''),
+    global_mail: z
+      .boolean()
+      .optional()
+      .transform((g) => g ?? false),
+    collection_data: collectionData.nullish().transform((c) => c ?? null),
+  }),
+);
 /** The data of one service in a fetch-service-data answer: code, name, carrier, `global_mail`, `collection_data`. */
 export type ServiceData = z.output<typeof serviceData>;
 

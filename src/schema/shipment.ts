@@ -54,9 +54,11 @@ function serviceRequest(kind: ShipmentFormKind) {
 export const QUOTE_ENTRY_EXTRAS = ['name', 'carrier', 'global_mail', 'price'] as const;
 
 /** `options.digital_signature`: a BASE64-encoded PNG or JPG image, checked by its bytes. */
-export const digitalSignature = lazySchema(() => z
-  .string({ error: (iss) => `expected a BASE64-encoded PNG or JPG image (got ${describe(iss.input)})` })
-  .refine(isDigitalSignatureImage, { error: 'must be a BASE64-encoded PNG or JPG image' }));
+export const digitalSignature = lazySchema(() =>
+  z
+    .string({ error: (iss) => `expected a BASE64-encoded PNG or JPG image (got ${describe(iss.input)})` })
+    .refine(isDigitalSignatureImage, { error: 'must be a BASE64-encoded PNG or JPG image' }),
+);
 
 /**
  * A shipment in request form. Cross-field rules: `collection` with `pickup` is required for
@@ -76,10 +78,7 @@ export function shipmentRequest(kind: ShipmentFormKind) {
         customs_information: customsRequest(kind),
         description: text(kind === 'order' ? 35 : TEXT_LIMITS.text),
         options: z
-          .strictObject(
-            { digital_signature: digitalSignature.optional() },
-            { error: (iss) => `expected an object (got ${describe(iss.input)})` },
-          )
+          .strictObject({ digital_signature: digitalSignature.optional() }, { error: (iss) => `expected an object (got ${describe(iss.input)})` })
           .optional(),
       },
       { error: (iss) => (iss.input === undefined ? 'required' : `expected a shipment (got ${describe(iss.input)})`) },
@@ -89,7 +88,11 @@ export function shipmentRequest(kind: ShipmentFormKind) {
         if (!s.collection) {
           ctx.addIssue({ code: 'custom', path: ['collection'], message: 'required when collection_type is pickup' });
         } else if (!s.collection.pickup) {
-          ctx.addIssue({ code: 'custom', path: ['collection', 'pickup'], message: 'required when collection_type is pickup (date, time_earliest, time_latest)' });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['collection', 'pickup'],
+            message: 'required when collection_type is pickup (date, time_earliest, time_latest)',
+          });
         }
       } else {
         const from = s.collection?.country;
@@ -107,27 +110,31 @@ export function shipmentRequest(kind: ShipmentFormKind) {
 export type ShipmentRequest = z.output<ReturnType<typeof shipmentRequest>>;
 
 /** The `service` object of a shipment response; `name` may contain line breaks. */
-const serviceResponse = lazySchema(() => z.looseObject({
-  code: looseText.optional(),
-  name: z.string().nullish(),
-  price: priceResponse.optional(),
-  options: z.unknown().optional(),
-}));
+const serviceResponse = lazySchema(() =>
+  z.looseObject({
+    code: looseText.optional(),
+    name: z.string().nullish(),
+    price: priceResponse.optional(),
+    options: z.unknown().optional(),
+  }),
+);
 
 /** A shipment in response form (lenient). `tracking_number` is the literal `N/A` while none is assigned. */
-export const shipmentResponse = lazySchema(() => z.looseObject({
-  id: looseText,
-  status: z.string().optional(),
-  transient_id: z.string().nullish(),
-  tracking_number: z.string().nullish(),
-  collection_type: z.string().optional(),
-  description: z.string().nullish(),
-  collection: addressResponse.nullish(),
-  delivery: addressResponse.nullish(),
-  packages: z.array(packageResponse).optional(),
-  customs_information: customsResponse.nullish(),
-  service: serviceResponse.optional(),
-}));
+export const shipmentResponse = lazySchema(() =>
+  z.looseObject({
+    id: looseText,
+    status: z.string().optional(),
+    transient_id: z.string().nullish(),
+    tracking_number: z.string().nullish(),
+    collection_type: z.string().optional(),
+    description: z.string().nullish(),
+    collection: addressResponse.nullish(),
+    delivery: addressResponse.nullish(),
+    packages: z.array(packageResponse).optional(),
+    customs_information: customsResponse.nullish(),
+    service: serviceResponse.optional(),
+  }),
+);
 /** A shipment of a response as {@link shipmentResponse} reads it (`tracking_number` `N/A` while none is assigned). */
 export type ShipmentResponse = z.output<typeof shipmentResponse>;
 

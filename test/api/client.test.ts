@@ -120,11 +120,7 @@ describe('retries', () => {
     server.set('GET /orders/ORD-1/', { mode: 'ok', result: { order: { id: 'ORD-1', status: 'ACC', shipments: [] } } });
     const accepted = await acceptOrder(client(), 'ORD-1', acceptBody, { retry: 'idempotent-accept' });
     expect(accepted.status).toBe('ACC');
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'PUT /orders/ORD-1/accept/',
-      'PUT /orders/ORD-1/accept/',
-      'GET /orders/ORD-1/',
-    ]);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /orders/ORD-1/accept/', 'PUT /orders/ORD-1/accept/', 'GET /orders/ORD-1/']);
   });
 
   it('does not retry accept by default', async () => {
@@ -246,11 +242,13 @@ describe('one deadline for the whole call, retries included', () => {
   });
 
   it('takes no retry whose wait would end past the deadline, and says how many attempts were made', async () => {
-    server.set('POST /quote/', [{ mode: 'status', status: 503 }, { mode: 'status', status: 429, retryAfter: '5' }, { mode: 'ok', result: { services: [] } }]);
+    server.set('POST /quote/', [
+      { mode: 'status', status: 503 },
+      { mode: 'status', status: 429, retryAfter: '5' },
+      { mode: 'ok', result: { services: [] } },
+    ]);
     const slept: number[] = [];
-    const { err } = await timed(() =>
-      quoteServices(client({ timeoutMs: 2000, sleep: async (ms) => void slept.push(ms), random: () => 0 }), quote),
-    );
+    const { err } = await timed(() => quoteServices(client({ timeoutMs: 2000, sleep: async (ms) => void slept.push(ms), random: () => 0 }), quote));
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(429);
     expect(server.requests).toHaveLength(2); // a 5 s Retry-After does not fit in what is left of 2 s
@@ -311,7 +309,10 @@ describe('dry run', () => {
   });
 
   it('plans a later step without a client, with a placeholder id', () => {
-    const planned = planRequest({ baseUrl: 'https://api.example.com/v1', apiKey: KEY }, { endpoint: 'acceptOrder', params: { order_id: '<order id>' }, body: acceptBody });
+    const planned = planRequest(
+      { baseUrl: 'https://api.example.com/v1', apiKey: KEY },
+      { endpoint: 'acceptOrder', params: { order_id: '<order id>' }, body: acceptBody },
+    );
     expect(planned.url).toBe('https://api.example.com/v1/orders/<order id>/accept/');
     expect(JSON.stringify(planned)).not.toContain('737');
   });
@@ -381,7 +382,11 @@ describe('the connection pool (sized to the concurrency, so a batch never waits 
     return {
       url: `http://127.0.0.1:${port}/`,
       connections: () => connections,
-      close: () => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }),
+      close: () =>
+        new Promise<void>((r) => {
+          srv.closeAllConnections();
+          srv.close(() => r());
+        }),
     };
   }
 

@@ -29,7 +29,13 @@ afterAll(async () => {
 describe('a quote service entry pasted as the service', () => {
   it('is sent as code and options only, with one warning that the rest was ignored', async () => {
     const doc = parse(readFileSync('fixtures/orders/domestic-syd-mel.yaml', 'utf8'));
-    doc.order.shipments[0].service = { code: 'SB-DOM-ROAD', name: 'Road Economy', carrier: 'Sandbox Freight', global_mail: false, price: { currency: 'AUD', amount: 12.5, total: 13.75, gst: 1.25, insurance: 0 } };
+    doc.order.shipments[0].service = {
+      code: 'SB-DOM-ROAD',
+      name: 'Road Economy',
+      carrier: 'Sandbox Freight',
+      global_mail: false,
+      price: { currency: 'AUD', amount: 12.5, total: 13.75, gst: 1.25, insurance: 0 },
+    };
     const file = join(dir, 'pasted.yaml');
     writeFileSync(file, stringify(doc));
     server.set('POST /orders/', { mode: 'ok', result: { order: { id: 'ORD-P1', status: 'new', shipments: [] } } });
@@ -74,7 +80,11 @@ describe('GET /quote/ package parameter names, a setting of the profile', () => 
       server.set('GET /quote/', { mode: 'ok', result: { services: [] } });
       const before = await runShipbook(['--profile', 'svc', 'quote', 'fixtures/quotes/syd-mel-single.yaml', '--get'], { env: cfg });
       expect(before.code, before.stderr).toBe(0);
-      for (const [field, name] of [['length', 'pkg_length'], ['weight', 'mass'], ['unit', 'units']]) {
+      for (const [field, name] of [
+        ['length', 'pkg_length'],
+        ['weight', 'mass'],
+        ['unit', 'units'],
+      ]) {
         const set = await runShipbook(['--profile', 'svc', 'config', 'set', `quote-params.${field}`, name!], { env: cfg });
         expect(set.code, set.stderr).toBe(0);
       }

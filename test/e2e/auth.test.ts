@@ -30,7 +30,8 @@ beforeEach(() => {
   env = { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config') };
 });
 
-const login = (key: string, extra: string[] = []) => runShipbook(['auth', 'login', '--with-key', '--base-url', sandbox.url, ...extra], { env, input: `${key}\n` });
+const login = (key: string, extra: string[] = []) =>
+  runShipbook(['auth', 'login', '--with-key', '--base-url', sandbox.url, ...extra], { env, input: `${key}\n` });
 
 describe('auth login', () => {
   it('checks the key with a quote request, stores it with mode 0600 in a 0700 directory, and sets the default profile', async () => {

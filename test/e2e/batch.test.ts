@@ -35,8 +35,6 @@ afterEach(async () => {
   }
 });
 
-
-
 /** A directory with an NDJSON file of `n` orders (transient ids B-0 … B-n-1). */
 function ordersFile(n: number): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'shipbook-batch-'));
@@ -98,7 +96,11 @@ async function countingProxy(target: string): Promise<{ url: string; traffic: Tr
 const envFor = (url: string) => ({ SHIPBOOK_BASE_URL: url, SHIPBOOK_API_KEY: KEY });
 
 /** Reads the JSON report. */
-const reportOf = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { summary: Record<string, number | string>; orders: Array<{ status: string; order_id?: string; line: number; error?: unknown }> };
+const reportOf = (path: string) =>
+  JSON.parse(readFileSync(path, 'utf8')) as {
+    summary: Record<string, number | string>;
+    orders: Array<{ status: string; order_id?: string; line: number; error?: unknown }>;
+  };
 
 /** Every input is booked exactly once or reported unknown, and never two orders for one input. */
 async function expectBookedOnceOrUnknown(url: string, report: ReturnType<typeof reportOf>, n: number): Promise<void> {
@@ -117,17 +119,23 @@ describe('shipbook book with many orders', () => {
     const { dir, file } = ordersFile(200);
     const report = join(dir, 'report.json');
     const junit = join(dir, 'junit.xml');
-    const r = await runCli(['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', join(dir, 'journal.ndjson'), '--report', report, '--junit', junit], {
-      env: envFor(url),
-      timeoutMs: 120_000,
-    });
+    const r = await runCli(
+      ['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', join(dir, 'journal.ndjson'), '--report', report, '--junit', junit],
+      {
+        env: envFor(url),
+        timeoutMs: 120_000,
+      },
+    );
     expect([0, 8]).toContain(r.code);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     let rep = reportOf(report);
     // The client retries each request under its own policy and no more; an order whose accept met
     // faults every time is failed, and the same command again continues it (never creating another).
     if (rep.orders.some((o) => o.status === 'failed')) {
-      const again = await runCli(['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', join(dir, 'journal.ndjson'), '--report', report], { env: envFor(url), timeoutMs: 120_000 });
+      const again = await runCli(['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', join(dir, 'journal.ndjson'), '--report', report], {
+        env: envFor(url),
+        timeoutMs: 120_000,
+      });
       expect([0, 8]).toContain(again.code);
       rep = reportOf(report);
     }
@@ -160,7 +168,10 @@ describe('shipbook book with many orders', () => {
     first.kill('SIGKILL');
     await killed;
     const report = join(dir, 'report.json');
-    const again = await runShipbook(['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', journal, '--report', report], { env: envFor(url), timeoutMs: 120_000 });
+    const again = await runShipbook(['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', journal, '--report', report], {
+      env: envFor(url),
+      timeoutMs: 120_000,
+    });
     expect([0, 8], again.stderr.slice(-2000)).toContain(again.code);
     const rep = reportOf(report);
     await expectBookedOnceOrUnknown(url, rep, 120);
@@ -173,7 +184,10 @@ describe('shipbook book with many orders', () => {
     const proxy = await countingProxy(url);
     try {
       const { dir, file } = ordersFile(24);
-      const r = await runShipbook(['book', file, '--concurrency', '3', '--poll', '1s', '--journal', join(dir, 'journal.ndjson')], { env: envFor(proxy.url), timeoutMs: 60_000 });
+      const r = await runShipbook(['book', file, '--concurrency', '3', '--poll', '1s', '--journal', join(dir, 'journal.ndjson')], {
+        env: envFor(proxy.url),
+        timeoutMs: 60_000,
+      });
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
       const { answers, most } = proxy.traffic;
       expect(most).toBe(3);
@@ -192,7 +206,11 @@ describe('shipbook book with many orders', () => {
     const url = await sandbox(['--delay', '3s']);
     const { dir, file } = ordersFile(12);
     const journal = join(dir, 'journal.ndjson');
-    const child = spawn(process.execPath, [BIN, 'book', file, '--concurrency', '3', '--poll', '1s', '--journal', journal], { cwd: ROOT, env: isolatedEnv(envFor(url)), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'book', file, '--concurrency', '3', '--poll', '1s', '--journal', journal], {
+      cwd: ROOT,
+      env: isolatedEnv(envFor(url)),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     running.push(child);
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -212,7 +230,10 @@ describe('shipbook book with many orders', () => {
     const shown = JSON.parse((await runShipbook(['journal', 'show', '--journal', journal, '--json'])).stdout) as { orders: Array<{ stage: string }> };
     expect(shown.orders.map((o) => o.stage)).toEqual(Array(12).fill('accepted'));
     const report = join(dir, 'report.json');
-    const again = await runShipbook(['book', file, '--concurrency', '3', '--poll', '1s', '--journal', journal, '--report', report], { env: envFor(url), timeoutMs: 60_000 });
+    const again = await runShipbook(['book', file, '--concurrency', '3', '--poll', '1s', '--journal', journal, '--report', report], {
+      env: envFor(url),
+      timeoutMs: 60_000,
+    });
     expect(again.code, again.stderr.slice(-2000)).toBe(0);
     const rep = reportOf(report);
     expect(rep.orders.map((o) => o.status)).toEqual(Array(12).fill('booked'));
@@ -226,11 +247,20 @@ describe('shipbook book with many orders', () => {
     const { dir, file } = ordersFile(45);
     const runs = await Promise.all(
       [1, 2, 3].map((i) =>
-        runCli(['book', file, '--shard', `${i}/3`, '--concurrency', '4', '--poll', '100ms', '--journal', join(dir, `journal-${i}.ndjson`)], { env: envFor(url), timeoutMs: 120_000 }),
+        runCli(['book', file, '--shard', `${i}/3`, '--concurrency', '4', '--poll', '100ms', '--journal', join(dir, `journal-${i}.ndjson`)], {
+          env: envFor(url),
+          timeoutMs: 120_000,
+        }),
       ),
     );
     expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
-    const lines = runs.map((r) => r.stdout.trim().split('\n').filter((l) => l !== '' && !l.startsWith('sandbox\t')).length);
+    const lines = runs.map(
+      (r) =>
+        r.stdout
+          .trim()
+          .split('\n')
+          .filter((l) => l !== '' && !l.startsWith('sandbox\t')).length,
+    );
     expect(lines.reduce((a, b) => a + b, 0)).toBe(45);
     const by = await ordersByInput(url);
     expect(by.size).toBe(45);
@@ -273,7 +303,9 @@ describe('shipbook book with many orders', () => {
     const second = await runShipbook(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(lossy) });
     expect(second.code).toBe(8);
     expect((await ordersByInput(lossy)).size).toBe(created); // never sent again by itself
-    const shown = JSON.parse((await runShipbook(['journal', 'show', '--journal', journal, '--json'])).stdout) as { orders: Array<{ id: string; stage: string; known: string; command: string }> };
+    const shown = JSON.parse((await runShipbook(['journal', 'show', '--journal', journal, '--json'])).stdout) as {
+      orders: Array<{ id: string; stage: string; known: string; command: string }>;
+    };
     expect(shown.orders.map((o) => o.stage)).toEqual(['unknown', 'unknown']);
     expect(shown.orders[0]!.known).toContain('its answer never came: the order may exist');
     expect(shown.orders[0]!.command).toContain(`journal resolve ${shown.orders[0]!.id}`);
@@ -281,7 +313,9 @@ describe('shipbook book with many orders', () => {
     expect(resolved.code, resolved.stderr).toBe(0);
     const third = await runShipbook(['book', file, '--poll', '100ms', '--journal', journal], { env: envFor(lossy) });
     expect(third.code).toBe(8); // the other one is still unknown, the resolved one was sent again
-    const sent = readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes(shown.orders[0]!.id) && l.includes('"create_sent"'));
+    const sent = readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(shown.orders[0]!.id) && l.includes('"create_sent"'));
     expect(sent).toHaveLength(2);
   });
 
@@ -313,7 +347,11 @@ describe('shipbook book with many orders', () => {
     const url = await sandbox(['--latency', '300ms']);
     const { dir, file } = ordersFile(20);
     const journal = join(dir, 'journal.ndjson');
-    const first = spawn(process.execPath, [BIN, 'book', file, '--concurrency', '1', '--journal', journal], { cwd: ROOT, env: isolatedEnv(envFor(url)), stdio: 'ignore' });
+    const first = spawn(process.execPath, [BIN, 'book', file, '--concurrency', '1', '--journal', journal], {
+      cwd: ROOT,
+      env: isolatedEnv(envFor(url)),
+      stdio: 'ignore',
+    });
     running.push(first);
     for (let i = 0; i < 200 && !existsSync(`${journal}.lock/owner.json`); i++) await new Promise((res) => setTimeout(res, 25));
     const second = await runShipbook(['book', file, '--journal', journal], { env: envFor(url) });

@@ -42,12 +42,17 @@ describe('book, twice, on the built-in sandbox', () => {
 
     const second = await runCli(['book', ORDER, '--json'], { env });
     expect(second.code, second.stderr).toBe(0);
-    const again = JSON.parse(second.stdout) as { order: { id: string; state: string; shipments: Array<{ tracking_number: string }> }; already_booked: { identity: string } };
+    const again = JSON.parse(second.stdout) as {
+      order: { id: string; state: string; shipments: Array<{ tracking_number: string }> };
+      already_booked: { identity: string };
+    };
     expect(again.order.id).toBe(booked.id);
     expect(again.order.state).toBe('processed');
     expect(again.order.shipments[0]!.tracking_number).toBe(booked.shipments[0]!.tracking_number);
     expect(again.already_booked.identity).toMatch(/^[0-9a-f]{16}-1$/);
-    expect(second.stderr).toContain(`this document was booked before (${ORDER}): order ${booked.id}, processed, tracking ${booked.shipments[0]!.tracking_number}; nothing was sent`);
+    expect(second.stderr).toContain(
+      `this document was booked before (${ORDER}): order ${booked.id}, processed, tracking ${booked.shipments[0]!.tracking_number}; nothing was sent`,
+    );
     expect(records(env).filter((r) => r.event === 'create_sent')).toHaveLength(1);
 
     // The hint, pasted as printed (a tab-separated run this time), books a second order.
@@ -64,7 +69,9 @@ describe('book, twice, on the built-in sandbox', () => {
     expect((await runShipbook(['book', ORDER], { env })).code).toBe(0);
     const other = await startSandbox({ processingDelayMs: 50 });
     try {
-      const r = await runShipbook(['book', ORDER, '--poll', '50ms'], { env: { ...env, SHIPBOOK_BASE_URL: other.url, SHIPBOOK_API_KEY: 'sk_test_twice_0123456789' } });
+      const r = await runShipbook(['book', ORDER, '--poll', '50ms'], {
+        env: { ...env, SHIPBOOK_BASE_URL: other.url, SHIPBOOK_API_KEY: 'sk_test_twice_0123456789' },
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).not.toContain('booked before');
     } finally {
@@ -121,7 +128,10 @@ describe('a create whose answer was lost', () => {
     expect(server.requests.filter((r) => r.path === '/orders/')).toHaveLength(1);
 
     // The resolve command of the hint, pasted with --not-created: the next book sends the create again.
-    const resolve = /"shipbook (journal resolve [^"]+)"/.exec(error.suggestion)![1]!.split(' ').map((a) => a.replace(/^'|'$/g, ''));
+    const resolve = /"shipbook (journal resolve [^"]+)"/
+      .exec(error.suggestion)![1]!
+      .split(' ')
+      .map((a) => a.replace(/^'|'$/g, ''));
     const resolved = await runShipbook([...resolve.slice(0, -2), '--not-created'], { env });
     expect(resolved.code, resolved.stderr).toBe(0);
     const third = await runShipbook(['book', ORDER], { env });

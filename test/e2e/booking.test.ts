@@ -18,7 +18,10 @@ describe('quote', () => {
     // stderr names the service and nothing else
     expect(r.stderr).toBe(`[service] ${sandbox.url} (from SHIPBOOK_BASE_URL, key ****6789)\n`);
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     const codes = rows.map((row) => row[0]);
     expect(codes).toEqual(expect.arrayContaining(['SB-DOM-ROAD', 'SB-DOM-EXP']));
     expect(codes).not.toContain('SB-INTL-EXP');
@@ -29,10 +32,7 @@ describe('quote', () => {
 
   it('prices from flags the same as from the file', async () => {
     const fromFile = await runShipbook(['quote', 'fixtures/quotes/syd-mel-single.yaml', '--json'], { env });
-    const fromFlags = await runShipbook(
-      ['quote', '--from', 'AU:2000:Sydney', '--to', 'AU:3000:Melbourne', '--package', '30x20x15cm:2.5kg', '--json'],
-      { env },
-    );
+    const fromFlags = await runShipbook(['quote', '--from', 'AU:2000:Sydney', '--to', 'AU:3000:Melbourne', '--package', '30x20x15cm:2.5kg', '--json'], { env });
     expect(fromFlags.code).toBe(0);
     expect(JSON.parse(fromFlags.stdout)).toEqual(JSON.parse(fromFile.stdout));
   });
@@ -69,7 +69,9 @@ describe('order create and accept', () => {
   it('creates a pending order with its exact price, then accepts it with credit', async () => {
     const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
     expect(created.code).toBe(0);
-    const { order } = JSON.parse(created.stdout) as { order: { id: string; status: string; price: Record<string, string>; shipments: Array<{ tracking_number: string }> } };
+    const { order } = JSON.parse(created.stdout) as {
+      order: { id: string; status: string; price: Record<string, string>; shipments: Array<{ tracking_number: string }> };
+    };
     expect(order.id).toMatch(/^ORD-/);
     expect(order.status.toLowerCase()).toBe('new');
     const cents = (s: string | undefined) => Math.round(Number(s) * 100);

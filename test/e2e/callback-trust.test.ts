@@ -57,7 +57,13 @@ describe('a callback is confirmed with fetch-order-data before it is believed', 
   it('does not print an invented tracking number: the service still shows the order accepted, so it waits, then shows the real one', async () => {
     const id = await createOrder(env);
     const run = await acceptAndWait(id);
-    expect(await post(run.url, { code: 200, message: 'OK', result: { order: { id, status: 'processed', shipments: [{ id: 'SHP-X', tracking_number: 'FAKE000001' }] } } })).toBe(200);
+    expect(
+      await post(run.url, {
+        code: 200,
+        message: 'OK',
+        result: { order: { id, status: 'processed', shipments: [{ id: 'SHP-X', tracking_number: 'FAKE000001' }] } },
+      }),
+    ).toBe(200);
     await waitFor(() => (run.err().includes('but the service still shows it accepted: waiting for the service') ? true : undefined));
     slow.state.completeBooking(id, new Date());
     expect(await run.exited).toBe(0);
@@ -73,7 +79,14 @@ describe('a callback is confirmed with fetch-order-data before it is believed', 
     expect(await post(run.url, { code: 500, message: 'no driver available', result: { order: { id, status: 'failed', shipments: [] } } })).toBe(200);
     expect(await run.exited).toBe(12);
     const { error } = JSON.parse(run.out()) as { error: Record<string, unknown> };
-    expect(error).toMatchObject({ code: 'booking_error_reported', exit_code: 12, order_id: id, callback_code: 500, callback_message: 'no driver available', order_status: 'ACC' });
+    expect(error).toMatchObject({
+      code: 'booking_error_reported',
+      exit_code: 12,
+      order_id: id,
+      callback_code: 500,
+      callback_message: 'no driver available',
+      order_status: 'ACC',
+    });
     expect(error.message).toBe(
       `the service's callback says booking of order ${id} failed: no driver available (callback code 500), while fetch-order-data shows it ACC (accepted); not booked as far as shipbook can tell`,
     );
@@ -82,7 +95,7 @@ describe('a callback is confirmed with fetch-order-data before it is believed', 
     expect(run.err()).not.toMatch(/gave up waiting/);
   });
 
-  it('takes an error callback in the plain error envelope (no order in result) as this order\'s, answered 200', async () => {
+  it("takes an error callback in the plain error envelope (no order in result) as this order's, answered 200", async () => {
     const id = await createOrder(env);
     const run = await acceptAndWait(id);
     expect(await post(run.url, { code: 400, message: 'booking failed: no van today', result: {} })).toBe(200);
@@ -116,12 +129,14 @@ describe('a callback is confirmed with fetch-order-data before it is believed', 
     expect(run.err()).toContain(`waits for the result of order ${id}, not ORD-OTHER`);
   });
 
-  it('reports a failure the service confirms with the service\'s reason (exit 6)', async () => {
+  it("reports a failure the service confirms with the service's reason (exit 6)", async () => {
     const id = await createOrder(env);
     const run = await acceptAndWait(id);
     slow.state.failNextBooking(id, 'parcel too heavy for the van (test)');
     slow.state.completeBooking(id, new Date());
-    expect(await post(run.url, { code: 500, message: 'parcel too heavy for the van (test)', result: { order: { id, status: 'failed', shipments: [] } } })).toBe(200);
+    expect(await post(run.url, { code: 500, message: 'parcel too heavy for the van (test)', result: { order: { id, status: 'failed', shipments: [] } } })).toBe(
+      200,
+    );
     expect(await run.exited).toBe(6);
     const { error } = JSON.parse(run.out()) as { error: { message: string; order_id?: string } };
     expect(error.message).toContain(`booking of order ${id} failed: parcel too heavy for the van (test)`);
@@ -141,7 +156,15 @@ describe('error callbacks from a service whose fetch-order-data shows what the s
       service.set(`GET /orders/${id}/`, fetch);
       const child = spawn(process.execPath, [BIN, 'order', 'accept', id, '--payment', 'credit', '--wait', '--json'], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1', HOME: home.home, XDG_CONFIG_HOME: home.home, SHIPBOOK_API_KEY: 'sk_test_e2e_0123456789', SHIPBOOK_BASE_URL: service.url },
+        env: {
+          PATH: process.env.PATH,
+          NO_COLOR: '1',
+          CI: '1',
+          HOME: home.home,
+          XDG_CONFIG_HOME: home.home,
+          SHIPBOOK_API_KEY: 'sk_test_e2e_0123456789',
+          SHIPBOOK_BASE_URL: service.url,
+        },
       });
       children.push(child);
       let stdout = '';
@@ -152,7 +175,12 @@ describe('error callbacks from a service whose fetch-order-data shows what the s
       const url = (JSON.parse(accept.body) as { request: { callback: string } }).request.callback;
       const answered = await post(url, callback);
       const code = await exited;
-      return { code, answered, error: (JSON.parse(stdout) as { error: Record<string, unknown> }).error, fetches: service.requests.filter((r) => r.method === 'GET').length };
+      return {
+        code,
+        answered,
+        error: (JSON.parse(stdout) as { error: Record<string, unknown> }).error,
+        fetches: service.requests.filter((r) => r.method === 'GET').length,
+      };
     } finally {
       await service.close();
     }

@@ -19,7 +19,10 @@ describe('card list', () => {
   it('lists the seeded cards as tsv, json and a table, the expired one marked', async () => {
     const tsv = await runCli(['card', 'list'], { env: fx.env });
     expect(tsv.code, tsv.stderr).toBe(0);
-    const lines = tsv.stdout.trim().split('\n').filter((l) => !l.startsWith('sandbox\t'));
+    const lines = tsv.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('sandbox\t'));
     expect(lines).toContain('card_visa_4242\tVisa\t4242\t12/29\tMei Chen\tusable');
     expect(lines).toContain('card_visa_1881\tVisa\t1881\t01/25\tDaniel Brooks\texpired');
     expect(tsv.stderr).toContain('Pay with one (order accept, book): --payment stored_card --card card_visa_4242');
@@ -38,7 +41,10 @@ describe('card list', () => {
   it('shows a card saved with save: true at acceptance, masked: never the number or the CVV', async () => {
     const id = await createOrder(fx.env);
     const file = join(fx.home, 'save-card.yaml');
-    writeFileSync(file, 'order:\n  payment:\n    type: credit_card\n    credit_card:\n      number: "5555 5555 5555 4444"\n      cvv: "321"\n      holder_name: Priya Raman\n      expire: "11/31"\n      save: true\n');
+    writeFileSync(
+      file,
+      'order:\n  payment:\n    type: credit_card\n    credit_card:\n      number: "5555 5555 5555 4444"\n      cvv: "321"\n      holder_name: Priya Raman\n      expire: "11/31"\n      save: true\n',
+    );
     const accepted = await runCli(['order', 'accept', id, '--payment', 'credit_card', '--payment-file', file], { env: fx.env });
     expect(accepted.code, accepted.stderr).toBe(0);
     const json = await runCli(['card', 'list', '--json'], { env: fx.env });
@@ -89,8 +95,14 @@ describe('service show and --collection-from-service', () => {
     expect(tsv.stdout).toContain('collection_type\tdropoff\n');
     expect(tsv.stdout).toContain('collection.company\tShipBook Global Mail Hub\n');
     expect(tsv.stdout).toContain('collection.address_lines\t190 Coward Street\n');
-    const json = JSON.parse((await runShipbook(['service', 'show', 'SB-GLOBAL-MAIL', '--json'], { env: fx.env })).stdout) as { service: Record<string, unknown> };
-    expect(json.service).toMatchObject({ code: 'SB-GLOBAL-MAIL', global_mail: true, collection_data: { collection_type: 'dropoff', collection: { city: 'Mascot', postcode: '2020', country: 'AU' } } });
+    const json = JSON.parse((await runShipbook(['service', 'show', 'SB-GLOBAL-MAIL', '--json'], { env: fx.env })).stdout) as {
+      service: Record<string, unknown>;
+    };
+    expect(json.service).toMatchObject({
+      code: 'SB-GLOBAL-MAIL',
+      global_mail: true,
+      collection_data: { collection_type: 'dropoff', collection: { city: 'Mascot', postcode: '2020', country: 'AU' } },
+    });
     const domestic = await runShipbook(['service', 'show', 'SB-DOM-ROAD', '--output', 'table'], { env: fx.env });
     expect(domestic.stdout).toMatch(/carrier\s+│ StarTrack/);
     expect(domestic.stdout).not.toContain('collection');
@@ -111,7 +123,10 @@ describe('service show and --collection-from-service', () => {
     const conflict = await runShipbook(['shipment', 'create', elsewhere, '--collection-from-service'], { env: fx.env });
     expect(conflict.code).toBe(2);
     // The position of the collection's value: its first member, the line after `collection:`.
-    const line = readFileSync(elsewhere, 'utf8').split('\n').findIndex((l) => l.startsWith('  collection:')) + 2;
+    const line =
+      readFileSync(elsewhere, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.startsWith('  collection:')) + 2;
     expect(conflict.stderr).toContain(`${elsewhere}:${line}:5 shipment.collection already differs from the collection data of SB-GLOBAL-MAIL`);
     // Without the flag, the sandbox refuses it as the service would: the collection is the service's data.
     const refused = await runShipbook(['shipment', 'create', elsewhere], { env: fx.env });
@@ -121,7 +136,9 @@ describe('service show and --collection-from-service', () => {
   });
 
   it('books consolidated mail whose shipments took their collection from the service data', async () => {
-    const r = await runShipbook(['book', 'fixtures/consolidated/collection-from-service.yaml', '--collection-from-service', '--poll', '100ms', '--json'], { env: fx.env });
+    const r = await runShipbook(['book', 'fixtures/consolidated/collection-from-service.yaml', '--collection-from-service', '--poll', '100ms', '--json'], {
+      env: fx.env,
+    });
     expect(r.code, r.stderr).toBe(0);
     const order = (JSON.parse(r.stdout) as { order: { id: string; status: string } }).order;
     expect(order.status).toBe('processed');

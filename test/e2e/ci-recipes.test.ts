@@ -67,7 +67,12 @@ interface Report {
  * Runs a recipe's shell steps for every shard, then again for every shard (a re-run of each job in
  * its workspace, the journal kept), and checks what was booked: every order once, nothing twice.
  */
-function runMatrix(name: string, shards: number[], stepsOf: (shard: number) => { script: string; env: Record<string, string> }[], reportOf: (shard: number) => string): void {
+function runMatrix(
+  name: string,
+  shards: number[],
+  stepsOf: (shard: number) => { script: string; env: Record<string, string> }[],
+  reportOf: (shard: number) => string,
+): void {
   const booked = new Map<string, string>();
   for (const attempt of [1, 2]) {
     for (const shard of shards) {
@@ -155,7 +160,8 @@ describe('the GitLab CI recipe', () => {
     runMatrix(
       'gitlab',
       shards,
-      (shard) => job.script.filter((s) => !installs(s)).map((script) => ({ script, env: { CI_NODE_INDEX: String(shard), CI_NODE_TOTAL: String(job.parallel) } })),
+      (shard) =>
+        job.script.filter((s) => !installs(s)).map((script) => ({ script, env: { CI_NODE_INDEX: String(shard), CI_NODE_TOTAL: String(job.parallel) } })),
       (shard) => `report-${shard}.json`,
     );
   }, 240_000);

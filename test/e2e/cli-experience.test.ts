@@ -27,7 +27,13 @@ afterAll(async () => sandbox?.close());
 
 /** Environment of a run against the test's sandbox, with a private config and state directory. */
 function remote(extra: Record<string, string> = {}): Record<string, string> {
-  return { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_CONFIG_DIR: join(home, 'cfg-remote'), SHIPBOOK_STATE_DIR: join(home, 'state'), ...extra };
+  return {
+    SHIPBOOK_BASE_URL: sandbox.url,
+    SHIPBOOK_API_KEY: KEY,
+    SHIPBOOK_CONFIG_DIR: join(home, 'cfg-remote'),
+    SHIPBOOK_STATE_DIR: join(home, 'state'),
+    ...extra,
+  };
 }
 
 async function sandboxOrders(): Promise<unknown[]> {
@@ -155,7 +161,12 @@ describe('doctor', () => {
     expect(stdout).not.toContain(KEY);
     const tsv = await runShipbook(['doctor'], { env: remote() });
     expect(tsv.code).toBe(0);
-    expect(tsv.stdout.replace(/\n$/, '').split('\n').map((l) => l.split('\t').length)).toEqual([4, 4, 4, 4, 4, 4, 4]);
+    expect(
+      tsv.stdout
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => l.split('\t').length),
+    ).toEqual([4, 4, 4, 4, 4, 4, 4]);
   });
 
   it('fails on a wrong key with exit 4 and says what to do', async () => {
@@ -208,13 +219,18 @@ describe('output formats', () => {
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([data]);
 
     const tsv = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'tsv'], { env: remote() });
-    const rows = tsv.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    const rows = tsv.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((r) => r.length)).toEqual(codes.map(() => 8));
     expect(rows.map((r) => r[0]).sort()).toEqual([...codes].sort());
   });
 
   it('a table forced without a terminal is a table; NO_COLOR leaves no escape codes', async () => {
-    const { code, stdout } = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'table'], { env: remote({ NO_COLOR: '1', FORCE_COLOR: '1' }) });
+    const { code, stdout } = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--output', 'table'], {
+      env: remote({ NO_COLOR: '1', FORCE_COLOR: '1' }),
+    });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^┌/);
     expect(stdout).not.toMatch(/\u001b\[/);
@@ -257,7 +273,12 @@ describe('--quiet', () => {
     const shp = await runShipbook(['shipment', 'create', 'fixtures/shipments/au-us-1.yaml', '--quiet'], { env: remote() });
     expect(shp.stdout).toMatch(/^SHP-[A-Z0-9]+\n$/);
     const quote = await runShipbook(['quote', 'fixtures/quotes/syd-per-multi.yaml', '--quiet'], { env: remote() });
-    expect(quote.stdout.trimEnd().split('\n').every((l) => /^[A-Z0-9-]+$/.test(l))).toBe(true);
+    expect(
+      quote.stdout
+        .trimEnd()
+        .split('\n')
+        .every((l) => /^[A-Z0-9-]+$/.test(l)),
+    ).toBe(true);
   });
 });
 
@@ -277,7 +298,11 @@ describe('--dry-run', () => {
       const before = await sandboxOrders();
       const { code, stdout, stderr } = await dry(args);
       expect(code, stderr).toBe(0);
-      const out = JSON.parse(stdout) as { dry_run: boolean; sent: boolean; requests: Array<{ method: string; url: string; headers: Record<string, string>; body?: unknown }> };
+      const out = JSON.parse(stdout) as {
+        dry_run: boolean;
+        sent: boolean;
+        requests: Array<{ method: string; url: string; headers: Record<string, string>; body?: unknown }>;
+      };
       expect(out).toMatchObject({ dry_run: true, sent: false });
       expect(out.requests[0]!.method).toBe(method);
       expect(new URL(out.requests[0]!.url).pathname).toBe(path);
@@ -292,7 +317,9 @@ describe('--dry-run', () => {
     const regular = JSON.parse((await dry(['book', 'fixtures/orders/domestic-syd-mel.yaml'])).stdout) as { requests: Array<{ endpoint: string; url: string }> };
     expect(regular.requests.map((r) => r.endpoint)).toEqual(['createOrder', 'acceptOrder']);
     expect(regular.requests[1]!.url).toMatch(/\/orders\/<order id>\/accept\/$/);
-    const consolidated = JSON.parse((await dry(['book', 'fixtures/consolidated/three-parcels.yaml'])).stdout) as { requests: Array<{ endpoint: string; body: { request: { shipments?: string[] } } }> };
+    const consolidated = JSON.parse((await dry(['book', 'fixtures/consolidated/three-parcels.yaml'])).stdout) as {
+      requests: Array<{ endpoint: string; body: { request: { shipments?: string[] } } }>;
+    };
     expect(consolidated.requests.map((r) => r.endpoint)).toEqual(['createShipment', 'createShipment', 'createShipment', 'combineShipments', 'acceptOrder']);
     expect(consolidated.requests[3]!.body.request.shipments).toEqual(['<shipment id 1>', '<shipment id 2>', '<shipment id 3>']);
   });
@@ -323,11 +350,14 @@ describe('--dry-run', () => {
 });
 
 describe('errors', () => {
-  it("a YAML key that is a list is a problem at its line and column, never a Node warning", async () => {
+  it('a YAML key that is a list is a problem at its line and column, never a Node warning', async () => {
     const file = join(home, 'collection-key.yaml');
     writeFileSync(file, 'order:\n  shipments: []\n  ? [a, b]\n  : 1\n');
     const before = await sandboxOrders();
-    for (const args of [['validate', file], ['order', 'create', file]]) {
+    for (const args of [
+      ['validate', file],
+      ['order', 'create', file],
+    ]) {
       const { code, stdout, stderr } = await runCli(args, { env: remote() });
       expect(code).toBe(2);
       expect(stdout + stderr).toMatch(/collection-key\.yaml:3:5.*a key must be plain text, not a list/);
@@ -339,7 +369,10 @@ describe('errors', () => {
   it('an error is one line saying what happened, then what to do next; no stack without --debug', async () => {
     const { code, stderr } = await runShipbook(['order', 'get', 'ORD-NOPE0000'], { env: remote() });
     expect(code).toBe(3);
-    const lines = stderr.trimEnd().split('\n').filter((l) => !l.startsWith('['));
+    const lines = stderr
+      .trimEnd()
+      .split('\n')
+      .filter((l) => !l.startsWith('['));
     expect(lines[0]).toMatch(/^error: /);
     expect(stderr).not.toMatch(/\n\s+at /);
   });

@@ -22,7 +22,10 @@ function cacheRoot(): { env: Record<string, string>; dir: string } {
   return { env: { SHIPBOOK_CACHE_DIR: root }, dir: join(root, 'v8') };
 }
 
-const files = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.bin')).sort();
+const files = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.bin'))
+    .sort();
 const VALIDATE = ['validate', 'fixtures/orders/domestic-syd-mel.yaml'];
 
 describe('code cache', () => {
@@ -69,7 +72,7 @@ describe('code cache', () => {
     expect(files(dir)[0]).not.toContain('0123456789abcdef');
   });
 
-  it('a command that calls the service caches its HTTP client in a file of its own; files of another build of it are removed, the program\'s stay', async () => {
+  it("a command that calls the service caches its HTTP client in a file of its own; files of another build of it are removed, the program's stay", async () => {
     const { env, dir } = cacheRoot();
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'undici.0123456789abcdef-1-1-v0.0.0-x64-quote.bin'), 'old');
@@ -114,7 +117,10 @@ describe('code cache', () => {
     const { env, dir } = cacheRoot();
     const key = 'sk_test_CacheCanary_7Qx9Lm2Vb8';
     const payment = join(roots[roots.length - 1]!, 'card.yaml');
-    writeFileSync(payment, 'order:\n  payment:\n    type: credit_card\n    credit_card:\n      number: "4000 0566 5566 5556"\n      cvv: "987"\n      holder_name: Canary Holder\n      expire: "08/29"\n');
+    writeFileSync(
+      payment,
+      'order:\n  payment:\n    type: credit_card\n    credit_card:\n      number: "4000 0566 5566 5556"\n      cvv: "987"\n      holder_name: Canary Holder\n      expire: "08/29"\n',
+    );
     const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--payment', 'credit_card', '--payment-file', payment, '--poll', '200ms'], {
       env: { ...fx.env, ...env, SHIPBOOK_API_KEY: key },
     });

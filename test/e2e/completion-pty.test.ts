@@ -26,7 +26,13 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'bin'));
   writeFileSync(join(dir, 'bin', 'shipbook'), `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(BIN)} "$@"\n`);
   chmodSync(join(dir, 'bin', 'shipbook'), 0o755);
-  env = { HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), SHIPBOOK_STATE_DIR: join(dir, 'state'), PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, TERM: 'xterm' };
+  env = {
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, '.config'),
+    SHIPBOOK_STATE_DIR: join(dir, 'state'),
+    PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`,
+    TERM: 'xterm',
+  };
   // A quote leaves its service codes for --service to offer.
   const quoted = await runCli(['quote', '--from', 'AU:2000:Sydney', '--to', 'AU:3000:Melbourne', '--package', '30x20x15cm:2.5kg'], { env });
   expect(quoted.code, quoted.stderr).toBe(0);

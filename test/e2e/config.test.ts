@@ -77,7 +77,9 @@ describe('config set, get, list and unset', () => {
     const unknown = await runShipbook(['--profile', 'staging', 'config', 'set', 'baseurl', 'x'], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('error: unknown setting "baseurl"');
-    expect(unknown.stderr).toContain('hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, sandbox, timeout, paths.fetch-order, paths.cancel-order, paths.fetch-credit-cards, paths.fetch-service-data, quote-params.length, quote-params.width, quote-params.height, quote-params.weight, quote-params.unit, payment.type, payment.stored-card.');
+    expect(unknown.stderr).toContain(
+      'hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, sandbox, timeout, paths.fetch-order, paths.cancel-order, paths.fetch-credit-cards, paths.fetch-service-data, quote-params.length, quote-params.width, quote-params.height, quote-params.weight, quote-params.unit, payment.type, payment.stored-card.',
+    );
     const sandbox = await runShipbook(['config', 'set', 'auth-header', 'X-Api-Key'], { env });
     expect(sandbox.code).toBe(2);
     expect(sandbox.stderr).toContain('error: the built-in profile "sandbox" cannot be changed');
@@ -116,7 +118,9 @@ describe('config set, get, list and unset', () => {
     expect((await runShipbook(['config', 'get', 'payment.type'], { env })).stdout).toBe('stored_card\n');
     const unsetCard = await runShipbook(['config', 'unset', 'payment.stored-card'], { env });
     expect(unsetCard.code).toBe(2);
-    expect((await runShipbook(['config', 'unset', 'payment.type'], { env })).stderr).toContain('payment.type removed from profile "prod"; the default "credit" applies');
+    expect((await runShipbook(['config', 'unset', 'payment.type'], { env })).stderr).toContain(
+      'payment.type removed from profile "prod"; the default "credit" applies',
+    );
     expect((await runShipbook(['config', 'unset', 'default-profile'], { env })).code).toBe(0);
     expect(stored()['default-profile']).toBeUndefined();
   });

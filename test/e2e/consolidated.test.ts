@@ -57,7 +57,11 @@ async function createShipment(file: string, e = env): Promise<{ id: string; stat
 }
 
 /** The tab-separated rows of stdout, split into cells. */
-const rows = (stdout: string) => stdout.trim().split('\n').map((l) => l.split('\t'));
+const rows = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
 
 describe('shipment create', () => {
   it('prints the shipment id and its exact price', async () => {
@@ -74,7 +78,7 @@ describe('shipment create', () => {
     expect(r.stderr).toContain(`shipbook shipment combine ${lines[0]![1]}`);
   });
 
-  it('refuses a domestic service code with the sandbox\'s message (exit 3)', async () => {
+  it("refuses a domestic service code with the sandbox's message (exit 3)", async () => {
     const file = variant('fixtures/shipments/au-us-1.yaml', 'domestic-code.yaml', (d) => (d.shipment.service.code = 'SB-DOM-ROAD'));
     const r = await runShipbook(['shipment', 'create', file], { env });
     expect(r.code).toBe(3);
@@ -98,7 +102,9 @@ describe('shipment create', () => {
     const before = sandbox.state.shipments.size;
     const r = await runShipbook(['shipment', 'create', file], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/domestic-destination\.yaml:\d+:\d+ +shipment\.delivery\.country +create shipment \(consolidated mail\) is only for shipments leaving Australia/);
+    expect(r.stderr).toMatch(
+      /domestic-destination\.yaml:\d+:\d+ +shipment\.delivery\.country +create shipment \(consolidated mail\) is only for shipments leaving Australia/,
+    );
     expect(sandbox.state.shipments.size).toBe(before);
   });
 });
@@ -144,7 +150,7 @@ describe('shipment combine and order accept', () => {
     for (const s of shipments) expect(s.trackingNumber).toMatch(/^SBX\d{10}$/);
   });
 
-  it('takes the main shipment and ids from a combine file; ids given as arguments replace the file\'s', async () => {
+  it("takes the main shipment and ids from a combine file; ids given as arguments replace the file's", async () => {
     const [a, b] = await Promise.all([createShipment('fixtures/shipments/au-us-1.yaml'), createShipment('fixtures/shipments/au-gb-2.yaml')]);
     const r = await runShipbook(['shipment', 'combine', '--file', 'fixtures/combine/two-parcels-to-hub.yaml', a.id, b.id, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -253,7 +259,7 @@ describe('book a consolidated file', () => {
     expect(sandbox.state.findOrder(parentId)!.status).toBe('processed');
   });
 
-  it('prints the processed parent as JSON with --json; summary_child_shipments is the children\'s sum to the cent', async () => {
+  it("prints the processed parent as JSON with --json; summary_child_shipments is the children's sum to the cent", async () => {
     const r = await runShipbook(['book', 'fixtures/consolidated/port-melbourne-nz-jp.yaml', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const { order } = JSON.parse(r.stdout);
@@ -291,7 +297,11 @@ describe('book a consolidated file', () => {
 
     const resumed = await runShipbook(['shipment', 'combine', ...hint!.slice(2, 5), '--main', 'fixtures/consolidated/three-parcels.yaml'], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(rows(resumed.stdout).filter((l) => l[0] === 'child').map((l) => l[1])).toEqual(hint!.slice(2, 5));
+    expect(
+      rows(resumed.stdout)
+        .filter((l) => l[0] === 'child')
+        .map((l) => l[1]),
+    ).toEqual(hint!.slice(2, 5));
   });
 
   it('reports the shipments already created when a later one is refused', async () => {
@@ -310,7 +320,9 @@ describe('book a consolidated file', () => {
     const r = await runShipbook(['book', 'fixtures/consolidated/port-melbourne-nz-jp.yaml', '--payment-file', declined], { env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('card declined');
-    const hint = /hint: Parent order (ORD-\w+) \(shipments SHP-\w+, SHP-\w+\) was created and is still pending: accept it with "shipbook order accept \1"/.exec(r.stderr);
+    const hint = /hint: Parent order (ORD-\w+) \(shipments SHP-\w+, SHP-\w+\) was created and is still pending: accept it with "shipbook order accept \1"/.exec(
+      r.stderr,
+    );
     expect(hint, r.stderr).not.toBeNull();
     expect(sandbox.state.findOrder(hint![1]!)!.status).toBe('new');
     expect(r.stdout + r.stderr).not.toContain('0000 0002');

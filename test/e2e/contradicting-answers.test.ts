@@ -31,7 +31,9 @@ describe('an answer that contradicts the request', () => {
     server.set('PUT /orders/ORD-A1/accept/', { mode: 'ok', status: 201, result: { order: { id: '5', status: 'ACC', shipments: [] } } });
     const r = await runCli(['order', 'accept', 'ORD-A1', '--payment', 'credit'], { env: env() });
     expect(r.code, r.stderr).toBe(5);
-    expect(r.stderr).toContain('contradicts the request: it is about order 5, not ORD-A1; the order may have been accepted (and paid for), so its outcome is unknown');
+    expect(r.stderr).toContain(
+      'contradicts the request: it is about order 5, not ORD-A1; the order may have been accepted (and paid for), so its outcome is unknown',
+    );
     expect(r.stderr).toContain('Find out with: shipbook order get ORD-A1');
     const json = await runCli(['order', 'accept', 'ORD-A1', '--payment', 'credit', '--json'], { env: env() });
     expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'bad_response', exit_code: 5, sent: true, endpoint: { name: 'acceptOrder' } });
@@ -49,12 +51,21 @@ describe('an answer that contradicts the request', () => {
     server.set('PUT /shipments/', { mode: 'ok', result: { order: { id: 'ORD-P1', status: 'NEW', shipments: [shipment('SHP-A'), shipment('SHP-M')] } } });
     const r = await runCli(['shipment', 'combine', 'SHP-A', 'SHP-B', '--main', 'fixtures/shipments/main-to-hub.yaml'], { env: env() });
     expect(r.code, r.stderr).toBe(5);
-    expect(r.stderr).toContain('parent order ORD-P1 does not list shipment SHP-B that was sent; the shipments may have been combined into a parent order, so its outcome is unknown');
+    expect(r.stderr).toContain(
+      'parent order ORD-P1 does not list shipment SHP-B that was sent; the shipments may have been combined into a parent order, so its outcome is unknown',
+    );
   });
 
   it('a processed order without tracking numbers is not reported booked: exit 5, naming the shipments', async () => {
-    server.set('PUT /orders/ORD-T1/accept/', { mode: 'ok', status: 201, result: { order: { id: 'ORD-T1', status: 'ACC', shipments: [shipment('SHP-1'), shipment('SHP-2')] } } });
-    server.set('GET /orders/ORD-T1/', { mode: 'ok', result: { order: { id: 'ORD-T1', status: 'processed', shipments: [shipment('SHP-1', 'TRK123456'), shipment('SHP-2')] } } });
+    server.set('PUT /orders/ORD-T1/accept/', {
+      mode: 'ok',
+      status: 201,
+      result: { order: { id: 'ORD-T1', status: 'ACC', shipments: [shipment('SHP-1'), shipment('SHP-2')] } },
+    });
+    server.set('GET /orders/ORD-T1/', {
+      mode: 'ok',
+      result: { order: { id: 'ORD-T1', status: 'processed', shipments: [shipment('SHP-1', 'TRK123456'), shipment('SHP-2')] } },
+    });
     const r = await runCli(['order', 'accept', 'ORD-T1', '--payment', 'credit', '--wait', '--poll', '20ms'], { env: env() });
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toContain('the service says order ORD-T1 is processed but gives no tracking number for shipment SHP-2');

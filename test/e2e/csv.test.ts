@@ -31,9 +31,38 @@ const SENDER = {
   collection_address_line_1: 'Unit 4, 18 Bourke Road',
 };
 const RECIPIENTS: Record<string, Record<string, string>> = {
-  GB: { delivery_first_name: 'Emma', delivery_last_name: 'Clarke', delivery_email: 'emma@example.co.uk', delivery_phone: '+44 20 7946 0958', delivery_country: 'GB', delivery_postcode: 'SW1A 2AA', delivery_city: 'London', delivery_address_line_1: 'Flat 3, 10 Downing Street' },
-  US: { delivery_first_name: 'Jo', delivery_last_name: 'Park', delivery_company: 'Park & Sons, Inc.', delivery_email: 'jo@example.com', delivery_phone: '+1 212 555 0100', delivery_country: 'US', delivery_postcode: '10001', delivery_city: 'New York', delivery_address_line_1: '350 Fifth Avenue', delivery_address_line_2: 'Suite "B", floor 2' },
-  NZ: { delivery_first_name: 'Ana', delivery_last_name: 'Silva', delivery_email: 'ana@example.co.nz', delivery_phone: '+64 9 555 0123', delivery_country: 'NZ', delivery_postcode: '1010', delivery_city: 'Auckland', delivery_address_line_1: '45 Queen Street' },
+  GB: {
+    delivery_first_name: 'Emma',
+    delivery_last_name: 'Clarke',
+    delivery_email: 'emma@example.co.uk',
+    delivery_phone: '+44 20 7946 0958',
+    delivery_country: 'GB',
+    delivery_postcode: 'SW1A 2AA',
+    delivery_city: 'London',
+    delivery_address_line_1: 'Flat 3, 10 Downing Street',
+  },
+  US: {
+    delivery_first_name: 'Jo',
+    delivery_last_name: 'Park',
+    delivery_company: 'Park & Sons, Inc.',
+    delivery_email: 'jo@example.com',
+    delivery_phone: '+1 212 555 0100',
+    delivery_country: 'US',
+    delivery_postcode: '10001',
+    delivery_city: 'New York',
+    delivery_address_line_1: '350 Fifth Avenue',
+    delivery_address_line_2: 'Suite "B", floor 2',
+  },
+  NZ: {
+    delivery_first_name: 'Ana',
+    delivery_last_name: 'Silva',
+    delivery_email: 'ana@example.co.nz',
+    delivery_phone: '+64 9 555 0123',
+    delivery_country: 'NZ',
+    delivery_postcode: '1010',
+    delivery_city: 'Auckland',
+    delivery_address_line_1: '45 Queen Street',
+  },
 };
 
 /** The rows of one shipment: `n` packages, each row with a customs item too. */
@@ -42,7 +71,16 @@ function shipmentRows(order: string, shipment: string, to: keyof typeof RECIPIEN
     order_ref: order,
     shipment_ref: shipment,
     ...(k === 0
-      ? { service_code: 'SB-INTL-EXP', collection_type: 'dropoff', ...SENDER, ...RECIPIENTS[to], description: 'Homewares', customs_reason: 'Sale', customs_tax_status: 'Private', customs_lithium: 'false' }
+      ? {
+          service_code: 'SB-INTL-EXP',
+          collection_type: 'dropoff',
+          ...SENDER,
+          ...RECIPIENTS[to],
+          description: 'Homewares',
+          customs_reason: 'Sale',
+          customs_tax_status: 'Private',
+          customs_lithium: 'false',
+        }
       : {}),
     package_length: String(20 + k),
     package_width: '20',
@@ -58,20 +96,54 @@ function shipmentRows(order: string, shipment: string, to: keyof typeof RECIPIEN
 }
 
 const HEADER = [
-  'order_ref', 'shipment_ref', 'service_code', 'collection_type', ...Object.keys(SENDER), 'delivery_first_name', 'delivery_last_name', 'delivery_company', 'delivery_email', 'delivery_phone', 'delivery_country',
-  'delivery_postcode', 'delivery_city', 'delivery_address_line_1', 'delivery_address_line_2', 'description', 'customs_reason', 'customs_tax_status', 'customs_lithium',
-  'package_length', 'package_width', 'package_height', 'package_weight', 'package_unit', 'item_description', 'item_quantity', 'item_value', 'item_currency', 'item_madein',
+  'order_ref',
+  'shipment_ref',
+  'service_code',
+  'collection_type',
+  ...Object.keys(SENDER),
+  'delivery_first_name',
+  'delivery_last_name',
+  'delivery_company',
+  'delivery_email',
+  'delivery_phone',
+  'delivery_country',
+  'delivery_postcode',
+  'delivery_city',
+  'delivery_address_line_1',
+  'delivery_address_line_2',
+  'description',
+  'customs_reason',
+  'customs_tax_status',
+  'customs_lithium',
+  'package_length',
+  'package_width',
+  'package_height',
+  'package_weight',
+  'package_unit',
+  'item_description',
+  'item_quantity',
+  'item_value',
+  'item_currency',
+  'item_madein',
 ];
 
 function writeCsv(name: string, rows: Array<Record<string, string>>, options: { delimiter?: string; header?: string[] } = {}): string {
   const header = options.header ?? HEADER;
   const file = join(dir, name);
-  writeFileSync(file, `\uFEFF${stringify([header, ...rows.map((r) => header.map((h) => r[h] ?? ''))], { delimiter: options.delimiter ?? ',', record_delimiter: 'windows', quoted_match: /[\r\n]/ })}\r\n`);
+  writeFileSync(
+    file,
+    `\uFEFF${stringify([header, ...rows.map((r) => header.map((h) => r[h] ?? ''))], { delimiter: options.delimiter ?? ',', record_delimiter: 'windows', quoted_match: /[\r\n]/ })}\r\n`,
+  );
   return file;
 }
 
 /** 50 rows: order W-1 to London (18 packages), W-2 to New York in two shipments (8 + 8), W-3 to Auckland (16). */
-const FIFTY = [...shipmentRows('W-1', 'W-1', 'GB', 18), ...shipmentRows('W-2', 'W-2-A', 'US', 8), ...shipmentRows('W-2', 'W-2-B', 'US', 8), ...shipmentRows('W-3', 'W-3', 'NZ', 16)];
+const FIFTY = [
+  ...shipmentRows('W-1', 'W-1', 'GB', 18),
+  ...shipmentRows('W-2', 'W-2-A', 'US', 8),
+  ...shipmentRows('W-2', 'W-2-B', 'US', 8),
+  ...shipmentRows('W-3', 'W-3', 'NZ', 16),
+];
 
 const fixturesOrder = 'fixtures/orders/domestic-syd-mel.yaml';
 const reportRows = (file: string) => parse(readFileSync(file), { bom: true, columns: true }) as Array<Record<string, string>>;
@@ -122,7 +194,7 @@ describe('book orders.csv on the built-in sandbox', () => {
     expect(second.map((r) => r.tracking_number)).toEqual(rows.map((r) => r.tracking_number));
   });
 
-  it('takes the sender from the profile\'s saved senders when the sender column names one', async () => {
+  it("takes the sender from the profile's saved senders when the sender column names one", async () => {
     const sandbox = await startSandbox({ processingDelayMs: 50 });
     try {
       const env = { ...fresh(), SHIPBOOK_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'shipbook-csv-config-')), SHIPBOOK_API_KEY: 'sk_test_csv_0123456789' };
@@ -133,22 +205,57 @@ describe('book orders.csv on the built-in sandbox', () => {
       const rows = shipmentRows('S-1', 'S-1', 'NZ', 2).map((r, k) => (k === 0 ? { ...r, ...noAddress, sender: '@warehouse-syd' } : r));
       const header = [...HEADER, 'sender'];
       const report = join(dir, 'sender-results.csv');
-      const r = await runShipbook(['--profile', 'shop', 'book', writeCsv('sender.csv', rows, { header }), '--report', report, '--journal', join(dir, 'sender.journal.ndjson'), '--poll', '50ms'], { env });
+      const r = await runShipbook(
+        [
+          '--profile',
+          'shop',
+          'book',
+          writeCsv('sender.csv', rows, { header }),
+          '--report',
+          report,
+          '--journal',
+          join(dir, 'sender.journal.ndjson'),
+          '--poll',
+          '50ms',
+        ],
+        { env },
+      );
       expect(r.code, r.stderr).toBe(0);
       expect(reportRows(report).map((x) => x.tracking_number)).toEqual([expect.stringMatching(/^SBX\d+$/), expect.stringMatching(/^SBX\d+$/)]);
-      const unknown = await runShipbook(['--profile', 'shop', 'book', writeCsv('nobody.csv', rows.map((x) => (x.sender ? { ...x, sender: '@nobody' } : x)), { header }), '--dry-run'], { env });
+      const unknown = await runShipbook(
+        [
+          '--profile',
+          'shop',
+          'book',
+          writeCsv(
+            'nobody.csv',
+            rows.map((x) => (x.sender ? { ...x, sender: '@nobody' } : x)),
+            { header },
+          ),
+          '--dry-run',
+        ],
+        { env },
+      );
       expect(unknown.code).toBe(2);
-      expect(unknown.stderr.replaceAll(`${dir}/`, '')).toContain('nobody.csv:2:sender  order.shipments[0].collection  unknown sender "@nobody" in profile "shop" (saved: @warehouse-syd;');
+      expect(unknown.stderr.replaceAll(`${dir}/`, '')).toContain(
+        'nobody.csv:2:sender  order.shipments[0].collection  unknown sender "@nobody" in profile "shop" (saved: @warehouse-syd;',
+      );
     } finally {
       await sandbox.close();
     }
   });
 
   it('an order the service refuses: exit 8, its error beside its rows in the report CSV, a JUnit failure; the others booked', async () => {
-    const rows = [...shipmentRows('R-1', 'R-1', 'GB', 2), ...shipmentRows('R-2', 'R-2', 'NZ', 3).map((r, k) => (k === 0 ? { ...r, service_code: 'SB-NOPE' } : r))];
+    const rows = [
+      ...shipmentRows('R-1', 'R-1', 'GB', 2),
+      ...shipmentRows('R-2', 'R-2', 'NZ', 3).map((r, k) => (k === 0 ? { ...r, service_code: 'SB-NOPE' } : r)),
+    ];
     const report = join(dir, 'refused-results.csv');
     const junit = join(dir, 'refused-junit.xml');
-    const r = await runShipbook(['book', writeCsv('refused.csv', rows), '--report', report, '--junit', junit, '--journal', join(dir, 'refused.journal.ndjson')], { env: fresh() });
+    const r = await runShipbook(
+      ['book', writeCsv('refused.csv', rows), '--report', report, '--junit', junit, '--journal', join(dir, 'refused.journal.ndjson')],
+      { env: fresh() },
+    );
     expect(r.code).toBe(8);
     const back = reportRows(report);
     expect(back.map((x) => x.status)).toEqual(['booked', 'booked', 'failed', 'failed', 'failed']);
@@ -161,7 +268,19 @@ describe('book orders.csv on the built-in sandbox', () => {
 
   it('books a Shopify orders export through the shipped mapping, as it is', async () => {
     const report = join(dir, 'shopify-results.csv');
-    const r = await runShipbook(['book', 'fixtures/csv/shopify-orders.csv', '--map', 'fixtures/csv/shopify.map.yaml', '--report', report, '--journal', join(dir, 'shopify.journal.ndjson')], { env: fresh() });
+    const r = await runShipbook(
+      [
+        'book',
+        'fixtures/csv/shopify-orders.csv',
+        '--map',
+        'fixtures/csv/shopify.map.yaml',
+        '--report',
+        report,
+        '--journal',
+        join(dir, 'shopify.journal.ndjson'),
+      ],
+      { env: fresh() },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('batch: 3 booked');
     const rows = reportRows(report);
@@ -205,7 +324,11 @@ describe('book orders.csv on the built-in sandbox', () => {
   });
 
   it('reads ; files with decimal commas only with --decimal-comma', async () => {
-    const rows = FIFTY.slice(50 - 16).map((r) => ({ ...r, ...(r.package_weight ? { package_weight: r.package_weight.replace('.', ',') } : {}), ...(r.item_value ? { item_value: '12,50' } : {}) }));
+    const rows = FIFTY.slice(50 - 16).map((r) => ({
+      ...r,
+      ...(r.package_weight ? { package_weight: r.package_weight.replace('.', ',') } : {}),
+      ...(r.item_value ? { item_value: '12,50' } : {}),
+    }));
     const csv = writeCsv('semicolon.csv', rows, { delimiter: ';' });
     const refused = await runShipbook(['book', csv, '--dry-run'], { env: fresh() });
     expect(refused.code).toBe(2);
@@ -233,7 +356,10 @@ describe('book orders.csv on the built-in sandbox', () => {
     expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, valid: 3, invalid: 0 });
     // A dry run's report lists every row as valid, with nothing booked.
     expect(reportRows(dryReport).map((x) => `${x.status}${x.order_id}`)).toEqual(Array(50).fill('valid'));
-    const booked = await runShipbook(['book', '-', '--input-format', 'csv', '--journal', join(dir, 'stdin.journal.ndjson'), '--report', join(dir, 'stdin-results.csv')], { env: fresh(), input: text });
+    const booked = await runShipbook(
+      ['book', '-', '--input-format', 'csv', '--journal', join(dir, 'stdin.journal.ndjson'), '--report', join(dir, 'stdin-results.csv')],
+      { env: fresh(), input: text },
+    );
     expect(booked.code, booked.stderr).toBe(0);
     expect(reportRows(join(dir, 'stdin-results.csv')).filter((r) => /^SBX\d+$/.test(r.tracking_number!))).toHaveLength(50);
 
@@ -269,14 +395,23 @@ describe('the section of the manual on spreadsheets', () => {
       .split('\n')
       .map((l) => l.replace(/\s+#.*$/, '').trim())
       .filter((l) => l.startsWith('shipbook ') && !/[<>]/.test(l) && !l.includes('orders-eu.csv'))
-      .map((l) => l.split(/\s+/).slice(1).map((a) => (a.endsWith('.csv') && !a.startsWith('fixtures/') ? join(dir, `readme-${a}`) : a)));
+      .map((l) =>
+        l
+          .split(/\s+/)
+          .slice(1)
+          .map((a) => (a.endsWith('.csv') && !a.startsWith('fixtures/') ? join(dir, `readme-${a}`) : a)),
+      );
     expect(commands.length).toBe(5);
     const env = fresh();
     for (const args of commands) {
       const r = await runShipbook([...args, ...(args[0] === 'book' ? ['--journal', join(dir, 'readme.journal.ndjson')] : [])], { env });
       expect(r.code, `shipbook ${args.join(' ')}\n${r.stderr}`).toBe(0);
     }
-    const shown = /```\nerror: 2 of 2 orders are not valid; nothing was sent\n([\s\S]*?)```/.exec(readme.slice(at))![1]!.trim().split('\n').map((l) => l.trim());
+    const shown = /```\nerror: 2 of 2 orders are not valid; nothing was sent\n([\s\S]*?)```/
+      .exec(readme.slice(at))![1]!
+      .trim()
+      .split('\n')
+      .map((l) => l.trim());
     // The same mistakes made in fixtures/csv/orders.csv.
     const rows = parse(readFileSync(join(ROOT, 'fixtures/csv/orders.csv'))) as string[][];
     const h = rows[0]!;
@@ -289,7 +424,13 @@ describe('the section of the manual on spreadsheets', () => {
     writeFileSync(join(dir, 'orders.csv'), stringify(rows));
     const r = await runShipbook(['book', join(dir, 'orders.csv'), '--dry-run'], { env: fresh() });
     expect(r.code).toBe(2);
-    expect(r.stderr.replaceAll(`${dir}/`, '').split('\n').filter((l) => l.startsWith('  orders.csv:')).map((l) => l.trim())).toEqual(shown);
+    expect(
+      r.stderr
+        .replaceAll(`${dir}/`, '')
+        .split('\n')
+        .filter((l) => l.startsWith('  orders.csv:'))
+        .map((l) => l.trim()),
+    ).toEqual(shown);
   });
 });
 
@@ -300,14 +441,23 @@ describe('shipbook validate orders.csv', () => {
     rows[3]!.item_value = 'ten';
     const bad = await runShipbook(['validate', writeCsv('validate-bad.csv', rows), fixturesOrder], { env: fresh() });
     expect(bad.code).toBe(2);
-    expect(bad.stdout.replaceAll(`${dir}/`, '').split('\n').filter((l) => l !== '')).toEqual([
+    expect(
+      bad.stdout
+        .replaceAll(`${dir}/`, '')
+        .split('\n')
+        .filter((l) => l !== ''),
+    ).toEqual([
       'validate-bad.csv:2:delivery_postcode\torder.shipments[0].delivery.postcode\terror\trequired',
       'validate-bad.csv:5:item_value\torder.shipments[0].customs_information.items[3].value\terror\texpected a decimal amount (got "ten")',
     ]);
     expect(bad.stderr).toContain(`✔ ${fixturesOrder}  order  valid`);
     const shop = await runShipbook(['validate', 'fixtures/csv/shopify-orders.csv', '--map', 'fixtures/csv/shopify.map.yaml'], { env: fresh() });
     expect(shop.code, shop.stdout + shop.stderr).toBe(0);
-    const semicolon = writeCsv('validate-semicolon.csv', FIFTY.slice(0, 2).map((r) => ({ ...r, package_weight: r.package_weight!.replace('.', ',') })), { delimiter: ';' });
+    const semicolon = writeCsv(
+      'validate-semicolon.csv',
+      FIFTY.slice(0, 2).map((r) => ({ ...r, package_weight: r.package_weight!.replace('.', ',') })),
+      { delimiter: ';' },
+    );
     expect((await runShipbook(['validate', semicolon], { env: fresh() })).code).toBe(2);
     expect((await runShipbook(['validate', semicolon, '--decimal-comma'], { env: fresh() })).code).toBe(0);
   });

@@ -28,7 +28,10 @@ function expectNoSecrets(text: string): void {
 
 describe('--debug output', () => {
   it('shows requests and responses of a card booking with the key, card number and CVV redacted', async () => {
-    const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--payment-file', 'fixtures/payments/credit-card.yaml', '--debug', '--json'], { env });
+    const r = await runShipbook(
+      ['book', 'fixtures/orders/domestic-syd-mel.yaml', '--payment-file', 'fixtures/payments/credit-card.yaml', '--debug', '--json'],
+      { env },
+    );
     expect(r.code).toBe(0);
     expectNoSecrets(r.stdout);
     expectNoSecrets(r.stderr);

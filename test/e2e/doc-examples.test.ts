@@ -158,7 +158,11 @@ beforeAll(async () => {
   const queue = pages.filter((p) => p.examples.some((e) => e.notRun === undefined));
   // a few pages at a time: the machine running CI may have two cores
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await runPage(next.page, next.examples.filter((e) => e.notRun === undefined));
+    for (let next = queue.shift(); next; next = queue.shift())
+      await runPage(
+        next.page,
+        next.examples.filter((e) => e.notRun === undefined),
+      );
   };
   await Promise.all([worker(), worker(), worker()]);
   const notRun = examples.filter((e) => e.notRun !== undefined);

@@ -85,7 +85,19 @@ describe('a service that echoes the request in its answers', () => {
     // The accept is refused with the request in the message and field errors: the order fails.
     server.set('PUT /orders/ORD-ECHO1/accept/', { mode: 'echo-error' });
     const r = await runCli(
-      ['book', 'fixtures/orders/domestic-syd-mel.yaml', '--journal', files.journal, '--report', files.report, '--junit', files.junit, '--payment-file', 'fixtures/payments/credit-card.yaml', '--json'],
+      [
+        'book',
+        'fixtures/orders/domestic-syd-mel.yaml',
+        '--journal',
+        files.journal,
+        '--report',
+        files.report,
+        '--junit',
+        files.junit,
+        '--payment-file',
+        'fixtures/payments/credit-card.yaml',
+        '--json',
+      ],
       { env: env(), timeoutMs: 60_000 },
     );
     expect(r.code, r.stderr).toBe(8);

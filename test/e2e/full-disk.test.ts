@@ -57,7 +57,10 @@ describe('a full disk under a batch', () => {
       const journal = join(dir, 'journal.ndjson');
       // Room for a few records: the disk fills up part-way through the batch (at a different record each trial).
       const space = 1_500 + trial * 457;
-      const first = await runCli(['book', file, '--journal', journal, '--concurrency', '3'], { env: { ...fx.env, SHIPBOOK_TEST_JOURNAL_SPACE: String(space) }, timeoutMs: 60_000 });
+      const first = await runCli(['book', file, '--journal', journal, '--concurrency', '3'], {
+        env: { ...fx.env, SHIPBOOK_TEST_JOURNAL_SPACE: String(space) },
+        timeoutMs: 60_000,
+      });
       expect(first.code, first.stderr).toBe(10);
       expect(first.stderr).toContain(`cannot write the journal ${journal}: no space left on the device [ENOSPC]; not recorded: `);
       expect(first.stderr).not.toMatch(/internal error|at .*main\.cjs/);
@@ -85,7 +88,10 @@ describe('the built-in sandbox on a full disk', () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-full-state-'));
     const { dir, file } = ordersFile(30, 'SF');
     const env = { HOME: fx.home, XDG_CONFIG_HOME: fx.home, SHIPBOOK_STATE_DIR: state, SHIPBOOK_SANDBOX_DELAY_MS: '20' };
-    const full = await runCli(['book', file, '--journal', join(dir, 'j.ndjson'), '--concurrency', '2'], { env: { ...env, SHIPBOOK_TEST_STORE_SPACE: '6000' }, timeoutMs: 60_000 });
+    const full = await runCli(['book', file, '--journal', join(dir, 'j.ndjson'), '--concurrency', '2'], {
+      env: { ...env, SHIPBOOK_TEST_STORE_SPACE: '6000' },
+      timeoutMs: 60_000,
+    });
     expect(full.code, full.stderr).toBe(8);
     expect(full.stdout + full.stderr).toContain(`the sandbox cannot store its state in ${state}: no space left on the device [ENOSPC]; nothing was changed`);
     expect(full.stderr).not.toContain('internal sandbox error');

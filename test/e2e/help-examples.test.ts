@@ -83,13 +83,18 @@ const CANNOT_SUCCEED_HERE: Array<[RegExp, string]> = [
 const SERVERS = /^shipbook (callback listen|sandbox)(?! (status|reset))/;
 
 /** Commander's words for a command line it refuses. */
-const USAGE = /error: (unknown option|unknown command|too many arguments|missing required argument|option '[^']*' argument missing|option '[^']*' argument '[^']*' is invalid)|\(run with --help for usage\)/;
+const USAGE =
+  /error: (unknown option|unknown command|too many arguments|missing required argument|option '[^']*' argument missing|option '[^']*' argument '[^']*' is invalid)|\(run with --help for usage\)/;
 
 /** `shipbook sandbox` in its own process for the whole file (the service the examples book on). */
 let sandboxUrl: string;
 let sandboxProcess: ChildProcess | undefined;
 beforeAll(async () => {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--no-log', '--delay', '20ms'], { cwd: ROOT, env: isolatedEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--no-log', '--delay', '20ms'], {
+    cwd: ROOT,
+    env: isolatedEnv(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   sandboxProcess = child;
   let out = '';
   child.stdout.setEncoding('utf8');
@@ -193,7 +198,11 @@ async function runExamples(examples: string[]): Promise<Ran[]> {
   const bash = spawn('bash', ['-c', `set -o pipefail\n${script}`], { cwd: dir, env: envOf(dir), stdio: 'ignore', timeout: 120_000 });
   const [code] = (await once(bash, 'exit')) as [number | null];
   expect(code).not.toBeNull();
-  return examples.map((example, i) => ({ example, code: Number(readFileSync(join(dir, `code.${i}`), 'utf8')), stderr: readFileSync(join(dir, `err.${i}`), 'utf8') }));
+  return examples.map((example, i) => ({
+    example,
+    code: Number(readFileSync(join(dir, `code.${i}`), 'utf8')),
+    stderr: readFileSync(join(dir, `err.${i}`), 'utf8'),
+  }));
 }
 
 const helps = await everyHelp();

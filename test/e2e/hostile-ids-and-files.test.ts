@@ -31,7 +31,12 @@ afterAll(async () => {
 
 /** Every route answers this order: created, accepted and processed at once, with a total that does not add up (a warning naming the id). */
 function answerHostileOrder(status: string) {
-  const order = { id: ID, status, shipments: [{ id: SHIPMENT, status: 'NEW', tracking_number: TRACKING }], price: { amount: 10, insurance: 0, gst: 1, total: 99 } };
+  const order = {
+    id: ID,
+    status,
+    shipments: [{ id: SHIPMENT, status: 'NEW', tracking_number: TRACKING }],
+    price: { amount: 10, insurance: 0, gst: 1, total: 99 },
+  };
   server.set('*', { mode: 'ok', status: 201, result: { order } });
 }
 
@@ -61,11 +66,16 @@ describe('control characters in ids from the service', () => {
   it('a batch prints them as escapes in its lines, its summary and its report on stdout', async () => {
     answerHostileOrder('processed');
     const dir = mkdtempSync(join(tmpdir(), 'shipbook-hostile-ids-'));
-    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--journal', join(dir, 'j.ndjson'), '--poll', '20ms', '--payment', 'credit'], { env: env() });
+    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--journal', join(dir, 'j.ndjson'), '--poll', '20ms', '--payment', 'credit'], {
+      env: env(),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toMatch(RAW);
     expect(r.stdout).toContain('ORD-\\x1b[2J');
-    const json = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--journal', join(dir, 'j2.ndjson'), '--poll', '20ms', '--payment', 'credit', '--json'], { env: env() });
+    const json = await runCli(
+      ['book', 'fixtures/orders/domestic-syd-mel.yaml', '--journal', join(dir, 'j2.ndjson'), '--poll', '20ms', '--payment', 'credit', '--json'],
+      { env: env() },
+    );
     expect(json.stdout + json.stderr).not.toMatch(RAW);
     // In JSON the id is still the service's own, once parsed.
     expect((JSON.parse(json.stdout) as { orders: Array<{ order_id: string }> }).orders[0]!.order_id).toBe(ID);

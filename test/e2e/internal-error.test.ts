@@ -11,7 +11,12 @@ import { BIN, ROOT, isolatedEnv } from './cli.js';
 const PRELOAD = join(ROOT, 'test', 'helpers', 'simulated-bug.cjs');
 
 function run(bug: string, args: string[]) {
-  const r = spawnSync(process.execPath, ['-r', PRELOAD, BIN, ...args], { cwd: ROOT, env: isolatedEnv({ SHIPBOOK_SIMULATED_BUG: bug }), encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, ['-r', PRELOAD, BIN, ...args], {
+    cwd: ROOT,
+    env: isolatedEnv({ SHIPBOOK_SIMULATED_BUG: bug }),
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   return { code: r.status, stderr: r.stderr };
 }
 

@@ -32,7 +32,15 @@ afterAll(async () => {
 async function interruptAfter(args: string[], requests: number, signal: NodeJS.Signals) {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: configDir, SHIPBOOK_CONFIG_DIR: configDir, NO_COLOR: '1', CI: '1', SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY },
+    env: {
+      PATH: process.env.PATH,
+      HOME: configDir,
+      SHIPBOOK_CONFIG_DIR: configDir,
+      NO_COLOR: '1',
+      CI: '1',
+      SHIPBOOK_BASE_URL: server.url,
+      SHIPBOOK_API_KEY: KEY,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -96,7 +104,16 @@ describe('an interrupt while a request is in flight', () => {
     const child = spawn(process.execPath, [BIN, 'book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s'], {
       cwd: ROOT,
       // A ledger of its own: the booking of the same file by the test before is not this one's.
-      env: { PATH: process.env.PATH, HOME: configDir, SHIPBOOK_CONFIG_DIR: configDir, SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-interrupt-state-')), NO_COLOR: '1', CI: '1', SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY },
+      env: {
+        PATH: process.env.PATH,
+        HOME: configDir,
+        SHIPBOOK_CONFIG_DIR: configDir,
+        SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-interrupt-state-')),
+        NO_COLOR: '1',
+        CI: '1',
+        SHIPBOOK_BASE_URL: server.url,
+        SHIPBOOK_API_KEY: KEY,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -107,6 +124,9 @@ describe('an interrupt while a request is in flight', () => {
     while (!stderr.includes('no new request is sent')) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
-    expect(server.requests.filter((q) => q.path.endsWith("/accept/")), stderr).toHaveLength(1);
+    expect(
+      server.requests.filter((q) => q.path.endsWith('/accept/')),
+      stderr,
+    ).toHaveLength(1);
   });
 });

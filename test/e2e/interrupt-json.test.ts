@@ -23,7 +23,7 @@ describe.each([
   ['SIGINT', 130, 'json'],
   ['SIGTERM', 143, 'ndjson'],
 ] as const)('%s while waiting (exit %i, --output %s)', (signal, code, format) => {
-  it('prints an error object with the order id and exits with the signal\'s code', async () => {
+  it("prints an error object with the order id and exits with the signal's code", async () => {
     const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--quiet'], { env });
     expect(created.code, created.stderr).toBe(0);
     const id = created.stdout.trim();

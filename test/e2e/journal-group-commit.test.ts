@@ -80,15 +80,29 @@ beforeAll(async () => {
         mostAtOnce = Math.max(mostAtOnce, ++atOnce);
         // What the request announces, read from the files as any other process would see them.
         const wanted = create
-          ? (r: Record<string, unknown>) => r.event === 'create_sent' && Array.isArray(r.transient_ids) && r.transient_ids.includes((JSON.parse(body.toString('utf8')) as { request: { order: { shipments: Array<{ transient_id: string }> } } }).request.order.shipments[0]!.transient_id)
+          ? (r: Record<string, unknown>) =>
+              r.event === 'create_sent' &&
+              Array.isArray(r.transient_ids) &&
+              r.transient_ids.includes(
+                (JSON.parse(body.toString('utf8')) as { request: { order: { shipments: Array<{ transient_id: string }> } } }).request.order.shipments[0]!
+                  .transient_id,
+              )
           : (r: Record<string, unknown>) => r.event === 'accept_sent' && r.order_id === accept![1];
         const ledgerFile = ledger();
-        for (const [name, file] of [['journal', journal], ['ledger', ledgerFile]] as const) {
-          if (file === undefined || !recordsOn(file).some(wanted)) missing.push(`${req.method} ${path}: no intent record in the ${name} when the request arrived`);
+        for (const [name, file] of [
+          ['journal', journal],
+          ['ledger', ledgerFile],
+        ] as const) {
+          if (file === undefined || !recordsOn(file).some(wanted))
+            missing.push(`${req.method} ${path}: no intent record in the ${name} when the request arrived`);
         }
       }
       const forward = async () => {
-        const answer = await fetch(new URL(path.slice(1), sandbox.url), { method: req.method, headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' }, ...(body.length > 0 ? { body } : {}) });
+        const answer = await fetch(new URL(path.slice(1), sandbox.url), {
+          method: req.method,
+          headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' },
+          ...(body.length > 0 ? { body } : {}),
+        });
         const text = await answer.text();
         // Held back, so that many orders are under way at once.
         if (mutating) await new Promise((r) => setTimeout(r, 15));
@@ -129,14 +143,25 @@ describe('the journal group commit', () => {
       timeoutMs: 60_000,
     });
     expect(r.code, r.stderr).toBe(0);
-    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+    const results = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string });
     expect(results.filter((x) => x.status === 'booked')).toHaveLength(ORDERS);
     // Every create and every accept was checked, and several were under way at once.
     expect(checked).toBe(2 * ORDERS);
     expect(mostAtOnce).toBeGreaterThan(1);
     expect(missing).toEqual([]);
     // Each file holds every record whole, once: five per order (create sent, created, accept sent, accepted, processed).
-    for (const f of [join(dir, 'journal.ndjson'), join(dir, 'state', 'ledger', readdirSync(join(dir, 'state', 'ledger')).find((x) => x.endsWith('.ndjson'))!)]) {
+    for (const f of [
+      join(dir, 'journal.ndjson'),
+      join(
+        dir,
+        'state',
+        'ledger',
+        readdirSync(join(dir, 'state', 'ledger')).find((x) => x.endsWith('.ndjson'))!,
+      ),
+    ]) {
       const records = recordsOn(f).filter((x) => x.event !== 'target');
       expect(records).toHaveLength(5 * ORDERS);
       expect(readFileSync(f, 'utf8').endsWith('\n')).toBe(true);

@@ -23,7 +23,6 @@ const A = join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml');
 /** Every order the sandbox holds, by the transient id of its first shipment. */
 const ordersByInput = (url: string) => ordersAt(url, KEY);
 
-
 /** A directory with an NDJSON file of `n` orders (transient ids L-0 … L-n-1), and each order as its own JSON file. */
 function ordersFile(n: number): { dir: string; file: string; single: (i: number) => string } {
   const dir = mkdtempSync(join(tmpdir(), 'shipbook-ledger-'));
@@ -144,11 +143,15 @@ describe('the ledger of a target, consulted by every book', () => {
       const { dir, file } = ordersFile(30);
       const report = join(dir, 'report.json');
       const junit = join(dir, 'junit.xml');
-      const child = spawn(process.execPath, [BIN, 'book', file, '--concurrency', '2', '--poll', '1s', '--json', '--report', report, '--junit', junit, '--journal', join(dir, 'j.ndjson')], {
-        cwd: ROOT,
-        env: isolatedEnv({ SHIPBOOK_BASE_URL: slow.url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [BIN, 'book', file, '--concurrency', '2', '--poll', '1s', '--json', '--report', report, '--junit', junit, '--journal', join(dir, 'j.ndjson')],
+        {
+          cwd: ROOT,
+          env: isolatedEnv({ SHIPBOOK_BASE_URL: slow.url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -205,7 +208,10 @@ describe('the ledger of a target, consulted by every book', () => {
       expect(stderr).toMatch(/stdout was closed/);
       expect(stderr).toMatch(/batch: \d+ booked/);
       // The same command again finishes every order, none twice.
-      const rest = await runShipbook(['book', file, '--poll', '100ms', '--journal', join(dir, 'j.ndjson')], { env: { SHIPBOOK_BASE_URL: slow.url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state }, timeoutMs: 60_000 });
+      const rest = await runShipbook(['book', file, '--poll', '100ms', '--journal', join(dir, 'j.ndjson')], {
+        env: { SHIPBOOK_BASE_URL: slow.url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state },
+        timeoutMs: 60_000,
+      });
       expect(rest.code, rest.stderr).toBe(0);
       const by = await ordersByInput(slow.url);
       expect(by.size).toBe(40);
@@ -229,7 +235,9 @@ describe('journal resolve', () => {
     const env = { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-ledger-state-')), SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY };
     server.set('POST /orders/', { mode: 'close-after-request' });
     expect((await runShipbook(['book', A], { env })).code).toBe(5);
-    const shown = JSON.parse((await runShipbook(['journal', 'show', '--json'], { env })).stdout) as { orders: Array<{ id: string; stage: string; known: string }> };
+    const shown = JSON.parse((await runShipbook(['journal', 'show', '--json'], { env })).stdout) as {
+      orders: Array<{ id: string; stage: string; known: string }>;
+    };
     expect(shown.orders).toHaveLength(1);
     expect(shown.orders[0]).toMatchObject({ stage: 'unknown' });
     expect(shown.orders[0]!.known).toContain('the order may exist');

@@ -33,7 +33,9 @@ describe('sandbox reset', () => {
     expect(others).toEqual(['ledger']); // the ledger of bookings lives beside the sandbox
     const reset = await runShipbook(['sandbox', 'reset', '--yes'], { env });
     expect(reset.code, reset.stderr).toBe(0);
-    expect(reset.stderr).toContain(`The sandbox state in ${join(dir, 'state')} was reset: no orders, no shipments, and its ledger of booked documents is cleared.`);
+    expect(reset.stderr).toContain(
+      `The sandbox state in ${join(dir, 'state')} was reset: no orders, no shipments, and its ledger of booked documents is cleared.`,
+    );
     expect(reset.stderr).toContain(`Kept (not the sandbox's): ${others.join(', ')}`);
     expect(readdirSync(join(dir, 'state')).sort()).toEqual([...others].sort());
     expect(readdirSync(join(dir, 'state', 'ledger'))).toEqual(['aaaaaaaaaaaa.ndjson']);
@@ -72,7 +74,9 @@ describe('saved senders on a fresh install', () => {
     const booked = await runShipbook(['book', 'fixtures/wizard/no-service.yaml', '--service', 'cheapest', '--max-total', '60'], { env });
     expect(booked.code, booked.stderr).toBe(0);
     expect(booked.stdout).toMatch(/^order\tORD-\S+\tprocessed$/m);
-    const created = await runShipbook(['order', 'create', 'fixtures/wizard/no-service.yaml', '--service', 'SB-DOM-EXP', '--save-as', join(dir, 'order.yaml')], { env });
+    const created = await runShipbook(['order', 'create', 'fixtures/wizard/no-service.yaml', '--service', 'SB-DOM-EXP', '--save-as', join(dir, 'order.yaml')], {
+      env,
+    });
     expect(created.code, created.stderr).toBe(0);
     expect(readFileSync(join(dir, 'order.yaml'), 'utf8')).toContain('Harbour Homewares');
     const listed = await runShipbook(['config', 'sender', 'list'], { env });

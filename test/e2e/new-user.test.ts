@@ -46,7 +46,10 @@ describe.each(['json', 'yaml', 'ndjson'])('machine output as %s', (format) => {
   it('marks sandbox output and gives every order and shipment a documented state beside the wire status', async () => {
     const created = await runShipbook(['order', 'create', ORDER, '--output', format]);
     expect(created.code, created.stderr).toBe(0);
-    const doc = readDoc(format, created.stdout) as { sandbox: boolean; order: { status: string; state: string; shipments: Array<{ status: string; state: string }> } };
+    const doc = readDoc(format, created.stdout) as {
+      sandbox: boolean;
+      order: { status: string; state: string; shipments: Array<{ status: string; state: string }> };
+    };
     expect(doc.sandbox).toBe(true);
     expect(doc.order.status).toBe('new');
     expect(doc.order.state).toBe('pending');
@@ -73,7 +76,11 @@ describe.each(['json', 'yaml', 'ndjson'])('machine output as %s', (format) => {
 
 describe('an empty id', () => {
   it('is a usage error (exit 2), nothing is sent', async () => {
-    for (const args of [['order', 'get', ''], ['order', 'cancel', ' '], ['order', 'accept', '', '--payment', 'credit']]) {
+    for (const args of [
+      ['order', 'get', ''],
+      ['order', 'cancel', ' '],
+      ['order', 'accept', '', '--payment', 'credit'],
+    ]) {
       const r = await runShipbook([...args, '--json']);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('an id cannot be empty');
@@ -135,7 +142,7 @@ describe('smaller defects', () => {
 });
 
 describe('one word per state in tables and tsv', () => {
-  it('a parent order\'s children and main shipment all read pending, not new beside pending', async () => {
+  it("a parent order's children and main shipment all read pending, not new beside pending", async () => {
     const env = { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-words-')) };
     const ids: string[] = [];
     for (const file of ['fixtures/shipments/au-us-1.yaml', 'fixtures/shipments/au-gb-2.yaml']) {
@@ -145,7 +152,10 @@ describe('one word per state in tables and tsv', () => {
     }
     const combined = await runShipbook(['shipment', 'combine', ...ids, '--main', 'fixtures/shipments/main-to-hub.yaml'], { env });
     expect(combined.code, combined.stderr).toBe(0);
-    const rows = combined.stdout.split('\n').map((l) => l.split('\t')).filter((c) => c[0] === 'child' || c[0] === 'main');
+    const rows = combined.stdout
+      .split('\n')
+      .map((l) => l.split('\t'))
+      .filter((c) => c[0] === 'child' || c[0] === 'main');
     expect(rows.length).toBe(3);
     expect(new Set(rows.map((c) => c[5]))).toEqual(new Set(['pending']));
   });
@@ -153,7 +163,16 @@ describe('one word per state in tables and tsv', () => {
 
 describe('payment flags and a payment file that disagree', () => {
   it('are a usage error, not a silently dropped card', async () => {
-    const r = await runShipbook(['book', ORDER, '--payment', 'stored_card', '--card', 'card_visa_4242', '--payment-file', 'fixtures/payments/credit-card.yaml']);
+    const r = await runShipbook([
+      'book',
+      ORDER,
+      '--payment',
+      'stored_card',
+      '--card',
+      'card_visa_4242',
+      '--payment-file',
+      'fixtures/payments/credit-card.yaml',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--payment stored_card and fixtures/payments/credit-card.yaml (payment type credit_card) disagree');
     expect(r.stdout).not.toMatch(/^order\t/m);

@@ -18,7 +18,10 @@ describe('order get', () => {
     const id = await createOrder(env);
     const r = await runShipbook(['order', 'get', id], { env });
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(lines[0]).toEqual(['order', id, 'pending']);
     expect(lines.find((l) => l[0] === 'total')?.[1]).toMatch(/^\d+\.\d{2}$/);
     const shipment = lines.find((l) => l[0]!.startsWith('SHP-'))!;
@@ -33,12 +36,12 @@ describe('order get', () => {
     const { order: fromBook } = JSON.parse(booked.stdout) as { order: { id: string } };
     const r = await runShipbook(['order', 'get', fromBook.id, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const { order } = JSON.parse(r.stdout) as { order: { id: string; status: string; price: { total: string }; shipments: Array<{ tracking_number: string }> } };
+    const { order } = JSON.parse(r.stdout) as {
+      order: { id: string; status: string; price: { total: string }; shipments: Array<{ tracking_number: string }> };
+    };
     expect(order.status).toBe('processed');
     expect(order.price.total).toMatch(/^\d+\.\d{2}$/);
-    expect(order.shipments.map((s) => s.tracking_number)).toEqual(
-      sandbox.state.shipmentsOf(sandbox.state.getOrder(order.id)).map((s) => s.trackingNumber),
-    );
+    expect(order.shipments.map((s) => s.tracking_number)).toEqual(sandbox.state.shipmentsOf(sandbox.state.getOrder(order.id)).map((s) => s.trackingNumber));
     expect(order.shipments[0]!.tracking_number).toMatch(/^SBX\d{10}$/);
   });
 

@@ -69,7 +69,12 @@ beforeAll(() => {
     if (existsSync(join(ROOT, name))) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), 'dir');
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: stage, env: npmEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: stage,
+    env: npmEnv(),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   packed = (JSON.parse(out.slice(out.indexOf('[\n'))) as PackResult[])[0]!;
   mkdirSync(elsewhere);
   install = spawnSync('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], {

@@ -67,10 +67,13 @@ describe('the built-in sandbox store lock', () => {
       let firstResult: CliResult;
       let secondResult: CliResult | undefined;
       try {
-        const finished = await Promise.race([first.done.then(() => 'done' as const), (async () => {
-          for (let i = 0; i < 400 && !caught; i++) await pause(5);
-          return caught ? ('caught' as const) : ('done' as const);
-        })()]);
+        const finished = await Promise.race([
+          first.done.then(() => 'done' as const),
+          (async () => {
+            for (let i = 0; i < 400 && !caught; i++) await pause(5);
+            return caught ? ('caught' as const) : ('done' as const);
+          })(),
+        ]);
         if (finished === 'done' && !caught) {
           await first.done;
           continue;
@@ -151,7 +154,9 @@ describe('the batch journal lock', () => {
     rmSync(`${journal}.lock`, { recursive: true, force: true });
     const result = await first.done;
     expect(result.code, result.stderr).toBe(11);
-    expect(result.stderr).toContain(`the lock ${journal}.lock was lost while held: it was removed; no new request was sent after that, and what was under way is recorded in ${journal}`);
+    expect(result.stderr).toContain(
+      `the lock ${journal}.lock was lost while held: it was removed; no new request was sent after that, and what was under way is recorded in ${journal}`,
+    );
     expect(result.stderr).not.toMatch(/ECOMPROMISED|internal error|main\.cjs/);
     // The same command continues it: every order booked once.
     const again = await runCli(['book', file, '--journal', journal], { env: fx.env, timeoutMs: 60_000 });

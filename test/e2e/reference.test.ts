@@ -32,7 +32,9 @@ describe('the generated reference', () => {
 
   it('installs every man page through package.json', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man: string[]; files: string[] };
-    const pages = readdirSync(join(ROOT, 'man')).filter((f) => f.endsWith('.1')).map((f) => `./man/${f}`);
+    const pages = readdirSync(join(ROOT, 'man'))
+      .filter((f) => f.endsWith('.1'))
+      .map((f) => `./man/${f}`);
     expect([...pkg.man].sort(), `the man field of package.json ${STALE}`).toEqual(pages.sort());
     expect(pkg.files).toContain('man');
     expect(pages).toEqual(expect.arrayContaining(['./man/shipbook.1', './man/shipbook-book.1']));
@@ -55,7 +57,15 @@ describe('the generated reference', () => {
         const own = /^Options:\n([\s\S]*?)(?:\n\n|$)/m.exec(help.stdout)?.[1] ?? '';
         const options = [...own.matchAll(/^ {2}(-\S.*?)(?: {2,}|$)/gm)].map((m) => m[1]!).filter((t) => t !== '-h, --help');
         for (const term of options) expect(text, `${path.join(' ')}: option ${term}`).toContain(`\`${term.replace(/\|/g, '\\|')}\``);
-        const examples = help.stdout.split(/^Examples:$/m).slice(1).flatMap((s) => s.split('\n\n')[0]!.split('\n').filter((l) => l.startsWith('  ')));
+        const examples = help.stdout
+          .split(/^Examples:$/m)
+          .slice(1)
+          .flatMap((s) =>
+            s
+              .split('\n\n')[0]!
+              .split('\n')
+              .filter((l) => l.startsWith('  ')),
+          );
         for (const line of examples) expect(text, `${path.join(' ')}: example ${line.trim()}`).toContain(line.trim());
         checked += options.length + examples.length;
       }

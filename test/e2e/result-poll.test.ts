@@ -22,7 +22,10 @@ describe('--poll', () => {
     const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '200ms'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/waiting for the booking result of ORD-\w+ by polling every 200 ms/);
-    const lines = r.stdout.split('\n').filter((l) => l.startsWith('SHP-')).map((l) => l.split('\t'));
+    const lines = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('SHP-'))
+      .map((l) => l.split('\t'));
     expect(lines).toHaveLength(1);
     expect(lines[0]![4]).toBe('processed');
     expect(lines[0]![5]).toMatch(/^SBX\d{10}$/);
@@ -71,7 +74,7 @@ describe('waiting with your own --callback URL', () => {
       { env },
     );
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--callback-url and --listen are for shipbook\'s own receiver');
+    expect(r.stderr).toContain("--callback-url and --listen are for shipbook's own receiver");
     expect(sandbox.state.orders.size).toBe(before);
   });
 
@@ -89,7 +92,10 @@ describe('order accept --wait with the payment on standard input', () => {
   it('reads standard input once, though the payment is checked before and built after', async () => {
     const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
     const id = JSON.parse(created.stdout).order.id as string;
-    const r = await runShipbook(['order', 'accept', id, '--payment-file', '-', '--wait', '--poll', '100ms'], { env, input: readFileSync('fixtures/payments/credit.yaml', 'utf8') });
+    const r = await runShipbook(['order', 'accept', id, '--payment-file', '-', '--wait', '--poll', '100ms'], {
+      env,
+      input: readFileSync('fixtures/payments/credit.yaml', 'utf8'),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`order ${id} booked in`);
   });

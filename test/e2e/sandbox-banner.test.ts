@@ -30,7 +30,7 @@ function startSandboxProcess(args: string[]): Promise<string> {
 }
 
 describe('shipbook sandbox', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('stops on %s, closing its server, with the signal\'s exit code', async (signal) => {
+  it.each(['SIGTERM', 'SIGINT'] as const)("stops on %s, closing its server, with the signal's exit code", async (signal) => {
     await startSandboxProcess(['--port', '0', '--no-log']);
     const running = child!;
     let err = '';
@@ -67,7 +67,7 @@ describe('shipbook sandbox', () => {
     }
   });
 
-  it('has its own default port, not the callback receiver\'s 8787', async () => {
+  it("has its own default port, not the callback receiver's 8787", async () => {
     const r = await runShipbook(['sandbox', '--help']);
     expect(r.stdout).toContain('(default: 8788)');
   });

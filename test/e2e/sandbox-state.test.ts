@@ -158,7 +158,10 @@ describe('the built-in sandbox across commands', () => {
   it.skipIf(process.platform !== 'linux')('a SHIPBOOK_STATE_DIR that cannot be created (under /proc) is exit 4 at once, not a hang', async () => {
     // Node.js's recursive mkdir spins for ever there (ENOENT each time); src/dirs.ts does not.
     const { env } = freshState();
-    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env: { ...env, SHIPBOOK_STATE_DIR: '/proc/shipbook-cannot-be' }, timeoutMs: 15_000 });
+    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], {
+      env: { ...env, SHIPBOOK_STATE_DIR: '/proc/shipbook-cannot-be' },
+      timeoutMs: 15_000,
+    });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain("cannot use the built-in sandbox's state directory");
     expect(r.stderr).not.toContain('internal error');

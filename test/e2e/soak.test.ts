@@ -34,8 +34,6 @@ afterEach(async () => {
   }
 });
 
-
-
 /** Starts `shipbook <args>` and SIGKILLs it after a random moment within `withinMs`. */
 async function killedAtRandom(args: string[], env: Record<string, string>, withinMs: number, cwd: string): Promise<number> {
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: isolatedEnv(env), stdio: 'ignore' });
@@ -97,7 +95,9 @@ describe('soak', () => {
     const twice = [...by.entries()].filter(([, ids]) => ids.length > 1);
     const counts: Record<string, number> = {};
     for (const o of rep.orders) counts[o.status] = (counts[o.status] ?? 0) + 1;
-    figures.push(`orders at the sandbox ${[...by.values()].flat().length} for ${by.size} inputs; inputs with two orders ${twice.length}; final report ${JSON.stringify(counts)}`);
+    figures.push(
+      `orders at the sandbox ${[...by.values()].flat().length} for ${by.size} inputs; inputs with two orders ${twice.length}; final report ${JSON.stringify(counts)}`,
+    );
     console.log(`soak (${N} orders): ${figures.join('; ')}`);
     expect(twice).toEqual([]);
     expect(rep.orders).toHaveLength(N);

@@ -23,7 +23,12 @@ function cells(screen: string): string[][] {
   return screen
     .split('\n')
     .filter((l) => l.startsWith('│'))
-    .map((l) => l.split('│').slice(1, -1).map((c) => c.trim()));
+    .map((l) =>
+      l
+        .split('│')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
 }
 
 const QUOTE = ['quote', '--from', 'AU:2015:Alexandria', '--to', 'NZ:6011:Wellington', '--package', '30x20x15cm:2.5kg'];
@@ -45,7 +50,8 @@ describe.skipIf(!hasTmux)('tables on a terminal', () => {
       const carrier = header!.indexOf('carrier');
       const service = header!.indexOf('service');
       for (const row of body) {
-        for (const i of [carrier, service]) for (const word of row[i]!.split(' ').filter(Boolean)) expect(words.has(word), `"${word}" in:\n${screen}`).toBe(true);
+        for (const i of [carrier, service])
+          for (const word of row[i]!.split(' ').filter(Boolean)) expect(words.has(word), `"${word}" in:\n${screen}`).toBe(true);
       }
       for (const code of ['SB-GLOBAL-MAIL', 'SB-INTL-ECO', 'SB-INTL-EXP']) expect(body.some((r) => r[0] === code)).toBe(true);
     });

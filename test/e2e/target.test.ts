@@ -46,7 +46,11 @@ describe('an empty variable is never "not set"', () => {
   for (const [name, vars, message] of cases) {
     it(`refuses ${name} with exit 4 and sends nothing, in every format`, async () => {
       const config = configWith(fault.url, 'sk_ci_0123456789');
-      for (const args of [['book', ORDER, '--json'], ['order', 'create', ORDER], ['quote', 'fixtures/quotes/syd-mel-single.yaml', '--output', 'ndjson']]) {
+      for (const args of [
+        ['book', ORDER, '--json'],
+        ['order', 'create', ORDER],
+        ['quote', 'fixtures/quotes/syd-mel-single.yaml', '--output', 'ndjson'],
+      ]) {
         const r = await runShipbook(args, { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config, ...vars } });
         expect(r.code, r.stderr).toBe(4);
         expect(r.stderr).toContain(`error: ${message}: is a CI secret missing? Nothing was sent`);
@@ -133,7 +137,10 @@ describe('CI with nothing configured books on the built-in sandbox, every output
     const junit = join(out, 'junit.xml');
     const nd = await runShipbook(['book', dir, '--output', 'ndjson', '--journal', join(out, 'j2.ndjson'), '--report', report, '--junit', junit], { env });
     expect(nd.code, nd.stderr).toBe(0);
-    const lines = nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status: string; target: { kind: string; profile: string } });
+    const lines = nd.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string; target: { kind: string; profile: string } });
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line.target).toMatchObject({ kind: 'builtin-sandbox', profile: 'sandbox' });
     const written = JSON.parse(readFileSync(report, 'utf8')) as { target: { kind: string; base_url: string }; orders: unknown[] };
@@ -146,7 +153,7 @@ describe('CI with nothing configured books on the built-in sandbox, every output
   });
 });
 
-describe('a profile pointing at `shipbook sandbox` is marked from the server\'s announcement', () => {
+describe("a profile pointing at `shipbook sandbox` is marked from the server's announcement", () => {
   const running: ChildProcess[] = [];
   afterEach(async () => {
     for (const c of running.splice(0)) {
@@ -202,7 +209,9 @@ describe('a profile pointing at `shipbook sandbox` is marked from the server\'s 
     expect(r.stderr).not.toContain('[sandbox]');
 
     // With the service given by the environment alone, no profile names it: `profile` is null.
-    const fromEnv = await runShipbook(['order', 'get', 'ORD-REAL1', '--json'], { env: { CI: 'true', SHIPBOOK_BASE_URL: fault.url, SHIPBOOK_API_KEY: 'sk_live_0123456789' } });
+    const fromEnv = await runShipbook(['order', 'get', 'ORD-REAL1', '--json'], {
+      env: { CI: 'true', SHIPBOOK_BASE_URL: fault.url, SHIPBOOK_API_KEY: 'sk_live_0123456789' },
+    });
     expect(fromEnv.code).toBe(3);
     expect((JSON.parse(fromEnv.stdout) as Record<string, unknown>).target).toEqual({ kind: 'service', base_url: fault.url, profile: null });
     expect(fromEnv.stderr).toContain(`[service] ${fault.url} (from SHIPBOOK_BASE_URL, key ****6789)`);

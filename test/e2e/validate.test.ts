@@ -79,7 +79,9 @@ describe('shipbook validate', () => {
 
   it('passes the order and quote fixtures (exit 0), nothing on stdout, a summary line per file on stderr', async () => {
     const files = [
-      ...readdirSync('fixtures/orders').filter((f) => f.endsWith('.yaml')).map((f) => `fixtures/orders/${f}`),
+      ...readdirSync('fixtures/orders')
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => `fixtures/orders/${f}`),
       ...readdirSync('fixtures/quotes').map((f) => `fixtures/quotes/${f}`),
     ];
     const r = await runShipbook(['validate', ...files], { env });
@@ -134,8 +136,12 @@ describe('shipbook validate', () => {
     const r = await runShipbook(['validate', file], { env });
     expect(r.code).toBe(0);
     expect(tsv(r.stdout)).toEqual([
-      expect.stringMatching(/:\d+:\d+\torder\.shipments\[0\]\.collection\.pickup\.date\twarning\tpickup date 2020-01-06 is in the past \(today is \d{4}-\d{2}-\d{2}\)$/),
-      expect.stringMatching(/:\d+:\d+\torder\.shipments\[0\]\.packages\[0\]\.weight\twarning\tover 30 kg for one package \(got 42 kg\); check the weight and the unit$/),
+      expect.stringMatching(
+        /:\d+:\d+\torder\.shipments\[0\]\.collection\.pickup\.date\twarning\tpickup date 2020-01-06 is in the past \(today is \d{4}-\d{2}-\d{2}\)$/,
+      ),
+      expect.stringMatching(
+        /:\d+:\d+\torder\.shipments\[0\]\.packages\[0\]\.weight\twarning\tover 30 kg for one package \(got 42 kg\); check the weight and the unit$/,
+      ),
     ]);
     expect(r.stderr).toContain('order  valid, 2 warnings');
   });
@@ -168,16 +174,16 @@ describe('nothing is sent while a file has an error', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
     const create = await runShipbook(['order', 'create', 'fixtures/invalid/order-too-long.yaml'], { env });
-    expect(create.stderr).toContain(
-      'fixtures/invalid/order-too-long.yaml:35:13  order.shipments[0].delivery.address_lines[1]  at most 35 characters (got 38)',
-    );
+    expect(create.stderr).toContain('fixtures/invalid/order-too-long.yaml:35:13  order.shipments[0].delivery.address_lines[1]  at most 35 characters (got 38)');
     expect(sandbox.state.orders.size).toBe(before.orders);
   });
 
   it('quote refuses an invalid file and names the command a file of another kind goes with', async () => {
     const r = await runShipbook(['quote', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('hint: fixtures/orders/domestic-syd-mel.yaml looks like an order: {order: {shipments: […]}} (POST /orders/); it goes with shipbook order create <file>, shipbook book <file>.');
+    expect(r.stderr).toContain(
+      'hint: fixtures/orders/domestic-syd-mel.yaml looks like an order: {order: {shipments: […]}} (POST /orders/); it goes with shipbook order create <file>, shipbook book <file>.',
+    );
   });
 
   it('order create sends a file that has only warnings, and shows them on stderr', async () => {

@@ -136,7 +136,9 @@ export async function startFaultServer(): Promise<FaultServer> {
         req.socket.destroy();
         return;
       case 'echo-error':
-        res.writeHead(400, { 'content-type': 'application/json' }).end(envelope(400, `invalid request: ${body}`, { errors: [{ field: 'request', message: `got ${body}` }] }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(envelope(400, `invalid request: ${body}`, { errors: [{ field: 'request', message: `got ${body}` }] }));
         return;
       case 'malformed':
         res.writeHead(200, { 'content-type': 'application/json' }).end(fault.text);

@@ -40,7 +40,8 @@ export function bufferIO(env: Record<string, string | undefined>, input = '', no
     stdout,
     stderr,
     env,
-    color: !noColor && !(env.NO_COLOR !== undefined && env.NO_COLOR !== '') && env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0',
+    color:
+      !noColor && !(env.NO_COLOR !== undefined && env.NO_COLOR !== '') && env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0',
     stdoutIsTTY: false,
     stderrIsTTY: false,
     canPrompt: false,

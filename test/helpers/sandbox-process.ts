@@ -10,7 +10,11 @@ import { BIN, ROOT, isolatedEnv } from '../e2e/cli.js';
  * once it listens. The process is pushed onto `running`, for the test file to kill afterwards.
  */
 export function startSandboxProcess(args: string[], running: ChildProcess[]): Promise<string> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--no-log', '--delay', '20ms', ...args], { cwd: ROOT, env: isolatedEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json', '--no-log', '--delay', '20ms', ...args], {
+    cwd: ROOT,
+    env: isolatedEnv(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   running.push(child);
   let out = '';
   child.stdout!.setEncoding('utf8');

@@ -29,7 +29,11 @@ export class Terminal {
    */
   static start(args: string[], env: Record<string, string>, columns = 120, rows = 50, cwd = ROOT): Terminal {
     const vars = Object.entries({ NO_COLOR: '1', SHIPBOOK_SANDBOX_DELAY_MS: '100', ...env }).map(([k, v]) => `${k}=${shellQuote(v)}`);
-    return Terminal.shell(`cd ${shellQuote(cwd)} && env -u CI ${vars.join(' ')} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo __EXIT=$?; sleep 600`, columns, rows);
+    return Terminal.shell(
+      `cd ${shellQuote(cwd)} && env -u CI ${vars.join(' ')} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo __EXIT=$?; sleep 600`,
+      columns,
+      rows,
+    );
   }
 
   /** Runs a shell command line in a new terminal of `columns`×`rows`. */

@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { parseInput } from '../../src/input/load.js';
 import { resolveSenders } from '../../src/input/senders.js';
 
-const WAREHOUSE = { first_name: 'Priya', last_name: 'Raman', email: 'p@example.com', phone: '1', country: 'AU', postcode: '2015', city: 'Alexandria', address_lines: ['Unit 4'] };
+const WAREHOUSE = {
+  first_name: 'Priya',
+  last_name: 'Raman',
+  email: 'p@example.com',
+  phone: '1',
+  country: 'AU',
+  postcode: '2015',
+  city: 'Alexandria',
+  address_lines: ['Unit 4'],
+};
 
 describe('resolveSenders', () => {
   it('replaces "@name" and {sender: "@name", pickup} anywhere, leaving the input unchanged', () => {

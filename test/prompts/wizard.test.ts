@@ -45,7 +45,13 @@ const SENDER = {
 
 function service(code: string, total: string, global_mail = false): QuoteServiceEntry {
   const m = (s: string) => new Money(Math.round(Number(s) * 100));
-  return { code, name: `${code} name`, carrier: 'Sandbox Post', global_mail, price: { currency: 'AUD', amount: m(total), total: m(total), gst: m('0'), insurance: m('0') } } as QuoteServiceEntry;
+  return {
+    code,
+    name: `${code} name`,
+    carrier: 'Sandbox Post',
+    global_mail,
+    price: { currency: 'AUD', amount: m(total), total: m(total), gst: m('0'), insurance: m('0') },
+  } as QuoteServiceEntry;
 }
 
 describe('countries', () => {
@@ -58,7 +64,9 @@ describe('countries', () => {
   });
 
   it('takes no country on Enter before anything is typed, unless one is proposed', async () => {
-    await expect(askCountry(promptIO({ 'Recipient country (type to search)': '' }).io, 'Recipient country (type to search)')).rejects.toThrow('no choice of "Recipient country (type to search)" matches ""');
+    await expect(askCountry(promptIO({ 'Recipient country (type to search)': '' }).io, 'Recipient country (type to search)')).rejects.toThrow(
+      'no choice of "Recipient country (type to search)" matches ""',
+    );
     expect(await askCountry(promptIO({ 'Item 1 made in (type to search)': '' }).io, 'Item 1 made in (type to search)', 'AU')).toBe('AU');
   });
 });
@@ -113,7 +121,7 @@ describe('collection', () => {
     expect(prompter.refused[0]!.reason).toBe('must be later than the "from" time, 09:00 (got 08:00)');
   });
 
-  it('refuses a day that does not exist, a day in the past and a badly written date, in the question\'s words', () => {
+  it("refuses a day that does not exist, a day in the past and a badly written date, in the question's words", () => {
     // NOW is Wednesday 2026-11-25, local time.
     expect(pickupDateProblem('2026-02-30', NOW)).toBe('2026-02-30 is not a day: February 2026 has 28 days');
     expect(pickupDateProblem('2028-02-29', NOW)).toBe(true);
@@ -135,9 +143,16 @@ describe('collection', () => {
   });
 
   it('asks the date again until it is a real day that is not past', async () => {
-    const { io, prompter } = promptIO({ 'Pickup date (YYYY-MM-DD)': ['2026-02-30', '2026-11-20', '2026-12-01'], 'Pickup from (HH:MM)': '', 'Pickup until (HH:MM)': '' });
+    const { io, prompter } = promptIO({
+      'Pickup date (YYYY-MM-DD)': ['2026-02-30', '2026-11-20', '2026-12-01'],
+      'Pickup from (HH:MM)': '',
+      'Pickup until (HH:MM)': '',
+    });
     expect((await askPickup(io)).date).toBe('2026-12-01');
-    expect(prompter.refused.map((r) => r.reason)).toEqual(['2026-02-30 is not a day: February 2026 has 28 days', '2026-11-20 is in the past (today is 2026-11-25)']);
+    expect(prompter.refused.map((r) => r.reason)).toEqual([
+      '2026-02-30 is not a day: February 2026 has 28 days',
+      '2026-11-20 is in the past (today is 2026-11-25)',
+    ]);
   });
 
   it('offers drop-off only for shipments leaving Australia', async () => {
@@ -209,7 +224,10 @@ describe('customs', () => {
         { description: 'Lens', quantity: 1, value: 1500, currency: 'AUD', madein: 'DE' },
       ],
     });
-    expect(prompter.refused.map((r) => r.reason)).toEqual(['total item value at most 7500.00 AUD (got 7500.01)', 'at most 2 decimal places in AUD (got 12.345)']);
+    expect(prompter.refused.map((r) => r.reason)).toEqual([
+      'total item value at most 7500.00 AUD (got 7500.01)',
+      'at most 2 decimal places in AUD (got 12.345)',
+    ]);
     expect(said).toEqual([
       'Items so far: 1, total 6,000.00 AUD of at most 7,500.00 AUD (1,500.00 left)',
       'Items so far: 2, total 7,500.00 AUD of at most 7,500.00 AUD (0.00 left)',
@@ -218,7 +236,7 @@ describe('customs', () => {
 });
 
 describe('customs inside one country', () => {
-  it('does not call it an export, and proposes the sender\'s country as where the goods were made', async () => {
+  it("does not call it an export, and proposes the sender's country as where the goods were made", async () => {
     const { io, prompter } = promptIO({
       'Reason for sending': '',
       'Tax status': '',
@@ -252,7 +270,9 @@ describe('service', () => {
     expect(pickService(services, { cheapest: true }, 'order').code).toBe('SB-DOM-ROAD');
     expect(pickService(services, { cheapest: true }, 'shipment').code).toBe('SB-GLOBAL-MAIL');
     expect(pickService(services, { code: 'sb-dom-exp' }, 'order').code).toBe('SB-DOM-EXP');
-    expect(() => pickService(services, { code: 'SB-NOPE' }, 'order')).toThrow('service SB-NOPE is not offered for the shipment; offered: SB-DOM-ROAD (38.50 AUD), SB-DOM-EXP (54.78 AUD)');
+    expect(() => pickService(services, { code: 'SB-NOPE' }, 'order')).toThrow(
+      'service SB-NOPE is not offered for the shipment; offered: SB-DOM-ROAD (38.50 AUD), SB-DOM-EXP (54.78 AUD)',
+    );
   });
 
   it('quotes the route and packages of a shipment with the customs total as the value', () => {
@@ -277,7 +297,10 @@ describe('payment', () => {
       'Name on the card': 'Priya Raman',
       'Save the card with the service for next time?': false,
     });
-    expect(await askPayment(io)).toEqual({ type: 'credit_card', credit_card: { number: '4111111111111111', expire: '08/29', cvv: '123', holder_name: 'Priya Raman' } });
+    expect(await askPayment(io)).toEqual({
+      type: 'credit_card',
+      credit_card: { number: '4111111111111111', expire: '08/29', cvv: '123', holder_name: 'Priya Raman' },
+    });
     const reasons = prompter.refused.map((r) => r.reason);
     expect(reasons).toEqual([
       'not a valid card number (12 to 19 digits passing the Luhn check)',
@@ -302,7 +325,12 @@ describe('completing a partial order', () => {
     collection_type: 'pickup',
     collection: { ...SENDER },
     packages: [{ length: 40, width: 30, height: 25, weight: 6.5, unit: 'cm' }],
-    customs_information: { reason: 'Sale', tax_status: 'Company', lithium: false, items: [{ description: 'Plates', quantity: 2, value: 18.5, currency: 'AUD', madein: 'AU' }] },
+    customs_information: {
+      reason: 'Sale',
+      tax_status: 'Company',
+      lithium: false,
+      items: [{ description: 'Plates', quantity: 2, value: 18.5, currency: 'AUD', madein: 'AU' }],
+    },
     description: 'Homewares',
   });
 
@@ -353,11 +381,19 @@ describe('completing a partial order', () => {
     expect(shipment.service).toEqual({ code: 'SB-DOM-ROAD' });
     const parsed = createOrderRequest.safeParse({ order: { shipments: [shipment] } });
     expect(parsed.success).toBe(true);
-    expect(renderSummary([shipment], new Map([[0, done.chosen!]]))).toContain('  Service    SB-DOM-ROAD Sandbox Post SB-DOM-ROAD name\n  Price      38.50 AUD quoted');
+    expect(renderSummary([shipment], new Map([[0, done.chosen!]]))).toContain(
+      '  Service    SB-DOM-ROAD Sandbox Post SB-DOM-ROAD name\n  Price      38.50 AUD quoted',
+    );
   });
 
   it('decides pickup without asking for a domestic shipment with no collection_type', async () => {
-    const shipment: Record<string, unknown> = { ...partial(), collection_type: undefined, collection: { ...SENDER, pickup: { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' } }, delivery: { ...SENDER }, service: { code: 'SB-DOM-ROAD' } };
+    const shipment: Record<string, unknown> = {
+      ...partial(),
+      collection_type: undefined,
+      collection: { ...SENDER, pickup: { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' } },
+      delivery: { ...SENDER },
+      service: { code: 'SB-DOM-ROAD' },
+    };
     delete shipment.collection_type;
     const done = await completeShipment(shipment, 'order', { io: promptIO({}).io, senders: {}, quote: async () => [] });
     expect(done.asked).toEqual(['collection_type']);
@@ -365,8 +401,16 @@ describe('completing a partial order', () => {
   });
 
   it('chooses the service by --service without asking anything', async () => {
-    const shipment: Record<string, unknown> = { ...partial(), collection: { ...SENDER, pickup: { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' } }, delivery: { ...SENDER, city: 'Melbourne', postcode: '3000' } };
-    const done = await completeShipment(shipment, 'order', { senders: {}, service: { cheapest: true }, quote: async () => [service('SB-DOM-EXP', '54.78'), service('SB-DOM-ROAD', '38.50')] });
+    const shipment: Record<string, unknown> = {
+      ...partial(),
+      collection: { ...SENDER, pickup: { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' } },
+      delivery: { ...SENDER, city: 'Melbourne', postcode: '3000' },
+    };
+    const done = await completeShipment(shipment, 'order', {
+      senders: {},
+      service: { cheapest: true },
+      quote: async () => [service('SB-DOM-EXP', '54.78'), service('SB-DOM-ROAD', '38.50')],
+    });
     expect(done.asked).toEqual([]);
     expect(shipment.service).toEqual({ code: 'SB-DOM-ROAD' });
   });
@@ -378,7 +422,12 @@ describe('the summary on an 80-column terminal', () => {
       collection: { ...SENDER, company: 'Harbour Homewares Pty Ltd', pickup: { date: '2026-11-26', time_earliest: '09:00', time_latest: '17:00' } },
       delivery: { ...SENDER, first_name: 'Tom', last_name: 'Nguyen', city: 'Melbourne', postcode: '3000', address_lines: ['Level 12, 120 Collins Street'] },
       packages: [{ length: 40, width: 30, height: 25, weight: 6.5, unit: 'cm' }],
-      customs_information: { reason: 'Sale', tax_status: 'Private', lithium: false, items: [{ description: 'Plates', quantity: 2, value: 18.5, currency: 'AUD', madein: 'AU' }] },
+      customs_information: {
+        reason: 'Sale',
+        tax_status: 'Private',
+        lithium: false,
+        items: [{ description: 'Plates', quantity: 2, value: 18.5, currency: 'AUD', madein: 'AU' }],
+      },
       description: 'Homewares',
       transient_id: 'PO-4471',
     };

@@ -20,7 +20,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Text a spreadsheet cell may hold: no leading or trailing space, not empty, awkward characters inside. */
 const text = fc
-  .array(fc.constantFrom('a', 'Z', 'é', 'ß', '東', ' ', ',', ';', '\t', '"', "'", '\n', '\r\n', '|', '#', '0', '9', '.', '-', '='), { minLength: 1, maxLength: 12 })
+  .array(fc.constantFrom('a', 'Z', 'é', 'ß', '東', ' ', ',', ';', '\t', '"', "'", '\n', '\r\n', '|', '#', '0', '9', '.', '-', '='), {
+    minLength: 1,
+    maxLength: 12,
+  })
   .map((cs) => cs.join('').trim())
   .filter((s) => s !== '' && !s.startsWith("'") && !/^[-=]/.test(s));
 const decimal = fc.integer({ min: 1, max: 99_999 }).map((cents) => cents / 100);
@@ -41,28 +44,47 @@ const address = fc.record(
 const shipment = (id: string) =>
   fc.record({
     transient_id: fc.constant(id),
-    service: fc.record({ code: fc.constantFrom('SB-DOM-ROAD', 'SB-INTL-EXP'), options: fc.constantFrom(undefined, ['insurance'], ['insurance', 'signature']) }, { requiredKeys: ['code'] }),
+    service: fc.record(
+      { code: fc.constantFrom('SB-DOM-ROAD', 'SB-INTL-EXP'), options: fc.constantFrom(undefined, ['insurance'], ['insurance', 'signature']) },
+      { requiredKeys: ['code'] },
+    ),
     collection_type: fc.constantFrom('pickup', 'dropoff'),
     collection: fc.oneof(
       fc.constantFrom('@warehouse-syd', '@home'),
-      fc.tuple(address, fc.constantFrom('2026-12-01', '2027-01-15')).map(([a, date]) => ({ ...a, pickup: { date, time_earliest: '09:00', time_latest: '15:00' } })),
+      fc
+        .tuple(address, fc.constantFrom('2026-12-01', '2027-01-15'))
+        .map(([a, date]) => ({ ...a, pickup: { date, time_earliest: '09:00', time_latest: '15:00' } })),
     ),
     delivery: address,
-    packages: fc.array(fc.record({ length: decimal, width: decimal, height: decimal, weight: decimal, unit: fc.constantFrom('cm', 'in') }), { minLength: 1, maxLength: 3 }),
+    packages: fc.array(fc.record({ length: decimal, width: decimal, height: decimal, weight: decimal, unit: fc.constantFrom('cm', 'in') }), {
+      minLength: 1,
+      maxLength: 3,
+    }),
     customs_information: fc.record(
       {
         reason: fc.constantFrom('Sale', 'Gift'),
         tax_status: fc.constantFrom('Private', 'Company'),
         lithium: fc.boolean(),
         description: text,
-        items: fc.array(fc.record({ description: text, quantity: fc.integer({ min: 1, max: 500 }), value: decimal, currency: fc.constant('AUD'), madein: fc.constantFrom('AU', 'CN') }), { minLength: 1, maxLength: 3 }),
+        items: fc.array(
+          fc.record({
+            description: text,
+            quantity: fc.integer({ min: 1, max: 500 }),
+            value: decimal,
+            currency: fc.constant('AUD'),
+            madein: fc.constantFrom('AU', 'CN'),
+          }),
+          { minLength: 1, maxLength: 3 },
+        ),
       },
       { requiredKeys: ['reason', 'tax_status', 'lithium', 'items'] },
     ),
     description: text,
   });
 const order = (ref: number) =>
-  fc.integer({ min: 1, max: 3 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, s) => shipment(`R${ref}-${s}`))).map((shipments) => ({ order: { shipments } })));
+  fc
+    .integer({ min: 1, max: 3 })
+    .chain((n) => fc.tuple(...Array.from({ length: n }, (_, s) => shipment(`R${ref}-${s}`))).map((shipments) => ({ order: { shipments } })));
 const orders = fc.integer({ min: 1, max: 4 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => order(i))));
 
 /** The value without `undefined` members (the reader leaves empty cells out). */
@@ -75,7 +97,11 @@ describe('CSV: random orders written as rows and read back', () => {
       fc.asyncProperty(orders, fc.constantFrom(',', ';', '\t'), fc.boolean(), fc.boolean(), async (docs, delimiter, bom, crlf) => {
         const header = CSV_COLUMNS.map((c) => c.name);
         const rows = docs.flatMap((doc, i) => orderToRows(`ORDER-${i}`, doc));
-        const body = stringify([header, ...rows.map((r) => header.map((h) => r[h] ?? ''))], { delimiter, record_delimiter: crlf ? 'windows' : 'unix', quoted_match: /[\r\n]/ });
+        const body = stringify([header, ...rows.map((r) => header.map((h) => r[h] ?? ''))], {
+          delimiter,
+          record_delimiter: crlf ? 'windows' : 'unix',
+          quoted_match: /[\r\n]/,
+        });
         const file = join(dir, `orders-${k++}.csv`);
         writeFileSync(file, `${bom ? '\uFEFF' : ''}${body}${crlf ? '\r\n\r\n' : '\n\n'}`);
         const back: unknown[] = [];

@@ -24,19 +24,31 @@ function reference(value: unknown): string {
 
 describe('canonicalJson', () => {
   it('agrees with its first form on any JSON value', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
         expect(canonicalJson(v)).toBe(reference(v));
-      }), { numRuns: 2000 });
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('agrees with it on objects with undefined members and odd keys', () => {
     const key = fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', '', '"', '\u2028', '10', '2', 'a.b'));
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, fc.constant(undefined), fc.jsonValue({ maxDepth: 1 }), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 5 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant(undefined),
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 5 }),
+      ),
     })).node;
-    fc.assert(fc.property(value, (v) => {
+    fc.assert(
+      fc.property(value, (v) => {
         expect(canonicalJson(v)).toBe(reference(v));
-      }), { numRuns: 2000 });
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('sorts keys at every level and keeps array order', () => {

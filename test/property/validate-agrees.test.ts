@@ -71,7 +71,22 @@ function put(doc: Json, path: Array<string | number>, value: Json | undefined): 
 
 const text = fc.oneof(
   { arbitrary: fc.string({ maxLength: 40 }), weight: 4 },
-  { arbitrary: fc.constantFrom('', ' ', 'Zürich', 'São Paulo', '東京都', '📦📦📦', 'O\'Brien & Sons', 'x'.repeat(35), 'x'.repeat(36), 'x'.repeat(21), 'x'.repeat(513)), weight: 4 },
+  {
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      'Zürich',
+      'São Paulo',
+      '東京都',
+      '📦📦📦',
+      "O'Brien & Sons",
+      'x'.repeat(35),
+      'x'.repeat(36),
+      'x'.repeat(21),
+      'x'.repeat(513),
+    ),
+    weight: 4,
+  },
   { arbitrary: fc.integer({ min: 0, max: 1_100_000 }).map((n) => 'y'.repeat(n)), weight: 1 },
 );
 const number = fc.oneof(
@@ -83,7 +98,11 @@ const mutation = fc.oneof(
   fc.record({ op: fc.constant('drop' as const), pick: fc.nat() }),
   fc.record({ op: fc.constant('text' as const), pick: fc.nat(), value: text }),
   fc.record({ op: fc.constant('number' as const), pick: fc.nat(), value: number }),
-  fc.record({ op: fc.constant('multiply' as const), pick: fc.nat(), times: fc.oneof({ arbitrary: fc.integer({ min: 1, max: 40 }), weight: 4 }, { arbitrary: fc.integer({ min: 3_000, max: 9_000 }), weight: 1 }) }),
+  fc.record({
+    op: fc.constant('multiply' as const),
+    pick: fc.nat(),
+    times: fc.oneof({ arbitrary: fc.integer({ min: 1, max: 40 }), weight: 4 }, { arbitrary: fc.integer({ min: 3_000, max: 9_000 }), weight: 1 }),
+  }),
 );
 type Mutation = { op: 'drop' | 'text' | 'number' | 'multiply'; pick: number; value?: Json; times?: number };
 
@@ -114,7 +133,8 @@ const documents = fc.record({ which: fc.nat({ max: CASES.length - 1 }), changes:
 
 /** Field errors a sandbox may give for a valid document: business answers, not its form. */
 // The collection of consolidated mail is checked against the service's data, which offline validation cannot know.
-const BUSINESS = /no service|not offered|is a consolidated-mail service|is not a consolidated-mail service|must leave Australia|no quote|does not deliver|route|must be the service's collection data/i;
+const BUSINESS =
+  /no service|not offered|is a consolidated-mail service|is not a consolidated-mail service|must leave Australia|no quote|does not deliver|route|must be the service's collection data/i;
 
 describe('validate and the sending commands agree (fast-check, seed 20261123)', () => {
   it(`on ${RUNS} generated documents: accepted ⇒ sent and not refused for its form; rejected ⇒ not sent, exit 2`, async () => {

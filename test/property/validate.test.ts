@@ -77,7 +77,11 @@ const breaking = fc.oneof(
 );
 const maybe = fc.oneof(
   fc.record({ op: fc.constant('drop' as const), pick: fc.nat() }),
-  fc.record({ op: fc.constant('replace' as const), pick: fc.nat(), value: fc.oneof(fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>, fc.string({ minLength: 30, maxLength: 600 })) }),
+  fc.record({
+    op: fc.constant('replace' as const),
+    pick: fc.nat(),
+    value: fc.oneof(fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>, fc.string({ minLength: 30, maxLength: 600 })),
+  }),
   fc.record({ op: fc.constant('long-text' as const), pick: fc.nat(), length: fc.integer({ min: 36, max: 2000 }) }),
 );
 type Mutation = { op: 'wrong-type' | 'unknown-field' | 'drop' | 'replace' | 'long-text'; pick: number; key?: string; value?: Json; length?: number };
@@ -126,17 +130,66 @@ const mutatedFixture = fc
 
 /** Awkward YAML: fields the schemas know, tags, anchors and aliases, flow collections, bad indents. */
 const FRAGMENTS = [
-  'order:', 'shipments:', '  - ', 'request:', 'collection_country: AU', 'packages: []', 'payment: { type: credit_card }',
-  'shipment:', 'main_shipment: *a', '&a ', '*a', '*b', '!!binary aGk=', '!!js/function "x"', '!foo', '!!str', '? [a, b]\n: c',
-  '[', ']', '{', '}', '- - -', '---', '...', '"unterminated', "'single'", '\t', '  ', '    ', '#', ': ', ':', ',', '|', '>-',
-  'address_lines: [a, b, c, d]', 'value: 7500.01', 'quantity: 1.5', 'country: XX', 'unit: mm', 'date: 2026-02-30', '~', 'null',
-  '0x1F', '.inf', '-.nan', '1e400', '__proto__: { polluted: true }', 'constructor: {}', '<<: *a', '%YAML 1.1', '%TAG ! tag:x,2000:',
+  'order:',
+  'shipments:',
+  '  - ',
+  'request:',
+  'collection_country: AU',
+  'packages: []',
+  'payment: { type: credit_card }',
+  'shipment:',
+  'main_shipment: *a',
+  '&a ',
+  '*a',
+  '*b',
+  '!!binary aGk=',
+  '!!js/function "x"',
+  '!foo',
+  '!!str',
+  '? [a, b]\n: c',
+  '[',
+  ']',
+  '{',
+  '}',
+  '- - -',
+  '---',
+  '...',
+  '"unterminated',
+  "'single'",
+  '\t',
+  '  ',
+  '    ',
+  '#',
+  ': ',
+  ':',
+  ',',
+  '|',
+  '>-',
+  'address_lines: [a, b, c, d]',
+  'value: 7500.01',
+  'quantity: 1.5',
+  'country: XX',
+  'unit: mm',
+  'date: 2026-02-30',
+  '~',
+  'null',
+  '0x1F',
+  '.inf',
+  '-.nan',
+  '1e400',
+  '__proto__: { polluted: true }',
+  'constructor: {}',
+  '<<: *a',
+  '%YAML 1.1',
+  '%TAG ! tag:x,2000:',
 ];
-const randomYaml = fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 25 }).chain((parts) =>
-  fc.array(fc.constantFrom(' ', '\n', '\n  ', ''), { minLength: parts.length, maxLength: parts.length }).map((gaps) =>
-    Buffer.from(parts.map((p, i) => p + gaps[i]).join('')),
-  ),
-);
+const randomYaml = fc
+  .array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 25 })
+  .chain((parts) =>
+    fc
+      .array(fc.constantFrom(' ', '\n', '\n  ', ''), { minLength: parts.length, maxLength: parts.length })
+      .map((gaps) => Buffer.from(parts.map((p, i) => p + gaps[i]).join(''))),
+  );
 const randomJson = fc.jsonValue({ maxDepth: 4 }).map((v) => Buffer.from(JSON.stringify(v)));
 const randomText = fc.string({ maxLength: 300, unit: 'binary' }).map((s) => Buffer.from(s));
 const randomBytes = fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b));

@@ -134,7 +134,12 @@ describe('prices', () => {
       ['SB-GLOBAL-MAIL', 4200, 0], // 1200 + 300 × 10
     ]);
     // To Brazil (zone 4), insured 1000.00 → 15.00: 5800 + 1250 × 10 + 1500 = 19 800.
-    const br = priceShipment('SB-INTL-EXP', { collection: { country: 'AU', postcode: '2000' }, delivery: { country: 'BR', postcode: '01000-000' }, packages: [big], insuredCents: 100_000 });
+    const br = priceShipment('SB-INTL-EXP', {
+      collection: { country: 'AU', postcode: '2000' },
+      delivery: { country: 'BR', postcode: '01000-000' },
+      packages: [big],
+      insuredCents: 100_000,
+    });
     expect(br).toMatchObject({ price: { amount: 18_300, insurance: 1500, gst: 0, total: 19_800 } });
   });
 

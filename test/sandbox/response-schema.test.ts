@@ -142,9 +142,14 @@ describe('every response field matches the interface document', () => {
     const s = sydneyToMelbourneShipment();
     const res = await call(sandbox.url, 'POST', '/quote/', {
       body: {
-        collection_country: 'AU', collection_postcode: '2000', collection_city: 'Sydney',
-        delivery_country: 'AU', delivery_postcode: '3000', delivery_city: 'Melbourne',
-        currency: 'AUD', packages: s.packages,
+        collection_country: 'AU',
+        collection_postcode: '2000',
+        collection_city: 'Sydney',
+        delivery_country: 'AU',
+        delivery_postcode: '3000',
+        delivery_city: 'Melbourne',
+        currency: 'AUD',
+        packages: s.packages,
       },
     });
     if (res.status !== 200) throw new Error(JSON.stringify(res.json));

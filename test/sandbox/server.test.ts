@@ -87,9 +87,18 @@ describe('quote', () => {
 
   it('quotes a single package by GET with the same answer', async () => {
     const params = new URLSearchParams({
-      collection_country: 'AU', collection_postcode: '2000', collection_city: 'Sydney',
-      delivery_country: 'AU', delivery_postcode: '3000', delivery_city: 'Melbourne',
-      length: '40', width: '30', height: '20', weight: '4.2', unit: 'cm', currency: 'AUD',
+      collection_country: 'AU',
+      collection_postcode: '2000',
+      collection_city: 'Sydney',
+      delivery_country: 'AU',
+      delivery_postcode: '3000',
+      delivery_city: 'Melbourne',
+      length: '40',
+      width: '30',
+      height: '20',
+      weight: '4.2',
+      unit: 'cm',
+      currency: 'AUD',
     });
     const get = await call(url(), 'GET', `/quote/?${params}`, { auth: null });
     const post = await call(url(), 'POST', '/quote/', { body: quote, auth: null });
@@ -99,9 +108,18 @@ describe('quote', () => {
 
   it('names the missing or wrong GET parameters', async () => {
     const params = new URLSearchParams({
-      collection_country: 'AU', collection_postcode: '2000', collection_city: 'Sydney',
-      delivery_country: 'AU', delivery_postcode: '3000', delivery_city: 'Melbourne',
-      length: '40', width: 'wide', height: '20', unit: 'cm', currency: 'AUD', colour: 'red',
+      collection_country: 'AU',
+      collection_postcode: '2000',
+      collection_city: 'Sydney',
+      delivery_country: 'AU',
+      delivery_postcode: '3000',
+      delivery_city: 'Melbourne',
+      length: '40',
+      width: 'wide',
+      height: '20',
+      unit: 'cm',
+      currency: 'AUD',
+      colour: 'red',
     });
     const res = await call(url(), 'GET', `/quote/?${params}`, { auth: null });
     expect(res.status).toBe(400);
@@ -181,7 +199,12 @@ describe('create order', () => {
   });
 
   it('lists every problem in the schema words, wrong types included', async () => {
-    const customs = { reason: 'Bribe', tax_status: 'Company', lithium: 'no', items: [{ description: 'Jumper', quantity: 1, value: 10, currency: 'AUD', madein: 'AU' }] };
+    const customs = {
+      reason: 'Bribe',
+      tax_status: 'Company',
+      lithium: 'no',
+      items: [{ description: 'Jumper', quantity: 1, value: 10, currency: 'AUD', madein: 'AU' }],
+    };
     const res = await call(url(), 'POST', '/orders/', { body: orderRequest(sydneyToMelbourneShipment({ customs_information: customs })) });
     expect(res.status).toBe(400);
     expect(res.json.result.errors).toEqual([
@@ -373,7 +396,15 @@ describe('malformed requests', () => {
   });
 
   it('never crashes on odd JSON', async () => {
-    for (const raw of ['null', '[]', '"request"', '{"request": null}', '{"request": []}', '{"request": {"order": {"shipments": [null, 1, "x"]}}}', '['.repeat(100_000)]) {
+    for (const raw of [
+      'null',
+      '[]',
+      '"request"',
+      '{"request": null}',
+      '{"request": []}',
+      '{"request": {"order": {"shipments": [null, 1, "x"]}}}',
+      '['.repeat(100_000),
+    ]) {
       const res = await call(url(), 'POST', '/orders/', { raw });
       expect(res.status).toBe(400);
       expect(res.json.code).toBe(400);
@@ -418,7 +449,10 @@ describe('closing', () => {
     const res = await call(own.url, 'POST', '/orders/', { body: orderRequest(), auth: 'Bearer anything-goes' });
     expect(res.status).toBe(200);
     const id = res.json.result.order.id;
-    expect((await call(own.url, 'PUT', `/orders/${id}/accept/`, { body: { order: { payment: { type: 'credit' } }, callback: receiver.url }, auth: 'Bearer x' })).status).toBe(201);
+    expect(
+      (await call(own.url, 'PUT', `/orders/${id}/accept/`, { body: { order: { payment: { type: 'credit' } }, callback: receiver.url }, auth: 'Bearer x' }))
+        .status,
+    ).toBe(201);
     await own.close();
     expect(own.state.findOrder(id)?.status).toBe('ACC');
     await expect(fetch(own.url)).rejects.toThrow();

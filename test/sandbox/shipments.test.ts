@@ -77,7 +77,9 @@ describe('POST /shipments/ (create shipment)', () => {
     expect(res.status).toBe(400);
     expect(res.json.code).toBe(400);
     expect(res.json.message).toBe('shipment create is only for the consolidated-mail service (SB-GLOBAL-MAIL); use order create for SB-DOM-ROAD');
-    expect(res.json.result.errors).toEqual([{ field: 'shipment.service.code', message: expect.stringContaining('SB-DOM-ROAD is not a consolidated-mail service') }]);
+    expect(res.json.result.errors).toEqual([
+      { field: 'shipment.service.code', message: expect.stringContaining('SB-DOM-ROAD is not a consolidated-mail service') },
+    ]);
   });
 
   it('refuses shipments that do not leave Australia, naming the country fields', async () => {

@@ -7,7 +7,18 @@ import { ReportWriter } from '../../src/batch/report.js';
 import type { Target } from '../../src/config/target.js';
 
 const booked = { id: 'abc-1', file: 'orders/a.yaml', line: 1, status: 'booked' as const, order_id: 'ORD-1', attempts: 1 };
-const summary = { booked: 1, already_booked: 0, failed: 0, unknown: 0, invalid: 0, still_booking: 0, pending: 0, not_started: 0, totalCents: 4730, interrupted: false };
+const summary = {
+  booked: 1,
+  already_booked: 0,
+  failed: 0,
+  unknown: 0,
+  invalid: 0,
+  still_booking: 0,
+  pending: 0,
+  not_started: 0,
+  totalCents: 4730,
+  interrupted: false,
+};
 
 describe('batch reports and the target', () => {
   it('write the target as it is when they are written: right after started_at, and as JUnit properties', async () => {

@@ -49,14 +49,29 @@ describe('bench/profile.mjs: busy time by activity', () => {
     const undici = '/repo/node_modules/undici/lib/dispatcher/client-h1.js';
     const profile = profileOf([
       // the input check: a zod parse inside it is the check
-      { frames: [frame('checkBatch', src('batch/runner.ts')), frame('safeParseHot', src('schema/hot.ts')), frame('parse', '/repo/node_modules/zod/v4/core/parse.js')], ms: 5 },
+      {
+        frames: [
+          frame('checkBatch', src('batch/runner.ts')),
+          frame('safeParseHot', src('schema/hot.ts')),
+          frame('parse', '/repo/node_modules/zod/v4/core/parse.js'),
+        ],
+        ms: 5,
+      },
       // reading an answer, below the API client's attempt
       { frames: [frame('#attempt', src('api/client.ts')), frame('readAnswer', src('api/answer.ts')), frame('parse', '')], ms: 7 },
       // undici below the client's attempt: HTTP comes before the API client in the list
       { frames: [frame('#attempt', src('api/client.ts')), frame('request', src('http/undici.ts')), frame('writeH1', undici)], ms: 11 },
       { frames: [frame('#attempt', src('api/client.ts'))], ms: 2 },
       // a journal write below a booking event
-      { frames: [frame('bookDocument', src('booking/book.ts')), frame('onEvent', src('batch/steps.ts')), frame('append', src('batch/journal.ts')), frame('writeString', '')], ms: 3 },
+      {
+        frames: [
+          frame('bookDocument', src('booking/book.ts')),
+          frame('onEvent', src('batch/steps.ts')),
+          frame('append', src('batch/journal.ts')),
+          frame('writeString', ''),
+        ],
+        ms: 3,
+      },
       { frames: [frame('(garbage collector)', '')], ms: 4 },
       { frames: [frame('bookDocument', src('booking/book.ts'))], ms: 6 },
       { frames: [frame('(idle)', '')], ms: 100 },

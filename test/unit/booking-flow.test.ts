@@ -44,7 +44,10 @@ describe('bookDocument', () => {
     const events: BookingEvent[] = [];
     const waiter = await polling(events);
     const { value } = validateKind(await loadDocument('fixtures/orders/domestic-syd-mel.yaml'), 'order', { now: () => new Date() });
-    const outcome = await bookDocument({ kind: 'regular', order: value, file: 'x.yaml' }, { api, accept: credit, waitForResult: (id) => waiter.wait(id), onEvent: (e) => events.push(e) });
+    const outcome = await bookDocument(
+      { kind: 'regular', order: value, file: 'x.yaml' },
+      { api, accept: credit, waitForResult: (id) => waiter.wait(id), onEvent: (e) => events.push(e) },
+    );
     const types = events.map((e) => e.type).filter((t, i, all) => t !== 'polled' || all[i - 1] !== 'polled');
     expect(types.filter((t) => t !== 'polled')).toEqual(['order_created', 'accepted', 'waiting', 'wait_ended', 'processed']);
     expect(outcome.progress).toMatchObject({ kind: 'regular', stage: 'processed', orderId: outcome.order.id });
@@ -56,7 +59,10 @@ describe('bookDocument', () => {
     const events: BookingEvent[] = [];
     const waiter = await polling(events);
     const { value } = validateKind(await loadDocument('fixtures/consolidated/three-parcels.yaml'), 'consolidated', { now: () => new Date() });
-    const outcome = await bookDocument({ kind: 'consolidated', booking: value, file: 'c.yaml' }, { api, accept: credit, waitForResult: (id) => waiter.wait(id), onEvent: (e) => events.push(e) });
+    const outcome = await bookDocument(
+      { kind: 'consolidated', booking: value, file: 'c.yaml' },
+      { api, accept: credit, waitForResult: (id) => waiter.wait(id), onEvent: (e) => events.push(e) },
+    );
     expect(events.filter((e) => e.type === 'shipment_created')).toHaveLength(3);
     expect(outcome.childIds).toHaveLength(3);
     expect(outcome.progress).toMatchObject({ kind: 'consolidated', stage: 'processed', parentId: outcome.order.id, shipmentIds: outcome.childIds });
@@ -65,7 +71,10 @@ describe('bookDocument', () => {
 
   it('stops with the progress record when the payment is declined, keeping the API error', async () => {
     const { value } = validateKind(await loadDocument('fixtures/orders/domestic-syd-mel.yaml'), 'order', { now: () => new Date() });
-    const err = await bookDocument({ kind: 'regular', order: value }, { api, accept: declined, waitForResult: () => Promise.reject(new Error('not reached')) }).catch((e: unknown) => e);
+    const err = await bookDocument(
+      { kind: 'regular', order: value },
+      { api, accept: declined, waitForResult: () => Promise.reject(new Error('not reached')) },
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BookingStoppedError);
     const stopped = err as BookingStoppedError;
     expect(stopped.cause).toBeInstanceOf(ApiError);
@@ -97,7 +106,10 @@ describe('bookDocument', () => {
   });
 
   it('throws the plain error when nothing was created yet', async () => {
-    const err = await bookDocument({ kind: 'pending', orderId: 'ORD-NOSUCH' }, { api, accept: credit, waitForResult: () => Promise.reject(new Error('not reached')) }).catch((e: unknown) => e);
+    const err = await bookDocument(
+      { kind: 'pending', orderId: 'ORD-NOSUCH' },
+      { api, accept: credit, waitForResult: () => Promise.reject(new Error('not reached')) },
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
   });
 });
@@ -115,8 +127,15 @@ describe('hints quote for the shell', () => {
   it('renders the accept and combine hints from the progress record, pasteable', () => {
     const pending: BookingProgress = { kind: 'regular', stage: 'order_created', orderId: 'ORD 1', shipmentIds: [] };
     expect(progressHint(pending)).toContain(`accept it with "shipbook order accept 'ORD 1'"`);
-    const partial: BookingProgress = { kind: 'consolidated', stage: 'shipments_created', shipmentIds: ['SHP-A'], shipmentCount: 3, withMain: true, file: 'my orders/c.yaml' };
-    expect(progressHint(partial)).toContain("(shipments[1] failed)");
+    const partial: BookingProgress = {
+      kind: 'consolidated',
+      stage: 'shipments_created',
+      shipmentIds: ['SHP-A'],
+      shipmentCount: 3,
+      withMain: true,
+      file: 'my orders/c.yaml',
+    };
+    expect(progressHint(partial)).toContain('(shipments[1] failed)');
     expect(progressHint(partial)).toContain("shipbook shipment combine SHP-A <ids of the other shipments> --main 'my orders/c.yaml'");
     expect(combineHint(['SHP-A', 'SHP-B'], 'c.yaml', true)).toBe('shipbook shipment combine SHP-A SHP-B --main c.yaml');
     expect(progressHint({ kind: 'regular', stage: 'accepted', orderId: 'ORD-1', shipmentIds: [] })).toBeUndefined();
@@ -158,7 +177,9 @@ describe('the note after an interruption before the wait', () => {
     const printer = progressPrinter(out.io);
     printer.interrupted();
     expect(out.err()).not.toContain('created');
-    expect(interruptedHint({ kind: 'consolidated', stage: 'shipments_created', shipmentIds: ['SHP-A'], shipmentCount: 2, withMain: true, file: 'c.yaml' })).toBe(
+    expect(
+      interruptedHint({ kind: 'consolidated', stage: 'shipments_created', shipmentIds: ['SHP-A'], shipmentCount: 2, withMain: true, file: 'c.yaml' }),
+    ).toBe(
       'Shipment SHP-A was created and is not combined: combine them with the rest with shipbook shipment combine SHP-A <ids of the other shipments> --main c.yaml',
     );
   });

@@ -8,7 +8,10 @@ const accept = async (orderId: string) => ({ order: { id: orderId, payment: { ty
 describe('planBooking', () => {
   it('plans create then accept for a regular order, with the key masked', async () => {
     const plan = await planBooking({ kind: 'regular', order: { order: { shipments: [] } } as never }, { api, accept });
-    expect(plan.map((p) => `${p.method} ${p.url}`)).toEqual(['POST https://api.example.com/v1/orders/', 'PUT https://api.example.com/v1/orders/<order id>/accept/']);
+    expect(plan.map((p) => `${p.method} ${p.url}`)).toEqual([
+      'POST https://api.example.com/v1/orders/',
+      'PUT https://api.example.com/v1/orders/<order id>/accept/',
+    ]);
     expect(plan[0]!.headers.authorization).toBe('Bearer ****5678');
     expect(JSON.stringify(plan)).not.toContain('sk_live_plan_12345678');
   });

@@ -6,7 +6,11 @@ import { serviceDataResult } from '../../src/schema/service-data.js';
 describe('stored card schema', () => {
   it('reads a stored card, padding a numeric last four and defaulting brand and holder', () => {
     expect(storedCard.parse({ id: 'card_x', brand: null, last_four: 42, expire: '08/29', holder_name: null })).toEqual({
-      id: 'card_x', brand: '', last_four: '0042', expire: '08/29', holder_name: '',
+      id: 'card_x',
+      brand: '',
+      last_four: '0042',
+      expire: '08/29',
+      holder_name: '',
     });
     expect(storedCardsResult.parse({ credit_cards: [] })).toEqual({ credit_cards: [] });
   });
@@ -28,8 +32,13 @@ describe('stored card schema', () => {
 
 describe('service data schema', () => {
   it('reads consolidated mail with its collection data, and another service with none', () => {
-    const hub = { collection_type: 'dropoff', collection: { first_name: 'Receiving', last_name: 'Desk', country: 'AU', postcode: '2020', city: 'Mascot', address_lines: ['190 Coward Street', '', ''] } };
-    const global = serviceDataResult.parse({ service: { code: 'SB-GLOBAL-MAIL', name: 'Global Mail', carrier: 'ShipBook', global_mail: true, collection_data: hub } }).service;
+    const hub = {
+      collection_type: 'dropoff',
+      collection: { first_name: 'Receiving', last_name: 'Desk', country: 'AU', postcode: '2020', city: 'Mascot', address_lines: ['190 Coward Street', '', ''] },
+    };
+    const global = serviceDataResult.parse({
+      service: { code: 'SB-GLOBAL-MAIL', name: 'Global Mail', carrier: 'ShipBook', global_mail: true, collection_data: hub },
+    }).service;
     expect(global.collection_data?.collection.address_lines).toEqual(['190 Coward Street']);
     expect(global.collection_data?.collection_type).toBe('dropoff');
     const road = serviceDataResult.parse({ service: { code: 'SB-DOM-ROAD', name: 'Road Express', carrier: 'StarTrack' } }).service;

@@ -23,7 +23,16 @@ writeFileSync(
       staging: {
         'base-url': 'https://staging.example.com/',
         senders: {
-          'warehouse-syd': { first_name: 'A', last_name: 'B', email: 'a@example.com', phone: '0212345678', country: 'AU', postcode: '2000', city: 'Sydney', address_lines: ['1 George St'] },
+          'warehouse-syd': {
+            first_name: 'A',
+            last_name: 'B',
+            email: 'a@example.com',
+            phone: '0212345678',
+            country: 'AU',
+            postcode: '2000',
+            city: 'Sydney',
+            address_lines: ['1 George St'],
+          },
         },
       },
       production: { 'base-url': 'https://api.example.com/' },
@@ -59,7 +68,12 @@ async function run(argv: string[], env: Record<string, string> = {}): Promise<st
   await program.parseAsync(['node', 'shipbook', ...argv]);
   return out;
 }
-const values = (out: string) => out.trim().split('\n').filter((l) => !l.startsWith(':')).map((l) => l.split('\t')[0]);
+const values = (out: string) =>
+  out
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith(':'))
+    .map((l) => l.split('\t')[0]);
 
 describe('completion', () => {
   it('prints a script for each shell', async () => {

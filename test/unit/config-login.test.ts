@@ -113,12 +113,17 @@ describe('auth login without a terminal', () => {
     expect((noUrl as UsageError).message).toContain('--base-url is required');
     const noKey = await runAuthLogin(login({ baseUrl: sandbox.url }), bufferContext({ canPrompt: false }).ctx).catch((e: unknown) => e);
     expect((noKey as UsageError).message).toContain('pipe it in with --with-key');
-    const empty = await runAuthLogin(login({ withKey: true, baseUrl: sandbox.url }), bufferContext({ canPrompt: false, stdin: '\n' }).ctx).catch((e: unknown) => e);
+    const empty = await runAuthLogin(login({ withKey: true, baseUrl: sandbox.url }), bufferContext({ canPrompt: false, stdin: '\n' }).ctx).catch(
+      (e: unknown) => e,
+    );
     expect((empty as UsageError).message).toBe('--with-key: the API key is empty (read from standard input)');
   });
 
   it('refuses to log in to the built-in sandbox profile', async () => {
-    const error = await runAuthLogin(login({ withKey: true, baseUrl: sandbox.url }), bufferContext({ canPrompt: false, stdin: KEY, profile: 'sandbox' }).ctx).catch((e: unknown) => e);
+    const error = await runAuthLogin(
+      login({ withKey: true, baseUrl: sandbox.url }),
+      bufferContext({ canPrompt: false, stdin: KEY, profile: 'sandbox' }).ctx,
+    ).catch((e: unknown) => e);
     expect((error as UsageError).message).toContain('the built-in profile "sandbox" needs no login');
   });
 });
@@ -142,7 +147,10 @@ describe('the scripted prompter', () => {
     const p = scriptedPrompter({ 'Book it?': true, Service: 'SB-DOM-EXP', 'Insure?': '' });
     expect(await p.confirm({ message: 'Book it?' })).toBe(true);
     expect(await p.confirm({ message: 'Insure?', default: false })).toBe(false);
-    const choices = [{ name: 'Road', value: 'SB-DOM-ROAD' }, { name: 'Express', value: 'SB-DOM-EXP' }];
+    const choices = [
+      { name: 'Road', value: 'SB-DOM-ROAD' },
+      { name: 'Express', value: 'SB-DOM-EXP' },
+    ];
     expect(await p.select({ message: 'Service', choices })).toBe('SB-DOM-EXP');
   });
 });
@@ -158,7 +166,10 @@ describe('settings of a stored profile', () => {
   it('shows keys as ****abcd, from the environment first, with defaults for what is not stored', () => {
     const config = { profiles: { prod: { 'base-url': 'https://a.example/', 'api-key': 'sk_live_secret_abcd' } } };
     expect(effectiveValue(findSetting('api-key')!, 'prod', config, {})).toEqual({ value: '****abcd', source: 'config' });
-    expect(effectiveValue(findSetting('api-key')!, 'prod', config, { SHIPBOOK_API_KEY: 'sk_ci_env_wxyz' })).toEqual({ value: '****wxyz', source: 'env SHIPBOOK_API_KEY' });
+    expect(effectiveValue(findSetting('api-key')!, 'prod', config, { SHIPBOOK_API_KEY: 'sk_ci_env_wxyz' })).toEqual({
+      value: '****wxyz',
+      source: 'env SHIPBOOK_API_KEY',
+    });
     expect(effectiveValue(findSetting('auth-prefix')!, 'prod', config, {})).toEqual({ value: 'Bearer ', source: 'default' });
     expect(effectiveValue(findSetting('default-profile')!, 'prod', config, {})).toEqual({ value: 'sandbox', source: 'default' });
     expect(effectiveValue(findSetting('base-url')!, 'sandbox', config, {}).value).toBeUndefined();

@@ -8,7 +8,11 @@ const config: ConfigData = {
   version: 1,
   'default-profile': 'production',
   profiles: {
-    production: { 'base-url': 'https://api.example.com/v1', 'api-key': 'sk_live_prod_aaaa1111', payment: { type: 'stored_card', 'stored-card': 'card_visa_4242' } },
+    production: {
+      'base-url': 'https://api.example.com/v1',
+      'api-key': 'sk_live_prod_aaaa1111',
+      payment: { type: 'stored_card', 'stored-card': 'card_visa_4242' },
+    },
     staging: {
       'base-url': 'https://staging.example.com/',
       'api-key': 'sk_test_stag_bbbb2222',
@@ -68,13 +72,22 @@ describe('which profile a run uses', () => {
       apiKey: 'sk_live_prod_aaaa1111',
       authHeader: 'Authorization',
       authPrefix: 'Bearer ',
-      paths: { fetchOrder: 'orders/{order_id}/', cancelOrder: 'orders/{order_id}/cancel/', fetchCreditCards: 'credit-cards/', fetchServiceData: 'services/{service_code}/' },
+      paths: {
+        fetchOrder: 'orders/{order_id}/',
+        cancelOrder: 'orders/{order_id}/cancel/',
+        fetchCreditCards: 'credit-cards/',
+        fetchServiceData: 'services/{service_code}/',
+      },
       defaultPayment: { type: 'stored_card', storedCard: 'card_visa_4242' },
       sandbox: false,
       sources: { profile: 'config default-profile', baseUrl: 'config', apiKey: 'config' },
     });
     const staging = resolveProfile({ profileFlag: 'staging', env: {}, config });
-    expect(staging).toMatchObject({ authHeader: 'X-Api-Key', authPrefix: '', paths: { fetchOrder: 'v2/orders/{order_id}/', cancelOrder: 'orders/{order_id}/cancel/' } });
+    expect(staging).toMatchObject({
+      authHeader: 'X-Api-Key',
+      authPrefix: '',
+      paths: { fetchOrder: 'v2/orders/{order_id}/', cancelOrder: 'orders/{order_id}/cancel/' },
+    });
   });
 
   it('lets SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY override single settings of whichever profile', () => {

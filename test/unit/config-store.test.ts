@@ -100,7 +100,11 @@ describe('a corrupt or unreadable configuration file', () => {
     ['a list', '[]', /is not a shipbook configuration \(expected a JSON object at the top, not a list\)/],
     ['null', 'null', /not null/],
     ['an unknown key', '{"profiles": {"prod": {"base_url": "https://a.example/"}}}', /profiles\.prod\.base_url {2}unknown field/],
-    ['plain http to a remote host', '{"profiles": {"prod": {"base-url": "http://api.example.com/"}}}', /profiles\.prod\.base-url {2}plain http:\/\/ is refused/],
+    [
+      'plain http to a remote host',
+      '{"profiles": {"prod": {"base-url": "http://api.example.com/"}}}',
+      /profiles\.prod\.base-url {2}plain http:\/\/ is refused/,
+    ],
     ['a stored profile named sandbox', '{"profiles": {"sandbox": {}}}', /profiles\.sandbox {2}"sandbox" is the built-in profile/],
   ];
   for (const [what, content, message] of cases) {
@@ -130,7 +134,6 @@ describe('a corrupt or unreadable configuration file', () => {
     const err = await configError(() => store.read());
     expect(err.message).toBe(`${store.path} is not a regular file`);
   });
-
 });
 
 describe('a config.json written by an editor that adds a UTF-8 byte order mark', () => {

@@ -161,7 +161,12 @@ describe('mergeCombine', () => {
 });
 
 describe('a parent order', () => {
-  const shipment = (id: string, total: string, tracking = 'N/A') => ({ id, status: 'NEW', tracking_number: tracking, service: { code: 'X', price: { total, amount: total } } });
+  const shipment = (id: string, total: string, tracking = 'N/A') => ({
+    id,
+    status: 'NEW',
+    tracking_number: tracking,
+    service: { code: 'X', price: { total, amount: total } },
+  });
   const parent = orderResponse.parse({
     id: 'ORD-1',
     status: 'NEW',

@@ -30,7 +30,11 @@ const more = (order: string, shipment: string, cells: Record<string, string>) =>
 
 function csvText(rows: Array<Record<string, string>>, options: { delimiter?: string; header?: string[]; bom?: boolean; crlf?: boolean } = {}): string {
   const header = options.header ?? HEADER;
-  const text = stringify([header, ...rows.map((r) => header.map((h) => r[h] ?? ''))], { delimiter: options.delimiter ?? ',', record_delimiter: options.crlf ? 'windows' : 'unix', quoted_match: /[\r\n]/ });
+  const text = stringify([header, ...rows.map((r) => header.map((h) => r[h] ?? ''))], {
+    delimiter: options.delimiter ?? ',',
+    record_delimiter: options.crlf ? 'windows' : 'unix',
+    quoted_match: /[\r\n]/,
+  });
   return `${options.bom ? '\uFEFF' : ''}${text}`;
 }
 
@@ -59,7 +63,10 @@ const problems = (orders: CsvOrder[]) =>
     }
   });
 /** The issues as `row:column  path  message` (without the directory). */
-const shown = (orders: CsvOrder[]) => formatIssues(problems(orders)).replaceAll(`${dir}/`, '').replace(/orders-\d+\.csv/g, 'orders.csv');
+const shown = (orders: CsvOrder[]) =>
+  formatIssues(problems(orders))
+    .replaceAll(`${dir}/`, '')
+    .replace(/orders-\d+\.csv/g, 'orders.csv');
 
 describe('the CSV layout', () => {
   it('groups rows into orders by order_ref and shipments by shipment_ref; each row adds its package and customs item', async () => {
@@ -90,7 +97,10 @@ describe('the CSV layout', () => {
   });
 
   it('reads a BOM, CRLF, quoted cells with commas, quotes and line breaks, and skips empty rows', async () => {
-    const text = csvText([row({ order_ref: 'Q', delivery_address_line_1: '4 "The Mews", Level 2', delivery_address_line_2: 'Rear entrance\nring twice' })], { bom: true, crlf: true });
+    const text = csvText([row({ order_ref: 'Q', delivery_address_line_1: '4 "The Mews", Level 2', delivery_address_line_2: 'Rear entrance\nring twice' })], {
+      bom: true,
+      crlf: true,
+    });
     const orders = await read(`${text}\r\n,,,,\r\n\r\n`);
     expect(orders).toHaveLength(1);
     const d = (docOf(orders[0]).data as any).order.shipments[0].delivery;
@@ -128,7 +138,14 @@ describe('the CSV layout', () => {
         row({ order_ref: 'F', delivery_postcode: '' }),
         more('F', 'SO-10482-1', { package_length: '30', package_width: '20', package_height: '15', package_weight: 'heavy', package_unit: 'cm' }),
         row({ order_ref: 'G', delivery_first_name: 'A'.repeat(40), collection_type: 'pick-up' }),
-        more('G', 'SO-10482-1', { delivery_city: 'Sydney', item_description: 'Mug', item_quantity: '1.5', item_value: '5', item_currency: 'AUD', item_madein: 'AU' }),
+        more('G', 'SO-10482-1', {
+          delivery_city: 'Sydney',
+          item_description: 'Mug',
+          item_quantity: '1.5',
+          item_value: '5',
+          item_currency: 'AUD',
+          item_madein: 'AU',
+        }),
       ]),
     );
     expect(shown(orders)).toBe(
@@ -170,24 +187,50 @@ describe('the CSV layout', () => {
   it('takes a saved sender from the sender column, with the pickup window from its own columns', async () => {
     const noCollection = Object.fromEntries(HEADER.filter((h) => h.startsWith('collection_') && h !== 'collection_type').map((h) => [h, '']));
     const text = csvText([row({ order_ref: 'L', sender: '@warehouse-syd', ...noCollection })]);
-    const warehouse = { first_name: 'Priya', last_name: 'Raman', email: 'p@example.com', phone: '+61 2 9555 0142', country: 'AU', postcode: '2015', city: 'Alexandria', address_lines: ['18 Bourke Road'] };
+    const warehouse = {
+      first_name: 'Priya',
+      last_name: 'Raman',
+      email: 'p@example.com',
+      phone: '+61 2 9555 0142',
+      country: 'AU',
+      postcode: '2015',
+      city: 'Alexandria',
+      address_lines: ['18 Bourke Road'],
+    };
     const orders = await read(text, { senders: { senders: { 'warehouse-syd': warehouse }, profile: 'default' } });
     expect(problems(orders)).toEqual([]);
-    expect((docOf(orders[0]).data as any).order.shipments[0].collection).toEqual({ ...warehouse, pickup: { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' } });
+    expect((docOf(orders[0]).data as any).order.shipments[0].collection).toEqual({
+      ...warehouse,
+      pickup: { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' },
+    });
     const unknown = await read(text, { senders: { senders: {}, profile: 'default' } });
     expect(shown(unknown)).toContain('orders.csv:2:sender  order.shipments[0].collection.sender  unknown sender "@warehouse-syd" in profile "default"');
   });
 
   it('gives each row its order and shipment (for the report written beside the rows)', async () => {
     const file = join(dir, 'rows.csv');
-    writeFileSync(file, csvText([row({ order_ref: 'M', shipment_ref: 'M-1' }), row({ order_ref: 'M', shipment_ref: 'M-2' }), more('M', 'M-1', { package_weight: '1' }), row({ order_ref: 'N' })]));
+    writeFileSync(
+      file,
+      csvText([
+        row({ order_ref: 'M', shipment_ref: 'M-1' }),
+        row({ order_ref: 'M', shipment_ref: 'M-2' }),
+        more('M', 'M-1', { package_weight: '1' }),
+        row({ order_ref: 'N' }),
+      ]),
+    );
     const seen: unknown[] = [];
     for await (const r of csvRowsWithOrders({ file })) seen.push('header' in r ? 'header' : [r.row, r.orderRow, r.shipment]);
     expect(seen).toEqual(['header', [2, 2, 0], [3, 2, 1], [4, 2, 0], [5, 5, 0]]);
   });
 
   it('writes an order back as rows of the layout (the template)', () => {
-    const rows = orderToRows('T-1', { order: { shipments: [{ transient_id: 'T-1', collection: '@home', packages: [{ length: 1 }, { length: 2 }], customs_information: { items: [{ description: 'x' }] } }] } });
+    const rows = orderToRows('T-1', {
+      order: {
+        shipments: [
+          { transient_id: 'T-1', collection: '@home', packages: [{ length: 1 }, { length: 2 }], customs_information: { items: [{ description: 'x' }] } },
+        ],
+      },
+    });
     expect(rows.map((r) => [r.order_ref, r.shipment_ref, r.sender, r.package_length, r.item_description])).toEqual([
       ['T-1', 'T-1', '@home', '1', 'x'],
       ['T-1', 'T-1', '', '2', ''],
@@ -241,7 +284,10 @@ describe('mapping files', () => {
     const badQty = await read(text.replace('Tea,1,8', 'Tea,one,8'), { mapping });
     expect(shown(badQty)).toContain('orders.csv:3:Qty  order.shipments[0].customs_information.items[1].quantity  expected a whole number (got "one")');
     // A header neither mapped nor ignored, with the nearest one.
-    const extra = await read(stringify([['Order', 'Ship Name', 'Street 1', 'Street 2', 'City', 'Zip', 'Email', 'Phone', 'Note', 'Item', 'Qty', 'Price', 'Paid at', 'Paid  at2']]), { mapping });
+    const extra = await read(
+      stringify([['Order', 'Ship Name', 'Street 1', 'Street 2', 'City', 'Zip', 'Email', 'Phone', 'Note', 'Item', 'Qty', 'Price', 'Paid at', 'Paid  at2']]),
+      { mapping },
+    );
     expect(shown(extra)).toContain('orders.csv:1:Paid  at2  column "Paid  at2" maps to nothing');
   });
 
@@ -250,7 +296,9 @@ describe('mapping files', () => {
     writeFileSync(map, 'columns:\n  order_ref: Name\n  delivery_postcde: Zip\n');
     const err = await loadCsvMapping(map).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect(formatIssues((err as ValidationError).issues)).toBe(`${map}:3:3  columns.delivery_postcde  not a column of the CSV layout (did you mean delivery_postcode?); see "shipbook schema csv"`);
+    expect(formatIssues((err as ValidationError).issues)).toBe(
+      `${map}:3:3  columns.delivery_postcde  not a column of the CSV layout (did you mean delivery_postcode?); see "shipbook schema csv"`,
+    );
   });
 });
 
@@ -268,6 +316,8 @@ describe('encodings', () => {
     writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
     const back: CsvOrder[] = [];
     for await (const o of csvOrders({ file: utf16 })) back.push(o);
-    expect(formatIssues(problems(back)).replaceAll(`${dir}/`, '')).toBe('utf16.csv:1  is UTF-16 text (Excel\'s "Unicode Text"); save it as UTF-8 (Save As, "CSV UTF-8")');
+    expect(formatIssues(problems(back)).replaceAll(`${dir}/`, '')).toBe(
+      'utf16.csv:1  is UTF-16 text (Excel\'s "Unicode Text"); save it as UTF-8 (Save As, "CSV UTF-8")',
+    );
   });
 });

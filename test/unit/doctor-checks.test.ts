@@ -56,7 +56,10 @@ describe('doctor checks', () => {
   it('reports a corrupt config file and skips the profile', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'config.json'), '{ not json', { mode: 0o600 });
-    const results = await runChecks({ env: { SHIPBOOK_CONFIG_DIR: dir, SHIPBOOK_STATE_DIR: join(dir, 'state') }, api: () => Promise.reject(new Error('unused')) });
+    const results = await runChecks({
+      env: { SHIPBOOK_CONFIG_DIR: dir, SHIPBOOK_STATE_DIR: join(dir, 'state') },
+      api: () => Promise.reject(new Error('unused')),
+    });
     const byId = Object.fromEntries(results.map((r) => [r.id, r]));
     expect(byId['config-file']!.status).toBe('fail');
     expect(byId['config-file']!.detail).toMatch(/not valid JSON/);

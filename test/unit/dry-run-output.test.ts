@@ -10,7 +10,9 @@ async function plannedAccept(): Promise<PlannedRequest[]> {
   const planned: PlannedRequest[] = [];
   const api = new ApiClient({ baseUrl: 'https://api.example.com/', apiKey: KEY, dryRun: (p) => void planned.push(p) });
   await expect(
-    acceptOrder(api, 'ORD-1', { payment: { type: 'credit_card', credit_card: { number: '4111111111111111', cvv: '737', expiry: '12/29', name: 'A B' } } } as never),
+    acceptOrder(api, 'ORD-1', {
+      payment: { type: 'credit_card', credit_card: { number: '4111111111111111', cvv: '737', expiry: '12/29', name: 'A B' } },
+    } as never),
   ).rejects.toBeInstanceOf(DryRunHalt);
   return planned;
 }

@@ -16,7 +16,13 @@ const quoteRows = [
   ['AP-EXP-INTL-PRIORITY', 'Australia Post', 'Express International\nPriority (signature on delivery)', 'no', '118.20', '12.00', '13.02', '143.22'],
   ['DHL-ECONOMY-SELECT', 'DHL Express', 'Economy Select with a rather long descriptive name', 'yes', '88.00', '0.00', '8.80', '96.80'],
 ];
-const widest = (text: string) => Math.max(...text.trimEnd().split('\n').map((l) => stringWidth(l)));
+const widest = (text: string) =>
+  Math.max(
+    ...text
+      .trimEnd()
+      .split('\n')
+      .map((l) => stringWidth(l)),
+  );
 
 describe('fitTable', () => {
   it('keeps a table that fits as it is, every column present', () => {
@@ -51,14 +57,20 @@ describe('fitTable', () => {
   });
 
   it('never drops a column without a drop priority, even if the table ends wider than asked', () => {
-    const cols: FitColumn[] = [{ header: 'tracking', atomic: true }, { header: 'note', dropPriority: 1 }];
+    const cols: FitColumn[] = [
+      { header: 'tracking', atomic: true },
+      { header: 'note', dropPriority: 1 },
+    ];
     const { text, dropped } = fitTable(cols, [['TRK-0123456789-ABCDEFGHIJ', 'x']], 20);
     expect(dropped).toEqual(['note']);
     expect(text).toContain('TRK-0123456789-ABCDEFGHIJ');
   });
 
   it('shortens a truncate column with an ellipsis', () => {
-    const cols: FitColumn[] = [{ header: 'id', atomic: true }, { header: 'address', overflow: 'truncate', minWidth: 8 }];
+    const cols: FitColumn[] = [
+      { header: 'id', atomic: true },
+      { header: 'address', overflow: 'truncate', minWidth: 8 },
+    ];
     const { text } = fitTable(cols, [['ORD-1', '1 Very Long Street Name, Somewhere Far Away 2000']], 30);
     expect(text).toContain('…');
     expect(widest(text)).toBeLessThanOrEqual(30);

@@ -42,7 +42,11 @@ function everyCommand(cmd: Command, path: string[] = []): Array<[string, Command
 function examples(help: string): string[] {
   const at = help.search(/^Examples?:$/m);
   if (at === -1) return [];
-  return help.slice(at).split('\n').slice(1).filter((l) => /^\s{2,}\S/.test(l) && /shipbook|source|\$/.test(l));
+  return help
+    .slice(at)
+    .split('\n')
+    .slice(1)
+    .filter((l) => /^\s{2,}\S/.test(l) && /shipbook|source|\$/.test(l));
 }
 
 const { program, take } = await programWithOutput();
@@ -98,7 +102,14 @@ describe('help text', () => {
   it('the top-level help shows examples of the main flows', () => {
     program.outputHelp();
     const help = take();
-    for (const flow of ['shipbook quote', 'shipbook book', 'shipbook order create', 'shipbook order accept', 'shipbook shipment combine', 'shipbook help exit-codes']) {
+    for (const flow of [
+      'shipbook quote',
+      'shipbook book',
+      'shipbook order create',
+      'shipbook order accept',
+      'shipbook shipment combine',
+      'shipbook help exit-codes',
+    ]) {
       expect(help).toContain(flow);
     }
   });

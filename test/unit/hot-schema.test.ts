@@ -15,19 +15,32 @@ const root = join(import.meta.dirname, '..', '..');
 const orderDoc = parse(readFileSync(join(root, 'fixtures', 'orders', 'domestic-syd-mel.yaml'), 'utf8')) as Record<string, unknown>;
 const order = (orderDoc.request ?? orderDoc) as Record<string, unknown>;
 const quote = {
-  collection_country: 'au', collection_postcode: 2000, collection_city: 'Sydney',
-  delivery_country: 'AU', delivery_postcode: '3000', delivery_city: 'Melbourne',
-  packages: [{ length: '30', width: 20, height: 15, weight: 2.5, unit: 'CM' }], currency: 'aud', insurance: 'true', value: '120.50',
+  collection_country: 'au',
+  collection_postcode: 2000,
+  collection_city: 'Sydney',
+  delivery_country: 'AU',
+  delivery_postcode: '3000',
+  delivery_city: 'Melbourne',
+  packages: [{ length: '30', width: 20, height: 15, weight: 2.5, unit: 'CM' }],
+  currency: 'aud',
+  insurance: 'true',
+  value: '120.50',
 };
 const orderAnswer = {
   order: {
-    id: 'ORD-1', status: 'ACC', price: { amount: '19.00', insurance: '0.00', gst: '1.90', total: '20.90', currency: 'AUD' },
-    shipments: [{
-      id: 'SHP-1', status: 'NEW', tracking_number: 'N/A',
-      service: { code: 'SB-DOM-ROAD', name: 'Road\nExpress' },
-      packages: [{ length: '30', width: 20, height: 15, weight: 2.5, unit_weight: 'CM' }],
-      delivery: { first_name: 'A', last_name: 'B', address_lines: ['1 Main St', '', ''], city: 'Melbourne', postcode: '3000', country: 'AU', company: '' },
-    }],
+    id: 'ORD-1',
+    status: 'ACC',
+    price: { amount: '19.00', insurance: '0.00', gst: '1.90', total: '20.90', currency: 'AUD' },
+    shipments: [
+      {
+        id: 'SHP-1',
+        status: 'NEW',
+        tracking_number: 'N/A',
+        service: { code: 'SB-DOM-ROAD', name: 'Road\nExpress' },
+        packages: [{ length: '30', width: 20, height: 15, weight: 2.5, unit_weight: 'CM' }],
+        delivery: { first_name: 'A', last_name: 'B', address_lines: ['1 Main St', '', ''], city: 'Melbourne', postcode: '3000', country: 'AU', company: '' },
+      },
+    ],
   },
 };
 

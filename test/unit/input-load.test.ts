@@ -66,7 +66,22 @@ describe('reading JSON and YAML with positions', () => {
   });
 
   it('reads JSON the same way, positions included', () => {
-    const json = JSON.stringify({ request: { ...Object.fromEntries(QUOTE.split('\n').filter(Boolean).slice(0, 6).map((l) => l.split(': ').map((v) => v.replace(/"/g, '')))), packages: [], currency: 'AUD' } }, null, 2);
+    const json = JSON.stringify(
+      {
+        request: {
+          ...Object.fromEntries(
+            QUOTE.split('\n')
+              .filter(Boolean)
+              .slice(0, 6)
+              .map((l) => l.split(': ').map((v) => v.replace(/"/g, ''))),
+          ),
+          packages: [],
+          currency: 'AUD',
+        },
+      },
+      null,
+      2,
+    );
     const doc = parse(json, 'q.json');
     expect(doc.wrapper).toEqual(['request']);
     const issues = issuesOf(() => validateDocument(doc, quoteRequest));

@@ -58,7 +58,9 @@ describe('a disk that fills up under the journal', () => {
     const torn = JSON.stringify({ t: 'y', ...sent('b') }).slice(0, 30);
     writeFileSync(path, whole + torn);
     const journal = await Journal.open(path, { lock: true, command: 'test' });
-    expect(journal.notes).toEqual([`${path}:2: an incomplete last record (cut short by a full disk or a crash while it was written, so never acted on) was set aside in ${path}.torn; the journal continues after the last whole record`]);
+    expect(journal.notes).toEqual([
+      `${path}:2: an incomplete last record (cut short by a full disk or a crash while it was written, so never acted on) was set aside in ${path}.torn; the journal continues after the last whole record`,
+    ]);
     expect(journal.states.has('b')).toBe(false);
     journal.append(sent('c'));
     await journal.close();
@@ -73,7 +75,10 @@ describe('a disk that fills up under the journal', () => {
   it('reads a record glued to a torn one by an older shipbook, skipping the torn start', () => {
     const path = join(dir, 'journal.ndjson');
     const torn = JSON.stringify({ t: 'y', ...sent('b') }).slice(0, 25);
-    writeFileSync(path, `${JSON.stringify({ t: 'x', ...sent('a') })}\n${torn}${JSON.stringify({ t: 'z', ...sent('c') })}\n${JSON.stringify({ t: 'w', id: 'c', event: 'created', order_id: 'ORD-9' })}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ t: 'x', ...sent('a') })}\n${torn}${JSON.stringify({ t: 'z', ...sent('c') })}\n${JSON.stringify({ t: 'w', id: 'c', event: 'created', order_id: 'ORD-9' })}\n`,
+    );
     const states = readJournal(path);
     expect([...states.keys()]).toEqual(['a', 'c']);
     expect(states.get('c')?.orderId).toBe('ORD-9');
@@ -93,7 +98,10 @@ describe('the journal lock', () => {
     try {
       // A lock left by a process that still runs on this machine (as a stopped batch would).
       mkdirSync(`${path}.lock`, { recursive: true });
-      writeFileSync(`${path}.lock/owner.json`, JSON.stringify({ pid: child.pid, host: hostname(), started_at: 'then', command: 'shipbook book other.ndjson', nonce: 'n1' }));
+      writeFileSync(
+        `${path}.lock/owner.json`,
+        JSON.stringify({ pid: child.pid, host: hostname(), started_at: 'then', command: 'shipbook book other.ndjson', nonce: 'n1' }),
+      );
       const err = await Journal.open(path, { lock: true, command: 'test' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(JournalLockedError);
       expect((err as Error).message).toContain(`pid ${child.pid} on ${hostname()}`);

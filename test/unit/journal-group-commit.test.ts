@@ -158,7 +158,9 @@ describe('the journal group commit', () => {
     expect(new Set(errors).size).toBe(1);
     expect(errors[0]).toBeInstanceOf(JournalWriteError);
     expect((errors[0] as Error).message).toContain('no space left on the device [ENOSPC]');
-    expect((errors[0] as Error).message).toContain(`the create_order request of the order of orders.ndjson:${'b'.charCodeAt(0)} was about to be sent, so it was not sent, nor anything after it`);
+    expect((errors[0] as Error).message).toContain(
+      `the create_order request of the order of orders.ndjson:${'b'.charCodeAt(0)} was about to be sent, so it was not sent, nor anything after it`,
+    );
     await journal.close();
     expect(readFileSync(path).length).toBe(size);
     expect([...readJournal(path).keys()]).toEqual(['a']);

@@ -16,28 +16,42 @@ function stateOf(...records: Array<Omit<JournalRecord, 't' | 'id'>>): EntryState
 describe('the resume table: what the ledger says about a document → what this run does', () => {
   it('books what it knows nothing of, or what was not created', () => {
     expect(resumeFrom(undefined).action).toBe('book');
-    expect(resumeFrom(stateOf({ event: 'create_sent' }, { event: 'failed', created: false, error: { code: 'api_error', message: '503' } })).action).toBe('book');
+    expect(resumeFrom(stateOf({ event: 'create_sent' }, { event: 'failed', created: false, error: { code: 'api_error', message: '503' } })).action).toBe(
+      'book',
+    );
     expect(resumeFrom(stateOf({ event: 'create_sent' }, { event: 'resolved', not_created: true })).action).toBe('book');
   });
 
   it('books nothing already processed, and nothing whose create was never answered', () => {
-    expect(resumeFrom(stateOf({ event: 'created', order_id: 'ORD-A' }, { event: 'accepted', order_id: 'ORD-A' }, { event: 'processed', order_id: 'ORD-A' }))).toMatchObject({ action: 'already_booked', orderId: 'ORD-A' });
+    expect(
+      resumeFrom(stateOf({ event: 'created', order_id: 'ORD-A' }, { event: 'accepted', order_id: 'ORD-A' }, { event: 'processed', order_id: 'ORD-A' })),
+    ).toMatchObject({ action: 'already_booked', orderId: 'ORD-A' });
     expect(resumeFrom(stateOf({ event: 'create_sent', step: 'create_order' })).action).toBe('unknown');
   });
 
   it('continues an order that exists: accepts a pending or refused one, waits for an accepted one', () => {
     expect(resumeFrom(stateOf({ event: 'created', order_id: 'ORD-A' }))).toMatchObject({ action: 'accept', orderId: 'ORD-A' });
-    expect(resumeFrom(stateOf({ event: 'created', order_id: 'ORD-A' }, { event: 'failed', created: true, error: { code: 'api_error', message: 'card declined' } }))).toMatchObject({ action: 'accept' });
-    expect(resumeFrom(stateOf({ event: 'created', order_id: 'ORD-A' }, { event: 'accepted', order_id: 'ORD-A' }))).toMatchObject({ action: 'wait', orderId: 'ORD-A' });
+    expect(
+      resumeFrom(stateOf({ event: 'created', order_id: 'ORD-A' }, { event: 'failed', created: true, error: { code: 'api_error', message: 'card declined' } })),
+    ).toMatchObject({ action: 'accept' });
+    expect(resumeFrom(stateOf({ event: 'created', order_id: 'ORD-A' }, { event: 'accepted', order_id: 'ORD-A' }))).toMatchObject({
+      action: 'wait',
+      orderId: 'ORD-A',
+    });
   });
 
   it('leaves a booking that ended at the carrier, and shipments not combined', () => {
-    expect(resumeFrom(stateOf({ event: 'created', order_id: 'ORD-A' }, { event: 'failed', created: true, error: { code: 'booking_failed', message: 'no' } })).action).toBe('ended');
+    expect(
+      resumeFrom(stateOf({ event: 'created', order_id: 'ORD-A' }, { event: 'failed', created: true, error: { code: 'booking_failed', message: 'no' } })).action,
+    ).toBe('ended');
     expect(resumeFrom(stateOf({ event: 'shipment_created', shipment_ids: ['SHP-1'] })).action).toBe('combine');
   });
 
   it('books anew an order refused by --max-total once the limit allows its total, and not before', () => {
-    const refused = stateOf({ event: 'created', order_id: 'ORD-A', total: '42.50' }, { event: 'failed', created: true, error: { code: 'limit_refused', message: 'over' }, limit: '30.00' });
+    const refused = stateOf(
+      { event: 'created', order_id: 'ORD-A', total: '42.50' },
+      { event: 'failed', created: true, error: { code: 'limit_refused', message: 'over' }, limit: '30.00' },
+    );
     expect(refused.limit).toBe('30.00');
     expect(resumeFrom(refused, { maxTotalCents: 3000 })).toMatchObject({ action: 'over_limit', totalCents: 4250 });
     expect(resumeFrom(refused, { maxTotalCents: 6000 }).action).toBe('book');
@@ -56,8 +70,12 @@ describe('the ledger of a target', () => {
     const first = JSON.parse(readFileSync(ledgerPath(state, 'https://a.example/#key:111111111111'), 'utf8').split('\n')[0]!) as JournalRecord;
     expect(first).toMatchObject({ event: 'target', target: 'https://a.example/#key:111111111111' });
     expect(JSON.parse(readFileSync(copy, 'utf8').split('\n')[0]!)).toMatchObject({ event: 'target' });
-    await expect(Ledger.open({ stateDir: state, target: 'https://b.example/#key:222222222222', copy: { path: copy, lock: false }, command: 'test' })).rejects.toThrow(JournalTargetError);
-    expect(() => peekLedger({ stateDir: state, target: 'https://b.example/#key:222222222222', copy: { path: copy, lock: false } })).toThrow(/was written against https:\/\/a\.example\/ \(key fingerprint 111111111111\)/);
+    await expect(
+      Ledger.open({ stateDir: state, target: 'https://b.example/#key:222222222222', copy: { path: copy, lock: false }, command: 'test' }),
+    ).rejects.toThrow(JournalTargetError);
+    expect(() => peekLedger({ stateDir: state, target: 'https://b.example/#key:222222222222', copy: { path: copy, lock: false } })).toThrow(
+      /was written against https:\/\/a\.example\/ \(key fingerprint 111111111111\)/,
+    );
   });
 
   it('takes into the ledger what a journal copy knows further along (a fresh machine), never the other way round', async () => {

@@ -15,7 +15,7 @@ describe('a held lock, checked again and again', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stays this process\'s through repeated checks and its own touches', async () => {
+  it("stays this process's through repeated checks and its own touches", async () => {
     const lock = await acquireLock(join(dir, 'x.lock'), { command: 'test' });
     for (let i = 0; i < 5; i++) expect(lock.verify()).toBe(true);
     const t = new Date(Date.now() + 1000);

@@ -45,7 +45,7 @@ describe('serialising', () => {
     expect(human).toEqual(['drawn']);
     expect(out).toContain('id: ORD-1');
     expect(out).toContain('code: "****"');
-    expect(parse(out.slice(out.indexOf("error:")))).toEqual({ error: { code: "****" } });
+    expect(parse(out.slice(out.indexOf('error:')))).toEqual({ error: { code: '****' } });
   });
 });
 
@@ -60,7 +60,15 @@ describe('the target of the run', () => {
       writer.setTarget(target);
       writer.write({ order: { id: 'ORD-2' } }, () => {});
       writer.error({ error: { code: 'api_error' } }, (t) => t);
-      const docs = format === 'yaml' ? out.split(/^(?=order:|error:)/m).map((d) => parse(d) as Record<string, unknown>) : format === 'json' ? out.split(/^(?=\{)/m).map((d) => JSON.parse(d) as Record<string, unknown>) : out.trim().split('\n').map((d) => JSON.parse(d) as Record<string, unknown>);
+      const docs =
+        format === 'yaml'
+          ? out.split(/^(?=order:|error:)/m).map((d) => parse(d) as Record<string, unknown>)
+          : format === 'json'
+            ? out.split(/^(?=\{)/m).map((d) => JSON.parse(d) as Record<string, unknown>)
+            : out
+                .trim()
+                .split('\n')
+                .map((d) => JSON.parse(d) as Record<string, unknown>);
       expect(docs, format).toEqual([{ order: { id: 'ORD-1' } }, { order: { id: 'ORD-2' }, target }, { error: { code: 'api_error' }, target }]);
       expect(writer.target).toEqual(target);
     }

@@ -296,7 +296,7 @@ describe('choice of route (prepareResultWaiter)', () => {
     }
   });
 
-  it('polls when the accept request carries the user\'s own callback URL', async () => {
+  it("polls when the accept request carries the user's own callback URL", async () => {
     const { ctx, stderr } = setup('http://127.0.0.1:9/');
     const waiter = await prepareResultWaiter(ctx, waitSettings({}), { ownCallback: true });
     expect(waiter.route).toBe('poll');

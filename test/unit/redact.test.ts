@@ -9,7 +9,9 @@ describe('secrets are never shown in full', () => {
   });
 
   it('redacts card number and CVV inside request bodies', () => {
-    const body = { request: { order: { payment: { type: 'credit_card', credit_card: { number: '4111111111111111', cvv: '123', holder_name: 'P R', expire: '08/29' } } } } };
+    const body = {
+      request: { order: { payment: { type: 'credit_card', credit_card: { number: '4111111111111111', cvv: '123', holder_name: 'P R', expire: '08/29' } } } },
+    };
     const text = JSON.stringify(redactValue(body));
     expect(text).not.toContain('4111111111111111');
     expect(text).not.toContain('"123"');

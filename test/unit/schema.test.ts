@@ -52,9 +52,7 @@ describe('request schemas', () => {
 
   it('sums item values exactly against the 7500 AUD limit', () => {
     const doc = fixture('fixtures/orders/domestic-syd-mel.yaml') as { order: { shipments: Array<Record<string, any>> } };
-    doc.order.shipments[0]!.customs_information.items = [
-      { description: 'a', quantity: 3, value: '2500.00', currency: 'AUD', madein: 'AU' },
-    ];
+    doc.order.shipments[0]!.customs_information.items = [{ description: 'a', quantity: 3, value: '2500.00', currency: 'AUD', madein: 'AU' }];
     expect(problems(createOrderRequest, doc)).toEqual([]);
     doc.order.shipments[0]!.customs_information.items.push({ description: 'b', quantity: 1, value: 0.01, currency: 'AUD', madein: 'AU' });
     expect(problems(createOrderRequest, doc)).toEqual(['order.shipments[0].customs_information.items: total item value at most 7500.00 AUD (got 7500.01)']);
@@ -84,7 +82,10 @@ describe('request schemas', () => {
       order: { payment: { type: 'credit_card', credit_card: { ...card, number: '4111111111111111', cvv: '123', expire: '12/30' }, options: { save: true } } },
     });
     expect(saved.order.payment).toMatchObject({ type: 'credit_card', credit_card: { save: true } });
-    expect(accept.parse({ order: { payment: { type: 'stored_card', credit_card: 'card_1' } } }).order.payment).toEqual({ type: 'stored_card', credit_card: 'card_1' });
+    expect(accept.parse({ order: { payment: { type: 'stored_card', credit_card: 'card_1' } } }).order.payment).toEqual({
+      type: 'stored_card',
+      credit_card: 'card_1',
+    });
   });
 });
 
@@ -118,11 +119,21 @@ describe('response schemas read the quirks instead of rejecting them', () => {
   });
 
   it('reads quote entries and the envelope leniently', () => {
-    const r = quoteResult.parse({ services: [{ code: 'A', name: 'A', carrier: 'C', global_mail: 'true', price: { amount: '10.5', total: 11.55, gst: '1.05', insurance: null, currency: 'AUD' } }] });
+    const r = quoteResult.parse({
+      services: [
+        { code: 'A', name: 'A', carrier: 'C', global_mail: 'true', price: { amount: '10.5', total: 11.55, gst: '1.05', insurance: null, currency: 'AUD' } },
+      ],
+    });
     expect(r.services[0]!.global_mail).toBe(true);
     expect(r.services[0]!.price.insurance.cents).toBe(0);
     expect(envelope.parse({ message: 'OK', code: '200', result: {} }).code).toBe(200);
-    expect(callbackBody.parse({ code: 200, message: 'OK', result: { order: { id: 'ORD-1', status: 'processed', shipments: [{ id: 'S', tracking_number: 'SBX1' }] } } }).result!.order!.shipments[0]!.tracking_number).toBe('SBX1');
+    expect(
+      callbackBody.parse({
+        code: 200,
+        message: 'OK',
+        result: { order: { id: 'ORD-1', status: 'processed', shipments: [{ id: 'S', tracking_number: 'SBX1' }] } },
+      }).result!.order!.shipments[0]!.tracking_number,
+    ).toBe('SBX1');
   });
 });
 
@@ -130,7 +141,11 @@ describe('callback bodies', () => {
   it('reads an error callback in the plain error envelope, with any result, and keeps the order it names', () => {
     const plain = parseCallbackBody({ code: 400, message: 'booking failed: no van', result: {} });
     expect(plain.success && plain.data).toMatchObject({ code: 400, message: 'booking failed: no van' });
-    const withErrors = parseCallbackBody({ code: '500', message: 'x', result: { errors: [{ field: 'order', message: 'bad' }], order: { id: 'ORD-1', status: 'REJ', shipments: 'none' } } });
+    const withErrors = parseCallbackBody({
+      code: '500',
+      message: 'x',
+      result: { errors: [{ field: 'order', message: 'bad' }], order: { id: 'ORD-1', status: 'REJ', shipments: 'none' } },
+    });
     expect(withErrors.success && withErrors.data.result?.order).toMatchObject({ id: 'ORD-1', status: 'REJ' });
   });
 

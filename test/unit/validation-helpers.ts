@@ -30,12 +30,16 @@ export function check(doc: unknown, kind?: KindName, file = 'doc.json'): FileRep
 
 /** The errors of `doc` as `path: message`. */
 export function errors(doc: unknown, kind?: KindName): string[] {
-  return check(doc, kind).issues.filter((i) => i.severity === 'error').map((i) => `${i.path}: ${i.message}`);
+  return check(doc, kind)
+    .issues.filter((i) => i.severity === 'error')
+    .map((i) => `${i.path}: ${i.message}`);
 }
 
 /** The warnings of `doc` as `path: message`. */
 export function warnings(doc: unknown, kind?: KindName): string[] {
-  return check(doc, kind).issues.filter((i: InputIssue) => i.severity === 'warning').map((i) => `${i.path}: ${i.message}`);
+  return check(doc, kind)
+    .issues.filter((i: InputIssue) => i.severity === 'warning')
+    .map((i) => `${i.path}: ${i.message}`);
 }
 
 /** The wire-ready value of a valid `doc` (throws with the problems when it is not valid). */

@@ -48,7 +48,12 @@ describe('telling the kind of a document from its content', () => {
     const report = check({ hello: 'world' });
     expect(report).toMatchObject({ kind: null, valid: false });
     expect(report.issues).toEqual([
-      expect.objectContaining({ line: 1, column: 1, path: '', message: expect.stringContaining('name it with --kind (quote, order, accept, shipment, combine') }),
+      expect.objectContaining({
+        line: 1,
+        column: 1,
+        path: '',
+        message: expect.stringContaining('name it with --kind (quote, order, accept, shipment, combine'),
+      }),
     ]);
   });
 
@@ -64,10 +69,7 @@ describe('telling the kind of a document from its content', () => {
     const bare = fixture('fixtures/shipments/au-us-1.yaml').shipment;
     bare.delivery.country = 'XX';
     bare.delivery.adress = 'x';
-    expect(errors(bare)).toEqual([
-      'delivery.country: unknown country code "XX" (ISO 3166-1 alpha-2, e.g. AU, US, GB)',
-      'delivery.adress: unknown field',
-    ]);
+    expect(errors(bare)).toEqual(['delivery.country: unknown country code "XX" (ISO 3166-1 alpha-2, e.g. AU, US, GB)', 'delivery.adress: unknown field']);
   });
 });
 
@@ -105,7 +107,9 @@ describe('loading a document for a command that sends it', () => {
     const { value, warnings } = validateKind(parseInput('orders/late.json', Buffer.from(JSON.stringify(doc, null, 1))), 'order', c);
     printWarnings(c.io, warnings);
     expect(value.order.shipments).toHaveLength(1);
-    expect(c.stderr()).toMatch(/^orders\/late\.json:\d+:\d+ {2}order\.shipments\[0\]\.collection\.pickup\.date {2}warning: pickup date 2026-11-01 is in the past \(today is 2026-11-21\)\n$/);
+    expect(c.stderr()).toMatch(
+      /^orders\/late\.json:\d+:\d+ {2}order\.shipments\[0\]\.collection\.pickup\.date {2}warning: pickup date 2026-11-01 is in the past \(today is 2026-11-21\)\n$/,
+    );
   });
 
   it('refuses a file of another kind and names the command it goes with', () => {
@@ -118,7 +122,9 @@ describe('loading a document for a command that sends it', () => {
       error = err;
     }
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).suggestion).toBe('quote.yaml looks like a quote request: route and packages (POST /quote/); it goes with shipbook quote <file>.');
+    expect((error as ValidationError).suggestion).toBe(
+      'quote.yaml looks like a quote request: route and packages (POST /quote/); it goes with shipbook quote <file>.',
+    );
     expect(c.stderr()).toBe('');
   });
 });
@@ -219,4 +225,3 @@ describe('JSON Schema for editors', () => {
     expect(readdirSync('fixtures/schemas').sort()).toEqual(KIND_NAMES.map((k) => `${k}.schema.json`).sort());
   });
 });
-

@@ -331,7 +331,9 @@ describe('pickup date and times (ISO 8601)', () => {
   it('refuses times that are not ISO 8601 times, with one message each', () => {
     const bad = order();
     bad.s.collection.pickup.time_latest = '24:00';
-    expect(errors(bad.doc)).toEqual([`${SHIPMENT}.collection.pickup.time_latest: expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got "24:00")`]);
+    expect(errors(bad.doc)).toEqual([
+      `${SHIPMENT}.collection.pickup.time_latest: expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got "24:00")`,
+    ]);
   });
 
   it('accepts the extended forms with seconds, fractions and offsets, sent as written', () => {
@@ -388,7 +390,9 @@ describe('e-mail addresses', () => {
 
 describe('payment details (accept order), clock at 21 November 2026', () => {
   const card = (over: Record<string, unknown>) => ({
-    order: { payment: { type: 'credit_card', credit_card: { number: '4111 1111 1111 1111', cvv: '123', holder_name: 'Priya Raman', expire: '08/29', ...over } } },
+    order: {
+      payment: { type: 'credit_card', credit_card: { number: '4111 1111 1111 1111', cvv: '123', holder_name: 'Priya Raman', expire: '08/29', ...over } },
+    },
   });
 
   it('expiry: this month (11/26) passes, last month (10/26) fails, 13/27 and 1/27 are not MM/YY', () => {
@@ -532,7 +536,7 @@ describe('the whole request and the sandbox limits', () => {
     expect(errors(doc)).toEqual([expect.stringMatching(/^shipments\[1\]: the request would be [\d,]+ bytes/)]);
   });
 
-  it('warns (does not refuse) for a package over the sandbox\'s 1000 kg chargeable weight, actual or cubic', () => {
+  it("warns (does not refuse) for a package over the sandbox's 1000 kg chargeable weight, actual or cubic", () => {
     const heavy = order();
     heavy.s.packages[0] = { length: 200, width: 200, height: 101, weight: 2, unit: 'cm' }; // 1010 kg cubic
     expect(errors(heavy.doc)).toEqual([]);
@@ -564,15 +568,23 @@ describe('save of a payment (accept order): only for credit_card', () => {
   });
 });
 
-describe('a quote service entry pasted as a shipment\'s service', () => {
-  const entry = { code: 'SB-DOM-ROAD', name: 'Sandbox Road\nEconomy', carrier: 'Sandbox Freight', global_mail: false, price: { currency: 'AUD', amount: 12.5, total: 13.75, gst: 1.25, insurance: 0 } };
+describe("a quote service entry pasted as a shipment's service", () => {
+  const entry = {
+    code: 'SB-DOM-ROAD',
+    name: 'Sandbox Road\nEconomy',
+    carrier: 'Sandbox Freight',
+    global_mail: false,
+    price: { currency: 'AUD', amount: 12.5, total: 13.75, gst: 1.25, insurance: 0 },
+  };
 
   it('is accepted; only code and options are kept, and one warning says the rest is ignored', () => {
     const ok = order();
     ok.s.service = { ...entry, options: ['insurance'] };
     expect(errors(ok.doc)).toEqual([]);
     expect(value(ok.doc).order.shipments[0].service).toEqual({ code: 'SB-DOM-ROAD', options: ['insurance'] });
-    expect(warnings(ok.doc)).toEqual([`${SHIPMENT}.service: a quote service entry: only its code and options are sent; name, carrier, global_mail, price are ignored`]);
+    expect(warnings(ok.doc)).toEqual([
+      `${SHIPMENT}.service: a quote service entry: only its code and options are sent; name, carrier, global_mail, price are ignored`,
+    ]);
   });
 
   it('says it once for a document with several such services', () => {
@@ -580,7 +592,9 @@ describe('a quote service entry pasted as a shipment\'s service', () => {
     ok.s.service = entry;
     ok.doc.order.shipments.push(structuredClone(ok.s));
     const said = warnings(ok.doc).filter((w) => w.includes('quote service entry'));
-    expect(said).toEqual([`${SHIPMENT}.service: a quote service entry: only its code and options are sent; name, carrier, global_mail, price are ignored (in 2 services of this document)`]);
+    expect(said).toEqual([
+      `${SHIPMENT}.service: a quote service entry: only its code and options are sent; name, carrier, global_mail, price are ignored (in 2 services of this document)`,
+    ]);
   });
 
   it('still refuses a member a quote entry does not have', () => {
@@ -602,7 +616,9 @@ describe('customs items: at least one in create order only', () => {
     const s = shipment.shipment ?? shipment;
     s.customs_information.items = [];
     expect(errors(shipment, 'shipment')).toEqual([]);
-    expect(warnings(shipment, 'shipment')).toContainEqual(expect.stringMatching(/customs_information\.items: no customs item: allowed here, but the service may refuse it/));
+    expect(warnings(shipment, 'shipment')).toContainEqual(
+      expect.stringMatching(/customs_information\.items: no customs item: allowed here, but the service may refuse it/),
+    );
     const main = fixture('fixtures/shipments/main-to-hub.yaml');
     const m = main.main_shipment ?? main.shipment ?? main;
     m.customs_information.items = [];
@@ -612,10 +628,15 @@ describe('customs items: at least one in create order only', () => {
 });
 
 describe('quote insurance', () => {
-  it('sends an amount as a decimal number and the boolean-looking form as the example\'s string', () => {
+  it("sends an amount as a decimal number and the boolean-looking form as the example's string", () => {
     const quote = fixture('fixtures/quotes/syd-mel-single.yaml');
     const q = quote.request ?? quote;
-    for (const [given, sent] of [[true, 'true'], ['TRUE', 'true'], [false, 'false'], ['false', 'false']] as const) {
+    for (const [given, sent] of [
+      [true, 'true'],
+      ['TRUE', 'true'],
+      [false, 'false'],
+      ['false', 'false'],
+    ] as const) {
       q.insurance = given;
       expect(value(quote, 'quote').insurance).toBe(sent);
     }

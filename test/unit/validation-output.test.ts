@@ -28,7 +28,15 @@ function io(tty: boolean): IOStreams & { stdoutText(): string; stderrText(): str
   };
 }
 
-const issue = (over: Partial<InputIssue>): InputIssue => ({ file: 'orders/tuesday.yaml', line: 14, column: 9, path: '', message: '', severity: 'error', ...over });
+const issue = (over: Partial<InputIssue>): InputIssue => ({
+  file: 'orders/tuesday.yaml',
+  line: 14,
+  column: 9,
+  path: '',
+  message: '',
+  severity: 'error',
+  ...over,
+});
 const reports: ReportLike[] = [
   { file: 'orders/monday.yaml', kind: 'order', valid: true, issues: [] },
   {
@@ -40,7 +48,12 @@ const reports: ReportLike[] = [
       issue({ line: 20, column: 11, path: 'order.shipments[0].packages[0].weight', message: 'over 30 kg for one package (got 31 kg)', severity: 'warning' }),
     ],
   },
-  { file: 'orders/junk.bin', kind: null, valid: false, issues: [issue({ file: 'orders/junk.bin', line: 1, column: 3, message: 'is a binary file, not JSON or YAML' })] },
+  {
+    file: 'orders/junk.bin',
+    kind: null,
+    valid: false,
+    issues: [issue({ file: 'orders/junk.bin', line: 1, column: 3, message: 'is a binary file, not JSON or YAML' })],
+  },
 ];
 
 describe('validate output', () => {

@@ -15,14 +15,7 @@ import { maskSecret } from '../../api/redact.js';
 import { checkCredentials, checkDescription } from '../../config/check.js';
 import { withStored } from '../../config/keys.js';
 import { chooseProfileName } from '../../config/resolve.js';
-import {
-  BUILTIN_PROFILE,
-  DEFAULT_LOGIN_PROFILE,
-  HEADER_NAME_PATTERN,
-  baseUrlProblem,
-  nameProblem,
-  type ConfigData,
-} from '../../config/schema.js';
+import { BUILTIN_PROFILE, DEFAULT_LOGIN_PROFILE, HEADER_NAME_PATTERN, baseUrlProblem, nameProblem, type ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context.js';
 import { ApiError, ConfigError, ShipbookError, UsageError } from '../../errors.js';
 import { paint } from '../../output/style.js';
@@ -154,7 +147,13 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<v
       await client.close();
     }
     io.err(`${paint(io, 'green', '✔')} the service answered the quote request (${services} service${services === 1 ? '' : 's'} offered)\n`);
-    io.err(paint(io, 'dim', '  Get quote takes authorization as optional: a service that does not check keys on quotes\n  accepts a wrong key here, and refuses it only when you create an order.\n'));
+    io.err(
+      paint(
+        io,
+        'dim',
+        '  Get quote takes authorization as optional: a service that does not check keys on quotes\n  accepts a wrong key here, and refuses it only when you create an order.\n',
+      ),
+    );
   }
 
   let becameDefault = false;
@@ -174,7 +173,8 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<v
   io.err(`${paint(io, 'green', '✔')} Logged in: profile "${name}", ${baseUrl}, key ${maskSecret(apiKey)}${o.verify ? '' : ' (not checked)'}\n`);
   io.err(`  saved in ${store.path}\n`);
   if (becameDefault) io.err(`  "${name}" is now the default profile\n`);
-  else if (snapshot.data['default-profile'] !== name && !io.env.SHIPBOOK_PROFILE) io.err(`  use it with --profile ${name}, or: shipbook config set default-profile ${name}\n`);
+  else if (snapshot.data['default-profile'] !== name && !io.env.SHIPBOOK_PROFILE)
+    io.err(`  use it with --profile ${name}, or: shipbook config set default-profile ${name}\n`);
   for (const variable of ['SHIPBOOK_BASE_URL', 'SHIPBOOK_API_KEY']) {
     if (io.env[variable]?.trim()) io.err(`${paint(io, 'yellow', 'note:')} ${variable} is set and overrides the stored setting while it stays set\n`);
   }

@@ -36,7 +36,15 @@ export interface BatchFlags extends CsvFlags {
 /** True when `book` was given what only a batch takes: several inputs, a directory, NDJSON or a batch flag. */
 export function isBatch(inputs: readonly string[], flags: BatchFlags, isDirectory: (p: string) => boolean): boolean {
   if (inputs.length > 1) return true;
-  if (flags.concurrency !== undefined || flags.journal !== undefined || flags.report !== undefined || flags.junit !== undefined || flags.shard !== undefined || flags.skipInvalid) return true;
+  if (
+    flags.concurrency !== undefined ||
+    flags.journal !== undefined ||
+    flags.report !== undefined ||
+    flags.junit !== undefined ||
+    flags.shard !== undefined ||
+    flags.skipInvalid
+  )
+    return true;
   if (hasCsvFlags(flags)) return true;
   const only = inputs[0];
   return only !== undefined && only !== '-' && (/\.(ndjson|jsonl|csv|tsv)$/i.test(only) || isDirectory(only));
@@ -61,15 +69,21 @@ interface BatchBookOptions extends PaymentFlags {
 /** Parses the batch flags. @throws UsageError (exit 2) */
 export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags, wait: { pollMs: number; timeoutMs: number }): BatchBookOptions {
   const concurrency = flags.concurrency === undefined ? 4 : Number(flags.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) throw new UsageError(`--concurrency must be a whole number from 1 to 256 (got "${flags.concurrency}")`);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
+    throw new UsageError(`--concurrency must be a whole number from 1 to 256 (got "${flags.concurrency}")`);
   let shard: Shard | undefined;
   if (flags.shard !== undefined) {
     shard = parseShard(flags.shard);
-    if (shard === undefined) throw new UsageError(`--shard must be i/n with 1 ≤ i ≤ n (got "${flags.shard}")`, { suggestion: 'For example --shard 2/4 in the second job of a matrix of four.' });
+    if (shard === undefined)
+      throw new UsageError(`--shard must be i/n with 1 ≤ i ≤ n (got "${flags.shard}")`, {
+        suggestion: 'For example --shard 2/4 in the second job of a matrix of four.',
+      });
   }
   const csv = csvSettings(flags);
   if (inputs.includes('-') && csv.format === undefined) {
-    throw new UsageError('a batch reads standard input only as a spreadsheet (--input-format csv or tsv)', { suggestion: 'Give "-" with --input-format csv, or save the orders to a file (NDJSON: one per line) and give its name.' });
+    throw new UsageError('a batch reads standard input only as a spreadsheet (--input-format csv or tsv)', {
+      suggestion: 'Give "-" with --input-format csv, or save the orders to a file (NDJSON: one per line) and give its name.',
+    });
   }
   return {
     csv,
@@ -109,9 +123,13 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const target = await ctx.targetId();
   const journalPath = resolve(o.journal ?? defaultJournalPath(target));
   const invalidError = () =>
-    new ValidationError(check.invalid.flatMap((x) => x.issues), `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`, {
-      suggestion: 'Fix them, or leave them out with --skip-invalid.',
-    });
+    new ValidationError(
+      check.invalid.flatMap((x) => x.issues),
+      `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`,
+      {
+        suggestion: 'Fix them, or leave them out with --skip-invalid.',
+      },
+    );
   if (ctx.globals.dryRun) return dryRunBatch(o, ctx, { target, journalPath, check, invalidError, input });
   if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError();
   if (check.valid === 0 && check.invalid.length === 0) throw new UsageError('no orders in the inputs');
@@ -122,7 +140,12 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // per order, so that the mismatch is reported as before.
   const template = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
   const fromTemplate = template.order.id === 'ORD-CHECK';
-  const command = shellCommand('book', ...o.inputs, ...(o.journal !== undefined ? ['--journal', o.journal] : []), ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []));
+  const command = shellCommand(
+    'book',
+    ...o.inputs,
+    ...(o.journal !== undefined ? ['--journal', o.journal] : []),
+    ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
+  );
   let ledger: Ledger;
   try {
     ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: true }, command });
@@ -145,7 +168,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   if (o.journal === undefined && existsSync(LEGACY_JOURNAL) && journalTarget(LEGACY_JOURNAL) === undefined) {
     // The default journal of earlier versions named no target: it is not read by itself, so that it
     // can never make a run on one service skip what was booked on another.
-    io.err(`note: ${LEGACY_JOURNAL} (an earlier default journal, which does not say which service it was written against) is not read; if it was written against this target, continue it with --journal ${LEGACY_JOURNAL}\n`);
+    io.err(
+      `note: ${LEGACY_JOURNAL} (an earlier default journal, which does not say which service it was written against) is not read; if it was written against this target, continue it with --journal ${LEGACY_JOURNAL}\n`,
+    );
   }
   // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
   // The first Ctrl-C or SIGTERM stops new orders but lets requests already sent finish within their
@@ -162,30 +187,37 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const explicitJournal = o.journal === undefined ? undefined : journalPath;
   let summary: BatchSummary;
   try {
-    summary = await runBatch(o.inputs, { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) }, {
-      api,
-      accept: async (orderId) => {
-        if (!fromTemplate) return buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
-        // One copy of the template per order (its order object included), with the order's id.
-        const copy = structuredClone(template);
-        return { ...copy, order: { ...copy.order, id: orderId } };
+    summary = await runBatch(
+      o.inputs,
+      { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) },
+      {
+        api,
+        accept: async (orderId) => {
+          if (!fromTemplate) return buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+          // One copy of the template per order (its order object included), with the order's id.
+          const copy = structuredClone(template);
+          return { ...copy, order: { ...copy.order, id: orderId } };
+        },
+        paths: profile.paths,
+        ledger,
+        concurrency: o.concurrency,
+        pollMs: o.pollMs,
+        timeoutMs: o.timeoutMs,
+        signal: ctx.signal,
+        now: ctx.now,
+        onResult(result) {
+          const r =
+            result.next === undefined
+              ? result
+              : { ...result, hint: nextStepHint(result.next, { rerun: command, journal: explicitJournal, file: result.file }) };
+          progress.done(r);
+          reports.add(r);
+          csvReport?.add(r);
+          if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'not_started') failures.push(r);
+          orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
+        },
       },
-      paths: profile.paths,
-      ledger,
-      concurrency: o.concurrency,
-      pollMs: o.pollMs,
-      timeoutMs: o.timeoutMs,
-      signal: ctx.signal,
-      now: ctx.now,
-      onResult(result) {
-        const r = result.next === undefined ? result : { ...result, hint: nextStepHint(result.next, { rerun: command, journal: explicitJournal, file: result.file }) };
-        progress.done(r);
-        reports.add(r);
-        csvReport?.add(r);
-        if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'not_started') failures.push(r);
-        orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
-      },
-    });
+    );
   } finally {
     writes?.stop();
   }
@@ -210,7 +242,10 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         `${summary.failed} order(s) failed and ${summary.unknown} are unknown`,
         `Run the same command again to retry the failed ones (nothing is booked twice): ${command}; settle unknown ones with "shipbook journal resolve" (each one's hint gives the command).`,
       ];
-  throw new ShipbookError(summary.interrupted && reason !== 'EPIPE' ? 'interrupted' : 'batch_incomplete', message, exitCode as ExitCode, { reported: true, suggestion: `${next}${journalNote}` });
+  throw new ShipbookError(summary.interrupted && reason !== 'EPIPE' ? 'interrupted' : 'batch_incomplete', message, exitCode as ExitCode, {
+    reported: true,
+    suggestion: `${next}${journalNote}`,
+  });
 }
 
 /**
@@ -248,7 +283,11 @@ async function dryRunBatch(
   if (format === 'json' || format === 'yaml') {
     ctx.output.data({ dry_run: true, sent: false, valid: x.check.valid, invalid: x.check.invalid.length, ...shard, target: t, would: counts, inputs });
   }
-  const words = Object.entries(counts).map(([k, n]) => `${n} ${k.replace('_', ' ')}`).join(', ');
-  io.err(`dry run: ${x.check.valid} order(s) valid${x.check.invalid.length ? `, ${x.check.invalid.length} invalid` : ''}${words ? ` (${words})` : ''}; nothing was sent\n`);
+  const words = Object.entries(counts)
+    .map(([k, n]) => `${n} ${k.replace('_', ' ')}`)
+    .join(', ');
+  io.err(
+    `dry run: ${x.check.valid} order(s) valid${x.check.invalid.length ? `, ${x.check.invalid.length} invalid` : ''}${words ? ` (${words})` : ''}; nothing was sent\n`,
+  );
   if (x.check.invalid.length > 0 && !o.skipInvalid) throw x.invalidError();
 }

@@ -52,7 +52,10 @@ import { shellCommand } from '../../shell.js';
  * @throws ValidationError (2), ApiError (3/4), BookingFailedError (6), WaitTimeoutError (7); after a
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
-async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; again?: boolean; collectionFromService?: boolean }, ctx: Context): Promise<void> {
+async function runBook(
+  given: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; again?: boolean; collectionFromService?: boolean },
+  ctx: Context,
+): Promise<void> {
   const { io } = ctx;
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
@@ -60,9 +63,12 @@ async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { fi
   if (o.collectionFromService) {
     // Consolidated mail only: every child shipment's collection from the service data.
     if (!loaded || !isConsolidatedDocument(loaded.data)) {
-      throw new UsageError('--collection-from-service is for consolidated mail: a file with shipments and a main_shipment (an order\'s collection is the sender\'s)', {
-        suggestion: 'See fixtures/consolidated/collection-from-service.yaml, or leave out --collection-from-service.',
-      });
+      throw new UsageError(
+        "--collection-from-service is for consolidated mail: a file with shipments and a main_shipment (an order's collection is the sender's)",
+        {
+          suggestion: 'See fixtures/consolidated/collection-from-service.yaml, or leave out --collection-from-service.',
+        },
+      );
     }
     const shipments = (loaded.data as { shipments?: unknown }).shipments;
     await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
@@ -72,7 +78,13 @@ async function runBook(given: Omit<BookOptions, 'file'> & OrderInputFlags & { fi
   const input =
     loaded && isConsolidatedDocument(loaded.data)
       ? undefined
-      : await (await import('../common/order-input.js')).readOrderInput(o.file, o, ctx, { command: 'shipbook book', loaded, withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined });
+      : await (
+          await import('../common/order-input.js')
+        ).readOrderInput(o.file, o, ctx, {
+          command: 'shipbook book',
+          loaded,
+          withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined,
+        });
   const doc: BookingDocument = input
     ? { kind: 'regular', order: input.order, file: o.file ?? '(prompts)' }
     : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
@@ -206,7 +218,9 @@ async function settleEarlier(
   if (r.action === 'book') return r;
   const when = r.state.file === undefined ? '' : ` (${r.state.file})`;
   if (r.action === 'accept' || r.action === 'wait') {
-    io.err(`${paint(io, 'cyan', 'note:')} this document was booked before${when} and became order ${r.orderId}, ${r.action === 'wait' ? 'accepted' : 'not accepted'}: continuing that order, not creating another\n`);
+    io.err(
+      `${paint(io, 'cyan', 'note:')} this document was booked before${when} and became order ${r.orderId}, ${r.action === 'wait' ? 'accepted' : 'not accepted'}: continuing that order, not creating another\n`,
+    );
     return r;
   }
   const s = r.state;
@@ -271,26 +285,38 @@ export function bookCommand(ctx: Context): Command {
       new Command('book')
         .summary('create, accept and wait for a booking in one go')
         .description(
-          'Book an order file end to end: create the order, accept it with payment (the profile\'s default ' +
+          "Book an order file end to end: create the order, accept it with payment (the profile's default " +
             'payment unless a payment flag is given; the built-in sandbox uses credit), wait for the booking ' +
             'result and print every shipment with its tracking number. A consolidated-mail file (shipments and ' +
             'a main_shipment) is booked as create shipment × N, combine, accept the parent, wait.',
         )
-        .argument('[inputs...]', 'order file (JSON or YAML, "-" for standard input); several files, directories or NDJSON make a batch; none on a terminal: asked step by step')
+        .argument(
+          '[inputs...]',
+          'order file (JSON or YAML, "-" for standard input); several files, directories or NDJSON make a batch; none on a terminal: asked step by step',
+        )
         .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
         .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
         .option('--save-as <file>', 'write the order (without payment) as a file that books again without prompts')
-        .option('--again', 'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing')
-        .option('--collection-from-service', 'consolidated mail: fill each shipment\'s collection_type and collection from the service data (refused when a shipment has a different one)'),
+        .option(
+          '--again',
+          'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing',
+        )
+        .option(
+          '--collection-from-service',
+          "consolidated mail: fill each shipment's collection_type and collection from the service data (refused when a shipment has a different one)",
+        ),
     ),
   )
     .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
     .option('--journal <file>', `batch: a copy of what the run records, kept between CI attempts (default ${DEFAULT_JOURNAL_PATTERN}, one per target)`)
-    .option('--report <file>', 'batch: write a JSON report of every order (a .csv name: the CSV input rows with status, order_id, shipment_id, tracking_number, total_aud and error beside each)')
+    .option(
+      '--report <file>',
+      'batch: write a JSON report of every order (a .csv name: the CSV input rows with status, order_id, shipment_id, tracking_number, total_aud and error beside each)',
+    )
     .option('--junit <file>', 'batch: write a JUnit XML report (one test case per order)')
-    .option('--shard <i/n>', 'batch: book only this job\'s share of the inputs (a CI matrix of n jobs)')
+    .option('--shard <i/n>', "batch: book only this job's share of the inputs (a CI matrix of n jobs)")
     .option('--skip-invalid', 'batch: leave invalid orders out (reported) instead of stopping before the first request')
-    .option('--map <mapping.yaml>', 'CSV: map your own headers (a shop export) onto shipbook\'s columns, with constants and joins')
+    .option('--map <mapping.yaml>', "CSV: map your own headers (a shop export) onto shipbook's columns, with constants and joins")
     .option('--input-format <csv|tsv>', 'read the inputs as CSV or TSV whatever their names ("-" for standard input needs it)')
     .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
     .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)')
@@ -310,7 +336,10 @@ export function bookCommand(ctx: Context): Command {
         }
       };
       if (isBatch(inputs, flags, isDirectory)) {
-        if (flags.again) throw new UsageError('--again is for a single booking; a batch books each document once per target service', { suggestion: 'Book a document a second time alone: shipbook book <file> --again.' });
+        if (flags.again)
+          throw new UsageError('--again is for a single booking; a batch books each document once per target service', {
+            suggestion: 'Book a document a second time alone: shipbook book <file> --again.',
+          });
         if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail file, not a batch');
         const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
         return runBatchBook(batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ctx);

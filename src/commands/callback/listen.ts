@@ -11,14 +11,7 @@ import { networkInterfaces } from 'node:os';
 import type { Agent } from '../../http/undici.js';
 import { isLoopbackHost } from '../../api/base-url.js';
 import { VERSION } from '../../version.js';
-import {
-  REFUSAL_INTERVAL_MS,
-  RefusalLog,
-  TOKEN_PATTERN,
-  startCallbackReceiver,
-  urlHost,
-  type ReceivedCallback,
-} from '../../booking/receiver.js';
+import { REFUSAL_INTERVAL_MS, RefusalLog, TOKEN_PATTERN, startCallbackReceiver, urlHost, type ReceivedCallback } from '../../booking/receiver.js';
 import { checkHttpUrl, parsePortFlag } from '../../input/flags.js';
 import { serialize } from '../../output/writer.js';
 import type { OutputFormat } from '../../output/format.js';
@@ -92,7 +85,6 @@ class RepeatCounter {
     return n;
   }
 }
-
 
 /**
  * The addresses other machines can reach this one on, for a receiver bound to a wildcard address
@@ -204,7 +196,10 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
     });
   } catch (err) {
     const code = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
-    throw new UsageError(`cannot listen on ${urlHost(o.host)}:${o.port} (${code})`, { suggestion: 'Choose another port with --port, or --port 0 for any free port.', cause: err });
+    throw new UsageError(`cannot listen on ${urlHost(o.host)}:${o.port} (${code})`, {
+      suggestion: 'Choose another port with --port, or --port 0 for any free port.',
+      cause: err,
+    });
   }
   const r = receiver;
   ctx.defer(() => r.close());
@@ -262,16 +257,25 @@ export function callbackListenCommand(ctx: Context): Command {
       if (flags.token !== undefined && !TOKEN_PATTERN.test(flags.token)) {
         throw new UsageError('--token must be 16-128 letters, digits, "-" or "_"', { suggestion: 'Leave it out for a random token.' });
       }
-      if (flags.path !== undefined && !/^\/?[A-Za-z0-9._~\-/]*$/.test(flags.path)) throw new UsageError(`--path "${flags.path}" may only hold letters, digits, "/", ".", "_", "~" and "-"`);
+      if (flags.path !== undefined && !/^\/?[A-Za-z0-9._~\-/]*$/.test(flags.path))
+        throw new UsageError(`--path "${flags.path}" may only hold letters, digits, "/", ".", "_", "~" and "-"`);
       if (flags.forwardTo !== undefined) {
         // Credentials in the URL are the user's own application's business: only the form is checked.
         const checked = checkHttpUrl(flags.forwardTo);
         if ('problem' in checked && checked.problem !== 'credentials') {
-          throw new UsageError(`--forward-to "${flags.forwardTo}" is not an http(s) URL`, { suggestion: 'For example --forward-to http://localhost:3000/hooks' });
+          throw new UsageError(`--forward-to "${flags.forwardTo}" is not an http(s) URL`, {
+            suggestion: 'For example --forward-to http://localhost:3000/hooks',
+          });
         }
       }
       await runCallbackListen(
-        { host: flags.host, port, path: flags.path ?? '', ...(flags.token ? { token: flags.token } : {}), ...(flags.forwardTo ? { forwardTo: flags.forwardTo } : {}) },
+        {
+          host: flags.host,
+          port,
+          path: flags.path ?? '',
+          ...(flags.token ? { token: flags.token } : {}),
+          ...(flags.forwardTo ? { forwardTo: flags.forwardTo } : {}),
+        },
         ctx,
       );
     });

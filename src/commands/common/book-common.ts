@@ -47,7 +47,14 @@ export async function prepareBooking(o: BookOptions, ctx: Context): Promise<Prep
   const check = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: stdin() });
   const api = await ctx.api();
   const progress = progressPrinter(io);
-  const waiterDeps = { api, paths: profile.paths, onEvent: progress.onEvent, now: () => ctx.now().getTime(), sleep: ctx.sleep, debugLog: (line: string) => ctx.debugLog(line) };
+  const waiterDeps = {
+    api,
+    paths: profile.paths,
+    onEvent: progress.onEvent,
+    now: () => ctx.now().getTime(),
+    sleep: ctx.sleep,
+    debugLog: (line: string) => ctx.debugLog(line),
+  };
   const waiter = await prepareResultWaiter(waiterDeps, o.wait, { ownCallback: check.callback !== undefined });
   ctx.defer(async () => {
     await waiter.close();

@@ -30,7 +30,12 @@ function plain(value: unknown): unknown {
  * @throws UsageError (exit 2) when a shipment names no service code, its service prescribes no
  *   collection data (not consolidated mail), or it already has a different collection
  */
-export async function fillCollectionFromService(doc: LoadedDocument, paths: ReadonlyArray<ReadonlyArray<PropertyKey>>, ctx: Context, fallbackCode?: string): Promise<void> {
+export async function fillCollectionFromService(
+  doc: LoadedDocument,
+  paths: ReadonlyArray<ReadonlyArray<PropertyKey>>,
+  ctx: Context,
+  fallbackCode?: string,
+): Promise<void> {
   const cache = new Map<string, Promise<CollectionData | null>>();
   const where = (path: ReadonlyArray<PropertyKey>) => {
     const pos = doc.locate(path);
@@ -66,7 +71,9 @@ export async function fillCollectionFromService(doc: LoadedDocument, paths: Read
       const field = conflicts[0]!;
       throw new UsageError(
         `--collection-from-service: ${where([...at, field])} ${formatPath([...at, field])} already differs from the collection data of ${code} (${conflicts.join(' and ')}); shipbook does not replace what the file says`,
-        { suggestion: `Remove ${conflicts.map((c) => formatPath([...at, c])).join(' and ')} from the file to take them from the service (see: shipbook service show ${code}), or leave out --collection-from-service.` },
+        {
+          suggestion: `Remove ${conflicts.map((c) => formatPath([...at, c])).join(' and ')} from the file to take them from the service (see: shipbook service show ${code}), or leave out --collection-from-service.`,
+        },
       );
     }
     shipment.collection_type = wanted.collection_type;

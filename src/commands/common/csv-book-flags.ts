@@ -36,7 +36,10 @@ const DELIMITER_NAMES: Record<string, CsvDelimiter> = { ',': ',', comma: ',', ';
 export function csvSettings(flags: CsvFlags): CsvSettings {
   const format = flags.inputFormat?.toLowerCase();
   if (format !== undefined && format !== 'csv' && format !== 'tsv') {
-    throw new UsageError(`--input-format must be csv or tsv (got "${flags.inputFormat}")`, { suggestion: 'YAML, JSON and NDJSON inputs are told from their content; --input-format is for spreadsheets, e.g. "-" (standard input) with --input-format csv.' });
+    throw new UsageError(`--input-format must be csv or tsv (got "${flags.inputFormat}")`, {
+      suggestion:
+        'YAML, JSON and NDJSON inputs are told from their content; --input-format is for spreadsheets, e.g. "-" (standard input) with --input-format csv.',
+    });
   }
   let delimiter: CsvDelimiter | undefined;
   if (flags.delimiter !== undefined) {
@@ -44,9 +47,16 @@ export function csvSettings(flags: CsvFlags): CsvSettings {
     if (delimiter === undefined) throw new UsageError(`--delimiter must be , ; or tab (got "${flags.delimiter}")`);
   }
   if (flags.decimalComma && delimiter !== undefined && delimiter !== ';') {
-    throw new UsageError('--decimal-comma is for files delimited by ";" (with "," or tab a comma separates cells)', { suggestion: 'Give --delimiter ";" with it, or leave --delimiter out to tell it from the header row.' });
+    throw new UsageError('--decimal-comma is for files delimited by ";" (with "," or tab a comma separates cells)', {
+      suggestion: 'Give --delimiter ";" with it, or leave --delimiter out to tell it from the header row.',
+    });
   }
-  return { ...(flags.map !== undefined ? { map: flags.map } : {}), ...(format ? { format } : {}), ...(delimiter ? { delimiter } : {}), decimalComma: flags.decimalComma === true };
+  return {
+    ...(flags.map !== undefined ? { map: flags.map } : {}),
+    ...(format ? { format } : {}),
+    ...(delimiter ? { delimiter } : {}),
+    decimalComma: flags.decimalComma === true,
+  };
 }
 
 /**

@@ -92,11 +92,16 @@ export async function readOrderInput(
   const resolved = resolveSenders(loaded, profile.senders, profile.name);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
   const doc: LoadedDocument = { ...loaded, data: resolved.data };
-  const shipments = isObject(doc.data) && isObject(doc.data.order) && Array.isArray(doc.data.order.shipments) ? (doc.data.order.shipments as unknown[]) : undefined;
+  const shipments =
+    isObject(doc.data) && isObject(doc.data.order) && Array.isArray(doc.data.order.shipments) ? (doc.data.order.shipments as unknown[]) : undefined;
   const missing = (shipments ?? []).flatMap((s, i) => (isObject(s) ? missingParts(s, ['order', 'shipments', i]) : []));
   const savedAs = (saveAs: string) =>
     // Said last, under the booked order, so the line to paste is the last thing on the screen.
-    ctx.defer(() => io.err(`Saved the order as ${saveAs} (no payment details); book it again with: ${shellCommand(...o.command.replace(/^shipbook\s+/, '').split(' '), saveAs)}\n`));
+    ctx.defer(() =>
+      io.err(
+        `Saved the order as ${saveAs} (no payment details); book it again with: ${shellCommand(...o.command.replace(/^shipbook\s+/, '').split(' '), saveAs)}\n`,
+      ),
+    );
   if (missing.length === 0 && resumed === undefined) {
     const order = showWarnings(ctx, validateKind(doc, 'order', ctx));
     // --save-as with a complete file: saved as well (a copy with saved senders filled in), never ignored.
@@ -112,7 +117,11 @@ export async function readOrderInput(
   if (!io.canPrompt && asking.length > 0) {
     const err = missingInputError(asking, file !== undefined ? { file, locate: (p) => doc.locate(p) } : {}, file ?? 'the order', early);
     if (file === undefined) {
-      err.issues.unshift({ path: '<file>', message: `no order file: give one, e.g. ${o.command} order.yaml (or run on a terminal to be asked)`, severity: 'error' });
+      err.issues.unshift({
+        path: '<file>',
+        message: `no order file: give one, e.g. ${o.command} order.yaml (or run on a terminal to be asked)`,
+        severity: 'error',
+      });
     }
     throw err;
   }
@@ -123,7 +132,12 @@ export async function readOrderInput(
     const chosen = new Map<number, QuoteServiceEntry>();
     for (const [i, s] of (shipments ?? []).entries()) {
       if (!isObject(s)) continue;
-      const done = await completeShipment(s, 'order', { senders: profile.senders ?? {}, service, quote: async (q) => quoteServices(await ctx.api(), q) }, whereOf(i, shipments!.length));
+      const done = await completeShipment(
+        s,
+        'order',
+        { senders: profile.senders ?? {}, service, quote: async (q) => quoteServices(await ctx.api(), q) },
+        whereOf(i, shipments!.length),
+      );
       if (done.chosen) chosen.set(i, done.chosen);
     }
     return finish(ctx, doc, flags, o, savedAs, undefined, maxTotalCents);
@@ -133,7 +147,11 @@ export async function readOrderInput(
   const guided = new GuidedOrder(ctx, doc, (shipments ?? []) as Obj[], { service, fromScratch: file === undefined, senders: profile.senders ?? {} });
   try {
     await guided.askMissing();
-    await guided.summary(o.withPayment ? { question: 'Book this?', go: 'yes, book it' } : { question: 'Create this order?', go: 'yes, create it' }, draftFile, o.command);
+    await guided.summary(
+      o.withPayment ? { question: 'Book this?', go: 'yes, book it' } : { question: 'Create this order?', go: 'yes, create it' },
+      draftFile,
+      o.command,
+    );
     await removeDraft(draftFile);
     return await finish(ctx, doc, flags, o, savedAs, guided.asked > 0 || resumed !== undefined ? prompts : undefined, maxTotalCents);
   } catch (err) {
@@ -142,9 +160,14 @@ export async function readOrderInput(
     const stillMissing = (shipments ?? []).flatMap((s, i) => (isObject(s) ? missingParts(s, ['order', 'shipments', i]) : [])).length;
     const answered = stillMissing < missing.length || guided.asked > 0 || resumed !== undefined;
     const kept = answered ? await keepDraft(draftFile, doc.data, o.command, ctx.now()) : undefined;
-    throw new ShipbookError('interrupted', `interrupted (Ctrl-C): nothing was sent${kept ? `; the answers so far are kept in ${kept}` : ''}`, EXIT.INTERRUPTED, {
-      ...(kept ? { suggestion: resumeHint(o.command, kept) } : {}),
-    });
+    throw new ShipbookError(
+      'interrupted',
+      `interrupted (Ctrl-C): nothing was sent${kept ? `; the answers so far are kept in ${kept}` : ''}`,
+      EXIT.INTERRUPTED,
+      {
+        ...(kept ? { suggestion: resumeHint(o.command, kept) } : {}),
+      },
+    );
   }
 }
 
@@ -254,13 +277,23 @@ class GuidedOrder {
     if (this.asked === 0 && this.editable.every((e) => e.size === 0)) return;
     for (;;) {
       const columns = (this.ctx.io.stderr as { columns?: number }).columns;
-      const choice = await askAtSummary(this.io, renderSummary(this.shipments, this.chosen, this.ctx.io.stderrIsTTY ? columns : undefined), this.editable, words);
+      const choice = await askAtSummary(
+        this.io,
+        renderSummary(this.shipments, this.chosen, this.ctx.io.stderrIsTTY ? columns : undefined),
+        this.editable,
+        words,
+      );
       if (choice.action === 'go') return;
       if (choice.action === 'stop') {
         const kept = await keepDraft(draftFile, this.doc.data, command, this.ctx.now());
-        throw new ShipbookError('declined', `not booked: stopped at the summary; nothing was sent${kept ? `. The answers are kept in ${kept}` : ''}`, EXIT.INTERRUPTED, {
-          ...(kept ? { suggestion: resumeHint(command, kept) } : {}),
-        });
+        throw new ShipbookError(
+          'declined',
+          `not booked: stopped at the summary; nothing was sent${kept ? `. The answers are kept in ${kept}` : ''}`,
+          EXIT.INTERRUPTED,
+          {
+            ...(kept ? { suggestion: resumeHint(command, kept) } : {}),
+          },
+        );
       }
       const s = this.shipments[choice.shipment]!;
       const previous = structuredClone(s);

@@ -18,7 +18,11 @@ export async function storedCardChoices(ctx: Context): Promise<Array<Choice<stri
   const cards = await fetchCreditCards(await ctx.api(), (await ctx.profile()).paths);
   return cards
     .filter((c) => !c.expired)
-    .map((c) => ({ name: `${c.brand || 'card'} ending ${c.last_four}, expires ${c.expire}${c.holder_name ? `, ${c.holder_name}` : ''}`, value: c.id, description: c.id }));
+    .map((c) => ({
+      name: `${c.brand || 'card'} ending ${c.last_four}, expires ${c.expire}${c.holder_name ? `, ${c.holder_name}` : ''}`,
+      value: c.id,
+      description: c.id,
+    }));
 }
 
 /**

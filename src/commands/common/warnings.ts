@@ -12,7 +12,12 @@ import { printable } from '../../output/printable.js';
  * Prints each warning (duplicates once) on stderr and returns `data` with `warnings` added when
  * there is any, for `ctx.output.write`.
  */
-export function withWarnings<T extends object>(ctx: Pick<Context, 'io'>, data: T, warnings: ReadonlyArray<string | undefined>, alreadyPrinted: readonly string[] = []): T | (T & { warnings: string[] }) {
+export function withWarnings<T extends object>(
+  ctx: Pick<Context, 'io'>,
+  data: T,
+  warnings: ReadonlyArray<string | undefined>,
+  alreadyPrinted: readonly string[] = [],
+): T | (T & { warnings: string[] }) {
   const unique = [...new Set(warnings.filter((w): w is string => w !== undefined))];
   for (const w of unique) if (!alreadyPrinted.includes(w)) ctx.io.err(`${paint(ctx.io, 'yellow', 'warning:')} ${printable(w, 'lines')}\n`);
   const listed = [...new Set([...alreadyPrinted, ...unique])];

@@ -216,7 +216,8 @@ export function installCompletion(program: Command, ctx: Context): RootCommand {
       if (name === 'service' && option.command === cmd) option.handler = services;
     }
     if (path === 'service show') {
-      for (const arg of cmd.arguments.values()) arg.handler = (complete) => serviceCandidates(ctx.stateDir()).forEach((c) => complete(c, 'from the last quote'));
+      for (const arg of cmd.arguments.values())
+        arg.handler = (complete) => serviceCandidates(ctx.stateDir()).forEach((c) => complete(c, 'from the last quote'));
     }
     for (const [name, arg] of cmd.arguments) {
       if (FILE_ARGS.has(name)) arg.handler = files;
@@ -250,10 +251,14 @@ export function installCompletion(program: Command, ctx: Context): RootCommand {
         '  shipbook completion powershell | Out-String | Invoke-Expression',
     )
     .action((shell: string) => {
-      if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`no completion for shell "${shell}"`, { suggestion: `Shells: ${SHELLS.join(', ')}.` });
+      if (!(SHELLS as readonly string[]).includes(shell))
+        throw new UsageError(`no completion for shell "${shell}"`, { suggestion: `Shells: ${SHELLS.join(', ')}.` });
       if (shell === 'bash') return ctx.io.out(bashScript(program.name()));
       if (shell === 'zsh') ctx.io.out(zshPrelude(program.name()));
-      withConsole((s) => ctx.io.out(s), () => t.setup(program.name(), program.name(), shell));
+      withConsole(
+        (s) => ctx.io.out(s),
+        () => t.setup(program.name(), program.name(), shell),
+      );
     });
   const complete = program.commands.find((c) => c.name() === 'complete' && c !== completion) as Cmd | undefined;
   complete?.action((args: string[]) => {

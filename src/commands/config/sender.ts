@@ -36,7 +36,12 @@ function senderProfile(choice: ProfileChoice, what: string): string {
 /** One line for a sender: `Priya Raman, Harbour Homewares Pty Ltd, Unit 4, 18 Bourke Road, Alexandria 2015 AU`. */
 function senderSummary(a: SenderAddress): string {
   const lines = Array.isArray(a.address_lines) ? a.address_lines.filter((l) => typeof l === 'string' && l.trim() !== '') : [];
-  return [`${String(a.first_name ?? '')} ${String(a.last_name ?? '')}`.trim(), a.company, ...lines, `${String(a.city ?? '')} ${String(a.postcode ?? '')} ${String(a.country ?? '')}`.trim()]
+  return [
+    `${String(a.first_name ?? '')} ${String(a.last_name ?? '')}`.trim(),
+    a.company,
+    ...lines,
+    `${String(a.city ?? '')} ${String(a.postcode ?? '')} ${String(a.country ?? '')}`.trim(),
+  ]
     .filter((part) => typeof part === 'string' && part !== '')
     .join(', ');
 }
@@ -79,7 +84,12 @@ function runSenderList(ctx: Context): void {
     ctx.io.err(`No sender is saved in profile "${choice.name}". Save one with: shipbook config sender set <name> <address-file>\n`);
     return;
   }
-  printTable(ctx.io, ctx.output.format, [{ header: 'NAME' }, { header: 'ADDRESS' }], names.map((n) => [n, senderSummary(senders[n]!)]));
+  printTable(
+    ctx.io,
+    ctx.output.format,
+    [{ header: 'NAME' }, { header: 'ADDRESS' }],
+    names.map((n) => [n, senderSummary(senders[n]!)]),
+  );
 }
 
 /** Runs `config sender show <name>`: the saved address, as YAML (as data in a machine format: `--json`, `--output yaml|ndjson`). */

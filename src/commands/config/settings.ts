@@ -85,7 +85,9 @@ async function runConfigSet(key: string, value: string, ctx: Context): Promise<v
     d.profiles ??= {};
     d.profiles[name] = next;
   }, warnOn(ctx));
-  ctx.io.err(`${paint(ctx.io, 'green', '✔')} ${existed ? '' : `created profile "${name}"; `}${key} of profile "${name}" is now ${JSON.stringify(normalised)}\n`);
+  ctx.io.err(
+    `${paint(ctx.io, 'green', '✔')} ${existed ? '' : `created profile "${name}"; `}${key} of profile "${name}" is now ${JSON.stringify(normalised)}\n`,
+  );
 }
 
 /**
@@ -199,7 +201,12 @@ export function configGetCommand(ctx: Context): Command {
 export function configSetCommand(ctx: Context): Command {
   return new Command('set')
     .summary('change one setting of the profile (creating the profile), or default-profile')
-    .argument('<key>', `one of ${SETTING_KEYS.filter((s) => !s.secret).map((s) => s.key).join(', ')}`)
+    .argument(
+      '<key>',
+      `one of ${SETTING_KEYS.filter((s) => !s.secret)
+        .map((s) => s.key)
+        .join(', ')}`,
+    )
     .argument('<value>', 'the new value')
     .addHelpText(
       'after',

@@ -65,10 +65,15 @@ async function runDoctor(o: DoctorOptions, ctx: Context): Promise<void> {
   else ctx.io.out(renderChecks(ctx.io, ctx.output.format, results));
   const failed = results.filter((r) => r.status === 'fail');
   if (failed.length > 0) {
-    throw new ShipbookError('doctor_failed', `${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.map((r) => r.name).join(', ')}`, doctorExitCode(results), {
-      suggestion: failed[0]!.fix,
-      reported: true,
-    });
+    throw new ShipbookError(
+      'doctor_failed',
+      `${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.map((r) => r.name).join(', ')}`,
+      doctorExitCode(results),
+      {
+        suggestion: failed[0]!.fix,
+        reported: true,
+      },
+    );
   }
 }
 
@@ -82,7 +87,7 @@ export function doctorCommand(ctx: Context): Command {
         '  each setting comes from (flag, environment, file, default); that the base URL answers and\n' +
         '  the key is accepted (a fetch-order-data read of an order that does not exist: nothing is\n' +
         '  changed); that a callback receiver can listen on --listen (default 127.0.0.1, any port);\n' +
-        '  and the built-in sandbox\'s state directory.\n' +
+        "  and the built-in sandbox's state directory.\n" +
         'Exits 0 when no check failed, else with the exit code of the first failure (see "shipbook help exit-codes").',
     )
     .option('--listen <host:port>', 'check that a callback receiver can listen here (as book --listen)')

@@ -82,7 +82,8 @@ const HELP_EXTRAS: Record<string, HelpExtra> = {
     examples: ['shipbook config list', 'shipbook --profile staging config set base-url https://staging.example.com/', 'shipbook config sender list'],
   },
   'config list': {
-    description: 'Show every setting of the active profile with its value (the API key as ****abcd) and where it comes from: flag, environment, file or default.',
+    description:
+      'Show every setting of the active profile with its value (the API key as ****abcd) and where it comes from: flag, environment, file or default.',
   },
   'config get': {
     description: 'Print the value of one setting of the active profile; the API key only as ****abcd.',
@@ -100,7 +101,8 @@ const HELP_EXTRAS: Record<string, HelpExtra> = {
     examples: ['shipbook config sender set warehouse warehouse.yaml', 'shipbook config sender list', 'shipbook config sender show warehouse --json'],
   },
   'config sender set': {
-    description: 'Check an address file (JSON or YAML: first_name, last_name, company, email, phone, country, postcode, city, address_lines) and save it under a name.',
+    description:
+      'Check an address file (JSON or YAML: first_name, last_name, company, email, phone, country, postcode, city, address_lines) and save it under a name.',
     examples: ['shipbook config sender set warehouse warehouse.yaml', 'cat address.json | shipbook config sender set home -'],
   },
   'config sender list': {
@@ -167,7 +169,9 @@ function globalFlags(program: Command, width: number): string {
   const options = help.visibleOptions(program).filter((o: Option) => o.long !== '--help' && o.long !== '--version');
   if (options.length === 0) return '';
   const termWidth = Math.max(...options.map((o) => help.displayWidth(help.styleOptionTerm(help.optionTerm(o)))));
-  const lines = options.map((o) => help.formatItem(help.styleOptionTerm(help.optionTerm(o)), termWidth, help.styleOptionDescription(optionDescription(o)), help));
+  const lines = options.map((o) =>
+    help.formatItem(help.styleOptionTerm(help.optionTerm(o)), termWidth, help.styleOptionDescription(optionDescription(o)), help),
+  );
   return `Global flags (any command):\n${lines.join('\n')}`;
 }
 
@@ -195,7 +199,11 @@ export function applyHelpExtras(program: Command): void {
       if (after.notes.length === 0 && !withGlobals && examples.length === 0) return;
       cmd.addHelpText('after', () => {
         const flags = withGlobals ? globalFlags(program, width()) : '';
-        const sections = [...after.notes, ...(flags !== '' ? [flags] : []), ...(examples.length > 0 ? [`Examples:\n${examples.map((l) => `  ${l}`).join('\n')}`] : [])];
+        const sections = [
+          ...after.notes,
+          ...(flags !== '' ? [flags] : []),
+          ...(examples.length > 0 ? [`Examples:\n${examples.map((l) => `  ${l}`).join('\n')}`] : []),
+        ];
         return sections.length > 0 ? `\n${sections.join('\n\n')}` : '';
       });
     });

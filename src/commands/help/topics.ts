@@ -77,7 +77,11 @@ function plain(text: string): string {
 }
 
 function splitRow(line: string): string[] {
-  return line.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split(/(?<!\\)\|/).map((c) => plain(c.trim().replace(/\\\|/g, '|')));
+  return line
+    .replace(/^\s*\|/, '')
+    .replace(/\|\s*$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => plain(c.trim().replace(/\\\|/g, '|')));
 }
 
 /**
@@ -94,7 +98,12 @@ export function renderSection(section: string, width: number): string {
     const text = plain(paragraph.join(' ').replace(/\s+/g, ' ').trim());
     const bullet = /^([-*] |\d+\. )/.exec(text)?.[0] ?? '';
     const body = wrapCell(text.slice(bullet.length), Math.max(20, width - bullet.length));
-    out.push(body.split('\n').map((l, i) => (i === 0 ? bullet : ' '.repeat(bullet.length)) + l).join('\n'));
+    out.push(
+      body
+        .split('\n')
+        .map((l, i) => (i === 0 ? bullet : ' '.repeat(bullet.length)) + l)
+        .join('\n'),
+    );
     paragraph = [];
   };
   let inFence = false;
@@ -127,7 +136,10 @@ export function renderSection(section: string, width: number): string {
     }
   }
   flush();
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
 }
 
 /** The text of one topic, read from the manual. @throws UsageError for an unknown topic or a manual without it. */
@@ -165,9 +177,7 @@ export function installHelpCommand(program: Command, ctx: Context): void {
   program.helpCommand(false);
   const help = new Command('help')
     .summary('help for a command, or a topic: environment, exit-codes, formats')
-    .description(
-      `Shows the help of a command (any depth), or a help topic:\n${HELP_TOPICS.map((t) => `  ${t.name.padEnd(12)} ${t.summary}`).join('\n')}`,
-    )
+    .description(`Shows the help of a command (any depth), or a help topic:\n${HELP_TOPICS.map((t) => `  ${t.name.padEnd(12)} ${t.summary}`).join('\n')}`)
     .argument('[command-or-topic...]', 'a command path (order accept) or a topic name')
     .addHelpText('after', '\nExamples:\n  shipbook help order accept\n  shipbook help exit-codes\n  shipbook help environment')
     .action((words: string[]) => {

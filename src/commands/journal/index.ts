@@ -35,13 +35,25 @@ function truth(s: EntryState, journal: string | undefined): { known: string; nex
     case 'book':
       return s.resolvedAs === 'not_created'
         ? { known: 'resolved: not created', next: 'the next book of its input creates it', command: shellCommand('book', file) }
-        : { known: s.error ? `nothing was created: ${s.error.message}` : 'nothing was created', next: 'the next book of its input books it', command: shellCommand('book', file) };
+        : {
+            known: s.error ? `nothing was created: ${s.error.message}` : 'nothing was created',
+            next: 'the next book of its input books it',
+            command: shellCommand('book', file),
+          };
     case 'already_booked':
       return { known: `booked: order ${r.orderId}, processed`, next: null, command: null };
     case 'accept':
-      return { known: `order ${r.orderId} exists, not accepted${s.error ? ` (last error: ${s.error.message})` : ''}`, next: 'the next book of its input accepts it (never creates another)', command: shellCommand('order', 'get', r.orderId) };
+      return {
+        known: `order ${r.orderId} exists, not accepted${s.error ? ` (last error: ${s.error.message})` : ''}`,
+        next: 'the next book of its input accepts it (never creates another)',
+        command: shellCommand('order', 'get', r.orderId),
+      };
     case 'wait':
-      return { known: `order ${r.orderId} is accepted; its result was not seen`, next: 'the next book of its input waits for its result', command: shellCommand('order', 'get', r.orderId) };
+      return {
+        known: `order ${r.orderId} is accepted; its result was not seen`,
+        next: 'the next book of its input waits for its result',
+        command: shellCommand('order', 'get', r.orderId),
+      };
     case 'unknown':
       return {
         known: `a ${s.unknownStep ?? 'create'} request was sent and its answer never came: the order may exist${s.transientIds?.length ? ` (transient ids ${s.transientIds.join(', ')})` : ''}`,
@@ -55,9 +67,17 @@ function truth(s: EntryState, journal: string | undefined): { known: string; nex
         command: shellCommand('shipment', 'combine', ...s.shipmentIds, '--main', file),
       };
     case 'ended':
-      return { known: `order ${r.orderId}: its booking ended${s.error ? `: ${s.error.message}` : ''}`, next: 'book the file again with --again to make a second order', command: shellCommand('order', 'get', r.orderId) };
+      return {
+        known: `order ${r.orderId}: its booking ended${s.error ? `: ${s.error.message}` : ''}`,
+        next: 'book the file again with --again to make a second order',
+        command: shellCommand('order', 'get', r.orderId),
+      };
     case 'over_limit':
-      return { known: `order ${r.orderId} was refused by --max-total ${s.limit ?? '?'} and cancelled`, next: `book it with a limit of at least ${s.total ?? 'its total'}`, command: shellCommand('book', file, '--max-total', s.total ?? '<aud>') };
+      return {
+        known: `order ${r.orderId} was refused by --max-total ${s.limit ?? '?'} and cancelled`,
+        next: `book it with a limit of at least ${s.total ?? 'its total'}`,
+        command: shellCommand('book', file, '--max-total', s.total ?? '<aud>'),
+      };
   }
 }
 
@@ -105,7 +125,9 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
     }
   } catch (err) {
     if (err instanceof ShipbookError) throw err;
-    throw new ShipbookError('journal_unreadable', (err as Error).message, EXIT.INPUT, { suggestion: 'The journal is NDJSON written by shipbook book; do not edit it by hand.' });
+    throw new ShipbookError('journal_unreadable', (err as Error).message, EXIT.INPUT, {
+      suggestion: 'The journal is NDJSON written by shipbook book; do not edit it by hand.',
+    });
   }
   const orders = states.map((s) => row(s, o.journal));
   ctx.output.write({ journal: where, orders }, () => {
@@ -124,7 +146,13 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
           { header: 'order', atomic: true },
           { header: 'known / next' },
         ],
-        orders.map((r) => [r.id, r.line === null ? (r.file ?? '') : `${r.file ?? ''}:${r.line}`, r.stage, r.order_id ?? '', [r.known, r.command ?? ''].filter(Boolean).join(' — ')]),
+        orders.map((r) => [
+          r.id,
+          r.line === null ? (r.file ?? '') : `${r.file ?? ''}:${r.line}`,
+          r.stage,
+          r.order_id ?? '',
+          [r.known, r.command ?? ''].filter(Boolean).join(' — '),
+        ]),
       ),
     );
   });
@@ -140,9 +168,15 @@ async function runJournalResolve(o: { journal?: string; entry: string; order?: s
   const target = await ctx.targetId();
   let ledger: Ledger;
   try {
-    ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, ...(o.journal !== undefined ? { copy: { path: o.journal, lock: true } } : {}), command: 'shipbook journal resolve' });
+    ledger = await Ledger.open({
+      stateDir: ctx.stateDir(),
+      target,
+      ...(o.journal !== undefined ? { copy: { path: o.journal, lock: true } } : {}),
+      command: 'shipbook journal resolve',
+    });
   } catch (err) {
-    if (err instanceof JournalLockedError) throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, { suggestion: 'Resolve it once that batch has finished.' });
+    if (err instanceof JournalLockedError)
+      throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, { suggestion: 'Resolve it once that batch has finished.' });
     throw err;
   }
   try {
@@ -152,12 +186,20 @@ async function runJournalResolve(o: { journal?: string; entry: string; order?: s
     const earlier = entry.resolvedAs ?? (entry.orderId !== undefined ? entry.orderId : undefined);
     if (earlier !== undefined && earlier !== answer && !o.force) {
       const said = earlier === 'not_created' ? 'not created' : `order ${earlier}`;
-      throw new UsageError(`${entry.id} is already recorded as ${said}${entry.resolvedAs !== undefined ? ' (an earlier journal resolve)' : ''}; recording ${answer === 'not_created' ? 'not created' : `order ${answer}`} would contradict it`, {
-        suggestion: `Check with "${shellCommand('order', 'get', earlier === 'not_created' ? answer : earlier)}"; if the earlier answer was wrong, give --force.`,
-      });
+      throw new UsageError(
+        `${entry.id} is already recorded as ${said}${entry.resolvedAs !== undefined ? ' (an earlier journal resolve)' : ''}; recording ${answer === 'not_created' ? 'not created' : `order ${answer}`} would contradict it`,
+        {
+          suggestion: `Check with "${shellCommand('order', 'get', earlier === 'not_created' ? answer : earlier)}"; if the earlier answer was wrong, give --force.`,
+        },
+      );
     }
     if (o.order !== undefined) await checkOrder(ctx, o.order, entry, target, o.force);
-    const state = ledger.append({ id: entry.id, event: 'resolved', ...(o.order ? { order_id: o.order } : { not_created: true }), ...(o.force && earlier !== undefined ? { forced: true } : {}) });
+    const state = ledger.append({
+      id: entry.id,
+      event: 'resolved',
+      ...(o.order ? { order_id: o.order } : { not_created: true }),
+      ...(o.force && earlier !== undefined ? { forced: true } : {}),
+    });
     await ledger.durable();
     ctx.output.write({ resolved: row(state, o.journal) }, () => {
       ctx.io.err(
@@ -182,7 +224,9 @@ async function checkOrder(ctx: Context, orderId: string, entry: EntryState, targ
     order = await fetchOrder(await ctx.api(), orderId, profile.paths);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
-      throw new UsageError(`order ${orderId} does not exist at ${targetLabel(target)}; nothing was recorded`, { suggestion: 'Give the id of the order the service has for this document, or --not-created.' });
+      throw new UsageError(`order ${orderId} does not exist at ${targetLabel(target)}; nothing was recorded`, {
+        suggestion: 'Give the id of the order the service has for this document, or --not-created.',
+      });
     }
     throw err;
   }
@@ -204,11 +248,16 @@ export function journalCommand(ctx: Context): Command {
     .description(
       'Every document booked against a target service is recorded in its ledger (in the state directory), whichever way it was booked. Show where each document stands and the next step, and settle unknown ones.',
     )
-    .addHelpText('after', '\nExamples:\n  shipbook journal show\n  shipbook journal show --journal ci/journal.ndjson --json\n  shipbook journal resolve 3f9c2a1b --order ORD-1A2B3C4D\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  shipbook journal show\n  shipbook journal show --journal ci/journal.ndjson --json\n  shipbook journal resolve 3f9c2a1b --order ORD-1A2B3C4D\n',
+    )
     .addCommand(
       new Command('show')
         .summary('every document and where it stands')
-        .description('Every document: its identity, input file and line, stage (new, unknown, created, accepted, processed, failed), order id, what is known, and the exact next step.')
+        .description(
+          'Every document: its identity, input file and line, stage (new, unknown, created, accepted, processed, failed), order id, what is known, and the exact next step.',
+        )
         .option(...journalOption)
         .addHelpText('after', '\nExamples:\n  shipbook journal show\n  shipbook journal show --journal ci/journal.ndjson --json\n')
         .action((flags: { journal?: string }) => runJournalShow({ ...(flags.journal !== undefined ? { journal: resolvePath(flags.journal) } : {}) }, ctx)),
@@ -217,16 +266,28 @@ export function journalCommand(ctx: Context): Command {
       new Command('resolve')
         .summary('settle an unknown document: it was created as --order, or --not-created')
         .description(
-          'A create whose answer never came is unknown: no book sends it again by itself. Once you know what became of it, record it here (an --order is checked at the service: it must exist and carry the document\'s transient ids); the next book continues from there. An earlier, different answer is kept unless --force.',
+          "A create whose answer never came is unknown: no book sends it again by itself. Once you know what became of it, record it here (an --order is checked at the service: it must exist and carry the document's transient ids); the next book continues from there. An earlier, different answer is kept unless --force.",
         )
         .argument('<entry>', 'the document\'s identity (or its first characters), from "shipbook journal show"')
         .option('--order <order-id>', 'it was created: the id of the order the service has')
         .option('--not-created', 'it was not created: the next book creates it', false)
         .option('--force', 'record the answer even though it contradicts an earlier one', false)
         .option(...journalOption)
-        .addHelpText('after', '\nExamples:\n  shipbook journal resolve 3f9c2a1b7d4e5f60-1 --order ORD-1A2B3C4D\n  shipbook journal resolve 3f9c2a1b --not-created\n')
+        .addHelpText(
+          'after',
+          '\nExamples:\n  shipbook journal resolve 3f9c2a1b7d4e5f60-1 --order ORD-1A2B3C4D\n  shipbook journal resolve 3f9c2a1b --not-created\n',
+        )
         .action((entry: string, flags: { journal?: string; order?: string; notCreated: boolean; force: boolean }) =>
-          runJournalResolve({ ...(flags.journal !== undefined ? { journal: resolvePath(flags.journal) } : {}), entry, order: flags.order, notCreated: flags.notCreated, force: flags.force }, ctx),
+          runJournalResolve(
+            {
+              ...(flags.journal !== undefined ? { journal: resolvePath(flags.journal) } : {}),
+              entry,
+              order: flags.order,
+              notCreated: flags.notCreated,
+              force: flags.force,
+            },
+            ctx,
+          ),
         ),
     );
 }

@@ -54,16 +54,20 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command: shellCommand('order', 'accept', o.orderId, '--wait') });
   ctx.defer(() => ledger.close());
   const profile = await ctx.profile();
-  const outcome = await bookEntry({ id: `order:${o.orderId}`, doc: { kind: 'pending', orderId: o.orderId } }, { action: 'book' }, {
-    api,
-    ledger,
-    paths: profile.paths,
-    accept,
-    waitForResult: (orderId, _resumed, signal) => waiter.wait(orderId, signal),
-    onEvent: progress.onEvent,
-    now: () => ctx.now().getTime(),
-    stop: ctx.signal,
-  }).finally(() => {
+  const outcome = await bookEntry(
+    { id: `order:${o.orderId}`, doc: { kind: 'pending', orderId: o.orderId } },
+    { action: 'book' },
+    {
+      api,
+      ledger,
+      paths: profile.paths,
+      accept,
+      waitForResult: (orderId, _resumed, signal) => waiter.wait(orderId, signal),
+      onEvent: progress.onEvent,
+      now: () => ctx.now().getTime(),
+      stop: ctx.signal,
+    },
+  ).finally(() => {
     // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
     progress.settle();
     progress.close();
@@ -99,7 +103,9 @@ export function orderAcceptCommand(ctx: Context): Command {
     )
     .action(async (orderId: string, flags: PaymentFlags & WaitFlags & { wait?: boolean }) => {
       if (!flags.wait && hasWaitFlags(flags)) {
-        throw new UsageError('--poll, --callback-url, --listen and --timeout go with --wait', { suggestion: `${shellCommand('order', 'accept', orderId)} --wait …` });
+        throw new UsageError('--poll, --callback-url, --listen and --timeout go with --wait', {
+          suggestion: `${shellCommand('order', 'accept', orderId)} --wait …`,
+        });
       }
       const { wait, ...rest } = flags;
       await runOrderAccept({ ...rest, orderId, ...(wait ? { wait: waitSettings(flags) } : {}) }, ctx);

@@ -28,7 +28,9 @@ async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void
 export function orderCancelCommand(ctx: Context): Command {
   return new Command('cancel')
     .summary('cancel a pending order')
-    .description('Cancel a pending order with cancel-order (PUT /orders/{order_id}/cancel/ unless the profile says otherwise). An accepted order cannot be cancelled.')
+    .description(
+      'Cancel a pending order with cancel-order (PUT /orders/{order_id}/cancel/ unless the profile says otherwise). An accepted order cannot be cancelled.',
+    )
     .argument('<order-id>', 'id of the pending order', idArgument)
     .addHelpText('after', '\nExamples:\n  shipbook order cancel ORD-1A2B3C4D\n  shipbook order cancel ORD-1A2B3C4D --json\n')
     .action(async (orderId: string) => runOrderCancel({ orderId }, ctx));

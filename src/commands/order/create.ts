@@ -34,6 +34,9 @@ export function orderCreateCommand(ctx: Context): Command {
     .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
     .option('--max-total <aud>', 'cancel the new order if its exact total is above this (AUD), exit 9')
     .option('--save-as <file>', 'write the order as a file that creates it again without prompts')
-    .addHelpText('after', '\nExamples:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n  shipbook order create fixtures/wizard/no-service.yaml --service cheapest --max-total 50\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n  shipbook order create fixtures/wizard/no-service.yaml --service cheapest --max-total 50\n',
+    )
     .action(async (file: string | undefined, flags: OrderInputFlags) => runOrderCreate({ ...flags, file }, ctx));
 }

@@ -44,7 +44,9 @@ async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
 export function orderGetCommand(ctx: Context): Command {
   return new Command('get')
     .summary('show an order: status, price and tracking numbers')
-    .description('Show an order with fetch-order-data (GET /orders/{order_id}/ unless the profile says otherwise): its status, price and every shipment with its tracking number.')
+    .description(
+      'Show an order with fetch-order-data (GET /orders/{order_id}/ unless the profile says otherwise): its status, price and every shipment with its tracking number.',
+    )
     .argument('<order-id>', 'id of the order', idArgument)
     .addHelpText('after', '\nExamples:\n  shipbook order get ORD-1A2B3C4D\n  shipbook order get ORD-1A2B3C4D --json\n')
     .action(async (orderId: string) => runOrderGet({ orderId }, ctx));

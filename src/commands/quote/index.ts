@@ -40,7 +40,8 @@ function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>): QuoteR
   if (!asked && (!o.from || !o.to || o.packages.length === 0)) {
     const missing = missingQuoteParts(partialQuote(o));
     throw new UsageError(`give a quote file, or --from, --to and at least one --package; missing:\n  ${missing.join('\n  ')}`, {
-      suggestion: 'For example: shipbook quote --from AU:2000:Sydney --to AU:3000:Melbourne --package 30x20x15cm:2.5kg (on a terminal, the missing parts are asked).',
+      suggestion:
+        'For example: shipbook quote --from AU:2000:Sydney --to AU:3000:Melbourne --package 30x20x15cm:2.5kg (on a terminal, the missing parts are asked).',
     });
   }
   const from = asked?.from ?? parsePlace('--from', o.from!);
@@ -85,7 +86,10 @@ async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const services = o.get ? await quoteServicesSinglePackage(api, quote, {}, (await ctx.profile()).quoteParams) : await quoteServices(api, quote);
   const warnings = services.flatMap((s) => priceWarnings(`service ${s.code}`, s.price));
-  rememberServiceCodes(ctx.stateDir(), services.map((s) => s.code));
+  rememberServiceCodes(
+    ctx.stateDir(),
+    services.map((s) => s.code),
+  );
   ctx.output.write(withWarnings(ctx, { services: sortServices(services) }, warnings), () => {
     if (services.length === 0) ctx.io.err('No service is offered for this route and these packages.\n');
     else printQuote(ctx.io, ctx.output.format, services);
@@ -129,7 +133,10 @@ export function quoteCommand(ctx: Context): Command {
     .option('--value <aud>', 'value of the goods in AUD')
     .option('--insurance <aud>', 'amount to insure in AUD')
     .addOption(new Option('--get', 'use GET /quote/ (single package only)'))
-    .addHelpText('after', '\nExamples:\n  shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook quote --from AU:2000:Sydney --to AU:3000:Melbourne --package 30x20x15cm:2.5kg\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook quote --from AU:2000:Sydney --to AU:3000:Melbourne --package 30x20x15cm:2.5kg\n',
+    )
     .action(async (file: string | undefined, flags: Omit<QuoteOptions, 'file' | 'packages'> & { package?: string[] }) => {
       await runQuote({ ...flags, file, packages: flags.package ?? [] }, ctx);
     });

@@ -119,7 +119,13 @@ async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise
   }
   ctx.output.write(status, () => {
     const line = (what: string, c: { total: number; by_status: Record<string, number> }) =>
-      `${what}\t${c.total}${c.total > 0 ? `\t${Object.entries(c.by_status).map(([k, n]) => `${k} ${n}`).join(', ')}` : ''}\n`;
+      `${what}\t${c.total}${
+        c.total > 0
+          ? `\t${Object.entries(c.by_status)
+              .map(([k, n]) => `${k} ${n}`)
+              .join(', ')}`
+          : ''
+      }\n`;
     ctx.io.out(`state\t${dir}${status.exists ? '' : '\t(empty: nothing stored yet)'}\n`);
     ctx.io.out(line('orders', status.orders));
     ctx.io.out(line('shipments', status.shipments));
@@ -155,7 +161,9 @@ async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Cont
   }
   if (!o.yes) {
     if (!ctx.io.canPrompt) {
-      throw new UsageError(`resetting deletes every order and shipment of the sandbox in ${dir}: confirm with --yes`, { suggestion: 'shipbook sandbox reset --yes' });
+      throw new UsageError(`resetting deletes every order and shipment of the sandbox in ${dir}: confirm with --yes`, {
+        suggestion: 'shipbook sandbox reset --yes',
+      });
     }
     const ok = await ctx.prompter().confirm({ message: `Delete every order and shipment of the sandbox in ${dir}?`, default: false });
     if (!ok) {
@@ -173,7 +181,9 @@ async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Cont
   ctx.io.err(
     `The sandbox state in ${dir} was reset: no orders, no shipments${forgot ? ', and its ledger of booked documents is cleared' : ''}.\n` +
       (kept.length > 0 ? `Kept (not the sandbox's): ${kept.slice(0, 5).join(', ')}${kept.length > 5 ? ', …' : ''}.\n` : '') +
-      (forgot ? "Batch journals (.shipbook/journal-*.ndjson, --journal files) still name the old orders: remove them too before booking those documents again.\n" : ''),
+      (forgot
+        ? 'Batch journals (.shipbook/journal-*.ndjson, --journal files) still name the old orders: remove them too before booking those documents again.\n'
+        : ''),
   );
 }
 
@@ -185,67 +195,101 @@ export function sandboxCommand(ctx: Context): Command {
   const stateOption = '--state <dir>';
   const status = new Command('status')
     .summary("where the built-in sandbox's state lives, and its orders and shipments by status")
-    .description("Show where the built-in sandbox keeps its state ($SHIPBOOK_STATE_DIR, else $XDG_STATE_HOME/shipbook, else ~/.local/state/shipbook) and how many orders and shipments it holds, by status.")
+    .description(
+      'Show where the built-in sandbox keeps its state ($SHIPBOOK_STATE_DIR, else $XDG_STATE_HOME/shipbook, else ~/.local/state/shipbook) and how many orders and shipments it holds, by status.',
+    )
     .option(stateOption, 'a sandbox state directory instead of the built-in one')
     .addHelpText('after', '\nExamples:\n  shipbook sandbox status\n  shipbook sandbox status --json\n  shipbook sandbox status --state ./sandbox-state\n')
     // `sandbox` has its own --state, which commander fills when the flag follows the subcommand too.
     .action(async (_flags: { state?: string }, cmd: Command) => runSandboxStatus({ stateDir: (cmd.optsWithGlobals() as { state?: string }).state }, ctx));
   const reset = new Command('reset')
     .summary("delete the built-in sandbox's orders and shipments")
-    .description('Start the built-in sandbox again from nothing: delete its stored orders and shipments. Asks on a terminal; give --yes otherwise. Also the fix for a state that cannot be read.')
+    .description(
+      'Start the built-in sandbox again from nothing: delete its stored orders and shipments. Asks on a terminal; give --yes otherwise. Also the fix for a state that cannot be read.',
+    )
     .option(stateOption, 'a sandbox state directory instead of the built-in one')
     .option('-y, --yes', 'do not ask', false)
     .addHelpText('after', '\nExamples:\n  shipbook sandbox reset\n  shipbook sandbox reset --yes\n')
-    .action(async (flags: { yes: boolean }, cmd: Command) => runSandboxReset({ stateDir: (cmd.optsWithGlobals() as { state?: string }).state, yes: flags.yes }, ctx));
-  return new Command('sandbox')
-    .summary('run the simulated booking service on this machine')
-    .description(
-      'Run the sandbox (a real HTTP server) in the foreground, for trying shipbook or testing against it. Its state is kept in memory, ' +
-        'or in --state <dir> so it survives a restart. Without a configured base URL, every command uses the built-in sandbox instead: ' +
-        'started for the command, with its state in $SHIPBOOK_STATE_DIR (see "shipbook sandbox status").',
-    )
-    // Its own default port: `callback listen` and the --callback-url receiver use 8787.
-    .option('--port <port>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
-    .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
-    .option('--api-key <key>', 'require this API key on operations that need authorization')
-    .option('--delay <duration>', 'time from acceptance to the booking result', '1500ms')
-    .option('--free-pickup', 'the sandbox account has the free-pickup option (combine without main_shipment)', false)
-    .option(stateOption, 'keep orders and shipments in this directory (default: in memory)')
-    .option('--no-log', 'no line per request on stderr (for load tests)')
-    .option('--fail-rate <share>', 'answer that share of booking requests 500 or 503 without processing them (e.g. 0.2 or 20%)')
-    .option('--reset-rate <share>', 'close that share of connections without an answer, half of them after processing the request')
-    .option('--latency <duration>', 'add this to every answer (e.g. 50ms)')
-    .option('--rate-limit <n/s>', 'answer 429 with Retry-After beyond this many requests per second (e.g. 50/s)')
-    .addCommand(status)
-    .addCommand(reset)
-    .addHelpText(
-      'after',
-      '\nExamples:\n  shipbook sandbox\n  shipbook sandbox --port 8788 --state ./sandbox-state\n  SHIPBOOK_BASE_URL=http://127.0.0.1:8788/ SHIPBOOK_API_KEY=sk_sandbox_builtin shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook sandbox status\n  shipbook sandbox reset --yes\n',
-    )
-    .action(async (flags: { port: string; host: string; apiKey?: string; delay: string; freePickup: boolean; state?: string; log: boolean; failRate?: string; resetRate?: string; latency?: string; rateLimit?: string }) => {
-      const { parseFaultRate, parseRateLimit } = await import('../../sandbox/index.js');
-      const rate = (flag: string, text: string | undefined) => {
-        if (text === undefined) return undefined;
-        const v = parseFaultRate(text);
-        if (v === undefined) throw new UsageError(`${flag} must be a share from 0 to 1, or a percentage (got "${text}")`, { suggestion: `For example ${flag} 0.2 or ${flag} 20%` });
-        return v;
-      };
-      let rateLimit: number | undefined;
-      if (flags.rateLimit !== undefined) {
-        rateLimit = parseRateLimit(flags.rateLimit);
-        if (rateLimit === undefined) throw new UsageError(`--rate-limit must be requests per second, e.g. 50/s (got "${flags.rateLimit}")`);
-      }
-      const faults = {
-        failRate: rate('--fail-rate', flags.failRate),
-        resetRate: rate('--reset-rate', flags.resetRate),
-        latencyMs: flags.latency === undefined ? undefined : parseDuration('--latency', flags.latency),
-        rateLimit,
-      };
-      const port = Number(flags.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number 0-65535 (got "${flags.port}")`);
-      await runSandbox(
-        { host: flags.host, port, apiKey: flags.apiKey, delayMs: parseDuration('--delay', flags.delay), freePickup: flags.freePickup, stateDir: flags.state, quiet: !flags.log, faults },
-        ctx,
-      );
-    });
+    .action(async (flags: { yes: boolean }, cmd: Command) =>
+      runSandboxReset({ stateDir: (cmd.optsWithGlobals() as { state?: string }).state, yes: flags.yes }, ctx),
+    );
+  return (
+    new Command('sandbox')
+      .summary('run the simulated booking service on this machine')
+      .description(
+        'Run the sandbox (a real HTTP server) in the foreground, for trying shipbook or testing against it. Its state is kept in memory, ' +
+          'or in --state <dir> so it survives a restart. Without a configured base URL, every command uses the built-in sandbox instead: ' +
+          'started for the command, with its state in $SHIPBOOK_STATE_DIR (see "shipbook sandbox status").',
+      )
+      // Its own default port: `callback listen` and the --callback-url receiver use 8787.
+      .option('--port <port>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
+      .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+      .option('--api-key <key>', 'require this API key on operations that need authorization')
+      .option('--delay <duration>', 'time from acceptance to the booking result', '1500ms')
+      .option('--free-pickup', 'the sandbox account has the free-pickup option (combine without main_shipment)', false)
+      .option(stateOption, 'keep orders and shipments in this directory (default: in memory)')
+      .option('--no-log', 'no line per request on stderr (for load tests)')
+      .option('--fail-rate <share>', 'answer that share of booking requests 500 or 503 without processing them (e.g. 0.2 or 20%)')
+      .option('--reset-rate <share>', 'close that share of connections without an answer, half of them after processing the request')
+      .option('--latency <duration>', 'add this to every answer (e.g. 50ms)')
+      .option('--rate-limit <n/s>', 'answer 429 with Retry-After beyond this many requests per second (e.g. 50/s)')
+      .addCommand(status)
+      .addCommand(reset)
+      .addHelpText(
+        'after',
+        '\nExamples:\n  shipbook sandbox\n  shipbook sandbox --port 8788 --state ./sandbox-state\n  SHIPBOOK_BASE_URL=http://127.0.0.1:8788/ SHIPBOOK_API_KEY=sk_sandbox_builtin shipbook quote fixtures/quotes/syd-mel-single.yaml\n  shipbook sandbox status\n  shipbook sandbox reset --yes\n',
+      )
+      .action(
+        async (flags: {
+          port: string;
+          host: string;
+          apiKey?: string;
+          delay: string;
+          freePickup: boolean;
+          state?: string;
+          log: boolean;
+          failRate?: string;
+          resetRate?: string;
+          latency?: string;
+          rateLimit?: string;
+        }) => {
+          const { parseFaultRate, parseRateLimit } = await import('../../sandbox/index.js');
+          const rate = (flag: string, text: string | undefined) => {
+            if (text === undefined) return undefined;
+            const v = parseFaultRate(text);
+            if (v === undefined)
+              throw new UsageError(`${flag} must be a share from 0 to 1, or a percentage (got "${text}")`, {
+                suggestion: `For example ${flag} 0.2 or ${flag} 20%`,
+              });
+            return v;
+          };
+          let rateLimit: number | undefined;
+          if (flags.rateLimit !== undefined) {
+            rateLimit = parseRateLimit(flags.rateLimit);
+            if (rateLimit === undefined) throw new UsageError(`--rate-limit must be requests per second, e.g. 50/s (got "${flags.rateLimit}")`);
+          }
+          const faults = {
+            failRate: rate('--fail-rate', flags.failRate),
+            resetRate: rate('--reset-rate', flags.resetRate),
+            latencyMs: flags.latency === undefined ? undefined : parseDuration('--latency', flags.latency),
+            rateLimit,
+          };
+          const port = Number(flags.port);
+          if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number 0-65535 (got "${flags.port}")`);
+          await runSandbox(
+            {
+              host: flags.host,
+              port,
+              apiKey: flags.apiKey,
+              delayMs: parseDuration('--delay', flags.delay),
+              freePickup: flags.freePickup,
+              stateDir: flags.state,
+              quiet: !flags.log,
+              faults,
+            },
+            ctx,
+          );
+        },
+      )
+  );
 }

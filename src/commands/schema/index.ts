@@ -23,7 +23,12 @@ function csvField(c: (typeof CSV_COLUMNS)[number]): string {
   const rel = formatPath(c.path);
   if (c.level === 'order') return '(groups rows into one order; not sent)';
   if (c.name === 'sender') return 'order.shipments[i].collection (a saved sender)';
-  const base = c.level === 'package' ? 'order.shipments[i].packages[row]' : c.level === 'item' ? 'order.shipments[i].customs_information.items[row]' : 'order.shipments[i]';
+  const base =
+    c.level === 'package'
+      ? 'order.shipments[i].packages[row]'
+      : c.level === 'item'
+        ? 'order.shipments[i].customs_information.items[row]'
+        : 'order.shipments[i]';
   return `${base}.${rel}`;
 }
 
@@ -33,10 +38,29 @@ function csvField(c: (typeof CSV_COLUMNS)[number]): string {
  * in a machine format.
  */
 function printCsvColumns(ctx: Context): void {
-  const columns = CSV_COLUMNS.map((c) => ({ name: c.name, level: c.level, required: c.required, field: csvField(c), description: c.description, example: c.example }));
+  const columns = CSV_COLUMNS.map((c) => ({
+    name: c.name,
+    level: c.level,
+    required: c.required,
+    field: csvField(c),
+    description: c.description,
+    example: c.example,
+  }));
   ctx.output.write({ columns }, () => {
     const rows = columns.map((c) => [c.name, c.level, c.required ? 'yes' : '', c.field, c.description]);
-    if (ctx.output.format === 'table') printTable(ctx.io, ctx.output.format, [{ header: 'COLUMN', atomic: true }, { header: 'ROW OF', atomic: true }, { header: 'REQUIRED' }, { header: 'FIELD', breakAfter: './' }, { header: 'HOLDS' }], rows);
+    if (ctx.output.format === 'table')
+      printTable(
+        ctx.io,
+        ctx.output.format,
+        [
+          { header: 'COLUMN', atomic: true },
+          { header: 'ROW OF', atomic: true },
+          { header: 'REQUIRED' },
+          { header: 'FIELD', breakAfter: './' },
+          { header: 'HOLDS' },
+        ],
+        rows,
+      );
     else ctx.io.out(rows.map((r) => r.join('\t')).join('\n') + '\n');
   });
 }
@@ -75,6 +99,9 @@ export function schemaCommand(ctx: Context): Command {
         '(shipbook book orders.csv) instead: one row per package.',
     )
     .argument('<kind>', `one of ${KIND_NAMES.join(', ')}, or csv`)
-    .addHelpText('after', `\nKinds:\n${kinds}\n  ${'csv'.padEnd(width)}  the columns of a spreadsheet of orders (shipbook book orders.csv)\n\nExamples:\n  shipbook schema order > schemas/order.schema.json\n  shipbook schema csv\n`)
+    .addHelpText(
+      'after',
+      `\nKinds:\n${kinds}\n  ${'csv'.padEnd(width)}  the columns of a spreadsheet of orders (shipbook book orders.csv)\n\nExamples:\n  shipbook schema order > schemas/order.schema.json\n  shipbook schema csv\n`,
+    )
     .action((kind: string) => runSchema({ kind }, ctx));
 }

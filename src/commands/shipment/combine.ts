@@ -98,7 +98,7 @@ export function shipmentCombineCommand(ctx: Context): Command {
       'Combine shipments from "shipment create" into one parent order (PUT /shipments/) with the main ' +
         'shipment that carries them to the hub, where they are split. The parent is pending; accept it ' +
         'with "shipbook order accept". Ids come from the arguments or from a combine file (--file) holding ' +
-        '{shipments: [ids], main_shipment: …}; ids given as arguments replace the file\'s, and --main ' +
+        "{shipments: [ids], main_shipment: …}; ids given as arguments replace the file's, and --main " +
         'replaces its main_shipment. Without a main shipment the service must grant free pickup.',
     )
     .argument('[shipment-id...]', 'ids of shipments from "shipbook shipment create"')

@@ -48,7 +48,15 @@ export function shipmentCreateCommand(ctx: Context): Command {
     .argument('[file]', 'shipment file (JSON or YAML, "-" for standard input); none on a terminal: asked step by step')
     .option('--service <cheapest|code>', 'without service.code: the cheapest consolidated-mail service of a live quote, or this code')
     .option('--save-as <file>', 'write the shipment as a file that creates it again without prompts')
-    .option('--collection-from-service', 'fill collection_type and collection from the service data (shipbook service show <code>); refused when the file has a different collection')
-    .addHelpText('after', '\nExamples:\n  shipbook shipment create fixtures/shipments/au-us-1.yaml\n  shipbook shipment create fixtures/shipments/au-nz-no-collection.yaml --collection-from-service\n  shipbook shipment create fixtures/shipments/au-gb-2.yaml --json\n  shipbook shipment create                 # on a terminal: asked step by step\n')
-    .action(async (file: string | undefined, flags: { service?: string; saveAs?: string; collectionFromService?: boolean }) => runShipmentCreate({ ...flags, file }, ctx));
+    .option(
+      '--collection-from-service',
+      'fill collection_type and collection from the service data (shipbook service show <code>); refused when the file has a different collection',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  shipbook shipment create fixtures/shipments/au-us-1.yaml\n  shipbook shipment create fixtures/shipments/au-nz-no-collection.yaml --collection-from-service\n  shipbook shipment create fixtures/shipments/au-gb-2.yaml --json\n  shipbook shipment create                 # on a terminal: asked step by step\n',
+    )
+    .action(async (file: string | undefined, flags: { service?: string; saveAs?: string; collectionFromService?: boolean }) =>
+      runShipmentCreate({ ...flags, file }, ctx),
+    );
 }

@@ -29,10 +29,17 @@ type Obj = Record<string, unknown>;
  * @throws ValidationError (2) for a bad file or, without a terminal, the missing parts;
  *   PromptInterruptedError (130) on Ctrl-C; ShipbookError `declined` (130) for a declined summary
  */
-export async function readShipmentInput(file: string | undefined, flags: { service?: string; saveAs?: string; collectionFromService?: boolean }, ctx: Context): Promise<KindValue<'shipment'>> {
+export async function readShipmentInput(
+  file: string | undefined,
+  flags: { service?: string; saveAs?: string; collectionFromService?: boolean },
+  ctx: Context,
+): Promise<KindValue<'shipment'>> {
   const { io } = ctx;
   const service = flags.service !== undefined ? parseServiceFlag(flags.service) : undefined;
-  const loaded: LoadedDocument = file !== undefined ? await loadDocument(file, io.stdin) : ({ file: '(prompts)', data: { shipment: {} }, wrapper: [], locate: () => undefined } as unknown as LoadedDocument);
+  const loaded: LoadedDocument =
+    file !== undefined
+      ? await loadDocument(file, io.stdin)
+      : ({ file: '(prompts)', data: { shipment: {} }, wrapper: [], locate: () => undefined } as unknown as LoadedDocument);
   const profile = await ctx.profile();
   const resolved = resolveSenders(loaded, profile.senders, profile.name);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);

@@ -42,10 +42,20 @@ async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport
   if (!o.files.some(isCsvName)) reports.push(...(await validateFiles(o.files, options)));
   else {
     // The CSV reader (csv-parse, the column mapping) is loaded only for a run that reads a spreadsheet.
-    const [{ validateCsvFile }, { loadCsvMapping }, { csvSettings }] = await Promise.all([import('../../input/csv.js'), import('../../input/csv-map.js'), import('../common/csv-book-flags.js')]);
+    const [{ validateCsvFile }, { loadCsvMapping }, { csvSettings }] = await Promise.all([
+      import('../../input/csv.js'),
+      import('../../input/csv-map.js'),
+      import('../common/csv-book-flags.js'),
+    ]);
     const csv = csvSettings(o.csv ?? {});
     const mapping = csv.map !== undefined ? await loadCsvMapping(csv.map) : undefined;
-    const reading = { now: options.now, senders, decimalComma: csv.decimalComma, ...(csv.delimiter ? { delimiter: csv.delimiter } : {}), ...(mapping ? { mapping } : {}) };
+    const reading = {
+      now: options.now,
+      senders,
+      decimalComma: csv.decimalComma,
+      ...(csv.delimiter ? { delimiter: csv.delimiter } : {}),
+      ...(mapping ? { mapping } : {}),
+    };
     for (const f of o.files) reports.push(...(isCsvName(f) ? [await validateCsvFile({ file: f }, reading)] : await validateFiles([f], options)));
   }
   if (ctx.json) ctx.output.data(reports);
@@ -76,7 +86,7 @@ export function validateCommand(ctx: Context): Command {
     )
     .argument('<files...>', 'files, directories or "-" for standard input')
     .addOption(new Option('--kind <kind>', 'check every file as this kind').choices(KIND_NAMES))
-    .option('--map <mapping.yaml>', 'CSV: read the spreadsheets\' own headers through a mapping (as shipbook book --map)')
+    .option('--map <mapping.yaml>', "CSV: read the spreadsheets' own headers through a mapping (as shipbook book --map)")
     .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
     .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)')
     .addHelpText(

@@ -27,7 +27,9 @@ export const accountRoutes: Route[] = [
       const code = req.params.service_code!;
       const service = serviceByCode(code) ?? serviceByCode(code.toUpperCase());
       if (!service) {
-        throw notFound(`unknown service code ${code}`, [{ field: 'service_code', message: `unknown service code ${code}; the sandbox offers ${SERVICES.map((s) => s.code).join(', ')}` }]);
+        throw notFound(`unknown service code ${code}`, [
+          { field: 'service_code', message: `unknown service code ${code}; the sandbox offers ${SERVICES.map((s) => s.code).join(', ')}` },
+        ]);
       }
       return { result: { service: serviceDataWire(service) } };
     },

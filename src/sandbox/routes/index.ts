@@ -14,10 +14,4 @@ import { shipmentRoutes } from './shipments.js';
 import { testHookRoutes } from './test-hooks.js';
 
 /** All routes of the sandbox, in matching order. */
-export const ROUTES: readonly Route[] = [
-  ...quoteRoutes,
-  ...orderRoutes,
-  ...shipmentRoutes,
-  ...accountRoutes,
-  ...testHookRoutes,
-];
+export const ROUTES: readonly Route[] = [...quoteRoutes, ...orderRoutes, ...shipmentRoutes, ...accountRoutes, ...testHookRoutes];

@@ -33,9 +33,10 @@ export function wantsInsurance(options: unknown): boolean {
  * shipment's route, and the consolidated-mail service is refused (it goes through create shipment
  * and combine). Every problem is collected, with its path inside `request`.
  */
-function priceOrderShipments(
-  shipments: readonly ShipmentRequest[],
-): { priced: Array<{ request: ShipmentRequest; service: SandboxService; price: PriceCents }>; errors: FieldError[] } {
+function priceOrderShipments(shipments: readonly ShipmentRequest[]): {
+  priced: Array<{ request: ShipmentRequest; service: SandboxService; price: PriceCents }>;
+  errors: FieldError[];
+} {
   const errors: FieldError[] = [];
   const priced: Array<{ request: ShipmentRequest; service: SandboxService; price: PriceCents }> = [];
   shipments.forEach((s, i) => {
@@ -83,7 +84,12 @@ function checkPayment(payment: PaymentRequest, store: SandboxStore, now: Date): 
     const card = findStoredCard(store, payment.credit_card);
     if (!card) {
       throw invalidRequest(
-        [{ field: 'order.payment.credit_card', message: `unknown stored card id ${payment.credit_card}: the stored cards are listed by fetch-credit-card (GET /credit-cards/)` }],
+        [
+          {
+            field: 'order.payment.credit_card',
+            message: `unknown stored card id ${payment.credit_card}: the stored cards are listed by fetch-credit-card (GET /credit-cards/)`,
+          },
+        ],
         `invalid request: unknown stored card id ${payment.credit_card}`,
       );
     }
@@ -132,7 +138,8 @@ export const orderRoutes: Route[] = [
       }
       checkPayment(input.order.payment, ctx.state.store, ctx.now());
       // A card paid with and saved: kept masked (brand, last four, expiry, holder), listed by fetch-credit-card.
-      if (input.order.payment.type === 'credit_card' && input.order.payment.credit_card.save === true) saveCard(ctx.state.store, input.order.payment.credit_card, ctx.now());
+      if (input.order.payment.type === 'credit_card' && input.order.payment.credit_card.save === true)
+        saveCard(ctx.state.store, input.order.payment.credit_card, ctx.now());
       ctx.state.acceptOrder(
         id,
         {

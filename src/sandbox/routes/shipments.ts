@@ -34,14 +34,22 @@ import { wantsInsurance } from './orders.js';
 /** Codes of the consolidated-mail services (quote entries with `global_mail: true`). */
 const GLOBAL_MAIL_CODES = SERVICES.filter((s) => s.globalMail).map((s) => s.code);
 
-
 /** The address fields of a collection, compared with the service data without regard to case, spacing or `pickup`. */
 const ADDRESS_FIELDS = ['first_name', 'last_name', 'company', 'email', 'phone', 'country', 'postcode', 'city', 'address_lines'] as const;
 
 /** An address field in the form it is compared in: trimmed, inner spaces single, lower case. */
 function comparable(value: unknown): string {
-  const one = (v: unknown) => String(v ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
-  return Array.isArray(value) ? value.map(one).filter((l, i) => i === 0 || l !== '').join('\n') : one(value);
+  const one = (v: unknown) =>
+    String(v ?? '')
+      .trim()
+      .replace(/\s+/g, ' ')
+      .toLowerCase();
+  return Array.isArray(value)
+    ? value
+        .map(one)
+        .filter((l, i) => i === 0 || l !== '')
+        .join('\n')
+    : one(value);
 }
 
 /**
@@ -76,14 +84,19 @@ function priceConsolidatedShipment(s: ShipmentRequest): { priced: Priced } | { e
   const service = serviceByCode(s.service.code);
   if (service !== undefined && !service.globalMail) {
     const message = `shipment create is only for the consolidated-mail service (${GLOBAL_MAIL_CODES.join(', ')}); use order create for ${service.code}`;
-    return { errors: [{ field, message: `${service.code} is not a consolidated-mail service: use ${GLOBAL_MAIL_CODES.join(' or ')}, or create an order` }], message };
+    return {
+      errors: [{ field, message: `${service.code} is not a consolidated-mail service: use ${GLOBAL_MAIL_CODES.join(' or ')}, or create an order` }],
+      message,
+    };
   }
   const differing = collectionDataProblems(s.collection);
   if (differing.length > 0) {
     const code = service?.code ?? GLOBAL_MAIL_CODES[0]!;
     const message = `the collection of a consolidated-mail shipment must be the service's collection data (fetch-service-data, GET /services/${code}/: ${SANDBOX_HUB}); ${differing.join(', ')} differ`;
     return {
-      errors: [{ field: 'shipment.collection', message: `${message}. Take it from the service data: shipbook service show ${code}, or --collection-from-service` }],
+      errors: [
+        { field: 'shipment.collection', message: `${message}. Take it from the service data: shipbook service show ${code}, or --collection-from-service` },
+      ],
       message: `invalid request: ${message}`,
     };
   }
@@ -114,7 +127,14 @@ function priceMainShipment(s: ShipmentRequest): { priced: Priced } | { errors: F
   const field = 'main_shipment.service.code';
   const service = serviceByCode(s.service.code);
   if (service?.globalMail) {
-    return { errors: [{ field, message: `${service.code} is the consolidated-mail service itself; the main shipment to the hub uses a domestic service (SB-DOM-ROAD or SB-DOM-EXP)` }] };
+    return {
+      errors: [
+        {
+          field,
+          message: `${service.code} is the consolidated-mail service itself; the main shipment to the hub uses a domestic service (SB-DOM-ROAD or SB-DOM-EXP)`,
+        },
+      ],
+    };
   }
   const insuredCents = wantsInsurance(s.service.options) ? itemsTotalCents(s.customs_information.items) : undefined;
   const result = priceShipment(s.service.code, { collection: s.collection, delivery: s.delivery, packages: s.packages, insuredCents });
@@ -146,7 +166,12 @@ export const shipmentRoutes: Route[] = [
       if (input.main_shipment === undefined) {
         if (!ctx.options.freePickup) {
           throw invalidRequest(
-            [{ field: 'main_shipment', message: `required: this account does not have the free-pickup option; give the shipment that carries the parcels to the consolidation hub (${SANDBOX_HUB})` }],
+            [
+              {
+                field: 'main_shipment',
+                message: `required: this account does not have the free-pickup option; give the shipment that carries the parcels to the consolidation hub (${SANDBOX_HUB})`,
+              },
+            ],
             'invalid request: main_shipment is required (this account does not have the free-pickup option)',
           );
         }

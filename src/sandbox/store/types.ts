@@ -62,7 +62,13 @@ export class StoreFullError extends Error {
     readonly dir: string,
     override readonly cause: NodeJS.ErrnoException,
   ) {
-    const words: Record<string, string> = { ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', EIO: 'input/output error', EROFS: 'read-only file system', EFBIG: 'file too large' };
+    const words: Record<string, string> = {
+      ENOSPC: 'no space left on the device',
+      EDQUOT: 'disk quota exceeded',
+      EIO: 'input/output error',
+      EROFS: 'read-only file system',
+      EFBIG: 'file too large',
+    };
     super(`the sandbox cannot store its state in ${dir}: ${words[cause.code ?? ''] ?? cause.message} [${cause.code}]; nothing was changed`);
     this.name = 'StoreFullError';
   }
