@@ -37,7 +37,7 @@ describe('an internal error', () => {
     const r = run('stdout', ['validate', 'fixtures/orders/domestic-syd-mel.yaml', '--debug']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/at .*\(?src\/io\.ts:\d+:\d+\)?/);
-    expect(r.stderr).toMatch(/src\/commands\/validate\.ts:\d+:\d+/);
+    expect(r.stderr).toMatch(/src\/commands\/validate\/index\.ts:\d+:\d+/);
     expect(r.stderr).not.toContain('main.cjs:');
     expect(r.stderr).not.toMatch(SOURCE);
   });
