@@ -101,21 +101,25 @@ export const TREE_COMMANDS: ReadonlyArray<Pick<CommandEntry, 'name' | 'term' | '
   { name: 'completion', term: 'completion <shell>', summary: 'print a shell completion script (bash, zsh, fish, powershell)' },
 ];
 
-/** Global options that take a value: their value is not the command's name. */
-const VALUE_OPTIONS = new Set(['--output', '--profile', '--request-timeout']);
-
 /**
  * The command `args` (the arguments after `shipbook`) name: the first word that is not a global
- * option or its value; undefined for none (`--help`, no arguments).
+ * option or the value of one; undefined for none (`--help`, no arguments). `valueOptions` are the
+ * root command's options that take a value (`--output`, `--profile`, `--request-timeout`), read
+ * from the program itself so that a new global option cannot be mistaken for a command's name.
  */
-export function invokedCommand(args: readonly string[]): string | undefined {
+export function invokedCommand(args: readonly string[], valueOptions: ReadonlySet<string>): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') return args[i + 1];
     if (!a.startsWith('-')) return a;
-    if (VALUE_OPTIONS.has(a)) i++;
+    if (valueOptions.has(a)) i++;
   }
   return undefined;
+}
+
+/** The flags (`--output`, `-o`) of `program`'s own options that take a value. */
+function valueOptionsOf(program: Command): Set<string> {
+  return new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined)));
 }
 
 /** A stub that lists a command in the top-level help without loading it. */
@@ -135,7 +139,7 @@ const STUB_TERMS = new WeakMap<Command, string>();
  */
 export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): Promise<void> {
   const args = argv === undefined ? undefined : argv.slice(2);
-  const named = args === undefined ? undefined : invokedCommand(args);
+  const named = args === undefined ? undefined : invokedCommand(args, valueOptionsOf(program));
   const entry = named === undefined ? undefined : COMMANDS.find((c) => c.name === named);
   const topHelp = args !== undefined && named === undefined && (args.includes('--help') || args.includes('-h') || args.length === 0);
   if (args !== undefined && (entry !== undefined || topHelp)) {

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
@@ -75,8 +76,19 @@ describe('the manifest of lazily loaded commands (src/commands/index.ts)', () =>
     expect(order.commands.map((c) => c.name())).toContain('get');
     const quote = one.program.commands.find((c) => c.name() === 'quote')!;
     expect(quote.options).toHaveLength(0);
-    expect(invokedCommand(['--output', 'json', 'quote', 'x.yaml'])).toBe('quote');
-    expect(invokedCommand(['--json', '--help'])).toBeUndefined();
+    const valueOptions = new Set(['--output', '--profile', '--request-timeout']);
+    expect(invokedCommand(['--output', 'json', 'quote', 'x.yaml'], valueOptions)).toBe('quote');
+    expect(invokedCommand(['--request-timeout', '30s', 'quote'], valueOptions)).toBe('quote');
+    expect(invokedCommand(['--json', '--help'], valueOptions)).toBeUndefined();
+    // The root program's own value options are read from it: a timeout's value is not a command name.
+    const timed = await programWithOutput(['node', 'shipbook', '--request-timeout', '30s', 'quote']);
+    expect(timed.program.commands.find((c) => c.name() === 'quote')!.options.length).toBeGreaterThan(0);
+    expect(timed.program.commands.find((c) => c.name() === 'order')!.commands).toHaveLength(0);
+    // The launcher picks a code cache file by command before the program exists: it knows the same value options.
+    const { commandOf } = createRequire(import.meta.url)('../../bin/code-cache.js') as { commandOf: (args: string[]) => string };
+    const valued = timed.program.options.filter((o) => o.required || o.optional).map((o) => o.long!);
+    expect(valued.length).toBeGreaterThan(2);
+    for (const flag of valued) expect(commandOf([flag, 'x', 'quote']), flag).toBe('quote');
   });
 });
 
