@@ -50,19 +50,34 @@ const vendorPlugin = {
  * them (about 10 ms of start-up), replaced by a module that loads them on first use: commander
  * requires child_process (for subcommands that are executables, which shipbook has none of) when
  * it loads, shipbook's own modules import crypto (hashes for the ledger and the target, random
- * tokens) at their top, and undici loads http2 (which shipbook never speaks) for its constants.
+ * tokens) at their top, and undici loads http2 (which shipbook never speaks) for its constants,
+ * node:http (its client and server, about 5 ms: see UNDICI_PATCHES) for one number, and node:assert
+ * for its internal checks.
  * Each export of the module is a function that loads the built-in and calls (or constructs) its
- * namesake; `constants` is copied as it is; the other exports are getters.
+ * namesake; `constants` is copied as it is; the other exports are getters. node:assert is itself
+ * a function (`assert(value, message)`): the module is one that loads the built-in only when a
+ * check fails, and lets it throw its AssertionError.
  */
-const LAZY_BUILTINS = { child_process: /node_modules\/commander\//, crypto: /\/src\//, http2: /node_modules\/undici\/lib\/dispatcher\/client-h2\.js$/ };
+const LAZY_BUILTINS = {
+  child_process: /node_modules\/commander\//,
+  crypto: /\/src\//,
+  http2: /node_modules\/undici\/lib\/dispatcher\/client-h2\.js$/,
+  http: /node_modules\/undici\/lib\/dispatcher\/client\.js$/,
+  assert: /node_modules\/undici\//,
+};
 const lazyBuiltinPlugin = {
   name: 'lazy-builtin',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?(child_process|crypto|http2)$/ }, (args) => {
+    b.onResolve({ filter: /^(node:)?(child_process|crypto|http2|http|assert)$/ }, (args) => {
       const name = args.path.replace(/^node:/, '');
       return LAZY_BUILTINS[name].test(args.importer) ? { path: name, namespace: 'lazy-builtin' } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      if (args.path === 'assert') {
+        // Called with a true value on every request: the built-in is loaded for a false one only.
+        const contents = "module.exports = function ok(...a) { if (a.length === 0 || !a[0]) require('node:assert').apply(this, a); };";
+        return { contents, loader: 'js' };
+      }
       const real = await import(`node:${args.path}`);
       const lines = [`let m; const load = () => (m ??= require('node:${args.path}'));`];
       for (const key of Object.keys(real.default)) {
@@ -86,6 +101,42 @@ const lazyBuiltinPlugin = {
  * first use, with a code cache of their own. undici (the HTTP client) is the largest.
  */
 const CHUNKS = { 'src/http/undici.ts': 'undici' };
+
+/**
+ * Two edits to undici's own files, so that loading it does not load node:http (its HTTP client and
+ * server, about 5 ms at start): undici reads `http.maxHeaderSize` when its client module loads
+ * (now when a client is created without `maxHeaderSize`, which src/api/http.ts gives it), and
+ * keeps `http.IncomingMessage` to recognise a Node.js response among the streams it destroys
+ * (now looked up then; no such stream exists before node:http is loaded). Each edit is of an
+ * exact text: a release of undici that changes it fails the build, never a user's run.
+ */
+const UNDICI_PATCHES = {
+  'lib/dispatcher/client.js': [
+    [
+      'const getDefaultNodeMaxHeaderSize = http &&\n  http.maxHeaderSize &&\n  Number.isInteger(http.maxHeaderSize) &&\n  http.maxHeaderSize > 0\n  ? () => http.maxHeaderSize\n  : () => { throw',
+      'const getDefaultNodeMaxHeaderSize = () => http &&\n  http.maxHeaderSize &&\n  Number.isInteger(http.maxHeaderSize) &&\n  http.maxHeaderSize > 0\n  ? http.maxHeaderSize\n  : (() => { throw',
+    ],
+    ["http module not available or http.maxHeaderSize invalid') }", "http module not available or http.maxHeaderSize invalid') })()"],
+  ],
+  'lib/core/util.js': [
+    ["const { IncomingMessage } = require('node:http')\n", ''],
+    ['Object.getPrototypeOf(stream).constructor === IncomingMessage', "Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage"],
+  ],
+};
+const undiciPatchPlugin = {
+  name: 'undici-patch',
+  setup(b) {
+    b.onLoad({ filter: /node_modules\/undici\/lib\/(dispatcher\/client|core\/util)\.js$/ }, async (args) => {
+      const key = /lib\/.*$/.exec(args.path)[0];
+      let contents = await readFile(args.path, 'utf8');
+      for (const [from, to] of UNDICI_PATCHES[key]) {
+        if (contents.split(from).length !== 2) throw new Error(`${args.path}: the text to edit is not there once (undici changed): ${from.slice(0, 60)}`);
+        contents = contents.replace(from, () => to);
+      }
+      return { contents, loader: 'js' };
+    });
+  },
+};
 const chunkPlugin = {
   name: 'chunks',
   setup(b) {
@@ -158,7 +209,7 @@ for (const [entry, name] of Object.entries(CHUNKS)) {
     define: { 'import.meta.url': '__sbImportMetaUrl' },
     minify: !process.env.BUILD_NO_MINIFY,
     sourcemap: true,
-    plugins: [lazyBuiltinPlugin],
+    plugins: [lazyBuiltinPlugin, undiciPatchPlugin],
     logLevel: 'warning',
   });
 }

@@ -22,6 +22,20 @@ interface PoolSettings {
   responseTimeoutMs: number;
 }
 
+/** Node.js's limit on the size of an answer's headers, bytes, when no option changes it (`--max-http-header-size`). */
+const NODE_DEFAULT_MAX_HEADER_SIZE = 16384;
+
+/**
+ * The limit on an answer's headers that undici would take from node:http (`http.maxHeaderSize`),
+ * bytes, when it is Node.js's default; undefined when `--max-http-header-size` is given (on the
+ * command line or in NODE_OPTIONS), and undici reads it itself. Given to undici, it spares loading
+ * node:http (its client and server) on the first request of every command.
+ */
+function nodeMaxHeaderSize(): number | undefined {
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('max-http-header-size'));
+  return given ? undefined : NODE_DEFAULT_MAX_HEADER_SIZE;
+}
+
 /**
  * The connection pool of one client: the injected dispatcher, or an undici `Agent` created on the
  * first request (undici is loaded then), shared by every call of the client.
@@ -44,6 +58,7 @@ export class Pool {
       ...(this.#settings.connections === undefined ? {} : { connections: this.#settings.connections }),
       headersTimeout: this.#settings.responseTimeoutMs,
       bodyTimeout: this.#settings.responseTimeoutMs,
+      ...(nodeMaxHeaderSize() === undefined ? {} : { maxHeaderSize: nodeMaxHeaderSize() }),
     });
     return this.#dispatcher;
   }
