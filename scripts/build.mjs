@@ -34,7 +34,10 @@ const VENDOR = {
   conf: { file: 'conf', exports: 'module.exports = require("conf").default;' },
   '@bomb.sh/tab/commander': { file: 'tab-commander', exports: 'module.exports = require("@bomb.sh/tab/commander").default;' },
 };
-const importMetaBanner = "const __sbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;";
+// import.meta.url (the bundle's own URL, to find files next to the program) is made on first use:
+// no command needs it before it runs, and making it loads node:url's path handling at every start.
+const importMetaBanner = "const __sbImportMeta = { get url() { return (this.u ??= require('node:url').pathToFileURL(__filename).href); } };";
+const importMetaDefine = { 'import.meta.url': '__sbImportMeta.url' };
 
 /** Resolves the packages of VENDOR to their own files in dist/vendor/, outside the bundle. */
 const vendorPlugin = {
@@ -92,6 +95,21 @@ const lazyBuiltinPlugin = {
       }
       return { contents: lines.join('\n'), loader: 'js' };
     });
+  },
+};
+
+/**
+ * chalk's colour detection (its vendored supports-color), replaced by "no colour": it runs when
+ * chalk loads and loads node:tty for it, at every start, for chalk's default instances, which
+ * shipbook never uses; src/output/style.ts makes its own instance with the level it decided.
+ */
+const chalkDetectionPlugin = {
+  name: 'chalk-no-detection',
+  setup(b) {
+    b.onResolve({ filter: /^#supports-color$/ }, (args) =>
+      /node_modules\/chalk\//.test(args.importer) ? { path: 'supports-color', namespace: 'chalk-no-detection' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'chalk-no-detection' }, () => ({ contents: 'export default { stdout: false, stderr: false };', loader: 'js' }));
   },
 };
 
@@ -159,7 +177,7 @@ for (const [name, v] of Object.entries(VENDOR)) {
     banner: { js: importMetaBanner },
     charset: 'ascii',
     legalComments: 'external',
-    define: { 'import.meta.url': '__sbImportMetaUrl' },
+    define: importMetaDefine,
     minify: !process.env.BUILD_NO_MINIFY,
     logLevel: 'warning',
   });
@@ -179,13 +197,13 @@ await build({
   // Pure ASCII (licence texts go to main.cjs.LEGAL.txt), so it is read without UTF-8 decoding.
   charset: 'ascii',
   legalComments: 'external',
-  define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__sbImportMetaUrl' },
+  define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version), ...importMetaDefine },
   // BUILD_NO_MINIFY=1 keeps names readable, for CPU profiles (node --cpu-prof).
   minify: !process.env.BUILD_NO_MINIFY,
   // dist/main.cjs.map (about 6 MB) stays in the checkout, where --debug maps stack traces through
   // it and bench/profile.mjs reads it; package.json's `files` leaves it out of the tarball.
   sourcemap: true,
-  plugins: [vendorPlugin, lazyBuiltinPlugin, chunkPlugin],
+  plugins: [vendorPlugin, lazyBuiltinPlugin, chunkPlugin, chalkDetectionPlugin],
   // The files of dist/vendor/ and dist/chunks/ are CommonJS: `import()` of one becomes `require`
   // (a script compiled by node:vm has no loader for `import()`).
   supported: { 'dynamic-import': false },
@@ -206,7 +224,7 @@ for (const [entry, name] of Object.entries(CHUNKS)) {
     ...wrapper,
     charset: 'ascii',
     legalComments: 'external',
-    define: { 'import.meta.url': '__sbImportMetaUrl' },
+    define: importMetaDefine,
     minify: !process.env.BUILD_NO_MINIFY,
     sourcemap: true,
     plugins: [lazyBuiltinPlugin, undiciPatchPlugin],

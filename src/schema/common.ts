@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { lazySchema } from './lazy.js';
-import { createRequire } from 'node:module';
+import countryCodeTable from 'i18n-iso-countries/codes.json' with { type: 'json' };
 import { anyCasePattern, choiceJsonSchema, withJsonSchema } from './jsonschema.js';
 import { Money, parseAmountInput, readCents } from './money.js';
 
@@ -71,12 +71,14 @@ export function textLike(max?: number) {
 type CountryCodeRow = readonly [string, string, string];
 let alpha2Codes: ReadonlySet<string> | undefined;
 /**
- * The ISO 3166-1 alpha-2 codes of the i18n-iso-countries package, read on first use from its code
- * table alone (`codes.json`): the package's core (`index.js`) also loads a diacritics library and
- * its list of languages, which checking a code does not need.
+ * The ISO 3166-1 alpha-2 codes of the i18n-iso-countries package, from its code table alone
+ * (`codes.json`, 10 kB, built into the program: finding and reading the package's file at run time
+ * cost every command that checks an address about a millisecond; the package's core, `index.js`,
+ * also loads a diacritics library and its list of languages, which checking a code does not need).
+ * The set is made on first use.
  */
 function alpha2(): ReadonlySet<string> {
-  alpha2Codes ??= new Set((createRequire(import.meta.url)('i18n-iso-countries/codes.json') as CountryCodeRow[]).map((row) => row[0]));
+  alpha2Codes ??= new Set((countryCodeTable as unknown as readonly CountryCodeRow[]).map((row) => row[0]));
   return alpha2Codes;
 }
 
