@@ -32,7 +32,8 @@ const NODE_DEFAULT_MAX_HEADER_SIZE = 16384;
  * node:http (its client and server) on the first request of every command.
  */
 function nodeMaxHeaderSize(): number | undefined {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('max-http-header-size'));
+  // Node.js takes an option's words joined by dashes or underscores alike.
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => /max[-_]http[-_]header[-_]size/.test(a));
   return given ? undefined : NODE_DEFAULT_MAX_HEADER_SIZE;
 }
 
