@@ -130,7 +130,24 @@ function sendAnswers(): void {
 /** Writes the envelope `{message, code, result}` with HTTP status = `code`, the `base` headers and `headers` besides. */
 function writeEnvelope(res: ServerResponse, base: readonly string[], status: number, message: string, result: unknown, headers?: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify({ message, code: status, result: result ?? {} });
+  writeAnswer(res, base, status, JSON.stringify({ message, code: status, result: result ?? {} }), headers);
+}
+
+/** The opening of a `200 OK` envelope's JSON, up to its `result`. */
+const OK_OPENING = '{"message":"OK","code":200,"result":';
+
+/**
+ * Writes the envelope of a reply whose `result` is already JSON text: the text `JSON.stringify`
+ * gives for `{message, code, result}`, without parsing the result again.
+ */
+function writeEnvelopeJson(res: ServerResponse, base: readonly string[], status: number, message: string, resultJson: string): void {
+  if (res.headersSent || res.destroyed) return;
+  const opening = status === 200 && message === 'OK' ? OK_OPENING : `{"message":${JSON.stringify(message)},"code":${status},"result":`;
+  writeAnswer(res, base, status, `${opening}${resultJson}}`);
+}
+
+/** Writes the head of an answer now and queues its body for the end of this turn (see {@link unsent}). */
+function writeAnswer(res: ServerResponse, base: readonly string[], status: number, body: string, headers?: Record<string, string>): void {
   const list = ['content-length', String(Buffer.byteLength(body)), ...base];
   if (headers !== undefined) for (const name of Object.keys(headers)) list.push(name, headers[name]!);
   res.writeHead(status, list);
@@ -275,7 +292,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
       return 0;
     }
     const status = reply.status ?? 200;
-    writeEnvelope(res, envelopeHeaders(ctx), status, reply.message ?? 'OK', reply.result);
+    if ('resultJson' in reply) writeEnvelopeJson(res, envelopeHeaders(ctx), status, reply.message ?? 'OK', reply.resultJson);
+    else writeEnvelope(res, envelopeHeaders(ctx), status, reply.message ?? 'OK', reply.result);
     return status;
   } catch (err) {
     if (err instanceof SandboxHttpError) {
