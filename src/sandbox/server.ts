@@ -196,6 +196,11 @@ async function readRequestBody(req: IncomingMessage, res: ServerResponse, mode: 
   return parsed.request;
 }
 
+/** How to send credentials, for the 401 messages. */
+function credentialsHint(authHeader: string, authPrefix: string): string {
+  return `send the header ${authHeader}: ${authPrefix}<api key>`;
+}
+
 /**
  * Checks credentials (docs/assumptions.md "authorization scheme"): the header `options.authHeader` holding
  * `options.authPrefix` + a non-empty token (the prefix compared case-insensitively), equal to
@@ -207,16 +212,15 @@ function checkAuth(req: IncomingMessage, ctx: SandboxContext, required: boolean)
   const raw = req.headers[authHeader];
   const value = Array.isArray(raw) ? raw[0] : raw;
   const present = typeof value === 'string' && value.trim() !== '';
-  const hint = `send the header ${authHeader}: ${authPrefix}<api key>`;
   if (!present) {
-    if (required) throw new SandboxHttpError(401, `missing credentials: ${hint}`);
+    if (required) throw new SandboxHttpError(401, `missing credentials: ${credentialsHint(authHeader, authPrefix)}`);
     return false;
   }
   const hasPrefix = value.slice(0, authPrefix.length).toLowerCase() === authPrefix.toLowerCase();
   const token = hasPrefix ? value.slice(authPrefix.length).trim() : '';
   const valid = token !== '' && (apiKey === undefined || sameSecret(token, apiKey));
   if (!valid && (required || apiKey !== undefined)) {
-    throw new SandboxHttpError(401, hasPrefix && token !== '' ? 'invalid API key' : `malformed credentials: ${hint}`);
+    throw new SandboxHttpError(401, hasPrefix && token !== '' ? 'invalid API key' : `malformed credentials: ${credentialsHint(authHeader, authPrefix)}`);
   }
   return valid;
 }
@@ -248,6 +252,26 @@ export function requestTarget(raw: string): { pathname: string; query: () => URL
   return { pathname: url.pathname, query: () => url.searchParams };
 }
 
+/** The request a handler receives: one class for every request, its query parsed when first read. */
+class SandboxRequest implements RouteRequest {
+  readonly path: string;
+  constructor(
+    readonly method: HttpMethod,
+    private readonly target: ReturnType<typeof requestTarget>,
+    readonly params: Record<string, string>,
+    readonly body: unknown,
+    readonly authenticated: boolean,
+  ) {
+    this.path = target.pathname;
+  }
+  get query(): URLSearchParams {
+    return this.target.query();
+  }
+}
+
+/** No fault injected (the sandbox without `--fail-rate`, `--rate-limit` or `--reset-rate`). */
+const NO_FAULT = { kind: 'none' } as const;
+
 /** Handles one request to its envelope; never throws. Returns the status written. */
 async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext, compiled: readonly CompiledRoute[]): Promise<number> {
   try {
@@ -264,17 +288,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
     const authenticated = checkAuth(req, ctx, route.auth);
     const mode = route.body ?? (route.method === 'GET' || route.method === 'DELETE' ? 'none' : 'required');
     const body = mode === 'none' ? undefined : await readRequestBody(req, res, mode);
-    const request: RouteRequest = {
-      method: route.method as HttpMethod,
-      path: url.pathname,
-      params,
-      get query() {
-        return url.query();
-      },
-      body,
-      authenticated,
-    };
-    const fault = ctx.faults?.active ? ctx.faults.decide(url.pathname) : ({ kind: 'none' } as const);
+    const request = new SandboxRequest(route.method, url, params, body, authenticated);
+    const fault = ctx.faults?.active ? ctx.faults.decide(url.pathname) : NO_FAULT;
     if (ctx.faults?.faults.latencyMs) await new Promise((r) => setTimeout(r, ctx.faults!.faults.latencyMs));
     if (fault.kind === 'rate-limited') throw new SandboxHttpError(429, 'too many requests (sandbox --rate-limit)', { headers: { 'retry-after': '1' } });
     if (fault.kind === 'fail') throw new SandboxHttpError(fault.status, `simulated service fault (sandbox --fail-rate): nothing was processed`);
