@@ -242,13 +242,11 @@ const PLAIN_TARGET = /^\/(?!\/)[\w\-/]*(\?[\x21-\x22\x24-\x7e]*)?$/;
  * read, once.
  * @throws SandboxHttpError 400 for a target that is not a URL
  */
-export function requestTarget(raw: string): { pathname: string; query: () => URLSearchParams } {
+export function requestTarget(raw: string): RequestTarget {
   if (PLAIN_TARGET.test(raw)) {
     const q = raw.indexOf('?');
-    const pathname = q === -1 ? raw : raw.slice(0, q);
-    const search = q === -1 ? '' : raw.slice(q); // with its '?', which URLSearchParams drops (a second one is data)
-    let query: URLSearchParams | undefined;
-    return { pathname, query: () => (query ??= new URLSearchParams(search)) };
+    // The search with its '?', which URLSearchParams drops (a second one is data).
+    return q === -1 ? new PlainTarget(raw, '') : new PlainTarget(raw.slice(0, q), raw.slice(q));
   }
   let url: URL;
   try {
@@ -259,12 +257,30 @@ export function requestTarget(raw: string): { pathname: string; query: () => URL
   return { pathname: url.pathname, query: () => url.searchParams };
 }
 
+/** A request target as {@link requestTarget} reads it: the path, and the query parsed when first read. */
+interface RequestTarget {
+  readonly pathname: string;
+  query(): URLSearchParams;
+}
+
+/** A plain target, split as it is; its query parsed on first read, once (one object per request, no closures). */
+class PlainTarget implements RequestTarget {
+  private parsed: URLSearchParams | undefined;
+  constructor(
+    readonly pathname: string,
+    private readonly search: string,
+  ) {}
+  query(): URLSearchParams {
+    return (this.parsed ??= new URLSearchParams(this.search));
+  }
+}
+
 /** The request a handler receives: one class for every request, its query parsed when first read. */
 class SandboxRequest implements RouteRequest {
   readonly path: string;
   constructor(
     readonly method: HttpMethod,
-    private readonly target: ReturnType<typeof requestTarget>,
+    private readonly target: RequestTarget,
     readonly params: Record<string, string>,
     readonly body: unknown,
     readonly authenticated: boolean,
