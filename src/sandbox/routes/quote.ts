@@ -6,6 +6,7 @@
  * `result.services`, a list of quote service entries with prices as numbers.
  */
 import type { Cents } from '../../schema/money.js';
+import { safeParseHot } from '../../schema/hot.js';
 import { schemaProblems } from '../../schema/issues.js';
 import { quoteRequest, type QuoteRequest } from '../../schema/quote.js';
 import { invalidRequest, validate, type FieldError, type Route } from '../http.js';
@@ -97,7 +98,7 @@ export const quoteRoutes: Route[] = [
     auth: false,
     handler: (req) => {
       const { request, errors } = quoteFromQuery(req.query);
-      const parsed = quoteRequest.safeParse(request);
+      const parsed = safeParseHot(quoteRequest, request);
       if (!parsed.success) {
         for (const p of schemaProblems(parsed.error)) errors.push({ field: queryField(p.path), message: p.message });
       }
