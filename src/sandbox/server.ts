@@ -110,7 +110,7 @@ function envelopeHeaders(ctx: SandboxContext): readonly string[] {
  * once for the answers of a turn instead of once per answer, and reads them in one go: on a
  * 2-core machine that took the sandbox from about 27,000 to 35,000 `POST /quote/` a second at 32
  * connections. An answer waits at most for the other requests read in the same turn.
- * One list for the process: each answer knows its own connection.
+ * One pair of lists for the process: each answer knows its own connection.
  */
 let unsent: ServerResponse[] = [];
 /** The bodies of {@link unsent}, index for index (two lists: no object per answer). */
