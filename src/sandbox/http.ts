@@ -49,12 +49,12 @@ export interface RouteRequest {
   authenticated: boolean;
 }
 
-/** A successful reply: HTTP status (200 unless told), and the envelope's `result`. `message` defaults to `OK`. */
-export interface RouteReply {
-  status?: number;
-  message?: string;
-  result: unknown;
-}
+/**
+ * A successful reply: HTTP status (200 unless told), and the envelope's `result`, as a value or
+ * already as JSON text (`resultJson`, written as it is: for answers a route serialises faster
+ * than `JSON.stringify` does). `message` defaults to `OK`.
+ */
+export type RouteReply = { status?: number; message?: string } & ({ result: unknown } | { resultJson: string });
 
 /** A route handler: returns a reply or throws {@link SandboxHttpError}; anything else thrown becomes a 500 envelope. */
 type RouteHandler = (req: RouteRequest, ctx: SandboxContext) => RouteReply | Promise<RouteReply>;

@@ -140,20 +140,22 @@ type AustralianState = 'NSW' | 'VIC' | 'QLD' | 'SA' | 'WA' | 'TAS' | 'NT';
 export function stateOfPostcode(postcode: string): AustralianState | undefined {
   const p = postcode.trim();
   if (!/^\d{4}$/.test(p)) return undefined;
-  const byDigit: Record<string, AustralianState> = {
-    '0': 'NT',
-    '1': 'NSW',
-    '2': 'NSW',
-    '3': 'VIC',
-    '4': 'QLD',
-    '5': 'SA',
-    '6': 'WA',
-    '7': 'TAS',
-    '8': 'VIC',
-    '9': 'QLD',
-  };
-  return byDigit[p[0]!];
+  return STATE_BY_FIRST_DIGIT[p[0]!];
 }
+
+/** The state of a four-digit postcode by its first digit (see {@link stateOfPostcode}). */
+const STATE_BY_FIRST_DIGIT: Readonly<Record<string, AustralianState>> = {
+  '0': 'NT',
+  '1': 'NSW',
+  '2': 'NSW',
+  '3': 'VIC',
+  '4': 'QLD',
+  '5': 'SA',
+  '6': 'WA',
+  '7': 'TAS',
+  '8': 'VIC',
+  '9': 'QLD',
+};
 
 /** States that share a border (TAS–VIC across Bass Strait). Symmetric. */
 const NEIGHBOURING_STATES: Readonly<Record<AustralianState, readonly AustralianState[]>> = {
@@ -344,11 +346,10 @@ export function insuranceFee(insuredCents: Cents | undefined): Cents {
 }
 
 /**
- * The price of one shipment on one service over a route, in AUD cents.
+ * The price of one shipment on one service in a zone (the route's, {@link routeZone}), in AUD cents.
  * @param insuredCents the insured value in cents, or `undefined` when not insured
  */
-function priceOn(service: SandboxService, route: ShippingRoute, packages: readonly RatedPackage[], insuredCents?: Cents): PriceCents {
-  const zone = routeZone(route);
+function priceOn(service: SandboxService, zone: number, packages: readonly RatedPackage[], insuredCents?: Cents): PriceCents {
   const base = service.base[zone - 1] ?? service.base[service.base.length - 1]!;
   const step = service.perHalfKg[zone - 1] ?? service.perHalfKg[service.perHalfKg.length - 1]!;
   const steps = packages.reduce((sum, p) => sum + chargeableHalfKgSteps(p, service.cubicDivisor), 0);
@@ -386,7 +387,8 @@ export interface RatedService {
  * @param insuredCents the insured value in AUD cents, or `undefined` when not insured
  */
 export function ratesFor(route: ShippingRoute, packages: readonly RatedPackage[], insuredCents?: Cents): RatedService[] {
-  return servicesFor(route).map((service) => ({ service, price: priceOn(service, route, packages, insuredCents) }));
+  const zone = routeZone(route);
+  return servicesFor(route).map((service) => ({ service, price: priceOn(service, zone, packages, insuredCents) }));
 }
 
 /** A shipment as far as pricing needs it (the create-order request form, after the schema). */
@@ -424,7 +426,7 @@ export function priceShipment(serviceCode: string, shipment: PricedShipment): { 
   if (!isOffered(service, route)) {
     return { problem: `service ${service.code} is not offered from ${route.collectionCountry} to ${route.deliveryCountry}` };
   }
-  return { service, price: priceOn(service, route, shipment.packages, shipment.insuredCents) };
+  return { service, price: priceOn(service, routeZone(route), shipment.packages, shipment.insuredCents) };
 }
 
 /** Sum of prices, member by member. */

@@ -33,15 +33,39 @@ function priceWire(price: PriceCents, form: 'numbers' | 'strings', summaryChildS
   );
 }
 
-/** A quote service entry: `{code, name, carrier, global_mail, price: {currency, amount, total, gst, insurance}}` (numbers). */
-export function quoteEntryWire(rated: RatedService): Record<string, unknown> {
-  return {
-    code: rated.service.code,
-    name: rated.service.name,
-    carrier: rated.service.carrier,
-    global_mail: rated.service.globalMail,
-    price: priceWire(rated.price, 'numbers'),
-  };
+/**
+ * The opening of each service's quote entry as JSON, up to its price: `{"code":…,"name":…,
+ * "carrier":…,"global_mail":…,"price":` (the catalogue is fixed, so each is written once).
+ */
+const entryOpenings = new WeakMap<RatedService['service'], string>();
+
+/** The opening of `service`'s quote entry, written on first use. */
+function entryOpening(service: RatedService['service']): string {
+  let opening = entryOpenings.get(service);
+  if (opening === undefined) {
+    const json = JSON.stringify({ code: service.code, name: service.name, carrier: service.carrier, global_mail: service.globalMail });
+    opening = `${json.slice(0, -1)},"price":`;
+    entryOpenings.set(service, opening);
+  }
+  return opening;
+}
+
+/**
+ * `result` of get quote as JSON text: `{"services":[entry, …]}`, each entry `{code, name, carrier,
+ * global_mail, price: {currency, amount, insurance, gst, total}}` with the amounts as numbers in AUD
+ * (interface document, "Quote service entry"). The same text `JSON.stringify` gives for those
+ * objects, member for member, written without building them: a quote is the sandbox's most
+ * frequent answer. Amounts are whole cents, so each number is finite and `String` writes it as
+ * JSON does.
+ */
+export function quoteServicesJson(rated: readonly RatedService[]): string {
+  let out = '{"services":[';
+  for (let i = 0; i < rated.length; i++) {
+    const { service, price } = rated[i]!;
+    if (i > 0) out += ',';
+    out += `${entryOpening(service)}{"currency":"AUD","amount":${price.amount / 100},"insurance":${price.insurance / 100},"gst":${price.gst / 100},"total":${price.total / 100}}}`;
+  }
+  return `${out}]}`;
 }
 
 /** `HH:MM` → `HH:MM:00`; `HH:MM:SS` unchanged. */

@@ -6,11 +6,12 @@
  * `result.services`, a list of quote service entries with prices as numbers.
  */
 import type { Cents } from '../../schema/money.js';
+import { safeParseHot } from '../../schema/hot.js';
 import { schemaProblems } from '../../schema/issues.js';
 import { quoteRequest, type QuoteRequest } from '../../schema/quote.js';
 import { invalidRequest, validate, type FieldError, type Route } from '../http.js';
 import { packageLimitProblems, ratesFor } from '../rates.js';
-import { quoteEntryWire } from '../wire.js';
+import { quoteServicesJson } from '../wire.js';
 
 /** The insured value of a quote in cents: an amount, or `"true"` for the declared `value`; `undefined` when not insured. */
 function insuredValueOf(q: Pick<QuoteRequest, 'insurance' | 'value'>): Cents | undefined {
@@ -19,11 +20,14 @@ function insuredValueOf(q: Pick<QuoteRequest, 'insurance' | 'value'>): Cents | u
   return q.insurance.cents > 0 ? q.insurance.cents : undefined;
 }
 
+/** The field of package `i` in a POST body. */
+const packageFieldOfBody = (i: number): string => `packages[${i}]`;
+
 /**
- * `result` of get quote for a validated request: `{services: [entry, …]}`. Packages over the
- * sandbox's weight limit are a 400 on `packages[i]` (`packageField` renames the path, for GET).
+ * `result` of get quote for a validated request, as JSON text: `{"services": [entry, …]}`. Packages
+ * over the sandbox's weight limit are a 400 on `packages[i]` (`packageField` renames the path, for GET).
  */
-function quoteResult(q: QuoteRequest, packageField: (i: number) => string = (i) => `packages[${i}]`): { services: Record<string, unknown>[] } {
+function quoteResultJson(q: QuoteRequest, packageField: (i: number) => string = packageFieldOfBody): string {
   const tooBig = packageLimitProblems(q.packages);
   if (tooBig.length > 0) throw invalidRequest(tooBig.map((p) => ({ field: packageField(p.index), message: p.message })));
   const route = {
@@ -32,7 +36,7 @@ function quoteResult(q: QuoteRequest, packageField: (i: number) => string = (i) 
     deliveryCountry: q.delivery_country,
     deliveryPostcode: q.delivery_postcode,
   };
-  return { services: ratesFor(route, q.packages, insuredValueOf(q)).map(quoteEntryWire) };
+  return quoteServicesJson(ratesFor(route, q.packages, insuredValueOf(q)));
 }
 
 /** Route parameters of GET /quote/ (as in the POST body). */
@@ -85,7 +89,7 @@ export const quoteRoutes: Route[] = [
     pattern: '/quote/',
     stateful: false,
     auth: false,
-    handler: (req) => ({ result: quoteResult(validate(quoteRequest, req.body)) }),
+    handler: (req) => ({ resultJson: quoteResultJson(validate(quoteRequest, req.body)) }),
   },
   {
     method: 'GET',
@@ -94,12 +98,12 @@ export const quoteRoutes: Route[] = [
     auth: false,
     handler: (req) => {
       const { request, errors } = quoteFromQuery(req.query);
-      const parsed = quoteRequest.safeParse(request);
+      const parsed = safeParseHot(quoteRequest, request);
       if (!parsed.success) {
         for (const p of schemaProblems(parsed.error)) errors.push({ field: queryField(p.path), message: p.message });
       }
       if (errors.length > 0 || !parsed.success) throw invalidRequest(errors);
-      return { result: quoteResult(parsed.data, () => 'weight') };
+      return { resultJson: quoteResultJson(parsed.data, () => 'weight') };
     },
   },
 ];
