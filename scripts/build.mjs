@@ -78,8 +78,15 @@ const lazyBuiltinPlugin = {
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
       if (args.path === 'assert') {
         // Called with a true value on every request: the built-in is loaded for a false one only.
-        const contents = "module.exports = function ok(...a) { if (a.length === 0 || !a[0]) require('node:assert').apply(this, a); };";
-        return { contents, loader: 'js' };
+        // Its other functions (assert.strictEqual …) load the built-in when called, should undici use them.
+        const real = await import('node:assert');
+        const lines = ["function ok(...a) { if (a.length === 0 || !a[0]) require('node:assert').apply(this, a); }"];
+        for (const key of Object.keys(real.default)) {
+          if (key === 'ok' || !/^[A-Za-z_$][\w$]*$/.test(key) || typeof real.default[key] !== 'function') continue;
+          lines.push(`ok.${key} = function ${key}(...a) { return require('node:assert').${key}.apply(this, a); };`);
+        }
+        lines.push('ok.ok = ok;', 'module.exports = ok;');
+        return { contents: lines.join('\n'), loader: 'js' };
       }
       const real = await import(`node:${args.path}`);
       const lines = [`let m; const load = () => (m ??= require('node:${args.path}'));`];
