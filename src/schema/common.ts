@@ -325,5 +325,13 @@ export const moneyResponse = lazySchema(() =>
   }),
 );
 
+/** A text the service may leave out or send as null (a service's name, its carrier), read as '' then. */
+export const textOrEmpty = lazySchema(() =>
+  z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
+);
+
 /** A string the service may send as a number (postcodes, ids). */
 export const looseText = lazySchema(() => z.union([z.string(), z.number()]).transform((v) => String(v)));

@@ -2,7 +2,7 @@
 import { TEXT_LIMITS } from './limits.js';
 import * as z from 'zod';
 import { lazySchema } from './lazy.js';
-import { amountInput, countryCode, currencyAud, describe, looseText, text, textLike } from './common.js';
+import { amountInput, countryCode, currencyAud, describe, looseText, text, textLike, textOrEmpty } from './common.js';
 import { Money } from './money.js';
 import { packagesRequest } from './package.js';
 import { priceResponse } from './price.js';
@@ -52,14 +52,8 @@ export type QuoteRequest = z.output<typeof quoteRequest>;
 export const quoteServiceEntry = lazySchema(() =>
   z.looseObject({
     code: looseText,
-    name: z
-      .string()
-      .nullish()
-      .transform((n) => n ?? ''),
-    carrier: z
-      .string()
-      .nullish()
-      .transform((c) => c ?? ''),
+    name: textOrEmpty,
+    carrier: textOrEmpty,
     global_mail: z
       .union([z.boolean(), z.string(), z.number()])
       .transform((v) => v === true || v === 1 || (typeof v === 'string' && /^(true|1|yes)$/i.test(v)))

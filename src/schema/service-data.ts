@@ -13,6 +13,7 @@
 import * as z from 'zod';
 import { lazySchema } from './lazy.js';
 import { addressResponse } from './address.js';
+import { textOrEmpty } from './common.js';
 
 /** The shipment fields a consolidated-mail service prescribes: `collection_type` and `collection`. */
 const collectionData = lazySchema(() =>
@@ -28,14 +29,8 @@ export type CollectionData = z.output<typeof collectionData>;
 const serviceData = lazySchema(() =>
   z.looseObject({
     code: z.string().min(1),
-    name: z
-      .string()
-      .nullish()
-      .transform((n) => n ?? ''),
-    carrier: z
-      .string()
-      .nullish()
-      .transform((c) => c ?? ''),
+    name: textOrEmpty,
+    carrier: textOrEmpty,
     global_mail: z
       .boolean()
       .optional()
