@@ -190,9 +190,8 @@ for (const [name, v] of Object.entries(VENDOR)) {
   });
 }
 
-await build({
-  entryPoints: ['src/main.ts'],
-  outfile,
+/** What the program and its chunks are built with alike: the files bin/code-cache.js loads. */
+const loadedByTheLauncher = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -201,20 +200,26 @@ await build({
   // compiles it as it is (no 2 MB string to build at every start). import.meta.url (used to
   // find files next to the program) is the bundle's own URL.
   ...wrapper,
-  // Pure ASCII (licence texts go to main.cjs.LEGAL.txt), so it is read without UTF-8 decoding.
+  // Pure ASCII (licence texts go to *.LEGAL.txt), so it is read without UTF-8 decoding.
   charset: 'ascii',
   legalComments: 'external',
-  define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version), ...importMetaDefine },
   // BUILD_NO_MINIFY=1 keeps names readable, for CPU profiles (node --cpu-prof).
   minify: !process.env.BUILD_NO_MINIFY,
   // dist/main.cjs.map (about 6 MB) stays in the checkout, where --debug maps stack traces through
   // it and bench/profile.mjs reads it; package.json's `files` leaves it out of the tarball.
   sourcemap: true,
+  logLevel: 'warning',
+};
+
+await build({
+  ...loadedByTheLauncher,
+  entryPoints: ['src/main.ts'],
+  outfile,
+  define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version), ...importMetaDefine },
   plugins: [vendorPlugin, lazyBuiltinPlugin, chunkPlugin, chalkDetectionPlugin],
   // The files of dist/vendor/ and dist/chunks/ are CommonJS: `import()` of one becomes `require`
   // (a script compiled by node:vm has no loader for `import()`).
   supported: { 'dynamic-import': false },
-  logLevel: 'warning',
 });
 
 const wrapped = [outfile];
@@ -222,20 +227,11 @@ for (const [entry, name] of Object.entries(CHUNKS)) {
   const file = fileURLToPath(new URL(`../dist/chunks/${name}.cjs`, import.meta.url));
   wrapped.push(file);
   await build({
+    ...loadedByTheLauncher,
     entryPoints: [entry],
     outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20.19',
-    ...wrapper,
-    charset: 'ascii',
-    legalComments: 'external',
     define: importMetaDefine,
-    minify: !process.env.BUILD_NO_MINIFY,
-    sourcemap: true,
     plugins: [lazyBuiltinPlugin, undiciPatchPlugin],
-    logLevel: 'warning',
   });
 }
 
