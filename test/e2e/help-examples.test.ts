@@ -71,6 +71,8 @@ const CANNOT_SUCCEED_HERE: Array<[RegExp, string]> = [
   [/^shipbook book +#|^shipbook shipment create +#|auth login|^shipbook sandbox reset$/, 'asks on a terminal, and the test has none'],
   [/\$KEY/, 'a key of a real service'],
   [/--listen 127\.0\.0\.1:8787|--port 8787|--port 8788|doctor --listen 0\.0\.0\.0:8787/, 'a fixed port another test may hold'],
+  // Its default port is 8787, which the `callback listen` examples running side by side hold too.
+  [/^shipbook callback listen$/, 'a fixed port (the default 8787) another example may hold'],
   [/completion .*> ~|completion powershell|\$\{fpath/, 'writes into the shell set-up of the person running it'],
   [/--collection-from-service/, 'service data the sandbox gives only for consolidated mail from its own services'],
   [/config get api-key|config unset/, 'reads or removes a setting this fresh profile does not have'],
