@@ -131,7 +131,9 @@ describe('shipbook book with many orders', () => {
     let rep = reportOf(report);
     // The client retries each request under its own policy and no more; an order whose accept met
     // faults every time is failed, and the same command again continues it (never creating another).
-    if (rep.orders.some((o) => o.status === 'failed')) {
+    // A rerun meets the same fault rates, so it may leave one failed too: run it again until none is
+    // (five reruns leave a failed order about once in a hundred thousand runs).
+    for (let rerun = 0; rerun < 5 && rep.orders.some((o) => o.status === 'failed'); rerun++) {
       const again = await runCli(['book', file, '--concurrency', '8', '--poll', '100ms', '--journal', join(dir, 'journal.ndjson'), '--report', report], {
         env: envFor(url),
         timeoutMs: 120_000,
@@ -149,7 +151,7 @@ describe('shipbook book with many orders', () => {
     const marker = 'sandbox\tsimulated service, nothing is really booked';
     expect(lines.filter((l) => l === marker)).toHaveLength(1);
     expect(lines.filter((l) => l !== marker)).toHaveLength(200);
-  }, 150_000);
+  }, 240_000);
 
   it('ends the same after a SIGKILL half way and the same command again', async () => {
     const url = await sandbox(['--latency', '5ms']);
