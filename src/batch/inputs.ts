@@ -11,9 +11,9 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseAllDocuments, parseDocument } from 'yaml';
 import { ValidationError, type InputIssue } from '../errors.js';
-import { parseInput, parseJsonLine, readInput, type LoadedDocument } from '../input/load.js';
+import { readInput } from '../input/load.js';
+import { documentOfLine, documentsOfText, isNdjsonName, type DocumentInput } from '../input/documents.js';
 import { csvOrders, type CsvDelimiter, type CsvReadOptions } from '../input/csv.js';
 
 /** Extensions read from a directory. */
@@ -41,7 +41,7 @@ function csvOptionsOf(options: BatchInputOptions | undefined): CsvReadOptions {
 }
 
 /** One document of the batch, or the problems that kept it from being read. */
-type BatchInput = { file: string; line: number; doc: LoadedDocument } | { file: string; line: number; issues: InputIssue[] };
+type BatchInput = DocumentInput;
 
 /** The files named by `paths` (directories walked, sorted, `*.schema.json` left out), in order. */
 export async function batchFiles(paths: readonly string[]): Promise<Array<{ file: string; problem?: string }>> {
@@ -67,50 +67,18 @@ export async function batchFiles(paths: readonly string[]): Promise<Array<{ file
   return out;
 }
 
-/** A document parsed from a slice of a file that starts at line `firstLine`: its positions are shifted to the file's. */
-function shifted(doc: LoadedDocument, firstLine: number): LoadedDocument {
-  if (firstLine === 1) return doc;
-  return {
-    ...doc,
-    locate(path, options) {
-      const p = doc.locate(path, options);
-      return p && { line: p.line + firstLine - 1, column: p.column };
-    },
-  };
-}
-
-/** Parses a slice of `file` starting at `firstLine`; problems come back with the file's line numbers. */
-function parseSlice(file: string, text: string, firstLine: number): BatchInput {
-  try {
-    return { file, line: firstLine, doc: shifted(parseInput(file, Buffer.from(text, 'utf8')), firstLine) };
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    return { file, line: firstLine, issues: err.issues.map((i) => ({ ...i, file, line: (i.line ?? 1) + firstLine - 1 })) };
-  }
-}
-
-const lineOf = (text: string, offset: number) => {
-  let line = 1;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-};
-
 /** Every document of one file, in order. */
 async function* fileDocuments(file: string, options?: BatchInputOptions): AsyncGenerator<BatchInput> {
   if (isCsvInput(file, options)) {
     yield* csvOrders({ file }, csvOptionsOf(options));
     return;
   }
-  const ext = extname(file).toLowerCase();
-  if (ext === '.ndjson' || ext === '.jsonl') {
+  if (isNdjsonName(file)) {
     const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
     let n = 0;
     for await (const line of lines) {
-      n++;
-      if (line.trim() === '') continue;
-      // Most lines are plain JSON objects: read with JSON.parse, positions found only when needed.
-      const fast = parseJsonLine(file, line);
-      yield fast ? { file, line: n, doc: shifted(fast, n) } : parseSlice(file, line, n);
+      const doc = documentOfLine(file, line, ++n);
+      if (doc !== undefined) yield doc;
     }
     return;
   }
@@ -124,35 +92,7 @@ async function* fileDocuments(file: string, options?: BatchInputOptions): AsyncG
     }
     throw err;
   }
-  const text = bytes.toString('utf8');
-  const first = text.trimStart()[0];
-  if (first === '[') {
-    // A JSON array of orders: each element on its own, at its own line.
-    const doc = parseDocument(text, { schema: 'core' });
-    const items = (doc.contents as { items?: Array<{ range?: [number, number, number] }> } | null)?.items;
-    if (doc.errors.length > 0 || !Array.isArray(items)) {
-      yield parseSlice(file, text, 1);
-      return;
-    }
-    for (const item of items) {
-      const [start, end] = item.range ?? [0, 0];
-      yield parseSlice(file, text.slice(start, end), lineOf(text, start));
-    }
-    return;
-  }
-  const docs = parseAllDocuments(text);
-  if (!Array.isArray(docs) || docs.length <= 1) {
-    yield parseSlice(file, text, 1);
-    return;
-  }
-  for (const d of docs) {
-    const [start, , end] = d.range;
-    // The slice starts after the `---` line, so it parses as a single document.
-    const body = text.slice(start, end).replace(/^---[^\n]*\n?/, '');
-    const startLine = lineOf(text, start) + (text.slice(start, end).startsWith('---') ? 1 : 0);
-    if (body.trim() === '') continue;
-    yield parseSlice(file, body, startLine);
-  }
+  yield* documentsOfText(file, bytes.toString('utf8'));
 }
 
 /** Every document of every input, in order; files that cannot be found come back as problems. */

@@ -264,6 +264,9 @@ function parseErrorMessage(code: string, message: string, source: string): strin
   }
 }
 
+/** Syntax errors of one document reported one by one; the rest are counted in one more issue. */
+const MAX_SYNTAX_ISSUES = 10;
+
 /**
  * Parses bytes as a JSON or YAML document with positions.
  * @throws ValidationError (exit 2) for binary, non-UTF-8, empty, malformed or non-object input,
@@ -293,13 +296,26 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
     const p = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
     return { line: p.line, column: p.col };
   };
-  const issues: InputIssue[] = doc.errors.map((e) => ({
+  // The yaml library reads on after a syntax error and reports each token that follows as one
+  // more (a JSON-lines file read as YAML gives one per token, hundreds of thousands): the first
+  // few say what is wrong, and one more line says how many were left out.
+  const issues: InputIssue[] = doc.errors.slice(0, MAX_SYNTAX_ISSUES).map((e) => ({
     file,
     ...pos(e.pos[0]),
     path: '',
     message: parseErrorMessage(e.code, e.message, text.slice(e.pos[0], e.pos[0] + 80)),
     severity: 'error',
   }));
+  if (doc.errors.length > MAX_SYNTAX_ISSUES) {
+    const more = doc.errors.length - MAX_SYNTAX_ISSUES;
+    issues.push({
+      file,
+      ...pos(doc.errors[MAX_SYNTAX_ISSUES]!.pos[0]),
+      path: '',
+      message: `not valid JSON or YAML: ${more} more syntax error${more === 1 ? '' : 's'} after these, most of them following from the first`,
+      severity: 'error',
+    });
+  }
   let aliases = 0;
   let tooDeepReported = false;
   visit(doc, (_key, node, path) => {

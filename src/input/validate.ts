@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { ValidationError, type InputIssue } from '../errors.js';
 import { formatPath } from '../schema/issues.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
+import { documentOfLine, documentsOfText, isNdjsonName, mayHoldSeveralDocuments } from './documents.js';
 import { documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
 import { resolveSenders, type SenderRecord } from './senders.js';
 import { collectWarnings, inputWarnings } from './warnings.js';
@@ -169,6 +170,9 @@ function report(file: string, check: DocumentCheck): FileReport {
  * problem becomes an issue of the report; only a bug in shipbook throws.
  */
 export function validateBytes(file: string, bytes: Buffer, options: CheckOptions): FileReport {
+  if (isNdjsonName(file) || (BATCH_KINDS.has(options.kind) && mayHoldSeveralDocuments(bytes.toString('utf8')))) {
+    return validateDocuments(file, bytes.toString('utf8'), options);
+  }
   let doc: LoadedDocument;
   try {
     doc = parseInput(file, bytes);
@@ -176,6 +180,42 @@ export function validateBytes(file: string, bytes: Buffer, options: CheckOptions
     return unreadable(file, err);
   }
   return report(file, checkDocument(doc, options));
+}
+
+/** The kinds a file of several documents may hold (what `book` books from one), or any kind told from each document. */
+const BATCH_KINDS: ReadonlySet<KindName | undefined> = new Set([undefined, 'order', 'consolidated']);
+
+/**
+ * Validates a file of several documents as `book` reads one: NDJSON (one document per line), a
+ * JSON array, or a YAML file of several documents (`---`). Each document is checked on its own
+ * (as the given kind, or the kind told from it); its problems keep the file's line numbers. The
+ * report's kind is the first document's.
+ */
+function validateDocuments(file: string, text: string, options: CheckOptions): FileReport {
+  const docs = isNdjsonName(file)
+    ? text.split('\n').flatMap((line, i) => documentOfLine(file, line.endsWith('\r') ? line.slice(0, -1) : line, i + 1) ?? [])
+    : documentsOfText(file, text);
+  if (docs.length === 0)
+    return {
+      file,
+      kind: null,
+      valid: false,
+      issues: [{ file, line: 1, column: 1, path: '', message: 'is empty: no document on any line', severity: 'error' }],
+    };
+  const issues: InputIssue[] = [];
+  let kind: KindName | null | undefined;
+  for (const d of docs) {
+    if ('issues' in d) {
+      issues.push(...d.issues);
+      kind ??= null;
+      continue;
+    }
+    const check = checkDocument(d.doc, options);
+    kind ??= check.kind ?? null;
+    issues.push(...check.issues);
+  }
+  const errors = issues.filter((i) => i.severity === 'error');
+  return { file, kind: kind ?? null, valid: errors.length === 0, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };
 }
 
 /** Validates one file (or `-` for standard input), offline. Only a bug in shipbook throws. */
@@ -190,7 +230,7 @@ async function validateFile(file: string, options: CheckOptions & { stdin?: Read
 }
 
 /** Extensions of the files a directory argument stands for. */
-const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
+const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl'] as const;
 
 // node:fs's callback API, promised, as in load.ts: node:fs/promises costs its own module graph at start-up.
 const readDirectory = promisify(readdir);

@@ -89,7 +89,7 @@ describe('validating files and directories', () => {
       ['empty', null, false],
       ['missing.yaml', null, false],
     ]);
-    expect(reports[3]!.issues[0]!.message).toBe('no .json, .yaml, .yml file in this directory');
+    expect(reports[3]!.issues[0]!.message).toBe('no .json, .yaml, .yml, .ndjson, .jsonl file in this directory');
     expect(reports[4]!.issues[0]!.message).toBe('no such file');
   });
 });

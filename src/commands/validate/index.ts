@@ -14,7 +14,7 @@ import type { CsvFlags } from '../common/csv-book-flags.js';
 
 /** Options of `validate`. */
 interface ValidateOptions {
-  /** Files, directories (every .json/.yaml/.yml file under them) and `-` for standard input. */
+  /** Files, directories (every .json/.yaml/.yml/.ndjson/.jsonl file under them) and `-` for standard input. */
   files: string[];
   /** Check every file as this kind instead of detecting it from its content. */
   kind?: KindName;
@@ -79,10 +79,12 @@ export function validateCommand(ctx: Context): Command {
       'Check input files (quotes, orders, payments, shipments, combine and\n' +
         'consolidated files) offline: nothing is sent, no credentials are read.\n' +
         'Every problem is reported at once, with file:line:col and field path.\n' +
-        'A directory stands for every .json, .yaml and .yml file under it; "-"\n' +
-        'reads standard input. The kind of each file is told from its content\n' +
-        'unless --kind is given. Exit code 0 when every file is valid (warnings\n' +
-        'allowed), 2 when any file has an error.',
+        'A file of many orders, as book reads one (NDJSON: one order per line; a\n' +
+        'JSON array; YAML documents separated by ---), is checked order by order.\n' +
+        'A directory stands for every .json, .yaml, .yml, .ndjson and .jsonl file\n' +
+        'under it; "-" reads standard input. The kind of each document is told\n' +
+        'from its content unless --kind is given. Exit code 0 when every file is\n' +
+        'valid (warnings allowed), 2 when any file has an error.',
     )
     .argument('<files...>', 'files, directories or "-" for standard input')
     .addOption(new Option('--kind <kind>', 'check every file as this kind').choices(KIND_NAMES))
@@ -94,6 +96,7 @@ export function validateCommand(ctx: Context): Command {
       '\nExamples:\n' +
         '  shipbook validate fixtures/orders/*.yaml\n' +
         '  shipbook validate fixtures/\n' +
+        '  shipbook validate fixtures/batch/orders.ndjson\n' +
         '  shipbook validate --kind order - < order.yaml\n' +
         '  shipbook validate fixtures/ --json\n' +
         '  shipbook validate fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n',
