@@ -91,6 +91,8 @@ export interface BatchCheck {
   valid: number;
   /** Documents that are not (every problem, with file:line:col and field path). */
   invalid: Array<{ file: string; line: number; issues: InputIssue[] }>;
+  /** Documents of the inputs that belong to the other shards (`--shard i/n`), not checked here. */
+  outsideShard: number;
   /**
    * The checked documents themselves, for {@link runBatch} to book without reading and validating
    * them again; kept only for batches of up to {@link KEEP_CHECKED} documents (larger ones are
@@ -112,7 +114,13 @@ interface BatchItem {
 }
 
 /** The documents of the inputs with their identities, this shard's only, validated. Streams: nothing is held. */
-async function* batchItems(inputs: readonly string[], shard: Shard | undefined, now: () => Date, reading?: BatchInputOptions): AsyncGenerator<BatchItem> {
+async function* batchItems(
+  inputs: readonly string[],
+  shard: Shard | undefined,
+  now: () => Date,
+  reading?: BatchInputOptions,
+  counts?: { outsideShard: number },
+): AsyncGenerator<BatchItem> {
   const ids = new IdentityCounter();
   let unreadable = 0;
   for await (const input of batchDocuments(inputs, reading)) {
@@ -122,7 +130,10 @@ async function* batchItems(inputs: readonly string[], shard: Shard | undefined, 
       continue;
     }
     const id = ids.next(input.doc.data);
-    if (!inShard(id, shard)) continue;
+    if (!inShard(id, shard)) {
+      if (counts) counts.outsideShard++;
+      continue;
+    }
     try {
       const doc: BookingDocument = isConsolidatedDocument(input.doc.data)
         ? { kind: 'consolidated', booking: validateKind(input.doc, 'consolidated', { now }).value, file: input.file }
@@ -140,9 +151,9 @@ export async function checkBatch(
   inputs: readonly string[],
   options: { shard?: Shard; now: () => Date; keep?: boolean; input?: BatchInputOptions },
 ): Promise<BatchCheck> {
-  const check: BatchCheck = { valid: 0, invalid: [] };
+  const check: BatchCheck = { valid: 0, invalid: [], outsideShard: 0 };
   let kept: BatchItem[] | undefined = options.keep ? [] : undefined;
-  for await (const item of batchItems(inputs, options.shard, options.now, options.input)) {
+  for await (const item of batchItems(inputs, options.shard, options.now, options.input, check)) {
     if (item.issues) check.invalid.push({ file: item.file, line: item.line, issues: item.issues.filter((i) => i.severity === 'error') });
     else check.valid++;
     if (kept !== undefined) {

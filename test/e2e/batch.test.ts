@@ -269,6 +269,42 @@ describe('shipbook book with many orders', () => {
     for (const ids of by.values()) expect(ids).toHaveLength(1);
   }, 150_000);
 
+  it('a shard that holds none of the orders has nothing to book: exit 0, a note, and empty reports', async () => {
+    const url = await sandbox();
+    const { dir, file } = ordersFile(1);
+    const runs = [];
+    for (const i of [1, 2, 3, 4]) {
+      const report = join(dir, `report-${i}.json`);
+      const junit = join(dir, `junit-${i}.xml`);
+      const r = await runShipbook(
+        ['book', file, '--shard', `${i}/4`, '--poll', '100ms', '--journal', join(dir, `j-${i}.ndjson`), '--report', report, '--junit', junit],
+        {
+          env: envFor(url),
+        },
+      );
+      runs.push({ ...r, report: reportOf(report), junit: readFileSync(junit, 'utf8') });
+    }
+    // Every job of the matrix succeeds; the one order is booked once, by the job whose share it is.
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect(runs.map((r) => r.report.orders.length).sort()).toEqual([0, 0, 0, 1]);
+    const empty = runs.filter((r) => r.report.orders.length === 0);
+    for (const r of empty) {
+      expect(r.stderr).toMatch(/^note: shard \d\/4 holds none of the 1 order of the inputs \(an order's shard is fixed by its content\); nothing to book$/m);
+      expect(r.stderr).toContain('batch: 0 booked, 0 already booked, 0 failed, 0 unknown');
+      expect(r.junit).toMatch(/<testsuite name="shipbook book" tests="0"/);
+    }
+    expect([...(await ordersByInput(url)).values()]).toEqual([[expect.stringMatching(/^ORD-/)]]);
+    // A dry run of an empty share says the same and sends nothing.
+    const dry = await runShipbook(['book', file, '--shard', `${runs.indexOf(empty[0]!) + 1}/4`, '--dry-run'], { env: envFor(url) });
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toContain('holds none of the 1 order of the inputs');
+    // Inputs without any order are still refused.
+    writeFileSync(join(dir, 'none.ndjson'), '\n');
+    const none = await runShipbook(['book', join(dir, 'none.ndjson'), '--shard', '1/4'], { env: envFor(url) });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no orders in the inputs');
+  }, 60_000);
+
   it('--dry-run validates every order and sends nothing', async () => {
     const url = await sandbox();
     const { file } = ordersFile(25);
