@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runShipbook } from '../helpers/run.js';
 import { ROOT, runCli } from './cli.js';
@@ -50,6 +51,25 @@ describe('sandbox reset', () => {
     expect(again.stderr).toContain('Nothing to reset');
     const status = await runShipbook(['sandbox', 'status', '--json'], { env });
     expect(JSON.parse(status.stdout)).toMatchObject({ orders: { total: 0 }, shipments: { total: 0 } });
+  });
+
+  it('removes the default journal of a batch on the built-in sandbox in this directory, so the same batch books anew', async () => {
+    const { dir, env } = freshInstall();
+    const work = join(dir, 'work');
+    mkdirSync(work);
+    writeFileSync(join(work, 'orders.ndjson'), `${JSON.stringify(parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')))}\n`);
+    const first = await runCli(['book', 'orders.ndjson'], { env, cwd: work });
+    expect(first.code, first.stderr).toBe(0);
+    const journals = readdirSync(join(work, '.shipbook'));
+    expect(journals).toEqual([expect.stringMatching(/^journal-[0-9a-f]{12}\.ndjson$/)]);
+    const reset = await runCli(['sandbox', 'reset', '--yes'], { env, cwd: work });
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stderr).toContain(`Removed the batch journal of the built-in sandbox in this directory: .shipbook/${journals[0]}.`);
+    expect(reset.stderr).toContain('Batch journals given with --journal, and the default journals in other directories');
+    expect(readdirSync(join(work, '.shipbook'))).toEqual([]);
+    const again = await runCli(['book', 'orders.ndjson'], { env, cwd: work });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('batch: 1 booked, 0 already booked');
   });
 
   it('deletes nothing in a directory that is not a sandbox state', async () => {

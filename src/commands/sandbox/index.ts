@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ledgerPath } from '../../ledger/ledger.js';
+import { DEFAULT_JOURNAL_PATTERN, defaultJournalPath, ledgerPath } from '../../ledger/ledger.js';
 import { targetId } from '../../config/target.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -174,15 +174,24 @@ async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Cont
   for (const name of present) rmSync(join(dir, name), { recursive: true, force: true });
   // The built-in sandbox's ledger speaks of orders that no longer exist: it goes with them, so a
   // document booked before the reset is booked again after it. Ledgers of other targets stay.
-  const ledger = dir === sandboxStateDir(ctx.io.env) ? ledgerPath(dir, targetId({}, dir)) : undefined;
+  const builtin = dir === sandboxStateDir(ctx.io.env);
+  const ledger = builtin ? ledgerPath(dir, targetId({}, dir)) : undefined;
   const forgot = ledger !== undefined && existsSync(ledger);
   if (forgot) rmSync(ledger, { force: true });
-  const kept = entries.filter((name) => !isOurs(name));
+  // So does the default journal of a batch on the built-in sandbox in this directory (named after
+  // that target only): a batch run here after the reset would take its records into the ledger
+  // again, and book nothing. A journal given with --journal may be anywhere: the note names it.
+  const journal = builtin ? defaultJournalPath(targetId({}, dir)) : undefined;
+  const journalGone = journal !== undefined && existsSync(journal);
+  if (journalGone) rmSync(journal, { force: true });
+  // `ledger/` (the ledgers of the other services) is shipbook's, not the sandbox's: named as kept, with what it is.
+  const kept = entries.filter((name) => !isOurs(name)).map((name) => (builtin && name === 'ledger' ? 'ledger (the ledgers of other services)' : name));
   ctx.io.err(
     `The sandbox state in ${dir} was reset: no orders, no shipments${forgot ? ', and its ledger of booked documents is cleared' : ''}.\n` +
+      (journalGone ? `Removed the batch journal of the built-in sandbox in this directory: ${journal}.\n` : '') +
       (kept.length > 0 ? `Kept (not the sandbox's): ${kept.slice(0, 5).join(', ')}${kept.length > 5 ? ', …' : ''}.\n` : '') +
-      (forgot
-        ? 'Batch journals (.shipbook/journal-*.ndjson, --journal files) still name the old orders: remove them too before booking those documents again.\n'
+      (builtin
+        ? `Batch journals given with --journal, and the default journals in other directories (${DEFAULT_JOURNAL_PATTERN}), still name the old orders: remove them too before booking those documents again with them.\n`
         : ''),
   );
 }
