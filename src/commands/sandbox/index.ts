@@ -214,7 +214,7 @@ export function sandboxCommand(ctx: Context): Command {
   const reset = new Command('reset')
     .summary("delete the built-in sandbox's orders and shipments")
     .description(
-      'Start the built-in sandbox again from nothing: delete its stored orders and shipments. Asks on a terminal; give --yes otherwise. Also the fix for a state that cannot be read.',
+      'Start the built-in sandbox again from nothing: delete its stored orders and shipments, its ledger and its batch journal in this directory, so the same documents book anew. Asks on a terminal; give --yes otherwise. Also the fix for a state that cannot be read.',
     )
     .option(stateOption, 'a sandbox state directory instead of the built-in one')
     .option('-y, --yes', 'do not ask', false)
