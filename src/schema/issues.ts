@@ -133,19 +133,26 @@ function normaliseName(name: string): string {
   return name.toLowerCase().replace(/[_\-\s]/g, '');
 }
 
-/** Optimal string alignment distance (Levenshtein with adjacent transpositions). */
+/**
+ * Optimal string alignment distance (Levenshtein with adjacent transpositions). Three rows of the
+ * table at a time (a transposition looks two rows back): a file of 40,000 unknown fields asks
+ * for it hundreds of thousands of times, and a whole table each time kept the collector busy.
+ */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let current = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
+      let v = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, before[j - 2]! + 1);
+      current[j] = v;
     }
+    [before, previous, current] = [previous, current, before];
   }
-  return d[a.length]![b.length]!;
+  return previous[b.length]!;
 }
 
 /**
@@ -156,11 +163,16 @@ function editDistance(a: string, b: string): number {
 export function closestField(unknown: string, known: readonly string[]): string | undefined {
   const u = normaliseName(unknown);
   if (u === '' || u.length > 64) return undefined;
+  const allowed = Math.max(1, Math.floor(u.length / 4));
   let best: string | undefined;
   let bestDistance = Infinity;
   let tie = false;
   for (const k of known) {
-    const distance = editDistance(u, normaliseName(k));
+    const name = normaliseName(k);
+    // The distance is at least the difference in length: a name further than the allowed distance
+    // can neither be the answer nor tie with it, so it is not measured.
+    if (Math.abs(name.length - u.length) > allowed) continue;
+    const distance = editDistance(u, name);
     if (distance < bestDistance) {
       best = k;
       bestDistance = distance;
@@ -169,6 +181,5 @@ export function closestField(unknown: string, known: readonly string[]): string 
       tie = true;
     }
   }
-  const allowed = Math.max(1, Math.floor(u.length / 4));
   return best !== undefined && !tie && bestDistance <= allowed ? best : undefined;
 }
