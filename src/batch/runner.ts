@@ -419,8 +419,9 @@ export async function planBatch(
   options: { shard?: Shard; now: () => Date; input?: BatchInputOptions },
   get: (id: string) => EntryState | undefined,
   onItem: (result: BatchResult) => void,
+  counts?: { outsideShard: number },
 ): Promise<void> {
-  for await (const item of batchItems(inputs, options.shard, options.now, options.input)) {
+  for await (const item of batchItems(inputs, options.shard, options.now, options.input, counts)) {
     const base = { id: item.id, file: item.file, line: item.line, attempts: 0 };
     if (item.issues) {
       onItem({ ...base, status: 'invalid', plan: { action: 'invalid' }, issues: item.issues.filter((x) => x.severity === 'error') });

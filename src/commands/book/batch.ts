@@ -100,6 +100,32 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
   };
 }
 
+/** The refusal of a batch with invalid inputs: every problem, and how many orders are concerned. */
+function invalidError(check: BatchCheck): ValidationError {
+  return new ValidationError(
+    check.invalid.flatMap((x) => x.issues),
+    `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`,
+    { suggestion: 'Fix them, or leave them out with --skip-invalid.' },
+  );
+}
+
+/** Nothing will be sent: the CSV report says which rows are valid, and what is wrong with the others. */
+async function writeInvalidRows(csvReport: CsvReportWriter, check: BatchCheck, o: BatchBookOptions): Promise<void> {
+  for (const x of check.invalid) csvReport.add({ id: '', file: x.file, line: x.line, status: 'invalid', attempts: 0, issues: x.issues });
+  await csvReport.finish({ dryRun: o.shard === undefined });
+}
+
+/**
+ * A shard may hold none of the orders (a CI matrix of four jobs for two orders): that job has
+ * nothing to book, which is no error; it still runs, so its summary and reports say so.
+ */
+function noteEmptyShard(o: BatchBookOptions, check: BatchCheck, ctx: Context): void {
+  if (check.valid > 0 || check.invalid.length > 0 || o.shard === undefined) return;
+  ctx.io.err(
+    `note: shard ${o.shard.index}/${o.shard.count} holds none of the ${check.outsideShard} order${check.outsideShard === 1 ? '' : 's'} of the inputs (an order's shard is fixed by its content); nothing to book\n`,
+  );
+}
+
 /**
  * Runs a batch: check everything, then (unless `--dry-run`) book through the booking engine with
  * the ledger of the target and the batch's journal copy. A dry run lists every input of the shard
@@ -112,34 +138,17 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const input = await csvBatchInput(o.csv, ctx);
-  const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: !ctx.globals.dryRun, input });
   // `--report *.csv`: the input rows with the results beside them; any other name: the JSON report.
   const csvReport = o.report !== undefined && isCsvReport(o.report) ? new CsvReportWriter(o.report, o.inputs, input) : undefined;
-  if (csvReport && (ctx.globals.dryRun || (check.invalid.length > 0 && !o.skipInvalid))) {
-    // Nothing will be sent: the report says which rows are valid, and what is wrong with the others.
-    for (const x of check.invalid) csvReport.add({ id: '', file: x.file, line: x.line, status: 'invalid', attempts: 0, issues: x.issues });
-    await csvReport.finish({ dryRun: o.shard === undefined });
-  }
+  // A dry run reads and checks the inputs once, as it lists them.
+  if (ctx.globals.dryRun) return dryRunBatch(o, ctx, { input, csvReport });
+  const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: true, input });
+  if (csvReport && check.invalid.length > 0 && !o.skipInvalid) await writeInvalidRows(csvReport, check, o);
   const target = await ctx.targetId();
   const journalPath = resolve(o.journal ?? defaultJournalPath(target));
-  const invalidError = () =>
-    new ValidationError(
-      check.invalid.flatMap((x) => x.issues),
-      `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`,
-      {
-        suggestion: 'Fix them, or leave them out with --skip-invalid.',
-      },
-    );
-  // A shard may hold none of the orders (a CI matrix of four jobs for two orders): that job has
-  // nothing to book, which is no error; it still runs, so its summary and reports say so.
-  if (check.valid === 0 && check.invalid.length === 0 && check.outsideShard === 0 && !ctx.globals.dryRun) throw new UsageError('no orders in the inputs');
-  if (check.valid === 0 && check.invalid.length === 0 && o.shard !== undefined) {
-    io.err(
-      `note: shard ${o.shard.index}/${o.shard.count} holds none of the ${check.outsideShard} order${check.outsideShard === 1 ? '' : 's'} of the inputs (an order's shard is fixed by its content); nothing to book\n`,
-    );
-  }
-  if (ctx.globals.dryRun) return dryRunBatch(o, ctx, { target, journalPath, check, invalidError, input });
-  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError();
+  if (check.valid === 0 && check.invalid.length === 0 && check.outsideShard === 0) throw new UsageError('no orders in the inputs');
+  noteEmptyShard(o, check, ctx);
+  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check);
   const profile = await ctx.profile();
   // A bad payment sends nothing. The checked request is the template of every order's accept
   // (read and validated once, not once per order); a file that names its own order.id is built
@@ -266,34 +275,51 @@ function batchExitCode(s: BatchSummary, reason: string | undefined): number {
   return EXIT.BATCH_INCOMPLETE;
 }
 
-/** `--dry-run` of a batch: every input of the shard, its identity and what this run would do. */
+/**
+ * `--dry-run` of a batch: every input of the shard, its identity and what this run would do, from
+ * one pass over the inputs (which is also their check).
+ * @throws ValidationError (exit 2) after the list, when an input is invalid and `--skip-invalid` was not given
+ */
 async function dryRunBatch(
   o: BatchBookOptions,
   ctx: Context,
-  x: { target: string; journalPath: string; check: BatchCheck; invalidError: () => ValidationError; input: BatchInputOptions | undefined },
+  x: { input: BatchInputOptions | undefined; csvReport: CsvReportWriter | undefined },
 ): Promise<void> {
   const { io } = ctx;
-  const get = peekLedger({ stateDir: ctx.stateDir(), target: x.target, copy: { path: x.journalPath, lock: false } });
+  const target = await ctx.targetId();
+  const journalPath = resolve(o.journal ?? defaultJournalPath(target));
+  const get = peekLedger({ stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: false } });
   const format = ctx.output.format;
   const inputs: BatchResult[] = [];
   const counts: Record<string, number> = {};
-  await planBatch(o.inputs, { shard: o.shard, now: ctx.now, input: x.input }, get, (r) => {
-    const action = r.plan?.action ?? 'book';
-    counts[action] = (counts[action] ?? 0) + 1;
-    if (format === 'ndjson') ctx.output.data(r);
-    else if (isMachineFormat(format)) inputs.push(r);
-    else io.out(`${plannedLine(r)}\n`);
-  });
+  const check: BatchCheck = { valid: 0, invalid: [], outsideShard: 0 };
+  await planBatch(
+    o.inputs,
+    { shard: o.shard, now: ctx.now, input: x.input },
+    get,
+    (r) => {
+      if (r.status === 'invalid') check.invalid.push({ file: r.file, line: r.line, issues: r.issues ?? [] });
+      else check.valid++;
+      const action = r.plan?.action ?? 'book';
+      counts[action] = (counts[action] ?? 0) + 1;
+      if (format === 'ndjson') ctx.output.data(r);
+      else if (isMachineFormat(format)) inputs.push(r);
+      else io.out(`${plannedLine(r)}\n`);
+    },
+    check,
+  );
+  if (x.csvReport) await writeInvalidRows(x.csvReport, check, o);
+  noteEmptyShard(o, check, ctx);
   const t = await ctx.target();
   const shard = o.shard ? { shard: `${o.shard.index}/${o.shard.count}` } : {};
   if (format === 'json' || format === 'yaml') {
-    ctx.output.data({ dry_run: true, sent: false, valid: x.check.valid, invalid: x.check.invalid.length, ...shard, target: t, would: counts, inputs });
+    ctx.output.data({ dry_run: true, sent: false, valid: check.valid, invalid: check.invalid.length, ...shard, target: t, would: counts, inputs });
   }
   const words = Object.entries(counts)
     .map(([k, n]) => `${n} ${k.replace('_', ' ')}`)
     .join(', ');
   io.err(
-    `dry run: ${x.check.valid} order(s) valid${x.check.invalid.length ? `, ${x.check.invalid.length} invalid` : ''}${words ? ` (${words})` : ''}; nothing was sent\n`,
+    `dry run: ${check.valid} order(s) valid${check.invalid.length ? `, ${check.invalid.length} invalid` : ''}${words ? ` (${words})` : ''}; nothing was sent\n`,
   );
-  if (x.check.invalid.length > 0 && !o.skipInvalid) throw x.invalidError();
+  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check);
 }
