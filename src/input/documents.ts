@@ -41,11 +41,21 @@ function parseSlice(file: string, text: string, firstLine: number): DocumentInpu
   }
 }
 
-/** The 1-based line of `offset` in `text`. */
-function lineOf(text: string, offset: number): number {
+/**
+ * The 1-based lines of offsets in `text`, asked in increasing order: each call counts only from
+ * the offset asked before, so the elements of a long array or stream cost one pass, not one each.
+ */
+function lineCounter(text: string): (offset: number) => number {
+  let at = 0;
   let line = 1;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+  return (offset) => {
+    if (offset < at) {
+      at = 0;
+      line = 1;
+    }
+    for (; at < offset; at++) if (text.charCodeAt(at) === 10) line++;
+    return line;
+  };
 }
 
 /**
@@ -67,46 +77,118 @@ export function mayHoldSeveralDocuments(text: string): boolean {
   const start = text.trimStart();
   if (start.startsWith('[')) return true;
   const marker = /^---(?:[ \t]|$)/gm;
+  let from = 0;
   let m: RegExpExecArray | null;
   while ((m = marker.exec(text)) !== null) {
-    // A marker before any content (blank lines, comments, %directives) only opens the first document.
+    // A marker before any content (blank lines, comments, %directives) only opens the first
+    // document. Only the text since the last marker is looked at, so a file of markers alone
+    // costs one pass.
     if (
       text
-        .slice(0, m.index)
+        .slice(from, m.index)
         .replace(/^\s*(?:[#%].*)?$/gm, '')
         .trim() !== ''
     )
       return true;
+    from = m.index + m[0].length;
     if (marker.lastIndex === m.index) marker.lastIndex++;
   }
   return false;
 }
 
 /**
+ * The elements of a JSON array text, as `[start, end)` offsets of their text, or undefined when
+ * the text is not JSON (the YAML reader then reads it, and reports what is wrong where it is).
+ * JSON.parse checks the whole text first; one pass then finds where each element starts and
+ * ends, skipping strings whole: reading a large array through the YAML reader cost seconds.
+ */
+function jsonArrayElements(text: string): Array<[number, number]> | undefined {
+  try {
+    if (!Array.isArray(JSON.parse(text))) return undefined;
+  } catch {
+    return undefined;
+  }
+  const out: Array<[number, number]> = [];
+  let depth = 0;
+  let start = -1;
+  let last = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      if (depth === 1 && start < 0) start = i;
+      // To the closing quote: the next one not escaped (after an even run of backslashes).
+      let j = i;
+      for (;;) {
+        j = text.indexOf('"', j + 1);
+        let b = j - 1;
+        while (text.charCodeAt(b) === 0x5c) b--;
+        if ((j - 1 - b) % 2 === 0) break;
+      }
+      i = j;
+      last = j;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (depth === 1 && start < 0) start = i;
+      depth++;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+      if (depth === 0 && start >= 0) out.push([start, last + 1]);
+      last = i;
+    } else if (c === 0x2c && depth === 1) {
+      out.push([start, last + 1]);
+      start = -1;
+    } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
+      if (depth === 1 && start < 0) start = i;
+      last = i;
+    }
+  }
+  return out;
+}
+
+/**
  * The documents of a whole file's text, in order: each element of a JSON array, each document of
  * a YAML stream, or the text as one document (also when the array or stream cannot be read as
- * such: the full parse then reports why, at its line).
+ * such: the full parse then reports why, at its line). One at a time: a document is parsed when
+ * it is asked for, so only the one at hand is held.
  */
-export function documentsOfText(file: string, text: string): DocumentInput[] {
+export function* documentsOfText(file: string, text: string): Generator<DocumentInput> {
   if (text.trimStart().startsWith('[')) {
+    const elements = jsonArrayElements(text);
+    if (elements !== undefined) {
+      const lineOf = lineCounter(text);
+      for (const [start, end] of elements) {
+        // Spaces in place of what comes before the element on its line, so columns are the file's too.
+        const slice = `${' '.repeat(start - (text.lastIndexOf('\n', start - 1) + 1))}${text.slice(start, end)}`;
+        const line = lineOf(start);
+        const fast = parseJsonLine(file, slice);
+        yield fast ? { file, line, doc: shifted(fast, line) } : parseSlice(file, slice, line);
+      }
+      return;
+    }
     const doc = parseDocument(text, { schema: 'core' });
     const items = (doc.contents as { items?: Array<{ range?: [number, number, number] }> } | null)?.items;
-    if (doc.errors.length > 0 || !Array.isArray(items)) return [parseSlice(file, text, 1)];
-    return items.map((item) => {
+    if (doc.errors.length > 0 || !Array.isArray(items)) {
+      yield parseSlice(file, text, 1);
+      return;
+    }
+    const lineOf = lineCounter(text);
+    for (const item of items) {
       const [start, end] = item.range ?? [0, 0];
-      return parseSlice(file, text.slice(start, end), lineOf(text, start));
-    });
+      yield parseSlice(file, text.slice(start, end), lineOf(start));
+    }
+    return;
   }
   const docs = parseAllDocuments(text);
-  if (!Array.isArray(docs) || docs.length <= 1) return [parseSlice(file, text, 1)];
-  const out: DocumentInput[] = [];
+  if (!Array.isArray(docs) || docs.length <= 1) {
+    yield parseSlice(file, text, 1);
+    return;
+  }
+  const lineOf = lineCounter(text);
   for (const d of docs) {
     const [start, , end] = d.range;
     // The slice starts after the `---` line, so it parses as a single document.
     const body = text.slice(start, end).replace(/^---[^\n]*\n?/, '');
-    const startLine = lineOf(text, start) + (text.slice(start, end).startsWith('---') ? 1 : 0);
+    const startLine = lineOf(start) + (text.slice(start, end).startsWith('---') ? 1 : 0);
     if (body.trim() === '') continue;
-    out.push(parseSlice(file, body, startLine));
+    yield parseSlice(file, body, startLine);
   }
-  return out;
 }

@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { ValidationError, type InputIssue } from '../errors.js';
 import { formatPath } from '../schema/issues.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
-import { documentOfLine, documentsOfText, isNdjsonName, mayHoldSeveralDocuments } from './documents.js';
+import { documentOfLine, documentsOfText, isNdjsonName, mayHoldSeveralDocuments, type DocumentInput } from './documents.js';
 import { documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
 import { resolveSenders, type SenderRecord } from './senders.js';
 import { collectWarnings, inputWarnings } from './warnings.js';
@@ -192,19 +192,11 @@ const BATCH_KINDS: ReadonlySet<KindName | undefined> = new Set([undefined, 'orde
  * report's kind is the first document's.
  */
 function validateDocuments(file: string, text: string, options: CheckOptions): FileReport {
-  const docs = isNdjsonName(file)
-    ? text.split('\n').flatMap((line, i) => documentOfLine(file, line.endsWith('\r') ? line.slice(0, -1) : line, i + 1) ?? [])
-    : documentsOfText(file, text);
-  if (docs.length === 0)
-    return {
-      file,
-      kind: null,
-      valid: false,
-      issues: [{ file, line: 1, column: 1, path: '', message: 'is empty: no document on any line', severity: 'error' }],
-    };
   const issues: InputIssue[] = [];
   let kind: KindName | null | undefined;
-  for (const d of docs) {
+  let documents = 0;
+  for (const d of isNdjsonName(file) ? linesOf(file, text) : documentsOfText(file, text)) {
+    documents++;
     if ('issues' in d) {
       issues.push(...d.issues);
       kind ??= null;
@@ -214,8 +206,21 @@ function validateDocuments(file: string, text: string, options: CheckOptions): F
     kind ??= check.kind ?? null;
     issues.push(...check.issues);
   }
+  if (documents === 0) {
+    const message = isNdjsonName(file) ? 'is empty: no document on any line' : 'is empty: the list holds no document';
+    issues.push({ file, line: 1, column: 1, path: '', message, severity: 'error' });
+  }
   const errors = issues.filter((i) => i.severity === 'error');
   return { file, kind: kind ?? null, valid: errors.length === 0, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };
+}
+
+/** The documents of an NDJSON text, one per line that is not blank, each parsed when asked for. */
+function* linesOf(file: string, text: string): Generator<DocumentInput> {
+  let n = 0;
+  for (const line of text.split('\n')) {
+    const doc = documentOfLine(file, line.endsWith('\r') ? line.slice(0, -1) : line, ++n);
+    if (doc !== undefined) yield doc;
+  }
 }
 
 /** Validates one file (or `-` for standard input), offline. Only a bug in shipbook throws. */

@@ -1,0 +1,85 @@
+/**
+ * Files of several documents (src/input/documents.ts): which texts may hold several, and each
+ * document of a JSON array or YAML stream with its own line in the file.
+ */
+import { describe, expect, it } from 'vitest';
+import { documentOfLine, documentsOfText, isNdjsonName, mayHoldSeveralDocuments } from '../../src/input/documents.js';
+
+describe('mayHoldSeveralDocuments', () => {
+  it.each([
+    ['a JSON array', '  [{"a": 1}]', true],
+    ['one document', 'a: 1\nb: 2\n', false],
+    ['one document opened by ---', '---\na: 1\n', false],
+    ['comments, a directive and blank lines before the first ---', '# orders\n%YAML 1.2\n\n---\na: 1\n', false],
+    ['a --- after content', 'a: 1\n---\nb: 2\n', true],
+    ['a --- after content, CRLF', 'a: 1\r\n---\r\nb: 2\r\n', true],
+    ['two documents opened by ---', '---\na: 1\n--- # second\nb: 2\n', true],
+    ['a --- line inside a quoted value (YAML reads it as a marker there too)', 'a: "x\n--- y"\n', true],
+    ['markers alone', '---\n'.repeat(1000), false],
+    ['---- is no marker', 'a: 1\n----\n', false],
+  ])('%s', (_name, text, expected) => {
+    expect(mayHoldSeveralDocuments(text)).toBe(expected);
+  });
+});
+
+describe('documentsOfText', () => {
+  const lines = (text: string) => [...documentsOfText('f.yaml', text)].map((d) => ('doc' in d ? ['doc', d.line] : ['issues', d.line, d.issues[0]!.line]));
+
+  it('gives each element of a JSON array at its own line, and positions inside it at the file line', () => {
+    const text = '[\n  {"a": 1},\n\n  {"b": 2,\n   "c": 3},\n  "text"\n]\n';
+    expect(lines(text)).toEqual([
+      ['doc', 2],
+      ['doc', 4],
+      ['issues', 6, 6],
+    ]);
+    const docs = [...documentsOfText('f.json', text)];
+    const second = docs[1]!;
+    expect('doc' in second && second.doc.locate(['c'])).toEqual({ line: 5, column: 9 });
+  });
+
+  it('gives each document of a YAML stream, starting after its --- line; an empty one is skipped', () => {
+    expect(lines('a: 1\n---\nb: 2\n---\n---\nc: [\n')).toEqual([
+      ['doc', 1],
+      ['doc', 3],
+      // The unclosed list is reported where the input ends, the line after it.
+      ['issues', 6, 7],
+    ]);
+  });
+
+  it('splits a JSON array whose strings hold brackets, commas and escaped quotes, keeping line and column of each element', () => {
+    const text = '[{"a": "x], {\\"y\\", z"}, {"b": [1, [2, 3]], "c": "]"},\n   {"d": {"e": null}}]';
+    const docs = [...documentsOfText('f.json', text)];
+    expect(docs.map((d) => ('doc' in d ? d.doc.data : d.issues))).toEqual([{ a: 'x], {"y", z' }, { b: [1, [2, 3]], c: ']' }, { d: { e: null } }]);
+    const [, second, third] = docs;
+    expect(second && 'doc' in second && second.doc.locate(['c'])).toEqual({ line: 1, column: 50 });
+    expect(third && 'doc' in third && third.doc.locate(['d', 'e'])).toEqual({ line: 2, column: 16 });
+    expect([...documentsOfText('f.json', ' [ ] ')]).toEqual([]);
+  });
+
+  it('gives a text of one document, or an array it cannot read, as one document', () => {
+    expect(lines('a: 1\n')).toEqual([['doc', 1]]);
+    // A --- line inside quotes ends the document there, for YAML too: one document, and the problem at that line.
+    expect(lines('a: "x\n--- y"\n')).toEqual([['issues', 1, 2]]);
+    expect(lines('[1, 2\n')).toEqual([['issues', 1, 2]]);
+  });
+
+  it('parses a document only when it is asked for', () => {
+    const documents = documentsOfText('f.json', `[${Array.from({ length: 3 }, (_, i) => `{"n": ${i}}`).join(',')}]`);
+    const first = documents.next();
+    expect(first.done).toBe(false);
+    expect('doc' in first.value! && first.value.doc.data).toEqual({ n: 0 });
+  });
+});
+
+describe('NDJSON lines', () => {
+  it('reads a line as a document at its line, and skips a blank one', () => {
+    expect(isNdjsonName('orders.NDJSON')).toBe(true);
+    expect(isNdjsonName('orders.jsonl')).toBe(true);
+    expect(isNdjsonName('orders.json')).toBe(false);
+    expect(documentOfLine('o.ndjson', '   ', 3)).toBeUndefined();
+    const doc = documentOfLine('o.ndjson', '{"a": {"b": 1}}', 7);
+    expect(doc && 'doc' in doc && doc.doc.locate(['a', 'b'])).toEqual({ line: 7, column: 13 });
+    const bad = documentOfLine('o.ndjson', '{"a": ', 9);
+    expect(bad && 'issues' in bad && bad.issues[0]!.line).toBe(9);
+  });
+});
