@@ -4,7 +4,7 @@
  * reports and never sends) and by the commands that send a document (which refuse to send while
  * any error remains, and print warnings on stderr without stopping).
  */
-import { readdir, stat } from 'node:fs';
+import { createReadStream, readdir, stat } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -12,7 +12,7 @@ import { ValidationError, type InputIssue } from '../errors.js';
 import { formatPath } from '../schema/issues.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
 import { documentOfLine, documentsOfText, isNdjsonName, mayHoldSeveralDocuments, type DocumentInput } from './documents.js';
-import { documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
+import { MAX_INPUT_BYTES, documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
 import { resolveSenders, type SenderRecord } from './senders.js';
 import { collectWarnings, inputWarnings } from './warnings.js';
 import { MAX_REQUEST_BYTES } from '../schema/limits.js';
@@ -192,26 +192,40 @@ const BATCH_KINDS: ReadonlySet<KindName | undefined> = new Set([undefined, 'orde
  * report's kind is the first document's.
  */
 function validateDocuments(file: string, text: string, options: CheckOptions): FileReport {
+  const report = documentsReport(file, options);
+  for (const d of isNdjsonName(file) ? linesOf(file, text) : documentsOfText(file, text)) report.add(d);
+  return report.done();
+}
+
+/**
+ * The report of a file of several documents, built document by document: {@link validateDocuments}
+ * for a text in memory, {@link validateFile} for an NDJSON file streamed line by line.
+ */
+function documentsReport(file: string, options: CheckOptions): { add(d: DocumentInput): void; done(): FileReport } {
   const issues: InputIssue[] = [];
   let kind: KindName | null | undefined;
   let documents = 0;
-  for (const d of isNdjsonName(file) ? linesOf(file, text) : documentsOfText(file, text)) {
-    documents++;
-    if ('issues' in d) {
-      issues.push(...d.issues);
-      kind ??= null;
-      continue;
-    }
-    const check = checkDocument(d.doc, options);
-    kind ??= check.kind ?? null;
-    issues.push(...check.issues);
-  }
-  if (documents === 0) {
-    const message = isNdjsonName(file) ? 'is empty: no document on any line' : 'is empty: the list holds no document';
-    issues.push({ file, line: 1, column: 1, path: '', message, severity: 'error' });
-  }
-  const errors = issues.filter((i) => i.severity === 'error');
-  return { file, kind: kind ?? null, valid: errors.length === 0, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };
+  return {
+    add(d) {
+      documents++;
+      if ('issues' in d) {
+        issues.push(...d.issues);
+        kind ??= null;
+        return;
+      }
+      const check = checkDocument(d.doc, options);
+      kind ??= check.kind ?? null;
+      issues.push(...check.issues);
+    },
+    done() {
+      if (documents === 0) {
+        const message = isNdjsonName(file) ? 'is empty: no document on any line' : 'is empty: the list holds no document';
+        issues.push({ file, line: 1, column: 1, path: '', message, severity: 'error' });
+      }
+      const errors = issues.filter((i) => i.severity === 'error');
+      return { file, kind: kind ?? null, valid: errors.length === 0, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };
+    },
+  };
 }
 
 /** The documents of an NDJSON text, one per line that is not blank, each parsed when asked for. */
@@ -223,8 +237,32 @@ function* linesOf(file: string, text: string): Generator<DocumentInput> {
   }
 }
 
+/**
+ * An NDJSON file too large to read whole (over {@link MAX_INPUT_BYTES}, which is the limit of one
+ * document, not of a batch: `book` streams such files), validated line by line as it is read.
+ */
+async function validateNdjsonStream(file: string, options: CheckOptions): Promise<FileReport> {
+  const report = documentsReport(file, options);
+  // Loaded only for such a file: node:readline costs every other validate its start-up time.
+  const { createInterface } = await import('node:readline');
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let n = 0;
+  for await (const line of lines) {
+    const doc = documentOfLine(file, line, ++n);
+    if (doc !== undefined) report.add(doc);
+  }
+  return report.done();
+}
+
 /** Validates one file (or `-` for standard input), offline. Only a bug in shipbook throws. */
 async function validateFile(file: string, options: CheckOptions & { stdin?: Readable }): Promise<FileReport> {
+  if (isNdjsonName(file) && file !== '-') {
+    const size = await statPath(file).then(
+      (info) => (info.isFile() ? info.size : 0),
+      () => 0,
+    );
+    if (size > MAX_INPUT_BYTES) return validateNdjsonStream(file, options);
+  }
   let bytes: Buffer;
   try {
     bytes = await readInput(file, options.stdin);

@@ -47,6 +47,16 @@ describe('validate of files that hold many orders', () => {
     expect(ok.stdout).toMatch(/good\.jsonl\s+order\s+valid/);
   });
 
+  it('reads an NDJSON file larger than one document may be (5 MiB) line by line, as book does', async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => line(i));
+    lines[3210] = lines[3210]!.replace('"SB-DOM-ROAD"', '"SB-DOM-ROAD", "colour": "red"');
+    const file = at('big.ndjson', `${lines.join('\r\n')}\r\n`);
+    expect(readFileSync(file).length).toBeGreaterThan(5 * 1024 * 1024);
+    const r = await runShipbook(['validate', file, '--json']);
+    expect(r.code).toBe(2);
+    expect(reportsOf(r.stdout)[0]!.issues.map((i) => [i.line, i.path, i.message])).toEqual([[3211, 'order.shipments[0].service.colour', 'unknown field']]);
+  });
+
   it('checks each element of a JSON array and each document of a YAML stream, at its own line', async () => {
     const array = at('orders.json', `[\n${line(1)},\n${line(2).replace('"SB-DOM-ROAD"', '"SB-DOM-ROAD", "colour": "red"')}\n]\n`);
     const r = await runShipbook(['validate', array, '--json']);
