@@ -8,7 +8,7 @@
 import { extname } from 'node:path';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { ValidationError, type InputIssue } from '../errors.js';
-import { parseInput, parseJsonLine, type LoadedDocument } from './load.js';
+import { closingQuote, parseInput, parseJsonLine, type LoadedDocument } from './load.js';
 
 /** One document of a file: parsed, at `line`, or the problems that kept it from being parsed. */
 export type DocumentInput = { file: string; line: number; doc: LoadedDocument } | { file: string; line: number; issues: InputIssue[] };
@@ -116,16 +116,9 @@ function jsonArrayElements(text: string): Array<[number, number]> | undefined {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       if (depth === 1 && start < 0) start = i;
-      // To the closing quote: the next one not escaped (after an even run of backslashes).
-      let j = i;
-      for (;;) {
-        j = text.indexOf('"', j + 1);
-        let b = j - 1;
-        while (text.charCodeAt(b) === 0x5c) b--;
-        if ((j - 1 - b) % 2 === 0) break;
-      }
-      i = j;
-      last = j;
+      // JSON.parse took the text, so every string is closed.
+      i = closingQuote(text, i);
+      last = i;
     } else if (c === 0x5b || c === 0x7b) {
       if (depth === 1 && start < 0) start = i;
       depth++;

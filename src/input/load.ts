@@ -438,6 +438,21 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
 }
 
 /**
+ * The offset of the quote that closes the JSON string opened at `open`: the next one not escaped
+ * (after an even run of backslashes), or -1 when there is none.
+ */
+export function closingQuote(text: string, open: number): number {
+  let j = open;
+  for (;;) {
+    j = text.indexOf('"', j + 1);
+    if (j === -1) return -1;
+    let b = j - 1;
+    while (text.charCodeAt(b) === 0x5c) b--;
+    if ((j - 1 - b) % 2 === 0) return j;
+  }
+}
+
+/**
  * For a text that JSON.parse accepted as `data`: true when an object repeats a key or lists and
  * mappings nest deeper than {@link MAX_NESTING}, which only the full parse reports (with their
  * lines). One pass over the text counts the keys written and the nesting (strings are skipped
@@ -453,15 +468,8 @@ function needsFullParse(text: string, data: unknown): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      // The closing quote: the next one not escaped (after an even run of backslashes).
-      let j = i;
-      for (;;) {
-        j = text.indexOf('"', j + 1);
-        if (j === -1) return true; // not JSON after all: the full parse says what is wrong
-        let b = j - 1;
-        while (text.charCodeAt(b) === 0x5c) b--;
-        if ((j - 1 - b) % 2 === 0) break;
-      }
+      const j = closingQuote(text, i);
+      if (j === -1) return true; // not JSON after all: the full parse says what is wrong
       if (expectKey) {
         keys++;
         expectKey = false;

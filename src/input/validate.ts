@@ -170,8 +170,9 @@ function report(file: string, check: DocumentCheck): FileReport {
  * problem becomes an issue of the report; only a bug in shipbook throws.
  */
 export function validateBytes(file: string, bytes: Buffer, options: CheckOptions): FileReport {
-  if (isNdjsonName(file) || (BATCH_KINDS.has(options.kind) && mayHoldSeveralDocuments(bytes.toString('utf8')))) {
-    return validateDocuments(file, bytes.toString('utf8'), options);
+  if (isNdjsonName(file) || BATCH_KINDS.has(options.kind)) {
+    const text = bytes.toString('utf8');
+    if (isNdjsonName(file) || mayHoldSeveralDocuments(text)) return validateDocuments(file, text, options);
   }
   let doc: LoadedDocument;
   try {
