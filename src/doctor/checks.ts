@@ -70,7 +70,8 @@ export function checkNode(version: string): CheckResult {
         status: 'fail',
         detail: `v${version.replace(/^v/, '')} is older than ${MIN_NODE.join('.')}`,
         fix: 'Install Node.js 20.19 or newer (22 or 24 LTS recommended).',
-        exitCode: EXIT.AUTH,
+        // What the machine runs is a setting of the set-up, not a credential: exit 2, as for a bad setting.
+        exitCode: EXIT.INPUT,
       };
 }
 

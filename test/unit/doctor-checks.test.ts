@@ -38,6 +38,8 @@ describe('doctor checks', () => {
     const old = checkNode('20.10.0');
     expect(old.status).toBe('fail');
     expect(old.fix).toMatch(/20\.19/);
+    // A machine's Node.js is a setting (exit 2), not a credential (exit 4).
+    expect(doctorExitCode([old])).toBe(2);
   });
 
   it('reports a config file readable by others, with the chmod that fixes it', () => {
