@@ -21,6 +21,7 @@
  */
 import {
   closeSync,
+  linkSync,
   fstatSync,
   mkdirSync,
   openSync,
@@ -324,4 +325,156 @@ function held(path: string, owner: LockOwner, options: LockOptions, staleMs: num
       }
     },
   };
+}
+
+/** A process on some machine, as a lock or a ledger claim names it. */
+export interface ProcessRef {
+  pid: number;
+  host: string;
+  /** The process's start time (see {@link processStart}); absent where it cannot be read. */
+  start?: string;
+}
+
+/** This process, as {@link ProcessRef}. */
+export function thisProcess(): ProcessRef {
+  return { pid: process.pid, host: hostname(), ...(OWN_START === undefined ? {} : { start: OWN_START }) };
+}
+
+/**
+ * Whether the process `p` names still runs: true or false on this machine (its pid gone, or reused
+ * by another process: the start time differs, is false); undefined for a process of another machine,
+ * which only a lease (a time) can judge.
+ */
+export function processRuns(p: ProcessRef): boolean | undefined {
+  if (p.host !== hostname()) return undefined;
+  return holderRuns({ pid: p.pid, host: p.host, started_at: '', command: '', nonce: '', ...(p.start === undefined ? {} : { process_start: p.start }) });
+}
+
+/** Who holds a {@link ShortLock}: the content of its file. */
+export interface ShortLockHolder extends ProcessRef {
+  command: string;
+  /** Random, one per process: tells this holder's lock from a later one. */
+  nonce: string;
+  /** The holder's own file, which the lock is a link to (removed with a stale lock). */
+  file: string;
+}
+
+/** A lock from another machine untouched this long is stale (a short lock is held for microseconds), ms. */
+const SHORT_LOCK_FOREIGN_STALE_MS = 30_000;
+
+/**
+ * A lock held for microseconds around a read-decide-write of a file shared between processes (the
+ * ledger's claims): `<path>`, a hard link to a file of the holder's, made once per process with its
+ * owner inside, so taking it is one link() and giving it back one unlink(), and it is never seen
+ * without its owner. A holder that no longer runs (pid gone, or reused: the start time differs)
+ * loses it to the next taker; a holder that is paused (SIGSTOP, a debugger) keeps it, and takers
+ * wait, told who they wait for after {@link ShortLock.acquire}'s `noticeMs`.
+ */
+export class ShortLock {
+  private holder: ShortLockHolder | undefined;
+  private held = false;
+
+  constructor(
+    readonly path: string,
+    private readonly command: string,
+  ) {}
+
+  /** Writes this process's own file (once), which the lock links to. */
+  private own(): ShortLockHolder {
+    if (this.holder !== undefined) return this.holder;
+    const id = unique();
+    const holder: ShortLockHolder = { ...thisProcess(), command: this.command, nonce: id, file: `${this.path}.${id}` };
+    writeFileSync(holder.file, `${JSON.stringify(holder)}\n`);
+    this.holder = holder;
+    return holder;
+  }
+
+  /**
+   * Takes the lock, waiting (asynchronously, a few milliseconds at a time) while a live process
+   * holds it and taking over one whose holder no longer runs.
+   * @param o.onWait called once when the lock is still held after `noticeMs` (default 1 s), with its holder
+   * @throws the signal's reason once `o.signal` aborts; the file system's error when the lock cannot be made
+   */
+  async acquire(o: { signal?: AbortSignal; onWait?: (holder: ShortLockHolder) => void; noticeMs?: number } = {}): Promise<void> {
+    const me = this.own();
+    const start = Date.now();
+    let told = false;
+    for (;;) {
+      try {
+        linkSync(me.file, this.path);
+        this.held = true;
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const other = readShortHolder(this.path);
+      if (other === undefined) continue; // given back between the link and the read
+      const runs = processRuns(other);
+      if (runs === false || (runs === undefined && (ageOf(this.path) ?? 0) > SHORT_LOCK_FOREIGN_STALE_MS)) {
+        takeOverShort(this.path, other);
+        continue;
+      }
+      if (o.signal?.aborted) throw o.signal.reason;
+      if (!told && Date.now() - start >= (o.noticeMs ?? 1_000)) {
+        told = true;
+        o.onWait?.(other);
+      }
+      await sleep(1 + Math.random() * 3);
+    }
+  }
+
+  /** Gives the lock back. Never throws. */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    try {
+      unlinkSync(this.path);
+    } catch {
+      // taken over (this process was judged gone): nothing of ours to give back
+    }
+  }
+
+  /** Removes this process's own file (after the last release). Never throws. */
+  close(): void {
+    this.release();
+    if (this.holder === undefined) return;
+    try {
+      unlinkSync(this.holder.file);
+    } catch {
+      // already gone
+    }
+    this.holder = undefined;
+  }
+}
+
+function readShortHolder(path: string): ShortLockHolder | undefined {
+  try {
+    const h = JSON.parse(readFileSync(path, 'utf8')) as ShortLockHolder;
+    return typeof h?.pid === 'number' && typeof h.host === 'string' && typeof h.nonce === 'string' ? h : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Moves aside a short lock judged stale, if it is still the one judged (else puts it back), and removes its holder's file. */
+function takeOverShort(path: string, judged: ShortLockHolder): void {
+  const trash = `${path}.stale-${unique()}`;
+  try {
+    renameSync(path, trash);
+  } catch {
+    return;
+  }
+  const moved = readShortHolder(trash);
+  if (moved?.nonce === judged.nonce) {
+    rmSync(trash, { force: true });
+    if (judged.file.startsWith(`${path}.`)) rmSync(judged.file, { force: true });
+    return;
+  }
+  try {
+    // Another process took it in between: it is put back, unless yet another took it meanwhile.
+    linkSync(trash, path);
+  } catch {
+    // someone holds it now
+  }
+  rmSync(trash, { force: true });
 }

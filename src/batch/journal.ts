@@ -50,6 +50,10 @@ type JournalEvent =
   | 'processed'
   | 'failed'
   | 'resolved'
+  /** A run took the document in hand (see {@link RunClaim}): no other live run sends anything for it. */
+  | 'claimed'
+  /** A run let go of its claim with the document in a non-final stage (interrupted: not started, pending, accepted). */
+  | 'released'
   /** The first record of a journal or ledger: the target service it was written against (never a key). */
   | 'target';
 
@@ -82,6 +86,26 @@ export interface JournalRecord {
   target?: string;
   /** For a `failed` refused by `--max-total`: the limit that refused it, AUD, a decimal string. */
   limit?: string;
+  /** For `claimed` and `released`: the run that takes or lets go of the document. */
+  run?: RunClaim;
+}
+
+/**
+ * The run that holds a document's claim in the ledger: which process (pid and its start time, on
+ * which host), since when, and a nonce drawn once per run, which tells a run from a later one of a
+ * reused pid and is what a release names.
+ */
+export interface RunClaim {
+  pid: number;
+  host: string;
+  /** The process's start time (Linux clock ticks since boot), to tell a reused pid; absent where unknown. */
+  start?: string;
+  /** ISO time the run started. */
+  at: string;
+  /** Random, one per run. */
+  nonce: string;
+  /** What the run is, for the message of whoever finds it holding a document (a command line, no secrets). */
+  command: string;
 }
 
 /** Where an order of the journal stands, folded from its records. */
@@ -106,12 +130,18 @@ export interface EntryState {
   resolvedAs?: string;
   /** The transient ids of the document's shipments, as its create recorded them. */
   transientIds?: string[];
+  /**
+   * The run holding the document, with the time of its claim: set by `claimed`, cleared by that
+   * run's `released` and by a final outcome (processed, failed, resolved). Whether that run still
+   * lives is for the reader to judge (src/ledger/claims.ts).
+   */
+  claim?: RunClaim & { since: string };
 }
 
 /** Folds one record into the state of its order. */
 export function applyRecord(state: EntryState | undefined, r: JournalRecord): EntryState {
   const s: EntryState = state ?? { id: r.id, stage: 'new', shipmentIds: [], records: 0 };
-  s.records++;
+  if (r.event !== 'claimed' && r.event !== 'released') s.records++;
   if (r.file !== undefined) s.file = r.file;
   if (r.line !== undefined) s.line = r.line;
   switch (r.event) {
@@ -142,8 +172,16 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
       s.stage = 'processed';
       s.trackingNumbers = r.tracking_numbers;
       if (r.total) s.total = r.total;
+      s.claim = undefined;
+      break;
+    case 'claimed':
+      if (r.run) s.claim = { ...r.run, since: r.t };
+      break;
+    case 'released':
+      if (s.claim !== undefined && s.claim.nonce === r.run?.nonce) s.claim = undefined;
       break;
     case 'failed':
+      s.claim = undefined;
       s.error = r.error;
       s.limit = r.limit;
       s.stage = r.created === false && s.orderId === undefined ? 'new' : 'failed';
@@ -160,6 +198,7 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
       s.unknownStep = undefined;
       s.error = undefined;
       s.resolvedAs = r.not_created ? 'not_created' : r.order_id;
+      s.claim = undefined;
       break;
     case 'target':
       break;
@@ -177,6 +216,8 @@ interface JournalReading {
    * by a full disk or a crash while it was written: never acknowledged, so never acted on).
    */
   tornAt?: number;
+  /** Where the last complete record read ends, bytes (a shared file is read on from there). */
+  end: number;
 }
 
 /** Every record starts with its time: the start of a record glued to a torn one before it. */
@@ -191,9 +232,11 @@ const isRecord = (r: unknown): r is JournalRecord => typeof (r as JournalRecord)
  * @throws JournalCorruptError (exit 2) naming the line for a line that is not a record
  */
 function readJournalFile(path: string): JournalReading {
-  const reading: JournalReading = { states: new Map(), notes: [] };
+  const reading: JournalReading = { states: new Map(), notes: [], end: 0 };
   if (!existsSync(path)) return reading;
-  const text = readFileSync(path, 'utf8');
+  const bytes = readFileSync(path);
+  const text = bytes.toString('utf8');
+  reading.end = bytes.length;
   const lines = text.split('\n');
   let offset = 0;
   lines.forEach((line, i) => {
@@ -209,6 +252,7 @@ function readJournalFile(path: string): JournalReading {
     }
     const torn = () => {
       reading.tornAt = start;
+      reading.end = start;
       reading.notes.push(
         `${path}:${i + 1}: an incomplete last record (cut short by a full disk or a crash while it was written, so never acted on) was set aside`,
       );
@@ -268,6 +312,26 @@ export function journalTarget(path: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** How to open a journal. */
+interface JournalOpenOptions {
+  /** One batch at a time: take the journal's lock. */
+  lock: boolean;
+  /** Names the holder in the lock. */
+  command: string;
+  /** Other processes append to it too (the ledger): keep reading it with {@link Journal.refresh}. */
+  shared?: boolean;
+}
+
+/** A line as a record, or undefined when it is not one. */
+function parseRecord(line: string): JournalRecord | undefined {
+  try {
+    const r: unknown = JSON.parse(line);
+    return isRecord(r) ? r : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Who holds a journal's lock. */
@@ -353,6 +417,10 @@ function describeRecord(r: Omit<JournalRecord, 't'>): string {
       return `the resolution of ${who}`;
     case 'target':
       return `which service the journal was written against (${r.target ?? '?'})`;
+    case 'claimed':
+      return `that this run took ${who} in hand, so nothing was sent for it`;
+    case 'released':
+      return `that this run let go of ${who}`;
   }
 }
 
@@ -445,9 +513,57 @@ export class Journal {
     /** What opening set aside (a torn last record …), for people: one sentence each. */
     readonly notes: readonly string[],
     private readonly write: (fd: number, bytes: Buffer, offset: number, length: number) => number,
+    /** Shared with other runs (the ledger): where this process has read up to, bytes; undefined for a file of one run. */
+    private readTo: number | undefined,
   ) {
     this.size = fstatSync(fd).size;
     process.on('exit', this.writeAtExit);
+  }
+
+  /** Lines this process wrote to a shared file that {@link refresh} has not read back yet (line → how many). */
+  private readonly own = new Map<string, number>();
+
+  /**
+   * Reads what other processes appended to a shared file since this process last read it, and
+   * folds it into {@link states}: one fstat, and one read of the new bytes only. A line still being
+   * written (no newline yet) is left for the next refresh; this process's own lines are recognised
+   * and skipped (they were folded when appended). Returns the ids whose state another process
+   * changed. A file of one run (not shared) has nothing to read.
+   * @throws the file system's error when the file cannot be read
+   */
+  refresh(): Set<string> {
+    const changed = new Set<string>();
+    if (this.readTo === undefined) return changed;
+    const size = fstatSync(this.fd).size;
+    if (size <= this.readTo) return changed;
+    const bytes = Buffer.alloc(size - this.readTo);
+    const got = readSync(this.fd, bytes, 0, bytes.length, this.readTo);
+    const last = bytes.lastIndexOf(10, got - 1);
+    if (last < 0) return changed;
+    this.readTo += last + 1;
+    for (const line of bytes.toString('utf8', 0, last).split('\n')) {
+      if (line === '') continue;
+      let r = parseRecord(line);
+      let key = line;
+      if (r === undefined) {
+        // A record cut short by a process that died while writing it, glued to the next one.
+        const at = line.lastIndexOf(RECORD_START);
+        if (at <= 0) continue;
+        key = line.slice(at);
+        r = parseRecord(key);
+        if (r === undefined) continue;
+      }
+      const mine = this.own.get(key);
+      if (mine !== undefined) {
+        if (mine <= 1) this.own.delete(key);
+        else this.own.set(key, mine - 1);
+        continue;
+      }
+      if (r.event === 'target') continue;
+      this.states.set(r.id, applyRecord(this.states.get(r.id), r));
+      changed.add(r.id);
+    }
+    return changed;
   }
 
   /**
@@ -472,7 +588,7 @@ export class Journal {
    * @throws JournalLockedError when another batch holds it; JournalUnusableError when the file
    *   system refuses the file or its directory; JournalCorruptError when a line is not a record
    */
-  static async open(path: string, options: { lock: boolean; command: string }): Promise<Journal> {
+  static async open(path: string, options: JournalOpenOptions): Promise<Journal> {
     try {
       return await Journal.openFile(path, options);
     } catch (err) {
@@ -481,7 +597,7 @@ export class Journal {
     }
   }
 
-  private static async openFile(path: string, options: { lock: boolean; command: string }): Promise<Journal> {
+  private static async openFile(path: string, options: JournalOpenOptions): Promise<Journal> {
     makeDirectory(dirname(path));
     if (!existsSync(path)) writeFileSync(path, '', { flag: 'a' });
     let lock: HeldLock | undefined;
@@ -498,9 +614,17 @@ export class Journal {
       const reading = readJournalFile(path);
       const notes = [...reading.notes];
       if (lock !== undefined && reading.tornAt !== undefined) notes.splice(0, notes.length, ...setAsideTorn(path, reading.tornAt, reading.notes));
-      const fd = openSync(path, 'a');
+      const fd = openSync(path, options.shared ? 'a+' : 'a');
       const limit = Number(process.env.SHIPBOOK_TEST_JOURNAL_SPACE);
-      return new Journal(path, fd, reading.states, lock, notes, Number.isFinite(limit) && limit > 0 ? limitedWrite(limit) : writeSync);
+      return new Journal(
+        path,
+        fd,
+        reading.states,
+        lock,
+        notes,
+        Number.isFinite(limit) && limit > 0 ? limitedWrite(limit) : writeSync,
+        options.shared ? reading.end : undefined,
+      );
     } catch (err) {
       lock?.release();
       throw err;
@@ -587,6 +711,12 @@ export class Journal {
       this.settleWriters(undefined);
       return;
     }
+    if (this.readTo !== undefined) {
+      for (const line of this.pending) {
+        const key = line.slice(0, -1);
+        this.own.set(key, (this.own.get(key) ?? 0) + 1);
+      }
+    }
     const bytes = Buffer.from(this.pending.length === 1 ? this.pending[0]! : this.pending.join(''));
     const first = this.pendingFirst!;
     this.pending = [];
@@ -611,6 +741,15 @@ export class Journal {
     }
     this.size += bytes.length;
     this.settleWriters(undefined);
+  }
+
+  /**
+   * Writes what is pending now, in one write (a shared file's claims must be in the file before its
+   * lock is given back).
+   * @throws JournalWriteError (exit 10) when the write, or an earlier one, failed
+   */
+  writeNow(): void {
+    this.writePending();
   }
 
   /** Resolves (or, with `failure`, rejects) every caller of {@link written} so far. */

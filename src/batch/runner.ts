@@ -13,7 +13,8 @@
 import type { ApiClient } from '../api/client.js';
 import type { OrderPaths } from '../api/orders.js';
 import type { BookingDocument } from '../booking/book.js';
-import { bookEntry, resumeFrom, stoppedAs, type Resume } from '../booking/engine.js';
+import { bookEntry, claimEntry, resumeFrom, stoppedAs, type Resume } from '../booking/engine.js';
+import { claimLives } from '../ledger/ledger.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { pollForResult } from '../booking/wait.js';
 import { EXIT, ShipbookError, type InputIssue } from '../errors.js';
@@ -23,7 +24,7 @@ import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { IdentityCounter, inShard, type Shard } from './identity.js';
 import { batchDocuments, type BatchInputOptions } from './inputs.js';
 import { Slots } from './slots.js';
-import type { EntryState } from './journal.js';
+import type { EntryState, RunClaim } from './journal.js';
 import type { RecordSink } from './steps.js';
 
 /**
@@ -65,9 +66,10 @@ export interface BatchResult {
    * `booked` now, `already_booked` by an earlier run, `failed`, `unknown` (a create whose answer
    * never came), `invalid` (with --skip-invalid), `valid` (dry run); after an interruption
    * `still_booking` (accepted, the booking goes on at the service), `pending` (created, not
-   * accepted), `not_started` (nothing sent).
+   * accepted), `not_started` (nothing sent); `booked_by_other_run`: another run booking at the same
+   * time held it and booked it (its order id), so this run sent nothing for it.
    */
-  status: 'booked' | 'already_booked' | 'failed' | 'unknown' | 'invalid' | 'valid' | 'still_booking' | 'pending' | 'not_started';
+  status: 'booked' | 'already_booked' | 'booked_by_other_run' | 'failed' | 'unknown' | 'invalid' | 'valid' | 'still_booking' | 'pending' | 'not_started';
   order_id?: string;
   shipment_ids?: string[];
   tracking_numbers?: string[];
@@ -189,12 +191,19 @@ interface BatchDeps {
   now: () => Date;
   /** Every finished order, as it finishes (from several orders at once: must not throw). */
   onResult: (result: BatchResult) => void;
+  /**
+   * An order another live run holds in the ledger (it is booking it now): this run leaves it and,
+   * once its own orders are done, waits for that run's outcome (must not throw).
+   */
+  onHeld?: (item: { id: string; file: string; line: number }, by: RunClaim) => void;
 }
 
 /** How a batch ended. */
 export interface BatchSummary {
   booked: number;
   already_booked: number;
+  /** Booked by another run that held them while this one ran (counted in that run's total, not this one's). */
+  booked_by_other_run: number;
   failed: number;
   unknown: number;
   invalid: number;
@@ -307,10 +316,27 @@ function heldSlot(slots: Slots): OrderSlot {
   };
 }
 
-/** Books one order from where the ledger says it stands, in its request slot `slot`. */
-async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchDeps, slot: OrderSlot): Promise<BatchResult> {
+/** An order another live run holds: left for the end of this run. */
+interface HeldItem {
+  item: BatchItem & { doc: BookingDocument };
+  by: RunClaim;
+}
+
+/**
+ * Books one order from where the ledger says it stands, in its request slot `slot`, once this run
+ * holds its claim; returns `held` when another live run holds it.
+ */
+async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchDeps, slot: OrderSlot): Promise<BatchResult | HeldItem> {
   const base = { id: item.id, file: item.file, line: item.line };
-  const resume = resumeFrom(deps.ledger.get(item.id));
+  let claimed;
+  try {
+    claimed = await claimEntry(deps.ledger, item.id, deps.signal ? { signal: deps.signal } : {});
+  } catch (err) {
+    if (deps.signal?.aborted) return { ...base, status: 'not_started', attempts: 0, next: { action: 'rerun' } };
+    throw err;
+  }
+  if (claimed.kind === 'held') return { item, by: claimed.by };
+  const resume = claimed.resume;
   let attempts = 0;
   // Waiting holds no slot: each poll takes one for its request only, so the next order can start.
   const poll = (orderId: string) => {
@@ -382,6 +408,79 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
       error: errorOf(detail),
       next: created ? { action: 'rerun', order_id: now?.orderId } : { action: 'fix_and_rerun' },
     };
+  }
+}
+
+/**
+ * The orders other runs held while this one ran, once this run's own are done: reads the ledger
+ * again every poll interval (up to the run's wait timeout) until each is settled. Booked by the other
+ * run: `booked_by_other_run` with its order id. Let go unbooked, or its run gone: claimed and booked
+ * (or continued) here. Still held at the timeout: `failed` (`claimed_by_other_run`), for a rerun.
+ * Interrupted: `not_started`.
+ */
+async function settleHeld(held: HeldItem[], deps: BatchDeps, slots: Slots, report: (r: BatchResult) => void): Promise<void> {
+  const deadline = Date.now() + deps.timeoutMs;
+  let waiting = held;
+  const interval = Math.max(20, Math.min(deps.pollMs, 500));
+  for (;;) {
+    deps.ledger.refresh();
+    const still: HeldItem[] = [];
+    const retries: Array<Promise<void>> = [];
+    for (const h of waiting) {
+      const base = { id: h.item.id, file: h.item.file, line: h.item.line };
+      const state = deps.ledger.get(h.item.id);
+      if (state?.stage === 'processed' && state.orderId !== undefined && (state.claim === undefined || state.claim.nonce !== deps.ledger.run.nonce)) {
+        report({
+          ...base,
+          status: 'booked_by_other_run',
+          order_id: state.orderId,
+          ...(state.shipmentIds.length > 0 ? { shipment_ids: state.shipmentIds } : {}),
+          tracking_numbers: state.trackingNumbers ?? [],
+          ...(state.total ? { total: state.total } : {}),
+          attempts: 0,
+        });
+        continue;
+      }
+      if (deps.signal?.aborted) {
+        report({ ...base, status: 'not_started', attempts: 0, ...(state?.orderId ? { order_id: state.orderId } : {}), next: { action: 'rerun' } });
+        continue;
+      }
+      const claim = state?.claim;
+      if (claim !== undefined && claim.nonce !== deps.ledger.run.nonce && claimLives(claim)) {
+        if (Date.now() >= deadline)
+          report({
+            ...base,
+            status: 'failed',
+            attempts: 0,
+            ...(state?.orderId ? { order_id: state.orderId } : {}),
+            error: {
+              code: 'claimed_by_other_run',
+              message: `still being booked by another run (pid ${claim.pid} on ${claim.host}: ${claim.command}) when this run stopped waiting`,
+            },
+            next: { action: 'rerun' },
+          });
+        else still.push(h);
+        continue;
+      }
+      // Let go unbooked, or its run is gone: this run claims it and books or continues it.
+      retries.push(
+        (async () => {
+          await slots.acquire();
+          const slot = heldSlot(slots);
+          try {
+            const r = await bookItem(h.item, deps, slot);
+            if ('by' in r) still.push(r);
+            else report(r);
+          } finally {
+            slot.free();
+          }
+        })(),
+      );
+    }
+    await Promise.all(retries);
+    if (still.length === 0) return;
+    waiting = still;
+    await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
 
@@ -457,6 +556,7 @@ export async function runBatch(
   const summary: BatchSummary = {
     booked: 0,
     already_booked: 0,
+    booked_by_other_run: 0,
     failed: 0,
     unknown: 0,
     invalid: 0,
@@ -476,6 +576,7 @@ export async function runBatch(
     deps.onResult(r);
   };
   let full = false;
+  const held: HeldItem[] = [];
   const slots = new Slots(deps.concurrency);
   const limit = maxUnderWay(deps.concurrency);
   const underWay = new Set<Promise<void>>();
@@ -516,7 +617,12 @@ export async function runBatch(
     }
     const slot = heldSlot(slots);
     const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, deps, slot)
-      .then(report)
+      .then((r) => {
+        if ('by' in r) {
+          held.push(r);
+          deps.onHeld?.(r.item, r.by);
+        } else report(r);
+      })
       .catch((err: unknown) => {
         failure ??= { err };
       })
@@ -529,6 +635,13 @@ export async function runBatch(
     underWay.add(booking);
   }
   await Promise.all(underWay);
+  if (failure === undefined && held.length > 0) {
+    try {
+      await settleHeld(held, deps, slots, report);
+    } catch (err) {
+      failure = { err };
+    }
+  }
   // Stopped before the inputs ran out, or after: either way orders were cut short.
   summary.interrupted = deps.signal?.aborted === true;
   if (failure !== undefined) throw failure.err;

@@ -11,10 +11,11 @@ import type { BookingDeps } from '../booking/book.js';
 import type { BookingEvent } from '../booking/progress.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf } from '../schema/shipment.js';
+import type { ClaimLedger } from '../ledger/claims.js';
 import type { EntryState, JournalRecord } from './journal.js';
 
-/** Where step records go: the ledger (src/ledger/ledger.ts), with the run's journal copy. */
-export interface RecordSink {
+/** Where step records go: the ledger (src/ledger/ledger.ts), with the run's journal copy, and its claims. */
+export interface RecordSink extends ClaimLedger {
   /** Appends a record (an intent joins the turn's group write, an answer is written at once); returns the order's state. @throws JournalWriteError (exit 10), JournalLockLostError (exit 11) */
   append(record: Omit<JournalRecord, 't'>): EntryState;
   /** Resolves once every record appended so far is on disk (written and flushed). @throws JournalWriteError (exit 10) */

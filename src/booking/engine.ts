@@ -19,7 +19,7 @@ import { bookDocument, type BookingDeps, type BookingDocument, type BookingOutco
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler } from './progress.js';
 import type { RecordSink } from '../batch/steps.js';
 import { stepRecorder } from '../batch/steps.js';
-import type { EntryState } from '../batch/journal.js';
+import type { EntryState, RunClaim } from '../batch/journal.js';
 import { EXIT, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents } from '../schema/money.js';
@@ -76,6 +76,42 @@ export function resumeFrom(state: EntryState | undefined, options: { maxTotalCen
 /** A decimal AUD string as cents; undefined when it is not one. */
 function centsOf(text: string): number | undefined {
   return readCents(text);
+}
+
+/** True for what the resume table says this run acts on (creates, accepts or waits for). */
+function acts(r: Resume): boolean {
+  return r.action === 'book' || r.action === 'accept' || r.action === 'wait';
+}
+
+/**
+ * What claiming a document in the ledger gave this run (src/ledger/claims.ts):
+ * - `go`: this run holds it; `resume` (decided again on the ledger as just read) says what to do;
+ * - `settled`: nothing to act on (`resume` says why: booked, unknown, …); nothing was claimed;
+ * - `held`: another live run holds it (`by`: its pid, host, command), with the document's `state`.
+ */
+export type Claimed =
+  | { kind: 'go'; resume: Extract<Resume, { action: 'book' | 'accept' | 'wait' }> }
+  | { kind: 'settled'; resume: Resume }
+  | { kind: 'held'; by: RunClaim & { since: string }; state: EntryState };
+
+/**
+ * The claim step: before anything is sent for document `id`, takes it in the ledger, atomically
+ * with the check that no other live run holds it and that the resume table (on the freshly read
+ * ledger, with `options.maxTotalCents`) still gives this run something to do. With `options.again`,
+ * a new occurrence is always booked.
+ * @throws as {@link ClaimLedger.claim}
+ */
+export async function claimEntry(
+  ledger: RecordSink,
+  id: string,
+  options: { maxTotalCents?: number; signal?: AbortSignal; again?: boolean } = {},
+): Promise<Claimed> {
+  const decide = (s: EntryState | undefined): Resume => (options.again ? { action: 'book' } : resumeFrom(s, { maxTotalCents: options.maxTotalCents }));
+  const answer = await ledger.claim(id, (s) => acts(decide(s)), options.signal);
+  if (answer.kind === 'held') return { kind: 'held', by: answer.by, state: answer.state };
+  const resume = decide(answer.state);
+  if (answer.kind === 'claimed' && (resume.action === 'book' || resume.action === 'accept' || resume.action === 'wait')) return { kind: 'go', resume };
+  return { kind: 'settled', resume };
 }
 
 /** One document to book, with its identity in the ledger. */
@@ -157,6 +193,8 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
         waitForResult: (orderId) => deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', deps.stop),
         ...(deps.stop ? { signal: deps.stop } : {}),
         async beforeRequest(step, progress) {
+          // Re-checked before every request that changes something: only the run holding the claim sends.
+          if (!deps.ledger.holds(item.id)) throw claimLost(item.id);
           deps.onRequest?.();
           await steps.beforeRequest(step, progress);
         },
@@ -175,7 +213,16 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
   } catch (err) {
     if (recordFailure(deps.ledger, record, err, deps.stop)) await deps.ledger.written();
     throw err;
+  } finally {
+    // Stopped in a stage that is not final (interrupted, unknown …): the claim is let go, so another
+    // run may continue the document (or find it unknown).
+    deps.ledger.release(item.id);
   }
+}
+
+/** The claim of a document was not this run's when a request was about to leave: nothing was sent. */
+function claimLost(id: string): ShipbookError {
+  return new ShipbookError('claim_lost', `another run holds booking ${id} in the ledger: nothing was sent for it`, EXIT.LOCK_LOST);
 }
 
 /** The transient ids of a document's shipments (the user's own ids, echoed by the service). */

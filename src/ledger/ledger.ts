@@ -12,9 +12,20 @@
  * another target is refused, and what a copy knows that this ledger does not (a CI job on a fresh
  * machine, whose state directory is empty) is taken into the ledger when the run starts.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Journal, JournalUnusableError, journalTarget, prepareRecord, readJournal, type EntryState, type JournalRecord } from '../batch/journal.js';
+import {
+  Journal,
+  JournalUnusableError,
+  journalTarget,
+  prepareRecord,
+  readJournal,
+  type EntryState,
+  type JournalRecord,
+  type RunClaim,
+} from '../batch/journal.js';
+import type { ClaimAnswer, ClaimLedger } from './claims.js';
+import { processRuns, ShortLock, thisProcess, type ShortLockHolder } from '../lock.js';
 import { targetLabel } from '../config/target.js';
 import { ConfigError, EXIT, ShipbookError } from '../errors.js';
 
@@ -157,13 +168,89 @@ interface LedgerOptions {
   command: string;
 }
 
-/** The ledger of one target, opened for a run, with the run's journal copy when it keeps one. */
-export class Ledger {
+/**
+ * The ledger of one target, opened for a run, with the run's journal copy when it keeps one; the
+ * arbiter of every run on the machine through its claims ({@link ClaimLedger}).
+ */
+export class Ledger implements ClaimLedger {
+  /** This run, as its claims name it. */
+  readonly run: RunClaim;
+  /** The short lock around refresh, decide and write of the claims (`<ledger>.claims.lock`). */
+  private readonly claimLock: ShortLock;
+  /** Claims asked for in this turn, decided together (one lock, one read, one write). */
+  private claims: ClaimRequest[] = [];
+  /** A round of claims is scheduled or under way. */
+  private claiming = false;
+
   private constructor(
     private readonly ledger: Journal,
     readonly copy: Journal | undefined,
     readonly target: string,
-  ) {}
+    command: string,
+  ) {
+    this.run = { ...thisProcess(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex'), command };
+    this.claimLock = new ShortLock(`${ledger.path}.claims.lock`, command);
+  }
+
+  /** Called when the claims lock is still held by another process after a second (a paused run). */
+  onLockWait: ((holder: ShortLockHolder) => void) | undefined;
+
+  claim(id: string, wants: (state: EntryState | undefined) => boolean, signal?: AbortSignal): Promise<ClaimAnswer> {
+    return new Promise<ClaimAnswer>((resolve, reject) => {
+      this.claims.push({ id, wants, resolve, reject, ...(signal ? { signal } : {}) });
+      if (!this.claiming) {
+        this.claiming = true;
+        setImmediate(() => void this.claimRound());
+      }
+    });
+  }
+
+  /** Decides every claim asked for so far, under the lock, then the next round if more came meanwhile. */
+  private async claimRound(): Promise<void> {
+    const round = this.claims;
+    this.claims = [];
+    try {
+      await this.claimLock.acquire({ onWait: (h) => this.onLockWait?.(h), ...(round[0]?.signal ? { signal: round[0].signal } : {}) });
+      let answers: ClaimAnswer[];
+      try {
+        this.ledger.refresh();
+        answers = round.map((c) => this.decide(c.id, c.wants));
+        // In the file before the lock is given back: the next reader must see them. They reach the
+        // disk with the intent that follows them (the flush before a request covers both).
+        this.ledger.writeNow();
+      } finally {
+        this.claimLock.release();
+      }
+      round.forEach((c, i) => c.resolve(answers[i]!));
+    } catch (err) {
+      for (const c of round) c.reject(err);
+    }
+    if (this.claims.length > 0) setImmediate(() => void this.claimRound());
+    else this.claiming = false;
+  }
+
+  /** One claim's answer, under the lock, on a freshly read ledger (appends the `claimed` record when granted). */
+  private decide(id: string, wants: (state: EntryState | undefined) => boolean): ClaimAnswer {
+    const state = this.ledger.states.get(id);
+    const holder = state?.claim;
+    if (holder !== undefined && holder.nonce !== this.run.nonce && claimLives(holder)) return { kind: 'held', state: state!, by: holder };
+    if (!wants(state)) return { kind: 'settled', state };
+    if (holder?.nonce === this.run.nonce) return { kind: 'claimed', state };
+    const after = this.ledger.append({ id, event: 'claimed', run: this.run });
+    return { kind: 'claimed', state: after };
+  }
+
+  holds(id: string): boolean {
+    return this.ledger.states.get(id)?.claim?.nonce === this.run.nonce;
+  }
+
+  release(id: string): void {
+    if (this.holds(id)) this.ledger.append({ id, event: 'released', run: this.run });
+  }
+
+  refresh(): void {
+    this.ledger.refresh();
+  }
 
   /**
    * Opens the ledger of `o.target` (creating it, its first record naming the target) and the run's
@@ -181,7 +268,7 @@ export class Ledger {
     let ledger: Journal;
     const path = ledgerPath(o.stateDir, o.target);
     try {
-      ledger = await Journal.open(path, { lock: false, command: o.command });
+      ledger = await Journal.open(path, { lock: false, command: o.command, shared: true });
     } catch (err) {
       if (!(err instanceof JournalUnusableError)) throw err;
       // A full (or read-only, failing) disk is said as such, with its own exit code.
@@ -210,7 +297,7 @@ export class Ledger {
         if (rank(s) > rank(ledger.states.get(s.id))) for (const r of recordsOf(s)) ledger.append(r);
       }
     }
-    return new Ledger(ledger, copy, o.target);
+    return new Ledger(ledger, copy, o.target, o.command);
   }
 
   /** What reading the ledger and the copy set aside (a torn last record …), for people. */
@@ -268,10 +355,39 @@ export class Ledger {
     await (this.copy === undefined ? this.ledger.written() : Promise.all([this.ledger.written(), this.copy.written()]));
   }
 
-  /** Closes both files (and the copy's lock). */
+  /** Lets go of every claim this run still holds, then closes both files (and the copy's lock). */
   async close(): Promise<void> {
+    try {
+      for (const s of this.ledger.states.values()) if (s.claim?.nonce === this.run.nonce) this.release(s.id);
+    } catch {
+      // a ledger that takes no more records: its claims end with this process
+    }
+    this.claimLock.close();
     await Promise.allSettled([this.ledger.close(), this.copy?.close()]);
   }
+}
+
+/** A claim asked for, waiting for its round. */
+interface ClaimRequest {
+  id: string;
+  wants: (state: EntryState | undefined) => boolean;
+  signal?: AbortSignal;
+  resolve: (answer: ClaimAnswer) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * How long a claim of a run on another machine (a ledger on a shared disk) is respected, from its
+ * time, ms: liveness there can only be judged by a lease.
+ */
+const FOREIGN_CLAIM_LEASE_MS = 5 * 60_000;
+
+/**
+ * Whether the run holding a claim still lives: on this machine its process (pid and start time);
+ * from another machine, while its lease runs ({@link FOREIGN_CLAIM_LEASE_MS} from the claim).
+ */
+export function claimLives(claim: RunClaim & { since: string }, now = Date.now()): boolean {
+  return processRuns(claim) ?? now - Date.parse(claim.since) < FOREIGN_CLAIM_LEASE_MS;
 }
 
 /** Writes the `target` record of a journal that has none yet. */

@@ -29,6 +29,7 @@ interface BatchProgress {
 const WORDS: Record<BatchResult['status'], string> = {
   booked: 'booked',
   already_booked: 'already booked',
+  booked_by_other_run: 'booked by another run',
   failed: 'failed',
   unknown: 'unknown',
   invalid: 'invalid',
@@ -42,7 +43,7 @@ const ERASE_LINE = '\r\x1b[2K';
 
 /** The plain line of a finished order on stderr: `✔ booked         orders/a.yaml:1  ORD-…`. */
 function plainLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
-  const ok = r.status === 'booked' || r.status === 'already_booked' || r.status === 'valid';
+  const ok = r.status === 'booked' || r.status === 'already_booked' || r.status === 'booked_by_other_run' || r.status === 'valid';
   const mark = ok ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
   const what = r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : '');
   return `${mark} ${WORDS[r.status].padEnd(14)} ${printable(`${r.file}:${r.line}${what ? `  ${what}` : ''}${r.error ? `  ${r.error.message}` : ''}`)}\n`;
@@ -53,7 +54,7 @@ function plainLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
  * (the tab-separated line is for programs reading stdout without a terminal).
  */
 function terminalLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
-  const ok = r.status === 'booked' || r.status === 'already_booked' || r.status === 'valid';
+  const ok = r.status === 'booked' || r.status === 'already_booked' || r.status === 'booked_by_other_run' || r.status === 'valid';
   const mark = ok ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
   const parts = [
     `${r.file}:${r.line}`,
@@ -271,10 +272,16 @@ export function batchResultLine(r: BatchResult): string {
   return [`${r.file}:${r.line}`, r.order_id ?? '', r.status, (r.tracking_numbers ?? []).join(','), r.total ?? ''].map((cell) => printable(cell)).join('\t');
 }
 
+/** The line of an order another run is booking at the same time (this run comes back to it at its end). */
+export function heldLine(io: Pick<IOStreams, 'color'>, item: { file: string; line: number }, by: { pid: number; host: string; command: string }): string {
+  return `${paint(io, 'yellow', '…')} ${'other run'.padEnd(14)} ${printable(`${item.file}:${item.line}  being booked by another run (pid ${by.pid} on ${by.host}: ${by.command}); its outcome is read at the end`)}
+`;
+}
+
 /** The summary for people, on stderr, and what to do about failed and unknown orders; resolves once written. */
 export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): Promise<void> {
   const line =
-    `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
+    `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.booked_by_other_run > 0 ? `${s.booked_by_other_run} booked by another run, ` : ''}${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
     (s.interrupted ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
     `; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}`;
   // On a terminal, broken between words to its width (never in the middle of an amount).

@@ -33,7 +33,14 @@ function quietIds(data: unknown): string[] {
   if (Array.isArray(top.services)) return top.services.flatMap((s) => idOf(s, 'code'));
   if (Array.isArray(top.credit_cards)) return top.credit_cards.flatMap((c) => idOf(c));
   // A batch result: only a booked order's id (a failed one may have an order that is not booked).
-  if (typeof top.status === 'string' && typeof top.file === 'string' && top.status !== 'booked' && top.status !== 'already_booked') return [];
+  if (
+    typeof top.status === 'string' &&
+    typeof top.file === 'string' &&
+    top.status !== 'booked' &&
+    top.status !== 'already_booked' &&
+    top.status !== 'booked_by_other_run'
+  )
+    return [];
   if (typeof top.order_id === 'string') return [top.order_id];
   return [];
 }

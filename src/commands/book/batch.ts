@@ -20,7 +20,7 @@ import { CsvReportWriter, isCsvReport } from '../../batch/report-csv.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
 import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from '../../errors.js';
-import { batchProgress, batchResultLine, batchWrites, printBatchSummary } from '../../output/batch.js';
+import { batchProgress, batchResultLine, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { isMachineFormat } from '../../output/format.js';
 
 /** The flags of a batch. */
@@ -228,8 +228,11 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
           progress.done(r);
           reports.add(r);
           csvReport?.add(r);
-          if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'not_started') failures.push(r);
+          if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') failures.push(r);
           orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
+        },
+        onHeld(item, by) {
+          io.err(heldLine(io, item, by));
         },
       },
     );

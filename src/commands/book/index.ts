@@ -7,7 +7,9 @@
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
 import { contentHash } from '../../batch/identity.js';
-import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
+import { bookEntry, claimEntry, resumeFrom, type Claimed, type Resume } from '../../booking/engine.js';
+import type { RunClaim } from '../../batch/journal.js';
+import { realSleep } from '../../sleep.js';
 import { targetLabel } from '../../config/target.js';
 import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../../ledger/ledger.js';
 import { plannedWords, resolveCommand } from '../../output/ledger.js';
@@ -114,8 +116,28 @@ async function runBook(
   ctx.defer(() => ledger.close());
   const identity = singleIdentity(ledger, loaded?.data ?? { order: input?.order }, o.again === true);
   const profile = await ctx.profile();
-  const resume = await settleEarlier(ledger, identity, doc, { file: o.file, maxTotalCents: input?.maxTotalCents, paths: profile.paths }, api, ctx);
-  if (resume === undefined) return;
+  // The claim: this run takes the document in the ledger before anything is sent; another run
+  // booking it right now (another terminal, a batch) is waited for, and its outcome decides.
+  let claimed = await claimDocument(ledger, identity.id, { maxTotalCents: input?.maxTotalCents, again: o.again === true, timeoutMs: o.wait.timeoutMs }, ctx);
+  let resume: Resume | undefined = claimed.kind === 'go' && claimed.resume.action === 'book' ? claimed.resume : undefined;
+  if (resume === undefined) {
+    resume = await settleEarlier(
+      ledger,
+      identity,
+      claimed.resume,
+      doc,
+      { file: o.file, maxTotalCents: input?.maxTotalCents, paths: profile.paths, byOther: claimed.byOther },
+      api,
+      ctx,
+    );
+    if (resume === undefined) return;
+    if (claimed.kind !== 'go') {
+      // Booked again on request (a new occurrence): claimed as such.
+      claimed = await claimDocument(ledger, identity.id, { again: true, timeoutMs: o.wait.timeoutMs }, ctx);
+      if (claimed.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', EXIT.LOCK_LOST);
+      resume = claimed.resume;
+    }
+  }
   // For the note after an interruption: the file that holds the main shipment.
   Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
   // The first Ctrl-C or SIGTERM starts no new step but lets a create or accept already sent finish
@@ -164,6 +186,56 @@ async function runBook(
   });
 }
 
+/** A claim of a single booking, with the run it waited for (if it waited). */
+type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim };
+
+/**
+ * Claims the document `id` for this run (src/booking/engine.ts `claimEntry`). While another live run
+ * holds it, says so (its pid and command) and waits for its outcome, reading the ledger again every
+ * quarter second, up to `timeoutMs`; then claims again: the other run's outcome decides (booked:
+ * nothing to do; let go unbooked or gone: this run books or continues it).
+ * @throws ShipbookError `wait_timeout` (exit 7) when the other run still holds it after `timeoutMs`;
+ *   the interruption when the run is stopped while waiting
+ */
+async function claimDocument(
+  ledger: Ledger,
+  id: string,
+  o: { maxTotalCents?: number; again?: boolean; timeoutMs: number },
+  ctx: Context,
+): Promise<DocumentClaim> {
+  const { io } = ctx;
+  ledger.onLockWait = (h) =>
+    io.err(`${paint(io, 'yellow', 'note:')} waiting for the ledger's claims lock, held by pid ${h.pid} on ${h.host} (${h.command}), which is paused or slow\n`);
+  const deadline = Date.now() + o.timeoutMs;
+  let byOther: RunClaim | undefined;
+  for (;;) {
+    const claimed = await claimEntry(ledger, id, {
+      ...(o.maxTotalCents !== undefined ? { maxTotalCents: o.maxTotalCents } : {}),
+      signal: ctx.signal,
+      again: o.again === true,
+    });
+    if (claimed.kind !== 'held') return { ...claimed, ...(byOther ? { byOther } : {}) };
+    const by = claimed.by;
+    if (byOther?.nonce !== by.nonce)
+      io.err(
+        `${paint(io, 'yellow', 'note:')} another run is booking this document right now (pid ${by.pid} on ${by.host}: ${by.command}); waiting for its outcome, nothing is sent meanwhile\n`,
+      );
+    byOther = by;
+    if (Date.now() >= deadline) {
+      throw new ShipbookError(
+        'wait_timeout',
+        `another run (pid ${by.pid} on ${by.host}: ${by.command}) was still booking this document when the wait ended; nothing was sent`,
+        EXIT.WAIT_TIMEOUT,
+        { suggestion: 'Run the same command again once that run has ended: its outcome is in the ledger, and the document is not booked twice.' },
+      );
+    }
+    await realSleep(250, ctx.signal).catch(() => {
+      throw new ShipbookError('interrupted', 'interrupted while waiting for another run booking this document; nothing was sent', EXIT.INTERRUPTED);
+    });
+    ledger.refresh();
+  }
+}
+
 /** What `--again` pastes as: the same command for the same file (or the prompts) with `--again`. */
 function againCommand(file: string | undefined): string {
   return shellCommand('book', ...(file === undefined ? [] : [file]), '--again');
@@ -208,15 +280,15 @@ function singleIdentity(ledger: Ledger, data: unknown, again: boolean): SingleId
 async function settleEarlier(
   ledger: Ledger,
   identity: SingleIdentity,
+  r: Resume,
   doc: BookingDocument,
-  o: { file: string | undefined; maxTotalCents: number | undefined; paths: OrderPaths },
+  o: { file: string | undefined; maxTotalCents: number | undefined; paths: OrderPaths; byOther: RunClaim | undefined },
   api: ApiClient,
   ctx: Context,
 ): Promise<Resume | undefined> {
   const { io } = ctx;
-  const r = resumeFrom(ledger.get(identity.id), { maxTotalCents: o.maxTotalCents });
   if (r.action === 'book') return r;
-  const when = r.state.file === undefined ? '' : ` (${r.state.file})`;
+  const when = o.byOther ? ` (by another run just now: pid ${o.byOther.pid}, ${o.byOther.command})` : r.state.file === undefined ? '' : ` (${r.state.file})`;
   if (r.action === 'accept' || r.action === 'wait') {
     io.err(
       `${paint(io, 'cyan', 'note:')} this document was booked before${when} and became order ${r.orderId}, ${r.action === 'wait' ? 'accepted' : 'not accepted'}: continuing that order, not creating another\n`,
@@ -234,7 +306,7 @@ async function settleEarlier(
           : r.action === 'over_limit'
             ? `order ${r.orderId} of this document${when} cost ${(r.totalCents / 100).toFixed(2)} AUD and was refused by --max-total ${s.limit ?? '?'} (cancelled); this run's --max-total ${((o.maxTotalCents ?? 0) / 100).toFixed(2)} is still below it`
             : `the last booking of this document${when}, order ${r.orderId}, ended failed${s.error ? `: ${s.error.message}` : ''}`;
-  if (io.canPrompt && r.action !== 'over_limit') {
+  if (io.canPrompt && r.action !== 'over_limit' && o.byOther === undefined) {
     io.err(`${paint(io, 'yellow', 'note:')} ${about}\n`);
     const yes = await ctx.prompter().confirm({ message: 'Book it again? (a second order, paid again)', default: false });
     if (yes) {
