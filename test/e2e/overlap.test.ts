@@ -1,0 +1,229 @@
+/**
+ * Overlapping runs on one machine, one ledger: the ledger's claims make every document booked once
+ * however many runs book it at the same time. Each run is the built `bin/shipbook.js` as its own
+ * process, against `shipbook sandbox` as a process (or the built-in sandbox), whose own list of
+ * orders is the witness; the runs' JSON reports must add up (each order once `booked`, at most
+ * once more as `booked_by_other_run` or `already_booked`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { BIN, ROOT, isolatedEnv } from './cli.js';
+import { ordersByInput, startSandboxProcess } from '../helpers/sandbox-process.js';
+
+const KEY = 'sk_test_overlap_0123456789';
+const A = join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml');
+const running: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+/** An NDJSON file of `n` orders whose first shipments have the transient ids `<tag>-0` … */
+function ordersFile(n: number, tag: string): { dir: string; file: string; single: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'shipbook-overlap-'));
+  const doc = parse(readFileSync(A, 'utf8')) as { order: { shipments: Array<{ transient_id?: string }> } };
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = structuredClone(doc);
+    o.order.shipments[0]!.transient_id = `${tag}-${i}`;
+    lines.push(JSON.stringify(o));
+  }
+  const file = join(dir, 'orders.ndjson');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const single = join(dir, 'one.json');
+  writeFileSync(single, `${lines[0]}\n`);
+  return { dir, file, single };
+}
+
+/** A run of shipbook as a process, with its output and its end. */
+interface Run {
+  child: ChildProcess;
+  stderr: () => string;
+  stdout: () => string;
+  done: Promise<number | null>;
+}
+
+function start(args: string[], env: Record<string, string>, cwd: string): Run {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: isolatedEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, stderr: () => err, stdout: () => out, done };
+}
+
+/** Resolves once `test()` holds (checked every 25 ms), or fails after `ms`. */
+async function until(test: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+type Report = { orders: Array<{ status: string; order_id?: string; line: number }> };
+const report = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
+
+/** Checks that two runs' reports add up for `n` orders: each line once `booked`, at most once more as booked by the other or before. */
+function expectReportsAddUp(n: number, ...reports: Report[]): void {
+  const booked = new Map<number, number>();
+  const other = new Map<number, number>();
+  for (const r of reports) {
+    expect(r.orders).toHaveLength(n);
+    for (const o of r.orders) {
+      if (o.status === 'booked') booked.set(o.line, (booked.get(o.line) ?? 0) + 1);
+      else {
+        expect(['booked_by_other_run', 'already_booked']).toContain(o.status);
+        other.set(o.line, (other.get(o.line) ?? 0) + 1);
+      }
+    }
+  }
+  expect(booked.size).toBe(n);
+  for (const count of booked.values()) expect(count).toBe(1);
+  for (const count of other.values()) expect(count).toBeLessThanOrEqual(reports.length - 1);
+}
+
+/** The orders at the sandbox whose transient id starts with `tag`: how many documents, and how many orders. */
+async function counted(url: string, tag: string): Promise<{ documents: number; orders: number }> {
+  const by = await ordersByInput(url, KEY);
+  let documents = 0;
+  let orders = 0;
+  for (const [t, ids] of by) {
+    if (!t.startsWith(`${tag}-`)) continue;
+    documents++;
+    orders += ids.length;
+  }
+  return { documents, orders };
+}
+
+/** The ledger file of a state directory (one target). */
+function ledgerOf(state: string): string | undefined {
+  const dir = join(state, 'ledger');
+  if (!existsSync(dir)) return undefined;
+  const f = readdirSync(dir).find((x) => x.endsWith('.ndjson'));
+  return f === undefined ? undefined : join(dir, f);
+}
+
+const count = (path: string | undefined, event: string) =>
+  path === undefined || !existsSync(path) ? 0 : readFileSync(path, 'utf8').split(`"event":"${event}"`).length - 1;
+
+describe('overlapping runs against shipbook sandbox --delay (one ledger)', () => {
+  let url: string;
+  const env = (state: string) => ({ SHIPBOOK_BASE_URL: url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state });
+
+  it('two batches of the same file from two working directories at once: each order created once, both exit 0, reports add up', async () => {
+    url = await startSandboxProcess(['--api-key', KEY, '--delay', '150ms'], running);
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
+    const { dir, file } = ordersFile(30, 'CWD');
+    const [cwdA, cwdB] = [mkdtempSync(join(tmpdir(), 'shipbook-overlap-a-')), mkdtempSync(join(tmpdir(), 'shipbook-overlap-b-'))];
+    const a = start(['book', file, '--poll', '50ms', '--report', join(dir, 'a.json')], env(state), cwdA);
+    const b = start(['book', file, '--poll', '50ms', '--report', join(dir, 'b.json')], env(state), cwdB);
+    const [ca, cb] = await Promise.all([a.done, b.done]);
+    expect(ca, a.stderr()).toBe(0);
+    expect(cb, b.stderr()).toBe(0);
+    expect(await counted(url, 'CWD')).toEqual({ documents: 30, orders: 30 });
+    expectReportsAddUp(30, report(join(dir, 'a.json')), report(join(dir, 'b.json')));
+    // The summary lines say the same as the reports.
+    const summed = [a.stderr(), b.stderr()].map((e) => Number(/batch: (\d+) booked/.exec(e)?.[1]));
+    expect(summed[0]! + summed[1]!).toBe(30);
+  }, 90_000);
+
+  it('two batches with their own --journal, the second started 1 s later: each order created once, both exit 0', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
+    const { dir, file } = ordersFile(30, 'LATE');
+    const a = start(['book', file, '--poll', '50ms', '--journal', join(dir, 'ja.ndjson'), '--report', join(dir, 'a.json')], env(state), dir);
+    await new Promise((r) => setTimeout(r, 1000));
+    const b = start(['book', file, '--poll', '50ms', '--journal', join(dir, 'jb.ndjson'), '--report', join(dir, 'b.json')], env(state), dir);
+    const [ca, cb] = await Promise.all([a.done, b.done]);
+    expect(ca, a.stderr()).toBe(0);
+    expect(cb, b.stderr()).toBe(0);
+    expect(await counted(url, 'LATE')).toEqual({ documents: 30, orders: 30 });
+    expectReportsAddUp(30, report(join(dir, 'a.json')), report(join(dir, 'b.json')));
+  }, 90_000);
+
+  it('a batch paused (SIGSTOP) holding claims while another runs, then resumed (SIGCONT): no second create, both exit 0', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
+    const { dir, file } = ordersFile(24, 'STOP');
+    const a = start(['book', file, '--poll', '50ms', '--journal', join(dir, 'ja.ndjson'), '--report', join(dir, 'a.json')], env(state), dir);
+    await until(() => count(ledgerOf(state), 'claimed') >= 2, 30_000, 'the first batch to claim orders');
+    a.child.kill('SIGSTOP');
+    const b = start(['book', file, '--poll', '50ms', '--journal', join(dir, 'jb.ndjson'), '--report', join(dir, 'b.json')], env(state), dir);
+    // The second batch books what the paused one does not hold, and names the run it waits for.
+    await until(() => /being booked by another run \(pid \d+/.test(b.stderr()), 30_000, 'the second batch to find orders held');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(b.child.exitCode).toBeNull();
+    a.child.kill('SIGCONT');
+    const [ca, cb] = await Promise.all([a.done, b.done]);
+    expect(ca, a.stderr()).toBe(0);
+    expect(cb, b.stderr()).toBe(0);
+    expect(await counted(url, 'STOP')).toEqual({ documents: 24, orders: 24 });
+    expectReportsAddUp(24, report(join(dir, 'a.json')), report(join(dir, 'b.json')));
+    expect(report(join(dir, 'b.json')).orders.some((o) => o.status === 'booked_by_other_run')).toBe(true);
+  }, 90_000);
+
+  it('two single books of one document at once: one order, both exit 0, the loser names the other run and shows its order', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
+    const { dir, single } = ordersFile(1, 'ONE');
+    const a = start(['book', single, '--poll', '50ms', '--json'], env(state), dir);
+    const b = start(['book', single, '--poll', '50ms', '--json'], env(state), dir);
+    const [ca, cb] = await Promise.all([a.done, b.done]);
+    expect(ca, a.stderr()).toBe(0);
+    expect(cb, b.stderr()).toBe(0);
+    expect(await counted(url, 'ONE')).toEqual({ documents: 1, orders: 1 });
+    const ids = [a.stdout(), b.stdout()].map((o) => (JSON.parse(o) as { order: { id: string } }).order.id);
+    expect(ids[0]).toBe(ids[1]);
+    const loser = [a, b].find((r) => /already_booked/.test(r.stdout()))!;
+    expect(loser.stderr()).not.toMatch(/answer never came|may exist/);
+    expect(loser.stderr()).toMatch(/booked before \(by another run just now: pid \d+|another run is booking this document right now \(pid \d+/);
+  }, 60_000);
+
+  it('a run SIGKILLed with creates in flight and claims held: another run takes over, the sent ones are unknown, nothing is created twice', async () => {
+    const slow = await startSandboxProcess(['--api-key', KEY, '--latency', '1500ms'], running);
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
+    const { dir, file } = ordersFile(8, 'KILL');
+    const senv = { SHIPBOOK_BASE_URL: slow, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state };
+    const a = start(['book', file, '--poll', '50ms', '--concurrency', '3', '--journal', join(dir, 'ja.ndjson')], senv, dir);
+    await until(() => count(ledgerOf(state), 'create_sent') >= 3, 30_000, 'the first run to send its creates');
+    // Inside the sandbox's latency: the creates have left, their answers have not come.
+    await new Promise((r) => setTimeout(r, 500));
+    a.child.kill('SIGKILL');
+    await a.done;
+    const ledger = ledgerOf(state)!;
+    const sent = count(ledger, 'create_sent') - count(ledger, 'created');
+    const b = start(['book', file, '--poll', '50ms', '--concurrency', '8', '--journal', join(dir, 'jb.ndjson'), '--report', join(dir, 'b.json')], senv, dir);
+    const cb = await b.done;
+    expect(cb, b.stderr()).toBe(8);
+    const statuses = report(join(dir, 'b.json')).orders.map((o) => o.status);
+    expect(statuses.filter((s) => s === 'unknown')).toHaveLength(sent);
+    expect(statuses.filter((s) => s === 'booked')).toHaveLength(8 - sent);
+    // The creates the killed run sent are processed after the latency: never a document twice.
+    await new Promise((r) => setTimeout(r, 2000));
+    const at = await counted(slow, 'KILL');
+    expect(at.orders).toBe(at.documents);
+    expect(at.documents).toBeGreaterThanOrEqual(8 - sent);
+  }, 90_000);
+});
+
+describe('overlapping runs on the built-in sandbox (one state directory)', () => {
+  it('two batches of the same file from two working directories at once: each order created once, both exit 0', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
+    const { dir, file } = ordersFile(20, 'BUILTIN');
+    const env = { SHIPBOOK_STATE_DIR: state, SHIPBOOK_SANDBOX_DELAY_MS: '100' };
+    const [cwdA, cwdB] = [mkdtempSync(join(tmpdir(), 'shipbook-overlap-a-')), mkdtempSync(join(tmpdir(), 'shipbook-overlap-b-'))];
+    const a = start(['book', file, '--poll', '50ms', '--report', join(dir, 'a.json')], env, cwdA);
+    const b = start(['book', file, '--poll', '50ms', '--report', join(dir, 'b.json')], env, cwdB);
+    const [ca, cb] = await Promise.all([a.done, b.done]);
+    expect(ca, a.stderr()).toBe(0);
+    expect(cb, b.stderr()).toBe(0);
+    expectReportsAddUp(20, report(join(dir, 'a.json')), report(join(dir, 'b.json')));
+    const status = start(['sandbox', 'status', '--json'], env, dir);
+    expect(await status.done, status.stderr()).toBe(0);
+    expect((JSON.parse(status.stdout()) as { orders: { total: number } }).orders.total).toBe(20);
+  }, 90_000);
+});
