@@ -7,9 +7,9 @@
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
 import { contentHash } from '../../batch/identity.js';
-import { bookEntry, claimEntry, resumeFrom, type Claimed, type Resume } from '../../booking/engine.js';
+import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
 import type { RunClaim } from '../../batch/journal.js';
-import { realSleep } from '../../sleep.js';
+import { claimDocument } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
 import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../../ledger/ledger.js';
 import { plannedWords, resolveCommand } from '../../output/ledger.js';
@@ -186,56 +186,6 @@ async function runBook(
   });
 }
 
-/** A claim of a single booking, with the run it waited for (if it waited). */
-type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim };
-
-/**
- * Claims the document `id` for this run (src/booking/engine.ts `claimEntry`). While another live run
- * holds it, says so (its pid and command) and waits for its outcome, reading the ledger again every
- * quarter second, up to `timeoutMs`; then claims again: the other run's outcome decides (booked:
- * nothing to do; let go unbooked or gone: this run books or continues it).
- * @throws ShipbookError `wait_timeout` (exit 7) when the other run still holds it after `timeoutMs`;
- *   the interruption when the run is stopped while waiting
- */
-async function claimDocument(
-  ledger: Ledger,
-  id: string,
-  o: { maxTotalCents?: number; again?: boolean; timeoutMs: number },
-  ctx: Context,
-): Promise<DocumentClaim> {
-  const { io } = ctx;
-  ledger.onLockWait = (h) =>
-    io.err(`${paint(io, 'yellow', 'note:')} waiting for the ledger's claims lock, held by pid ${h.pid} on ${h.host} (${h.command}), which is paused or slow\n`);
-  const deadline = Date.now() + o.timeoutMs;
-  let byOther: RunClaim | undefined;
-  for (;;) {
-    const claimed = await claimEntry(ledger, id, {
-      ...(o.maxTotalCents !== undefined ? { maxTotalCents: o.maxTotalCents } : {}),
-      signal: ctx.signal,
-      again: o.again === true,
-    });
-    if (claimed.kind !== 'held') return { ...claimed, ...(byOther ? { byOther } : {}) };
-    const by = claimed.by;
-    if (byOther?.nonce !== by.nonce)
-      io.err(
-        `${paint(io, 'yellow', 'note:')} another run is booking this document right now (pid ${by.pid} on ${by.host}: ${by.command}); waiting for its outcome, nothing is sent meanwhile\n`,
-      );
-    byOther = by;
-    if (Date.now() >= deadline) {
-      throw new ShipbookError(
-        'wait_timeout',
-        `another run (pid ${by.pid} on ${by.host}: ${by.command}) was still booking this document when the wait ended; nothing was sent`,
-        EXIT.WAIT_TIMEOUT,
-        { suggestion: 'Run the same command again once that run has ended: its outcome is in the ledger, and the document is not booked twice.' },
-      );
-    }
-    await realSleep(250, ctx.signal).catch(() => {
-      throw new ShipbookError('interrupted', 'interrupted while waiting for another run booking this document; nothing was sent', EXIT.INTERRUPTED);
-    });
-    ledger.refresh();
-  }
-}
-
 /** What `--again` pastes as: the same command for the same file (or the prompts) with `--again`. */
 function againCommand(file: string | undefined): string {
   return shellCommand('book', ...(file === undefined ? [] : [file]), '--again');
@@ -255,12 +205,14 @@ interface SingleIdentity {
  */
 function singleIdentity(ledger: Ledger, data: unknown, again: boolean): SingleIdentity {
   const hash = contentHash(data);
+  // A claim alone (a run that stopped before sending anything) is no booking of an occurrence.
+  const known = (id: string) => (ledger.get(id)?.records ?? 0) > 0;
   let n = 1;
-  while (ledger.get(`${hash}-${n + 1}`) !== undefined) n++;
+  while (known(`${hash}-${n + 1}`)) n++;
   const identity: SingleIdentity = {
     id: `${hash}-${n}`,
     again() {
-      if (ledger.get(identity.id) !== undefined) identity.id = `${hash}-${++n}`;
+      if (known(identity.id)) identity.id = `${hash}-${++n}`;
     },
   };
   if (again) identity.again();

@@ -129,7 +129,8 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
       suggestion: 'The journal is NDJSON written by shipbook book; do not edit it by hand.',
     });
   }
-  const orders = states.map((s) => row(s, o.journal));
+  // A claim let go before anything was sent leaves nothing to show.
+  const orders = states.filter((s) => s.records > 0 || s.claim !== undefined).map((s) => row(s, o.journal));
   ctx.output.write({ journal: where, orders }, () => {
     if (orders.length === 0) {
       ctx.io.err(`${where} has no documents.\n`);

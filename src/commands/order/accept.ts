@@ -9,6 +9,8 @@ import { Command } from 'commander';
 import { acceptOrder } from '../../api/orders.js';
 import { bookEntry } from '../../booking/engine.js';
 import { Ledger } from '../../ledger/ledger.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
+import { claimDocument } from '../common/claim.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
 import type { WaitSettings } from '../../booking/result.js';
 import type { Context } from '../../context.js';
@@ -41,6 +43,11 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   if (o.wait === undefined) {
     const profile = await ctx.profile();
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+    // The claim first: a run booking this order right now (a batch, a book) is waited for; an
+    // accept after its own is read by the service as accepted already.
+    const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command: shellCommand('order', 'accept', o.orderId) });
+    ctx.defer(() => ledger.close());
+    await claimDocument(ledger, identityOfOrder(ledger, o.orderId), { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
     const accepted = await acceptOrder(await ctx.api(), o.orderId, accept);
     ctx.output.write(withWarnings(ctx, { order: accepted }, []), () => {
       printOrder(io, ctx.output.format, accepted);
@@ -54,8 +61,11 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command: shellCommand('order', 'accept', o.orderId, '--wait') });
   ctx.defer(() => ledger.close());
   const profile = await ctx.profile();
+  const id = identityOfOrder(ledger, o.orderId);
+  const claimed = await claimDocument(ledger, id, { again: true, timeoutMs: o.wait.timeoutMs, what: `order ${o.orderId}` }, ctx);
+  if (claimed.kind !== 'go') return;
   const outcome = await bookEntry(
-    { id: `order:${o.orderId}`, doc: { kind: 'pending', orderId: o.orderId } },
+    { id, doc: { kind: 'pending', orderId: o.orderId } },
     { action: 'book' },
     {
       api,
@@ -75,6 +85,14 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   if (outcome.status !== 'booked') return;
   const { order, warnings } = outcome;
   ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => printOrder(io, ctx.output.format, order));
+}
+
+/**
+ * The ledger identity an order typed by hand is claimed under: the document that became this order
+ * when the ledger knows it (a `book` or batch created it), else one keyed by the order id.
+ */
+function identityOfOrder(ledger: Ledger, orderId: string): string {
+  return ledger.entries().find((s) => s.orderId === orderId)?.id ?? `order:${orderId}`;
 }
 
 /** The `order accept` command. */
