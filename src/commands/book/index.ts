@@ -103,7 +103,7 @@ async function runBook(
     const get = peekLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
     const hash = contentHash(loaded?.data ?? { order: input?.order });
     let n = 1;
-    while (get(`${hash}-${n + 1}`) !== undefined) n++;
+    while ((get(`${hash}-${n + 1}`)?.records ?? 0) > 0) n++;
     const known = get(`${hash}-${n}`);
     const plan = plannedAction(resumeFrom(known, { maxTotalCents: input?.maxTotalCents }));
     if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);
