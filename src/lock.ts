@@ -328,7 +328,7 @@ function held(path: string, owner: LockOwner, options: LockOptions, staleMs: num
 }
 
 /** A process on some machine, as a lock or a ledger claim names it. */
-export interface ProcessRef {
+interface ProcessRef {
   pid: number;
   host: string;
   /** The process's start time (see {@link processStart}); absent where it cannot be read. */

@@ -12,7 +12,7 @@ import { paint } from '../../output/style.js';
 import { realSleep } from '../../sleep.js';
 
 /** A claim of a single booking, with the run it waited for (if it waited). */
-export type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim };
+type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim };
 
 /**
  * Claims the document `id` for this run (src/booking/engine.ts `claimEntry`). While another live run
