@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { contentHash } from '../../batch/identity.js';
 import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
 import type { RunClaim } from '../../batch/journal.js';
-import { claimDocument } from '../common/claim.js';
+import { claimDocument, singleIdentity, type SingleIdentity } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
 import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../../ledger/ledger.js';
 import { plannedWords, resolveCommand } from '../../output/ledger.js';
@@ -189,34 +189,6 @@ async function runBook(
 /** What `--again` pastes as: the same command for the same file (or the prompts) with `--again`. */
 function againCommand(file: string | undefined): string {
   return shellCommand('book', ...(file === undefined ? [] : [file]), '--again');
-}
-
-/** The identity a single booking records under, and how to move on to the next occurrence. */
-interface SingleIdentity {
-  /** `<hash>-<n>`: the same identity a batch gives the first (n-th) copy of the document. */
-  id: string;
-  /** Moves on to the next occurrence: this run books the document a further time. */
-  again(): void;
-}
-
-/**
- * The identity of a single booking in the ledger: the hash of the document as read (the same as a
- * batch's, src/batch/identity.ts) and its latest occurrence, or the next one with `--again`.
- */
-function singleIdentity(ledger: Ledger, data: unknown, again: boolean): SingleIdentity {
-  const hash = contentHash(data);
-  // A claim alone (a run that stopped before sending anything) is no booking of an occurrence.
-  const known = (id: string) => (ledger.get(id)?.records ?? 0) > 0;
-  let n = 1;
-  while (known(`${hash}-${n + 1}`)) n++;
-  const identity: SingleIdentity = {
-    id: `${hash}-${n}`,
-    again() {
-      if (known(identity.id)) identity.id = `${hash}-${++n}`;
-    },
-  };
-  if (again) identity.again();
-  return identity;
 }
 
 /**

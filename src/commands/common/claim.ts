@@ -5,6 +5,7 @@
  */
 import type { RunClaim } from '../../batch/journal.js';
 import { claimEntry, type Claimed } from '../../booking/engine.js';
+import { contentHash } from '../../batch/identity.js';
 import type { Context } from '../../context.js';
 import { EXIT, ShipbookError } from '../../errors.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -63,4 +64,33 @@ export async function claimDocument(
     });
     ledger.refresh();
   }
+}
+
+/** The identity a single booking records under, and how to move on to the next occurrence. */
+export interface SingleIdentity {
+  /** `<hash>-<n>`: the same identity a batch gives the first (n-th) copy of the document. */
+  id: string;
+  /** Moves on to the next occurrence: this run books the document a further time. */
+  again(): void;
+}
+
+/**
+ * The identity of a single booking (`book`, `order create`) in the ledger: the hash of the document
+ * as read (the same as a batch's, src/batch/identity.ts) and its latest occurrence, or the next one
+ * with `again`.
+ */
+export function singleIdentity(ledger: Ledger, data: unknown, again: boolean): SingleIdentity {
+  const hash = contentHash(data);
+  // A claim alone (a run that stopped before sending anything) is no booking of an occurrence.
+  const known = (id: string) => (ledger.get(id)?.records ?? 0) > 0;
+  let n = 1;
+  while (known(`${hash}-${n + 1}`)) n++;
+  const identity: SingleIdentity = {
+    id: `${hash}-${n}`,
+    again() {
+      if (known(identity.id)) identity.id = `${hash}-${++n}`;
+    },
+  };
+  if (again) identity.again();
+  return identity;
 }
