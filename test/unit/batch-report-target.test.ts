@@ -10,6 +10,7 @@ const booked = { id: 'abc-1', file: 'orders/a.yaml', line: 1, status: 'booked' a
 const summary = {
   booked: 1,
   already_booked: 0,
+  accepted: 0,
   failed: 0,
   unknown: 0,
   invalid: 0,
