@@ -48,7 +48,7 @@ export interface PacerOptions {
   ratePerSecond?: number;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
-  /** Calls `fn` after `ms` (default `setTimeout`, unref'd); returns a function that cancels it. */
+  /** Calls `fn` after `ms` (default `setTimeout`); returns a function that cancels it. */
   timer?: (fn: () => void, ms: number) => () => void;
 }
 
@@ -65,9 +65,9 @@ const GROWTH_SHARE = 0.02;
 /** … after each this many ms without a 429. */
 const GROWTH_EVERY_MS = 4_000;
 
+/** A real timer; kept referenced: requests waiting for their turn keep the process alive. */
 const realTimer = (fn: () => void, ms: number) => {
   const t = setTimeout(fn, ms);
-  t.unref?.();
   return () => clearTimeout(t);
 };
 
