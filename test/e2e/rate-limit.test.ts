@@ -108,6 +108,8 @@ async function bookAtTheLimit(url: string, sandboxUrl: string, counts: Counts, n
     });
     // Done: every order booked (0), or booked and accepted with results pending (7); never 8.
     expect([0, 7], r.stderr).toContain(r.code);
+    // Every waiting order hangs off one abort listener of the run.
+    expect(r.stderr).not.toContain('MaxListenersExceededWarning');
     const rep = JSON.parse(readFileSync(report, 'utf8')) as Report;
     expect(rep.summary.failed, r.stderr).toBe(0);
     expect(rep.summary.unknown).toBe(0);
