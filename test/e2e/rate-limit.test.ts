@@ -137,6 +137,40 @@ describe('booking at the pace the service allows', () => {
     await bookAtTheLimit(url, sandbox, counts, 60);
   }, 200_000);
 
+  it('reports orders accepted but not read within --timeout as accepted (exit 7, JUnit skipped, a hint that reads them), and the rerun reads them', async () => {
+    const sandbox = await startSandboxProcess(['--delay', '3s'], running);
+    const { dir, file } = ordersFile(3);
+    const { home, cleanup } = makeHome();
+    try {
+      const env = envFor(sandbox, home);
+      const report = join(dir, 'report.json');
+      const junit = join(dir, 'junit.xml');
+      const args = ['book', file, '--poll', '100ms', '--payment', 'credit', '--journal', join(dir, 'j.ndjson'), '--report', report, '--junit', junit];
+      const first = await runCli([...args, '--timeout', '300ms'], { env, timeoutMs: 60_000 });
+      expect(first.code, first.stderr).toBe(7);
+      expect(first.stderr).toContain('3 accepted (result pending)');
+      expect(first.stderr).toContain('done, results pending');
+      expect(first.stderr).not.toContain('--again');
+      const rep = JSON.parse(readFileSync(report, 'utf8')) as Report & { orders: Array<{ hint?: string }> };
+      expect(rep.summary).toMatchObject({ accepted: 3, failed: 0, booked: 0 });
+      for (const o of rep.orders) {
+        expect(o.status).toBe('accepted');
+        expect(o.hint).toContain(`shipbook order get ${o.order_id}`);
+      }
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml).toContain('failures="0"');
+      expect(xml).toContain('skipped="3"');
+      expect(xml).toContain('accepted (paid), its booking result pending');
+      const again = await runCli(args, { env, timeoutMs: 60_000 });
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(report, 'utf8')).summary).toMatchObject({ booked: 3, failed: 0, accepted: 0 });
+      const by = await ordersByInput(sandbox, KEY);
+      expect([...by.values()].map((ids) => ids.length)).toEqual([1, 1, 1]);
+    } finally {
+      cleanup();
+    }
+  }, 120_000);
+
   it('a single book whose polls meet 429s never ends "could not read the booking result", and a rerun reads an accepted order', async () => {
     const sandbox = await startSandboxProcess(['--rate-limit', '2/s'], running);
     const { home, cleanup } = makeHome();
