@@ -508,9 +508,17 @@ async function pace() {
     const proxy = await countingProxy(sandbox.url, window);
     try {
       const report = join(work, `pace-${window ?? 'sandbox'}.json`);
-      const env = { ...baseEnv, SHIPBOOK_BASE_URL: proxy.url, SHIPBOOK_API_KEY: 'sk_bench_0123456789', SHIPBOOK_STATE_DIR: join(work, `state-pace-${window ?? 'sandbox'}`) };
+      const env = {
+        ...baseEnv,
+        SHIPBOOK_BASE_URL: proxy.url,
+        SHIPBOOK_API_KEY: 'sk_bench_0123456789',
+        SHIPBOOK_STATE_DIR: join(work, `state-pace-${window ?? 'sandbox'}`),
+      };
       const journal = join(work, `journal-pace-${window ?? 'sandbox'}.ndjson`);
-      const r = await runAsync([process.execPath, bin, 'book', file, '--concurrency', '16', '--poll', '1s', '--payment', 'credit', '--report', report, '--journal', journal], env);
+      const r = await runAsync(
+        [process.execPath, bin, 'book', file, '--concurrency', '16', '--poll', '1s', '--payment', 'credit', '--report', report, '--journal', journal],
+        env,
+      );
       const summary = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).summary : {};
       const orderRate = count / (r.ms / 1000);
       const perOrder = (proxy.counts.answers - proxy.counts.refused) / count;
@@ -549,9 +557,28 @@ async function pace() {
     const env = { ...baseEnv, SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_bench_0123456789' };
     const measure = async (n, rounds) => {
       const orders = n === count ? file : await ndjsonOrders(n);
-      const book = (tag) => [process.execPath, bin, 'book', orders, '--concurrency', '16', '--poll', '10ms', '--journal', join(work, `journal-durable-${tag}.ndjson`)];
+      const book = (tag) => [
+        process.execPath,
+        bin,
+        'book',
+        orders,
+        '--concurrency',
+        '16',
+        '--poll',
+        '10ms',
+        '--journal',
+        join(work, `journal-durable-${tag}.ndjson`),
+      ];
       const bookEnv = (tag) => ({ ...env, SHIPBOOK_STATE_DIR: join(work, `state-durable-${tag}`) });
-      const bare = () => [process.execPath, join(root, 'bench', 'durable-bare.mjs'), sandbox.url, orders, '16', '10', join(work, `wal-${n}-${Math.random()}.ndjson`)];
+      const bare = () => [
+        process.execPath,
+        join(root, 'bench', 'durable-bare.mjs'),
+        sandbox.url,
+        orders,
+        '16',
+        '10',
+        join(work, `wal-${n}-${Math.random()}.ndjson`),
+      ];
       runOnce(book(`${n}-warm-up`), bookEnv(`${n}-warm-up`));
       runOnce(bare(), env);
       const ours = [];

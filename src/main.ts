@@ -48,7 +48,10 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
       '--request-timeout <duration>',
       "deadline of each request to the service, its retries included, e.g. 30s (default: SHIPBOOK_TIMEOUT, then the profile's timeout, then 60s)",
     )
-    .option('--rate <n/s>', "requests per second at most to the service, e.g. 30/s (default: the profile's rate; without one, the pace the service's 429 answers allow)")
+    .option(
+      '--rate <n/s>',
+      "requests per second at most to the service, e.g. 30/s (default: the profile's rate; without one, the pace the service's 429 answers allow)",
+    )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({

@@ -28,7 +28,7 @@ export type PaceEvent =
   | { kind: 'resumed' };
 
 /** How an answer went, as the pacer counts it. */
-export type PaceOutcome =
+type PaceOutcome =
   /** A 429 or 503 answer, with its `Retry-After` in ms when given. */
   | { kind: 'limited'; status: number; retryAfterMs?: number }
   /** Any other answer, or a failure that was no answer (it neither slows nor speeds the pace). */
@@ -41,7 +41,7 @@ export interface PaceTicket {
 }
 
 /** Settings of a {@link Pacer}. */
-export interface PacerOptions {
+interface PacerOptions {
   /** Most requests in flight (the AIMD ceiling), ≥ 1. Default {@link DEFAULT_CEILING}. */
   ceiling?: number;
   /** Requests per second at most, from the start (`--rate`); default: no cap until the service asks. */

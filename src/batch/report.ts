@@ -143,10 +143,10 @@ function junitXml(create: typeof import('xmlbuilder2').create, report: BatchRepo
         o.status === 'accepted'
           ? `accepted (paid), its booking result pending${o.hint ? `: ${o.hint}` : ''}`
           : o.status === 'still_booking'
-          ? 'interrupted: accepted, its booking goes on at the service'
-          : o.status === 'pending'
-            ? 'interrupted: created and pending, not accepted'
-            : 'interrupted: not started';
+            ? 'interrupted: accepted, its booking goes on at the service'
+            : o.status === 'pending'
+              ? 'interrupted: created and pending, not accepted'
+              : 'interrupted: not started';
       tc.ele('skipped', { message: `${words}${o.order_id ? ` (${o.order_id})` : ''}` });
     } else {
       tc.ele('system-out').txt(`${o.status} ${o.order_id ?? ''} ${(o.tracking_numbers ?? []).join(',')} ${o.total ?? ''}`.trim());

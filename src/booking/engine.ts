@@ -256,7 +256,8 @@ type StoppedAs = 'still_booking' | 'accepted' | 'pending' | 'unknown' | 'failed'
 export function stoppedAs(state: EntryState | undefined, err: unknown, stop?: AbortSignal): StoppedAs {
   const interrupted = isInterruption(err, stop);
   if (state?.stage === 'unknown') return 'unknown';
-  if (acceptedNotEnded(state)) return interrupted ? 'still_booking' : bookingEnded(err instanceof BookingStoppedError ? err.cause : err) ? 'failed' : 'accepted';
+  if (acceptedNotEnded(state))
+    return interrupted ? 'still_booking' : bookingEnded(err instanceof BookingStoppedError ? err.cause : err) ? 'failed' : 'accepted';
   if (interrupted && (state?.stage === 'created' || (state?.stage === 'failed' && state.orderId !== undefined && state.error?.code === 'interrupted')))
     return 'pending';
   if (interrupted && (state === undefined || state.stage === 'new')) return 'not_started';

@@ -77,7 +77,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     key: 'rate',
     scope: 'profile',
-    meaning: 'requests per second at most to the service, for a service whose limit is known (over it, --rate); without it shipbook learns the pace from 429 answers',
+    meaning:
+      'requests per second at most to the service, for a service whose limit is known (over it, --rate); without it shipbook learns the pace from 429 answers',
     fallback: 'none',
     example: '30/s',
   },

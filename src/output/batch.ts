@@ -156,7 +156,9 @@ export function batchProgress(io: IOStreams, output: Pick<OutputChoice, 'format'
   const draw = () => {
     const now = Date.now();
     const waitSeconds = pausedUntil !== undefined && pausedUntil > now ? (pausedUntil - now) / 1000 : undefined;
-    write(`${ERASE_LINE}${progressLine({ done, failed, total, elapsedSeconds: (now - started) / 1000, ...(waitSeconds !== undefined ? { waitSeconds } : {}) }, columns())}`);
+    write(
+      `${ERASE_LINE}${progressLine({ done, failed, total, elapsedSeconds: (now - started) / 1000, ...(waitSeconds !== undefined ? { waitSeconds } : {}) }, columns())}`,
+    );
     shown = true;
   };
   const erase = () => {
@@ -313,7 +315,9 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
   const wrapAnsi = columns ? (await import('wrap-ansi')).default : undefined;
   io.err(`${wrapAnsi && columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
   for (const r of failures.slice(0, 20)) {
-    io.err(`  ${paint(io, r.status === 'accepted' ? 'yellow' : 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}`)}\n`);
+    io.err(
+      `  ${paint(io, r.status === 'accepted' ? 'yellow' : 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}`)}\n`,
+    );
     if (r.hint) io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
   }
   if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "shipbook journal show")\n`);

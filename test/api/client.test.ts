@@ -418,7 +418,10 @@ describe('the connection pool (sized to the concurrency, so a batch never waits 
 
 describe('one pace for every request', () => {
   it('holds every request of the run, not only the refused one, while a 429 Retry-After lasts, and shares it with derived clients', async () => {
-    server.set('POST /quote/', [{ mode: 'status', status: 429, retryAfter: '3' }, { mode: 'ok', result: { services: [] } }]);
+    server.set('POST /quote/', [
+      { mode: 'status', status: 429, retryAfter: '3' },
+      { mode: 'ok', result: { services: [] } },
+    ]);
     server.set('GET /orders/ORD-1/', { mode: 'ok', result: orderAnswer });
     let clock = Date.now();
     const pacer = new Pacer({ now: () => clock, timer: (fn, ms) => ((clock += ms), setImmediate(fn), () => {}) });

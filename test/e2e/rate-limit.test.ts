@@ -102,10 +102,13 @@ async function bookAtTheLimit(url: string, sandboxUrl: string, counts: Counts, n
   const { home, cleanup } = makeHome();
   try {
     const report = join(dir, 'report.json');
-    const r = await runCli(['book', file, '--concurrency', '16', '--poll', '1s', '--payment', 'credit', '--report', report, '--journal', join(dir, 'j.ndjson')], {
-      env: envFor(url, home),
-      timeoutMs: 180_000,
-    });
+    const r = await runCli(
+      ['book', file, '--concurrency', '16', '--poll', '1s', '--payment', 'credit', '--report', report, '--journal', join(dir, 'j.ndjson')],
+      {
+        env: envFor(url, home),
+        timeoutMs: 180_000,
+      },
+    );
     // Done: every order booked (0), or booked and accepted with results pending (7); never 8.
     expect([0, 7], r.stderr).toContain(r.code);
     // Every waiting order hangs off one abort listener of the run.
