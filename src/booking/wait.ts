@@ -143,7 +143,13 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
       // Bounded by what remains of the wait (the poll at the deadline gets a short grace), and not
       // retried inside the client: this loop retries, so a hung poll cannot outlast --timeout.
       // A 429/503 with Retry-After holds this poll (and every other request) in the client's pacer.
-      const poll = () => fetchOrderWithMessage(api, orderId, options.paths, { retry: 'never', timeoutMs: pollBudget(deadline - now()) });
+      // A read: Ctrl-C may stop it at once, also while it waits for its turn in the pacer.
+      const poll = () =>
+        fetchOrderWithMessage(api, orderId, options.paths, {
+          retry: 'never',
+          timeoutMs: pollBudget(deadline - now()),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
       ({ order, message } = await poll());
       badInARow = 0;
       lastState = orderStatusWord(order.status);
