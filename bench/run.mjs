@@ -494,10 +494,8 @@ async function countingProxy(target, window) {
 }
 
 /**
- * The pace figures: a batch against a rate-limited service (the sandbox's own --rate-limit, and a
- * sliding-window limiter that is not shipbook's), and `book` against the durable bare client
- * (bench/durable-bare.mjs: the fastest client that keeps the same promise), in throughput and in
- * CPU per order at two batch sizes.
+ * The rate-limit figures: a batch against a rate-limited service (the sandbox's own --rate-limit,
+ * and a sliding-window limiter that is not shipbook's). `--only limits` measures these alone.
  */
 async function pace() {
   const limit = 30;
@@ -550,8 +548,16 @@ async function pace() {
   };
   await limited(`rate-limited batch vs sandbox --rate-limit ${limit}/s`, ['--rate-limit', `${limit}/s`]);
   await limited(`rate-limited batch behind a sliding window of ${limit}/s (Retry-After as a date)`, [], limit);
+}
 
-  // book / the durable bare client: the same orders, concurrency 16, everyone polling every 10 ms.
+/**
+ * `book` against the durable bare client (bench/durable-bare.mjs: the fastest client that keeps the
+ * same promise), in throughput and in CPU per order at two batch sizes: the same orders,
+ * concurrency 16, everyone polling every 10 ms. `--only durable` measures these alone.
+ */
+async function paceDurable() {
+  const count = quick ? 150 : 1000;
+  const file = await ndjsonOrders(count);
   const sandbox = await startSandbox();
   try {
     const env = { ...baseEnv, SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_bench_0123456789' };
@@ -773,7 +779,8 @@ const figures = [
     },
   ],
   ['throughput', throughput],
-  ['pace', pace],
+  ['pace: rate limits', pace],
+  ['pace: durable baseline', paceDurable],
   ['capacity', sandboxCapacity],
   ['memory', memory],
   ['csv', csvDryRun],

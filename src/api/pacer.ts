@@ -174,7 +174,13 @@ export class Pacer {
     this.#inFlight++;
     const rate = this.rate;
     const now = this.#now();
-    if (rate !== undefined) this.#nextStart = Math.max(now, this.#nextStart) + 1000 / rate;
+    if (rate !== undefined) {
+      const interval = 1000 / rate;
+      // On schedule: a timer that fires late (a busy event loop) does not slow the pace, as long
+      // as it is late by less than one interval; after a quiet time the schedule starts anew, so
+      // a quiet time is never spent as a burst.
+      this.#nextStart = (this.#nextStart >= now - interval ? this.#nextStart : now) + interval;
+    }
     const round = this.#round;
     let settled = false;
     return {

@@ -172,3 +172,24 @@ describe('--rate and the rate setting', () => {
     expect(ratePerSecond('x')).toBeUndefined();
   });
 });
+
+describe('the pace when timers fire late', () => {
+  it('keeps the rate when each wake-up comes late by less than an interval, and spends no quiet time as a burst', async () => {
+    let now = 1_000_000;
+    const due: Array<{ at: number; fn: () => void }> = [];
+    // Every timer fires 60 ms after it was due (a busy event loop).
+    const timer = (fn: () => void, ms: number) => (due.push({ at: now + ms + 60, fn }), () => {});
+    const pacer = new Pacer({ ceiling: 64, ratePerSecond: 10, now: () => now, timer });
+    const r = request(pacer, 40);
+    await flush();
+    while (now < 1_000_000 + 3_000) {
+      now += 1;
+      for (const t of due.splice(0).filter((x) => (x.at <= now ? true : (due.push(x), false)))) t.fn();
+      await Promise.resolve();
+    }
+    await flush();
+    // Three seconds at 10/s: 31 at most, and not the 19 that 160 ms per request would give.
+    expect(r.admitted.length).toBeGreaterThanOrEqual(29);
+    expect(r.admitted.length).toBeLessThanOrEqual(31);
+  });
+});
