@@ -435,6 +435,201 @@ async function throughput() {
   }
 }
 
+/** Like {@link runOnce}, without blocking this process (the proxies below run in it); resolves with the exit code too. */
+function runAsync(argv, env = baseEnv, cwd = root) {
+  const cmd = haveTime ? '/usr/bin/time' : argv[0];
+  const full = haveTime ? ['-f', '__RSS__%M __CPU__%U %S', ...argv] : argv.slice(1);
+  const started = process.hrtime.bigint();
+  const child = spawn(cmd, full, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  return new Promise((resolveRun) =>
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const cpu = /__CPU__([\d.]+) ([\d.]+)/.exec(stderr);
+      resolveRun({ code, ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN, stdout, stderr });
+    }),
+  );
+}
+
+/**
+ * A proxy on 127.0.0.1 in front of `target` that counts answers and 429s; with `window`, also a
+ * rate limiter that is not shipbook's: at most `window` requests in any sliding second, beyond
+ * which it answers 429 with `Retry-After` as an HTTP date (whole seconds, rounded up).
+ */
+async function countingProxy(target, window) {
+  const { createServer, request: httpRequest, Agent } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const counts = { answers: 0, refused: 0 };
+  const recent = [];
+  const server = createServer((req, res) => {
+    const now = Date.now();
+    while (recent.length > 0 && recent[0] <= now - 1000) recent.shift();
+    if (window !== undefined && recent.length >= window) {
+      counts.answers++;
+      counts.refused++;
+      req.resume();
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': new Date(Math.ceil((recent[0] + 1000) / 1000) * 1000).toUTCString() });
+      res.end(JSON.stringify({ message: 'too many requests', code: 429, result: null }));
+      return;
+    }
+    recent.push(now);
+    const upstream = httpRequest(new URL(req.url.slice(1), target), { method: req.method, headers: req.headers, agent }, (answer) => {
+      counts.answers++;
+      if (answer.statusCode === 429) counts.refused++;
+      res.writeHead(answer.statusCode, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    counts,
+    close: () => new Promise((r) => (server.close(), agent.destroy(), r())),
+  };
+}
+
+/**
+ * The rate-limit figures: a batch against a rate-limited service (the sandbox's own --rate-limit,
+ * and a sliding-window limiter that is not shipbook's). `--only limits` measures these alone.
+ */
+async function pace() {
+  const limit = 30;
+  const count = quick ? 150 : 1000;
+  const file = await ndjsonOrders(count);
+  const limited = async (title, sandboxArgs, window) => {
+    const sandbox = await startSandbox(sandboxArgs);
+    const proxy = await countingProxy(sandbox.url, window);
+    try {
+      const report = join(work, `pace-${window ?? 'sandbox'}.json`);
+      const env = {
+        ...baseEnv,
+        SHIPBOOK_BASE_URL: proxy.url,
+        SHIPBOOK_API_KEY: 'sk_bench_0123456789',
+        SHIPBOOK_STATE_DIR: join(work, `state-pace-${window ?? 'sandbox'}`),
+      };
+      const journal = join(work, `journal-pace-${window ?? 'sandbox'}.ndjson`);
+      const r = await runAsync(
+        [process.execPath, bin, 'book', file, '--concurrency', '16', '--poll', '1s', '--payment', 'credit', '--report', report, '--journal', journal],
+        env,
+      );
+      const summary = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).summary : {};
+      const orderRate = count / (r.ms / 1000);
+      const perOrder = (proxy.counts.answers - proxy.counts.refused) / count;
+      const ceiling = limit / perOrder;
+      const share = proxy.counts.refused / Math.max(1, proxy.counts.answers);
+      const failed = Number(summary.failed ?? NaN) + Number(summary.unknown ?? 0);
+      addRow({
+        figure: `${title}: order rate / (${limit} ÷ requests an order needs)`,
+        value: `${orderRate.toFixed(2)} orders/s`,
+        baseline: `${ceiling.toFixed(2)} orders/s (${perOrder.toFixed(2)} requests/order)`,
+        ratio: (orderRate / ceiling).toFixed(2),
+        target: '≥ 0.85, 0 failed, exit 0',
+        ok: orderRate / ceiling >= 0.85 && failed === 0 && r.code === 0,
+        note: `${count} orders, --concurrency 16 --poll 1s; exit ${r.code}; ${summary.booked ?? '?'} booked, ${summary.accepted ?? 0} accepted, ${Number.isNaN(failed) ? '?' : failed} failed or unknown`,
+      });
+      addRow({
+        figure: `${title}: share of requests answered 429`,
+        value: `${(share * 100).toFixed(1)} % (${proxy.counts.refused} of ${proxy.counts.answers})`,
+        baseline: '',
+        ratio: share.toFixed(3),
+        target: '≤ 0.05',
+        ok: share <= 0.05,
+        note: 'counted by a proxy in front of the service',
+      });
+    } finally {
+      await proxy.close();
+      await sandbox.stop();
+    }
+  };
+  await limited(`rate-limited batch vs sandbox --rate-limit ${limit}/s`, ['--rate-limit', `${limit}/s`]);
+  await limited(`rate-limited batch behind a sliding window of ${limit}/s (Retry-After as a date)`, [], limit);
+}
+
+/**
+ * `book` against the durable bare client (bench/durable-bare.mjs: the fastest client that keeps the
+ * same promise), in throughput and in CPU per order at two batch sizes: the same orders,
+ * concurrency 16, everyone polling every 10 ms. `--only durable` measures these alone.
+ */
+async function paceDurable() {
+  const count = quick ? 150 : 1000;
+  const file = await ndjsonOrders(count);
+  const sandbox = await startSandbox();
+  try {
+    const env = { ...baseEnv, SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_bench_0123456789' };
+    const measure = async (n, rounds) => {
+      const orders = n === count ? file : await ndjsonOrders(n);
+      const book = (tag) => [
+        process.execPath,
+        bin,
+        'book',
+        orders,
+        '--concurrency',
+        '16',
+        '--poll',
+        '10ms',
+        '--journal',
+        join(work, `journal-durable-${tag}.ndjson`),
+      ];
+      const bookEnv = (tag) => ({ ...env, SHIPBOOK_STATE_DIR: join(work, `state-durable-${tag}`) });
+      const bare = () => [
+        process.execPath,
+        join(root, 'bench', 'durable-bare.mjs'),
+        sandbox.url,
+        orders,
+        '16',
+        '10',
+        join(work, `wal-${n}-${Math.random()}.ndjson`),
+      ];
+      runOnce(book(`${n}-warm-up`), bookEnv(`${n}-warm-up`));
+      runOnce(bare(), env);
+      const ours = [];
+      const theirs = [];
+      const cpuOurs = [];
+      const cpuTheirs = [];
+      for (let round = 0; round < rounds; round++) {
+        const a = runOnce(book(`${n}-${round}`), bookEnv(`${n}-${round}`));
+        const b = runOnce(bare(), env);
+        if (JSON.parse(b.stdout).orders !== n) throw new Error('durable-bare.mjs did not book every order');
+        ours.push(n / (a.ms / 1000));
+        theirs.push(n / (b.ms / 1000));
+        cpuOurs.push((a.cpuMs * 1000) / n);
+        cpuTheirs.push((b.cpuMs * 1000) / n);
+      }
+      return { ours: stats(ours).median, theirs: stats(theirs).median, cpuOurs: stats(cpuOurs).median, cpuTheirs: stats(cpuTheirs).median };
+    };
+    const rounds = quick ? 1 : 3;
+    const small = await measure(count, rounds);
+    addRow({
+      figure: `book of ${count} orders / the durable bare client`,
+      value: `${small.ours.toFixed(0)} orders/s`,
+      baseline: `${small.theirs.toFixed(0)} orders/s`,
+      ratio: (small.ours / small.theirs).toFixed(2),
+      target: '≥ 0.8',
+      ok: small.ours / small.theirs >= 0.8,
+      note: `bench/durable-bare.mjs; concurrency 16, both polling every 10 ms, sandbox --delay 1ms; medians of ${rounds} rounds after an untimed one; both timed as whole processes`,
+    });
+    const cpuRow = (n, m) =>
+      addRow({
+        figure: `CPU per order at ${n} orders: book / the durable bare client`,
+        value: `${m.cpuOurs.toFixed(0)} µs`,
+        baseline: `${m.cpuTheirs.toFixed(0)} µs`,
+        ratio: (m.cpuOurs / m.cpuTheirs).toFixed(2),
+        target: '≤ 1.5',
+        ok: Number.isNaN(m.cpuOurs) ? undefined : m.cpuOurs / m.cpuTheirs <= 1.5,
+        note: 'user + system CPU of the client process, every thread, per order; medians of the same rounds',
+      });
+    cpuRow(count, small);
+    if (!quick) cpuRow(4000, await measure(4000, 1));
+  } finally {
+    await sandbox.stop();
+  }
+}
+
 async function memory() {
   const name = 'peak RSS: dry run of 100,000 orders / of 10,000';
   if (!bookHas('--dry-run') || !haveTime) {
@@ -584,6 +779,8 @@ const figures = [
     },
   ],
   ['throughput', throughput],
+  ['pace: rate limits', pace],
+  ['pace: durable baseline', paceDurable],
   ['capacity', sandboxCapacity],
   ['memory', memory],
   ['csv', csvDryRun],

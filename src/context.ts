@@ -7,7 +7,7 @@
 import type { ApiClient } from './api/client.js';
 import { ConfigError } from './errors.js';
 import { maskSecret } from './api/redact.js';
-import { parseDuration } from './input/flags.js';
+import { parseDuration, parseRate } from './input/flags.js';
 import type { ConfigStore } from './config/store.js';
 import { inquirerPrompter, type Prompter } from './prompter.js';
 import { resolveOutput } from './output/format.js';
@@ -37,6 +37,8 @@ export interface GlobalOptions {
   dryRun?: boolean;
   /** `--request-timeout <duration>`: deadline of each call to the service, retries included; over `SHIPBOOK_TIMEOUT` and the profile. */
   requestTimeout?: string;
+  /** `--rate <n/s>`: requests per second at most to the service; over the profile's `rate`. */
+  rate?: string;
 }
 
 /**
@@ -284,6 +286,12 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
             ? { timeoutMs: parseDuration('--request-timeout', globals.requestTimeout) }
             : profile.requestTimeoutMs !== undefined
               ? { timeoutMs: profile.requestTimeoutMs }
+              : {}),
+          // --rate, else the profile's rate: the pace every request of the run keeps (src/api/pacer.ts).
+          ...(globals.rate !== undefined
+            ? { rate: parseRate('--rate', globals.rate) }
+            : profile.ratePerSecond !== undefined
+              ? { rate: profile.ratePerSecond }
               : {}),
           // --dry-run: every call is validated and recorded, and nothing is sent (DryRunHalt).
           ...(globals.dryRun ? { dryRun: (planned: PlannedRequest) => void ctx.planned.push(planned) } : {}),

@@ -24,7 +24,11 @@ export const EXIT = {
   NETWORK: 5,
   /** The booking result reports a failure (an error callback or a non-processed status). */
   BOOKING_FAILED: 6,
-  /** Waiting for the booking result timed out: the order is accepted, the booking still running. */
+  /**
+   * Done, results pending: the order is accepted (paid) and its booking result was not read yet
+   * (the wait timed out, or the service would not show it); for a batch, every order is booked or
+   * accepted. Reading the result later never books again.
+   */
   WAIT_TIMEOUT: 7,
   /** A batch finished with some orders failed or unknown; the report names each (docs/batch.md). */
   BATCH_INCOMPLETE: 8,
@@ -331,14 +335,13 @@ export class BookingErrorReportedError extends ShipbookError {
  * While waiting by polling, fetch-order-data kept failing (a refusal, an answer that is not the
  * envelope or has the wrong shape, more than a few times in a row): the order is accepted, its
  * result unknown to shipbook. `lastState` is the order's last known state word (`accepted` when
- * no poll succeeded). The exit code is the cause's: 3 for a refusal, 4 for credentials, 5 for a
- * bad answer.
+ * no poll succeeded). Exit 7, as a wait that timed out: the order is accepted, its result pending.
  */
 export class ResultUnreadableError extends ShipbookError {
   readonly orderId: string;
   readonly lastState: string;
   constructor(orderId: string, lastState: string, cause: ShipbookError, options: ShipbookErrorOptions = {}) {
-    super('result_unreadable', `could not read the booking result of order ${orderId} (last seen ${lastState}): ${cause.message}`, cause.exitCode, {
+    super('result_unreadable', `could not read the booking result of order ${orderId} (last seen ${lastState}): ${cause.message}`, EXIT.WAIT_TIMEOUT, {
       ...options,
       cause,
     });

@@ -8,7 +8,7 @@ import { registerCommands } from './commands/index.js';
 import { createContext, prepareContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
 import { ApiError, BookingErrorReportedError, EXIT, ResultUnreadableError, ServiceCallError, ShipbookError, ValidationError } from './errors.js';
 import { formatIssues } from './input/format.js';
-import { parseDuration } from './input/flags.js';
+import { parseDuration, parseRate } from './input/flags.js';
 import { processIO, type IOStreams } from './io.js';
 import { redactText } from './api/redact.js';
 import { printable } from './output/printable.js';
@@ -48,6 +48,10 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
       '--request-timeout <duration>',
       "deadline of each request to the service, its retries included, e.g. 30s (default: SHIPBOOK_TIMEOUT, then the profile's timeout, then 60s)",
     )
+    .option(
+      '--rate <n/s>',
+      "requests per second at most to the service, e.g. 30/s (default: the profile's rate; without one, the pace the service's 429 answers allow)",
+    )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
@@ -62,6 +66,7 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     if (globals.input === false) ctx.io.canPrompt = false;
     // A malformed deadline is a usage error before anything runs, whether or not a request follows.
     if (globals.requestTimeout !== undefined) parseDuration('--request-timeout', globals.requestTimeout);
+    if (globals.rate !== undefined) parseRate('--rate', globals.rate);
     // Hints carry the profile flag, so a pasted hint goes to the same service.
     setHintProfile(globals.profile);
     // The output is decided once (resolveOutput, through the context's writer): the writer prints

@@ -10,7 +10,9 @@
  * - `dry-run.ts`: the redacted record of a request that is not sent;
  * - `http.ts`: one attempt on undici, under a deadline, with a size cap, knowing whether it was sent;
  * - `answer.ts`: the envelope, read once; `ApiError` and `ProtocolError`;
- * - `outcome.ts`: the one decision between safe and mutating: retries and the errors' wording.
+ * - `outcome.ts`: the one decision between safe and mutating: retries and the errors' wording;
+ * - `pacer.ts`: the pace of every request of the run (a pause the service asks for with
+ *   `Retry-After`, the requests in flight, `--rate`), shared by every client made from this one.
  *
  * Design:
  *
@@ -20,7 +22,9 @@
  *   dispatcher sees; `RetryAgent` also retries PUT by default and retries inside a body read that
  *   we cap and time ourselves. Attempts are bounded (`maxAttempts`, default 3), spaced by
  *   exponential backoff with full jitter (`retryBaseMs` 250 ms, doubling, at most 5 s), or by a
- *   429/503's `Retry-After` (seconds or an HTTP date, at most 30 s).
+ *   429/503's `Retry-After` (seconds or an HTTP date): the pacer then holds every request of the
+ *   run until that time, this one's retry included. A 429 says the request was not processed, so
+ *   its attempts do not count against `maxAttempts` (the call's deadline still bounds them).
  * - **Sent or not**: a failure before the request was written to a socket (connection refused,
  *   DNS, TLS, connect timeout) is {@link NetworkError} "cannot reach the service" with `sent:
  *   false`; after it, {@link AnswerLostError} says the request was sent and its answer lost and,
@@ -62,8 +66,10 @@ import { deadlineError, interruptedError, mayRetry, tooLargeError, transportErro
 import { maskSecret, redactText, redactValue, registerSecret } from './redact.js';
 import { prepareRequest, type AuthSettings, type CallArgs, type PreparedRequest } from './request.js';
 import { SANDBOX_HEADER } from '../schema/announce.js';
+import { Pacer, type PaceEvent, type PaceTicket } from './pacer.js';
 
 export type { PlannedRequest } from './dry-run.js';
+export type { PaceEvent } from './pacer.js';
 /** How to find out what became of a mutating call whose answer is unknown (see `outcome.ts`). */
 export { howToFindOut } from './outcome.js';
 
@@ -117,6 +123,13 @@ interface ApiClientOptions extends AuthSettings {
   onAnswer?: (answer: AnswerNotice) => void;
   /** The hint of the refusal of an operation that requires authorization when there is no key (see `authorization.ts`). */
   missingKeySuggestion?: string;
+  /**
+   * Requests per second at most (`--rate`, the profile's `rate`), from the first request; default:
+   * as fast as the service accepts. Read when the client creates its pacer.
+   */
+  rate?: number;
+  /** The pacer shared with the client this one was made from; default: a new one (see `pacer.ts`). */
+  pacer?: Pacer;
 }
 
 /** What {@link ApiClientOptions.onAnswer} is told of one answer. */
@@ -183,7 +196,9 @@ export class ApiClient {
   /** @throws ConfigError when the base URL is malformed or plain http to a remote host. */
   constructor(options: ApiClientOptions) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
-    this.#options = Object.freeze({ ...options });
+    // One pacer for the run: every client made from this one with `withOptions` shares it.
+    const pacer = options.pacer ?? new Pacer({ ...(options.connections !== undefined ? { ceiling: options.connections } : {}), ratePerSecond: options.rate });
+    this.#options = Object.freeze({ ...options, pacer });
     this.#pool = new Pool(
       {
         connections: options.connections,
@@ -198,7 +213,21 @@ export class ApiClient {
 
   /** A new client with some options replaced (e.g. a dry-run sink, a signal); this one is unchanged. */
   withOptions(options: Partial<ApiClientOptions>): ApiClient {
+    // The pace stays the run's: a batch's `connections` becomes the ceiling of the shared pacer.
+    if (options.connections !== undefined && options.pacer === undefined) this.#pacer.setCeiling(options.connections);
     return new ApiClient({ ...this.#options, ...options });
+  }
+
+  get #pacer(): Pacer {
+    return this.#options.pacer!;
+  }
+
+  /**
+   * Subscribes to the run's pace: when the service asks to wait (`paused`, with until when) and
+   * when requests leave again (`resumed`). Returns the function that unsubscribes.
+   */
+  onPace(listener: (event: PaceEvent) => void): () => void {
+    return this.#pacer.subscribe(listener);
   }
 
   /** True when this client sends nothing (dry-run mode). */
@@ -266,23 +295,32 @@ export class ApiClient {
       started: Date.now(),
       attempts: 0,
     };
+    let refused = 0;
     for (;;) {
       budget.attempts++;
       try {
         return await this.#attempt(p, options, userSignal, budget);
       } catch (err) {
-        if (budget.attempts >= maxAttempts || !mayRetry(err, p.endpoint, policy)) throw gaveUp(err, budget);
-        const backoff = Math.min(MAX_BACKOFF_MS, (this.#options.retryBaseMs ?? 250) * 2 ** (budget.attempts - 1));
-        const retryAfter = err instanceof ApiError ? err.retryAfterMs : undefined;
-        const delay = retryAfter !== undefined ? Math.min(retryAfter, MAX_RETRY_AFTER_MS) : Math.round(random() * backoff);
+        // A 429 was not processed: it spends the deadline, not an attempt.
+        if (err instanceof ApiError && err.status === 429) refused++;
+        if (budget.attempts - refused >= maxAttempts || !mayRetry(err, p.endpoint, policy)) throw gaveUp(err, budget);
+        const backoff = Math.min(MAX_BACKOFF_MS, (this.#options.retryBaseMs ?? 250) * 2 ** Math.max(0, budget.attempts - refused - 1));
+        const paused = err instanceof ApiError && (err.retryAfterMs !== undefined || err.status === 429);
+        // A Retry-After is waited out by the pacer, which holds every request of the run until then.
+        const delay = paused ? 0 : Math.round(random() * backoff);
+        const wait = paused ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, this.#pacer.pausedUntil - Date.now())) : delay;
         // A wait that would end past the deadline is not taken: the call ends with this failure now.
-        if (Date.now() - budget.started + delay >= budget.budgetMs) throw gaveUp(err, budget);
+        if (Date.now() - budget.started + wait >= budget.budgetMs) throw gaveUp(err, budget);
         if (this.#options.debug)
-          this.#log(`retrying ${p.method} ${p.url} in ${delay} ms (attempt ${budget.attempts + 1} of ${maxAttempts}): ${(err as Error).message}`);
-        try {
-          await sleep(delay, userSignal);
-        } catch {
-          throw interruptedError(p, err instanceof ServiceCallError ? err.sent : true, err);
+          this.#log(
+            `retrying ${p.method} ${p.url} in ${wait} ms (attempt ${budget.attempts + 1}${refused > 0 ? `, ${refused} refused with 429` : ''}): ${(err as Error).message}`,
+          );
+        if (!paused) {
+          try {
+            await sleep(delay, userSignal);
+          } catch {
+            throw interruptedError(p, err instanceof ServiceCallError ? err.sent : true, err);
+          }
         }
       }
     }
@@ -291,6 +329,14 @@ export class ApiClient {
   async #attempt(p: PreparedRequest, options: CallOptions, userSignal: AbortSignal | undefined, budget: CallBudget): Promise<unknown> {
     // Nothing is formatted for --debug unless it is on: the body's redacted copy costs more than sending it.
     const debug = this.#options.debug !== undefined;
+    let ticket: PaceTicket;
+    try {
+      ticket = await this.#pacer.acquire(userSignal);
+    } catch (err) {
+      throw interruptedError(p, false, err);
+    }
+    // The deadline counts from when the first attempt may leave, not from the queue before it.
+    if (budget.attempts === 1) budget.started = Date.now();
     if (debug) this.#logRequest(p);
     const started = Date.now();
     let answer: AttemptAnswer;
@@ -304,8 +350,14 @@ export class ApiClient {
         onHeaders: (status, headers) => this.#options.onAnswer?.({ endpoint: p.endpoint.name, status, sandbox: headers[SANDBOX_HEADER] !== undefined }),
       });
     } catch (err) {
+      ticket.done({ kind: 'other' });
       throw this.#failure(p, err, budget);
     }
+    ticket.done(
+      answer.status === 429 || answer.status === 503
+        ? { kind: 'limited', status: answer.status, ...(answer.retryAfterMs !== undefined ? { retryAfterMs: answer.retryAfterMs } : {}) }
+        : { kind: 'ok' },
+    );
     if (debug) this.#log(`< ${answer.status} (${Date.now() - started} ms) ${truncate(redactText(answer.text, this.#secrets), 4000)}`);
     return readAnswer(p, answer, this.#secrets, options.onMessage);
   }

@@ -11,6 +11,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { subscribe } from 'node:diagnostics_channel';
 import { readLimited } from '../http/body.js';
 import type { PreparedRequest } from './request.js';
+import { onAbort } from '../sleep.js';
 
 /** Settings of the connection pool a client creates when none was injected. */
 interface PoolSettings {
@@ -186,8 +187,8 @@ export async function sendAttempt(p: PreparedRequest, s: AttemptSettings): Promi
   // AbortSignal.any costs more per request than the rest of the client, on Node.js 20).
   const deadline = new AttemptSignal();
   const timer = setTimeout(() => deadline.abort(new Error('deadline')), s.timeoutMs);
-  const onUserAbort = () => deadline.abort(userSignal?.reason);
-  userSignal?.addEventListener('abort', onUserAbort, { once: true });
+  // Through the signal's one listener (src/sleep.ts): a run's requests add no listener each.
+  const unlisten = userSignal === undefined ? undefined : onAbort(userSignal, () => deadline.abort(userSignal.reason));
   const state: AttemptState = { sent: false };
   try {
     // undici is loaded on first use (commands that never call the service start faster), then kept.
@@ -218,7 +219,7 @@ export async function sendAttempt(p: PreparedRequest, s: AttemptSettings): Promi
     throw new AttemptFailure('transport', state.sent, err);
   } finally {
     clearTimeout(timer);
-    userSignal?.removeEventListener('abort', onUserAbort);
+    unlisten?.();
   }
 }
 
@@ -233,24 +234,24 @@ export function linkSignals(signals: AbortSignal[]): { signal: AbortSignal; unli
     controller.abort(already.reason);
     return { signal: controller.signal, unlink: () => {} };
   }
-  const onAbort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
-  for (const s of signals) s.addEventListener('abort', onAbort, { once: true });
-  return { signal: controller.signal, unlink: () => signals.forEach((s) => s.removeEventListener('abort', onAbort)) };
+  const unlisten = signals.map((s) => onAbort(s, () => controller.abort(s.reason)));
+  return { signal: controller.signal, unlink: () => unlisten.forEach((u) => u()) };
 }
 
 /** Waits `ms`; rejects with the signal's reason when `signal` aborts first. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
+    let unlisten: (() => void) | undefined;
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      unlisten?.();
       resolve();
     }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal !== undefined)
+      unlisten = onAbort(signal, () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
   });
 }
 

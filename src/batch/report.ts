@@ -104,13 +104,17 @@ function writeReport(path: string, text: string): void {
   }
 }
 
-/** Statuses of an interrupted batch that are neither booked nor failed: JUnit `skipped`. */
-const LEFT = new Set(['still_booking', 'pending', 'not_started']);
+/**
+ * Statuses that are neither booked nor failed: JUnit `skipped`. An accepted order whose result is
+ * pending (paid, never failed), and the orders an interruption left.
+ */
+const LEFT = new Set(['accepted', 'still_booking', 'pending', 'not_started']);
 
 /**
  * JUnit XML: one test suite, one test case per input; failed and unknown orders are failures,
- * invalid ones errors, and the orders an interruption left (accepted and still booking, created
- * and pending, not started) skipped, each saying what it is.
+ * invalid ones errors; accepted orders whose result is pending, and the orders an interruption left
+ * (accepted and still booking, created and pending, not started) skipped, each saying what it is
+ * and what reads its result.
  */
 function junitXml(create: typeof import('xmlbuilder2').create, report: BatchReport): string {
   const orders = report.orders;
@@ -136,11 +140,13 @@ function junitXml(create: typeof import('xmlbuilder2').create, report: BatchRepo
       );
     } else if (LEFT.has(o.status)) {
       const words =
-        o.status === 'still_booking'
-          ? 'interrupted: accepted, its booking goes on at the service'
-          : o.status === 'pending'
-            ? 'interrupted: created and pending, not accepted'
-            : 'interrupted: not started';
+        o.status === 'accepted'
+          ? `accepted (paid), its booking result pending${o.hint ? `: ${o.hint}` : ''}`
+          : o.status === 'still_booking'
+            ? 'interrupted: accepted, its booking goes on at the service'
+            : o.status === 'pending'
+              ? 'interrupted: created and pending, not accepted'
+              : 'interrupted: not started';
       tc.ele('skipped', { message: `${words}${o.order_id ? ` (${o.order_id})` : ''}` });
     } else {
       tc.ele('system-out').txt(`${o.status} ${o.order_id ?? ''} ${(o.tracking_numbers ?? []).join(',')} ${o.total ?? ''}`.trim());

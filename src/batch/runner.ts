@@ -64,12 +64,24 @@ export interface BatchResult {
   line: number;
   /**
    * `booked` now, `already_booked` by an earlier run, `failed`, `unknown` (a create whose answer
-   * never came), `invalid` (with --skip-invalid), `valid` (dry run); after an interruption
+   * never came), `accepted` (accepted and paid, its booking result not read yet: the next run or
+   * `order get` reads it; never failed), `invalid` (with --skip-invalid), `valid` (dry run); after an interruption
    * `still_booking` (accepted, the booking goes on at the service), `pending` (created, not
    * accepted), `not_started` (nothing sent); `booked_by_other_run`: another run booking at the same
    * time held it and booked it (its order id), so this run sent nothing for it.
    */
-  status: 'booked' | 'already_booked' | 'booked_by_other_run' | 'failed' | 'unknown' | 'invalid' | 'valid' | 'still_booking' | 'pending' | 'not_started';
+  status:
+    | 'booked'
+    | 'already_booked'
+    | 'booked_by_other_run'
+    | 'accepted'
+    | 'failed'
+    | 'unknown'
+    | 'invalid'
+    | 'valid'
+    | 'still_booking'
+    | 'pending'
+    | 'not_started';
   order_id?: string;
   shipment_ids?: string[];
   tracking_numbers?: string[];
@@ -204,6 +216,8 @@ export interface BatchSummary {
   already_booked: number;
   /** Booked by another run that held them while this one ran (counted in that run's total, not this one's). */
   booked_by_other_run: number;
+  /** Accepted (paid), the booking result not read yet (a timeout, a service that would not show it): the next run reads it. */
+  accepted: number;
   failed: number;
   unknown: number;
   invalid: number;
@@ -288,14 +302,12 @@ function skippedResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, resume: 
 }
 
 /**
- * The request slot of one order (see {@link Slots}): held when the order starts, given back while
- * it waits for its booking result or backs off, taken again before its next attempt; `run` sends
- * one request of a waiting order (a poll) in a slot of its own.
+ * The slot of one order (see {@link Slots}): held when the order starts, given back while it waits
+ * for its booking result, taken again before its next attempt.
  */
 interface OrderSlot {
   hold(): Promise<void>;
   free(): void;
-  run<T>(request: () => Promise<T>): Promise<T>;
 }
 
 /** An {@link OrderSlot} of `slots`, held already (the runner took it before starting the order). */
@@ -312,7 +324,6 @@ function heldSlot(slots: Slots): OrderSlot {
       held = false;
       slots.release();
     },
-    run: (request) => slots.run(request),
   };
 }
 
@@ -338,10 +349,10 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
   if (claimed.kind === 'held') return { item, by: claimed.by };
   const resume = claimed.resume;
   let attempts = 0;
-  // Waiting holds no slot: each poll takes one for its request only, so the next order can start.
+  // Waiting holds no slot, so the next order can start; its polls go at the pace of the API client's pacer.
   const poll = (orderId: string) => {
     slot.free();
-    return pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal, gate: slot.run });
+    return pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal });
   };
   try {
     const outcome = await bookEntry({ ...base, doc: item.doc }, resume, {
@@ -387,6 +398,10 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
         },
         next: { action: 'rerun' },
       };
+    }
+    if (as === 'accepted') {
+      // Accepted and paid: never failed. Its result is read by the next run (or `order get`).
+      return { ...base, status: 'accepted', attempts, ...ids, error: errorOf(detail), next: { action: 'rerun', order_id: now?.orderId } };
     }
     if (as === 'pending')
       return {
@@ -557,6 +572,7 @@ export async function runBatch(
     booked: 0,
     already_booked: 0,
     booked_by_other_run: 0,
+    accepted: 0,
     failed: 0,
     unknown: 0,
     invalid: 0,

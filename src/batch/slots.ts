@@ -1,9 +1,10 @@
 /**
- * The request slots of a batch: at most `size` holders at once, served
- * first come, first served. An order holds one from its first request until it starts waiting for
- * its booking result; each poll of a waiting order takes one for that request only. So
- * `--concurrency n` bounds the requests in flight, and an order whose booking is still running at
- * the service does not keep the next one from starting.
+ * The order slots of a batch: at most `size` holders at once, served first come, first served. An
+ * order holds one from its first request until it starts waiting for its booking result, so
+ * `--concurrency n` bounds the orders being created and accepted at once, and an order whose
+ * booking is still running at the service does not keep the next one from starting. How fast
+ * requests leave is not decided here but by the API client's pacer (src/api/pacer.ts), which
+ * every request of the run (polls included) goes through.
  */
 export class Slots {
   private free: number;

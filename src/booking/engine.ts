@@ -20,7 +20,7 @@ import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler
 import type { RecordSink } from '../batch/steps.js';
 import { stepRecorder } from '../batch/steps.js';
 import type { EntryState, RunClaim } from '../batch/journal.js';
-import { EXIT, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
+import { BookingErrorReportedError, BookingFailedError, EXIT, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents } from '../schema/money.js';
 
@@ -35,7 +35,8 @@ import { readCents } from '../schema/money.js';
  * | accepted, result not seen                               | `wait` for that order     |
  * | a create sent and never answered                        | `unknown`: nothing, resolve first |
  * | shipments created, not combined                         | `combine`: nothing, combine them first |
- * | the booking failed at the carrier, or its result was unreadable | `ended`: nothing unless booked again on request |
+ * | accepted, then its result could not be read (older versions recorded that as failed) | `wait` for that order |
+ * | the booking failed at the carrier                       | `ended`: nothing unless booked again on request |
  * | refused by `--max-total`, the order cancelled           | `book` anew when this run's limit allows the recorded total; else `over_limit` |
  */
 export type Resume =
@@ -49,7 +50,18 @@ export type Resume =
   | { action: 'over_limit'; orderId: string; state: EntryState; totalCents: number };
 
 /** Errors after which an existing order is not continued: its booking ended. */
-const ENDED = new Set(['booking_failed', 'result_unreadable']);
+const ENDED = new Set(['booking_failed']);
+
+/**
+ * Errors that earlier versions recorded as `failed` after an order was accepted, although the order
+ * was only waiting: its result could not be read. Such an order is waited for again.
+ */
+const UNREAD = new Set(['result_unreadable']);
+
+/** True when the ledger knows the order was accepted and its booking has not ended (its result not read yet). */
+export function acceptedNotEnded(state: EntryState | undefined): boolean {
+  return state?.stage === 'accepted' || (state?.stage === 'failed' && state.orderId !== undefined && UNREAD.has(state.error?.code ?? ''));
+}
 
 /**
  * The resume table (see {@link Resume}). `maxTotalCents` is this run's `--max-total`, if any.
@@ -67,6 +79,7 @@ export function resumeFrom(state: EntryState | undefined, options: { maxTotalCen
       if (totalCents === undefined || options.maxTotalCents === undefined || totalCents <= options.maxTotalCents) return { action: 'book' };
       return { action: 'over_limit', orderId: state.orderId, state, totalCents };
     }
+    if (UNREAD.has(state.error?.code ?? '')) return { action: 'wait', orderId: state.orderId, state };
     if (ENDED.has(state.error?.code ?? '')) return { action: 'ended', orderId: state.orderId, state };
     return { action: 'accept', orderId: state.orderId, state };
   }
@@ -257,8 +270,10 @@ function recordFailure(ledger: RecordSink, record: { id: string; file?: string; 
   const detail = err instanceof BookingStoppedError ? err.cause : err;
   // A create sent and never answered stays unknown: no run may create it again by itself.
   if (state?.stage === 'unknown' && answerLost(detail)) return false;
-  // Interrupted while waiting: the order stays accepted, the next run waits for its result.
-  if (state?.stage === 'accepted' && isInterruption(err, stop)) return false;
+  // Interrupted while waiting, or its result not read (a timeout, a service that would not show
+  // it): the order stays accepted, the next run waits for its result. Only an end the service
+  // reported is recorded.
+  if (acceptedNotEnded(state) && !bookingEnded(detail)) return false;
   // Interrupted before anything was sent for this document: nothing to record.
   if ((state === undefined || state.stage === 'new') && isInterruption(err, stop) && !answerLost(detail)) return false;
   const created = state?.orderId !== undefined || (state?.shipmentIds.length ?? 0) > 0;
@@ -271,18 +286,25 @@ function recordFailure(ledger: RecordSink, record: { id: string; file?: string; 
   return true;
 }
 
+/** True for the errors that say an accepted order's booking ended: failed or cancelled, or an error the service reported. */
+function bookingEnded(err: unknown): boolean {
+  return err instanceof BookingFailedError || err instanceof BookingErrorReportedError;
+}
+
 /**
- * What a stopped booking left, in the words of the report: `still_booking` (accepted, its booking
- * goes on at the service), `pending` (created, not accepted), `unknown` (a create sent, no answer),
- * `failed` (it failed; a rerun continues or books it), `not_started` (nothing was sent).
+ * What a stopped booking left, in the words of the report: `still_booking` (interrupted: accepted,
+ * its booking goes on at the service), `accepted` (accepted, its result not read: a rerun or `order
+ * get` reads it), `pending` (created, not accepted), `unknown` (a create sent, no answer), `failed`
+ * (it failed; a rerun continues or books it), `not_started` (nothing was sent).
  */
-type StoppedAs = 'still_booking' | 'pending' | 'unknown' | 'failed' | 'not_started';
+type StoppedAs = 'still_booking' | 'accepted' | 'pending' | 'unknown' | 'failed' | 'not_started';
 
 /** Classifies a document after its booking stopped, from the ledger and the error. */
 export function stoppedAs(state: EntryState | undefined, err: unknown, stop?: AbortSignal): StoppedAs {
   const interrupted = isInterruption(err, stop);
   if (state?.stage === 'unknown') return 'unknown';
-  if (state?.stage === 'accepted') return interrupted ? 'still_booking' : 'failed';
+  if (acceptedNotEnded(state))
+    return interrupted ? 'still_booking' : bookingEnded(err instanceof BookingStoppedError ? err.cause : err) ? 'failed' : 'accepted';
   if (interrupted && (state?.stage === 'created' || (state?.stage === 'failed' && state.orderId !== undefined && state.error?.code === 'interrupted')))
     return 'pending';
   if (interrupted && (state === undefined || state.stage === 'new')) return 'not_started';

@@ -29,6 +29,7 @@ import { maskToken, publicCallbackUrl, startCallbackReceiver, urlHost, type Call
 import { shellCommand } from '../shell.js';
 import type { BookingEventHandler } from './progress.js';
 import { bookingEndedError, isTransient, pollBudget, pollForResult, realSleep, waitTimeoutError, type Sleep } from './wait.js';
+import { onAbort } from '../sleep.js';
 
 /**
  * What a waiter uses, and nothing more: the client, the fetch-order-data paths, a clock, a sleep,
@@ -561,10 +562,9 @@ async function callbackWaiter(deps: Deps, settings: WaitSettings, listen: Listen
           // Sleeps until the next poll or the deadline; a callback arriving aborts the sleep.
           const woken = new AbortController();
           wake = () => woken.abort();
-          const onAbort = () => woken.abort();
-          signal?.addEventListener('abort', onAbort, { once: true });
+          const unlisten = signal === undefined ? undefined : onAbort(signal, () => woken.abort());
           await deps.sleep(Math.max(0, until - deps.now()), woken.signal).catch(() => {});
-          signal?.removeEventListener('abort', onAbort);
+          unlisten?.();
           wake = undefined;
           await state.guard(undefined);
           if (signal?.aborted) throw waitInterrupted(orderId);

@@ -30,11 +30,6 @@ interface PollOptions {
   /** Called when a poll fails in a way worth retrying (network, timeout, 5xx); polling goes on. */
   onTransientError?: (err: Error) => void;
   signal?: AbortSignal;
-  /**
-   * Runs each poll request (a batch passes its request slots, src/batch/slots.ts, so the polls of
-   * many waiting orders stay within `--concurrency`); default: at once.
-   */
-  gate?: <T>(request: () => Promise<T>) => Promise<T>;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
   /** How to wait between polls; default {@link realSleep}. */
@@ -69,14 +64,18 @@ export function isTransient(err: unknown): err is Error {
   return isTransientFailure(err);
 }
 
+/** Longest pause between two polls, as a multiple of the interval. */
+const MAX_BACKOFF_FACTOR = 2;
+
 /**
- * The pause before poll number `n` (n ≥ 1): an eighth of the interval before the first (counted
- * from acceptance), then a quarter, a half, then the interval itself. A booking that completes at
- * once (a sandbox, a fast service) is seen within an eighth of the interval instead of a whole one,
- * for at most two extra reads per order; a slow one is polled at the interval from the fourth on.
+ * The pause before poll number `n` (n ≥ 1): the interval before the first (counted from
+ * acceptance), then half as long again each time, up to twice the interval: 1, 1.5, 2, 2, …
+ * intervals. A booking that completes within the interval costs one read; a slow one costs fewer
+ * reads the longer it runs. Each poll also leaves only when the run's pace allows (the API
+ * client's pacer), so polls never go faster than the service accepts.
  */
 export function pollDelay(intervalMs: number, n: number): number {
-  return n >= 4 ? intervalMs : Math.max(1, Math.round(intervalMs / 2 ** (4 - n)));
+  return Math.max(1, Math.round(intervalMs * Math.min(MAX_BACKOFF_FACTOR, 1.5 ** (Math.max(1, n) - 1))));
 }
 
 /** The least time a poll is given, ms: the poll made at the deadline still gets this long. */
@@ -87,7 +86,10 @@ export function pollBudget(remainingMs: number): number {
   return Math.max(FINAL_POLL_GRACE_MS, remainingMs);
 }
 
-/** How many bad answers in a row (a refusal such as 404, an answer that is not the envelope) a wait tolerates. */
+/**
+ * How many bad answers in a row (a refusal such as 404, an answer that is not the envelope) a wait
+ * tolerates. A 429 or 503 is not a bad answer: the service asks to wait, and the wait goes on.
+ */
 const MAX_BAD_POLLS = 3;
 
 /**
@@ -96,7 +98,7 @@ const MAX_BAD_POLLS = 3;
  */
 function isBadAnswer(err: unknown): err is ShipbookError {
   if (err instanceof ProtocolError) return true;
-  return err instanceof ApiError && err.status < 500 && err.exitCode !== EXIT.AUTH;
+  return err instanceof ApiError && err.status < 500 && err.status !== 429 && err.exitCode !== EXIT.AUTH;
 }
 
 /**
@@ -115,12 +117,13 @@ function resultUnreadableError(orderId: string, lastState: string, cause: Shipbo
 
 /**
  * Polls (on the schedule of {@link pollDelay}) until the order is `processed`; the last poll is made at the deadline.
- * Transient failures (see {@link isTransient}) are reported through `onTransientError` and retried
- * until the deadline; bad answers (a refusal such as 404, an answer that is not the envelope) are
+ * Transient failures (see {@link isTransient}: no answer, 5xx, a 429 whose `Retry-After` the
+ * client's pacer waits out) are reported through `onTransientError` and retried until the
+ * deadline, never a final outcome; bad answers (a refusal such as 404, an answer that is not the envelope) are
  * retried up to {@link MAX_BAD_POLLS} in a row.
  * @throws BookingFailedError (exit 6) when the order ends failed or cancelled
  * @throws WaitTimeoutError (exit 7) when `timeoutMs` passes first: the order is accepted, the booking still running
- * @throws ResultUnreadableError (exit 3/5) after {@link MAX_BAD_POLLS} bad answers in a row, naming the order and its last state
+ * @throws ResultUnreadableError (exit 7: the order is accepted) after {@link MAX_BAD_POLLS} bad answers in a row, naming the order and its last state
  * @throws ApiError 401/403 (exit 4) at once: credentials that retrying cannot fix
  */
 export async function pollForResult(api: ApiClient, orderId: string, options: PollOptions): Promise<OrderResponse> {
@@ -130,7 +133,7 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
   const deadline = started + options.timeoutMs;
   let lastState = 'accepted';
   let badInARow = 0;
-  // The first read waits an eighth of the interval: right after acceptance the order is still accepted.
+  // The first read waits the interval: right after acceptance the order is still accepted.
   let polls = 1;
   await sleep(Math.min(pollDelay(options.intervalMs, polls), Math.max(0, deadline - now())), options.signal);
   for (;;) {
@@ -139,9 +142,15 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
     try {
       // Bounded by what remains of the wait (the poll at the deadline gets a short grace), and not
       // retried inside the client: this loop retries, so a hung poll cannot outlast --timeout.
-      // The budget is reckoned once the request may leave (after the gate).
-      const poll = () => fetchOrderWithMessage(api, orderId, options.paths, { retry: 'never', timeoutMs: pollBudget(deadline - now()) });
-      ({ order, message } = await (options.gate === undefined ? poll() : options.gate(poll)));
+      // A 429/503 with Retry-After holds this poll (and every other request) in the client's pacer.
+      // A read: Ctrl-C may stop it at once, also while it waits for its turn in the pacer.
+      const poll = () =>
+        fetchOrderWithMessage(api, orderId, options.paths, {
+          retry: 'never',
+          timeoutMs: pollBudget(deadline - now()),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      ({ order, message } = await poll());
       badInARow = 0;
       lastState = orderStatusWord(order.status);
     } catch (err) {

@@ -75,6 +75,14 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     env: 'SHIPBOOK_TIMEOUT',
   },
   {
+    key: 'rate',
+    scope: 'profile',
+    meaning:
+      'requests per second at most to the service, for a service whose limit is known (over it, --rate); without it shipbook learns the pace from 429 answers',
+    fallback: 'none',
+    example: '30/s',
+  },
+  {
     key: 'paths.fetch-order',
     scope: 'profile',
     meaning: 'path of fetch-order-data (GET), relative to the base URL; {order_id} is replaced',

@@ -32,6 +32,8 @@ export interface ResolvedProfile {
   quoteParams?: QuotePackageParams;
   /** Total deadline of one request in ms (setting `timeout`, SHIPBOOK_TIMEOUT); undefined: the client's default (60 s). */
   requestTimeoutMs?: number;
+  /** Requests per second at most (setting `rate`); undefined: as fast as the service accepts. */
+  ratePerSecond?: number;
   /** Payment `book` uses without payment flags (the built-in sandbox: `credit`). */
   defaultPayment: DefaultPayment;
   /**

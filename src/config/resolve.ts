@@ -12,7 +12,7 @@ import { normaliseBaseUrl } from '../api/base-url.js';
 import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
 import { ConfigError } from '../errors.js';
 import { builtinSandboxProfile, type ResolvedProfile } from './profile.js';
-import { BUILTIN_PROFILE, durationMs, nameProblem, type ConfigData } from './schema.js';
+import { BUILTIN_PROFILE, durationMs, nameProblem, ratePerSecond, type ConfigData } from './schema.js';
 import { ConfigStore } from './store.js';
 
 /** Inputs of the choice: the `--profile` flag, the environment and the stored configuration. */
@@ -111,6 +111,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       authHeader: stored['auth-header'] ?? 'Authorization',
       authPrefix: stored['auth-prefix'] ?? 'Bearer ',
       ...(stored.timeout !== undefined ? { requestTimeoutMs: durationMs(stored.timeout) } : {}),
+      ...(stored.rate !== undefined ? { ratePerSecond: ratePerSecond(stored.rate) } : {}),
       paths: {
         fetchOrder: stored.paths?.['fetch-order'] ?? DEFAULT_ORDER_PATHS.fetchOrder,
         cancelOrder: stored.paths?.['cancel-order'] ?? DEFAULT_ORDER_PATHS.cancelOrder,

@@ -128,6 +128,17 @@ const senderName = lazySchema(() =>
   }),
 );
 
+/** A pace as the `rate` setting and `--rate` take it: a number of requests per second (`30`, `30/s`) or per minute (`600/m`). */
+const RATE_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(s|m))?\s*$/i;
+
+/** Requests per second of a pace matching {@link RATE_PATTERN}, or undefined (also for 0). */
+export function ratePerSecond(text: string): number | undefined {
+  const m = RATE_PATTERN.exec(text);
+  if (!m) return undefined;
+  const n = Number(m[1]) / ((m[2] ?? 's').toLowerCase() === 'm' ? 60 : 1);
+  return n > 0 ? n : undefined;
+}
+
 /** A duration as the `timeout` setting takes it: a number and `ms`, `s`, `m` or `h` (seconds when no unit). */
 const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(ms|s|m|h)?\s*$/i;
 
@@ -170,6 +181,10 @@ export const storedProfile = lazySchema(() =>
         // as sandbox output, never taken for real bookings. Text, as `shipbook config set` writes every value.
         sandbox: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
         timeout: z.string({ error: 'expected a duration' }).regex(DURATION_PATTERN, { error: 'must be a duration such as 60s, 2m or 500ms' }).optional(),
+        rate: z
+          .string({ error: 'expected a pace' })
+          .refine((v) => ratePerSecond(v) !== undefined, { error: 'must be requests per second such as 30/s, or per minute such as 600/m' })
+          .optional(),
         paths: z
           .strictObject(
             {

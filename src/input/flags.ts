@@ -68,6 +68,17 @@ export function parseDuration(flag: string, value: string): number {
   return Math.round(ms);
 }
 
+/**
+ * Parses `--rate`: requests per second (`30`, `30/s`, `0.5/s`) or per minute (`600/m`).
+ * @throws UsageError (exit 2) for anything else, or 0
+ */
+export function parseRate(flag: string, value: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(s|m))?\s*$/i.exec(value);
+  const n = m ? Number(m[1]) / ((m[2] ?? 's').toLowerCase() === 'm' ? 60 : 1) : Number.NaN;
+  if (!(n > 0)) throw new UsageError(`${flag} "${value}" is not a pace`, { suggestion: `For example ${flag} 30/s, or ${flag} 600/m for a limit per minute.` });
+  return n;
+}
+
 /** A TCP port from text: digits only, 0-65535 (0 = any free port); `undefined` otherwise. The one port parser of the flags. */
 export function portNumber(text: string): number | undefined {
   if (!/^\d{1,5}$/.test(text)) return undefined;

@@ -22,6 +22,11 @@ import type { OutputChoice } from './format.js';
 interface BatchProgress {
   /** An order finished. */
   done(result: BatchResult): void;
+  /**
+   * The service asked the run to wait (a 429/503 with `Retry-After`): no request leaves until
+   * `until` (ms since the epoch); undefined: requests leave again. The progress line says so.
+   */
+  paused(until: number | undefined): void;
   /** Erases the progress line (before the summary is printed) and gives stdout and stderr back. */
   stop(): void;
 }
@@ -30,6 +35,7 @@ const WORDS: Record<BatchResult['status'], string> = {
   booked: 'booked',
   already_booked: 'already booked',
   booked_by_other_run: 'booked by another run',
+  accepted: 'accepted',
   failed: 'failed',
   unknown: 'unknown',
   invalid: 'invalid',
@@ -41,10 +47,15 @@ const WORDS: Record<BatchResult['status'], string> = {
 
 const ERASE_LINE = '\r\x1b[2K';
 
+/** The mark of a finished order: ✔ booked (by this run, an earlier one or another at the same time), … accepted with its result pending, ✖ anything else. */
+function markOf(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
+  if (r.status === 'booked' || r.status === 'already_booked' || r.status === 'booked_by_other_run' || r.status === 'valid') return paint(io, 'green', '✔');
+  return r.status === 'accepted' ? paint(io, 'yellow', '…') : paint(io, 'red', '✖');
+}
+
 /** The plain line of a finished order on stderr: `✔ booked         orders/a.yaml:1  ORD-…`. */
 function plainLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
-  const ok = r.status === 'booked' || r.status === 'already_booked' || r.status === 'booked_by_other_run' || r.status === 'valid';
-  const mark = ok ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
+  const mark = markOf(io, r);
   const what = r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : '');
   return `${mark} ${WORDS[r.status].padEnd(14)} ${printable(`${r.file}:${r.line}${what ? `  ${what}` : ''}${r.error ? `  ${r.error.message}` : ''}`)}\n`;
 }
@@ -54,8 +65,7 @@ function plainLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
  * (the tab-separated line is for programs reading stdout without a terminal).
  */
 function terminalLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
-  const ok = r.status === 'booked' || r.status === 'already_booked' || r.status === 'booked_by_other_run' || r.status === 'valid';
-  const mark = ok ? paint(io, 'green', '✔') : paint(io, 'red', '✖');
+  const mark = markOf(io, r);
   const parts = [
     `${r.file}:${r.line}`,
     r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : ''),
@@ -86,6 +96,8 @@ interface Counts {
   failed: number;
   total: number;
   elapsedSeconds: number;
+  /** The run waits for the service's limit this many more seconds (undefined: it does not wait). */
+  waitSeconds?: number;
 }
 
 /**
@@ -96,7 +108,8 @@ interface Counts {
 function progressLine(c: Counts, columns: number): string {
   const rate = c.done / Math.max(c.elapsedSeconds, 0.001);
   const left = c.done > 0 && c.done < c.total ? ` · ${duration((c.total - c.done) / rate)} left` : '';
-  const text = `${c.done}/${c.total} orders · ${c.failed} failed · ${c.done > 0 ? rate.toFixed(1) : '0.0'}/s${left}`;
+  const waiting = c.waitSeconds !== undefined ? ` · waiting ${c.waitSeconds.toFixed(1)}s for the service's rate limit` : '';
+  const text = `${c.done}/${c.total} orders · ${c.failed} failed · ${c.done > 0 ? rate.toFixed(1) : '0.0'}/s${left}${waiting}`;
   // One column a character (see fit).
   const room = columns - 1 - text.length - 3;
   const size = Math.min(24, room);
@@ -120,10 +133,18 @@ export function batchProgress(io: IOStreams, output: Pick<OutputChoice, 'format'
     if (r.status === 'failed' || r.status === 'unknown' || r.status === 'invalid') failed++;
   };
   if (!io.stderrIsTTY || output.quiet) {
+    let said = 0;
     return {
       done(r) {
         count(r);
         io.err(plainLine(io, r));
+      },
+      // Without a terminal, a pause is said once in a while, not at every 429.
+      paused(until) {
+        const now = Date.now();
+        if (until === undefined || now - said < PLAIN_PAUSE_NOTE_MS) return;
+        said = now;
+        io.err(`… waiting ${((until - now) / 1000).toFixed(1)} s: the service asked to slow down (rate limit)\n`);
       },
       stop: () => {},
     };
@@ -132,8 +153,13 @@ export function batchProgress(io: IOStreams, output: Pick<OutputChoice, 'format'
   const columns = () => stderr.columns || (io.stdout as { columns?: number }).columns || 80;
   const write = (text: string) => stderr.write(text);
   let shown = false;
+  let pausedUntil: number | undefined;
   const draw = () => {
-    write(`${ERASE_LINE}${progressLine({ done, failed, total, elapsedSeconds: (Date.now() - started) / 1000 }, columns())}`);
+    const now = Date.now();
+    const waitSeconds = pausedUntil !== undefined && pausedUntil > now ? (pausedUntil - now) / 1000 : undefined;
+    write(
+      `${ERASE_LINE}${progressLine({ done, failed, total, elapsedSeconds: (now - started) / 1000, ...(waitSeconds !== undefined ? { waitSeconds } : {}) }, columns())}`,
+    );
     shown = true;
   };
   const erase = () => {
@@ -174,6 +200,10 @@ export function batchProgress(io: IOStreams, output: Pick<OutputChoice, 'format'
       if (!onScreen) io.err(plainLine(io, r));
       else draw();
     },
+    paused(until) {
+      pausedUntil = until;
+      if (!stopped) draw();
+    },
     stop() {
       if (stopped) return;
       stopped = true;
@@ -210,6 +240,8 @@ function sameFile(a: unknown, b: unknown): boolean {
 
 /** How long a line a batch writes may wait to be written with others, ms (see {@link batchWrites}). */
 const FLUSH_MS = 50;
+/** Without a terminal, a wait for the service's rate limit is said at most this often, ms. */
+const PLAIN_PAUSE_NOTE_MS = 10_000;
 /** How much text a batch buffers at most before writing it, UTF-16 units. */
 const FLUSH_CHARS = 64 * 1024;
 
@@ -281,7 +313,7 @@ export function heldLine(io: Pick<IOStreams, 'color'>, item: { file: string; lin
 /** The summary for people, on stderr, and what to do about failed and unknown orders; resolves once written. */
 export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): Promise<void> {
   const line =
-    `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.booked_by_other_run > 0 ? `${s.booked_by_other_run} booked by another run, ` : ''}${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
+    `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.booked_by_other_run > 0 ? `${s.booked_by_other_run} booked by another run, ` : ''}${s.accepted > 0 ? `${s.accepted} accepted (result pending), ` : ''}${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
     (s.interrupted ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
     `; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}`;
   // On a terminal, broken between words to its width (never in the middle of an amount).
@@ -290,7 +322,9 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
   const wrapAnsi = columns ? (await import('wrap-ansi')).default : undefined;
   io.err(`${wrapAnsi && columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
   for (const r of failures.slice(0, 20)) {
-    io.err(`  ${paint(io, 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}`)}\n`);
+    io.err(
+      `  ${paint(io, r.status === 'accepted' ? 'yellow' : 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}`)}\n`,
+    );
     if (r.hint) io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
   }
   if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "shipbook journal show")\n`);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, type PlannedRequest } from '../../src/api/client.js';
+import { ApiClient, type PaceEvent, type PlannedRequest } from '../../src/api/client.js';
+import { Pacer } from '../../src/api/pacer.js';
 import { planRequest } from '../../src/api/dry-run.js';
 import { ENDPOINTS } from '../../src/api/endpoints.js';
 import { isTransientFailure, mayRetry } from '../../src/api/outcome.js';
@@ -100,10 +101,16 @@ describe('retries', () => {
       { mode: 'ok', result: { services: [] } },
     ]);
     const delays: number[] = [];
-    const api = client({ sleep: async (ms) => void delays.push(ms), random: () => 0.5 });
+    // The pacer's clock moves when its timer is set, so the 2 s pause takes no real time.
+    let clock = Date.now();
+    const pacer = new Pacer({ now: () => clock, timer: (fn, ms) => ((clock += ms), setImmediate(fn), () => {}) });
+    const api = client({ sleep: async (ms) => void delays.push(ms), random: () => 0.5, pacer });
+    const paused: PaceEvent[] = [];
+    api.onPace((e) => paused.push(e));
     expect(await quoteServices(api, quote)).toEqual([]);
     expect(server.requests).toHaveLength(3);
-    expect(delays).toEqual([125, 2000]); // jittered backoff (0.5 × 250 ms), then Retry-After
+    expect(delays).toEqual([125]); // jittered backoff (0.5 × 250 ms); the Retry-After is the pacer's pause
+    expect(paused.map((e) => (e.kind === 'paused' ? `paused ${e.waitMs}` : e.kind))).toEqual(['paused 2000', 'resumed']);
   });
 
   it('never repeats a create after a 503 or a lost answer', async () => {
@@ -406,5 +413,45 @@ describe('the connection pool (sized to the concurrency, so a batch never waits 
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('one pace for every request', () => {
+  it('holds every request of the run, not only the refused one, while a 429 Retry-After lasts, and shares it with derived clients', async () => {
+    server.set('POST /quote/', [
+      { mode: 'status', status: 429, retryAfter: '3' },
+      { mode: 'ok', result: { services: [] } },
+    ]);
+    server.set('GET /orders/ORD-1/', { mode: 'ok', result: orderAnswer });
+    let clock = Date.now();
+    const pacer = new Pacer({ now: () => clock, timer: (fn, ms) => ((clock += ms), setImmediate(fn), () => {}) });
+    const api = client({ pacer });
+    const other = api.withOptions({ connections: 4 });
+    clients.push(other);
+    const events: string[] = [];
+    api.onPace((e) => events.push(e.kind === 'paused' ? `paused ${e.status} ${e.waitMs}` : e.kind));
+    const quoted = quoteServices(api, quote);
+    await server.received(1);
+    // The 429 has paused the run: a read through the derived client waits for the same pause.
+    await new Promise((r) => setTimeout(r, 50));
+    const read = fetchOrder(other, 'ORD-1');
+    await Promise.all([quoted, read]);
+    expect(events).toEqual(['paused 429 3000', 'resumed']);
+    const order = server.requests.map((r) => `${r.method} ${r.path}`);
+    // After the pause the quote's retry and the read both left; nothing left during it.
+    expect(order[0]).toBe('POST /quote/');
+    expect(order.slice(1).sort()).toEqual(['GET /orders/ORD-1/', 'POST /quote/']);
+  });
+
+  it('does not count 429 answers against the attempts of a call: a create refused with 429 is sent again until accepted', async () => {
+    server.set('POST /orders/', [
+      { mode: 'status', status: 429, retryAfter: '0' },
+      { mode: 'status', status: 429, retryAfter: '0' },
+      { mode: 'status', status: 429, retryAfter: '0' },
+      { mode: 'ok', result: { order: { id: 'ORD-9', status: 'PEN', shipments: [] } } },
+    ]);
+    const created = await createOrder(client(), order, { retry: 'answered-create' });
+    expect(created.id).toBe('ORD-9');
+    expect(server.requests).toHaveLength(4);
   });
 });

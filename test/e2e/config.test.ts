@@ -71,6 +71,8 @@ describe('config set, get, list and unset', () => {
     const badServicePath = await runShipbook(['--profile', 'staging', 'config', 'set', 'paths.fetch-service-data', 'v2/services/'], { env });
     expect(badServicePath.code).toBe(2);
     expect(badServicePath.stderr).toContain('error: cannot change paths.fetch-service-data: must contain {service_code}');
+    const badRate = await runShipbook(['--profile', 'staging', 'config', 'set', 'rate', 'fast'], { env });
+    expect(badRate.stderr).toContain('error: cannot change rate: must be requests per second such as 30/s, or per minute such as 600/m');
     const storedCard = await runShipbook(['--profile', 'staging', 'config', 'set', 'payment.type', 'stored_card'], { env });
     expect(storedCard.code).toBe(2);
     expect(storedCard.stderr).toContain('payment.stored-card: required when payment.type is stored_card');
@@ -78,7 +80,7 @@ describe('config set, get, list and unset', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('error: unknown setting "baseurl"');
     expect(unknown.stderr).toContain(
-      'hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, sandbox, timeout, paths.fetch-order, paths.cancel-order, paths.fetch-credit-cards, paths.fetch-service-data, quote-params.length, quote-params.width, quote-params.height, quote-params.weight, quote-params.unit, payment.type, payment.stored-card.',
+      'hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, sandbox, timeout, rate, paths.fetch-order, paths.cancel-order, paths.fetch-credit-cards, paths.fetch-service-data, quote-params.length, quote-params.width, quote-params.height, quote-params.weight, quote-params.unit, payment.type, payment.stored-card.',
     );
     const sandbox = await runShipbook(['config', 'set', 'auth-header', 'X-Api-Key'], { env });
     expect(sandbox.code).toBe(2);

@@ -81,9 +81,10 @@ describe('a service that loses, echoes, floods and garbles its answers', () => {
     server.set('PUT /orders/ORD-T2/accept/', { mode: 'ok', result: { order: { id: 'ORD-T2', status: 'ACC', shipments: [] } } });
     server.set('GET /orders/ORD-T2/', [{ mode: 'malformed', text: JSON.stringify({ message: 'OK', code: 200, result: { order: 'not an order' } }) }]);
     const r = await runShipbook(['order', 'accept', 'ORD-T2', '--payment', 'credit', '--wait', '--poll', '20ms', '--json'], { env: env() });
-    expect(r.code).toBe(5);
+    // The order is accepted (paid): its result is pending, never a failure (exit 7).
+    expect(r.code).toBe(7);
     const { error } = JSON.parse(r.stdout) as { error: Record<string, unknown> };
-    expect(error).toMatchObject({ code: 'result_unreadable', exit_code: 5, order_id: 'ORD-T2', last_state: 'accepted', stage: 'accepted' });
+    expect(error).toMatchObject({ code: 'result_unreadable', exit_code: 7, order_id: 'ORD-T2', last_state: 'accepted', stage: 'accepted' });
     expect(error.message).toContain('could not read the booking result of order ORD-T2 (last seen accepted)');
     expect(error.suggestion).toContain('do not book it again');
     expect(error.suggestion).toContain('shipbook order get ORD-T2');

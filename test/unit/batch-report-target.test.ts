@@ -11,6 +11,7 @@ const summary = {
   booked: 1,
   already_booked: 0,
   booked_by_other_run: 0,
+  accepted: 0,
   failed: 0,
   unknown: 0,
   invalid: 0,

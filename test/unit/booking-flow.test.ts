@@ -186,8 +186,8 @@ describe('the note after an interruption before the wait', () => {
 });
 
 describe('the polling schedule', () => {
-  it('polls an eighth of the interval after acceptance, then backs off to the interval: 1/8, 1/4, 1/2, then every interval', () => {
-    expect([1, 2, 3, 4, 5, 6].map((n) => pollDelay(2000, n))).toEqual([250, 500, 1000, 2000, 2000, 2000]);
-    expect(pollDelay(4, 1)).toBe(1); // never a busy loop
+  it('polls first after the interval, then backs off by half again each time, up to twice the interval', () => {
+    expect([1, 2, 3, 4, 5, 6].map((n) => pollDelay(2000, n))).toEqual([2000, 3000, 4000, 4000, 4000, 4000]);
+    expect(pollDelay(0, 1)).toBe(1); // never a busy loop
   });
 });

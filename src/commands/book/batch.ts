@@ -200,6 +200,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const orders = ctx.output.stream<BatchResult>();
   const failures: BatchResult[] = [];
   const explicitJournal = o.journal === undefined ? undefined : journalPath;
+  // The progress line says when the run waits for the service's rate limit (the API client's pacer).
+  const unsubscribe = api.onPace((e) => progress.paused(e.kind === 'paused' ? e.until : undefined));
   let summary: BatchSummary;
   try {
     summary = await runBatch(
@@ -237,6 +239,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       },
     );
   } finally {
+    unsubscribe();
     writes?.stop();
   }
   progress.stop();
@@ -251,28 +254,37 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   await printBatchSummary(io, summary, failures);
   if (exitCode === EXIT.OK) return;
   const journalNote = ` Journal: ${journalPath}; ledger: ${ledger.path}.`;
-  const [message, next] = summary.interrupted
+  const pending = exitCode === EXIT.WAIT_TIMEOUT;
+  const [message, next] = pending
     ? [
-        `${reason === 'EPIPE' ? 'stdout was closed' : 'interrupted'}: ${summary.still_booking} order(s) accepted and still booking, ${summary.pending} created and pending, ${summary.not_started} not started, ${summary.failed} failed, ${summary.unknown} unknown`,
-        `Run the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice: ${command}`,
+        `done, results pending: ${summary.accepted} order(s) accepted (paid) whose booking result was not read yet; nothing failed`,
+        `Run the same command again to read their results (nothing is accepted or booked again): ${command}; or see each with "shipbook order get <order id>" (each one's hint gives the command).`,
       ]
-    : [
-        `${summary.failed} order(s) failed and ${summary.unknown} are unknown`,
-        `Run the same command again to retry the failed ones (nothing is booked twice): ${command}; settle unknown ones with "shipbook journal resolve" (each one's hint gives the command).`,
-      ];
-  throw new ShipbookError(summary.interrupted && reason !== 'EPIPE' ? 'interrupted' : 'batch_incomplete', message, exitCode as ExitCode, {
+    : summary.interrupted
+      ? [
+          `${reason === 'EPIPE' ? 'stdout was closed' : 'interrupted'}: ${summary.still_booking} order(s) accepted and still booking, ${summary.pending} created and pending, ${summary.not_started} not started, ${summary.failed} failed, ${summary.unknown} unknown`,
+          `Run the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice: ${command}`,
+        ]
+      : [
+          `${summary.failed} order(s) failed and ${summary.unknown} are unknown${summary.accepted > 0 ? `; ${summary.accepted} accepted, result pending` : ''}`,
+          `Run the same command again to retry the failed ones and read the pending results (nothing is booked twice): ${command}; settle unknown ones with "shipbook journal resolve" (each one's hint gives the command).`,
+        ];
+  const code = pending ? 'results_pending' : summary.interrupted && reason !== 'EPIPE' ? 'interrupted' : 'batch_incomplete';
+  throw new ShipbookError(code, message, exitCode as ExitCode, {
     reported: true,
     suggestion: `${next}${journalNote}`,
   });
 }
 
 /**
- * The exit code of a batch: 0 when every order is booked (now or before); after a signal, the
- * signal's (130 for SIGINT, 143 for SIGTERM) whenever an order is left unfinished; else 8.
+ * The exit code of a batch: 0 when every order is booked (now or before); 7 (done, results
+ * pending) when every order is booked or accepted and some results were not read yet; after a
+ * signal, the signal's (130 for SIGINT, 143 for SIGTERM) whenever an order is left unfinished;
+ * else 8 (an order failed or is unknown).
  */
 function batchExitCode(s: BatchSummary, reason: string | undefined): number {
   const left = s.failed + s.unknown + s.still_booking + s.pending + s.not_started;
-  if (left === 0) return EXIT.OK;
+  if (left === 0) return s.accepted > 0 ? EXIT.WAIT_TIMEOUT : EXIT.OK;
   if (s.interrupted && reason === 'SIGTERM') return EXIT.TERMINATED;
   if (s.interrupted && reason === 'SIGINT') return EXIT.INTERRUPTED;
   return EXIT.BATCH_INCOMPLETE;

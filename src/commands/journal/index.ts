@@ -8,7 +8,7 @@ import { resolve as resolvePath } from 'node:path';
 import { Command } from 'commander';
 import { JournalLockedError, journalTarget, readJournal, type EntryState } from '../../batch/journal.js';
 import { fetchOrder } from '../../api/orders.js';
-import { resumeFrom } from '../../booking/engine.js';
+import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
 import { ApiError, EXIT, ShipbookError, UsageError } from '../../errors.js';
@@ -51,7 +51,7 @@ function truth(s: EntryState, journal: string | undefined): { known: string; nex
     case 'wait':
       return {
         known: `order ${r.orderId} is accepted; its result was not seen`,
-        next: 'the next book of its input waits for its result',
+        next: 'the next book of its input reads its result (never books it again)',
         command: shellCommand('order', 'get', r.orderId),
       };
     case 'unknown':
@@ -85,13 +85,14 @@ const row = (s: EntryState, journal: string | undefined) => ({
   id: s.id,
   file: s.file ?? null,
   line: s.line ?? null,
-  stage: s.stage,
+  // An order whose result could not be read is accepted (earlier versions recorded it as failed).
+  stage: acceptedNotEnded(s) ? 'accepted' : s.stage,
   order_id: s.orderId ?? null,
   shipment_ids: s.shipmentIds,
   tracking_numbers: s.stage === 'processed' ? (s.trackingNumbers ?? []) : [],
   total: s.total ?? null,
   // The error of the last attempt only while it is where the document stands.
-  error: s.stage === 'failed' || (s.stage === 'new' && s.error) ? (s.error ?? null) : null,
+  error: (s.stage === 'failed' && !acceptedNotEnded(s)) || (s.stage === 'new' && s.error) ? (s.error ?? null) : null,
   ...(s.resolvedAs !== undefined ? { resolved_as: s.resolvedAs } : {}),
   ...truth(s, journal),
 });
