@@ -333,7 +333,18 @@ class GuidedOrder {
         this.chosen.delete(choice.shipment);
         this.io.say('The price depends on the route, packages and goods: the service is asked again.');
       }
-      await this.complete(choice.shipment, previous);
+      const chosenBefore = this.chosen.get(choice.shipment);
+      try {
+        await this.complete(choice.shipment, previous);
+      } catch (err) {
+        // A change abandoned half-way (Ctrl-C) leaves the shipment as it was: the draft keeps the old part.
+        if (err instanceof PromptInterruptedError) {
+          for (const key of Object.keys(s)) delete s[key];
+          Object.assign(s, previous);
+          if (chosenBefore) this.chosen.set(choice.shipment, chosenBefore);
+        }
+        throw err;
+      }
     }
   }
 }
