@@ -85,8 +85,11 @@ async function runBook(
           loaded,
           withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined,
         });
+  // A guided booking saved as a file is recorded under that file's name and identity.
+  const recordedFile = input?.savedAs ?? o.file ?? '(prompts)';
+  const identityData = input?.document ?? loaded?.data ?? { order: input?.order };
   const doc: BookingDocument = input
-    ? { kind: 'regular', order: input.order, file: o.file ?? '(prompts)' }
+    ? { kind: 'regular', order: input.order, file: recordedFile }
     : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
   const prepared = await prepareBooking({ ...o, file: o.file ?? '(prompts)' }, ctx);
   const { api, waiter, progress } = prepared;
@@ -99,7 +102,7 @@ async function runBook(
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
     // What the ledger says decides what a real run would do with this document (the engine's table).
     const get = peekLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
-    const hash = contentHash(loaded?.data ?? { order: input?.order });
+    const hash = contentHash(identityData);
     let n = 1;
     while (get(`${hash}-${n + 1}`) !== undefined) n++;
     const known = get(`${hash}-${n}`);
@@ -112,7 +115,7 @@ async function runBook(
   const target = await ctx.targetId();
   const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])) });
   ctx.defer(() => ledger.close());
-  const identity = singleIdentity(ledger, loaded?.data ?? { order: input?.order }, o.again === true);
+  const identity = singleIdentity(ledger, identityData, o.again === true);
   const profile = await ctx.profile();
   const resume = await settleEarlier(ledger, identity, doc, { file: o.file, maxTotalCents: input?.maxTotalCents, paths: profile.paths }, api, ctx);
   if (resume === undefined) return;
@@ -130,7 +133,7 @@ async function runBook(
   };
   ctx.signal.addEventListener('abort', onStop, { once: true });
   ctx.defer(() => ctx.signal.removeEventListener('abort', onStop));
-  const outcome = await bookEntry({ id: identity.id, file: doc.file ?? '(prompts)', doc }, resume, {
+  const outcome = await bookEntry({ id: identity.id, file: recordedFile, doc }, resume, {
     api: sending,
     ledger,
     paths: profile.paths,
@@ -296,7 +299,7 @@ export function bookCommand(ctx: Context): Command {
         )
         .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
         .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
-        .option('--save-as <file>', 'write the order (without payment) as a file that books again without prompts')
+        .option('--save-as <file>', 'write the order (without payment) as a file, recorded as this booking: booking the file again needs --again')
         .option(
           '--again',
           'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing',

@@ -1,0 +1,146 @@
+/**
+ * Doors around exactly-once in the guided booking, tried in a real pseudo-terminal (tmux, as in
+ * wizard-pty.test.ts): a saved file that must be known as booked, a change at the summary abandoned
+ * with Ctrl-C, and a declined card answered in the same run.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { useSandbox } from '../helpers/sandbox.js';
+import { hasTmux, killTerminals, Terminal } from '../helpers/terminal.js';
+import { ROOT, runCli } from './cli.js';
+
+if (!hasTmux) console.warn('skipping the pseudo-terminal tests of the side doors: tmux is not installed (apt-get install tmux)');
+
+const fx = useSandbox();
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  env = { ...fx.env, SHIPBOOK_PROFILE: 'dev' };
+  const saved = await runCli(['config', 'sender', 'set', 'warehouse-syd', 'fixtures/wizard/warehouse-syd.yaml'], { env });
+  expect(saved.code, saved.stderr).toBe(0);
+});
+
+afterAll(killTerminals);
+
+/** The ids of the orders the test's sandbox holds (GET /_sandbox/orders/). */
+async function orderIds(): Promise<string[]> {
+  const res = await fetch(`${fx.sandbox.url}_sandbox/orders/`, { headers: { Authorization: `Bearer ${fx.env.SHIPBOOK_API_KEY}` } });
+  const body = (await res.json()) as { result: { orders: Array<{ id: string }> } };
+  return body.result.orders.map((o) => o.id);
+}
+
+/** An environment with a state directory (ledger, drafts) of the test's own. */
+function ownState(prefix: string): Record<string, string> {
+  return { ...env, SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), `shipbook-${prefix}-`)) };
+}
+
+describe.skipIf(!hasTmux)('the file a guided booking saves', () => {
+  it('is known as booked, with the same order: booking it shows that order and books nothing, on a terminal and without one', async () => {
+    const state = ownState('saved');
+    const saved = join(state.SHIPBOOK_STATE_DIR!, 'order.yaml');
+    const before = await orderIds();
+    const t = Terminal.start(['book', 'fixtures/wizard/no-service.yaml'], state);
+    await t.waitFor('❯ SB-DOM-ROAD');
+    t.keys('Enter');
+    await t.waitFor('? Book this?');
+    t.keys('Enter');
+    await t.answer('Save these answers as a file, to use again without prompts?', 'y');
+    await t.waitFor('? File name');
+    t.keys('C-u');
+    await t.answer('File name', saved);
+    await t.waitFor('❯ credit account');
+    t.keys('Enter');
+    const first = await t.exit(40_000);
+    expect(first.code, first.screen).toBe(0);
+    const id = /processed order (ORD-\w+) booked/.exec(first.screen)![1]!;
+    // The hint tells the truth: the file shows this booking; a new shipment needs --again.
+    const lines = first.screen.slice(0, first.screen.indexOf('__EXIT=')).trimEnd().split('\n');
+    expect(lines.at(-1)).toBe(
+      `Saved the order as ${saved} (no payment details). "shipbook book ${saved}" shows or continues this booking; a new shipment of it is booked only with: shipbook book ${saved} --again`,
+    );
+    expect(await orderIds()).toEqual([...before, id]);
+
+    // Without a terminal (CI): booked before, the same order shown, exit 0, nothing created.
+    const ci = await runCli(['book', saved], { env: { ...state, CI: 'true' } });
+    expect(ci.code, ci.stderr).toBe(0);
+    expect(ci.stderr).toContain(`this document was booked before (${saved}): order ${id}, processed`);
+    expect(ci.stdout).toContain(id);
+    const json = await runCli(['book', saved, '--json'], { env: state });
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as { order: { id: string }; already_booked: unknown }).order.id).toBe(id);
+    expect(await orderIds()).toEqual([...before, id]);
+
+    // On a terminal: the question of any file booked before, No by default.
+    const again = Terminal.start(['book', saved], state);
+    await again.waitFor(`this document was booked before (${saved}): order ${id}, processed`);
+    await again.answer('Book it again? (a second order, paid again)', '');
+    const declined = await again.exit();
+    expect(declined.code, declined.screen).toBe(0);
+    expect(declined.screen).toContain(`Order ${id}`);
+    expect(await orderIds()).toEqual([...before, id]);
+
+    // The hint's command books a new shipment.
+    const more = await runCli(['book', saved, '--again', '--json'], { env: state });
+    expect(more.code, more.stderr).toBe(0);
+    expect((await orderIds()).length).toBe(before.length + 2);
+  });
+});
+
+describe.skipIf(!hasTmux)('Ctrl-C while changing a part from the summary', () => {
+  it('keeps the old part: the draft holds the last complete answers (sender, pickup, service)', async () => {
+    const state = ownState('change');
+    const draft = join(state.SHIPBOOK_STATE_DIR!, 'drafts', 'book.yaml');
+    // A file without the recipient: the recipient and the service are asked, and can be changed.
+    const partial = join(state.SHIPBOOK_STATE_DIR!, 'no-delivery.yaml');
+    writeFileSync(partial, readFileSync(join(ROOT, 'fixtures/wizard/no-service.yaml'), 'utf8').replace(/      delivery:\n(        .*\n|          - .*\n)+/, ''));
+    const t = Terminal.start(['book', partial], state);
+    await t.answer('Recipient first name', 'Tom');
+    await t.answer('Recipient last name', 'Nguyen');
+    await t.answer('Recipient company (optional, Enter to skip)', '');
+    await t.answer('Recipient e-mail', 'tom.nguyen@example.com.au');
+    await t.answer('Recipient phone', '+61 412 555 019');
+    await t.search('Recipient country (type to search)', 'austral', 'Australia (AU)');
+    await t.answer('Recipient postcode', '3000');
+    await t.answer('Recipient city', 'Melbourne');
+    await t.answer('Recipient address line 1', 'Level 12, 120 Collins Street');
+    await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
+    await t.waitFor('❯ SB-DOM-ROAD');
+    t.keys('Enter');
+    await t.waitFor('? Book this?');
+    // change the recipient: half-way through its address, Ctrl-C.
+    await t.waitFor('  change the recipient');
+    t.keys('Down');
+    await t.waitFor('❯ change the recipient');
+    t.keys('Enter');
+    await t.answer('Recipient first name', '');
+    await t.answer('Recipient last name', '');
+    await t.answer('Recipient company (optional, Enter to skip)', '');
+    await t.answer('Recipient e-mail', '');
+    await t.answer('Recipient phone', '');
+    await t.waitFor('❯ Australia (AU)');
+    t.keys('Enter');
+    await t.waitFor('? Recipient postcode');
+    t.keys('C-u');
+    await t.answer('Recipient postcode', '4000');
+    await t.waitFor('? Recipient city');
+    t.keys('C-u');
+    await t.answer('Recipient city', 'Brisbane');
+    await t.waitFor('? Recipient address line 1');
+    t.keys('C-c');
+    const stopped = await t.exit();
+    expect(stopped.code, stopped.screen).toBe(130);
+    expect(stopped.screen).toContain(`the answers so far are kept in ${draft}`);
+    const kept = parse(readFileSync(draft, 'utf8')) as { order: { shipments: Array<Record<string, any>> } };
+    const s = kept.order.shipments[0]!;
+    // The recipient as it was, not half of the new one; the rest untouched.
+    expect(s.delivery).toMatchObject({ first_name: 'Tom', city: 'Melbourne', postcode: '3000', address_lines: ['Level 12, 120 Collins Street'] });
+    expect(s.collection).toMatchObject({ first_name: 'Priya', pickup: { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' } });
+    expect(s.service).toEqual({ code: 'SB-DOM-ROAD' });
+    expect(s.collection_type).toBe('pickup');
+    const v = await runCli(['validate', draft], { env: state });
+    expect(v.code, v.stdout + v.stderr).toBe(0);
+  });
+});
