@@ -9,6 +9,7 @@
 import { ConfigError } from './errors.js';
 import { SANDBOX_API_KEY, sandboxStateDir, startSandbox, StoreCorruptError, type Sandbox } from './sandbox/index.js';
 import { FILE_SYSTEM_REFUSALS } from './dirs.js';
+import { asStorageError } from './storage.js';
 
 /** A started built-in sandbox, with where its state lives and the key it accepts. */
 interface BuiltinSandbox extends Sandbox {
@@ -32,7 +33,7 @@ export async function startBuiltinSandbox(env: Readonly<Record<string, string | 
   }
 }
 
-/** A StoreCorruptError as the error people see (exit 4); other errors unchanged. */
+/** A StoreCorruptError as the error people see (exit 4), a disk that refused a write as a storage error (exit 10); other errors unchanged. */
 export function builtinStateError(err: unknown): unknown {
   if (err instanceof StoreCorruptError) {
     return new ConfigError(err.message, {
@@ -40,6 +41,8 @@ export function builtinStateError(err: unknown): unknown {
       cause: err,
     });
   }
+  const storage = asStorageError(err);
+  if (storage !== undefined) return storage;
   if (FILE_SYSTEM_REFUSALS.has((err as NodeJS.ErrnoException)?.code ?? '')) {
     return new ConfigError(`cannot use the built-in sandbox's state directory: ${(err as Error).message}`, {
       suggestion: 'Point SHIPBOOK_STATE_DIR at a directory you can write (not a file), or fix the permissions or the free space.',

@@ -5,8 +5,9 @@
  * twice; `--report`, `--junit`, `--shard i/n`, `--skip-invalid`; exit 8 when some orders failed
  * or are unknown. The work is src/batch/; this file maps flags and prints.
  */
+import { storageCode, storageHint } from '../../storage.js';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
 import type { BatchInputOptions } from '../../batch/inputs.js';
 import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
@@ -171,8 +172,12 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       });
     }
     if (err instanceof JournalUnusableError) {
+      const code = storageCode(err);
       throw new ShipbookError('journal_unusable', `${err.message}; nothing was sent`, err.exitCode, {
-        suggestion: 'Give the batch a journal it can write: --journal <file> in a directory you own (not a file, not read-only).',
+        suggestion:
+          code !== undefined
+            ? storageHint(code, dirname(err.path), 'run the same command again (or give --journal <file> on another disk)')
+            : 'Give the batch a journal it can write: --journal <file> in a directory you own (not a file, not read-only).',
         cause: err,
       });
     }

@@ -4,7 +4,8 @@
  * settle an **unknown** one (a create whose answer never came) once the user has found out what
  * became of it.
  */
-import { resolve as resolvePath } from 'node:path';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { storageCode, storageHint } from '../../storage.js';
 import { Command } from 'commander';
 import { JournalLockedError, journalTarget, readJournal, type EntryState } from '../../batch/journal.js';
 import { fetchOrder, listSandboxOrders, type SandboxOrderSummary } from '../../api/orders.js';
@@ -12,7 +13,7 @@ import { paint } from '../../output/style.js';
 import { resumeFrom } from '../../booking/engine.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
-import { ApiError, EXIT, ShipbookError, UsageError } from '../../errors.js';
+import { ApiError, EXIT, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
 import { Ledger, ledgerPath } from '../../ledger/ledger.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
@@ -205,7 +206,17 @@ async function runJournalResolve(
       ...(o.order ? { order_id: o.order } : { not_created: true }),
       ...(o.force && earlier !== undefined ? { forced: true } : {}),
     });
-    await ledger.durable();
+    try {
+      await ledger.durable();
+    } catch (err) {
+      // A disk that cannot take the record: said with what to do, and that nothing was recorded.
+      const code = storageCode(err);
+      if (code === undefined || !(err instanceof Error)) throw err;
+      throw new ShipbookError('storage', `${err.message.replace(/; not recorded: .*$/, '')}; nothing was recorded`, EXIT.STORAGE, {
+        suggestion: storageHint(code, dirname(ledger.path), `run the same "${shellCommand('journal', 'resolve')}" again`),
+        cause: err,
+      });
+    }
     ctx.output.write({ resolved: row(state, o.journal) }, () => {
       ctx.io.err(
         o.order
@@ -264,11 +275,15 @@ async function checkNotCreated(ctx: Context, entry: EntryState, target: string, 
     unchecked = `its shipments carry no reference (transient_id), so the orders at ${label} cannot be matched to it`;
   } else {
     let orders: SandboxOrderSummary[] | undefined;
+    let unreadable: string | undefined;
     try {
       orders = await listSandboxOrders(await ctx.api(), { retry: 'safe' });
     } catch (err) {
       if (ctx.signal.aborted) throw err;
-      ctx.debugLog(`the list of orders (GET /_sandbox/orders/) could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      const why = err instanceof Error ? err.message : String(err);
+      ctx.debugLog(`the list of orders (GET /_sandbox/orders/) could not be read: ${why}`);
+      // A service without the list answers 404 (or something that is not a list); anything else is a list that could not be read now.
+      if (!(err instanceof ProtocolError) && !(err instanceof ApiError && (err.status === 404 || err.status === 405))) unreadable = why;
     }
     if (orders !== undefined) {
       const carrying = orders.filter((order) => order.shipments.some((sh) => typeof sh.transient_id === 'string' && refs.includes(sh.transient_id)));
@@ -283,7 +298,10 @@ async function checkNotCreated(ctx: Context, entry: EntryState, target: string, 
       if (carrying.length === 0) io.err(`Checked: no order at ${label} carries the reference${refs.length === 1 ? '' : 's'} ${refs.join(', ')}.\n`);
       return true;
     }
-    unchecked = `${label} has no list of orders to look the reference${refs.length === 1 ? '' : 's'} ${refs.join(', ')} up in (the booking interface has no search by reference)`;
+    unchecked =
+      unreadable !== undefined
+        ? `the list of orders at ${label} could not be read (${unreadable})`
+        : `${label} has no list of orders to look the reference${refs.length === 1 ? '' : 's'} ${refs.join(', ')} up in (the booking interface has no search by reference)`;
   }
   if (o.yes || o.force) return true;
   const cost = `if an order was created after all, the next book of its input creates a second one, paid twice`;

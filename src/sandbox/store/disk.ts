@@ -61,14 +61,26 @@ const STORAGE_FAULTS: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 
 /**
  * Writes one record's text to `path` (a temporary file: the caller renames it into place; not
  * flushed: the sandbox simulates a service). `SHIPBOOK_TEST_STORE_SPACE=<bytes>` (tests of
- * a full disk only) fails a write with ENOSPC once the state directory's records hold that many bytes.
+ * a full disk only) fails a write with ENOSPC once the state directory's records hold that many
+ * bytes, and then the lock of a transaction too (a file, which a full disk refuses).
  */
 function writeRecord(dir: string, path: string, text: string): void {
-  const limit = Number(process.env.SHIPBOOK_TEST_STORE_SPACE);
-  if (Number.isFinite(limit) && limit > 0 && limit < Infinity && storedBytes(dir) + Buffer.byteLength(text) > limit) {
-    throw Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC', errno: -28, syscall: 'write', path });
-  }
+  if (!testSpaceFor(dir, Buffer.byteLength(text))) throw noSpace(path);
   writeFileSync(path, text, { mode: 0o600 });
+}
+
+/**
+ * False when `SHIPBOOK_TEST_STORE_SPACE=<bytes>` (tests of a full disk only) is set and `bytes`
+ * more would take the state's records past it; true otherwise. A lock (a small file) needs one byte.
+ */
+function testSpaceFor(dir: string, bytes: number): boolean {
+  const limit = Number(process.env.SHIPBOOK_TEST_STORE_SPACE);
+  return !(Number.isFinite(limit) && limit > 0 && limit < Infinity && storedBytes(dir) + bytes > limit);
+}
+
+/** The error of a write the disk refused for want of space, as Node.js gives it. */
+function noSpace(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC', errno: -28, syscall: 'write', path });
 }
 
 /** Bytes held by the records under a state directory (for {@link writeRecord}'s test limit). */
@@ -257,6 +269,7 @@ export function openDiskStore(dir: string, options: { maxOrders?: number } = {})
       let lock;
       try {
         // Held until this process ends or gives it back: a holder that pauses (SIGSTOP, a slow disk) still holds it.
+        if (!testSpaceFor(dir, 1)) throw noSpace(lockPath);
         lock = await acquireLock(lockPath, { command: 'shipbook sandbox', waitMs: LOCK_WAIT_MS, retryMs: 2 });
       } catch (err) {
         if (err instanceof LockHeldError) throw new StoreBusyError(dir, err.message);
