@@ -250,7 +250,14 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           // A key meant for a real service never goes to the throw-away sandbox.
           if (profile.sources.apiKey !== undefined) throw missingBaseUrl(io.env, profile.sources.apiKey);
           const { startBuiltinSandbox } = await import('./sandbox-builtin.js');
-          const sandbox = await startBuiltinSandbox(io.env);
+          // The sandbox runs in this process: a request that waits for another process holding its
+          // state is said at once, with who holds it, instead of a silent wait.
+          const sandbox = await startBuiltinSandbox(io.env, {
+            onStateWait: (holder, waitMs) =>
+              io.err(
+                `${paint(io, 'yellow', 'note:')} waiting for the built-in sandbox's state (${sandboxStateDir(io.env)}): its lock is held by ${holder}, a process that is paused or slow; up to ${Math.round(waitMs / 1000)} s, then the request is answered "busy" and nothing is done\n`,
+              ),
+          });
           const { SANDBOX_API_KEY } = sandbox;
           cleanups.push(() => sandbox.close());
           baseUrl = sandbox.url;

@@ -19,14 +19,23 @@ interface BuiltinSandbox extends Sandbox {
 
 /**
  * Starts the built-in sandbox over the user's state directory. `SHIPBOOK_SANDBOX_DELAY_MS` sets the
- * time from acceptance to the booking result (default 1500 ms).
+ * time from acceptance to the booking result (default 1500 ms); `o.onStateWait` is told when a
+ * request waits for another process holding the state's lock (see SandboxOptions).
  * @throws ConfigError (exit 4) when the state cannot be read: its path, and `shipbook sandbox reset` as the fix
  */
-export async function startBuiltinSandbox(env: Readonly<Record<string, string | undefined>>): Promise<BuiltinSandbox> {
+export async function startBuiltinSandbox(
+  env: Readonly<Record<string, string | undefined>>,
+  o: { onStateWait?: (holder: string, waitMs: number) => void } = {},
+): Promise<BuiltinSandbox> {
   const stateDir = sandboxStateDir(env);
   const delay = Number(env.SHIPBOOK_SANDBOX_DELAY_MS ?? '1500');
   try {
-    const sandbox = await startSandbox({ processingDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 1500, stateDir, announce: true });
+    const sandbox = await startSandbox({
+      processingDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 1500,
+      stateDir,
+      announce: true,
+      ...(o.onStateWait ? { onStateWait: o.onStateWait } : {}),
+    });
     return Object.assign(sandbox, { stateDir, SANDBOX_API_KEY });
   } catch (err) {
     throw builtinStateError(err);

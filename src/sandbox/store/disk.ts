@@ -52,8 +52,12 @@ interface Entry {
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** How long a transaction waits for another process's, ms, before the store answers that it is busy. */
-const LOCK_WAIT_MS = 60_000;
+/**
+ * How long a transaction waits for another process's, ms, before the store answers that it is busy
+ * (HTTP 503, naming the holder): well within a client's wait for an answer (30 s for shipbook's),
+ * so a request that waited is answered "not done", never left without an answer.
+ */
+const LOCK_WAIT_MS = 20_000;
 
 /** File system errors that mean the disk cannot take the write: answered as a full store, not an internal error. */
 const STORAGE_FAULTS: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG']);
@@ -98,8 +102,11 @@ function storedBytes(dir: string): number {
   return total;
 }
 
-/** Opens (creating when absent) the store in `dir`. @throws StoreCorruptError when the marker cannot be read */
-export function openDiskStore(dir: string, options: { maxOrders?: number } = {}): SandboxStore {
+/**
+ * Opens (creating when absent) the store in `dir`; `onWait` is told when a transaction waits for
+ * another process that holds the state's lock. @throws StoreCorruptError when the marker cannot be read
+ */
+export function openDiskStore(dir: string, options: { maxOrders?: number; onWait?: (holder: string, waitMs: number) => void } = {}): SandboxStore {
   const maxOrders = options.maxOrders ?? MAX_STORED_ORDERS;
   makeDirectory(dir, 0o700);
   try {
@@ -270,7 +277,12 @@ export function openDiskStore(dir: string, options: { maxOrders?: number } = {})
       try {
         // Held until this process ends or gives it back: a holder that pauses (SIGSTOP, a slow disk) still holds it.
         if (!testSpaceFor(dir, 1)) throw noSpace(lockPath);
-        lock = await acquireLock(lockPath, { command: 'shipbook sandbox', waitMs: LOCK_WAIT_MS, retryMs: 2 });
+        lock = await acquireLock(lockPath, {
+          command: 'shipbook sandbox',
+          waitMs: LOCK_WAIT_MS,
+          retryMs: 2,
+          ...(options.onWait ? { onWait: (holder: string) => options.onWait?.(holder, LOCK_WAIT_MS) } : {}),
+        });
       } catch (err) {
         if (err instanceof LockHeldError) throw new StoreBusyError(dir, err.message);
         if (STORAGE_FAULTS.has((err as NodeJS.ErrnoException).code ?? '')) throw new StoreFullError(dir, err as NodeJS.ErrnoException);
