@@ -175,6 +175,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   let currentTarget: Target | undefined;
   // True once an order or shipment was created, accepted or combined at the service.
   let booked = false;
+  // True once an order was accepted: only then did this run book (a created order is not booked).
+  let accepted = false;
   const sayTarget = (target: Target) => {
     currentTarget = target;
     try {
@@ -187,7 +189,10 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   // output is marked whatever the profile says; a successful booking step is remembered for the
   // closing line of a sandbox run.
   const noticeAnswer = (answer: AnswerNotice) => {
-    if (answer.status >= 200 && answer.status < 300 && BOOKING_ENDPOINTS.has(answer.endpoint)) booked = true;
+    if (answer.status >= 200 && answer.status < 300 && BOOKING_ENDPOINTS.has(answer.endpoint)) {
+      booked = true;
+      if (answer.endpoint === 'acceptOrder') accepted = true;
+    }
     if (!answer.sandbox || currentTarget?.kind !== 'service') return;
     io.err(
       `${paint(io, 'yellow', '[sandbox]')} ${currentTarget.base_url} announces itself as a shipbook sandbox: simulated service, nothing is really booked\n`,
@@ -311,7 +316,9 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     noteEndOfRun() {
       if (!booked || currentTarget === undefined || currentTarget.kind === 'service') return;
       const where = currentTarget.kind === 'builtin-sandbox' ? 'the built-in sandbox' : `the sandbox at ${currentTarget.base_url}`;
-      io.err(`${paint(io, 'yellow', '[sandbox]')} nothing was really booked: this run booked on ${where}, a simulated service\n`);
+      io.err(
+        `${paint(io, 'yellow', '[sandbox]')} nothing was really booked: this run ${accepted ? 'booked' : 'created orders or shipments, none accepted,'} on ${where}, a simulated service\n`,
+      );
     },
     debugLog(line) {
       if (globals.debug) io.err(`${paint(io, 'dim', 'debug:')} ${line}\n`);

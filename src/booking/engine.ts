@@ -67,6 +67,8 @@ export function resumeFrom(state: EntryState | undefined, options: { maxTotalCen
       if (totalCents === undefined || options.maxTotalCents === undefined || totalCents <= options.maxTotalCents) return { action: 'book' };
       return { action: 'over_limit', orderId: state.orderId, state, totalCents };
     }
+    // Cancelled by the person (a declined card, then "cancel the order"): nothing stands; book anew.
+    if (state.error?.code === 'cancelled') return { action: 'book' };
     if (ENDED.has(state.error?.code ?? '')) return { action: 'ended', orderId: state.orderId, state };
     return { action: 'accept', orderId: state.orderId, state };
   }

@@ -144,3 +144,73 @@ describe.skipIf(!hasTmux)('Ctrl-C while changing a part from the summary', () =>
     expect(v.code, v.stdout + v.stderr).toBe(0);
   });
 });
+
+/** From the start of `book fixtures/wizard/no-service.yaml` to the card questions, typing `number`. */
+async function toNewCard(t: Terminal, number: string): Promise<void> {
+  await t.waitFor('❯ SB-DOM-ROAD');
+  t.keys('Enter');
+  await t.waitFor('? Book this?');
+  t.keys('Enter');
+  await t.answer('Save these answers as a file, to use again without prompts?', '');
+  await t.waitFor('❯ credit account');
+  t.keys('Down', 'Down', 'Enter');
+  await card(t, number);
+}
+
+/** Answers the questions of a new card. */
+async function card(t: Terminal, number: string): Promise<void> {
+  await t.answer('Card number', number);
+  await t.answer('Expiry (MM/YY)', '08/39');
+  await t.answer('CVV', '123');
+  await t.answer('Name on the card', 'Priya Raman');
+  await t.answer('Save the card with the service for next time?', 'n');
+}
+
+/** The sandbox's test card that is always declined. */
+const DECLINED = '4000 0000 0000 0002';
+
+describe.skipIf(!hasTmux)('a declined card in the guided booking', () => {
+  it('offers another card, the credit account or cancelling, in the same run, and books the same order', async () => {
+    const state = ownState('declined');
+    const before = await orderIds();
+    const t = Terminal.start(['book', 'fixtures/wizard/no-service.yaml'], state);
+    await toNewCard(t, DECLINED);
+    const asked = await t.waitFor('? The card was declined. What now?');
+    expect(asked).toMatch(/declined: .*card declined.*\. Order (ORD-\w+) is created and not accepted: nothing was paid\./);
+    const id = /Order (ORD-\w+) is created and not accepted/.exec(asked)![1]!;
+    expect(asked).toContain('❯ try another card');
+    expect(asked).toContain('  the credit account (ship now, pay later)');
+    expect(asked).toContain(`  cancel the order (${id})`);
+    // Another card, declined too: asked again.
+    t.keys('Enter');
+    await card(t, DECLINED);
+    await t.waitFor(/What now\?[\s\S]*What now\?/);
+    // The credit account: the same order is accepted and booked.
+    t.keys('Down', 'Enter');
+    const { code, screen } = await t.exit(40_000);
+    expect(code, screen).toBe(0);
+    expect(screen).toContain(`processed order ${id} booked`);
+    expect(screen).not.toContain('4000 0000 0000 0002');
+    expect(await orderIds()).toEqual([...before, id]);
+    expect(fx.sandbox.state.orders.get(id)?.payment).toEqual({ type: 'credit' });
+  });
+
+  it('cancelling the order: cancelled at the service and in the ledger, and the run does not say it booked', async () => {
+    const state = ownState('cancel');
+    const t = Terminal.start(['book', 'fixtures/wizard/no-service.yaml'], state);
+    await toNewCard(t, DECLINED);
+    const asked = await t.waitFor('? The card was declined. What now?');
+    const id = /Order (ORD-\w+) is created and not accepted/.exec(asked)![1]!;
+    t.keys('Down', 'Down');
+    await t.waitFor(`❯ cancel the order (${id})`);
+    t.keys('Enter');
+    const { code, screen } = await t.exit();
+    expect(code, screen).toBe(3);
+    expect(screen).toContain(`error: not booked: the card was declined and order ${id} was cancelled; nothing was paid`);
+    expect(screen).not.toMatch(/this run booked|processed order/);
+    expect(fx.sandbox.state.orders.get(id)?.status).toBe('cancelled');
+    const shown = await runCli(['journal', 'show', '--json'], { env: state });
+    const entry = (JSON.parse(shown.stdout) as { orders: Array<{ order_id: string; stage: string; error: { code: string } | null }> }).orders[0]!;
+    expect(entry).toMatchObject({ order_id: id, stage: 'failed', error: { code: 'cancelled' } });
+  });
+});
