@@ -214,3 +214,47 @@ describe.skipIf(!hasTmux)('a declined card in the guided booking', () => {
     expect(entry).toMatchObject({ order_id: id, stage: 'failed', error: { code: 'cancelled' } });
   });
 });
+
+describe.skipIf(!hasTmux)('a batch stopped at once by a second Ctrl-C', () => {
+  it('leaves report.json with every result so far and its summary, and the JUnit file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shipbook-twice-'));
+    const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as { order: { shipments: Array<Record<string, unknown>> } };
+    const n = 60;
+    const lines = Array.from({ length: n }, (_, i) => {
+      const o = structuredClone(doc);
+      o.order.shipments[0]!.transient_id = `TWICE-${i}`;
+      return JSON.stringify(o);
+    });
+    writeFileSync(join(dir, 'orders.ndjson'), `${lines.join('\n')}\n`);
+    const report = join(dir, 'report.json');
+    const junit = join(dir, 'junit.xml');
+    // The built-in sandbox, slow to book: the batch is still running when it is stopped.
+    const env = { HOME: dir, XDG_CONFIG_HOME: dir, SHIPBOOK_STATE_DIR: dir, SHIPBOOK_SANDBOX_DELAY_MS: '3000' };
+    const t = Terminal.start(
+      ['book', join(dir, 'orders.ndjson'), '--journal', join(dir, 'journal.ndjson'), '--report', report, '--junit', junit, '--concurrency', '2'],
+      env,
+    );
+    await t.waitFor(/booked +\S*orders\.ndjson:\d+/, 60_000);
+    t.keys('C-c');
+    await t.waitFor('interrupted (Ctrl-C)');
+    t.keys('C-c');
+    const { code, screen } = await t.exit();
+    expect(code, screen).toBe(130);
+    const written = JSON.parse(readFileSync(report, 'utf8')) as {
+      summary?: Record<string, unknown>;
+      orders: Array<{ status: string; line: number }>;
+    };
+    // Every result the batch had, with a summary that counts them.
+    expect(written.summary).toMatchObject({ interrupted: true, stopped_at_once: true });
+    expect(written.orders.length).toBeGreaterThan(0);
+    const counted = ['booked', 'already_booked', 'failed', 'unknown', 'invalid', 'still_booking', 'pending', 'not_started'].reduce(
+      (sum, k) => sum + Number(written.summary![k] ?? 0),
+      0,
+    );
+    expect(counted).toBe(written.orders.length);
+    expect(written.orders.filter((o) => o.status === 'booked').length).toBe(written.summary!.booked);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(written.orders.length);
+    expect(xml).toContain(`tests="${written.orders.length}"`);
+  });
+});

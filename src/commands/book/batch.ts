@@ -198,6 +198,15 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const api = (await ctx.api()).withOptions({ connections: o.concurrency, signal: undefined });
   ctx.defer(() => api.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
+  // A second Ctrl-C ends the process at once: the reports are finished as it exits.
+  const stoppedAtOnce = () => {
+    try {
+      reports.finishNow();
+    } catch {
+      // The disk refused them: the journal still says where every order stands.
+    }
+  };
+  process.once('exit', stoppedAtOnce);
   const progress = batchProgress(io, ctx.output.choice, check.valid + (o.skipInvalid ? check.invalid.length : 0));
   // Without a progress line on stderr, the lines of the orders are written once per turn.
   const writes = io.stderrIsTTY ? undefined : batchWrites(io);
@@ -238,12 +247,16 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         },
       },
     );
+  } catch (err) {
+    process.off('exit', stoppedAtOnce);
+    throw err;
   } finally {
     writes?.stop();
   }
   progress.stop();
   const reason = ctx.signal.aborted ? String(ctx.signal.reason) : undefined;
   const exitCode = batchExitCode(summary, reason);
+  process.off('exit', stoppedAtOnce);
   await reports.finish(summary);
   await csvReport?.finish();
   orders.end((collected) => {
