@@ -104,7 +104,7 @@ export function scrubKnownValue(value: unknown): unknown {
  * request inside a string (a service name, a message) shows its members this way, and a CVV that
  * this run never registered (another run's, a file's) is still hidden.
  */
-export function maskSecretMembers(text: string): string {
+function maskSecretMembers(text: string): string {
   if (!/cv[cv]/i.test(text)) return text;
   return text.replace(SECRET_MEMBER, (_m, head: string) => `${head}***`);
 }

@@ -97,7 +97,8 @@ export class ReportWriter {
     this.report.summary = { ...(counts as unknown as Omit<BatchSummary, 'totalCents'>), interrupted: true, total: (cents / 100).toFixed(2) };
     Object.assign(this.report.summary, { stopped_at_once: true });
     if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
-    if (this.paths.junit !== undefined && this.xml !== undefined) writeReport(this.paths.junit, junitXml(this.xml.create, scrubKnownValue(this.report) as typeof this.report));
+    if (this.paths.junit !== undefined && this.xml !== undefined)
+      writeReport(this.paths.junit, junitXml(this.xml.create, scrubKnownValue(this.report) as typeof this.report));
   }
 
   /** Writes both files with the summary; resolves once they are written. */

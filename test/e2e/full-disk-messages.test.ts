@@ -28,7 +28,9 @@ describe('a full disk, said as such', () => {
     expect(full.code, full.stderr).toBe(10);
     expect(full.stderr).not.toMatch(/internal error|report it/);
     expect(full.stderr).toContain(`no space left on the device [ENOSPC]`);
-    expect(full.stderr).toContain(`hint: Free space on the disk of ${env.SHIPBOOK_STATE_DIR} (see "df -h ${env.SHIPBOOK_STATE_DIR}"), then run the same command again.`);
+    expect(full.stderr).toContain(
+      `hint: Free space on the disk of ${env.SHIPBOOK_STATE_DIR} (see "df -h ${env.SHIPBOOK_STATE_DIR}"), then run the same command again.`,
+    );
     const json = await runCli(['sandbox', 'status', '--json'], { env: { ...env, SHIPBOOK_TEST_STORE_SPACE: '1' } });
     expect(json.code).toBe(10);
     expect((JSON.parse(json.stdout) as { error: { code: string } }).error.code).toBe('storage');
@@ -42,7 +44,13 @@ describe('a full disk, said as such', () => {
     const server = await startFaultServer();
     try {
       const dir = mkdtempSync(join(tmpdir(), 'shipbook-full-resolve-'));
-      const env = { HOME: dir, XDG_CONFIG_HOME: dir, SHIPBOOK_STATE_DIR: join(dir, 'state'), SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: 'sk_test_full_0123456789' };
+      const env = {
+        HOME: dir,
+        XDG_CONFIG_HOME: dir,
+        SHIPBOOK_STATE_DIR: join(dir, 'state'),
+        SHIPBOOK_BASE_URL: server.url,
+        SHIPBOOK_API_KEY: 'sk_test_full_0123456789',
+      };
       server.set('POST /orders/', { mode: 'close-after-request' });
       expect((await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml'], { env })).code).toBe(5);
       const shown = JSON.parse((await runCli(['journal', 'show', '--json'], { env })).stdout) as { orders: Array<{ id: string }> };

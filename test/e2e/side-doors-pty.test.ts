@@ -95,7 +95,10 @@ describe.skipIf(!hasTmux)('Ctrl-C while changing a part from the summary', () =>
     const draft = join(state.SHIPBOOK_STATE_DIR!, 'drafts', 'book.yaml');
     // A file without the recipient: the recipient and the service are asked, and can be changed.
     const partial = join(state.SHIPBOOK_STATE_DIR!, 'no-delivery.yaml');
-    writeFileSync(partial, readFileSync(join(ROOT, 'fixtures/wizard/no-service.yaml'), 'utf8').replace(/      delivery:\n(        .*\n|          - .*\n)+/, ''));
+    writeFileSync(
+      partial,
+      readFileSync(join(ROOT, 'fixtures/wizard/no-service.yaml'), 'utf8').replace(/      delivery:\n(        .*\n|          - .*\n)+/, ''),
+    );
     const t = Terminal.start(['book', partial], state);
     await t.answer('Recipient first name', 'Tom');
     await t.answer('Recipient last name', 'Nguyen');

@@ -151,7 +151,7 @@ async function runBook(
     });
   let outcome: Awaited<ReturnType<typeof engine>>;
   try {
-    for (let from = resume; ; ) {
+    for (let from = resume; ;) {
       try {
         outcome = await engine(from);
         break;
@@ -192,13 +192,7 @@ async function runBook(
  * @returns how to go on (accept the order again), or undefined when `err` is not a decline or there is no terminal
  * @throws ShipbookError `cancelled` (exit 3) when the person cancels the order
  */
-async function afterDecline(
-  err: unknown,
-  input: { payment?: PaymentRequest },
-  ledger: Ledger,
-  id: string,
-  ctx: Context,
-): Promise<Resume | undefined> {
+async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, ledger: Ledger, id: string, ctx: Context): Promise<Resume | undefined> {
   const { io } = ctx;
   const detail = err instanceof BookingStoppedError ? err.cause : err;
   if (!io.canPrompt || !(detail instanceof ApiError) || detail.status !== 402) return undefined;
@@ -220,7 +214,12 @@ async function afterDecline(
   if (choice === 'cancel') {
     const profile = await ctx.profile();
     await cancelOrder(await ctx.api(), orderId, profile.paths);
-    ledger.append({ id, event: 'failed', created: true, error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: EXIT.API } });
+    ledger.append({
+      id,
+      event: 'failed',
+      created: true,
+      error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: EXIT.API },
+    });
     await ledger.written();
     throw new ShipbookError('cancelled', `not booked: the card was declined and order ${orderId} was cancelled; nothing was paid`, EXIT.API, {
       suggestion: 'Book the same order again when you have a card that is accepted, or pay by the credit account.',
