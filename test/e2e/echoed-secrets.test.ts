@@ -85,7 +85,7 @@ describe('a service that echoes the request in its answers', () => {
       expect(r.stdout).toMatch(/cvv/);
       expect(leaks(r.stdout + r.stderr), r.stdout + r.stderr).toEqual([]);
     }
-  });
+  }, 120_000);
 
   it('scrubs an error that echoes the request before cutting it, also PHP-escaped', async () => {
     const runs: CliResult[] = [];
