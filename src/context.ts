@@ -177,6 +177,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   let currentTarget: Target | undefined;
   // True once an order or shipment was created, accepted or combined at the service.
   let booked = false;
+  // True once an order was accepted: only then did this run book (a created order is not booked).
+  let accepted = false;
   const sayTarget = (target: Target) => {
     currentTarget = target;
     try {
@@ -189,7 +191,10 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   // output is marked whatever the profile says; a successful booking step is remembered for the
   // closing line of a sandbox run.
   const noticeAnswer = (answer: AnswerNotice) => {
-    if (answer.status >= 200 && answer.status < 300 && BOOKING_ENDPOINTS.has(answer.endpoint)) booked = true;
+    if (answer.status >= 200 && answer.status < 300 && BOOKING_ENDPOINTS.has(answer.endpoint)) {
+      booked = true;
+      if (answer.endpoint === 'acceptOrder') accepted = true;
+    }
     if (!answer.sandbox || currentTarget?.kind !== 'service') return;
     io.err(
       `${paint(io, 'yellow', '[sandbox]')} ${currentTarget.base_url} announces itself as a shipbook sandbox: simulated service, nothing is really booked\n`,
@@ -252,7 +257,14 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           // A key meant for a real service never goes to the throw-away sandbox.
           if (profile.sources.apiKey !== undefined) throw missingBaseUrl(io.env, profile.sources.apiKey);
           const { startBuiltinSandbox } = await import('./sandbox-builtin.js');
-          const sandbox = await startBuiltinSandbox(io.env);
+          // The sandbox runs in this process: a request that waits for another process holding its
+          // state is said at once, with who holds it, instead of a silent wait.
+          const sandbox = await startBuiltinSandbox(io.env, {
+            onStateWait: (holder, waitMs) =>
+              io.err(
+                `${paint(io, 'yellow', 'note:')} waiting for the built-in sandbox's state (${sandboxStateDir(io.env)}): its lock is held by ${holder}, a process that is paused or slow; up to ${Math.round(waitMs / 1000)} s, then the request is answered "busy" and nothing is done\n`,
+              ),
+          });
           const { SANDBOX_API_KEY } = sandbox;
           cleanups.push(() => sandbox.close());
           baseUrl = sandbox.url;
@@ -312,7 +324,9 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     noteEndOfRun() {
       if (!booked || currentTarget === undefined || currentTarget.kind === 'service') return;
       const where = currentTarget.kind === 'builtin-sandbox' ? 'the built-in sandbox' : `the sandbox at ${currentTarget.base_url}`;
-      io.err(`${paint(io, 'yellow', '[sandbox]')} nothing was really booked: this run booked on ${where}, a simulated service\n`);
+      io.err(
+        `${paint(io, 'yellow', '[sandbox]')} nothing was really booked: this run ${accepted ? 'booked' : 'created orders or shipments, none accepted,'} on ${where}, a simulated service\n`,
+      );
     },
     debugLog(line) {
       if (globals.debug) io.err(`${paint(io, 'dim', 'debug:')} ${line}\n`);

@@ -57,8 +57,16 @@ interface LockOptions {
   command: string;
   /** How long to keep trying while another live holder has it, ms (0: fail at once). */
   waitMs?: number;
-  /** Pause between tries, ms (randomised up to twice this). */
+  /**
+   * First pause between tries, ms (randomised up to twice this); each later pause is longer, up to
+   * a quarter of a second, so a wait for a holder that is paused does not spin.
+   */
   retryMs?: number;
+  /**
+   * Called once, when the lock is found held by a live holder and this call starts waiting for it
+   * (with the holder's words: `pid 4242 on host since … (shipbook order accept)`).
+   */
+  onWait?: (holder: string) => void;
   /** How often the holder touches its owner file, ms (default 10 s). */
   heartbeatMs?: number;
   /** A holder on another machine that has not touched its owner file for this long no longer holds it, ms (default 5 min). */
@@ -67,13 +75,18 @@ interface LockOptions {
   onCompromised?: (err: LockCompromisedError) => void;
 }
 
+/** Who holds a lock, in words: `pid 4242 on host since 2026-11-26T13:00:00Z (shipbook order accept)`. */
+function holderWords(owner: LockOwner | undefined): string {
+  return owner ? `pid ${owner.pid} on ${owner.host} since ${owner.started_at} (${owner.command})` : 'another process';
+}
+
 /** The lock is held by another live process. */
 export class LockHeldError extends Error {
   constructor(
     readonly path: string,
     readonly owner: LockOwner | undefined,
   ) {
-    super(`${path} is held by ${owner ? `pid ${owner.pid} on ${owner.host} since ${owner.started_at} (${owner.command})` : 'another process'}`);
+    super(`${path} is held by ${holderWords(owner)}`);
     this.name = 'LockHeldError';
   }
 }
@@ -158,7 +171,10 @@ function isStale(path: string, owner: LockOwner | undefined, staleMs: number): b
   return (ageOf(`${path}/${OWNER}`) ?? ageOf(path) ?? 0) > staleMs;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+/** The longest pause between two tries of a held lock, ms. */
+const MAX_PAUSE_MS = 250;
 const unique = () => `${process.pid}-${randomBytes(6).toString('hex')}`;
 
 /**
@@ -202,6 +218,8 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
     nonce: randomBytes(9).toString('hex'),
   };
   const text = `${JSON.stringify(owner)}\n`;
+  let pause = options.retryMs ?? 50;
+  let told = false;
   for (;;) {
     const tmp = `${path}.new-${unique()}`;
     try {
@@ -220,8 +238,12 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
       continue;
     }
     if (Date.now() >= deadline) throw new LockHeldError(path, other);
-    const retry = options.retryMs ?? 50;
-    await sleep(retry + Math.random() * retry);
+    if (!told) {
+      told = true;
+      options.onWait?.(holderWords(other));
+    }
+    await sleep(Math.min(pause + Math.random() * pause, deadline - Date.now()));
+    pause = Math.min(pause * 2, MAX_PAUSE_MS);
   }
 }
 

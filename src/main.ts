@@ -7,6 +7,7 @@ import { VERSION } from './version.js';
 import { registerCommands } from './commands/index.js';
 import { createContext, prepareContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
 import { ApiError, BookingErrorReportedError, EXIT, ResultUnreadableError, ServiceCallError, ShipbookError, ValidationError } from './errors.js';
+import { asStorageError } from './storage.js';
 import { formatIssues } from './input/format.js';
 import { parseDuration, parseRate } from './input/flags.js';
 import { processIO, type IOStreams } from './io.js';
@@ -98,8 +99,10 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
  * Prints an error for people on stderr (and as data on stdout in a machine format: `--json`,
  * `--output yaml|ndjson`, through the run's one writer) and returns its exit code. Stack traces only with `--debug`; secrets are scrubbed from every line.
  */
-export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 'output'> & { signal?: AbortSignal }): number {
+export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' | 'output'> & { signal?: AbortSignal }): number {
   const { io, globals } = ctx;
+  // A disk that refused a write (full, read-only …) is said as such (exit 10), never as a bug.
+  const err = asStorageError(given) ?? given;
   const lines: string[] = [];
   let exitCode: number = EXIT.INTERNAL;
   let json: Record<string, unknown>;

@@ -72,9 +72,25 @@ const quoteAnswer = lazySchema(() => z.looseObject({ services: z.array(quoteServ
 const shipmentResult = lazySchema(() => z.looseObject({ shipment: shipmentResponse }));
 
 /**
+ * `result` of a sandbox's list of orders (`GET /_sandbox/orders/`, a test hook of every shipbook
+ * sandbox, not part of the interface): each order's id and status, and its shipments' transient ids.
+ */
+const sandboxOrdersResult = lazySchema(() =>
+  z.looseObject({
+    orders: z.array(
+      z.looseObject({
+        id: z.string(),
+        status: z.string(),
+        shipments: z.array(z.looseObject({ id: z.string(), transient_id: z.string().nullable().optional() })),
+      }),
+    ),
+  }),
+);
+
+/**
  * The endpoint table (interface document: "Get quote", "Create order", "Accept order",
  * "Create shipment", "Combine shipments"; docs/assumptions.md: fetch-order-data and cancel-order; the referenced reads:
- * fetch-credit-card and fetch-service-data).
+ * fetch-credit-card and fetch-service-data; a sandbox's test hook: its list of orders).
  * `POST /quote/` only prices a route, so it is safe although it is a POST.
  */
 const TABLE = Object.freeze({
@@ -149,6 +165,15 @@ const TABLE = Object.freeze({
     retry: 'safe',
     result: orderResult,
   },
+  sandboxOrders: {
+    name: 'sandboxOrders',
+    method: 'GET',
+    path: '_sandbox/orders/',
+    safe: true,
+    title: "list the sandbox's orders",
+    retry: 'safe',
+    result: sandboxOrdersResult,
+  },
 } as const satisfies { readonly [N in EndpointName]: Endpoint & { readonly name: N } });
 
 /** {@link TABLE} row by row, each as an {@link Endpoint}. */
@@ -165,7 +190,8 @@ export type EndpointName =
   | 'fetchCreditCards'
   | 'fetchServiceData'
   | 'createShipment'
-  | 'combineShipments';
+  | 'combineShipments'
+  | 'sandboxOrders';
 
 /**
  * The request body of each endpoint, in request form (amounts as `Money`, converted to JSON
@@ -184,6 +210,7 @@ export interface EndpointBodies {
   fetchServiceData: undefined;
   createShipment: CreateShipmentRequest;
   combineShipments: CombineRequest;
+  sandboxOrders: undefined;
 }
 
 /** The checked `result` of an answer of endpoint `N`. */

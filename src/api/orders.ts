@@ -130,3 +130,19 @@ export async function cancelOrder(
 ): Promise<OrderResponse> {
   return (await api.call('cancelOrder', { path: paths.cancelOrder, params: { order_id: orderId }, body: {} }, options)).order;
 }
+
+/** One order of a sandbox's list: its id, wire status and its shipments' transient ids (null when none). */
+export interface SandboxOrderSummary {
+  id: string;
+  status: string;
+  shipments: Array<{ id: string; transient_id?: string | null }>;
+}
+
+/**
+ * Every order a shipbook sandbox holds (`GET /_sandbox/orders/`, endpoint `sandboxOrders`, safe):
+ * the lookup by reference that the interface does not have. A real service has no such route.
+ * @throws ApiError (404 from a service that is not a sandbox), and as {@link ApiClient.call}
+ */
+export async function listSandboxOrders(api: ApiClient, options: RequestOptions = {}): Promise<SandboxOrderSummary[]> {
+  return (await api.call('sandboxOrders', {}, options)).orders;
+}

@@ -63,6 +63,7 @@ const maskOf = (form: string) => maskSecret(plainOf.get(form) ?? form);
  * `123` may be a line number or a price. JSON text stays JSON: a mask holds no quote or backslash.
  */
 export function scrubKnown(text: string): string {
+  text = maskSecretMembers(text);
   if (registry.size === 0) return text;
   let present: string[] | undefined;
   for (const s of registry) {
@@ -95,6 +96,39 @@ export function scrubKnownValue(value: unknown): unknown {
     return v;
   };
   return walk(value);
+}
+
+/**
+ * Masks the values of secret members written as text, whatever the secret: `"cvv":"482"`,
+ * `\"cvv\": 482`, `cvv=482`, `cvc: 482` become `"cvv":"***"` and so on. A service that echoes a
+ * request inside a string (a service name, a message) shows its members this way, and a CVV that
+ * this run never registered (another run's, a file's) is still hidden.
+ */
+function maskSecretMembers(text: string): string {
+  if (!/cv[cv]/i.test(text)) return text;
+  return text.replace(SECRET_MEMBER, (_m, head: string) => `${head}***`);
+}
+
+/** A `cvv`/`cvc`/`cvv2`/`card_cvv` member with its value: the key and separator, then the value (quotes kept in the head). */
+const SECRET_MEMBER = /(\b(?:card_)?(?:cvv2?|cvc)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?)([^"'\\,;{}[\]\s]+)/gi;
+
+/**
+ * A cell of a table or of tab-separated output, scrubbed: secret members and long registered
+ * secrets as in {@link scrubKnown}, card numbers by the Luhn check, and a short registered secret
+ * (a CVV) where it stands as a word inside longer text. A cell that is only digits (a price, a
+ * count) is not masked for being equal to a CVV.
+ */
+export function scrubCell(cell: string): string {
+  let out = scrubKnown(cell);
+  out = out.replace(/\b\d(?:[ -]?\d){12,18}\b/g, (run) => {
+    const digits = run.replace(/\D/g, '');
+    return luhnValid(digits) ? `****${digits.slice(-4)}` : run;
+  });
+  if (/^[\d.,\s]*$/.test(out)) return out;
+  for (const s of registry) {
+    if (s.length <= 4 && out.includes(s)) out = out.replace(new RegExp(`(?<![A-Za-z0-9.,])${escapeRegExp(s)}(?![A-Za-z0-9.,])`, 'g'), '****');
+  }
+  return out;
 }
 
 /** A string with every registered secret masked (short ones only where they stand alone, as a whole word). */

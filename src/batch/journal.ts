@@ -126,7 +126,7 @@ export interface EntryState {
   records: number;
   /** For an order refused by `--max-total`: the limit that refused it, AUD, a decimal string. */
   limit?: string;
-  /** What `journal resolve` last recorded: the order id, or `not_created`. */
+  /** What `journal resolve` recorded about the latest create (a newer create clears it): the order id, or `not_created`. */
   resolvedAs?: string;
   /** The transient ids of the document's shipments, as its create recorded them. */
   transientIds?: string[];
@@ -148,6 +148,8 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
     case 'create_sent':
       s.stage = 'unknown';
       s.unknownStep = r.step;
+      // A resolution answered an earlier create: a newer one is a new question, answered afresh.
+      s.resolvedAs = undefined;
       if (r.transient_ids) s.transientIds = [...r.transient_ids];
       break;
     case 'shipment_created':

@@ -2,7 +2,9 @@
  * The batch's reports for CI: `--report report.json` (every order: input file and line, identity,
  * order id, status, price, tracking numbers, attempts, error), rewritten atomically as results
  * arrive so a killed job still leaves a readable report, and `--junit junit.xml` (one test case per
- * order, failures with the service's message) for CI dashboards, written with xmlbuilder2.
+ * order, failures with the service's message) for CI dashboards, written with xmlbuilder2. A
+ * process stopped at once (a second Ctrl-C) writes both with every result so far as it exits
+ * ({@link ReportWriter.finishNow}).
  */
 import writeFileAtomic from 'write-file-atomic';
 import { scrubKnownValue } from '../api/redact.js';
@@ -24,6 +26,10 @@ interface BatchReport {
 export class ReportWriter {
   private report: BatchReport;
   private lastWrite = 0;
+  /** True once the files were finished (by {@link finish} or {@link finishNow}). */
+  private finished = false;
+  /** xmlbuilder2, loaded as soon as a JUnit file is asked for, so {@link finishNow} can write it at once. */
+  private xml: typeof import('xmlbuilder2') | undefined;
 
   /**
    * `paths.target` gives the run's target when the reports are written (it may change once: a
@@ -35,6 +41,12 @@ export class ReportWriter {
     now: Date = new Date(),
   ) {
     this.report = { started_at: now.toISOString(), orders: [] };
+    if (paths.junit !== undefined) {
+      import('xmlbuilder2').then(
+        (m) => (this.xml = m),
+        () => {},
+      );
+    }
   }
 
   #stampTarget(): void {
@@ -63,9 +75,36 @@ export class ReportWriter {
     }
   }
 
+  /**
+   * Writes both files at once (synchronously) with what is known: every result so far and a
+   * summary counted from them, marked `interrupted` and `stopped_at_once`. For a process that ends
+   * before the batch could finish (a second Ctrl-C or SIGTERM): the reports are complete as far as
+   * the results go, never left a second behind or without their summary. Nothing when the files
+   * were finished already.
+   */
+  finishNow(now: Date = new Date()): void {
+    if (!this.enabled || this.finished) return;
+    this.finished = true;
+    const counts: Record<string, number> = { booked: 0, already_booked: 0, failed: 0, unknown: 0, invalid: 0, still_booking: 0, pending: 0, not_started: 0 };
+    let cents = 0;
+    for (const o of this.report.orders) {
+      counts[o.status] = (counts[o.status] ?? 0) + 1;
+      const total = Number((o as { total?: unknown }).total);
+      if ((o.status === 'booked' || o.status === 'already_booked') && Number.isFinite(total)) cents += Math.round(total * 100);
+    }
+    this.#stampTarget();
+    this.report.finished_at = now.toISOString();
+    this.report.summary = { ...(counts as unknown as Omit<BatchSummary, 'totalCents'>), interrupted: true, total: (cents / 100).toFixed(2) };
+    Object.assign(this.report.summary, { stopped_at_once: true });
+    if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
+    if (this.paths.junit !== undefined && this.xml !== undefined)
+      writeReport(this.paths.junit, junitXml(this.xml.create, scrubKnownValue(this.report) as typeof this.report));
+  }
+
   /** Writes both files with the summary; resolves once they are written. */
   async finish(summary: BatchSummary, now: Date = new Date()): Promise<void> {
-    if (!this.enabled) return;
+    if (!this.enabled || this.finished) return;
+    this.finished = true;
     const { totalCents, ...rest } = summary;
     this.#stampTarget();
     this.report.finished_at = now.toISOString();

@@ -80,6 +80,8 @@ export function resumeFrom(state: EntryState | undefined, options: { maxTotalCen
       return { action: 'over_limit', orderId: state.orderId, state, totalCents };
     }
     if (UNREAD.has(state.error?.code ?? '')) return { action: 'wait', orderId: state.orderId, state };
+    // Cancelled by the person (a declined card, then "cancel the order"): nothing stands; book anew.
+    if (state.error?.code === 'cancelled') return { action: 'book' };
     if (ENDED.has(state.error?.code ?? '')) return { action: 'ended', orderId: state.orderId, state };
     return { action: 'accept', orderId: state.orderId, state };
   }

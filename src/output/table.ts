@@ -4,6 +4,7 @@
  * never split); tab-separated lines in every other format (no header, tabs and line breaks in cells
  * replaced by spaces), so `cut -f` and `awk -F'\t'` work.
  */
+import { scrubCell } from '../api/redact.js';
 import type { IOStreams } from '../io.js';
 import type { OutputFormat } from './format.js';
 import type { fitTable as FitTable } from './fit.js';
@@ -52,9 +53,12 @@ function terminalWidth(io: Pick<IOStreams, 'stdout' | 'env'>): number {
  * Renders rows under `columns` in `format` (see module doc): a table for `table`, tab-separated
  * lines otherwise. Cells are plain
  * text, often from outside (a service's names, a file's values): control characters are shown as
- * escapes, never sent to the terminal; colour comes only from {@link Column.style}.
+ * escapes, never sent to the terminal; colour comes only from {@link Column.style}. Secrets in
+ * cells are masked (`scrubCell` in src/api/redact.ts).
  */
-export function renderTable(io: IOStreams, format: OutputFormat, columns: Column[], rows: string[][]): string {
+export function renderTable(io: IOStreams, format: OutputFormat, columns: Column[], given: string[][]): string {
+  // Cells come from outside: a service may echo a request (card number, CVV) inside a name.
+  const rows = given.map((row) => row.map(scrubCell));
   if (format !== 'table') {
     return rows.map((row) => row.map((cell) => printable(cell.replace(/[\t\r\n]+/g, ' '))).join('\t')).join('\n') + (rows.length ? '\n' : '');
   }

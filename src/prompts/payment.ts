@@ -46,6 +46,15 @@ export async function askPayment(io: PromptIO, o: AskPaymentOptions = {}): Promi
         : await askText(io, { message: 'Stored card id', schema: text(), default: o.defaultCard });
     return { type, credit_card: card };
   }
+  return askNewCard(io);
+}
+
+/**
+ * Asks for a new card (number and CVV typed hidden, expiry, holder name, whether to save it).
+ * @returns the `credit_card` payment object of an accept request
+ */
+export async function askNewCard(io: PromptIO): Promise<PaymentInput> {
+  const type = 'credit_card' as const;
   const card = creditCardRequest(io.now).shape;
   const number = (await io.prompter.password({ message: 'Card number', validate: checkedBy(card.number) })).replace(/[\s-]/g, '');
   const expire = await askText(io, { message: 'Expiry (MM/YY)', schema: card.expire });

@@ -65,7 +65,7 @@ function urlHost(host: string): string {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const resolved = resolveOptions(options);
   // Opening the store checks it first: a state that cannot be read is reported before anything listens.
-  const store = resolved.stateDir === undefined ? memoryStore() : openDiskStore(resolved.stateDir);
+  const store = resolved.stateDir === undefined ? memoryStore() : openDiskStore(resolved.stateDir, { onWait: resolved.onStateWait });
   const state = new SandboxState(resolved.seed, { store, now: resolved.now, processingDelayMs: resolved.processingDelayMs });
   const callbacks = new CallbackSender({
     retries: resolved.callbackRetries,

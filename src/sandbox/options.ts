@@ -39,6 +39,12 @@ export interface SandboxOptions {
    * `shipbook sandbox --state <dir>`). Default: in memory. See `store/disk.ts`.
    */
   stateDir?: string;
+  /**
+   * Told once per transaction that finds the on-disk state's lock held by another live process (a
+   * process paused or slow) and waits for it: the holder in words (pid, host, since, command) and
+   * how long it waits at most, ms. Default: a line to `log`.
+   */
+  onStateWait?: (holder: string, waitMs: number) => void;
   /** Faults injected into the service's operations, every route but `/_sandbox/` (see `faults.ts`); none by default. */
   faults?: SandboxFaults;
   /**
@@ -73,6 +79,7 @@ export interface ResolvedSandboxOptions {
   logRequests: boolean;
   seed: number;
   stateDir: string | undefined;
+  onStateWait: (holder: string, waitMs: number) => void;
   faults: SandboxFaults;
   announce: boolean;
 }
@@ -96,6 +103,9 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
     logRequests: options.log !== undefined,
     seed: options.seed ?? randomInt(1, 2 ** 31),
     stateDir: options.stateDir,
+    onStateWait:
+      options.onStateWait ??
+      ((holder, waitMs) => options.log?.(`state ${options.stateDir ?? ''} is held by ${holder}: waiting for it (up to ${Math.round(waitMs / 1000)} s)`)),
     faults: options.faults ?? {},
     announce: options.announce ?? false,
   };

@@ -132,7 +132,7 @@ describe('a create whose answer was lost', () => {
       .exec(error.suggestion)![1]!
       .split(' ')
       .map((a) => a.replace(/^'|'$/g, ''));
-    const resolved = await runShipbook([...resolve.slice(0, -2), '--not-created'], { env });
+    const resolved = await runShipbook([...resolve.slice(0, -2), '--not-created', '--yes'], { env });
     expect(resolved.code, resolved.stderr).toBe(0);
     const third = await runShipbook(['book', ORDER], { env });
     expect(third.code).toBe(5);

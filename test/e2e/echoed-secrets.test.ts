@@ -63,6 +63,30 @@ describe('a service that echoes the request in its answers', () => {
     expect(server.requests.some((q) => q.body.includes(`"cvv":"${CVV}"`))).toBe(true);
   });
 
+  it('never shows them in tab-separated or table output when the echo stands in a service name', async () => {
+    const echoed = {
+      ...ORDER,
+      status: 'ACC',
+      shipments: [{ id: 'SHP-E1', status: 'ACC', transient_id: 'T1', service: { code: 'EXP', name: '{{request}}' } }],
+    };
+    const runs: CliResult[] = [];
+    for (const php of [false, true]) {
+      server.set('POST /orders/', { mode: 'echo', result: { order: { ...echoed, status: 'NEW' } }, php });
+      server.set('PUT /orders/ORD-ECHO1/accept/', { mode: 'echo', result: { order: echoed }, php });
+      server.set('GET /orders/ORD-ECHO1/', { mode: 'echo', result: { order: echoed }, php });
+      for (const format of [[], ['--output', 'tsv'], ['--output', 'table'], ['--debug', '--output', 'table']]) {
+        runs.push(await runCli(['order', 'accept', 'ORD-ECHO1', '--payment-file', 'fixtures/payments/credit-card.yaml', ...format], { env: env() }));
+      }
+    }
+    for (const r of runs) {
+      expect(r.code, r.stderr).toBe(0);
+      // The shipments' table did print the echoed service name (scrubbed), so the check looked at it.
+      expect(r.stdout).toContain('SHP-E1');
+      expect(r.stdout).toMatch(/cvv/);
+      expect(leaks(r.stdout + r.stderr), r.stdout + r.stderr).toEqual([]);
+    }
+  }, 120_000);
+
   it('scrubs an error that echoes the request before cutting it, also PHP-escaped', async () => {
     const runs: CliResult[] = [];
     for (let cut = 90; cut <= 125; cut += 7) {

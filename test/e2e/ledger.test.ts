@@ -242,7 +242,13 @@ describe('journal resolve', () => {
     expect(shown.orders[0]).toMatchObject({ stage: 'unknown' });
     expect(shown.orders[0]!.known).toContain('the order may exist');
     const id = shown.orders[0]!.id;
-    expect((await runShipbook(['journal', 'resolve', id, '--not-created'], { env })).code).toBe(0);
+    // A service that cannot list its orders: the claim cannot be checked, so it needs --yes without a terminal.
+    const unchecked = await runShipbook(['journal', 'resolve', id, '--not-created'], { env });
+    expect(unchecked.code).toBe(2);
+    expect(unchecked.stderr).toContain('"not created" cannot be checked');
+    expect(unchecked.stderr).toContain('paid twice');
+    expect(unchecked.stderr).toContain(`shipbook journal resolve ${id} --not-created --yes`);
+    expect((await runShipbook(['journal', 'resolve', id, '--not-created', '--yes'], { env })).code).toBe(0);
     const contradiction = await runShipbook(['journal', 'resolve', id, '--order', 'ORD-ABCDEFGH'], { env });
     expect(contradiction.code).toBe(2);
     expect(contradiction.stderr).toContain(`${id} is already recorded as not created (an earlier journal resolve)`);

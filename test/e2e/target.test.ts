@@ -176,7 +176,9 @@ describe("a profile pointing at `shipbook sandbox` is marked from the server's a
     expect(tsv.stdout.split('\n')[0]).toBe(SANDBOX_LINE);
     expect(tsv.stderr).toContain(`[service] ${url} (profile ci, key ****ltin)`);
     expect(tsv.stderr).toContain(`[sandbox] ${url} announces itself as a shipbook sandbox: simulated service, nothing is really booked`);
-    expect(tsv.stderr.trimEnd().split('\n').at(-1)).toBe(`${CLOSING}: this run booked on the sandbox at ${url}, a simulated service`);
+    expect(tsv.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `${CLOSING}: this run created orders or shipments, none accepted, on the sandbox at ${url}, a simulated service`,
+    );
 
     const json = await runShipbook(['book', ORDER, '--json'], { env: { CI: 'true', SHIPBOOK_CONFIG_DIR: config } });
     expect(json.code, json.stderr).toBe(0);

@@ -121,7 +121,9 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     expect(screen).toMatch(/processed order ORD-\w+ booked/);
     // The last line before the shell's is the command that books the saved file again.
     const lines = screen.slice(0, screen.indexOf('__EXIT=')).trimEnd().split('\n');
-    expect(lines.at(-1)).toBe(`Saved the order as ${saved} (no payment details); book it again with: shipbook book ${saved}`);
+    expect(lines.at(-1)).toBe(
+      `Saved the order as ${saved} (no payment details). "shipbook book ${saved}" shows or continues this booking; a new shipment of it is booked only with: shipbook book ${saved} --again`,
+    );
     expect(readFileSync(saved, 'utf8')).toContain(`transient_id: ${ref}`);
     const again = await runCli(['validate', saved], { env });
     expect(again.code, again.stdout).toBe(0);

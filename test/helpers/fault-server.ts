@@ -15,6 +15,7 @@
  * - `echo`: answers `status` (default 200) with the envelope and the given `result`, plus the
  *   request repeated: its `authorization` header and body in `result.echo`, in each object member
  *   of `result` (`result.order.echo`) and in the message;
+ *   a string `{{request}}` anywhere in `result` (a service name …) becomes the request body as text;
  *   with `php`, every `/` of the answer escaped as `\/` (PHP's json_encode); with `raw`, the
  *   answer is not an envelope but text: `prefix` then the request.
  */
@@ -152,11 +153,20 @@ export async function startFaultServer(): Promise<FaultServer> {
           // not JSON: echoed as text
         }
         const echo = { authorization: req.headers.authorization, request };
+        const inText = (v: unknown): unknown =>
+          v === '{{request}}'
+            ? body
+            : Array.isArray(v)
+              ? v.map(inText)
+              : v !== null && typeof v === 'object'
+                ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inText(x)]))
+                : v;
+        const result = inText(fault.result ?? {}) as Record<string, unknown>;
         let text = fault.raw
           ? `${fault.prefix ?? ''}${req.headers.authorization} ${body}`
           : envelope(status, `${fault.prefix ?? 'OK'} ${req.headers.authorization} ${body}`, {
               // Also inside each member of the result (the order …), where a client that passes unknown fields through would print it.
-              ...Object.fromEntries(Object.entries(fault.result ?? {}).map(([k, v]) => [k, v !== null && typeof v === 'object' ? { ...v, echo } : v])),
+              ...Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v !== null && typeof v === 'object' ? { ...v, echo } : v])),
               echo,
             });
         if (fault.php) text = text.replace(/\//g, '\\/');

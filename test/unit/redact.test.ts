@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecret, redactText, redactValue } from '../../src/api/redact.js';
+import { clearSecrets, maskSecret, redactText, redactValue, registerSecret, scrubCell, scrubKnown } from '../../src/api/redact.js';
 
 describe('secrets are never shown in full', () => {
   it('masks keys to their last four characters', () => {
@@ -22,5 +22,23 @@ describe('secrets are never shown in full', () => {
   it('scrubs listed secrets and Luhn-valid card numbers from free text', () => {
     const text = redactText('key sk_test_0123456789abcdef card 4111 1111 1111 1111 order 1234567890123', ['sk_test_0123456789abcdef']);
     expect(text).toBe('key ****cdef card ****1111 order 1234567890123');
+  });
+
+  it('masks secret members written as text, by key, whatever their value', () => {
+    expect(scrubKnown('name {"cvv":"482","x":1}')).toBe('name {"cvv":"***","x":1}');
+    expect(scrubKnown('name {\\"cvv\\": 482}')).toBe('name {\\"cvv\\": ***}');
+    expect(scrubKnown('cvc=9876; card_cvv: 111')).toBe('cvc=***; card_cvv: ***');
+    // A schema's member is not a value.
+    expect(scrubKnown('"cvv": {')).toBe('"cvv": {');
+  });
+
+  it('masks a short registered secret inside a cell, not a cell that is only a number', () => {
+    clearSecrets();
+    registerSecret('482');
+    registerSecret('4111111111111111');
+    expect(scrubCell('Express (echo: 482 / 4111 1111 1111 1111)')).toBe('Express (echo: **** / ****1111)');
+    expect(scrubCell('482')).toBe('482');
+    expect(scrubCell('482.50')).toBe('482.50');
+    clearSecrets();
   });
 });

@@ -5,8 +5,9 @@
  * twice; `--report`, `--junit`, `--shard i/n`, `--skip-invalid`; exit 8 when some orders failed
  * or are unknown. The work is src/batch/; this file maps flags and prints.
  */
+import { storageCode, storageHint } from '../../storage.js';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
 import type { BatchInputOptions } from '../../batch/inputs.js';
 import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
@@ -171,8 +172,12 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       });
     }
     if (err instanceof JournalUnusableError) {
+      const code = storageCode(err);
       throw new ShipbookError('journal_unusable', `${err.message}; nothing was sent`, err.exitCode, {
-        suggestion: 'Give the batch a journal it can write: --journal <file> in a directory you own (not a file, not read-only).',
+        suggestion:
+          code !== undefined
+            ? storageHint(code, dirname(err.path), 'run the same command again (or give --journal <file> on another disk)')
+            : 'Give the batch a journal it can write: --journal <file> in a directory you own (not a file, not read-only).',
         cause: err,
       });
     }
@@ -193,6 +198,15 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const api = (await ctx.api()).withOptions({ connections: o.concurrency, signal: undefined });
   ctx.defer(() => api.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
+  // A second Ctrl-C ends the process at once: the reports are finished as it exits.
+  const stoppedAtOnce = () => {
+    try {
+      reports.finishNow();
+    } catch {
+      // The disk refused them: the journal still says where every order stands.
+    }
+  };
+  process.once('exit', stoppedAtOnce);
   const progress = batchProgress(io, ctx.output.choice, check.valid + (o.skipInvalid ? check.invalid.length : 0));
   // Without a progress line on stderr, the lines of the orders are written once per turn.
   const writes = io.stderrIsTTY ? undefined : batchWrites(io);
@@ -238,6 +252,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         },
       },
     );
+  } catch (err) {
+    process.off('exit', stoppedAtOnce);
+    throw err;
   } finally {
     unsubscribe();
     writes?.stop();
@@ -245,6 +262,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   progress.stop();
   const reason = ctx.signal.aborted ? String(ctx.signal.reason) : undefined;
   const exitCode = batchExitCode(summary, reason);
+  process.off('exit', stoppedAtOnce);
   await reports.finish(summary);
   await csvReport?.finish();
   orders.end((collected) => {

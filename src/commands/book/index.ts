@@ -36,9 +36,12 @@ import { prepareBooking, type BookOptions } from '../common/book-common.js';
 import { addPaymentOptions } from '../common/payment-options.js';
 import { addWaitOptions, waitSettings, type WaitFlags } from '../common/wait-options.js';
 import { withWarnings } from '../common/warnings.js';
-import { fetchOrder, type OrderPaths } from '../../api/orders.js';
+import { cancelOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
+import { registerSecret } from '../../api/redact.js';
+import { askNewCard } from '../../prompts/payment.js';
+import { paymentRequest, type PaymentRequest } from '../../schema/payment.js';
 import type { ApiClient } from '../../api/client.js';
-import { EXIT, ShipbookError, type ExitCode } from '../../errors.js';
+import { ApiError, EXIT, ShipbookError, type ExitCode } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { shellCommand } from '../../shell.js';
 
@@ -87,8 +90,11 @@ async function runBook(
           loaded,
           withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined,
         });
+  // A guided booking saved as a file is recorded under that file's name and identity.
+  const recordedFile = input?.savedAs ?? o.file ?? '(prompts)';
+  const identityData = input?.document ?? loaded?.data ?? { order: input?.order };
   const doc: BookingDocument = input
-    ? { kind: 'regular', order: input.order, file: o.file ?? '(prompts)' }
+    ? { kind: 'regular', order: input.order, file: recordedFile }
     : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
   const prepared = await prepareBooking({ ...o, file: o.file ?? '(prompts)' }, ctx);
   const { api, waiter, progress } = prepared;
@@ -101,7 +107,7 @@ async function runBook(
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
     // What the ledger says decides what a real run would do with this document (the engine's table).
     const get = peekLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
-    const hash = contentHash(loaded?.data ?? { order: input?.order });
+    const hash = contentHash(identityData);
     let n = 1;
     while ((get(`${hash}-${n + 1}`)?.records ?? 0) > 0) n++;
     const known = get(`${hash}-${n}`);
@@ -114,7 +120,7 @@ async function runBook(
   const target = await ctx.targetId();
   const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])) });
   ctx.defer(() => ledger.close());
-  const identity = singleIdentity(ledger, loaded?.data ?? { order: input?.order }, o.again === true);
+  const identity = singleIdentity(ledger, identityData, o.again === true);
   const profile = await ctx.profile();
   // The claim: this run takes the document in the ledger before anything is sent; another run
   // booking it right now (another terminal, a batch) is waited for, and its outcome decides.
@@ -152,27 +158,40 @@ async function runBook(
   };
   ctx.signal.addEventListener('abort', onStop, { once: true });
   ctx.defer(() => ctx.signal.removeEventListener('abort', onStop));
-  const outcome = await bookEntry({ id: identity.id, file: doc.file ?? '(prompts)', doc }, resume, {
-    api: sending,
-    ledger,
-    paths: profile.paths,
-    accept,
-    checkPrice: async (order) => (await import('../common/order-input.js')).checkMaxTotal(ctx, order, input?.maxTotalCents),
-    // An order an earlier run accepted sent its callback to that run's receiver: wait by polling.
-    waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
-    now: () => ctx.now().getTime(),
-    stop: ctx.signal,
-    onEvent: (e) => progress.onEvent(e),
-  })
-    // Refused by --max-total: the order is cancelled, so there is nothing to continue (no hint).
-    .catch((err: unknown) => {
-      throw err instanceof BookingStoppedError && err.cause instanceof LimitRefusedError ? err.cause : err;
-    })
-    .finally(() => {
-      // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
-      progress.settle();
-      progress.close();
+  const engine = (from: Resume) =>
+    bookEntry({ id: identity.id, file: recordedFile, doc }, from, {
+      api: sending,
+      ledger,
+      paths: profile.paths,
+      accept,
+      checkPrice: async (order) => (await import('../common/order-input.js')).checkMaxTotal(ctx, order, input?.maxTotalCents),
+      // An order an earlier run accepted sent its callback to that run's receiver: wait by polling.
+      waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
+      now: () => ctx.now().getTime(),
+      stop: ctx.signal,
+      onEvent: (e) => progress.onEvent(e),
     });
+  let outcome: Awaited<ReturnType<typeof engine>>;
+  try {
+    for (let from = resume; ;) {
+      try {
+        outcome = await engine(from);
+        break;
+      } catch (err) {
+        // A card declined in a guided booking: another card, the credit account or cancel, in this run.
+        const next = input?.payment !== undefined ? await afterDecline(err, input, ledger, identity.id, ctx) : undefined;
+        if (next === undefined) throw err;
+        from = next;
+      }
+    }
+  } catch (err) {
+    // Refused by --max-total: the order is cancelled, so there is nothing to continue (no hint).
+    throw err instanceof BookingStoppedError && err.cause instanceof LimitRefusedError ? err.cause : err;
+  } finally {
+    // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
+    progress.settle();
+    progress.close();
+  }
   if (outcome.status !== 'booked') return;
   const { order, childIds, warnings } = outcome;
   // The service's numbers got a second look: what does not add up is said on stderr, with both
@@ -184,6 +203,58 @@ async function runBook(
     if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, order, children);
     else printOrder(io, ctx.output.format, order);
   });
+}
+
+/**
+ * After a card was declined at acceptance in a guided booking (the payment was asked at the
+ * prompt), asks what to do with the order that was created and not paid, as a checkout does: try
+ * another card, pay by the credit account (both accept the same order again, never create
+ * another), or cancel the order (cancelled at the service and recorded in the ledger, so the next
+ * book of the same answers books anew).
+ * @returns how to go on (accept the order again), or undefined when `err` is not a decline or there is no terminal
+ * @throws ShipbookError `cancelled` (exit 3) when the person cancels the order
+ */
+async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, ledger: Ledger, id: string, ctx: Context): Promise<Resume | undefined> {
+  const { io } = ctx;
+  const detail = err instanceof BookingStoppedError ? err.cause : err;
+  if (!io.canPrompt || !(detail instanceof ApiError) || detail.status !== 402) return undefined;
+  // The order the ledger knows as created and not accepted (the decline was recorded before this).
+  const state = ledger.get(id);
+  const orderId = state?.orderId;
+  if (orderId === undefined || resumeFrom(state).action !== 'accept') return undefined;
+  io.err(`${paint(io, 'yellow', 'declined:')} ${detail.message}. Order ${orderId} is created and not accepted: nothing was paid.\n`);
+  const prompts = { prompter: ctx.prompter(), say: (t: string) => io.err(`${t}\n`), now: () => ctx.now() };
+  const choice = await ctx.prompter().select<'card' | 'credit' | 'cancel'>({
+    message: 'The card was declined. What now?',
+    choices: [
+      { name: 'try another card', value: 'card' },
+      { name: 'the credit account (ship now, pay later)', value: 'credit' },
+      { name: `cancel the order (${orderId})`, value: 'cancel' },
+    ],
+    default: 'card',
+  });
+  if (choice === 'cancel') {
+    const profile = await ctx.profile();
+    await cancelOrder(await ctx.api(), orderId, profile.paths);
+    ledger.append({
+      id,
+      event: 'failed',
+      created: true,
+      error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: EXIT.API },
+    });
+    await ledger.written();
+    throw new ShipbookError('cancelled', `not booked: the card was declined and order ${orderId} was cancelled; nothing was paid`, EXIT.API, {
+      suggestion: 'Book the same order again when you have a card that is accepted, or pay by the credit account.',
+    });
+  }
+  const typed = choice === 'credit' ? { type: 'credit' as const } : await askNewCard(prompts);
+  const card = (typed as { credit_card?: unknown }).credit_card;
+  if (card !== null && typeof card === 'object') {
+    registerSecret((card as { number?: string }).number);
+    registerSecret((card as { cvv?: string }).cvv);
+  }
+  input.payment = paymentRequest(() => ctx.now()).parse(typed);
+  return resumeFrom(ledger.get(id));
 }
 
 /** What `--again` pastes as: the same command for the same file (or the prompts) with `--again`. */
@@ -292,7 +363,7 @@ export function bookCommand(ctx: Context): Command {
         )
         .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
         .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
-        .option('--save-as <file>', 'write the order (without payment) as a file that books again without prompts')
+        .option('--save-as <file>', 'write the order (without payment) as a file, recorded as this booking: booking the file again needs --again')
         .option(
           '--again',
           'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing',

@@ -22,7 +22,8 @@ import { PromptInterruptedError } from '../../prompter.js';
 import { shellCommand } from '../../shell.js';
 import { askPayment } from '../../prompts/payment.js';
 import { storedCardChoices } from './stored-card.js';
-import { askSaveAs, saveDocument } from '../../prompts/save.js';
+import { askSaveAs, saveDocument, savedDocumentText } from '../../prompts/save.js';
+import { parseInput } from '../../input/load.js';
 import { parseServiceFlag, type ServiceChoice } from '../../prompts/service.js';
 import { askAtSummary, renderSummary, type EditablePart } from '../../prompts/summary.js';
 import type { CreateOrderRequest } from '../../schema/order.js';
@@ -49,6 +50,14 @@ interface OrderInput {
   payment?: PaymentRequest;
   /** The `--max-total` limit in cents. */
   maxTotalCents?: number;
+  /**
+   * When prompts completed the order: the document as a file of it reads back (the `--save-as`
+   * file's content, also when nothing was saved), so the booking is recorded under the identity
+   * that `shipbook book <saved file>` finds (src/batch/identity.ts `contentHash`).
+   */
+  document?: unknown;
+  /** The file the order was saved as (`--save-as`, or the answer to the last question). */
+  savedAs?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -95,11 +104,16 @@ export async function readOrderInput(
   const shipments =
     isObject(doc.data) && isObject(doc.data.order) && Array.isArray(doc.data.order.shipments) ? (doc.data.order.shipments as unknown[]) : undefined;
   const missing = (shipments ?? []).flatMap((s, i) => (isObject(s) ? missingParts(s, ['order', 'shipments', i]) : []));
+  const words = o.command.replace(/^shipbook\s+/, '').split(' ');
   const savedAs = (saveAs: string) =>
     // Said last, under the booked order, so the line to paste is the last thing on the screen.
     ctx.defer(() =>
       io.err(
-        `Saved the order as ${saveAs} (no payment details); book it again with: ${shellCommand(...o.command.replace(/^shipbook\s+/, '').split(' '), saveAs)}\n`,
+        words[0] === 'book'
+          ? // The booking is recorded under the saved file's identity: running the file shows this
+            // booking (or continues it); a second, paid shipment needs --again.
+            `Saved the order as ${saveAs} (no payment details). "${shellCommand(...words, saveAs)}" shows or continues this booking; a new shipment of it is booked only with: ${shellCommand(...words, saveAs, '--again')}\n`
+          : `Saved the order as ${saveAs} (no payment details); use it again with: ${shellCommand(...words, saveAs)}\n`,
       ),
     );
   if (missing.length === 0 && resumed === undefined) {
@@ -333,7 +347,18 @@ class GuidedOrder {
         this.chosen.delete(choice.shipment);
         this.io.say('The price depends on the route, packages and goods: the service is asked again.');
       }
-      await this.complete(choice.shipment, previous);
+      const chosenBefore = this.chosen.get(choice.shipment);
+      try {
+        await this.complete(choice.shipment, previous);
+      } catch (err) {
+        // A change abandoned half-way (Ctrl-C) leaves the shipment as it was: the draft keeps the old part.
+        if (err instanceof PromptInterruptedError) {
+          for (const key of Object.keys(s)) delete s[key];
+          Object.assign(s, previous);
+          if (chosenBefore) this.chosen.set(choice.shipment, chosenBefore);
+        }
+        throw err;
+      }
     }
   }
 }
@@ -354,6 +379,8 @@ async function finish(
     await saveDocument(saveAs, doc.data, `${o.command} ${saveAs}`, ctx.now());
     savedAs(saveAs);
   }
+  // The document as the saved file reads back: the identity the booking is recorded under.
+  const document = parseInput(saveAs ?? '(prompts)', Buffer.from(savedDocumentText(doc.data, o.command, ctx.now()))).data;
   let payment: PaymentRequest | undefined;
   if (prompts && o.withPayment) {
     const profile = await ctx.profile();
@@ -376,7 +403,13 @@ async function finish(
     }
     payment = paymentRequest(() => ctx.now()).parse(typed);
   }
-  return { order, ...(payment ? { payment } : {}), ...(maxTotalCents !== undefined ? { maxTotalCents } : {}) };
+  return {
+    order,
+    document,
+    ...(saveAs !== undefined ? { savedAs: saveAs } : {}),
+    ...(payment ? { payment } : {}),
+    ...(maxTotalCents !== undefined ? { maxTotalCents } : {}),
+  };
 }
 
 /** Refuses (cancels) a created order above `--max-total`: exit 9 with the price and the limit. */

@@ -4,14 +4,16 @@
  * settle an **unknown** one (a create whose answer never came) once the user has found out what
  * became of it.
  */
-import { resolve as resolvePath } from 'node:path';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { storageCode, storageHint } from '../../storage.js';
 import { Command } from 'commander';
 import { JournalLockedError, journalTarget, readJournal, type EntryState } from '../../batch/journal.js';
-import { fetchOrder } from '../../api/orders.js';
+import { fetchOrder, listSandboxOrders, type SandboxOrderSummary } from '../../api/orders.js';
+import { paint } from '../../output/style.js';
 import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
-import { ApiError, EXIT, ShipbookError, UsageError } from '../../errors.js';
+import { ApiError, EXIT, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
 import { Ledger, ledgerPath } from '../../ledger/ledger.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
@@ -165,7 +167,10 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
  * and carries the document's transient ids), or not created. Refuses to contradict an earlier
  * answer (or an order the ledger knows) without `force`.
  */
-async function runJournalResolve(o: { journal?: string; entry: string; order?: string; notCreated: boolean; force: boolean }, ctx: Context): Promise<void> {
+async function runJournalResolve(
+  o: { journal?: string; entry: string; order?: string; notCreated: boolean; force: boolean; yes?: boolean },
+  ctx: Context,
+): Promise<void> {
   if ((o.order === undefined) === !o.notCreated) throw new UsageError('give either --order <order id> or --not-created');
   const target = await ctx.targetId();
   let ledger: Ledger;
@@ -196,13 +201,24 @@ async function runJournalResolve(o: { journal?: string; entry: string; order?: s
       );
     }
     if (o.order !== undefined) await checkOrder(ctx, o.order, entry, target, o.force);
+    else if (!(await checkNotCreated(ctx, entry, target, o))) return;
     const state = ledger.append({
       id: entry.id,
       event: 'resolved',
       ...(o.order ? { order_id: o.order } : { not_created: true }),
       ...(o.force && earlier !== undefined ? { forced: true } : {}),
     });
-    await ledger.durable();
+    try {
+      await ledger.durable();
+    } catch (err) {
+      // A disk that cannot take the record: said with what to do, and that nothing was recorded.
+      const code = storageCode(err);
+      if (code === undefined || !(err instanceof Error)) throw err;
+      throw new ShipbookError('storage', `${err.message.replace(/; not recorded: .*$/, '')}; nothing was recorded`, EXIT.STORAGE, {
+        suggestion: storageHint(code, dirname(ledger.path), `run the same "${shellCommand('journal', 'resolve')}" again`),
+        cause: err,
+      });
+    }
     ctx.output.write({ resolved: row(state, o.journal) }, () => {
       ctx.io.err(
         o.order
@@ -242,6 +258,66 @@ async function checkOrder(ctx: Context, orderId: string, entry: EntryState, targ
   }
 }
 
+/**
+ * Checks a claim that the document was not created, before it is recorded: a wrong one makes the
+ * next book create a second order, paid twice. A shipbook sandbox lists its orders
+ * (`GET /_sandbox/orders/`): the claim is refused when one of them carries a transient id the
+ * document's create sent. A real service has no search by reference: that is said, with the cost
+ * of a wrong claim, and the claim is asked for again on a terminal (default no) or needs `--yes`.
+ * @returns false when the person answered no (nothing is recorded)
+ * @throws UsageError (exit 2) when the sandbox holds such an order (unless `force`), or when it
+ *   cannot be checked and there is neither a terminal nor `--yes`
+ */
+async function checkNotCreated(ctx: Context, entry: EntryState, target: string, o: { journal?: string; force: boolean; yes?: boolean }): Promise<boolean> {
+  const { io } = ctx;
+  const refs = entry.transientIds ?? [];
+  const label = targetLabel(target);
+  let unchecked: string;
+  if (refs.length === 0) {
+    unchecked = `its shipments carry no reference (transient_id), so the orders at ${label} cannot be matched to it`;
+  } else {
+    let orders: SandboxOrderSummary[] | undefined;
+    let unreadable: string | undefined;
+    try {
+      orders = await listSandboxOrders(await ctx.api(), { retry: 'safe' });
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      const why = err instanceof Error ? err.message : String(err);
+      ctx.debugLog(`the list of orders (GET /_sandbox/orders/) could not be read: ${why}`);
+      // A service without the list answers 404 (or something that is not a list); anything else is a list that could not be read now.
+      if (!(err instanceof ProtocolError) && !(err instanceof ApiError && (err.status === 404 || err.status === 405))) unreadable = why;
+    }
+    if (orders !== undefined) {
+      const carrying = orders.filter((order) => order.shipments.some((sh) => typeof sh.transient_id === 'string' && refs.includes(sh.transient_id)));
+      if (carrying.length > 0 && !o.force) {
+        const first = carrying[0]!;
+        const which = carrying.map((order) => `${order.id} (${order.status})`).join(', ');
+        throw new UsageError(
+          `not recorded: ${entry.id} was created: ${label} holds order${carrying.length === 1 ? '' : 's'} ${which} carrying its reference${refs.length === 1 ? '' : 's'} ${refs.join(', ')}`,
+          { suggestion: `Record that order with: ${resolveCommand(entry.id, o.journal, ['--order', first.id])}` },
+        );
+      }
+      if (carrying.length === 0) io.err(`Checked: no order at ${label} carries the reference${refs.length === 1 ? '' : 's'} ${refs.join(', ')}.\n`);
+      return true;
+    }
+    unchecked =
+      unreadable !== undefined
+        ? `the list of orders at ${label} could not be read (${unreadable})`
+        : `${label} has no list of orders to look the reference${refs.length === 1 ? '' : 's'} ${refs.join(', ')} up in (the booking interface has no search by reference)`;
+  }
+  if (o.yes || o.force) return true;
+  const cost = `if an order was created after all, the next book of its input creates a second one, paid twice`;
+  if (!io.canPrompt) {
+    throw new UsageError(`not recorded: "not created" cannot be checked: ${unchecked}; ${cost}`, {
+      suggestion: `Check the service's own records (its orders of that time${refs.length > 0 ? `, references ${refs.join(', ')}` : ''}), then confirm with: ${resolveCommand(entry.id, o.journal, ['--not-created', '--yes'])}`,
+    });
+  }
+  io.err(`${paint(io, 'yellow', 'note:')} "not created" cannot be checked: ${unchecked}. ${cost[0]!.toUpperCase()}${cost.slice(1)}.\n`);
+  const yes = await ctx.prompter().confirm({ message: `Record ${entry.id} as not created?`, default: false });
+  if (!yes) io.err('Nothing was recorded.\n');
+  return yes;
+}
+
 /** The `journal` command group. */
 export function journalCommand(ctx: Context): Command {
   const journalOption = ['--journal <file>', 'a journal file a batch kept (--journal of book); default the ledger of the target'] as const;
@@ -268,18 +344,19 @@ export function journalCommand(ctx: Context): Command {
       new Command('resolve')
         .summary('settle an unknown document: it was created as --order, or --not-created')
         .description(
-          "A create whose answer never came is unknown: no book sends it again by itself. Once you know what became of it, record it here (an --order is checked at the service: it must exist and carry the document's transient ids); the next book continues from there. An earlier, different answer is kept unless --force.",
+          "A create whose answer never came is unknown: no book sends it again by itself. Once you know what became of it, record it here (an --order is checked at the service: it must exist and carry the document's transient ids); the next book continues from there. --not-created is checked against a sandbox's list of orders (refused when one carries the document's transient ids); a real service cannot be searched by reference, so it is asked for again on a terminal, or needs --yes. An earlier, different answer is kept unless --force.",
         )
         .argument('<entry>', 'the document\'s identity (or its first characters), from "shipbook journal show"')
         .option('--order <order-id>', 'it was created: the id of the order the service has')
         .option('--not-created', 'it was not created: the next book creates it', false)
-        .option('--force', 'record the answer even though it contradicts an earlier one', false)
+        .option('--force', 'record the answer even though it contradicts an earlier one, or an order the sandbox holds', false)
+        .option('-y, --yes', 'confirm --not-created where it cannot be checked (a real service has no search by reference); asked on a terminal', false)
         .option(...journalOption)
         .addHelpText(
           'after',
-          '\nExamples:\n  shipbook journal resolve 3f9c2a1b7d4e5f60-1 --order ORD-1A2B3C4D\n  shipbook journal resolve 3f9c2a1b --not-created\n',
+          '\nExamples:\n  shipbook journal resolve 3f9c2a1b7d4e5f60-1 --order ORD-1A2B3C4D\n  shipbook journal resolve 3f9c2a1b --not-created\n  shipbook journal resolve 3f9c2a1b --not-created --yes   # a real service: checked by hand\n',
         )
-        .action((entry: string, flags: { journal?: string; order?: string; notCreated: boolean; force: boolean }) =>
+        .action((entry: string, flags: { journal?: string; order?: string; notCreated: boolean; force: boolean; yes: boolean }) =>
           runJournalResolve(
             {
               ...(flags.journal !== undefined ? { journal: resolvePath(flags.journal) } : {}),
@@ -287,6 +364,7 @@ export function journalCommand(ctx: Context): Command {
               order: flags.order,
               notCreated: flags.notCreated,
               force: flags.force,
+              yes: flags.yes,
             },
             ctx,
           ),

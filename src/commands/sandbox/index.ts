@@ -10,7 +10,7 @@ import { DEFAULT_JOURNAL_PATTERN, defaultJournalPath, ledgerPath } from '../../l
 import { targetId } from '../../config/target.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { EXIT, ShipbookError, UsageError } from '../../errors.js';
 import { parseDuration } from '../../input/flags.js';
 
 /** Options of `sandbox`. */
@@ -114,7 +114,15 @@ async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise
       }));
       await store.close();
     } catch (err) {
-      throw builtinStateError(err);
+      const wrapped = builtinStateError(err);
+      // Reading the state takes its lock, a small file: a full disk refuses even that.
+      if (wrapped instanceof ShipbookError && wrapped.code === 'storage') {
+        throw new ShipbookError('storage', `cannot read the sandbox state (reading takes its lock, a file in ${dir}): ${wrapped.message}`, EXIT.STORAGE, {
+          ...(wrapped.suggestion !== undefined ? { suggestion: wrapped.suggestion } : {}),
+          cause: err,
+        });
+      }
+      throw wrapped;
     }
   }
   ctx.output.write(status, () => {

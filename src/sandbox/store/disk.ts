@@ -52,8 +52,12 @@ interface Entry {
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** How long a transaction waits for another process's, ms, before the store answers that it is busy. */
-const LOCK_WAIT_MS = 60_000;
+/**
+ * How long a transaction waits for another process's, ms, before the store answers that it is busy
+ * (HTTP 503, naming the holder): well within a client's wait for an answer (30 s for shipbook's),
+ * so a request that waited is answered "not done", never left without an answer.
+ */
+const LOCK_WAIT_MS = 20_000;
 
 /** File system errors that mean the disk cannot take the write: answered as a full store, not an internal error. */
 const STORAGE_FAULTS: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG']);
@@ -61,14 +65,26 @@ const STORAGE_FAULTS: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 
 /**
  * Writes one record's text to `path` (a temporary file: the caller renames it into place; not
  * flushed: the sandbox simulates a service). `SHIPBOOK_TEST_STORE_SPACE=<bytes>` (tests of
- * a full disk only) fails a write with ENOSPC once the state directory's records hold that many bytes.
+ * a full disk only) fails a write with ENOSPC once the state directory's records hold that many
+ * bytes, and then the lock of a transaction too (a file, which a full disk refuses).
  */
 function writeRecord(dir: string, path: string, text: string): void {
-  const limit = Number(process.env.SHIPBOOK_TEST_STORE_SPACE);
-  if (Number.isFinite(limit) && limit > 0 && limit < Infinity && storedBytes(dir) + Buffer.byteLength(text) > limit) {
-    throw Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC', errno: -28, syscall: 'write', path });
-  }
+  if (!testSpaceFor(dir, Buffer.byteLength(text))) throw noSpace(path);
   writeFileSync(path, text, { mode: 0o600 });
+}
+
+/**
+ * False when `SHIPBOOK_TEST_STORE_SPACE=<bytes>` (tests of a full disk only) is set and `bytes`
+ * more would take the state's records past it; true otherwise. A lock (a small file) needs one byte.
+ */
+function testSpaceFor(dir: string, bytes: number): boolean {
+  const limit = Number(process.env.SHIPBOOK_TEST_STORE_SPACE);
+  return !(Number.isFinite(limit) && limit > 0 && limit < Infinity && storedBytes(dir) + bytes > limit);
+}
+
+/** The error of a write the disk refused for want of space, as Node.js gives it. */
+function noSpace(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC', errno: -28, syscall: 'write', path });
 }
 
 /** Bytes held by the records under a state directory (for {@link writeRecord}'s test limit). */
@@ -86,8 +102,11 @@ function storedBytes(dir: string): number {
   return total;
 }
 
-/** Opens (creating when absent) the store in `dir`. @throws StoreCorruptError when the marker cannot be read */
-export function openDiskStore(dir: string, options: { maxOrders?: number } = {}): SandboxStore {
+/**
+ * Opens (creating when absent) the store in `dir`; `onWait` is told when a transaction waits for
+ * another process that holds the state's lock. @throws StoreCorruptError when the marker cannot be read
+ */
+export function openDiskStore(dir: string, options: { maxOrders?: number; onWait?: (holder: string, waitMs: number) => void } = {}): SandboxStore {
   const maxOrders = options.maxOrders ?? MAX_STORED_ORDERS;
   makeDirectory(dir, 0o700);
   try {
@@ -257,7 +276,13 @@ export function openDiskStore(dir: string, options: { maxOrders?: number } = {})
       let lock;
       try {
         // Held until this process ends or gives it back: a holder that pauses (SIGSTOP, a slow disk) still holds it.
-        lock = await acquireLock(lockPath, { command: 'shipbook sandbox', waitMs: LOCK_WAIT_MS, retryMs: 2 });
+        if (!testSpaceFor(dir, 1)) throw noSpace(lockPath);
+        lock = await acquireLock(lockPath, {
+          command: 'shipbook sandbox',
+          waitMs: LOCK_WAIT_MS,
+          retryMs: 2,
+          ...(options.onWait ? { onWait: (holder: string) => options.onWait?.(holder, LOCK_WAIT_MS) } : {}),
+        });
       } catch (err) {
         if (err instanceof LockHeldError) throw new StoreBusyError(dir, err.message);
         if (STORAGE_FAULTS.has((err as NodeJS.ErrnoException).code ?? '')) throw new StoreFullError(dir, err as NodeJS.ErrnoException);
