@@ -64,6 +64,8 @@ interface BatchBookOptions extends PaymentFlags {
   timeoutMs: number;
   /** How CSV inputs are read. */
   csv: CsvSettings;
+  /** Standard input's bytes when they were read already (to tell a single order from a list). */
+  stdin?: Buffer;
 }
 
 /** Parses the batch flags. @throws UsageError (exit 2) */
@@ -80,11 +82,6 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
       });
   }
   const csv = csvSettings(flags);
-  if (inputs.includes('-') && csv.format === undefined) {
-    throw new UsageError('a batch reads standard input only as a spreadsheet (--input-format csv or tsv)', {
-      suggestion: 'Give "-" with --input-format csv, or save the orders to a file (NDJSON: one per line) and give its name.',
-    });
-  }
   return {
     csv,
     ...flags,
@@ -100,12 +97,18 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
   };
 }
 
-/** The refusal of a batch with invalid inputs: every problem, and how many orders are concerned. */
-function invalidError(check: BatchCheck): ValidationError {
+/**
+ * The refusal of a batch with invalid inputs: every problem, and how many orders are concerned.
+ * When standard input was read as documents and is invalid, the hint says how a spreadsheet is read.
+ */
+function invalidError(check: BatchCheck, o: Pick<BatchBookOptions, 'csv'>): ValidationError {
+  const stdin = o.csv.format === undefined && check.invalid.some((x) => x.file === '-');
   return new ValidationError(
     check.invalid.flatMap((x) => x.issues),
     `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`,
-    { suggestion: 'Fix them, or leave them out with --skip-invalid.' },
+    {
+      suggestion: `Fix them, or leave them out with --skip-invalid.${stdin ? ' Standard input is read as JSON, YAML or NDJSON; a spreadsheet on it needs --input-format csv (or tsv).' : ''}`,
+    },
   );
 }
 
@@ -137,7 +140,9 @@ function noteEmptyShard(o: BatchBookOptions, check: BatchCheck, ctx: Context): v
  */
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const input = await csvBatchInput(o.csv, ctx);
+  const read = await csvBatchInput(o.csv, ctx);
+  const given = o.stdin;
+  const input: BatchInputOptions = given === undefined ? read : { ...read, stdin: async () => given };
   // `--report *.csv`: the input rows with the results beside them; any other name: the JSON report.
   const csvReport = o.report !== undefined && isCsvReport(o.report) ? new CsvReportWriter(o.report, o.inputs, input) : undefined;
   // A dry run reads and checks the inputs once, as it lists them.
@@ -148,7 +153,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const journalPath = resolve(o.journal ?? defaultJournalPath(target));
   if (check.valid === 0 && check.invalid.length === 0 && check.outsideShard === 0) throw new UsageError('no orders in the inputs');
   noteEmptyShard(o, check, ctx);
-  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check);
+  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check, o);
   const profile = await ctx.profile();
   // A bad payment sends nothing. The checked request is the template of every order's accept
   // (read and validated once, not once per order); a file that names its own order.id is built
@@ -321,5 +326,5 @@ async function dryRunBatch(
   io.err(
     `dry run: ${check.valid} order(s) valid${check.invalid.length ? `, ${check.invalid.length} invalid` : ''}${words ? ` (${words})` : ''}; nothing was sent\n`,
   );
-  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check);
+  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check, o);
 }
