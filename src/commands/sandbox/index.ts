@@ -242,6 +242,7 @@ export function sandboxCommand(ctx: Context): Command {
       .option('--reset-rate <share>', 'close that share of connections without an answer, half of them after processing the request')
       .option('--latency <duration>', 'add this to every answer (e.g. 50ms)')
       .option('--rate-limit <n/s>', 'answer 429 with Retry-After beyond this many requests per second (e.g. 50/s)')
+      .option('--seed <n>', "draw the faults from this seed and each request's content: the same inputs meet the same faults, run after run")
       .addCommand(status)
       .addCommand(reset)
       .addHelpText(
@@ -261,6 +262,7 @@ export function sandboxCommand(ctx: Context): Command {
           resetRate?: string;
           latency?: string;
           rateLimit?: string;
+          seed?: string;
         }) => {
           const { parseFaultRate, parseRateLimit } = await import('../../sandbox/index.js');
           const rate = (flag: string, text: string | undefined) => {
@@ -277,7 +279,11 @@ export function sandboxCommand(ctx: Context): Command {
             rateLimit = parseRateLimit(flags.rateLimit);
             if (rateLimit === undefined) throw new UsageError(`--rate-limit must be requests per second, e.g. 50/s (got "${flags.rateLimit}")`);
           }
+          const seed = flags.seed === undefined ? undefined : Number(flags.seed);
+          if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0))
+            throw new UsageError(`--seed must be a whole number (got "${flags.seed}")`, { suggestion: 'For example --seed 7' });
           const faults = {
+            ...(seed === undefined ? {} : { seed }),
             failRate: rate('--fail-rate', flags.failRate),
             resetRate: rate('--reset-rate', flags.resetRate),
             latencyMs: flags.latency === undefined ? undefined : parseDuration('--latency', flags.latency),
