@@ -80,6 +80,8 @@ export interface BatchResult {
   next?: NextStep;
   /** What to do next in words (written from `next` by the command, src/output/ledger.ts). */
   hint?: string;
+  /** Seconds this run spent on the order, from its first request to its result (the JUnit report's `time`). */
+  seconds?: number;
   /** Dry run: what this run would do with the document. */
   plan?: PlannedAction;
   issues?: InputIssue[];
@@ -515,8 +517,9 @@ export async function runBatch(
       continue;
     }
     const slot = heldSlot(slots);
+    const started = deps.now().getTime();
     const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, deps, slot)
-      .then(report)
+      .then((r) => report({ ...r, seconds: Math.max(0, deps.now().getTime() - started) / 1000 }))
       .catch((err: unknown) => {
         failure ??= { err };
       })

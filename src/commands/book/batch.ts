@@ -12,7 +12,7 @@ import type { BatchInputOptions } from '../../batch/inputs.js';
 import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
 import { DEFAULT_JOURNAL as LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../../batch/journal.js';
 import { Ledger, defaultJournalPath, peekLedger } from '../../ledger/ledger.js';
-import { nextStepHint, plannedLine } from '../../output/ledger.js';
+import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { parseShard, type Shard } from '../../batch/identity.js';
 import { ReportWriter } from '../../batch/report.js';
@@ -298,13 +298,19 @@ async function dryRunBatch(
   const inputs: BatchResult[] = [];
   const counts: Record<string, number> = {};
   const check: BatchCheck = { valid: 0, invalid: [], outsideShard: 0 };
+  // The reports of a dry run list the plan: one entry (a JUnit test case, skipped; a CSV row) per order.
+  const reports = new ReportWriter({ report: x.csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
   await planBatch(
     o.inputs,
     { shard: o.shard, now: ctx.now, input: x.input },
     get,
     (r) => {
       if (r.status === 'invalid') check.invalid.push({ file: r.file, line: r.line, issues: r.issues ?? [] });
-      else check.valid++;
+      else {
+        check.valid++;
+        x.csvReport?.add(r);
+      }
+      reports.add({ ...r, plan_words: plannedWords(r.plan) });
       const action = r.plan?.action ?? 'book';
       counts[action] = (counts[action] ?? 0) + 1;
       if (format === 'ndjson') ctx.output.data(r);
@@ -314,6 +320,8 @@ async function dryRunBatch(
     check,
   );
   if (x.csvReport) await writeInvalidRows(x.csvReport, check, o);
+  const none = { booked: 0, already_booked: 0, failed: 0, unknown: 0, still_booking: 0, pending: 0, not_started: 0, totalCents: 0, interrupted: false };
+  await reports.finish({ ...none, invalid: check.invalid.length }, new Date(), { dryRun: true });
   noteEmptyShard(o, check, ctx);
   const t = await ctx.target();
   const shard = o.shard ? { shard: `${o.shard.index}/${o.shard.count}` } : {};
