@@ -6,7 +6,16 @@ import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from './version.js';
 import { registerCommands } from './commands/index.js';
 import { createContext, prepareContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
-import { ApiError, BookingErrorReportedError, EXIT, ResultUnreadableError, ServiceCallError, ShipbookError, ValidationError } from './errors.js';
+import {
+  ApiError,
+  BookingErrorReportedError,
+  EXIT,
+  LimitRefusedError,
+  ResultUnreadableError,
+  ServiceCallError,
+  ShipbookError,
+  ValidationError,
+} from './errors.js';
 import { formatIssues } from './input/format.js';
 import { parseDuration } from './input/flags.js';
 import { processIO, type IOStreams } from './io.js';
@@ -123,6 +132,15 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
       json.stage = p.stage;
     }
     if (detail instanceof ResultUnreadableError) Object.assign(json, { order_id: detail.orderId, last_state: detail.lastState });
+    // Refused by --max-total once the order existed: which order, where it stands, the price and the limit.
+    if (detail instanceof LimitRefusedError) {
+      Object.assign(json, {
+        order_id: detail.orderId,
+        stage: detail.stage,
+        total: (detail.totalCents / 100).toFixed(2),
+        max_total: (detail.limitCents / 100).toFixed(2),
+      });
+    }
     if (detail instanceof BookingErrorReportedError) {
       Object.assign(json, {
         order_id: detail.orderId,
