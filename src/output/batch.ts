@@ -282,9 +282,16 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
   // wrap-ansi (and the Unicode tables of string-width under it) is loaded only for a terminal.
   const wrapAnsi = columns ? (await import('wrap-ansi')).default : undefined;
   io.err(`${wrapAnsi && columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
+  // One hint per distinct action: an order whose next step is to run the same command again
+  // gets none of its own (the command's final hint says it once, for all of them), and a hint
+  // already given above is not repeated.
+  const given = new Set<string>();
   for (const r of failures.slice(0, 20)) {
     io.err(`  ${paint(io, 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}`)}\n`);
-    if (r.hint) io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
+    if (r.hint && r.next?.action !== 'rerun' && !given.has(r.hint)) {
+      given.add(r.hint);
+      io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
+    }
   }
   if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "shipbook journal show")\n`);
 }

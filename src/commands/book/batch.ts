@@ -250,21 +250,24 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     const { totalCents, ...rest } = summary;
     return { summary: { ...rest, total: (totalCents / 100).toFixed(2), exit_code: exitCode }, orders: collected };
   });
+  // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
   await printBatchSummary(io, summary, failures);
   if (exitCode === EXIT.OK) return;
-  const journalNote = ` Journal: ${journalPath}; ledger: ${ledger.path}.`;
+  // The command to run comes last, alone at the end of its line, so that pasting that line runs it.
+  const journalNote = `Journal: ${journalPath}; ledger: ${ledger.path}.`;
   const [message, next] = summary.interrupted
     ? [
         `${reason === 'EPIPE' ? 'stdout was closed' : 'interrupted'}: ${summary.still_booking} order(s) accepted and still booking, ${summary.pending} created and pending, ${summary.not_started} not started, ${summary.failed} failed, ${summary.unknown} unknown`,
-        `Run the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice: ${command}`,
+        `${journalNote}\nRun the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice:\n  ${command}`,
       ]
     : [
         `${summary.failed} order(s) failed and ${summary.unknown} are unknown`,
-        `Run the same command again to retry the failed ones (nothing is booked twice): ${command}; settle unknown ones with "shipbook journal resolve" (each one's hint gives the command).`,
+        `${summary.unknown > 0 ? `Settle the unknown ones with "shipbook journal resolve" (each one's hint above gives the command). ` : ''}${journalNote}\n` +
+          `Run the same command again to retry the failed ones (nothing is booked twice):\n  ${command}`,
       ];
   throw new ShipbookError(summary.interrupted && reason !== 'EPIPE' ? 'interrupted' : 'batch_incomplete', message, exitCode as ExitCode, {
     reported: true,
-    suggestion: `${next}${journalNote}`,
+    suggestion: next,
   });
 }
 

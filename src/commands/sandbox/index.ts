@@ -54,13 +54,16 @@ async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void>
     }
     throw builtinStateError(err);
   });
-  // A line that works as pasted: the built-in profile has no key, and the service needs one.
-  const key = o.apiKey === undefined ? SANDBOX_API_KEY : '<the key given with --api-key>';
+  // The last line works as pasted, and nothing follows the command on it. A key given with
+  // --api-key is the user's secret: not printed, so that line sets the base URL only and the line
+  // before it says which key goes with it.
+  const use =
+    o.apiKey === undefined ? `export SHIPBOOK_BASE_URL=${sandbox.url} SHIPBOOK_API_KEY=${SANDBOX_API_KEY}` : `export SHIPBOOK_BASE_URL=${sandbox.url}`;
   ctx.io.err(
-    `[sandbox] simulated booking service listening on ${sandbox.url}\n` +
+    `[sandbox] simulated booking service listening on ${sandbox.url} (Ctrl-C to stop)\n` +
       `[sandbox] state ${o.stateDir === undefined ? 'in memory (gone when it stops; --state <dir> keeps it)' : `in ${o.stateDir}`}\n` +
-      `[sandbox] ${o.apiKey ? 'requires the API key given with --api-key' : 'accepts any API key, but operations that need authorization need one'}; booking completes ${o.delayMs} ms after acceptance\n` +
-      `[sandbox] use it with: export SHIPBOOK_BASE_URL=${sandbox.url} SHIPBOOK_API_KEY=${key}   (Ctrl-C to stop)\n`,
+      `[sandbox] ${o.apiKey ? 'requires the API key given with --api-key: set SHIPBOOK_API_KEY to it' : 'accepts any API key, but operations that need authorization need one'}; booking completes ${o.delayMs} ms after acceptance\n` +
+      `[sandbox] use it with: ${use}\n`,
   );
   if (ctx.json) ctx.io.out(`${JSON.stringify({ url: sandbox.url, port: sandbox.port })}\n`);
   ctx.defer(async () => {
