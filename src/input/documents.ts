@@ -192,7 +192,7 @@ export function* documentsOfText(file: string, text: string): Generator<Document
  * JSON value. Standard input has no name to tell its format by, and a file of orders one per line
  * saved as `.json` is read as what it holds rather than refused as broken JSON.
  */
-export function looksLikeNdjson(text: string): boolean {
+function looksLikeNdjson(text: string): boolean {
   const start = text.trimStart();
   if (!start.startsWith('{')) return false;
   const lines = start.split('\n', 64).filter((l) => l.trim() !== '');
