@@ -235,6 +235,9 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
   const ctx = createContext(io, globals, options.overrides);
   options.onContext?.(ctx);
   let program: Command | undefined;
+  // `shipbook version` and `shipbook -v`, as other tools spell it: the same as --version.
+  const rest = argv.slice(2);
+  if (rest.length === 1 && (rest[0] === 'version' || rest[0] === '-v')) argv = [...argv.slice(0, 2), '--version'];
   try {
     program = await buildProgram(ctx, globals, argv);
     await program.parseAsync(argv);
