@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Each test file's own home, config and state directories (never the developer's).
+    setupFiles: ['test/setup/isolate.ts'],
     // Per test and per hook: long enough for a slow CI machine, short enough that a hang fails.
     testTimeout: 30_000,
     hookTimeout: 30_000,

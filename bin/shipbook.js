@@ -4,7 +4,7 @@
 // It loads the program, dist/main.cjs: `npm run build` builds it in a checkout, and the published
 // package ships it (built by the prepack script), so installing runs no build.
 // Start-up is a feature: warehouse staff and CI run shipbook many times a day, so
-// - `shipbook --version` is answered here, from package.json, without loading the program;
+// - `shipbook --version` (also `-V`, `-v`, `version`) is answered here, from package.json, without loading the program;
 // - `shipbook --help` into a pipe or a file prints the help the build rendered (dist/help.txt,
 //   laid out for 80 columns as commander does when the output is not a terminal); on a terminal,
 //   commander lays it out for the terminal's width;
@@ -19,7 +19,7 @@ const bundle = join(__dirname, '..', 'dist', 'main.cjs');
 // Commands that never open a connection (they read files, print schemas or help).
 const OFFLINE_COMMANDS = new Set(['validate', 'schema', 'help']);
 
-if (onlyArg === '--version' || onlyArg === '-V') {
+if (onlyArg === '--version' || onlyArg === '-V' || onlyArg === '-v' || onlyArg === 'version') {
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else if ((onlyArg === '--help' || onlyArg === '-h') && !process.stdout.isTTY && existsSync(helpFile)) {
   process.stdout.on('error', (err) => {

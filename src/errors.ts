@@ -368,10 +368,22 @@ export class LimitRefusedError extends ShipbookError {
   /** The order's exact total and the limit, in AUD cents. */
   readonly totalCents: number;
   readonly limitCents: number;
-  constructor(orderId: string, totalCents: number, limitCents: number, message: string, options: ShipbookErrorOptions = {}) {
+  /**
+   * Where the order stands: `cancelled` (the refused order was cancelled, now or by an earlier
+   * run), or `order_created` when cancelling it failed and it is still pending.
+   */
+  readonly stage: 'cancelled' | 'order_created';
+  constructor(
+    orderId: string,
+    totalCents: number,
+    limitCents: number,
+    message: string,
+    options: ShipbookErrorOptions & { stage?: 'cancelled' | 'order_created' } = {},
+  ) {
     super('limit_refused', message, EXIT.LIMIT_REFUSED, options);
     this.orderId = orderId;
     this.totalCents = totalCents;
     this.limitCents = limitCents;
+    this.stage = options.stage ?? 'cancelled';
   }
 }

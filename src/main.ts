@@ -6,7 +6,16 @@ import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from './version.js';
 import { registerCommands } from './commands/index.js';
 import { createContext, prepareContext, type Context, type ContextOverrides, type GlobalOptions } from './context.js';
-import { ApiError, BookingErrorReportedError, EXIT, ResultUnreadableError, ServiceCallError, ShipbookError, ValidationError } from './errors.js';
+import {
+  ApiError,
+  BookingErrorReportedError,
+  EXIT,
+  LimitRefusedError,
+  ResultUnreadableError,
+  ServiceCallError,
+  ShipbookError,
+  ValidationError,
+} from './errors.js';
 import { asStorageError } from './storage.js';
 import { formatIssues } from './input/format.js';
 import { parseDuration, parseRate } from './input/flags.js';
@@ -131,6 +140,15 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
       json.stage = p.stage;
     }
     if (detail instanceof ResultUnreadableError) Object.assign(json, { order_id: detail.orderId, last_state: detail.lastState });
+    // Refused by --max-total once the order existed: which order, where it stands, the price and the limit.
+    if (detail instanceof LimitRefusedError) {
+      Object.assign(json, {
+        order_id: detail.orderId,
+        stage: detail.stage,
+        total: (detail.totalCents / 100).toFixed(2),
+        max_total: (detail.limitCents / 100).toFixed(2),
+      });
+    }
     if (detail instanceof BookingErrorReportedError) {
       Object.assign(json, {
         order_id: detail.orderId,
@@ -225,6 +243,9 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
   const ctx = createContext(io, globals, options.overrides);
   options.onContext?.(ctx);
   let program: Command | undefined;
+  // `shipbook version` and `shipbook -v`, as other tools spell it: the same as --version.
+  const rest = argv.slice(2);
+  if (rest.length === 1 && (rest[0] === 'version' || rest[0] === '-v')) argv = [...argv.slice(0, 2), '--version'];
   try {
     program = await buildProgram(ctx, globals, argv);
     await program.parseAsync(argv);

@@ -5,15 +5,14 @@
  * consolidated orders may be mixed. Every document keeps its file and line for messages. A CSV or
  * TSV file (`.csv`, `.tsv`, or any input with `--input-format csv`, standard input `-` included)
  * holds orders in the spreadsheet layout of src/input/csv-layout.ts, read by src/input/csv.ts as a
- * stream as well.
+ * stream as well. Standard input (`-`) takes every format a file takes, told from its content
+ * (src/input/documents.ts `documentsOf`), or CSV/TSV with `--input-format`.
  */
-import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { ValidationError, type InputIssue } from '../errors.js';
 import { readInput } from '../input/load.js';
-import { documentOfLine, documentsOfText, isNdjsonName, type DocumentInput } from '../input/documents.js';
+import { documentsOf, isNdjsonName, streamNdjsonFile, type DocumentInput } from '../input/documents.js';
 import { csvOrders, type CsvDelimiter, type CsvReadOptions } from '../input/csv.js';
 
 /** Extensions read from a directory. */
@@ -74,12 +73,7 @@ async function* fileDocuments(file: string, options?: BatchInputOptions): AsyncG
     return;
   }
   if (isNdjsonName(file)) {
-    const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-    let n = 0;
-    for await (const line of lines) {
-      const doc = documentOfLine(file, line, ++n);
-      if (doc !== undefined) yield doc;
-    }
+    yield* streamNdjsonFile(file);
     return;
   }
   let bytes: Buffer;
@@ -92,7 +86,7 @@ async function* fileDocuments(file: string, options?: BatchInputOptions): AsyncG
     }
     throw err;
   }
-  yield* documentsOfText(file, bytes.toString('utf8'));
+  yield* documentsOf(file, bytes.toString('utf8'));
 }
 
 /** Every document of every input, in order; files that cannot be found come back as problems. */
@@ -104,6 +98,11 @@ export async function* batchDocuments(paths: readonly string[], options?: BatchI
     }
     yield* fileDocuments(file, options);
   }
-  // Standard input comes last, read once (kept for the batch's second pass).
-  if (paths.includes('-') && options?.stdin) yield* csvOrders({ file: '-', bytes: await options.stdin() }, csvOptionsOf(options));
+  // Standard input comes last, read once (kept for the batch's second pass): a spreadsheet with
+  // --input-format, else every format a file takes, told from what it holds.
+  if (paths.includes('-') && options?.stdin) {
+    const bytes = await options.stdin();
+    if (options.format !== undefined) yield* csvOrders({ file: '-', bytes }, csvOptionsOf(options));
+    else yield* documentsOf('-', bytes.toString('utf8'));
+  }
 }

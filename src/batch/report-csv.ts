@@ -121,7 +121,8 @@ export class CsvReportWriter {
             ...cells,
             r?.status ?? (options.dryRun ? 'valid' : ''),
             r?.order_id ?? '',
-            r?.shipment_ids?.[e.shipment] ?? '',
+            // The row's own shipment; when the result does not say which is whose, every one of them.
+            r?.shipment_ids?.[e.shipment] ?? (r?.shipment_ids ?? []).join(' '),
             r?.tracking_numbers?.[e.shipment] ?? '',
             first ? decimal(r?.total) : '',
             error,

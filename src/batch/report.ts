@@ -19,8 +19,13 @@ interface BatchReport {
   target?: Target;
   finished_at?: string;
   summary?: Omit<BatchSummary, 'totalCents'> & { total: string };
-  orders: BatchResult[];
+  /** A dry run: nothing was sent; each order's `plan` says what a real run would do. */
+  dry_run?: true;
+  orders: ReportedResult[];
 }
+
+/** A result as the reports keep it: a dry run's carries its plan in words too. */
+type ReportedResult = BatchResult & { plan_words?: string };
 
 /** Keeps the results and writes the report files (at most every `intervalMs` while running, and at the end). */
 export class ReportWriter {
@@ -64,7 +69,7 @@ export class ReportWriter {
   }
 
   /** Adds a result; writes the JSON report if the interval has passed. */
-  add(result: BatchResult): void {
+  add(result: ReportedResult): void {
     if (!this.enabled) return;
     this.report.orders.push(result);
     this.#stampTarget();
@@ -85,7 +90,18 @@ export class ReportWriter {
   finishNow(now: Date = new Date()): void {
     if (!this.enabled || this.finished) return;
     this.finished = true;
-    const counts: Record<string, number> = { booked: 0, already_booked: 0, failed: 0, unknown: 0, invalid: 0, still_booking: 0, pending: 0, not_started: 0 };
+    const counts: Record<string, number> = {
+      booked: 0,
+      already_booked: 0,
+      booked_by_other_run: 0,
+      accepted: 0,
+      failed: 0,
+      unknown: 0,
+      invalid: 0,
+      still_booking: 0,
+      pending: 0,
+      not_started: 0,
+    };
     let cents = 0;
     for (const o of this.report.orders) {
       counts[o.status] = (counts[o.status] ?? 0) + 1;
@@ -101,12 +117,13 @@ export class ReportWriter {
       writeReport(this.paths.junit, junitXml(this.xml.create, scrubKnownValue(this.report) as typeof this.report));
   }
 
-  /** Writes both files with the summary; resolves once they are written. */
-  async finish(summary: BatchSummary, now: Date = new Date()): Promise<void> {
+  /** Writes both files with the summary (`dryRun`: of a dry run, nothing sent); resolves once they are written. */
+  async finish(summary: BatchSummary, now: Date = new Date(), options: { dryRun?: boolean } = {}): Promise<void> {
     if (!this.enabled || this.finished) return;
     this.finished = true;
     const { totalCents, ...rest } = summary;
     this.#stampTarget();
+    if (options.dryRun) this.report.dry_run = true;
     this.report.finished_at = now.toISOString();
     this.report.summary = { ...rest, total: (totalCents / 100).toFixed(2) };
     if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
@@ -159,9 +176,10 @@ function junitXml(create: typeof import('xmlbuilder2').create, report: BatchRepo
   const orders = report.orders;
   const failures = orders.filter((o) => o.status === 'failed' || o.status === 'unknown').length;
   const errors = orders.filter((o) => o.status === 'invalid').length;
-  const skipped = orders.filter((o) => LEFT.has(o.status)).length;
+  const skipped = orders.filter((o) => LEFT.has(o.status) || o.status === 'valid').length;
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', { name: 'shipbook book', tests: orders.length, failures, errors, skipped });
-  const suite = root.ele('testsuite', { name: 'shipbook book', tests: orders.length, failures, errors, skipped, timestamp: report.started_at });
+  const time = orders.reduce((sum, o) => sum + (o.seconds ?? 0), 0).toFixed(3);
+  const suite = root.ele('testsuite', { name: 'shipbook book', tests: orders.length, failures, errors, skipped, time, timestamp: report.started_at });
   // The target as JUnit properties, so a dashboard tells a rehearsal on a sandbox from the real run.
   if (report.target !== undefined) {
     const properties = suite.ele('properties');
@@ -170,13 +188,18 @@ function junitXml(create: typeof import('xmlbuilder2').create, report: BatchRepo
     properties.ele('property', { name: 'target.profile', value: report.target.profile ?? '' });
   }
   for (const o of orders) {
-    const tc = suite.ele('testcase', { classname: o.file, name: `${o.file}:${o.line} ${o.order_id ?? o.id}` });
+    // The name is the input's place only (no order id, which changes with every run), so a CI's
+    // history of a test case follows the same input from run to run.
+    const tc = suite.ele('testcase', { classname: o.file, name: `${o.file}:${o.line}`, time: (o.seconds ?? 0).toFixed(3) });
     if (o.status === 'failed' || o.status === 'unknown') {
       tc.ele('failure', { message: o.error?.message ?? o.status, type: o.status }).txt(`${o.error?.message ?? o.status}${o.hint ? `\n${o.hint}` : ''}`);
     } else if (o.status === 'invalid') {
       tc.ele('error', { message: 'invalid input', type: 'invalid' }).txt(
         (o.issues ?? []).map((i) => `${i.file ?? o.file}:${i.line ?? '?'}:${i.column_name ?? i.column ?? '?'} ${i.path} ${i.message}`).join('\n'),
       );
+    } else if (o.status === 'valid') {
+      // A dry run: nothing was run; the plan is what a real run would do.
+      tc.ele('skipped', { message: `dry run: ${o.plan_words ?? 'valid'}` });
     } else if (LEFT.has(o.status)) {
       const words =
         o.status === 'accepted'

@@ -71,17 +71,7 @@ export interface BatchResult {
    * time held it and booked it (its order id), so this run sent nothing for it.
    */
   status:
-    | 'booked'
-    | 'already_booked'
-    | 'booked_by_other_run'
-    | 'accepted'
-    | 'failed'
-    | 'unknown'
-    | 'invalid'
-    | 'valid'
-    | 'still_booking'
-    | 'pending'
-    | 'not_started';
+    'booked' | 'already_booked' | 'booked_by_other_run' | 'accepted' | 'failed' | 'unknown' | 'invalid' | 'valid' | 'still_booking' | 'pending' | 'not_started';
   order_id?: string;
   shipment_ids?: string[];
   tracking_numbers?: string[];
@@ -94,6 +84,8 @@ export interface BatchResult {
   next?: NextStep;
   /** What to do next in words (written from `next` by the command, src/output/ledger.ts). */
   hint?: string;
+  /** Seconds this run spent on the order, from its first request to its result (the JUnit report's `time`). */
+  seconds?: number;
   /** Dry run: what this run would do with the document. */
   plan?: PlannedAction;
   issues?: InputIssue[];
@@ -632,12 +624,13 @@ export async function runBatch(
       continue;
     }
     const slot = heldSlot(slots);
+    const started = deps.now().getTime();
     const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, deps, slot)
       .then((r) => {
         if ('by' in r) {
           held.push(r);
           deps.onHeld?.(r.item, r.by);
-        } else report(r);
+        } else report({ ...r, seconds: Math.max(0, deps.now().getTime() - started) / 1000 });
       })
       .catch((err: unknown) => {
         failure ??= { err };

@@ -181,6 +181,20 @@ function missingKey(profile: ResolvedProfile): Partial<CheckResult> {
   };
 }
 
+/**
+ * What to do about a refused key, following where the key came from: a key from
+ * SHIPBOOK_API_KEY is fixed there (logging in saves a key the variable would still override); a
+ * saved key by logging in again to the profile, named only when it is not the built-in one.
+ */
+function refusedKeyFix(profile: ResolvedProfile): string {
+  const from = profile.sources.apiKey;
+  if (from !== undefined && from.startsWith('env ')) {
+    const variable = from.slice('env '.length);
+    return `The key comes from ${variable}: set ${variable} to a key this service accepts, or unset it to use the profile's saved key.`;
+  }
+  return `Set SHIPBOOK_API_KEY to a key this service accepts, or log in again: shipbook${profile.name === BUILTIN_PROFILE ? '' : ` --profile ${profile.name}`} auth login`;
+}
+
 /** Id used to probe the service: fetch-order-data of an order that cannot exist (a read; changes nothing). */
 const PROBE_ORDER_ID = 'SHIPBOOK-DOCTOR-PROBE';
 
@@ -229,7 +243,7 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
         Object.assign(key, {
           status: 'fail',
           detail: `refused (HTTP ${err.status}${err.message ? `: ${err.message}` : ''})`,
-          fix: `Log in again: shipbook${!profile.baseUrl ? '' : ` --profile ${profile.name}`} auth login, or set SHIPBOOK_API_KEY.`,
+          fix: refusedKeyFix(profile),
           exitCode: EXIT.AUTH,
         });
       } else if (profile.baseUrl && !profile.apiKey) {

@@ -185,3 +185,94 @@ export function* documentsOfText(file: string, text: string): Generator<Document
     yield parseSlice(file, body, startLine);
   }
 }
+
+/**
+ * True when `text` reads as NDJSON whatever its name: two or more lines that are not blank, the
+ * first a whole JSON object and the second starting with `{`, while the whole text is not one
+ * JSON value. Standard input has no name to tell its format by, and a file of orders one per line
+ * saved as `.json` is read as what it holds rather than refused as broken JSON.
+ */
+function looksLikeNdjson(text: string): boolean {
+  const start = text.trimStart();
+  if (!start.startsWith('{')) return false;
+  const lines = start.split('\n', 64).filter((l) => l.trim() !== '');
+  if (lines.length < 2 || !lines[1]!.trimStart().startsWith('{')) return false;
+  try {
+    const first: unknown = JSON.parse(lines[0]!);
+    if (first === null || typeof first !== 'object' || Array.isArray(first)) return false;
+  } catch {
+    return false;
+  }
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** True when `file` is read one document per line: an NDJSON name, or (for any name) NDJSON content. */
+export function isNdjsonText(file: string, text: string): boolean {
+  return isNdjsonName(file) || looksLikeNdjson(text);
+}
+
+/**
+ * True when the text of `file` may hold several documents (NDJSON, a JSON array, a YAML stream
+ * with `---` between documents): `book` books such a file as a batch and `validate` checks it
+ * document by document. A false positive costs only a closer look ({@link documentsOf} then
+ * finds one document).
+ */
+export function holdsSeveralDocuments(file: string, text: string): boolean {
+  return isNdjsonText(file, text) || mayHoldSeveralDocuments(text);
+}
+
+/** The documents of an NDJSON text, one per line that is not blank, each parsed when asked for. */
+function* ndjsonLines(file: string, text: string): Generator<DocumentInput> {
+  let n = 0;
+  for (const line of text.split('\n')) {
+    const doc = documentOfLine(file, line.endsWith('\r') ? line.slice(0, -1) : line, ++n);
+    if (doc !== undefined) yield doc;
+  }
+}
+
+/**
+ * The documents of a file's whole text, the one reading that `book` (src/batch/inputs.ts) and
+ * `validate` (src/input/validate.ts) share: one per line for NDJSON (by its name, `.ndjson` or
+ * `.jsonl`, or by what it holds, see {@link looksLikeNdjson}; standard input `-` included), each
+ * element of a JSON array, each document of a YAML stream, or the text as one document. Each keeps
+ * its line in the file.
+ */
+export function documentsOf(file: string, text: string): Generator<DocumentInput> {
+  return isNdjsonText(file, text) ? ndjsonLines(file, text) : documentsOfText(file, text);
+}
+
+/**
+ * The documents of an NDJSON file read as a stream, line by line, so that memory does not grow
+ * with the file (a batch of a million orders). node:readline is loaded only here: it costs every
+ * other command its start-up time.
+ */
+export async function* streamNdjsonFile(file: string): AsyncGenerator<DocumentInput> {
+  const [{ createInterface }, { createReadStream }] = await Promise.all([import('node:readline'), import('node:fs')]);
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let n = 0;
+  for await (const line of lines) {
+    const doc = documentOfLine(file, line, ++n);
+    if (doc !== undefined) yield doc;
+  }
+}
+
+/**
+ * True when the text of `file` is a list of documents rather than one: NDJSON, a JSON array (of
+ * any length, even one), or a YAML stream of more than one document. `book` books such a file as
+ * a batch, as it would several files.
+ */
+export function isDocumentList(file: string, text: string): boolean {
+  if (!holdsSeveralDocuments(file, text)) return false;
+  if (isNdjsonText(file, text) || text.trimStart().startsWith('[')) return true;
+  let n = 0;
+  for (const d of documentsOfText(file, text)) {
+    void d;
+    if (++n > 1) return true;
+  }
+  return false;
+}

@@ -200,10 +200,18 @@ function resolved(doc: Document, node: unknown): unknown {
  */
 type PairIndex = WeakMap<object, Map<string, { key: unknown; value: unknown }>>;
 
+/**
+ * The work spent locating problems in documents, in steps (a pair of a mapping indexed, a segment
+ * of a path followed), counted since the process started: a test checks that it grows with the
+ * size of a document, not with its size times its problems. Counting costs an addition per step.
+ */
+export const locateWork = { steps: 0 };
+
 function pairOf(index: PairIndex, map: { items: unknown[] }, seg: PropertyKey): { key: unknown; value: unknown } | undefined {
   let byKey = index.get(map);
   if (byKey === undefined) {
     byKey = new Map();
+    locateWork.steps += map.items.length;
     for (const p of map.items) {
       if (isPair(p) && isScalar(p.key)) {
         const k = String(p.key.value);
@@ -219,6 +227,7 @@ function pairOf(index: PairIndex, map: { items: unknown[] }, seg: PropertyKey): 
 function nodeAt(doc: Document, path: ReadonlyArray<PropertyKey>, index: PairIndex = new WeakMap()): { node: Node | undefined; exact: boolean; key?: Node } {
   let node = doc.contents as Node | null;
   let keyNode: Node | undefined;
+  locateWork.steps += path.length;
   for (const seg of path) {
     const target = resolved(doc, node);
     if (isMap(target)) {

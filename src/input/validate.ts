@@ -4,14 +4,14 @@
  * reports and never sends) and by the commands that send a document (which refuse to send while
  * any error remains, and print warnings on stderr without stopping).
  */
-import { createReadStream, readdir, stat } from 'node:fs';
+import { readdir, stat } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ValidationError, type InputIssue } from '../errors.js';
 import { formatPath } from '../schema/issues.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
-import { documentOfLine, documentsOfText, isNdjsonName, mayHoldSeveralDocuments, type DocumentInput } from './documents.js';
+import { documentsOf, holdsSeveralDocuments, isNdjsonName, isNdjsonText, streamNdjsonFile, type DocumentInput } from './documents.js';
 import { MAX_INPUT_BYTES, documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
 import { resolveSenders, type SenderRecord } from './senders.js';
 import { collectWarnings, inputWarnings } from './warnings.js';
@@ -172,7 +172,7 @@ function report(file: string, check: DocumentCheck): FileReport {
 export function validateBytes(file: string, bytes: Buffer, options: CheckOptions): FileReport {
   if (isNdjsonName(file) || BATCH_KINDS.has(options.kind)) {
     const text = bytes.toString('utf8');
-    if (isNdjsonName(file) || mayHoldSeveralDocuments(text)) return validateDocuments(file, text, options);
+    if (holdsSeveralDocuments(file, text)) return validateDocuments(file, text, options);
   }
   let doc: LoadedDocument;
   try {
@@ -187,14 +187,15 @@ export function validateBytes(file: string, bytes: Buffer, options: CheckOptions
 const BATCH_KINDS: ReadonlySet<KindName | undefined> = new Set([undefined, 'order', 'consolidated']);
 
 /**
- * Validates a file of several documents as `book` reads one: NDJSON (one document per line), a
- * JSON array, or a YAML file of several documents (`---`). Each document is checked on its own
+ * Validates a file of several documents as `book` reads one (src/input/documents.ts
+ * `documentsOf`, the reading both share): NDJSON (one document per line), a JSON array, or a YAML
+ * file of several documents (`---`). Each document is checked on its own
  * (as the given kind, or the kind told from it); its problems keep the file's line numbers. The
  * report's kind is the first document's.
  */
 function validateDocuments(file: string, text: string, options: CheckOptions): FileReport {
-  const report = documentsReport(file, options);
-  for (const d of isNdjsonName(file) ? linesOf(file, text) : documentsOfText(file, text)) report.add(d);
+  const report = documentsReport(file, options, isNdjsonText(file, text));
+  for (const d of documentsOf(file, text)) report.add(d);
   return report.done();
 }
 
@@ -202,7 +203,7 @@ function validateDocuments(file: string, text: string, options: CheckOptions): F
  * The report of a file of several documents, built document by document: {@link validateDocuments}
  * for a text in memory, {@link validateFile} for an NDJSON file streamed line by line.
  */
-function documentsReport(file: string, options: CheckOptions): { add(d: DocumentInput): void; done(): FileReport } {
+function documentsReport(file: string, options: CheckOptions, ndjson: boolean): { add(d: DocumentInput): void; done(): FileReport } {
   const issues: InputIssue[] = [];
   let kind: KindName | null | undefined;
   let documents = 0;
@@ -220,7 +221,7 @@ function documentsReport(file: string, options: CheckOptions): { add(d: Document
     },
     done() {
       if (documents === 0) {
-        const message = isNdjsonName(file) ? 'is empty: no document on any line' : 'is empty: the list holds no document';
+        const message = ndjson ? 'is empty: no document on any line' : 'is empty: the list holds no document';
         issues.push({ file, line: 1, column: 1, path: '', message, severity: 'error' });
       }
       const errors = issues.filter((i) => i.severity === 'error');
@@ -229,29 +230,13 @@ function documentsReport(file: string, options: CheckOptions): { add(d: Document
   };
 }
 
-/** The documents of an NDJSON text, one per line that is not blank, each parsed when asked for. */
-function* linesOf(file: string, text: string): Generator<DocumentInput> {
-  let n = 0;
-  for (const line of text.split('\n')) {
-    const doc = documentOfLine(file, line.endsWith('\r') ? line.slice(0, -1) : line, ++n);
-    if (doc !== undefined) yield doc;
-  }
-}
-
 /**
  * An NDJSON file too large to read whole (over {@link MAX_INPUT_BYTES}, which is the limit of one
  * document, not of a batch: `book` streams such files), validated line by line as it is read.
  */
 async function validateNdjsonStream(file: string, options: CheckOptions): Promise<FileReport> {
-  const report = documentsReport(file, options);
-  // Loaded only for such a file: node:readline costs every other validate its start-up time.
-  const { createInterface } = await import('node:readline');
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let n = 0;
-  for await (const line of lines) {
-    const doc = documentOfLine(file, line, ++n);
-    if (doc !== undefined) report.add(doc);
-  }
+  const report = documentsReport(file, options, true);
+  for await (const doc of streamNdjsonFile(file)) report.add(doc);
   return report.done();
 }
 

@@ -53,11 +53,26 @@ function markOf(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
   return r.status === 'accepted' ? paint(io, 'yellow', '…') : paint(io, 'red', '✖');
 }
 
+/**
+ * Why an order did not go through, in one line: its error, or for an invalid order its first
+ * problem (`path: message`, at its line) and how many more there are.
+ */
+function reason(r: BatchResult): string {
+  if (r.error) return r.error.message;
+  const errors = (r.issues ?? []).filter((i) => i.severity !== 'warning');
+  const [first] = errors;
+  if (first === undefined) return '';
+  const where = first.line !== undefined && first.line !== r.line ? `line ${first.line}: ` : '';
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length === 2 ? '' : 's'})` : '';
+  return `${where}${first.path ? `${first.path}: ` : ''}${first.message}${more}`;
+}
+
 /** The plain line of a finished order on stderr: `✔ booked         orders/a.yaml:1  ORD-…`. */
 function plainLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
   const mark = markOf(io, r);
   const what = r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : '');
-  return `${mark} ${WORDS[r.status].padEnd(14)} ${printable(`${r.file}:${r.line}${what ? `  ${what}` : ''}${r.error ? `  ${r.error.message}` : ''}`)}\n`;
+  const why = reason(r);
+  return `${mark} ${WORDS[r.status].padEnd(14)} ${printable(`${r.file}:${r.line}${what ? `  ${what}` : ''}${why ? `  ${why}` : ''}`)}\n`;
 }
 
 /**
@@ -71,7 +86,7 @@ function terminalLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
     r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : ''),
     (r.tracking_numbers ?? []).join(','),
     r.total !== undefined && r.total !== '' ? `${r.total} AUD` : '',
-    r.error ? r.error.message : '',
+    reason(r),
   ].filter((p) => p !== '');
   return `${mark} ${WORDS[r.status].padEnd(14)} ${printable(parts.join('  '))}\n`;
 }
@@ -321,11 +336,19 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
   // wrap-ansi (and the Unicode tables of string-width under it) is loaded only for a terminal.
   const wrapAnsi = columns ? (await import('wrap-ansi')).default : undefined;
   io.err(`${wrapAnsi && columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
+  // One hint per distinct action: an order whose next step is to run the same command again
+  // gets none of its own (the command's final hint says it once, for all of them), and a hint
+  // already given above is not repeated.
+  const given = new Set<string>();
   for (const r of failures.slice(0, 20)) {
+    const why = reason(r);
     io.err(
-      `  ${paint(io, r.status === 'accepted' ? 'yellow' : 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${r.error ? `: ${r.error.message}` : ''}`)}\n`,
+      `  ${paint(io, r.status === 'accepted' ? 'yellow' : 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${why ? `: ${why}` : ''}`)}\n`,
     );
-    if (r.hint) io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
+    if (r.hint && r.next?.action !== 'rerun' && !given.has(r.hint)) {
+      given.add(r.hint);
+      io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
+    }
   }
   if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "shipbook journal show")\n`);
 }

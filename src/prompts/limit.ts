@@ -42,6 +42,7 @@ export async function enforceMaxTotal(
       {
         suggestion: `The order is still pending: cancel it with "shipbook order cancel ${order.id}".`,
         cause: err,
+        stage: 'order_created',
       },
     );
   }

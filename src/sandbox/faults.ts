@@ -8,7 +8,14 @@
  *   request was processed (the case that leaves an order the client does not know about);
  * - `latencyMs`: added before every answer;
  * - `rateLimit`: requests per second; beyond it, 429 with `Retry-After: 1`.
+ *
+ * With a `seed`, the fault of a request is drawn from the seed, what the request is about (its
+ * operation and the content of the order or shipment it concerns, not the ids the sandbox
+ * assigned) and how many such requests came before it: the same batch against a sandbox with the
+ * same seed meets the same faults at every order, in whatever order its requests arrive, so a
+ * test knows its outcome. Without one, faults are drawn at random.
  */
+import { createHash } from 'node:crypto';
 
 /** The faults in force (all off by default). */
 export interface SandboxFaults {
@@ -16,6 +23,8 @@ export interface SandboxFaults {
   resetRate?: number;
   latencyMs?: number;
   rateLimit?: number;
+  /** Draws each fault from this seed and the request (see above) instead of at random. */
+  seed?: number;
 }
 
 /** What to do with one request. */
@@ -25,6 +34,8 @@ type FaultDecision = { kind: 'none' } | { kind: 'fail'; status: 500 | 503 } | { 
 export class FaultInjector {
   private windowStart = 0;
   private inWindow = 0;
+  /** With a seed: how many requests with each key came so far. */
+  private readonly attempts = new Map<string, number>();
 
   constructor(
     readonly faults: SandboxFaults,
@@ -38,10 +49,15 @@ export class FaultInjector {
     return (f.failRate ?? 0) > 0 || (f.resetRate ?? 0) > 0 || (f.latencyMs ?? 0) > 0 || (f.rateLimit ?? 0) > 0;
   }
 
-  /** The fault for a request to `path` (none for `/_sandbox/…`). */
-  decide(path: string): FaultDecision {
+  /**
+   * The fault for a request to `path` (none for `/_sandbox/…`). `key` says what the request is
+   * about (its operation and content, free of ids the sandbox assigned); with a seed, the draws
+   * come from the seed, the key and the number of requests with that key before this one.
+   */
+  decide(path: string, key: string = path): FaultDecision {
     if (path.startsWith('/_sandbox/')) return { kind: 'none' };
     const f = this.faults;
+    const draw = f.seed === undefined ? this.random : this.seeded(key);
     if (f.rateLimit !== undefined && f.rateLimit > 0) {
       const t = this.now();
       if (t - this.windowStart >= 1000) {
@@ -50,9 +66,22 @@ export class FaultInjector {
       }
       if (++this.inWindow > f.rateLimit) return { kind: 'rate-limited' };
     }
-    if ((f.failRate ?? 0) > 0 && this.random() < f.failRate!) return { kind: 'fail', status: this.random() < 0.5 ? 500 : 503 };
-    if ((f.resetRate ?? 0) > 0 && this.random() < f.resetRate!) return this.random() < 0.5 ? { kind: 'reset-before' } : { kind: 'reset-after' };
+    if ((f.failRate ?? 0) > 0 && draw() < f.failRate!) return { kind: 'fail', status: draw() < 0.5 ? 500 : 503 };
+    if ((f.resetRate ?? 0) > 0 && draw() < f.resetRate!) return draw() < 0.5 ? { kind: 'reset-before' } : { kind: 'reset-after' };
     return { kind: 'none' };
+  }
+
+  /** The draws of the next request with `key`: numbers in [0, 1) from a hash of the seed, the key and its count. */
+  private seeded(key: string): () => number {
+    const n = (this.attempts.get(key) ?? 0) + 1;
+    this.attempts.set(key, n);
+    const digest = createHash('sha256').update(`${this.faults.seed}\0${key}\0${n}`).digest();
+    let at = 0;
+    return () => {
+      const v = digest.readUInt32BE(at % 32) / 2 ** 32;
+      at += 4;
+      return v;
+    };
   }
 }
 

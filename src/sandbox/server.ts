@@ -295,6 +295,22 @@ class SandboxRequest implements RouteRequest {
 /** No fault injected (the sandbox without `--fail-rate`, `--rate-limit` or `--reset-rate`). */
 const NO_FAULT = { kind: 'none' } as const;
 
+/**
+ * What a request is about, for seeded faults (src/sandbox/faults.ts): its operation and the
+ * content of the order or shipments it concerns, with the ids the sandbox assigned replaced by
+ * that content (ids depend on the order in which requests arrived; content does not).
+ */
+function faultKey(ctx: SandboxContext, route: Route, params: Readonly<Record<string, string>>, body: unknown): string {
+  const contentOf = (id: string): string => {
+    const order = ctx.state.orders.get(id);
+    const shipments = order ? order.shipmentIds : [id];
+    return shipments.map((s) => JSON.stringify(ctx.state.shipments.get(s)?.request ?? s)).join(',');
+  };
+  const about = params.order_id === undefined ? '' : contentOf(params.order_id);
+  const content = body === undefined ? '' : JSON.stringify(body).replace(/\b(?:ORD|SHP)-[A-Z0-9]+\b/g, contentOf);
+  return `${route.method} ${route.pattern} ${about} ${content}`;
+}
+
 /** Handles one request to its envelope; never throws. Returns the status written. */
 async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext, compiled: readonly CompiledRoute[]): Promise<number> {
   try {
@@ -321,7 +337,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
       body = requestBodyOf(req, res, mode, read);
     }
     const request = new SandboxRequest(route.method, url, params, body, authenticated);
-    const fault = ctx.faults?.active ? ctx.faults.decide(url.pathname) : NO_FAULT;
+    const fault = ctx.faults?.active
+      ? ctx.faults.decide(url.pathname, ctx.faults.faults.seed === undefined ? url.pathname : faultKey(ctx, route, params, body))
+      : NO_FAULT;
     if (ctx.faults?.faults.latencyMs) await new Promise((r) => setTimeout(r, ctx.faults!.faults.latencyMs));
     if (fault.kind === 'rate-limited') throw new SandboxHttpError(429, 'too many requests (sandbox --rate-limit)', { headers: { 'retry-after': '1' } });
     if (fault.kind === 'fail') throw new SandboxHttpError(fault.status, `simulated service fault (sandbox --fail-rate): nothing was processed`);

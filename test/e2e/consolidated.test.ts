@@ -75,7 +75,9 @@ describe('shipment create', () => {
       GST: '0.00',
       total: '41.50',
     });
-    expect(r.stderr).toContain(`shipbook shipment combine ${lines[0]![1]}`);
+    // The next step in words, with this shipment's id; no command with a placeholder to paste.
+    expect(r.stderr).toContain(`combine them all with "shipbook shipment combine", giving ${lines[0]![1]}, their ids`);
+    expect(r.stderr).not.toContain('<other shipment ids>');
   });
 
   it("refuses a domestic service code with the sandbox's message (exit 3)", async () => {

@@ -378,10 +378,12 @@ describe('book orders.csv on the built-in sandbox', () => {
     expect(readFileSync(csv, 'utf8')).toBe(before);
   });
 
-  it('refuses standard input without a spreadsheet format', async () => {
-    const r = await runShipbook(['book', '-', '--concurrency', '2'], { env: fresh(), input: '' });
+  it('reads standard input as JSON, YAML or NDJSON without --input-format, and says that a spreadsheet needs it', async () => {
+    const csv = readFileSync(join(ROOT, 'fixtures', 'csv', 'orders.csv'), 'utf8');
+    const r = await runShipbook(['book', '-', '--concurrency', '2'], { env: fresh(), input: csv });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--input-format csv');
+    expect(r.stderr).toContain('nothing was sent');
+    expect(r.stderr).toContain('a spreadsheet on it needs --input-format csv');
   });
 });
 

@@ -173,6 +173,8 @@ function workspace(): string {
   copyFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), join(dir, 'order.yaml'));
   mkdirSync(join(dir, 'schemas'));
   mkdirSync(join(dir, 'ci'));
+  // The journal a CI job kept (`journal show --journal ci/journal.ndjson`): a file that does not exist is an error.
+  writeFileSync(join(dir, 'ci', 'journal.ndjson'), '');
   // The configuration of a person who followed the README, made once (logging in runs the CLI).
   template ??= loggedIn();
   cpSync(template, join(dir, '.config'), { recursive: true });

@@ -52,6 +52,15 @@ describe('shipbook sandbox', () => {
     expect(r.stdout).toMatch(/^order\tORD-\w+\tpending$/m);
   });
 
+  it('prints no placeholder for a key given with --api-key, and nothing after the command on its line', async () => {
+    const banner = await startSandboxProcess(['--port', '0', '--no-log', '--api-key', 'sk_test_banner_0123456789']);
+    expect(banner).not.toMatch(/<the key|<[^>]*key[^>]*>/);
+    expect(banner).not.toContain('sk_test_banner_0123456789');
+    const line = /use it with: (.*)\n/.exec(banner)![1]!;
+    expect(line).toMatch(/^export SHIPBOOK_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(banner).toContain('requires the API key given with --api-key: set SHIPBOOK_API_KEY to it');
+  });
+
   it('reports a busy port as a usage error with a hint (exit 2), not an internal error', async () => {
     const busy: Server = createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));

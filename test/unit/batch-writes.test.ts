@@ -1,7 +1,7 @@
 import { openSync, closeSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { IOStreams } from '../../src/io.js';
 import { batchWrites } from '../../src/output/batch.js';
 
@@ -20,7 +20,9 @@ function recordingIO(fds: { out?: number; err?: number } = {}): { io: IOStreams;
 }
 
 describe('the lines of a batch, written together', () => {
-  it('writes the same text in fewer writes, each stream in its order, and gives the streams back', async () => {
+  it('writes the same text in fewer writes, each stream in its order, and gives the streams back', () => {
+    // The flush is a timer: run it when due instead of sleeping past it.
+    vi.useFakeTimers();
     const { io, writes } = recordingIO();
     const w = batchWrites(io);
     for (let i = 1; i <= 3; i++) {
@@ -28,7 +30,8 @@ describe('the lines of a batch, written together', () => {
       io.out(`o${i}\n`);
     }
     expect(writes).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    vi.runOnlyPendingTimers();
+    vi.useRealTimers();
     expect(writes).toEqual([
       ['err', 'e1\ne2\ne3\n'],
       ['out', 'o1\no2\no3\n'],

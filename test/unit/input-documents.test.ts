@@ -3,7 +3,7 @@
  * document of a JSON array or YAML stream with its own line in the file.
  */
 import { describe, expect, it } from 'vitest';
-import { documentOfLine, documentsOfText, isNdjsonName, mayHoldSeveralDocuments } from '../../src/input/documents.js';
+import { documentOfLine, documentsOf, documentsOfText, isDocumentList, isNdjsonName, mayHoldSeveralDocuments } from '../../src/input/documents.js';
 
 describe('mayHoldSeveralDocuments', () => {
   it.each([
@@ -81,5 +81,23 @@ describe('NDJSON lines', () => {
     expect(doc && 'doc' in doc && doc.doc.locate(['a', 'b'])).toEqual({ line: 7, column: 13 });
     const bad = documentOfLine('o.ndjson', '{"a": ', 9);
     expect(bad && 'issues' in bad && bad.issues[0]!.line).toBe(9);
+  });
+});
+
+describe('documentsOf: the one reading of a file of many documents', () => {
+  it('reads NDJSON by what it holds, whatever the name (standard input has none)', () => {
+    const text = '{"a": 1}\n\n{"a": 2}\n';
+    expect([...documentsOf('-', text)].map((d) => d.line)).toEqual([1, 3]);
+    expect([...documentsOf('orders.json', text)].map((d) => d.line)).toEqual([1, 3]);
+    expect(isDocumentList('-', text)).toBe(true);
+  });
+
+  it('tells a list of documents from one document', () => {
+    expect(isDocumentList('-', '{"a": 1}')).toBe(false);
+    expect(isDocumentList('-', '{\n  "a": 1\n}\n')).toBe(false);
+    expect(isDocumentList('f.yaml', '---\na: 1\n')).toBe(false);
+    expect(isDocumentList('f.yaml', 'a: 1\n---\nb: 2\n')).toBe(true);
+    expect(isDocumentList('f.json', '[{"a": 1}]')).toBe(true);
+    expect(isDocumentList('f.ndjson', '{"a": 1}\n')).toBe(true);
   });
 });

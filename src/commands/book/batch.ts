@@ -13,7 +13,7 @@ import type { BatchInputOptions } from '../../batch/inputs.js';
 import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
 import { DEFAULT_JOURNAL as LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../../batch/journal.js';
 import { Ledger, defaultJournalPath, peekLedger } from '../../ledger/ledger.js';
-import { nextStepHint, plannedLine } from '../../output/ledger.js';
+import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { parseShard, type Shard } from '../../batch/identity.js';
 import { ReportWriter } from '../../batch/report.js';
@@ -65,6 +65,8 @@ interface BatchBookOptions extends PaymentFlags {
   timeoutMs: number;
   /** How CSV inputs are read. */
   csv: CsvSettings;
+  /** Standard input's bytes when they were read already (to tell a single order from a list). */
+  stdin?: Buffer;
 }
 
 /** Parses the batch flags. @throws UsageError (exit 2) */
@@ -81,11 +83,6 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
       });
   }
   const csv = csvSettings(flags);
-  if (inputs.includes('-') && csv.format === undefined) {
-    throw new UsageError('a batch reads standard input only as a spreadsheet (--input-format csv or tsv)', {
-      suggestion: 'Give "-" with --input-format csv, or save the orders to a file (NDJSON: one per line) and give its name.',
-    });
-  }
   return {
     csv,
     ...flags,
@@ -101,12 +98,18 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
   };
 }
 
-/** The refusal of a batch with invalid inputs: every problem, and how many orders are concerned. */
-function invalidError(check: BatchCheck): ValidationError {
+/**
+ * The refusal of a batch with invalid inputs: every problem, and how many orders are concerned.
+ * When standard input was read as documents and is invalid, the hint says how a spreadsheet is read.
+ */
+function invalidError(check: BatchCheck, o: Pick<BatchBookOptions, 'csv'>): ValidationError {
+  const stdin = o.csv.format === undefined && check.invalid.some((x) => x.file === '-');
   return new ValidationError(
     check.invalid.flatMap((x) => x.issues),
     `${check.invalid.length} of ${check.invalid.length + check.valid} orders are not valid; nothing was sent`,
-    { suggestion: 'Fix them, or leave them out with --skip-invalid.' },
+    {
+      suggestion: `Fix them, or leave them out with --skip-invalid.${stdin ? ' Standard input is read as JSON, YAML or NDJSON; a spreadsheet on it needs --input-format csv (or tsv).' : ''}`,
+    },
   );
 }
 
@@ -138,7 +141,9 @@ function noteEmptyShard(o: BatchBookOptions, check: BatchCheck, ctx: Context): v
  */
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const input = await csvBatchInput(o.csv, ctx);
+  const read = await csvBatchInput(o.csv, ctx);
+  const given = o.stdin;
+  const input: BatchInputOptions = given === undefined ? read : { ...read, stdin: async () => given };
   // `--report *.csv`: the input rows with the results beside them; any other name: the JSON report.
   const csvReport = o.report !== undefined && isCsvReport(o.report) ? new CsvReportWriter(o.report, o.inputs, input) : undefined;
   // A dry run reads and checks the inputs once, as it lists them.
@@ -149,7 +154,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const journalPath = resolve(o.journal ?? defaultJournalPath(target));
   if (check.valid === 0 && check.invalid.length === 0 && check.outsideShard === 0) throw new UsageError('no orders in the inputs');
   noteEmptyShard(o, check, ctx);
-  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check);
+  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check, o);
   const profile = await ctx.profile();
   // A bad payment sends nothing. The checked request is the template of every order's accept
   // (read and validated once, not once per order); a file that names its own order.id is built
@@ -269,28 +274,31 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     const { totalCents, ...rest } = summary;
     return { summary: { ...rest, total: (totalCents / 100).toFixed(2), exit_code: exitCode }, orders: collected };
   });
+  // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
   await printBatchSummary(io, summary, failures);
   if (exitCode === EXIT.OK) return;
-  const journalNote = ` Journal: ${journalPath}; ledger: ${ledger.path}.`;
+  // The command to run comes last, alone at the end of its line, so that pasting that line runs it.
+  const journalNote = `Journal: ${journalPath}; ledger: ${ledger.path}.`;
   const pending = exitCode === EXIT.WAIT_TIMEOUT;
   const [message, next] = pending
     ? [
         `done, results pending: ${summary.accepted} order(s) accepted (paid) whose booking result was not read yet; nothing failed`,
-        `Run the same command again to read their results (nothing is accepted or booked again): ${command}; or see each with "shipbook order get <order id>" (each one's hint gives the command).`,
+        `${journalNote}\nRun the same command again to read their results (nothing is accepted or booked again):\n  ${command}`,
       ]
     : summary.interrupted
       ? [
           `${reason === 'EPIPE' ? 'stdout was closed' : 'interrupted'}: ${summary.still_booking} order(s) accepted and still booking, ${summary.pending} created and pending, ${summary.not_started} not started, ${summary.failed} failed, ${summary.unknown} unknown`,
-          `Run the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice: ${command}`,
+          `${journalNote}\nRun the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice:\n  ${command}`,
         ]
       : [
           `${summary.failed} order(s) failed and ${summary.unknown} are unknown${summary.accepted > 0 ? `; ${summary.accepted} accepted, result pending` : ''}`,
-          `Run the same command again to retry the failed ones and read the pending results (nothing is booked twice): ${command}; settle unknown ones with "shipbook journal resolve" (each one's hint gives the command).`,
+          `${summary.unknown > 0 ? `Settle the unknown ones with "shipbook journal resolve" (each one's hint above gives the command). ` : ''}${journalNote}\n` +
+            `Run the same command again to retry the failed ones${summary.accepted > 0 ? ' and read the pending results' : ''} (nothing is booked twice):\n  ${command}`,
         ];
   const code = pending ? 'results_pending' : summary.interrupted && reason !== 'EPIPE' ? 'interrupted' : 'batch_incomplete';
   throw new ShipbookError(code, message, exitCode as ExitCode, {
     reported: true,
-    suggestion: `${next}${journalNote}`,
+    suggestion: next,
   });
 }
 
@@ -326,13 +334,19 @@ async function dryRunBatch(
   const inputs: BatchResult[] = [];
   const counts: Record<string, number> = {};
   const check: BatchCheck = { valid: 0, invalid: [], outsideShard: 0 };
+  // The reports of a dry run list the plan: one entry (a JUnit test case, skipped; a CSV row) per order.
+  const reports = new ReportWriter({ report: x.csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
   await planBatch(
     o.inputs,
     { shard: o.shard, now: ctx.now, input: x.input },
     get,
     (r) => {
       if (r.status === 'invalid') check.invalid.push({ file: r.file, line: r.line, issues: r.issues ?? [] });
-      else check.valid++;
+      else {
+        check.valid++;
+        x.csvReport?.add(r);
+      }
+      reports.add({ ...r, plan_words: plannedWords(r.plan) });
       const action = r.plan?.action ?? 'book';
       counts[action] = (counts[action] ?? 0) + 1;
       if (format === 'ndjson') ctx.output.data(r);
@@ -342,6 +356,20 @@ async function dryRunBatch(
     check,
   );
   if (x.csvReport) await writeInvalidRows(x.csvReport, check, o);
+  const none = {
+    booked: 0,
+    already_booked: 0,
+    booked_by_other_run: 0,
+    accepted: 0,
+    failed: 0,
+    unknown: 0,
+    still_booking: 0,
+    pending: 0,
+    not_started: 0,
+    totalCents: 0,
+    interrupted: false,
+  };
+  await reports.finish({ ...none, invalid: check.invalid.length }, new Date(), { dryRun: true });
   noteEmptyShard(o, check, ctx);
   const t = await ctx.target();
   const shard = o.shard ? { shard: `${o.shard.index}/${o.shard.count}` } : {};
@@ -354,5 +382,5 @@ async function dryRunBatch(
   io.err(
     `dry run: ${check.valid} order(s) valid${check.invalid.length ? `, ${check.invalid.length} invalid` : ''}${words ? ` (${words})` : ''}; nothing was sent\n`,
   );
-  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check);
+  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check, o);
 }

@@ -25,7 +25,8 @@ import { withChosenCard } from '../common/stored-card.js';
 import type { OrderInputFlags } from '../common/order-input.js';
 import type { PaymentFlags } from '../../booking/payment.js';
 import type { Context } from '../../context.js';
-import { loadDocument } from '../../input/load.js';
+import { loadDocument, parseInput, readInput } from '../../input/load.js';
+import { isDocumentList } from '../../input/documents.js';
 import { validateKind } from '../../input/validate.js';
 import { showWarnings } from '../common/input.js';
 import { printParentOrder } from '../../output/consolidated.js';
@@ -58,13 +59,13 @@ import { shellCommand } from '../../shell.js';
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
 async function runBook(
-  given: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; again?: boolean; collectionFromService?: boolean },
+  given: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; bytes?: Buffer; again?: boolean; collectionFromService?: boolean },
   ctx: Context,
 ): Promise<void> {
   const { io } = ctx;
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
-  const loaded = o.file !== undefined ? await loadDocument(o.file, io.stdin) : undefined;
+  const loaded = o.file === undefined ? undefined : o.bytes !== undefined ? parseInput(o.file, o.bytes) : await loadDocument(o.file, io.stdin);
   if (o.collectionFromService) {
     // Consolidated mail only: every child shipment's collection from the service data.
     if (!loaded || !isConsolidatedDocument(loaded.data)) {
@@ -359,7 +360,7 @@ export function bookCommand(ctx: Context): Command {
         )
         .argument(
           '[inputs...]',
-          'order file (JSON or YAML, "-" for standard input); several files, directories or NDJSON make a batch; none on a terminal: asked step by step',
+          'order file (JSON or YAML, "-" for standard input); several files, a directory or a file of several orders (---, a JSON array, NDJSON) make a batch; none on a terminal: asked step by step',
         )
         .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
         .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
@@ -384,7 +385,7 @@ export function bookCommand(ctx: Context): Command {
     .option('--shard <i/n>', "batch: book only this job's share of the inputs (a CI matrix of n jobs)")
     .option('--skip-invalid', 'batch: leave invalid orders out (reported) instead of stopping before the first request')
     .option('--map <mapping.yaml>', "CSV: map your own headers (a shop export) onto shipbook's columns, with constants and joins")
-    .option('--input-format <csv|tsv>', 'read the inputs as CSV or TSV whatever their names ("-" for standard input needs it)')
+    .option('--input-format <csv|tsv>', 'read the inputs as CSV or TSV whatever their names (standard input "-" is read as CSV only with it)')
     .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
     .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)')
     .addHelpText(
@@ -411,6 +412,26 @@ export function bookCommand(ctx: Context): Command {
         const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
         return runBatchBook(batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ctx);
       }
-      await runBook({ ...flags, file: inputs[0], wait: waitSettings(flags) }, ctx);
+      // One file (or standard input) that holds a list of orders (YAML documents separated by
+      // `---`, a JSON array, NDJSON) is booked as a batch, as validate checks it: one rule for
+      // every command. Its bytes are read once and kept for the booking that follows.
+      const only = inputs[0];
+      const bytes = only === undefined ? undefined : await readInput(only, ctx.io.stdin);
+      if (only !== undefined && bytes !== undefined && isDocumentList(only, bytes.toString('utf8'))) {
+        if (flags.again)
+          throw new UsageError(
+            `--again is for a single booking; ${only === '-' ? 'standard input' : only} holds several orders, booked as a batch once per target service`,
+            {
+              suggestion: 'Book a document a second time from a file of its own: shipbook book <file> --again.',
+            },
+          );
+        if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail document, not a file of several');
+        const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
+        return runBatchBook(
+          { ...batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ...(only === '-' ? { stdin: bytes } : {}) },
+          ctx,
+        );
+      }
+      await runBook({ ...flags, file: only, ...(bytes !== undefined ? { bytes } : {}), wait: waitSettings(flags) }, ctx);
     });
 }

@@ -4,6 +4,7 @@
  * settle an **unknown** one (a create whose answer never came) once the user has found out what
  * became of it.
  */
+import { existsSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { storageCode, storageHint } from '../../storage.js';
 import { Command } from 'commander';
@@ -121,6 +122,13 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
       states = [...readJournal(where).values()];
     } else {
       where = o.journal;
+      // A journal named on the command line that does not exist is a mistake (a typo, another
+      // directory), not an empty journal: said, with exit 2.
+      if (!existsSync(o.journal)) {
+        throw new ShipbookError('journal_not_found', `${o.journal}: no such file`, EXIT.INPUT, {
+          suggestion: `Give the file a batch wrote with --journal (its default is .shipbook/journal-<target>.ndjson in the directory it ran in), or leave --journal out to see this target's ledger: ${shellCommand('journal', 'show')}`,
+        });
+      }
       const own = readJournal(o.journal);
       const target = journalTarget(o.journal);
       const ledger = target === undefined ? new Map<string, EntryState>() : readJournal(ledgerPath(ctx.stateDir(), target));

@@ -54,13 +54,16 @@ async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void>
     }
     throw builtinStateError(err);
   });
-  // A line that works as pasted: the built-in profile has no key, and the service needs one.
-  const key = o.apiKey === undefined ? SANDBOX_API_KEY : '<the key given with --api-key>';
+  // The last line works as pasted, and nothing follows the command on it. A key given with
+  // --api-key is the user's secret: not printed, so that line sets the base URL only and the line
+  // before it says which key goes with it.
+  const use =
+    o.apiKey === undefined ? `export SHIPBOOK_BASE_URL=${sandbox.url} SHIPBOOK_API_KEY=${SANDBOX_API_KEY}` : `export SHIPBOOK_BASE_URL=${sandbox.url}`;
   ctx.io.err(
-    `[sandbox] simulated booking service listening on ${sandbox.url}\n` +
+    `[sandbox] simulated booking service listening on ${sandbox.url} (Ctrl-C to stop)\n` +
       `[sandbox] state ${o.stateDir === undefined ? 'in memory (gone when it stops; --state <dir> keeps it)' : `in ${o.stateDir}`}\n` +
-      `[sandbox] ${o.apiKey ? 'requires the API key given with --api-key' : 'accepts any API key, but operations that need authorization need one'}; booking completes ${o.delayMs} ms after acceptance\n` +
-      `[sandbox] use it with: export SHIPBOOK_BASE_URL=${sandbox.url} SHIPBOOK_API_KEY=${key}   (Ctrl-C to stop)\n`,
+      `[sandbox] ${o.apiKey ? 'requires the API key given with --api-key: set SHIPBOOK_API_KEY to it' : 'accepts any API key, but operations that need authorization need one'}; booking completes ${o.delayMs} ms after acceptance\n` +
+      `[sandbox] use it with: ${use}\n`,
   );
   if (ctx.json) ctx.io.out(`${JSON.stringify({ url: sandbox.url, port: sandbox.port })}\n`);
   ctx.defer(async () => {
@@ -250,6 +253,7 @@ export function sandboxCommand(ctx: Context): Command {
       .option('--reset-rate <share>', 'close that share of connections without an answer, half of them after processing the request')
       .option('--latency <duration>', 'add this to every answer (e.g. 50ms)')
       .option('--rate-limit <n/s>', 'answer 429 with Retry-After beyond this many requests per second (e.g. 50/s)')
+      .option('--seed <n>', "draw the faults from this seed and each request's content: the same inputs meet the same faults, run after run")
       .addCommand(status)
       .addCommand(reset)
       .addHelpText(
@@ -269,6 +273,7 @@ export function sandboxCommand(ctx: Context): Command {
           resetRate?: string;
           latency?: string;
           rateLimit?: string;
+          seed?: string;
         }) => {
           const { parseFaultRate, parseRateLimit } = await import('../../sandbox/index.js');
           const rate = (flag: string, text: string | undefined) => {
@@ -285,7 +290,11 @@ export function sandboxCommand(ctx: Context): Command {
             rateLimit = parseRateLimit(flags.rateLimit);
             if (rateLimit === undefined) throw new UsageError(`--rate-limit must be requests per second, e.g. 50/s (got "${flags.rateLimit}")`);
           }
+          const seed = flags.seed === undefined ? undefined : Number(flags.seed);
+          if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0))
+            throw new UsageError(`--seed must be a whole number (got "${flags.seed}")`, { suggestion: 'For example --seed 7' });
           const faults = {
+            ...(seed === undefined ? {} : { seed }),
             failRate: rate('--fail-rate', flags.failRate),
             resetRate: rate('--reset-rate', flags.resetRate),
             latencyMs: flags.latency === undefined ? undefined : parseDuration('--latency', flags.latency),

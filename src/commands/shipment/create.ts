@@ -32,7 +32,10 @@ async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promis
   const created = await createShipment(await ctx.api(), { shipment });
   ctx.output.write(withWarnings(ctx, { shipment: created }, priceWarnings(`shipment ${created.id}`, created.service?.price)), () => {
     printCreatedShipment(ctx.io, ctx.output.format, created);
-    ctx.io.err(`Combine it with the others: ${shellCommand('shipment', 'combine', created.id)} <other shipment ids> --main <main shipment file>\n`);
+    // No placeholder in a command: the ids of the others are not known here, so the next step is said in words.
+    ctx.io.err(
+      `Next: create the other shipments of the consolidation, then combine them all with "shipbook shipment combine", giving ${created.id}, their ids and --main with the main shipment's file; how: ${shellCommand('shipment', 'combine', '--help')}\n`,
+    );
   });
 }
 

@@ -10,7 +10,8 @@ import { EXIT, ShipbookError, ValidationError } from '../../errors.js';
 import { loadDocument, type LoadedDocument } from '../../input/load.js';
 import { resolveSenders } from '../../input/senders.js';
 import { checkDocument, validateKind } from '../../input/validate.js';
-import type { KindValue } from '../../input/kinds.js';
+import { KINDS, detectKind, type DocumentKind, type KindValue } from '../../input/kinds.js';
+import { shellArg, shellCommand } from '../../shell.js';
 import type { PromptIO } from '../../prompts/ask.js';
 import { completeShipment, missingInputError, missingParts } from '../../prompts/order.js';
 import { askSaveAs, saveDocument } from '../../prompts/save.js';
@@ -22,6 +23,25 @@ import { showWarnings } from '../common/input.js';
 import { isObject } from '../../schema/object.js';
 
 type Obj = Record<string, unknown>;
+
+/**
+ * A file of another kind given to `shipment create` (an order, a quote request …) is said to be
+ * that, with the command it goes with, instead of a list of the shipment fields it lacks.
+ * @throws ValidationError (exit 2) when the file is plainly of another kind
+ */
+function refuseOtherKind(doc: LoadedDocument): void {
+  const kind = detectKind(doc.data);
+  if (kind === undefined || kind === 'shipment') return;
+  const def = KINDS[kind] as DocumentKind;
+  const name = doc.file === '-' ? 'standard input' : doc.file;
+  const command =
+    kind === 'order' ? (doc.file === '-' ? shellCommand('book', '-') : shellCommand('book', doc.file)) : def.usedBy.replaceAll('<file>', shellArg(doc.file));
+  throw new ValidationError(
+    [{ file: doc.file, line: 1, column: 1, path: '', message: `is ${def.summary}, not a consolidated-mail shipment`, severity: 'error' }],
+    `${name} is ${kind === 'order' ? 'an order' : def.summary}, not a consolidated-mail shipment; nothing was sent`,
+    { suggestion: kind === 'order' ? `Book an order with:\n  ${command}` : `It goes with: ${command}` },
+  );
+}
 
 /**
  * Reads the shipment for `shipment create`. With `flags.collectionFromService` the collection is
@@ -40,6 +60,7 @@ export async function readShipmentInput(
     file !== undefined
       ? await loadDocument(file, io.stdin)
       : ({ file: '(prompts)', data: { shipment: {} }, wrapper: [], locate: () => undefined } as unknown as LoadedDocument);
+  refuseOtherKind(loaded);
   const profile = await ctx.profile();
   const resolved = resolveSenders(loaded, profile.senders, profile.name);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
