@@ -73,7 +73,11 @@ export function makePlace(): Place {
  * Runs `command args` (an executable of release/, or an emulator with it) in `cwd` with exactly
  * `env`, and collects its output.
  */
-export function run(command: string, args: string[], opts: { env: Record<string, string>; cwd: string; input?: string; timeoutMs?: number }): Promise<RunResult> {
+export function run(
+  command: string,
+  args: string[],
+  opts: { env: Record<string, string>; cwd: string; input?: string; timeoutMs?: number },
+): Promise<RunResult> {
   return new Promise((done, fail) => {
     const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
