@@ -19,7 +19,7 @@ import { createWriter, type OutputWriter } from './output/writer.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
-import { setHintProfile } from './shell.js';
+import { hintShellFor, setHintProfile, setHintShell } from './shell.js';
 import { DryRunHalt } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
@@ -214,6 +214,8 @@ export interface MainOptions {
 export async function main(argv: string[], io: IOStreams, options: MainOptions = {}): Promise<number> {
   const globals: GlobalOptions = {};
   setHintProfile(undefined);
+  // Hints are written for the shell they will be pasted into (PowerShell or cmd on Windows).
+  setHintShell(hintShellFor(io.env, process.platform));
   const ctx = createContext(io, globals, options.overrides);
   options.onContext?.(ctx);
   let program: Command | undefined;

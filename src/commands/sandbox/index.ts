@@ -11,6 +11,7 @@ import { targetId } from '../../config/target.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { setVariablesCommand } from '../../shell.js';
 import { parseDuration } from '../../input/flags.js';
 
 /** Options of `sandbox`. */
@@ -60,7 +61,7 @@ async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void>
     `[sandbox] simulated booking service listening on ${sandbox.url}\n` +
       `[sandbox] state ${o.stateDir === undefined ? 'in memory (gone when it stops; --state <dir> keeps it)' : `in ${o.stateDir}`}\n` +
       `[sandbox] ${o.apiKey ? 'requires the API key given with --api-key' : 'accepts any API key, but operations that need authorization need one'}; booking completes ${o.delayMs} ms after acceptance\n` +
-      `[sandbox] use it with: export SHIPBOOK_BASE_URL=${sandbox.url} SHIPBOOK_API_KEY=${key}   (Ctrl-C to stop)\n`,
+      `[sandbox] use it with: ${setVariablesCommand({ SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: key })}   (Ctrl-C to stop)\n`,
   );
   if (ctx.json) ctx.io.out(`${JSON.stringify({ url: sandbox.url, port: sandbox.port })}\n`);
   ctx.defer(async () => {
