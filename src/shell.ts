@@ -7,7 +7,7 @@
  */
 
 /** The shell hints are written for: a POSIX shell (bash, zsh, sh), PowerShell or cmd. */
-export type HintShell = 'posix' | 'powershell' | 'cmd';
+type HintShell = 'posix' | 'powershell' | 'cmd';
 
 /**
  * The shell a user of this platform pastes hints into: POSIX outside Windows; on Windows,

@@ -39,7 +39,7 @@ export interface RunResult {
 }
 
 /** A private place for one test file's runs: a working directory, home, config, state and cache. */
-export interface Place {
+interface Place {
   dir: string;
   /** The environment of a run: nothing of the caller's, PATH without Node.js. */
   env: Record<string, string>;
@@ -95,7 +95,7 @@ export function run(
 }
 
 /** A long-running child (the sandbox, a callback receiver) whose output can be awaited. */
-export interface Running {
+interface Running {
   stdout: string;
   stderr: string;
   /** The first match of `re` in the stream, waiting for more output up to `timeoutMs`. */
