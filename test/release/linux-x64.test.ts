@@ -133,4 +133,20 @@ describe.skipIf(exe === undefined)('the linux-x64 executable, with no Node.js on
     expect(screen).toMatch(/processed order ORD-\w+ booked/);
     expect(readFileSync(out, 'utf8')).toContain('SB-DOM-ROAD');
   });
+
+  it.skipIf(!hasTmux)('finds a country by name in the guided booking (the country names are embedded), and stops on Ctrl-C', async () => {
+    const env = Object.entries(place.env)
+      .filter(([k]) => k !== 'CI')
+      .map(([k, v]) => `${k}=${shellQuote(v)}`);
+    const t = Terminal.shell(`cd ${shellQuote(cwd)} && env -u CI ${env.join(' ')} ${shellQuote(exe!)} book; echo __EXIT=$?; sleep 600`);
+    await t.answer('Sender first name', 'Priya');
+    await t.answer('Sender last name', 'Raman');
+    await t.answer('Sender company (optional, Enter to skip)', '');
+    await t.answer('Sender e-mail', 'dispatch@example.com.au');
+    await t.answer('Sender phone', '+61 2 9555 0142');
+    await t.search('Sender country (type to search)', 'new zea', 'New Zealand (NZ)');
+    t.keys('C-c');
+    const { code } = await t.exit();
+    expect(code).toBe(130);
+  });
 });
