@@ -905,10 +905,12 @@ if (write) {
     '`shipbook order create` on the built-in sandbox with 10 and with 5,000 stored orders (bench/state-store.mjs).',
     '',
   ].join('\n');
-  // The package's sizes are measured apart (bench/package-size.mjs): keep its section (the last one).
-  const from = previousText.lastIndexOf('<!-- package-size');
-  const packageSection = from === -1 ? undefined : /<!-- package-size[\s\S]*?<!-- \/package-size -->/.exec(previousText.slice(from))?.[0];
-  writeFileSync(resultsPath, packageSection === undefined ? md : `${md}\n${packageSection}\n`);
+  // The package's sizes and the release's start-up are measured apart (bench/package-size.mjs,
+  // bench/release.mjs): keep their sections.
+  const kept = ['package-size', 'release-startup']
+    .map((name) => new RegExp(`<!-- ${name}[\\s\\S]*?<!-- \\/${name} -->`).exec(previousText)?.[0])
+    .filter((section) => section !== undefined);
+  writeFileSync(resultsPath, [md, ...kept.map((section) => `${section}\n`)].join('\n'));
   console.log('wrote bench/RESULTS.md');
 }
 rmSync(work, { recursive: true, force: true });

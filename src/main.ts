@@ -29,7 +29,7 @@ import { createWriter, type OutputWriter } from './output/writer.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP } from './booking/progress.js';
 import { stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
-import { setHintProfile } from './shell.js';
+import { hintShellFor, setHintProfile, setHintShell } from './shell.js';
 import { DryRunHalt } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
@@ -240,6 +240,8 @@ export interface MainOptions {
 export async function main(argv: string[], io: IOStreams, options: MainOptions = {}): Promise<number> {
   const globals: GlobalOptions = {};
   setHintProfile(undefined);
+  // Hints are written for the shell they will be pasted into (PowerShell or cmd on Windows).
+  setHintShell(hintShellFor(io.env, process.platform));
   const ctx = createContext(io, globals, options.overrides);
   options.onContext?.(ctx);
   let program: Command | undefined;
@@ -294,6 +296,35 @@ export function signalExitCode(signal: NodeJS.Signals): number {
   return signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
 }
 
+/** A signal that interrupts a run: the one received, what it counts as, and how it is told. */
+interface InterruptSignal {
+  signal: NodeJS.Signals;
+  /** SIGINT: an interruption (exit 130); SIGTERM: a termination (exit 143). */
+  as: 'SIGINT' | 'SIGTERM';
+  /** The words of the error line (`interrupted (Ctrl-C)`). */
+  told: string;
+}
+
+/**
+ * The signals that interrupt a run on `platform`: Ctrl-C (SIGINT) and SIGTERM everywhere; on
+ * Windows also Ctrl-Break (SIGBREAK, an interruption like Ctrl-C) and the console window being
+ * closed (SIGHUP, a termination: Windows ends the process a few seconds later, time enough to
+ * record where the run got to). Elsewhere SIGHUP keeps its default, so `nohup` still works.
+ */
+export function interruptSignals(platform: NodeJS.Platform): InterruptSignal[] {
+  const signals: InterruptSignal[] = [
+    { signal: 'SIGINT', as: 'SIGINT', told: 'interrupted (Ctrl-C)' },
+    { signal: 'SIGTERM', as: 'SIGTERM', told: 'terminated (SIGTERM)' },
+  ];
+  if (platform === 'win32') {
+    signals.push(
+      { signal: 'SIGBREAK', as: 'SIGINT', told: 'interrupted (Ctrl-Break)' },
+      { signal: 'SIGHUP', as: 'SIGTERM', told: 'terminated (the console window was closed)' },
+    );
+  }
+  return signals;
+}
+
 /**
  * Runs shipbook as the process (`bin/shipbook.js`): {@link main} on the process's streams, plus
  * what only a process has: signals (Ctrl-C exits 130, SIGTERM 143, both after closing what the
@@ -306,20 +337,20 @@ export async function run(argv: string[]): Promise<void> {
   let ctx: Context | undefined;
   let interrupted: NodeJS.Signals | undefined;
   let finished = false;
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = ({ as: signal, told }: InterruptSignal) => {
     const code = signalExitCode(signal);
     // A second signal stops at once.
     if (interrupted) process.exit(code);
     interrupted = signal;
     // On a terminal, erase the line first (a spinner, the echoed ^C), and say it like every error.
-    io.err(`${io.stderrIsTTY ? '\r\x1b[2K' : '\n'}${paint(io, 'red', 'error:')} ${signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : 'terminated (SIGTERM)'}\n`);
+    io.err(`${io.stderrIsTTY ? '\r\x1b[2K' : '\n'}${paint(io, 'red', 'error:')} ${told}\n`);
     // The first one aborts the run's signal: no new step starts, a wait ends, and the command
     // reports where it got to through main as usual (a batch lets requests already sent finish
     // within their deadline). A second signal is the way to stop without waiting for them.
     ctx?.abort(signal);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const handlers = interruptSignals(process.platform).map((entry) => ({ signal: entry.signal, handler: () => onSignal(entry) }));
+  for (const { signal, handler } of handlers) process.on(signal, handler);
   // A throw outside the command's own course (a timer, an event) is still reported as an internal
   // error, once, and never by Node.js's default handler, which prints the source line of the
   // throw: in the minified bundle, a line of kilobytes.
@@ -358,8 +389,7 @@ export async function run(argv: string[]): Promise<void> {
       process.stdout.write('', () => process.exit(exitCode));
     }
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const { signal, handler } of handlers) process.off(signal, handler);
     restoreWarnings();
     // The handlers of uncaught throws stay: work still running after main returned (a timer) may throw.
   }

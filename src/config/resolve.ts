@@ -11,6 +11,7 @@ import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
 import { normaliseBaseUrl } from '../api/base-url.js';
 import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
 import { ConfigError } from '../errors.js';
+import { unsetVariablesCommand } from '../shell.js';
 import { builtinSandboxProfile, type ResolvedProfile } from './profile.js';
 import { BUILTIN_PROFILE, durationMs, nameProblem, ratePerSecond, type ConfigData } from './schema.js';
 import { ConfigStore } from './store.js';
@@ -54,7 +55,7 @@ function checkEmptyVariables(env: Readonly<Record<string, string | undefined>>):
   throw new ConfigError(`${names} ${plural ? 'are' : 'is'} set but empty: is a CI secret missing? Nothing was sent`, {
     suggestion:
       `Give ${plural ? 'them values' : 'it a value'} (in CI: check that the secret exists and is passed to this job), ` +
-      `or unset ${plural ? 'them' : 'it'} (unset ${empty.join(' ')}) to use the configured profile, or the built-in sandbox when nothing is configured.`,
+      `or unset ${plural ? 'them' : 'it'} (${unsetVariablesCommand(empty)}) to use the configured profile, or the built-in sandbox when nothing is configured.`,
   });
 }
 

@@ -55,24 +55,56 @@ interface DoctorDeps {
   timeoutMs?: number;
 }
 
-/** Lowest supported Node.js version (package.json `engines`). */
-const MIN_NODE: readonly [number, number] = [20, 19];
+/** Lowest supported Node.js version (package.json `engines`): the oldest LTS line still maintained. */
+const MIN_NODE: readonly [number, number] = [22, 0];
+/** Lowest Node.js version shipbook still runs on (untested, past its end of life): a warning, not a failure. */
+const MIN_RUNNABLE_NODE: readonly [number, number] = [20, 19];
 
-/** Checks a Node.js version string (`22.3.0`) against {@link MIN_NODE}. */
-export function checkNode(version: string): CheckResult {
+/** True when `version` (`22.3.0`) is `min` or later. */
+function atLeast(version: string, min: readonly [number, number]): boolean {
   const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
-  const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
-  return ok
-    ? { id: 'node', name: 'Node.js', status: 'ok', detail: `v${version.replace(/^v/, '')}` }
-    : {
-        id: 'node',
-        name: 'Node.js',
-        status: 'fail',
-        detail: `v${version.replace(/^v/, '')} is older than ${MIN_NODE.join('.')}`,
-        fix: 'Install Node.js 20.19 or newer (22 or 24 LTS recommended).',
-        // What the machine runs is a setting of the set-up, not a credential: exit 2, as for a bad setting.
-        exitCode: EXIT.INPUT,
-      };
+  return major > min[0] || (major === min[0] && minor >= min[1]);
+}
+
+/**
+ * True when this process is one of shipbook's single executables (Node.js's single-executable
+ * applications embed the Node.js that runs them).
+ */
+function isSingleExecutable(): boolean {
+  try {
+    const sea = process.getBuiltinModule?.('node:sea') as { isSea?: () => boolean } | undefined;
+    return sea?.isSea?.() === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks a Node.js version string (`22.3.0`) against {@link MIN_NODE}: `ok` from 22, `warn` for
+ * 20.19 to 21 (past its end of life, untested), `fail` before. `embedded`: the version is the one
+ * a single executable carries (said in the detail: there is no Node.js to install or upgrade).
+ */
+export function checkNode(version: string, embedded = false): CheckResult {
+  const shown = `v${version.replace(/^v/, '')}${embedded ? ' (embedded in this executable)' : ''}`;
+  if (atLeast(version, MIN_NODE)) return { id: 'node', name: 'Node.js', status: 'ok', detail: shown };
+  if (atLeast(version, MIN_RUNNABLE_NODE)) {
+    return {
+      id: 'node',
+      name: 'Node.js',
+      status: 'warn',
+      detail: `${shown} is past its end of life and no longer tested`,
+      fix: 'Install Node.js 22 or 24 (LTS), or use a single executable, which embeds its own.',
+    };
+  }
+  return {
+    id: 'node',
+    name: 'Node.js',
+    status: 'fail',
+    detail: `${shown} is older than ${MIN_RUNNABLE_NODE.join('.')}`,
+    fix: 'Install Node.js 22 or 24 (LTS), or use a single executable, which embeds its own.',
+    // What the machine runs is a setting of the set-up, not a credential: exit 2, as for a bad setting.
+    exitCode: EXIT.INPUT,
+  };
 }
 
 /**
@@ -83,7 +115,8 @@ export function checkNode(version: string): CheckResult {
  */
 export function sandboxStateDir(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string {
   if (env.SHIPBOOK_STATE_DIR) return env.SHIPBOOK_STATE_DIR;
-  if (platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'shipbook');
+  // Windows: %LOCALAPPDATA% (machine-local, not roamed), else the profile's AppData\Local.
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(env.USERPROFILE || env.HOME || homedir(), 'AppData', 'Local'), 'shipbook');
   if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'shipbook');
   return join(env.HOME || homedir(), '.local', 'state', 'shipbook');
 }
@@ -351,7 +384,7 @@ export function checkSandboxState(env: Readonly<Record<string, string | undefine
 
 /** Runs every check in order; later checks are skipped when what they need failed. */
 export async function runChecks(deps: DoctorDeps): Promise<CheckResult[]> {
-  const results: CheckResult[] = [checkNode(deps.nodeVersion ?? process.versions.node)];
+  const results: CheckResult[] = [checkNode(deps.nodeVersion ?? process.versions.node, deps.nodeVersion === undefined && isSingleExecutable())];
   const config = checkConfigFile(deps);
   results.push(config.result);
   const { result, profile } = config.ok

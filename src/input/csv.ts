@@ -5,7 +5,8 @@
  * own headers through a mapping file (src/input/csv-map.ts). Read with csv-parse as a stream, one
  * order at a time, so memory stays flat however many rows the file holds.
  *
- * Real files: UTF-8 with or without a byte-order mark, CRLF or LF, quoted cells holding commas,
+ * Real files: UTF-8 with or without a byte-order mark, UTF-16 LE with its byte-order mark (Excel's
+ * "Unicode text"), CRLF or LF, quoted cells holding commas,
  * quotes and line breaks, `,` `;` or tab delimiters (told from the header row, or given), empty
  * rows (skipped, still counted). Rows are numbered as a spreadsheet numbers them: the header is
  * row 1. Every problem names the file, the row and the column's header, and the field path of the
@@ -175,6 +176,47 @@ function utf8Decoder(): Transform {
   });
 }
 
+/** True when the bytes start with UTF-16 LE's byte-order mark (FF FE), as Excel's "Unicode text" does. */
+function isUtf16le(head: Uint8Array): boolean {
+  return head.length >= 2 && head[0] === 0xff && head[1] === 0xfe;
+}
+
+/**
+ * UTF-16 LE bytes (after their byte-order mark, which is dropped) to text; a file cut in the middle
+ * of a character or holding a lone surrogate is refused ({@link NotUtf8Error}: not text shipbook
+ * can read) with the line where it stops.
+ */
+function utf16leDecoder(): Transform {
+  const decoder = new TextDecoder('utf-16le', { fatal: true });
+  let line = 1;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      try {
+        const text = decoder.decode(chunk, { stream: true });
+        line += text.split('\n').length - 1;
+        done(null, text);
+      } catch {
+        done(new NotUtf8Error(line));
+      }
+    },
+    flush(done) {
+      try {
+        done(null, decoder.decode());
+      } catch {
+        done(new NotUtf8Error(line));
+      }
+    },
+  });
+}
+
+/** The text of the first bytes of a source, in its encoding (UTF-16 LE with its mark, else UTF-8), without a byte-order mark. */
+function headText(head: Buffer): string {
+  return (isUtf16le(head) ? new TextDecoder('utf-16le').decode(head.subarray(0, head.length - (head.length % 2))) : head.toString('utf8')).replace(
+    /^\uFEFF/,
+    '',
+  );
+}
+
 /** True for a `.tsv` or `.tab` file name. */
 function isTsvName(file: string): boolean {
   return /\.(tsv|tab)$/i.test(file);
@@ -182,7 +224,7 @@ function isTsvName(file: string): boolean {
 
 /** The delimiter a source is read with: the one given, else told from its header row (a `.tsv` file: tab by default). */
 export async function csvDelimiterOf(source: CsvSource, options: Pick<CsvReadOptions, 'delimiter'>): Promise<CsvDelimiter> {
-  return options.delimiter ?? detectDelimiter((await headBytes(source)).toString('utf8').replace(/^\uFEFF/, ''), isTsvName(source.file) ? '\t' : ',');
+  return options.delimiter ?? detectDelimiter(headText(await headBytes(source)), isTsvName(source.file) ? '\t' : ',');
 }
 
 /**
@@ -200,7 +242,7 @@ async function* rows(source: CsvSource, delimiter: CsvDelimiter): AsyncGenerator
     record_delimiter: ['\r\n', '\n', '\r'],
     skip_records_with_error: false,
   });
-  const decode = utf8Decoder();
+  const decode = isUtf16le(await headBytes(source)) ? utf16leDecoder() : utf8Decoder();
   decode.on('error', (err) => parser.destroy(err));
   input.pipe(decode).pipe(parser);
   let row = 0;
@@ -336,11 +378,11 @@ async function* csvGroups(source: CsvSource, options: CsvReadOptions): AsyncGene
   let delimiter: CsvDelimiter;
   try {
     const start = await headBytes(source);
-    if ((start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff)) {
+    if (start[0] === 0xfe && start[1] === 0xff) {
       yield {
         kind: 'issues',
         line: 1,
-        issues: [{ file, line: 1, path: '', message: 'is UTF-16 text (Excel\'s "Unicode Text"); save it as UTF-8 (Save As, "CSV UTF-8")', severity: 'error' }],
+        issues: [{ file, line: 1, path: '', message: 'is UTF-16 big-endian text; save it as UTF-8 (Save As, "CSV UTF-8")', severity: 'error' }],
       };
       return;
     }

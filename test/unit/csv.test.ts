@@ -303,7 +303,7 @@ describe('mapping files', () => {
 });
 
 describe('encodings', () => {
-  it('refuses a file that is not UTF-8 (a Windows code page) at its line, and UTF-16, rather than mangling names', async () => {
+  it('refuses a file that is not UTF-8 (a Windows code page) at its line, and UTF-16 big-endian, rather than mangling names', async () => {
     const text = csvText([row({ order_ref: 'U1' }), row({ order_ref: 'U2', delivery_first_name: 'Zoë' })]);
     const latin1 = Buffer.from(text, 'latin1');
     const file = join(dir, 'latin1.csv');
@@ -312,12 +312,26 @@ describe('encodings', () => {
     for await (const o of csvOrders({ file }, { now: NOW })) out.push(o);
     expect(formatIssues(problems(out)).replaceAll(`${dir}/`, '')).toBe('latin1.csv:3  is not UTF-8 text; save it as UTF-8 (in Excel: Save As, "CSV UTF-8")');
     expect(out.filter((o) => 'doc' in o)).toHaveLength(0);
-    const utf16 = join(dir, 'utf16.csv');
-    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const utf16be = join(dir, 'utf16be.csv');
+    writeFileSync(utf16be, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]));
     const back: CsvOrder[] = [];
-    for await (const o of csvOrders({ file: utf16 })) back.push(o);
-    expect(formatIssues(problems(back)).replaceAll(`${dir}/`, '')).toBe(
-      'utf16.csv:1  is UTF-16 text (Excel\'s "Unicode Text"); save it as UTF-8 (Save As, "CSV UTF-8")',
+    for await (const o of csvOrders({ file: utf16be })) back.push(o);
+    expect(formatIssues(problems(back)).replaceAll(`${dir}/`, '')).toBe('utf16be.csv:1  is UTF-16 big-endian text; save it as UTF-8 (Save As, "CSV UTF-8")');
+  });
+
+  it('reads UTF-16 LE with its byte-order mark (Excel\'s "Unicode Text"), CRLF and ";" as a European Excel saves it, names intact', async () => {
+    const text = csvText([row({ order_ref: 'W1', delivery_first_name: 'Zoë' }), row({ order_ref: 'W2', delivery_first_name: 'Łukasz' })], {
+      delimiter: ';',
+      crlf: true,
+    });
+    const file = join(dir, 'excel-unicode.csv');
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const out: CsvOrder[] = [];
+    for await (const o of csvOrders({ file }, { now: NOW })) out.push(o);
+    expect(problems(out)).toEqual([]);
+    const names = out.map(
+      (o) => (docOf(o).data as { order: { shipments: Array<{ delivery: { first_name: string } }> } }).order.shipments[0]!.delivery.first_name,
     );
+    expect(names).toEqual(['Zoë', 'Łukasz']);
   });
 });

@@ -32,14 +32,22 @@ describe('doctor checks', () => {
   });
   afterAll(async () => sandbox.close());
 
-  it('accepts Node 20.19 and later, refuses older ones', () => {
-    expect(checkNode('20.19.0').status).toBe('ok');
+  it('accepts Node 22 and later, warns on 20.19 to 21 (past its end of life), refuses older ones', () => {
+    expect(checkNode('22.0.0').status).toBe('ok');
     expect(checkNode('24.1.0').status).toBe('ok');
+    const eol = checkNode('20.19.0');
+    expect(eol.status).toBe('warn');
+    expect(eol.detail).toMatch(/end of life/);
+    expect(doctorExitCode([eol])).toBe(0);
     const old = checkNode('20.10.0');
     expect(old.status).toBe('fail');
-    expect(old.fix).toMatch(/20\.19/);
+    expect(old.fix).toMatch(/Node\.js 22/);
     // A machine's Node.js is a setting (exit 2), not a credential (exit 4).
     expect(doctorExitCode([old])).toBe(2);
+  });
+
+  it('names the Node.js a single executable embeds', () => {
+    expect(checkNode('22.23.3', true)).toMatchObject({ status: 'ok', detail: 'v22.23.3 (embedded in this executable)' });
   });
 
   it('reports a config file readable by others, with the chmod that fixes it', () => {

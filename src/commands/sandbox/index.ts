@@ -11,6 +11,7 @@ import { targetId } from '../../config/target.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { EXIT, ShipbookError, UsageError } from '../../errors.js';
+import { setVariablesCommand } from '../../shell.js';
 import { parseDuration } from '../../input/flags.js';
 
 /** Options of `sandbox`. */
@@ -57,8 +58,9 @@ async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void>
   // The last line works as pasted, and nothing follows the command on it. A key given with
   // --api-key is the user's secret: not printed, so that line sets the base URL only and the line
   // before it says which key goes with it.
-  const use =
-    o.apiKey === undefined ? `export SHIPBOOK_BASE_URL=${sandbox.url} SHIPBOOK_API_KEY=${SANDBOX_API_KEY}` : `export SHIPBOOK_BASE_URL=${sandbox.url}`;
+  const use = setVariablesCommand(
+    o.apiKey === undefined ? { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: SANDBOX_API_KEY } : { SHIPBOOK_BASE_URL: sandbox.url },
+  );
   ctx.io.err(
     `[sandbox] simulated booking service listening on ${sandbox.url} (Ctrl-C to stop)\n` +
       `[sandbox] state ${o.stateDir === undefined ? 'in memory (gone when it stops; --state <dir> keeps it)' : `in ${o.stateDir}`}\n` +
