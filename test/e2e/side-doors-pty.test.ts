@@ -86,7 +86,7 @@ describe.skipIf(!hasTmux)('the file a guided booking saves', () => {
     const more = await runCli(['book', saved, '--again', '--json'], { env: state });
     expect(more.code, more.stderr).toBe(0);
     expect((await orderIds()).length).toBe(before.length + 2);
-  });
+  }, 120_000);
 });
 
 describe.skipIf(!hasTmux)('Ctrl-C while changing a part from the summary', () => {
@@ -145,7 +145,7 @@ describe.skipIf(!hasTmux)('Ctrl-C while changing a part from the summary', () =>
     expect(s.collection_type).toBe('pickup');
     const v = await runCli(['validate', draft], { env: state });
     expect(v.code, v.stdout + v.stderr).toBe(0);
-  });
+  }, 120_000);
 });
 
 /** From the start of `book fixtures/wizard/no-service.yaml` to the card questions, typing `number`. */
@@ -196,7 +196,7 @@ describe.skipIf(!hasTmux)('a declined card in the guided booking', () => {
     expect(screen).not.toContain('4000 0000 0000 0002');
     expect(await orderIds()).toEqual([...before, id]);
     expect(fx.sandbox.state.orders.get(id)?.payment).toEqual({ type: 'credit' });
-  });
+  }, 120_000);
 
   it('cancelling the order: cancelled at the service and in the ledger, and the run does not say it booked', async () => {
     const state = ownState('cancel');
@@ -215,7 +215,7 @@ describe.skipIf(!hasTmux)('a declined card in the guided booking', () => {
     const shown = await runCli(['journal', 'show', '--json'], { env: state });
     const entry = (JSON.parse(shown.stdout) as { orders: Array<{ order_id: string; stage: string; error: { code: string } | null }> }).orders[0]!;
     expect(entry).toMatchObject({ order_id: id, stage: 'failed', error: { code: 'cancelled' } });
-  });
+  }, 120_000);
 });
 
 describe.skipIf(!hasTmux)('a batch stopped at once by a second Ctrl-C', () => {
@@ -259,5 +259,5 @@ describe.skipIf(!hasTmux)('a batch stopped at once by a second Ctrl-C', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(xml.match(/<testcase /g)).toHaveLength(written.orders.length);
     expect(xml).toContain(`tests="${written.orders.length}"`);
-  });
+  }, 120_000);
 });
