@@ -61,7 +61,8 @@ describe('a service that echoes the request in its answers', () => {
     }
     // The service did get them, and did echo them back.
     expect(server.requests.some((q) => q.body.includes(`"cvv":"${CVV}"`))).toBe(true);
-  });
+    // Twenty-eight commands: a test that outran its time would go on setting the server's routes under the next one.
+  }, 240_000);
 
   it('never shows them in tab-separated or table output when the echo stands in a service name', async () => {
     const echoed = {
@@ -100,7 +101,7 @@ describe('a service that echoes the request in its answers', () => {
       expect(r.code, r.stderr).toBe(3);
       expect(leaks(r.stdout + r.stderr), r.stdout + r.stderr).toEqual([]);
     }
-  });
+  }, 240_000);
 
   it('writes none of them to report.json, JUnit or the journal of a batch whose answers and errors echo them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'shipbook-echo-batch-'));

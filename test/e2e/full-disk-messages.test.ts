@@ -38,7 +38,7 @@ describe('a full disk, said as such', () => {
     const again = await runCli(['sandbox', 'status'], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/orders\t1/);
-  });
+  }, 120_000);
 
   it('journal resolve: exit 10, nothing recorded, and the same resolve works once there is space', async () => {
     const server = await startFaultServer();
@@ -71,7 +71,7 @@ describe('a full disk, said as such', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 120_000);
 });
 
 // A real full disk: a tmpfs, where this test may mount one (root on Linux).
@@ -94,5 +94,5 @@ describe.skipIf(!mounted)('a batch whose journal cannot be created on a full dis
     expect(r.stderr).toContain('no space left on the device');
     expect(r.stderr).toContain(`hint: Free space on the disk of ${join(mount, 'ci')}`);
     expect(r.stderr).not.toContain('not read-only');
-  });
+  }, 120_000);
 });

@@ -89,7 +89,7 @@ describe('journal resolve against a sandbox that loses every answer', () => {
       return;
     }
     throw new Error('no create in 20 attempts had its answer lost before the order was made');
-  });
+  }, 120_000);
 });
 
 describe.skipIf(!hasTmux)('journal resolve --not-created against a service with no list of orders', () => {
@@ -126,5 +126,5 @@ describe.skipIf(!hasTmux)('journal resolve --not-created against a service with 
     const recorded = await yes.exit();
     expect(recorded.code, recorded.screen).toBe(0);
     expect(recorded.screen).toContain(`Recorded: ${id} was not created.`);
-  });
+  }, 120_000);
 });
