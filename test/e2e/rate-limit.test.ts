@@ -145,11 +145,12 @@ describe('booking at the pace the service allows', () => {
     const { dir, file } = ordersFile(3);
     const { home, cleanup } = makeHome();
     try {
-      const env = envFor(sandbox, home);
+      // One state directory for the runs: the single book's ledger is there.
+      const env = { ...envFor(sandbox, home), SHIPBOOK_STATE_DIR: join(home, 'state') };
       const report = join(dir, 'report.json');
       const junit = join(dir, 'junit.xml');
       const args = ['book', file, '--poll', '100ms', '--payment', 'credit', '--journal', join(dir, 'j.ndjson'), '--report', report, '--junit', junit];
-      const first = await runCli([...args, '--timeout', '300ms'], { env, timeoutMs: 60_000 });
+      const first = await runCli([...args, '--timeout', '300ms'], { env, timeoutMs: 60_000, cwd: dir });
       expect(first.code, first.stderr).toBe(7);
       expect(first.stderr).toContain('3 accepted (result pending)');
       expect(first.stderr).toContain('done, results pending');
@@ -164,11 +165,25 @@ describe('booking at the pace the service allows', () => {
       expect(xml).toContain('failures="0"');
       expect(xml).toContain('skipped="3"');
       expect(xml).toContain('accepted (paid), its booking result pending');
-      const again = await runCli(args, { env, timeoutMs: 60_000 });
+      const again = await runCli(args, { env, timeoutMs: 60_000, cwd: dir });
       expect(again.code, again.stderr).toBe(0);
       expect(JSON.parse(readFileSync(report, 'utf8')).summary).toMatchObject({ booked: 3, failed: 0, accepted: 0 });
+      // A single book left accepted by its --timeout ends 7 too, and its rerun reads it.
+      const single = join(dir, 'single.json');
+      const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as Record<string, any>;
+      const order = structuredClone(doc.request ?? doc);
+      order.order.shipments[0].transient_id = 'P-single';
+      writeFileSync(single, JSON.stringify(order));
+      const short = await runCli(['book', single, '--poll', '100ms', '--timeout', '300ms', '--payment', 'credit'], { env, timeoutMs: 60_000, cwd: dir });
+      expect(short.code, short.stderr).toBe(7);
+      expect(short.stderr).toContain('is accepted');
+      expect(short.stderr).not.toContain('--again');
+      const read = await runCli(['book', single, '--poll', '100ms', '--payment', 'credit'], { env, timeoutMs: 60_000, cwd: dir });
+      expect(read.code, read.stderr).toBe(0);
+      expect(read.stderr).toContain('accepted: continuing that order, not creating another');
+      expect(read.stderr).not.toContain('--again');
       const by = await ordersByInput(sandbox, KEY);
-      expect([...by.values()].map((ids) => ids.length)).toEqual([1, 1, 1]);
+      expect([...by.values()].map((ids) => ids.length)).toEqual([1, 1, 1, 1]);
     } finally {
       cleanup();
     }
@@ -180,19 +195,30 @@ describe('booking at the pace the service allows', () => {
     try {
       const fixture = join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml');
       const env = { ...envFor(sandbox, home), SHIPBOOK_STATE_DIR: join(home, 'state') };
-      const first = await runCli(['book', fixture, '--poll', '100ms', '--payment', 'credit', '--json'], { env, timeoutMs: 120_000 });
+      const first = await runCli(['book', fixture, '--poll', '100ms', '--payment', 'credit', '--json'], { env, timeoutMs: 120_000, cwd: home });
       expect(first.stderr).not.toContain('could not read the booking result');
       expect([0, 7], first.stderr).toContain(first.code);
       expect(first.stderr).not.toContain('--again');
       // Again with a wait too short for the limit: the order may be left accepted (7), never failed.
-      const { dir, file } = ordersFile(1);
-      const short = await runCli(['book', file, '--poll', '100ms', '--timeout', '200ms', '--payment', 'credit'], { env, timeoutMs: 120_000 });
+      const dir = mkdtempSync(join(tmpdir(), 'shipbook-pace-single-'));
+      const doc = parse(readFileSync(fixture, 'utf8')) as Record<string, any>;
+      const order = structuredClone(doc.request ?? doc);
+      order.order.shipments[0].transient_id = 'P-0';
+      const file = join(dir, 'order.json');
+      writeFileSync(file, JSON.stringify(order));
+      const short = await runCli(['book', file, '--poll', '100ms', '--timeout', '200ms', '--payment', 'credit'], { env, timeoutMs: 120_000, cwd: dir });
       expect([0, 7], short.stderr).toContain(short.code);
       expect(short.stderr).not.toContain('--again');
       const rerun = await runCli(['book', file, '--poll', '100ms', '--payment', 'credit', '--json'], { env, timeoutMs: 120_000, cwd: dir });
       expect(rerun.code, rerun.stderr).toBe(0);
-      expect(rerun.stderr).not.toContain('--again');
-      if (short.code === 7) expect(rerun.stderr).toMatch(/accepted: continuing that order, not creating another|booked before/);
+      if (short.code === 7) {
+        // An order left accepted is read again, never booked again, and --again is never offered for it.
+        expect(rerun.stderr).toContain('accepted: continuing that order, not creating another');
+        expect(rerun.stderr).not.toContain('--again');
+      } else {
+        // Booked (processed) the first time: the rerun shows it; only then is --again offered, for a second order.
+        expect(rerun.stderr).toContain('this document was booked before');
+      }
       const by = await ordersByInput(sandbox, KEY);
       expect(by.get('P-0')).toHaveLength(1);
     } finally {
