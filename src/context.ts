@@ -37,6 +37,10 @@ export interface GlobalOptions {
   dryRun?: boolean;
   /** `--request-timeout <duration>`: deadline of each call to the service, retries included; over `SHIPBOOK_TIMEOUT` and the profile. */
   requestTimeout?: string;
+  /** `--strict-addresses`: address warnings are errors (exit 2, nothing sent); over the profile's `strict-addresses`. */
+  strictAddresses?: boolean;
+  /** `--normalize-phones`: phone numbers sent in E.164; over the profile's `normalize-phones`. */
+  normalizePhones?: boolean;
 }
 
 /**
