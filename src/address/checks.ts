@@ -60,8 +60,11 @@ export function localityTitle(name: string): string {
 
 /** `Melbourne VIC` or `Melbourne, Vic.` → the name and the state; a city without one → the city. */
 function splitState(text: string): { name: string; state?: string } {
-  const m = STATE_AT_END.exec(text);
-  return m && m[1]!.trim() !== '' ? { name: m[1]!.trim(), state: m[2]!.toUpperCase() } : { name: text.trim() };
+  // Only the end of a long text is read (the state is at its end): the pattern stays linear.
+  const head = text.length > 80 ? text.slice(0, -80) : '';
+  const m = STATE_AT_END.exec(text.slice(head.length));
+  const name = head + (m?.[1] ?? '');
+  return m && name.trim() !== '' ? { name: name.trim(), state: m[2]!.toUpperCase() } : { name: text.trim() };
 }
 
 /** One place of the reference: a locality at a postcode, in a state. */

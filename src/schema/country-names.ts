@@ -45,16 +45,30 @@ export function suggestCountryCode(written: string): string | undefined {
   const exact = all.find((n) => n.name === t);
   if (exact !== undefined) return exact.code;
   const allowed = t.length <= 5 ? 1 : t.length <= 10 ? 2 : 3;
-  let best: { code: string; d: number } | undefined;
+  // Equally near names are told apart by the letters kept in order: a letter left out (`Austrlia`)
+  // is a commoner slip than one added, so Australia (all 8 kept) wins over Austria (7).
+  let best: { code: string; d: number; kept: number } | undefined;
   let tie = false;
   for (const n of all) {
     if (Math.abs(n.name.length - t.length) > allowed) continue;
     const d = editDistance(t, n.name);
     if (d > allowed) continue;
-    if (best === undefined || d < best.d) {
-      best = { code: n.code, d };
+    const kept = commonSubsequence(t, n.name);
+    if (best === undefined || d < best.d || (d === best.d && kept > best.kept)) {
+      best = { code: n.code, d, kept };
       tie = false;
-    } else if (d === best.d && n.code !== best.code) tie = true;
+    } else if (d === best.d && kept === best.kept && n.code !== best.code) tie = true;
   }
   return best !== undefined && !tie ? best.code : undefined;
+}
+
+/** The length of the longest common subsequence of `a` and `b`. */
+function commonSubsequence(a: string, b: string): number {
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [0];
+    for (let j = 1; j <= b.length; j++) row.push(a[i - 1] === b[j - 1] ? prev[j - 1]! + 1 : Math.max(prev[j]!, row[j - 1]!));
+    prev = row;
+  }
+  return prev[b.length]!;
 }
