@@ -50,12 +50,20 @@ interface Locality {
   postcode: string;
 }
 
+/**
+ * A locality as the value of a choice: text (`Parramatta\u00002150`), so that the choice a list
+ * built again for the same term holds is the same value.
+ */
+function localityValue(city: string, postcode: string): string {
+  return `${city}\u0000${postcode}`;
+}
+
 /** The choice that keeps what was typed, with the address checks' warning about it as its description. */
-function asTyped(term: string, postcode: string): Choice<Locality> {
+function asTyped(term: string, postcode: string): Choice<string> {
   const problem = addressProblems({ country: 'AU', postcode, city: term }).find((p) => p.field !== 'phone');
   return {
     name: `${term.trim()} (as typed)`,
-    value: { city: term.trim(), postcode },
+    value: localityValue(term.trim(), postcode),
     ...(problem ? { description: `warning: ${problem.message}` } : {}),
   };
 }
@@ -74,7 +82,7 @@ async function askAuLocality(io: PromptIO, who: string, postcode: string, citySc
     if (problem) io.say(`warning: ${problem.message}`);
   }
   for (;;) {
-    const picked = await io.prompter.search<Locality>({
+    const value = await io.prompter.search<string>({
       message: `${who} city`,
       source: (term) => {
         const key = localityKey(term);
@@ -86,17 +94,19 @@ async function askAuLocality(io: PromptIO, who: string, postcode: string, citySc
           const shown = suburbs
             .filter((s) => key === '' || localityKey(s.name).includes(key))
             .sort((a, b) => rank(localityKey(a.name)) - rank(localityKey(b.name)))
-            .map((s) => ({ name: `${s.name} ${s.state} ${postcode}`, value: { city: s.name, postcode } }));
+            .map((s) => ({ name: `${s.name} ${s.state} ${postcode}`, value: localityValue(s.name, postcode) }));
           const exact = suburbs.some((s) => localityKey(s.name) === key);
           return key === '' || exact ? shown : [...shown, asTyped(term, postcode)];
         }
         if (key === '') return previous ? [asTyped(previous, postcode)] : [];
-        const places = postcodesOfSuburb(term).map((p) => ({ name: `${p.name} ${p.state} ${p.postcode}`, value: { city: p.name, postcode: p.postcode } }));
+        const places = postcodesOfSuburb(term).map((p) => ({ name: `${p.name} ${p.state} ${p.postcode}`, value: localityValue(p.name, p.postcode) }));
         return [...places, asTyped(term, postcode)];
       },
       ...(suburbs.length > 0 ? {} : { placeholder: '  type the suburb: its postcodes are offered, e.g. Parramatta' }),
       pageSize: 8,
     });
+    const [city = '', code = postcode] = value.split('\u0000');
+    const picked = { city, postcode: code };
     const problem = problemOf(citySchema, picked.city);
     if (problem === true) return picked;
     io.say(`${who} city: ${problem}`);
