@@ -80,15 +80,13 @@ let byName: Map<string, Place[]> | undefined;
 function placesNamed(key: string): readonly Place[] {
   if (byName === undefined) {
     byName = new Map();
-    for (const entries of addressReference().auPostcodes()) {
-      for (const e of entries) {
-        for (const name of e.names) {
-          const k = localityKey(name);
-          const list = byName.get(k);
-          const place = { name, postcode: e.postcode, state: e.state };
-          if (list) list.push(place);
-          else byName.set(k, [place]);
-        }
+    for (const e of addressReference().auPostcodes()) {
+      for (const name of e.names) {
+        const k = localityKey(name);
+        const list = byName.get(k);
+        const place = { name, postcode: e.postcode, state: e.state };
+        if (list) list.push(place);
+        else byName.set(k, [place]);
       }
     }
   }
@@ -274,19 +272,32 @@ export function addressProblems(address: AddressInput): AddressProblem[] {
     }
   }
   const phone = address.phone?.trim();
-  if (phone !== undefined && phone !== '') {
-    const reading = addressReference().readPhone(phone, country);
-    const whose = phone.startsWith('+') ? '' : ` for ${country}`;
-    if (!reading.possible) {
-      const why = reading.reason === 'NOT_A_NUMBER' || reading.reason === 'INVALID_COUNTRY' ? '' : ' (wrong number of digits)';
-      out.push({
-        field: 'phone',
-        message: `phone "${phone}" is not a possible phone number${whose}${why}; write it with its country code, e.g. +61 412 555 019`,
-      });
-    } else if (!reading.valid) {
-      out.push({ field: 'phone', message: `phone "${phone}" is not a phone number in use${whose} (no such range of numbers)` });
-    }
+  if (phone !== undefined && phone !== '') out.push(...phoneProblems(phone, country));
+  return out;
+}
+
+/** Results of {@link phoneProblems} by country and number: a batch repeats the same senders' numbers. */
+const phoneCache = new Map<string, AddressProblem[]>();
+
+/** The problems of a phone number read for `country` (none, or one). */
+function phoneProblems(phone: string, country: string): AddressProblem[] {
+  const cacheKey = `${country}\u0000${phone}`;
+  const cached = phoneCache.get(cacheKey);
+  if (cached !== undefined) return cached;
+  const out: AddressProblem[] = [];
+  const reading = addressReference().readPhone(phone, country);
+  const whose = phone.startsWith('+') ? '' : ` for ${country}`;
+  if (!reading.possible) {
+    const why = reading.reason === 'NOT_A_NUMBER' || reading.reason === 'INVALID_COUNTRY' ? '' : ' (wrong number of digits)';
+    out.push({
+      field: 'phone',
+      message: `phone "${phone}" is not a possible phone number${whose}${why}; write it with its country code, e.g. +61 412 555 019`,
+    });
+  } else if (!reading.valid) {
+    out.push({ field: 'phone', message: `phone "${phone}" is not a phone number in use${whose} (no such range of numbers)` });
   }
+  if (phoneCache.size >= AU_CACHE_MAX) phoneCache.clear();
+  phoneCache.set(cacheKey, out);
   return out;
 }
 

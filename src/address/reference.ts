@@ -20,46 +20,58 @@ export interface AuPostcode {
   names: readonly string[];
 }
 
-let byPostcode: Map<string, AuPostcode[]> | undefined;
+/** Where each line of {@link AU_LOCALITIES} starts (the lines are sorted by postcode), built on first use. */
+let starts: Int32Array | undefined;
+/** The entries of the postcodes asked for so far. */
+const parsed = new Map<string, AuPostcode[]>();
+
+function lineStarts(): Int32Array {
+  if (starts !== undefined) return starts;
+  let count = 1;
+  for (let at = AU_LOCALITIES.indexOf('\n'); at !== -1; at = AU_LOCALITIES.indexOf('\n', at + 1)) count++;
+  starts = new Int32Array(count);
+  let n = 0;
+  starts[n++] = 0;
+  for (let at = AU_LOCALITIES.indexOf('\n'); at !== -1; at = AU_LOCALITIES.indexOf('\n', at + 1)) starts[n++] = at + 1;
+  return starts;
+}
+
+/** The entry on line `i`: `2150 NSW HARRIS PARK|PARRAMATTA|…`. */
+function entryAt(i: number): AuPostcode {
+  const all = lineStarts();
+  const start = all[i]!;
+  const end = i + 1 < all.length ? all[i + 1]! - 1 : AU_LOCALITIES.length;
+  const line = AU_LOCALITIES.slice(start, end);
+  const space = line.indexOf(' ', 5);
+  return { postcode: line.slice(0, 4), state: line.slice(5, space), names: line.slice(space + 1).split('|') };
+}
 
 /**
  * The entries of an Australian postcode (usually one; a postcode on a state border has one per
- * state), or an empty list when the postcode does not exist. The index is built on first use
- * (about 3,200 entries; their names are split when first asked for).
+ * state), or an empty list when the postcode does not exist. Found by a binary search over the
+ * sorted lines; only the lines of the postcodes asked for are split.
  */
 export function auPostcode(postcode: string): readonly AuPostcode[] {
-  if (byPostcode === undefined) {
-    byPostcode = new Map();
-    let start = 0;
-    while (start < AU_LOCALITIES.length) {
-      let end = AU_LOCALITIES.indexOf('\n', start);
-      if (end === -1) end = AU_LOCALITIES.length;
-      const line = AU_LOCALITIES.slice(start, end);
-      start = end + 1;
-      const code = line.slice(0, 4);
-      const space = line.indexOf(' ', 5);
-      const state = line.slice(5, space);
-      const rest = line.slice(space + 1);
-      let names: readonly string[] | undefined;
-      const entry: AuPostcode = {
-        postcode: code,
-        state,
-        get names() {
-          return (names ??= rest.split('|'));
-        },
-      };
-      const list = byPostcode.get(code);
-      if (list) list.push(entry);
-      else byPostcode.set(code, [entry]);
-    }
+  const known = parsed.get(postcode);
+  if (known !== undefined) return known;
+  const all = lineStarts();
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (AU_LOCALITIES.slice(all[mid]!, all[mid]! + 4) < postcode) lo = mid + 1;
+    else hi = mid;
   }
-  return byPostcode.get(postcode) ?? [];
+  const found: AuPostcode[] = [];
+  for (let i = lo; i < all.length && AU_LOCALITIES.startsWith(postcode, all[i]!) && AU_LOCALITIES[all[i]! + 4] === ' '; i++) found.push(entryAt(i));
+  if (/^\d{4}$/.test(postcode)) parsed.set(postcode, found);
+  return found;
 }
 
-/** Every entry, in postcode order (for the search by name). */
-export function auPostcodes(): IterableIterator<AuPostcode[]> {
-  auPostcode('');
-  return byPostcode!.values();
+/** Every entry, in postcode order (for the search by name, on a warning's path only). */
+export function* auPostcodes(): Generator<AuPostcode> {
+  const all = lineStarts();
+  for (let i = 0; i < all.length; i++) yield entryAt(i);
 }
 
 /** A phone number as libphonenumber-js reads it for a country. */
