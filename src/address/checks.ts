@@ -9,7 +9,7 @@ import { addressReference } from './load.js';
 import type { AuPostcode } from './reference.js';
 
 /** The fields of an address the checks read (collection, delivery, a quote's route). */
-export interface AddressInput {
+interface AddressInput {
   /** ISO 3166-1 alpha-2, upper case. */
   country: string;
   postcode?: string;
@@ -19,10 +19,10 @@ export interface AddressInput {
 }
 
 /** The field a problem is about: the warning points at it. */
-export type AddressField = 'postcode' | 'city' | 'phone' | 'address_lines';
+type AddressField = 'postcode' | 'city' | 'phone' | 'address_lines';
 
 /** One problem of an address: the field and the message with the fix. */
-export interface AddressProblem {
+interface AddressProblem {
   field: AddressField;
   message: string;
 }
