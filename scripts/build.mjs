@@ -125,7 +125,7 @@ const chalkDetectionPlugin = {
  * own in dist/chunks/, wrapped and hashed like dist/main.cjs: bin/code-cache.js loads them, on
  * first use, with a code cache of their own. undici (the HTTP client) is the largest.
  */
-const CHUNKS = { 'src/http/undici.ts': 'undici' };
+const CHUNKS = { 'src/http/undici.ts': 'undici', 'src/address/reference.ts': 'addresses' };
 
 /**
  * Two edits to undici's own files, so that loading it does not load node:http (its HTTP client and
@@ -166,6 +166,22 @@ const chunkPlugin = {
   name: 'chunks',
   setup(b) {
     b.onResolve({ filter: /\/http\/undici\.js$/ }, (args) => (args.importer.includes('/src/') ? { path: './chunks/undici.cjs', external: true } : undefined));
+  },
+};
+/**
+ * The address reference (src/address/reference.ts: the Australian localities, libphonenumber-js,
+ * postcode patterns, about 0.4 MB) is the chunk dist/chunks/addresses.cjs, loaded when the first
+ * address is checked. The checks read it synchronously, so src/address/load.ts (an ordinary
+ * import from source) becomes, in the program, a function that requires the chunk on first call.
+ */
+const addressChunkPlugin = {
+  name: 'address-chunk',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/chunks\/addresses\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /\/src\/address\/load\.ts$/ }, () => ({
+      contents: "let loaded; export function addressReference() { return (loaded ??= require('./chunks/addresses.cjs')); }",
+      loader: 'js',
+    }));
   },
 };
 const wrapper = {
@@ -216,7 +232,7 @@ await build({
   entryPoints: ['src/main.ts'],
   outfile,
   define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version), ...importMetaDefine },
-  plugins: [vendorPlugin, lazyBuiltinPlugin, chunkPlugin, chalkDetectionPlugin],
+  plugins: [vendorPlugin, lazyBuiltinPlugin, chunkPlugin, addressChunkPlugin, chalkDetectionPlugin],
   // The files of dist/vendor/ and dist/chunks/ are CommonJS: `import()` of one becomes `require`
   // (a script compiled by node:vm has no loader for `import()`).
   supported: { 'dynamic-import': false },

@@ -30,6 +30,7 @@ import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP } from './booking/progres
 import { stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
 import { hintShellFor, setHintProfile, setHintShell } from './shell.js';
+import { setAddressSettings } from './address/settings.js';
 import { DryRunHalt } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
@@ -54,6 +55,8 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     .option('--no-color', 'no colour in output (also NO_COLOR=1)')
     .option('--quiet', 'print only the ids of what was created or shown, one per line (for $(…) in scripts)')
     .option('--dry-run', 'validate and print the requests that would be sent (key, card number and CVV redacted); send nothing')
+    .option('--strict-addresses', "address warnings (postcode, suburb, state, phone) are errors: exit 2, nothing sent (also the profile's strict-addresses)")
+    .option('--normalize-phones', "send phone numbers in E.164, e.g. +61412555019 (also the profile's normalize-phones)")
     .option(
       '--request-timeout <duration>',
       "deadline of each request to the service, its retries included, e.g. 30s (default: SHIPBOOK_TIMEOUT, then the profile's timeout, then 60s)",
@@ -79,6 +82,7 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     if (globals.rate !== undefined) parseRate('--rate', globals.rate);
     // Hints carry the profile flag, so a pasted hint goes to the same service.
     setHintProfile(globals.profile);
+    await applyAddressSettings(ctx, globals, action);
     // The output is decided once (resolveOutput, through the context's writer): the writer prints
     // results in its format and every renderer is given that format; the terminal stays as it is.
     // --quiet: stdout carries only the ids the writer picks out; every other write to it is dropped.
@@ -232,6 +236,31 @@ export interface MainOptions {
   onContext?: (ctx: Context) => void;
 }
 
+/** The commands that read addresses from files or flags: the profile's address settings apply to them. */
+const ADDRESS_COMMANDS: ReadonlySet<string> = new Set(['validate', 'book', 'quote', 'order', 'shipment', 'csv']);
+
+/**
+ * Sets this run's address settings from `--strict-addresses`, `--normalize-phones` and, for a
+ * command that reads addresses, the profile's `strict-addresses` and `normalize-phones` (a
+ * profile that cannot be resolved gives none: the command reports that itself when it needs it).
+ */
+async function applyAddressSettings(ctx: Context, globals: GlobalOptions, action: Command): Promise<void> {
+  let top = action;
+  while (top.parent?.parent) top = top.parent;
+  const both = globals.strictAddresses !== undefined && globals.normalizePhones !== undefined;
+  const saved =
+    both || !ADDRESS_COMMANDS.has(top.name())
+      ? undefined
+      : await ctx.profile().then(
+          (p) => p.addresses,
+          () => undefined,
+        );
+  setAddressSettings({
+    strict: globals.strictAddresses ?? saved?.strict ?? false,
+    normalizePhones: globals.normalizePhones ?? saved?.normalizePhones ?? false,
+  });
+}
+
 /**
  * Runs shipbook with `argv` (as `process.argv`: node, script, arguments…) on the given streams and
  * returns the exit code (see {@link EXIT}). Never exits the process, never touches process-wide
@@ -242,6 +271,7 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
   setHintProfile(undefined);
   // Hints are written for the shell they will be pasted into (PowerShell or cmd on Windows).
   setHintShell(hintShellFor(io.env, process.platform));
+  setAddressSettings({});
   const ctx = createContext(io, globals, options.overrides);
   options.onContext?.(ctx);
   let program: Command | undefined;

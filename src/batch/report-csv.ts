@@ -1,7 +1,7 @@
 /**
  * The spreadsheet comes back: `--report results.csv` writes the batch's CSV inputs row for row
  * with the results appended (`status`, `order_id`, `shipment_id`, `tracking_number`, `total_aud`,
- * `error`), so the warehouse opens one file and sees every tracking number beside its row. Each
+ * `error`, `warnings`: the address checks' and other warnings of the row), so the warehouse opens one file and sees every tracking number beside its row. Each
  * row gets its own shipment's id and tracking number; the order's total is on the order's first
  * row only (so the column sums to the batch's total). Orders read from other inputs (YAML, JSON,
  * NDJSON) get a row each, named by `file` and `row`.
@@ -24,7 +24,7 @@ import { batchFiles, isCsvInput, type BatchInputOptions } from './inputs.js';
 import type { BatchResult } from './runner.js';
 
 /** The result columns appended to every row. */
-const RESULT_COLUMNS = ['status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error'] as const;
+const RESULT_COLUMNS = ['status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error', 'warnings'] as const;
 
 /** True when a report file name asks for CSV (`.csv`, `.tsv`). */
 export function isCsvReport(path: string): boolean {
@@ -116,6 +116,7 @@ export class CsvReportWriter {
           const first = e.row === e.orderRow;
           const rowIssues = (r?.issues ?? []).filter((i) => i.line === e.row || (first && (i.line === undefined || i.line < e.orderRow)));
           const error = r?.error?.message ?? (rowIssues.length > 0 ? formatIssues(rowIssues) : r?.status === 'invalid' && first ? 'invalid' : '');
+          const rowWarnings = (r?.warnings ?? []).filter((i) => i.line === e.row || (first && (i.line === undefined || i.line < e.orderRow)));
           await write([
             ...(single ? [] : [source.file, String(e.row)]),
             ...cells,
@@ -126,6 +127,7 @@ export class CsvReportWriter {
             r?.tracking_numbers?.[e.shipment] ?? '',
             first ? decimal(r?.total) : '',
             error,
+            rowWarnings.length > 0 ? formatIssues(rowWarnings) : '',
           ]);
         }
       }
@@ -141,6 +143,7 @@ export class CsvReportWriter {
           (r.tracking_numbers ?? []).join(' '),
           decimal(r.total),
           r.error?.message ?? (r.issues ? formatIssues(r.issues) : ''),
+          r.warnings ? formatIssues(r.warnings) : '',
         ]);
       }
       out.end();

@@ -89,12 +89,18 @@ export interface BatchResult {
   /** Dry run: what this run would do with the document. */
   plan?: PlannedAction;
   issues?: InputIssue[];
+  /** Warnings of the document (an address the checks question, a pickup date in the past …), when it had any. */
+  warnings?: InputIssue[];
 }
 
 /** Every input checked before the first request. */
 export interface BatchCheck {
   /** Documents in this shard that are valid. */
   valid: number;
+  /** Warnings of the valid documents, in input order (at most {@link MAX_CHECK_WARNINGS}; `warningCount` counts them all). */
+  warnings?: InputIssue[];
+  /** How many warnings the valid documents have. */
+  warningCount?: number;
   /** Documents that are not (every problem, with file:line:col and field path). */
   invalid: Array<{ file: string; line: number; issues: InputIssue[] }>;
   /** Documents of the inputs that belong to the other shards (`--shard i/n`), not checked here. */
@@ -107,6 +113,9 @@ export interface BatchCheck {
   items?: readonly BatchItem[];
 }
 
+/** The most warnings a check keeps to show (the reports carry every one, per order). */
+const MAX_CHECK_WARNINGS = 1_000;
+
 /** The most documents whose checked form is kept between the check and the booking pass. */
 const KEEP_CHECKED = 5_000;
 
@@ -117,6 +126,7 @@ interface BatchItem {
   line: number;
   doc?: BookingDocument;
   issues?: InputIssue[];
+  warnings?: InputIssue[];
 }
 
 /** The documents of the inputs with their identities, this shard's only, validated. Streams: nothing is held. */
@@ -141,10 +151,18 @@ async function* batchItems(
       continue;
     }
     try {
-      const doc: BookingDocument = isConsolidatedDocument(input.doc.data)
-        ? { kind: 'consolidated', booking: validateKind(input.doc, 'consolidated', { now }).value, file: input.file }
-        : { kind: 'regular', order: validateKind(input.doc, 'order', { now }).value, file: input.file };
-      yield { id, file: input.file, line: input.line, doc };
+      let warnings: InputIssue[];
+      let doc: BookingDocument;
+      if (isConsolidatedDocument(input.doc.data)) {
+        const checked = validateKind(input.doc, 'consolidated', { now });
+        doc = { kind: 'consolidated', booking: checked.value, file: input.file };
+        warnings = checked.warnings;
+      } else {
+        const checked = validateKind(input.doc, 'order', { now });
+        doc = { kind: 'regular', order: checked.value, file: input.file };
+        warnings = checked.warnings;
+      }
+      yield { id, file: input.file, line: input.line, doc, ...(warnings.length > 0 ? { warnings } : {}) };
     } catch (err) {
       if (err instanceof ShipbookError && 'issues' in err) yield { id, file: input.file, line: input.line, issues: (err as { issues: InputIssue[] }).issues };
       else throw err;
@@ -161,7 +179,14 @@ export async function checkBatch(
   let kept: BatchItem[] | undefined = options.keep ? [] : undefined;
   for await (const item of batchItems(inputs, options.shard, options.now, options.input, check)) {
     if (item.issues) check.invalid.push({ file: item.file, line: item.line, issues: item.issues.filter((i) => i.severity === 'error') });
-    else check.valid++;
+    else {
+      check.valid++;
+      if (item.warnings) {
+        check.warningCount = (check.warningCount ?? 0) + item.warnings.length;
+        check.warnings ??= [];
+        for (const w of item.warnings) if (check.warnings.length < MAX_CHECK_WARNINGS) check.warnings.push(w);
+      }
+    }
     if (kept !== undefined) {
       kept.push(item);
       if (kept.length > KEEP_CHECKED) kept = undefined;
@@ -534,7 +559,13 @@ export async function planBatch(
       continue;
     }
     const state = get(item.id);
-    onItem({ ...base, status: 'valid', plan: plannedAction(resumeFrom(state)), ...(state?.orderId ? { order_id: state.orderId } : {}) });
+    onItem({
+      ...base,
+      status: 'valid',
+      plan: plannedAction(resumeFrom(state)),
+      ...(state?.orderId ? { order_id: state.orderId } : {}),
+      ...(item.warnings ? { warnings: item.warnings } : {}),
+    });
   }
 }
 
@@ -630,7 +661,7 @@ export async function runBatch(
         if ('by' in r) {
           held.push(r);
           deps.onHeld?.(r.item, r.by);
-        } else report({ ...r, seconds: Math.max(0, deps.now().getTime() - started) / 1000 });
+        } else report({ ...r, seconds: Math.max(0, deps.now().getTime() - started) / 1000, ...(item.warnings ? { warnings: item.warnings } : {}) });
       })
       .catch((err: unknown) => {
         failure ??= { err };

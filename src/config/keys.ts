@@ -67,6 +67,21 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     example: 'true',
   },
   {
+    key: 'strict-addresses',
+    scope: 'profile',
+    meaning:
+      'true: the address checks (Australian postcode, suburb and state, phone numbers, postcode formats) are errors, not warnings: exit 2, nothing sent (as --strict-addresses)',
+    fallback: 'false',
+    example: 'true',
+  },
+  {
+    key: 'normalize-phones',
+    scope: 'profile',
+    meaning: 'true: phone numbers are sent in E.164, e.g. +61412555019 (as --normalize-phones)',
+    fallback: 'false',
+    example: 'true',
+  },
+  {
     key: 'timeout',
     scope: 'profile',
     meaning: 'total deadline of one request to the service, answer included (a request still running then is reported as a timeout)',

@@ -49,6 +49,8 @@ export interface ResolvedProfile {
   sources: Partial<Record<'baseUrl' | 'apiKey' | 'profile', string>>;
   /** Saved sender addresses of the profile, by name (`shipbook config sender set`), the built-in sandbox's too. */
   senders?: Record<string, SenderAddress>;
+  /** Settings `strict-addresses` and `normalize-phones`, when set (flags `--strict-addresses`, `--normalize-phones` win). */
+  addresses?: { strict?: boolean; normalizePhones?: boolean };
 }
 
 /** The built-in sandbox profile: no key, no base URL (started in-process), `credit` payment. */

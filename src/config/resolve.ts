@@ -78,6 +78,19 @@ export function profileNames(config: ConfigData | undefined): string[] {
   return [...Object.keys(config?.profiles ?? {}).sort(), `${BUILTIN_PROFILE} (built-in)`];
 }
 
+/** The profile's address settings (`strict-addresses`, `normalize-phones`), when it has any. */
+function addressSettingsOf(stored: { 'strict-addresses'?: string; 'normalize-phones'?: string }): Pick<ResolvedProfile, 'addresses'> {
+  const strict = stored['strict-addresses'];
+  const normalize = stored['normalize-phones'];
+  if (strict === undefined && normalize === undefined) return {};
+  return {
+    addresses: {
+      ...(strict !== undefined ? { strict: strict === 'true' } : {}),
+      ...(normalize !== undefined ? { normalizePhones: normalize === 'true' } : {}),
+    },
+  };
+}
+
 /**
  * Resolves the profile of this run from the flag, the environment and the stored configuration.
  * @throws ConfigError (exit 4) when a target variable is set but empty, the chosen profile's name is
@@ -125,6 +138,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
         ...(stored.payment?.['stored-card'] !== undefined ? { storedCard: stored.payment['stored-card'] } : {}),
       },
       sandbox: stored.sandbox === 'true',
+      ...addressSettingsOf(stored),
       sources: {
         profile: choice.source,
         ...(stored['base-url'] !== undefined ? { baseUrl: 'config' } : {}),

@@ -180,6 +180,9 @@ export const storedProfile = lazySchema(() =>
         // A profile whose base URL is a `shipbook sandbox` (or another simulator): its output is marked
         // as sandbox output, never taken for real bookings. Text, as `shipbook config set` writes every value.
         sandbox: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+        // Address checks (src/address/): warnings become errors; phone numbers sent in E.164.
+        'strict-addresses': z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+        'normalize-phones': z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
         timeout: z.string({ error: 'expected a duration' }).regex(DURATION_PATTERN, { error: 'must be a duration such as 60s, 2m or 500ms' }).optional(),
         rate: z
           .string({ error: 'expected a pace' })

@@ -3,6 +3,9 @@
  * (`30x20x15cm:2.5kg`, `12x8x6in:5lb`), durations (`5s`, `2m`, `500ms`), ports and http(s) URLs.
  */
 import { UsageError } from '../errors.js';
+import { shellArg } from '../shell.js';
+import { isCountryCode } from '../schema/common.js';
+import { suggestCountryCode } from '../schema/country-names.js';
 
 /** A place from `--from`/`--to`: `COUNTRY:POSTCODE:CITY`. */
 interface Place {
@@ -12,15 +15,26 @@ interface Place {
 }
 
 /**
- * Parses `AU:2000:Sydney` (the city may contain spaces and colons).
- * @throws UsageError (exit 2) naming the flag when the form is wrong.
+ * Parses `AU:2000:Sydney` (the city may contain spaces and colons). The country is an ISO 3166-1
+ * alpha-2 code; another form of a country (`AUS`, `Australia`, `Austrlia`) is refused with the
+ * code it probably means.
+ * @throws UsageError (exit 2) naming the flag when the form or the country code is wrong.
  */
 export function parsePlace(flag: string, value: string): Place {
-  const m = /^\s*([A-Za-z]{2})\s*:\s*([^:]+?)\s*:\s*(.+?)\s*$/.exec(value);
-  if (!m) {
+  const m = /^\s*([^:]*?)\s*:\s*([^:]+?)\s*:\s*(.+?)\s*$/.exec(value);
+  if (!m || !/^[\p{L} .'-]+$/u.test(m[1]!)) {
     throw new UsageError(`${flag} "${value}" is not COUNTRY:POSTCODE:CITY`, { suggestion: `For example ${flag} AU:2000:Sydney` });
   }
-  return { country: m[1]!.toUpperCase(), postcode: m[2]!, city: m[3]! };
+  const country = m[1]!.toUpperCase();
+  if (!isCountryCode(country)) {
+    const hint = suggestCountryCode(m[1]!);
+    const fixed = `${flag} ${shellArg(`${hint ?? 'AU'}:${m[2]}:${m[3]}`)}`;
+    throw new UsageError(
+      `${flag} "${value}": unknown country code "${m[1]}"${hint ? ` (did you mean ${hint}?)` : ' (ISO 3166-1 alpha-2, e.g. AU, NZ, GB, US)'}`,
+      { suggestion: `For example ${fixed}` },
+    );
+  }
+  return { country, postcode: m[2]!, city: m[3]! };
 }
 
 /** A package from `--package`: dimensions and weight in `cm`/kg or `in`/lb. */

@@ -14,7 +14,8 @@ import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type K
 import { documentsOf, holdsSeveralDocuments, isNdjsonName, isNdjsonText, streamNdjsonFile, type DocumentInput } from './documents.js';
 import { MAX_INPUT_BYTES, documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
 import { resolveSenders, type SenderRecord } from './senders.js';
-import { collectWarnings, inputWarnings } from './warnings.js';
+import { collectWarnings, inputWarnings, withE164Phones, type Warning } from './warnings.js';
+import { addressSettings, type AddressSettings } from '../address/settings.js';
 import { MAX_REQUEST_BYTES } from '../schema/limits.js';
 
 /**
@@ -86,6 +87,8 @@ interface CheckOptions {
   senders?: { senders: Readonly<Record<string, SenderRecord>> | undefined; profile: string };
   /** The clock (card expiry, pickup dates in the past). */
   now: () => Date;
+  /** How strictly addresses are checked; this run's settings (src/address/settings.ts) when not given. */
+  addresses?: AddressSettings;
 }
 
 function byPosition(a: InputIssue, b: InputIssue): number {
@@ -127,15 +130,26 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
     return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: p.message, severity: 'error' };
   });
   if (tooLarge.length > 0) return { kind, issues: tooLarge.sort(byPosition) };
+  const settings = options.addresses ?? addressSettings();
   const warnings: InputIssue[] = collectWarnings(result.value, options.now()).map((w) => {
     const filePath = toFilePath(w.segments);
-    return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: 'warning' };
+    return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: severityOf(w, settings) };
   });
   // Read from the file as written (a shorthand's paths are already the file's).
   for (const w of inputWarnings(doc.data)) {
     warnings.push({ file: doc.file, ...doc.locate(w.segments), path: w.path, message: w.message, severity: 'warning' });
   }
-  return { kind, value: result.value, issues: warnings.sort(byPosition) };
+  const issues = warnings.sort(byPosition);
+  // With --strict-addresses an address warning is an error: no value, nothing sent.
+  if (issues.some((i) => i.severity === 'error'))
+    return { kind, issues: [...issues.filter((i) => i.severity === 'error'), ...issues.filter((i) => i.severity !== 'error')] };
+  const value = settings.normalizePhones ? withE164Phones(result.value) : result.value;
+  return { kind, value, issues };
+}
+
+/** A warning's severity: an address warning is an error under `--strict-addresses`. */
+function severityOf(w: Warning, settings: AddressSettings): 'error' | 'warning' {
+  return w.address && settings.strict ? 'error' : 'warning';
 }
 
 /**
@@ -147,12 +161,15 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
 export function documentWarnings(doc: LoadedDocument, value: unknown, prefix: readonly PropertyKey[], now: Date): InputIssue[] {
   let written: unknown = doc.data;
   for (const key of prefix) written = (written as Record<PropertyKey, unknown> | undefined)?.[key];
-  return [...collectWarnings(value, now), ...inputWarnings(written)]
+  const settings = addressSettings();
+  const issues = [...collectWarnings(value, now), ...inputWarnings(written)]
     .map((w): InputIssue => {
       const filePath = [...prefix, ...w.segments];
-      return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: 'warning' };
+      return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: severityOf(w, settings) };
     })
     .sort(byPosition);
+  if (issues.some((i) => i.severity === 'error')) throw new ValidationError(issues.filter((i) => i.severity === 'error'));
+  return issues;
 }
 
 /** A report for a problem found before the document could be checked (reading, parsing). */

@@ -7,6 +7,21 @@
 import { formatPath, type SchemaProblem } from '../schema/issues.js';
 import { SANDBOX_MAX_CHARGEABLE_KG, limitChargeableKg } from '../schema/limits.js';
 import { QUOTE_ENTRY_EXTRAS } from '../schema/shipment.js';
+import { addressProblems, e164Phone } from '../address/checks.js';
+
+/** A warning; `address` marks those of the address checks, which `--strict-addresses` makes errors. */
+export interface Warning extends SchemaProblem {
+  address?: true;
+}
+
+/** The two addresses of a quote, written flat (`collection_postcode`, `delivery_city` …). */
+const ROUTE_PREFIXES = ['collection_', 'delivery_'] as const;
+
+/** `v[key]` when it is text. */
+function textAt(v: Record<string, unknown>, key: string): string | undefined {
+  const x = v[key];
+  return typeof x === 'string' ? x : undefined;
+}
 
 /** A single package heavier than this is probably a mistake in the weight or the unit (kg). */
 const HEAVY_PACKAGE_KG = 30;
@@ -39,13 +54,17 @@ function showWeight(n: number): string {
  *   which is often a weight typed in grams or the wrong unit;
  * - a package over the sandbox's limit of {@link SANDBOX_MAX_CHARGEABLE_KG} kg chargeable weight
  *   (actual or cubic): the sandbox refuses it, the real service's limit is not shown, so it is a
- *   warning.
+ *   warning;
+ * - an address (an object with `country` and `postcode` or `phone`, or a quote's flat
+ *   `collection_…`/`delivery_…` route) whose postcode, suburb, state or phone number the address
+ *   checks question (src/address/checks.ts), marked `address`.
  */
-export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
-  const out: SchemaProblem[] = [];
+export function collectWarnings(value: unknown, now: Date): Warning[] {
+  const out: Warning[] = [];
   const today = localIsoDate(now);
   // `path` is the one stack of the walk (pushed and popped as it goes): a warning copies it.
-  const warn = (segments: PropertyKey[], message: string) => out.push({ segments, path: formatPath(segments), message });
+  const warn = (segments: PropertyKey[], message: string, address?: true) =>
+    out.push({ segments, path: formatPath(segments), message, ...(address ? { address } : {}) });
 
   const walk = (v: unknown, path: PropertyKey[]): void => {
     if (Array.isArray(v)) {
@@ -57,6 +76,18 @@ export function collectWarnings(value: unknown, now: Date): SchemaProblem[] {
       return;
     }
     if (!isPlainObject(v)) return;
+    const country = textAt(v, 'country');
+    if (country !== undefined && ('postcode' in v || 'phone' in v)) {
+      const lines = Array.isArray(v.address_lines) ? v.address_lines.filter((l): l is string => typeof l === 'string') : undefined;
+      const problems = addressProblems({ country, postcode: textAt(v, 'postcode'), city: textAt(v, 'city'), phone: textAt(v, 'phone'), address_lines: lines });
+      for (const p of problems) warn([...path, p.field], p.message, true);
+    }
+    for (const prefix of ROUTE_PREFIXES) {
+      const routeCountry = textAt(v, `${prefix}country`);
+      if (routeCountry === undefined) continue;
+      const problems = addressProblems({ country: routeCountry, postcode: textAt(v, `${prefix}postcode`), city: textAt(v, `${prefix}city`) });
+      for (const p of problems) warn([...path, `${prefix}${p.field === 'address_lines' ? 'city' : p.field}`], p.message, true);
+    }
     // At least one customs item is stated for create order only (its schema refuses an empty list).
     const customs = v.customs_information;
     if (isPlainObject(customs) && Array.isArray(customs.items) && customs.items.length === 0) {
@@ -152,4 +183,21 @@ export function inputWarnings(data: unknown): SchemaProblem[] {
       message: `a quote service entry: only its code and options are sent; ${listed} ${fields.size === 1 ? 'is' : 'are'} ignored${others}`,
     },
   ];
+}
+
+/**
+ * A copy of a validated document whose addresses' phone numbers are in E.164 (`+61412555019`)
+ * where they can be read as numbers of the address's country (`--normalize-phones`); numbers
+ * that cannot be read are left as written (their warning says why). The value is not changed.
+ */
+export function withE164Phones<T>(value: T): T {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!isPlainObject(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const key in v) if (Object.hasOwn(v, key)) out[key] = walk(v[key]);
+    if (typeof v.country === 'string' && typeof v.phone === 'string' && v.phone.trim() !== '') out.phone = e164Phone(v.phone, v.country);
+    return out;
+  };
+  return walk(value) as T;
 }

@@ -9,6 +9,8 @@ import { addressLines, deliveryRequest } from '../schema/address.js';
 import type { ShipmentFormKind } from '../schema/common.js';
 import { askText, problemOf, type PromptIO } from './ask.js';
 import { countryChoices } from './countries.js';
+import { addressProblems, localityKey, postcodesOfSuburb, suburbsOfPostcode } from '../address/checks.js';
+import type { Choice } from '../prompter.js';
 
 /** An address as files write it (the input form of the delivery/collection schema, without `pickup`). */
 export type AddressInput = z.input<ReturnType<typeof deliveryRequest>>;
@@ -38,6 +40,77 @@ interface AskAddressOptions {
   kind: ShipmentFormKind;
   /** The earlier answers (when changing the address from the summary): each is the default. */
   previous?: Partial<AddressInput>;
+  /** The country proposed when there is no earlier answer (the sender's: the saved senders', or AU). */
+  country?: string;
+}
+
+/** A suburb and postcode picked at the Australian suburb question. */
+interface Locality {
+  city: string;
+  postcode: string;
+}
+
+/**
+ * A locality as the value of a choice: text (`Parramatta\u00002150`), so that the choice a list
+ * built again for the same term holds is the same value.
+ */
+function localityValue(city: string, postcode: string): string {
+  return `${city}\u0000${postcode}`;
+}
+
+/** The choice that keeps what was typed, with the address checks' warning about it as its description. */
+function asTyped(term: string, postcode: string): Choice<string> {
+  const problem = addressProblems({ country: 'AU', postcode, city: term }).find((p) => p.field !== 'phone');
+  return {
+    name: `${term.trim()} (as typed)`,
+    value: localityValue(term.trim(), postcode),
+    ...(problem ? { description: `warning: ${problem.message}` } : {}),
+  };
+}
+
+/**
+ * The suburb of an Australian address, from the bundled reference of localities: the suburbs of
+ * the typed postcode are the choices (filtered as the name is typed); a postcode the reference
+ * does not have is said as a warning, and the postcodes of the suburb typed next are the choices
+ * instead. What was typed can always be kept (the reference ages), with its warning shown beside it.
+ * @returns the suburb and the postcode (changed when a suburb of another postcode was picked)
+ */
+async function askAuLocality(io: PromptIO, who: string, postcode: string, citySchema: z.ZodType, previous?: string): Promise<Locality> {
+  const suburbs = suburbsOfPostcode(postcode);
+  if (suburbs.length === 0) {
+    const problem = addressProblems({ country: 'AU', postcode }).find((p) => p.field === 'postcode');
+    if (problem) io.say(`warning: ${problem.message}`);
+  }
+  for (;;) {
+    const value = await io.prompter.search<string>({
+      message: `${who} city`,
+      source: (term) => {
+        const key = localityKey(term);
+        if (suburbs.length > 0) {
+          // Exact name first, then names starting with what was typed, then names holding it;
+          // before anything is typed, the earlier answer first.
+          const wanted = key === '' && previous !== undefined ? localityKey(previous) : key;
+          const rank = (name: string) => (name === wanted ? 0 : name.startsWith(wanted) ? 1 : 2);
+          const shown = suburbs
+            .filter((s) => key === '' || localityKey(s.name).includes(key))
+            .sort((a, b) => rank(localityKey(a.name)) - rank(localityKey(b.name)))
+            .map((s) => ({ name: `${s.name} ${s.state} ${postcode}`, value: localityValue(s.name, postcode) }));
+          const exact = suburbs.some((s) => localityKey(s.name) === key);
+          return key === '' || exact ? shown : [...shown, asTyped(term, postcode)];
+        }
+        if (key === '') return previous ? [asTyped(previous, postcode)] : [];
+        const places = postcodesOfSuburb(term).map((p) => ({ name: `${p.name} ${p.state} ${p.postcode}`, value: localityValue(p.name, p.postcode) }));
+        return [...places, asTyped(term, postcode)];
+      },
+      ...(suburbs.length > 0 ? {} : { placeholder: '  type the suburb: its postcodes are offered, e.g. Parramatta' }),
+      pageSize: 8,
+    });
+    const [city = '', code = postcode] = value.split('\u0000');
+    const picked = { city, postcode: code };
+    const problem = problemOf(citySchema, picked.city);
+    if (problem === true) return picked;
+    io.say(`${who} city: ${problem}`);
+  }
 }
 
 /**
@@ -55,9 +128,16 @@ export async function askAddress(io: PromptIO, o: AskAddressOptions): Promise<Ad
   const company = await askText(io, { message: `${o.who} company (optional, Enter to skip)`, schema: shape.company, default: was(prev.company) });
   const email = await field('email', 'e-mail');
   const phone = await field('phone', 'phone');
-  const country = await askCountry(io, `${o.who} country (type to search)`, was(prev.country));
-  const postcode = await field('postcode', 'postcode');
-  const city = await field('city', 'city');
+  const country = await askCountry(io, `${o.who} country (type to search)`, was(prev.country) ?? o.country);
+  let postcode = await field('postcode', 'postcode');
+  let city: string;
+  if (country === 'AU') ({ city, postcode } = await askAuLocality(io, o.who, postcode, shape.city, was(prev.city)));
+  else {
+    for (const p of addressProblems({ country, postcode })) io.say(`warning: ${p.message}`);
+    city = await field('city', 'city');
+  }
+  // Said once the country is known (the phone is asked before it); never a reason to ask again.
+  for (const p of addressProblems({ country, phone })) io.say(`warning: ${p.message}`);
   const linesSchema = addressLines(o.kind);
   const prevLines = Array.isArray(prev.address_lines) ? prev.address_lines.map(String) : [];
   const lines = [await askText(io, { message: `${o.who} address line 1`, schema: linesSchema, convert: (t) => [t], default: prevLines[0] })];

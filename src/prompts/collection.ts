@@ -41,6 +41,8 @@ export async function askSender(
   previous?: Partial<AddressInput>,
 ): Promise<{ address: AddressInput; saved?: string }> {
   const names = Object.keys(senders).sort();
+  // A new sender is proposed the saved senders' country, or AU.
+  const country = (names.length > 0 ? senders[names[0]!]?.country : undefined) ?? 'AU';
   if (names.length > 0) {
     const NEW = '\u0000new';
     const picked = await io.prompter.select<string>({
@@ -50,7 +52,7 @@ export async function askSender(
     });
     if (picked !== NEW) return { address: structuredClone(senders[picked]!), saved: picked };
   }
-  return { address: await askAddress(io, { who: 'Sender', kind, ...(previous ? { previous } : {}) }) };
+  return { address: await askAddress(io, { who: 'Sender', kind, country, ...(previous ? { previous } : {}) }) };
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Choice } from '../prompter.js';
+import { suggestCountryCode } from '../schema/country-names.js';
 
 type CountriesCore = {
   registerLocale(locale: unknown): void;
@@ -63,7 +64,14 @@ export function searchCountries(term: string): Country[] {
   return scored.sort((a, b) => a.score - b.score || a.c.name.localeCompare(b.c.name, 'en')).map((s) => s.c);
 }
 
-/** The choices of a country question for a typed term: `New Zealand (NZ)`, valued by code. */
+/**
+ * The choices of a country question for a typed term: `New Zealand (NZ)`, valued by code. A term
+ * that finds nothing (`Austrlia`) offers the country it probably means, said as such.
+ */
 export function countryChoices(term: string): Array<Choice<string>> {
-  return searchCountries(term).map((c) => ({ name: `${c.name} (${c.code})`, value: c.code }));
+  const found = searchCountries(term).map((c) => ({ name: `${c.name} (${c.code})`, value: c.code }));
+  if (found.length > 0 || term.trim() === '') return found;
+  const hint = suggestCountryCode(term);
+  const country = hint === undefined ? undefined : countryList().find((c) => c.code === hint);
+  return country === undefined ? [] : [{ name: `${country.name} (${country.code})`, value: country.code, description: `did you mean ${country.code}?` }];
 }

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { lazySchema } from './lazy.js';
 import countryCodeTable from 'i18n-iso-countries/codes.json' with { type: 'json' };
 import { anyCasePattern, choiceJsonSchema, withJsonSchema } from './jsonschema.js';
+import { suggestCountryCode } from './country-names.js';
 import { Money, parseAmountInput, readCents } from './money.js';
 
 /**
@@ -83,7 +84,7 @@ function alpha2(): ReadonlySet<string> {
 }
 
 /** True when `code` is an ISO 3166-1 alpha-2 country code (upper case), per i18n-iso-countries. */
-function isCountryCode(code: string): boolean {
+export function isCountryCode(code: string): boolean {
   return /^[A-Z]{2}$/.test(code) && alpha2().has(code);
 }
 
@@ -102,18 +103,17 @@ function countryCodePattern(): string {
   return `^\\s*(${alternatives.join('|')})\\s*$`;
 }
 
-/** Codes people often write for a country whose ISO 3166-1 code differs. */
-const COUNTRY_CODE_MIXUPS: Readonly<Record<string, string>> = { UK: 'GB', EN: 'GB', EL: 'GR' };
-
 /** A two-letter ISO 3166-1 country code, any case on input, sent in upper case. */
 export const countryCode = lazySchema(() =>
   z
     .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a two-letter country code (got ${describe(iss.input)})`) })
     .superRefine((raw, ctx) => {
       const code = raw.trim().toUpperCase();
-      if (!/^[A-Z]{2}$/.test(code)) ctx.addIssue({ code: 'custom', message: `expected a two-letter country code (got ${describe(raw)})` });
-      else if (!isCountryCode(code)) {
-        const hint = COUNTRY_CODE_MIXUPS[code];
+      if (!/^[A-Z]{2}$/.test(code)) {
+        const hint = suggestCountryCode(raw);
+        ctx.addIssue({ code: 'custom', message: `expected a two-letter country code (got ${describe(raw)}${hint ? `; did you mean ${hint}?` : ''})` });
+      } else if (!isCountryCode(code)) {
+        const hint = suggestCountryCode(code);
         ctx.addIssue({
           code: 'custom',
           message: `unknown country code ${describe(raw)} (${hint ? `did you mean ${hint}?` : 'ISO 3166-1 alpha-2, e.g. AU, US, GB'})`,

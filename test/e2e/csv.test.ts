@@ -161,7 +161,7 @@ describe('book orders.csv on the built-in sandbox', () => {
 
     const rows = reportRows(report);
     expect(rows).toHaveLength(50);
-    expect(Object.keys(rows[0]!)).toEqual([...HEADER, 'status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error']);
+    expect(Object.keys(rows[0]!)).toEqual([...HEADER, 'status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error', 'warnings']);
     // Every row: booked, with its shipment's tracking number; the order's total on its first row only.
     const byShipment = new Map<string, Set<string>>();
     rows.forEach((r, i) => {
@@ -288,7 +288,7 @@ describe('book orders.csv on the built-in sandbox', () => {
     for (const x of rows) expect(x.tracking_number).toMatch(/^SBX\d+$/);
     // Shopify's own columns are kept, in its order, with the results after them.
     expect(Object.keys(rows[0]!).slice(0, 3)).toEqual(['Name', 'Email', 'Financial Status']);
-    expect(Object.keys(rows[0]!).slice(-6)).toEqual(['status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error']);
+    expect(Object.keys(rows[0]!).slice(-7)).toEqual(['status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error', 'warnings']);
   });
 
   it('names five kinds of mistakes at their row and column, all at once, and sends nothing', async () => {

@@ -57,11 +57,11 @@ describe('shipbook validate', () => {
       'fixtures/invalid/order-typos.yaml:38:17\torder.shipments[0].customs_information.reason\terror\tmust be one of Gift, Purchase, Sale, Sample, Return, Repair, Personal Effects (got "Gift wrap")',
       'fixtures/invalid/order-typos.yaml:42:62\torder.shipments[0].customs_information.items[0].quantity\terror\tmust be a whole number (got 1.5)',
       'fixtures/invalid/order-typos.yaml:42:92\torder.shipments[0].customs_information.items[0].currency\terror\tonly AUD is supported (got "USD")',
-      'fixtures/invalid/order-typos.yaml:42:105\torder.shipments[0].customs_information.items[0].madein\terror\texpected a two-letter country code (got "China")',
+      'fixtures/invalid/order-typos.yaml:42:105\torder.shipments[0].customs_information.items[0].madein\terror\texpected a two-letter country code (got "China"; did you mean CN?)',
       'fixtures/invalid/payment-bad-card.yaml:8:15\torder.payment.credit_card.number\terror\tnot a valid card number (12 to 19 digits passing the Luhn check)',
       'fixtures/invalid/payment-bad-card.yaml:9:12\torder.payment.credit_card.cvv\terror\tmust be 3 or 4 digits',
       'fixtures/invalid/payment-bad-card.yaml:11:15\torder.payment.credit_card.expire\terror\texpected MM/YY, two-digit month and year',
-      'fixtures/invalid/quote-wrong-currency.json:6:25\tdelivery_country\terror\texpected a two-letter country code (got "USA")',
+      'fixtures/invalid/quote-wrong-currency.json:6:25\tdelivery_country\terror\texpected a two-letter country code (got "USA"; did you mean US?)',
       'fixtures/invalid/quote-wrong-currency.json:10:46\tpackages[0].height\terror\tmust be greater than 0 (got 0)',
       'fixtures/invalid/quote-wrong-currency.json:13:17\tcurrency\terror\tonly AUD is supported (got "USD")',
     ];
@@ -109,7 +109,7 @@ describe('shipbook validate', () => {
       line: 6,
       column: 25,
       path: 'delivery_country',
-      message: 'expected a two-letter country code (got "USA")',
+      message: 'expected a two-letter country code (got "USA"; did you mean US?)',
       severity: 'error',
     });
     expect(bad.stderr).toContain('error: 1 of 2 files has errors');

@@ -416,3 +416,40 @@ describe.skipIf(!hasTmux)('--payment stored_card without --card on a terminal', 
     expect(fx.sandbox.state.orders.get(id)?.payment).toEqual({ type: 'stored_card', storedCardId: 'card_mc_5454' });
   });
 });
+
+describe.skipIf(!hasTmux)('Australian addresses in the guided booking', () => {
+  it("proposes the sender's country, offers the suburbs of a typed postcode, and warns beside a suburb typed wrong", async () => {
+    const before = await orderCount();
+    const t = Terminal.start(['book'], env);
+    await t.waitFor('? Collect from');
+    t.keys('Down', 'Enter');
+    await t.answer('Sender first name', 'Priya');
+    await t.answer('Sender last name', 'Raman');
+    await t.answer('Sender company (optional, Enter to skip)', '');
+    await t.answer('Sender e-mail', 'dispatch@example.com.au');
+    await t.answer('Sender phone', '+61 2 9555 0142');
+    // The saved senders' country is proposed: Enter takes it.
+    await t.waitFor('❯ Australia (AU)');
+    t.keys('Enter');
+    await t.waitFor('✔ Sender country (type to search) Australia (AU)');
+    await t.answer('Sender postcode', '2150');
+    // The suburbs of 2150 are the choices before anything is typed.
+    await t.waitFor('? Sender city');
+    await t.waitFor('Parramatta NSW 2150');
+    await t.waitFor('Harris Park NSW 2150');
+    // A misspelt suburb: kept only as typed, with the warning beside it.
+    t.keys('-l', 'Parramata');
+    await t.waitFor('Parramata (as typed)');
+    await t.waitFor('warning: "Parramata" is not a locality of postcode 2150: did you mean Parramatta 2150?');
+    t.keys('C-u');
+    t.keys('-l', 'parra');
+    await t.waitFor('❯ Parramatta NSW 2150');
+    t.keys('Enter');
+    await t.waitFor('✔ Sender city Parramatta NSW 2150');
+    await t.waitFor('? Sender address line 1');
+    t.keys('C-c');
+    const { code } = await t.exit();
+    expect(code).toBe(130);
+    expect(await orderCount()).toBe(before);
+  });
+});

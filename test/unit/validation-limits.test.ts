@@ -187,14 +187,17 @@ describe('collection type', () => {
 });
 
 describe('country codes (ISO 3166-1 alpha-2, from i18n-iso-countries)', () => {
-  it('au passes and is sent as AU; XX, UK and AUS fail', () => {
+  it('au passes and is sent as AU; XX, UK, AUS, Australia and Austrlia fail, with the code they mean', () => {
     const ok = order();
     ok.s.delivery.country = 'au';
     expect(value(ok.doc).order.shipments[0].delivery.country).toBe('AU');
     for (const [code, message] of [
       ['XX', 'unknown country code "XX" (ISO 3166-1 alpha-2, e.g. AU, US, GB)'],
       ['UK', 'unknown country code "UK" (did you mean GB?)'],
-      ['AUS', 'expected a two-letter country code (got "AUS")'],
+      ['AUS', 'expected a two-letter country code (got "AUS"; did you mean AU?)'],
+      ['Australia', 'expected a two-letter country code (got "Australia"; did you mean AU?)'],
+      ['Austrlia', 'expected a two-letter country code (got "Austrlia"; did you mean AU?)'],
+      ['Atlantis', 'expected a two-letter country code (got "Atlantis")'],
     ]) {
       const bad = order();
       bad.s.delivery.country = code;
@@ -205,7 +208,9 @@ describe('country codes (ISO 3166-1 alpha-2, from i18n-iso-countries)', () => {
   it('madein is a two-letter code in create order, free text in create shipment', () => {
     const bad = order();
     bad.s.customs_information.items[0].madein = 'Australia';
-    expect(errors(bad.doc)).toEqual([`${SHIPMENT}.customs_information.items[0].madein: expected a two-letter country code (got "Australia")`]);
+    expect(errors(bad.doc)).toEqual([
+      `${SHIPMENT}.customs_information.items[0].madein: expected a two-letter country code (got "Australia"; did you mean AU?)`,
+    ]);
     const ok = order();
     ok.s.customs_information.items[0].madein = 'in';
     expect(value(ok.doc).order.shipments[0].customs_information.items[0].madein).toBe('IN');

@@ -23,6 +23,7 @@ import type { Context } from '../../context.js';
 import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from '../../errors.js';
 import { batchProgress, batchResultLine, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { isMachineFormat } from '../../output/format.js';
+import { printWarnings } from '../../output/report.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -99,6 +100,17 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
 }
 
 /**
+ * Prints the warnings of the checked orders on stderr (`file:line:col  path  warning: …`), at most
+ * the first thousand with a count of the rest; the JSON and CSV reports carry every one, per order.
+ */
+function printCheckWarnings(ctx: Context, check: BatchCheck): void {
+  if (check.warnings === undefined) return;
+  printWarnings(ctx.io, check.warnings);
+  const more = (check.warningCount ?? 0) - check.warnings.length;
+  if (more > 0) ctx.io.err(`… and ${more} more warning${more === 1 ? '' : 's'} (--report lists them per order)\n`);
+}
+
+/**
  * The refusal of a batch with invalid inputs: every problem, and how many orders are concerned.
  * When standard input was read as documents and is invalid, the hint says how a spreadsheet is read.
  */
@@ -149,6 +161,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // A dry run reads and checks the inputs once, as it lists them.
   if (ctx.globals.dryRun) return dryRunBatch(o, ctx, { input, csvReport });
   const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: true, input });
+  printCheckWarnings(ctx, check);
   if (csvReport && check.invalid.length > 0 && !o.skipInvalid) await writeInvalidRows(csvReport, check, o);
   const target = await ctx.targetId();
   const journalPath = resolve(o.journal ?? defaultJournalPath(target));
@@ -346,6 +359,11 @@ async function dryRunBatch(
         check.valid++;
         x.csvReport?.add(r);
       }
+      if (r.warnings) {
+        check.warningCount = (check.warningCount ?? 0) + r.warnings.length;
+        check.warnings ??= [];
+        if (check.warnings.length < 1_000) check.warnings.push(...r.warnings);
+      }
       reports.add({ ...r, plan_words: plannedWords(r.plan) });
       const action = r.plan?.action ?? 'book';
       counts[action] = (counts[action] ?? 0) + 1;
@@ -355,6 +373,7 @@ async function dryRunBatch(
     },
     check,
   );
+  printCheckWarnings(ctx, check);
   if (x.csvReport) await writeInvalidRows(x.csvReport, check, o);
   const none = {
     booked: 0,

@@ -379,7 +379,7 @@ export function bookCommand(ctx: Context): Command {
     .option('--journal <file>', `batch: a copy of what the run records, kept between CI attempts (default ${DEFAULT_JOURNAL_PATTERN}, one per target)`)
     .option(
       '--report <file>',
-      'batch: write a JSON report of every order (a .csv name: the CSV input rows with status, order_id, shipment_id, tracking_number, total_aud and error beside each)',
+      'batch: write a JSON report of every order (a .csv name: the CSV input rows with status, order_id, shipment_id, tracking_number, total_aud, error and warnings beside each)',
     )
     .option('--junit <file>', 'batch: write a JUnit XML report (one test case per order)')
     .option('--shard <i/n>', "batch: book only this job's share of the inputs (a CI matrix of n jobs)")

@@ -2,7 +2,10 @@
 import { Command, Option } from 'commander';
 import { quoteServices, quoteServicesSinglePackage } from '../../api/quote.js';
 import type { Context } from '../../context.js';
-import { UsageError, ValidationError } from '../../errors.js';
+import { UsageError, ValidationError, type InputIssue } from '../../errors.js';
+import { collectWarnings } from '../../input/warnings.js';
+import { addressSettings } from '../../address/settings.js';
+import { printWarnings } from '../../output/report.js';
 import { parsePackageSpec, parsePlace } from '../../input/flags.js';
 import { loadValidated } from '../common/input.js';
 import { printQuote, sortServices } from '../../output/quote.js';
@@ -35,6 +38,22 @@ function partialQuote(o: QuoteOptions): PartialQuote {
   };
 }
 
+/** The flag a field of the quote request came from. */
+function flagOf(path: string): string {
+  return path.startsWith('collection_') ? '--from' : path.startsWith('delivery_') ? '--to' : path.startsWith('packages') ? '--package' : `--${path}`;
+}
+
+/**
+ * The address checks of a route given by flags (postcode, suburb and state of each place), as
+ * issues naming the flag: warnings, or errors under `--strict-addresses`.
+ */
+function routeIssues(quote: QuoteRequest, now: Date): InputIssue[] {
+  const strict = addressSettings().strict;
+  return collectWarnings(quote, now)
+    .filter((w) => w.address)
+    .map((w) => ({ path: flagOf(w.path), message: `${w.path}: ${w.message}`, severity: strict ? ('error' as const) : ('warning' as const) }));
+}
+
 /** Builds the quote request from flags (and answers, when the missing parts were asked). @throws UsageError / ValidationError (exit 2) */
 function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>): QuoteRequest {
   if (!asked && (!o.from || !o.to || o.packages.length === 0)) {
@@ -60,8 +79,6 @@ function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>): QuoteR
   };
   const parsed = quoteRequest.safeParse(raw);
   if (!parsed.success) {
-    const flagOf = (path: string) =>
-      path.startsWith('collection_') ? '--from' : path.startsWith('delivery_') ? '--to' : path.startsWith('packages') ? '--package' : `--${path}`;
     throw new ValidationError(
       schemaProblems(parsed.error).map((p) => ({ path: flagOf(p.path), message: `${p.path}: ${p.message}`, severity: 'error' as const })),
     );
@@ -80,6 +97,11 @@ async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
       ? await askQuote({ prompter: ctx.prompter(), say: (t) => ctx.io.err(`${t}\n`), now: () => ctx.now() }, partial)
       : undefined;
   const quote = o.file ? await loadValidated(o.file, 'quote', ctx) : quoteFromFlags(o, asked);
+  if (!o.file) {
+    const issues = routeIssues(quote, ctx.now());
+    if (issues.some((i) => i.severity === 'error')) throw new ValidationError(issues);
+    printWarnings(ctx.io, issues);
+  }
   if (o.get && quote.packages.length !== 1) {
     throw new UsageError(`--get quotes exactly one package (this quote has ${quote.packages.length})`);
   }
