@@ -88,7 +88,9 @@ describe('the built-in sandbox across commands', () => {
 
   it('stores eight orders from eight order create started together', async () => {
     const { env } = freshState();
-    const runs = await Promise.all(Array.from({ length: 8 }, () => runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again', '--json'], { env })));
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, () => runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again', '--json'], { env })),
+    );
     expect(runs.map((r) => r.code)).toEqual(Array(8).fill(0));
     const ids = new Set(runs.map((r) => json(r).order.id));
     expect(ids.size).toBe(8);
@@ -110,7 +112,11 @@ describe('the built-in sandbox across commands', () => {
     // Eight processes creating orders; each is killed at a different moment of its run.
     const killed = await Promise.all(
       Array.from({ length: 8 }, (_, i) => {
-        const child = spawn(process.execPath, [BIN, 'order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again'], { cwd: ROOT, env: envFull, stdio: 'ignore' });
+        const child = spawn(process.execPath, [BIN, 'order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again'], {
+          cwd: ROOT,
+          env: envFull,
+          stdio: 'ignore',
+        });
         setTimeout(() => child.kill('SIGKILL'), 60 + i * 45);
         return new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       }),
