@@ -60,7 +60,8 @@ export async function measureStateStore({ bin, root, env, work, runs = 15 }) {
   await fill({ bin, root, env, dir: large, count: 5000 });
   const time = (dir) => {
     const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [bin, 'order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], {
+    // --again: each run creates an order (without it the ledger prints the first one again).
+    const r = spawnSync(process.execPath, [bin, 'order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again'], {
       cwd: root,
       env: { ...env, SHIPBOOK_STATE_DIR: dir },
       encoding: 'utf8',

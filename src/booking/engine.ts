@@ -16,6 +16,8 @@
  * sent finishes within its deadline. It draws nothing and returns data.
  */
 import { bookDocument, type BookingDeps, type BookingDocument, type BookingOutcome } from './book.js';
+import { createOrder } from '../api/orders.js';
+import type { CreateOrderRequest } from '../schema/order.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler } from './progress.js';
 import type { RecordSink } from '../batch/steps.js';
 import { stepRecorder } from '../batch/steps.js';
@@ -113,19 +115,23 @@ export type Claimed =
  * The claim step: before anything is sent for document `id`, takes it in the ledger, atomically
  * with the check that no other live run holds it and that the resume table (on the freshly read
  * ledger, with `options.maxTotalCents`) still gives this run something to do. With `options.again`,
- * a new occurrence is always booked.
+ * a new occurrence is always booked; with `options.createOnly` only a document to create is claimed
+ * (one created before is settled: `order create` prints it).
  * @throws as {@link ClaimLedger.claim}
  */
 export async function claimEntry(
   ledger: RecordSink,
   id: string,
-  options: { maxTotalCents?: number; signal?: AbortSignal; again?: boolean } = {},
+  options: { maxTotalCents?: number; signal?: AbortSignal; again?: boolean; createOnly?: boolean } = {},
 ): Promise<Claimed> {
   const decide = (s: EntryState | undefined): Resume => (options.again ? { action: 'book' } : resumeFrom(s, { maxTotalCents: options.maxTotalCents }));
-  const answer = await ledger.claim(id, (s) => acts(decide(s)), options.signal);
+  // createOnly (`order create`): only a document with nothing created yet is claimed.
+  const wanted = (r: Resume) => (options.createOnly ? r.action === 'book' : acts(r));
+  const answer = await ledger.claim(id, (s) => wanted(decide(s)), options.signal);
   if (answer.kind === 'held') return { kind: 'held', by: answer.by, state: answer.state };
   const resume = decide(answer.state);
-  if (answer.kind === 'claimed' && (resume.action === 'book' || resume.action === 'accept' || resume.action === 'wait')) return { kind: 'go', resume };
+  if (answer.kind === 'claimed' && wanted(resume) && (resume.action === 'book' || resume.action === 'accept' || resume.action === 'wait'))
+    return { kind: 'go', resume };
   return { kind: 'settled', resume };
 }
 
@@ -245,6 +251,37 @@ function transientIdsOf(doc: BookingDocument): string[] {
   const shipments: Array<{ transient_id?: string | null }> =
     doc.kind === 'regular' ? doc.order.order.shipments : doc.kind === 'consolidated' ? doc.booking.shipments : [];
   return shipments.map((x) => x.transient_id).filter((t): t is string => typeof t === 'string' && t !== '');
+}
+
+/**
+ * Creates the order of a regular document (`order create`) that this run holds in the ledger, and
+ * records it as the engine records a booking's create: `create_sent` on disk before the request
+ * leaves, `created` with the order id and total after; `checkPrice` (`--max-total`) then judges the
+ * order. The claim is let go at the end, whatever happened.
+ * @throws the create's error once recorded (a create whose answer was lost leaves the document
+ *   unknown; a refusal leaves it to create again); ShipbookError `claim_lost` (exit 11) when the
+ *   claim is not this run's; LimitRefusedError (exit 9) from `checkPrice`, recorded as failed
+ */
+export async function createEntry(
+  item: { id: string; file?: string; order: CreateOrderRequest },
+  deps: Pick<EngineDeps, 'api' | 'ledger' | 'checkPrice'>,
+): Promise<OrderResponse> {
+  const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}) };
+  const steps = stepRecorder(deps.ledger, record, transientIdsOf({ kind: 'regular', order: item.order }));
+  try {
+    if (!deps.ledger.holds(item.id)) throw claimLost(item.id);
+    await steps.beforeRequest('create_order', { kind: 'regular', stage: 'started', shipmentIds: [] });
+    const created = await createOrder(deps.api, item.order, { retry: 'answered-create' });
+    steps.onEvent({ type: 'order_created', order: created });
+    await deps.ledger.written();
+    await deps.checkPrice?.(created);
+    return created;
+  } catch (err) {
+    if (recordFailure(deps.ledger, record, err, undefined)) await deps.ledger.written();
+    throw err;
+  } finally {
+    deps.ledger.release(item.id);
+  }
 }
 
 /** The error of a booking stopped before its next step (nothing new was sent). */

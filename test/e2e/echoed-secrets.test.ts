@@ -51,7 +51,8 @@ describe('a service that echoes the request in its answers', () => {
       server.set('POST /orders/', { mode: 'echo', result: { order: ORDER }, php });
       server.set('PUT /orders/ORD-ECHO1/accept/', { mode: 'echo', result: { order: { ...ORDER, status: 'ACC' } }, php });
       for (const format of [[], ['--json'], ['--output', 'yaml'], ['--output', 'ndjson'], ['--output', 'table'], ['--debug'], ['--debug', '--json']]) {
-        runs.push(await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', ...format], { env: env() }));
+        // --again: every run creates (and shows the echoed answer), not the order the ledger knows.
+        runs.push(await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again', ...format], { env: env() }));
         runs.push(await runCli(['order', 'accept', 'ORD-ECHO1', '--payment-file', 'fixtures/payments/credit-card.yaml', ...format], { env: env() }));
       }
     }

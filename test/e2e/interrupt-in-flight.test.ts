@@ -28,8 +28,8 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** Starts shipbook, sends `signal` once the server has received `requests` requests, and collects the outcome. */
-async function interruptAfter(args: string[], requests: number, signal: NodeJS.Signals) {
+/** Starts shipbook (with `extraEnv`), sends `signal` once the server has received `requests` requests, and collects the outcome. */
+async function interruptAfter(args: string[], requests: number, signal: NodeJS.Signals, extraEnv: Record<string, string> = {}) {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: ROOT,
     env: {
@@ -40,6 +40,7 @@ async function interruptAfter(args: string[], requests: number, signal: NodeJS.S
       CI: '1',
       SHIPBOOK_BASE_URL: server.url,
       SHIPBOOK_API_KEY: KEY,
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -71,7 +72,10 @@ async function createdOrderResult(): Promise<unknown> {
 describe('an interrupt while a request is in flight', () => {
   it('Ctrl-C during order create: exit 130, the create was sent and may have created the order, no "try again"', async () => {
     server.set('POST /orders/', { mode: 'stall' });
-    const r = await interruptAfter(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], 1, 'SIGINT');
+    // A state directory of its own: the create left unanswered makes the document unknown in the
+    // ledger, which the books of the same file below must not meet.
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-interrupt-state-'));
+    const r = await interruptAfter(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], 1, 'SIGINT', { SHIPBOOK_STATE_DIR: state });
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted/);
     expect(r.stderr).toMatch(/order may have been created/i);

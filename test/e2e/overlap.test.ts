@@ -183,6 +183,51 @@ describe('overlapping runs against shipbook sandbox --delay (one ledger)', () =>
     expect(loser.stderr()).toMatch(/booked before \(by another run just now: pid \d+|another run is booking this document right now \(pid \d+/);
   }, 60_000);
 
+  it('two order create of one document at once: one order, both exit 0, both print it, the loser names the other run', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
+    const { dir, single } = ordersFile(1, 'OC2');
+    const a = start(['order', 'create', single, '--json'], env(state), dir);
+    const b = start(['order', 'create', single, '--json'], env(state), dir);
+    const [ca, cb] = await Promise.all([a.done, b.done]);
+    expect(ca, a.stderr()).toBe(0);
+    expect(cb, b.stderr()).toBe(0);
+    expect(await counted(url, 'OC2')).toEqual({ documents: 1, orders: 1 });
+    const ids = [a.stdout(), b.stdout()].map((o) => (JSON.parse(o) as { order: { id: string } }).order.id);
+    expect(ids[0]).toBe(ids[1]);
+    const loser = [a, b].find((r) => /created before/.test(r.stderr()))!;
+    expect(loser.stderr()).not.toMatch(/answer never came|may exist/);
+    expect(loser.stderr()).toMatch(/created before by another run just now \(pid \d+|another run is booking this document right now \(pid \d+/);
+  }, 60_000);
+
+  it('order create twice in sequence: one order, the second prints it and says it exists; --again: another order, concurrent --again runs each their own', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
+    const { dir, single } = ordersFile(1, 'OCSEQ');
+    const first = start(['order', 'create', single, '--quiet'], env(state), dir);
+    expect(await first.done, first.stderr()).toBe(0);
+    const second = start(['order', 'create', single, '--quiet'], env(state), dir);
+    expect(await second.done, second.stderr()).toBe(0);
+    expect(second.stdout()).toBe(first.stdout());
+    expect(first.stdout()).toMatch(/^ORD-\S+\n$/);
+    expect(second.stderr()).toMatch(/this document was created before .*order ORD-\S+, pending; nothing was sent/);
+    expect(second.stderr()).toMatch(/--again/);
+    expect(await counted(url, 'OCSEQ')).toEqual({ documents: 1, orders: 1 });
+    const again = start(['order', 'create', single, '--again', '--quiet'], env(state), dir);
+    expect(await again.done, again.stderr()).toBe(0);
+    expect(again.stdout()).not.toBe(first.stdout());
+    expect(await counted(url, 'OCSEQ')).toEqual({ documents: 1, orders: 2 });
+    // Three at once with --again: three more orders, none waiting for another.
+    const runs = [0, 1, 2].map(() => start(['order', 'create', single, '--again', '--quiet'], env(state), dir));
+    const codes = await Promise.all(runs.map((r) => r.done));
+    expect(codes, runs.map((r) => r.stderr()).join('\n')).toEqual([0, 0, 0]);
+    for (const r of runs) expect(r.stderr()).not.toMatch(/waiting for its outcome/);
+    expect(new Set(runs.map((r) => r.stdout())).size).toBe(3);
+    expect(await counted(url, 'OCSEQ')).toEqual({ documents: 1, orders: 5 });
+    // Without --again, the latest is printed.
+    const last = start(['order', 'create', single, '--quiet'], env(state), dir);
+    expect(await last.done, last.stderr()).toBe(0);
+    expect(await counted(url, 'OCSEQ')).toEqual({ documents: 1, orders: 5 });
+  }, 60_000);
+
   it('a run SIGKILLed with creates in flight and claims held: another run takes over, the sent ones are unknown, nothing is created twice', async () => {
     const slow = await startSandboxProcess(['--api-key', KEY, '--latency', '1500ms'], running);
     const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));

@@ -79,7 +79,7 @@ describe('the built-in sandbox across commands', () => {
 
   it('cancels in one process an order created in another, and then refuses to accept it (409, exit 3)', async () => {
     const { env } = freshState();
-    const id = json(await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env })).order.id as string;
+    const id = json(await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again', '--json'], { env })).order.id as string;
     expect((await runCli(['order', 'cancel', id], { env })).code).toBe(0);
     const refused = await runCli(['order', 'accept', id, '--payment', 'credit'], { env });
     expect(refused.code).toBe(3);
@@ -88,7 +88,9 @@ describe('the built-in sandbox across commands', () => {
 
   it('stores eight orders from eight order create started together', async () => {
     const { env } = freshState();
-    const runs = await Promise.all(Array.from({ length: 8 }, () => runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env })));
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, () => runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again', '--json'], { env })),
+    );
     expect(runs.map((r) => r.code)).toEqual(Array(8).fill(0));
     const ids = new Set(runs.map((r) => json(r).order.id));
     expect(ids.size).toBe(8);
@@ -98,7 +100,7 @@ describe('the built-in sandbox across commands', () => {
 
   it('accepts an order once when four order accept run together: one acceptance, three 409 errors', async () => {
     const { env } = freshState();
-    const id = json(await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env })).order.id as string;
+    const id = json(await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again', '--json'], { env })).order.id as string;
     const runs = await Promise.all(Array.from({ length: 4 }, () => runCli(['order', 'accept', id, '--payment', 'credit'], { env })));
     expect(runs.map((r) => r.code).sort()).toEqual([0, 3, 3, 3]);
     for (const r of runs.filter((x) => x.code === 3)) expect(r.stderr).toMatch(/already accepted|already processed/);
@@ -110,7 +112,11 @@ describe('the built-in sandbox across commands', () => {
     // Eight processes creating orders; each is killed at a different moment of its run.
     const killed = await Promise.all(
       Array.from({ length: 8 }, (_, i) => {
-        const child = spawn(process.execPath, [BIN, 'order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { cwd: ROOT, env: envFull, stdio: 'ignore' });
+        const child = spawn(process.execPath, [BIN, 'order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again'], {
+          cwd: ROOT,
+          env: envFull,
+          stdio: 'ignore',
+        });
         setTimeout(() => child.kill('SIGKILL'), 60 + i * 45);
         return new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       }),
@@ -118,7 +124,7 @@ describe('the built-in sandbox across commands', () => {
     expect(killed.length).toBe(8);
     const status = await runCli(['sandbox', 'status', '--json'], { env });
     expect(status.code).toBe(0);
-    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
+    const created = await runCli(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again', '--json'], { env });
     expect(created.code).toBe(0);
     const id = json(created).order.id as string;
     expect((await runCli(['order', 'accept', id, '--payment', 'credit'], { env })).code).toBe(0);
@@ -128,11 +134,11 @@ describe('the built-in sandbox across commands', () => {
 
   it('reports a corrupt state with its path and the reset command (exit 4), and leaves the file byte for byte', async () => {
     const { env } = freshState();
-    expect((await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env })).code).toBe(0);
+    expect((await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again'], { env })).code).toBe(0);
     const file = join(env.SHIPBOOK_STATE_DIR!, 'sandbox-state.json');
     const garbage = Buffer.from('{"format": "shipbook-sandbox-state", "version": 1, "orders": \u0000 oops');
     writeFileSync(file, garbage);
-    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
+    const r = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again'], { env });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain(file);
     expect(r.stderr).toMatch(/shipbook sandbox reset/);
@@ -141,7 +147,7 @@ describe('the built-in sandbox across commands', () => {
     expect((await runShipbook(['sandbox', 'status'], { env })).code).toBe(4);
     // The fix it names works.
     expect((await runShipbook(['sandbox', 'reset', '--yes'], { env })).code).toBe(0);
-    expect((await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env })).code).toBe(0);
+    expect((await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again'], { env })).code).toBe(0);
   });
 
   it('says what is wrong (exit 4, not an internal error) when SHIPBOOK_STATE_DIR is a file', async () => {
@@ -183,7 +189,7 @@ describe('the built-in sandbox across commands', () => {
 
   it('sandbox reset asks for --yes without a terminal and deletes nothing', async () => {
     const { env } = freshState();
-    await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
+    await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--again'], { env });
     const r = await runShipbook(['sandbox', 'reset'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--yes/);

@@ -26,7 +26,7 @@ type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim }
 export async function claimDocument(
   ledger: Ledger,
   id: string,
-  o: { maxTotalCents?: number; again?: boolean; timeoutMs: number; what?: string },
+  o: { maxTotalCents?: number; again?: boolean; createOnly?: boolean; timeoutMs: number; what?: string },
   ctx: Context,
 ): Promise<DocumentClaim> {
   const { io } = ctx;
@@ -39,6 +39,7 @@ export async function claimDocument(
       ...(o.maxTotalCents !== undefined ? { maxTotalCents: o.maxTotalCents } : {}),
       signal: ctx.signal,
       again: o.again === true,
+      createOnly: o.createOnly === true,
     });
     if (claimed.kind !== 'held') return { ...claimed, ...(byOther ? { byOther } : {}) };
     const by = claimed.by;
@@ -72,6 +73,8 @@ export interface SingleIdentity {
   id: string;
   /** Moves on to the next occurrence: this run books the document a further time. */
   again(): void;
+  /** Moves on to the next occurrence even when this one has nothing recorded (another run holds it). */
+  next(): void;
 }
 
 /**
@@ -90,7 +93,25 @@ export function singleIdentity(ledger: Ledger, data: unknown, again: boolean): S
     again() {
       if (known(identity.id)) identity.id = `${hash}-${++n}`;
     },
+    next() {
+      identity.id = `${hash}-${++n}`;
+    },
   };
   if (again) identity.again();
   return identity;
+}
+
+/**
+ * Claims a fresh occurrence of the document for `order create --again`: the next one after the
+ * latest recorded, skipping any another live run holds or created meanwhile, so that runs creating
+ * the same file again at the same time each create their own order without waiting for each other.
+ * Moves `identity` to the occurrence claimed.
+ * @throws as {@link claimEntry}
+ */
+export async function claimFreshOccurrence(ledger: Ledger, identity: SingleIdentity, ctx: Context): Promise<void> {
+  for (;;) {
+    const claimed = await claimEntry(ledger, identity.id, { signal: ctx.signal, createOnly: true });
+    if (claimed.kind === 'go') return;
+    identity.next();
+  }
 }

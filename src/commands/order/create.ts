@@ -1,9 +1,26 @@
-/** `shipbook order create <file>`: validate an order file and create it (pending, exact price). */
+/**
+ * `shipbook order create <file>`: validate an order file and create it (pending, exact price),
+ * recorded in the target's ledger as `book` records a document: a document created before is not
+ * created again without `--again`, and two runs creating it at once give one order.
+ */
 import { Command } from 'commander';
-import { createOrder } from '../../api/orders.js';
+import { createOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
+import type { ApiClient } from '../../api/client.js';
+import { createEntry, type Resume } from '../../booking/engine.js';
+import type { RunClaim } from '../../batch/journal.js';
+import { targetLabel } from '../../config/target.js';
+import { Ledger } from '../../ledger/ledger.js';
+import { loadDocument } from '../../input/load.js';
+import { resolveCommand } from '../../output/ledger.js';
+import { paint } from '../../output/style.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
+import { EXIT, LimitRefusedError, ShipbookError, type ExitCode } from '../../errors.js';
+import type { OrderResponse } from '../../schema/order.js';
+import { orderStatusWord } from '../../schema/status.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../common/order-input.js';
+import { claimDocument, claimFreshOccurrence, singleIdentity, type SingleIdentity } from '../common/claim.js';
 import { printOrder } from '../../output/order.js';
 import { withWarnings } from '../common/warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
@@ -12,31 +29,177 @@ import { orderWarnings } from '../../booking/price-check.js';
 interface OrderCreateOptions extends OrderInputFlags {
   /** The order file; none on a terminal: asked step by step. */
   file?: string;
+  /** `--again`: create the document once more (its next occurrence in the ledger). */
+  again?: boolean;
 }
 
-/** Validates the file (nothing is sent while a problem remains), creates the order, prints it. */
+/**
+ * Validates the file (nothing is sent while a problem remains), claims the document in the ledger
+ * (waiting for another run creating it right now), creates the order and prints it. A document
+ * created before is printed, not created again (without `--again`).
+ * @throws ValidationError (2), ApiError (3/4), LimitRefusedError (9); ShipbookError `booking_unknown`
+ *   (5) when a create of this document was sent and never answered; `wait_timeout` (7) when another
+ *   run still holds it after the wait
+ */
 async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void> {
-  const { order, maxTotalCents } = await readOrderInput(o.file, o, ctx, { command: 'shipbook order create', withPayment: false });
-  const created = await createOrder(await ctx.api(), order);
-  await checkMaxTotal(ctx, created, maxTotalCents);
-  ctx.output.write(withWarnings(ctx, { order: created }, orderWarnings(created)), () => {
-    printOrder(ctx.io, ctx.output.format, created);
-    ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', created.id)}\n`);
+  const loaded = o.file !== undefined ? await loadDocument(o.file, ctx.io.stdin) : undefined;
+  const { order, maxTotalCents } = await readOrderInput(o.file, o, ctx, { command: 'shipbook order create', withPayment: false, loaded });
+  const api = await ctx.api();
+  const checkPrice = (created: OrderResponse) => checkMaxTotal(ctx, created, maxTotalCents);
+  // --dry-run: the request is shown by the client; nothing is sent, nothing recorded.
+  const created = ctx.globals.dryRun
+    ? await createOrder(api, order)
+    : await createRecorded(o, { data: loaded?.data ?? { order }, order, maxTotalCents, api, checkPrice }, ctx);
+  if (created === undefined) return;
+  if (ctx.globals.dryRun) await checkPrice(created);
+  printCreated(ctx, created);
+}
+
+/** Prints an order as `order create` does: the order on stdout, how to accept it (when `pending`) on stderr. */
+function printCreated(ctx: Context, order: OrderResponse, pending = true): void {
+  ctx.output.write(withWarnings(ctx, { order }, orderWarnings(order)), () => {
+    printOrder(ctx.io, ctx.output.format, order);
+    if (pending) ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', order.id)}\n`);
   });
+}
+
+/**
+ * The create under the ledger's claim (src/ledger/claims.ts): the document's identity as `book`
+ * computes it, claimed before the create leaves, recorded by the engine (`createEntry`).
+ * @returns the order created, or undefined when an earlier one was printed instead
+ */
+async function createRecorded(
+  o: OrderCreateOptions,
+  d: {
+    data: unknown;
+    order: Parameters<typeof createOrder>[1];
+    maxTotalCents: number | undefined;
+    api: ApiClient;
+    checkPrice: (order: OrderResponse) => Promise<void>;
+  },
+  ctx: Context,
+): Promise<OrderResponse | undefined> {
+  const command = shellCommand('order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []));
+  const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command });
+  ctx.defer(() => ledger.close());
+  const identity = singleIdentity(ledger, d.data, o.again === true);
+  if (o.again) {
+    // Each run creating it again takes an occurrence of its own: none waits for another.
+    await claimFreshOccurrence(ledger, identity, ctx);
+  } else {
+    const claimed = await claimDocument(ledger, identity.id, { maxTotalCents: d.maxTotalCents, createOnly: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS }, ctx);
+    if (claimed.kind !== 'go') {
+      const profile = await ctx.profile();
+      await printEarlier(
+        ledger,
+        identity,
+        claimed.resume,
+        { file: o.file, maxTotalCents: d.maxTotalCents, paths: profile.paths, byOther: claimed.byOther },
+        d.api,
+        ctx,
+      );
+      return undefined;
+    }
+  }
+  return createEntry({ id: identity.id, ...(o.file !== undefined ? { file: o.file } : {}), order: d.order }, { api: d.api, ledger, checkPrice: d.checkPrice });
+}
+
+/** What `--again` pastes as: the same command for the same file with `--again`. */
+function againCommand(file: string | undefined): string {
+  return shellCommand('order', 'create', ...(file === undefined ? [] : [file]), '--again');
+}
+
+/**
+ * A document the ledger knows as created before (or further): that order is printed as this run's
+ * result, read again from the service, with a note on stderr; a create sent and never answered
+ * ends as `booking_unknown`, as `book` does.
+ * @throws ShipbookError `booking_unknown` (exit 5); `previous_booking_failed` (the recorded exit
+ *   code); LimitRefusedError (exit 9) when this run's --max-total still refuses the recorded total
+ */
+async function printEarlier(
+  ledger: Ledger,
+  identity: SingleIdentity,
+  r: Resume,
+  o: { file: string | undefined; maxTotalCents: number | undefined; paths: OrderPaths; byOther: RunClaim | undefined },
+  api: ApiClient,
+  ctx: Context,
+): Promise<void> {
+  const { io } = ctx;
+  const when = o.byOther
+    ? ` by another run just now (pid ${o.byOther.pid}, ${o.byOther.command})`
+    : r.action !== 'book' && r.state.file !== undefined
+      ? ` (${r.state.file})`
+      : '';
+  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.path} (identity ${identity.id}).`;
+  if (r.action === 'book') throw new ShipbookError('claim_lost', 'another run took this document in hand meanwhile; nothing was sent', EXIT.LOCK_LOST);
+  if (r.action === 'unknown' || r.action === 'combine') {
+    throw new ShipbookError(
+      'booking_unknown',
+      `not created: a create request for this document was sent${when} and its answer never came: the order may exist`,
+      EXIT.NETWORK,
+      {
+        suggestion:
+          `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${resolveCommand(identity.id, undefined, ['--order', 'ORD-…'])}" or "--not-created", ` +
+          `or create it anyway with "${againCommand(o.file)}". ${ledgerNote}`,
+      },
+    );
+  }
+  if (r.action === 'over_limit') {
+    throw new LimitRefusedError(
+      r.orderId,
+      r.totalCents,
+      o.maxTotalCents ?? 0,
+      `not created: order ${r.orderId} of this document cost ${(r.totalCents / 100).toFixed(2)} AUD and was refused by --max-total (cancelled); nothing was sent`,
+      {
+        suggestion: `Run it again with --max-total ${(r.totalCents / 100).toFixed(2)} or more to create it.`,
+      },
+    );
+  }
+  if (r.action === 'ended') {
+    const code = r.state.error?.exit_code;
+    throw new ShipbookError(
+      'previous_booking_failed',
+      `not created again: this document became order ${r.orderId}${when}, whose booking ended failed`,
+      (code ?? EXIT.BOOKING_FAILED) as ExitCode,
+      {
+        suggestion: `See it with "${shellCommand('order', 'get', r.orderId)}"; create the document again with "${againCommand(o.file)}".`,
+      },
+    );
+  }
+  // Created before (pending, accepted or processed): that order, as the service has it now.
+  let order: OrderResponse | undefined;
+  try {
+    order = await fetchOrder(api, r.orderId, o.paths);
+  } catch (err) {
+    ctx.debugLog(`fetch-order-data for ${r.orderId} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  // The service's status is the newer word (an `order accept` without --wait records no acceptance).
+  const status = order?.status === undefined ? 'unknown' : orderStatusWord(order.status);
+  const pending = status === 'unknown' ? r.action === 'accept' : status === 'pending';
+  const stage = status !== 'unknown' ? status : r.action === 'accept' ? 'not accepted' : r.action === 'wait' ? 'accepted' : 'booked';
+  io.err(
+    `${paint(io, 'yellow', 'note:')} this document was created before${when}: order ${r.orderId}, ${stage}; nothing was sent. To create another: ${againCommand(o.file)}\n`,
+  );
+  printCreated(ctx, order ?? { id: r.orderId, shipments: [] }, pending);
 }
 
 /** The `order create` command. */
 export function orderCreateCommand(ctx: Context): Command {
   return new Command('create')
     .summary('create a pending order from a file')
-    .description('Validate an order file (JSON or YAML, `request` wrapper optional) and create it with POST /orders/.')
+    .description(
+      'Validate an order file (JSON or YAML, `request` wrapper optional) and create it with POST /orders/. ' +
+        "The target's ledger records it as `book` does: a document created before is printed, not created again (--again creates another), " +
+        'and a run creating it right now is waited for.',
+    )
     .argument('[file]', 'order file ("-" for standard input); none on a terminal: asked step by step')
     .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
     .option('--max-total <aud>', 'cancel the new order if its exact total is above this (AUD), exit 9')
     .option('--save-as <file>', 'write the order as a file that creates it again without prompts')
+    .option('--again', 'create a document that was created before once more (a second order); without it the earlier order is printed')
     .addHelpText(
       'after',
-      '\nExamples:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n  shipbook order create fixtures/wizard/no-service.yaml --service cheapest --max-total 50\n',
+      '\nExamples:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml --again   # created before: a second order\n  shipbook order create fixtures/wizard/no-service.yaml --service cheapest --max-total 50\n',
     )
-    .action(async (file: string | undefined, flags: OrderInputFlags) => runOrderCreate({ ...flags, file }, ctx));
+    .action(async (file: string | undefined, flags: OrderInputFlags & { again?: boolean }) => runOrderCreate({ ...flags, file }, ctx));
 }
