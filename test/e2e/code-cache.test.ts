@@ -26,6 +26,8 @@ const files = (dir: string) =>
   readdirSync(dir)
     .filter((f) => f.endsWith('.bin'))
     .sort();
+/** The program's own files (`<hash>-…`), without those of the chunks it loads (`undici.…`, `addresses.…`). */
+const programFiles = (dir: string) => files(dir).filter((f) => /^[0-9a-f]{16}-/.test(f));
 const VALIDATE = ['validate', 'fixtures/orders/domestic-syd-mel.yaml'];
 
 describe('code cache', () => {
@@ -33,8 +35,10 @@ describe('code cache', () => {
     const { env, dir } = cacheRoot();
     const first = await runCli(VALIDATE, { env });
     expect(first.code, first.stderr).toBe(0);
-    expect(files(dir)).toHaveLength(1);
-    const file = files(dir)[0]!;
+    expect(programFiles(dir)).toHaveLength(1);
+    // The address checks of an Australian file load their chunk, which has a file of its own.
+    expect(files(dir).filter((f) => f.startsWith('addresses.'))).toHaveLength(1);
+    const file = programFiles(dir)[0]!;
     expect(file).toMatch(/^[0-9a-f]{16}-\d+-\d+-v\d+\.\d+\.\d+-[a-z0-9]+-validate\.bin$/);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
@@ -48,7 +52,7 @@ describe('code cache', () => {
 
     // another command gets a file of its own
     expect((await runCli(['schema', 'order'], { env })).code).toBe(0);
-    expect(files(dir)).toEqual([file.replace(/validate\.bin$/, 'schema.bin'), file]);
+    expect(programFiles(dir)).toEqual([file.replace(/validate\.bin$/, 'schema.bin'), file]);
   });
 
   it('a damaged cache only costs a recompile: the run works and the file is written again', async () => {
@@ -68,8 +72,8 @@ describe('code cache', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, '0123456789abcdef-1-1-v0.0.0-x64-validate.bin'), 'old');
     expect((await runCli(VALIDATE, { env })).code).toBe(0);
-    expect(files(dir)).toHaveLength(1);
-    expect(files(dir)[0]).not.toContain('0123456789abcdef');
+    expect(programFiles(dir)).toHaveLength(1);
+    expect(programFiles(dir)[0]).not.toContain('0123456789abcdef');
   });
 
   it("a command that calls the service caches its HTTP client in a file of its own; files of another build of it are removed, the program's stay", async () => {
@@ -80,7 +84,9 @@ describe('code cache', () => {
     const quote = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...fx.env, ...env } });
     expect(quote.code, quote.stderr).toBe(0);
     const names = files(dir);
-    expect(names).toHaveLength(3);
+    // validate: the program and the address chunk; quote: the program, its HTTP client and the address chunk.
+    expect(names).toHaveLength(5);
+    expect(names.filter((f) => f.startsWith('addresses.')).map((f) => f.replace(/^.*-/, ''))).toEqual(['quote.bin', 'validate.bin']);
     expect(names.filter((f) => /^[0-9a-f]{16}-/.test(f)).map((f) => f.replace(/^.*-/, ''))).toEqual(['quote.bin', 'validate.bin']);
     expect(names.filter((f) => f.startsWith('undici.'))).toEqual([expect.not.stringContaining('0123456789abcdef')]);
     const again = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...fx.env, ...env } });
@@ -126,12 +132,17 @@ describe('code cache', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     // the program's file, and the one of its HTTP client (a bundle of its own, dist/chunks/)
-    expect(files(dir)).toEqual([expect.stringMatching(/^[0-9a-f]{16}-.*-book\.bin$/), expect.stringMatching(/^undici\.[0-9a-f]{16}-.*-book\.bin$/)]);
-    const [main, undici] = files(dir).map((f) => readFileSync(join(dir, f)));
+    // (and the one of the address checks, loaded for the file's Australian addresses)
+    expect(files(dir)).toEqual([
+      expect.stringMatching(/^[0-9a-f]{16}-.*-book\.bin$/),
+      expect.stringMatching(/^addresses\.[0-9a-f]{16}-.*-book\.bin$/),
+      expect.stringMatching(/^undici\.[0-9a-f]{16}-.*-book\.bin$/),
+    ]);
+    const [main, addresses, undici] = files(dir).map((f) => readFileSync(join(dir, f)));
     expect(main!.length).toBeGreaterThan(10_000);
     // the scan finds what the cache does hold: texts of the program's own source
     expect(main!.includes(Buffer.from('fetch-order-data', 'latin1'))).toBe(true);
-    for (const bytes of [main!, undici!]) {
+    for (const bytes of [main!, addresses!, undici!]) {
       for (const secret of [key, 'CacheCanary', '4000 0566 5566 5556', '4000056655665556', 'Canary Holder']) {
         expect(bytes.includes(Buffer.from(secret, 'latin1')), secret).toBe(false);
         expect(bytes.includes(Buffer.from(secret, 'utf16le')), secret).toBe(false);

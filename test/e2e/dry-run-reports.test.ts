@@ -44,7 +44,7 @@ describe('the reports of a dry run list the plan', () => {
     const r = await runShipbook(['book', file, '--report', csv, '--junit', junit, '--dry-run'], { env: fx.env });
     expect(r.code, r.stderr).toBe(0);
     const rows = csvRows(readFileSync(csv, 'utf8'));
-    expect(rows[0]).toEqual(['file', 'row', 'status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error']);
+    expect(rows[0]).toEqual(['file', 'row', 'status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error', 'warnings']);
     expect(rows.slice(1).map((row) => [row[1], row[2]])).toEqual([
       ['1', 'valid'],
       ['2', 'valid'],

@@ -182,7 +182,10 @@ async function runBook(
         // A card declined in a guided booking: another card, the credit account or cancel, in this run.
         const next = input?.payment !== undefined ? await afterDecline(err, input, ledger, identity.id, ctx) : undefined;
         if (next === undefined) throw err;
-        from = next;
+        // The declined accept ended this run's claim: it takes the document again before the next accept.
+        const again = await claimDocument(ledger, identity.id, { maxTotalCents: input?.maxTotalCents, timeoutMs: o.wait.timeoutMs }, ctx);
+        if (again.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', EXIT.LOCK_LOST);
+        from = again.resume;
       }
     }
   } catch (err) {
