@@ -51,4 +51,24 @@ describe('batch reports and the target', () => {
     expect(JSON.parse(readFileSync(paths.report, 'utf8'))).not.toHaveProperty('target');
     expect(readFileSync(paths.junit, 'utf8')).not.toContain('<properties>');
   });
+
+  it('finished at once (a second Ctrl-C): every result so far, a summary counted from them, and the JUnit file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shipbook-report-now-'));
+    const paths = { report: join(dir, 'report.json'), junit: join(dir, 'junit.xml') };
+    const reports = new ReportWriter(paths, 60_000);
+    // xmlbuilder2 is loaded as soon as a JUnit file is asked for, so the exit can write it synchronously.
+    await import('xmlbuilder2');
+    await new Promise((r) => setImmediate(r));
+    reports.add({ ...booked, total: '47.30' });
+    reports.add({ id: 'abc-2', file: 'orders/a.yaml', line: 2, status: 'accepted', order_id: 'ORD-2', attempts: 1 });
+    reports.add({ id: 'abc-3', file: 'orders/a.yaml', line: 3, status: 'not_started', attempts: 0 });
+    reports.finishNow();
+    const report = JSON.parse(readFileSync(paths.report, 'utf8')) as { summary: Record<string, unknown>; orders: unknown[] };
+    expect(report.orders).toHaveLength(3);
+    expect(report.summary).toMatchObject({ booked: 1, accepted: 1, not_started: 1, interrupted: true, stopped_at_once: true, total: '47.30' });
+    expect(readFileSync(paths.junit, 'utf8').match(/<testcase /g)).toHaveLength(3);
+    // The normal end after it writes nothing more.
+    await reports.finish(summary);
+    expect((JSON.parse(readFileSync(paths.report, 'utf8')) as { summary: Record<string, unknown> }).summary).toHaveProperty('stopped_at_once', true);
+  });
 });
