@@ -4,7 +4,7 @@
  * signature, send_documents, account_number and the callback URL, in accept files that validate
  * checks and in the flags that order accept sends.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,5 +107,61 @@ describe('order accept sends what the interface names, and the service records i
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('expected an http(s) URL');
     expect(fx.sandbox.state.getOrder(id).status).toBe('new');
+  });
+});
+
+describe('rules shipbook adds, said in docs/assumptions.md, kept alike by validate, the commands and the sandbox', () => {
+  const assumptions = readFileSync('docs/assumptions.md', 'utf8');
+
+  it('a card holder name at most 100 characters: validate refuses 101 at its line, as order accept does before sending', async () => {
+    expect(assumptions).toMatch(/holder_name` at most \*\*100 characters\*\*/);
+    const long = file(
+      'long-holder.yaml',
+      `order:\n  payment:\n    type: credit_card\n    credit_card:\n      number: "4111 1111 1111 1111"\n      cvv: "123"\n      holder_name: ${'P'.repeat(101)}\n      expire: "08/29"\n`,
+    );
+    const v = await runShipbook(['validate', long], { env: fx.env });
+    expect(v.code).toBe(2);
+    expect(v.stdout).toContain(`${long}:7:20\torder.payment.credit_card.holder_name\terror\tat most 100 characters`);
+    const id = await pendingOrder();
+    const a = await runShipbook(['order', 'accept', id, '--payment-file', long], { env: fx.env });
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain('at most 100 characters');
+    expect(fx.sandbox.state.getOrder(id).status).toBe('new');
+  });
+
+  it('order.id in a payment file: validate passes it (it knows no order), order accept and book compare it before anything is sent', async () => {
+    expect(assumptions).toMatch(/`order\.id` in the accept body.*`validate` checks a file alone/);
+    const named = file('named.yaml', 'order:\n  id: ORD-NOTTHIS1\n  payment:\n    type: credit\n');
+    expect((await runShipbook(['validate', named], { env: fx.env })).code).toBe(0);
+    const id = await pendingOrder();
+    const a = await runShipbook(['order', 'accept', id, '--payment-file', named], { env: fx.env });
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain(`${named}: order.id is ORD-NOTTHIS1 but the order being accepted is ${id}; nothing was sent`);
+    expect(fx.sandbox.state.getOrder(id).status).toBe('new');
+    const before = fx.sandbox.state.allOrders().length;
+    const b = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--payment-file', named, '--poll', '50ms'], { env: fx.env });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain(`${named}: order.id is ORD-NOTTHIS1, but book creates a new order whose id is not known yet; nothing was sent`);
+    expect(b.stderr).not.toContain('ORD-CHECK');
+    expect(fx.sandbox.state.allOrders().length).toBe(before);
+  });
+
+  it('at most 3 address lines in a shipment and a main shipment too, not only in an order', async () => {
+    expect(assumptions).toMatch(/\*\*At most 3 address lines\*\* is a rule of the address object itself/);
+    expect(assumptions).not.toMatch(/at most 3 address lines and \*\*at least 1 customs item\*\* apply to orders only/);
+    const shipment = readFileSync('fixtures/shipments/au-us-1.yaml', 'utf8').replace(
+      '      - 245 West 34th Street\n',
+      '      - 245 West 34th Street\n      - Floor 2\n      - Door B\n',
+    );
+    const s = await runShipbook(['validate', file('four-lines.yaml', shipment)], { env: fx.env });
+    expect(s.code).toBe(2);
+    expect(s.stdout).toMatch(/four-lines\.yaml:\d+:\d+\tshipment\.delivery\.address_lines\[3\]\terror\tat most 3 address lines \(got 4\)/);
+    const combine = readFileSync('fixtures/combine/two-parcels-to-hub.yaml', 'utf8').replace(
+      "[Unit 7, 44 O'Riordan Street]",
+      "[Unit 7, 44 O'Riordan Street, Gate 2, Dock 3]",
+    );
+    const c = await runShipbook(['validate', file('four-lines-main.yaml', combine)], { env: fx.env });
+    expect(c.code).toBe(2);
+    expect(c.stdout).toMatch(/four-lines-main\.yaml:\d+:\d+\tmain_shipment\.collection\.address_lines\[3\]\terror\tat most 3 address lines \(got 4\)/);
   });
 });

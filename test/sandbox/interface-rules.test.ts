@@ -234,3 +234,32 @@ describe('accept order: digital signature, send_documents, account_number, callb
     expect(sandbox.state.getOrder(id).callback).toBe('https://hooks.example.com/sb');
   });
 });
+
+describe('rules the interface does not state, kept as docs/assumptions.md says', () => {
+  const accept = (id: string, body: unknown) => call(url(), 'PUT', `/orders/${id}/accept/`, { body });
+  const card = (holder_name: string) => ({ type: 'credit_card', credit_card: { number: '4111 1111 1111 1111', cvv: '123', holder_name, expire: '08/29' } });
+
+  it('a card holder name of 101 characters is a 400 on the field; 100 are taken', async () => {
+    const id = await createOrder();
+    const long = await accept(id, { order: { payment: card('P'.repeat(101)) } });
+    expect(long.status).toBe(400);
+    expect(long.json.result.errors).toEqual([{ field: 'order.payment.credit_card.holder_name', message: 'at most 100 characters' }]);
+    expect((await accept(id, { order: { payment: card('P'.repeat(100)) } })).status).toBe(201);
+  });
+
+  it('order.id in the accept body, when given, must be the order in the path', async () => {
+    const id = await createOrder();
+    const other = await accept(id, { order: { id: 'ORD-NOTTHIS1', payment: { type: 'credit' } } });
+    expect(other.status).toBe(400);
+    expect(other.json.result.errors).toEqual([{ field: 'order.id', message: `does not match the order in the path (${id}, got ORD-NOTTHIS1)` }]);
+    expect((await accept(id, { order: { id, payment: { type: 'credit' } } })).status).toBe(201);
+  });
+
+  it('at most 3 address lines in create shipment, as in create order', async () => {
+    const hub = structuredClone((parse(readFileSync('fixtures/shipments/au-us-1.yaml', 'utf8')) as { shipment: Record<string, any> }).shipment);
+    hub.delivery.address_lines = ['Apt 5C', '245 West 34th Street', 'Floor 2', 'Door B'];
+    const res = await call(url(), 'POST', '/shipments/', { body: { shipment: hub } });
+    expect(res.status).toBe(400);
+    expect(res.json.result.errors).toContainEqual({ field: 'shipment.delivery.address_lines[3]', message: 'at most 3 address lines (got 4)' });
+  });
+});
