@@ -46,8 +46,8 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     )
     .version(VERSION, '-V, --version')
     .option('--json', 'print results as JSON on stdout (for scripts); the same as --output json')
-    .addOption(new Option('--output <format>', 'format of results on stdout (default: table on a terminal, tsv otherwise)').choices(OUTPUT_FORMATS))
-    .option('--profile <name>', 'profile to use (default: SHIPBOOK_PROFILE, then the default profile)')
+    .addOption(new Option('--output <format>', 'format of results on stdout (by default table on a terminal, tsv otherwise)').choices(OUTPUT_FORMATS))
+    .option('--profile <name>', 'profile to use (by default SHIPBOOK_PROFILE, else the default profile)')
     .option('--debug', 'print HTTP traffic (secrets redacted) and stack traces on stderr')
     .option('--no-input', 'never prompt; fail with a clear message when input is missing')
     .option('--no-color', 'no colour in output (also NO_COLOR=1)')
@@ -55,7 +55,7 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     .option('--dry-run', 'validate and print the requests that would be sent (key, card number and CVV redacted); send nothing')
     .option(
       '--request-timeout <duration>',
-      "deadline of each request to the service, its retries included, e.g. 30s (default: SHIPBOOK_TIMEOUT, then the profile's timeout, then 60s)",
+      "deadline of each request to the service, its retries included, e.g. 30s; by default SHIPBOOK_TIMEOUT, else the profile's timeout, else 60s",
     )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()

@@ -235,7 +235,7 @@ export function sandboxCommand(ctx: Context): Command {
       )
       // Its own default port: `callback listen` and the --callback-url receiver use 8787.
       .option('--port <port>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
-      .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+      .option('--host <host>', 'address to bind', '127.0.0.1')
       .option('--api-key <key>', 'require this API key on operations that need authorization')
       .option('--delay <duration>', 'time from acceptance to the booking result', '1500ms')
       .option('--free-pickup', 'the sandbox account has the free-pickup option (combine without main_shipment)', false)
