@@ -31,3 +31,22 @@ describe('ids in lower case', () => {
     expect(readFileSync('docs/assumptions.md', 'utf8')).toContain('Ids are case-sensitive: did you mean ORD-…?');
   });
 });
+
+describe('cancelling a cancelled order', () => {
+  it('is done: exit 0 with a note, the order printed, already_cancelled in JSON; an accepted order is still refused (exit 3)', async () => {
+    const id = await pendingOrder();
+    expect((await runShipbook(['order', 'cancel', id], { env: fx.env })).code).toBe(0);
+    const again = await runShipbook(['order', 'cancel', id], { env: fx.env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe(`order\t${id}\tcancelled\n`);
+    expect(again.stderr).toContain(`note: order ${id} was already cancelled; nothing changed`);
+    const json = await runShipbook(['order', 'cancel', id, '--json'], { env: fx.env });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ order: { id, state: 'cancelled' }, already_cancelled: true });
+    const accepted = await pendingOrder();
+    expect((await runShipbook(['order', 'accept', accepted, '--payment', 'credit'], { env: fx.env })).code).toBe(0);
+    const refused = await runShipbook(['order', 'cancel', accepted], { env: fx.env });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain(`order ${accepted} cannot be cancelled`);
+  });
+});
