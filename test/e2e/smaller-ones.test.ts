@@ -50,3 +50,28 @@ describe('cancelling a cancelled order', () => {
     expect(refused.stderr).toContain(`order ${accepted} cannot be cancelled`);
   });
 });
+
+describe('pickup dates that are probably mistakes', () => {
+  const withDate = (name: string, date: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, readFileSync('fixtures/orders/domestic-syd-mel.yaml', 'utf8').replace(/date: "\d{4}-\d{2}-\d{2}"/, `date: "${date}"`));
+    return path;
+  };
+  it('validate warns of a Sunday and of a past date at file:line:col, and still exits 0; a Monday gets no warning', async () => {
+    const sunday = withDate('sunday.yaml', '2099-01-04');
+    const s = await runShipbook(['validate', sunday], { env: fx.env });
+    expect(s.code, s.stderr).toBe(0);
+    expect(s.stdout).toContain(
+      `${sunday}:21:17\torder.shipments[0].collection.pickup.date\twarning\tpickup date 2099-01-04 is a Sunday: carriers rarely collect then; the service may refuse it or collect later`,
+    );
+    const past = withDate('past.yaml', '2020-01-06');
+    const p = await runShipbook(['validate', past], { env: fx.env });
+    expect(p.code).toBe(0);
+    expect(p.stdout).toMatch(
+      /past\.yaml:21:17\torder\.shipments\[0\]\.collection\.pickup\.date\twarning\tpickup date 2020-01-06 is in the past \(today is \d{4}-\d{2}-\d{2}\)/,
+    );
+    const monday = withDate('monday.yaml', '2099-01-05');
+    const m = await runShipbook(['validate', monday], { env: fx.env });
+    expect(m.stdout).not.toContain('warning');
+  });
+});
