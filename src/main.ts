@@ -29,7 +29,7 @@ import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP } from './booking/progres
 import { stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
 import { setHintProfile } from './shell.js';
-import { DryRunHalt } from './errors.js';
+import { DryRunHalt, StoppedByChoice } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
 import { mapStack } from './stack.js';
@@ -200,6 +200,18 @@ export function reportError(err: unknown, ctx: Pick<Context, 'io' | 'globals' | 
 }
 
 /**
+ * Ends a run the person chose to stop: says what was kept and how to continue, on stderr; a machine
+ * format gets `{"stopped": {"message", "draft"}}`. Exit 0: stopping is not a failure.
+ */
+function reportStopped(err: StoppedByChoice, ctx: Context): number {
+  const { io } = ctx;
+  io.err(`${paint(io, 'cyan', 'stopped:')} ${printable(err.message, 'lines')}\n`);
+  if (err.suggestion !== undefined) io.err(`${paint(io, 'cyan', 'hint:')} ${printable(err.suggestion, 'lines')}\n`);
+  ctx.output.write({ stopped: { message: err.message, draft: err.draft ?? null } }, () => {});
+  return EXIT.OK;
+}
+
+/**
  * Ends a `--dry-run`: the input was valid and the client stopped at the first request instead of
  * sending it. Prints the planned requests (as data in a machine format) and says on stderr that
  * nothing was sent. Exit 0.
@@ -251,6 +263,7 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
       return EXIT.INPUT;
     }
     if (err instanceof DryRunHalt || (err instanceof BookingStoppedError && err.cause instanceof DryRunHalt)) return reportDryRun(ctx);
+    if (err instanceof StoppedByChoice) return reportStopped(err, ctx);
     return reportError(err, ctx);
   } finally {
     // A run that booked on a sandbox ends saying so, whatever its format and however it ended.
