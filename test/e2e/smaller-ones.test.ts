@@ -75,3 +75,22 @@ describe('pickup dates that are probably mistakes', () => {
     expect(m.stdout).not.toContain('warning');
   });
 });
+
+describe('sandbox status in the words of every other output', () => {
+  it('counts orders and shipments by the same states (processed, cancelled …), never by a wire status such as TODO', async () => {
+    const env = { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-status-')) };
+    const booked = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '50ms'], { env });
+    expect(booked.code, booked.stderr).toBe(0);
+    const created = await runShipbook(['order', 'create', 'fixtures/orders/insured-bne-per.yaml', '--json'], { env });
+    const id = (JSON.parse(created.stdout) as { order: { id: string } }).order.id;
+    expect((await runShipbook(['order', 'cancel', id], { env })).code).toBe(0);
+    const r = await runShipbook(['sandbox', 'status'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('orders\t2\tprocessed 1, cancelled 1\n');
+    expect(r.stdout).toContain('shipments\t2\tprocessed 1, cancelled 1\n');
+    expect(r.stdout).not.toMatch(/TODO|PEN/);
+    const json = JSON.parse((await runShipbook(['sandbox', 'status', '--json'], { env })).stdout) as Record<string, any>;
+    expect(json.shipments.by_state).toEqual({ processed: 1, cancelled: 1 });
+    expect(json.shipments.by_status).toEqual({ TODO: 1, PEN: 1 });
+  });
+});
