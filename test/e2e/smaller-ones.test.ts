@@ -94,3 +94,20 @@ describe('sandbox status in the words of every other output', () => {
     expect(json.shipments.by_status).toEqual({ TODO: 1, PEN: 1 });
   });
 });
+
+describe('a failed order in JSON', () => {
+  it('carries tracking_number null where the table shows —, never the wire placeholder N/A', async () => {
+    const id = await pendingOrder();
+    fx.sandbox.state.failNextBooking(id, 'no van (test)');
+    const accepted = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '50ms'], { env: fx.env });
+    expect(accepted.code).toBe(6);
+    const r = await runShipbook(['order', 'get', id, '--json'], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('N/A');
+    const order = (JSON.parse(r.stdout) as { order: { state: string; shipments: Array<{ tracking_number: unknown }> } }).order;
+    expect(order.state).toBe('failed');
+    expect(order.shipments.map((s) => s.tracking_number)).toEqual([null]);
+    const yaml = await runShipbook(['order', 'get', id, '--output', 'yaml'], { env: fx.env });
+    expect(yaml.stdout).toContain('tracking_number: null');
+  });
+});
