@@ -46,12 +46,12 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     )
     .version(VERSION, '-V, --version')
     .option('--json', 'print results as JSON on stdout (for scripts); the same as --output json')
-    .addOption(new Option('--output <format>', 'format of results on stdout (by default table on a terminal, tsv otherwise)').choices(OUTPUT_FORMATS))
+    .addOption(new Option('-o, --output <format>', 'format of results on stdout (by default table on a terminal, tsv otherwise)').choices(OUTPUT_FORMATS))
     .option('--profile <name>', 'profile to use (by default SHIPBOOK_PROFILE, else the default profile)')
     .option('--debug', 'print HTTP traffic (secrets redacted) and stack traces on stderr')
     .option('--no-input', 'never prompt; fail with a clear message when input is missing')
     .option('--no-color', 'no colour in output (also NO_COLOR=1)')
-    .option('--quiet', 'print only the ids of what was created or shown, one per line (for $(…) in scripts)')
+    .option('-q, --quiet', 'print only the ids of what was created or shown, one per line (for $(…) in scripts)')
     .option('--dry-run', 'validate and print the requests that would be sent (key, card number and CVV redacted); send nothing')
     .option(
       '--request-timeout <duration>',
@@ -257,6 +257,7 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return EXIT.OK;
+      if (err.code === 'commander.unknownOption') io.err(await unknownOptionHint(err.message, ctx));
       // Commander printed the message on stderr; a machine format gets its error object too.
       const writer = await usageErrorWriter(program, err, io);
       writer?.error({ error: { code: 'usage', message: err.message.replace(/^error: /, ''), exit_code: EXIT.INPUT } }, redactText);
@@ -273,6 +274,29 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
 }
 
 /**
+ * For an option this command does not take: the commands that do take it (`order create
+ * --callback`: `order accept` and `book`), with the help of the first; '' when none does. The
+ * whole tree is loaded for it, which only an error pays for.
+ */
+async function unknownOptionHint(message: string, ctx: Context): Promise<string> {
+  const flag = /unknown option '([^']+)'/.exec(message)?.[1]?.split('=')[0];
+  if (flag === undefined) return '';
+  const full = await buildProgram(ctx, {});
+  const owners: string[] = [];
+  const walk = (cmd: Command, path: string[]) => {
+    for (const sub of cmd.commands) {
+      const p = [...path, sub.name()];
+      if (sub.options.some((o) => o.long === flag || o.short === flag)) owners.push(p.join(' '));
+      walk(sub, p);
+    }
+  };
+  walk(full, []);
+  if (owners.length === 0) return '';
+  const named = owners.length === 1 ? owners[0]! : `${owners.slice(0, -1).join(', ')} and ${owners.at(-1)!}`;
+  return `${paint(ctx.io, 'cyan', 'hint:')} ${flag} is an option of ${named}; see:\n  shipbook ${owners[0]!} --help\n`;
+}
+
+/**
  * The writer of the machine format (`--json`, `--output json|yaml|ndjson`) for a usage error, which
  * commander reports before the command's hook decides the output. The root command parses its
  * global options wherever they stand before it hands the rest to a subcommand, so they are known
@@ -282,7 +306,7 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
  */
 async function usageErrorWriter(program: Command | undefined, err: CommanderError, io: IOStreams): Promise<OutputWriter | undefined> {
   if (program === undefined) return undefined;
-  if (err.code === 'commander.invalidArgument' && err.message.includes("'--output <format>'")) return undefined;
+  if (err.code === 'commander.invalidArgument' && err.message.includes("'-o, --output <format>'")) return undefined;
   const { json, output } = program.opts<GlobalOptions>();
   try {
     const choice = resolveOutput({ json, output }, io);
