@@ -38,3 +38,22 @@ describe('an option of another command', () => {
     expect(none.stderr).not.toContain('hint:');
   });
 });
+
+describe('the wait and the request deadline, named apart', () => {
+  it('--wait-timeout bounds the wait (exit 7 when it passes); --timeout stays as its older spelling; both at once are refused', async () => {
+    const id = (await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '-q'], { env: fx.env })).stdout.trim();
+    const both = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '50ms', '--wait-timeout', '5s', '--timeout', '5s'], {
+      env: fx.env,
+    });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --wait-timeout once (--timeout is its older spelling)');
+    const bad = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--wait-timeout', 'soon'], { env: fx.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--wait-timeout');
+    const ok = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--wait', '--poll', '50ms', '--wait-timeout', '30s'], { env: fx.env });
+    expect(ok.code, ok.stderr).toBe(0);
+    const help = await runShipbook(['order', 'accept', '--help'], { env: fx.env });
+    expect(help.stdout).toContain('--wait-timeout <duration>');
+    expect(help.stdout).toContain('the same as --wait-timeout');
+  });
+});
