@@ -264,6 +264,19 @@ export class RequestInterruptedError extends ServiceCallError {
 }
 
 /**
+ * The person chose to stop (at the guided booking's summary, "keep the answers for later and
+ * stop"): not a failure. Nothing was sent; main says so with the hint to continue, and exits 0.
+ */
+export class StoppedByChoice extends ShipbookError {
+  /** The file that keeps the answers, when it could be written. */
+  readonly draft: string | undefined;
+  constructor(message: string, options: { draft?: string | undefined; suggestion?: string | undefined } = {}) {
+    super('stopped', message, EXIT.OK, { reported: true, ...(options.suggestion === undefined ? {} : { suggestion: options.suggestion }) });
+    this.draft = options.draft;
+  }
+}
+
+/**
  * Thrown by a client in dry-run mode instead of sending: the request it would have sent, redacted,
  * has gone to the dry-run sink and is carried here too. Not a failure: exit 0 once the command has
  * printed what would be sent (`reported` is set so main prints no error body).

@@ -31,7 +31,7 @@ import { stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
 import { hintShellFor, setHintProfile, setHintShell } from './shell.js';
 import { setAddressSettings } from './address/settings.js';
-import { DryRunHalt } from './errors.js';
+import { DryRunHalt, StoppedByChoice } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
 import { mapStack } from './stack.js';
@@ -48,22 +48,22 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     )
     .version(VERSION, '-V, --version')
     .option('--json', 'print results as JSON on stdout (for scripts); the same as --output json')
-    .addOption(new Option('--output <format>', 'format of results on stdout (default: table on a terminal, tsv otherwise)').choices(OUTPUT_FORMATS))
-    .option('--profile <name>', 'profile to use (default: SHIPBOOK_PROFILE, then the default profile)')
+    .addOption(new Option('-o, --output <format>', 'format of results on stdout (by default table on a terminal, tsv otherwise)').choices(OUTPUT_FORMATS))
+    .option('--profile <name>', 'profile to use (by default SHIPBOOK_PROFILE, else the default profile)')
     .option('--debug', 'print HTTP traffic (secrets redacted) and stack traces on stderr')
     .option('--no-input', 'never prompt; fail with a clear message when input is missing')
     .option('--no-color', 'no colour in output (also NO_COLOR=1)')
-    .option('--quiet', 'print only the ids of what was created or shown, one per line (for $(…) in scripts)')
+    .option('-q, --quiet', 'print only the ids of what was created or shown, one per line (for $(…) in scripts)')
     .option('--dry-run', 'validate and print the requests that would be sent (key, card number and CVV redacted); send nothing')
     .option('--strict-addresses', "address warnings (postcode, suburb, state, phone) are errors: exit 2, nothing sent (also the profile's strict-addresses)")
     .option('--normalize-phones', "send phone numbers in E.164, e.g. +61412555019 (also the profile's normalize-phones)")
     .option(
       '--request-timeout <duration>',
-      "deadline of each request to the service, its retries included, e.g. 30s (default: SHIPBOOK_TIMEOUT, then the profile's timeout, then 60s)",
+      "deadline of each request to the service, its retries included, e.g. 30s; by default SHIPBOOK_TIMEOUT, else the profile's timeout, else 60s",
     )
     .option(
       '--rate <n/s>',
-      "requests per second at most to the service, e.g. 30/s (default: the profile's rate; without one, the pace the service's 429 answers allow)",
+      "requests per second at most to the service, e.g. 30/s; by default the profile's rate, else the pace the service's 429 answers allow",
     )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -212,6 +212,18 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
 }
 
 /**
+ * Ends a run the person chose to stop: says what was kept and how to continue, on stderr; a machine
+ * format gets `{"stopped": {"message", "draft"}}`. Exit 0: stopping is not a failure.
+ */
+function reportStopped(err: StoppedByChoice, ctx: Context): number {
+  const { io } = ctx;
+  io.err(`${paint(io, 'cyan', 'stopped:')} ${printable(err.message, 'lines')}\n`);
+  if (err.suggestion !== undefined) io.err(`${paint(io, 'cyan', 'hint:')} ${printable(err.suggestion, 'lines')}\n`);
+  ctx.output.write({ stopped: { message: err.message, draft: err.draft ?? null } }, () => {});
+  return EXIT.OK;
+}
+
+/**
  * Ends a `--dry-run`: the input was valid and the client stopped at the first request instead of
  * sending it. Prints the planned requests (as data in a machine format) and says on stderr that
  * nothing was sent. Exit 0.
@@ -285,18 +297,43 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return EXIT.OK;
+      if (err.code === 'commander.unknownOption') io.err(await unknownOptionHint(err.message, ctx));
       // Commander printed the message on stderr; a machine format gets its error object too.
       const writer = await usageErrorWriter(program, err, io);
       writer?.error({ error: { code: 'usage', message: err.message.replace(/^error: /, ''), exit_code: EXIT.INPUT } }, redactText);
       return EXIT.INPUT;
     }
     if (err instanceof DryRunHalt || (err instanceof BookingStoppedError && err.cause instanceof DryRunHalt)) return reportDryRun(ctx);
+    if (err instanceof StoppedByChoice) return reportStopped(err, ctx);
     return reportError(err, ctx);
   } finally {
     // A run that booked on a sandbox ends saying so, whatever its format and however it ended.
     ctx.noteEndOfRun();
     await ctx.close();
   }
+}
+
+/**
+ * For an option this command does not take: the commands that do take it (`order create
+ * --callback`: `order accept` and `book`), with the help of the first; '' when none does. The
+ * whole tree is loaded for it, which only an error pays for.
+ */
+async function unknownOptionHint(message: string, ctx: Context): Promise<string> {
+  const flag = /unknown option '([^']+)'/.exec(message)?.[1]?.split('=')[0];
+  if (flag === undefined) return '';
+  const full = await buildProgram(ctx, {});
+  const owners: string[] = [];
+  const walk = (cmd: Command, path: string[]) => {
+    for (const sub of cmd.commands) {
+      const p = [...path, sub.name()];
+      if (sub.options.some((o) => o.long === flag || o.short === flag)) owners.push(p.join(' '));
+      walk(sub, p);
+    }
+  };
+  walk(full, []);
+  if (owners.length === 0) return '';
+  const named = owners.length === 1 ? owners[0]! : `${owners.slice(0, -1).join(', ')} and ${owners.at(-1)!}`;
+  return `${paint(ctx.io, 'cyan', 'hint:')} ${flag} is an option of ${named}; see:\n  shipbook ${owners[0]!} --help\n`;
 }
 
 /**
@@ -309,7 +346,7 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
  */
 async function usageErrorWriter(program: Command | undefined, err: CommanderError, io: IOStreams): Promise<OutputWriter | undefined> {
   if (program === undefined) return undefined;
-  if (err.code === 'commander.invalidArgument' && err.message.includes("'--output <format>'")) return undefined;
+  if (err.code === 'commander.invalidArgument' && err.message.includes("'-o, --output <format>'")) return undefined;
   const { json, output } = program.opts<GlobalOptions>();
   try {
     const choice = resolveOutput({ json, output }, io);

@@ -279,6 +279,8 @@ export class ApiClient {
     const userSignal = linked ? linked.signal : signals[0];
     try {
       return (await this.#callWithRetries(prepared, options, userSignal)) as ResultOf<N>;
+    } catch (err) {
+      throw caseHint(err, args.params);
     } finally {
       linked?.unlink();
     }
@@ -395,4 +397,24 @@ function gaveUp(err: unknown, budget: CallBudget): unknown {
     err.message = `${err.message} (${attemptsText(budget)})`;
   }
   return err;
+}
+
+/**
+ * A 404 for an id written partly in lower case: ids are case-sensitive (a real service's ids are
+ * opaque, so nothing is changed or retried), and the hint names the upper-case spelling, which is
+ * how the sandbox writes its ids.
+ */
+function caseHint(err: unknown, params: Readonly<Record<string, string>> | undefined): unknown {
+  if (!(err instanceof ApiError) || err.status !== 404 || params === undefined) return err;
+  const id = Object.values(params).find((v) => v !== v.toUpperCase());
+  if (id === undefined) return err;
+  return new ApiError({
+    status: err.status,
+    ...(err.envelopeCode === undefined ? {} : { envelopeCode: err.envelopeCode }),
+    message: err.message,
+    fieldErrors: err.fieldErrors,
+    method: err.method,
+    url: err.url,
+    suggestion: `Ids are case-sensitive: did you mean ${id.toUpperCase()}?`,
+  });
 }

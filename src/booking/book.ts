@@ -22,6 +22,7 @@ import type { ShipmentResponse } from '../schema/shipment.js';
 import { EXIT, ShipbookError } from '../errors.js';
 import type { OrderPaths } from '../api/orders.js';
 import { orderWarnings } from './price-check.js';
+import { orderStatusWord } from '../schema/status.js';
 import { STOPPED_BEFORE_NEXT_STEP, stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
 /** How the booking result is awaited; returns the processed order (see src/booking/result.ts `ResultWaiter.wait`). */
@@ -165,7 +166,9 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   progress.stage = 'accepted';
   emit({ type: 'accepted', order: accepted });
   const order = await step(async () => {
-    const processed = await deps.waitForResult(orderId, accepted);
+    // An order processed already (accepted before, by hand or by another run) has its result:
+    // no callback will come for it, and reading it again tells nothing new.
+    const processed = orderStatusWord(accepted.status) === 'processed' ? accepted : await deps.waitForResult(orderId, accepted);
     // "Processed" without tracking numbers is no booking result to report as booked.
     checkProcessed(processed);
     return processed;

@@ -14,6 +14,12 @@ import { registerSecret } from '../api/redact.js';
 import { isObject } from '../schema/object.js';
 import { PAYMENT_SHORTHAND } from '../input/shorthand.js';
 
+/**
+ * The order id that stands for an order not created yet, when book checks its payment before
+ * anything is sent: a payment file that names an order.id of its own is refused against it.
+ */
+export const NEW_ORDER = 'ORD-CHECK';
+
 /** Payment flags shared by `order accept` and `book`. */
 export interface PaymentFlags {
   /** `--payment credit|stored_card|credit_card`. */
@@ -55,7 +61,15 @@ export async function buildAcceptRequest(
   const order = isObject(body.order) ? body.order : (body.order = {});
   order.id ??= orderId;
   if (String(order.id) !== orderId) {
-    throw new UsageError(`${flags.paymentFile}: order.id is ${String(order.id)} but the order being accepted is ${orderId}`);
+    // The service refuses an accept body whose order.id is not the order in its path (docs/assumptions.md).
+    if (orderId === NEW_ORDER) {
+      throw new UsageError(`${flags.paymentFile}: order.id is ${String(order.id)}, but book creates a new order whose id is not known yet; nothing was sent`, {
+        suggestion: 'Remove order.id from the payment file: it is only for order accept of that order.',
+      });
+    }
+    throw new UsageError(`${flags.paymentFile}: order.id is ${String(order.id)} but the order being accepted is ${orderId}; nothing was sent`, {
+      suggestion: 'Remove order.id from the payment file, or accept the order it names.',
+    });
   }
   const fromFile = isObject(order.payment) ? (order.payment as Record<string, unknown>) : undefined;
   // Flags and a file that disagree are a usage error: nothing of either is dropped silently.

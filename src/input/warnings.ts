@@ -49,7 +49,7 @@ function showWeight(n: number): string {
  * Warnings for a validated document (any kind), each with its field path:
  *
  * - a pickup date before today (`now`, in this machine's time zone): the service may refuse it or
- *   collect late;
+ *   collect late; a pickup date on a Sunday, for the same reason;
  * - a package over {@link HEAVY_PACKAGE_KG} kg (`unit: in` weights are pounds and converted),
  *   which is often a weight typed in grams or the wrong unit;
  * - a package over the sandbox's limit of {@link SANDBOX_MAX_CHARGEABLE_KG} kg chargeable weight
@@ -94,8 +94,11 @@ export function collectWarnings(value: unknown, now: Date): Warning[] {
       warn([...path, 'customs_information', 'items'], 'no customs item: allowed here, but the service may refuse it (create order requires at least one)');
     }
     const pickup = v.pickup;
-    if (isPlainObject(pickup) && typeof pickup.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(pickup.date) && pickup.date < today) {
-      warn([...path, 'pickup', 'date'], `pickup date ${pickup.date} is in the past (today is ${today})`);
+    if (isPlainObject(pickup) && typeof pickup.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(pickup.date)) {
+      if (pickup.date < today) warn([...path, 'pickup', 'date'], `pickup date ${pickup.date} is in the past (today is ${today})`);
+      else if (new Date(`${pickup.date}T00:00:00Z`).getUTCDay() === 0) {
+        warn([...path, 'pickup', 'date'], `pickup date ${pickup.date} is a Sunday: carriers rarely collect then; the service may refuse it or collect later`);
+      }
     }
     if (Array.isArray(v.packages)) {
       v.packages.forEach((p, i) => {

@@ -8,6 +8,7 @@
  */
 import { orderStatusWord } from '../schema/status.js';
 import { isObject } from '../schema/object.js';
+import { trackingNumberOf } from '../schema/shipment.js';
 
 /** The documented states, the same word everywhere (docs/output-formats.md, "Statuses"). */
 const STATES = ['pending', 'accepted', 'processed', 'failed', 'cancelled'] as const;
@@ -42,12 +43,16 @@ function withState(obj: Json, state: State): Json {
 
 function shipmentWithState(s: unknown, order: State | undefined): unknown {
   if (!isObject(s) || typeof s.status !== 'string') return s;
-  return withState(s, shipmentState(s.status, order));
+  const out = withState(s, shipmentState(s.status, order));
+  // No tracking number yet: null, as the table's "—" says, never the wire's placeholder `N/A`.
+  if (typeof out.tracking_number === 'string' && trackingNumberOf({ tracking_number: out.tracking_number }) === undefined) out.tracking_number = null;
+  return out;
 }
 
 /**
  * A copy of a result (as written to stdout) where every order (an object with a string `status`
- * and a `shipments` list) and every shipment carries `state` beside `status`. Other values pass
+ * and a `shipments` list) and every shipment carries `state` beside `status`, and a shipment
+ * without a tracking number yet has `tracking_number: null` (the wire's `N/A`). Other values pass
  * through unchanged; objects with a class (Money) are kept as they are so they keep their JSON form.
  */
 export function addStates(value: unknown): unknown {

@@ -70,13 +70,13 @@ describe('order create and accept', () => {
     const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env });
     expect(created.code).toBe(0);
     const { order } = JSON.parse(created.stdout) as {
-      order: { id: string; status: string; price: Record<string, string>; shipments: Array<{ tracking_number: string }> };
+      order: { id: string; status: string; price: Record<string, string>; shipments: Array<{ tracking_number: string | null }> };
     };
     expect(order.id).toMatch(/^ORD-/);
     expect(order.status.toLowerCase()).toBe('new');
     const cents = (s: string | undefined) => Math.round(Number(s) * 100);
     expect(cents(order.price.total)).toBe(cents(order.price.amount) + cents(order.price.insurance) + cents(order.price.gst));
-    expect(order.shipments[0]!.tracking_number).toBe('N/A');
+    expect(order.shipments[0]!.tracking_number).toBeNull(); // the wire's N/A: none yet
 
     const accepted = await runShipbook(['order', 'accept', order.id, '--payment', 'credit'], { env });
     expect(accepted.code).toBe(0);

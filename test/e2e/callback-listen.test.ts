@@ -216,4 +216,22 @@ describe('callback listen', () => {
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('--forward-to "localhost:3000" is not an http(s) URL');
   });
+
+  it('takes --listen host:port as book and order accept spell it; --host and --port stay, and both at once are refused', async () => {
+    const listen = spawnCli(['callback', 'listen', '--listen', '127.0.0.1:0']);
+    const url = (await listen.waitFor('stderr', /Callback URL: (\S+)/))[1]!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const id = await createOrder(env);
+    const accepted = await runShipbook(['order', 'accept', id, '--payment', 'credit', '--callback', url], { env });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect((await listen.waitFor('stdout', /^.*\n/))[0]).toContain(id);
+    listen.child.kill('SIGINT');
+    expect(await listen.exited).toBe(130);
+    const both = await runShipbook(['callback', 'listen', '--listen', ':0', '--port', '5'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --listen, or --host and --port, not both');
+    const bad = await runShipbook(['callback', 'listen', '--listen', 'nohost:port'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--listen "nohost:port" is not host:port');
+  });
 });

@@ -232,3 +232,13 @@ describe.concurrent('every example in the help runs as printed', () => {
     }, 180_000);
   }
 });
+
+describe('option defaults in every help', () => {
+  it('say no "(default: false)" of a flag, quote no one-word default, and never break a "(default: …)" across lines', async () => {
+    for (const [path, help] of await everyHelp()) {
+      expect(help, `shipbook ${path} --help`).not.toMatch(/\(default: (false|true)\)/);
+      expect(help, `shipbook ${path} --help`).not.toMatch(/\(default: "[^\s"]+"\)/);
+      for (const m of help.matchAll(/\(default:[^)]*\)/g)) expect(m[0], `shipbook ${path} --help`).not.toContain('\n');
+    }
+  });
+});

@@ -323,8 +323,11 @@ describe.skipIf(!hasTmux)('the guided booking: changing an answer at the summary
     await t.waitFor('❯ no: keep the answers for later and stop');
     t.keys('Enter');
     const { code, screen } = await t.exit();
-    expect(code).toBe(130);
-    expect(screen).toContain(`error: not booked: stopped at the summary; nothing was sent. The answers are kept in ${draft}`);
+    // A choice, not a failure or a Ctrl-C: exit 0, no "error:", and the way to continue.
+    expect(code).toBe(0);
+    expect(screen).toContain(`stopped: not booked: stopped at the summary; nothing was sent. The answers are kept in ${draft}`);
+    expect(screen).not.toContain('error:');
+    expect(screen).toContain(`hint: "shipbook book" with no file offers to resume them; or complete that file with: shipbook book ${draft}`);
     const v = await runCli(['validate', draft], { env: own });
     expect(v.code, v.stdout + v.stderr).toBe(0);
   });

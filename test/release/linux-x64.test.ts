@@ -135,7 +135,8 @@ describe.skipIf(exe === undefined)('the linux-x64 executable, with no Node.js on
   });
 
   it.skipIf(!hasTmux)('finds a country by name in the guided booking (the country names are embedded), and stops on Ctrl-C', async () => {
-    const env = Object.entries(place.env)
+    // A configuration of its own: the senders saved by the test before would be offered first.
+    const env = Object.entries({ ...place.env, XDG_CONFIG_HOME: join(place.dir, 'config-country') })
       .filter(([k]) => k !== 'CI')
       .map(([k, v]) => `${k}=${shellQuote(v)}`);
     const t = Terminal.shell(`cd ${shellQuote(cwd)} && env -u CI ${env.join(' ')} ${shellQuote(exe!)} book; echo __EXIT=$?; sleep 600`);

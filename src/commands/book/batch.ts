@@ -8,7 +8,7 @@
 import { storageCode, storageHint } from '../../storage.js';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
+import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
 import type { BatchInputOptions } from '../../batch/inputs.js';
 import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
 import { DEFAULT_JOURNAL as LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../../batch/journal.js';
@@ -172,8 +172,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // A bad payment sends nothing. The checked request is the template of every order's accept
   // (read and validated once, not once per order); a file that names its own order.id is built
   // per order, so that the mismatch is reported as before.
-  const template = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
-  const fromTemplate = template.order.id === 'ORD-CHECK';
+  const template = await buildAcceptRequest(NEW_ORDER, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+  const fromTemplate = template.order.id === NEW_ORDER;
   const command = shellCommand(
     'book',
     ...o.inputs,

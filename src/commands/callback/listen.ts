@@ -17,6 +17,7 @@ import { serialize } from '../../output/writer.js';
 import type { OutputFormat } from '../../output/format.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { parseListen } from '../common/wait-options.js';
 import type { IOStreams } from '../../io.js';
 import { printable } from '../../output/printable.js';
 import { paint } from '../../output/style.js';
@@ -240,20 +241,28 @@ export function callbackListenCommand(ctx: Context): Command {
         '(time, order id, code, status, tracking numbers, message), or one JSON object per line with --json. ' +
         'Only POST on the printed URL (which ends in a secret token) is accepted. Runs until Ctrl-C.',
     )
-    .option('--port <port>', 'port to listen on (0 = any free port)', '8787')
-    .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+    .option('--listen <host:port>', 'where to listen, as book and order accept spell it: host:port, :port or port (default 127.0.0.1:8787)')
+    .option('--port <port>', 'port to listen on (0 = any free port); the same as --listen :<port>', '8787')
+    .option('--host <host>', 'address to bind; the same as --listen <host>:8787', '127.0.0.1')
     .option('--path <path>', 'path prefix before the token, e.g. /hooks (to match a tunnel or ingress path)')
     .option('--token <token>', 'use this token (16-128 letters, digits, - or _) instead of a random one, to keep the URL across restarts')
     .option('--forward-to <url>', 'also POST each valid callback, as received, to this URL (e.g. your application)')
     .addHelpText(
       'after',
       '\nExamples:\n' +
+        '  shipbook callback listen --listen 127.0.0.1:8787\n' +
         '  shipbook callback listen --port 8787\n' +
         '  shipbook callback listen --port 8787 --forward-to http://localhost:3000/hooks\n' +
         '  shipbook callback listen --port 0 --json | jq .tracking_numbers\n',
     )
-    .action(async (flags: { port: string; host: string; path?: string; token?: string; forwardTo?: string }) => {
-      const port = parsePortFlag('--port', flags.port);
+    .action(async (flags: { listen?: string; port: string; host: string; path?: string; token?: string; forwardTo?: string }, cmd: Command) => {
+      // --listen host:port is the spelling of every command that listens; --host and --port stay.
+      if (flags.listen !== undefined && (cmd.getOptionValueSource('port') === 'cli' || cmd.getOptionValueSource('host') === 'cli')) {
+        throw new UsageError('give --listen, or --host and --port, not both', { suggestion: `For example --listen ${flags.host}:${flags.port}` });
+      }
+      const listen = flags.listen === undefined ? undefined : parseListen(flags.listen);
+      if (listen !== undefined) flags.host = listen.host;
+      const port = listen !== undefined ? listen.port : parsePortFlag('--port', flags.port);
       if (flags.token !== undefined && !TOKEN_PATTERN.test(flags.token)) {
         throw new UsageError('--token must be 16-128 letters, digits, "-" or "_"', { suggestion: 'Leave it out for a random token.' });
       }

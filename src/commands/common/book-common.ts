@@ -4,7 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import type { ApiClient } from '../../api/client.js';
-import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
+import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
 import { prepareResultWaiter, type ResultWaiter, type WaitSettings } from '../../booking/result.js';
 import type { Context } from '../../context.js';
 import { progressPrinter, type ProgressPrinter } from '../../output/progress.js';
@@ -44,7 +44,7 @@ export async function prepareBooking(o: BookOptions, ctx: Context): Promise<Prep
   const profile = await ctx.profile();
   // The payment is read twice (checked now, built once the order id is known): standard input only once.
   const stdin = o.paymentFile === '-' ? replayable(await readAll(io.stdin)) : () => io.stdin;
-  const check = await buildAcceptRequest('ORD-CHECK', o, profile.defaultPayment, { now: ctx.now, stdin: stdin() });
+  const check = await buildAcceptRequest(NEW_ORDER, o, profile.defaultPayment, { now: ctx.now, stdin: stdin() });
   const api = await ctx.api();
   const progress = progressPrinter(io);
   const waiterDeps = {

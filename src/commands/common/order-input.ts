@@ -9,7 +9,7 @@ import { cancelOrder } from '../../api/orders.js';
 import { quoteServices } from '../../api/quote.js';
 import { registerSecret } from '../../api/redact.js';
 import type { Context } from '../../context.js';
-import { EXIT, ShipbookError, ValidationError, type InputIssue } from '../../errors.js';
+import { EXIT, ShipbookError, StoppedByChoice, ValidationError, type InputIssue } from '../../errors.js';
 import { loadDocument, type LoadedDocument } from '../../input/load.js';
 import { resolveSenders } from '../../input/senders.js';
 import { checkDocument, validateKind } from '../../input/validate.js';
@@ -285,7 +285,7 @@ class GuidedOrder {
    * Shows the summary until the person goes on: a change takes the part out and asks it again
    * (the earlier answers as defaults); a change of route, packages or goods asks the service
    * again, since the price depends on them. Stopping keeps the answers as the draft.
-   * @throws ShipbookError `declined` (130) when the person stops; the draft is named in it
+   * @throws StoppedByChoice (exit 0) when the person stops; the draft is named in it
    */
   async summary(words: { question: string; go: string }, draftFile: string, command: string): Promise<void> {
     if (this.asked === 0 && this.editable.every((e) => e.size === 0)) return;
@@ -300,14 +300,10 @@ class GuidedOrder {
       if (choice.action === 'go') return;
       if (choice.action === 'stop') {
         const kept = await keepDraft(draftFile, this.doc.data, command, this.ctx.now());
-        throw new ShipbookError(
-          'declined',
-          `not booked: stopped at the summary; nothing was sent${kept ? `. The answers are kept in ${kept}` : ''}`,
-          EXIT.INTERRUPTED,
-          {
-            ...(kept ? { suggestion: resumeHint(command, kept) } : {}),
-          },
-        );
+        throw new StoppedByChoice(`not booked: stopped at the summary; nothing was sent${kept ? `. The answers are kept in ${kept}` : ''}`, {
+          draft: kept,
+          ...(kept ? { suggestion: resumeHint(command, kept) } : {}),
+        });
       }
       const s = this.shipments[choice.shipment]!;
       const previous = structuredClone(s);

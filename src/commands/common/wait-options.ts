@@ -13,7 +13,9 @@ import { checkHttpUrl, parseDuration, portNumber } from '../../input/flags.js';
 export interface WaitFlags {
   /** `--poll <interval>`: wait by polling fetch-order-data. */
   poll?: string;
-  /** `--timeout <duration>`, default 10m. */
+  /** `--wait-timeout <duration>`, default 10m. */
+  waitTimeout?: string;
+  /** `--timeout <duration>`: the older spelling of `--wait-timeout`. */
   timeout?: string;
   /** `--callback-url <url>`: the public URL that reaches the receiver (tunnel, ingress). */
   callbackUrl?: string;
@@ -21,18 +23,21 @@ export interface WaitFlags {
   listen?: string;
 }
 
-/** Adds `--poll`, `--callback-url`, `--listen` and `--timeout`. */
+/** Adds `--poll`, `--callback-url`, `--listen` and `--wait-timeout` (also spelled `--timeout`). */
 export function addWaitOptions(cmd: Command): Command {
   return cmd
     .option('--poll <interval>', 'wait by polling fetch-order-data every <interval> (e.g. 5s) instead of by callback')
     .option('--callback-url <url>', 'public URL through which the service reaches this machine (tunnel, ingress); shipbook appends a secret /<token>')
     .option('--listen <host:port>', 'where the callback receiver listens (default 127.0.0.1 and a random port; port 8787 with --callback-url)')
-    .option('--timeout <duration>', 'how long to wait for the result, e.g. 30s or 10m (default: 10m)');
+    .option('--wait-timeout <duration>', 'how long to wait for the result, e.g. 30s or 10m (default: 10m); not --request-timeout, the deadline of each request')
+    .option('--timeout <duration>', 'the same as --wait-timeout (its older spelling)');
 }
 
 /** True when any wait flag was given (for commands where waiting is optional). */
 export function hasWaitFlags(flags: WaitFlags): boolean {
-  return flags.poll !== undefined || flags.timeout !== undefined || flags.callbackUrl !== undefined || flags.listen !== undefined;
+  return (
+    flags.poll !== undefined || flags.timeout !== undefined || flags.waitTimeout !== undefined || flags.callbackUrl !== undefined || flags.listen !== undefined
+  );
 }
 
 /**
@@ -70,7 +75,9 @@ function parseCallbackUrl(value: string): string {
  *   wildcard `--listen` (0.0.0.0, ::) without `--callback-url` (no URL to give the service).
  */
 export function waitSettings(flags: WaitFlags): WaitSettings {
-  const timeoutMs = flags.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration('--timeout', flags.timeout);
+  if (flags.waitTimeout !== undefined && flags.timeout !== undefined) throw new UsageError('give --wait-timeout once (--timeout is its older spelling)');
+  const [flag, given] = flags.waitTimeout !== undefined ? ['--wait-timeout', flags.waitTimeout] : ['--timeout', flags.timeout];
+  const timeoutMs = given === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(flag, given);
   if (flags.poll !== undefined) {
     const clash = flags.callbackUrl !== undefined ? '--callback-url' : flags.listen !== undefined ? '--listen' : undefined;
     if (clash) {

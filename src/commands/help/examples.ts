@@ -175,9 +175,29 @@ function globalFlags(program: Command, width: number): string {
   return `Global flags (any command):\n${lines.join('\n')}`;
 }
 
-/** Commander's option description, with a numeric default shown as a number: `(default: 8787)`, not `(default: "8787")`. */
+/**
+ * Commander's option description, said once and plainly: a flag without a value shows no
+ * `(default: false)` (left out, it is off), and a default that is one word shows without quotes:
+ * `(default: 8787)`, `(default: 127.0.0.1)`, not `(default: "8787")`.
+ */
 function optionDescription(this: void, option: Option): string {
-  return new Help().optionDescription(option).replace(/\(default: "(\d+(?:\.\d+)?)"\)/, '(default: $1)');
+  let text = new Help().optionDescription(option);
+  if (option.isBoolean() && typeof option.defaultValue === 'boolean') text = text.replace(/ ?\(default: (?:true|false)\)/, '');
+  return text.replace(/\(default: "([^\s"]+)"\)/, '(default: $1)');
+}
+
+/** A stand-in for the spaces inside `(default: …)` while commander wraps: never a place to break. */
+const KEEP = '\uE000';
+
+/** Commander's wrapping, except that a `(default: …)` stays on one line rather than breaking after its colon. */
+function boxWrap(this: Help, text: string, width: number): string {
+  return Help.prototype.boxWrap
+    .call(
+      this,
+      text.replace(/\(default: [^()]{1,40}\)/g, (d) => d.replaceAll(' ', KEEP)),
+      width,
+    )
+    .replaceAll(KEEP, ' ');
 }
 
 /**
@@ -185,7 +205,7 @@ function optionDescription(this: void, option: Option): string {
  * the command tree, and leaves each command one Examples section, last.
  */
 export function applyHelpExtras(program: Command): void {
-  program.configureHelp({ ...program.configureHelp(), optionDescription });
+  program.configureHelp({ ...program.configureHelp(), optionDescription, boxWrap });
   // As wide as the help commander prints around it: the terminal's width, else 80.
   const width = () => (process.stdout.isTTY ? process.stdout.columns : undefined) ?? 80;
   // A command's texts after its options are rearranged when its help is about to be shown (commander
@@ -215,7 +235,7 @@ export function applyHelpExtras(program: Command): void {
       const extra = HELP_EXTRAS[p.join(' ')];
       if (extra?.summary) sub.summary(extra.summary);
       if (extra?.description) sub.description(extra.description);
-      sub.configureHelp({ ...sub.configureHelp(), optionDescription });
+      sub.configureHelp({ ...sub.configureHelp(), optionDescription, boxWrap });
       finish(sub, extra?.examples ?? [], true);
       walk(sub, p);
     }

@@ -121,7 +121,7 @@ export function orderAcceptCommand(ctx: Context): Command {
     )
     .action(async (orderId: string, flags: PaymentFlags & WaitFlags & { wait?: boolean }) => {
       if (!flags.wait && hasWaitFlags(flags)) {
-        throw new UsageError('--poll, --callback-url, --listen and --timeout go with --wait', {
+        throw new UsageError('--poll, --callback-url, --listen and --wait-timeout go with --wait', {
           suggestion: `${shellCommand('order', 'accept', orderId)} --wait …`,
         });
       }

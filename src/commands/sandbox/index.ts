@@ -13,6 +13,7 @@ import type { Context } from '../../context.js';
 import { EXIT, ShipbookError, UsageError } from '../../errors.js';
 import { setVariablesCommand } from '../../shell.js';
 import { parseDuration } from '../../input/flags.js';
+import { orderState, shipmentState } from '../../output/state.js';
 
 /** Options of `sandbox`. */
 interface SandboxCommandOptions {
@@ -79,33 +80,53 @@ async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void>
   });
 }
 
-/** Counts of orders and shipments by status (wire status), and where the state lives. */
+/** The order in which states are listed: the course of an order. */
+const STATE_ORDER = ['pending', 'accepted', 'processed', 'failed', 'cancelled'];
+
+/** Counts of one kind of record: by documented state (the words shown), and by wire status. */
+interface Counts {
+  total: number;
+  by_state: Record<string, number>;
+  by_status: Record<string, number>;
+}
+
+/** Counts of orders and shipments by state and by wire status, and where the state lives. */
 interface SandboxStatus {
   state_dir: string;
   exists: boolean;
-  orders: { total: number; by_status: Record<string, number> };
-  shipments: { total: number; by_status: Record<string, number> };
+  orders: Counts;
+  shipments: Counts;
   /** At most this many orders are kept; the oldest finished ones are pruned beyond it. */
   max_orders: number;
 }
 
 /**
  * Reads the built-in sandbox's state (or `--state <dir>`) and prints where it lives and its orders
- * and shipments by status.
+ * and shipments by state, in the same words for both (`processed 50`, never `TODO 50`).
  * @throws ConfigError (exit 4) when the state cannot be read, naming the file and `shipbook sandbox reset`
  */
 async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise<void> {
   const { openDiskStore, sandboxStateDir, MAX_STORED_ORDERS, SandboxState } = await import('../../sandbox/index.js');
   const { builtinStateError } = await import('../../sandbox-builtin.js');
   const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
-  const count = (values: Array<{ status: string }>) => {
-    const by: Record<string, number> = {};
-    for (const v of values) by[v.status] = (by[v.status] ?? 0) + 1;
-    return { total: values.length, by_status: by };
+  // The same words for orders and shipments (pending, accepted, processed, failed, cancelled), as in
+  // every machine document's `state`; the wire statuses (`new`, `PEN`, `TODO` …) stay in by_status.
+  const count = <T extends { status: string }>(values: Iterable<T>, stateOf: (v: T) => string): Counts => {
+    const byState: Record<string, number> = {};
+    const byStatus: Record<string, number> = {};
+    let total = 0;
+    for (const v of values) {
+      total++;
+      const state = stateOf(v);
+      byState[state] = (byState[state] ?? 0) + 1;
+      byStatus[v.status] = (byStatus[v.status] ?? 0) + 1;
+    }
+    return { total, by_state: byState, by_status: byStatus };
   };
+  const none = { total: 0, by_state: {}, by_status: {} };
   let status: SandboxStatus;
   if (!existsSync(dir)) {
-    status = { state_dir: dir, exists: false, orders: count([]), shipments: count([]), max_orders: MAX_STORED_ORDERS };
+    status = { state_dir: dir, exists: false, orders: none, shipments: none, max_orders: MAX_STORED_ORDERS };
   } else {
     try {
       const store = openDiskStore(dir);
@@ -113,8 +134,11 @@ async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise
       status = await store.transaction(() => ({
         state_dir: dir,
         exists: true,
-        orders: count(state.allOrders()),
-        shipments: count(store.shipments.values()),
+        orders: count(state.allOrders(), (o) => orderState(o.status)),
+        shipments: count(store.shipments.values(), (sh) => {
+          const order = sh.orderId === undefined ? undefined : state.findOrder(sh.orderId);
+          return shipmentState(sh.status, order === undefined ? 'pending' : orderState(order.status));
+        }),
         max_orders: MAX_STORED_ORDERS,
       }));
       await store.close();
@@ -131,10 +155,11 @@ async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise
     }
   }
   ctx.output.write(status, () => {
-    const line = (what: string, c: { total: number; by_status: Record<string, number> }) =>
+    const line = (what: string, c: Counts) =>
       `${what}\t${c.total}${
         c.total > 0
-          ? `\t${Object.entries(c.by_status)
+          ? `\t${Object.entries(c.by_state)
+              .sort(([a], [b]) => STATE_ORDER.indexOf(a) - STATE_ORDER.indexOf(b))
               .map(([k, n]) => `${k} ${n}`)
               .join(', ')}`
           : ''
@@ -245,7 +270,7 @@ export function sandboxCommand(ctx: Context): Command {
       )
       // Its own default port: `callback listen` and the --callback-url receiver use 8787.
       .option('--port <port>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
-      .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+      .option('--host <host>', 'address to bind', '127.0.0.1')
       .option('--api-key <key>', 'require this API key on operations that need authorization')
       .option('--delay <duration>', 'time from acceptance to the booking result', '1500ms')
       .option('--free-pickup', 'the sandbox account has the free-pickup option (combine without main_shipment)', false)
