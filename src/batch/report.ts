@@ -9,7 +9,7 @@
 import writeFileAtomic from 'write-file-atomic';
 import { scrubKnownValue } from '../api/redact.js';
 import { EXIT, ShipbookError } from '../errors.js';
-import type { BatchResult, BatchSummary } from './runner.js';
+import { emptySummary, type BatchResult, type BatchSummary } from './runner.js';
 import type { Target } from '../config/target.js';
 
 /** The JSON report's content. */
@@ -90,19 +90,9 @@ export class ReportWriter {
   finishNow(now: Date = new Date()): void {
     if (!this.enabled || this.finished) return;
     this.finished = true;
-    const counts: Record<string, number> = {
-      booked: 0,
-      already_booked: 0,
-      booked_by_other_run: 0,
-      accepted: 0,
-      failed: 0,
-      unknown: 0,
-      invalid: 0,
-      still_booking: 0,
-      pending: 0,
-      not_started: 0,
-    };
-    let cents = 0;
+    const { totalCents, ...summary } = emptySummary();
+    const counts = summary as unknown as Record<string, number>;
+    let cents = totalCents;
     for (const o of this.report.orders) {
       counts[o.status] = (counts[o.status] ?? 0) + 1;
       const total = Number((o as { total?: unknown }).total);
@@ -110,7 +100,7 @@ export class ReportWriter {
     }
     this.#stampTarget();
     this.report.finished_at = now.toISOString();
-    this.report.summary = { ...(counts as unknown as Omit<BatchSummary, 'totalCents'>), interrupted: true, total: (cents / 100).toFixed(2) };
+    this.report.summary = { ...summary, interrupted: true, total: (cents / 100).toFixed(2) };
     Object.assign(this.report.summary, { stopped_at_once: true });
     if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
     if (this.paths.junit !== undefined && this.xml !== undefined)

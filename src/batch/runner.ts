@@ -577,6 +577,24 @@ function maxUnderWay(concurrency: number): number {
   return Math.max(1_000, 16 * concurrency);
 }
 
+/** A summary of no order at all: every count 0, not interrupted (the start of every count). */
+export function emptySummary(): BatchSummary {
+  return {
+    booked: 0,
+    already_booked: 0,
+    booked_by_other_run: 0,
+    accepted: 0,
+    failed: 0,
+    unknown: 0,
+    invalid: 0,
+    still_booking: 0,
+    pending: 0,
+    not_started: 0,
+    totalCents: 0,
+    interrupted: false,
+  };
+}
+
 /**
  * Books every valid document of the inputs (this shard's), reporting each as it finishes (the
  * documents of `options.checked` when the check pass kept them). At most `deps.concurrency`
@@ -591,20 +609,7 @@ export async function runBatch(
   options: { shard?: Shard; skipInvalid: boolean; checked?: readonly BatchItem[]; input?: BatchInputOptions },
   deps: BatchDeps,
 ): Promise<BatchSummary> {
-  const summary: BatchSummary = {
-    booked: 0,
-    already_booked: 0,
-    booked_by_other_run: 0,
-    accepted: 0,
-    failed: 0,
-    unknown: 0,
-    invalid: 0,
-    still_booking: 0,
-    pending: 0,
-    not_started: 0,
-    totalCents: 0,
-    interrupted: false,
-  };
+  const summary = emptySummary();
   const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now, options.input);
   const report = (r: BatchResult) => {
     if (r.status === 'valid') return;

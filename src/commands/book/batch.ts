@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
 import type { BatchInputOptions } from '../../batch/inputs.js';
-import { checkBatch, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
+import { checkBatch, emptySummary, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
 import { DEFAULT_JOURNAL as LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../../batch/journal.js';
 import { Ledger, defaultJournalPath, peekLedger } from '../../ledger/ledger.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
@@ -375,20 +375,7 @@ async function dryRunBatch(
   );
   printCheckWarnings(ctx, check);
   if (x.csvReport) await writeInvalidRows(x.csvReport, check, o);
-  const none = {
-    booked: 0,
-    already_booked: 0,
-    booked_by_other_run: 0,
-    accepted: 0,
-    failed: 0,
-    unknown: 0,
-    still_booking: 0,
-    pending: 0,
-    not_started: 0,
-    totalCents: 0,
-    interrupted: false,
-  };
-  await reports.finish({ ...none, invalid: check.invalid.length }, new Date(), { dryRun: true });
+  await reports.finish({ ...emptySummary(), invalid: check.invalid.length }, new Date(), { dryRun: true });
   noteEmptyShard(o, check, ctx);
   const t = await ctx.target();
   const shard = o.shard ? { shard: `${o.shard.index}/${o.shard.count}` } : {};
