@@ -110,6 +110,11 @@ export class ReportWriter {
   /** Writes both files with the summary (`dryRun`: of a dry run, nothing sent); resolves once they are written. */
   async finish(summary: BatchSummary, now: Date = new Date(), options: { dryRun?: boolean } = {}): Promise<void> {
     if (!this.enabled || this.finished) return;
+    // xmlbuilder2 is loaded only for a JUnit file (a batch without one does not pay for it), from
+    // the constructor on. It is awaited before the files count as finished, and nothing after is
+    // asynchronous: a process that exits meanwhile (a second Ctrl-C) still finishes them at once.
+    const xml = this.paths.junit === undefined ? undefined : (this.xml ?? (await import('xmlbuilder2')));
+    if (this.finished) return;
     this.finished = true;
     const { totalCents, ...rest } = summary;
     this.#stampTarget();
@@ -117,11 +122,8 @@ export class ReportWriter {
     this.report.finished_at = now.toISOString();
     this.report.summary = { ...rest, total: (totalCents / 100).toFixed(2) };
     if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
-    if (this.paths.junit !== undefined) {
-      // xmlbuilder2 is loaded only for a JUnit file: a batch without one does not pay for it.
-      const { create } = await import('xmlbuilder2');
-      writeReport(this.paths.junit, junitXml(create, scrubKnownValue(this.report) as typeof this.report));
-    }
+    if (this.paths.junit !== undefined && xml !== undefined)
+      writeReport(this.paths.junit, junitXml(xml.create, scrubKnownValue(this.report) as typeof this.report));
   }
 }
 
