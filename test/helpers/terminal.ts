@@ -43,6 +43,15 @@ export class Terminal {
     return new Terminal(name);
   }
 
+  /**
+   * Keeps the window and its screen once its command ended, however it ended (a Ctrl-C that
+   * reaches the shell after the program, say), so the screen can still be read.
+   */
+  keepAfterExit(): this {
+    tmux('set-option', '-t', this.name, 'remain-on-exit', 'on');
+    return this;
+  }
+
   /** The screen and its scrollback, as text (lines the terminal wrapped are joined again). */
   screen(): string {
     return tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', this.name);
