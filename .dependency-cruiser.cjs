@@ -45,6 +45,20 @@ module.exports = {
       to: { path: '^src/(booking|batch)/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'booking-below-batch',
+      severity: 'error',
+      comment: 'booking/ books one document; batch/ runs many through it. A single booking never reaches up into the batch.',
+      from: { path: '^src/booking/' },
+      to: { path: '^src/batch/' },
+    },
+    {
+      name: 'ledger-below-flows',
+      severity: 'error',
+      comment: 'The ledger is the durable record the flows write and read: it knows nothing of booking/ or batch/.',
+      from: { path: '^src/ledger/' },
+      to: { path: '^src/(booking|batch)/' },
+    },
+    {
       name: 'schema-is-the-floor',
       severity: 'error',
       comment: 'schema/ depends on nothing of shipbook but itself and the error types.',

@@ -21,11 +21,11 @@ import { EXIT, ShipbookError, type InputIssue } from '../errors.js';
 import { validateKind } from '../input/validate.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { IdentityCounter, inShard, type Shard } from './identity.js';
+import { IdentityCounter, inShard, type Shard } from '../ledger/identity.js';
 import { batchDocuments, type BatchInputOptions } from './inputs.js';
 import { Slots } from './slots.js';
-import type { EntryState, RunClaim } from './journal.js';
-import type { RecordSink } from './steps.js';
+import type { EntryState, RunClaim } from '../ledger/journal.js';
+import type { RecordSink } from '../booking/steps.js';
 
 /**
  * What to do next about an order that is not booked, as data (the words and the command lines are

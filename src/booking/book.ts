@@ -59,7 +59,7 @@ export interface BookingDeps {
   /**
    * Called just before each request that changes something at the service is sent, with what it
    * is and the ids known so far: the booking engine records the intent in the ledger here and
-   * waits until it is on disk (src/batch/steps.ts), so that a request whose answer never comes is
+   * waits until it is on disk (src/booking/steps.ts), so that a request whose answer never comes is
    * known (and never sent again on a rerun).
    */
   beforeRequest?: (request: MutatingStep, progress: Readonly<BookingProgress>) => void | Promise<void>;

@@ -19,9 +19,9 @@ import { bookDocument, type BookingDeps, type BookingDocument, type BookingOutco
 import { createOrder } from '../api/orders.js';
 import type { CreateOrderRequest } from '../schema/order.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler } from './progress.js';
-import type { RecordSink } from '../batch/steps.js';
-import { stepRecorder } from '../batch/steps.js';
-import type { EntryState, RunClaim } from '../batch/journal.js';
+import type { RecordSink } from './steps.js';
+import { stepRecorder } from './steps.js';
+import type { EntryState, RunClaim } from '../ledger/journal.js';
 import { BookingErrorReportedError, BookingFailedError, EXIT, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents } from '../schema/money.js';
@@ -137,7 +137,7 @@ export async function claimEntry(
 
 /** One document to book, with its identity in the ledger. */
 interface EngineItem {
-  /** The identity (`<hash>-<n>`, src/batch/identity.ts). */
+  /** The identity (`<hash>-<n>`, src/ledger/identity.ts). */
   id: string;
   /** The input file as the user named it, and the document's line in it. */
   file?: string;

@@ -4,7 +4,7 @@
  * on success and carried by a {@link BookingStoppedError} when a booking stops part-way. The flows
  * never draw: a single `book` and `order accept --wait` turn events into lines
  * (src/output/progress.ts), and the booking engine records what they say was created or accepted
- * in the ledger (src/batch/steps.ts). Hints ("accept it with …", "combine them with …") are
+ * in the ledger (src/booking/steps.ts). Hints ("accept it with …", "combine them with …") are
  * rendered from the record by src/output/hints.ts.
  */
 import { ShipbookError } from '../errors.js';

@@ -5,7 +5,7 @@
  * never the key). Every `book` consults it — single, batch, shard, with or without `--journal` —
  * so protection against booking a document twice never depends on which file a run wrote.
  *
- * It is a journal file (src/batch/journal.ts: append-only NDJSON, each intent on disk before the
+ * It is a journal file (src/ledger/journal.ts: append-only NDJSON, each intent on disk before the
  * request it announces, each answer written as it arrives) whose first record names its target. A run may also keep a copy of what it
  * does in a journal of its own (the default journal of the target, or `--journal FILE`, the
  * portable copy CI keeps between attempts): every record goes to both, a copy written against
@@ -14,16 +14,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import {
-  Journal,
-  JournalUnusableError,
-  journalTarget,
-  prepareRecord,
-  readJournal,
-  type EntryState,
-  type JournalRecord,
-  type RunClaim,
-} from '../batch/journal.js';
+import { Journal, JournalUnusableError, journalTarget, prepareRecord, readJournal, type EntryState, type JournalRecord, type RunClaim } from './journal.js';
 import type { ClaimAnswer, ClaimLedger } from './claims.js';
 import { processRuns, ShortLock, thisProcess, type ShortLockHolder } from '../lock.js';
 import { targetLabel } from '../config/target.js';
@@ -76,7 +67,7 @@ function rank(s: EntryState | undefined): number {
   }
 }
 
-/** Records that rebuild `s` when folded (src/batch/journal.ts `applyRecord`). */
+/** Records that rebuild `s` when folded (src/ledger/journal.ts `applyRecord`). */
 function recordsOf(s: EntryState): Array<Omit<JournalRecord, 't'>> {
   const base = { id: s.id, ...(s.file !== undefined ? { file: s.file } : {}), ...(s.line !== undefined ? { line: s.line } : {}) };
   const out: Array<Omit<JournalRecord, 't'>> = [];
@@ -258,7 +249,7 @@ export class Ledger implements ClaimLedger {
    * @throws ConfigError (exit 4) when the state directory cannot hold the ledger; ShipbookError
    *   `storage` (exit 10) when its disk cannot take writes (full, quota, I/O error, read-only)
    * @throws JournalTargetError (exit 2) when the copy names another target
-   * @throws JournalLockedError / JournalUnusableError (src/batch/journal.ts) from the copy: the caller words them
+   * @throws JournalLockedError / JournalUnusableError (src/ledger/journal.ts) from the copy: the caller words them
    */
   static async open(o: LedgerOptions): Promise<Ledger> {
     if (o.copy !== undefined) {

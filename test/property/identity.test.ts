@@ -1,12 +1,12 @@
 /**
  * The identity of a batch order must never change between releases (a journal written by one is
- * read by the next): the loop form of canonicalJson (src/batch/identity.ts) gives exactly what its
+ * read by the next): the loop form of canonicalJson (src/ledger/identity.ts) gives exactly what its
  * first, one-expression form gave, for any JSON a document can hold and for objects with
  * `undefined` members.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, contentHash } from '../../src/batch/identity.js';
+import { canonicalJson, contentHash } from '../../src/ledger/identity.js';
 
 /** The first form, kept as the oracle. */
 function reference(value: unknown): string {

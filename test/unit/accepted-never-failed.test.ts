@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRecord, type EntryState, type JournalRecord } from '../../src/batch/journal.js';
+import { applyRecord, type EntryState, type JournalRecord } from '../../src/ledger/journal.js';
 import { acceptedNotEnded, resumeFrom, stoppedAs } from '../../src/booking/engine.js';
 import { ApiError, BookingFailedError, ResultUnreadableError, WaitTimeoutError } from '../../src/errors.js';
 

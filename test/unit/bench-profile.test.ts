@@ -66,8 +66,8 @@ describe('bench/profile.mjs: busy time by activity', () => {
       {
         frames: [
           frame('bookDocument', src('booking/book.ts')),
-          frame('onEvent', src('batch/steps.ts')),
-          frame('append', src('batch/journal.ts')),
+          frame('onEvent', src('booking/steps.ts')),
+          frame('append', src('ledger/journal.ts')),
           frame('writeString', ''),
         ],
         ms: 3,

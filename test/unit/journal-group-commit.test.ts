@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Journal, JournalWriteError, readJournal } from '../../src/batch/journal.js';
+import { Journal, JournalWriteError, readJournal } from '../../src/ledger/journal.js';
 import { EXIT } from '../../src/errors.js';
 
 /** Every write and flush the journal makes, in order, and a flush failure to inject. */

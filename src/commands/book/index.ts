@@ -6,9 +6,9 @@
  */
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
-import { contentHash } from '../../batch/identity.js';
+import { contentHash } from '../../ledger/identity.js';
 import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
-import type { RunClaim } from '../../batch/journal.js';
+import type { RunClaim } from '../../ledger/journal.js';
 import { claimDocument, singleIdentity, type SingleIdentity } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
 import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../../ledger/ledger.js';

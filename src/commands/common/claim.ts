@@ -3,9 +3,9 @@
  * takes the document (or order) in the ledger before anything is sent, and waits for another run
  * that is booking it right now (src/ledger/claims.ts).
  */
-import type { RunClaim } from '../../batch/journal.js';
+import type { RunClaim } from '../../ledger/journal.js';
 import { claimEntry, type Claimed } from '../../booking/engine.js';
-import { contentHash } from '../../batch/identity.js';
+import { contentHash } from '../../ledger/identity.js';
 import type { Context } from '../../context.js';
 import { EXIT, ShipbookError } from '../../errors.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -79,7 +79,7 @@ export interface SingleIdentity {
 
 /**
  * The identity of a single booking (`book`, `order create`) in the ledger: the hash of the document
- * as read (the same as a batch's, src/batch/identity.ts) and its latest occurrence, or the next one
+ * as read (the same as a batch's, src/ledger/identity.ts) and its latest occurrence, or the next one
  * with `again`.
  */
 export function singleIdentity(ledger: Ledger, data: unknown, again: boolean): SingleIdentity {

@@ -53,7 +53,7 @@ interface OrderInput {
   /**
    * When prompts completed the order: the document as a file of it reads back (the `--save-as`
    * file's content, also when nothing was saved), so the booking is recorded under the identity
-   * that `shipbook book <saved file>` finds (src/batch/identity.ts `contentHash`).
+   * that `shipbook book <saved file>` finds (src/ledger/identity.ts `contentHash`).
    */
   document?: unknown;
   /** The file the order was saved as (`--save-as`, or the answer to the last question). */

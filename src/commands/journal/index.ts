@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { storageCode, storageHint } from '../../storage.js';
 import { Command } from 'commander';
-import { JournalLockedError, journalTarget, readJournal, type EntryState } from '../../batch/journal.js';
+import { JournalLockedError, journalTarget, readJournal, type EntryState } from '../../ledger/journal.js';
 import { fetchOrder, listSandboxOrders, type SandboxOrderSummary } from '../../api/orders.js';
 import { paint } from '../../output/style.js';
 import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';

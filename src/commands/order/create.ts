@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { createOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
 import type { ApiClient } from '../../api/client.js';
 import { createEntry, type Resume } from '../../booking/engine.js';
-import type { RunClaim } from '../../batch/journal.js';
+import type { RunClaim } from '../../ledger/journal.js';
 import { targetLabel } from '../../config/target.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { loadDocument } from '../../input/load.js';

@@ -38,7 +38,7 @@ import { scrubKnown } from '../api/redact.js';
  * The default journal of earlier versions, relative to the working directory (it names no target;
  * the default journal is now one per target, src/ledger/ledger.ts `defaultJournalPath`).
  */
-export const DEFAULT_JOURNAL = '.shipbook/journal.ndjson';
+export const LEGACY_JOURNAL = '.shipbook/journal.ndjson';
 
 /** What a record says happened. */
 type JournalEvent =
@@ -61,7 +61,7 @@ type JournalEvent =
 export interface JournalRecord {
   /** ISO time of writing. */
   t: string;
-  /** The order's identity (src/batch/identity.ts). */
+  /** The order's identity (src/ledger/identity.ts). */
   id: string;
   event: JournalEvent;
   file?: string;

@@ -1,5 +1,5 @@
 /**
- * What a booking records in a journal (src/batch/journal.ts), step by step: shared by the batch
+ * What a booking records in a journal (src/ledger/journal.ts), step by step: shared by the batch
  * runner and single `book`, both through the booking engine (src/booking/engine.ts), so both journals
  * say the same things.
  * Before each request that changes something: `create_sent` (with the step) or `accept_sent`,
@@ -7,12 +7,12 @@
  * (order or consolidated parent, with its total), `accepted`; at the end `processed` with the
  * tracking numbers (`N/A` for a shipment without one) and the total (AUD, a decimal string).
  */
-import type { BookingDeps } from '../booking/book.js';
-import type { BookingEvent } from '../booking/progress.js';
+import type { BookingDeps } from './book.js';
+import type { BookingEvent } from './progress.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf } from '../schema/shipment.js';
 import type { ClaimLedger } from '../ledger/claims.js';
-import type { EntryState, JournalRecord } from './journal.js';
+import type { EntryState, JournalRecord } from '../ledger/journal.js';
 
 /** Where step records go: the ledger (src/ledger/ledger.ts), with the run's journal copy, and its claims. */
 export interface RecordSink extends ClaimLedger {
