@@ -12,7 +12,8 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -277,3 +278,18 @@ const help = execFileSync(
   { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1', NODE_DISABLE_COMPILE_CACHE: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 await writeFile(new URL('../dist/help.txt', import.meta.url), help);
+
+// The example files of fixtures/ (the ones every --help example names), for `shipbook examples`:
+// one JSON file next to the program, read by that command only, so that an installed shipbook (an
+// npm install or a single executable, where it is an asset) can show them and copy them into a
+// directory where the examples run as printed.
+const fixturesRoot = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const exampleFiles = {};
+for (const entry of (await readdir(fixturesRoot, { recursive: true, withFileTypes: true })).sort((a, b) =>
+  join(a.parentPath ?? a.path, a.name).localeCompare(join(b.parentPath ?? b.path, b.name)),
+)) {
+  if (!entry.isFile()) continue;
+  const full = join(entry.parentPath ?? entry.path, entry.name);
+  exampleFiles[`fixtures/${relative(fixturesRoot, full).split(sep).join('/')}`] = await readFile(full, 'utf8');
+}
+await writeFile(new URL('../dist/examples.json', import.meta.url), JSON.stringify({ files: exampleFiles }));

@@ -102,6 +102,7 @@ const assets = {
   'meta.json': join(work, 'meta.json'),
   'help.txt': join(dist, 'help.txt'),
   'main.cjs': join(dist, 'main.cjs'),
+  'examples.json': join(dist, 'examples.json'),
   'countries/index.js': countries,
   'countries/en.json': require.resolve('i18n-iso-countries/langs/en.json'),
 };

@@ -115,8 +115,13 @@ function loadAsset(name, wrapped, cached) {
   return module.exports;
 }
 
-/** The embedded files of i18n-iso-countries, by the id the program requires them with. */
-const PACKAGE_FILES = { 'i18n-iso-countries/index.js': 'countries/index.js', 'i18n-iso-countries/langs/en.json': 'countries/en.json' };
+/** The embedded files of i18n-iso-countries and the examples, by the id the program requires them with. */
+const PACKAGE_FILES = {
+  'i18n-iso-countries/index.js': 'countries/index.js',
+  'i18n-iso-countries/langs/en.json': 'countries/en.json',
+  // The example files of `shipbook examples`, required next to the program.
+  './examples.json': 'examples.json',
+};
 
 /** The `require` the program runs with: its chunks, vendored packages and country names from the assets, else a built-in. */
 function assetRequire(id) {

@@ -42,7 +42,7 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
 /** The error of a wait that ran out of time (exit 7). */
 export function waitTimeoutError(orderId: string, elapsedMs: number): WaitTimeoutError {
   return new WaitTimeoutError(orderId, `gave up waiting after ${Math.round(elapsedMs / 1000)} s: ${stillRunningNote(orderId)}`, {
-    suggestion: 'To wait longer next time, give --timeout, e.g. --timeout 30m.',
+    suggestion: 'To wait longer next time, give --wait-timeout, e.g. --wait-timeout 30m.',
   });
 }
 

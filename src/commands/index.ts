@@ -58,6 +58,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'csv', term: 'csv', summary: 'spreadsheets of orders: a template to fill in', load: async () => (await import('./csv/index.js')).csvCommand },
   {
+    name: 'examples',
+    term: 'examples [options] [file]',
+    summary: 'the example files that the help examples use: list, print or copy them',
+    load: async () => (await import('./examples/index.js')).examplesCommand,
+  },
+  {
     name: 'schema',
     term: 'schema <kind>',
     summary: 'print the JSON Schema of an input file kind, for editors',

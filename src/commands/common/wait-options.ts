@@ -3,7 +3,7 @@
  * by callback (the default: a receiver on this machine), or by polling with `--poll <interval>`.
  * See `src/booking/result.ts` for the routes.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings } from '../../booking/result.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { UsageError } from '../../errors.js';
@@ -25,12 +25,18 @@ export interface WaitFlags {
 
 /** Adds `--poll`, `--callback-url`, `--listen` and `--wait-timeout` (also spelled `--timeout`). */
 export function addWaitOptions(cmd: Command): Command {
-  return cmd
-    .option('--poll <interval>', 'wait by polling fetch-order-data every <interval> (e.g. 5s) instead of by callback')
-    .option('--callback-url <url>', 'public URL through which the service reaches this machine (tunnel, ingress); shipbook appends a secret /<token>')
-    .option('--listen <host:port>', 'where the callback receiver listens (default 127.0.0.1 and a random port; port 8787 with --callback-url)')
-    .option('--wait-timeout <duration>', 'how long to wait for the result, e.g. 30s or 10m (default: 10m); not --request-timeout, the deadline of each request')
-    .option('--timeout <duration>', 'the same as --wait-timeout (its older spelling)');
+  return (
+    cmd
+      .option('--poll <interval>', 'wait by polling fetch-order-data every <interval> (e.g. 5s) instead of by callback')
+      .option('--callback-url <url>', 'public URL through which the service reaches this machine (tunnel, ingress); shipbook appends a secret /<token>')
+      .option('--listen <host:port>', 'where the callback receiver listens (default 127.0.0.1 and a random port; port 8787 with --callback-url)')
+      .option(
+        '--wait-timeout <duration>',
+        'how long to wait for the result, e.g. 30s or 10m (default: 10m); not --request-timeout, the deadline of each request',
+      )
+      // The older spelling still works, and is left out of the help so that one name is taught.
+      .addOption(new Option('--timeout <duration>', 'the same as --wait-timeout (its older spelling)').hideHelp())
+  );
 }
 
 /** True when any wait flag was given (for commands where waiting is optional). */

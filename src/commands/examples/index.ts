@@ -1,0 +1,140 @@
+/**
+ * `shipbook examples`: the example input files that every `--help` example names
+ * (`fixtures/orders/domestic-syd-mel.yaml` …), shipped inside shipbook itself, so that a user who
+ * installed it (from npm, as a single executable or a Debian package) has them too:
+ * - `shipbook examples` lists them, with the first line of each file's own comment;
+ * - `shipbook examples <file>` prints one (`> order.yaml` to start a file of your own);
+ * - `shipbook examples --copy [dir]` writes them all under `<dir>/fixtures/`, so that every help
+ *   example runs as printed from `<dir>`.
+ * The files are built into `dist/examples.json` (scripts/build.mjs) and read by this command only.
+ */
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { makeDirectory } from '../../dirs.js';
+import { EXIT, ShipbookError, UsageError } from '../../errors.js';
+import { printTable } from '../../output/table.js';
+import { shellArg } from '../../shell.js';
+
+/** The example files, by their path relative to a directory where the help examples run (`fixtures/orders/…`). */
+function exampleFiles(): Record<string, string> {
+  const require = createRequire(import.meta.url);
+  return (require('./examples.json') as { files: Record<string, string> }).files;
+}
+
+/** What a file is for: the first line of its leading comment (`# …` in YAML and CSV maps), else its kind by folder. */
+function describe(path: string, text: string): string {
+  const first = /^#\s*(.+)$/m.exec(text.split('\n', 3).join('\n'));
+  if (first !== null && text.startsWith('#')) return first[1]!.trim();
+  const folder = path.split('/')[1] ?? '';
+  const kinds: Record<string, string> = {
+    batch: 'orders, one JSON document per line (a batch for shipbook book)',
+    csv: 'a spreadsheet of orders, one row per package (shipbook book)',
+    schemas: 'the JSON Schema of an input kind (as shipbook schema prints it)',
+  };
+  return kinds[folder] ?? '';
+}
+
+/** Options of `examples`. */
+interface ExamplesOptions {
+  /** `--copy [dir]`: true for the working directory. */
+  copy?: string | true;
+  /** `--force`: replace files that differ. */
+  force?: boolean;
+}
+
+/**
+ * Writes every example file under `dir` (as `dir/fixtures/…`). A file already there with the same
+ * text is left as it is; one with other text is replaced only with `force`.
+ * @returns how many files were written and how many were already there
+ * @throws ShipbookError (exit 2) naming the files that differ, without `force`, before writing anything
+ */
+function copyExamples(files: Record<string, string>, dir: string, force: boolean): { written: number; same: number } {
+  const differ: string[] = [];
+  let same = 0;
+  for (const [path, text] of Object.entries(files)) {
+    const target = join(dir, path);
+    if (!existsSync(target)) continue;
+    if (readFileSync(target, 'utf8') === text) same++;
+    else differ.push(target);
+  }
+  if (differ.length > 0 && !force)
+    throw new ShipbookError(
+      'examples_differ',
+      `${differ.length} file(s) under ${join(dir, 'fixtures')} differ from shipbook's examples (${differ.slice(0, 3).join(', ')}${differ.length > 3 ? ', …' : ''}); nothing was copied`,
+      EXIT.INPUT,
+      { suggestion: `Copy them into another directory (shipbook examples --copy <dir>), or replace them with --force.` },
+    );
+  let written = 0;
+  for (const [path, text] of Object.entries(files)) {
+    const target = join(dir, path);
+    if (existsSync(target) && readFileSync(target, 'utf8') === text) continue;
+    makeDirectory(dirname(target));
+    writeFileSync(target, text);
+    written++;
+  }
+  return { written, same };
+}
+
+/** Runs `examples`: lists, prints one, or copies. @throws UsageError (exit 2) for an unknown file */
+function runExamples(file: string | undefined, o: ExamplesOptions, ctx: Context): void {
+  const files = exampleFiles();
+  if (file !== undefined) {
+    const wanted = file.replace(/^\.\//, '');
+    const path = [wanted, `fixtures/${wanted}`].find((p) => files[p] !== undefined);
+    if (path === undefined) {
+      const name = wanted.split('/').pop() ?? wanted;
+      const like = Object.keys(files).filter((p) => p.includes(name));
+      throw new UsageError(`no example file ${file}`, {
+        suggestion: like.length > 0 ? `Did you mean ${like.slice(0, 3).join(', ')}? ` : 'shipbook examples lists them.',
+      });
+    }
+    ctx.io.out(files[path]!);
+    return;
+  }
+  if (o.copy !== undefined) {
+    const dir = o.copy === true ? '.' : o.copy;
+    const { written, same } = copyExamples(files, resolve(dir), o.force === true);
+    const into = join(dir, 'fixtures');
+    ctx.output.write({ directory: resolve(into), written, unchanged: same }, () => {
+      ctx.io.out(`copied ${written} example file(s) into ${into}${same > 0 ? ` (${same} already there)` : ''}\n`);
+      const cd = dir === '.' ? '' : `cd ${shellArg(dir)} && `;
+      ctx.io.err(`Every --help example runs from there, e.g.: ${cd}shipbook book fixtures/orders/domestic-syd-mel.yaml --dry-run\n`);
+    });
+    return;
+  }
+  const rows = Object.entries(files).map(([path, text]) => ({ file: path, describes: describe(path, text) }));
+  ctx.output.write({ files: rows }, () => {
+    if (ctx.output.format === 'table') {
+      printTable(
+        ctx.io,
+        ctx.output.format,
+        [{ header: 'FILE', atomic: true }, { header: 'WHAT IT IS' }],
+        rows.map((r) => [r.file, r.describes]),
+      );
+      ctx.io.err('Print one with "shipbook examples <file>"; put them all in this directory with "shipbook examples --copy".\n');
+    } else ctx.io.out(rows.map((r) => `${r.file}\t${r.describes}`).join('\n') + '\n');
+  });
+}
+
+/** The `examples` command. */
+export function examplesCommand(ctx: Context): Command {
+  return new Command('examples')
+    .summary('the example files that the help examples use: list, print or copy them')
+    .description(
+      'The example input files that every --help example names (fixtures/orders/…),\n' +
+        'shipped inside shipbook. Lists them; prints one; or copies them all into\n' +
+        '<dir>/fixtures/ (--copy), so every help example runs as printed from <dir>.\n' +
+        'A file already there with other text is replaced only with --force.',
+    )
+    .argument('[file]', 'print this example file (e.g. fixtures/orders/domestic-syd-mel.yaml)')
+    .option('--copy [dir]', 'copy every example into <dir>/fixtures/ (default: this directory)')
+    .option('--force', 'with --copy: replace files that differ from the examples')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  shipbook examples\n  shipbook examples fixtures/orders/domestic-syd-mel.yaml > my-order.yaml\n  shipbook examples --copy shipbook-examples\n',
+    )
+    .action((file: string | undefined, o: ExamplesOptions) => runExamples(file, o, ctx));
+}
