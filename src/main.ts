@@ -56,7 +56,9 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     .option('-q, --quiet', 'print only the ids of what was created or shown, one per line (for $(…) in scripts)')
     .option('--dry-run', 'validate and print the requests that would be sent (key, card number and CVV redacted); send nothing')
     .option('--strict-addresses', "address warnings (postcode, suburb, state, phone) are errors: exit 2, nothing sent (also the profile's strict-addresses)")
+    .option('--no-strict-addresses', "address warnings only warn for this run, over the profile's strict-addresses=true")
     .option('--normalize-phones', "send phone numbers in E.164, e.g. +61412555019 (also the profile's normalize-phones)")
+    .option('--no-normalize-phones', "send phone numbers as written for this run, over the profile's normalize-phones=true")
     .option(
       '--request-timeout <duration>',
       "deadline of each request to the service, its retries included, e.g. 30s; by default SHIPBOOK_TIMEOUT, else the profile's timeout, else 60s",

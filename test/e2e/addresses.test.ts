@@ -73,6 +73,23 @@ describe('address checks', () => {
     expect(await orderCount()).toBe(before);
   });
 
+  it("--no-strict-addresses lets one run send the address as written over a profile's strict-addresses=true", async () => {
+    const file = wrongAddressFile();
+    const configDir = mkdtempSync(join(tmpdir(), 'shipbook-strict-'));
+    try {
+      const env = { ...fx.env, SHIPBOOK_CONFIG_DIR: configDir };
+      const set = await runCli(['--profile', 'work', 'config', 'set', 'strict-addresses', 'true'], { env });
+      expect(set.code, set.stderr).toBe(0);
+      const strict = await runCli(['--profile', 'work', 'validate', file], { env });
+      expect(strict.code).toBe(2);
+      const loose = await runCli(['--profile', 'work', '--no-strict-addresses', 'validate', file], { env });
+      expect(loose.code, loose.stderr).toBe(0);
+      expect(loose.stdout + loose.stderr).toContain('valid, 2 warnings');
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
+  });
+
   it('single book prints the warnings and books the address as written', async () => {
     const file = wrongAddressFile();
     const b = await runCli(['book', '--dry-run', file], { env: fx.env });
