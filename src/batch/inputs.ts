@@ -11,9 +11,11 @@
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { ValidationError, type InputIssue } from '../errors.js';
-import { readInput } from '../input/load.js';
+import { readInput } from '../input/read.js';
 import { documentsOf, isNdjsonName, streamNdjsonFile, type DocumentInput } from '../input/documents.js';
-import { csvOrders, type CsvDelimiter, type CsvReadOptions } from '../input/csv.js';
+import { csvOrders } from '../input/csv.js';
+import type { CsvDelimiter } from '../input/csv-bytes.js';
+import type { CsvReadOptions } from '../input/csv-groups.js';
 
 /** Extensions read from a directory. */
 const BATCH_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl', '.csv', '.tsv'] as const;

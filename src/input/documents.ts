@@ -8,7 +8,9 @@
 import { extname } from 'node:path';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { ValidationError, type InputIssue } from '../errors.js';
-import { closingQuote, parseInput, parseJsonLine, type LoadedDocument } from './load.js';
+import { closingQuote, parseJsonLine } from './json-line.js';
+import { parseInput } from './parse.js';
+import type { LoadedDocument } from './loaded.js';
 
 /** One document of a file: parsed, at `line`, or the problems that kept it from being parsed. */
 export type DocumentInput = { file: string; line: number; doc: LoadedDocument } | { file: string; line: number; issues: InputIssue[] };

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { validateBytes } from '../../src/input/validate.js';
-import { locateWork } from '../../src/input/load.js';
+import { locateWork } from '../../src/input/parse.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const SIZES = [1_000, 2_000, 4_000, 8_000] as const;
