@@ -3,7 +3,7 @@
  * each problem is located through an index built once per document, never by walking the document
  * again. Documents of 1k, 2k, 4k and 8k top-level keys, customs items and shipments (each one a
  * problem) are validated with the function the command calls, and the steps spent locating their
- * problems are counted (src/input/load.ts `locateWork`, not timed: a count is the same on a busy
+ * problems are counted (src/input/parse.ts `locateWork`, not timed: a count is the same on a busy
  * machine; `npm run bench` keeps the timings). The largest over the smallest is compared with the
  * ratio of their sizes (8). Locating by a walk per problem made it grow with the square (64).
  */

@@ -1,5 +1,5 @@
 /**
- * Loading input documents safely and with positions (src/input/load.ts): JSON and YAML, the
+ * Loading input documents safely and with positions (src/input/load.ts, read.ts, parse.ts, json-line.ts, problems.ts): JSON and YAML, the
  * optional `request` wrapper, standard input, and a clear error with a line for everything that
  * is not a plain JSON/YAML object.
  */
