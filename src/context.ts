@@ -19,7 +19,7 @@ import type { ResolvedProfile } from './config/profile.js';
 import { realSleep, type Sleep } from './sleep.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
-import { sandboxStateDir } from './sandbox/store/location.js';
+import { stateDirectory } from './dirs.js';
 import { describeTarget, targetId, type Target } from './config/target.js';
 
 /** Global flags, as parsed by the root command. */
@@ -250,7 +250,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
       return profilePromise;
     },
     stateDir() {
-      return sandboxStateDir(io.env);
+      return stateDirectory(io.env);
     },
     api() {
       apiPromise ??= (async () => {
@@ -266,7 +266,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           const sandbox = await startBuiltinSandbox(io.env, {
             onStateWait: (holder, waitMs) =>
               io.err(
-                `${paint(io, 'yellow', 'note:')} waiting for the built-in sandbox's state (${sandboxStateDir(io.env)}): its lock is held by ${holder}, a process that is paused or slow; up to ${Math.round(waitMs / 1000)} s, then the request is answered "busy" and nothing is done\n`,
+                `${paint(io, 'yellow', 'note:')} waiting for the built-in sandbox's state (${stateDirectory(io.env)}): its lock is held by ${holder}, a process that is paused or slow; up to ${Math.round(waitMs / 1000)} s, then the request is answered "busy" and nothing is done\n`,
               ),
           });
           const { SANDBOX_API_KEY } = sandbox;

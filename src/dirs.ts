@@ -1,10 +1,11 @@
 /**
- * Creating a directory and its missing parents. Node.js's `mkdirSync(dir, {recursive: true})`
+ * Where shipbook keeps its state, and creating a directory and its missing parents. Node.js's `mkdirSync(dir, {recursive: true})`
  * loops for ever on a file system that answers ENOENT for a directory it cannot hold (under
  * /proc, for example: `SHIPBOOK_STATE_DIR=/proc/x` hung shipbook at 100 % CPU, deaf to Ctrl-C).
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 /**
  * Error codes of a file system that refuses a path: no permission, a file where a directory
@@ -46,4 +47,18 @@ export function makeDirectory(dir: string, mode?: number): void {
   if (!statSync(dir).isDirectory()) {
     throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${dir}'`), { code: 'EEXIST', errno: -17, syscall: 'mkdir', path: dir });
   }
+}
+
+/**
+ * Shipbook's state directory (docs/configuration.md, `SHIPBOOK_STATE_DIR`), where the built-in
+ * sandbox keeps its state and the ledger its files: `$SHIPBOOK_STATE_DIR`, else
+ * `$XDG_STATE_HOME/shipbook`, else `~/.local/state/shipbook`; on Windows `%LOCALAPPDATA%\\shipbook`
+ * (machine-local, not roamed), else the profile's `AppData\\Local\\shipbook`. The one rule that
+ * the sandbox, the commands and `doctor` all read.
+ */
+export function stateDirectory(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string {
+  if (env.SHIPBOOK_STATE_DIR) return env.SHIPBOOK_STATE_DIR;
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(env.USERPROFILE || env.HOME || homedir(), 'AppData', 'Local'), 'shipbook');
+  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'shipbook');
+  return join(env.HOME || homedir(), '.local', 'state', 'shipbook');
 }

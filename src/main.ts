@@ -36,6 +36,7 @@ import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js'
 import { quietNodeWarnings } from './output/node-warnings.js';
 import { mapStack } from './stack.js';
 import { fileURLToPath } from 'node:url';
+import { formatCents } from './schema/money.js';
 
 /**
  * Builds the root command with its global options and its subcommands: with `argv`, only the
@@ -151,8 +152,8 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
       Object.assign(json, {
         order_id: detail.orderId,
         stage: detail.stage,
-        total: (detail.totalCents / 100).toFixed(2),
-        max_total: (detail.limitCents / 100).toFixed(2),
+        total: formatCents(detail.totalCents),
+        max_total: formatCents(detail.limitCents),
       });
     }
     if (detail instanceof BookingErrorReportedError) {

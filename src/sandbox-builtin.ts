@@ -7,8 +7,8 @@
  * command runs; `shipbook sandbox` is the long-running service.
  */
 import { ConfigError } from './errors.js';
-import { SANDBOX_API_KEY, sandboxStateDir, startSandbox, StoreCorruptError, type Sandbox } from './sandbox/index.js';
-import { FILE_SYSTEM_REFUSALS } from './dirs.js';
+import { SANDBOX_API_KEY, startSandbox, StoreCorruptError, type Sandbox } from './sandbox/index.js';
+import { FILE_SYSTEM_REFUSALS, stateDirectory } from './dirs.js';
 import { asStorageError } from './storage.js';
 
 /** A started built-in sandbox, with where its state lives and the key it accepts. */
@@ -27,7 +27,7 @@ export async function startBuiltinSandbox(
   env: Readonly<Record<string, string | undefined>>,
   o: { onStateWait?: (holder: string, waitMs: number) => void } = {},
 ): Promise<BuiltinSandbox> {
-  const stateDir = sandboxStateDir(env);
+  const stateDir = stateDirectory(env);
   const delay = Number(env.SHIPBOOK_SANDBOX_DELAY_MS ?? '1500');
   try {
     const sandbox = await startSandbox({

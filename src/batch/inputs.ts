@@ -10,10 +10,10 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { ValidationError, type InputIssue } from '../errors.js';
-import { readInput } from '../input/load.js';
-import { documentsOf, isNdjsonName, streamNdjsonFile, type DocumentInput } from '../input/documents.js';
-import { csvOrders, type CsvDelimiter, type CsvReadOptions } from '../input/csv.js';
+import { documentsOf, type DocumentInput } from '../input/documents.js';
+import { csvOrders } from '../input/csv.js';
+import type { CsvDelimiter } from '../input/csv-bytes.js';
+import type { CsvReadOptions } from '../input/csv-groups.js';
 
 /** Extensions read from a directory. */
 const BATCH_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl', '.csv', '.tsv'] as const;
@@ -66,27 +66,10 @@ export async function batchFiles(paths: readonly string[]): Promise<Array<{ file
   return out;
 }
 
-/** Every document of one file, in order. */
+/** Every document of one file, in order: a spreadsheet's orders, else the documents `validate` reads from it too. */
 async function* fileDocuments(file: string, options?: BatchInputOptions): AsyncGenerator<BatchInput> {
-  if (isCsvInput(file, options)) {
-    yield* csvOrders({ file }, csvOptionsOf(options));
-    return;
-  }
-  if (isNdjsonName(file)) {
-    yield* streamNdjsonFile(file);
-    return;
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await readInput(file);
-  } catch (err) {
-    if (err instanceof ValidationError) {
-      yield { file, line: 1, issues: err.issues };
-      return;
-    }
-    throw err;
-  }
-  yield* documentsOf(file, bytes.toString('utf8'));
+  if (isCsvInput(file, options)) yield* csvOrders({ file }, csvOptionsOf(options));
+  else yield* documentsOf({ file });
 }
 
 /** Every document of every input, in order; files that cannot be found come back as problems. */
@@ -103,6 +86,6 @@ export async function* batchDocuments(paths: readonly string[], options?: BatchI
   if (paths.includes('-') && options?.stdin) {
     const bytes = await options.stdin();
     if (options.format !== undefined) yield* csvOrders({ file: '-', bytes }, csvOptionsOf(options));
-    else yield* documentsOf('-', bytes.toString('utf8'));
+    else yield* documentsOf({ file: '-', bytes });
   }
 }

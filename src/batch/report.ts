@@ -11,6 +11,7 @@ import { scrubKnownValue } from '../api/redact.js';
 import { EXIT, ShipbookError } from '../errors.js';
 import { emptySummary, type BatchResult, type BatchSummary } from './runner.js';
 import type { Target } from '../config/target.js';
+import { formatCents, readCents } from '../schema/money.js';
 
 /** The JSON report's content. */
 interface BatchReport {
@@ -95,12 +96,12 @@ export class ReportWriter {
     let cents = totalCents;
     for (const o of this.report.orders) {
       counts[o.status] = (counts[o.status] ?? 0) + 1;
-      const total = Number((o as { total?: unknown }).total);
-      if ((o.status === 'booked' || o.status === 'already_booked') && Number.isFinite(total)) cents += Math.round(total * 100);
+      const total = readCents((o as { total?: unknown }).total);
+      if ((o.status === 'booked' || o.status === 'already_booked') && total !== undefined) cents += total;
     }
     this.#stampTarget();
     this.report.finished_at = now.toISOString();
-    this.report.summary = { ...summary, interrupted: true, total: (cents / 100).toFixed(2) };
+    this.report.summary = { ...summary, interrupted: true, total: formatCents(cents) };
     Object.assign(this.report.summary, { stopped_at_once: true });
     if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
     if (this.paths.junit !== undefined && this.xml !== undefined)
@@ -120,7 +121,7 @@ export class ReportWriter {
     this.#stampTarget();
     if (options.dryRun) this.report.dry_run = true;
     this.report.finished_at = now.toISOString();
-    this.report.summary = { ...rest, total: (totalCents / 100).toFixed(2) };
+    this.report.summary = { ...rest, total: formatCents(totalCents) };
     if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
     if (this.paths.junit !== undefined && xml !== undefined)
       writeReport(this.paths.junit, junitXml(xml.create, scrubKnownValue(this.report) as typeof this.report));

@@ -26,6 +26,7 @@ import { batchDocuments, type BatchInputOptions } from './inputs.js';
 import { Slots } from './slots.js';
 import type { EntryState, RunClaim } from '../ledger/journal.js';
 import type { RecordSink } from '../booking/steps.js';
+import { formatCents, readCents } from '../schema/money.js';
 
 /**
  * What to do next about an order that is not booked, as data (the words and the command lines are
@@ -310,10 +311,10 @@ function skippedResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, resume: 
         order_id: resume.orderId,
         error: {
           code: 'limit_refused',
-          message: `refused before: order ${resume.orderId} cost ${(resume.totalCents / 100).toFixed(2)} AUD, over --max-total ${state.limit ?? '?'} (it was cancelled); this run's limit is still below it`,
+          message: `refused before: order ${resume.orderId} cost ${formatCents(resume.totalCents)} AUD, over --max-total ${state.limit ?? '?'} (it was cancelled); this run's limit is still below it`,
           exit_code: EXIT.LIMIT_REFUSED,
         },
-        next: { action: 'raise_limit', total: (resume.totalCents / 100).toFixed(2) },
+        next: { action: 'raise_limit', total: formatCents(resume.totalCents) },
       };
   }
 }
@@ -614,7 +615,7 @@ export async function runBatch(
   const report = (r: BatchResult) => {
     if (r.status === 'valid') return;
     summary[r.status]++;
-    if ((r.status === 'booked' || r.status === 'already_booked') && r.total) summary.totalCents += Math.round(Number(r.total) * 100);
+    if ((r.status === 'booked' || r.status === 'already_booked') && r.total) summary.totalCents += readCents(r.total) ?? 0;
     // A service that cannot store anything (HTTP 507) fails every order alike: start no more.
     if (r.error?.code === 'insufficient_storage') full = true;
     deps.onResult(r);

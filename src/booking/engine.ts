@@ -24,7 +24,7 @@ import { stepRecorder } from './steps.js';
 import type { EntryState, RunClaim } from '../ledger/journal.js';
 import { BookingErrorReportedError, BookingFailedError, EXIT, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
-import { readCents } from '../schema/money.js';
+import { readCents, formatCents } from '../schema/money.js';
 
 /**
  * What this run does with a document, from what the ledger says about it (the one resume table):
@@ -320,7 +320,7 @@ function recordFailure(ledger: RecordSink, record: { id: string; file?: string; 
     detail instanceof ShipbookError
       ? { code: detail.code, message: detail.message, exit_code: detail.exitCode }
       : { code: 'internal', message: detail instanceof Error ? detail.message : String(detail) };
-  const limit = detail instanceof LimitRefusedError ? { limit: (detail.limitCents / 100).toFixed(2), total: (detail.totalCents / 100).toFixed(2) } : {};
+  const limit = detail instanceof LimitRefusedError ? { limit: formatCents(detail.limitCents), total: formatCents(detail.totalCents) } : {};
   ledger.append({ ...record, event: 'failed', created, error, ...limit });
   return true;
 }

@@ -6,7 +6,8 @@
  */
 import type { Readable } from 'node:stream';
 import { UsageError, ValidationError, type InputIssue } from '../errors.js';
-import { loadDocument, type LoadedDocument } from '../input/load.js';
+import { loadDocument } from '../input/load.js';
+import type { LoadedDocument } from '../input/loaded.js';
 import { schemaProblems } from '../schema/issues.js';
 import { acceptRequest, PAYMENT_TYPES, type AcceptRequest, type PaymentType } from '../schema/payment.js';
 import type { DefaultPayment } from '../config/profile.js';

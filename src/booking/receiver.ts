@@ -22,7 +22,9 @@
  */
 import { redactText } from '../api/redact.js';
 import { readLimitedBody } from '../http/body.js';
-import { answerMalformed, closeServer, listenOn, sendJson } from '../http/server.js';
+import { answerMalformed, closeServer, listenOn, sendJson, urlHost } from '../http/server.js';
+
+export { urlHost } from '../http/server.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseCallbackBody, type CallbackBody } from '../schema/envelope.js';
@@ -175,13 +177,6 @@ function normaliseBasePath(path: string | undefined): string {
   const trimmed = (path ?? '').replace(/\/+$/, '');
   if (trimmed === '') return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
-
-/** The host as it goes into a URL: IPv6 in brackets; a wildcard address as the loopback. */
-export function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**

@@ -9,7 +9,6 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { fetchOrder } from '../api/orders.js';
@@ -19,6 +18,7 @@ import { resolveProfile } from '../config/resolve.js';
 import { BUILTIN_PROFILE } from '../config/schema.js';
 import { ConfigStore, permissionWarnings } from '../config/store.js';
 import { ApiError, ShipbookError, EXIT, type ExitCode } from '../errors.js';
+import { stateDirectory } from '../dirs.js';
 
 /** `ok`: fine; `warn`: works, but worth a look; `fail`: shipbook will not work as set up; `skip`: not checked (an earlier check failed). */
 type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -105,20 +105,6 @@ export function checkNode(version: string, embedded = false): CheckResult {
     // What the machine runs is a setting of the set-up, not a credential: exit 2, as for a bad setting.
     exitCode: EXIT.INPUT,
   };
-}
-
-/**
- * The directory of the built-in sandbox's state: `SHIPBOOK_STATE_DIR`, else
- * `$XDG_STATE_HOME/shipbook`, else `~/.local/state/shipbook` (`%LOCALAPPDATA%\\shipbook` on Windows).
- * The same rule as the sandbox's store (src/sandbox/store/location.ts), which the layer rules keep
- * doctor from importing; a unit test holds the two together.
- */
-export function sandboxStateDir(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string {
-  if (env.SHIPBOOK_STATE_DIR) return env.SHIPBOOK_STATE_DIR;
-  // Windows: %LOCALAPPDATA% (machine-local, not roamed), else the profile's AppData\Local.
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(env.USERPROFILE || env.HOME || homedir(), 'AppData', 'Local'), 'shipbook');
-  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'shipbook');
-  return join(env.HOME || homedir(), '.local', 'state', 'shipbook');
 }
 
 function message(err: unknown): string {
@@ -332,7 +318,7 @@ export async function checkCallbackBind(listen: { host: string; port: number } =
 
 /** Checks the built-in sandbox's state directory: absent (fine), or a directory shipbook can read and write, private to the user. */
 export function checkSandboxState(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): CheckResult {
-  const dir = sandboxStateDir(env, platform);
+  const dir = stateDirectory(env, platform);
   const name = 'sandbox state';
   let st;
   try {

@@ -1,8 +1,8 @@
 /**
  * Server plumbing shared by shipbook's two HTTP servers, the callback receiver
  * (src/booking/receiver.ts) and the sandbox (src/sandbox/server.ts): a JSON answer with its
- * length and no caching, the answer to a request that is not HTTP, listening as a promise, and a
- * close that does not wait for idle keep-alive connections. Nothing here knows either protocol.
+ * length and no caching, the answer to a request that is not HTTP, listening as a promise, a
+ * close that does not wait for idle keep-alive connections, and a listening host as a URL writes it. Nothing here knows either protocol.
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -67,4 +67,11 @@ export function closeServer(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/** The host as it goes into a URL: IPv6 in brackets; a wildcard address as the loopback. */
+export function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }

@@ -23,7 +23,9 @@ import * as z from 'zod';
 import type { InputIssue } from '../errors.js';
 import { closestField } from '../schema/issues.js';
 import { CSV_COLUMNS, CSV_COLUMN_BY_NAME } from './csv-layout.js';
-import { documentProblems, loadDocument, type LoadedDocument } from './load.js';
+import { documentProblems } from './problems.js';
+import { loadDocument } from './load.js';
+import type { LoadedDocument } from './loaded.js';
 import { ValidationError } from '../errors.js';
 
 const header = z

@@ -2,13 +2,21 @@
  * Files that hold several documents, as a batch reads them: a JSON array of orders (each element
  * on its own, at its own line), a YAML file of several documents (`---`), and NDJSON (`.ndjson`,
  * `.jsonl`: one document per line). Every document keeps its file and its line in that file, so a
- * problem is reported where it is. `book` reads its inputs through these (src/batch/inputs.ts,
- * which streams NDJSON), and `validate` checks such a file document by document.
+ * problem is reported where it is. {@link documentsOf} is the one reading of such a file: `book`
+ * reads its inputs through it (src/batch/inputs.ts) and `validate` checks a file document by
+ * document through it (src/input/validate.ts).
  */
+import { stat } from 'node:fs';
 import { extname } from 'node:path';
+import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { ValidationError, type InputIssue } from '../errors.js';
-import { closingQuote, parseInput, parseJsonLine, type LoadedDocument } from './load.js';
+import { closingQuote, parseJsonLine } from './json-line.js';
+import { parseInput } from './parse.js';
+import type { LoadedDocument } from './loaded.js';
+import { MAX_INPUT_BYTES, readInput } from './read.js';
+import { firstInvalidUtf8 } from './utf8.js';
 
 /** One document of a file: parsed, at `line`, or the problems that kept it from being parsed. */
 export type DocumentInput = { file: string; line: number; doc: LoadedDocument } | { file: string; line: number; issues: InputIssue[] };
@@ -71,7 +79,7 @@ export function documentOfLine(file: string, line: string, n: number): DocumentI
 /**
  * True when `text` may hold several documents: it starts with `[` (a JSON array), or a YAML
  * document marker (`---`) follows some content. A false positive costs only a closer look:
- * {@link documentsOfText} then finds one document.
+ * {@link jsonOrYamlDocuments} then finds one document.
  */
 export function mayHoldSeveralDocuments(text: string): boolean {
   const start = text.trimStart();
@@ -143,7 +151,7 @@ function jsonArrayElements(text: string): Array<[number, number]> | undefined {
  * such: the full parse then reports why, at its line). One at a time: a document is parsed when
  * it is asked for, so only the one at hand is held.
  */
-export function* documentsOfText(file: string, text: string): Generator<DocumentInput> {
+export function* jsonOrYamlDocuments(file: string, text: string): Generator<DocumentInput> {
   if (text.trimStart().startsWith('[')) {
     const elements = jsonArrayElements(text);
     if (elements !== undefined) {
@@ -212,17 +220,16 @@ function looksLikeNdjson(text: string): boolean {
 }
 
 /** True when `file` is read one document per line: an NDJSON name, or (for any name) NDJSON content. */
-export function isNdjsonText(file: string, text: string): boolean {
+function isNdjsonText(file: string, text: string): boolean {
   return isNdjsonName(file) || looksLikeNdjson(text);
 }
 
 /**
  * True when the text of `file` may hold several documents (NDJSON, a JSON array, a YAML stream
- * with `---` between documents): `book` books such a file as a batch and `validate` checks it
- * document by document. A false positive costs only a closer look ({@link documentsOf} then
- * finds one document).
+ * with `---` between documents). A false positive costs only a closer look ({@link documentsOfText}
+ * then finds one document).
  */
-export function holdsSeveralDocuments(file: string, text: string): boolean {
+function holdsSeveralDocuments(file: string, text: string): boolean {
   return isNdjsonText(file, text) || mayHoldSeveralDocuments(text);
 }
 
@@ -236,14 +243,81 @@ function* ndjsonLines(file: string, text: string): Generator<DocumentInput> {
 }
 
 /**
- * The documents of a file's whole text, the one reading that `book` (src/batch/inputs.ts) and
- * `validate` (src/input/validate.ts) share: one per line for NDJSON (by its name, `.ndjson` or
+ * The documents of a file's whole text: one per line for NDJSON (by its name, `.ndjson` or
  * `.jsonl`, or by what it holds, see {@link looksLikeNdjson}; standard input `-` included), each
  * element of a JSON array, each document of a YAML stream, or the text as one document. Each keeps
  * its line in the file.
  */
-export function documentsOf(file: string, text: string): Generator<DocumentInput> {
-  return isNdjsonText(file, text) ? ndjsonLines(file, text) : documentsOfText(file, text);
+export function documentsOfText(file: string, text: string): Generator<DocumentInput> {
+  return isNdjsonText(file, text) ? ndjsonLines(file, text) : jsonOrYamlDocuments(file, text);
+}
+
+/** The whole of `bytes` as one document, or the problems that keep it from being one (at the file's lines). */
+function wholeDocument(file: string, bytes: Buffer): DocumentInput {
+  try {
+    return { file, line: 1, doc: parseInput(file, bytes) };
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    return { file, line: 1, issues: err.issues };
+  }
+}
+
+/**
+ * The documents of a file's bytes (see {@link documentsOfText}). Bytes that are not UTF-8 text
+ * (UTF-16, a Windows code page) are refused as a whole, at the line and column where they stop
+ * being so, as a single document would be, rather than read with replacement characters; so is
+ * text that cannot hold more than one document.
+ */
+export function documentsOfBytes(file: string, bytes: Buffer): Iterable<DocumentInput> {
+  if (firstInvalidUtf8(bytes) >= 0) return [wholeDocument(file, bytes)];
+  const text = bytes.toString('utf8');
+  return holdsSeveralDocuments(file, text) ? documentsOfText(file, text) : [wholeDocument(file, bytes)];
+}
+
+/** Where a file of documents comes from: its name (`-` for standard input), and its bytes when already read. */
+interface DocumentSource {
+  file: string;
+  bytes?: Buffer;
+}
+
+// node:fs's callback API, promised: node:fs/promises costs its own module graph at start-up.
+const statPath = promisify(stat);
+
+/** The size of a regular file, or undefined for anything else (missing, a directory, a device). */
+async function regularFileSize(file: string): Promise<number | undefined> {
+  try {
+    const info = await statPath(file);
+    return info.isFile() ? info.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The documents of one input file, in order, each at its line: the one reading of "a file of
+ * many documents" that `book` (src/batch/inputs.ts) and `validate` (src/input/validate.ts) share,
+ * so what one accepts the other accepts. The bytes are read safely (src/input/read.ts; a file
+ * that cannot be read comes back as one entry with its problem), then split by
+ * {@link documentsOfBytes}. An NDJSON file larger than one document may be
+ * ({@link MAX_INPUT_BYTES}) is streamed line by line instead, so memory does not grow with it.
+ */
+export async function* documentsOf(source: DocumentSource, options: { stdin?: Readable } = {}): AsyncGenerator<DocumentInput> {
+  const { file } = source;
+  if (source.bytes === undefined && file !== '-' && isNdjsonName(file) && ((await regularFileSize(file)) ?? 0) > MAX_INPUT_BYTES) {
+    yield* streamNdjsonFile(file);
+    return;
+  }
+  let bytes = source.bytes;
+  if (bytes === undefined) {
+    try {
+      bytes = await readInput(file, options.stdin);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      yield { file, line: 1, issues: err.issues };
+      return;
+    }
+  }
+  yield* documentsOfBytes(file, bytes);
 }
 
 /**
@@ -251,7 +325,7 @@ export function documentsOf(file: string, text: string): Generator<DocumentInput
  * with the file (a batch of a million orders). node:readline is loaded only here: it costs every
  * other command its start-up time.
  */
-export async function* streamNdjsonFile(file: string): AsyncGenerator<DocumentInput> {
+async function* streamNdjsonFile(file: string): AsyncGenerator<DocumentInput> {
   const [{ createInterface }, { createReadStream }] = await Promise.all([import('node:readline'), import('node:fs')]);
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
@@ -270,7 +344,7 @@ export function isDocumentList(file: string, text: string): boolean {
   if (!holdsSeveralDocuments(file, text)) return false;
   if (isNdjsonText(file, text) || text.trimStart().startsWith('[')) return true;
   let n = 0;
-  for (const d of documentsOfText(file, text)) {
+  for (const d of jsonOrYamlDocuments(file, text)) {
     void d;
     if (++n > 1) return true;
   }

@@ -12,7 +12,7 @@ import { isObject } from '../schema/object.js';
 /** A saved sender address, as the profile stores it. */
 export type SenderRecord = Readonly<Record<string, unknown>>;
 
-/** Where a document came from and how to find a field's line and column in it (src/input/load.ts `LoadedDocument`). */
+/** Where a document came from and how to find a field's line and column in it (src/input/loaded.ts `LoadedDocument`). */
 interface SenderSource {
   file: string;
   data: unknown;

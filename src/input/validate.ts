@@ -11,8 +11,12 @@ import type { Readable } from 'node:stream';
 import { ValidationError, type InputIssue } from '../errors.js';
 import { formatPath } from '../schema/issues.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
-import { documentsOf, holdsSeveralDocuments, isNdjsonName, isNdjsonText, streamNdjsonFile, type DocumentInput } from './documents.js';
-import { MAX_INPUT_BYTES, documentProblems, loadDocument, parseInput, readInput, type LoadedDocument } from './load.js';
+import { documentsOf, documentsOfBytes, isNdjsonName, type DocumentInput } from './documents.js';
+import { readInput } from './read.js';
+import { documentProblems } from './problems.js';
+import { loadDocument } from './load.js';
+import { parseInput } from './parse.js';
+import type { LoadedDocument } from './loaded.js';
 import { resolveSenders, type SenderRecord } from './senders.js';
 import { collectWarnings, inputWarnings, withE164Phones, type Warning } from './warnings.js';
 import { addressSettings, type AddressSettings } from '../address/settings.js';
@@ -182,15 +186,71 @@ function report(file: string, check: DocumentCheck): FileReport {
   return { file, kind: check.kind ?? null, valid: !check.issues.some((i) => i.severity === 'error'), issues: check.issues };
 }
 
+/** The kinds a file of several documents may hold (what `book` books from one), or any kind told from each document. */
+const BATCH_KINDS: ReadonlySet<KindName | undefined> = new Set([undefined, 'order', 'consolidated']);
+
 /**
- * Validates the bytes of one file, offline: parse, detect (or take) the kind, check. Every
- * problem becomes an issue of the report; only a bug in shipbook throws.
+ * True when `file` is read as `book` reads its inputs (src/input/documents.ts `documentsOf`):
+ * an NDJSON file, or any file checked as a kind `book` books (or as the kind told from it), which
+ * may be a JSON array or a YAML stream of several documents. Other kinds are one document a file.
+ */
+function readsAsBatch(file: string, options: CheckOptions): boolean {
+  return isNdjsonName(file) || BATCH_KINDS.has(options.kind);
+}
+
+/**
+ * The report of a file of documents, built document by document as {@link documentsOf} (or
+ * {@link documentsOfBytes}) yields them: each document is checked on its own (as the given kind,
+ * or the kind told from it), its problems at the file's line numbers. The report's kind is the
+ * first document's.
+ */
+function documentsReport(file: string, documents: Iterable<DocumentInput>, options: CheckOptions): FileReport;
+function documentsReport(file: string, documents: AsyncIterable<DocumentInput>, options: CheckOptions): Promise<FileReport>;
+function documentsReport(
+  file: string,
+  documents: Iterable<DocumentInput> | AsyncIterable<DocumentInput>,
+  options: CheckOptions,
+): FileReport | Promise<FileReport> {
+  const issues: InputIssue[] = [];
+  let kind: KindName | null | undefined;
+  let count = 0;
+  const add = (d: DocumentInput) => {
+    count++;
+    if ('issues' in d) {
+      issues.push(...d.issues);
+      kind ??= null;
+      return;
+    }
+    const check = checkDocument(d.doc, options);
+    kind ??= check.kind ?? null;
+    issues.push(...check.issues);
+  };
+  const done = (): FileReport => {
+    if (count === 0) {
+      // Only a list can hold no document: a file of blank lines named .ndjson, `[]`, a YAML stream of empty documents.
+      const message = isNdjsonName(file) ? 'is empty: no document on any line' : 'is empty: the list holds no document';
+      issues.push({ file, line: 1, column: 1, path: '', message, severity: 'error' });
+    }
+    const errors = issues.filter((i) => i.severity === 'error');
+    return { file, kind: kind ?? null, valid: errors.length === 0, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };
+  };
+  if (Symbol.asyncIterator in documents) {
+    return (async () => {
+      for await (const d of documents) add(d);
+      return done();
+    })();
+  }
+  for (const d of documents) add(d);
+  return done();
+}
+
+/**
+ * Validates the bytes of one file, offline: parse, detect (or take) the kind, check. A file read
+ * as `book` reads it ({@link readsAsBatch}) is checked document by document. Every problem
+ * becomes an issue of the report; only a bug in shipbook throws.
  */
 export function validateBytes(file: string, bytes: Buffer, options: CheckOptions): FileReport {
-  if (isNdjsonName(file) || BATCH_KINDS.has(options.kind)) {
-    const text = bytes.toString('utf8');
-    if (holdsSeveralDocuments(file, text)) return validateDocuments(file, text, options);
-  }
+  if (readsAsBatch(file, options)) return documentsReport(file, documentsOfBytes(file, bytes), options);
   let doc: LoadedDocument;
   try {
     doc = parseInput(file, bytes);
@@ -200,72 +260,9 @@ export function validateBytes(file: string, bytes: Buffer, options: CheckOptions
   return report(file, checkDocument(doc, options));
 }
 
-/** The kinds a file of several documents may hold (what `book` books from one), or any kind told from each document. */
-const BATCH_KINDS: ReadonlySet<KindName | undefined> = new Set([undefined, 'order', 'consolidated']);
-
-/**
- * Validates a file of several documents as `book` reads one (src/input/documents.ts
- * `documentsOf`, the reading both share): NDJSON (one document per line), a JSON array, or a YAML
- * file of several documents (`---`). Each document is checked on its own
- * (as the given kind, or the kind told from it); its problems keep the file's line numbers. The
- * report's kind is the first document's.
- */
-function validateDocuments(file: string, text: string, options: CheckOptions): FileReport {
-  const report = documentsReport(file, options, isNdjsonText(file, text));
-  for (const d of documentsOf(file, text)) report.add(d);
-  return report.done();
-}
-
-/**
- * The report of a file of several documents, built document by document: {@link validateDocuments}
- * for a text in memory, {@link validateFile} for an NDJSON file streamed line by line.
- */
-function documentsReport(file: string, options: CheckOptions, ndjson: boolean): { add(d: DocumentInput): void; done(): FileReport } {
-  const issues: InputIssue[] = [];
-  let kind: KindName | null | undefined;
-  let documents = 0;
-  return {
-    add(d) {
-      documents++;
-      if ('issues' in d) {
-        issues.push(...d.issues);
-        kind ??= null;
-        return;
-      }
-      const check = checkDocument(d.doc, options);
-      kind ??= check.kind ?? null;
-      issues.push(...check.issues);
-    },
-    done() {
-      if (documents === 0) {
-        const message = ndjson ? 'is empty: no document on any line' : 'is empty: the list holds no document';
-        issues.push({ file, line: 1, column: 1, path: '', message, severity: 'error' });
-      }
-      const errors = issues.filter((i) => i.severity === 'error');
-      return { file, kind: kind ?? null, valid: errors.length === 0, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };
-    },
-  };
-}
-
-/**
- * An NDJSON file too large to read whole (over {@link MAX_INPUT_BYTES}, which is the limit of one
- * document, not of a batch: `book` streams such files), validated line by line as it is read.
- */
-async function validateNdjsonStream(file: string, options: CheckOptions): Promise<FileReport> {
-  const report = documentsReport(file, options, true);
-  for await (const doc of streamNdjsonFile(file)) report.add(doc);
-  return report.done();
-}
-
 /** Validates one file (or `-` for standard input), offline. Only a bug in shipbook throws. */
 async function validateFile(file: string, options: CheckOptions & { stdin?: Readable }): Promise<FileReport> {
-  if (isNdjsonName(file) && file !== '-') {
-    const size = await statPath(file).then(
-      (info) => (info.isFile() ? info.size : 0),
-      () => 0,
-    );
-    if (size > MAX_INPUT_BYTES) return validateNdjsonStream(file, options);
-  }
+  if (readsAsBatch(file, options)) return documentsReport(file, documentsOf({ file }, { stdin: options.stdin }), options);
   let bytes: Buffer;
   try {
     bytes = await readInput(file, options.stdin);
@@ -278,7 +275,7 @@ async function validateFile(file: string, options: CheckOptions & { stdin?: Read
 /** Extensions of the files a directory argument stands for. */
 const INPUT_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl'] as const;
 
-// node:fs's callback API, promised, as in load.ts: node:fs/promises costs its own module graph at start-up.
+// node:fs's callback API, promised, as in read.ts: node:fs/promises costs its own module graph at start-up.
 const readDirectory = promisify(readdir);
 const statPath = promisify(stat);
 

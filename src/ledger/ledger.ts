@@ -149,7 +149,7 @@ interface JournalCopy {
 
 /** What opening a ledger needs. */
 interface LedgerOptions {
-  /** The user's state directory (src/sandbox/store/location.ts). */
+  /** The user's state directory (src/dirs.ts `stateDirectory`). */
   stateDir: string;
   /** The target's identity (src/config/target.ts `targetId`). */
   target: string;

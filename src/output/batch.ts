@@ -17,6 +17,7 @@ import type { BatchResult, BatchSummary } from '../batch/runner.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
 import type { OutputChoice } from './format.js';
+import { formatCents } from '../schema/money.js';
 
 /** The progress display of one batch. */
 interface BatchProgress {
@@ -330,7 +331,7 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
   const line =
     `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.booked_by_other_run > 0 ? `${s.booked_by_other_run} booked by another run, ` : ''}${s.accepted > 0 ? `${s.accepted} accepted (result pending), ` : ''}${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
     (s.interrupted ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
-    `; total ${(s.totalCents / 100).toFixed(2)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}`;
+    `; total ${formatCents(s.totalCents)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}`;
   // On a terminal, broken between words to its width (never in the middle of an amount).
   const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
   // wrap-ansi (and the Unicode tables of string-width under it) is loaded only for a terminal.

@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { ShipmentFormKind } from '../schema/common.js';
-import { quoteRequest, type QuoteRequest, type QuoteServiceEntry } from '../schema/quote.js';
+import { quoteRequest, quoteRequestOf, type QuoteRequest, type QuoteServiceEntry } from '../schema/quote.js';
 import { oneLine } from '../schema/shipment.js';
 import type { PromptIO } from './ask.js';
 import { itemsInputTotalCents, type ItemInput } from './customs.js';
@@ -56,17 +56,9 @@ export function quoteRequestFor(shipment: QuotableShipment, where = 'the shipmen
   }
   const items = (shipment.customs_information as { items?: ReadonlyArray<ItemInput> } | undefined)?.items;
   const value = Array.isArray(items) ? itemsInputTotalCents(items) : undefined;
-  const parsed = quoteRequest.safeParse({
-    collection_country: from.country,
-    collection_postcode: from.postcode,
-    collection_city: from.city,
-    delivery_country: to.country,
-    delivery_postcode: to.postcode,
-    delivery_city: to.city,
-    packages: shipment.packages,
-    ...(value !== undefined && value > 0 ? { value: formatCents(value) } : {}),
-    currency: 'AUD',
-  });
+  const parsed = quoteRequest.safeParse(
+    quoteRequestOf({ from, to, packages: shipment.packages, ...(value !== undefined && value > 0 ? { value: formatCents(value) } : {}) }),
+  );
   if (!parsed.success) {
     throw new UsageError(`${where} cannot be quoted: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
   }

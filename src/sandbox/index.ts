@@ -22,6 +22,7 @@ import { CallbackSender } from './callbacks.js';
 import type { SandboxContext } from './http.js';
 import { resolveOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.js';
 import { createSandboxServer } from './server.js';
+import { urlHost } from '../http/server.js';
 import { FaultInjector } from './faults.js';
 export { parseFaultRate, parseRateLimit, type SandboxFaults } from './faults.js';
 import { SandboxState } from './state.js';
@@ -32,7 +33,7 @@ export { SandboxState } from './state.js';
 export type { CallbackBody, CallbackRecord, OrderStatus, ShipmentStatus, StoredOrder, StoredShipment } from './state.js';
 export type { Route, RouteReply, RouteRequest, SandboxContext, FieldError } from './http.js';
 export { SandboxHttpError } from './http.js';
-export { StoreCorruptError, sandboxStateDir, openDiskStore, MAX_STORED_ORDERS, STATE_FILE } from './store/index.js';
+export { StoreCorruptError, openDiskStore, MAX_STORED_ORDERS, STATE_FILE } from './store/index.js';
 
 /** The API key the built-in sandbox profile sends (`Authorization: Bearer sk_sandbox_builtin`). */
 export const SANDBOX_API_KEY = 'sk_sandbox_builtin';
@@ -49,13 +50,6 @@ export interface Sandbox {
   options: ResolvedSandboxOptions;
   /** Stops the server, cancels pending booking completions, and waits for in-flight callbacks to stop. Idempotent. */
   close(): Promise<void>;
-}
-
-/** The host as it goes into a URL: IPv6 in brackets; a wildcard address as the loopback. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**

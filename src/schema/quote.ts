@@ -48,6 +48,35 @@ export const quoteRequest = lazySchema(() =>
 /** The body of get quote as {@link quoteRequest} reads it (amounts AUD; packages in `cm`/kg or `in`/lb). */
 export type QuoteRequest = z.output<typeof quoteRequest>;
 
+/** One end of a route as an address or a `--from`/`--to` flag gives it: country, postcode, city (suburb). */
+interface RoutePlace {
+  country?: unknown;
+  postcode?: unknown;
+  city?: unknown;
+}
+
+/**
+ * The body of get quote (interface "Get quote") for a route and its packages, before it is
+ * checked: the places' country, postcode and city as the `collection_…` and `delivery_…` fields,
+ * the value of the goods and the insurance when given, in AUD. The caller checks it with
+ * {@link quoteRequest} and reports problems in its own terms (a flag, a file's shipment).
+ */
+export function quoteRequestOf(route: { from: RoutePlace; to: RoutePlace; packages: unknown; value?: unknown; insurance?: unknown }): Record<string, unknown> {
+  const { from, to } = route;
+  return {
+    collection_country: from.country,
+    collection_postcode: from.postcode,
+    collection_city: from.city,
+    delivery_country: to.country,
+    delivery_postcode: to.postcode,
+    delivery_city: to.city,
+    packages: route.packages,
+    ...(route.value !== undefined ? { value: route.value } : {}),
+    ...(route.insurance !== undefined ? { insurance: route.insurance } : {}),
+    currency: 'AUD',
+  };
+}
+
 /** A quote service entry: code, name (may hold line breaks), carrier, `global_mail`, price. */
 export const quoteServiceEntry = lazySchema(() =>
   z.looseObject({

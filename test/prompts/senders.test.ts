@@ -1,6 +1,6 @@
 /** Saved sender references in files (src/input/senders.ts): replaced before validation, unknown names at their line:col. */
 import { describe, expect, it } from 'vitest';
-import { parseInput } from '../../src/input/load.js';
+import { parseInput } from '../../src/input/parse.js';
 import { resolveSenders } from '../../src/input/senders.js';
 
 const WAREHOUSE = {

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, describe, expect, it } from 'vitest';
-import { csvOrders, orderToRows } from '../../src/input/csv.js';
+import { csvOrders } from '../../src/input/csv.js';
+import { orderToRows } from '../helpers/csv-rows.js';
 import { CSV_COLUMNS } from '../../src/input/csv-layout.js';
 
 const SEED = 20261123;

@@ -3,7 +3,7 @@
  * each problem is located through an index built once per document, never by walking the document
  * again. Documents of 1k, 2k, 4k and 8k top-level keys, customs items and shipments (each one a
  * problem) are validated with the function the command calls, and the steps spent locating their
- * problems are counted (src/input/load.ts `locateWork`, not timed: a count is the same on a busy
+ * problems are counted (src/input/parse.ts `locateWork`, not timed: a count is the same on a busy
  * machine; `npm run bench` keeps the timings). The largest over the smallest is compared with the
  * ratio of their sizes (8). Locating by a walk per problem made it grow with the square (64).
  */
@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { validateBytes } from '../../src/input/validate.js';
-import { locateWork } from '../../src/input/load.js';
+import { locateWork } from '../../src/input/parse.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const SIZES = [1_000, 2_000, 4_000, 8_000] as const;

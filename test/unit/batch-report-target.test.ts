@@ -71,4 +71,16 @@ describe('batch reports and the target', () => {
     await reports.finish(summary);
     expect((JSON.parse(readFileSync(paths.report, 'utf8')) as { summary: Record<string, unknown> }).summary).toHaveProperty('stopped_at_once', true);
   });
+
+  it('finished at once: the total summed in cents from the totals as recorded, thousands separators and all', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shipbook-report-cents-'));
+    const reports = new ReportWriter({ report: join(dir, 'report.json') }, 60_000);
+    // A price's total is recorded as it is shown (src/schema/money.ts Money#toString): "1,234.56".
+    reports.add({ ...booked, total: '1,234.56' });
+    reports.add({ ...booked, id: 'abc-2', line: 2, order_id: 'ORD-2', total: '0.10' });
+    reports.add({ ...booked, id: 'abc-3', line: 3, order_id: 'ORD-3', status: 'already_booked', total: '0.20' });
+    reports.finishNow();
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { summary: Record<string, unknown> };
+    expect(report.summary).toMatchObject({ booked: 2, already_booked: 1, total: '1234.86' });
+  });
 });

@@ -2,14 +2,13 @@
  * Where shipbook keeps things on Windows, with the platform injected: the configuration under
  * %APPDATA% (it roams with the user), the built-in sandbox's state and the ledger under
  * %LOCALAPPDATA% (machine-local), each with the profile's AppData folders when the variable is
- * missing; doctor names the same state directory as the sandbox's store.
+ * missing.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configDir, configFilePath } from '../../src/config/paths.js';
-import { sandboxStateDir as doctorStateDir } from '../../src/doctor/checks.js';
 import { ledgerPath } from '../../src/ledger/ledger.js';
-import { sandboxStateDir } from '../../src/sandbox/store/location.js';
+import { stateDirectory } from '../../src/dirs.js';
 
 const user = 'C:\\Users\\Priya Raman';
 const windows = { APPDATA: `${user}\\AppData\\Roaming`, LOCALAPPDATA: `${user}\\AppData\\Local`, USERPROFILE: user };
@@ -22,23 +21,12 @@ describe('directories on Windows', () => {
   });
 
   it("keeps the sandbox state and the ledger under %LOCALAPPDATA%, else the profile's AppData\\Local", () => {
-    expect(sandboxStateDir({ ...windows, XDG_STATE_HOME: '/ignored' }, 'win32')).toBe(join(windows.LOCALAPPDATA, 'shipbook'));
-    expect(sandboxStateDir({ USERPROFILE: user }, 'win32')).toBe(join(user, 'AppData', 'Local', 'shipbook'));
-    expect(ledgerPath(sandboxStateDir(windows, 'win32'), 'https://api.example.com/')).toMatch(
+    expect(stateDirectory({ ...windows, XDG_STATE_HOME: '/ignored' }, 'win32')).toBe(join(windows.LOCALAPPDATA, 'shipbook'));
+    expect(stateDirectory({ USERPROFILE: user }, 'win32')).toBe(join(user, 'AppData', 'Local', 'shipbook'));
+    expect(ledgerPath(stateDirectory(windows, 'win32'), 'https://api.example.com/')).toMatch(
       /^C:\\Users\\Priya Raman\\AppData\\Local[\\/]shipbook[\\/]ledger[\\/][0-9a-f]+\.ndjson$/,
     );
     // SHIPBOOK_STATE_DIR wins everywhere.
-    expect(sandboxStateDir({ ...windows, SHIPBOOK_STATE_DIR: 'D:\\shipbook-state' }, 'win32')).toBe('D:\\shipbook-state');
-  });
-
-  it('doctor checks the same state directory as the sandbox uses, on every platform', () => {
-    for (const [env, platform] of [
-      [windows, 'win32'],
-      [{ USERPROFILE: user }, 'win32'],
-      [{ HOME: '/home/priya', XDG_STATE_HOME: '/home/priya/.state' }, 'linux'],
-      [{ HOME: '/home/priya' }, 'linux'],
-    ] as const) {
-      expect(doctorStateDir(env, platform)).toBe(sandboxStateDir(env, platform));
-    }
+    expect(stateDirectory({ ...windows, SHIPBOOK_STATE_DIR: 'D:\\shipbook-state' }, 'win32')).toBe('D:\\shipbook-state');
   });
 });

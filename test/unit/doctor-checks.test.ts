@@ -5,17 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { builtinSandboxProfile } from '../../src/config/profile.js';
-import {
-  checkCallbackBind,
-  checkConfigFile,
-  checkNode,
-  checkSandboxState,
-  checkService,
-  doctorExitCode,
-  runChecks,
-  sandboxStateDir,
-} from '../../src/doctor/checks.js';
-import { sandboxStateDir as storeStateDir, startSandbox } from '../../src/sandbox/index.js';
+import { checkCallbackBind, checkConfigFile, checkNode, checkSandboxState, checkService, doctorExitCode, runChecks } from '../../src/doctor/checks.js';
+import { stateDirectory } from '../../src/dirs.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -129,13 +121,9 @@ describe('doctor checks', () => {
   });
 
   it('finds the sandbox state directory (SHIPBOOK_STATE_DIR, else XDG_STATE_HOME/shipbook, else ~/.local/state/shipbook), and checks it', () => {
-    expect(sandboxStateDir({ SHIPBOOK_STATE_DIR: '/x/y' })).toBe('/x/y');
-    expect(sandboxStateDir({ XDG_STATE_HOME: '/s', HOME: '/h' }, 'linux')).toBe('/s/shipbook');
-    expect(sandboxStateDir({ HOME: '/h' }, 'linux')).toBe('/h/.local/state/shipbook');
-    // The same rule as the sandbox's store (doctor may not import the sandbox: layer rules).
-    for (const env of [{ SHIPBOOK_STATE_DIR: '/x/y' }, { XDG_STATE_HOME: '/s', HOME: '/h' }, { HOME: '/h' }]) {
-      expect(sandboxStateDir(env, 'linux')).toBe(storeStateDir(env));
-    }
+    expect(stateDirectory({ SHIPBOOK_STATE_DIR: '/x/y' })).toBe('/x/y');
+    expect(stateDirectory({ XDG_STATE_HOME: '/s', HOME: '/h' }, 'linux')).toBe('/s/shipbook');
+    expect(stateDirectory({ HOME: '/h' }, 'linux')).toBe('/h/.local/state/shipbook');
     const dir = tmp();
     expect(checkSandboxState({ SHIPBOOK_STATE_DIR: join(dir, 'none') }).status).toBe('ok');
     mkdirSync(join(dir, 'open'), { mode: 0o755 });

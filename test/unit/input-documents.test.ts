@@ -2,8 +2,20 @@
  * Files of several documents (src/input/documents.ts): which texts may hold several, and each
  * document of a JSON array or YAML stream with its own line in the file.
  */
-import { describe, expect, it } from 'vitest';
-import { documentOfLine, documentsOf, documentsOfText, isDocumentList, isNdjsonName, mayHoldSeveralDocuments } from '../../src/input/documents.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  documentOfLine,
+  documentsOf,
+  documentsOfText,
+  isDocumentList,
+  isNdjsonName,
+  jsonOrYamlDocuments,
+  mayHoldSeveralDocuments,
+} from '../../src/input/documents.js';
+import { MAX_INPUT_BYTES } from '../../src/input/read.js';
 
 describe('mayHoldSeveralDocuments', () => {
   it.each([
@@ -22,8 +34,8 @@ describe('mayHoldSeveralDocuments', () => {
   });
 });
 
-describe('documentsOfText', () => {
-  const lines = (text: string) => [...documentsOfText('f.yaml', text)].map((d) => ('doc' in d ? ['doc', d.line] : ['issues', d.line, d.issues[0]!.line]));
+describe('jsonOrYamlDocuments', () => {
+  const lines = (text: string) => [...jsonOrYamlDocuments('f.yaml', text)].map((d) => ('doc' in d ? ['doc', d.line] : ['issues', d.line, d.issues[0]!.line]));
 
   it('gives each element of a JSON array at its own line, and positions inside it at the file line', () => {
     const text = '[\n  {"a": 1},\n\n  {"b": 2,\n   "c": 3},\n  "text"\n]\n';
@@ -32,7 +44,7 @@ describe('documentsOfText', () => {
       ['doc', 4],
       ['issues', 6, 6],
     ]);
-    const docs = [...documentsOfText('f.json', text)];
+    const docs = [...jsonOrYamlDocuments('f.json', text)];
     const second = docs[1]!;
     expect('doc' in second && second.doc.locate(['c'])).toEqual({ line: 5, column: 9 });
   });
@@ -48,12 +60,12 @@ describe('documentsOfText', () => {
 
   it('splits a JSON array whose strings hold brackets, commas and escaped quotes, keeping line and column of each element', () => {
     const text = '[{"a": "x], {\\"y\\", z"}, {"b": [1, [2, 3]], "c": "]"},\n   {"d": {"e": null}}]';
-    const docs = [...documentsOfText('f.json', text)];
+    const docs = [...jsonOrYamlDocuments('f.json', text)];
     expect(docs.map((d) => ('doc' in d ? d.doc.data : d.issues))).toEqual([{ a: 'x], {"y", z' }, { b: [1, [2, 3]], c: ']' }, { d: { e: null } }]);
     const [, second, third] = docs;
     expect(second && 'doc' in second && second.doc.locate(['c'])).toEqual({ line: 1, column: 50 });
     expect(third && 'doc' in third && third.doc.locate(['d', 'e'])).toEqual({ line: 2, column: 16 });
-    expect([...documentsOfText('f.json', ' [ ] ')]).toEqual([]);
+    expect([...jsonOrYamlDocuments('f.json', ' [ ] ')]).toEqual([]);
   });
 
   it('gives a text of one document, or an array it cannot read, as one document', () => {
@@ -64,7 +76,7 @@ describe('documentsOfText', () => {
   });
 
   it('parses a document only when it is asked for', () => {
-    const documents = documentsOfText('f.json', `[${Array.from({ length: 3 }, (_, i) => `{"n": ${i}}`).join(',')}]`);
+    const documents = jsonOrYamlDocuments('f.json', `[${Array.from({ length: 3 }, (_, i) => `{"n": ${i}}`).join(',')}]`);
     const first = documents.next();
     expect(first.done).toBe(false);
     expect('doc' in first.value! && first.value.doc.data).toEqual({ n: 0 });
@@ -87,8 +99,8 @@ describe('NDJSON lines', () => {
 describe('documentsOf: the one reading of a file of many documents', () => {
   it('reads NDJSON by what it holds, whatever the name (standard input has none)', () => {
     const text = '{"a": 1}\n\n{"a": 2}\n';
-    expect([...documentsOf('-', text)].map((d) => d.line)).toEqual([1, 3]);
-    expect([...documentsOf('orders.json', text)].map((d) => d.line)).toEqual([1, 3]);
+    expect([...documentsOfText('-', text)].map((d) => d.line)).toEqual([1, 3]);
+    expect([...documentsOfText('orders.json', text)].map((d) => d.line)).toEqual([1, 3]);
     expect(isDocumentList('-', text)).toBe(true);
   });
 
@@ -99,5 +111,49 @@ describe('documentsOf: the one reading of a file of many documents', () => {
     expect(isDocumentList('f.yaml', 'a: 1\n---\nb: 2\n')).toBe(true);
     expect(isDocumentList('f.json', '[{"a": 1}]')).toBe(true);
     expect(isDocumentList('f.ndjson', '{"a": 1}\n')).toBe(true);
+  });
+
+  const dir = mkdtempSync(join(tmpdir(), 'shipbook-documents-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const all = async (source: { file: string; bytes?: Buffer }) => {
+    const out = [];
+    for await (const d of documentsOf(source))
+      out.push('doc' in d ? { line: d.line, data: d.doc.data } : { line: d.line, messages: d.issues.map((i) => `${i.line ?? ''}:${i.message}`) });
+    return out;
+  };
+
+  it('reads a file from disk: a YAML stream, a JSON array, and bytes already read from standard input alike', async () => {
+    const yaml = join(dir, 'orders.yaml');
+    writeFileSync(yaml, 'a: 1\n---\nb: 2\n');
+    expect(await all({ file: yaml })).toEqual([
+      { line: 1, data: { a: 1 } },
+      { line: 3, data: { b: 2 } },
+    ]);
+    expect(await all({ file: '-', bytes: Buffer.from('[{"a": 1},\n {"request": {"b": 2}}]') })).toEqual([
+      { line: 1, data: { a: 1 } },
+      { line: 2, data: { b: 2 } },
+    ]);
+  });
+
+  it('gives a file that cannot be read, or is not UTF-8 text, as one entry with its problem and line', async () => {
+    expect(await all({ file: join(dir, 'missing.json') })).toEqual([{ line: 1, messages: [':no such file'] }]);
+    const latin1 = join(dir, 'latin1.ndjson');
+    writeFileSync(latin1, Buffer.concat([Buffer.from('{"city": "Sydney"}\n{"city": "Gen'), Buffer.from([0xe8]), Buffer.from('ve"}\n')]));
+    expect(await all({ file: latin1 })).toEqual([{ line: 1, messages: ['2:is not UTF-8 text; save it as UTF-8'] }]);
+  });
+
+  it('streams an NDJSON file larger than one document may be, line by line', async () => {
+    const big = join(dir, 'big.ndjson');
+    const line = `{"pad": "${'x'.repeat(1000)}"}\n`;
+    writeFileSync(big, line.repeat(Math.ceil(MAX_INPUT_BYTES / line.length) + 10));
+    let n = 0;
+    let last = 0;
+    for await (const d of documentsOf({ file: big })) {
+      expect('doc' in d).toBe(true);
+      n++;
+      last = d.line;
+    }
+    expect(n).toBe(Math.ceil(MAX_INPUT_BYTES / line.length) + 10);
+    expect(last).toBe(n);
   });
 });

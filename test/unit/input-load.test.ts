@@ -1,5 +1,5 @@
 /**
- * Loading input documents safely and with positions (src/input/load.ts): JSON and YAML, the
+ * Loading input documents safely and with positions (src/input/load.ts, read.ts, parse.ts, json-line.ts, problems.ts): JSON and YAML, the
  * optional `request` wrapper, standard input, and a clear error with a line for everything that
  * is not a plain JSON/YAML object.
  */
@@ -10,7 +10,12 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ValidationError, type InputIssue } from '../../src/errors.js';
 import { formatIssues } from '../../src/input/format.js';
-import { firstInvalidUtf8, loadDocument, MAX_INPUT_BYTES, parseInput, parseJsonLine, readInput, validateDocument } from '../../src/input/load.js';
+import { firstInvalidUtf8 } from '../../src/input/utf8.js';
+import { loadDocument } from '../../src/input/load.js';
+import { MAX_INPUT_BYTES, readInput } from '../../src/input/read.js';
+import { parseInput } from '../../src/input/parse.js';
+import { parseJsonLine } from '../../src/input/json-line.js';
+import { validateDocument } from '../../src/input/problems.js';
 import { createOrderRequest } from '../../src/schema/order.js';
 import { quoteRequest } from '../../src/schema/quote.js';
 

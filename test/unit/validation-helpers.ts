@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { InputIssue } from '../../src/errors.js';
 import type { KindName } from '../../src/input/kinds.js';
-import { parseInput } from '../../src/input/load.js';
+import { parseInput } from '../../src/input/parse.js';
 import { checkDocument, validateBytes, type FileReport } from '../../src/input/validate.js';
 
 /** The fixed clock of these tests: 21 November 2026, midday UTC. */

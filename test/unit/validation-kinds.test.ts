@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ValidationError } from '../../src/errors.js';
 import { KIND_NAMES, detectKind, kindJsonSchema, type KindName } from '../../src/input/kinds.js';
-import { parseInput } from '../../src/input/load.js';
+import { parseInput } from '../../src/input/parse.js';
 import { validateFiles, validateKind } from '../../src/input/validate.js';
 import { printWarnings } from '../../src/output/report.js';
 import { closestField, knownFieldsAt } from '../../src/schema/issues.js';

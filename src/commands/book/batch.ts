@@ -24,6 +24,7 @@ import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from 
 import { batchProgress, batchResultLine, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
+import { formatCents } from '../../schema/money.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -285,7 +286,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   await csvReport?.finish();
   orders.end((collected) => {
     const { totalCents, ...rest } = summary;
-    return { summary: { ...rest, total: (totalCents / 100).toFixed(2), exit_code: exitCode }, orders: collected };
+    return { summary: { ...rest, total: formatCents(totalCents), exit_code: exitCode }, orders: collected };
   });
   // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
   await printBatchSummary(io, summary, failures);

@@ -25,7 +25,9 @@ import { withChosenCard } from '../common/stored-card.js';
 import type { OrderInputFlags } from '../common/order-input.js';
 import type { PaymentFlags } from '../../booking/payment.js';
 import type { Context } from '../../context.js';
-import { loadDocument, parseInput, readInput } from '../../input/load.js';
+import { loadDocument } from '../../input/load.js';
+import { parseInput } from '../../input/parse.js';
+import { readInput } from '../../input/read.js';
 import { isDocumentList } from '../../input/documents.js';
 import { validateKind } from '../../input/validate.js';
 import { showWarnings } from '../common/input.js';
@@ -45,6 +47,7 @@ import type { ApiClient } from '../../api/client.js';
 import { ApiError, EXIT, ShipbookError, type ExitCode } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { shellCommand } from '../../shell.js';
+import { formatCents } from '../../schema/money.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
@@ -303,7 +306,7 @@ async function settleEarlier(
         : r.action === 'already_booked'
           ? `this document was booked before${when}: order ${r.orderId}, processed${s.trackingNumbers?.length ? `, tracking ${s.trackingNumbers.join(', ')}` : ''}`
           : r.action === 'over_limit'
-            ? `order ${r.orderId} of this document${when} cost ${(r.totalCents / 100).toFixed(2)} AUD and was refused by --max-total ${s.limit ?? '?'} (cancelled); this run's --max-total ${((o.maxTotalCents ?? 0) / 100).toFixed(2)} is still below it`
+            ? `order ${r.orderId} of this document${when} cost ${formatCents(r.totalCents)} AUD and was refused by --max-total ${s.limit ?? '?'} (cancelled); this run's --max-total ${formatCents(o.maxTotalCents ?? 0)} is still below it`
             : `the last booking of this document${when}, order ${r.orderId}, ended failed${s.error ? `: ${s.error.message}` : ''}`;
   if (io.canPrompt && r.action !== 'over_limit' && o.byOther === undefined) {
     io.err(`${paint(io, 'yellow', 'note:')} ${about}\n`);
@@ -323,7 +326,7 @@ async function settleEarlier(
   }
   if (r.action === 'over_limit') {
     throw new LimitRefusedError(r.orderId, r.totalCents, o.maxTotalCents ?? 0, `not booked: ${about}; nothing was sent`, {
-      suggestion: `Run it again with --max-total ${(r.totalCents / 100).toFixed(2)} or more to book it.`,
+      suggestion: `Run it again with --max-total ${formatCents(r.totalCents)} or more to book it.`,
     });
   }
   if (r.action === 'ended') {

@@ -13,7 +13,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { fetchServiceData } from '../../api/services.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { LoadedDocument } from '../../input/load.js';
+import type { LoadedDocument } from '../../input/loaded.js';
 import type { CollectionData } from '../../schema/service-data.js';
 import { formatPath } from '../../schema/issues.js';
 import { isObject } from '../../schema/object.js';

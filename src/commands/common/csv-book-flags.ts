@@ -5,7 +5,7 @@
 import type { BatchInputOptions } from '../../batch/inputs.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { CsvDelimiter } from '../../input/csv.js';
+import type { CsvDelimiter } from '../../input/csv-bytes.js';
 import { loadCsvMapping } from '../../input/csv-map.js';
 import { readAll } from '../../stream.js';
 

@@ -24,6 +24,7 @@ import { claimDocument, claimFreshOccurrence, singleIdentity, type SingleIdentit
 import { printOrder } from '../../output/order.js';
 import { withWarnings } from '../common/warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
+import { formatCents } from '../../schema/money.js';
 
 /** Options of `order create`. */
 interface OrderCreateOptions extends OrderInputFlags {
@@ -149,9 +150,9 @@ async function printEarlier(
       r.orderId,
       r.totalCents,
       o.maxTotalCents ?? 0,
-      `not created: order ${r.orderId} of this document cost ${(r.totalCents / 100).toFixed(2)} AUD and was refused by --max-total (cancelled); nothing was sent`,
+      `not created: order ${r.orderId} of this document cost ${formatCents(r.totalCents)} AUD and was refused by --max-total (cancelled); nothing was sent`,
       {
-        suggestion: `Run it again with --max-total ${(r.totalCents / 100).toFixed(2)} or more to create it.`,
+        suggestion: `Run it again with --max-total ${formatCents(r.totalCents)} or more to create it.`,
       },
     );
   }

@@ -10,7 +10,7 @@ import { parsePackageSpec, parsePlace } from '../../input/flags.js';
 import { loadValidated } from '../common/input.js';
 import { printQuote, sortServices } from '../../output/quote.js';
 import { schemaProblems } from '../../schema/issues.js';
-import { quoteRequest, type QuoteRequest } from '../../schema/quote.js';
+import { quoteRequest, quoteRequestOf, type QuoteRequest } from '../../schema/quote.js';
 import { askQuote, missingQuoteParts, type PartialQuote } from '../../prompts/quote.js';
 import { withWarnings } from '../common/warnings.js';
 import { priceWarnings } from '../../booking/price-check.js';
@@ -65,18 +65,7 @@ function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>): QuoteR
   }
   const from = asked?.from ?? parsePlace('--from', o.from!);
   const to = asked?.to ?? parsePlace('--to', o.to!);
-  const raw = {
-    collection_country: from.country,
-    collection_postcode: from.postcode,
-    collection_city: from.city,
-    delivery_country: to.country,
-    delivery_postcode: to.postcode,
-    delivery_city: to.city,
-    packages: asked?.packages ?? o.packages.map(parsePackageSpec),
-    ...(o.value !== undefined ? { value: o.value } : {}),
-    ...(o.insurance !== undefined ? { insurance: o.insurance } : {}),
-    currency: 'AUD',
-  };
+  const raw = quoteRequestOf({ from, to, packages: asked?.packages ?? o.packages.map(parsePackageSpec), value: o.value, insurance: o.insurance });
   const parsed = quoteRequest.safeParse(raw);
   if (!parsed.success) {
     throw new ValidationError(

@@ -12,6 +12,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { EXIT, ShipbookError, UsageError } from '../../errors.js';
 import { setVariablesCommand } from '../../shell.js';
+import { stateDirectory } from '../../dirs.js';
 import { parseDuration } from '../../input/flags.js';
 import { orderState, shipmentState } from '../../output/state.js';
 
@@ -106,9 +107,9 @@ interface SandboxStatus {
  * @throws ConfigError (exit 4) when the state cannot be read, naming the file and `shipbook sandbox reset`
  */
 async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise<void> {
-  const { openDiskStore, sandboxStateDir, MAX_STORED_ORDERS, SandboxState } = await import('../../sandbox/index.js');
+  const { openDiskStore, MAX_STORED_ORDERS, SandboxState } = await import('../../sandbox/index.js');
   const { builtinStateError } = await import('../../sandbox-builtin.js');
-  const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
+  const dir = o.stateDir ?? stateDirectory(ctx.io.env);
   // The same words for orders and shipments (pending, accepted, processed, failed, cancelled), as in
   // every machine document's `state`; the wire statuses (`new`, `PEN`, `TODO` …) stay in by_status.
   const count = <T extends { status: string }>(values: Iterable<T>, stateOf: (v: T) => string): Counts => {
@@ -181,8 +182,8 @@ async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise
  * @throws UsageError (exit 2) without `--yes` and no terminal, or for a directory that is not a sandbox state
  */
 async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Context): Promise<void> {
-  const { sandboxStateDir, STATE_FILE } = await import('../../sandbox/index.js');
-  const dir = o.stateDir ?? sandboxStateDir(ctx.io.env);
+  const { STATE_FILE } = await import('../../sandbox/index.js');
+  const dir = o.stateDir ?? stateDirectory(ctx.io.env);
   const ours = new Set([STATE_FILE, 'orders', 'shipments', 'cards', 'failures', 'state.lock']);
   // Also what a process killed at the wrong moment leaves: a lock being made or moved aside, a state file being written.
   const isOurs = (name: string) => ours.has(name) || name.startsWith('state.lock.') || (name.startsWith(`${STATE_FILE}.`) && name.endsWith('.tmp'));
@@ -212,7 +213,7 @@ async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Cont
   for (const name of present) rmSync(join(dir, name), { recursive: true, force: true });
   // The built-in sandbox's ledger speaks of orders that no longer exist: it goes with them, so a
   // document booked before the reset is booked again after it. Ledgers of other targets stay.
-  const builtin = dir === sandboxStateDir(ctx.io.env);
+  const builtin = dir === stateDirectory(ctx.io.env);
   const ledger = builtin ? ledgerPath(dir, targetId({}, dir)) : undefined;
   const forgot = ledger !== undefined && existsSync(ledger);
   if (forgot) rmSync(ledger, { force: true });

@@ -7,7 +7,8 @@
 import { quoteServices } from '../../api/quote.js';
 import type { Context } from '../../context.js';
 import { EXIT, ShipbookError, ValidationError } from '../../errors.js';
-import { loadDocument, type LoadedDocument } from '../../input/load.js';
+import { loadDocument } from '../../input/load.js';
+import type { LoadedDocument } from '../../input/loaded.js';
 import { resolveSenders } from '../../input/senders.js';
 import { checkDocument, validateKind } from '../../input/validate.js';
 import { KINDS, detectKind, type DocumentKind, type KindValue } from '../../input/kinds.js';

@@ -1,5 +1,4 @@
 /** The sandbox store: one interface, in memory or on disk (see `types.ts`). */
 export { memoryStore } from './memory.js';
 export { openDiskStore, MAX_STORED_ORDERS, STATE_FILE } from './disk.js';
-export { sandboxStateDir } from './location.js';
 export { StoreBusyError, StoreCorruptError, StoreFullError, type Collection, type SandboxStore } from './types.js';
