@@ -32,8 +32,12 @@ export interface LoadedDocument {
  * Stops reading `file` with one problem (at `position` when known).
  * @throws ValidationError (exit 2), always
  */
-export function failInput(file: string, message: string, position?: Position): never {
-  throw new ValidationError([{ file, path: '', message, severity: 'error', ...position }], `${file}: ${message}`);
+export function failInput(file: string, message: string, position?: Position, suggestion?: string): never {
+  throw new ValidationError(
+    [{ file, path: '', message, severity: 'error', ...position }],
+    `${file}: ${message}`,
+    suggestion === undefined ? {} : { suggestion },
+  );
 }
 
 /**

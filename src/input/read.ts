@@ -3,10 +3,12 @@
  * {@link MAX_INPUT_BYTES}; a missing file, a directory, a device or FIFO, a file too large are
  * refused with a clear problem, before anything is parsed.
  */
-import { close, open, read, stat } from 'node:fs';
+import { close, open, read, readdirSync, stat } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
 import { ValidationError } from '../errors.js';
+import { shellArg } from '../shell.js';
 import { readAll } from '../stream.js';
 import { failInput as fail } from './loaded.js';
 
@@ -27,6 +29,31 @@ const readFile = promisify(read);
 const closeFile = promisify(close);
 
 /**
+ * What to do about a missing file: the help examples name files under `fixtures/`, which an
+ * installed shipbook carries inside itself (`shipbook examples`), not in the user's directory.
+ */
+function missingFileHint(file: string): string {
+  const normal = file.replace(/\\/g, '/').replace(/^\.\//, '');
+  if (normal.startsWith('fixtures/'))
+    return `The help examples' files ship with shipbook: "shipbook examples --copy" writes them under ./fixtures/, "shipbook examples ${shellArg(normal)}" prints this one.`;
+  return `Check the path (it is read from ${process.cwd()}); "shipbook examples" lists example files to start from.`;
+}
+
+/** What to do about a directory given where one file is read: name a file of it, and the commands that take a directory. */
+function directoryHint(dir: string): string {
+  let first: string | undefined;
+  try {
+    first = readdirSync(dir)
+      .filter((n) => /\.(ya?ml|json|ndjson|csv)$/i.test(n))
+      .sort()[0];
+  } catch {
+    first = undefined;
+  }
+  const one = first === undefined ? 'one of its files' : `one of its files, e.g. ${shellArg(join(dir, first))}`;
+  return `Give ${one}. "shipbook validate ${shellArg(dir)}" checks every file in it, and "shipbook book ${shellArg(dir)}" books every order in it.`;
+}
+
+/**
  * Reads the raw bytes of `file` (or standard input for `-`).
  * @throws ValidationError (exit 2) when the file is missing, unreadable, a directory or too large.
  */
@@ -37,7 +64,7 @@ export async function readInput(file: string, stdin?: Readable): Promise<Buffer>
   }
   try {
     const info = await statFile(file);
-    if (info.isDirectory()) fail(file, 'is a directory, not a file');
+    if (info.isDirectory()) fail(file, 'is a directory, not a file', undefined, directoryHint(file));
     // A device (/dev/zero), a FIFO with no writer or a socket would never end, or never start:
     // only regular files are read (standard input is "-").
     if (!info.isFile()) fail(file, 'is not a regular file (a device, FIFO or socket); give a file, or "-" for standard input');
@@ -63,7 +90,7 @@ export async function readInput(file: string, stdin?: Readable): Promise<Buffer>
   } catch (err) {
     if (err instanceof ValidationError) throw err;
     const code = (err as { code?: string }).code;
-    if (code === 'ENOENT') fail(file, 'no such file');
+    if (code === 'ENOENT') fail(file, 'no such file', undefined, missingFileHint(file));
     if (code === 'EACCES' || code === 'EPERM') fail(file, 'permission denied');
     fail(file, `cannot read (${code ?? String(err)})`);
   }

@@ -86,6 +86,39 @@ describe('shipbook examples', () => {
   });
 });
 
+describe('a missing file or a directory where one file is read gets a hint', () => {
+  it('a help example run where its files are not: the hint names shipbook examples, and pasting it makes the example run', async () => {
+    const dir = emptyDir();
+    const r = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--dry-run'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('fixtures/orders/domestic-syd-mel.yaml: no such file');
+    expect(r.stderr).toContain('"shipbook examples --copy" writes them under ./fixtures/');
+    expect((await runCli(['examples', '--copy'], { cwd: dir })).code).toBe(0);
+    const again = await runCli(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--dry-run'], { cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('another missing file: where it was looked for', async () => {
+    const dir = emptyDir();
+    const r = await runCli(['order', 'create', 'my-order.yaml'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('my-order.yaml: no such file');
+    expect(r.stderr).toContain(`Check the path (it is read from ${dir})`);
+  });
+
+  it('a directory given to a command of one file: one of its files is named, and the commands that take a directory', async () => {
+    const dir = emptyDir();
+    await runCli(['examples', '--copy'], { cwd: dir });
+    const r = await runCli(['quote', 'fixtures/quotes/'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('fixtures/quotes/: is a directory, not a file');
+    expect(r.stderr).toContain('Give one of its files, e.g. fixtures/quotes/mel-nyc-imperial.json');
+    // Each command the hint names works as printed.
+    expect((await runCli(['quote', 'fixtures/quotes/mel-nyc-imperial.json', '--json'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['validate', 'fixtures/quotes/'], { cwd: dir })).code).toBe(0);
+  });
+});
+
 describe('older flag spellings: still taken, no longer taught', () => {
   it('book --help shows --wait-timeout, not --timeout; --timeout still works', async () => {
     const help = await runCli(['book', '--help']);
