@@ -61,11 +61,12 @@ import { AUTHORIZATION_REQUIRED, missingKeyError } from './authorization.js';
 import { normaliseBaseUrl, urlUnder, type Query } from './base-url.js';
 import { planRequest, plannedRecord, type PlanCall, type PlannedRequest } from './dry-run.js';
 import type { EndpointName, ResultOf, RetryPolicy } from './endpoints.js';
-import { abortableSleep, AttemptFailure, linkSignals, Pool, sendAttempt, type AttemptAnswer } from './http.js';
+import { AttemptFailure, linkSignals, Pool, sendAttempt, type AttemptAnswer } from './http.js';
 import { deadlineError, interruptedError, mayRetry, tooLargeError, transportError } from './outcome.js';
 import { maskSecret, redactText, redactValue, registerSecret } from './redact.js';
 import { prepareRequest, type AuthSettings, type CallArgs, type PreparedRequest } from './request.js';
 import { SANDBOX_HEADER } from '../schema/announce.js';
+import { realSleep } from '../sleep.js';
 import { Pacer, type PaceEvent, type PaceTicket } from './pacer.js';
 
 export type { PlannedRequest } from './dry-run.js';
@@ -289,7 +290,7 @@ export class ApiClient {
   async #callWithRetries(p: PreparedRequest, options: CallOptions, userSignal: AbortSignal | undefined): Promise<unknown> {
     const policy = options.retry ?? p.endpoint.retry;
     const maxAttempts = Math.max(1, this.#options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
-    const sleep = this.#options.sleep ?? abortableSleep;
+    const sleep = this.#options.sleep ?? realSleep;
     const random = this.#options.random ?? Math.random;
     // One budget for the whole call: every attempt and every wait between two attempts spend it.
     const budget: CallBudget = {

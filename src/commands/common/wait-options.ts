@@ -4,7 +4,7 @@
  * See `src/booking/result.ts` for the routes.
  */
 import type { Command } from 'commander';
-import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings } from '../../booking/result.js';
+import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings } from '../../booking/result/route.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { UsageError } from '../../errors.js';
 import { checkHttpUrl, parseDuration, portNumber } from '../../input/flags.js';

@@ -12,7 +12,7 @@ import { Ledger } from '../../ledger/ledger.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
-import type { WaitSettings } from '../../booking/result.js';
+import type { WaitSettings } from '../../booking/result/route.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
