@@ -10,10 +10,7 @@ describe('one abort listener per run', () => {
     const { signal } = controller;
     const pacer = new Pacer({ ceiling: 1 });
     const held = await pacer.acquire(signal);
-    const waits = [
-      ...Array.from({ length: 800 }, () => realSleep(60_000, signal)),
-      ...Array.from({ length: 200 }, () => pacer.acquire(signal)),
-    ];
+    const waits = [...Array.from({ length: 800 }, () => realSleep(60_000, signal)), ...Array.from({ length: 200 }, () => pacer.acquire(signal))];
     const { signal: linked, unlink } = linkSignals([signal, new AbortController().signal]);
     expect(getEventListeners(signal, 'abort')).toHaveLength(1);
     controller.abort('SIGINT');

@@ -75,7 +75,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
       waitForResult: (orderId, _resumed, signal) => waiter.wait(orderId, signal),
       onEvent: progress.onEvent,
       now: () => ctx.now().getTime(),
-      stop: ctx.signal,
+      stop: { stopping: ctx.signal },
     },
   ).finally(() => {
     // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
