@@ -37,7 +37,7 @@ import { onAbort } from '../sleep.js';
  * - `abort` aborted: requests in flight end too. Absent, only the process's exit does that (the
  *   ledger holds what was sent, so the next run finds out).
  */
-export interface RunStop {
+interface RunStop {
   stopping: AbortSignal;
   abort?: AbortSignal;
 }
