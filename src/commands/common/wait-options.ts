@@ -1,7 +1,7 @@
 /**
  * The flags that say how to wait for the booking result (`book`, and `order accept --wait`):
  * by callback (the default: a receiver on this machine), or by polling with `--poll <interval>`.
- * See `src/booking/result.ts` for the routes.
+ * See `src/booking/result/route.ts` for the routes.
  */
 import type { Command } from 'commander';
 import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings } from '../../booking/result/route.js';

@@ -1,7 +1,7 @@
 /**
  * `shipbook order accept <order-id>`: pay for a pending order (interface document, "Accept order:
  * PUT /orders/{order_id}/accept/"); booking then runs asynchronously. With `--wait` it also waits
- * for the booking result, by callback or by polling (`src/booking/result.ts`), and prints every
+ * for the booking result, by callback or by polling (`src/booking/result/`), and prints every
  * tracking number.
  */
 import { idArgument } from '../common/input.js';
@@ -34,7 +34,7 @@ interface OrderAcceptOptions extends PaymentFlags {
  * Builds the accept request (validated before sending), accepts, and either prints the
  * acknowledgement or (with `wait`) waits for the result and prints the processed order.
  * @throws ApiError (3) when the service refuses (404 unknown, 409 not pending …); with `wait`,
- *   BookingFailedError (6) and WaitTimeoutError (7) as described in `src/booking/result.ts`
+ *   BookingFailedError (6) and WaitTimeoutError (7) as described in `src/booking/result/state.ts`
  */
 async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
