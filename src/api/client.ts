@@ -61,11 +61,12 @@ import { AUTHORIZATION_REQUIRED, missingKeyError } from './authorization.js';
 import { normaliseBaseUrl, urlUnder, type Query } from './base-url.js';
 import { planRequest, plannedRecord, type PlanCall, type PlannedRequest } from './dry-run.js';
 import type { EndpointName, ResultOf, RetryPolicy } from './endpoints.js';
-import { abortableSleep, AttemptFailure, linkSignals, Pool, sendAttempt, type AttemptAnswer } from './http.js';
+import { AttemptFailure, linkSignals, Pool, sendAttempt, type AttemptAnswer } from './http.js';
 import { deadlineError, interruptedError, mayRetry, tooLargeError, transportError } from './outcome.js';
 import { maskSecret, redactText, redactValue, registerSecret } from './redact.js';
 import { prepareRequest, type AuthSettings, type CallArgs, type PreparedRequest } from './request.js';
 import { SANDBOX_HEADER } from '../schema/announce.js';
+import { realSleep } from '../sleep.js';
 import { Pacer, type PaceEvent, type PaceTicket } from './pacer.js';
 
 export type { PlannedRequest } from './dry-run.js';
@@ -191,22 +192,31 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly #options: Readonly<ApiClientOptions>;
   readonly #pool: Pool;
+  /** False for a client made with `withOptions` that shares its parent's pool: the parent closes it. */
+  readonly #ownsPool: boolean;
   readonly #secrets: ReadonlyArray<string | undefined>;
 
-  /** @throws ConfigError when the base URL is malformed or plain http to a remote host. */
-  constructor(options: ApiClientOptions) {
+  /**
+   * `shared.pool`: the connection pool of the client this one is made from (`withOptions` with
+   * the same connection settings), so a client that differs only in its signal opens no connection of its own.
+   * @throws ConfigError when the base URL is malformed or plain http to a remote host.
+   */
+  constructor(options: ApiClientOptions, shared?: { pool: Pool }) {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     // One pacer for the run: every client made from this one with `withOptions` shares it.
     const pacer = options.pacer ?? new Pacer({ ...(options.connections !== undefined ? { ceiling: options.connections } : {}), ratePerSecond: options.rate });
     this.#options = Object.freeze({ ...options, pacer });
-    this.#pool = new Pool(
-      {
-        connections: options.connections,
-        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        responseTimeoutMs: options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
-      },
-      options.dispatcher,
-    );
+    this.#ownsPool = shared === undefined;
+    this.#pool =
+      shared?.pool ??
+      new Pool(
+        {
+          connections: options.connections,
+          connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+          responseTimeoutMs: options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
+        },
+        options.dispatcher,
+      );
     this.#secrets = [options.apiKey];
     registerSecret(options.apiKey);
   }
@@ -215,7 +225,9 @@ export class ApiClient {
   withOptions(options: Partial<ApiClientOptions>): ApiClient {
     // The pace stays the run's: a batch's `connections` becomes the ceiling of the shared pacer.
     if (options.connections !== undefined && options.pacer === undefined) this.#pacer.setCeiling(options.connections);
-    return new ApiClient({ ...this.#options, ...options });
+    // The same connection settings: the same pool, which the client that opened it closes.
+    const samePool = !(['connections', 'connectTimeoutMs', 'responseTimeoutMs', 'dispatcher'] as const).some((k) => k in options);
+    return new ApiClient({ ...this.#options, ...options }, samePool ? { pool: this.#pool } : undefined);
   }
 
   get #pacer(): Pacer {
@@ -235,9 +247,9 @@ export class ApiClient {
     return this.#options.dryRun !== undefined;
   }
 
-  /** Closes idle connections (so a one-shot command exits promptly). */
+  /** Closes idle connections (so a one-shot command exits promptly); a client sharing its parent's pool leaves that to the parent. */
   async close(): Promise<void> {
-    await this.#pool.close();
+    if (this.#ownsPool) await this.#pool.close();
   }
 
   /** The full URL of a path relative to the base URL. */
@@ -289,7 +301,7 @@ export class ApiClient {
   async #callWithRetries(p: PreparedRequest, options: CallOptions, userSignal: AbortSignal | undefined): Promise<unknown> {
     const policy = options.retry ?? p.endpoint.retry;
     const maxAttempts = Math.max(1, this.#options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
-    const sleep = this.#options.sleep ?? abortableSleep;
+    const sleep = this.#options.sleep ?? realSleep;
     const random = this.#options.random ?? Math.random;
     // One budget for the whole call: every attempt and every wait between two attempts spend it.
     const budget: CallBudget = {

@@ -4,7 +4,7 @@
  * written to a socket (undici's diagnostics channels `undici:request:create` and
  * `undici:client:sendHeaders`, published synchronously). What a failure means for the call is
  * decided by the client with `outcome.ts`; here it is only classified ({@link AttemptFailure}).
- * Also the plumbing of the retries: linked signals, an abortable sleep, `Retry-After`.
+ * Also the plumbing of the retries: linked signals, `Retry-After` (the sleep between attempts is src/sleep.ts's).
  */
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -236,23 +236,6 @@ export function linkSignals(signals: AbortSignal[]): { signal: AbortSignal; unli
   }
   const unlisten = signals.map((s) => onAbort(s, () => controller.abort(s.reason)));
   return { signal: controller.signal, unlink: () => unlisten.forEach((u) => u()) };
-}
-
-/** Waits `ms`; rejects with the signal's reason when `signal` aborts first. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    let unlisten: (() => void) | undefined;
-    const timer = setTimeout(() => {
-      unlisten?.();
-      resolve();
-    }, ms);
-    if (signal !== undefined)
-      unlisten = onAbort(signal, () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      });
-  });
 }
 
 /** `Retry-After` as ms: delta seconds or an HTTP date; undefined when absent or malformed. */

@@ -379,7 +379,7 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
       ...(deps.paths ? { paths: deps.paths } : {}),
       ledger: deps.ledger,
       waitForResult: (orderId) => poll(orderId),
-      ...(deps.signal ? { stop: deps.signal } : {}),
+      ...(deps.signal ? { stop: { stopping: deps.signal } } : {}),
       onRequest: () => attempts++,
     });
     if (outcome.status === 'skipped') return skippedResult(base, outcome.resume);

@@ -25,7 +25,7 @@ import { orderWarnings } from './price-check.js';
 import { orderStatusWord } from '../schema/status.js';
 import { STOPPED_BEFORE_NEXT_STEP, stoppedAt, type BookingEventHandler, type BookingProgress } from './progress.js';
 
-/** How the booking result is awaited; returns the processed order (see src/booking/result.ts `ResultWaiter.wait`). */
+/** How the booking result is awaited; returns the processed order (see src/booking/result/state.ts `ResultWaiter.wait`). */
 type WaitForResult = (orderId: string, accepted: OrderResponse) => Promise<OrderResponse>;
 
 /** A document to book, already validated (src/input/validate.ts `validateKind`). */

@@ -12,8 +12,9 @@
  * - **record**: every request that changes something is written to the ledger (and the run's
  *   journal copy) and flushed to disk before it leaves, and every answer after it comes.
  *
- * Cancellation is one AbortSignal (`stop`): once aborted no new step starts; a request already
- * sent finishes within its deadline. It draws nothing and returns data.
+ * Stopping is the engine's too ({@link RunStop}): once the run is stopping no new step starts, a
+ * request that changes something and was already sent finishes within its deadline and its answer
+ * is recorded, and waits end; only the abort ends requests in flight. It draws nothing and returns data.
  */
 import { bookDocument, type BookingDeps, type BookingDocument, type BookingOutcome } from './book.js';
 import { createOrder } from '../api/orders.js';
@@ -25,6 +26,21 @@ import type { EntryState, RunClaim } from '../ledger/journal.js';
 import { BookingErrorReportedError, BookingFailedError, EXIT, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents, formatCents } from '../schema/money.js';
+import { onAbort } from '../sleep.js';
+
+/**
+ * How a run stops, in two degrees; the commands only turn the first and the second Ctrl-C (or
+ * SIGTERM, or a closed stdout) into them:
+ * - `stopping` aborted: no new step starts; a create, combine or accept already sent is given its
+ *   deadline and its answer is recorded (aborting it would leave an order whose creation or
+ *   acceptance is unknown); waits and reads end now;
+ * - `abort` aborted: requests in flight end too. Absent, only the process's exit does that (the
+ *   ledger holds what was sent, so the next run finds out).
+ */
+interface RunStop {
+  stopping: AbortSignal;
+  abort?: AbortSignal;
+}
 
 /**
  * What this run does with a document, from what the ledger says about it (the one resume table):
@@ -154,8 +170,11 @@ interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths
    * (its callback went to that run's receiver: poll). Ends (rejects) once `signal` aborts.
    */
   waitForResult(orderId: string, resumed: boolean, signal: AbortSignal | undefined): Promise<OrderResponse>;
-  /** Once aborted, no new step starts (the first Ctrl-C or SIGTERM, a closed stdout). */
-  stop?: AbortSignal;
+  /**
+   * How the run stops (see {@link RunStop}). `api` may be bound to the stopping signal: the engine
+   * sends what changes something through a copy of it bound to `abort` alone, and waits under `stopping`.
+   */
+  stop?: RunStop;
   /** Receives every step as it happens (must not throw). */
   onEvent?: BookingEventHandler;
   /** Counts the requests that change something (for the report's `attempts`). */
@@ -183,11 +202,17 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
   const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}), ...(item.line !== undefined ? { line: item.line } : {}) };
   const steps = stepRecorder(deps.ledger, record, transientIdsOf(item.doc));
   const onEvent = deps.onEvent ?? (() => {});
+  const stop = deps.stop?.stopping;
+  // Requests that change something are let finish when the run is stopping; the abort ends them.
+  const sending = deps.stop === undefined ? deps.api : deps.api.withOptions({ signal: deps.stop.abort });
+  // Stopping before the order is accepted: said once (an accepted order has nothing left to send).
+  let accepted = resume.action === 'wait';
+  const unlisten = stop === undefined || stop.aborted ? undefined : onAbort(stop, () => accepted || onEvent({ type: 'stopping' }));
   try {
     let outcome: BookingOutcome;
     if (resume.action === 'wait') {
-      if (deps.stop?.aborted) throw stopped({ kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] });
-      const order = await deps.waitForResult(resume.orderId, true, deps.stop).catch((err: unknown) => {
+      if (stop?.aborted) throw stopped({ kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] });
+      const order = await deps.waitForResult(resume.orderId, true, stop).catch((err: unknown) => {
         throw err instanceof ShipbookError
           ? new BookingStoppedError(err, { kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] })
           : err;
@@ -203,7 +228,7 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
       const doc: BookingDocument = resume.action === 'accept' ? { kind: 'pending', orderId: resume.orderId } : item.doc;
       let created: OrderResponse | undefined;
       outcome = await bookDocument(doc, {
-        api: deps.api,
+        api: sending,
         ...(deps.paths ? { paths: deps.paths } : {}),
         ...(deps.now ? { now: deps.now } : {}),
         accept: async (orderId) => {
@@ -211,8 +236,8 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
           return deps.accept(orderId);
         },
         // An order an earlier run may have accepted sent its callback to that run's receiver.
-        waitForResult: (orderId) => deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', deps.stop),
-        ...(deps.stop ? { signal: deps.stop } : {}),
+        waitForResult: (orderId) => deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', stop),
+        ...(stop ? { signal: stop } : {}),
         async beforeRequest(step, progress) {
           // Re-checked before every request that changes something: only the run holding the claim sends.
           if (!deps.ledger.holds(item.id)) throw claimLost(item.id);
@@ -222,6 +247,7 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
         onEvent(e) {
           if (e.type === 'order_created') created = e.order;
           else if (e.type === 'combined') created = e.parent;
+          else if (e.type === 'accepted') accepted = true;
           steps.onEvent(e);
           onEvent(e);
         },
@@ -232,9 +258,10 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
     await deps.ledger.written();
     return { status: 'booked', resumed: resume, ...outcome };
   } catch (err) {
-    if (recordFailure(deps.ledger, record, err, deps.stop)) await deps.ledger.written();
+    if (recordFailure(deps.ledger, record, err, stop)) await deps.ledger.written();
     throw err;
   } finally {
+    unlisten?.();
     // Stopped in a stage that is not final (interrupted, unknown …): the claim is let go, so another
     // run may continue the document (or find it unknown).
     deps.ledger.release(item.id);

@@ -44,8 +44,49 @@ export interface BookingProgress {
 }
 
 /**
+ * What a callback claimed, as data: `word` is the order status word it carried (`processed`,
+ * `accepted` …) or `failed` for an error code; `detail` the service's message worth showing with
+ * it, if any; `success` for a processed claim.
+ */
+export interface CallbackClaim {
+  word: string;
+  detail?: string;
+  success: boolean;
+}
+
+/**
+ * Something a waiter tells while it prepares or waits (src/booking/result/), as data; src/output/
+ * words it (src/output/wait-notice.ts). Durations in milliseconds.
+ */
+export type WaitNotice =
+  /** The result goes to the user's own callback URL: the waiter polls every `pollMs`. */
+  | { kind: 'own_callback'; pollMs: number }
+  /** The service at `serviceOrigin` cannot reach a loopback receiver: the waiter polls every `pollMs`. */
+  | { kind: 'loopback_unreachable'; serviceOrigin: string; pollMs: number }
+  /** The receiver listens on a non-loopback `host`, reachable from the network. */
+  | { kind: 'receiver_on_network'; host: string }
+  /** Where the receiver listens (token masked), and the public URL it is reached through, if any. */
+  | { kind: 'receiver_address'; localUrl: string; publicUrl?: string }
+  /** A poll failed in a way that may pass (`reason`: the error's message); polling goes on. */
+  | { kind: 'poll_failed'; reason: string }
+  /** The receiver refused something on its token path (a summary, or the answer it gave); the wait goes on. */
+  | { kind: 'receiver_problem'; summary?: string; status?: number; method?: string; remote?: string; reason?: string }
+  /** A callback could not be checked with fetch-order-data yet (`reason`); checked again later. */
+  | { kind: 'callback_unconfirmed_yet'; orderId: string; claim: CallbackClaim; reason: string }
+  /** A callback could not be checked with fetch-order-data (`reason`, a refusal); its word is taken. */
+  | { kind: 'callback_unconfirmed'; reason: string }
+  /** A callback's final claim that the service contradicts (`serviceWord`): the service's word is taken. */
+  | { kind: 'callback_overruled'; orderId: string; claim: CallbackClaim; serviceWord: string }
+  /** A callback's final claim while the service still shows `serviceWord`: the wait goes on. */
+  | { kind: 'callback_ahead'; orderId: string; claim: CallbackClaim; serviceWord: string }
+  /** The callback's tracking numbers differ from the service's: the service's are shown. */
+  | { kind: 'tracking_differs'; callback: readonly string[]; service: readonly string[] }
+  /** No callback arrived, but fetch-order-data shows the order processed. */
+  | { kind: 'processed_without_callback'; orderId: string };
+
+/**
  * One step of a booking, in the order it happens. `polled`, `waiting`, `wait_ended`,
- * `callback_ignored`, `warning` and `note` come from the waiters (src/booking/result.ts).
+ * `callback_ignored`, `wait_notice` and `interrupted` come from the waiters (src/booking/result/).
  */
 export type BookingEvent =
   /** A child shipment exists (`NEW`), index 0-based of `count`, with its exact price. */
@@ -56,20 +97,23 @@ export type BookingEvent =
   | { type: 'order_created'; order: OrderResponse }
   /** The order is accepted (`ACC`); the booking runs asynchronously. */
   | { type: 'accepted'; order: OrderResponse }
-  /** Waiting for the booking result began; `text` describes how (route, interval, timeout). */
-  | { type: 'waiting'; orderId: string; route: 'callback' | 'poll'; text: string }
-  /** A poll of fetch-order-data answered; `text` describes the state for a spinner. */
-  | { type: 'polled'; orderId: string; order: OrderResponse; text: string }
+  /** Waiting for the booking result began: by `route`, polling every `pollMs` (poll route), for up to `timeoutMs`. */
+  | { type: 'waiting'; orderId: string; route: 'callback' | 'poll'; timeoutMs: number; pollMs?: number }
+  /** A poll of fetch-order-data answered with `order`. */
+  | { type: 'polled'; orderId: string; order: OrderResponse }
   /** The wait ended (result, failure, timeout or interruption). */
   | { type: 'wait_ended'; orderId: string }
   /** A callback for another order arrived at the receiver and was dropped. */
   | { type: 'callback_ignored'; orderId: string; otherOrderId: string }
   /** The booking result: the processed order with tracking numbers; `elapsedMs` since the booking began. */
   | { type: 'processed'; order: OrderResponse; elapsedMs: number }
-  /** Something worth a `warning:` line; the booking goes on. */
-  | { type: 'warning'; message: string }
-  /** Something worth a dim line (how the result is awaited) or a `note:`; the booking goes on. */
-  | { type: 'note'; message: string; label?: 'note' }
+  /** Something a waiter tells (a warning, a note on how the result is awaited); the booking goes on. */
+  | { type: 'wait_notice'; notice: WaitNotice }
+  /**
+   * The run is stopping (the first Ctrl-C or SIGTERM) before the order was accepted: no new request
+   * is sent, and one already sent is given its deadline to answer.
+   */
+  | { type: 'stopping' }
   /** The wait was interrupted (Ctrl-C, SIGTERM) while the order was accepted and still booking. */
   | { type: 'interrupted'; orderId: string };
 

@@ -15,6 +15,7 @@ import { orderStatusWord } from '../schema/status.js';
 import { shipmentState } from './state.js';
 import { startSpinner, type Spinner } from './spinner.js';
 import { paint } from './style.js';
+import { polledText, waitingText, waitNoticeLines } from './wait-notice.js';
 
 type ErrIO = Pick<IOStreams, 'err' | 'color' | 'stderrIsTTY'>;
 
@@ -100,10 +101,10 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
         return step(orderStatusWord(e.order.status), `order ${e.order.id} accepted; booking runs asynchronously`);
       case 'waiting':
         spinner?.stop();
-        spinner = startSpinner(io as IOStreams, printable(e.text));
+        spinner = startSpinner(io as IOStreams, printable(waitingText(e)));
         return;
       case 'polled':
-        return spinner?.update(printable(e.text));
+        return spinner?.update(printable(polledText(e)));
       case 'wait_ended':
         spinner?.stop();
         spinner = undefined;
@@ -118,10 +119,16 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
         }
         return;
       }
-      case 'warning':
-        return warn(e.message);
-      case 'note':
-        return say(e.label === 'note' ? `${paint(io, 'yellow', 'note:')} ${printable(e.message, 'lines')}` : paint(io, 'dim', printable(e.message, 'lines')));
+      case 'wait_notice':
+        for (const { level, text } of waitNoticeLines(e.notice)) {
+          if (level === 'warning') warn(text);
+          else say(level === 'note' ? `${paint(io, 'yellow', 'note:')} ${printable(text, 'lines')}` : paint(io, 'dim', printable(text, 'lines')));
+        }
+        return;
+      case 'stopping':
+        return io.err(
+          `${paint(io, 'yellow', 'note:')} no new request is sent; a request already sent is given its deadline to answer (Ctrl-C again stops at once)\n`,
+        );
       case 'interrupted':
         if (settled) return; // the command's own error already said it
         return io.err(`${printable(stillRunningNote(e.orderId), 'lines')}\n`);

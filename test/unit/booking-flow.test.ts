@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { bookDocument } from '../../src/booking/book.js';
 import { BookingStoppedError, type BookingEvent, type BookingProgress } from '../../src/booking/progress.js';
-import { prepareResultWaiter } from '../../src/booking/result.js';
+import { prepareResultWaiter } from '../../src/booking/result/route.js';
 import { pollDelay } from '../../src/booking/wait.js';
 import { ApiError } from '../../src/errors.js';
 import { loadDocument } from '../../src/input/load.js';

@@ -2,7 +2,8 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { mergeCallbackOrder, prepareResultWaiter } from '../../src/booking/result.js';
+import { prepareResultWaiter } from '../../src/booking/result/route.js';
+import { mergeCallbackOrder } from '../../src/booking/result/verify.js';
 import { builtinSandboxProfile } from '../../src/config/profile.js';
 import { progressPrinter } from '../../src/output/progress.js';
 import type { IOStreams } from '../../src/io.js';

@@ -212,9 +212,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     );
   }
   // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
-  // The first Ctrl-C or SIGTERM stops new orders but lets requests already sent finish within their
-  // deadline (aborting them would leave orders unknown); a second one ends the process at once.
-  const api = (await ctx.api()).withOptions({ connections: o.concurrency, signal: undefined });
+  // The first Ctrl-C or SIGTERM is the run's stopping: no new order starts, and the booking engine
+  // lets requests already sent finish within their deadline; a second one ends the process at once.
+  const api = (await ctx.api()).withOptions({ connections: o.concurrency });
   ctx.defer(() => api.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
   // A second Ctrl-C ends the process at once: the reports are finished as it exits.

@@ -150,21 +150,11 @@ async function runBook(
   }
   // For the note after an interruption: the file that holds the main shipment.
   Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
-  // The first Ctrl-C or SIGTERM starts no new step but lets a create or accept already sent finish
-  // within its deadline: aborting it would leave an order whose creation or acceptance is unknown.
-  // A second signal stops the process at once (the ledger holds what was sent, so the next run
-  // finds out). Waits and reads still end at the first signal.
-  const sending = api.withOptions({ signal: undefined });
-  ctx.defer(() => sending.close());
-  const onStop = () => {
-    if (progress.progress.stage === 'accepted' || progress.progress.stage === 'processed') return;
-    io.err(`${paint(io, 'yellow', 'note:')} no new request is sent; a request already sent is given its deadline to answer (Ctrl-C again stops at once)\n`);
-  };
-  ctx.signal.addEventListener('abort', onStop, { once: true });
-  ctx.defer(() => ctx.signal.removeEventListener('abort', onStop));
+  // The first Ctrl-C or SIGTERM is the run's stopping (the engine lets a request already sent
+  // finish); a second one exits the process at once (src/main.ts).
   const engine = (from: Resume) =>
     bookEntry({ id: identity.id, file: recordedFile, doc }, from, {
-      api: sending,
+      api,
       ledger,
       paths: profile.paths,
       accept,
@@ -172,7 +162,7 @@ async function runBook(
       // An order an earlier run accepted sent its callback to that run's receiver: wait by polling.
       waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
       now: () => ctx.now().getTime(),
-      stop: ctx.signal,
+      stop: { stopping: ctx.signal },
       onEvent: (e) => progress.onEvent(e),
     });
   let outcome: Awaited<ReturnType<typeof engine>>;

@@ -1,10 +1,10 @@
 /**
  * The flags that say how to wait for the booking result (`book`, and `order accept --wait`):
  * by callback (the default: a receiver on this machine), or by polling with `--poll <interval>`.
- * See `src/booking/result.ts` for the routes.
+ * See `src/booking/result/route.ts` for the routes.
  */
 import { Option, type Command } from 'commander';
-import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings } from '../../booking/result.js';
+import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings } from '../../booking/result/route.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { UsageError } from '../../errors.js';
 import { checkHttpUrl, parseDuration, portNumber } from '../../input/flags.js';

@@ -1,7 +1,7 @@
 /**
  * `shipbook order accept <order-id>`: pay for a pending order (interface document, "Accept order:
  * PUT /orders/{order_id}/accept/"); booking then runs asynchronously. With `--wait` it also waits
- * for the booking result, by callback or by polling (`src/booking/result.ts`), and prints every
+ * for the booking result, by callback or by polling (`src/booking/result/`), and prints every
  * tracking number.
  */
 import { idArgument } from '../common/input.js';
@@ -12,7 +12,7 @@ import { Ledger } from '../../ledger/ledger.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
-import type { WaitSettings } from '../../booking/result.js';
+import type { WaitSettings } from '../../booking/result/route.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
@@ -34,7 +34,7 @@ interface OrderAcceptOptions extends PaymentFlags {
  * Builds the accept request (validated before sending), accepts, and either prints the
  * acknowledgement or (with `wait`) waits for the result and prints the processed order.
  * @throws ApiError (3) when the service refuses (404 unknown, 409 not pending …); with `wait`,
- *   BookingFailedError (6) and WaitTimeoutError (7) as described in `src/booking/result.ts`
+ *   BookingFailedError (6) and WaitTimeoutError (7) as described in `src/booking/result/state.ts`
  */
 async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
@@ -75,7 +75,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
       waitForResult: (orderId, _resumed, signal) => waiter.wait(orderId, signal),
       onEvent: progress.onEvent,
       now: () => ctx.now().getTime(),
-      stop: ctx.signal,
+      stop: { stopping: ctx.signal },
     },
   ).finally(() => {
     // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).

@@ -1,0 +1,202 @@
+/**
+ * The callback waiter: a receiver on this machine (src/booking/receiver.ts) takes the service's
+ * callback, which is checked against fetch-order-data (./verify.ts). While waiting, a slow
+ * fallback poll (every {@link FALLBACK_POLL_MS}, and once more at the deadline) catches a result
+ * whose callback cannot reach us; a fallback poll that the service refuses (e.g. 404: the
+ * profile's fetch-order-data path is wrong) switches the fallback off.
+ */
+import { fetchOrderWithMessage } from '../../api/orders.js';
+import { BookingErrorReportedError, BookingFailedError, UsageError } from '../../errors.js';
+import { orderStatusWord } from '../../schema/status.js';
+import { onAbort } from '../../sleep.js';
+import { maskToken, publicCallbackUrl, startCallbackReceiver, urlHost, type CallbackReceiver, type ReceivedCallback } from '../receiver.js';
+import { bookingEndedError, isTransient, pollBudget, waitTimeoutError } from '../wait.js';
+import { WaitState, waitInterrupted, type Deps, type ResultWaiter } from './state.js';
+import { checkCallback, errorReported } from './verify.js';
+
+/** Where the receiver listens: a host (name or address) and a port (0 = any free port). */
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+/** What the callback waiter takes from the command's flags (src/booking/result/route.ts `WaitSettings`). */
+interface CallbackSettings {
+  timeoutMs: number;
+  callbackUrl?: string;
+  listen?: ListenAddress;
+  fallbackPollMs?: number;
+}
+
+/** While waiting by callback, fetch-order-data is also asked this often (and once at the deadline). */
+const FALLBACK_POLL_MS = 30_000;
+/** After a callback the service does not bear out yet, fetch-order-data is asked this often. */
+const HINTED_POLL_MS = 2_000;
+
+/**
+ * Waits for the callback on a receiver listening on `listen`, with the fallback poll described in
+ * the module documentation; a wait ends when its signal aborts.
+ * @throws UsageError (exit 2) when the receiver cannot listen there
+ */
+export async function callbackWaiter(deps: Deps, settings: CallbackSettings, listen: ListenAddress): Promise<ResultWaiter> {
+  const state = new WaitState(deps);
+  const inbox: ReceivedCallback[] = [];
+  let expected: string | undefined;
+  let wake: (() => void) | undefined;
+  let receiver: CallbackReceiver;
+  const basePath = settings.callbackUrl === undefined ? '' : new URL(settings.callbackUrl).pathname;
+  try {
+    receiver = await startCallbackReceiver({
+      host: listen.host,
+      port: listen.port,
+      basePath,
+      onCallback(cb) {
+        const unnamed = cb.orderId === undefined || cb.orderId === '';
+        // This receiver's token was made for one order: an error callback that names none is its.
+        if (unnamed && cb.body.code >= 200 && cb.body.code < 300) {
+          return { accepted: false, status: 409, message: 'the callback names no order (result.order.id)' };
+        }
+        if (!unnamed && expected !== undefined && cb.orderId !== expected) {
+          return { accepted: false, status: 409, message: `this receiver waits for the result of order ${expected}, not ${cb.orderId}` };
+        }
+        deps.debugLog(`callback received for order ${cb.orderId ?? '(none)'}: code ${cb.body.code}, status ${cb.body.result?.order?.status ?? '(none)'}`);
+        inbox.push(cb);
+        wake?.();
+        return { accepted: true };
+      },
+      onProblem(p) {
+        if (p.onTokenPath && state.waitingFor !== undefined) {
+          const notice =
+            p.summary !== undefined
+              ? { kind: 'receiver_problem' as const, summary: p.summary }
+              : { kind: 'receiver_problem' as const, status: p.status, method: p.method, remote: p.remote, reason: p.reason };
+          return deps.onEvent({ type: 'wait_notice', notice });
+        }
+        deps.debugLog(
+          p.summary !== undefined ? `callback receiver: ${p.summary}` : `callback receiver answered ${p.status} to a ${p.method} from ${p.remote}: ${p.reason}`,
+        );
+      },
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
+    throw new UsageError(`cannot listen on ${urlHost(listen.host)}:${listen.port} for the booking callback (${code})`, {
+      suggestion: 'Choose another address with --listen host:port, or wait by polling with --poll 5s.',
+      cause: err,
+    });
+  }
+  const callbackUrl = publicCallbackUrl(receiver, settings.callbackUrl);
+  const masked = (url: string) => maskToken(url, receiver.token);
+  if (settings.callbackUrl !== undefined || settings.listen !== undefined) {
+    deps.onEvent({
+      type: 'wait_notice',
+      notice: {
+        kind: 'receiver_address',
+        localUrl: masked(receiver.localUrl),
+        ...(settings.callbackUrl !== undefined ? { publicUrl: masked(callbackUrl) } : {}),
+      },
+    });
+  } else {
+    deps.debugLog(`callback receiver on ${masked(receiver.localUrl)}`);
+  }
+  const fallbackMs = settings.fallbackPollMs ?? FALLBACK_POLL_MS;
+
+  /**
+   * The first callback for the awaited order (an error callback that names no order is the
+   * awaited order's); callbacks for other orders (arrived before it was known) are dropped.
+   */
+  const take = (orderId: string): ReceivedCallback | undefined => {
+    while (inbox.length > 0) {
+      const cb = inbox.shift()!;
+      if (cb.orderId === orderId || cb.orderId === undefined || cb.orderId === '') return cb;
+      deps.onEvent({ type: 'callback_ignored', orderId, otherOrderId: cb.orderId ?? '(none)' });
+    }
+    return undefined;
+  };
+
+  return {
+    route: 'callback',
+    callbackUrl,
+    async wait(orderId, callerSignal) {
+      if (callerSignal?.aborted) throw waitInterrupted(orderId);
+      expected = orderId;
+      const started = deps.now();
+      const deadline = started + settings.timeoutMs;
+      let polling = true;
+      let nextPoll = started + fallbackMs;
+      // Set once a callback for this order arrived that the service did not (yet) bear out: from
+      // then on fetch-order-data is asked every HINTED_POLL_MS.
+      let hinted = false;
+      // An error callback that fetch-order-data could not be asked about yet: the next poll decides it.
+      let reported: ReceivedCallback | undefined;
+      const running = state.begin(orderId, { route: 'callback', timeoutMs: settings.timeoutMs }, callerSignal);
+      const { signal } = running;
+      try {
+        for (;;) {
+          if (signal.aborted) throw waitInterrupted(orderId);
+          const cb = take(orderId);
+          if (cb !== undefined) {
+            // A callback is a hint: the service's own answer decides (see checkCallback).
+            const verdict = await checkCallback(deps, orderId, cb, signal).catch((err: unknown) => {
+              throw signal.aborted ? waitInterrupted(orderId) : err;
+            });
+            if (signal.aborted) throw waitInterrupted(orderId);
+            if (verdict.kind === 'done') return verdict.order;
+            reported = verdict.reportedFailure ?? reported;
+            hinted = true;
+            nextPoll = Math.min(nextPoll, deps.now() + HINTED_POLL_MS);
+            continue;
+          }
+          const now = deps.now();
+          if (polling && (now >= nextPoll || now >= deadline)) {
+            try {
+              const { order, message } = await fetchOrderWithMessage(deps.api, orderId, deps.paths, {
+                retry: 'never',
+                timeoutMs: pollBudget(deadline - deps.now()),
+                signal,
+              });
+              const word = orderStatusWord(order.status);
+              if (word === 'processed' && inbox.length === 0) {
+                if (!hinted) deps.onEvent({ type: 'wait_notice', notice: { kind: 'processed_without_callback', orderId } });
+                return order;
+              }
+              if ((word === 'failed' || word === 'cancelled') && inbox.length === 0) throw bookingEndedError(order, message);
+              if (reported !== undefined && word !== 'processed' && inbox.length === 0) throw errorReported(orderId, reported, { status: order.status });
+            } catch (err) {
+              if (signal.aborted) throw waitInterrupted(orderId);
+              if (err instanceof BookingFailedError || err instanceof BookingErrorReportedError) throw err;
+              const why = err instanceof Error ? err.message : String(err);
+              if (!isTransient(err)) {
+                if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: why });
+                polling = false;
+                deps.debugLog(`fallback poll switched off: ${why}`);
+              } else if (reported !== undefined && deps.now() >= deadline) {
+                throw errorReported(orderId, reported, { unreadable: why });
+              }
+            }
+            nextPoll = deps.now() + (hinted ? HINTED_POLL_MS : fallbackMs);
+            if (inbox.length > 0) continue;
+          }
+          if (deps.now() >= deadline) {
+            if (inbox.length > 0) continue;
+            if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: 'no answer before the deadline' });
+            throw waitTimeoutError(orderId, deps.now() - started);
+          }
+          const until = polling ? Math.min(nextPoll, deadline) : deadline;
+          // Sleeps until the next poll or the deadline; a callback arriving, or the signal, ends the sleep.
+          const woken = new AbortController();
+          wake = () => woken.abort();
+          const unlisten = onAbort(signal, () => woken.abort());
+          await deps.sleep(Math.max(0, until - deps.now()), woken.signal).catch(() => {});
+          unlisten();
+          wake = undefined;
+        }
+      } finally {
+        running.end();
+      }
+    },
+    async close() {
+      state.close();
+      await receiver.close();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * How a command learns the booking result after acceptance (interface document, "What the
+ * service does", step 4, and "Events"): by a callback POSTed to a URL given at acceptance
+ * (the default route, ./callback.ts), or by polling fetch-order-data (`--poll <interval>`,
+ * ./poll.ts). A {@link ResultWaiter} is prepared BEFORE acceptance (so its callback URL, if any,
+ * can be sent as `request.callback`) and then waits for one order.
+ *
+ * Callback route: a receiver (src/booking/receiver.ts `startCallbackReceiver`) listens on this machine
+ * (127.0.0.1, a random port, unless `--listen`) at an unguessable path; the URL sent is the
+ * receiver's own, or the public `--callback-url` with `/<token>` appended (tunnel, ingress).
+ *
+ * Polling is chosen instead of a receiver when `--poll` is given, when the user sends their own
+ * callback URL (`--callback`, or `callback` in the payment file), or when the service is not on
+ * this machine and no public `--callback-url` or non-loopback `--listen` is given (it could not
+ * reach a receiver on 127.0.0.1).
+ */
+import { isLoopbackHost } from '../../api/base-url.js';
+import { UsageError } from '../../errors.js';
+import { callbackWaiter, type ListenAddress } from './callback.js';
+import { pollingWaiter } from './poll.js';
+import { withDefaults, type ResultWaiter, type WaiterDeps } from './state.js';
+
+export type { ListenAddress } from './callback.js';
+export type { ResultWaiter } from './state.js';
+
+/** How to wait, from the command's flags. Durations in milliseconds. */
+export interface WaitSettings {
+  /** `callback` (default): a receiver on this machine; `poll`: fetch-order-data every `pollMs` (`--poll`). */
+  route: 'callback' | 'poll';
+  /** Poll interval when polling (from `--poll`, else {@link DEFAULT_POLL_MS}). */
+  pollMs: number;
+  /** Give up after this long (exit 7, the order stays accepted). */
+  timeoutMs: number;
+  /** `--callback-url`: the public URL through which the service reaches the receiver; `/<token>` is appended. */
+  callbackUrl?: string;
+  /** `--listen`: where the receiver binds. Default 127.0.0.1 and a random port (8787 with `--callback-url`). */
+  listen?: ListenAddress;
+  /** Fallback poll interval while waiting by callback. Default 30 s (`FALLBACK_POLL_MS` of ./callback.ts). */
+  fallbackPollMs?: number;
+}
+
+/** Poll interval when polling was not asked for with `--poll` but is the only route. */
+export const DEFAULT_POLL_MS = 2_000;
+/** Port the receiver listens on with `--callback-url` and no `--listen` (what a tunnel forwards to). */
+const TUNNEL_DEFAULT_PORT = 8787;
+
+/** What else shapes the choice of route. */
+interface PrepareOptions {
+  /** The accept request already carries the user's own callback URL (`--callback` or the payment file). */
+  ownCallback?: boolean;
+}
+
+/** True for addresses that mean "every interface". */
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '';
+}
+
+/**
+ * Prepares the waiter the settings ask for (see the module documentation for the choice of route).
+ * @throws UsageError (exit 2) for `--callback-url`/`--listen` together with the user's own callback,
+ *   a wildcard `--listen` without `--callback-url`, or an address the receiver cannot bind
+ */
+export async function prepareResultWaiter(waiterDeps: WaiterDeps, settings: WaitSettings, options: PrepareOptions = {}): Promise<ResultWaiter> {
+  const deps = withDefaults(waiterDeps);
+  const { api } = deps;
+  if (settings.route === 'poll') return pollingWaiter(deps, settings.pollMs, settings.timeoutMs);
+  const tunnel = settings.callbackUrl !== undefined || settings.listen !== undefined;
+  if (options.ownCallback) {
+    if (tunnel) {
+      throw new UsageError(
+        "--callback-url and --listen are for shipbook's own receiver; they cannot go with your own callback URL (--callback, or callback in the payment file)",
+        {
+          suggestion: 'Drop --callback to let shipbook receive the result, or drop --callback-url/--listen to wait by polling.',
+        },
+      );
+    }
+    deps.onEvent({ type: 'wait_notice', notice: { kind: 'own_callback', pollMs: DEFAULT_POLL_MS } });
+    return pollingWaiter(deps, settings.pollMs, settings.timeoutMs);
+  }
+  const listen = settings.listen ?? { host: '127.0.0.1', port: settings.callbackUrl !== undefined ? TUNNEL_DEFAULT_PORT : 0 };
+  if (settings.callbackUrl === undefined && isWildcard(listen.host)) {
+    throw new UsageError(`--listen ${listen.host}:${listen.port} binds every interface, so shipbook cannot tell the service which URL to call`, {
+      suggestion: 'Give the public URL with --callback-url https://…, or listen on one address.',
+    });
+  }
+  const serviceHost = new URL(api.baseUrl).hostname;
+  if (settings.callbackUrl === undefined && isLoopbackHost(listen.host) && !isLoopbackHost(serviceHost)) {
+    deps.onEvent({ type: 'wait_notice', notice: { kind: 'loopback_unreachable', serviceOrigin: new URL(api.baseUrl).origin, pollMs: DEFAULT_POLL_MS } });
+    return pollingWaiter(deps, DEFAULT_POLL_MS, settings.timeoutMs);
+  }
+  if (!isLoopbackHost(listen.host)) deps.onEvent({ type: 'wait_notice', notice: { kind: 'receiver_on_network', host: listen.host } });
+  return callbackWaiter(deps, settings, listen);
+}
