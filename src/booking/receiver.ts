@@ -24,7 +24,6 @@ import { redactText } from '../api/redact.js';
 import { readLimitedBody } from '../http/body.js';
 import { answerMalformed, closeServer, listenOn, sendJson, urlHost } from '../http/server.js';
 
-export { urlHost } from '../http/server.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseCallbackBody, type CallbackBody } from '../schema/envelope.js';
