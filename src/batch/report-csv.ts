@@ -10,16 +10,18 @@
  * prefixed with `'` so that a spreadsheet shows them as text and never runs them as a formula
  * (input cells included); UTF-8 with a byte-order mark, so that spreadsheets read accents right;
  * the delimiter of the (single) CSV input. The file is written to a temporary name and renamed,
- * once the batch is over, so it is never seen half written.
+ * once the batch is over, so it is never seen half written. A process ended at once (a second
+ * Ctrl-C) still writes it as it exits, synchronously, with every result so far
+ * ({@link CsvReportWriter.finishNow}), from the layout of the rows read while the batch ran.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { stringify } from 'csv-stringify/sync';
 import { csvRowsWithOrders } from '../input/csv.js';
-import { csvDelimiterOf, type CsvDelimiter } from '../input/csv-bytes.js';
+import { csvDelimiterOf, csvRowsSync, type CsvDelimiter } from '../input/csv-bytes.js';
 import type { CsvReadOptions } from '../input/csv-groups.js';
 import { formatIssues } from '../input/format.js';
 import { batchFiles, isCsvInput, type BatchInputOptions } from './inputs.js';
@@ -35,9 +37,36 @@ export function isCsvReport(path: string): boolean {
 
 const key = (file: string, line: number) => `${line}\u0000${file}`;
 
+/** What the report is written from: the CSV sources, their joined header, the delimiter, the reading options. */
+interface ReportPlan {
+  sources: Array<{ file: string; bytes?: Buffer }>;
+  headers: string[];
+  delimiter: CsvDelimiter;
+  /** One CSV input and nothing else: its own columns, no `file` and `row`. */
+  single: boolean;
+  csvOptions: CsvReadOptions;
+}
+
+/** Where each row of a source belongs, by its spreadsheet row number: its order's first row and its shipment's place. */
+interface RowLayout {
+  /** The source's own delimiter (the report's may differ when several inputs are joined). */
+  delimiter: CsvDelimiter;
+  header: string[];
+  orderRowOf: number[];
+  shipmentOf: number[];
+}
+
 /** Keeps the batch's results and writes them beside the input rows when the batch is over. */
 export class CsvReportWriter {
   private readonly results = new Map<string, BatchResult>();
+  /** The plan, once made (see {@link plan}). */
+  private planned: Promise<ReportPlan> | undefined;
+  /** The rows' layout of each source, by file, once {@link prepare} has read them all. */
+  private layouts: Map<string, RowLayout> | undefined;
+  /** The plan, once {@link prepare} has read every source (what {@link finishNow} writes with). */
+  private prepared: ReportPlan | undefined;
+  /** Set when the file was written (by {@link finish} or {@link finishNow}). */
+  private finished = false;
 
   /**
    * @param path the report file (`.tsv`: tab-delimited)
@@ -63,98 +92,209 @@ export class CsvReportWriter {
     this.results.set(key(result.file, result.line), result);
   }
 
+  /** The sources, the joined header and the delimiter, read once. */
+  private plan(): Promise<ReportPlan> {
+    this.planned ??= (async () => {
+      const files = (await batchFiles(this.inputs.filter((p) => p !== '-'))).filter((f) => f.problem === undefined).map((f) => f.file);
+      const csvFiles = files.filter((f) => isCsvInput(f, this.reading));
+      const sources = [
+        ...csvFiles.map((file) => ({ file })),
+        ...(this.inputs.includes('-') && this.reading.stdin ? [{ file: '-', bytes: await this.reading.stdin() }] : []),
+      ];
+      const csvOptions: CsvReadOptions = {
+        ...this.reading.csv,
+        ...(this.reading.format === 'tsv' && !this.reading.csv?.delimiter ? { delimiter: '\t' as const } : {}),
+      };
+      const single = sources.length === 1 && files.length === csvFiles.length;
+      // The headers of every CSV input, joined (a single input keeps its own, unchanged).
+      const headers: string[] = [];
+      let delimiter: CsvDelimiter = /\.tsv$/i.test(this.path) ? '\t' : ',';
+      for (const source of sources) {
+        for await (const e of csvRowsWithOrders(source, csvOptions)) {
+          if ('header' in e) for (const h of e.header) if (!headers.includes(h)) headers.push(h);
+          break;
+        }
+      }
+      if (single && !/\.tsv$/i.test(this.path)) delimiter = await csvDelimiterOf(sources[0]!, csvOptions);
+      return { sources, headers, delimiter, single, csvOptions };
+    })();
+    return this.planned;
+  }
+
+  /**
+   * Reads, while the batch runs, where each input row belongs (its order and shipment: two numbers
+   * a row, no cells kept), so that {@link finishNow} can write the report at once if the process
+   * is ended. Never throws: a source that cannot be read leaves the report to {@link finish}.
+   */
+  async prepare(): Promise<void> {
+    try {
+      const plan = await this.plan();
+      const layouts = new Map<string, RowLayout>();
+      for (const source of plan.sources) {
+        const layout: RowLayout = { delimiter: await csvDelimiterOf(source, plan.csvOptions), header: [], orderRowOf: [], shipmentOf: [] };
+        for await (const e of csvRowsWithOrders(source, plan.csvOptions)) {
+          if ('header' in e) layout.header = e.header;
+          else {
+            layout.orderRowOf[e.row] = e.orderRow;
+            layout.shipmentOf[e.row] = e.shipment;
+          }
+        }
+        layouts.set(source.file, layout);
+      }
+      this.layouts = layouts;
+      this.prepared = plan;
+    } catch {
+      this.layouts = undefined;
+    }
+  }
+
+  /** The cells of one input row with its order's results appended. */
+  private inputRow(
+    plan: ReportPlan,
+    file: string,
+    header: readonly string[],
+    e: { row: number; cells: readonly string[]; orderRow: number; shipment: number },
+    done: Set<string>,
+    dryRun: boolean,
+  ): string[] {
+    const r = this.results.get(key(file, e.orderRow));
+    if (r) done.add(key(file, e.orderRow));
+    const cells = plan.headers.map((h) => {
+      const i = header.indexOf(h);
+      return i < 0 ? '' : (e.cells[i] ?? '');
+    });
+    const first = e.row === e.orderRow;
+    const rowIssues = (r?.issues ?? []).filter((i) => i.line === e.row || (first && (i.line === undefined || i.line < e.orderRow)));
+    const error = r?.error?.message ?? (rowIssues.length > 0 ? formatIssues(rowIssues) : r?.status === 'invalid' && first ? 'invalid' : '');
+    const rowWarnings = (r?.warnings ?? []).filter((i) => i.line === e.row || (first && (i.line === undefined || i.line < e.orderRow)));
+    return [
+      ...(plan.single ? [] : [file, String(e.row)]),
+      ...cells,
+      r?.status ?? (dryRun ? 'valid' : ''),
+      r?.order_id ?? '',
+      // The row's own shipment; when the result does not say which is whose, every one of them.
+      r?.shipment_ids?.[e.shipment] ?? (r?.shipment_ids ?? []).join(' '),
+      r?.tracking_numbers?.[e.shipment] ?? '',
+      first ? this.decimal(plan, r?.total) : '',
+      error,
+      rowWarnings.length > 0 ? formatIssues(rowWarnings) : '',
+    ];
+  }
+
+  /** The rows of orders from the other inputs (and of problems that belong to no CSV row, such as a bad header). */
+  private otherRows(plan: ReportPlan, done: Set<string>): string[][] {
+    const rows: string[][] = [];
+    for (const [k, r] of this.results) {
+      if (done.has(k)) continue;
+      rows.push([
+        ...(plan.single ? [] : [r.file, String(r.line)]),
+        ...plan.headers.map(() => ''),
+        r.status,
+        r.order_id ?? '',
+        (r.shipment_ids ?? []).join(' '),
+        (r.tracking_numbers ?? []).join(' '),
+        this.decimal(plan, r.total),
+        r.error?.message ?? (r.issues ? formatIssues(r.issues) : ''),
+        r.warnings ? formatIssues(r.warnings) : '',
+      ]);
+    }
+    return rows;
+  }
+
+  private decimal(plan: ReportPlan, total: string | undefined): string {
+    return total !== undefined && plan.csvOptions.decimalComma ? total.replace('.', ',') : (total ?? '');
+  }
+
+  private line(plan: ReportPlan, cells: readonly string[]): string {
+    return stringify([cells], { delimiter: plan.delimiter, escape_formulas: true, quoted_match: /[\r\n]/ });
+  }
+
+  private headerRow(plan: ReportPlan): string[] {
+    return [...(plan.single ? [] : ['file', 'row']), ...plan.headers, ...RESULT_COLUMNS];
+  }
+
   /**
    * Writes the report: every CSV input row with its order's results, then a row per order of the
    * other inputs. After a dry run (`dryRun`), whose results are the invalid orders only, every
    * other row is `valid`.
    */
   async finish(options: { dryRun?: boolean } = {}): Promise<void> {
-    const files = (await batchFiles(this.inputs.filter((p) => p !== '-'))).filter((f) => f.problem === undefined).map((f) => f.file);
-    const csvFiles = files.filter((f) => isCsvInput(f, this.reading));
-    const sources = [
-      ...csvFiles.map((file) => ({ file })),
-      ...(this.inputs.includes('-') && this.reading.stdin ? [{ file: '-', bytes: await this.reading.stdin() }] : []),
-    ];
-    const csvOptions: CsvReadOptions = {
-      ...this.reading.csv,
-      ...(this.reading.format === 'tsv' && !this.reading.csv?.delimiter ? { delimiter: '\t' as const } : {}),
-    };
-    const single = sources.length === 1 && files.length === csvFiles.length;
-    // The headers of every CSV input, joined (a single input keeps its own, unchanged).
-    const headers: string[] = [];
-    let delimiter: CsvDelimiter = /\.tsv$/i.test(this.path) ? '\t' : ',';
-    for (const source of sources) {
-      for await (const e of csvRowsWithOrders(source, csvOptions)) {
-        if ('header' in e) for (const h of e.header) if (!headers.includes(h)) headers.push(h);
-        break;
-      }
-    }
-    if (single && !/\.tsv$/i.test(this.path)) {
-      delimiter = await csvDelimiterOf(sources[0]!, csvOptions);
-    }
-    const decimal = (total: string | undefined) => (total !== undefined && csvOptions.decimalComma ? total.replace('.', ',') : (total ?? ''));
+    const plan = await this.plan();
     const tmp = `${this.path}.${process.pid}.tmp`;
     const out = createWriteStream(tmp, { encoding: 'utf8' });
     const write = async (cells: readonly string[]) => {
-      if (!out.write(stringify([cells], { delimiter, escape_formulas: true, quoted_match: /[\r\n]/ }))) await once(out, 'drain');
+      if (!out.write(this.line(plan, cells))) await once(out, 'drain');
     };
     try {
       out.write('\uFEFF');
-      await write([...(single ? [] : ['file', 'row']), ...headers, ...RESULT_COLUMNS]);
+      await write(this.headerRow(plan));
       const done = new Set<string>();
-      for (const source of sources) {
+      for (const source of plan.sources) {
         let header: string[] = [];
-        for await (const e of csvRowsWithOrders(source, csvOptions)) {
+        for await (const e of csvRowsWithOrders(source, plan.csvOptions)) {
           if ('header' in e) {
             header = e.header;
             continue;
           }
-          const r = this.results.get(key(source.file, e.orderRow));
-          if (r) done.add(key(source.file, e.orderRow));
-          const cells = headers.map((h) => {
-            const i = header.indexOf(h);
-            return i < 0 ? '' : (e.cells[i] ?? '');
-          });
-          const first = e.row === e.orderRow;
-          const rowIssues = (r?.issues ?? []).filter((i) => i.line === e.row || (first && (i.line === undefined || i.line < e.orderRow)));
-          const error = r?.error?.message ?? (rowIssues.length > 0 ? formatIssues(rowIssues) : r?.status === 'invalid' && first ? 'invalid' : '');
-          const rowWarnings = (r?.warnings ?? []).filter((i) => i.line === e.row || (first && (i.line === undefined || i.line < e.orderRow)));
-          await write([
-            ...(single ? [] : [source.file, String(e.row)]),
-            ...cells,
-            r?.status ?? (options.dryRun ? 'valid' : ''),
-            r?.order_id ?? '',
-            // The row's own shipment; when the result does not say which is whose, every one of them.
-            r?.shipment_ids?.[e.shipment] ?? (r?.shipment_ids ?? []).join(' '),
-            r?.tracking_numbers?.[e.shipment] ?? '',
-            first ? decimal(r?.total) : '',
-            error,
-            rowWarnings.length > 0 ? formatIssues(rowWarnings) : '',
-          ]);
+          await write(this.inputRow(plan, source.file, header, e, done, options.dryRun === true));
         }
       }
-      // Orders from the other inputs (and problems that belong to no CSV row, such as a bad header).
-      for (const [k, r] of this.results) {
-        if (done.has(k)) continue;
-        await write([
-          ...(single ? [] : [r.file, String(r.line)]),
-          ...headers.map(() => ''),
-          r.status,
-          r.order_id ?? '',
-          (r.shipment_ids ?? []).join(' '),
-          (r.tracking_numbers ?? []).join(' '),
-          decimal(r.total),
-          r.error?.message ?? (r.issues ? formatIssues(r.issues) : ''),
-          r.warnings ? formatIssues(r.warnings) : '',
-        ]);
-      }
+      for (const cells of this.otherRows(plan, done)) await write(cells);
       out.end();
       await once(out, 'finish');
+      if (this.finished) {
+        // finishNow wrote it meanwhile, as the process was ending.
+        await rm(tmp, { force: true });
+        return;
+      }
       await rename(tmp, this.path);
+      this.finished = true;
     } catch (err) {
       out.destroy();
       await rm(tmp, { force: true });
       throw err;
+    }
+  }
+
+  /**
+   * Writes the report at once (synchronously) with every result so far, for a process that ends
+   * before the batch could finish (a second Ctrl-C or SIGTERM): the input rows of orders not
+   * reached are left without a status, as after an interruption. Needs the rows' layout, read by
+   * {@link prepare} while the batch ran; without it (the process ended within the first moments),
+   * only the rows of the results are written. Nothing when the report was written already.
+   * @throws the file system's error when the report cannot be written
+   */
+  finishNow(): void {
+    if (this.finished) return;
+    this.finished = true;
+    const plan: ReportPlan = this.prepared ?? { sources: [], headers: [], delimiter: /\.tsv$/i.test(this.path) ? '\t' : ',', single: false, csvOptions: {} };
+    const lines: string[] = ['\uFEFF', this.line(plan, this.headerRow(plan))];
+    const done = new Set<string>();
+    if (this.layouts !== undefined) {
+      for (const source of plan.sources) {
+        const layout = this.layouts.get(source.file);
+        if (layout === undefined) continue;
+        const bytes = source.bytes ?? readFileSync(source.file);
+        for (const row of csvRowsSync(bytes, layout.delimiter)) {
+          const orderRow = layout.orderRowOf[row.row];
+          if (orderRow === undefined) continue;
+          lines.push(
+            this.line(plan, this.inputRow(plan, source.file, layout.header, { ...row, orderRow, shipment: layout.shipmentOf[row.row] ?? 0 }, done, false)),
+          );
+        }
+      }
+    }
+    for (const cells of this.otherRows(plan, done)) lines.push(this.line(plan, cells));
+    const tmp = `${this.path}.${process.pid}.now.tmp`;
+    try {
+      writeFileSync(tmp, lines.join(''));
+      renameSync(tmp, this.path);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    } finally {
+      // What finish() had begun to write, should the process end while it did.
+      rmSync(`${this.path}.${process.pid}.tmp`, { force: true });
     }
   }
 }

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
 import { firstInvalidUtf8 } from './utf8.js';
 
 /** A cell delimiter: comma, semicolon or tab. */
@@ -188,4 +189,28 @@ export async function* csvRows(source: CsvSource, delimiter: CsvDelimiter): Asyn
   } finally {
     input.destroy();
   }
+}
+
+/**
+ * Every row of bytes already read, header first, at once (csv-parse's synchronous parser, with the
+ * options of {@link csvRows}, so the rows and their numbers are the same): for a process that must
+ * write a report before it exits and cannot wait for a stream. Rows whose cells are all empty are
+ * skipped.
+ * @throws CsvError for bytes that are not CSV
+ */
+export function csvRowsSync(bytes: Buffer, delimiter: CsvDelimiter): CsvRow[] {
+  const text = isUtf16le(bytes) ? new TextDecoder('utf-16le').decode(bytes.subarray(0, bytes.length - (bytes.length % 2))) : bytes.toString('utf8');
+  const records = parseSync(text, {
+    bom: true,
+    delimiter,
+    relax_column_count: true,
+    relax_quotes: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    skip_records_with_error: false,
+  }) as string[][];
+  const rows: CsvRow[] = [];
+  records.forEach((cells, i) => {
+    if (!cells.every((c) => c.trim() === '')) rows.push({ row: i + 1, cells });
+  });
+  return rows;
 }

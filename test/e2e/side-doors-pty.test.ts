@@ -3,7 +3,7 @@
  * wizard-pty.test.ts): a saved file that must be known as booked, a change at the summary abandoned
  * with Ctrl-C, and a declined card answered in the same run.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -273,5 +273,34 @@ describe.skipIf(!hasTmux)('a batch stopped at once by a second Ctrl-C', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(xml.match(/<testcase /g)).toHaveLength(written.orders.length);
     expect(xml).toContain(`tests="${written.orders.length}"`);
+  }, 120_000);
+
+  it('leaves the CSV report with every input row, and the results so far beside them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shipbook-twice-csv-'));
+    const [header, ...rows] = readFileSync(join(ROOT, 'fixtures/csv/orders.csv'), 'utf8').trim().split('\n');
+    const first = rows.filter((r) => r.startsWith('SO-10482,'));
+    const n = 40;
+    const body = Array.from({ length: n }, (_, i) => first.map((r) => r.replaceAll('SO-10482', `TWICE-${i}`))).flat();
+    writeFileSync(join(dir, 'orders.csv'), `${[header, ...body].join('\n')}\n`);
+    const report = join(dir, 'results.csv');
+    const env = { HOME: dir, XDG_CONFIG_HOME: dir, SHIPBOOK_STATE_DIR: dir, SHIPBOOK_SANDBOX_DELAY_MS: '3000' };
+    const t = Terminal.start(['book', join(dir, 'orders.csv'), '--journal', join(dir, 'journal.ndjson'), '--report', report, '--concurrency', '2'], env);
+    t.keepAfterExit();
+    await t.waitFor(/booked +\S*orders\.csv:\d+/, 60_000);
+    t.keys('C-c');
+    t.keys('C-c');
+    const { code, screen } = await t.exit();
+    expect(code, screen).toBe(130);
+    const lines = readFileSync(report, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
+    // The header and every input row, row for row.
+    expect(lines.length).toBe(1 + body.length);
+    expect(lines[0]).toContain('status,order_id,shipment_id,tracking_number,total_aud');
+    // The orders booked before the stop carry their order id and tracking number.
+    const booked = lines.filter((l) => /,booked,ORD-\w+,/.test(l));
+    expect(booked.length).toBeGreaterThan(0);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   }, 120_000);
 });

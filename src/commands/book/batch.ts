@@ -217,7 +217,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const api = (await ctx.api()).withOptions({ connections: o.concurrency });
   ctx.defer(() => api.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
-  // A second Ctrl-C ends the process at once: the reports are finished as it exits.
+  // A second Ctrl-C ends the process at once: the reports are finished as it exits. The CSV report
+  // reads where each input row belongs while the batch runs, so it can be written then too.
+  void csvReport?.prepare();
   const stoppedAtOnce = () => {
     try {
       reports.finishNow();
@@ -225,6 +227,14 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       // The disk refused them: the journal still says where every order stands.
     }
   };
+  const csvStoppedAtOnce = () => {
+    try {
+      csvReport?.finishNow();
+    } catch {
+      // As above.
+    }
+  };
+  if (csvReport) process.once('exit', csvStoppedAtOnce);
   process.once('exit', stoppedAtOnce);
   const progress = batchProgress(io, ctx.output.choice, check.valid + (o.skipInvalid ? check.invalid.length : 0));
   // Without a progress line on stderr, the lines of the orders are written once per turn.
@@ -283,7 +293,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const exitCode = batchExitCode(summary, reason);
   process.off('exit', stoppedAtOnce);
   await reports.finish(summary);
+  // A second Ctrl-C while the CSV report is written still writes it as the process exits.
   await csvReport?.finish();
+  process.off('exit', csvStoppedAtOnce);
   orders.end((collected) => {
     const { totalCents, ...rest } = summary;
     return { summary: { ...rest, total: formatCents(totalCents), exit_code: exitCode }, orders: collected };
