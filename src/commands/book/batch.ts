@@ -11,8 +11,10 @@ import { dirname, resolve } from 'node:path';
 import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
 import type { BatchInputOptions } from '../../batch/inputs.js';
 import { checkBatch, emptySummary, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
-import { LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../../ledger/journal.js';
-import { Ledger, defaultJournalPath, peekLedger } from '../../ledger/ledger.js';
+import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
+import { journalTarget } from '../../ledger/read.js';
+import { LEGACY_JOURNAL } from '../../ledger/records.js';
+import { defaultJournalPath, peekLedger } from '../../ledger/ledger.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { parseShard, type Shard } from '../../ledger/identity.js';
@@ -24,6 +26,8 @@ import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from 
 import { batchProgress, batchResultLine, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
+import { openLedger } from '../../ledger/open.js';
+import type { LedgerStore } from '../../ledger/store.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -180,9 +184,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     ...(o.journal !== undefined ? ['--journal', o.journal] : []),
     ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
   );
-  let ledger: Ledger;
+  let ledger: LedgerStore;
   try {
-    ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: true }, command });
+    ledger = await openLedger({ stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: true }, command });
   } catch (err) {
     if (err instanceof JournalLockedError) {
       throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, {
@@ -291,7 +295,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   await printBatchSummary(io, summary, failures);
   if (exitCode === EXIT.OK) return;
   // The command to run comes last, alone at the end of its line, so that pasting that line runs it.
-  const journalNote = `Journal: ${journalPath}; ledger: ${ledger.path}.`;
+  const journalNote = `Journal: ${journalPath}; ledger: ${ledger.location}.`;
   const pending = exitCode === EXIT.WAIT_TIMEOUT;
   const [message, next] = pending
     ? [
