@@ -135,7 +135,7 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<v
       services = (await checkCredentials(client)).services;
     } catch (err) {
       io.err(`The credentials were not stored.\n`);
-      if (err instanceof ApiError && err.exitCode === 4) {
+      if (err instanceof ApiError && err.kind === 'auth') {
         throw new ConfigError(`the service refused the API key (${err.message})`, {
           suggestion: `Check the key and the base URL, then run "shipbook${ctx.globals.profile ? ` --profile ${name}` : ''} auth login" again.`,
           cause: err,
