@@ -8,6 +8,8 @@
  * `suggestion`: the next thing the user can do.
  */
 
+import { shellCommand } from './shell.js';
+
 /**
  * Exit codes, documented in docs/exit-codes.md. Only {@link exitCodeOf} picks one, and only
  * `src/main.ts` exits.
@@ -250,7 +252,7 @@ export class ApiError extends ShipbookError {
     const auth = args.status === 401 || args.status === 403 || args.envelopeCode === 401 || args.envelopeCode === 403;
     // 507: the service cannot store anything (its disk is full); a batch stops on it.
     super(auth ? 'unauthorized' : args.status === 507 ? 'insufficient_storage' : 'api_error', args.message, auth ? 'auth' : 'api', {
-      suggestion: args.suggestion ?? (auth ? 'Check the API key: run "shipbook auth status", or set SHIPBOOK_API_KEY.' : undefined),
+      suggestion: args.suggestion ?? (auth ? `Check the API key: run "${shellCommand('auth', 'status')}", or set SHIPBOOK_API_KEY.` : undefined),
     });
     this.status = args.status;
     this.envelopeCode = args.envelopeCode;
