@@ -67,7 +67,7 @@ export interface ResultWaiter {
 
 /** The wait was interrupted (Ctrl-C, SIGTERM): the order is accepted and its booking goes on (exit 130). */
 export function waitInterrupted(orderId: string): ShipbookError {
-  return new ShipbookError('interrupted', `stopped waiting: ${stillRunningNote(orderId)}`, EXIT.INTERRUPTED);
+  return new ShipbookError('interrupted', `stopped waiting: ${stillRunningNote(orderId)}`, 'interrupted');
 }
 
 /**

@@ -6,20 +6,19 @@
  */
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
-import { contentHash } from '../../ledger/identity.js';
+import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
 import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
-import type { RunClaim } from '../../ledger/journal.js';
-import { claimDocument, singleIdentity, type SingleIdentity } from '../common/claim.js';
+import type { RunClaim } from '../../ledger/records.js';
+import { claimDocument } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
-import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../../ledger/ledger.js';
+import { DEFAULT_JOURNAL_PATTERN, peekLedger } from '../../ledger/ledger.js';
 import { plannedWords, resolveCommand } from '../../output/ledger.js';
 import { plannedAction } from '../../batch/runner.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
 import type { BookingDocument } from '../../booking/book.js';
 import { planBooking } from '../../booking/plan.js';
-import { DryRunHalt } from '../../errors.js';
+import { DryRunHalt, exitCodeOf, kindOfExitCode, LimitRefusedError, UsageError, ApiError, ShipbookError } from '../../errors.js';
 import { BookingStoppedError } from '../../booking/progress.js';
-import { LimitRefusedError, UsageError } from '../../errors.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
 import { withChosenCard } from '../common/stored-card.js';
 import type { OrderInputFlags } from '../common/order-input.js';
@@ -44,10 +43,11 @@ import { registerSecret } from '../../api/redact.js';
 import { askNewCard } from '../../prompts/payment.js';
 import { paymentRequest, type PaymentRequest } from '../../schema/payment.js';
 import type { ApiClient } from '../../api/client.js';
-import { ApiError, EXIT, ShipbookError, type ExitCode } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { shellCommand } from '../../shell.js';
 import { formatCents } from '../../schema/money.js';
+import { openLedger } from '../../ledger/open.js';
+import type { LedgerStore } from '../../ledger/store.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
@@ -111,10 +111,7 @@ async function runBook(
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
     // What the ledger says decides what a real run would do with this document (the engine's table).
     const get = peekLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
-    const hash = contentHash(identityData);
-    let n = 1;
-    while ((get(`${hash}-${n + 1}`)?.records ?? 0) > 0) n++;
-    const known = get(`${hash}-${n}`);
+    const known = get(identityOf({ get }, identityData).id);
     const plan = plannedAction(resumeFrom(known, { maxTotalCents: input?.maxTotalCents }));
     if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);
     throw new DryRunHalt('dry run: nothing was sent', ctx.planned[0]);
@@ -122,9 +119,9 @@ async function runBook(
   // The ledger of the target: a document booked before (by a single book, a batch or a shard) is
   // not booked again without a word.
   const target = await ctx.targetId();
-  const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])) });
+  const ledger = await openLedger({ stateDir: ctx.stateDir(), target, command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])) });
   ctx.defer(() => ledger.close());
-  const identity = singleIdentity(ledger, identityData, o.again === true);
+  const identity = identityOf(ledger, identityData, { again: o.again === true });
   const profile = await ctx.profile();
   // The claim: this run takes the document in the ledger before anything is sent; another run
   // booking it right now (another terminal, a batch) is waited for, and its outcome decides.
@@ -144,7 +141,7 @@ async function runBook(
     if (claimed.kind !== 'go') {
       // Booked again on request (a new occurrence): claimed as such.
       claimed = await claimDocument(ledger, identity.id, { again: true, timeoutMs: o.wait.timeoutMs }, ctx);
-      if (claimed.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', EXIT.LOCK_LOST);
+      if (claimed.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
       resume = claimed.resume;
     }
   }
@@ -177,7 +174,7 @@ async function runBook(
         if (next === undefined) throw err;
         // The declined accept ended this run's claim: it takes the document again before the next accept.
         const again = await claimDocument(ledger, identity.id, { maxTotalCents: input?.maxTotalCents, timeoutMs: o.wait.timeoutMs }, ctx);
-        if (again.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', EXIT.LOCK_LOST);
+        if (again.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
         from = again.resume;
       }
     }
@@ -211,7 +208,7 @@ async function runBook(
  * @returns how to go on (accept the order again), or undefined when `err` is not a decline or there is no terminal
  * @throws ShipbookError `cancelled` (exit 3) when the person cancels the order
  */
-async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, ledger: Ledger, id: string, ctx: Context): Promise<Resume | undefined> {
+async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, ledger: LedgerStore, id: string, ctx: Context): Promise<Resume | undefined> {
   const { io } = ctx;
   const detail = err instanceof BookingStoppedError ? err.cause : err;
   if (!io.canPrompt || !(detail instanceof ApiError) || detail.status !== 402) return undefined;
@@ -237,10 +234,10 @@ async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, l
       id,
       event: 'failed',
       created: true,
-      error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: EXIT.API },
+      error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: exitCodeOf('api') },
     });
     await ledger.written();
-    throw new ShipbookError('cancelled', `not booked: the card was declined and order ${orderId} was cancelled; nothing was paid`, EXIT.API, {
+    throw new ShipbookError('cancelled', `not booked: the card was declined and order ${orderId} was cancelled; nothing was paid`, 'api', {
       suggestion: 'Book the same order again when you have a card that is accepted, or pay by the credit account.',
     });
   }
@@ -270,8 +267,8 @@ function againCommand(file: string | undefined): string {
  *   (the recorded exit code, 6 by default); LimitRefusedError (exit 9) when the limit still refuses it
  */
 async function settleEarlier(
-  ledger: Ledger,
-  identity: SingleIdentity,
+  ledger: LedgerStore,
+  identity: DocumentIdentity,
   r: Resume,
   doc: BookingDocument,
   o: { file: string | undefined; maxTotalCents: number | undefined; paths: OrderPaths; byOther: RunClaim | undefined },
@@ -306,9 +303,9 @@ async function settleEarlier(
       return { action: 'book' };
     }
   }
-  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.path} (identity ${identity.id}).`;
+  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
   if (r.action === 'unknown' || r.action === 'combine') {
-    throw new ShipbookError('booking_unknown', `not booked: ${about}`, EXIT.NETWORK, {
+    throw new ShipbookError('booking_unknown', `not booked: ${about}`, 'network', {
       suggestion:
         `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${resolveCommand(identity.id, undefined, ['--order', 'ORD-…'])}" or "--not-created", ` +
         `or book it anyway with "${againCommand(o.file)}". ${ledgerNote}`,
@@ -321,7 +318,7 @@ async function settleEarlier(
   }
   if (r.action === 'ended') {
     const code = s.error?.exit_code;
-    throw new ShipbookError('previous_booking_failed', `not booked again: ${about}`, (code ?? EXIT.BOOKING_FAILED) as ExitCode, {
+    throw new ShipbookError('previous_booking_failed', `not booked again: ${about}`, code === undefined ? 'booking_failed' : kindOfExitCode(code), {
       suggestion: `See it with "${shellCommand('order', 'get', r.orderId)}"; book the document again with "${againCommand(o.file)}".`,
     });
   }
@@ -334,7 +331,7 @@ async function settleEarlier(
   }
   io.err(`${paint(io, 'yellow', 'note:')} ${about}; nothing was sent. To book it a second time: ${againCommand(o.file)}\n`);
   const shown: OrderResponse = order ?? { id: r.orderId, status: 'processed', shipments: [] };
-  const already = { identity: identity.id, ledger: ledger.path, tracking_numbers: s.trackingNumbers ?? [] };
+  const already = { identity: identity.id, ledger: ledger.location, tracking_numbers: s.trackingNumbers ?? [] };
   ctx.output.write({ order: shown, already_booked: already }, () => {
     if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, shown, s.shipmentIds);
     else printOrder(io, ctx.output.format, shown);

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { makeDirectory } from '../../dirs.js';
-import { EXIT, ShipbookError, UsageError } from '../../errors.js';
+import { ShipbookError, UsageError } from '../../errors.js';
 import { printTable } from '../../output/table.js';
 import { shellArg } from '../../shell.js';
 
@@ -64,7 +64,7 @@ function copyExamples(files: Record<string, string>, dir: string, force: boolean
     throw new ShipbookError(
       'examples_differ',
       `${differ.length} file(s) under ${join(dir, 'fixtures')} differ from shipbook's examples (${differ.slice(0, 3).join(', ')}${differ.length > 3 ? ', …' : ''}); nothing was copied`,
-      EXIT.INPUT,
+      'input',
       { suggestion: `Copy them into another directory (shipbook examples --copy <dir>), or replace them with --force.` },
     );
   let written = 0;

@@ -7,24 +7,27 @@ import { Command } from 'commander';
 import { createOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
 import type { ApiClient } from '../../api/client.js';
 import { createEntry, type Resume } from '../../booking/engine.js';
-import type { RunClaim } from '../../ledger/journal.js';
+import type { RunClaim } from '../../ledger/records.js';
 import { targetLabel } from '../../config/target.js';
-import { Ledger } from '../../ledger/ledger.js';
+
 import { loadDocument } from '../../input/load.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { paint } from '../../output/style.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
-import { EXIT, LimitRefusedError, ShipbookError, type ExitCode } from '../../errors.js';
+import { LimitRefusedError, ShipbookError, kindOfExitCode } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../common/order-input.js';
-import { claimDocument, claimFreshOccurrence, singleIdentity, type SingleIdentity } from '../common/claim.js';
+import { claimDocument, claimFreshOccurrence } from '../common/claim.js';
+import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
 import { printOrder } from '../../output/order.js';
 import { withWarnings } from '../common/warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
 import { formatCents } from '../../schema/money.js';
+import { openLedger } from '../../ledger/open.js';
+import type { LedgerStore } from '../../ledger/store.js';
 
 /** Options of `order create`. */
 interface OrderCreateOptions extends OrderInputFlags {
@@ -81,9 +84,9 @@ async function createRecorded(
   ctx: Context,
 ): Promise<OrderResponse | undefined> {
   const command = shellCommand('order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []));
-  const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command });
+  const ledger = await openLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command });
   ctx.defer(() => ledger.close());
-  const identity = singleIdentity(ledger, d.data, o.again === true);
+  const identity = identityOf(ledger, d.data, { again: o.again === true });
   if (o.again) {
     // Each run creating it again takes an occurrence of its own: none waits for another.
     await claimFreshOccurrence(ledger, identity, ctx);
@@ -118,8 +121,8 @@ function againCommand(file: string | undefined): string {
  *   code); LimitRefusedError (exit 9) when this run's --max-total still refuses the recorded total
  */
 async function printEarlier(
-  ledger: Ledger,
-  identity: SingleIdentity,
+  ledger: LedgerStore,
+  identity: DocumentIdentity,
   r: Resume,
   o: { file: string | undefined; maxTotalCents: number | undefined; paths: OrderPaths; byOther: RunClaim | undefined },
   api: ApiClient,
@@ -131,13 +134,13 @@ async function printEarlier(
     : r.action !== 'book' && r.state.file !== undefined
       ? ` (${r.state.file})`
       : '';
-  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.path} (identity ${identity.id}).`;
-  if (r.action === 'book') throw new ShipbookError('claim_lost', 'another run took this document in hand meanwhile; nothing was sent', EXIT.LOCK_LOST);
+  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
+  if (r.action === 'book') throw new ShipbookError('claim_lost', 'another run took this document in hand meanwhile; nothing was sent', 'lock_lost');
   if (r.action === 'unknown' || r.action === 'combine') {
     throw new ShipbookError(
       'booking_unknown',
       `not created: a create request for this document was sent${when} and its answer never came: the order may exist`,
-      EXIT.NETWORK,
+      'network',
       {
         suggestion:
           `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${resolveCommand(identity.id, undefined, ['--order', 'ORD-…'])}" or "--not-created", ` +
@@ -161,7 +164,7 @@ async function printEarlier(
     throw new ShipbookError(
       'previous_booking_failed',
       `not created again: this document became order ${r.orderId}${when}, whose booking ended failed`,
-      (code ?? EXIT.BOOKING_FAILED) as ExitCode,
+      code === undefined ? 'booking_failed' : kindOfExitCode(code),
       {
         suggestion: `See it with "${shellCommand('order', 'get', r.orderId)}"; create the document again with "${againCommand(o.file)}".`,
       },
