@@ -25,7 +25,8 @@ await rm(new URL('../dist/', import.meta.url), { recursive: true, force: true })
 // which the program requires on first use: `validate`, `quote` and most runs never read or parse
 // them. The inquirer prompts (with iconv-lite, through the editor prompt) are for the wizard and
 // logins on a terminal, xmlbuilder2 (a DOM and a YAML library) for `--junit`, conf (ajv, semver)
-// for the commands that read or write settings, @bomb.sh/tab for shell completion.
+// for the commands that read or write settings, @bomb.sh/tab for shell completion, pdf-lib and
+// bwip-js for the PDF of the hand-over sheet.
 const VENDOR = {
   '@inquirer/prompts': { file: 'inquirer-prompts', exports: 'export * from "@inquirer/prompts";' },
   xmlbuilder2: { file: 'xmlbuilder2', exports: 'export * from "xmlbuilder2";' },
@@ -33,6 +34,9 @@ const VENDOR = {
   // imports CommonJS (its default is module.exports).
   conf: { file: 'conf', exports: 'module.exports = require("conf").default;' },
   '@bomb.sh/tab/commander': { file: 'tab-commander', exports: 'module.exports = require("@bomb.sh/tab/commander").default;' },
+  // The PDF of `handover` and its Code 128 barcodes: read only when a PDF is asked for.
+  'pdf-lib': { file: 'pdf-lib', exports: 'export * from "pdf-lib";' },
+  'bwip-js': { file: 'bwip-js', exports: 'module.exports = require("bwip-js");' },
 };
 // import.meta.url (the bundle's own URL, to find files next to the program) is made on first use:
 // no command needs it before it runs, and making it loads node:url's path handling at every start.

@@ -13,6 +13,7 @@ import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf } from '../schema/shipment.js';
 import type { ClaimLedger } from '../ledger/claims.js';
 import type { EntryState, JournalRecord } from '../ledger/journal.js';
+import { sheetShipmentsOf } from '../ledger/sheet.js';
 
 /** Where step records go: the ledger (src/ledger/ledger.ts), with the run's journal copy, and its claims. */
 export interface RecordSink extends ClaimLedger {
@@ -53,11 +54,18 @@ export function stepRecorder(journal: RecordSink, record: Pick<JournalRecord, 'i
       await journal.durable();
     },
     onEvent(e) {
-      if (e.type === 'order_created') append({ event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString() });
+      if (e.type === 'order_created')
+        append({ event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString(), sheet: sheetShipmentsOf(e.order) });
       else if (e.type === 'shipment_created')
         append({ event: 'shipment_created', shipment_ids: [...(journal.get(record.id)?.shipmentIds ?? []), e.shipment.id] });
       else if (e.type === 'combined')
-        append({ event: 'created', order_id: e.parent.id, shipment_ids: e.childIds.slice(), total: e.parent.price?.total?.toString() });
+        append({
+          event: 'created',
+          order_id: e.parent.id,
+          shipment_ids: e.childIds.slice(),
+          total: e.parent.price?.total?.toString(),
+          sheet: sheetShipmentsOf(e.parent),
+        });
       else if (e.type === 'accepted') append({ event: 'accepted', order_id: e.order.id });
     },
     processed(order) {

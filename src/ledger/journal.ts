@@ -33,6 +33,7 @@ import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../dirs.js';
 import { EXIT, ShipbookError } from '../errors.js';
 import { acquireLock, LockHeldError, type HeldLock } from '../lock.js';
 import { scrubKnown } from '../api/redact.js';
+import type { SheetShipment } from './sheet.js';
 
 /**
  * The default journal of earlier versions, relative to the working directory (it names no target;
@@ -55,7 +56,15 @@ type JournalEvent =
   /** A run let go of its claim with the document in a non-final stage (interrupted: not started, pending, accepted). */
   | 'released'
   /** The first record of a journal or ledger: the target service it was written against (never a key). */
-  | 'target';
+  | 'target'
+  /** A command typed by hand is about to send a request that changes something (`step`: create_shipment, combine, cancel); on disk before it leaves. */
+  | 'sent'
+  /** The service answered a `sent` request: done (`order_id`, `shipment_ids`, `total`, `sheet` as it said). */
+  | 'answered'
+  /** The service refused a request typed by hand (`error`): nothing changed there. */
+  | 'refused'
+  /** The order was cancelled (by `order cancel`, or as `order get` learned). */
+  | 'cancelled';
 
 /** One line of the journal. */
 export interface JournalRecord {
@@ -88,6 +97,16 @@ export interface JournalRecord {
   limit?: string;
   /** For `claimed` and `released`: the run that takes or lets go of the document. */
   run?: RunClaim;
+  /** The command that wrote the record (`book`, `order accept`, `order get` …; absent: `book`, as before it was recorded). */
+  op?: string;
+  /** Operating-system user, host and profile of the run that wrote it. */
+  user?: string;
+  host?: string;
+  profile?: string;
+  /** For `accept_sent`: the payment type (`credit`, `credit_card`, `stored_card`); never a card number. */
+  payment?: string;
+  /** For `created` and `answered`: what the hand-over sheet needs of each shipment of the order (src/ledger/sheet.ts). */
+  sheet?: SheetShipment[];
 }
 
 /**
@@ -141,7 +160,8 @@ export interface EntryState {
 /** Folds one record into the state of its order. */
 export function applyRecord(state: EntryState | undefined, r: JournalRecord): EntryState {
   const s: EntryState = state ?? { id: r.id, stage: 'new', shipmentIds: [], records: 0 };
-  if (r.event !== 'claimed' && r.event !== 'released') s.records++;
+  // A change typed by hand (`sent`, `answered`, `refused`) says nothing about a document's booking.
+  if (r.event !== 'claimed' && r.event !== 'released' && r.event !== 'sent' && r.event !== 'answered' && r.event !== 'refused') s.records++;
   if (r.file !== undefined) s.file = r.file;
   if (r.line !== undefined) s.line = r.line;
   switch (r.event) {
@@ -202,7 +222,19 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
       s.resolvedAs = r.not_created ? 'not_created' : r.order_id;
       s.claim = undefined;
       break;
+    case 'cancelled':
+      // An order that was cancelled is over: nothing books it further.
+      if (s.orderId === undefined || r.order_id === undefined || s.orderId === r.order_id) {
+        if (r.order_id !== undefined) s.orderId = r.order_id;
+        s.stage = 'failed';
+        s.error = { code: 'cancelled', message: `order ${r.order_id ?? s.orderId ?? ''} was cancelled` };
+        s.claim = undefined;
+      }
+      break;
     case 'target':
+    case 'sent':
+    case 'answered':
+    case 'refused':
       break;
   }
   return s;
@@ -423,6 +455,14 @@ function describeRecord(r: Omit<JournalRecord, 't'>): string {
       return `that this run took ${who} in hand, so nothing was sent for it`;
     case 'released':
       return `that this run let go of ${who}`;
+    case 'sent':
+      return `that the ${r.step ?? ''} request (${r.op ?? 'by hand'}) was about to be sent, so it was not sent`;
+    case 'answered':
+      return `what the service answered to ${r.op ?? 'the request'}${r.order_id !== undefined ? ` (order ${r.order_id})` : ''}`;
+    case 'refused':
+      return `that the service refused ${r.op ?? 'the request'}`;
+    case 'cancelled':
+      return `that order ${r.order_id ?? '?'} was cancelled`;
   }
 }
 
@@ -484,7 +524,7 @@ export function prepareRecord(record: Omit<JournalRecord, 't'>): PreparedRecord 
 }
 
 /** Records of what an answer said: still written once the lock is lost (see {@link Journal.append}). */
-const FACTS: ReadonlySet<JournalEvent> = new Set(['created', 'shipment_created', 'accepted', 'processed']);
+const FACTS: ReadonlySet<JournalEvent> = new Set(['created', 'shipment_created', 'accepted', 'processed', 'answered', 'cancelled', 'refused']);
 
 /** A write that lets the file grow to at most `limit` bytes (then ENOSPC), for tests of a full disk (see {@link Journal.open}). */
 function limitedWrite(limit: number): (fd: number, bytes: Buffer, offset: number, length: number) => number {

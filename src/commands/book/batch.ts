@@ -13,6 +13,7 @@ import type { BatchInputOptions } from '../../batch/inputs.js';
 import { checkBatch, emptySummary, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
 import { LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../../ledger/journal.js';
 import { Ledger, defaultJournalPath, peekLedger } from '../../ledger/ledger.js';
+import { openLedger } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { parseShard, type Shard } from '../../ledger/identity.js';
@@ -182,7 +183,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   );
   let ledger: Ledger;
   try {
-    ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: true }, command });
+    ledger = await openLedger(ctx, { op: 'book', command, copy: { path: journalPath, lock: true }, payment: () => template.order.payment.type });
   } catch (err) {
     if (err instanceof JournalLockedError) {
       throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, {

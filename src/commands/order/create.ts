@@ -20,6 +20,7 @@ import { orderStatusWord } from '../../schema/status.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../common/order-input.js';
+import { openLedger } from '../common/record.js';
 import { claimDocument, claimFreshOccurrence, singleIdentity, type SingleIdentity } from '../common/claim.js';
 import { printOrder } from '../../output/order.js';
 import { withWarnings } from '../common/warnings.js';
@@ -80,8 +81,7 @@ async function createRecorded(
   ctx: Context,
 ): Promise<OrderResponse | undefined> {
   const command = shellCommand('order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []));
-  const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command });
-  ctx.defer(() => ledger.close());
+  const ledger = await openLedger(ctx, { op: 'order create', command });
   const identity = singleIdentity(ledger, d.data, o.again === true);
   if (o.again) {
     // Each run creating it again takes an occurrence of its own: none waits for another.
