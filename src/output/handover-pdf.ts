@@ -77,7 +77,7 @@ export async function renderSheetPdf(sheet: Sheet, paper: Paper, made: string): 
     const w = image.width / 3;
     const h = image.height / 3;
     page.drawImage(image, { x: cols[0]! - 10 / 3, y: y - h, width: w, height: h });
-    y -= h + 10;
+    y -= h + 18;
   };
   for (const section of sheet.sections) {
     room(110);

@@ -25,7 +25,7 @@ const COLUMNS: Column[] = [
 function cells(r: HistoryRow): string[] {
   const who = r.user === undefined ? '' : `${r.user}@${r.host ?? ''}`;
   const detail = r.error ?? (r.tracking_numbers !== undefined ? r.tracking_numbers.join(' ') : r.order_id === undefined ? (r.shipment_ids?.join(' ') ?? '') : '');
-  return [r.time, who, r.profile ?? '', r.step === 'result' ? `${r.operation} (result)` : r.operation, r.order_id ?? '', r.total ?? '', r.payment ?? '', r.status, detail];
+  return [r.time, who, r.profile ?? '', r.operation === 'book' || r.step === 'result' ? `${r.operation}: ${r.step}` : r.operation, r.order_id ?? '', r.total ?? '', r.payment ?? '', r.status, detail];
 }
 
 /** Prints rows: a table for `table`, tab-separated lines otherwise (see the module doc). */

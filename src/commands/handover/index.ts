@@ -51,15 +51,14 @@ async function carriersOf(codes: ReadonlySet<string>, ctx: Context): Promise<Map
 }
 
 /**
- * Makes the sheet of the day and writes it in the formats asked for: `--pdf FILE`, `--csv FILE`
- * ("-" for stdout, then nothing else is printed there), and the sheet on stdout otherwise.
- * @throws UsageError (exit 2) for a date that is not YYYY-MM-DD, or two files on stdout
+ * Makes the sheet of the day and writes it in the files asked for (`--pdf FILE`, `--csv FILE`), or
+ * on stdout when none is.
+ * @throws UsageError (exit 2) for a date that is not YYYY-MM-DD; the file system's error when a file cannot be written
  */
 async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
   const date = flags.date ?? localDay(ctx.now());
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
     throw new UsageError(`--date "${date}" is not a date`, { suggestion: 'For example --date 2026-11-26 (YYYY-MM-DD)' });
-  if (flags.pdf === '-' && flags.csv === '-') throw new UsageError('--pdf - and --csv - cannot both write to stdout');
   const orders = await sheetOrders(ledgerRecordsOf(ctx.stateDir(), await ctx.targetId()));
   // Only the codes of the day's shipments are asked about.
   const day = new Set<string>();
@@ -73,25 +72,16 @@ async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
   };
   const sheet = buildSheet(orders, filter, (code) => (code === undefined ? 'unknown carrier' : (carriers.get(code) ?? code)));
   const made = ctx.now().toISOString();
-  const toStdout = flags.pdf === '-' || flags.csv === '-';
   if (flags.pdf !== undefined) {
     const { renderSheetPdf } = await import('../../output/handover-pdf.js');
-    const bytes = await renderSheetPdf(sheet, flags.paper, made);
-    if (flags.pdf === '-') ctx.io.stdout.write(bytes);
-    else {
-      await writeFile(flags.pdf, bytes);
-      ctx.io.err(`Wrote the hand-over sheet of ${date} to ${flags.pdf} (PDF, ${flags.paper === 'a4' ? 'A4' : 'US Letter'}).\n`);
-    }
+    await writeFile(flags.pdf, await renderSheetPdf(sheet, flags.paper, made));
+    ctx.io.err(`Wrote the hand-over sheet of ${date} to ${flags.pdf} (PDF, ${flags.paper === 'a4' ? 'A4' : 'US Letter'}).\n`);
   }
   if (flags.csv !== undefined) {
-    const csv = sheetCsv(sheet);
-    if (flags.csv === '-') ctx.io.out(csv);
-    else {
-      await writeFile(flags.csv, csv);
-      ctx.io.err(`Wrote the hand-over sheet of ${date} to ${flags.csv} (CSV).\n`);
-    }
+    await writeFile(flags.csv, sheetCsv(sheet));
+    ctx.io.err(`Wrote the hand-over sheet of ${date} to ${flags.csv} (CSV).\n`);
   }
-  if (toStdout) return;
+  if (flags.pdf !== undefined || flags.csv !== undefined) return;
   ctx.output.write({ handover: sheet }, () => printSheet(ctx.io, ctx.output.format, sheet));
 }
 
@@ -110,8 +100,8 @@ export function handoverCommand(ctx: Context): Command {
     .option('--date <YYYY-MM-DD>', "the day of the sheet: shipments picked up that day (default: today, in this machine's time zone)")
     .option('--collection <text>', 'only collection addresses containing this text')
     .option('--carrier <name>', 'only this carrier (its name, or a service code)')
-    .option('--pdf <file>', 'write the sheet as a PDF, with a Code 128 barcode per tracking number ("-" for stdout)')
-    .option('--csv <file>', 'write the sheet as CSV, one row per shipment ("-" for stdout)')
+    .option('--pdf <file>', 'write the sheet to this PDF file, with a Code 128 barcode per tracking number')
+    .option('--csv <file>', 'write the sheet to this CSV file, one row per shipment')
     .addOption(new Option('--paper <size>', 'paper of the PDF').choices(['a4', 'letter']).default('a4'))
     .addHelpText(
       'after',
