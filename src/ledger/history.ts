@@ -1,6 +1,7 @@
 /**
- * The ledger's questions about the past, answered by reading its records as a stream (a ledger of
- * 100,000 records is never held whole): the changes made at the service, one row per request that
+ * The ledger's questions about the past, answered from its records as the store streams them
+ * (src/ledger/store.ts `LedgerStore.records`: a ledger of 100,000 records is never held whole as
+ * rows): the changes made at the service, one row per request that
  * changes something with its outcome ({@link historyRows}), and the orders as the hand-over sheet
  * needs them ({@link sheetOrders}).
  *
@@ -11,10 +12,7 @@
  * result learned later (`processed`, a booking that failed, by the run, `order get` or a callback)
  * is a row of its own.
  */
-import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import type { JournalRecord } from './journal.js';
-import { ledgerPath } from './ledger.js';
+import type { JournalRecord } from './records.js';
 import type { SheetOrder } from './sheet.js';
 
 /** What became of a change. */
@@ -58,33 +56,6 @@ export interface HistoryFilter {
   /** An operation (`order accept`) or a step (`accept`). */
   operation?: string;
   status?: HistoryStatus;
-}
-
-/**
- * Every record of the ledger file `path`, in order, read as a stream; lines that are not records
- * (a torn last line) are skipped. Nothing when the file does not exist.
- */
-async function* ledgerRecords(path: string): AsyncGenerator<JournalRecord> {
-  if (!existsSync(path)) return;
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (line === '') continue;
-    let r: JournalRecord;
-    try {
-      r = JSON.parse(line) as JournalRecord;
-    } catch {
-      continue;
-    }
-    if (typeof r?.id === 'string' && typeof r.event === 'string') yield r;
-  }
-}
-
-/**
- * Every record of the ledger of `target` in `stateDir` (src/ledger/ledger.ts), read as a stream:
- * what `history` and `handover` query, without opening the ledger for writing.
- */
-export function ledgerRecordsOf(stateDir: string, target: string): AsyncGenerator<JournalRecord> {
-  return ledgerRecords(ledgerPath(stateDir, target));
 }
 
 /** The step of an intent record. */

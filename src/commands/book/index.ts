@@ -6,13 +6,13 @@
  */
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
-import { contentHash } from '../../ledger/identity.js';
+import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
 import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
-import type { RunClaim } from '../../ledger/journal.js';
-import { openLedger } from '../common/record.js';
-import { claimDocument, singleIdentity, type SingleIdentity } from '../common/claim.js';
+import type { RunClaim } from '../../ledger/records.js';
+import { openLedgerFor } from '../common/record.js';
+import { claimDocument } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
-import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../../ledger/ledger.js';
+import { DEFAULT_JOURNAL_PATTERN, peekLedger } from '../../ledger/ledger.js';
 import { plannedWords, resolveCommand } from '../../output/ledger.js';
 import { plannedAction } from '../../batch/runner.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
@@ -46,6 +46,8 @@ import type { ApiClient } from '../../api/client.js';
 import { ApiError, EXIT, ShipbookError, type ExitCode } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { shellCommand } from '../../shell.js';
+import { openLedger } from '../../ledger/open.js';
+import type { LedgerStore } from '../../ledger/store.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
@@ -112,10 +114,7 @@ async function runBook(
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
     // What the ledger says decides what a real run would do with this document (the engine's table).
     const get = peekLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
-    const hash = contentHash(identityData);
-    let n = 1;
-    while ((get(`${hash}-${n + 1}`)?.records ?? 0) > 0) n++;
-    const known = get(`${hash}-${n}`);
+    const known = get(identityOf({ get }, identityData).id);
     const plan = plannedAction(resumeFrom(known, { maxTotalCents: input?.maxTotalCents }));
     if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);
     throw new DryRunHalt('dry run: nothing was sent', ctx.planned[0]);
@@ -123,8 +122,8 @@ async function runBook(
   // The ledger of the target: a document booked before (by a single book, a batch or a shard) is
   // not booked again without a word.
   const target = await ctx.targetId();
-  const ledger = await openLedger(ctx, { op: 'book', command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])), payment: () => payment });
-  const identity = singleIdentity(ledger, identityData, o.again === true);
+  const ledger = await openLedgerFor(ctx, { op: 'book', command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])), payment: () => payment });
+  const identity = identityOf(ledger, identityData, { again: o.again === true });
   const profile = await ctx.profile();
   // The claim: this run takes the document in the ledger before anything is sent; another run
   // booking it right now (another terminal, a batch) is waited for, and its outcome decides.
@@ -221,7 +220,7 @@ async function runBook(
  * @returns how to go on (accept the order again), or undefined when `err` is not a decline or there is no terminal
  * @throws ShipbookError `cancelled` (exit 3) when the person cancels the order
  */
-async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, ledger: Ledger, id: string, ctx: Context): Promise<Resume | undefined> {
+async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, ledger: LedgerStore, id: string, ctx: Context): Promise<Resume | undefined> {
   const { io } = ctx;
   const detail = err instanceof BookingStoppedError ? err.cause : err;
   if (!io.canPrompt || !(detail instanceof ApiError) || detail.status !== 402) return undefined;
@@ -280,8 +279,8 @@ function againCommand(file: string | undefined): string {
  *   (the recorded exit code, 6 by default); LimitRefusedError (exit 9) when the limit still refuses it
  */
 async function settleEarlier(
-  ledger: Ledger,
-  identity: SingleIdentity,
+  ledger: LedgerStore,
+  identity: DocumentIdentity,
   r: Resume,
   doc: BookingDocument,
   o: { file: string | undefined; maxTotalCents: number | undefined; paths: OrderPaths; byOther: RunClaim | undefined },
@@ -316,7 +315,7 @@ async function settleEarlier(
       return { action: 'book' };
     }
   }
-  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.path} (identity ${identity.id}).`;
+  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
   if (r.action === 'unknown' || r.action === 'combine') {
     throw new ShipbookError('booking_unknown', `not booked: ${about}`, EXIT.NETWORK, {
       suggestion:
@@ -344,7 +343,7 @@ async function settleEarlier(
   }
   io.err(`${paint(io, 'yellow', 'note:')} ${about}; nothing was sent. To book it a second time: ${againCommand(o.file)}\n`);
   const shown: OrderResponse = order ?? { id: r.orderId, status: 'processed', shipments: [] };
-  const already = { identity: identity.id, ledger: ledger.path, tracking_numbers: s.trackingNumbers ?? [] };
+  const already = { identity: identity.id, ledger: ledger.location, tracking_numbers: s.trackingNumbers ?? [] };
   ctx.output.write({ order: shown, already_booked: already }, () => {
     if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, shown, s.shipmentIds);
     else printOrder(io, ctx.output.format, shown);

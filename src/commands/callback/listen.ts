@@ -18,7 +18,7 @@ import type { OutputFormat } from '../../output/format.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseListen } from '../common/wait-options.js';
-import { openLedger, recordLearned } from '../common/record.js';
+import { openLedgerFor, recordLearned } from '../common/record.js';
 import type { IOStreams } from '../../io.js';
 import { printable } from '../../output/printable.js';
 import { paint } from '../../output/style.js';
@@ -176,7 +176,7 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
   });
   // What a callback says of an order (processed with its tracking numbers, failed) goes into the
   // ledger of the profile's target, one record after the other, when the ledger does not know it yet.
-  const ledger = await openLedger(ctx, { op: 'callback', command: 'shipbook callback listen' }).catch((err: unknown) => {
+  const ledger = await openLedgerFor(ctx, { op: 'callback', command: 'shipbook callback listen' }).catch((err: unknown) => {
     io.err(`note: callbacks are not recorded in the ledger: ${(err as Error).message}\n`);
     return undefined;
   });

@@ -8,14 +8,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import type { EntryState, JournalRecord } from '../../ledger/journal.js';
-import { claimLives, Ledger } from '../../ledger/ledger.js';
+import type { EntryState, JournalRecord } from '../../ledger/records.js';
+import { claimLives } from '../../ledger/ledger.js';
+import { openLedger } from '../../ledger/open.js';
+import type { LedgerStore } from '../../ledger/store.js';
 import { sheetShipmentsOf } from '../../ledger/sheet.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { trackingNumberOf } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
 
-/** What {@link openLedger} needs besides the context. */
+/** What {@link openLedgerFor} needs besides the context. */
 interface OpenFor {
   /** The operation as `history` names it: `book`, `order accept` … */
   op: string;
@@ -28,13 +30,13 @@ interface OpenFor {
 }
 
 /**
- * Opens the ledger of the run's target with the run's actor (the operation, and the profile; the
+ * Opens the ledger of the run's target (src/ledger/open.ts `openLedger`) with the run's actor (the operation, and the profile; the
  * user and host are the process's), closed when the command ends.
- * @throws as {@link Ledger.open}
+ * @throws as src/ledger/open.ts `openLedger`
  */
-export async function openLedger(ctx: Context, o: OpenFor): Promise<Ledger> {
+export async function openLedgerFor(ctx: Context, o: OpenFor): Promise<LedgerStore> {
   const profile = await ctx.profile();
-  const ledger = await Ledger.open({
+  const ledger = await openLedger({
     stateDir: ctx.stateDir(),
     target: await ctx.targetId(),
     command: o.command,
@@ -49,7 +51,7 @@ export async function openLedger(ctx: Context, o: OpenFor): Promise<Ledger> {
  * The ledger identity an order typed by hand is recorded under: the document that became this
  * order when the ledger knows it (a `book` or batch created it), else one keyed by the order id.
  */
-export function identityOfOrder(ledger: Ledger, orderId: string): string {
+export function identityOfOrder(ledger: LedgerStore, orderId: string): string {
   return ledger.entries().find((s) => s.orderId === orderId)?.id ?? `order:${orderId}`;
 }
 
@@ -66,7 +68,7 @@ export function changeIdentity(): string {
  * @throws what `send` throws; JournalWriteError (exit 10) when the intent cannot be recorded (then nothing was sent)
  */
 export async function recordedRequest<T>(
-  ledger: Ledger,
+  ledger: LedgerStore,
   id: string,
   intent: Omit<JournalRecord, 't' | 'id'>,
   send: () => Promise<T>,
@@ -99,9 +101,9 @@ export function orderAnswer(order: OrderResponse): Omit<JournalRecord, 't' | 'id
  * Records what an order read from the service says, when the ledger does not know it yet: processed
  * (with its tracking numbers), cancelled, or a booking that failed. Nothing while another live run
  * holds the order (it records the outcome itself), nor when the ledger already says as much.
- * @throws as {@link Ledger.append}
+ * @throws as src/ledger/store.ts `LedgerStore.append`
  */
-export async function recordLearned(ledger: Ledger, order: OrderResponse, message: string | undefined): Promise<void> {
+export async function recordLearned(ledger: LedgerStore, order: OrderResponse, message: string | undefined): Promise<void> {
   const id = identityOfOrder(ledger, order.id);
   const state: EntryState | undefined = ledger.get(id);
   if (state?.claim !== undefined && claimLives(state.claim)) return;

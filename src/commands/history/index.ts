@@ -7,7 +7,8 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { HISTORY_STATUSES, historyRows, ledgerRecordsOf, type HistoryFilter, type HistoryRow, type HistoryStatus } from '../../ledger/history.js';
+import { HISTORY_STATUSES, historyRows, type HistoryFilter, type HistoryRow, type HistoryStatus } from '../../ledger/history.js';
+import { openLedgerFor } from '../common/record.js';
 import { printHistory } from '../../output/history.js';
 
 /** Units of `--since 2d`-style durations, ms. */
@@ -58,7 +59,9 @@ async function runHistory(flags: HistoryFlags, ctx: Context): Promise<void> {
     ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
     ...(flags.status !== undefined ? { status: flags.status } : {}),
   };
-  const records = ledgerRecordsOf(ctx.stateDir(), await ctx.targetId());
+  const ledger = await openLedgerFor(ctx, { op: 'history', command: 'shipbook history' });
+  // An order's records are picked by the store; the other filters apply to the rows.
+  const records = ledger.records(flags.order !== undefined ? { orderId: flags.order } : {});
   // A table is drawn once its widths are known; every other format is written as rows are read.
   const table: HistoryRow[] = [];
   const stream = ctx.output.stream<HistoryRow>();

@@ -8,17 +8,21 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { storageCode, storageHint } from '../../storage.js';
 import { Command } from 'commander';
-import { JournalLockedError, journalTarget, readJournal, type EntryState } from '../../ledger/journal.js';
+import { JournalLockedError } from '../../ledger/errors.js';
+import { journalTarget, readJournal } from '../../ledger/read.js';
+import type { EntryState } from '../../ledger/records.js';
 import { fetchOrder, listSandboxOrders, type SandboxOrderSummary } from '../../api/orders.js';
 import { paint } from '../../output/style.js';
 import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
 import { ApiError, EXIT, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
-import { Ledger, ledgerPath } from '../../ledger/ledger.js';
+import { ledgerPath } from '../../ledger/ledger.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { renderTable } from '../../output/table.js';
+import { openLedger } from '../../ledger/open.js';
+import type { LedgerStore } from '../../ledger/store.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */
 function findEntry(states: readonly EntryState[], id: string, where: string): EntryState {
@@ -181,9 +185,9 @@ async function runJournalResolve(
 ): Promise<void> {
   if ((o.order === undefined) === !o.notCreated) throw new UsageError('give either --order <order id> or --not-created');
   const target = await ctx.targetId();
-  let ledger: Ledger;
+  let ledger: LedgerStore;
   try {
-    ledger = await Ledger.open({
+    ledger = await openLedger({
       stateDir: ctx.stateDir(),
       target,
       ...(o.journal !== undefined ? { copy: { path: o.journal, lock: true } } : {}),
@@ -223,7 +227,7 @@ async function runJournalResolve(
       const code = storageCode(err);
       if (code === undefined || !(err instanceof Error)) throw err;
       throw new ShipbookError('storage', `${err.message.replace(/; not recorded: .*$/, '')}; nothing was recorded`, EXIT.STORAGE, {
-        suggestion: storageHint(code, dirname(ledger.path), `run the same "${shellCommand('journal', 'resolve')}" again`),
+        suggestion: storageHint(code, dirname(ledger.location), `run the same "${shellCommand('journal', 'resolve')}" again`),
         cause: err,
       });
     }

@@ -10,7 +10,7 @@ import { acceptOrder } from '../../api/orders.js';
 import { bookEntry } from '../../booking/engine.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
-import { identityOfOrder, openLedger, recordedRequest } from '../common/record.js';
+import { identityOfOrder, openLedgerFor, recordedRequest } from '../common/record.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
 import type { WaitSettings } from '../../booking/result.js';
 import type { Context } from '../../context.js';
@@ -45,7 +45,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
     // The claim first: a run booking this order right now (a batch, a book) is waited for; an
     // accept after its own is read by the service as accepted already.
-    const ledger = await openLedger(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId) });
+    const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId) });
     const id = identityOfOrder(ledger, o.orderId);
     await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
     const api = await ctx.api();
@@ -67,7 +67,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   // the ledger of the target under the order's id).
   const { api, waiter, accept, progress } = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
   let payment: string | undefined;
-  const ledger = await openLedger(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId, '--wait'), payment: () => payment });
+  const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId, '--wait'), payment: () => payment });
   const profile = await ctx.profile();
   const id = identityOfOrder(ledger, o.orderId);
   const claimed = await claimDocument(ledger, id, { again: true, timeoutMs: o.wait.timeoutMs, what: `order ${o.orderId}` }, ctx);

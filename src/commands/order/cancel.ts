@@ -16,7 +16,7 @@ import { orderHeading } from '../../output/order.js';
 import { shellCommand } from '../../shell.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
-import { identityOfOrder, openLedger, recordLearned, recordedRequest } from '../common/record.js';
+import { identityOfOrder, openLedgerFor, recordLearned, recordedRequest } from '../common/record.js';
 
 /** Options of `order cancel`. */
 interface OrderCancelOptions {
@@ -31,7 +31,7 @@ async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void
   const profile = await ctx.profile();
   // The cancel goes through the ledger: a run booking this order right now is waited for, and the
   // intent is on disk before the request leaves.
-  const ledger = await openLedger(ctx, { op: 'order cancel', command: shellCommand('order', 'cancel', o.orderId) });
+  const ledger = await openLedgerFor(ctx, { op: 'order cancel', command: shellCommand('order', 'cancel', o.orderId) });
   const id = identityOfOrder(ledger, o.orderId);
   await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
   const api = await ctx.api();

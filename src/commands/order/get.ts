@@ -12,7 +12,7 @@ import { orderEndedLine, printOrder } from '../../output/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { withWarnings } from '../common/warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
-import { openLedger, recordLearned } from '../common/record.js';
+import { openLedgerFor, recordLearned } from '../common/record.js';
 
 /** Options of `order get`. */
 interface OrderGetOptions {
@@ -34,7 +34,7 @@ async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
   // What the service says now goes into the ledger when it is news there (a booking processed since).
   if (word === 'processed' || word === 'cancelled' || word === 'failed') {
     try {
-      const ledger = await openLedger(ctx, { op: 'order get', command: shellCommand('order', 'get', o.orderId) });
+      const ledger = await openLedgerFor(ctx, { op: 'order get', command: shellCommand('order', 'get', o.orderId) });
       await recordLearned(ledger, order, message);
     } catch (err) {
       ctx.io.err(`note: the ledger could not record what order ${order.id} is now: ${(err as Error).message}\n`);

@@ -4,7 +4,7 @@
  * children, the main shipment and the price with the sum of the children.
  */
 import { Command } from 'commander';
-import { changeIdentity, openLedger, orderAnswer, recordedRequest } from '../common/record.js';
+import { changeIdentity, openLedgerFor, orderAnswer, recordedRequest } from '../common/record.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { combineShipments } from '../../api/shipments.js';
 import { documentWarnings } from '../../input/validate.js';
@@ -76,7 +76,7 @@ async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Prom
   const request = mergeCombine(o.ids, file, main);
   let parent;
   const api = await ctx.api();
-  const ledger = await openLedger(ctx, { op: 'shipment combine', command: shellCommand('shipment', 'combine', ...request.shipments) });
+  const ledger = await openLedgerFor(ctx, { op: 'shipment combine', command: shellCommand('shipment', 'combine', ...request.shipments) });
   try {
     // The intent on disk before the combine leaves; the parent order recorded as it comes, with what the hand-over sheet needs.
     parent = await recordedRequest(ledger, changeIdentity(), { event: 'sent', step: 'combine', shipment_ids: [...request.shipments] }, () => combineShipments(api, request), orderAnswer);

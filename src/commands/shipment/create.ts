@@ -1,6 +1,6 @@
 /** `shipbook shipment create <file>`: validate a consolidated-mail shipment and create it (status new, exact price). */
 import { Command } from 'commander';
-import { changeIdentity, openLedger, recordedRequest } from '../common/record.js';
+import { changeIdentity, openLedgerFor, recordedRequest } from '../common/record.js';
 import { createShipment } from '../../api/shipments.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
@@ -31,7 +31,7 @@ async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promis
   // No file, or a partial one, on a terminal: the missing parts are asked (src/commands/shipment/input.ts).
   const { shipment } = await readShipmentInput(o.file, o, ctx);
   const api = await ctx.api();
-  const ledger = await openLedger(ctx, { op: 'shipment create', command: shellCommand('shipment', 'create', ...(o.file === undefined ? [] : [o.file])) });
+  const ledger = await openLedgerFor(ctx, { op: 'shipment create', command: shellCommand('shipment', 'create', ...(o.file === undefined ? [] : [o.file])) });
   // The intent on disk before the create leaves; the shipment's id and price recorded as they come.
   const created = await recordedRequest(
     ledger,
