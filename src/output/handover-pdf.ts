@@ -20,12 +20,12 @@ function winAnsi(s: string): string {
 }
 
 /**
- * The PDF bytes of `sheet` on `paper`. Every tracking number is drawn as a Code 128 barcode (a PNG
- * at 3 px per module, 12 mm high, with a quiet zone), under its text line.
+ * The PDF bytes of `sheet` on `paper`. Every tracking number is drawn as a Code 128 barcode (vector
+ * bars, 1 pt per module, 12 mm high, with the page margin as quiet zone), under its text line.
  * @throws Error from bwip-js when a tracking number cannot be encoded in Code 128 (non-ASCII)
  */
 export async function renderSheetPdf(sheet: Sheet, paper: Paper, made: string): Promise<Uint8Array> {
-  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const { PDFDocument, StandardFonts, rgb, pushGraphicsState, popGraphicsState, setFillingRgbColor, rectangle, fill } = await import('pdf-lib');
   const bwip = (await import('bwip-js')).default;
   const doc = await PDFDocument.create();
   doc.setTitle(`${SHEET_TITLE} ${sheet.date}`);
@@ -63,7 +63,7 @@ export async function renderSheetPdf(sheet: Sheet, paper: Paper, made: string): 
     y -= 16;
   }
   const cols = [margin, margin + 175, margin + 265, margin + 395, margin + 430];
-  const line = async (l: SheetLine) => {
+  const line = (l: SheetLine) => {
     room(62);
     text(l.tracking, cols[0]!, 10, bold);
     text(l.order_id, cols[1]!);
@@ -71,12 +71,17 @@ export async function renderSheetPdf(sheet: Sheet, paper: Paper, made: string): 
     text(`${l.packages} pkg`, cols[3]!);
     text(`${kgText(l.weight_kg)} kg  ${l.service}`.slice(0, 34), cols[4]!);
     y -= 4;
-    const png = await bwip.toBuffer({ bcid: 'code128', text: l.tracking, scale: 3, height: 12, paddingwidth: 10, paddingheight: 2, backgroundcolor: 'FFFFFF' });
-    const image = await doc.embedPng(png);
-    // 3 px per module drawn at 1 pt per module: about 0.35 mm, which handheld scanners read.
-    const w = image.width / 3;
-    const h = image.height / 3;
-    page.drawImage(image, { x: cols[0]! - 10 / 3, y: y - h, width: w, height: h });
+    // The bars as vector rectangles, one module 1 pt wide (about 0.35 mm), 12 mm high: sharp at
+    // any resolution, and far cheaper than an image per tracking number.
+    const [encoding] = bwip.raw('code128', l.tracking, {}) as Array<{ sbs: number[] }>;
+    const h = 34;
+    let x = cols[0]!;
+    const bars = [pushGraphicsState(), setFillingRgbColor(0, 0, 0)];
+    (encoding?.sbs ?? []).forEach((w, i) => {
+      if (i % 2 === 0) bars.push(rectangle(x, y - h, w, h));
+      x += w;
+    });
+    page.pushOperators(...bars, fill(), popGraphicsState());
     y -= h + 18;
   };
   for (const section of sheet.sections) {
@@ -91,7 +96,7 @@ export async function renderSheetPdf(sheet: Sheet, paper: Paper, made: string): 
       room(80);
       text(`${c.carrier}: ${c.totals.shipments} shipment(s), ${c.totals.packages} package(s), ${kgText(c.totals.weight_kg)} kg`, margin, 10, bold);
       y -= 14;
-      for (const l of c.lines) await line(l);
+      for (const l of c.lines) line(l);
     }
     room(90);
     text(

@@ -62,16 +62,18 @@ async function runHistory(flags: HistoryFlags, ctx: Context): Promise<void> {
   const ledger = await openLedgerFor(ctx, { op: 'history', command: 'shipbook history' });
   // An order's records are picked by the store; the other filters apply to the rows.
   const records = ledger.records(flags.order !== undefined ? { orderId: flags.order } : {});
-  // A table is drawn once its widths are known; every other format is written as rows are read.
-  const table: HistoryRow[] = [];
+  // A table is drawn once its widths are known; tab-separated lines are written a few thousand at
+  // a time as rows are read; the machine formats go through the writer's stream.
+  const { format, machine } = ctx.output;
+  const held: HistoryRow[] = [];
   const stream = ctx.output.stream<HistoryRow>();
   let count = 0;
   for await (const row of historyRows(records, filter)) {
     count++;
-    if (ctx.output.format === 'table') table.push(row);
-    else stream.add(row, () => printHistory(ctx.io, ctx.output.format, [row]));
+    if (machine) stream.add(row, () => undefined);
+    else if (held.push(row) >= 2000 && format !== 'table') printHistory(ctx.io, format, held.splice(0));
   }
-  if (table.length > 0) printHistory(ctx.io, ctx.output.format, table);
+  if (held.length > 0) printHistory(ctx.io, format, held);
   stream.end((rows) => ({ history: rows }));
   if (count === 0 && !ctx.output.machine) ctx.io.err('No changes recorded in the ledger match.\n');
 }
