@@ -783,12 +783,35 @@ function writeLedger(stateDir, records) {
     const order = `ORD-B${String(i).padStart(7, '0')}`;
     const t = (k) => new Date(Date.UTC(2026, 10, 1) + i * 40_000 + k * 1000).toISOString();
     const pickup = `2026-12-${String(1 + (i % 10)).padStart(2, '0')}`;
-    const sheet = [{ id: `SHP-B${i}`, svc: codes[i % 2], svc_name: 'Road Express', city: 'Melbourne', country: 'AU', pkgs: 2, kg: 9, from: `Warehouse ${i % 3}, Alexandria 2015, AU`, pickup }];
+    const sheet = [
+      {
+        id: `SHP-B${i}`,
+        svc: codes[i % 2],
+        svc_name: 'Road Express',
+        city: 'Melbourne',
+        country: 'AU',
+        pkgs: 2,
+        kg: 9,
+        from: `Warehouse ${i % 3}, Alexandria 2015, AU`,
+        pickup,
+      },
+    ];
     lines.push(JSON.stringify({ t: t(0), id, event: 'create_sent', step: 'create_order', shipment_ids: [], op: 'book', ...who }));
     lines.push(JSON.stringify({ t: t(1), id, event: 'created', order_id: order, total: '47.30', sheet, op: 'book', ...who }));
     lines.push(JSON.stringify({ t: t(2), id, event: 'accept_sent', order_id: order, payment: 'credit', op: 'book', ...who }));
     lines.push(JSON.stringify({ t: t(3), id, event: 'accepted', order_id: order, op: 'book', ...who }));
-    lines.push(JSON.stringify({ t: t(4), id, event: 'processed', order_id: order, tracking_numbers: [`SBX${String(i).padStart(10, '0')}`], total: '47.30', op: 'book', ...who }));
+    lines.push(
+      JSON.stringify({
+        t: t(4),
+        id,
+        event: 'processed',
+        order_id: order,
+        tracking_numbers: [`SBX${String(i).padStart(10, '0')}`],
+        total: '47.30',
+        op: 'book',
+        ...who,
+      }),
+    );
   }
   writeFileSync(file, `${lines.join('\n')}\n`);
   return { day: '2026-12-01', order: `ORD-B${String(Math.floor(orders / 2)).padStart(7, '0')}`, bytes: statSync(file).size, count: lines.length - 1 };
@@ -811,7 +834,12 @@ async function ledgerQueries() {
     ['history: every change, TSV (100,000 records)', () => ['history', '-o', 'tsv'], '60,000 rows'],
     ['history --order (100,000 records)', (_d, l) => ['history', '--order', l.order, '--json'], 'one order'],
     ['handover --json (100,000 records)', (_d, l) => ['handover', '--date', l.day, '--json'], 'the sheet of one day'],
-    ['handover --pdf (100,000 records)', (d, l) => ['handover', '--date', l.day, '--pdf', join(d, 'sheet.pdf')], '2,000 shipments, a barcode each: 155 pages', 10_000],
+    [
+      'handover --pdf (100,000 records)',
+      (d, l) => ['handover', '--date', l.day, '--pdf', join(d, 'sheet.pdf')],
+      '2,000 shipments, a barcode each: 155 pages',
+      10_000,
+    ],
   ];
   for (const [name, argv, what, limit = 3000] of cases) {
     runOnce([process.execPath, bin, ...argv(big, b)], env(big));

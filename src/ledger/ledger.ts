@@ -170,7 +170,7 @@ export interface LedgerOptions {
  * Who writes a run's records, as `history` shows them: the command (`book`, `order accept` …) and
  * the profile; the operating-system user and the host are added by {@link Ledger.open}.
  */
-export interface Actor {
+interface Actor {
   op: string;
   profile: string;
   /** The payment type of the run's accepts once known (`credit` …), stamped on each `accept_sent` that names none. */

@@ -80,7 +80,7 @@ export function sheetShipmentsOf(order: OrderResponse): SheetShipment[] {
 }
 
 /** Where an order stands for the sheet, as the ledger's records say. */
-export type SheetStage = 'created' | 'accepted' | 'processed' | 'cancelled' | 'failed';
+type SheetStage = 'created' | 'accepted' | 'processed' | 'cancelled' | 'failed';
 
 /** An order as the ledger knows it, for the sheet (src/ledger/history.ts `ordersOf`). */
 export interface SheetOrder {
@@ -108,21 +108,21 @@ export interface SheetLine {
 }
 
 /** Shipments, packages and kilograms. */
-export interface SheetTotals {
+interface SheetTotals {
   shipments: number;
   packages: number;
   weight_kg: number;
 }
 
 /** The shipments of one carrier within a section. */
-export interface CarrierGroup {
+interface CarrierGroup {
   carrier: string;
   lines: SheetLine[];
   totals: SheetTotals;
 }
 
 /** One collection address and pickup date: the driver's signature closes it. */
-export interface SheetSection {
+interface SheetSection {
   collection: string;
   pickup_date: string;
   carriers: CarrierGroup[];

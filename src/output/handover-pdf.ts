@@ -12,7 +12,7 @@ import { SHEET_FOOTER, SHEET_TITLE, kgText } from './handover.js';
 const PAPER = { a4: [595.28, 841.89], letter: [612, 792] } as const;
 
 /** A paper size of {@link renderSheetPdf}. */
-export type Paper = keyof typeof PAPER;
+type Paper = keyof typeof PAPER;
 
 /** Text the standard PDF fonts can draw (WinAnsi): other characters become `?`. */
 function winAnsi(s: string): string {

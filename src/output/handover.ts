@@ -45,7 +45,20 @@ export function sheetCsv(sheet: Sheet): string {
   for (const s of sheet.sections)
     for (const c of s.carriers)
       for (const l of c.lines)
-        rows.push(['handover', s.collection, s.pickup_date, c.carrier, l.tracking, l.order_id, l.shipment_id, l.city, l.country, String(l.packages), kgText(l.weight_kg), l.service]);
+        rows.push([
+          'handover',
+          s.collection,
+          s.pickup_date,
+          c.carrier,
+          l.tracking,
+          l.order_id,
+          l.shipment_id,
+          l.city,
+          l.country,
+          String(l.packages),
+          kgText(l.weight_kg),
+          l.service,
+        ]);
   for (const p of sheet.no_tracking_yet)
     rows.push(['no_tracking_yet', '', '', '', '', p.order_id, p.shipment_id, p.city, p.country, String(p.packages), kgText(p.weight_kg), p.service]);
   return stringify(rows, { escape_formulas: true });
@@ -74,7 +87,18 @@ export function printSheet(io: IOStreams, format: OutputFormat, sheet: Sheet): v
             io,
             format,
             [{ header: 'collection' }, { header: 'pickup' }, { header: 'carrier' }, ...columns],
-            c.lines.map((l) => [s.collection, s.pickup_date, c.carrier, l.tracking, l.order_id, l.city, l.country, String(l.packages), kgText(l.weight_kg), l.service]),
+            c.lines.map((l) => [
+              s.collection,
+              s.pickup_date,
+              c.carrier,
+              l.tracking,
+              l.order_id,
+              l.city,
+              l.country,
+              String(l.packages),
+              kgText(l.weight_kg),
+              l.service,
+            ]),
           ),
         );
     if (sheet.sections.length === 0) io.err(`Nothing was booked for ${sheet.date}: no shipment to hand over.\n`);

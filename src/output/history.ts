@@ -24,8 +24,19 @@ const COLUMNS: Column[] = [
 /** A row's cells, in {@link COLUMNS} order. */
 function cells(r: HistoryRow): string[] {
   const who = r.user === undefined ? '' : `${r.user}@${r.host ?? ''}`;
-  const detail = r.error ?? (r.tracking_numbers !== undefined ? r.tracking_numbers.join(' ') : r.order_id === undefined ? (r.shipment_ids?.join(' ') ?? '') : '');
-  return [r.time, who, r.profile ?? '', r.operation === 'book' || r.step === 'result' ? `${r.operation}: ${r.step}` : r.operation, r.order_id ?? '', r.total ?? '', r.payment ?? '', r.status, detail];
+  const detail =
+    r.error ?? (r.tracking_numbers !== undefined ? r.tracking_numbers.join(' ') : r.order_id === undefined ? (r.shipment_ids?.join(' ') ?? '') : '');
+  return [
+    r.time,
+    who,
+    r.profile ?? '',
+    r.operation === 'book' || r.step === 'result' ? `${r.operation}: ${r.step}` : r.operation,
+    r.order_id ?? '',
+    r.total ?? '',
+    r.payment ?? '',
+    r.status,
+    detail,
+  ];
 }
 
 /** Prints rows: a table for `table`, tab-separated lines otherwise (see the module doc). */

@@ -93,8 +93,7 @@ describe('handover and history over a day booked three ways', () => {
 
   it('makes the sheet as JSON, CSV and PDF once `order get` has recorded the result', async () => {
     // `order get` learns that it was processed (the sandbox completes it after 30 ms) and records it.
-    for (let i = 0; i < 100 && sandbox.state.getOrder(ids.byHand!).status !== 'processed'; i++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 100 && sandbox.state.getOrder(ids.byHand!).status !== 'processed'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     const got = await runShipbook(['order', 'get', ids.byHand!], { env: env() });
     expect(got.code, got.stderr).toBe(0);
 
@@ -176,7 +175,8 @@ describe('handover and history over a day booked three ways', () => {
       expect(row.host).toBeTruthy();
       expect(Number.isNaN(Date.parse(row.time))).toBe(false);
     }
-    const of = (op: string, order: string | undefined) => rows.filter((row) => row.operation === op && row.order_id === order).map((row) => `${row.step} ${row.status}`);
+    const of = (op: string, order: string | undefined) =>
+      rows.filter((row) => row.operation === op && row.order_id === order).map((row) => `${row.step} ${row.status}`);
     expect(of('book', ids.single)).toEqual(['create_order done', 'accept done', 'result processed']);
     expect(of('order create', ids.byHand)).toEqual(['create_order done']);
     expect(of('order accept', ids.byHand)).toEqual(['accept done']);

@@ -7,8 +7,18 @@ describe('weights in kilograms', () => {
   it('converts pounds (packages in inches) and keeps kilograms (packages in centimetres), to the gram', () => {
     expect(totalKg([{ weight: 1, unit: 'in' }])).toBe(0.454);
     expect(totalKg([{ weight: 10, unit: 'in' }])).toBe(4.536);
-    expect(totalKg([{ weight: 6.5, unit: 'cm' }, { weight: 2.5, unit: 'cm' }])).toBe(9);
-    expect(totalKg([{ weight: 2.2046226, unit: 'in' }, { weight: 1, unit: 'cm' }])).toBe(2);
+    expect(
+      totalKg([
+        { weight: 6.5, unit: 'cm' },
+        { weight: 2.5, unit: 'cm' },
+      ]),
+    ).toBe(9);
+    expect(
+      totalKg([
+        { weight: 2.2046226, unit: 'in' },
+        { weight: 1, unit: 'cm' },
+      ]),
+    ).toBe(2);
     expect(totalKg([])).toBe(0);
   });
 

@@ -12,7 +12,7 @@ import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { localDay, sheetOrders } from '../../ledger/history.js';
-import { openLedgerFor } from '../common/record.js';
+import { queryLedger } from '../../ledger/query.js';
 import { buildSheet, type SheetFilter } from '../../ledger/sheet.js';
 import { fetchServiceData } from '../../api/services.js';
 import { printSheet, sheetCsv } from '../../output/handover.js';
@@ -60,7 +60,7 @@ async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
   const date = flags.date ?? localDay(ctx.now());
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
     throw new UsageError(`--date "${date}" is not a date`, { suggestion: 'For example --date 2026-11-26 (YYYY-MM-DD)' });
-  const ledger = await openLedgerFor(ctx, { op: 'handover', command: 'shipbook handover' });
+  const ledger = queryLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
   const orders = await sheetOrders(ledger.records());
   // Only the codes of the day's shipments are asked about.
   const day = new Set<string>();

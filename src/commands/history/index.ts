@@ -8,7 +8,7 @@ import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { HISTORY_STATUSES, historyRows, type HistoryFilter, type HistoryRow, type HistoryStatus } from '../../ledger/history.js';
-import { openLedgerFor } from '../common/record.js';
+import { queryLedger } from '../../ledger/query.js';
 import { printHistory } from '../../output/history.js';
 
 /** Units of `--since 2d`-style durations, ms. */
@@ -59,7 +59,7 @@ async function runHistory(flags: HistoryFlags, ctx: Context): Promise<void> {
     ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
     ...(flags.status !== undefined ? { status: flags.status } : {}),
   };
-  const ledger = await openLedgerFor(ctx, { op: 'history', command: 'shipbook history' });
+  const ledger = queryLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
   // An order's records are picked by the store; the other filters apply to the rows.
   const records = ledger.records(flags.order !== undefined ? { orderId: flags.order } : {});
   // A table is drawn once its widths are known; tab-separated lines are written a few thousand at

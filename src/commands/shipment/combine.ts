@@ -79,7 +79,13 @@ async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Prom
   const ledger = await openLedgerFor(ctx, { op: 'shipment combine', command: shellCommand('shipment', 'combine', ...request.shipments) });
   try {
     // The intent on disk before the combine leaves; the parent order recorded as it comes, with what the hand-over sheet needs.
-    parent = await recordedRequest(ledger, changeIdentity(), { event: 'sent', step: 'combine', shipment_ids: [...request.shipments] }, () => combineShipments(api, request), orderAnswer);
+    parent = await recordedRequest(
+      ledger,
+      changeIdentity(),
+      { event: 'sent', step: 'combine', shipment_ids: [...request.shipments] },
+      () => combineShipments(api, request),
+      orderAnswer,
+    );
   } catch (err) {
     if (err instanceof ApiError && request.main_shipment === undefined && err.fieldErrors.some((f) => f.field === 'main_shipment')) {
       const hint = 'Give the shipment that carries the parcels to the hub with --main <file>, e.g. --main fixtures/shipments/main-to-hub.yaml.';
