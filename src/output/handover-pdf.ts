@@ -62,14 +62,16 @@ export async function renderSheetPdf(sheet: Sheet, paper: Paper, made: string): 
     text('Nothing was booked for this day: no shipment to hand over.', margin, 11, bold);
     y -= 16;
   }
-  const cols = [margin, margin + 175, margin + 265, margin + 395, margin + 430];
+  // Columns, pt from the left edge: tracking number, order, city and country, packages, kg, service.
+  const cols = [margin, margin + 150, margin + 235, margin + 345, margin + 385, margin + 430];
   const line = (l: SheetLine) => {
     room(62);
     text(l.tracking, cols[0]!, 10, bold);
-    text(l.order_id, cols[1]!);
-    text(`${l.city}, ${l.country}`.slice(0, 30), cols[2]!);
-    text(`${l.packages} pkg`, cols[3]!);
-    text(`${kgText(l.weight_kg)} kg  ${l.service}`.slice(0, 34), cols[4]!);
+    text(l.order_id, cols[1]!, 8.5);
+    text(`${l.city}, ${l.country}`.slice(0, 22), cols[2]!, 8.5);
+    text(`${l.packages} pkg`, cols[3]!, 8.5);
+    text(`${kgText(l.weight_kg)} kg`, cols[4]!, 8.5);
+    text(l.service.length > 17 ? `${l.service.slice(0, 16)}...` : l.service, cols[5]!, 8.5);
     y -= 4;
     // The bars as vector rectangles, one module 1 pt wide (about 0.35 mm), 12 mm high: sharp at
     // any resolution, and far cheaper than an image per tracking number.
