@@ -15,7 +15,7 @@ describe('parseWhen', () => {
 
   it('refuses anything else with exit 2, naming the flag and an example', () => {
     for (const bad of ['yesterday', '2026-13-45x', '5 days', '']) {
-      expect(() => parseWhen('--until', bad, now)).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining('--until') }));
+      expect(() => parseWhen('--until', bad, now)).toThrow(expect.objectContaining({ kind: 'input', message: expect.stringContaining('--until') }));
     }
   });
 });
