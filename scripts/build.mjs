@@ -36,7 +36,8 @@ const VENDOR = {
   '@bomb.sh/tab/commander': { file: 'tab-commander', exports: 'module.exports = require("@bomb.sh/tab/commander").default;' },
   // The PDF of `handover` and its Code 128 barcodes: read only when a PDF is asked for.
   'pdf-lib': { file: 'pdf-lib', exports: 'export * from "pdf-lib";' },
-  'bwip-js': { file: 'bwip-js', exports: 'module.exports = require("bwip-js");' },
+  // Code 128 encoding alone: the named import lets esbuild leave out bwip-js's other symbologies.
+  'bwip-js': { file: 'bwip-js', exports: 'export { code128 } from "bwip-js";' },
 };
 // import.meta.url (the bundle's own URL, to find files next to the program) is made on first use:
 // no command needs it before it runs, and making it loads node:url's path handling at every start.
@@ -193,8 +194,27 @@ const wrapper = {
   footer: { js: '})' },
 };
 
+/**
+ * The metrics of the PDF standard fonts the hand-over sheet does not use (every font but Helvetica
+ * and Helvetica-Bold), left out of dist/vendor/pdf-lib.cjs: each is a compressed JSON file of
+ * 5 to 15 kB that would only grow the package. Asking pdf-lib for one of them fails.
+ */
+const unusedFontsPlugin = {
+  name: 'pdf-lib-unused-fonts',
+  setup(b) {
+    b.onLoad(
+      { filter: /@pdf-lib[\\/]standard-fonts[\\/].*[\\/](Courier|Times|Symbol|ZapfDingbats|Helvetica-(Oblique|BoldOblique))[^\\/]*\.compressed\.json$/ },
+      () => ({
+        contents: '""',
+        loader: 'json',
+      }),
+    );
+  },
+};
+
 for (const [name, v] of Object.entries(VENDOR)) {
   await build({
+    plugins: name === 'pdf-lib' ? [unusedFontsPlugin] : [],
     stdin: { contents: v.exports, resolveDir: fileURLToPath(new URL('..', import.meta.url)), sourcefile: `vendor-${v.file}.js`, loader: 'js' },
     outfile: fileURLToPath(new URL(`../dist/vendor/${v.file}.cjs`, import.meta.url)),
     bundle: true,

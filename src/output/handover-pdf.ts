@@ -20,13 +20,40 @@ function winAnsi(s: string): string {
 }
 
 /**
+ * The bars of `text` in Code 128, as [left edge, width] in modules, from bwip-js's encoder drawn
+ * at one pixel per module: it draws each bar as a vertical line of the bar's width through its
+ * centre, rounded up to a whole pixel.
+ * @throws Error from bwip-js when the text cannot be encoded in Code 128
+ */
+function code128Bars(encode: typeof import('bwip-js').code128, text: string): Array<[number, number]> {
+  const bars: Array<[number, number]> = [];
+  const none = () => undefined;
+  encode(
+    { bcid: 'code128', text, scale: 1, height: 12 },
+    {
+      scale: (): [number, number] => [1, 1],
+      measure: () => ({ width: 0, ascent: 0, descent: 0 }),
+      init: none,
+      line: (x0: number, _y0: number, _x1: number, _y1: number, lw: number) => void bars.push([Math.floor(x0 - lw / 2), lw]),
+      polygon: none,
+      hexagon: none,
+      ellipse: none,
+      fill: none,
+      text: none,
+      end: none,
+    },
+  );
+  return bars;
+}
+
+/**
  * The PDF bytes of `sheet` on `paper`. Every tracking number is drawn as a Code 128 barcode (vector
  * bars, 1 pt per module, 12 mm high, with the page margin as quiet zone), under its text line.
  * @throws Error from bwip-js when a tracking number cannot be encoded in Code 128 (non-ASCII)
  */
 export async function renderSheetPdf(sheet: Sheet, paper: Paper, made: string): Promise<Uint8Array> {
   const { PDFDocument, StandardFonts, rgb, pushGraphicsState, popGraphicsState, setFillingRgbColor, rectangle, fill } = await import('pdf-lib');
-  const bwip = (await import('bwip-js')).default;
+  const { code128 } = await import('bwip-js');
   const doc = await PDFDocument.create();
   doc.setTitle(`${SHEET_TITLE} ${sheet.date}`);
   doc.setCreator('shipbook');
@@ -75,14 +102,9 @@ export async function renderSheetPdf(sheet: Sheet, paper: Paper, made: string): 
     y -= 4;
     // The bars as vector rectangles, one module 1 pt wide (about 0.35 mm), 12 mm high: sharp at
     // any resolution, and far cheaper than an image per tracking number.
-    const [encoding] = bwip.raw('code128', l.tracking, {}) as Array<{ sbs: number[] }>;
     const h = 34;
-    let x = cols[0]!;
     const bars = [pushGraphicsState(), setFillingRgbColor(0, 0, 0)];
-    (encoding?.sbs ?? []).forEach((w, i) => {
-      if (i % 2 === 0) bars.push(rectangle(x, y - h, w, h));
-      x += w;
-    });
+    for (const [left, width] of code128Bars(code128, l.tracking)) bars.push(rectangle(cols[0]! + left, y - h, width, h));
     page.pushOperators(...bars, fill(), popGraphicsState());
     y -= h + 18;
   };
