@@ -10,7 +10,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ShipbookError, UsageError } from '../../errors.js';
 import { localDay, sheetOrders } from '../../ledger/history.js';
 import { queryLedger } from '../../ledger/query.js';
 import { buildSheet, type SheetFilter } from '../../ledger/sheet.js';
@@ -52,9 +52,24 @@ async function carriersOf(codes: ReadonlySet<string>, ctx: Context): Promise<Map
 }
 
 /**
+ * Writes a file of the sheet.
+ * @throws ShipbookError `file_unwritable` (exit 2) naming the file and the flag when it cannot be written
+ */
+async function writeSheet(path: string, data: string | Uint8Array, flag: string): Promise<void> {
+  try {
+    await writeFile(path, data);
+  } catch (err) {
+    throw new ShipbookError('file_unwritable', `cannot write ${path} (${flag}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'input', {
+      suggestion: `Give ${flag} a file in a directory you can write.`,
+      cause: err,
+    });
+  }
+}
+
+/**
  * Makes the sheet of the day and writes it in the files asked for (`--pdf FILE`, `--csv FILE`), or
  * on stdout when none is.
- * @throws UsageError (exit 2) for a date that is not YYYY-MM-DD; the file system's error when a file cannot be written
+ * @throws UsageError (exit 2) for a date that is not YYYY-MM-DD; ShipbookError `file_unwritable` (exit 2) for a file that cannot be written
  */
 async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
   const date = flags.date ?? localDay(ctx.now());
@@ -76,11 +91,11 @@ async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
   const made = ctx.now().toISOString();
   if (flags.pdf !== undefined) {
     const { renderSheetPdf } = await import('../../output/handover-pdf.js');
-    await writeFile(flags.pdf, await renderSheetPdf(sheet, flags.paper, made));
+    await writeSheet(flags.pdf, await renderSheetPdf(sheet, flags.paper, made), '--pdf');
     ctx.io.err(`Wrote the hand-over sheet of ${date} to ${flags.pdf} (PDF, ${flags.paper === 'a4' ? 'A4' : 'US Letter'}).\n`);
   }
   if (flags.csv !== undefined) {
-    await writeFile(flags.csv, sheetCsv(sheet));
+    await writeSheet(flags.csv, sheetCsv(sheet), '--csv');
     ctx.io.err(`Wrote the hand-over sheet of ${date} to ${flags.csv} (CSV).\n`);
   }
   if (flags.pdf !== undefined || flags.csv !== undefined) return;
