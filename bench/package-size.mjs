@@ -12,7 +12,8 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const BEGIN = '<!-- package-size: written by bench/package-size.mjs -->';
 const END = '<!-- /package-size -->';
-const TARBALL_TARGET = 1_000_000;
+// 1.2 MB: room for the PDF and barcode code of `handover --pdf` (dist/vendor/, about 0.2 MB compressed).
+const TARBALL_TARGET = 1_200_000;
 const INSTALL_TARGET = 25_000_000;
 
 /** The size of every file under `dir`, in bytes (what the files hold, not disk blocks). */
@@ -56,7 +57,7 @@ const rows = [
   {
     figure: 'package: tarball (npm pack)',
     value: mb(m.tarball),
-    target: '< 1 MB',
+    target: '< 1.2 MB',
     ok: m.tarball < TARBALL_TARGET,
     note: `${m.files} files, ${mb(m.unpacked)} unpacked; no source map`,
   },

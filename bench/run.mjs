@@ -9,7 +9,8 @@
 // (figures whose name contains one of the words: the other rows of bench/RESULTS.md, their profiles
 // and notes stay as the earlier run wrote them), --no-write (do not touch bench/RESULTS.md).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
@@ -763,6 +764,105 @@ async function validateLarge() {
   });
 }
 
+/**
+ * Writes a ledger of `records` records (orders of five records each: create sent, created with
+ * what the hand-over sheet needs, accept sent, accepted, processed; pickup dates over ten days)
+ * for the built-in sandbox of `stateDir`, where shipbook looks for it; returns a day and an order
+ * id it holds.
+ */
+function writeLedger(stateDir, records) {
+  const target = `builtin-sandbox:${stateDir}`;
+  const file = join(stateDir, 'ledger', `${createHash('sha256').update(target, 'utf8').digest('hex').slice(0, 12)}.ndjson`);
+  mkdirSync(join(stateDir, 'ledger'), { recursive: true });
+  const who = { user: 'bench', host: 'bench-host', profile: 'sandbox' };
+  const lines = [JSON.stringify({ t: new Date(Date.UTC(2026, 10, 1)).toISOString(), id: '#target', event: 'target', target })];
+  const codes = ['SB-DOM-ROAD', 'SB-DOM-EXP'];
+  const orders = Math.floor(records / 5);
+  for (let i = 0; i < orders; i++) {
+    const id = `bench-${i}-1`;
+    const order = `ORD-B${String(i).padStart(7, '0')}`;
+    const t = (k) => new Date(Date.UTC(2026, 10, 1) + i * 40_000 + k * 1000).toISOString();
+    const pickup = `2026-12-${String(1 + (i % 10)).padStart(2, '0')}`;
+    const sheet = [
+      {
+        id: `SHP-B${i}`,
+        svc: codes[i % 2],
+        svc_name: 'Road Express',
+        city: 'Melbourne',
+        country: 'AU',
+        pkgs: 2,
+        kg: 9,
+        from: `Warehouse ${i % 3}, Alexandria 2015, AU`,
+        pickup,
+      },
+    ];
+    lines.push(JSON.stringify({ t: t(0), id, event: 'create_sent', step: 'create_order', shipment_ids: [], op: 'book', ...who }));
+    lines.push(JSON.stringify({ t: t(1), id, event: 'created', order_id: order, total: '47.30', sheet, op: 'book', ...who }));
+    lines.push(JSON.stringify({ t: t(2), id, event: 'accept_sent', order_id: order, payment: 'credit', op: 'book', ...who }));
+    lines.push(JSON.stringify({ t: t(3), id, event: 'accepted', order_id: order, op: 'book', ...who }));
+    lines.push(
+      JSON.stringify({
+        t: t(4),
+        id,
+        event: 'processed',
+        order_id: order,
+        tracking_numbers: [`SBX${String(i).padStart(10, '0')}`],
+        total: '47.30',
+        op: 'book',
+        ...who,
+      }),
+    );
+  }
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return { day: '2026-12-01', order: `ORD-B${String(Math.floor(orders / 2)).padStart(7, '0')}`, bytes: statSync(file).size, count: lines.length - 1 };
+}
+
+/**
+ * `history` and `handover` over a ledger of 100,000 records, against the same over 10 records:
+ * both read the ledger as a stream, so they stay within a few seconds (target < 3 s). `history`
+ * lists every change (TSV on stdout) and one order's; `handover` makes a day's sheet as JSON and
+ * as a PDF with its barcodes (2,000 shipments that day, 155 pages: target < 10 s).
+ */
+async function ledgerQueries() {
+  const runs = quick ? 3 : 7;
+  const big = join(work, 'ledger-100k');
+  const small = join(work, 'ledger-10');
+  const b = writeLedger(big, 100_000);
+  const s = writeLedger(small, 10);
+  const env = (dir) => ({ ...baseEnv, SHIPBOOK_STATE_DIR: dir });
+  const cases = [
+    ['history: every change, TSV (100,000 records)', () => ['history', '-o', 'tsv'], '60,000 rows'],
+    ['history --order (100,000 records)', (_d, l) => ['history', '--order', l.order, '--json'], 'one order'],
+    ['handover --json (100,000 records)', (_d, l) => ['handover', '--date', l.day, '--json'], 'the sheet of one day'],
+    [
+      'handover --pdf (100,000 records)',
+      (d, l) => ['handover', '--date', l.day, '--pdf', join(d, 'sheet.pdf')],
+      '2,000 shipments, a barcode each: 155 pages',
+      10_000,
+    ],
+  ];
+  for (const [name, argv, what, limit = 3000] of cases) {
+    runOnce([process.execPath, bin, ...argv(big, b)], env(big));
+    const a = [];
+    const z = [];
+    for (let i = 0; i < runs; i++) {
+      a.push(runOnce([process.execPath, bin, ...argv(big, b)], env(big)).ms);
+      z.push(runOnce([process.execPath, bin, ...argv(small, s)], env(small)).ms);
+    }
+    const x = stats(a);
+    const y = stats(z);
+    addRow({
+      figure: name,
+      value: `${fmtMs(x.median)} (${fmtSpread(x, fmtMs)})`,
+      baseline: `${fmtMs(y.median)} (10 records)`,
+      ratio: (x.median / y.median).toFixed(2),
+      target: `< ${limit / 1000} s`,
+      ok: x.median < limit,
+      note: `${what}; ledger ${(b.bytes / 1e6).toFixed(1)} MB, ${b.count} records; ${runs} runs`,
+    });
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const figures = [
@@ -786,6 +886,7 @@ const figures = [
   ['csv', csvDryRun],
   ['state', stateStore],
   ['validate', validateLarge],
+  ['ledger: history and handover', ledgerQueries],
 ];
 
 console.log(`shipbook benchmark — node ${process.version}, ${cpus().length} CPUs${quick ? ' (quick)' : ''}`);

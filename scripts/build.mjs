@@ -26,7 +26,8 @@ await rm(new URL('../dist/', import.meta.url), { recursive: true, force: true })
 // which the program requires on first use: `validate`, `quote` and most runs never read or parse
 // them. The inquirer prompts (with iconv-lite, through the editor prompt) are for the wizard and
 // logins on a terminal, xmlbuilder2 (a DOM and a YAML library) for `--junit`, conf (ajv, semver)
-// for the commands that read or write settings, @bomb.sh/tab for shell completion.
+// for the commands that read or write settings, @bomb.sh/tab for shell completion, pdf-lib and
+// bwip-js for the PDF of the hand-over sheet.
 const VENDOR = {
   '@inquirer/prompts': { file: 'inquirer-prompts', exports: 'export * from "@inquirer/prompts";' },
   xmlbuilder2: { file: 'xmlbuilder2', exports: 'export * from "xmlbuilder2";' },
@@ -34,6 +35,10 @@ const VENDOR = {
   // imports CommonJS (its default is module.exports).
   conf: { file: 'conf', exports: 'module.exports = require("conf").default;' },
   '@bomb.sh/tab/commander': { file: 'tab-commander', exports: 'module.exports = require("@bomb.sh/tab/commander").default;' },
+  // The PDF of `handover` and its Code 128 barcodes: read only when a PDF is asked for.
+  'pdf-lib': { file: 'pdf-lib', exports: 'export * from "pdf-lib";' },
+  // Code 128 encoding alone: the named import lets esbuild leave out bwip-js's other symbologies.
+  'bwip-js': { file: 'bwip-js', exports: 'export { code128 } from "bwip-js";' },
 };
 // import.meta.url (the bundle's own URL, to find files next to the program) is made on first use:
 // no command needs it before it runs, and making it loads node:url's path handling at every start.
@@ -190,8 +195,27 @@ const wrapper = {
   footer: { js: '})' },
 };
 
+/**
+ * The metrics of the PDF standard fonts the hand-over sheet does not use (every font but Helvetica
+ * and Helvetica-Bold), left out of dist/vendor/pdf-lib.cjs: each is a compressed JSON file of
+ * 5 to 15 kB that would only grow the package. Asking pdf-lib for one of them fails.
+ */
+const unusedFontsPlugin = {
+  name: 'pdf-lib-unused-fonts',
+  setup(b) {
+    b.onLoad(
+      { filter: /@pdf-lib[\\/]standard-fonts[\\/].*[\\/](Courier|Times|Symbol|ZapfDingbats|Helvetica-(Oblique|BoldOblique))[^\\/]*\.compressed\.json$/ },
+      () => ({
+        contents: '""',
+        loader: 'json',
+      }),
+    );
+  },
+};
+
 for (const [name, v] of Object.entries(VENDOR)) {
   await build({
+    plugins: name === 'pdf-lib' ? [unusedFontsPlugin] : [],
     stdin: { contents: v.exports, resolveDir: fileURLToPath(new URL('..', import.meta.url)), sourcefile: `vendor-${v.file}.js`, loader: 'js' },
     outfile: fileURLToPath(new URL(`../dist/vendor/${v.file}.cjs`, import.meta.url)),
     bundle: true,

@@ -14,6 +14,7 @@ import { trackingNumberOf } from '../schema/shipment.js';
 import type { ClaimLedger } from '../ledger/claims.js';
 import type { JournalRecord } from '../ledger/records.js';
 import type { LedgerStore } from '../ledger/store.js';
+import { sheetShipmentsOf } from '../ledger/sheet.js';
 
 /**
  * Where step records go: the ledger (src/ledger/store.ts), with the run's journal copy, and its
@@ -49,11 +50,18 @@ export function stepRecorder(journal: RecordSink, record: Pick<JournalRecord, 'i
       await journal.durable();
     },
     onEvent(e) {
-      if (e.type === 'order_created') append({ event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString() });
+      if (e.type === 'order_created')
+        append({ event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString(), sheet: sheetShipmentsOf(e.order) });
       else if (e.type === 'shipment_created')
         append({ event: 'shipment_created', shipment_ids: [...(journal.get(record.id)?.shipmentIds ?? []), e.shipment.id] });
       else if (e.type === 'combined')
-        append({ event: 'created', order_id: e.parent.id, shipment_ids: e.childIds.slice(), total: e.parent.price?.total?.toString() });
+        append({
+          event: 'created',
+          order_id: e.parent.id,
+          shipment_ids: e.childIds.slice(),
+          total: e.parent.price?.total?.toString(),
+          sheet: sheetShipmentsOf(e.parent),
+        });
       else if (e.type === 'accepted') append({ event: 'accepted', order_id: e.order.id });
     },
     processed(order) {

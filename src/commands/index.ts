@@ -51,6 +51,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./journal/index.js')).journalCommand,
   },
   {
+    name: 'history',
+    term: 'history [options]',
+    summary: 'list every change made at the service, with who and when',
+    load: async () => (await import('./history/index.js')).historyCommand,
+  },
+  {
+    name: 'handover',
+    term: 'handover [options]',
+    summary: "print the day's hand-over sheet for the driver to sign",
+    load: async () => (await import('./handover/index.js')).handoverCommand,
+  },
+  {
     name: 'validate',
     term: 'validate [options] <files...>',
     summary: 'check input files offline: every problem with its line and field',

@@ -105,6 +105,14 @@ export function describeRecord(r: Omit<JournalRecord, 't'>): string {
       return `that this run took ${who} in hand, so nothing was sent for it`;
     case 'released':
       return `that this run let go of ${who}`;
+    case 'sent':
+      return `that the ${r.step ?? ''} request (${r.op ?? 'by hand'}) was about to be sent, so it was not sent`;
+    case 'answered':
+      return `what the service answered to ${r.op ?? 'the request'}${r.order_id !== undefined ? ` (order ${r.order_id})` : ''}`;
+    case 'refused':
+      return `that the service refused ${r.op ?? 'the request'}`;
+    case 'cancelled':
+      return `that order ${r.order_id ?? '?'} was cancelled`;
   }
 }
 

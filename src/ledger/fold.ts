@@ -7,7 +7,8 @@ import type { EntryState, JournalRecord } from './records.js';
 /** Folds one record into the state of its order. */
 export function applyRecord(state: EntryState | undefined, r: JournalRecord): EntryState {
   const s: EntryState = state ?? { id: r.id, stage: 'new', shipmentIds: [], records: 0 };
-  if (r.event !== 'claimed' && r.event !== 'released') s.records++;
+  // A change typed by hand (`sent`, `answered`, `refused`) says nothing about a document's booking.
+  if (r.event !== 'claimed' && r.event !== 'released' && r.event !== 'sent' && r.event !== 'answered' && r.event !== 'refused') s.records++;
   if (r.file !== undefined) s.file = r.file;
   if (r.line !== undefined) s.line = r.line;
   switch (r.event) {
@@ -68,7 +69,19 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
       s.resolvedAs = r.not_created ? 'not_created' : r.order_id;
       s.claim = undefined;
       break;
+    case 'cancelled':
+      // An order that was cancelled is over: nothing books it further.
+      if (s.orderId === undefined || r.order_id === undefined || s.orderId === r.order_id) {
+        if (r.order_id !== undefined) s.orderId = r.order_id;
+        s.stage = 'failed';
+        s.error = { code: 'cancelled', message: `order ${r.order_id ?? s.orderId ?? ''} was cancelled` };
+        s.claim = undefined;
+      }
+      break;
     case 'target':
+    case 'sent':
+    case 'answered':
+    case 'refused':
       break;
   }
   return s;

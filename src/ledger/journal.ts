@@ -37,7 +37,7 @@ interface JournalOpenOptions {
 }
 
 /** Records of what an answer said: still written once the lock is lost (see {@link Journal.append}). */
-const FACTS: ReadonlySet<JournalEvent> = new Set(['created', 'shipment_created', 'accepted', 'processed']);
+const FACTS: ReadonlySet<JournalEvent> = new Set(['created', 'shipment_created', 'accepted', 'processed', 'answered', 'cancelled', 'refused']);
 
 /** A write that lets the file grow to at most `limit` bytes (then ENOSPC), for tests of a full disk (see {@link Journal.open}). */
 function limitedWrite(limit: number): (fd: number, bytes: Buffer, offset: number, length: number) => number {

@@ -14,6 +14,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { hostname, userInfo } from 'node:os';
 import { JournalUnusableError } from './errors.js';
 import { Journal } from './journal.js';
 import { journalTarget, readJournal, readRecords } from './read.js';
@@ -161,6 +162,28 @@ export interface LedgerOptions {
   copy?: JournalCopy;
   /** The command line, for the journal's owner record. */
   command: string;
+  /** Who makes the changes: stamped on every record this run writes (see {@link Actor}). */
+  actor?: Actor;
+}
+
+/**
+ * Who writes a run's records, as `history` shows them: the command (`book`, `order accept` …) and
+ * the profile; the operating-system user and the host are added by {@link Ledger.open}.
+ */
+interface Actor {
+  op: string;
+  profile: string;
+  /** The payment type of the run's accepts once known (`credit` …), stamped on each `accept_sent` that names none. */
+  payment?: () => string | undefined;
+}
+
+/** The operating-system user of this process (`os.userInfo()`, else `$USER`, else the uid). */
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? String(process.getuid?.() ?? 'unknown');
+  }
 }
 
 /**
@@ -177,12 +200,20 @@ export class Ledger implements LedgerStore {
   /** A round of claims is scheduled or under way. */
   private claiming = false;
 
+  /** The payment type of the run's accepts (see {@link Actor.payment}). */
+  private readonly payment: (() => string | undefined) | undefined;
+  /** The fields stamped on every record of this run (op, user, host, profile), when it names an actor. */
+  private readonly stamp: Pick<JournalRecord, 'op' | 'user' | 'host' | 'profile'> | undefined;
+
   private constructor(
     private readonly ledger: Journal,
     readonly copy: Journal | undefined,
     readonly target: string,
     command: string,
+    actor?: Actor,
   ) {
+    this.stamp = actor === undefined ? undefined : { op: actor.op, user: osUser(), host: hostname(), profile: actor.profile };
+    this.payment = actor?.payment;
     this.run = { ...thisProcess(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex'), command };
     this.claimLock = new ShortLock(`${ledger.path}.claims.lock`, command);
   }
@@ -292,7 +323,7 @@ export class Ledger implements LedgerStore {
         if (rank(s) > rank(ledger.states.get(s.id))) for (const r of recordsOf(s)) ledger.append(r);
       }
     }
-    return new Ledger(ledger, copy, o.target, o.command);
+    return new Ledger(ledger, copy, o.target, o.command, o.actor);
   }
 
   /** What reading the ledger and the copy set aside (a torn last record …), for people. */
@@ -336,7 +367,13 @@ export class Ledger implements LedgerStore {
    * state in the ledger.
    * @throws as {@link Journal.append}: JournalWriteError (exit 10), JournalLockLostError (exit 11)
    */
-  append(record: Omit<JournalRecord, 't'>): EntryState {
+  append(given: Omit<JournalRecord, 't'>): EntryState {
+    // Claims name their run already; every other record says who made it.
+    let record = this.stamp === undefined || given.event === 'claimed' || given.event === 'released' ? given : { ...given, ...this.stamp };
+    if (record.event === 'accept_sent' && record.payment === undefined) {
+      const payment = this.payment?.();
+      if (payment !== undefined) record = { ...record, payment };
+    }
     const prepared = prepareRecord(record);
     this.copy?.appendPrepared(prepared, record);
     return this.ledger.appendPrepared(prepared, record);

@@ -4,6 +4,7 @@
  * how a record is stamped and serialised once for every file it goes to. Where a document stands
  * is folded from its records (src/ledger/fold.ts).
  */
+import type { SheetShipment } from './sheet.js';
 import { scrubKnown } from '../api/redact.js';
 
 /**
@@ -27,7 +28,15 @@ export type JournalEvent =
   /** A run let go of its claim with the document in a non-final stage (interrupted: not started, pending, accepted). */
   | 'released'
   /** The first record of a journal or ledger: the target service it was written against (never a key). */
-  | 'target';
+  | 'target'
+  /** A command typed by hand is about to send a request that changes something (`step`: create_shipment, combine, cancel); on disk before it leaves. */
+  | 'sent'
+  /** The service answered a `sent` request: done (`order_id`, `shipment_ids`, `total`, `sheet` as it said). */
+  | 'answered'
+  /** The service refused a request typed by hand (`error`): nothing changed there. */
+  | 'refused'
+  /** The order was cancelled (by `order cancel`, or as `order get` or a callback learned). */
+  | 'cancelled';
 
 /** One line of the journal. */
 export interface JournalRecord {
@@ -60,6 +69,16 @@ export interface JournalRecord {
   limit?: string;
   /** For `claimed` and `released`: the run that takes or lets go of the document. */
   run?: RunClaim;
+  /** The command that wrote the record (`book`, `order accept`, `order get` …; absent: `book`, as before it was recorded). */
+  op?: string;
+  /** Operating-system user, host and profile of the run that wrote it. */
+  user?: string;
+  host?: string;
+  profile?: string;
+  /** For `accept_sent`: the payment type (`credit`, `credit_card`, `stored_card`); never a card number. */
+  payment?: string;
+  /** For `created` and `answered`: what the hand-over sheet needs of each shipment of the order (src/ledger/sheet.ts). */
+  sheet?: SheetShipment[];
 }
 
 /**

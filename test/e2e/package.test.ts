@@ -16,8 +16,12 @@ import { ROOT } from './cli.js';
 /** `man` reads the installed pages; without it (a minimal image) that one check is skipped, saying so. */
 const hasMan = spawnSync('sh', ['-c', 'command -v man'], { encoding: 'utf8' }).status === 0;
 
-/** What the package may weigh: the tarball, and the installed tree. */
-const TARBALL_LIMIT = 1_000_000;
+/**
+ * What the package may weigh: the tarball, and the installed tree. The tarball's 1.2 MB leaves room
+ * for the PDF and barcode code of `handover --pdf` (dist/vendor/pdf-lib.cjs and bwip-js.cjs, about
+ * 0.2 MB compressed), read by no other command.
+ */
+const TARBALL_LIMIT = 1_200_000;
 const INSTALL_LIMIT = 25_000_000;
 
 const work = mkdtempSync(join(tmpdir(), 'shipbook-package-'));
@@ -106,7 +110,7 @@ function shipbook(args: string[]): SpawnSyncReturns<string> {
 }
 
 describe('the packed package', () => {
-  it('is built at pack time and ships the bundle, without its source map, under 1 MB', () => {
+  it('is built at pack time and ships the bundle, without its source map, under 1.2 MB', () => {
     const files = packed.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['bin/shipbook.js', 'bin/code-cache.js', 'dist/main.cjs', 'dist/help.txt', 'package.json']));
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);

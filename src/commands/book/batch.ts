@@ -15,6 +15,7 @@ import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js
 import { journalTarget } from '../../ledger/read.js';
 import { LEGACY_JOURNAL } from '../../ledger/records.js';
 import { defaultJournalPath, peekLedger } from '../../ledger/ledger.js';
+import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { parseShard, type Shard } from '../../ledger/identity.js';
@@ -187,7 +188,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   );
   let ledger: LedgerStore;
   try {
-    ledger = await openLedger({ stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: true }, command });
+    ledger = await openLedgerFor(ctx, { op: 'book', command, copy: { path: journalPath, lock: true }, payment: () => template.order.payment.type });
   } catch (err) {
     if (err instanceof JournalLockedError) {
       throw new ShipbookError('journal_locked', err.message, 'input', {

@@ -9,6 +9,7 @@ import { Command } from 'commander';
 import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
 import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
 import type { RunClaim } from '../../ledger/records.js';
+import { openLedgerFor } from '../common/record.js';
 import { claimDocument } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
 import { DEFAULT_JOURNAL_PATTERN, peekLedger } from '../../ledger/ledger.js';
@@ -102,9 +103,12 @@ async function runBook(
     : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
   const prepared = await prepareBooking({ ...o, file: o.file ?? '(prompts)' }, ctx);
   const { api, waiter, progress } = prepared;
+  let payment: string | undefined;
   const accept = async (orderId: string) => {
     const request = await prepared.accept(orderId);
-    return input?.payment ? { ...request, order: { ...request.order, payment: input.payment } } : request;
+    const sent = input?.payment ? { ...request, order: { ...request.order, payment: input.payment } } : request;
+    payment = sent.order.payment.type;
+    return sent;
   };
   if (ctx.globals.dryRun) {
     // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
@@ -119,8 +123,7 @@ async function runBook(
   // The ledger of the target: a document booked before (by a single book, a batch or a shard) is
   // not booked again without a word.
   const target = await ctx.targetId();
-  const ledger = await openLedger({ stateDir: ctx.stateDir(), target, command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])) });
-  ctx.defer(() => ledger.close());
+  const ledger = await openLedgerFor(ctx, { op: 'book', command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])), payment: () => payment });
   const identity = identityOf(ledger, identityData, { again: o.again === true });
   const profile = await ctx.profile();
   // The claim: this run takes the document in the ledger before anything is sent; another run

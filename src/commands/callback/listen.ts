@@ -19,6 +19,7 @@ import type { OutputFormat } from '../../output/format.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseListen } from '../common/wait-options.js';
+import { openLedgerFor, recordLearned } from '../common/record.js';
 import type { IOStreams } from '../../io.js';
 import { printable } from '../../output/printable.js';
 import { paint } from '../../output/style.js';
@@ -174,6 +175,24 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
     clearInterval(summariser);
     refusals.flush();
   });
+  // What a callback says of an order (processed with its tracking numbers, failed) goes into the
+  // ledger of the profile's target, one record after the other, when the ledger does not know it yet.
+  const ledger = await openLedgerFor(ctx, { op: 'callback', command: 'shipbook callback listen' }).catch((err: unknown) => {
+    io.err(`note: callbacks are not recorded in the ledger: ${(err as Error).message}\n`);
+    return undefined;
+  });
+  let recording = Promise.resolve();
+  const record = (cb: ReceivedCallback) => {
+    const order = cb.body.result?.order;
+    if (ledger === undefined || order === undefined || order === null) return;
+    recording = recording
+      .then(async () => {
+        ledger.refresh();
+        await recordLearned(ledger, order, cb.body.message);
+      })
+      .catch((err: unknown) => io.err(`note: the ledger could not record the callback of order ${printable(order.id)}: ${(err as Error).message}\n`));
+  };
+  ctx.defer(() => recording);
   let receiver;
   try {
     receiver = await startCallbackReceiver({
@@ -190,6 +209,7 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
         if (format === 'yaml') io.out(`---\n${serialize('yaml', summary)}`);
         else io.out(ctx.json ? serialize('ndjson', summary) : callbackLine(io, format, summary));
         forward(cb);
+        record(cb);
         return { accepted: true };
       },
       onProblem(p) {

@@ -8,9 +8,9 @@ import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
 import { acceptOrder } from '../../api/orders.js';
 import { bookEntry } from '../../booking/engine.js';
-
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
+import { identityOfOrder, openLedgerFor, recordedRequest } from '../common/record.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
 import type { WaitSettings } from '../../booking/result/route.js';
 import type { Context } from '../../context.js';
@@ -22,8 +22,6 @@ import { withChosenCard } from '../common/stored-card.js';
 import { addPaymentOptions } from '../common/payment-options.js';
 import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../common/wait-options.js';
 import { withWarnings } from '../common/warnings.js';
-import { openLedger } from '../../ledger/open.js';
-import type { LedgerStore } from '../../ledger/store.js';
 
 /** Options of `order accept`. */
 interface OrderAcceptOptions extends PaymentFlags {
@@ -47,10 +45,18 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
     // The claim first: a run booking this order right now (a batch, a book) is waited for; an
     // accept after its own is read by the service as accepted already.
-    const ledger = await openLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command: shellCommand('order', 'accept', o.orderId) });
-    ctx.defer(() => ledger.close());
-    await claimDocument(ledger, identityOfOrder(ledger, o.orderId), { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
-    const accepted = await acceptOrder(await ctx.api(), o.orderId, accept);
+    const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId) });
+    const id = identityOfOrder(ledger, o.orderId);
+    await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
+    const api = await ctx.api();
+    // The intent on disk before the accept leaves; the acknowledgement recorded as it comes.
+    const accepted = await recordedRequest(
+      ledger,
+      id,
+      { event: 'accept_sent', order_id: o.orderId, payment: accept.order.payment.type },
+      () => acceptOrder(api, o.orderId, accept),
+      (order) => ({ event: 'accepted', order_id: order.id }),
+    );
     ctx.output.write(withWarnings(ctx, { order: accepted }, []), () => {
       printOrder(io, ctx.output.format, accepted);
       io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
@@ -60,8 +66,8 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   // With --wait: the booking engine, as for `book`, for an order that already exists (recorded in
   // the ledger of the target under the order's id).
   const { api, waiter, accept, progress } = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
-  const ledger = await openLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command: shellCommand('order', 'accept', o.orderId, '--wait') });
-  ctx.defer(() => ledger.close());
+  let payment: string | undefined;
+  const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId, '--wait'), payment: () => payment });
   const profile = await ctx.profile();
   const id = identityOfOrder(ledger, o.orderId);
   const claimed = await claimDocument(ledger, id, { again: true, timeoutMs: o.wait.timeoutMs, what: `order ${o.orderId}` }, ctx);
@@ -73,7 +79,11 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
       api,
       ledger,
       paths: profile.paths,
-      accept,
+      accept: async (orderId) => {
+        const request = await accept(orderId);
+        payment = request.order.payment.type;
+        return request;
+      },
       waitForResult: (orderId, _resumed, signal) => waiter.wait(orderId, signal),
       onEvent: progress.onEvent,
       now: () => ctx.now().getTime(),
@@ -87,14 +97,6 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   if (outcome.status !== 'booked') return;
   const { order, warnings } = outcome;
   ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => printOrder(io, ctx.output.format, order));
-}
-
-/**
- * The ledger identity an order typed by hand is claimed under: the document that became this order
- * when the ledger knows it (a `book` or batch created it), else one keyed by the order id.
- */
-function identityOfOrder(ledger: LedgerStore, orderId: string): string {
-  return ledger.entries().find((s) => s.orderId === orderId)?.id ?? `order:${orderId}`;
 }
 
 /** The `order accept` command. */

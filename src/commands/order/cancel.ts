@@ -13,6 +13,10 @@ import { printable } from '../../output/printable.js';
 import type { OrderResponse } from '../../schema/order.js';
 import type { Context } from '../../context.js';
 import { orderHeading } from '../../output/order.js';
+import { shellCommand } from '../../shell.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
+import { claimDocument } from '../common/claim.js';
+import { identityOfOrder, openLedgerFor, recordLearned, recordedRequest } from '../common/record.js';
 
 /** Options of `order cancel`. */
 interface OrderCancelOptions {
@@ -25,15 +29,27 @@ interface OrderCancelOptions {
  */
 async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
+  // The cancel goes through the ledger: a run booking this order right now is waited for, and the
+  // intent is on disk before the request leaves.
+  const ledger = await openLedgerFor(ctx, { op: 'order cancel', command: shellCommand('order', 'cancel', o.orderId) });
+  const id = identityOfOrder(ledger, o.orderId);
+  await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
   const api = await ctx.api();
   let order: OrderResponse;
   try {
-    order = await cancelOrder(api, o.orderId, profile.paths);
+    order = await recordedRequest(
+      ledger,
+      id,
+      { event: 'sent', step: 'cancel', order_id: o.orderId },
+      () => cancelOrder(api, o.orderId, profile.paths),
+      (cancelled) => ({ event: 'cancelled', order_id: cancelled.id }),
+    );
   } catch (err) {
     // Cancelling what is already cancelled is done, as gh and Stripe treat it: exit 0 with a note.
     if (!(err instanceof ApiError) || err.status !== 409) throw err;
     const now = await fetchOrder(api, o.orderId, profile.paths).catch(() => undefined);
     if (now === undefined || orderState(now.status) !== 'cancelled') throw err;
+    await recordLearned(ledger, now, undefined);
     ctx.io.err(`note: order ${printable(o.orderId)} was already cancelled; nothing changed\n`);
     ctx.output.write({ order: now, already_cancelled: true }, () => ctx.io.out(orderHeading(ctx.io, ctx.output.format, now)));
     return;

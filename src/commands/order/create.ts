@@ -20,6 +20,7 @@ import { orderStatusWord } from '../../schema/status.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../common/order-input.js';
+import { openLedgerFor } from '../common/record.js';
 import { claimDocument, claimFreshOccurrence } from '../common/claim.js';
 import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
 import { printOrder } from '../../output/order.js';
@@ -84,8 +85,7 @@ async function createRecorded(
   ctx: Context,
 ): Promise<OrderResponse | undefined> {
   const command = shellCommand('order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []));
-  const ledger = await openLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command });
-  ctx.defer(() => ledger.close());
+  const ledger = await openLedgerFor(ctx, { op: 'order create', command });
   const identity = identityOf(ledger, d.data, { again: o.again === true });
   if (o.again) {
     // Each run creating it again takes an occurrence of its own: none waits for another.

@@ -12,6 +12,7 @@ import { orderEndedLine, printOrder } from '../../output/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { withWarnings } from '../common/warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
+import { openLedgerFor, recordLearned } from '../common/record.js';
 
 /** Options of `order get`. */
 interface OrderGetOptions {
@@ -30,6 +31,15 @@ async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
   const word = orderStatusWord(order.status);
   // The service gives the reason of a booking that failed (or was cancelled) as the envelope's message.
   const reason = word === 'failed' || word === 'cancelled' ? message : undefined;
+  // What the service says now goes into the ledger when it is news there (a booking processed since).
+  if (word === 'processed' || word === 'cancelled' || word === 'failed') {
+    try {
+      const ledger = await openLedgerFor(ctx, { op: 'order get', command: shellCommand('order', 'get', o.orderId) });
+      await recordLearned(ledger, order, message);
+    } catch (err) {
+      ctx.io.err(`note: the ledger could not record what order ${order.id} is now: ${(err as Error).message}\n`);
+    }
+  }
   ctx.output.write(withWarnings(ctx, { order, ...(reason === undefined ? {} : { reason }) }, orderWarnings(order)), () => {
     printOrder(ctx.io, ctx.output.format, order);
     if (reason !== undefined) ctx.io.err(`${orderEndedLine(order, reason)}\n`);

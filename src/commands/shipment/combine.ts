@@ -4,6 +4,7 @@
  * children, the main shipment and the price with the sum of the children.
  */
 import { Command } from 'commander';
+import { changeIdentity, openLedgerFor, orderAnswer, recordedRequest } from '../common/record.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { combineShipments } from '../../api/shipments.js';
 import { documentWarnings } from '../../input/validate.js';
@@ -75,8 +76,17 @@ async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Prom
   }
   const request = mergeCombine(o.ids, file, main);
   let parent;
+  const api = await ctx.api();
+  const ledger = await openLedgerFor(ctx, { op: 'shipment combine', command: shellCommand('shipment', 'combine', ...request.shipments) });
   try {
-    parent = await combineShipments(await ctx.api(), request);
+    // The intent on disk before the combine leaves; the parent order recorded as it comes, with what the hand-over sheet needs.
+    parent = await recordedRequest(
+      ledger,
+      changeIdentity(),
+      { event: 'sent', step: 'combine', shipment_ids: [...request.shipments] },
+      () => combineShipments(api, request),
+      orderAnswer,
+    );
   } catch (err) {
     if (err instanceof ApiError && request.main_shipment === undefined && err.fieldErrors.some((f) => f.field === 'main_shipment')) {
       const hint = 'Give the shipment that carries the parcels to the hub with --main <file>, e.g. --main fixtures/shipments/main-to-hub.yaml.';

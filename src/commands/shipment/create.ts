@@ -1,5 +1,6 @@
 /** `shipbook shipment create <file>`: validate a consolidated-mail shipment and create it (status new, exact price). */
 import { Command } from 'commander';
+import { changeIdentity, openLedgerFor, recordedRequest } from '../common/record.js';
 import { createShipment } from '../../api/shipments.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
@@ -29,7 +30,19 @@ async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promis
   // Through the kinds registry like every sending command, so warnings (a 40 kg package) show too.
   // No file, or a partial one, on a terminal: the missing parts are asked (src/commands/shipment/input.ts).
   const { shipment } = await readShipmentInput(o.file, o, ctx);
-  const created = await createShipment(await ctx.api(), { shipment });
+  const api = await ctx.api();
+  const ledger = await openLedgerFor(ctx, { op: 'shipment create', command: shellCommand('shipment', 'create', ...(o.file === undefined ? [] : [o.file])) });
+  // The intent on disk before the create leaves; the shipment's id and price recorded as they come.
+  const created = await recordedRequest(
+    ledger,
+    changeIdentity(),
+    { event: 'sent', step: 'create_shipment' },
+    () => createShipment(api, { shipment }),
+    (s) => {
+      const total = s.service?.price?.total?.toString();
+      return { event: 'answered', shipment_ids: [s.id], ...(total ? { total } : {}) };
+    },
+  );
   ctx.output.write(withWarnings(ctx, { shipment: created }, priceWarnings(`shipment ${created.id}`, created.service?.price)), () => {
     printCreatedShipment(ctx.io, ctx.output.format, created);
     // No placeholder in a command: the ids of the others are not known here, so the next step is said in words.

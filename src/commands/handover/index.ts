@@ -1,0 +1,133 @@
+/**
+ * `shipbook handover`: the day's hand-over sheet, what the driver takes away and signs for (not a
+ * carrier manifest: the carrier never sees it). Made from the ledger of the target
+ * (src/ledger/history.ts `sheetOrders`, src/ledger/sheet.ts `buildSheet`); the carrier of each
+ * service code is asked of the service once per code (fetch-service-data), the code standing in
+ * when the service cannot be reached. A table on a terminal, tab-separated lines otherwise, JSON
+ * or YAML with `--json`/`--output`, and files: `--pdf` (with a Code 128 barcode per tracking
+ * number; pdf-lib and bwip-js are loaded only then) and `--csv`.
+ */
+import { writeFile } from 'node:fs/promises';
+import { Command, Option } from 'commander';
+import type { Context } from '../../context.js';
+import { ShipbookError, UsageError } from '../../errors.js';
+import { localDay, sheetOrders } from '../../ledger/history.js';
+import { queryLedger } from '../../ledger/query.js';
+import { buildSheet, type SheetFilter } from '../../ledger/sheet.js';
+import { fetchServiceData } from '../../api/services.js';
+import { printSheet, sheetCsv } from '../../output/handover.js';
+
+/** Flags of `handover`. */
+interface HandoverFlags {
+  date?: string;
+  collection?: string;
+  carrier?: string;
+  pdf?: string;
+  csv?: string;
+  paper: 'a4' | 'letter';
+}
+
+/**
+ * The carrier of each service code on the sheet: asked of the service (fetch-service-data), once
+ * per code; the code itself when the service cannot say (offline, unknown code).
+ */
+async function carriersOf(codes: ReadonlySet<string>, ctx: Context): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (codes.size === 0) return out;
+  const profile = await ctx.profile();
+  let failed = 0;
+  await Promise.all(
+    [...codes].map(async (code) => {
+      try {
+        const data = await fetchServiceData(await ctx.api(), code, profile.paths);
+        out.set(code, data.carrier ?? code);
+      } catch {
+        failed++;
+        out.set(code, code);
+      }
+    }),
+  );
+  if (failed > 0) ctx.io.err(`note: the service did not name the carrier of ${failed} service code(s); the sheet shows the code instead\n`);
+  return out;
+}
+
+/**
+ * Writes a file of the sheet.
+ * @throws ShipbookError `file_unwritable` (exit 2) naming the file and the flag when it cannot be written
+ */
+async function writeSheet(path: string, data: string | Uint8Array, flag: string): Promise<void> {
+  try {
+    await writeFile(path, data);
+  } catch (err) {
+    throw new ShipbookError('file_unwritable', `cannot write ${path} (${flag}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'input', {
+      suggestion: `Give ${flag} a file in a directory you can write.`,
+      cause: err,
+    });
+  }
+}
+
+/**
+ * Makes the sheet of the day and writes it in the files asked for (`--pdf FILE`, `--csv FILE`), or
+ * on stdout when none is.
+ * @throws UsageError (exit 2) for a date that is not YYYY-MM-DD; ShipbookError `file_unwritable` (exit 2) for a file that cannot be written
+ */
+async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
+  const date = flags.date ?? localDay(ctx.now());
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
+    throw new UsageError(`--date "${date}" is not a date`, { suggestion: 'For example --date 2026-11-26 (YYYY-MM-DD)' });
+  const ledger = queryLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
+  const orders = await sheetOrders(ledger.records());
+  // Only the codes of the day's shipments are asked about.
+  const day = new Set<string>();
+  for (const o of orders) for (const s of o.shipments) if ((s.pickup ?? o.createdDay) === date && s.svc !== undefined) day.add(s.svc);
+  const carriers = await carriersOf(day, ctx);
+  const filter: SheetFilter = {
+    date,
+    ...(flags.collection !== undefined ? { collection: flags.collection } : {}),
+    ...(flags.carrier !== undefined ? { carrier: flags.carrier } : {}),
+    ...(ctx.globals.profile !== undefined ? { profile: ctx.globals.profile } : {}),
+  };
+  const sheet = buildSheet(orders, filter, (code) => (code === undefined ? 'unknown carrier' : (carriers.get(code) ?? code)));
+  const made = ctx.now().toISOString();
+  if (flags.pdf !== undefined) {
+    const { renderSheetPdf } = await import('../../output/handover-pdf.js');
+    await writeSheet(flags.pdf, await renderSheetPdf(sheet, flags.paper, made), '--pdf');
+    ctx.io.err(`Wrote the hand-over sheet of ${date} to ${flags.pdf} (PDF, ${flags.paper === 'a4' ? 'A4' : 'US Letter'}).\n`);
+  }
+  if (flags.csv !== undefined) {
+    await writeSheet(flags.csv, sheetCsv(sheet), '--csv');
+    ctx.io.err(`Wrote the hand-over sheet of ${date} to ${flags.csv} (CSV).\n`);
+  }
+  if (flags.pdf !== undefined || flags.csv !== undefined) return;
+  ctx.output.write({ handover: sheet }, () => printSheet(ctx.io, ctx.output.format, sheet));
+}
+
+/** The `handover` command. */
+export function handoverCommand(ctx: Context): Command {
+  return new Command('handover')
+    .summary("print the day's hand-over sheet for the driver to sign")
+    .description(
+      "Make the day's hand-over sheet from the ledger: one section per collection address and pickup date, then per " +
+        'carrier, each shipment with its tracking number, order, recipient city and country, packages, weight (kg) and ' +
+        "service; each section's totals and lines for the driver's name, signature and time. Orders accepted but not " +
+        'yet processed are listed apart (no tracking number yet); cancelled ones are left out and counted. It is not a ' +
+        'carrier manifest. The carrier of each service is asked of the service; --profile limits the sheet to orders ' +
+        'created with that profile.',
+    )
+    .option('--date <YYYY-MM-DD>', "the day of the sheet: shipments picked up that day (default: today, in this machine's time zone)")
+    .option('--collection <text>', 'only collection addresses containing this text')
+    .option('--carrier <name>', 'only this carrier (its name, or a service code)')
+    .option('--pdf <file>', 'write the sheet to this PDF file, with a Code 128 barcode per tracking number')
+    .option('--csv <file>', 'write the sheet to this CSV file, one row per shipment')
+    .addOption(new Option('--paper <size>', 'paper of the PDF').choices(['a4', 'letter']).default('a4'))
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  shipbook handover\n' +
+        '  shipbook handover --date 2026-11-26 --pdf handover.pdf\n' +
+        '  shipbook handover --pdf handover.pdf --paper letter --carrier StarTrack\n' +
+        '  shipbook handover --csv handover.csv --collection "Unit 4"\n' +
+        '  shipbook handover --json\n',
+    )
+    .action(async (flags: HandoverFlags) => runHandover(flags, ctx));
+}

@@ -1,0 +1,45 @@
+/**
+ * The ledger's history for people: a table on a terminal (time, user@host, profile, operation,
+ * order, total, payment, status), tab-separated lines otherwise (every field, one row per line,
+ * written as each row is read).
+ */
+import type { IOStreams } from '../io.js';
+import type { HistoryRow } from '../ledger/history.js';
+import type { OutputFormat } from './format.js';
+import { renderTable, type Column } from './table.js';
+
+/** The columns of the table. */
+const COLUMNS: Column[] = [
+  { header: 'time', atomic: true },
+  { header: 'who', dropPriority: 3 },
+  { header: 'profile', dropPriority: 2 },
+  { header: 'operation' },
+  { header: 'order', atomic: true },
+  { header: 'total', align: 'right', atomic: true },
+  { header: 'payment', dropPriority: 1 },
+  { header: 'status', atomic: true },
+  { header: 'detail', dropPriority: 4, overflow: 'truncate' },
+];
+
+/** A row's cells, in {@link COLUMNS} order. */
+function cells(r: HistoryRow): string[] {
+  const who = r.user === undefined ? '' : `${r.user}@${r.host ?? ''}`;
+  const detail =
+    r.error ?? (r.tracking_numbers !== undefined ? r.tracking_numbers.join(' ') : r.order_id === undefined ? (r.shipment_ids?.join(' ') ?? '') : '');
+  return [
+    r.time,
+    who,
+    r.profile ?? '',
+    r.operation === 'book' || r.step === 'result' ? `${r.operation}: ${r.step}` : r.operation,
+    r.order_id ?? '',
+    r.total ?? '',
+    r.payment ?? '',
+    r.status,
+    detail,
+  ];
+}
+
+/** Prints rows: a table for `table`, tab-separated lines otherwise (see the module doc). */
+export function printHistory(io: IOStreams, format: OutputFormat, rows: readonly HistoryRow[]): void {
+  io.out(renderTable(io, format, COLUMNS, rows.map(cells)));
+}
