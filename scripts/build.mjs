@@ -25,7 +25,8 @@ await rm(new URL('../dist/', import.meta.url), { recursive: true, force: true })
 // which the program requires on first use: `validate`, `quote` and most runs never read or parse
 // them. The inquirer prompts (with iconv-lite, through the editor prompt) are for the wizard and
 // logins on a terminal, xmlbuilder2 (a DOM and a YAML library) for `--junit`, conf (ajv, semver)
-// for the commands that read or write settings, @bomb.sh/tab for shell completion.
+// for the commands that read or write settings, @bomb.sh/tab for shell completion, pg (node-postgres)
+// for a ledger on a PostgreSQL server (docs/shared-ledger.md): read only when one is configured.
 const VENDOR = {
   '@inquirer/prompts': { file: 'inquirer-prompts', exports: 'export * from "@inquirer/prompts";' },
   xmlbuilder2: { file: 'xmlbuilder2', exports: 'export * from "xmlbuilder2";' },
@@ -33,7 +34,11 @@ const VENDOR = {
   // imports CommonJS (its default is module.exports).
   conf: { file: 'conf', exports: 'module.exports = require("conf").default;' },
   '@bomb.sh/tab/commander': { file: 'tab-commander', exports: 'module.exports = require("@bomb.sh/tab/commander").default;' },
+  pg: { file: 'pg', exports: 'module.exports = require("pg");' },
 };
+// Optional packages a vendor file names but shipbook never uses (pg's native binding, its
+// Cloudflare socket): left as requires that are never reached.
+const VENDOR_EXTERNAL = ['pg-native', 'cloudflare:sockets'];
 // import.meta.url (the bundle's own URL, to find files next to the program) is made on first use:
 // no command needs it before it runs, and making it loads node:url's path handling at every start.
 const importMetaBanner = "const __sbImportMeta = { get url() { return (this.u ??= require('node:url').pathToFileURL(__filename).href); } };";
@@ -194,6 +199,7 @@ for (const [name, v] of Object.entries(VENDOR)) {
     stdin: { contents: v.exports, resolveDir: fileURLToPath(new URL('..', import.meta.url)), sourcefile: `vendor-${v.file}.js`, loader: 'js' },
     outfile: fileURLToPath(new URL(`../dist/vendor/${v.file}.cjs`, import.meta.url)),
     bundle: true,
+    external: VENDOR_EXTERNAL,
     platform: 'node',
     format: 'cjs',
     target: 'node20.19',

@@ -398,7 +398,7 @@ export class JournalUnusableError extends Error {
 }
 
 /** In words, what a record that could not be written would have said. */
-function describeRecord(r: Omit<JournalRecord, 't'>): string {
+export function describeRecord(r: Omit<JournalRecord, 't'>): string {
   const who = r.file !== undefined ? `the order of ${r.file}${r.line !== undefined ? `:${r.line}` : ''}` : `booking ${r.id}`;
   switch (r.event) {
     case 'create_sent':

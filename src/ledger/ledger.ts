@@ -49,7 +49,7 @@ export const DEFAULT_JOURNAL_PATTERN = '.shipbook/journal-<target>.ndjson';
  * How far a document got, as a rank: what a copy knows is taken into the ledger only when it is
  * further along than what the ledger knows.
  */
-function rank(s: EntryState | undefined): number {
+export function rank(s: EntryState | undefined): number {
   if (s === undefined) return -1;
   switch (s.stage) {
     case 'new':
@@ -68,7 +68,7 @@ function rank(s: EntryState | undefined): number {
 }
 
 /** Records that rebuild `s` when folded (src/ledger/journal.ts `applyRecord`). */
-function recordsOf(s: EntryState): Array<Omit<JournalRecord, 't'>> {
+export function recordsOf(s: EntryState): Array<Omit<JournalRecord, 't'>> {
   const base = { id: s.id, ...(s.file !== undefined ? { file: s.file } : {}), ...(s.line !== undefined ? { line: s.line } : {}) };
   const out: Array<Omit<JournalRecord, 't'>> = [];
   if (s.stage === 'unknown') {
@@ -241,6 +241,10 @@ export class Ledger implements ClaimLedger {
 
   refresh(): void {
     this.ledger.refresh();
+  }
+
+  lives(claim: RunClaim & { since: string }): boolean {
+    return claimLives(claim);
   }
 
   /**

@@ -12,7 +12,9 @@ import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/
 import type { BatchInputOptions } from '../../batch/inputs.js';
 import { checkBatch, emptySummary, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
 import { LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../../ledger/journal.js';
-import { Ledger, defaultJournalPath, peekLedger } from '../../ledger/ledger.js';
+import { defaultJournalPath } from '../../ledger/ledger.js';
+import type { LedgerHandle } from '../../ledger/open.js';
+import { openRunLedger, peekRunLedger } from '../common/ledger.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { parseShard, type Shard } from '../../ledger/identity.js';
@@ -180,9 +182,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     ...(o.journal !== undefined ? ['--journal', o.journal] : []),
     ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
   );
-  let ledger: Ledger;
+  let ledger: LedgerHandle;
   try {
-    ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: true }, command });
+    ledger = await openRunLedger(ctx, { target, copy: { path: journalPath, lock: true }, command });
   } catch (err) {
     if (err instanceof JournalLockedError) {
       throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, {
@@ -342,7 +344,7 @@ async function dryRunBatch(
   const { io } = ctx;
   const target = await ctx.targetId();
   const journalPath = resolve(o.journal ?? defaultJournalPath(target));
-  const get = peekLedger({ stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: false } });
+  const get = await peekRunLedger(ctx, { target, copy: { path: journalPath, lock: false } });
   const format = ctx.output.format;
   const inputs: BatchResult[] = [];
   const counts: Record<string, number> = {};

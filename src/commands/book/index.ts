@@ -11,7 +11,9 @@ import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
 import type { RunClaim } from '../../ledger/journal.js';
 import { claimDocument, singleIdentity, type SingleIdentity } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
-import { DEFAULT_JOURNAL_PATTERN, Ledger, peekLedger } from '../../ledger/ledger.js';
+import { DEFAULT_JOURNAL_PATTERN } from '../../ledger/ledger.js';
+import type { LedgerHandle } from '../../ledger/open.js';
+import { openRunLedger, peekRunLedger } from '../common/ledger.js';
 import { plannedWords, resolveCommand } from '../../output/ledger.js';
 import { plannedAction } from '../../batch/runner.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
@@ -107,7 +109,7 @@ async function runBook(
     // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
     // What the ledger says decides what a real run would do with this document (the engine's table).
-    const get = peekLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
+    const get = await peekRunLedger(ctx);
     const hash = contentHash(identityData);
     let n = 1;
     while ((get(`${hash}-${n + 1}`)?.records ?? 0) > 0) n++;
@@ -119,7 +121,7 @@ async function runBook(
   // The ledger of the target: a document booked before (by a single book, a batch or a shard) is
   // not booked again without a word.
   const target = await ctx.targetId();
-  const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target, command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])) });
+  const ledger = await openRunLedger(ctx, { target, command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])) });
   ctx.defer(() => ledger.close());
   const identity = singleIdentity(ledger, identityData, o.again === true);
   const profile = await ctx.profile();
@@ -218,7 +220,7 @@ async function runBook(
  * @returns how to go on (accept the order again), or undefined when `err` is not a decline or there is no terminal
  * @throws ShipbookError `cancelled` (exit 3) when the person cancels the order
  */
-async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, ledger: Ledger, id: string, ctx: Context): Promise<Resume | undefined> {
+async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, ledger: LedgerHandle, id: string, ctx: Context): Promise<Resume | undefined> {
   const { io } = ctx;
   const detail = err instanceof BookingStoppedError ? err.cause : err;
   if (!io.canPrompt || !(detail instanceof ApiError) || detail.status !== 402) return undefined;
@@ -277,7 +279,7 @@ function againCommand(file: string | undefined): string {
  *   (the recorded exit code, 6 by default); LimitRefusedError (exit 9) when the limit still refuses it
  */
 async function settleEarlier(
-  ledger: Ledger,
+  ledger: LedgerHandle,
   identity: SingleIdentity,
   r: Resume,
   doc: BookingDocument,

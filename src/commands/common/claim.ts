@@ -8,7 +8,7 @@ import { claimEntry, type Claimed } from '../../booking/engine.js';
 import { contentHash } from '../../ledger/identity.js';
 import type { Context } from '../../context.js';
 import { EXIT, ShipbookError } from '../../errors.js';
-import type { Ledger } from '../../ledger/ledger.js';
+import type { LedgerHandle } from '../../ledger/open.js';
 import { paint } from '../../output/style.js';
 import { realSleep } from '../../sleep.js';
 
@@ -24,7 +24,7 @@ type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim }
  *   the interruption when the run is stopped while waiting
  */
 export async function claimDocument(
-  ledger: Ledger,
+  ledger: LedgerHandle,
   id: string,
   o: { maxTotalCents?: number; again?: boolean; createOnly?: boolean; timeoutMs: number; what?: string },
   ctx: Context,
@@ -82,7 +82,7 @@ export interface SingleIdentity {
  * as read (the same as a batch's, src/ledger/identity.ts) and its latest occurrence, or the next one
  * with `again`.
  */
-export function singleIdentity(ledger: Ledger, data: unknown, again: boolean): SingleIdentity {
+export function singleIdentity(ledger: LedgerHandle, data: unknown, again: boolean): SingleIdentity {
   const hash = contentHash(data);
   // A claim alone (a run that stopped before sending anything) is no booking of an occurrence.
   const known = (id: string) => (ledger.get(id)?.records ?? 0) > 0;
@@ -108,7 +108,7 @@ export function singleIdentity(ledger: Ledger, data: unknown, again: boolean): S
  * Moves `identity` to the occurrence claimed.
  * @throws as {@link claimEntry}
  */
-export async function claimFreshOccurrence(ledger: Ledger, identity: SingleIdentity, ctx: Context): Promise<void> {
+export async function claimFreshOccurrence(ledger: LedgerHandle, identity: SingleIdentity, ctx: Context): Promise<void> {
   for (;;) {
     const claimed = await claimEntry(ledger, identity.id, { signal: ctx.signal, createOnly: true });
     if (claimed.kind === 'go') return;

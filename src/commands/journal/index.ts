@@ -15,7 +15,9 @@ import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
 import { ApiError, EXIT, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
-import { Ledger, ledgerPath } from '../../ledger/ledger.js';
+import { ledgerPath } from '../../ledger/ledger.js';
+import { isSharedLedger, type LedgerHandle } from '../../ledger/open.js';
+import { openRunLedger } from '../common/ledger.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { renderTable } from '../../output/table.js';
@@ -116,7 +118,12 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
   let states: EntryState[];
   let where: string;
   try {
-    if (o.journal === undefined) {
+    if (o.journal === undefined && isSharedLedger((await ctx.profile()).ledger)) {
+      const ledger = await openRunLedger(ctx, { command: shellCommand('journal', 'show') });
+      where = ledger.path;
+      states = ledger.entries();
+      await ledger.close();
+    } else if (o.journal === undefined) {
       const target = await ctx.targetId();
       where = ledgerPath(ctx.stateDir(), target);
       states = [...readJournal(where).values()];
@@ -181,10 +188,9 @@ async function runJournalResolve(
 ): Promise<void> {
   if ((o.order === undefined) === !o.notCreated) throw new UsageError('give either --order <order id> or --not-created');
   const target = await ctx.targetId();
-  let ledger: Ledger;
+  let ledger: LedgerHandle;
   try {
-    ledger = await Ledger.open({
-      stateDir: ctx.stateDir(),
+    ledger = await openRunLedger(ctx, {
       target,
       ...(o.journal !== undefined ? { copy: { path: o.journal, lock: true } } : {}),
       command: 'shipbook journal resolve',

@@ -9,7 +9,8 @@ import type { ApiClient } from '../../api/client.js';
 import { createEntry, type Resume } from '../../booking/engine.js';
 import type { RunClaim } from '../../ledger/journal.js';
 import { targetLabel } from '../../config/target.js';
-import { Ledger } from '../../ledger/ledger.js';
+import type { LedgerHandle } from '../../ledger/open.js';
+import { openRunLedger } from '../common/ledger.js';
 import { loadDocument } from '../../input/load.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { paint } from '../../output/style.js';
@@ -80,7 +81,7 @@ async function createRecorded(
   ctx: Context,
 ): Promise<OrderResponse | undefined> {
   const command = shellCommand('order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []));
-  const ledger = await Ledger.open({ stateDir: ctx.stateDir(), target: await ctx.targetId(), command });
+  const ledger = await openRunLedger(ctx, { command });
   ctx.defer(() => ledger.close());
   const identity = singleIdentity(ledger, d.data, o.again === true);
   if (o.again) {
@@ -117,7 +118,7 @@ function againCommand(file: string | undefined): string {
  *   code); LimitRefusedError (exit 9) when this run's --max-total still refuses the recorded total
  */
 async function printEarlier(
-  ledger: Ledger,
+  ledger: LedgerHandle,
   identity: SingleIdentity,
   r: Resume,
   o: { file: string | undefined; maxTotalCents: number | undefined; paths: OrderPaths; byOther: RunClaim | undefined },

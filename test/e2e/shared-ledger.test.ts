@@ -1,0 +1,136 @@
+/**
+ * The ledger shared by several machines on PostgreSQL (docs/shared-ledger.md), against a real
+ * server started for these tests (test/helpers/postgres.ts) and `shipbook sandbox` as a process,
+ * whose own list of orders is the witness. Each station is the built `bin/shipbook.js` with a home
+ * (state directory, configuration) of its own, as two machines would be.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
+import { ordersByInput, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { POSTGRES_MISSING, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+
+const KEY = 'sk_test_shared_ledger_0123456789';
+const A = join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml');
+const running: ChildProcess[] = [];
+
+/** An NDJSON file of `n` orders whose first shipments have the transient ids `<tag>-0` … */
+function ordersFile(n: number, tag: string): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'shipbook-pg-orders-'));
+  const doc = parse(readFileSync(A, 'utf8')) as { order: { shipments: Array<{ transient_id?: string }> } };
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = structuredClone(doc);
+    o.order.shipments[0]!.transient_id = `${tag}-${i}`;
+    lines.push(JSON.stringify(o));
+  }
+  const file = join(dir, 'orders.ndjson');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return { dir, file };
+}
+
+/** A run of shipbook as a process, with its output and its end. */
+interface Run {
+  child: ChildProcess;
+  stderr: () => string;
+  stdout: () => string;
+  done: Promise<number | null>;
+}
+
+function start(args: string[], env: Record<string, string>, cwd: string): Run {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: isolatedEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, stderr: () => err, stdout: () => out, done };
+}
+
+/** Resolves once `test()` holds (checked every 25 ms), or fails after `ms`. */
+async function until(test: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+type Report = { orders: Array<{ status: string; order_id?: string; line: number; booked_by?: { host: string } }> };
+const report = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
+
+/** The orders at the sandbox whose transient id starts with `tag`: how many documents, and how many orders. */
+async function counted(url: string, tag: string): Promise<{ documents: number; orders: number }> {
+  const by = await ordersByInput(url, KEY);
+  let documents = 0;
+  let orders = 0;
+  for (const [t, ids] of by) {
+    if (!t.startsWith(`${tag}-`)) continue;
+    documents++;
+    orders += ids.length;
+  }
+  return { documents, orders };
+}
+
+/** A home of its own: a state directory and a configuration directory, as a second machine has. */
+function station(): { state: string; config: string; cwd: string } {
+  return {
+    state: mkdtempSync(join(tmpdir(), 'shipbook-pg-state-')),
+    config: mkdtempSync(join(tmpdir(), 'shipbook-pg-config-')),
+    cwd: mkdtempSync(join(tmpdir(), 'shipbook-pg-cwd-')),
+  };
+}
+
+describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL${POSTGRES_MISSING ? ` (skipped: ${POSTGRES_MISSING})` : ''}`, () => {
+  let pg: TestPostgres;
+  let url: string;
+  const env = (home: { state: string; config: string; cwd: string }, extra: Record<string, string> = {}) => ({
+    SHIPBOOK_BASE_URL: url,
+    SHIPBOOK_API_KEY: KEY,
+    SHIPBOOK_STATE_DIR: home.state,
+    SHIPBOOK_CONFIG_DIR: home.config,
+    SHIPBOOK_LEDGER: pg.url,
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    pg = startPostgres(46_011);
+    url = await startSandboxProcess(['--api-key', KEY, '--delay', '10ms'], running);
+  }, 120_000);
+
+  afterAll(() => {
+    for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    pg?.stop();
+  });
+
+  it('two stations book the same 40-order file at once: 40 orders at the service, both exit 0, the reports add up to 40 and name the other station', async () => {
+    const { dir, file } = ordersFile(40, 'TWO');
+    const [s1, s2] = [station(), station()];
+    const a = start(['book', file, '--poll', '50ms', '--report', join(dir, 'a.json')], env(s1), s1.cwd);
+    const b = start(['book', file, '--poll', '50ms', '--report', join(dir, 'b.json')], env(s2), s2.cwd);
+    const [ca, cb] = await Promise.all([a.done, b.done]);
+    expect([ca, cb], `${a.stderr()}\n----\n${b.stderr()}`).toEqual([0, 0]);
+    expect(await counted(url, 'TWO')).toEqual({ documents: 40, orders: 40 });
+    const [ra, rb] = [report(join(dir, 'a.json')), report(join(dir, 'b.json'))];
+    const booked = (r: Report) => r.orders.filter((o) => o.status === 'booked').length;
+    expect(booked(ra) + booked(rb)).toBe(40);
+    for (const r of [ra, rb]) {
+      expect(r.orders).toHaveLength(40);
+      for (const o of r.orders) expect(['booked', 'booked_by_other_run', 'already_booked']).toContain(o.status);
+      for (const o of r.orders.filter((x) => x.status === 'booked_by_other_run')) expect(o.booked_by?.host).toBeTruthy();
+    }
+    // Both made progress: each booked some.
+    expect(booked(ra)).toBeGreaterThan(0);
+    expect(booked(rb)).toBeGreaterThan(0);
+    // One ledger: a third station finds every order booked.
+    const s3 = station();
+    const c = await runCli(['book', file, '--json'], { env: env(s3), cwd: s3.cwd });
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stderr).toMatch(/0 booked, 40 already booked/);
+  }, 120_000);
+});
