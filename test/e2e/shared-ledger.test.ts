@@ -133,4 +133,63 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     expect(c.code, c.stderr).toBe(0);
     expect(c.stderr).toMatch(/0 booked, 40 already booked/);
   }, 120_000);
+
+  it('a station killed (SIGKILL) mid-batch: another takes over its claims once its lease runs out, sends nothing twice, and what the dead one sent is unknown until journal resolve', async () => {
+    // A slow service, so the dead station has creates in flight; short leases, so the takeover comes soon.
+    const slow = await startSandboxProcess(['--api-key', KEY, '--delay', '400ms'], running);
+    const lease = { SHIPBOOK_TEST_LEDGER_LEASE_MS: '1500', SHIPBOOK_BASE_URL: slow };
+    const { file } = ordersFile(12, 'KILL');
+    const [s1, s2] = [station(), station()];
+    const sent = () => {
+      try {
+        return Number(pg.sql(`SELECT count(*) FROM shipbook_records WHERE event = 'create_sent' AND record->>'file' = '${file}'`));
+      } catch {
+        return 0; // the station has not created the tables yet
+      }
+    };
+    const a = start(['book', file, '--poll', '50ms', '--concurrency', '4'], env(s1, lease), s1.cwd);
+    await until(() => sent() >= 2, 30_000, 'the first station to send creates');
+    a.child.kill('SIGKILL');
+    await a.done;
+    // What the dead station sent and never recorded an answer for: its creates left for the service.
+    const unanswered = pg
+      .sql(
+        `SELECT id FROM shipbook_records r WHERE event = 'create_sent' AND record->>'file' = '${file}' AND NOT EXISTS (SELECT 1 FROM shipbook_records c WHERE c.id = r.id AND c.target = r.target AND c.event IN ('created', 'processed'))`,
+      )
+      .split('\n')
+      .filter(Boolean);
+    expect(unanswered.length).toBeGreaterThan(0);
+    const b = await runCli(['book', file, '--poll', '50ms', '--json'], { env: env(s2, lease), cwd: s2.cwd });
+    expect(b.code, b.stderr).toBe(8);
+    const rb = JSON.parse(b.stdout) as Report & { orders: Array<{ id: string }> };
+    const unknown = rb.orders.filter((o) => o.status === 'unknown').map((o) => o.id);
+    expect(unknown.sort()).toEqual([...unanswered].sort());
+    for (const o of rb.orders) if (!unknown.includes(o.id)) expect(['booked', 'already_booked']).toContain(o.status);
+    // Nothing twice at the service: one order at most per document, every document not unknown booked.
+    const by = await ordersByInput(slow, KEY);
+    for (const [t, ids] of by) if (t.startsWith('KILL-')) expect(ids, t).toHaveLength(1);
+    // Unknown to every station: a third one sees them too, and sends nothing for them.
+    const s3 = station();
+    const c = await runCli(['book', file, '--json'], { env: env(s3, lease), cwd: s3.cwd });
+    expect(c.code, c.stderr).toBe(8);
+    expect((JSON.parse(c.stdout) as Report).orders.filter((o) => o.status === 'unknown')).toHaveLength(unknown.length);
+    // Settled once with journal resolve (the order the service holds, or not created), then booked.
+    for (const id of unknown) {
+      const line = rb.orders.find((o) => (o as { id: string }).id === id)!.line;
+      const order = by.get(`KILL-${line - 1}`)?.[0];
+      const args = order === undefined ? ['--not-created', '--yes'] : ['--order', order];
+      const r = await runCli(['journal', 'resolve', id, ...args], { env: env(s3, lease), cwd: s3.cwd });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const d = await runCli(['book', file, '--json'], { env: env(s3, lease), cwd: s3.cwd });
+    expect(d.code, d.stderr).toBe(0);
+    const after = await ordersByInput(slow, KEY);
+    let documents = 0;
+    for (const [t, ids] of after)
+      if (t.startsWith('KILL-')) {
+        documents++;
+        expect(ids, t).toHaveLength(1);
+      }
+    expect(documents).toBe(12);
+  }, 120_000);
 });
