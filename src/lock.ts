@@ -373,7 +373,7 @@ export function processRuns(p: ProcessRef): boolean | undefined {
 }
 
 /** Who holds a {@link ShortLock}: the content of its file. */
-export interface ShortLockHolder extends ProcessRef {
+interface ShortLockHolder extends ProcessRef {
   command: string;
   /** Random, one per process: tells this holder's lock from a later one. */
   nonce: string;

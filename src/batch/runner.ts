@@ -23,7 +23,7 @@ import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { IdentityCounter, inShard, type Shard } from '../ledger/identity.js';
 import { batchDocuments, type BatchInputOptions } from './inputs.js';
 import { Slots } from './slots.js';
-import type { EntryState, RunClaim } from '../ledger/journal.js';
+import type { EntryState, RunClaim } from '../ledger/records.js';
 import type { RecordSink } from '../booking/steps.js';
 
 /**

@@ -21,7 +21,7 @@ import type { CreateOrderRequest } from '../schema/order.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler } from './progress.js';
 import type { RecordSink } from './steps.js';
 import { stepRecorder } from './steps.js';
-import type { EntryState, RunClaim } from '../ledger/journal.js';
+import type { EntryState, RunClaim } from '../ledger/records.js';
 import { BookingErrorReportedError, BookingFailedError, EXIT, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents } from '../schema/money.js';

@@ -12,19 +12,15 @@ import type { BookingEvent } from './progress.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf } from '../schema/shipment.js';
 import type { ClaimLedger } from '../ledger/claims.js';
-import type { EntryState, JournalRecord } from '../ledger/journal.js';
+import type { JournalRecord } from '../ledger/records.js';
+import type { LedgerStore } from '../ledger/store.js';
 
-/** Where step records go: the ledger (src/ledger/ledger.ts), with the run's journal copy, and its claims. */
-export interface RecordSink extends ClaimLedger {
-  /** Appends a record (an intent joins the turn's group write, an answer is written at once); returns the order's state. @throws JournalWriteError (exit 10), JournalLockLostError (exit 11) */
-  append(record: Omit<JournalRecord, 't'>): EntryState;
-  /** Resolves once every record appended so far is on disk (written and flushed). @throws JournalWriteError (exit 10) */
-  durable(): Promise<void>;
-  /** Resolves once every record appended so far is written to the file (not yet flushed). @throws JournalWriteError (exit 10) */
-  written(): Promise<void>;
-  /** Where the order `id` stands, or undefined when nothing is recorded for it. */
-  get(id: string): EntryState | undefined;
-}
+/**
+ * Where step records go: the ledger (src/ledger/store.ts), with the run's journal copy, and its
+ * claims: appends (an intent joins the turn's group write, an answer is written at once), waits
+ * until they are on disk or written, and where a document stands.
+ */
+export type RecordSink = Pick<LedgerStore, 'append' | 'durable' | 'written' | 'get' | keyof ClaimLedger>;
 
 /** The hooks of one order's journal records; `record` gives its identity (and file, line). */
 interface StepRecorder {

@@ -20,7 +20,7 @@
  *    without an answer leaves the document **unknown** (never sent again by itself); anything else
  *    is claimed again and continued from its stage.
  */
-import type { EntryState, RunClaim } from './journal.js';
+import type { EntryState, RunClaim } from './records.js';
 
 /** The answer to a claim. */
 export type ClaimAnswer =

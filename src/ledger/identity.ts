@@ -1,9 +1,12 @@
 /**
- * The identity of an order in a batch (docs/batch.md, "The ledger"): a hash of
- * the order's canonical JSON plus its occurrence number among identical documents, so renaming
- * or reordering input files changes nothing, and two identical documents are two orders.
+ * The identity of a document in the ledger (docs/batch.md, "The ledger"): a hash of the document's
+ * canonical JSON plus its occurrence number among identical documents (`<hash>-<n>`), so renaming
+ * or reordering input files changes nothing, and two identical documents are two orders. One rule,
+ * {@link identityOf}, serves a batch (the n-th copy in its inputs is occurrence n) and a single
+ * booking (the latest occurrence the ledger knows, or the next with `again`).
  */
 import { createHash } from 'node:crypto';
+import type { LedgerStore } from './store.js';
 
 /**
  * JSON with object keys sorted at every level (arrays keep their order; members whose value is
@@ -40,7 +43,56 @@ export function contentHash(data: unknown): string {
   return createHash('sha256').update(canonicalJson(data)).digest().toString('hex', 0, 8);
 }
 
-/** Hands out identities `<hash>-<n>` in input order: the n-th document with the same content gets n. */
+/** The identity of a document, and how to move on to a further occurrence of it. */
+export interface DocumentIdentity {
+  /** `<hash>-<n>`: the n-th occurrence of the document. */
+  id: string;
+  /** Moves on to the next occurrence when this one has something recorded: this run books the document a further time. */
+  again(): void;
+  /** Moves on to the next occurrence even when this one has nothing recorded (another run holds it). */
+  next(): void;
+}
+
+/** What {@link identityOf} reads of the ledger: where an identity stands. */
+type IdentityLedger = Pick<LedgerStore, 'get'>;
+
+/**
+ * The identity of `document` (its parsed content, before any defaults) in the ledger:
+ * `<hash>-<n>`, the hash of its canonical JSON ({@link contentHash}) and its occurrence `n`:
+ * - `occurrence` when given: the n-th copy of the same content among a batch's inputs (a batch
+ *   books each copy once, whatever the ledger holds: the ledger then says where each stands);
+ * - otherwise the latest occurrence with something recorded in `ledger` (1 when none), so a single
+ *   `book` of a file finds what an earlier `book` or a batch (its first or n-th copy) did with it;
+ * - with `again`, the next occurrence after that one when it has something recorded.
+ *
+ * A claim alone (a run that stopped before recording anything else) is no booking of an occurrence.
+ */
+export function identityOf(ledger: IdentityLedger | undefined, document: unknown, o: { again?: boolean; occurrence?: number } = {}): DocumentIdentity {
+  return identityAt(contentHash(document), ledger, o);
+}
+
+/** {@link identityOf} of a document whose {@link contentHash} is `hash`. */
+function identityAt(hash: string, ledger: IdentityLedger | undefined, o: { again?: boolean; occurrence?: number }): DocumentIdentity {
+  const known = (id: string) => (ledger?.get(id)?.records ?? 0) > 0;
+  let n = o.occurrence ?? 1;
+  if (o.occurrence === undefined) while (known(`${hash}-${n + 1}`)) n++;
+  const identity: DocumentIdentity = {
+    id: `${hash}-${n}`,
+    again() {
+      if (known(identity.id)) identity.id = `${hash}-${++n}`;
+    },
+    next() {
+      identity.id = `${hash}-${++n}`;
+    },
+  };
+  if (o.again === true) identity.again();
+  return identity;
+}
+
+/**
+ * Hands out identities in input order ({@link identityOf} with `occurrence`): the n-th document
+ * with the same content gets n.
+ */
 export class IdentityCounter {
   private readonly seen = new Map<string, number>();
   /** The identity of the next document with this content. */
@@ -48,7 +100,7 @@ export class IdentityCounter {
     const hash = contentHash(data);
     const n = (this.seen.get(hash) ?? 0) + 1;
     this.seen.set(hash, n);
-    return `${hash}-${n}`;
+    return identityAt(hash, undefined, { occurrence: n }).id;
   }
 }
 

@@ -14,9 +14,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Journal, JournalUnusableError, journalTarget, prepareRecord, readJournal, type EntryState, type JournalRecord, type RunClaim } from './journal.js';
+import { JournalUnusableError } from './errors.js';
+import { Journal } from './journal.js';
+import { journalTarget, readJournal, readRecords } from './read.js';
+import type { LedgerStore, RecordFilter } from './store.js';
+import { prepareRecord, type EntryState, type JournalRecord, type RunClaim } from './records.js';
 import type { ClaimAnswer, ClaimLedger } from './claims.js';
-import { processRuns, ShortLock, thisProcess, type ShortLockHolder } from '../lock.js';
+import { processRuns, ShortLock, thisProcess } from '../lock.js';
 import { targetLabel } from '../config/target.js';
 import { ConfigError, EXIT, ShipbookError } from '../errors.js';
 
@@ -67,7 +71,7 @@ export function rank(s: EntryState | undefined): number {
   }
 }
 
-/** Records that rebuild `s` when folded (src/ledger/journal.ts `applyRecord`). */
+/** Records that rebuild `s` when folded (src/ledger/fold.ts `applyRecord`). */
 export function recordsOf(s: EntryState): Array<Omit<JournalRecord, 't'>> {
   const base = { id: s.id, ...(s.file !== undefined ? { file: s.file } : {}), ...(s.line !== undefined ? { line: s.line } : {}) };
   const out: Array<Omit<JournalRecord, 't'>> = [];
@@ -148,7 +152,7 @@ interface JournalCopy {
 }
 
 /** What opening a ledger needs. */
-interface LedgerOptions {
+export interface LedgerOptions {
   /** The user's state directory (src/sandbox/store/location.ts). */
   stateDir: string;
   /** The target's identity (src/config/target.ts `targetId`). */
@@ -163,7 +167,7 @@ interface LedgerOptions {
  * The ledger of one target, opened for a run, with the run's journal copy when it keeps one; the
  * arbiter of every run on the machine through its claims ({@link ClaimLedger}).
  */
-export class Ledger implements ClaimLedger {
+export class Ledger implements LedgerStore {
   /** This run, as its claims name it. */
   readonly run: RunClaim;
   /** The short lock around refresh, decide and write of the claims (`<ledger>.claims.lock`). */
@@ -184,7 +188,7 @@ export class Ledger implements ClaimLedger {
   }
 
   /** Called when the claims lock is still held by another process after a second (a paused run). */
-  onLockWait: ((holder: ShortLockHolder) => void) | undefined;
+  onLockWait: ((holder: { pid: number; host: string; command: string }) => void) | undefined;
 
   claim(id: string, wants: (state: EntryState | undefined) => boolean, signal?: AbortSignal): Promise<ClaimAnswer> {
     return new Promise<ClaimAnswer>((resolve, reject) => {
@@ -253,7 +257,7 @@ export class Ledger implements ClaimLedger {
    * @throws ConfigError (exit 4) when the state directory cannot hold the ledger; ShipbookError
    *   `storage` (exit 10) when its disk cannot take writes (full, quota, I/O error, read-only)
    * @throws JournalTargetError (exit 2) when the copy names another target
-   * @throws JournalLockedError / JournalUnusableError (src/ledger/journal.ts) from the copy: the caller words them
+   * @throws JournalLockedError / JournalUnusableError (src/ledger/errors.ts) from the copy: the caller words them
    */
   static async open(o: LedgerOptions): Promise<Ledger> {
     if (o.copy !== undefined) {
@@ -300,9 +304,18 @@ export class Ledger implements ClaimLedger {
     return [...this.ledger.notes, ...(this.copy?.notes ?? [])];
   }
 
-  /** The ledger file. */
-  get path(): string {
+  /** The ledger file, for people. */
+  get location(): string {
     return this.ledger.path;
+  }
+
+  /**
+   * The ledger's records that match `filter`, oldest first, streamed from the file as it is now
+   * (src/ledger/read.ts `readRecords`); the run's journal copy is not read (the ledger holds all it knows).
+   * @throws JournalCorruptError (exit 2) for a line in the middle that is not a record
+   */
+  records(filter: RecordFilter = {}): AsyncIterable<JournalRecord> {
+    return readRecords(this.ledger.path, filter);
   }
 
   /**

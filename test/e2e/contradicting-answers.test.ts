@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/ledger/journal.js';
+import { readJournal } from '../../src/ledger/read.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runCli } from './cli.js';
 

@@ -61,7 +61,7 @@ async function until(test: () => boolean, ms: number, what: string): Promise<voi
   }
 }
 
-type Report = { orders: Array<{ status: string; order_id?: string; line: number; booked_by?: { host: string } }> };
+type Report = { orders: Array<{ id: string; status: string; order_id?: string; line: number; booked_by?: { host: string } }> };
 const report = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
 
 /** The orders at the sandbox whose transient id starts with `tag`: how many documents, and how many orders. */
@@ -161,7 +161,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     expect(unanswered.length).toBeGreaterThan(0);
     const b = await runCli(['book', file, '--poll', '50ms', '--json'], { env: env(s2, lease), cwd: s2.cwd });
     expect(b.code, b.stderr).toBe(8);
-    const rb = JSON.parse(b.stdout) as Report & { orders: Array<{ id: string }> };
+    const rb = JSON.parse(b.stdout) as Report;
     const unknown = rb.orders.filter((o) => o.status === 'unknown').map((o) => o.id);
     expect(unknown.sort()).toEqual([...unanswered].sort());
     for (const o of rb.orders) if (!unknown.includes(o.id)) expect(['booked', 'already_booked']).toContain(o.status);
@@ -175,7 +175,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     expect((JSON.parse(c.stdout) as Report).orders.filter((o) => o.status === 'unknown')).toHaveLength(unknown.length);
     // Settled once with journal resolve (the order the service holds, or not created), then booked.
     for (const id of unknown) {
-      const line = rb.orders.find((o) => (o as { id: string }).id === id)!.line;
+      const line = rb.orders.find((o) => o.id === id)!.line;
       const order = by.get(`KILL-${line - 1}`)?.[0];
       const args = order === undefined ? ['--not-created', '--yes'] : ['--order', order];
       const r = await runCli(['journal', 'resolve', id, ...args], { env: env(s3, lease), cwd: s3.cwd });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyRecord, type EntryState, type JournalRecord } from '../../src/ledger/journal.js';
+import { applyRecord } from '../../src/ledger/fold.js';
+import type { EntryState, JournalRecord } from '../../src/ledger/records.js';
 import { acceptedNotEnded, resumeFrom, stoppedAs } from '../../src/booking/engine.js';
 import { ApiError, BookingFailedError, ResultUnreadableError, WaitTimeoutError } from '../../src/errors.js';
 

@@ -9,7 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, JournalLockedError, JournalWriteError, readJournal } from '../../src/ledger/journal.js';
+import { JournalLockedError, JournalWriteError } from '../../src/ledger/errors.js';
+import { Journal } from '../../src/ledger/journal.js';
+import { readJournal } from '../../src/ledger/read.js';
 import { EXIT } from '../../src/errors.js';
 import { acquireLock, LockHeldError } from '../../src/lock.js';
 

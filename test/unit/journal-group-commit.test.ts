@@ -8,7 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Journal, JournalWriteError, readJournal } from '../../src/ledger/journal.js';
+import { JournalWriteError } from '../../src/ledger/errors.js';
+import { Journal } from '../../src/ledger/journal.js';
+import { readJournal } from '../../src/ledger/read.js';
 import { EXIT } from '../../src/errors.js';
 
 /** Every write and flush the journal makes, in order, and a flush failure to inject. */

@@ -3,7 +3,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyRecord, type EntryState, type JournalRecord, type RunClaim } from '../../src/ledger/journal.js';
+import { applyRecord } from '../../src/ledger/fold.js';
+import type { EntryState, JournalRecord, RunClaim } from '../../src/ledger/records.js';
 import { claimEntry } from '../../src/booking/engine.js';
 import { claimLives, Ledger, ledgerPath } from '../../src/ledger/ledger.js';
 import { ShortLock } from '../../src/lock.js';

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyRecord, type EntryState, type JournalRecord } from '../../src/ledger/journal.js';
+import { applyRecord } from '../../src/ledger/fold.js';
+import type { EntryState, JournalRecord } from '../../src/ledger/records.js';
 import { resumeFrom } from '../../src/booking/engine.js';
 import { Ledger, JournalTargetError, ledgerPath, peekLedger } from '../../src/ledger/ledger.js';
 

@@ -11,10 +11,11 @@ import { dirname, resolve } from 'node:path';
 import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
 import type { BatchInputOptions } from '../../batch/inputs.js';
 import { checkBatch, emptySummary, planBatch, runBatch, type BatchCheck, type BatchResult, type BatchSummary } from '../../batch/runner.js';
-import { LEGACY_JOURNAL, JournalLockedError, JournalUnusableError, journalTarget } from '../../ledger/journal.js';
+import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
+import { journalTarget } from '../../ledger/read.js';
+import { LEGACY_JOURNAL } from '../../ledger/records.js';
 import { defaultJournalPath } from '../../ledger/ledger.js';
-import type { LedgerHandle } from '../../ledger/open.js';
-import { openRunLedger, peekRunLedger } from '../common/ledger.js';
+import { peekAnyLedger } from '../../ledger/open.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { parseShard, type Shard } from '../../ledger/identity.js';
@@ -26,6 +27,8 @@ import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from 
 import { batchProgress, batchResultLine, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
+import { openLedger } from '../../ledger/open.js';
+import type { LedgerStore } from '../../ledger/store.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -182,9 +185,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     ...(o.journal !== undefined ? ['--journal', o.journal] : []),
     ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
   );
-  let ledger: LedgerHandle;
+  let ledger: LedgerStore;
   try {
-    ledger = await openRunLedger(ctx, { target, copy: { path: journalPath, lock: true }, command });
+    ledger = await openLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: true }, command });
   } catch (err) {
     if (err instanceof JournalLockedError) {
       throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, {
@@ -293,7 +296,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   await printBatchSummary(io, summary, failures);
   if (exitCode === EXIT.OK) return;
   // The command to run comes last, alone at the end of its line, so that pasting that line runs it.
-  const journalNote = `Journal: ${journalPath}; ledger: ${ledger.path}.`;
+  const journalNote = `Journal: ${journalPath}; ledger: ${ledger.location}.`;
   const pending = exitCode === EXIT.WAIT_TIMEOUT;
   const [message, next] = pending
     ? [
@@ -344,7 +347,7 @@ async function dryRunBatch(
   const { io } = ctx;
   const target = await ctx.targetId();
   const journalPath = resolve(o.journal ?? defaultJournalPath(target));
-  const get = await peekRunLedger(ctx, { target, copy: { path: journalPath, lock: false } });
+  const get = await peekAnyLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: false } });
   const format = ctx.output.format;
   const inputs: BatchResult[] = [];
   const counts: Record<string, number> = {};

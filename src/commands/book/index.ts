@@ -6,14 +6,13 @@
  */
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
-import { contentHash } from '../../ledger/identity.js';
+import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
 import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
-import type { RunClaim } from '../../ledger/journal.js';
-import { claimDocument, singleIdentity, type SingleIdentity } from '../common/claim.js';
+import type { RunClaim } from '../../ledger/records.js';
+import { claimDocument } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
 import { DEFAULT_JOURNAL_PATTERN } from '../../ledger/ledger.js';
-import type { LedgerHandle } from '../../ledger/open.js';
-import { openRunLedger, peekRunLedger } from '../common/ledger.js';
+import { peekAnyLedger } from '../../ledger/open.js';
 import { plannedWords, resolveCommand } from '../../output/ledger.js';
 import { plannedAction } from '../../batch/runner.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
@@ -47,6 +46,8 @@ import type { ApiClient } from '../../api/client.js';
 import { ApiError, EXIT, ShipbookError, type ExitCode } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { shellCommand } from '../../shell.js';
+import { openLedger } from '../../ledger/open.js';
+import type { LedgerStore } from '../../ledger/store.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
@@ -109,11 +110,8 @@ async function runBook(
     // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
     // What the ledger says decides what a real run would do with this document (the engine's table).
-    const get = await peekRunLedger(ctx);
-    const hash = contentHash(identityData);
-    let n = 1;
-    while ((get(`${hash}-${n + 1}`)?.records ?? 0) > 0) n++;
-    const known = get(`${hash}-${n}`);
+    const get = await peekAnyLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
+    const known = get(identityOf({ get }, identityData).id);
     const plan = plannedAction(resumeFrom(known, { maxTotalCents: input?.maxTotalCents }));
     if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);
     throw new DryRunHalt('dry run: nothing was sent', ctx.planned[0]);
@@ -121,9 +119,14 @@ async function runBook(
   // The ledger of the target: a document booked before (by a single book, a batch or a shard) is
   // not booked again without a word.
   const target = await ctx.targetId();
-  const ledger = await openRunLedger(ctx, { target, command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])) });
+  const ledger = await openLedger({
+    setting: (await ctx.profile()).ledger,
+    stateDir: ctx.stateDir(),
+    target,
+    command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])),
+  });
   ctx.defer(() => ledger.close());
-  const identity = singleIdentity(ledger, identityData, o.again === true);
+  const identity = identityOf(ledger, identityData, { again: o.again === true });
   const profile = await ctx.profile();
   // The claim: this run takes the document in the ledger before anything is sent; another run
   // booking it right now (another terminal, a batch) is waited for, and its outcome decides.
@@ -220,7 +223,7 @@ async function runBook(
  * @returns how to go on (accept the order again), or undefined when `err` is not a decline or there is no terminal
  * @throws ShipbookError `cancelled` (exit 3) when the person cancels the order
  */
-async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, ledger: LedgerHandle, id: string, ctx: Context): Promise<Resume | undefined> {
+async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, ledger: LedgerStore, id: string, ctx: Context): Promise<Resume | undefined> {
   const { io } = ctx;
   const detail = err instanceof BookingStoppedError ? err.cause : err;
   if (!io.canPrompt || !(detail instanceof ApiError) || detail.status !== 402) return undefined;
@@ -279,8 +282,8 @@ function againCommand(file: string | undefined): string {
  *   (the recorded exit code, 6 by default); LimitRefusedError (exit 9) when the limit still refuses it
  */
 async function settleEarlier(
-  ledger: LedgerHandle,
-  identity: SingleIdentity,
+  ledger: LedgerStore,
+  identity: DocumentIdentity,
   r: Resume,
   doc: BookingDocument,
   o: { file: string | undefined; maxTotalCents: number | undefined; paths: OrderPaths; byOther: RunClaim | undefined },
@@ -315,7 +318,7 @@ async function settleEarlier(
       return { action: 'book' };
     }
   }
-  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.path} (identity ${identity.id}).`;
+  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
   if (r.action === 'unknown' || r.action === 'combine') {
     throw new ShipbookError('booking_unknown', `not booked: ${about}`, EXIT.NETWORK, {
       suggestion:
@@ -343,7 +346,7 @@ async function settleEarlier(
   }
   io.err(`${paint(io, 'yellow', 'note:')} ${about}; nothing was sent. To book it a second time: ${againCommand(o.file)}\n`);
   const shown: OrderResponse = order ?? { id: r.orderId, status: 'processed', shipments: [] };
-  const already = { identity: identity.id, ledger: ledger.path, tracking_numbers: s.trackingNumbers ?? [] };
+  const already = { identity: identity.id, ledger: ledger.location, tracking_numbers: s.trackingNumbers ?? [] };
   ctx.output.write({ order: shown, already_booked: already }, () => {
     if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, shown, s.shipmentIds);
     else printOrder(io, ctx.output.format, shown);

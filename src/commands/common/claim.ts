@@ -3,14 +3,14 @@
  * takes the document (or order) in the ledger before anything is sent, and waits for another run
  * that is booking it right now (src/ledger/claims.ts).
  */
-import type { RunClaim } from '../../ledger/journal.js';
+import type { RunClaim } from '../../ledger/records.js';
 import { claimEntry, type Claimed } from '../../booking/engine.js';
-import { contentHash } from '../../ledger/identity.js';
+import type { DocumentIdentity } from '../../ledger/identity.js';
 import type { Context } from '../../context.js';
 import { EXIT, ShipbookError } from '../../errors.js';
-import type { LedgerHandle } from '../../ledger/open.js';
 import { paint } from '../../output/style.js';
 import { realSleep } from '../../sleep.js';
+import type { LedgerStore } from '../../ledger/store.js';
 
 /** A claim of a single booking, with the run it waited for (if it waited). */
 type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim };
@@ -24,7 +24,7 @@ type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim }
  *   the interruption when the run is stopped while waiting
  */
 export async function claimDocument(
-  ledger: LedgerHandle,
+  ledger: LedgerStore,
   id: string,
   o: { maxTotalCents?: number; again?: boolean; createOnly?: boolean; timeoutMs: number; what?: string },
   ctx: Context,
@@ -67,40 +67,6 @@ export async function claimDocument(
   }
 }
 
-/** The identity a single booking records under, and how to move on to the next occurrence. */
-export interface SingleIdentity {
-  /** `<hash>-<n>`: the same identity a batch gives the first (n-th) copy of the document. */
-  id: string;
-  /** Moves on to the next occurrence: this run books the document a further time. */
-  again(): void;
-  /** Moves on to the next occurrence even when this one has nothing recorded (another run holds it). */
-  next(): void;
-}
-
-/**
- * The identity of a single booking (`book`, `order create`) in the ledger: the hash of the document
- * as read (the same as a batch's, src/ledger/identity.ts) and its latest occurrence, or the next one
- * with `again`.
- */
-export function singleIdentity(ledger: LedgerHandle, data: unknown, again: boolean): SingleIdentity {
-  const hash = contentHash(data);
-  // A claim alone (a run that stopped before sending anything) is no booking of an occurrence.
-  const known = (id: string) => (ledger.get(id)?.records ?? 0) > 0;
-  let n = 1;
-  while (known(`${hash}-${n + 1}`)) n++;
-  const identity: SingleIdentity = {
-    id: `${hash}-${n}`,
-    again() {
-      if (known(identity.id)) identity.id = `${hash}-${++n}`;
-    },
-    next() {
-      identity.id = `${hash}-${++n}`;
-    },
-  };
-  if (again) identity.again();
-  return identity;
-}
-
 /**
  * Claims a fresh occurrence of the document for `order create --again`: the next one after the
  * latest recorded, skipping any another live run holds or created meanwhile, so that runs creating
@@ -108,7 +74,7 @@ export function singleIdentity(ledger: LedgerHandle, data: unknown, again: boole
  * Moves `identity` to the occurrence claimed.
  * @throws as {@link claimEntry}
  */
-export async function claimFreshOccurrence(ledger: LedgerHandle, identity: SingleIdentity, ctx: Context): Promise<void> {
+export async function claimFreshOccurrence(ledger: LedgerStore, identity: DocumentIdentity, ctx: Context): Promise<void> {
   for (;;) {
     const claimed = await claimEntry(ledger, identity.id, { signal: ctx.signal, createOnly: true });
     if (claimed.kind === 'go') return;

@@ -8,7 +8,9 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { storageCode, storageHint } from '../../storage.js';
 import { Command } from 'commander';
-import { JournalLockedError, journalTarget, readJournal, type EntryState } from '../../ledger/journal.js';
+import { JournalLockedError } from '../../ledger/errors.js';
+import { journalTarget, readJournal } from '../../ledger/read.js';
+import type { EntryState } from '../../ledger/records.js';
 import { fetchOrder, listSandboxOrders, type SandboxOrderSummary } from '../../api/orders.js';
 import { paint } from '../../output/style.js';
 import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';
@@ -16,11 +18,11 @@ import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
 import { ApiError, EXIT, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
 import { ledgerPath } from '../../ledger/ledger.js';
-import { isSharedLedger, type LedgerHandle } from '../../ledger/open.js';
-import { openRunLedger } from '../common/ledger.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { renderTable } from '../../output/table.js';
+import { isSharedLedger, openLedger } from '../../ledger/open.js';
+import type { LedgerStore } from '../../ledger/store.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */
 function findEntry(states: readonly EntryState[], id: string, where: string): EntryState {
@@ -119,8 +121,13 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
   let where: string;
   try {
     if (o.journal === undefined && isSharedLedger((await ctx.profile()).ledger)) {
-      const ledger = await openRunLedger(ctx, { command: shellCommand('journal', 'show') });
-      where = ledger.path;
+      const ledger = await openLedger({
+        setting: (await ctx.profile()).ledger,
+        stateDir: ctx.stateDir(),
+        target: await ctx.targetId(),
+        command: shellCommand('journal', 'show'),
+      });
+      where = ledger.location;
       states = ledger.entries();
       await ledger.close();
     } else if (o.journal === undefined) {
@@ -188,9 +195,11 @@ async function runJournalResolve(
 ): Promise<void> {
   if ((o.order === undefined) === !o.notCreated) throw new UsageError('give either --order <order id> or --not-created');
   const target = await ctx.targetId();
-  let ledger: LedgerHandle;
+  let ledger: LedgerStore;
   try {
-    ledger = await openRunLedger(ctx, {
+    ledger = await openLedger({
+      setting: (await ctx.profile()).ledger,
+      stateDir: ctx.stateDir(),
       target,
       ...(o.journal !== undefined ? { copy: { path: o.journal, lock: true } } : {}),
       command: 'shipbook journal resolve',
@@ -229,7 +238,7 @@ async function runJournalResolve(
       const code = storageCode(err);
       if (code === undefined || !(err instanceof Error)) throw err;
       throw new ShipbookError('storage', `${err.message.replace(/; not recorded: .*$/, '')}; nothing was recorded`, EXIT.STORAGE, {
-        suggestion: storageHint(code, dirname(ledger.path), `run the same "${shellCommand('journal', 'resolve')}" again`),
+        suggestion: storageHint(code, dirname(ledger.location), `run the same "${shellCommand('journal', 'resolve')}" again`),
         cause: err,
       });
     }

@@ -8,8 +8,7 @@ import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
 import { acceptOrder } from '../../api/orders.js';
 import { bookEntry } from '../../booking/engine.js';
-import type { LedgerHandle } from '../../ledger/open.js';
-import { openRunLedger } from '../common/ledger.js';
+
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
@@ -23,6 +22,8 @@ import { withChosenCard } from '../common/stored-card.js';
 import { addPaymentOptions } from '../common/payment-options.js';
 import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../common/wait-options.js';
 import { withWarnings } from '../common/warnings.js';
+import { openLedger } from '../../ledger/open.js';
+import type { LedgerStore } from '../../ledger/store.js';
 
 /** Options of `order accept`. */
 interface OrderAcceptOptions extends PaymentFlags {
@@ -46,7 +47,12 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
     // The claim first: a run booking this order right now (a batch, a book) is waited for; an
     // accept after its own is read by the service as accepted already.
-    const ledger = await openRunLedger(ctx, { command: shellCommand('order', 'accept', o.orderId) });
+    const ledger = await openLedger({
+      setting: (await ctx.profile()).ledger,
+      stateDir: ctx.stateDir(),
+      target: await ctx.targetId(),
+      command: shellCommand('order', 'accept', o.orderId),
+    });
     ctx.defer(() => ledger.close());
     await claimDocument(ledger, identityOfOrder(ledger, o.orderId), { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
     const accepted = await acceptOrder(await ctx.api(), o.orderId, accept);
@@ -59,7 +65,12 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   // With --wait: the booking engine, as for `book`, for an order that already exists (recorded in
   // the ledger of the target under the order's id).
   const { api, waiter, accept, progress } = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
-  const ledger = await openRunLedger(ctx, { command: shellCommand('order', 'accept', o.orderId, '--wait') });
+  const ledger = await openLedger({
+    setting: (await ctx.profile()).ledger,
+    stateDir: ctx.stateDir(),
+    target: await ctx.targetId(),
+    command: shellCommand('order', 'accept', o.orderId, '--wait'),
+  });
   ctx.defer(() => ledger.close());
   const profile = await ctx.profile();
   const id = identityOfOrder(ledger, o.orderId);
@@ -92,7 +103,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
  * The ledger identity an order typed by hand is claimed under: the document that became this order
  * when the ledger knows it (a `book` or batch created it), else one keyed by the order id.
  */
-function identityOfOrder(ledger: LedgerHandle, orderId: string): string {
+function identityOfOrder(ledger: LedgerStore, orderId: string): string {
   return ledger.entries().find((s) => s.orderId === orderId)?.id ?? `order:${orderId}`;
 }
 

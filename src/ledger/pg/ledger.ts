@@ -23,20 +23,15 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import type { ClaimAnswer, ClaimLedger } from '../claims.js';
-import {
-  applyRecord,
-  describeRecord,
-  Journal,
-  journalTarget,
-  prepareRecord,
-  readJournal,
-  type EntryState,
-  type JournalRecord,
-  type RunClaim,
-} from '../journal.js';
+import type { ClaimAnswer } from '../claims.js';
+import { describeRecord } from '../errors.js';
+import { applyRecord } from '../fold.js';
+import { Journal } from '../journal.js';
 import { JournalTargetError, rank, recordsOf } from '../ledger.js';
-import { thisProcess, type ShortLockHolder } from '../../lock.js';
+import { journalTarget, readJournal } from '../read.js';
+import { prepareRecord, type EntryState, type JournalRecord, type RunClaim } from '../records.js';
+import { dayFilter, type LedgerStore, type RecordFilter } from '../store.js';
+import { thisProcess } from '../../lock.js';
 import { LedgerLostError, LedgerUnreachableError, openPool, shownUrl } from './connect.js';
 import { migrate, schemaVersion } from './schema.js';
 
@@ -61,8 +56,11 @@ interface RecordRow {
   record: JournalRecord;
 }
 
+/** How many records a query reads at a time. */
+const PAGE = 1000;
+
 /** What opening a shared ledger needs. */
-export interface PgLedgerOptions {
+interface PgLedgerOptions {
   /** The connection URL (`postgresql://…`). */
   url: string;
   /** The target's identity (src/config/target.ts `targetId`). */
@@ -100,15 +98,15 @@ const READ_SQL = `
  * The ledger of one target on a PostgreSQL server, opened for a run (see the module comment). Its
  * methods are those of the file ledger, with the same meaning.
  */
-export class PgLedger implements ClaimLedger {
+export class PgLedger implements LedgerStore {
   /** This run, as its claims name it. */
   readonly run: RunClaim;
   /** Where the records are kept, as it may be shown (the URL, its password masked). */
-  readonly path: string;
+  readonly location: string;
   /** What reading set aside, for people (nothing, on a database). */
   readonly notes: string[] = [];
   /** Called when the claims lock is held by a paused process (the file ledger's; a database's lock waits are short). */
-  onLockWait: ((holder: ShortLockHolder) => void) | undefined;
+  onLockWait: ((holder: { pid: number; host: string; command: string }) => void) | undefined;
 
   private readonly states = new Map<string, EntryState>();
   /** The last `seq` read. */
@@ -139,7 +137,7 @@ export class PgLedger implements ClaimLedger {
     command: string,
   ) {
     this.run = { ...thisProcess(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex'), command };
-    this.path = shownUrl(url);
+    this.location = shownUrl(url);
     this.lockKey = targetLockKey(target);
   }
 
@@ -442,6 +440,39 @@ export class PgLedger implements ClaimLedger {
   /** Every document of the ledger, in first-seen order. */
   entries(): EntryState[] {
     return [...this.states.values()];
+  }
+
+  /**
+   * The records of this target that match `filter`, oldest first (in commit order), read from the
+   * database as it is now, by pages of {@link PAGE} records (the indexes by document and by time
+   * serve the filters).
+   * @throws RangeError for a `day` that is not a date `YYYY-MM-DD`; LedgerLostError (exit 10) when
+   *   the database cannot be read
+   */
+  async *records(filter: RecordFilter = {}): AsyncIterable<JournalRecord> {
+    const day = filter.day === undefined ? undefined : dayFilter(filter.day);
+    if (filter.day !== undefined && day === undefined) throw new RangeError(`not a day (YYYY-MM-DD): ${filter.day}`);
+    const since = Math.max(filter.since?.getTime() ?? -Infinity, day?.since.getTime() ?? -Infinity);
+    const until = Math.min(filter.until?.getTime() ?? Infinity, day?.until.getTime() ?? Infinity);
+    const where = ['target = $1', "event <> 'target'", 'seq > $2::bigint'];
+    const params: unknown[] = [this.target, '0'];
+    if (filter.id !== undefined) where.push(`id = $${params.push(filter.id)}`);
+    if (filter.orderId !== undefined)
+      where.push(`id IN (SELECT id FROM shipbook_records WHERE target = $1 AND record->>'order_id' = $${params.push(filter.orderId)})`);
+    if (since > -Infinity) where.push(`t >= $${params.push(new Date(since).toISOString())}::timestamptz`);
+    if (until < Infinity) where.push(`t < $${params.push(new Date(until).toISOString())}::timestamptz`);
+    const sql = `SELECT seq, record FROM shipbook_records WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${PAGE}`;
+    for (;;) {
+      let rows: Array<{ seq: string; record: JournalRecord }>;
+      try {
+        rows = (await this.pool.query<{ seq: string; record: JournalRecord }>(sql, params)).rows;
+      } catch (err) {
+        throw this.lose(err, 'nothing (a query failed)');
+      }
+      for (const row of rows) yield row.record;
+      if (rows.length < PAGE) return;
+      params[1] = rows[rows.length - 1]!.seq;
+    }
   }
 
   /** Lets go of every claim this run holds, commits, ends this run's lease, closes the connections and the copy. */

@@ -1,0 +1,149 @@
+/**
+ * What goes wrong with a journal or ledger file: a line that is not a record (exit 2), a lock held
+ * by another batch, a file or directory the file system refuses (exit 2, or 10 for a disk that
+ * takes no writes), a write or flush that failed (exit 10), and a lock lost while running (exit 11).
+ */
+import { EXIT, ShipbookError } from '../errors.js';
+import type { JournalRecord } from './records.js';
+
+/** A line in the middle of the journal is not a record (edited by hand, or another file). Exit 2. */
+export class JournalCorruptError extends ShipbookError {
+  constructor(
+    readonly path: string,
+    readonly line: number,
+  ) {
+    super('journal_corrupt', `${path}:${line}: not a journal record`, EXIT.INPUT, {
+      suggestion: 'The journal is NDJSON written by shipbook book; restore that line, or move the journal aside and resolve its orders by hand.',
+    });
+  }
+}
+
+/** Who holds a journal's lock. */
+interface JournalOwner {
+  pid: number;
+  host: string;
+  started_at: string;
+  command: string;
+}
+
+/** The journal is in use by another batch. */
+export class JournalLockedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly owner: JournalOwner | undefined,
+  ) {
+    super(
+      `the journal ${path} is in use by another batch${owner ? ` (pid ${owner.pid} on ${owner.host}, started ${owner.started_at}: ${owner.command})` : ''}`,
+    );
+    this.name = 'JournalLockedError';
+  }
+}
+
+/** Refusals of a disk that cannot take writes, whatever the path: exit 10, not a wrong path (exit 2). */
+const STORAGE_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS']);
+
+/** What a refusal means, in words. */
+const REFUSAL_WORDS: Record<string, string> = {
+  ENOENT: 'its directory cannot be created',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'a file is where a directory belongs',
+  EEXIST: 'a file is where a directory belongs',
+  EISDIR: 'it is a directory',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EIO: 'input/output error',
+  EFBIG: 'the file is too large',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/**
+ * The journal's file or directory cannot be created, read or written (no permission, a file where
+ * a directory belongs, read-only, full …): `cause` is the file system's error, `path` the journal.
+ */
+export class JournalUnusableError extends Error {
+  constructor(
+    readonly path: string,
+    override readonly cause: NodeJS.ErrnoException,
+  ) {
+    const where = cause.path && cause.path !== path ? ` (${cause.path})` : '';
+    super(`cannot use the journal ${path}: ${REFUSAL_WORDS[cause.code ?? ''] ?? cause.message}${where} [${cause.code}]`);
+    this.name = 'JournalUnusableError';
+  }
+
+  /** The exit code of the refusal: 10 for a disk that cannot take writes (full, quota, I/O error, read-only), else 2. */
+  get exitCode(): typeof EXIT.STORAGE | typeof EXIT.INPUT {
+    return STORAGE_CODES.has(this.cause.code ?? '') ? EXIT.STORAGE : EXIT.INPUT;
+  }
+}
+
+/** In words, what a record that could not be written would have said. */
+export function describeRecord(r: Omit<JournalRecord, 't'>): string {
+  const who = r.file !== undefined ? `the order of ${r.file}${r.line !== undefined ? `:${r.line}` : ''}` : `booking ${r.id}`;
+  switch (r.event) {
+    case 'create_sent':
+      return `that the ${r.step ?? 'create'} request of ${who} was about to be sent, so it was not sent`;
+    case 'accept_sent':
+      return `that the accept of order ${r.order_id ?? '?'} (${who}) was about to be sent, so it was not sent`;
+    case 'created':
+      return `that ${who} was created as order ${r.order_id ?? '?'} (the journal keeps its create as sent, answer unknown)`;
+    case 'shipment_created':
+      return `that shipments ${(r.shipment_ids ?? []).join(', ')} of ${who} were created (the journal keeps the create as sent, answer unknown)`;
+    case 'accepted':
+      return `that order ${r.order_id ?? '?'} (${who}) was accepted (a rerun accepts it again, which is safe)`;
+    case 'processed':
+      return `that order ${r.order_id ?? '?'} (${who}) was booked (a rerun reads its result again)`;
+    case 'failed':
+      return `that ${who} failed`;
+    case 'resolved':
+      return `the resolution of ${who}`;
+    case 'target':
+      return `which service the journal was written against (${r.target ?? '?'})`;
+    case 'claimed':
+      return `that this run took ${who} in hand, so nothing was sent for it`;
+    case 'released':
+      return `that this run let go of ${who}`;
+  }
+}
+
+/**
+ * A record could not be written or made durable (no space left, quota, I/O error, read-only):
+ * the message names the journal and what was not recorded; a request that depended on it was not
+ * sent. The journal takes no more records in this run (a record after a torn one would be lost).
+ * Exit 10.
+ */
+export class JournalWriteError extends ShipbookError {
+  constructor(
+    readonly path: string,
+    override readonly cause: NodeJS.ErrnoException,
+    readonly notRecorded: string,
+  ) {
+    super(
+      'journal_write_failed',
+      `cannot write the journal ${path}: ${REFUSAL_WORDS[cause.code ?? ''] ?? cause.message} [${cause.code ?? 'error'}]; not recorded: ${notRecorded}`,
+      EXIT.STORAGE,
+      {
+        suggestion:
+          'Free space on that disk (or fix it), then run the same command again: nothing recorded as sent is sent twice, and an order whose answer was not recorded shows as unknown until "shipbook journal resolve" settles it.',
+        cause,
+      },
+    );
+  }
+}
+
+/**
+ * The journal's lock was removed or taken by another process while this batch ran: it sends no
+ * new request (what was under way is still recorded) and ends with exit 11.
+ */
+export class JournalLockLostError extends ShipbookError {
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super('journal_lock_lost', `${detail}; no new request was sent after that, and what was under way is recorded in ${path}`, EXIT.LOCK_LOST, {
+      suggestion: 'Make sure only one batch uses this journal (give each its own --journal), then run the same command again: nothing recorded is sent twice.',
+    });
+  }
+}
