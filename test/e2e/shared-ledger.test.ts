@@ -192,4 +192,47 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
       }
     expect(documents).toBe(12);
   }, 120_000);
+
+  it('the database stopped mid-batch: the run sends nothing new, ends with exit 10 saying what is unknown; once it is back, a rerun books the rest once', async () => {
+    const slow = await startSandboxProcess(['--api-key', KEY, '--delay', '300ms'], running);
+    const { file } = ordersFile(12, 'STOP');
+    const s1 = station();
+    const sent = () => {
+      try {
+        return Number(pg.sql(`SELECT count(*) FROM shipbook_records WHERE event = 'create_sent' AND record->>'file' = '${file}'`));
+      } catch {
+        return 0;
+      }
+    };
+    const a = start(['book', file, '--poll', '50ms', '--concurrency', '4'], env(s1, { SHIPBOOK_BASE_URL: slow }), s1.cwd);
+    await until(() => sent() >= 2, 30_000, 'the station to send creates');
+    pg.kill();
+    const code = await a.done;
+    expect(code, a.stderr()).toBe(10);
+    expect(a.stderr()).toMatch(/lost the shared ledger at postgresql:\/\/shipbook@127\.0\.0\.1:\d+\/shipbook/);
+    const before = await ordersByInput(slow, KEY);
+    for (const [t, ids] of before) if (t.startsWith('STOP-')) expect(ids, t).toHaveLength(1);
+    pg.start();
+    // The same station again, from the same directory (its journal keeps what the database missed).
+    const b = await runCli(['book', file, '--poll', '50ms', '--json'], { env: env(s1, { SHIPBOOK_BASE_URL: slow }), cwd: s1.cwd });
+    expect([0, 8], b.stderr).toContain(b.code);
+    const rb = JSON.parse(b.stdout) as Report;
+    for (const o of rb.orders.filter((x) => x.status === 'unknown')) {
+      const order = (await ordersByInput(slow, KEY)).get(`STOP-${o.line - 1}`)?.[0];
+      const r = await runCli(['journal', 'resolve', o.id, ...(order === undefined ? ['--not-created', '--yes'] : ['--order', order])], {
+        env: env(s1, { SHIPBOOK_BASE_URL: slow }),
+        cwd: s1.cwd,
+      });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const c = await runCli(['book', file, '--poll', '50ms', '--json'], { env: env(s1, { SHIPBOOK_BASE_URL: slow }), cwd: s1.cwd });
+    expect(c.code, c.stderr).toBe(0);
+    let documents = 0;
+    for (const [t, ids] of await ordersByInput(slow, KEY))
+      if (t.startsWith('STOP-')) {
+        documents++;
+        expect(ids, t).toHaveLength(1);
+      }
+    expect(documents).toBe(12);
+  }, 120_000);
 });

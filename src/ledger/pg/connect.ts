@@ -52,12 +52,30 @@ export class LedgerUnreachableError extends ShipbookError {
  * cannot be written (`journal_write_failed`), which ends a batch. Exit 10.
  */
 export class LedgerLostError extends ShipbookError {
-  constructor(url: string, cause: unknown, notRecorded: string) {
-    super('journal_write_failed', `lost the shared ledger at ${shownUrl(url)}: ${describeDbError(cause)}; not recorded: ${notRecorded}`, EXIT.STORAGE, {
-      suggestion:
-        'Once the database is back, run the same command again: nothing recorded as sent is sent twice, and an order whose answer was not recorded shows as unknown until "shipbook journal resolve" settles it.',
-      cause,
-    });
+  /**
+   * @param notRecorded what the database did not take, in words
+   * @param o.inFlight the documents (file:line) whose create was in flight when it was lost
+   * @param o.copy the run's journal copy, which keeps the answers that came back after
+   */
+  constructor(url: string, cause: unknown, notRecorded: string, o: { inFlight?: string[]; copy?: string } = {}) {
+    const inFlight = o.inFlight ?? [];
+    const unknown =
+      inFlight.length === 0
+        ? ''
+        : `. Unknown in the shared ledger until settled (a create was in flight: the order may exist): ${inFlight.slice(0, 20).join(', ')}${inFlight.length > 20 ? ` and ${inFlight.length - 20} more` : ''}`;
+    super(
+      'journal_write_failed',
+      `lost the shared ledger at ${shownUrl(url)}: ${describeDbError(cause)}; no new request was sent after that; not recorded: ${notRecorded}${unknown}`,
+      EXIT.STORAGE,
+      {
+        suggestion:
+          (o.copy !== undefined
+            ? `The answers that came back are kept in the journal ${o.copy}: once the database is back, run the same command again from this directory, and they are taken into the shared ledger. `
+            : 'Once the database is back, run the same command again. ') +
+          'Nothing recorded as sent is sent twice; an order whose answer was recorded nowhere shows as unknown until "shipbook journal resolve" settles it.',
+        cause,
+      },
+    );
   }
 }
 

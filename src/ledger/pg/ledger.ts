@@ -31,7 +31,7 @@ import { JournalTargetError, rank, recordsOf } from '../ledger.js';
 import { journalTarget, readJournal } from '../read.js';
 import { prepareRecord, type EntryState, type JournalRecord, type RunClaim } from '../records.js';
 import { dayFilter, type LedgerStore, type RecordFilter } from '../store.js';
-import { thisProcess } from '../../lock.js';
+import { processRuns, thisProcess } from '../../lock.js';
 import { LedgerLostError, LedgerUnreachableError, openPool, shownUrl } from './connect.js';
 import { migrate, schemaVersion } from './schema.js';
 
@@ -55,6 +55,9 @@ interface RecordRow {
   writer: string | null;
   record: JournalRecord;
 }
+
+/** Records of what an answer said (kept in the journal copy once the database is lost). */
+const ANSWERS: ReadonlySet<string> = new Set(['created', 'shipment_created', 'accepted', 'processed']);
 
 /** How many records a query reads at a time. */
 const PAGE = 1000;
@@ -266,7 +269,12 @@ export class PgLedger implements LedgerStore {
   /** Marks the ledger lost (the first failure is kept); tells every waiter. */
   private lose(err: unknown, notRecorded: string): LedgerLostError {
     if (this.failure === undefined) {
-      this.failure = err instanceof LedgerLostError ? err : new LedgerLostError(this.url, err, notRecorded);
+      // Creates in flight now: their answers cannot reach the shared ledger, so they are unknown there.
+      const inFlight = [...this.states.values()]
+        .filter((st) => st.stage === 'unknown' && st.claim?.nonce === this.run.nonce)
+        .map((st) => (st.file !== undefined ? `${st.file}${st.line !== undefined ? `:${st.line}` : ''}` : st.id));
+      this.failure =
+        err instanceof LedgerLostError ? err : new LedgerLostError(this.url, err, notRecorded, { inFlight, ...(this.copy ? { copy: this.copy.path } : {}) });
       if (this.leaseTimer !== undefined) clearInterval(this.leaseTimer);
     }
     const failure = this.failure;
@@ -298,9 +306,13 @@ export class PgLedger implements LedgerStore {
     return { kind: 'claimed', state: this.appendOwn({ id, event: 'claimed', run: this.run }) };
   }
 
-  /** Whether the run holding `claim` still lives: this run while its lease surely runs, another while its lease ran at the last read. */
+  /**
+   * Whether the run holding `claim` still lives: this run while its lease surely runs; a run of
+   * this machine whose process is gone, no; another while its lease ran at the last read.
+   */
   lives(claim: RunClaim): boolean {
     if (claim.nonce === this.run.nonce) return Date.now() < this.leaseSureUntil;
+    if (processRuns(claim) === false) return false;
     return this.live.has(claim.nonce);
   }
 
@@ -327,7 +339,18 @@ export class PgLedger implements LedgerStore {
    * @throws LedgerLostError (exit 10) once the database was lost
    */
   append(record: Omit<JournalRecord, 't'>): EntryState {
-    if (this.failure !== undefined) throw this.failure;
+    if (this.failure !== undefined) {
+      // What an answer said is kept where it can be: the run's journal copy, which the next run
+      // from the same directory takes into the shared ledger.
+      if (this.copy !== undefined && ANSWERS.has(record.event)) {
+        try {
+          this.copy.append(record);
+        } catch {
+          // the copy's own failure: the document stays unknown
+        }
+      }
+      throw this.failure;
+    }
     return this.appendOwn(record);
   }
 
