@@ -51,6 +51,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./journal/index.js')).journalCommand,
   },
   {
+    name: 'ledger',
+    term: 'ledger',
+    summary: 'the shared ledger: join it with what this machine booked',
+    load: async () => (await import('./ledger/index.js')).ledgerCommand,
+  },
+  {
     name: 'validate',
     term: 'validate [options] <files...>',
     summary: 'check input files offline: every problem with its line and field',

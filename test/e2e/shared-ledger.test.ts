@@ -235,4 +235,53 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
       }
     expect(documents).toBe(12);
   }, 120_000);
+
+  it('ledger push twice imports once: what a station booked on its own counts for every station', async () => {
+    const { file } = ordersFile(3, 'PUSH');
+    const s1 = station();
+    const own = { ...env(s1), SHIPBOOK_LEDGER: 'file' };
+    const booked = await runCli(['book', file], { env: own, cwd: s1.cwd });
+    expect(booked.code, booked.stderr).toBe(0);
+    const refused = await runCli(['ledger', 'push'], { env: own, cwd: s1.cwd });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/no shared ledger is configured/);
+    const count = () => Number(pg.sql(`SELECT count(*) FROM shipbook_records WHERE writer = 'push'`));
+    const first = await runCli(['ledger', 'push', '--json'], { env: env(s1), cwd: s1.cwd });
+    expect(first.code, first.stderr).toBe(0);
+    const p1 = (JSON.parse(first.stdout) as { pushed: { records: number; copied: number; documents: number } }).pushed;
+    expect(p1.documents).toBe(3);
+    expect(p1.copied).toBe(p1.records);
+    const rows = count();
+    expect(rows).toBe(p1.records);
+    const second = await runCli(['ledger', 'push', '--json'], { env: env(s1), cwd: s1.cwd });
+    expect(second.code, second.stderr).toBe(0);
+    expect((JSON.parse(second.stdout) as { pushed: { copied: number } }).pushed.copied).toBe(0);
+    expect(count()).toBe(rows);
+    // Another station finds them booked, and books nothing.
+    const s2 = station();
+    const other = await runCli(['book', file], { env: env(s2), cwd: s2.cwd });
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stderr).toMatch(/0 booked, 3 already booked/);
+    const at = await ordersByInput(url, KEY);
+    for (let i = 0; i < 3; i++) expect(at.get(`PUSH-${i}`)).toHaveLength(1);
+  }, 60_000);
+
+  it('the password of the ledger URL is never shown: config, messages, doctor', async () => {
+    const s1 = station();
+    const withPassword = env(s1, { SHIPBOOK_LEDGER: pg.passwordUrl });
+    const list = await runCli(['config', 'list'], { env: withPassword, cwd: s1.cwd });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout + list.stderr).toMatch(/postgresql:\/\/secretive:\*\*\*\*@127\.0\.0\.1/);
+    // A wrong password: refused, said without the password.
+    const wrong = pg.passwordUrl.replace(pg.password, 'wrong-password-123');
+    const refused = await runCli(['book', ordersFile(1, 'PWD').file, '--debug'], { env: env(s1, { SHIPBOOK_LEDGER: wrong }), cwd: s1.cwd });
+    expect(refused.code).toBe(10);
+    expect(refused.stderr).toMatch(/cannot reach the shared ledger at postgresql:\/\/secretive:\*\*\*\*@/);
+    for (const out of [list.stdout, list.stderr, refused.stdout, refused.stderr]) {
+      expect(out).not.toContain(pg.password);
+      expect(out).not.toContain('wrong-password-123');
+    }
+    const stored = await runCli(['--profile', 'wh', 'config', 'set', 'ledger', pg.passwordUrl], { env: { ...env(s1), SHIPBOOK_LEDGER: '' }, cwd: s1.cwd });
+    expect(stored.stdout + stored.stderr).not.toContain(pg.password);
+  }, 60_000);
 });

@@ -45,7 +45,7 @@ function leaseMs(): number {
 }
 
 /** The advisory lock key of a target: 63 bits of its hash, as a decimal string. */
-function targetLockKey(target: string): string {
+export function targetLockKey(target: string): string {
   return (BigInt(`0x${createHash('sha256').update(`shipbook-ledger:${target}`, 'utf8').digest('hex').slice(0, 16)}`) >> 1n).toString();
 }
 
