@@ -281,6 +281,13 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
       expect(out).not.toContain(pg.password);
       expect(out).not.toContain('wrong-password-123');
     }
+    const doctor = await runCli(['doctor', '--json'], { env: withPassword, cwd: s1.cwd });
+    const ledgerRow = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string; detail: string }> }).checks.find((c) => c.id === 'ledger');
+    expect(ledgerRow?.status).toBe('ok');
+    expect(ledgerRow?.detail).toMatch(
+      /^postgresql:\/\/secretive:\*\*\*\*@127\.0\.0\.1:\d+\/shipbook: PostgreSQL \d+\.\d+, (schema version 1|no tables yet \(the first run creates them\)), clock [+-]\d+\.\d\d s from this machine$/,
+    );
+    expect(doctor.stdout + doctor.stderr).not.toContain(pg.password);
     const stored = await runCli(['--profile', 'wh', 'config', 'set', 'ledger', pg.passwordUrl], { env: { ...env(s1), SHIPBOOK_LEDGER: '' }, cwd: s1.cwd });
     expect(stored.stdout + stored.stderr).not.toContain(pg.password);
   }, 60_000);

@@ -12,7 +12,7 @@ import { migrate } from './schema.js';
 import { thisProcess } from '../../lock.js';
 
 /** What a push did. */
-export interface PushResult {
+interface PushResult {
   /** Records read from the file (its `target` record left out). */
   records: number;
   /** Records copied now (the others were copied by an earlier push). */
