@@ -91,8 +91,8 @@ export function startPostgres(port: number): TestPostgres {
   psql('CREATE USER shipbook');
   psql(`CREATE USER secretive PASSWORD '${password}'`);
   psql('CREATE DATABASE shipbook OWNER shipbook');
-  psql('GRANT ALL ON DATABASE shipbook TO secretive');
-  psql('GRANT ALL ON SCHEMA public TO secretive', 'shipbook');
+  // The same rights as the user `shipbook`: the tables either creates are the other's too.
+  psql('GRANT shipbook TO secretive');
   return {
     url: `postgresql://shipbook@127.0.0.1:${port}/shipbook`,
     passwordUrl: `postgresql://secretive:${password}@127.0.0.1:${port}/shipbook`,
