@@ -54,7 +54,10 @@ export function ledgerCommand(ctx: Context): Command {
         .description(
           "Copies every record of this machine's file ledger of the target (in the state directory) into the shared ledger on PostgreSQL, each record once: a second push copies only what was added since. What the station booked before then counts for every station: none books it again.",
         )
-        .addHelpText('after', '\nExamples:\n  shipbook ledger push\n  shipbook --profile production ledger push --json\n')
+        .addHelpText(
+          'after',
+          '\nExamples:\n  SHIPBOOK_LEDGER=postgresql://shipbook@db.example.com/shipbook shipbook ledger push\n  shipbook --profile production ledger push --json\n',
+        )
         .action(() => runLedgerPush(ctx)),
     );
 }

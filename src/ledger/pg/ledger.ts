@@ -397,6 +397,15 @@ export class PgLedger implements LedgerStore {
         this.claims = [];
         this.waiters = [];
         let first: JournalRecord | undefined = this.pending[0];
+        // The run's journal copy is flushed while the database commits (not after it), for the
+        // callers of durable(); a copy that cannot be written fails them with its own error.
+        const copyFlush =
+          waiters.length > 0 && this.copy !== undefined
+            ? this.copy.durable().then(
+                () => undefined,
+                (err: unknown) => err,
+              )
+            : undefined;
         try {
           let answers: ClaimAnswer[] = [];
           if (claims.length > 0) {
@@ -436,11 +445,14 @@ export class PgLedger implements LedgerStore {
             await this.insert(this.pool, true);
             this.stats.transactions++;
           }
-          if (this.copy !== undefined) await this.copy.durable();
           if (Date.now() >= this.leaseSureUntil) throw new Error('this run’s lease could not be renewed in time');
-          for (const w of waiters) w.resolve();
           claims.forEach((c, i) => c.resolve(answers[i]!));
+          const copyFailure = await copyFlush;
+          for (const w of waiters)
+            if (copyFailure === undefined) w.resolve();
+            else w.reject(copyFailure);
         } catch (err) {
+          await copyFlush;
           const failure = this.lose(
             err,
             first === undefined ? 'the claims asked for (nothing was sent for them)' : `${describeRecord(first)}, nor anything after it`,
