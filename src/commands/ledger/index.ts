@@ -47,7 +47,10 @@ export function ledgerCommand(ctx: Context): Command {
     .description(
       'With a ledger shared by several machines on PostgreSQL (setting ledger, or SHIPBOOK_LEDGER; see docs/shared-ledger.md), every station books against the same records. A station that booked on its own before copies its file ledger in once with push.',
     )
-    .addHelpText('after', '\nExamples:\n  SHIPBOOK_LEDGER=postgresql://shipbook@db.example.com/shipbook shipbook ledger push\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  SHIPBOOK_LEDGER=postgresql://shipbook@db.example.com/shipbook shipbook ledger push\n  shipbook --profile production config set ledger postgresql://shipbook@db.example.com/shipbook\n',
+    )
     .addCommand(
       new Command('push')
         .summary("copy this machine's file ledger of the target into the shared ledger, once")
