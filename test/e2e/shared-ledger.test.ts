@@ -134,7 +134,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     expect(c.stderr).toMatch(/0 booked, 40 already booked/);
   }, 120_000);
 
-  it('a station killed (SIGKILL) mid-batch: another takes over its claims once its lease runs out, sends nothing twice, and what the dead one sent is unknown until journal resolve', async () => {
+  it('a station killed (SIGKILL) mid-batch: another takes over its claims (its process is gone), sends nothing twice, and what the dead one sent is unknown until journal resolve', async () => {
     // A slow service, so the dead station has creates in flight; short leases, so the takeover comes soon.
     const slow = await startSandboxProcess(['--api-key', KEY, '--delay', '400ms'], running);
     const lease = { SHIPBOOK_TEST_LEDGER_LEASE_MS: '1500', SHIPBOOK_BASE_URL: slow };
@@ -191,6 +191,44 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
         expect(ids, t).toHaveLength(1);
       }
     expect(documents).toBe(12);
+  }, 120_000);
+
+  it('a station cut off (paused with SIGSTOP) longer than its lease: another takes its claims over; back, it writes and sends nothing more (exit 10), and nothing is booked twice', async () => {
+    const slow = await startSandboxProcess(['--api-key', KEY, '--delay', '400ms'], running);
+    const lease = { SHIPBOOK_TEST_LEDGER_LEASE_MS: '1500', SHIPBOOK_BASE_URL: slow };
+    const { file } = ordersFile(10, 'PAUSE');
+    const [s1, s2] = [station(), station()];
+    const sent = () => {
+      try {
+        return Number(pg.sql(`SELECT count(*) FROM shipbook_records WHERE event = 'create_sent' AND record->>'file' = '${file}'`));
+      } catch {
+        return 0;
+      }
+    };
+    const a = start(['book', file, '--poll', '50ms', '--concurrency', '3'], env(s1, lease), s1.cwd);
+    await until(() => sent() >= 2, 30_000, 'the first station to send creates');
+    a.child.kill('SIGSTOP');
+    // The other station waits for the paused one's lease to run out (its process still exists), then books the rest.
+    const b = await runCli(['book', file, '--poll', '50ms', '--json'], { env: env(s2, lease), cwd: s2.cwd, timeoutMs: 60_000 });
+    expect([0, 8], b.stderr).toContain(b.code);
+    a.child.kill('SIGCONT');
+    const code = await a.done;
+    expect(code, a.stderr()).toBe(10);
+    expect(a.stderr()).toMatch(/lease ran out/);
+    const by = await ordersByInput(slow, KEY);
+    let documents = 0;
+    for (const [t, ids] of by)
+      if (t.startsWith('PAUSE-')) {
+        documents++;
+        expect(ids, t).toHaveLength(1);
+      }
+    const rb = JSON.parse(b.stdout) as Report;
+    const unknown = rb.orders.filter((o) => o.status === 'unknown').length;
+    expect(documents).toBeGreaterThanOrEqual(10 - unknown);
+    // Every document is booked or unknown in the shared ledger: none was left new by what the paused station wrote after.
+    const c = await runCli(['book', file, '--json'], { env: env(station(), lease), cwd: s2.cwd });
+    expect([0, 8], c.stderr).toContain(c.code);
+    expect((JSON.parse(c.stdout) as Report).orders.filter((o) => o.status === 'booked')).toHaveLength(0);
   }, 120_000);
 
   it('the database stopped mid-batch: the run sends nothing new, ends with exit 10 saying what is unknown; once it is back, a rerun books the rest once', async () => {

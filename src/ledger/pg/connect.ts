@@ -28,6 +28,7 @@ export function describeDbError(err: unknown): string {
     '57P02': 'the server crashed',
     '57P03': 'the server is starting up or shutting down',
     '42501': 'permission denied',
+    lease_lapsed: "this run's lease ran out (the process was paused or cut off longer than the lease): another station may hold its claims now",
   };
   const word = e.code !== undefined ? words[e.code] : undefined;
   const message = scrubKnown(String(e.message ?? err));

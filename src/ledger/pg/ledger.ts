@@ -60,6 +60,14 @@ interface RecordRow {
 /** Records of what an answer said (kept in the journal copy once the database is lost). */
 const ANSWERS: ReadonlySet<string> = new Set(['created', 'shipment_created', 'accepted', 'processed']);
 
+/** The error of a run whose lease ran out: what it would write is refused. */
+function leaseLapsed(): Error {
+  return Object.assign(
+    new Error('this run’s lease ran out (the process was paused or cut off longer than the lease): another station may hold its claims now'),
+    { code: 'lease_lapsed' },
+  );
+}
+
 /** How many records a query reads at a time. */
 const PAGE = 1000;
 
@@ -83,12 +91,17 @@ interface ClaimRequest {
   reject: (err: unknown) => void;
 }
 
-/** The SQL of one group commit: the target's lock, then the records in order ($3: a JSON array of [record, writer]). */
+/**
+ * The SQL of one group commit: the target's lock, then the records in order ($3: a JSON array of
+ * records, $4 this run's nonce), written only while this run's lease runs (a run whose lease ran
+ * out writes nothing: another station may have taken its documents over).
+ */
 const INSERT_SQL = `
   WITH l AS (SELECT pg_advisory_xact_lock($1::bigint))
   INSERT INTO shipbook_records (target, t, id, event, record, writer)
   SELECT $2, (e.r->>'t')::timestamptz, e.r->>'id', e.r->>'event', e.r, $4
   FROM l, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(r, n)
+  WHERE EXISTS (SELECT 1 FROM shipbook_runs WHERE nonce = $4 AND lease_until > now())
   ORDER BY e.n`;
 
 /** What others wrote since `seq` $2, and the nonces of the runs whose lease runs. */
@@ -269,7 +282,16 @@ export class PgLedger implements LedgerStore {
     const asked = Date.now();
     this.stats.roundTrips++;
     try {
-      await this.pool.query(`UPDATE shipbook_runs SET lease_until = now() + $2 * interval '1 millisecond' WHERE nonce = $1`, [this.run.nonce, this.lease]);
+      // Renewed only while it still runs: a lease that ran out (a process paused longer than it) is
+      // never revived, since another station may have taken its claims over meanwhile.
+      const r = await this.pool.query(`UPDATE shipbook_runs SET lease_until = now() + $2 * interval '1 millisecond' WHERE nonce = $1 AND lease_until > now()`, [
+        this.run.nonce,
+        this.lease,
+      ]);
+      if (r.rowCount === 0) {
+        this.lose(leaseLapsed(), 'nothing more: this run sends no new request');
+        return;
+      }
       this.leaseSureUntil = asked + this.lease;
     } catch (err) {
       this.lose(err, 'the renewal of this run’s lease (its claims lapse when the lease runs out)');
@@ -430,8 +452,9 @@ export class PgLedger implements LedgerStore {
                   : `${INSERT_SQL.replace('pg_advisory_xact_lock($1::bigint)', '1')
                       .replace('$2', () => lit(this.target))
                       .replace('$3', () => lit(JSON.stringify(records)))
-                      .replace('$4', () => lit(this.run.nonce))}; `;
-              await client.query(`${insert}COMMIT`);
+                      .replaceAll('$4', () => lit(this.run.nonce))}; `;
+              const done = (await client.query(`${insert}COMMIT`)) as unknown as QueryResult | QueryResult[];
+              if (records.length > 0 && (Array.isArray(done) ? done[0]!.rowCount : done.rowCount) !== records.length) throw leaseLapsed();
               this.stats.roundTrips += 2;
               this.stats.transactions++;
             } catch (err) {
@@ -474,7 +497,8 @@ export class PgLedger implements LedgerStore {
     this.pending = [];
     this.stats.roundTrips++;
     const sql = lock ? INSERT_SQL : INSERT_SQL.replace('WITH l AS (SELECT pg_advisory_xact_lock($1::bigint))', 'WITH l AS (SELECT $1::bigint)');
-    await db.query(sql, [this.lockKey, this.target, JSON.stringify(records), this.run.nonce]);
+    const r = await db.query(sql, [this.lockKey, this.target, JSON.stringify(records), this.run.nonce]);
+    if (r.rowCount !== records.length) throw leaseLapsed();
   }
 
   /**
