@@ -21,6 +21,7 @@ import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
 import { sandboxStateDir } from './sandbox/store/location.js';
 import { describeTarget, targetId, type Target } from './config/target.js';
+import { shellCommand } from './shell.js';
 
 /** Global flags, as parsed by the root command. */
 export interface GlobalOptions {
@@ -154,14 +155,6 @@ function missingBaseUrl(env: Readonly<Record<string, string | undefined>>, keySo
 
 /** The steps that book something: after one succeeds on a sandbox, the run ends saying nothing was really booked. */
 const BOOKING_ENDPOINTS: ReadonlySet<EndpointName> = new Set<EndpointName>(['createOrder', 'acceptOrder', 'createShipment', 'combineShipments']);
-
-/**
- * `shipbook ` with the `--profile` flag a pasted hint needs to reach the same profile (never the
- * built-in `sandbox`, which cannot be logged in to).
- */
-function hintProfile(profile: ResolvedProfile): string {
-  return profile.sources.profile === 'flag --profile' && profile.name !== 'sandbox' ? `shipbook --profile ${profile.name} ` : 'shipbook ';
-}
 
 /** Builds the context of one run. `globals` is read when first needed, so main can fill it in a preAction hook. */
 export function createContext(io: IOStreams, globals: GlobalOptions, overrides: ContextOverrides = {}): Context {
@@ -312,7 +305,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           // --dry-run: every call is validated and recorded, and nothing is sent (DryRunHalt).
           ...(globals.dryRun ? { dryRun: (planned: PlannedRequest) => void ctx.planned.push(planned) } : {}),
           onAnswer: (answer) => noticeAnswer(answer),
-          missingKeySuggestion: `Log in with: ${hintProfile(profile)}auth login, or set SHIPBOOK_API_KEY (in CI, from a secret).`,
+          missingKeySuggestion: `Log in with: ${shellCommand('auth', 'login')}, or set SHIPBOOK_API_KEY (in CI, from a secret).`,
         });
         cleanups.push(() => client.close());
         return client;

@@ -1,13 +1,18 @@
 /**
- * Typed errors of shipbook. Every failure a user can meet is one of these classes; `src/main.ts`
- * is the only place that turns them into an exit code (see {@link EXIT}).
+ * Typed errors of shipbook. Every failure a user can meet is one of these classes, of one
+ * {@link ErrorKind}; one switch, {@link exitCodeOf}, turns a kind into its exit code (see
+ * {@link EXIT}), and `src/main.ts` exits with it. Nothing else decides an exit code: a flow or a
+ * command says what kind of outcome it had (data), never which number.
  *
  * Each error has a stable string `code` (for `--json` and for tests) and an optional
  * `suggestion`: the next thing the user can do.
  */
 
+import { shellCommand } from './shell.js';
+
 /**
- * Exit codes, documented in docs/exit-codes.md. Only `src/main.ts` exits.
+ * Exit codes, documented in docs/exit-codes.md. Only {@link exitCodeOf} picks one, and only
+ * `src/main.ts` exits.
  */
 export const EXIT = {
   /** Everything worked. */
@@ -55,7 +60,92 @@ export const EXIT = {
 } as const;
 
 /** One of the exit codes of {@link EXIT}. */
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * What kind of outcome an error (or a whole run: a batch, a doctor run) is: the one thing its exit
+ * code is decided from, by {@link exitCodeOf}. `ok` is an outcome that is no failure (a dry run, a
+ * stop the person chose); `pending` is "done, results pending" (accepted, result not read yet).
+ */
+export type ErrorKind =
+  | 'ok'
+  | 'internal'
+  | 'input'
+  | 'api'
+  | 'auth'
+  | 'network'
+  | 'booking_failed'
+  | 'pending'
+  | 'incomplete'
+  | 'limit_refused'
+  | 'storage'
+  | 'lock_lost'
+  | 'booking_error_reported'
+  | 'interrupted'
+  | 'terminated';
+
+/** The exit code of an outcome of kind `kind` (docs/exit-codes.md): the one place that decides it. */
+export function exitCodeOf(kind: ErrorKind): ExitCode {
+  switch (kind) {
+    case 'ok':
+      return EXIT.OK;
+    case 'internal':
+      return EXIT.INTERNAL;
+    case 'input':
+      return EXIT.INPUT;
+    case 'api':
+      return EXIT.API;
+    case 'auth':
+      return EXIT.AUTH;
+    case 'network':
+      return EXIT.NETWORK;
+    case 'booking_failed':
+      return EXIT.BOOKING_FAILED;
+    case 'pending':
+      return EXIT.WAIT_TIMEOUT;
+    case 'incomplete':
+      return EXIT.BATCH_INCOMPLETE;
+    case 'limit_refused':
+      return EXIT.LIMIT_REFUSED;
+    case 'storage':
+      return EXIT.STORAGE;
+    case 'lock_lost':
+      return EXIT.LOCK_LOST;
+    case 'booking_error_reported':
+      return EXIT.BOOKING_ERROR_REPORTED;
+    case 'interrupted':
+      return EXIT.INTERRUPTED;
+    case 'terminated':
+      return EXIT.TERMINATED;
+  }
+}
+
+/** Every kind, in the order of their exit codes. */
+const ERROR_KINDS: readonly ErrorKind[] = [
+  'ok',
+  'internal',
+  'input',
+  'api',
+  'auth',
+  'network',
+  'booking_failed',
+  'pending',
+  'incomplete',
+  'limit_refused',
+  'storage',
+  'lock_lost',
+  'booking_error_reported',
+  'interrupted',
+  'terminated',
+];
+
+/**
+ * The kind whose exit code is `code` (an exit code recorded earlier, in a journal): the inverse of
+ * {@link exitCodeOf}; `internal` for a code shipbook does not use.
+ */
+export function kindOfExitCode(code: number): ErrorKind {
+  return ERROR_KINDS.find((k) => exitCodeOf(k) === code) ?? 'internal';
+}
 
 /** Options shared by every shipbook error. */
 interface ShipbookErrorOptions {
@@ -70,27 +160,32 @@ interface ShipbookErrorOptions {
   reported?: boolean;
 }
 
-/** Base class: a message for people, a stable `code`, an exit code and a suggestion. */
+/** Base class: a message for people, a stable `code`, a {@link ErrorKind} and a suggestion. */
 export class ShipbookError extends Error {
   readonly code: string;
-  readonly exitCode: ExitCode;
+  readonly kind: ErrorKind;
   readonly suggestion?: string;
   readonly reported: boolean;
 
-  constructor(code: string, message: string, exitCode: ExitCode, options: ShipbookErrorOptions = {}) {
+  constructor(code: string, message: string, kind: ErrorKind, options: ShipbookErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
-    this.exitCode = exitCode;
+    this.kind = kind;
     this.suggestion = options.suggestion;
     this.reported = options.reported === true;
+  }
+
+  /** The exit code of this error's {@link kind} ({@link exitCodeOf}). */
+  get exitCode(): ExitCode {
+    return exitCodeOf(this.kind);
   }
 }
 
 /** Wrong usage: a missing argument, a malformed flag value. Exit code 2. */
 export class UsageError extends ShipbookError {
   constructor(message: string, options: ShipbookErrorOptions = {}) {
-    super('usage', message, EXIT.INPUT, options);
+    super('usage', message, 'input', options);
   }
 }
 
@@ -117,7 +212,7 @@ export class ValidationError extends ShipbookError {
 
   constructor(issues: InputIssue[], message?: string, options: ShipbookErrorOptions = {}) {
     const errors = issues.filter((i) => i.severity === 'error');
-    super('invalid_input', message ?? `${errors.length} problem${errors.length === 1 ? '' : 's'} found; nothing was sent`, EXIT.INPUT, options);
+    super('invalid_input', message ?? `${errors.length} problem${errors.length === 1 ? '' : 's'} found; nothing was sent`, 'input', options);
     this.issues = issues;
   }
 }
@@ -156,8 +251,8 @@ export class ApiError extends ShipbookError {
   }) {
     const auth = args.status === 401 || args.status === 403 || args.envelopeCode === 401 || args.envelopeCode === 403;
     // 507: the service cannot store anything (its disk is full); a batch stops on it.
-    super(auth ? 'unauthorized' : args.status === 507 ? 'insufficient_storage' : 'api_error', args.message, auth ? EXIT.AUTH : EXIT.API, {
-      suggestion: args.suggestion ?? (auth ? 'Check the API key: run "shipbook auth status", or set SHIPBOOK_API_KEY.' : undefined),
+    super(auth ? 'unauthorized' : args.status === 507 ? 'insufficient_storage' : 'api_error', args.message, auth ? 'auth' : 'api', {
+      suggestion: args.suggestion ?? (auth ? `Check the API key: run "${shellCommand('auth', 'status')}", or set SHIPBOOK_API_KEY.` : undefined),
     });
     this.status = args.status;
     this.envelopeCode = args.envelopeCode;
@@ -201,8 +296,8 @@ export abstract class ServiceCallError extends ShipbookError {
   readonly sent: boolean;
   /** The endpoint called, when the API client built this error. */
   readonly endpoint?: RequestFate['endpoint'];
-  protected constructor(code: string, message: string, exitCode: ExitCode, options: TransportErrorOptions, sent = options.fate?.sent ?? true) {
-    super(code, message, exitCode, options);
+  protected constructor(code: string, message: string, kind: ErrorKind, options: TransportErrorOptions, sent = options.fate?.sent ?? true) {
+    super(code, message, kind, options);
     this.sent = sent;
     // Only the four fields: a whole row of the endpoint table (schemas included) never reaches `--json`.
     const e = options.fate?.endpoint;
@@ -217,7 +312,7 @@ export abstract class ServiceCallError extends ShipbookError {
  */
 export class NetworkError extends ServiceCallError {
   constructor(message: string, options: TransportErrorOptions = {}, code = 'network_error') {
-    super(code, message, EXIT.NETWORK, options);
+    super(code, message, 'network', options);
   }
 }
 
@@ -234,7 +329,7 @@ export class AnswerLostError extends NetworkError {
 /** The service did not answer in time (connect timeout, or the total deadline of a request). Exit 5. */
 export class TimeoutError extends ServiceCallError {
   constructor(message: string, options: TransportErrorOptions = {}) {
-    super('timeout', message, EXIT.NETWORK, options);
+    super('timeout', message, 'network', options);
   }
 }
 
@@ -247,7 +342,7 @@ export class AnswerTooLargeError extends ServiceCallError {
   /** The cap that was exceeded, bytes. */
   readonly limitBytes: number;
   constructor(message: string, limitBytes: number, options: TransportErrorOptions = {}) {
-    super('answer_too_large', message, EXIT.NETWORK, options, true);
+    super('answer_too_large', message, 'network', options, true);
     this.limitBytes = limitBytes;
   }
 }
@@ -259,7 +354,7 @@ export class AnswerTooLargeError extends ServiceCallError {
  */
 export class RequestInterruptedError extends ServiceCallError {
   constructor(message: string, options: TransportErrorOptions = {}) {
-    super('interrupted', message, EXIT.INTERRUPTED, options);
+    super('interrupted', message, 'interrupted', options);
   }
 }
 
@@ -271,7 +366,7 @@ export class StoppedByChoice extends ShipbookError {
   /** The file that keeps the answers, when it could be written. */
   readonly draft: string | undefined;
   constructor(message: string, options: { draft?: string | undefined; suggestion?: string | undefined } = {}) {
-    super('stopped', message, EXIT.OK, { reported: true, ...(options.suggestion === undefined ? {} : { suggestion: options.suggestion }) });
+    super('stopped', message, 'ok', { reported: true, ...(options.suggestion === undefined ? {} : { suggestion: options.suggestion }) });
     this.draft = options.draft;
   }
 }
@@ -285,7 +380,7 @@ export class DryRunHalt extends ShipbookError {
   /** The redacted request (see `PlannedRequest` in src/api/dry-run.ts). */
   readonly planned: unknown;
   constructor(message: string, planned: unknown) {
-    super('dry_run', message, EXIT.OK, { reported: true });
+    super('dry_run', message, 'ok', { reported: true });
     this.planned = planned;
   }
 }
@@ -298,14 +393,14 @@ export class DryRunHalt extends ShipbookError {
  */
 export class ProtocolError extends ServiceCallError {
   constructor(message: string, options: TransportErrorOptions = {}) {
-    super('bad_response', message, EXIT.NETWORK, options);
+    super('bad_response', message, 'network', options);
   }
 }
 
 /** Credentials or base URL are missing or not allowed (e.g. plain http:// to a remote host). Exit 4. */
 export class ConfigError extends ShipbookError {
-  constructor(message: string, options: ShipbookErrorOptions & { exitCode?: ExitCode } = {}) {
-    super('config_error', message, options.exitCode ?? EXIT.AUTH, options);
+  constructor(message: string, options: ShipbookErrorOptions & { kind?: ErrorKind } = {}) {
+    super('config_error', message, options.kind ?? 'auth', options);
   }
 }
 
@@ -313,7 +408,7 @@ export class ConfigError extends ShipbookError {
 export class BookingFailedError extends ShipbookError {
   readonly orderId: string;
   constructor(orderId: string, message: string, options: ShipbookErrorOptions = {}) {
-    super('booking_failed', message, EXIT.BOOKING_FAILED, options);
+    super('booking_failed', message, 'booking_failed', options);
     this.orderId = orderId;
   }
 }
@@ -336,7 +431,7 @@ export class BookingErrorReportedError extends ShipbookError {
     args: { orderId: string; callbackCode: number; callbackMessage: string; orderStatus: string | undefined; message: string },
     options: ShipbookErrorOptions = {},
   ) {
-    super('booking_error_reported', args.message, EXIT.BOOKING_ERROR_REPORTED, options);
+    super('booking_error_reported', args.message, 'booking_error_reported', options);
     this.orderId = args.orderId;
     this.callbackCode = args.callbackCode;
     this.callbackMessage = args.callbackMessage;
@@ -354,7 +449,7 @@ export class ResultUnreadableError extends ShipbookError {
   readonly orderId: string;
   readonly lastState: string;
   constructor(orderId: string, lastState: string, cause: ShipbookError, options: ShipbookErrorOptions = {}) {
-    super('result_unreadable', `could not read the booking result of order ${orderId} (last seen ${lastState}): ${cause.message}`, EXIT.WAIT_TIMEOUT, {
+    super('result_unreadable', `could not read the booking result of order ${orderId} (last seen ${lastState}): ${cause.message}`, 'pending', {
       ...options,
       cause,
     });
@@ -367,7 +462,7 @@ export class ResultUnreadableError extends ShipbookError {
 export class WaitTimeoutError extends ShipbookError {
   readonly orderId: string;
   constructor(orderId: string, message: string, options: ShipbookErrorOptions = {}) {
-    super('wait_timeout', message, EXIT.WAIT_TIMEOUT, options);
+    super('wait_timeout', message, 'pending', options);
     this.orderId = orderId;
   }
 }
@@ -393,7 +488,7 @@ export class LimitRefusedError extends ShipbookError {
     message: string,
     options: ShipbookErrorOptions & { stage?: 'cancelled' | 'order_created' } = {},
   ) {
-    super('limit_refused', message, EXIT.LIMIT_REFUSED, options);
+    super('limit_refused', message, 'limit_refused', options);
     this.orderId = orderId;
     this.totalCents = totalCents;
     this.limitCents = limitCents;

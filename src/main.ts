@@ -9,12 +9,14 @@ import { createContext, prepareContext, type Context, type ContextOverrides, typ
 import {
   ApiError,
   BookingErrorReportedError,
-  EXIT,
+  exitCodeOf,
   LimitRefusedError,
   ResultUnreadableError,
   ServiceCallError,
   ShipbookError,
   ValidationError,
+  DryRunHalt,
+  StoppedByChoice,
 } from './errors.js';
 import { asStorageError } from './storage.js';
 import { formatIssues } from './input/format.js';
@@ -31,7 +33,6 @@ import { stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
 import { hintShellFor, setHintProfile, setHintShell } from './shell.js';
 import { setAddressSettings } from './address/settings.js';
-import { DryRunHalt, StoppedByChoice } from './errors.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
 import { mapStack } from './stack.js';
@@ -117,20 +118,19 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
   // A disk that refused a write (full, read-only …) is said as such (exit 10), never as a bug.
   const err = asStorageError(given) ?? given;
   const lines: string[] = [];
-  let exitCode: number = EXIT.INTERNAL;
+  let exitCode: number = exitCodeOf('internal');
   let json: Record<string, unknown>;
   if (err instanceof ShipbookError) {
     // A booking that stopped part-way: the step's error, plus the hint rendered from the progress.
     const detail = err instanceof BookingStoppedError ? err.cause : err;
     const fate: Partial<Pick<ServiceCallError, 'sent' | 'endpoint'>> = detail instanceof ServiceCallError ? detail : {};
-    const outcomeUnknown = fate.sent === true && detail.exitCode !== EXIT.API && detail.exitCode !== EXIT.AUTH;
+    const outcomeUnknown = fate.sent === true && detail.kind !== 'api' && detail.kind !== 'auth';
     const suggestion =
       err instanceof BookingStoppedError
         ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown, detail.message === STOPPED_BEFORE_NEXT_STEP)
         : err.suggestion;
-    exitCode = err.exitCode;
     // Interrupted by SIGTERM: the exit code is the process's (143), in every output.
-    if (ctx.signal?.reason === 'SIGTERM' && exitCode === EXIT.INTERRUPTED) exitCode = EXIT.TERMINATED;
+    exitCode = exitCodeOf(ctx.signal?.reason === 'SIGTERM' && err.kind === 'interrupted' ? 'terminated' : err.kind);
     // A service's message (or a file's content quoted in one) may carry control characters: shown, not obeyed.
     lines.push(`${paint(io, 'red', 'error:')} ${printable(err.message, 'lines')}`);
     json = { code: err.code, message: err.message, exit_code: exitCode };
@@ -220,7 +220,7 @@ function reportStopped(err: StoppedByChoice, ctx: Context): number {
   io.err(`${paint(io, 'cyan', 'stopped:')} ${printable(err.message, 'lines')}\n`);
   if (err.suggestion !== undefined) io.err(`${paint(io, 'cyan', 'hint:')} ${printable(err.suggestion, 'lines')}\n`);
   ctx.output.write({ stopped: { message: err.message, draft: err.draft ?? null } }, () => {});
-  return EXIT.OK;
+  return exitCodeOf('ok');
 }
 
 /**
@@ -237,7 +237,7 @@ function reportDryRun(ctx: Context): number {
       (placeholders ? ' (ids the service would assign are shown as <…>)' : '') +
       '\n',
   );
-  return EXIT.OK;
+  return exitCodeOf('ok');
 }
 
 /** What a caller of {@link main} may replace or learn; the process launcher and tests use it. */
@@ -293,15 +293,15 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
   try {
     program = await buildProgram(ctx, globals, argv);
     await program.parseAsync(argv);
-    return EXIT.OK;
+    return exitCodeOf('ok');
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.exitCode === 0) return EXIT.OK;
+      if (err.exitCode === 0) return exitCodeOf('ok');
       if (err.code === 'commander.unknownOption') io.err(await unknownOptionHint(err.message, ctx));
       // Commander printed the message on stderr; a machine format gets its error object too.
       const writer = await usageErrorWriter(program, err, io);
-      writer?.error({ error: { code: 'usage', message: err.message.replace(/^error: /, ''), exit_code: EXIT.INPUT } }, redactText);
-      return EXIT.INPUT;
+      writer?.error({ error: { code: 'usage', message: err.message.replace(/^error: /, ''), exit_code: exitCodeOf('input') } }, redactText);
+      return exitCodeOf('input');
     }
     if (err instanceof DryRunHalt || (err instanceof BookingStoppedError && err.cause instanceof DryRunHalt)) return reportDryRun(ctx);
     if (err instanceof StoppedByChoice) return reportStopped(err, ctx);
@@ -360,7 +360,7 @@ async function usageErrorWriter(program: Command | undefined, err: CommanderErro
 
 /** Exit code for a signal: 130 for Ctrl-C (SIGINT), 143 for SIGTERM (128 + 15), as shells report them. */
 export function signalExitCode(signal: NodeJS.Signals): number {
-  return signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
+  return exitCodeOf(signal === 'SIGTERM' ? 'terminated' : 'interrupted');
 }
 
 /** A signal that interrupts a run: the one received, what it counts as, and how it is told. */
@@ -424,7 +424,7 @@ export async function run(argv: string[]): Promise<void> {
   const onUncaught = (err: unknown) => {
     if (ctx !== undefined) reportError(err instanceof ShipbookError ? err : err instanceof Error ? err : new Error(String(err)), ctx);
     else io.err(`internal error: ${printable(err instanceof Error ? err.message : String(err), 'lines')}\n`);
-    process.exit(err instanceof ShipbookError ? err.exitCode : EXIT.INTERNAL);
+    process.exit(err instanceof ShipbookError ? err.exitCode : exitCodeOf('internal'));
   };
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
@@ -437,10 +437,10 @@ export async function run(argv: string[]): Promise<void> {
     if (stdoutClosed) return;
     stdoutClosed = true;
     if (ctx !== undefined && !finished && !ctx.signal.aborted) ctx.abort('EPIPE');
-    else if (finished) process.exit(process.exitCode ?? EXIT.OK);
+    else if (finished) process.exit(process.exitCode ?? exitCodeOf('ok'));
   });
   process.stderr.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.OK);
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? exitCodeOf('ok'));
     throw err;
   });
   // Node's own warnings (a library's emitWarning) never reach the user; --debug shows them.

@@ -6,7 +6,7 @@
  * Commands ask only when `io.canPrompt` is true (stdin and stdout are terminals, not `CI`, not
  * `--no-input`); otherwise a missing input is an error naming the flag to use.
  */
-import { EXIT, ShipbookError } from './errors.js';
+import { ShipbookError } from './errors.js';
 import type { IOStreams } from './io.js';
 
 /** Checks an answer: `true` when it is accepted, or the reason it is not (shown under the question). */
@@ -76,7 +76,7 @@ export interface Prompter {
 /** The user pressed Ctrl-C (or Ctrl-D) in a prompt: exit code 130. */
 export class PromptInterruptedError extends ShipbookError {
   constructor() {
-    super('interrupted', 'interrupted', EXIT.INTERRUPTED);
+    super('interrupted', 'interrupted', 'interrupted');
   }
 }
 

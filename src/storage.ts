@@ -4,7 +4,7 @@
  * space for a full disk, not "not read-only"). Used by the commands and main for a refusal that
  * reaches them from the file system or the built-in sandbox's store.
  */
-import { EXIT, ShipbookError } from './errors.js';
+import { ShipbookError } from './errors.js';
 import { shellArg } from './shell.js';
 
 /** File system error codes of a disk that cannot take writes. */
@@ -59,5 +59,5 @@ export function asStorageError(err: unknown): ShipbookError | undefined {
   const code = storageCode(err);
   if (code === undefined) return undefined;
   const message = err instanceof Error ? err.message : String(err);
-  return new ShipbookError('storage', message, EXIT.STORAGE, { suggestion: storageHint(code, storagePath(err)), cause: err });
+  return new ShipbookError('storage', message, 'storage', { suggestion: storageHint(code, storagePath(err)), cause: err });
 }

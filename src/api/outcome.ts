@@ -9,7 +9,7 @@
  * interrupted, late, lost, or answered with more than the client reads.
  */
 import { AnswerLostError, AnswerTooLargeError, ApiError, NetworkError, RequestInterruptedError, TimeoutError, type RequestFate } from '../errors.js';
-import { shellArg } from '../shell.js';
+import { shellCommand } from '../shell.js';
 import type { Endpoint, RetryPolicy } from './endpoints.js';
 
 /** HTTP 507: the service cannot store what the request needs (its disk is full). */
@@ -46,12 +46,12 @@ export function howToFindOut(endpoint: Endpoint, path: string): string {
   const id = orderId ? decodeURIComponent(orderId) : undefined;
   switch (endpoint.name) {
     case 'createOrder':
-      return 'Do not create it again yet: look for it in the service\'s list of orders (or ask its operator); once you have its id, "shipbook order get <order-id>" shows its state.';
+      return `Do not create it again yet: look for it in the service's list of orders (or ask its operator); once you have its id, "${shellCommand('order', 'get')} <order-id>" shows its state.`;
     case 'createShipment':
     case 'combineShipments':
       return "Do not send it again yet: look for it in the service's list of shipments and orders (or ask its operator) first.";
     default:
-      return id ? `Find out with: shipbook order get ${shellArg(id)}` : 'Check its state at the service before sending it again.';
+      return id ? `Find out with: ${shellCommand('order', 'get', id)}` : 'Check its state at the service before sending it again.';
   }
 }
 

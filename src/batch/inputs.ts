@@ -10,7 +10,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { ValidationError, type InputIssue } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import { readInput } from '../input/load.js';
 import { documentsOf, isNdjsonName, streamNdjsonFile, type DocumentInput } from '../input/documents.js';
 import { csvOrders, type CsvDelimiter, type CsvReadOptions } from '../input/csv.js';

@@ -8,7 +8,7 @@
  */
 import writeFileAtomic from 'write-file-atomic';
 import { scrubKnownValue } from '../api/redact.js';
-import { EXIT, ShipbookError } from '../errors.js';
+import { ShipbookError } from '../errors.js';
 import { emptySummary, type BatchResult, type BatchSummary } from './runner.js';
 import type { Target } from '../config/target.js';
 
@@ -143,7 +143,7 @@ function writeReport(path: string, text: string): void {
     throw new ShipbookError(
       'report_write_failed',
       `cannot write the report ${path} [${code}]: ${(err as Error).message}; the journal still says where every order stands`,
-      EXIT.STORAGE,
+      'storage',
       {
         suggestion: 'Free space on that disk (or write the report elsewhere), then run the same command again: nothing is booked twice.',
         cause: err,

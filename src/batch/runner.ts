@@ -16,7 +16,7 @@ import type { BookingDocument } from '../booking/book.js';
 import { bookEntry, claimEntry, resumeFrom, stoppedAs, type Resume } from '../booking/engine.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { pollForResult } from '../booking/wait.js';
-import { EXIT, ShipbookError, type InputIssue } from '../errors.js';
+import { ShipbookError, type InputIssue, exitCodeOf } from '../errors.js';
 import { validateKind } from '../input/validate.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
@@ -312,7 +312,7 @@ function skippedResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, resume: 
         error: {
           code: 'limit_refused',
           message: `refused before: order ${resume.orderId} cost ${(resume.totalCents / 100).toFixed(2)} AUD, over --max-total ${state.limit ?? '?'} (it was cancelled); this run's limit is still below it`,
-          exit_code: EXIT.LIMIT_REFUSED,
+          exit_code: exitCodeOf('limit_refused'),
         },
         next: { action: 'raise_limit', total: (resume.totalCents / 100).toFixed(2) },
       };
@@ -412,7 +412,7 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
         error: {
           code: 'interrupted',
           message: `interrupted while waiting for the booking result: order ${now?.orderId} is accepted and its booking goes on at the service`,
-          exit_code: EXIT.INTERRUPTED,
+          exit_code: exitCodeOf('interrupted'),
         },
         next: { action: 'rerun' },
       };
@@ -427,7 +427,11 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
         status: 'pending',
         attempts,
         ...ids,
-        error: { code: 'interrupted', message: `interrupted: order ${now?.orderId} is created and pending, not accepted`, exit_code: EXIT.INTERRUPTED },
+        error: {
+          code: 'interrupted',
+          message: `interrupted: order ${now?.orderId} is created and pending, not accepted`,
+          exit_code: exitCodeOf('interrupted'),
+        },
         next: { action: 'rerun' },
       };
     if (as === 'not_started') return { ...base, status: 'not_started', attempts, next: { action: 'rerun' } };

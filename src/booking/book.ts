@@ -19,7 +19,7 @@ import type { ConsolidatedBooking } from '../schema/consolidated.js';
 import type { CreateOrderRequest, OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
-import { EXIT, ShipbookError } from '../errors.js';
+import { ShipbookError } from '../errors.js';
 import type { OrderPaths } from '../api/orders.js';
 import { orderWarnings } from './price-check.js';
 import { orderStatusWord } from '../schema/status.js';
@@ -102,7 +102,7 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   if (doc.kind !== 'pending') progress.file = doc.file;
   const step = async <T>(run: () => Promise<T>): Promise<T> => {
     if (deps.signal?.aborted) {
-      throw stoppedAt(new ShipbookError('interrupted', STOPPED_BEFORE_NEXT_STEP, EXIT.INTERRUPTED), progress);
+      throw stoppedAt(new ShipbookError('interrupted', STOPPED_BEFORE_NEXT_STEP, 'interrupted'), progress);
     }
     try {
       return await run();

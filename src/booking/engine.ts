@@ -22,7 +22,7 @@ import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler
 import type { RecordSink } from './steps.js';
 import { stepRecorder } from './steps.js';
 import type { EntryState, RunClaim } from '../ledger/records.js';
-import { BookingErrorReportedError, BookingFailedError, EXIT, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
+import { BookingErrorReportedError, BookingFailedError, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents } from '../schema/money.js';
 
@@ -243,7 +243,7 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
 
 /** The claim of a document was not this run's when a request was about to leave: nothing was sent. */
 function claimLost(id: string): ShipbookError {
-  return new ShipbookError('claim_lost', `another run holds booking ${id} in the ledger: nothing was sent for it`, EXIT.LOCK_LOST);
+  return new ShipbookError('claim_lost', `another run holds booking ${id} in the ledger: nothing was sent for it`, 'lock_lost');
 }
 
 /** The transient ids of a document's shipments (the user's own ids, echoed by the service). */
@@ -286,7 +286,7 @@ export async function createEntry(
 
 /** The error of a booking stopped before its next step (nothing new was sent). */
 function stopped(progress: BookingStoppedError['progress']): BookingStoppedError {
-  return new BookingStoppedError(new ShipbookError('interrupted', STOPPED_BEFORE_NEXT_STEP, EXIT.INTERRUPTED), progress);
+  return new BookingStoppedError(new ShipbookError('interrupted', STOPPED_BEFORE_NEXT_STEP, 'interrupted'), progress);
 }
 
 /** What an error says about a request: sent, with no usable answer (a refusal, ApiError, is an answer). */
@@ -297,7 +297,7 @@ function answerLost(err: unknown): boolean {
 /** True for an interruption (Ctrl-C, SIGTERM, a closed stdout) rather than a failure. */
 function isInterruption(err: unknown, stop?: AbortSignal): boolean {
   const detail = err instanceof BookingStoppedError ? err.cause : err;
-  return stop?.aborted === true || (detail instanceof ShipbookError && (detail.exitCode === EXIT.INTERRUPTED || detail.exitCode === EXIT.TERMINATED));
+  return stop?.aborted === true || (detail instanceof ShipbookError && (detail.kind === 'interrupted' || detail.kind === 'terminated'));
 }
 
 /**

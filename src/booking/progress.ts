@@ -86,7 +86,7 @@ export class BookingStoppedError extends ShipbookError {
   declare readonly cause: ShipbookError;
 
   constructor(cause: ShipbookError, progress: BookingProgress) {
-    super(cause.code, cause.message, cause.exitCode, { suggestion: cause.suggestion, cause, reported: cause.reported });
+    super(cause.code, cause.message, cause.kind, { suggestion: cause.suggestion, cause, reported: cause.reported });
     this.progress = progress;
   }
 }

@@ -20,7 +20,7 @@
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { isLoopbackHost } from '../api/base-url.js';
-import { BookingErrorReportedError, BookingFailedError, EXIT, ShipbookError, UsageError } from '../errors.js';
+import { BookingErrorReportedError, BookingFailedError, ShipbookError, UsageError } from '../errors.js';
 import { stillRunningNote } from '../next-steps.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
@@ -91,7 +91,7 @@ const TUNNEL_DEFAULT_PORT = 8787;
 
 /** The wait was interrupted (Ctrl-C, SIGTERM): the order is accepted and its booking goes on (exit 130). */
 function waitInterrupted(orderId: string): ShipbookError {
-  return new ShipbookError('interrupted', `stopped waiting: ${stillRunningNote(orderId)}`, EXIT.INTERRUPTED);
+  return new ShipbookError('interrupted', `stopped waiting: ${stillRunningNote(orderId)}`, 'interrupted');
 }
 
 /** A prepared way of waiting for one accepted order's result. */

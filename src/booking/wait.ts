@@ -11,7 +11,7 @@
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { isTransientFailure } from '../api/outcome.js';
-import { ApiError, BookingFailedError, EXIT, ProtocolError, ResultUnreadableError, ShipbookError, WaitTimeoutError } from '../errors.js';
+import { ApiError, BookingFailedError, ProtocolError, ResultUnreadableError, ShipbookError, WaitTimeoutError } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
 import { stillRunningNote } from '../next-steps.js';
@@ -98,7 +98,7 @@ const MAX_BAD_POLLS = 3;
  */
 function isBadAnswer(err: unknown): err is ShipbookError {
   if (err instanceof ProtocolError) return true;
-  return err instanceof ApiError && err.status < 500 && err.status !== 429 && err.exitCode !== EXIT.AUTH;
+  return err instanceof ApiError && err.status < 500 && err.status !== 429 && err.kind !== 'auth';
 }
 
 /**

@@ -19,7 +19,7 @@ import { resolveProfile } from '../config/resolve.js';
 import { BUILTIN_PROFILE } from '../config/schema.js';
 import { ConfigStore, permissionWarnings } from '../config/store.js';
 import { checkLedger } from './ledger.js';
-import { ApiError, ShipbookError, EXIT, type ExitCode } from '../errors.js';
+import { ApiError, ShipbookError, type ErrorKind } from '../errors.js';
 
 /** `ok`: fine; `warn`: works, but worth a look; `fail`: shipbook will not work as set up; `skip`: not checked (an earlier check failed). */
 type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -35,8 +35,8 @@ export interface CheckResult {
   detail: string;
   /** What to do about a `fail` or `warn`. */
   fix?: string;
-  /** Exit code shipbook would give for this failure (docs/exit-codes.md); only for `fail`. */
-  exitCode?: ExitCode;
+  /** The kind of this failure, which decides the run's exit code (src/errors.ts `exitCodeOf`); only for `fail`. */
+  kind?: ErrorKind;
 }
 
 /** What the checks may use. */
@@ -104,7 +104,7 @@ export function checkNode(version: string, embedded = false): CheckResult {
     detail: `${shown} is older than ${MIN_RUNNABLE_NODE.join('.')}`,
     fix: 'Install Node.js 22 or 24 (LTS), or use a single executable, which embeds its own.',
     // What the machine runs is a setting of the set-up, not a credential: exit 2, as for a bad setting.
-    exitCode: EXIT.INPUT,
+    kind: 'input',
   };
 }
 
@@ -154,7 +154,7 @@ export function checkConfigFile(deps: Pick<DoctorDeps, 'env' | 'platform'>): { r
               .map((w) => /run (.*)$/.exec(w)?.[1])
               .filter(Boolean)
               .join(' && ') + ' (the file holds API keys)',
-          exitCode: EXIT.AUTH,
+          kind: 'auth',
         },
       };
     }
@@ -169,7 +169,7 @@ export function checkConfigFile(deps: Pick<DoctorDeps, 'env' | 'platform'>): { r
         status: 'fail',
         detail: message(err),
         fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : `Fix or move away ${store.path}`,
-        exitCode: EXIT.AUTH,
+        kind: 'auth',
       },
     };
   }
@@ -196,7 +196,7 @@ function checkProfile(deps: Pick<DoctorDeps, 'env' | 'profileFlag'>, store: Conf
         status: 'fail',
         detail: message(err),
         fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : 'Check --profile, SHIPBOOK_PROFILE and "shipbook config list".',
-        exitCode: err instanceof ShipbookError ? err.exitCode : EXIT.AUTH,
+        kind: err instanceof ShipbookError ? err.kind : 'auth',
       },
     };
   }
@@ -211,7 +211,7 @@ function missingKey(profile: ResolvedProfile): Partial<CheckResult> {
     status: 'fail',
     detail: 'no API key: create order, accept order, create shipment and combine shipments require authorization (quotes work without)',
     fix: `Log in: shipbook${profile.name === BUILTIN_PROFILE ? '' : ` --profile ${profile.name}`} auth login, or set SHIPBOOK_API_KEY.`,
-    exitCode: EXIT.AUTH,
+    kind: 'auth',
   };
 }
 
@@ -251,7 +251,7 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
         status: 'fail',
         detail: message(err),
         fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : 'Check the base URL: shipbook config get base-url',
-        exitCode: err instanceof ShipbookError ? err.exitCode : EXIT.NETWORK,
+        kind: err instanceof ShipbookError ? err.kind : 'network',
       },
       { ...key, status: 'skip', detail: 'not checked: no client' },
     ];
@@ -273,12 +273,12 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
   } catch (err) {
     if (err instanceof ApiError) {
       base.detail = `${where} answered HTTP ${err.status} in ${Date.now() - started} ms`;
-      if (err.exitCode === EXIT.AUTH) {
+      if (err.kind === 'auth') {
         Object.assign(key, {
           status: 'fail',
           detail: `refused (HTTP ${err.status}${err.message ? `: ${err.message}` : ''})`,
           fix: refusedKeyFix(profile),
-          exitCode: EXIT.AUTH,
+          kind: 'auth',
         });
       } else if (profile.baseUrl && !profile.apiKey) {
         Object.assign(key, missingKey(profile));
@@ -292,7 +292,7 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
         fix: !profile.baseUrl
           ? 'Run again with --debug and report it: the built-in sandbox did not answer.'
           : `Check the base URL (${profile.sources.baseUrl ?? 'config'}) and your network: shipbook config get base-url`,
-        exitCode: EXIT.NETWORK,
+        kind: 'network',
       });
       Object.assign(key, { status: 'skip', detail: 'not checked: the service did not answer' });
     }
@@ -318,7 +318,7 @@ export async function checkCallbackBind(listen: { host: string; port: number } =
         fix: inUse
           ? 'Choose another port with --listen <host:port>, or stop what uses it.'
           : 'Choose an address of this machine with --listen <host:port>, or wait by polling: --poll 5s.',
-        exitCode: EXIT.INPUT,
+        kind: 'input',
       });
     });
     server.listen(listen.port, listen.host, () => {
@@ -346,7 +346,7 @@ export function checkSandboxState(env: Readonly<Record<string, string | undefine
       status: 'fail',
       detail: `${dir}: ${message(err)}`,
       fix: `Check the directory, or choose another with SHIPBOOK_STATE_DIR`,
-      exitCode: EXIT.AUTH,
+      kind: 'auth',
     };
   }
   if (!st.isDirectory()) {
@@ -356,7 +356,7 @@ export function checkSandboxState(env: Readonly<Record<string, string | undefine
       status: 'fail',
       detail: `${dir} is not a directory`,
       fix: `Move it away, or choose another with SHIPBOOK_STATE_DIR`,
-      exitCode: EXIT.AUTH,
+      kind: 'auth',
     };
   }
   try {
@@ -368,7 +368,7 @@ export function checkSandboxState(env: Readonly<Record<string, string | undefine
       status: 'fail',
       detail: `${dir} is not writable by you`,
       fix: `chmod u+rwx ${dir}, or choose another with SHIPBOOK_STATE_DIR`,
-      exitCode: EXIT.AUTH,
+      kind: 'auth',
     };
   }
   if (platform !== 'win32' && (st.mode & 0o077) !== 0) {
@@ -406,8 +406,8 @@ export async function runChecks(deps: DoctorDeps): Promise<CheckResult[]> {
   return results;
 }
 
-/** The exit code of a doctor run: 0 when no check failed, else the exit code of the first failure. */
-export function doctorExitCode(results: CheckResult[]): ExitCode {
+/** The outcome of a doctor run: `ok` when no check failed, else the kind of the first failure (`input` when it has none). */
+export function doctorOutcome(results: CheckResult[]): ErrorKind {
   const failed = results.find((r) => r.status === 'fail');
-  return failed ? (failed.exitCode ?? EXIT.INPUT) : EXIT.OK;
+  return failed ? (failed.kind ?? 'input') : 'ok';
 }

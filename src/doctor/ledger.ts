@@ -4,7 +4,7 @@
  * between the server and this machine measured.
  */
 import type { ResolvedProfile } from '../config/profile.js';
-import { EXIT, type ExitCode } from '../errors.js';
+import type { ErrorKind } from '../errors.js';
 
 /** One row of the doctor's table (src/doctor/checks.ts `CheckResult`, of which it is one). */
 interface LedgerCheck {
@@ -13,7 +13,7 @@ interface LedgerCheck {
   status: 'ok' | 'warn' | 'fail';
   detail: string;
   fix?: string;
-  exitCode?: ExitCode;
+  kind?: ErrorKind;
 }
 
 /** Clock skew beyond which the check warns, ms: record times from stations this far apart mislead history. */
@@ -39,7 +39,7 @@ export async function checkLedger(profile: Pick<ResolvedProfile, 'ledger'>): Pro
         status: 'fail',
         detail: `${detail}; newer than this shipbook's (${p.known})`,
         fix: 'Update shipbook on this machine to the version the other stations run.',
-        exitCode: EXIT.AUTH,
+        kind: 'auth',
       };
     if (Math.abs(p.skewMs) > SKEW_WARN_MS)
       return { id, name, status: 'warn', detail, fix: "Synchronise this machine's clock (NTP): the times of its records are this machine's." };
@@ -51,7 +51,7 @@ export async function checkLedger(profile: Pick<ResolvedProfile, 'ledger'>): Pro
       status: 'fail',
       detail: `${where}: ${describeDbError(err)}`,
       fix: 'Check that the database server runs and this machine may connect (host, port, user, password or ~/.pgpass, sslmode in the URL).',
-      exitCode: EXIT.STORAGE,
+      kind: 'storage',
     };
   }
 }

@@ -20,11 +20,10 @@
  * than a field quietly left out.
  */
 import * as z from 'zod';
-import type { InputIssue } from '../errors.js';
+import { type InputIssue, ValidationError } from '../errors.js';
 import { closestField } from '../schema/issues.js';
 import { CSV_COLUMNS, CSV_COLUMN_BY_NAME } from './csv-layout.js';
 import { documentProblems, loadDocument, type LoadedDocument } from './load.js';
-import { ValidationError } from '../errors.js';
 
 const header = z
   .string({ error: (iss) => (iss.input === undefined ? 'required' : 'expected a header of the file (text)') })

@@ -3,7 +3,7 @@
  * by another batch, a file or directory the file system refuses (exit 2, or 10 for a disk that
  * takes no writes), a write or flush that failed (exit 10), and a lock lost while running (exit 11).
  */
-import { EXIT, ShipbookError } from '../errors.js';
+import { ShipbookError } from '../errors.js';
 import type { JournalRecord } from './records.js';
 
 /** A line in the middle of the journal is not a record (edited by hand, or another file). Exit 2. */
@@ -12,7 +12,7 @@ export class JournalCorruptError extends ShipbookError {
     readonly path: string,
     readonly line: number,
   ) {
-    super('journal_corrupt', `${path}:${line}: not a journal record`, EXIT.INPUT, {
+    super('journal_corrupt', `${path}:${line}: not a journal record`, 'input', {
       suggestion: 'The journal is NDJSON written by shipbook book; restore that line, or move the journal aside and resolve its orders by hand.',
     });
   }
@@ -73,9 +73,9 @@ export class JournalUnusableError extends Error {
     this.name = 'JournalUnusableError';
   }
 
-  /** The exit code of the refusal: 10 for a disk that cannot take writes (full, quota, I/O error, read-only), else 2. */
-  get exitCode(): typeof EXIT.STORAGE | typeof EXIT.INPUT {
-    return STORAGE_CODES.has(this.cause.code ?? '') ? EXIT.STORAGE : EXIT.INPUT;
+  /** The kind of the refusal: `storage` (exit 10) for a disk that cannot take writes (full, quota, I/O error, read-only), else `input` (exit 2). */
+  get kind(): 'storage' | 'input' {
+    return STORAGE_CODES.has(this.cause.code ?? '') ? 'storage' : 'input';
   }
 }
 
@@ -123,7 +123,7 @@ export class JournalWriteError extends ShipbookError {
     super(
       'journal_write_failed',
       `cannot write the journal ${path}: ${REFUSAL_WORDS[cause.code ?? ''] ?? cause.message} [${cause.code ?? 'error'}]; not recorded: ${notRecorded}`,
-      EXIT.STORAGE,
+      'storage',
       {
         suggestion:
           'Free space on that disk (or fix it), then run the same command again: nothing recorded as sent is sent twice, and an order whose answer was not recorded shows as unknown until "shipbook journal resolve" settles it.',
@@ -142,7 +142,7 @@ export class JournalLockLostError extends ShipbookError {
     readonly path: string,
     detail: string,
   ) {
-    super('journal_lock_lost', `${detail}; no new request was sent after that, and what was under way is recorded in ${path}`, EXIT.LOCK_LOST, {
+    super('journal_lock_lost', `${detail}; no new request was sent after that, and what was under way is recorded in ${path}`, 'lock_lost', {
       suggestion: 'Make sure only one batch uses this journal (give each its own --journal), then run the same command again: nothing recorded is sent twice.',
     });
   }

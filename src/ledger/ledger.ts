@@ -22,7 +22,7 @@ import { prepareRecord, type EntryState, type JournalRecord, type RunClaim } fro
 import type { ClaimAnswer, ClaimLedger } from './claims.js';
 import { processRuns, ShortLock, thisProcess } from '../lock.js';
 import { targetLabel } from '../config/target.js';
-import { ConfigError, EXIT, ShipbookError } from '../errors.js';
+import { ConfigError, ShipbookError } from '../errors.js';
 
 /** The id under which the `target` record is written (it is no document's). */
 const TARGET_RECORD_ID = '#target';
@@ -114,7 +114,7 @@ export class JournalTargetError extends ShipbookError {
     super(
       'journal_other_target',
       `the journal ${path} was written against ${targetLabel(written)}, and this run books on ${targetLabel(current)}; nothing was sent`,
-      EXIT.INPUT,
+      'input',
       {
         suggestion: `Give this run a journal of its own (--journal <new file>): the ledger of ${targetLabel(current)} still keeps every document it booked from being booked again. Or run against the journal's target to continue it.`,
       },
@@ -271,8 +271,8 @@ export class Ledger implements LedgerStore {
     } catch (err) {
       if (!(err instanceof JournalUnusableError)) throw err;
       // A full (or read-only, failing) disk is said as such, with its own exit code.
-      if (err.exitCode === EXIT.STORAGE) {
-        throw new ShipbookError('storage', `cannot keep the ledger of bookings in the state directory: ${err.message}; nothing was sent`, EXIT.STORAGE, {
+      if (err.kind === 'storage') {
+        throw new ShipbookError('storage', `cannot keep the ledger of bookings in the state directory: ${err.message}; nothing was sent`, 'storage', {
           suggestion: 'Free space there (or point SHIPBOOK_STATE_DIR elsewhere) and run the same command again.',
           cause: err,
         });

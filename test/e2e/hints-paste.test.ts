@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runShipbook } from '../helpers/run.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { E2E_API_KEY, useSandbox } from '../helpers/sandbox.js';
 
 const fx = useSandbox({ processingDelayMs: 20 });
 
@@ -53,5 +53,30 @@ describe('hints that can be pasted', () => {
     expect(r.stderr).not.toMatch(/<[a-z][^>]*>/);
     const last = r.stderr.trimEnd().split('\n').at(-1)!;
     expect(last).toMatch(/how: shipbook shipment combine --help$/);
+  });
+});
+
+describe('hints under --profile', () => {
+  it('a hint printed under --profile X names --profile X, and pasted as printed it acts on that profile', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'shipbook-hint-profile-'));
+    const env = { SHIPBOOK_CONFIG_DIR: join(home, 'config'), SHIPBOOK_STATE_DIR: join(home, 'state'), HOME: home, XDG_CONFIG_HOME: join(home, 'xdg') };
+    expect((await runShipbook(['--profile', 'staging', 'config', 'set', 'base-url', fx.env.SHIPBOOK_BASE_URL!], { env })).code).toBe(0);
+    // The profile has no key yet: the service refuses, and the hint says how to look at this profile's key.
+    const refused = await runShipbook(['--profile', 'staging', 'order', 'get', 'ORD-NONE'], { env });
+    expect(refused.code, refused.stderr).toBe(4);
+    const status = /run "(shipbook [^"]+)"/.exec(refused.stderr)?.[1];
+    expect(status, refused.stderr).toBe('shipbook --profile staging auth status');
+    // Pasted as printed: it reports on "staging" (without --profile it would report on the built-in sandbox, exit 0).
+    const shown = await runShipbook(status!.split(' ').slice(1), { env });
+    expect(shown.code, shown.stderr).toBe(4);
+    expect(shown.stdout).toMatch(/^profile\tstaging /m);
+    const login = /Log in: (shipbook [^,]+),/.exec(shown.stderr)?.[1];
+    expect(login, shown.stderr).toBe('shipbook --profile staging auth login');
+    // That hint pasted as printed (the key on standard input) logs in to "staging".
+    const loggedIn = await runShipbook([...login!.split(' ').slice(1), '--with-key'], { env, input: E2E_API_KEY });
+    expect(loggedIn.code, loggedIn.stderr).toBe(0);
+    const again = await runShipbook(['--profile', 'staging', 'order', 'get', 'ORD-NONE'], { env });
+    // The service takes the key now: an unknown order is its answer (exit 3), no refused key (exit 4).
+    expect(again.code, again.stderr).toBe(3);
   });
 });

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/errors.js';
 import { ApiClient } from '../../src/api/client.js';
 import { builtinSandboxProfile } from '../../src/config/profile.js';
 import {
@@ -11,7 +12,7 @@ import {
   checkNode,
   checkSandboxState,
   checkService,
-  doctorExitCode,
+  doctorOutcome,
   runChecks,
   sandboxStateDir,
 } from '../../src/doctor/checks.js';
@@ -38,12 +39,12 @@ describe('doctor checks', () => {
     const eol = checkNode('20.19.0');
     expect(eol.status).toBe('warn');
     expect(eol.detail).toMatch(/end of life/);
-    expect(doctorExitCode([eol])).toBe(0);
+    expect(exitCodeOf(doctorOutcome([eol]))).toBe(0);
     const old = checkNode('20.10.0');
     expect(old.status).toBe('fail');
     expect(old.fix).toMatch(/Node\.js 22/);
     // A machine's Node.js is a setting (exit 2), not a credential (exit 4).
-    expect(doctorExitCode([old])).toBe(2);
+    expect(exitCodeOf(doctorOutcome([old]))).toBe(2);
   });
 
   it('names the Node.js a single executable embeds', () => {
@@ -74,7 +75,7 @@ describe('doctor checks', () => {
     expect(byId['config-file']!.status).toBe('fail');
     expect(byId['config-file']!.detail).toMatch(/not valid JSON/);
     expect(byId.profile!.status).toBe('skip');
-    expect(doctorExitCode(results)).toBe(4);
+    expect(exitCodeOf(doctorOutcome(results))).toBe(4);
   });
 
   it('says the key is accepted by a service that checks keys', async () => {
@@ -94,7 +95,7 @@ describe('doctor checks', () => {
     await api.close();
     expect(base!.status).toBe('ok');
     expect(key!.status).toBe('fail');
-    expect(key!.exitCode).toBe(4);
+    expect(key!.kind).toBe('auth');
     expect(key!.fix).toMatch(/--profile ci auth login/);
     expect(JSON.stringify([base, key])).not.toContain('sk_wrong_key_9999');
   });
@@ -112,7 +113,7 @@ describe('doctor checks', () => {
     const [base, key] = await checkService(profile, { api: async () => api });
     await api.close();
     expect(base!.status).toBe('fail');
-    expect(base!.exitCode).toBe(5);
+    expect(base!.kind).toBe('network');
     expect(key!.status).toBe('skip');
   });
 

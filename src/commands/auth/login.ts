@@ -20,6 +20,7 @@ import type { Context } from '../../context.js';
 import { ApiError, ConfigError, ShipbookError, UsageError } from '../../errors.js';
 import { paint } from '../../output/style.js';
 import { readAll } from '../../stream.js';
+import { shellCommand } from '../../shell.js';
 
 /** Options of `auth login`. */
 export interface AuthLoginOptions {
@@ -135,9 +136,9 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<v
       services = (await checkCredentials(client)).services;
     } catch (err) {
       io.err(`The credentials were not stored.\n`);
-      if (err instanceof ApiError && err.exitCode === 4) {
+      if (err instanceof ApiError && err.kind === 'auth') {
         throw new ConfigError(`the service refused the API key (${err.message})`, {
-          suggestion: `Check the key and the base URL, then run "shipbook${ctx.globals.profile ? ` --profile ${name}` : ''} auth login" again.`,
+          suggestion: `Check the key and the base URL, then run "${shellCommand('auth', 'login')}" again.`,
           cause: err,
         });
       }

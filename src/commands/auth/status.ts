@@ -88,7 +88,7 @@ async function runAuthStatus(o: AuthStatusOptions, ctx: Context): Promise<void> 
     check = await checkCredentials(api);
   } catch (err) {
     if (!ctx.json) printLines(io, ctx.output.format, [...lines, ['check', 'failed']]);
-    if (err instanceof ApiError && err.exitCode === 4) {
+    if (err instanceof ApiError && err.kind === 'auth') {
       throw new ConfigError(`the service refused the API key of profile "${profile.name}" (${err.message})`, {
         suggestion:
           profile.sources.apiKey === 'env SHIPBOOK_API_KEY'

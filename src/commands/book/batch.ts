@@ -23,7 +23,7 @@ import { ReportWriter } from '../../batch/report.js';
 import { CsvReportWriter, isCsvReport } from '../../batch/report-csv.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
-import { EXIT, ShipbookError, UsageError, ValidationError, type ExitCode } from '../../errors.js';
+import { ShipbookError, UsageError, ValidationError, exitCodeOf, type ErrorKind } from '../../errors.js';
 import { batchProgress, batchResultLine, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
@@ -190,13 +190,13 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     ledger = await openLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: true }, command });
   } catch (err) {
     if (err instanceof JournalLockedError) {
-      throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, {
+      throw new ShipbookError('journal_locked', err.message, 'input', {
         suggestion: `Wait for it to finish, then run the same command again: what it booked is in the ledger and is not booked twice. Several jobs at once each take a share with --shard i/n and a journal of their own.`,
       });
     }
     if (err instanceof JournalUnusableError) {
       const code = storageCode(err);
-      throw new ShipbookError('journal_unusable', `${err.message}; nothing was sent`, err.exitCode, {
+      throw new ShipbookError('journal_unusable', `${err.message}; nothing was sent`, err.kind, {
         suggestion:
           code !== undefined
             ? storageHint(code, dirname(err.path), 'run the same command again (or give --journal <file> on another disk)')
@@ -284,7 +284,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   }
   progress.stop();
   const reason = ctx.signal.aborted ? String(ctx.signal.reason) : undefined;
-  const exitCode = batchExitCode(summary, reason);
+  const outcome = batchOutcome(summary, reason);
+  const exitCode = exitCodeOf(outcome);
   process.off('exit', stoppedAtOnce);
   await reports.finish(summary);
   await csvReport?.finish();
@@ -294,10 +295,10 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   });
   // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
   await printBatchSummary(io, summary, failures);
-  if (exitCode === EXIT.OK) return;
+  if (outcome === 'ok') return;
   // The command to run comes last, alone at the end of its line, so that pasting that line runs it.
   const journalNote = `Journal: ${journalPath}; ledger: ${ledger.location}.`;
-  const pending = exitCode === EXIT.WAIT_TIMEOUT;
+  const pending = outcome === 'pending';
   const [message, next] = pending
     ? [
         `done, results pending: ${summary.accepted} order(s) accepted (paid) whose booking result was not read yet; nothing failed`,
@@ -314,24 +315,25 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
             `Run the same command again to retry the failed ones${summary.accepted > 0 ? ' and read the pending results' : ''} (nothing is booked twice):\n  ${command}`,
         ];
   const code = pending ? 'results_pending' : summary.interrupted && reason !== 'EPIPE' ? 'interrupted' : 'batch_incomplete';
-  throw new ShipbookError(code, message, exitCode as ExitCode, {
+  throw new ShipbookError(code, message, outcome, {
     reported: true,
     suggestion: next,
   });
 }
 
 /**
- * The exit code of a batch: 0 when every order is booked (now or before); 7 (done, results
- * pending) when every order is booked or accepted and some results were not read yet; after a
- * signal, the signal's (130 for SIGINT, 143 for SIGTERM) whenever an order is left unfinished;
- * else 8 (an order failed or is unknown).
+ * The outcome of a batch, whose exit code src/errors.ts `exitCodeOf` gives: `ok` when every order
+ * is booked (now or before); `pending` (done, results pending) when every order is booked or
+ * accepted and some results were not read yet; after a signal, the signal's (`interrupted` for
+ * SIGINT, `terminated` for SIGTERM) whenever an order is left unfinished; else `incomplete` (an
+ * order failed or is unknown).
  */
-function batchExitCode(s: BatchSummary, reason: string | undefined): number {
+function batchOutcome(s: BatchSummary, reason: string | undefined): ErrorKind {
   const left = s.failed + s.unknown + s.still_booking + s.pending + s.not_started;
-  if (left === 0) return s.accepted > 0 ? EXIT.WAIT_TIMEOUT : EXIT.OK;
-  if (s.interrupted && reason === 'SIGTERM') return EXIT.TERMINATED;
-  if (s.interrupted && reason === 'SIGINT') return EXIT.INTERRUPTED;
-  return EXIT.BATCH_INCOMPLETE;
+  if (left === 0) return s.accepted > 0 ? 'pending' : 'ok';
+  if (s.interrupted && reason === 'SIGTERM') return 'terminated';
+  if (s.interrupted && reason === 'SIGINT') return 'interrupted';
+  return 'incomplete';
 }
 
 /**

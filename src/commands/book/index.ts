@@ -18,9 +18,8 @@ import { plannedAction } from '../../batch/runner.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
 import type { BookingDocument } from '../../booking/book.js';
 import { planBooking } from '../../booking/plan.js';
-import { DryRunHalt } from '../../errors.js';
+import { DryRunHalt, exitCodeOf, kindOfExitCode, LimitRefusedError, UsageError, ApiError, ShipbookError } from '../../errors.js';
 import { BookingStoppedError } from '../../booking/progress.js';
-import { LimitRefusedError, UsageError } from '../../errors.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
 import { withChosenCard } from '../common/stored-card.js';
 import type { OrderInputFlags } from '../common/order-input.js';
@@ -43,7 +42,6 @@ import { registerSecret } from '../../api/redact.js';
 import { askNewCard } from '../../prompts/payment.js';
 import { paymentRequest, type PaymentRequest } from '../../schema/payment.js';
 import type { ApiClient } from '../../api/client.js';
-import { ApiError, EXIT, ShipbookError, type ExitCode } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { shellCommand } from '../../shell.js';
 import { openLedger } from '../../ledger/open.js';
@@ -146,7 +144,7 @@ async function runBook(
     if (claimed.kind !== 'go') {
       // Booked again on request (a new occurrence): claimed as such.
       claimed = await claimDocument(ledger, identity.id, { again: true, timeoutMs: o.wait.timeoutMs }, ctx);
-      if (claimed.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', EXIT.LOCK_LOST);
+      if (claimed.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
       resume = claimed.resume;
     }
   }
@@ -189,7 +187,7 @@ async function runBook(
         if (next === undefined) throw err;
         // The declined accept ended this run's claim: it takes the document again before the next accept.
         const again = await claimDocument(ledger, identity.id, { maxTotalCents: input?.maxTotalCents, timeoutMs: o.wait.timeoutMs }, ctx);
-        if (again.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', EXIT.LOCK_LOST);
+        if (again.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
         from = again.resume;
       }
     }
@@ -249,10 +247,10 @@ async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, l
       id,
       event: 'failed',
       created: true,
-      error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: EXIT.API },
+      error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: exitCodeOf('api') },
     });
     await ledger.written();
-    throw new ShipbookError('cancelled', `not booked: the card was declined and order ${orderId} was cancelled; nothing was paid`, EXIT.API, {
+    throw new ShipbookError('cancelled', `not booked: the card was declined and order ${orderId} was cancelled; nothing was paid`, 'api', {
       suggestion: 'Book the same order again when you have a card that is accepted, or pay by the credit account.',
     });
   }
@@ -320,7 +318,7 @@ async function settleEarlier(
   }
   const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
   if (r.action === 'unknown' || r.action === 'combine') {
-    throw new ShipbookError('booking_unknown', `not booked: ${about}`, EXIT.NETWORK, {
+    throw new ShipbookError('booking_unknown', `not booked: ${about}`, 'network', {
       suggestion:
         `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${resolveCommand(identity.id, undefined, ['--order', 'ORD-…'])}" or "--not-created", ` +
         `or book it anyway with "${againCommand(o.file)}". ${ledgerNote}`,
@@ -333,7 +331,7 @@ async function settleEarlier(
   }
   if (r.action === 'ended') {
     const code = s.error?.exit_code;
-    throw new ShipbookError('previous_booking_failed', `not booked again: ${about}`, (code ?? EXIT.BOOKING_FAILED) as ExitCode, {
+    throw new ShipbookError('previous_booking_failed', `not booked again: ${about}`, code === undefined ? 'booking_failed' : kindOfExitCode(code), {
       suggestion: `See it with "${shellCommand('order', 'get', r.orderId)}"; book the document again with "${againCommand(o.file)}".`,
     });
   }

@@ -7,7 +7,7 @@ import type { RunClaim } from '../../ledger/records.js';
 import { claimEntry, type Claimed } from '../../booking/engine.js';
 import type { DocumentIdentity } from '../../ledger/identity.js';
 import type { Context } from '../../context.js';
-import { EXIT, ShipbookError } from '../../errors.js';
+import { ShipbookError } from '../../errors.js';
 import { paint } from '../../output/style.js';
 import { realSleep } from '../../sleep.js';
 import type { LedgerStore } from '../../ledger/store.js';
@@ -52,16 +52,12 @@ export async function claimDocument(
       throw new ShipbookError(
         'wait_timeout',
         `another run (pid ${by.pid} on ${by.host}: ${by.command}) was still booking ${o.what ?? 'this document'} when the wait ended; nothing was sent`,
-        EXIT.WAIT_TIMEOUT,
+        'pending',
         { suggestion: 'Run the same command again once that run has ended: its outcome is in the ledger, and the document is not booked twice.' },
       );
     }
     await realSleep(250, ctx.signal).catch(() => {
-      throw new ShipbookError(
-        'interrupted',
-        `interrupted while waiting for another run booking ${o.what ?? 'this document'}; nothing was sent`,
-        EXIT.INTERRUPTED,
-      );
+      throw new ShipbookError('interrupted', `interrupted while waiting for another run booking ${o.what ?? 'this document'}; nothing was sent`, 'interrupted');
     });
     ledger.refresh();
   }

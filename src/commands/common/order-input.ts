@@ -9,7 +9,7 @@ import { cancelOrder } from '../../api/orders.js';
 import { quoteServices } from '../../api/quote.js';
 import { registerSecret } from '../../api/redact.js';
 import type { Context } from '../../context.js';
-import { EXIT, ShipbookError, StoppedByChoice, ValidationError, type InputIssue } from '../../errors.js';
+import { ShipbookError, StoppedByChoice, ValidationError, type InputIssue } from '../../errors.js';
 import { loadDocument, type LoadedDocument } from '../../input/load.js';
 import { resolveSenders } from '../../input/senders.js';
 import { checkDocument, validateKind } from '../../input/validate.js';
@@ -174,14 +174,9 @@ export async function readOrderInput(
     const stillMissing = (shipments ?? []).flatMap((s, i) => (isObject(s) ? missingParts(s, ['order', 'shipments', i]) : [])).length;
     const answered = stillMissing < missing.length || guided.asked > 0 || resumed !== undefined;
     const kept = answered ? await keepDraft(draftFile, doc.data, o.command, ctx.now()) : undefined;
-    throw new ShipbookError(
-      'interrupted',
-      `interrupted (Ctrl-C): nothing was sent${kept ? `; the answers so far are kept in ${kept}` : ''}`,
-      EXIT.INTERRUPTED,
-      {
-        ...(kept ? { suggestion: resumeHint(o.command, kept) } : {}),
-      },
-    );
+    throw new ShipbookError('interrupted', `interrupted (Ctrl-C): nothing was sent${kept ? `; the answers so far are kept in ${kept}` : ''}`, 'interrupted', {
+      ...(kept ? { suggestion: resumeHint(o.command, kept) } : {}),
+    });
   }
 }
 

@@ -6,8 +6,8 @@
  */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ShipbookError } from '../../errors.js';
-import { doctorExitCode, runChecks, type CheckResult } from '../../doctor/checks.js';
+import { ShipbookError, exitCodeOf } from '../../errors.js';
+import { doctorOutcome, runChecks, type CheckResult } from '../../doctor/checks.js';
 import { fitTable } from '../../output/fit.js';
 import { paint } from '../../output/style.js';
 import type { OutputFormat } from '../../output/format.js';
@@ -43,7 +43,7 @@ function renderChecks(io: IOStreams, format: OutputFormat, results: CheckResult[
 
 /** The data of a doctor run in a machine format (`--json`, `--output yaml|ndjson`): `{ok, exit_code, checks: [{id, name, status, detail, fix}]}`. */
 function checksJson(results: CheckResult[]): Record<string, unknown> {
-  const exitCode = doctorExitCode(results);
+  const exitCode = exitCodeOf(doctorOutcome(results));
   return {
     ok: exitCode === 0,
     exit_code: exitCode,
@@ -68,7 +68,7 @@ async function runDoctor(o: DoctorOptions, ctx: Context): Promise<void> {
     throw new ShipbookError(
       'doctor_failed',
       `${failed.length} check${failed.length === 1 ? '' : 's'} failed: ${failed.map((r) => r.name).join(', ')}`,
-      doctorExitCode(results),
+      doctorOutcome(results),
       {
         suggestion: failed[0]!.fix,
         reported: true,

@@ -16,7 +16,7 @@ import { paint } from '../../output/style.js';
 import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
-import { ApiError, EXIT, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
+import { ApiError, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
 import { ledgerPath } from '../../ledger/ledger.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
@@ -139,7 +139,7 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
       // A journal named on the command line that does not exist is a mistake (a typo, another
       // directory), not an empty journal: said, with exit 2.
       if (!existsSync(o.journal)) {
-        throw new ShipbookError('journal_not_found', `${o.journal}: no such file`, EXIT.INPUT, {
+        throw new ShipbookError('journal_not_found', `${o.journal}: no such file`, 'input', {
           suggestion: `Give the file a batch wrote with --journal (its default is .shipbook/journal-<target>.ndjson in the directory it ran in), or leave --journal out to see this target's ledger: ${shellCommand('journal', 'show')}`,
         });
       }
@@ -150,7 +150,7 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
     }
   } catch (err) {
     if (err instanceof ShipbookError) throw err;
-    throw new ShipbookError('journal_unreadable', (err as Error).message, EXIT.INPUT, {
+    throw new ShipbookError('journal_unreadable', (err as Error).message, 'input', {
       suggestion: 'The journal is NDJSON written by shipbook book; do not edit it by hand.',
     });
   }
@@ -206,7 +206,7 @@ async function runJournalResolve(
     });
   } catch (err) {
     if (err instanceof JournalLockedError)
-      throw new ShipbookError('journal_locked', err.message, EXIT.INPUT, { suggestion: 'Resolve it once that batch has finished.' });
+      throw new ShipbookError('journal_locked', err.message, 'input', { suggestion: 'Resolve it once that batch has finished.' });
     throw err;
   }
   try {
@@ -237,7 +237,7 @@ async function runJournalResolve(
       // A disk that cannot take the record: said with what to do, and that nothing was recorded.
       const code = storageCode(err);
       if (code === undefined || !(err instanceof Error)) throw err;
-      throw new ShipbookError('storage', `${err.message.replace(/; not recorded: .*$/, '')}; nothing was recorded`, EXIT.STORAGE, {
+      throw new ShipbookError('storage', `${err.message.replace(/; not recorded: .*$/, '')}; nothing was recorded`, 'storage', {
         suggestion: storageHint(code, dirname(ledger.location), `run the same "${shellCommand('journal', 'resolve')}" again`),
         cause: err,
       });

@@ -14,7 +14,7 @@ import { loadDocument } from '../../input/load.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { paint } from '../../output/style.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
-import { EXIT, LimitRefusedError, ShipbookError, type ExitCode } from '../../errors.js';
+import { LimitRefusedError, ShipbookError, kindOfExitCode } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { shellCommand } from '../../shell.js';
@@ -134,12 +134,12 @@ async function printEarlier(
       ? ` (${r.state.file})`
       : '';
   const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
-  if (r.action === 'book') throw new ShipbookError('claim_lost', 'another run took this document in hand meanwhile; nothing was sent', EXIT.LOCK_LOST);
+  if (r.action === 'book') throw new ShipbookError('claim_lost', 'another run took this document in hand meanwhile; nothing was sent', 'lock_lost');
   if (r.action === 'unknown' || r.action === 'combine') {
     throw new ShipbookError(
       'booking_unknown',
       `not created: a create request for this document was sent${when} and its answer never came: the order may exist`,
-      EXIT.NETWORK,
+      'network',
       {
         suggestion:
           `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${resolveCommand(identity.id, undefined, ['--order', 'ORD-…'])}" or "--not-created", ` +
@@ -163,7 +163,7 @@ async function printEarlier(
     throw new ShipbookError(
       'previous_booking_failed',
       `not created again: this document became order ${r.orderId}${when}, whose booking ended failed`,
-      (code ?? EXIT.BOOKING_FAILED) as ExitCode,
+      code === undefined ? 'booking_failed' : kindOfExitCode(code),
       {
         suggestion: `See it with "${shellCommand('order', 'get', r.orderId)}"; create the document again with "${againCommand(o.file)}".`,
       },

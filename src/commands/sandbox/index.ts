@@ -10,7 +10,7 @@ import { DEFAULT_JOURNAL_PATTERN, defaultJournalPath, ledgerPath } from '../../l
 import { targetId } from '../../config/target.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { EXIT, ShipbookError, UsageError } from '../../errors.js';
+import { ShipbookError, UsageError } from '../../errors.js';
 import { setVariablesCommand } from '../../shell.js';
 import { parseDuration } from '../../input/flags.js';
 import { orderState, shipmentState } from '../../output/state.js';
@@ -146,7 +146,7 @@ async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise
       const wrapped = builtinStateError(err);
       // Reading the state takes its lock, a small file: a full disk refuses even that.
       if (wrapped instanceof ShipbookError && wrapped.code === 'storage') {
-        throw new ShipbookError('storage', `cannot read the sandbox state (reading takes its lock, a file in ${dir}): ${wrapped.message}`, EXIT.STORAGE, {
+        throw new ShipbookError('storage', `cannot read the sandbox state (reading takes its lock, a file in ${dir}): ${wrapped.message}`, 'storage', {
           ...(wrapped.suggestion !== undefined ? { suggestion: wrapped.suggestion } : {}),
           cause: err,
         });

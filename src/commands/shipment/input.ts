@@ -6,7 +6,7 @@
  */
 import { quoteServices } from '../../api/quote.js';
 import type { Context } from '../../context.js';
-import { EXIT, ShipbookError, ValidationError } from '../../errors.js';
+import { ShipbookError, ValidationError } from '../../errors.js';
 import { loadDocument, type LoadedDocument } from '../../input/load.js';
 import { resolveSenders } from '../../input/senders.js';
 import { checkDocument, validateKind } from '../../input/validate.js';
@@ -95,7 +95,7 @@ export async function readShipmentInput(
   if (prompts && done.asked.length > 0) {
     const chosen = done.chosen ? new Map([[0, done.chosen]]) : new Map();
     if (!(await confirmSummary(prompts, renderSummary([shipment], chosen), 'Create this shipment?'))) {
-      throw new ShipbookError('declined', 'not created: declined at the summary; nothing was sent', EXIT.INTERRUPTED);
+      throw new ShipbookError('declined', 'not created: declined at the summary; nothing was sent', 'interrupted');
     }
   }
   const value = showWarnings(ctx, validateKind(doc, 'shipment', ctx));

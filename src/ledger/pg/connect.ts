@@ -5,7 +5,7 @@
  */
 import type { Pool, PoolConfig } from 'pg';
 import { redactUrlPassword, scrubKnown } from '../../api/redact.js';
-import { EXIT, ShipbookError } from '../../errors.js';
+import { ShipbookError } from '../../errors.js';
 
 /** The connection URL as it may be shown: its password masked. */
 export function shownUrl(url: string): string {
@@ -39,7 +39,7 @@ export function describeDbError(err: unknown): string {
 /** The shared ledger cannot be reached or used when a run starts: nothing was sent. Exit 10. */
 export class LedgerUnreachableError extends ShipbookError {
   constructor(url: string, cause: unknown) {
-    super('ledger_unreachable', `cannot reach the shared ledger at ${shownUrl(url)}: ${describeDbError(cause)}; nothing was sent`, EXIT.STORAGE, {
+    super('ledger_unreachable', `cannot reach the shared ledger at ${shownUrl(url)}: ${describeDbError(cause)}; nothing was sent`, 'storage', {
       suggestion:
         'Check that the database server runs and this machine may connect (host, port, user, password, sslmode), with "shipbook doctor"; then run the same command again. Nothing recorded in the shared ledger is sent twice.',
       cause,
@@ -67,7 +67,7 @@ export class LedgerLostError extends ShipbookError {
     super(
       'journal_write_failed',
       `lost the shared ledger at ${shownUrl(url)}: ${describeDbError(cause)}; no new request was sent after that; not recorded: ${notRecorded}${unknown}`,
-      EXIT.STORAGE,
+      'storage',
       {
         suggestion:
           (o.copy !== undefined
