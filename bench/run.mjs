@@ -301,6 +301,122 @@ async function ndjsonOrders(count) {
   return file;
 }
 
+/**
+ * A throwaway PostgreSQL server for the shared ledger's figure (as test/helpers/postgres.ts): the
+ * highest version under /usr/lib/postgresql, on 127.0.0.1 at `port`, trust authentication; as root,
+ * run as the `postgres` user. Undefined when no PostgreSQL is installed.
+ */
+function startPostgres(port) {
+  const base = '/usr/lib/postgresql';
+  const version = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => existsSync(join(base, v, 'bin', 'initdb')))
+        .sort((x, y) => Number(y) - Number(x))[0]
+    : undefined;
+  if (version === undefined) return undefined;
+  const binDir = join(base, version, 'bin');
+  const dir = mkdtempSync(join(tmpdir(), 'shipbook-bench-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) spawnSync('chown', ['postgres:postgres', dir]);
+  const run = (exe, argv) => {
+    const [cmd, full] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(binDir, exe), ...argv]] : [join(binDir, exe), argv];
+    const r = spawnSync(cmd, full, { cwd: tmpdir(), encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${exe} exited ${r.status}: ${r.stderr.slice(-400)}`);
+    return r.stdout;
+  };
+  run('initdb', ['-D', join(dir, 'data'), '-U', 'postgres', '--auth=trust', '--no-sync']);
+  run('pg_ctl', [
+    '-D',
+    join(dir, 'data'),
+    '-l',
+    join(dir, 'log'),
+    '-o',
+    `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir}`,
+    '-w',
+    'start',
+  ]);
+  run('psql', ['-h', dir, '-p', String(port), '-U', 'postgres', '-c', 'CREATE DATABASE shipbook']);
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/shipbook`,
+    version,
+    stop() {
+      run('pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The shared ledger on PostgreSQL against the file ledger: the same batch booked with each, side by
+ * side against one sandbox (each run on a target of its own: a key of its own), and the ledger's
+ * round trips and transactions per order. `--only pgledger` measures it alone.
+ */
+async function pgLedger() {
+  const name = 'shared ledger: book with PostgreSQL / with the file ledger';
+  const count = quick ? 200 : 1000;
+  const port = Number(process.env.SHIPBOOK_BENCH_PG_PORT ?? 46020);
+  const pg = startPostgres(port);
+  if (pg === undefined) {
+    addRow({
+      figure: name,
+      value: 'not measured',
+      ratio: undefined,
+      target: '≥ 0.7',
+      ok: undefined,
+      note: 'no PostgreSQL installed (/usr/lib/postgresql/*/bin)',
+    });
+    return;
+  }
+  const file = await ndjsonOrders(count);
+  const sandbox = await startSandbox();
+  const statsFile = join(work, 'pg-ledger-stats.ndjson');
+  try {
+    let n = 0;
+    const book = (shared) => {
+      n++;
+      const env = {
+        ...baseEnv,
+        SHIPBOOK_BASE_URL: sandbox.url,
+        SHIPBOOK_API_KEY: `sk_bench_pg_${n}_0123456789`,
+        SHIPBOOK_STATE_DIR: join(work, `state-pg-${n}`),
+        ...(shared ? { SHIPBOOK_LEDGER: pg.url, SHIPBOOK_TEST_LEDGER_STATS: statsFile } : {}),
+      };
+      const t0 = process.hrtime.bigint();
+      runOnce([process.execPath, bin, 'book', file, '--concurrency', '16', '--poll', '50ms', '--journal', join(work, `journal-pg-${n}.ndjson`)], env);
+      return count / (Number(process.hrtime.bigint() - t0) / 1e9);
+    };
+    book(true);
+    book(false);
+    rmSync(statsFile, { force: true });
+    const shared = [];
+    const file_ = [];
+    for (let round = 0; round < (quick ? 1 : 3); round++) {
+      shared.push(book(true));
+      file_.push(book(false));
+    }
+    const a = stats(shared);
+    const b = stats(file_);
+    const runs = readFileSync(statsFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    const perOrder = (k) => runs.reduce((sum, r) => sum + r[k], 0) / runs.length / count;
+    const ratio = a.median / b.median;
+    addRow({
+      figure: name,
+      value: `${a.median.toFixed(0)} orders/s`,
+      baseline: `${b.median.toFixed(0)} orders/s`,
+      ratio: ratio.toFixed(2),
+      target: '≥ 0.7',
+      ok: ratio >= 0.7,
+      note: `${count} orders, book --concurrency 16 against one sandbox, ${shared.length} runs of each alternately (median); PostgreSQL ${pg.version} on this machine; the shared ledger took ${perOrder('roundTrips').toFixed(2)} round trips and ${perOrder('transactions').toFixed(2)} transactions per order (claims of a turn in one transaction, the records of a turn in one statement)`,
+    });
+  } finally {
+    await sandbox.stop();
+    pg.stop();
+  }
+}
+
 async function throughput() {
   const name = 'booking throughput: shipbook book / bare undici';
   if (!bookHas('--concurrency')) {
@@ -879,6 +995,7 @@ const figures = [
     },
   ],
   ['throughput', throughput],
+  ['pgledger', pgLedger],
   ['pace: rate limits', pace],
   ['pace: durable baseline', paceDurable],
   ['capacity', sandboxCapacity],

@@ -27,7 +27,8 @@ await rm(new URL('../dist/', import.meta.url), { recursive: true, force: true })
 // them. The inquirer prompts (with iconv-lite, through the editor prompt) are for the wizard and
 // logins on a terminal, xmlbuilder2 (a DOM and a YAML library) for `--junit`, conf (ajv, semver)
 // for the commands that read or write settings, @bomb.sh/tab for shell completion, pdf-lib and
-// bwip-js for the PDF of the hand-over sheet.
+// bwip-js for the PDF of the hand-over sheet, pg (node-postgres) for a ledger on a PostgreSQL server
+// (docs/shared-ledger.md): read only when one is configured.
 const VENDOR = {
   '@inquirer/prompts': { file: 'inquirer-prompts', exports: 'export * from "@inquirer/prompts";' },
   xmlbuilder2: { file: 'xmlbuilder2', exports: 'export * from "xmlbuilder2";' },
@@ -39,7 +40,11 @@ const VENDOR = {
   'pdf-lib': { file: 'pdf-lib', exports: 'export * from "pdf-lib";' },
   // Code 128 encoding alone: the named import lets esbuild leave out bwip-js's other symbologies.
   'bwip-js': { file: 'bwip-js', exports: 'export { code128 } from "bwip-js";' },
+  pg: { file: 'pg', exports: 'module.exports = require("pg");' },
 };
+// Optional packages a vendor file names but shipbook never uses (pg's native binding, its
+// Cloudflare socket): left as requires that are never reached.
+const VENDOR_EXTERNAL = ['pg-native', 'cloudflare:sockets'];
 // import.meta.url (the bundle's own URL, to find files next to the program) is made on first use:
 // no command needs it before it runs, and making it loads node:url's path handling at every start.
 const importMetaBanner = "const __sbImportMeta = { get url() { return (this.u ??= require('node:url').pathToFileURL(__filename).href); } };";
@@ -219,6 +224,7 @@ for (const [name, v] of Object.entries(VENDOR)) {
     stdin: { contents: v.exports, resolveDir: fileURLToPath(new URL('..', import.meta.url)), sourcefile: `vendor-${v.file}.js`, loader: 'js' },
     outfile: fileURLToPath(new URL(`../dist/vendor/${v.file}.cjs`, import.meta.url)),
     bundle: true,
+    external: VENDOR_EXTERNAL,
     platform: 'node',
     format: 'cjs',
     target: 'node20.19',

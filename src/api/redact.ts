@@ -205,3 +205,23 @@ export function redactText(text: string, secrets: ReadonlyArray<string | undefin
     return luhnValid(digits) ? `****${digits.slice(-4)}` : run;
   });
 }
+
+/**
+ * A connection URL with its password masked (`postgresql://clerk:****@db.example/shipbook`), for
+ * every place it is shown (settings, messages, `doctor`, `--debug`); text that is not a URL with a
+ * password comes back as it is. The password is also registered ({@link registerSecret}), so an
+ * error message echoing it elsewhere is masked too.
+ */
+export function redactUrlPassword(url: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):([^@/?#]*)@/i.exec(url);
+  if (m === null) return url;
+  let password = m[2]!;
+  try {
+    password = decodeURIComponent(password);
+  } catch {
+    // shown masked whatever it is
+  }
+  registerSecret(password);
+  registerSecret(m[2]);
+  return `${m[1]}:****@${url.slice(m[0].length)}`;
+}

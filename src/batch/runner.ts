@@ -14,7 +14,6 @@ import type { ApiClient } from '../api/client.js';
 import type { OrderPaths } from '../api/orders.js';
 import type { BookingDocument } from '../booking/book.js';
 import { bookEntry, claimEntry, resumeFrom, stoppedAs, type Resume } from '../booking/engine.js';
-import { claimLives } from '../ledger/ledger.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { pollForResult } from '../booking/wait.js';
 import { ShipbookError, type InputIssue, exitCodeOf } from '../errors.js';
@@ -87,6 +86,8 @@ export interface BatchResult {
   hint?: string;
   /** Seconds this run spent on the order, from its first request to its result (the JUnit report's `time`). */
   seconds?: number;
+  /** For `booked_by_other_run`: the run that held it, on which station (host) and process. */
+  booked_by?: { host: string; pid: number };
   /** Dry run: what this run would do with the document. */
   plan?: PlannedAction;
   issues?: InputIssue[];
@@ -470,6 +471,7 @@ async function settleHeld(held: HeldItem[], deps: BatchDeps, slots: Slots, repor
         report({
           ...base,
           status: 'booked_by_other_run',
+          booked_by: { host: h.by.host, pid: h.by.pid },
           order_id: state.orderId,
           ...(state.shipmentIds.length > 0 ? { shipment_ids: state.shipmentIds } : {}),
           tracking_numbers: state.trackingNumbers ?? [],
@@ -483,7 +485,7 @@ async function settleHeld(held: HeldItem[], deps: BatchDeps, slots: Slots, repor
         continue;
       }
       const claim = state?.claim;
-      if (claim !== undefined && claim.nonce !== deps.ledger.run.nonce && claimLives(claim)) {
+      if (claim !== undefined && claim.nonce !== deps.ledger.run.nonce && deps.ledger.lives(claim)) {
         if (Date.now() >= deadline)
           report({
             ...base,

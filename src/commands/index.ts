@@ -63,6 +63,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./handover/index.js')).handoverCommand,
   },
   {
+    name: 'ledger',
+    term: 'ledger',
+    summary: 'the shared ledger: join it with what this machine booked',
+    load: async () => (await import('./ledger/index.js')).ledgerCommand,
+  },
+  {
     name: 'validate',
     term: 'validate [options] <files...>',
     summary: 'check input files offline: every problem with its line and field',

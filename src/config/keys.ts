@@ -5,7 +5,7 @@
  * profile (see {@link storedProfile}), e.g. `paths.fetch-order` → `profiles.<name>.paths["fetch-order"]`.
  */
 import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
-import { maskSecret } from '../api/redact.js';
+import { maskSecret, redactUrlPassword } from '../api/redact.js';
 import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
 import { BUILTIN_PROFILE, QUOTE_PARAM_FIELDS, type ConfigData, type StoredProfile } from './schema.js';
 
@@ -25,6 +25,8 @@ export interface SettingKey {
   secret?: boolean;
   /** The environment variable that overrides it, if any. */
   env?: string;
+  /** How the value is shown when part of it is secret (a URL's password masked); the value as it is when absent. */
+  show?: (value: string) => string;
 }
 
 /** Every setting, in the order `config list` shows them. */
@@ -65,6 +67,16 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     meaning: 'true when the base URL is a sandbox (e.g. a `shipbook sandbox` server): output is marked as sandbox output, nothing is really booked',
     fallback: 'false',
     example: 'true',
+  },
+  {
+    key: 'ledger',
+    scope: 'profile',
+    meaning:
+      'where the ledger of bookings is kept: file (in the state directory) or a PostgreSQL URL shared by several machines (docs/shared-ledger.md); its password is shown as ****',
+    fallback: 'file',
+    example: 'postgresql://shipbook@db.example.com/shipbook?sslmode=require',
+    env: 'SHIPBOOK_LEDGER',
+    show: redactUrlPassword,
   },
   {
     key: 'strict-addresses',
@@ -202,7 +214,7 @@ export function effectiveValue(
   config: ConfigData,
   env: Readonly<Record<string, string | undefined>>,
 ): EffectiveValue {
-  const show = (v: string) => (setting.secret ? maskSecret(v) : v);
+  const show = (v: string) => (setting.secret ? maskSecret(v) : (setting.show?.(v) ?? v));
   if (setting.scope === 'global') {
     const stored = config['default-profile'];
     return stored !== undefined ? { value: stored, source: 'config' } : { value: setting.fallback, source: 'default' };

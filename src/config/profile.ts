@@ -42,11 +42,16 @@ export interface ResolvedProfile {
    */
   sandbox: boolean;
   /**
+   * Where the ledger of bookings is kept (setting `ledger`, or `SHIPBOOK_LEDGER`): `file` (the
+   * default: in the state directory) or a PostgreSQL connection URL, shared by several machines.
+   */
+  ledger?: string;
+  /**
    * Where each setting came from, for `auth status`: `profile` is `flag --profile`,
    * `env SHIPBOOK_PROFILE`, `config default-profile` or `built-in`; `baseUrl` and `apiKey` are
    * `config` or `env SHIPBOOK_BASE_URL` / `env SHIPBOOK_API_KEY`.
    */
-  sources: Partial<Record<'baseUrl' | 'apiKey' | 'profile', string>>;
+  sources: Partial<Record<'baseUrl' | 'apiKey' | 'profile' | 'ledger', string>>;
   /** Saved sender addresses of the profile, by name (`shipbook config sender set`), the built-in sandbox's too. */
   senders?: Record<string, SenderAddress>;
   /** Settings `strict-addresses` and `normalize-phones`, when set (flags `--strict-addresses`, `--normalize-phones` win). */

@@ -3,7 +3,7 @@
  *
  * Profile name: `--profile`, then `SHIPBOOK_PROFILE`, then `default-profile` in the configuration
  * file, then the built-in `sandbox`. Single settings are then overridden by `SHIPBOOK_BASE_URL`,
- * `SHIPBOOK_API_KEY` and `SHIPBOOK_TIMEOUT`, which let CI run with nothing stored. Defaults for what a profile
+ * `SHIPBOOK_API_KEY`, `SHIPBOOK_TIMEOUT` and `SHIPBOOK_LEDGER`, which let CI run with nothing stored. Defaults for what a profile
  * leaves out: header `Authorization`, prefix `Bearer ` (docs/assumptions.md "authorization scheme"), the
  * assumed order paths of docs/assumptions.md, payment `credit`.
  */
@@ -13,7 +13,7 @@ import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
 import { ConfigError } from '../errors.js';
 import { unsetVariablesCommand } from '../shell.js';
 import { builtinSandboxProfile, type ResolvedProfile } from './profile.js';
-import { BUILTIN_PROFILE, durationMs, nameProblem, ratePerSecond, type ConfigData } from './schema.js';
+import { BUILTIN_PROFILE, durationMs, ledgerSettingProblem, nameProblem, ratePerSecond, type ConfigData } from './schema.js';
 import { ConfigStore } from './store.js';
 
 /** Inputs of the choice: the `--profile` flag, the environment and the stored configuration. */
@@ -138,11 +138,13 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
         ...(stored.payment?.['stored-card'] !== undefined ? { storedCard: stored.payment['stored-card'] } : {}),
       },
       sandbox: stored.sandbox === 'true',
+      ...(stored.ledger !== undefined ? { ledger: stored.ledger } : {}),
       ...addressSettingsOf(stored),
       sources: {
         profile: choice.source,
         ...(stored['base-url'] !== undefined ? { baseUrl: 'config' } : {}),
         ...(stored['api-key'] !== undefined ? { apiKey: 'config' } : {}),
+        ...(stored.ledger !== undefined ? { ledger: 'config' } : {}),
       },
       senders: { ...(stored.senders ?? {}) },
     };
@@ -153,6 +155,16 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
     if (ms === undefined)
       throw new ConfigError(`SHIPBOOK_TIMEOUT "${timeout}" is not a duration`, { suggestion: 'For example SHIPBOOK_TIMEOUT=30s, 2m or 500ms.' });
     profile.requestTimeoutMs = ms;
+  }
+  const ledger = nonEmpty(input.env.SHIPBOOK_LEDGER);
+  if (ledger !== undefined) {
+    const problem = ledgerSettingProblem(ledger);
+    if (problem !== undefined)
+      throw new ConfigError(`SHIPBOOK_LEDGER ${problem}`, {
+        suggestion: 'For example SHIPBOOK_LEDGER=file, or SHIPBOOK_LEDGER=postgresql://shipbook@db.example.com/shipbook.',
+      });
+    profile.ledger = ledger;
+    profile.sources.ledger = 'env SHIPBOOK_LEDGER';
   }
   const baseUrl = nonEmpty(input.env.SHIPBOOK_BASE_URL);
   const apiKey = nonEmpty(input.env.SHIPBOOK_API_KEY);

@@ -57,6 +57,22 @@ export function nameProblem(name: string, what: 'profile' | 'sender'): string | 
   return undefined;
 }
 
+/**
+ * Why a value of the `ledger` setting is refused, or undefined: `file`, or a `postgres://` /
+ * `postgresql://` URL with a host (never echoing the value: it may hold a password).
+ */
+export function ledgerSettingProblem(value: string): string | undefined {
+  if (value === 'file') return undefined;
+  if (!/^postgres(ql)?:\/\//i.test(value)) return 'must be file or a postgresql:// URL (e.g. postgresql://user@host/db)';
+  try {
+    const url = new URL(value);
+    if (url.hostname === '') return 'the PostgreSQL URL names no host';
+  } catch {
+    return 'is not a URL (a password with @, : or / must be percent-encoded)';
+  }
+  return undefined;
+}
+
 /** Why a path template of fetch-order-data or cancel-order is not usable, or undefined. */
 function orderPathProblem(template: string): string | undefined {
   if (!template.includes('{order_id}')) return 'must contain {order_id}, e.g. orders/{order_id}/';
@@ -180,6 +196,11 @@ export const storedProfile = lazySchema(() =>
         // A profile whose base URL is a `shipbook sandbox` (or another simulator): its output is marked
         // as sandbox output, never taken for real bookings. Text, as `shipbook config set` writes every value.
         sandbox: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+        // Where the ledger of bookings is kept: the file in the state directory, or a PostgreSQL server.
+        ledger: z
+          .string({ error: 'expected text' })
+          .refine((v) => ledgerSettingProblem(v) === undefined, { error: 'must be file or a postgresql:// URL (e.g. postgresql://user@host/db)' })
+          .optional(),
         // Address checks (src/address/): warnings become errors; phone numbers sent in E.164.
         'strict-addresses': z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
         'normalize-phones': z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),

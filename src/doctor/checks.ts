@@ -17,6 +17,7 @@ import type { ResolvedProfile } from '../config/profile.js';
 import { resolveProfile } from '../config/resolve.js';
 import { BUILTIN_PROFILE } from '../config/schema.js';
 import { ConfigStore, permissionWarnings } from '../config/store.js';
+import { checkLedger } from './ledger.js';
 import { ApiError, ShipbookError, type ErrorKind } from '../errors.js';
 import { stateDirectory } from '../dirs.js';
 
@@ -25,7 +26,7 @@ type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
 /** The result of one check. */
 export interface CheckResult {
-  /** Stable id for scripts (`node`, `config-file`, `profile`, `base-url`, `api-key`, `callback`, `sandbox-state`). */
+  /** Stable id for scripts (`node`, `config-file`, `profile`, `base-url`, `api-key`, `ledger`, `callback`, `sandbox-state`). */
   id: string;
   /** Short name for the table. */
   name: string;
@@ -379,6 +380,7 @@ export async function runChecks(deps: DoctorDeps): Promise<CheckResult[]> {
   results.push(result);
   if (profile) {
     results.push(...(await checkService(profile, deps)));
+    results.push(await checkLedger(profile));
   } else {
     results.push(
       { id: 'base-url', name: 'service answers', status: 'skip', detail: 'not checked: no profile' },

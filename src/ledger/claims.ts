@@ -48,4 +48,6 @@ export interface ClaimLedger {
   release(id: string): void;
   /** Reads what other runs recorded since the last read (for a run waiting on another's claim). */
   refresh(): void;
+  /** Whether the run holding `claim` still lives (on one machine its process; across machines its lease). */
+  lives(claim: RunClaim & { since: string }): boolean;
 }

@@ -54,7 +54,7 @@ export const DEFAULT_JOURNAL_PATTERN = '.shipbook/journal-<target>.ndjson';
  * How far a document got, as a rank: what a copy knows is taken into the ledger only when it is
  * further along than what the ledger knows.
  */
-function rank(s: EntryState | undefined): number {
+export function rank(s: EntryState | undefined): number {
   if (s === undefined) return -1;
   switch (s.stage) {
     case 'new':
@@ -73,7 +73,7 @@ function rank(s: EntryState | undefined): number {
 }
 
 /** Records that rebuild `s` when folded (src/ledger/fold.ts `applyRecord`). */
-function recordsOf(s: EntryState): Array<Omit<JournalRecord, 't'>> {
+export function recordsOf(s: EntryState): Array<Omit<JournalRecord, 't'>> {
   const base = { id: s.id, ...(s.file !== undefined ? { file: s.file } : {}), ...(s.line !== undefined ? { line: s.line } : {}) };
   const out: Array<Omit<JournalRecord, 't'>> = [];
   if (s.stage === 'unknown') {
@@ -170,7 +170,7 @@ export interface LedgerOptions {
  * Who writes a run's records, as `history` shows them: the command (`book`, `order accept` …) and
  * the profile; the operating-system user and the host are added by {@link Ledger.open}.
  */
-interface Actor {
+export interface Actor {
   op: string;
   profile: string;
   /** The payment type of the run's accepts once known (`credit` …), stamped on each `accept_sent` that names none. */
@@ -187,6 +187,23 @@ function osUser(): string {
 }
 
 /**
+ * What stamps a run's records with who made them (`op`, `user`, `host`, `profile`; claims name
+ * their run already and are left as they are), and each `accept_sent` that names no payment type
+ * with the run's: shared by every ledger implementation, so `history` reads the same fields from each.
+ */
+export function actorStamp(actor: Actor | undefined): (given: Omit<JournalRecord, 't'>) => Omit<JournalRecord, 't'> {
+  const stamp = actor === undefined ? undefined : { op: actor.op, user: osUser(), host: hostname(), profile: actor.profile };
+  return (given) => {
+    let record = stamp === undefined || given.event === 'claimed' || given.event === 'released' ? given : { ...given, ...stamp };
+    if (record.event === 'accept_sent' && record.payment === undefined) {
+      const payment = actor?.payment?.();
+      if (payment !== undefined) record = { ...record, payment };
+    }
+    return record;
+  };
+}
+
+/**
  * The ledger of one target, opened for a run, with the run's journal copy when it keeps one; the
  * arbiter of every run on the machine through its claims ({@link ClaimLedger}).
  */
@@ -200,10 +217,8 @@ export class Ledger implements LedgerStore {
   /** A round of claims is scheduled or under way. */
   private claiming = false;
 
-  /** The payment type of the run's accepts (see {@link Actor.payment}). */
-  private readonly payment: (() => string | undefined) | undefined;
-  /** The fields stamped on every record of this run (op, user, host, profile), when it names an actor. */
-  private readonly stamp: Pick<JournalRecord, 'op' | 'user' | 'host' | 'profile'> | undefined;
+  /** Stamps each record with who made it (see {@link actorStamp}). */
+  private readonly stamp: (given: Omit<JournalRecord, 't'>) => Omit<JournalRecord, 't'>;
 
   private constructor(
     private readonly ledger: Journal,
@@ -212,8 +227,7 @@ export class Ledger implements LedgerStore {
     command: string,
     actor?: Actor,
   ) {
-    this.stamp = actor === undefined ? undefined : { op: actor.op, user: osUser(), host: hostname(), profile: actor.profile };
-    this.payment = actor?.payment;
+    this.stamp = actorStamp(actor);
     this.run = { ...thisProcess(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex'), command };
     this.claimLock = new ShortLock(`${ledger.path}.claims.lock`, command);
   }
@@ -276,6 +290,10 @@ export class Ledger implements LedgerStore {
 
   refresh(): void {
     this.ledger.refresh();
+  }
+
+  lives(claim: RunClaim & { since: string }): boolean {
+    return claimLives(claim);
   }
 
   /**
@@ -368,12 +386,7 @@ export class Ledger implements LedgerStore {
    * @throws as {@link Journal.append}: JournalWriteError (exit 10), JournalLockLostError (exit 11)
    */
   append(given: Omit<JournalRecord, 't'>): EntryState {
-    // Claims name their run already; every other record says who made it.
-    let record = this.stamp === undefined || given.event === 'claimed' || given.event === 'released' ? given : { ...given, ...this.stamp };
-    if (record.event === 'accept_sent' && record.payment === undefined) {
-      const payment = this.payment?.();
-      if (payment !== undefined) record = { ...record, payment };
-    }
+    const record = this.stamp(given);
     const prepared = prepareRecord(record);
     this.copy?.appendPrepared(prepared, record);
     return this.ledger.appendPrepared(prepared, record);

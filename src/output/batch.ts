@@ -68,11 +68,16 @@ function reason(r: BatchResult): string {
   return `${where}${first.path ? `${first.path}: ` : ''}${first.message}${more}`;
 }
 
+/** For an order booked by another run: `by <host> (pid N)`, the station that booked it; else empty. */
+function bookedBy(r: BatchResult): string {
+  return r.booked_by === undefined ? '' : `by ${r.booked_by.host} (pid ${r.booked_by.pid})`;
+}
+
 /** The plain line of a finished order on stderr: `✔ booked         orders/a.yaml:1  ORD-…`. */
 function plainLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
   const mark = markOf(io, r);
   const what = r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : '');
-  const why = reason(r);
+  const why = reason(r) || bookedBy(r);
   return `${mark} ${WORDS[r.status].padEnd(14)} ${printable(`${r.file}:${r.line}${what ? `  ${what}` : ''}${why ? `  ${why}` : ''}`)}\n`;
 }
 
@@ -87,7 +92,7 @@ function terminalLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
     r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : ''),
     (r.tracking_numbers ?? []).join(','),
     r.total !== undefined && r.total !== '' ? `${r.total} AUD` : '',
-    reason(r),
+    reason(r) || bookedBy(r),
   ].filter((p) => p !== '');
   return `${mark} ${WORDS[r.status].padEnd(14)} ${printable(parts.join('  '))}\n`;
 }

@@ -14,7 +14,8 @@ import { checkBatch, emptySummary, planBatch, runBatch, type BatchCheck, type Ba
 import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
 import { journalTarget } from '../../ledger/read.js';
 import { LEGACY_JOURNAL } from '../../ledger/records.js';
-import { defaultJournalPath, peekLedger } from '../../ledger/ledger.js';
+import { defaultJournalPath } from '../../ledger/ledger.js';
+import { peekAnyLedger } from '../../ledger/open.js';
 import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
@@ -362,7 +363,7 @@ async function dryRunBatch(
   const { io } = ctx;
   const target = await ctx.targetId();
   const journalPath = resolve(o.journal ?? defaultJournalPath(target));
-  const get = peekLedger({ stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: false } });
+  const get = await peekAnyLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: false } });
   const format = ctx.output.format;
   const inputs: BatchResult[] = [];
   const counts: Record<string, number> = {};

@@ -12,7 +12,8 @@ import type { RunClaim } from '../../ledger/records.js';
 import { openLedgerFor } from '../common/record.js';
 import { claimDocument } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
-import { DEFAULT_JOURNAL_PATTERN, peekLedger } from '../../ledger/ledger.js';
+import { DEFAULT_JOURNAL_PATTERN } from '../../ledger/ledger.js';
+import { peekAnyLedger } from '../../ledger/open.js';
 import { plannedWords, resolveCommand } from '../../output/ledger.js';
 import { plannedAction } from '../../batch/runner.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
@@ -114,7 +115,7 @@ async function runBook(
     // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
     // What the ledger says decides what a real run would do with this document (the engine's table).
-    const get = peekLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
+    const get = await peekAnyLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
     const known = get(identityOf({ get }, identityData).id);
     const plan = plannedAction(resumeFrom(known, { maxTotalCents: input?.maxTotalCents }));
     if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);

@@ -37,6 +37,7 @@ interface OpenFor {
 export async function openLedgerFor(ctx: Context, o: OpenFor): Promise<LedgerStore> {
   const profile = await ctx.profile();
   const ledger = await openLedger({
+    setting: profile.ledger,
     stateDir: ctx.stateDir(),
     target: await ctx.targetId(),
     command: o.command,

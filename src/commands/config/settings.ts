@@ -86,7 +86,7 @@ async function runConfigSet(key: string, value: string, ctx: Context): Promise<v
     d.profiles[name] = next;
   }, warnOn(ctx));
   ctx.io.err(
-    `${paint(ctx.io, 'green', '✔')} ${existed ? '' : `created profile "${name}"; `}${key} of profile "${name}" is now ${JSON.stringify(normalised)}\n`,
+    `${paint(ctx.io, 'green', '✔')} ${existed ? '' : `created profile "${name}"; `}${key} of profile "${name}" is now ${JSON.stringify(setting.show?.(normalised) ?? normalised)}\n`,
   );
 }
 
@@ -132,7 +132,7 @@ function allStoredRows(data: ConfigData): string[][] {
     for (const setting of SETTING_KEYS) {
       if (setting.scope !== 'profile') continue;
       const value = getStored(profile, setting.key);
-      if (value !== undefined) rows.push([name, setting.key, setting.secret ? maskSecret(value) : value]);
+      if (value !== undefined) rows.push([name, setting.key, setting.secret ? maskSecret(value) : (setting.show?.(value) ?? value)]);
     }
     const senders = Object.keys(profile.senders ?? {});
     if (senders.length > 0) rows.push([name, 'senders', senders.sort().join(', ')]);

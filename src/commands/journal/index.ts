@@ -21,7 +21,7 @@ import { ledgerPath } from '../../ledger/ledger.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { renderTable } from '../../output/table.js';
-import { openLedger } from '../../ledger/open.js';
+import { isSharedLedger, openLedger } from '../../ledger/open.js';
 import type { LedgerStore } from '../../ledger/store.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */
@@ -120,7 +120,17 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
   let states: EntryState[];
   let where: string;
   try {
-    if (o.journal === undefined) {
+    if (o.journal === undefined && isSharedLedger((await ctx.profile()).ledger)) {
+      const ledger = await openLedger({
+        setting: (await ctx.profile()).ledger,
+        stateDir: ctx.stateDir(),
+        target: await ctx.targetId(),
+        command: shellCommand('journal', 'show'),
+      });
+      where = ledger.location;
+      states = ledger.entries();
+      await ledger.close();
+    } else if (o.journal === undefined) {
       const target = await ctx.targetId();
       where = ledgerPath(ctx.stateDir(), target);
       states = [...readJournal(where).values()];
@@ -188,6 +198,7 @@ async function runJournalResolve(
   let ledger: LedgerStore;
   try {
     ledger = await openLedger({
+      setting: (await ctx.profile()).ledger,
       stateDir: ctx.stateDir(),
       target,
       ...(o.journal !== undefined ? { copy: { path: o.journal, lock: true } } : {}),

@@ -1,0 +1,57 @@
+/**
+ * The doctor's check of the ledger setting: the file ledger needs nothing; a shared ledger on
+ * PostgreSQL is reached, its schema version compared with this shipbook's, and the clock skew
+ * between the server and this machine measured.
+ */
+import type { ResolvedProfile } from '../config/profile.js';
+import type { ErrorKind } from '../errors.js';
+
+/** One row of the doctor's table (src/doctor/checks.ts `CheckResult`, of which it is one). */
+interface LedgerCheck {
+  id: string;
+  name: string;
+  status: 'ok' | 'warn' | 'fail';
+  detail: string;
+  fix?: string;
+  kind?: ErrorKind;
+}
+
+/** Clock skew beyond which the check warns, ms: record times from stations this far apart mislead history. */
+const SKEW_WARN_MS = 5000;
+
+/** Checks the ledger of `profile` (see the module comment). Never throws: a failure is a `fail` row. */
+export async function checkLedger(profile: Pick<ResolvedProfile, 'ledger'>): Promise<LedgerCheck> {
+  const id = 'ledger';
+  const name = 'ledger';
+  if (profile.ledger === undefined || profile.ledger === 'file') return { id, name, status: 'ok', detail: 'file in the state directory (this machine only)' };
+  const { shownUrl, describeDbError } = await import('../ledger/pg/connect.js');
+  const { probeLedger } = await import('../ledger/pg/probe.js');
+  const where = shownUrl(profile.ledger);
+  try {
+    const p = await probeLedger(profile.ledger);
+    const skew = `clock ${p.skewMs >= 0 ? '+' : ''}${(p.skewMs / 1000).toFixed(2)} s from this machine`;
+    const schema = p.schema === 0 ? 'no tables yet (the first run creates them)' : `schema version ${p.schema}`;
+    const detail = `${where}: PostgreSQL ${p.serverVersion}, ${schema}, ${skew}`;
+    if (p.schema > p.known)
+      return {
+        id,
+        name,
+        status: 'fail',
+        detail: `${detail}; newer than this shipbook's (${p.known})`,
+        fix: 'Update shipbook on this machine to the version the other stations run.',
+        kind: 'auth',
+      };
+    if (Math.abs(p.skewMs) > SKEW_WARN_MS)
+      return { id, name, status: 'warn', detail, fix: "Synchronise this machine's clock (NTP): the times of its records are this machine's." };
+    return { id, name, status: 'ok', detail };
+  } catch (err) {
+    return {
+      id,
+      name,
+      status: 'fail',
+      detail: `${where}: ${describeDbError(err)}`,
+      fix: 'Check that the database server runs and this machine may connect (host, port, user, password or ~/.pgpass, sslmode in the URL).',
+      kind: 'storage',
+    };
+  }
+}
