@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerPath } from '../../src/ledger/ledger.js';
 import { openLedger } from '../../src/ledger/open.js';
+import { queryLedger } from '../../src/ledger/query.js';
 import { targetLockKey } from '../../src/ledger/pg/ledger.js';
 import { pushFileLedger } from '../../src/ledger/pg/push.js';
 import type { JournalRecord } from '../../src/ledger/records.js';
@@ -38,10 +39,11 @@ async function query(ledger: LedgerStore, filter?: RecordFilter): Promise<string
 describe.skipIf(POSTGRES_MISSING !== undefined)(`queries of the shared ledger${POSTGRES_MISSING ? ` (skipped: ${POSTGRES_MISSING})` : ''}`, () => {
   let pg: TestPostgres;
   let ledger: LedgerStore;
+  let state: string;
 
   beforeAll(async () => {
     pg = startPostgres(46_013);
-    const state = mkdtempSync(join(tmpdir(), 'shipbook-pg-queries-'));
+    state = mkdtempSync(join(tmpdir(), 'shipbook-pg-queries-'));
     const path = ledgerPath(state, TARGET);
     mkdirSync(dirname(path), { recursive: true });
     const lines = [{ t: '2026-03-01T00:00:00.000Z', id: '#target', event: 'target', target: TARGET }, ...HISTORY];
@@ -77,6 +79,24 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`queries of the shared ledger${P
     expect(await query(ledger, { day: '2026-03-03' })).toEqual(onDay);
     expect(await query(ledger, { day: '2026-03-03', id: 'a-1' })).toEqual(onDay.filter((r) => r.startsWith('a-1')));
     await expect(query(ledger, { day: 'yesterday' })).rejects.toThrow(RangeError);
+  });
+
+  it('history and the hand-over sheet read the shared ledger when the setting names it: the same records as the file it was pushed from', async () => {
+    const shared = await queryLedger({ setting: pg.url, stateDir: state, target: TARGET });
+    const file = await queryLedger({ setting: 'file', stateDir: state, target: TARGET });
+    try {
+      expect(shared.location).toBe(pg.url);
+      for (const filter of [{}, { orderId: 'ORD-A' }, { day: '2026-03-03' }, { since: new Date('2026-03-02T09:00:01.000Z') }] as RecordFilter[]) {
+        const a: string[] = [];
+        for await (const r of shared.records(filter)) a.push(`${r.id} ${r.event} ${r.t}`);
+        const b: string[] = [];
+        for await (const r of file.records(filter)) b.push(`${r.id} ${r.event} ${r.t}`);
+        expect(a).toEqual(b);
+      }
+    } finally {
+      await shared.close();
+      await file.close();
+    }
   });
 
   it('sees what this run appended once it is committed', async () => {

@@ -75,7 +75,8 @@ async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
   const date = flags.date ?? localDay(ctx.now());
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
     throw new UsageError(`--date "${date}" is not a date`, { suggestion: 'For example --date 2026-11-26 (YYYY-MM-DD)' });
-  const ledger = queryLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
+  const ledger = await queryLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
+  ctx.defer(() => ledger.close());
   const orders = await sheetOrders(ledger.records());
   // Only the codes of the day's shipments are asked about.
   const day = new Set<string>();

@@ -59,7 +59,8 @@ async function runHistory(flags: HistoryFlags, ctx: Context): Promise<void> {
     ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
     ...(flags.status !== undefined ? { status: flags.status } : {}),
   };
-  const ledger = queryLedger({ stateDir: ctx.stateDir(), target: await ctx.targetId() });
+  const ledger = await queryLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
+  ctx.defer(() => ledger.close());
   // An order's records are picked by the store; the other filters apply to the rows.
   const records = ledger.records(flags.order !== undefined ? { orderId: flags.order } : {});
   // A table is drawn once its widths are known; tab-separated lines are written a few thousand at

@@ -247,6 +247,30 @@ export class PgLedger implements LedgerStore {
     };
   }
 
+  /**
+   * The ledger at `o.url` opened for questions only (`history`, `handover`): its records of
+   * `o.target`, streamed page by page, without reading every document, taking a lease or creating
+   * tables. `close()` ends the connection.
+   * @throws LedgerUnreachableError (exit 10) when the database cannot be reached
+   */
+  static async query(o: { url: string; target: string }): Promise<Pick<LedgerStore, 'records' | 'location'> & { close(): Promise<void> }> {
+    const pool = await openPool(o.url, () => undefined, 1);
+    const ledger = new PgLedger(pool, o.url, undefined, o.target, 'query');
+    let empty: boolean;
+    try {
+      empty = (await schemaVersion(pool)) === 0;
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw err instanceof LedgerUnreachableError ? err : new LedgerUnreachableError(o.url, err);
+    }
+    return {
+      location: ledger.location,
+      // A database where shipbook never wrote has no tables yet: nothing recorded.
+      records: (filter) => (empty ? (async function* () {})() : ledger.records(filter)),
+      close: () => pool.end().catch(() => undefined),
+    };
+  }
+
   /** Reads what others wrote since the last read, and which runs live. */
   private async read(db: Pick<PoolClient, 'query'>): Promise<void> {
     this.stats.roundTrips++;
