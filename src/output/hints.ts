@@ -50,7 +50,7 @@ export function progressHint(p: BookingProgress, stepOutcomeUnknown = false): st
     if (p.shipmentCount !== undefined && n < p.shipmentCount) {
       return (
         `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} (${n} of ${p.shipmentCount}) ${were} created and ${n === 1 ? 'is' : 'are'} not combined yet (shipments[${n}] failed). ` +
-        `Create the rest with "shipbook shipment create <file>", then combine them all: ${combineHint(ids, file, withMain, true)}`
+        `Create the rest with "${shellCommand('shipment', 'create')} <file>", then combine them all: ${combineHint(ids, file, withMain, true)}`
       );
     }
     return `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} ${were} created but not combined. After fixing the problem, combine them with: ${combineHint(ids, file, withMain)}`;
