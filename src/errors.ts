@@ -8,7 +8,6 @@
  * `suggestion`: the next thing the user can do.
  */
 
-
 /**
  * Exit codes, documented in docs/exit-codes.md. Only {@link exitCodeOf} picks one, and only
  * `src/main.ts` exits.

@@ -57,7 +57,7 @@ export function howToFindOut(endpoint: Endpoint, path: string): Hint {
   switch (endpoint.name) {
     case 'createOrder':
       return [
-        "Do not create it again yet: look for it in the service's list of orders (or ask its operator); once you have its id, \"",
+        'Do not create it again yet: look for it in the service\'s list of orders (or ask its operator); once you have its id, "',
         cmd('order', 'get', placeholder('order-id')),
         '" shows its state.',
       ];

@@ -107,7 +107,11 @@ function isBadAnswer(err: unknown): err is ShipbookError {
 function resultUnreadableError(orderId: string, lastState: string, cause: ShipbookError, paths?: OrderPaths): ResultUnreadableError {
   const pathHint: Hint =
     cause instanceof ApiError && cause.status === 404
-      ? [' If the service reads orders at another path, set it with "', cmd('config', 'set', 'paths.fetch-order', paths?.fetchOrder ?? 'orders/{order_id}/'), '".']
+      ? [
+          ' If the service reads orders at another path, set it with "',
+          cmd('config', 'set', 'paths.fetch-order', paths?.fetchOrder ?? 'orders/{order_id}/'),
+          '".',
+        ]
       : [];
   return new ResultUnreadableError(orderId, lastState, cause, {
     suggestion: [

@@ -115,7 +115,9 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
         suggestion: [
           `Profiles: ${profileNames(input.config).join(', ')}. Create it with: `,
           { argv: ['auth', 'login'], profile: name },
-          ...(choice.source === 'config default-profile' ? [', or choose another default: ', cmd('config', 'set', 'default-profile', placeholder('name'))] : []),
+          ...(choice.source === 'config default-profile'
+            ? [', or choose another default: ', cmd('config', 'set', 'default-profile', placeholder('name'))]
+            : []),
         ],
       });
     }

@@ -132,7 +132,15 @@ export function bind(file: string, header: string[], delimiter: CsvDelimiter, ma
   const byName = new Map(bound.map((b) => [b.column.name, b]));
   const orderRef = byName.get('order_ref');
   if (!orderRef && !mapping) {
-    issues.push(issueAt(file, 1, undefined, '', `no order_ref column: consecutive rows with the same order_ref form one order (see "${shellCommand('csv', 'template')}")`));
+    issues.push(
+      issueAt(
+        file,
+        1,
+        undefined,
+        '',
+        `no order_ref column: consecutive rows with the same order_ref form one order (see "${shellCommand('csv', 'template')}")`,
+      ),
+    );
   }
   if (issues.length > 0 || !orderRef) return { issues };
   return {

@@ -154,6 +154,8 @@ export async function* csvGroups(source: CsvSource, options: CsvReadOptions): As
     yield {
       kind: 'issues',
       line: 1,
-      issues: [{ file, line: 1, path: '', message: `is empty: the first row must be the header (see "${shellCommand('csv', 'template')}")`, severity: 'error' }],
+      issues: [
+        { file, line: 1, path: '', message: `is empty: the first row must be the header (see "${shellCommand('csv', 'template')}")`, severity: 'error' },
+      ],
     };
 }
