@@ -21,7 +21,6 @@ import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
 import { stateDirectory } from './dirs.js';
 import { describeTarget, targetId, type Target } from './config/target.js';
-import { shellCommand } from './shell.js';
 
 /** Global flags, as parsed by the root command. */
 export interface GlobalOptions {
@@ -305,7 +304,6 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           // --dry-run: every call is validated and recorded, and nothing is sent (DryRunHalt).
           ...(globals.dryRun ? { dryRun: (planned: PlannedRequest) => void ctx.planned.push(planned) } : {}),
           onAnswer: (answer) => noticeAnswer(answer),
-          missingKeySuggestion: `Log in with: ${shellCommand('auth', 'login')}, or set SHIPBOOK_API_KEY (in CI, from a secret).`,
         });
         cleanups.push(() => client.close());
         return client;

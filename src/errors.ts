@@ -8,8 +8,6 @@
  * `suggestion`: the next thing the user can do.
  */
 
-import { shellCommand } from './shell.js';
-
 /**
  * Exit codes, documented in docs/exit-codes.md. Only {@link exitCodeOf} picks one, and only
  * `src/main.ts` exits.
@@ -147,10 +145,38 @@ export function kindOfExitCode(code: number): ErrorKind {
   return ERROR_KINDS.find((k) => exitCodeOf(k) === code) ?? 'internal';
 }
 
+/**
+ * A command a hint names, as data: the arguments after `shipbook`, with `<placeholder>`s the user
+ * replaces (written as they are, never quoted). src/output/hints.ts words it through shellCommand,
+ * with the run's `--profile` unless `profile` names the profile the command is for.
+ */
+export interface NextCommand {
+  readonly argv: readonly (string | { readonly placeholder: string })[];
+  /** The profile this command is for, over the run's `--profile` (a hint that creates a profile). */
+  readonly profile?: string;
+}
+
+/**
+ * What the user can do next, as data: prose and the commands it names, in order, e.g.
+ * `['Log in with: ', cmd('auth', 'login'), ', or set SHIPBOOK_API_KEY.']`. Only src/output/ turns
+ * it into text (hintText in src/output/hints.ts); a flow never writes a `shipbook …` command.
+ */
+export type Hint = readonly (string | NextCommand)[];
+
+/** The command `shipbook <argv…>` of a {@link Hint}: `cmd('order', 'get', id)`; a placeholder is given with {@link placeholder}. */
+export function cmd(...argv: (string | { readonly placeholder: string })[]): NextCommand {
+  return { argv };
+}
+
+/** A placeholder argument of a {@link NextCommand}: `placeholder('file')` is printed `<file>`. */
+export function placeholder(name: string): { readonly placeholder: string } {
+  return { placeholder: name };
+}
+
 /** Options shared by every shipbook error. */
 interface ShipbookErrorOptions {
-  /** What the user can do next, shown under the message. */
-  suggestion?: string;
+  /** What the user can do next, shown under the message: prose, or a {@link Hint} naming commands. */
+  suggestion?: string | Hint;
   /** The underlying error, shown only with `--debug`. */
   cause?: unknown;
   /**
@@ -164,7 +190,8 @@ interface ShipbookErrorOptions {
 export class ShipbookError extends Error {
   readonly code: string;
   readonly kind: ErrorKind;
-  readonly suggestion?: string;
+  /** What the user can do next, as data (src/output/hints.ts words it). */
+  readonly suggestion?: Hint;
   readonly reported: boolean;
 
   constructor(code: string, message: string, kind: ErrorKind, options: ShipbookErrorOptions = {}) {
@@ -172,7 +199,7 @@ export class ShipbookError extends Error {
     this.name = new.target.name;
     this.code = code;
     this.kind = kind;
-    this.suggestion = options.suggestion;
+    this.suggestion = typeof options.suggestion === 'string' ? [options.suggestion] : options.suggestion;
     this.reported = options.reported === true;
   }
 
@@ -245,14 +272,14 @@ export class ApiError extends ShipbookError {
     fieldErrors?: ApiFieldError[];
     method: string;
     url: string;
-    suggestion?: string;
+    suggestion?: string | Hint;
     /** A 429/503's `Retry-After`, in ms, when the service sent one. */
     retryAfterMs?: number;
   }) {
     const auth = args.status === 401 || args.status === 403 || args.envelopeCode === 401 || args.envelopeCode === 403;
     // 507: the service cannot store anything (its disk is full); a batch stops on it.
     super(auth ? 'unauthorized' : args.status === 507 ? 'insufficient_storage' : 'api_error', args.message, auth ? 'auth' : 'api', {
-      suggestion: args.suggestion ?? (auth ? `Check the API key: run "${shellCommand('auth', 'status')}", or set SHIPBOOK_API_KEY.` : undefined),
+      suggestion: args.suggestion ?? (auth ? ['Check the API key: run "', cmd('auth', 'status'), '", or set SHIPBOOK_API_KEY.'] : undefined),
     });
     this.status = args.status;
     this.envelopeCode = args.envelopeCode;

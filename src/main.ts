@@ -29,7 +29,7 @@ import { outputColor, OUTPUT_FORMATS, resolveOutput } from './output/format.js';
 import { prepareOutput } from './output/setup.js';
 import { createWriter, type OutputWriter } from './output/writer.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP } from './booking/progress.js';
-import { stoppedSuggestion } from './output/hints.js';
+import { hintText, stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
 import { hintShellFor, setHintProfile, setHintShell } from './shell.js';
 import { setAddressSettings } from './address/settings.js';
@@ -131,7 +131,7 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
     const suggestion =
       err instanceof BookingStoppedError
         ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown, detail.message === STOPPED_BEFORE_NEXT_STEP)
-        : err.suggestion;
+        : hintText(err.suggestion);
     // Interrupted by SIGTERM: the exit code is the process's (143), in every output.
     exitCode = exitCodeOf(ctx.signal?.reason === 'SIGTERM' && err.kind === 'interrupted' ? 'terminated' : err.kind);
     // A service's message (or a file's content quoted in one) may carry control characters: shown, not obeyed.
@@ -221,7 +221,7 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
 function reportStopped(err: StoppedByChoice, ctx: Context): number {
   const { io } = ctx;
   io.err(`${paint(io, 'cyan', 'stopped:')} ${printable(err.message, 'lines')}\n`);
-  if (err.suggestion !== undefined) io.err(`${paint(io, 'cyan', 'hint:')} ${printable(err.suggestion, 'lines')}\n`);
+  if (err.suggestion !== undefined) io.err(`${paint(io, 'cyan', 'hint:')} ${printable(hintText(err.suggestion), 'lines')}\n`);
   ctx.output.write({ stopped: { message: err.message, draft: err.draft ?? null } }, () => {});
   return exitCodeOf('ok');
 }

@@ -3,6 +3,7 @@
  * batch report carries those errors) and by output/, which prints them. Plain text, no terminal:
  * every command in them is quoted for a POSIX shell (src/shell.ts), so it can be pasted as printed.
  */
+import { cmd, type Hint } from './errors.js';
 import { shellCommand } from './shell.js';
 
 /**
@@ -14,7 +15,7 @@ export function stillRunningNote(orderId: string): string {
   return `order ${orderId} is accepted and the booking is still running; run "${shellCommand('order', 'get', orderId)}" to see it later`;
 }
 
-/** How to look at an order: `See the order with: shipbook order get ORD-…`. */
-export function seeOrderHint(orderId: string): string {
-  return `See the order with: ${shellCommand('order', 'get', orderId)}`;
+/** How to look at an order, as data: `See the order with: shipbook order get ORD-…`. */
+export function seeOrderHint(orderId: string): Hint {
+  return ['See the order with: ', cmd('order', 'get', orderId)];
 }

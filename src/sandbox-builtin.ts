@@ -6,7 +6,7 @@
  * `~/.local/state/shipbook`). A callback URL of the user's own is called only while a shipbook
  * command runs; `shipbook sandbox` is the long-running service.
  */
-import { ConfigError } from './errors.js';
+import { ConfigError, cmd } from './errors.js';
 import { SANDBOX_API_KEY, startSandbox, StoreCorruptError, type Sandbox } from './sandbox/index.js';
 import { FILE_SYSTEM_REFUSALS, stateDirectory } from './dirs.js';
 import { asStorageError } from './storage.js';
@@ -46,7 +46,11 @@ export async function startBuiltinSandbox(
 export function builtinStateError(err: unknown): unknown {
   if (err instanceof StoreCorruptError) {
     return new ConfigError(err.message, {
-      suggestion: 'Start the built-in sandbox again from nothing with "shipbook sandbox reset" (its orders are lost; the file is left as it is until then).',
+      suggestion: [
+        'Start the built-in sandbox again from nothing with "',
+        cmd('sandbox', 'reset'),
+        '" (its orders are lost; the file is left as it is until then).',
+      ],
       cause: err,
     });
   }

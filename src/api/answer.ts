@@ -79,7 +79,7 @@ export function readAnswer(p: PreparedRequest, answer: RawAnswer, secrets: Reado
     const first = schemaProblems(parsed.error, ['result']).slice(0, 3);
     const outcome = outcomeOf(p, true);
     throw new ProtocolError(`the service's answer has an unexpected shape: ${first.map((q) => `${q.path} ${q.message}`).join('; ')} (${method} ${url})`, {
-      suggestion: outcome.changed === 'unknown' ? `${capitalise(outcome.note)}. ${outcome.suggestion}` : undefined,
+      suggestion: outcome.changed === 'unknown' ? [`${capitalise(outcome.note)}. `, ...outcome.suggestion] : undefined,
       fate: fateOf(p, true),
     });
   }

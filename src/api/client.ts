@@ -122,8 +122,6 @@ interface ApiClientOptions extends AuthSettings {
    * and whether it carries the announcement of a `shipbook sandbox` server (`shipbook-sandbox`).
    */
   onAnswer?: (answer: AnswerNotice) => void;
-  /** The hint of the refusal of an operation that requires authorization when there is no key (see `authorization.ts`). */
-  missingKeySuggestion?: string;
   /**
    * Requests per second at most (`--rate`, the profile's `rate`), from the first request; default:
    * as fast as the service accepts. Read when the client creates its pacer.
@@ -280,7 +278,7 @@ export class ApiClient {
    */
   async call<N extends EndpointName>(name: N, args: CallArgs<N> = {}, options: CallOptions = {}): Promise<ResultOf<N>> {
     const prepared = prepareRequest(this.#options, this.baseUrl, name, args);
-    if (!this.#options.apiKey && AUTHORIZATION_REQUIRED.has(name)) throw missingKeyError(prepared.endpoint, this.#options.missingKeySuggestion);
+    if (!this.#options.apiKey && AUTHORIZATION_REQUIRED.has(name)) throw missingKeyError(prepared.endpoint);
     if (this.#options.dryRun) {
       const planned = plannedRecord(this.#options, prepared);
       this.#options.dryRun(planned);

@@ -8,8 +8,18 @@
  * The typed errors of the client's failures are worded here from that decision: the request
  * interrupted, late, lost, or answered with more than the client reads.
  */
-import { AnswerLostError, AnswerTooLargeError, ApiError, NetworkError, RequestInterruptedError, TimeoutError, type RequestFate } from '../errors.js';
-import { shellCommand } from '../shell.js';
+import {
+  AnswerLostError,
+  AnswerTooLargeError,
+  ApiError,
+  NetworkError,
+  RequestInterruptedError,
+  TimeoutError,
+  cmd,
+  placeholder,
+  type Hint,
+  type RequestFate,
+} from '../errors.js';
 import type { Endpoint, RetryPolicy } from './endpoints.js';
 
 /** HTTP 507: the service cannot store what the request needs (its disk is full). */
@@ -41,17 +51,21 @@ export function mayRetry(err: unknown, endpoint: Endpoint, policy: RetryPolicy):
 }
 
 /** How to find out what became of a mutating call whose answer is unknown. Never "try again". */
-export function howToFindOut(endpoint: Endpoint, path: string): string {
+export function howToFindOut(endpoint: Endpoint, path: string): Hint {
   const orderId = /^orders\/([^/]+)\//.exec(path.replace(/^\//, ''))?.[1];
   const id = orderId ? decodeURIComponent(orderId) : undefined;
   switch (endpoint.name) {
     case 'createOrder':
-      return `Do not create it again yet: look for it in the service's list of orders (or ask its operator); once you have its id, "${shellCommand('order', 'get')} <order-id>" shows its state.`;
+      return [
+        'Do not create it again yet: look for it in the service\'s list of orders (or ask its operator); once you have its id, "',
+        cmd('order', 'get', placeholder('order-id')),
+        '" shows its state.',
+      ];
     case 'createShipment':
     case 'combineShipments':
-      return "Do not send it again yet: look for it in the service's list of shipments and orders (or ask its operator) first.";
+      return ["Do not send it again yet: look for it in the service's list of shipments and orders (or ask its operator) first."];
     default:
-      return id ? `Find out with: ${shellCommand('order', 'get', id)}` : 'Check its state at the service before sending it again.';
+      return id ? ['Find out with: ', cmd('order', 'get', id)] : ['Check its state at the service before sending it again.'];
   }
 }
 
@@ -69,7 +83,7 @@ export interface FailedCall {
  * a request that provably never left), or, for a mutating call that was sent, perhaps its effect
  * (`note`, e.g. "the order may have been created") with how to find out (`suggestion`).
  */
-type Outcome = { changed: false } | { changed: 'unknown'; note: string; suggestion: string };
+type Outcome = { changed: false } | { changed: 'unknown'; note: string; suggestion: Hint };
 
 /** The one decision between safe and mutating: see {@link Outcome}. */
 export function outcomeOf(call: FailedCall, sent: boolean): Outcome {
@@ -153,7 +167,7 @@ const NOT_SENT_CODES = new Set([
 ]);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|ERR_OSSL)/;
 const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'];
-const CHECK_BASE_URL = 'Check the base URL ("shipbook config get base-url" or SHIPBOOK_BASE_URL) and your network.';
+const CHECK_BASE_URL: Hint = ['Check the base URL ("', cmd('config', 'get', 'base-url'), '" or SHIPBOOK_BASE_URL) and your network.'];
 
 /**
  * The error of a transport failure `err` (undici's, or the socket's): a connect timeout or a code

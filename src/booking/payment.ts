@@ -5,7 +5,7 @@
  * `--payment-file`, in the accept request's wire form (`request` wrapper optional).
  */
 import type { Readable } from 'node:stream';
-import { UsageError, ValidationError, type InputIssue } from '../errors.js';
+import { UsageError, ValidationError, cmd, type InputIssue } from '../errors.js';
 import { loadDocument } from '../input/load.js';
 import type { LoadedDocument } from '../input/loaded.js';
 import { schemaProblems } from '../schema/issues.js';
@@ -93,7 +93,7 @@ export async function buildAcceptRequest(
     const card = flags.card ?? (fromFile?.type === 'stored_card' ? fromFile.credit_card : undefined) ?? (flags.payment ? undefined : defaults.storedCard);
     if (card === undefined) {
       throw new UsageError('--payment stored_card needs --card <stored-card-id>', {
-        suggestion: 'List the stored cards and their ids with: shipbook card list',
+        suggestion: ['List the stored cards and their ids with: ', cmd('card', 'list')],
       });
     }
     order.payment = { type, credit_card: card };

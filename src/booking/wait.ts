@@ -11,11 +11,10 @@
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { isTransientFailure } from '../api/outcome.js';
-import { ApiError, BookingFailedError, ProtocolError, ResultUnreadableError, ShipbookError, WaitTimeoutError } from '../errors.js';
+import { ApiError, BookingFailedError, ProtocolError, ResultUnreadableError, ShipbookError, WaitTimeoutError, cmd, type Hint } from '../errors.js';
 import type { OrderResponse } from '../schema/order.js';
 import { orderStatusWord } from '../schema/status.js';
 import { stillRunningNote } from '../next-steps.js';
-import { shellCommand } from '../shell.js';
 
 export { realSleep, type Sleep } from '../sleep.js';
 import { realSleep, type Sleep } from '../sleep.js';
@@ -52,7 +51,7 @@ export function bookingEndedError(order: OrderResponse, detail?: string): Bookin
   return new BookingFailedError(
     order.id,
     `booking of order ${order.id} ${word === 'failed' ? 'failed' : `ended ${word}`}: ${detail ?? 'no reason given'} (order status ${order.status ?? '?'})`,
-    { suggestion: `See the order with "${shellCommand('order', 'get', order.id)}".` },
+    { suggestion: ['See the order with "', cmd('order', 'get', order.id), '".'] },
   );
 }
 
@@ -106,12 +105,21 @@ function isBadAnswer(err: unknown): err is ShipbookError {
  * says the booking may still be running and how to look.
  */
 function resultUnreadableError(orderId: string, lastState: string, cause: ShipbookError, paths?: OrderPaths): ResultUnreadableError {
-  const pathHint =
+  const pathHint: Hint =
     cause instanceof ApiError && cause.status === 404
-      ? ` If the service reads orders at another path, set it with "${shellCommand('config', 'set', 'paths.fetch-order', paths?.fetchOrder ?? 'orders/{order_id}/')}".`
-      : '';
+      ? [
+          ' If the service reads orders at another path, set it with "',
+          cmd('config', 'set', 'paths.fetch-order', paths?.fetchOrder ?? 'orders/{order_id}/'),
+          '".',
+        ]
+      : [];
   return new ResultUnreadableError(orderId, lastState, cause, {
-    suggestion: `The order is ${lastState === 'pending' ? 'pending' : `${lastState}; its booking may still be running`}: do not book it again. Run "${shellCommand('order', 'get', orderId)}" to see it later.${pathHint}`,
+    suggestion: [
+      `The order is ${lastState === 'pending' ? 'pending' : `${lastState}; its booking may still be running`}: do not book it again. Run "`,
+      cmd('order', 'get', orderId),
+      '" to see it later.',
+      ...pathHint,
+    ],
   });
 }
 

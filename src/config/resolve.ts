@@ -10,7 +10,7 @@
 import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
 import { normaliseBaseUrl } from '../api/base-url.js';
 import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, cmd, placeholder } from '../errors.js';
 import { unsetVariablesCommand } from '../shell.js';
 import { builtinSandboxProfile, type ResolvedProfile } from './profile.js';
 import { BUILTIN_PROFILE, durationMs, ledgerSettingProblem, nameProblem, ratePerSecond, type ConfigData } from './schema.js';
@@ -112,10 +112,13 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
     const stored = input.config?.profiles?.[name];
     if (!stored) {
       throw new ConfigError(`profile "${name}" (${choice.source}) does not exist`, {
-        suggestion:
-          `Profiles: ${profileNames(input.config).join(', ')}. ` +
-          `Create it with: shipbook --profile ${name} auth login` +
-          (choice.source === 'config default-profile' ? `, or choose another default: shipbook config set default-profile <name>` : ''),
+        suggestion: [
+          `Profiles: ${profileNames(input.config).join(', ')}. Create it with: `,
+          { argv: ['auth', 'login'], profile: name },
+          ...(choice.source === 'config default-profile'
+            ? [', or choose another default: ', cmd('config', 'set', 'default-profile', placeholder('name'))]
+            : []),
+        ],
       });
     }
     profile = {

@@ -18,7 +18,7 @@ import { resolveProfile } from '../config/resolve.js';
 import { BUILTIN_PROFILE } from '../config/schema.js';
 import { ConfigStore, permissionWarnings } from '../config/store.js';
 import { checkLedger } from './ledger.js';
-import { ApiError, ShipbookError, type ErrorKind } from '../errors.js';
+import { ApiError, ShipbookError, cmd, type ErrorKind, type Hint, type NextCommand } from '../errors.js';
 import { stateDirectory } from '../dirs.js';
 
 /** `ok`: fine; `warn`: works, but worth a look; `fail`: shipbook will not work as set up; `skip`: not checked (an earlier check failed). */
@@ -33,8 +33,8 @@ export interface CheckResult {
   status: CheckStatus;
   /** What was found (never a secret: keys are masked). */
   detail: string;
-  /** What to do about a `fail` or `warn`. */
-  fix?: string;
+  /** What to do about a `fail` or `warn`: prose, or a {@link Hint} naming commands (src/output/hints.ts words it). */
+  fix?: string | Hint;
   /** The kind of this failure, which decides the run's exit code (src/errors.ts `exitCodeOf`); only for `fail`. */
   kind?: ErrorKind;
 }
@@ -181,7 +181,7 @@ function checkProfile(deps: Pick<DoctorDeps, 'env' | 'profileFlag'>, store: Conf
         name,
         status: 'fail',
         detail: message(err),
-        fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : 'Check --profile, SHIPBOOK_PROFILE and "shipbook config list".',
+        fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : ['Check --profile, SHIPBOOK_PROFILE and "', cmd('config', 'list'), '".'],
         kind: err instanceof ShipbookError ? err.kind : 'auth',
       },
     };
@@ -196,7 +196,7 @@ function missingKey(profile: ResolvedProfile): Partial<CheckResult> {
   return {
     status: 'fail',
     detail: 'no API key: create order, accept order, create shipment and combine shipments require authorization (quotes work without)',
-    fix: `Log in: shipbook${profile.name === BUILTIN_PROFILE ? '' : ` --profile ${profile.name}`} auth login, or set SHIPBOOK_API_KEY.`,
+    fix: ['Log in: ', loginCommand(profile), ', or set SHIPBOOK_API_KEY.'],
     kind: 'auth',
   };
 }
@@ -206,13 +206,18 @@ function missingKey(profile: ResolvedProfile): Partial<CheckResult> {
  * SHIPBOOK_API_KEY is fixed there (logging in saves a key the variable would still override); a
  * saved key by logging in again to the profile, named only when it is not the built-in one.
  */
-function refusedKeyFix(profile: ResolvedProfile): string {
+function refusedKeyFix(profile: ResolvedProfile): string | Hint {
   const from = profile.sources.apiKey;
   if (from !== undefined && from.startsWith('env ')) {
     const variable = from.slice('env '.length);
     return `The key comes from ${variable}: set ${variable} to a key this service accepts, or unset it to use the profile's saved key.`;
   }
-  return `Set SHIPBOOK_API_KEY to a key this service accepts, or log in again: shipbook${profile.name === BUILTIN_PROFILE ? '' : ` --profile ${profile.name}`} auth login`;
+  return ['Set SHIPBOOK_API_KEY to a key this service accepts, or log in again: ', loginCommand(profile)];
+}
+
+/** `shipbook auth login` for `profile`, naming it unless it is the built-in one. */
+function loginCommand(profile: ResolvedProfile): NextCommand {
+  return profile.name === BUILTIN_PROFILE ? cmd('auth', 'login') : { argv: ['auth', 'login'], profile: profile.name };
 }
 
 /** Id used to probe the service: fetch-order-data of an order that cannot exist (a read; changes nothing). */
@@ -236,7 +241,7 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
         ...base,
         status: 'fail',
         detail: message(err),
-        fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : 'Check the base URL: shipbook config get base-url',
+        fix: err instanceof ShipbookError && err.suggestion ? err.suggestion : ['Check the base URL: ', cmd('config', 'get', 'base-url')],
         kind: err instanceof ShipbookError ? err.kind : 'network',
       },
       { ...key, status: 'skip', detail: 'not checked: no client' },
@@ -277,7 +282,7 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
         detail: `${where}: ${message(err)}`,
         fix: !profile.baseUrl
           ? 'Run again with --debug and report it: the built-in sandbox did not answer.'
-          : `Check the base URL (${profile.sources.baseUrl ?? 'config'}) and your network: shipbook config get base-url`,
+          : [`Check the base URL (${profile.sources.baseUrl ?? 'config'}) and your network: `, cmd('config', 'get', 'base-url')],
         kind: 'network',
       });
       Object.assign(key, { status: 'skip', detail: 'not checked: the service did not answer' });

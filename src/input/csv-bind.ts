@@ -4,6 +4,7 @@
  * (src/input/csv-map.ts). Every problem names the file, row 1 and the header.
  */
 import type { InputIssue } from '../errors.js';
+import { shellCommand } from '../shell.js';
 import { closestField } from '../schema/issues.js';
 import { CSV_COLUMNS, CSV_COLUMN_BY_NAME, normaliseHeader, type CsvColumn } from './csv-layout.js';
 import { sourceHeaders, sourceValue, type CsvMapping } from './csv-map.js';
@@ -120,7 +121,7 @@ export function bind(file: string, header: string[], delimiter: CsvDelimiter, ma
             1,
             { header: header[i - 1]!.trim(), index: i },
             '',
-            `unknown column${guess ? ` (did you mean ${guess}?)` : ''}; the columns are listed by "shipbook schema csv", or map your own headers with --map`,
+            `unknown column${guess ? ` (did you mean ${guess}?)` : ''}; the columns are listed by "${shellCommand('schema', 'csv')}", or map your own headers with --map`,
           ),
         );
         continue;
@@ -131,7 +132,15 @@ export function bind(file: string, header: string[], delimiter: CsvDelimiter, ma
   const byName = new Map(bound.map((b) => [b.column.name, b]));
   const orderRef = byName.get('order_ref');
   if (!orderRef && !mapping) {
-    issues.push(issueAt(file, 1, undefined, '', 'no order_ref column: consecutive rows with the same order_ref form one order (see "shipbook csv template")'));
+    issues.push(
+      issueAt(
+        file,
+        1,
+        undefined,
+        '',
+        `no order_ref column: consecutive rows with the same order_ref form one order (see "${shellCommand('csv', 'template')}")`,
+      ),
+    );
   }
   if (issues.length > 0 || !orderRef) return { issues };
   return {

@@ -6,6 +6,7 @@
  */
 import { CsvError } from 'csv-parse';
 import type { InputIssue } from '../errors.js';
+import { shellCommand } from '../shell.js';
 import type { CsvMapping } from './csv-map.js';
 import type { SenderRecord } from './senders.js';
 import { bind, issueAt, type Binding } from './csv-bind.js';
@@ -153,6 +154,8 @@ export async function* csvGroups(source: CsvSource, options: CsvReadOptions): As
     yield {
       kind: 'issues',
       line: 1,
-      issues: [{ file, line: 1, path: '', message: 'is empty: the first row must be the header (see "shipbook csv template")', severity: 'error' }],
+      issues: [
+        { file, line: 1, path: '', message: `is empty: the first row must be the header (see "${shellCommand('csv', 'template')}")`, severity: 'error' },
+      ],
     };
 }

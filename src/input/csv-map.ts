@@ -21,6 +21,7 @@
  */
 import * as z from 'zod';
 import { type InputIssue, ValidationError } from '../errors.js';
+import { shellCommand } from '../shell.js';
 import { closestField } from '../schema/issues.js';
 import { CSV_COLUMNS, CSV_COLUMN_BY_NAME } from './csv-layout.js';
 import { documentProblems } from './problems.js';
@@ -117,7 +118,7 @@ export async function loadCsvMapping(file: string): Promise<CsvMapping> {
         file,
         ...doc.locate(['columns', target], { key: true }),
         path: `columns.${target}`,
-        message: `not a column of the CSV layout${guess ? ` (did you mean ${guess}?)` : ''}; see "shipbook schema csv"`,
+        message: `not a column of the CSV layout${guess ? ` (did you mean ${guess}?)` : ''}; see "${shellCommand('schema', 'csv')}"`,
         severity: 'error',
       });
       continue;

@@ -2,7 +2,7 @@
  * What reading an input document gives: the parsed value, and a way back from a field path to its
  * line and column in the file. Shared by every reader (YAML/JSON, NDJSON lines, spreadsheet rows).
  */
-import { ValidationError } from '../errors.js';
+import { ValidationError, type Hint } from '../errors.js';
 
 /** A 1-based line and column in a file. */
 export interface Position {
@@ -32,7 +32,7 @@ export interface LoadedDocument {
  * Stops reading `file` with one problem (at `position` when known).
  * @throws ValidationError (exit 2), always
  */
-export function failInput(file: string, message: string, position?: Position, suggestion?: string): never {
+export function failInput(file: string, message: string, position?: Position, suggestion?: string | Hint): never {
   throw new ValidationError(
     [{ file, path: '', message, severity: 'error', ...position }],
     `${file}: ${message}`,

@@ -7,7 +7,7 @@ import { close, open, read, readdirSync, stat } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
-import { ValidationError } from '../errors.js';
+import { ValidationError, cmd, type Hint } from '../errors.js';
 import { shellArg } from '../shell.js';
 import { readAll } from '../stream.js';
 import { failInput as fail } from './loaded.js';
@@ -32,15 +32,21 @@ const closeFile = promisify(close);
  * What to do about a missing file: the help examples name files under `fixtures/`, which an
  * installed shipbook carries inside itself (`shipbook examples`), not in the user's directory.
  */
-function missingFileHint(file: string): string {
+function missingFileHint(file: string): Hint {
   const normal = file.replace(/\\/g, '/').replace(/^\.\//, '');
   if (normal.startsWith('fixtures/'))
-    return `The help examples' files ship with shipbook: "shipbook examples --copy" writes them under ./fixtures/, "shipbook examples ${shellArg(normal)}" prints this one.`;
-  return `Check the path (it is read from ${process.cwd()}); "shipbook examples" lists example files to start from.`;
+    return [
+      'The help examples\' files ship with shipbook: "',
+      cmd('examples', '--copy'),
+      '" writes them under ./fixtures/, "',
+      cmd('examples', normal),
+      '" prints this one.',
+    ];
+  return [`Check the path (it is read from ${process.cwd()}); "`, cmd('examples'), '" lists example files to start from.'];
 }
 
 /** What to do about a directory given where one file is read: name a file of it, and the commands that take a directory. */
-function directoryHint(dir: string): string {
+function directoryHint(dir: string): Hint {
   let first: string | undefined;
   try {
     first = readdirSync(dir)
@@ -50,7 +56,7 @@ function directoryHint(dir: string): string {
     first = undefined;
   }
   const one = first === undefined ? 'one of its files' : `one of its files, e.g. ${shellArg(join(dir, first))}`;
-  return `Give ${one}. "shipbook validate ${shellArg(dir)}" checks every file in it, and "shipbook book ${shellArg(dir)}" books every order in it.`;
+  return [`Give ${one}. "`, cmd('validate', dir), '" checks every file in it, and "', cmd('book', dir), '" books every order in it.'];
 }
 
 /**

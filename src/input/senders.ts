@@ -6,6 +6,7 @@
  * unknown name is a problem at its line and column, like any other field.
  */
 import type { InputIssue } from '../errors.js';
+import { shellCommand } from '../shell.js';
 import { formatPath } from '../schema/issues.js';
 import { isObject } from '../schema/object.js';
 
@@ -54,7 +55,7 @@ export function resolveSenders(doc: SenderSource, senders: Readonly<Record<strin
       file: doc.file,
       ...doc.locate(at),
       path: formatPath(at),
-      message: `unknown sender "@${name}" in profile "${profile}" (${known.length > 0 ? `saved: ${known.map((n) => `@${n}`).join(', ')}` : 'it has no saved senders'}; save one with "shipbook config sender set ${name} <address-file>")`,
+      message: `unknown sender "@${name}" in profile "${profile}" (${known.length > 0 ? `saved: ${known.map((n) => `@${n}`).join(', ')}` : 'it has no saved senders'}; save one with "${shellCommand('config', 'sender', 'set', name)} <address-file>")`,
       severity: 'error',
     });
     return undefined;

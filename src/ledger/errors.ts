@@ -3,7 +3,7 @@
  * by another batch, a file or directory the file system refuses (exit 2, or 10 for a disk that
  * takes no writes), a write or flush that failed (exit 10), and a lock lost while running (exit 11).
  */
-import { ShipbookError } from '../errors.js';
+import { ShipbookError, cmd } from '../errors.js';
 import type { JournalRecord } from './records.js';
 
 /** A line in the middle of the journal is not a record (edited by hand, or another file). Exit 2. */
@@ -133,8 +133,11 @@ export class JournalWriteError extends ShipbookError {
       `cannot write the journal ${path}: ${REFUSAL_WORDS[cause.code ?? ''] ?? cause.message} [${cause.code ?? 'error'}]; not recorded: ${notRecorded}`,
       'storage',
       {
-        suggestion:
-          'Free space on that disk (or fix it), then run the same command again: nothing recorded as sent is sent twice, and an order whose answer was not recorded shows as unknown until "shipbook journal resolve" settles it.',
+        suggestion: [
+          'Free space on that disk (or fix it), then run the same command again: nothing recorded as sent is sent twice, and an order whose answer was not recorded shows as unknown until "',
+          cmd('journal', 'resolve'),
+          '" settles it.',
+        ],
         cause,
       },
     );

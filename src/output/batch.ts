@@ -18,6 +18,7 @@ import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
 import type { OutputChoice } from './format.js';
 import { formatCents } from '../schema/money.js';
+import { shellCommand } from '../shell.js';
 
 /** The progress display of one batch. */
 interface BatchProgress {
@@ -356,5 +357,5 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
       io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
     }
   }
-  if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "shipbook journal show")\n`);
+  if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "${shellCommand('journal', 'show')}")\n`);
 }

@@ -5,7 +5,25 @@
  * {@link BookingProgress} record, never written as prose by the flow.
  */
 import type { BookingProgress } from '../booking/progress.js';
+import type { Hint, NextCommand } from '../errors.js';
 import { shellArg, shellCommand } from '../shell.js';
+
+/**
+ * A command of a hint as the user pastes it: `shipbook`, the run's `--profile` (or the command's
+ * own profile), then each argument quoted for the hints' shell; a placeholder is written `<name>`.
+ */
+function commandText(c: NextCommand): string {
+  const head = c.profile !== undefined ? `shipbook --profile ${shellArg(c.profile)}` : shellCommand();
+  return [head, ...c.argv.map((a) => (typeof a === 'string' ? shellArg(a) : `<${a.placeholder}>`))].join(' ');
+}
+
+/** A {@link Hint} in words (prose as it is, each command as {@link commandText} writes it); plain prose is returned as it is. */
+export function hintText(hint: string | Hint): string;
+export function hintText(hint: string | Hint | undefined): string | undefined;
+export function hintText(hint: string | Hint | undefined): string | undefined {
+  if (hint === undefined || typeof hint === 'string') return hint;
+  return hint.map((part) => (typeof part === 'string' ? part : commandText(part))).join('');
+}
 
 /**
  * The command that combines `ids`, for hints: `shipbook shipment combine SHP-A SHP-B --main <file>`.
@@ -32,7 +50,7 @@ export function progressHint(p: BookingProgress, stepOutcomeUnknown = false): st
     if (p.shipmentCount !== undefined && n < p.shipmentCount) {
       return (
         `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} (${n} of ${p.shipmentCount}) ${were} created and ${n === 1 ? 'is' : 'are'} not combined yet (shipments[${n}] failed). ` +
-        `Create the rest with "shipbook shipment create <file>", then combine them all: ${combineHint(ids, file, withMain, true)}`
+        `Create the rest with "${shellCommand('shipment', 'create')} <file>", then combine them all: ${combineHint(ids, file, withMain, true)}`
       );
     }
     return `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} ${were} created but not combined. After fixing the problem, combine them with: ${combineHint(ids, file, withMain)}`;
@@ -66,7 +84,8 @@ function acceptedHint(p: BookingProgress): string {
  * `stepOutcomeUnknown`: the failed step's request was sent and its answer never came.
  * `betweenSteps`: an interruption stopped it between two steps (nothing was in flight).
  */
-export function stoppedSuggestion(p: BookingProgress, own: string | undefined, stepOutcomeUnknown = false, betweenSteps = false): string | undefined {
+export function stoppedSuggestion(p: BookingProgress, ownHint: Hint | undefined, stepOutcomeUnknown = false, betweenSteps = false): string | undefined {
+  const own = hintText(ownHint);
   const hint = betweenSteps && p.stage === 'accepted' && p.orderId !== undefined ? acceptedHint(p) : progressHint(p, stepOutcomeUnknown);
   if (hint === undefined) return own;
   return own ? `${hint}\n${own}` : hint;

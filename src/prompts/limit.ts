@@ -4,7 +4,7 @@
  * limit the pending order is cancelled and the booking ends with exit 9, the message saying the
  * price and the limit (docs/exit-codes.md, exit 9).
  */
-import { LimitRefusedError, UsageError } from '../errors.js';
+import { LimitRefusedError, UsageError, cmd } from '../errors.js';
 import { displayCents, parseAmountInput } from '../schema/money.js';
 
 /** Reads `--max-total <AUD>` into cents. @throws UsageError (exit 2) for anything but a non-negative amount with at most 2 decimals */
@@ -40,7 +40,7 @@ export async function enforceMaxTotal(
       limitCents,
       `order ${order.id} costs ${price}, above --max-total ${limit}, and cancelling it failed: ${(err as Error).message}`,
       {
-        suggestion: `The order is still pending: cancel it with "shipbook order cancel ${order.id}".`,
+        suggestion: ['The order is still pending: cancel it with "', cmd('order', 'cancel', order.id), '".'],
         cause: err,
         stage: 'order_created',
       },

@@ -9,6 +9,7 @@
 import { ValidationError, type InputIssue } from '../errors.js';
 import type { ShipmentFormKind } from '../schema/common.js';
 import { formatPath } from '../schema/issues.js';
+import { shellCommand } from '../shell.js';
 import type { QuoteRequest, QuoteServiceEntry } from '../schema/quote.js';
 import { askAddress } from './address.js';
 import type { PromptIO } from './ask.js';
@@ -36,7 +37,7 @@ export interface MissingPart {
 function supplyOf(part: ShipmentPart): string {
   switch (part) {
     case 'collection':
-      return 'an address, or "@<name>" for a sender saved with "shipbook config sender set"';
+      return `an address, or "@<name>" for a sender saved with "${shellCommand('config', 'sender', 'set')}"`;
     case 'delivery':
       return "the recipient's address";
     case 'collection_type':
@@ -50,7 +51,7 @@ function supplyOf(part: ShipmentPart): string {
     case 'description':
       return 'a brief description of the goods';
     case 'service':
-      return 'give --service cheapest|<code>, or service.code in the file (codes from "shipbook quote")';
+      return `give --service cheapest|<code>, or service.code in the file (codes from "${shellCommand('quote')}")`;
   }
 }
 

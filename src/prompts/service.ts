@@ -5,7 +5,7 @@
  * offered cheapest first and picked with the arrow keys — or, without prompts, chosen by
  * `--service cheapest|<code>`.
  */
-import { UsageError } from '../errors.js';
+import { UsageError, cmd } from '../errors.js';
 import type { ShipmentFormKind } from '../schema/common.js';
 import { quoteRequest, quoteRequestOf, type QuoteRequest, type QuoteServiceEntry } from '../schema/quote.js';
 import { oneLine } from '../schema/shipment.js';
@@ -68,7 +68,7 @@ export function quoteRequestFor(shipment: QuotableShipment, where = 'the shipmen
 /** Why no service can be chosen, as an error (exit 2). */
 function noService(kind: ShipmentFormKind, where: string): UsageError {
   return new UsageError(`no ${kind === 'order' ? 'regular' : 'consolidated-mail'} service is offered for the route and packages of ${where}`, {
-    suggestion: 'Check the addresses and package sizes with "shipbook quote", or book consolidated mail with "shipbook shipment create".',
+    suggestion: ['Check the addresses and package sizes with "', cmd('quote'), '", or book consolidated mail with "', cmd('shipment', 'create'), '".'],
   });
 }
 

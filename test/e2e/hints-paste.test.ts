@@ -80,3 +80,69 @@ describe('hints under --profile', () => {
     expect(again.code, again.stderr).toBe(3);
   });
 });
+
+describe('error hints under --profile', () => {
+  /** A config home of its own, with profile `staging` at `baseUrl` (no key). */
+  async function stagingHome(baseUrl: string): Promise<Record<string, string>> {
+    const home = mkdtempSync(join(tmpdir(), 'shipbook-hint-errors-'));
+    const env = { SHIPBOOK_CONFIG_DIR: join(home, 'config'), SHIPBOOK_STATE_DIR: join(home, 'state'), HOME: home, XDG_CONFIG_HOME: join(home, 'xdg') };
+    expect((await runShipbook(['--profile', 'staging', 'config', 'set', 'base-url', baseUrl], { env })).code).toBe(0);
+    return env;
+  }
+
+  /** The command of `pattern`'s first group in `text`, as arguments (it holds no quoted word). */
+  function pasted(text: string, pattern: RegExp): string[] {
+    const command = pattern.exec(text)?.[1];
+    expect(command, text).toMatch(/^shipbook --profile staging /);
+    return command!.split(' ').slice(1);
+  }
+
+  it('a wrong base URL: "config get base-url" names the profile, and pasted it shows that profile\'s URL', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/`;
+    const env = await stagingHome(url);
+    const r = await runShipbook(['--profile', 'staging', 'order', 'get', 'ORD-NONE'], { env });
+    expect(r.code, r.stderr).toBe(5);
+    const shown = await runShipbook(pasted(r.stderr, /Check the base URL \("([^"]+)" or SHIPBOOK_BASE_URL\)/), { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout.trim()).toBe(url);
+  });
+
+  it('a missing key, a bad CSV map and an unknown sender: each hint names the profile and works as pasted', async () => {
+    const env = await stagingHome(fx.env.SHIPBOOK_BASE_URL!);
+    const refused = await runShipbook(['--profile', 'staging', 'order', 'create', 'fixtures/orders/domestic-syd-mel.yaml'], { env });
+    expect(refused.code, refused.stderr).toBe(4);
+    const login = pasted(refused.stderr, /Log in with: (shipbook [^,]+),/);
+    expect(login).toEqual(['--profile', 'staging', 'auth', 'login']);
+    expect((await runShipbook([...login, '--with-key'], { env, input: E2E_API_KEY })).code).toBe(0);
+
+    const dir = mkdtempSync(join(tmpdir(), 'shipbook-hint-map-'));
+    const map = join(dir, 'bad.map.yaml');
+    writeFileSync(map, readFileSync('fixtures/csv/shopify.map.yaml', 'utf8').replace('delivery_postcode:', 'delivery_postcde:'));
+    const badMap = await runShipbook(['--profile', 'staging', 'validate', 'fixtures/csv/shopify-orders.csv', '--map', map], { env });
+    expect(badMap.code, badMap.stderr).toBe(2);
+    const schema = await runShipbook(pasted(badMap.stderr, /did you mean delivery_postcode\?\); see "([^"]+)"/), { env });
+    expect(schema.code, schema.stderr).toBe(0);
+    expect(schema.stdout).toContain('delivery_postcode');
+
+    const unknown = await runShipbook(['--profile', 'staging', 'validate', 'fixtures/wizard/unknown-sender.yaml'], { env });
+    expect(unknown.code, unknown.stdout + unknown.stderr).toBe(2);
+    const save = pasted(unknown.stdout + unknown.stderr, /save one with "([^"]+) <address-file>"/);
+    expect(save).toEqual(['--profile', 'staging', 'config', 'sender', 'set', 'warehouse-nowhere']);
+    expect((await runShipbook([...save, 'fixtures/wizard/warehouse-syd.yaml'], { env })).code).toBe(0);
+    // The sender is saved in "staging": the same file no longer names an unknown sender there.
+    const again = await runShipbook(['--profile', 'staging', 'validate', 'fixtures/wizard/unknown-sender.yaml'], { env });
+    expect(again.stdout + again.stderr).toContain('order.shipments[0].collection.pickup');
+    expect(again.stdout + again.stderr).not.toContain('unknown sender');
+  });
+
+  it('the combine step after shipment create names the profile, and its help runs as pasted', async () => {
+    const env = await stagingHome(fx.env.SHIPBOOK_BASE_URL!);
+    expect((await runShipbook(['--profile', 'staging', 'auth', 'login', '--with-key'], { env, input: E2E_API_KEY })).code).toBe(0);
+    const r = await runShipbook(['--profile', 'staging', 'shipment', 'create', 'fixtures/shipments/au-gb-2.yaml'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('combine them all with "shipbook --profile staging shipment combine", giving');
+    const help = await runShipbook(pasted(r.stderr, /how: (.+)$/m), { env });
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('--main');
+  });
+});

@@ -9,6 +9,8 @@ import { addressReference } from '../../src/address/load.js';
 import { parsePlace } from '../../src/input/flags.js';
 import { countryChoices } from '../../src/prompts/countries.js';
 import { suggestCountryCode } from '../../src/schema/country-names.js';
+import { hintText } from '../../src/output/hints.js';
+import type { ShipbookError } from '../../src/errors.js';
 
 /** The problems of an Australian suburb and postcode (no phone). */
 function au(city: string, postcode: string, address_lines?: string[]) {
@@ -185,7 +187,7 @@ describe('countries written another way', () => {
     try {
       parsePlace('--to', 'Austrlia:3000:North Melbourne');
     } catch (err) {
-      expect((err as { suggestion?: string }).suggestion).toBe("For example --to 'AU:3000:North Melbourne'");
+      expect(hintText((err as ShipbookError).suggestion)).toBe("For example --to 'AU:3000:North Melbourne'");
     }
     expect(parsePlace('--from', 'au:2000:Sydney')).toEqual({ country: 'AU', postcode: '2000', city: 'Sydney' });
   });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configDir, configFilePath } from '../../src/config/paths.js';
 import { ConfigStore, parseConfigText, permissionWarnings } from '../../src/config/store.js';
 import { ConfigError } from '../../src/errors.js';
+import { hintText } from '../../src/output/hints.js';
 
 let tmp: string;
 beforeEach(() => {
@@ -115,7 +116,7 @@ describe('a corrupt or unreadable configuration file', () => {
       expect(onRead.message).toContain(store.path);
       expect(onRead.message).toMatch(message);
       expect(onRead.exitCode).toBe(4);
-      expect(onRead.suggestion).toContain('never overwrites');
+      expect(hintText(onRead.suggestion)).toContain('never overwrites');
       const onWrite = await configError(() => store.update((d) => void (d['default-profile'] = 'sandbox')));
       expect(onWrite.message).toBe(onRead.message);
       expect(readFileSync(store.path, 'utf8')).toBe(content);

@@ -9,6 +9,7 @@ import { builtinSandboxProfile } from '../../src/config/profile.js';
 import { checkCallbackBind, checkConfigFile, checkNode, checkSandboxState, checkService, doctorOutcome, runChecks } from '../../src/doctor/checks.js';
 import { stateDirectory } from '../../src/dirs.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { hintText } from '../../src/output/hints.js';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -34,7 +35,7 @@ describe('doctor checks', () => {
     expect(exitCodeOf(doctorOutcome([eol]))).toBe(0);
     const old = checkNode('20.10.0');
     expect(old.status).toBe('fail');
-    expect(old.fix).toMatch(/Node\.js 22/);
+    expect(hintText(old.fix)).toMatch(/Node\.js 22/);
     // A machine's Node.js is a setting (exit 2), not a credential (exit 4).
     expect(exitCodeOf(doctorOutcome([old]))).toBe(2);
   });
@@ -51,7 +52,7 @@ describe('doctor checks', () => {
     const { result } = checkConfigFile({ env: { SHIPBOOK_CONFIG_DIR: dir }, platform: 'linux' });
     expect(result.status).toBe('fail');
     expect(result.detail).toMatch(/readable by others/);
-    expect(result.fix).toContain(`chmod 600 ${join(dir, 'config.json')}`);
+    expect(hintText(result.fix)).toContain(`chmod 600 ${join(dir, 'config.json')}`);
     chmodSync(join(dir, 'config.json'), 0o600);
     expect(checkConfigFile({ env: { SHIPBOOK_CONFIG_DIR: dir }, platform: 'linux' }).result.status).toBe('ok');
   });
@@ -88,7 +89,7 @@ describe('doctor checks', () => {
     expect(base!.status).toBe('ok');
     expect(key!.status).toBe('fail');
     expect(key!.kind).toBe('auth');
-    expect(key!.fix).toMatch(/--profile ci auth login/);
+    expect(hintText(key!.fix)).toMatch(/--profile ci auth login/);
     expect(JSON.stringify([base, key])).not.toContain('sk_wrong_key_9999');
   });
 

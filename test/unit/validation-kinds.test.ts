@@ -18,6 +18,7 @@ import { printWarnings } from '../../src/output/report.js';
 import { closestField, knownFieldsAt } from '../../src/schema/issues.js';
 import { createOrderRequest } from '../../src/schema/order.js';
 import { NOW, check, errors, fixture, order } from './validation-helpers.js';
+import { hintText } from '../../src/output/hints.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-kinds-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -122,7 +123,7 @@ describe('loading a document for a command that sends it', () => {
       error = err;
     }
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).suggestion).toBe(
+    expect(hintText((error as ValidationError).suggestion)).toBe(
       'quote.yaml looks like a quote request: route and packages (POST /quote/); it goes with shipbook quote <file>.',
     );
     expect(c.stderr()).toBe('');

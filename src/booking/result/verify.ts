@@ -3,11 +3,10 @@
  * result. Checks one callback against the service, and merges what both say.
  */
 import { fetchOrderWithMessage } from '../../api/orders.js';
-import { BookingErrorReportedError, BookingFailedError } from '../../errors.js';
+import { BookingErrorReportedError, BookingFailedError, cmd, type Hint } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { trackingNumberOf, type ShipmentResponse } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
-import { shellCommand } from '../../shell.js';
 import type { CallbackClaim } from '../progress.js';
 import type { ReceivedCallback } from '../receiver.js';
 import { bookingEndedError, isTransient } from '../wait.js';
@@ -78,7 +77,7 @@ export function errorReported(orderId: string, cb: ReceivedCallback, seen: { sta
       orderStatus,
       message: `the service's callback says booking of order ${orderId} failed: ${message || 'no message'} (callback code ${code}), while ${shown}; not booked as far as shipbook can tell`,
     },
-    { suggestion: `The order may still be booked: look at it with "${shellCommand('order', 'get', orderId)}" before booking it again.` },
+    { suggestion: ['The order may still be booked: look at it with "', cmd('order', 'get', orderId), '" before booking it again.'] },
   );
 }
 
@@ -108,7 +107,7 @@ export async function checkCallback(deps: Deps, orderId: string, cb: ReceivedCal
   const { final, ...claim } = callbackClaim(cb);
   const reportsFailure = final && !claim.success;
   const fromCallback = cb.body.result?.order ?? undefined;
-  const suggestion = `See the order with "${shellCommand('order', 'get', orderId)}".`;
+  const suggestion: Hint = ['See the order with "', cmd('order', 'get', orderId), '".'];
   let fetched: { order: OrderResponse; message?: string };
   try {
     fetched = await fetchOrderWithMessage(deps.api, orderId, deps.paths, signal === undefined ? {} : { signal });

@@ -19,7 +19,7 @@ import { plannedAction } from '../../batch/runner.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
 import type { BookingDocument } from '../../booking/book.js';
 import { planBooking } from '../../booking/plan.js';
-import { DryRunHalt, exitCodeOf, kindOfExitCode, LimitRefusedError, UsageError, ApiError, ShipbookError } from '../../errors.js';
+import { DryRunHalt, exitCodeOf, kindOfExitCode, LimitRefusedError, UsageError, ApiError, ShipbookError, cmd, placeholder } from '../../errors.js';
 import { BookingStoppedError } from '../../booking/progress.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
 import { withChosenCard } from '../common/stored-card.js';
@@ -403,7 +403,7 @@ export function bookCommand(ctx: Context): Command {
       if (isBatch(inputs, flags, isDirectory)) {
         if (flags.again)
           throw new UsageError('--again is for a single booking; a batch books each document once per target service', {
-            suggestion: 'Book a document a second time alone: shipbook book <file> --again.',
+            suggestion: ['Book a document a second time alone: ', cmd('book', placeholder('file'), '--again'), '.'],
           });
         if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail file, not a batch');
         const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
@@ -419,7 +419,7 @@ export function bookCommand(ctx: Context): Command {
           throw new UsageError(
             `--again is for a single booking; ${only === '-' ? 'standard input' : only} holds several orders, booked as a batch once per target service`,
             {
-              suggestion: 'Book a document a second time from a file of its own: shipbook book <file> --again.',
+              suggestion: ['Book a document a second time from a file of its own: ', cmd('book', placeholder('file'), '--again'), '.'],
             },
           );
         if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail document, not a file of several');

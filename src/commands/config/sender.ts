@@ -11,7 +11,8 @@ import { BUILTIN_PROFILE, nameProblem, senderAddress, setStoredSenders, storedSe
 import { documentWarnings } from '../../input/validate.js';
 import { showWarnings } from '../common/input.js';
 import type { Context } from '../../context.js';
-import { UsageError, ValidationError } from '../../errors.js';
+import { UsageError, ValidationError, cmd, placeholder } from '../../errors.js';
+import { hintText } from '../../output/hints.js';
 import { loadDocument } from '../../input/load.js';
 import { validateDocument } from '../../input/problems.js';
 import { paint } from '../../output/style.js';
@@ -82,7 +83,9 @@ function runSenderList(ctx: Context): void {
   const names = Object.keys(senders).sort();
   if (ctx.json) return ctx.output.data({ profile: choice.name, senders });
   if (names.length === 0) {
-    ctx.io.err(`No sender is saved in profile "${choice.name}". Save one with: shipbook config sender set <name> <address-file>\n`);
+    ctx.io.err(
+      `No sender is saved in profile "${choice.name}". Save one with: ${hintText([cmd('config', 'sender', 'set', placeholder('name'), placeholder('address-file'))])}\n`,
+    );
     return;
   }
   printTable(
@@ -98,7 +101,8 @@ function runSenderShow(name: string, ctx: Context): void {
   const { snapshot } = openStore(ctx);
   const choice = activeProfile(ctx, snapshot.data);
   const sender = storedSenders(snapshot.data, choice.name)?.[name];
-  if (!sender) throw new UsageError(`no sender named "${name}" in profile "${choice.name}"`, { suggestion: 'List them with: shipbook config sender list' });
+  if (!sender)
+    throw new UsageError(`no sender named "${name}" in profile "${choice.name}"`, { suggestion: ['List them with: ', cmd('config', 'sender', 'list')] });
   if (ctx.json) return ctx.output.data(sender);
   ctx.io.out(stringify(sender));
 }
@@ -109,7 +113,7 @@ async function runSenderRemove(name: string, ctx: Context): Promise<void> {
   const choice = activeProfile(ctx, opened.snapshot.data);
   const profile = senderProfile(choice, `config sender remove ${name}`);
   if (!storedSenders(opened.snapshot.data, profile)?.[name]) {
-    throw new UsageError(`no sender named "${name}" in profile "${profile}"`, { suggestion: 'List them with: shipbook config sender list' });
+    throw new UsageError(`no sender named "${name}" in profile "${profile}"`, { suggestion: ['List them with: ', cmd('config', 'sender', 'list')] });
   }
   await opened.store.update((d) => {
     const { [name]: _removed, ...rest } = storedSenders(d, profile) ?? {};

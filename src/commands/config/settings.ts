@@ -10,7 +10,7 @@ import { maskSecret } from '../../api/redact.js';
 import { effectiveValue, findSetting, getStored, SETTING_KEYS, withStored, type SettingKey } from '../../config/keys.js';
 import { BUILTIN_PROFILE, storedProfile, type ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError, cmd } from '../../errors.js';
 import { paint } from '../../output/style.js';
 import { printTable } from '../../output/table.js';
 import { schemaProblems } from '../../schema/issues.js';
@@ -21,7 +21,7 @@ function settingOrThrow(key: string): SettingKey {
   const setting = findSetting(key);
   if (setting) return setting;
   throw new UsageError(`unknown setting "${key}"`, {
-    suggestion: `Settings: ${SETTING_KEYS.map((s) => s.key).join(', ')}. Sender addresses: shipbook config sender --help`,
+    suggestion: [`Settings: ${SETTING_KEYS.map((s) => s.key).join(', ')}. Sender addresses: `, cmd('config', 'sender', '--help')],
   });
 }
 
@@ -69,7 +69,10 @@ async function runConfigSet(key: string, value: string, ctx: Context): Promise<v
   if (setting.scope === 'global') {
     if (value !== BUILTIN_PROFILE && !data.profiles?.[value]) {
       throw new UsageError(`no profile named "${value}"`, {
-        suggestion: `Profiles: ${[...Object.keys(data.profiles ?? {}).sort(), BUILTIN_PROFILE].join(', ')}. Create one with: shipbook --profile ${value} auth login`,
+        suggestion: [
+          `Profiles: ${[...Object.keys(data.profiles ?? {}).sort(), BUILTIN_PROFILE].join(', ')}. Create one with: `,
+          { argv: ['auth', 'login'], profile: value },
+        ],
       });
     }
     await opened.store.update((d) => void (d['default-profile'] = value), warnOn(ctx));

@@ -24,7 +24,7 @@ export function activeProfile(ctx: Context, data: ConfigData): ProfileChoice {
 /** The error for a profile that is not stored. */
 export function unknownProfile(choice: ProfileChoice, data: ConfigData): ConfigError {
   return new ConfigError(`profile "${choice.name}" (${choice.source}) does not exist`, {
-    suggestion: `Profiles: ${profileNames(data).join(', ')}. Create it with: shipbook --profile ${choice.name} auth login`,
+    suggestion: [`Profiles: ${profileNames(data).join(', ')}. Create it with: `, { argv: ['auth', 'login'], profile: choice.name }],
   });
 }
 

@@ -9,6 +9,7 @@ import type { Context } from '../../context.js';
 import { ShipbookError, exitCodeOf } from '../../errors.js';
 import { doctorOutcome, runChecks, type CheckResult } from '../../doctor/checks.js';
 import { fitTable } from '../../output/fit.js';
+import { hintText } from '../../output/hints.js';
 import { paint } from '../../output/style.js';
 import type { OutputFormat } from '../../output/format.js';
 import type { IOStreams } from '../../io.js';
@@ -25,7 +26,7 @@ const MARK: Record<CheckResult['status'], string> = { ok: 'ok', warn: 'warn', fa
 /** Renders the checks for people in `format`: a table fitted to the terminal for `table`, tab-separated lines otherwise. */
 function renderChecks(io: IOStreams, format: OutputFormat, results: CheckResult[]): string {
   if (format !== 'table') {
-    return results.map((r) => [r.id, r.status, r.detail, r.fix ?? ''].map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n') + '\n';
+    return results.map((r) => [r.id, r.status, r.detail, hintText(r.fix) ?? ''].map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n') + '\n';
   }
   const colour = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'dim' } as const;
   const width = io.stdout.columns ?? 100;
@@ -36,7 +37,7 @@ function renderChecks(io: IOStreams, format: OutputFormat, results: CheckResult[
       { header: paint(io, 'bold', 'found'), minWidth: 16 },
       { header: paint(io, 'bold', 'what to do'), minWidth: 16 },
     ],
-    results.map((r) => [r.name, paint(io, colour[r.status], MARK[r.status]), r.detail, r.fix ?? '']),
+    results.map((r) => [r.name, paint(io, colour[r.status], MARK[r.status]), r.detail, hintText(r.fix) ?? '']),
     width,
   ).text;
 }
@@ -47,7 +48,7 @@ function checksJson(results: CheckResult[]): Record<string, unknown> {
   return {
     ok: exitCode === 0,
     exit_code: exitCode,
-    checks: results.map((r) => ({ id: r.id, name: r.name, status: r.status, detail: r.detail, ...(r.fix ? { fix: r.fix } : {}) })),
+    checks: results.map((r) => ({ id: r.id, name: r.name, status: r.status, detail: r.detail, ...(r.fix ? { fix: hintText(r.fix) } : {}) })),
   };
 }
 

@@ -16,7 +16,7 @@ import type { Context } from '../../context.js';
 import { makeDirectory } from '../../dirs.js';
 import { ShipbookError, UsageError } from '../../errors.js';
 import { printTable } from '../../output/table.js';
-import { shellArg } from '../../shell.js';
+import { shellArg, shellCommand } from '../../shell.js';
 
 /** The example files, by their path relative to a directory where the help examples run (`fixtures/orders/…`). */
 function exampleFiles(): Record<string, string> {
@@ -114,7 +114,7 @@ function runExamples(file: string | undefined, o: ExamplesOptions, ctx: Context)
         [{ header: 'FILE', atomic: true }, { header: 'WHAT IT IS' }],
         rows.map((r) => [r.file, r.describes]),
       );
-      ctx.io.err('Print one with "shipbook examples <file>"; put them all in this directory with "shipbook examples --copy".\n');
+      ctx.io.err(`Print one with "${shellCommand('examples')} <file>"; put them all in this directory with "${shellCommand('examples', '--copy')}".\n`);
     } else ctx.io.out(rows.map((r) => `${r.file}\t${r.describes}`).join('\n') + '\n');
   });
 }

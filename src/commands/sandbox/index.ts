@@ -10,7 +10,7 @@ import { DEFAULT_JOURNAL_PATTERN, defaultJournalPath, ledgerPath } from '../../l
 import { targetId } from '../../config/target.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ShipbookError, UsageError } from '../../errors.js';
+import { ShipbookError, UsageError, cmd } from '../../errors.js';
 import { setVariablesCommand } from '../../shell.js';
 import { stateDirectory } from '../../dirs.js';
 import { parseDuration } from '../../input/flags.js';
@@ -195,13 +195,13 @@ async function runSandboxReset(o: { stateDir?: string; yes: boolean }, ctx: Cont
   }
   if (!present.includes(STATE_FILE)) {
     throw new UsageError(`${dir} is not a shipbook sandbox state (it has no ${STATE_FILE}); nothing was deleted`, {
-      suggestion: 'Give the sandbox state directory with --state <dir> ("shipbook sandbox status" shows the built-in one).',
+      suggestion: ['Give the sandbox state directory with --state <dir> ("', cmd('sandbox', 'status'), '" shows the built-in one).'],
     });
   }
   if (!o.yes) {
     if (!ctx.io.canPrompt) {
       throw new UsageError(`resetting deletes every order and shipment of the sandbox in ${dir}: confirm with --yes`, {
-        suggestion: 'shipbook sandbox reset --yes',
+        suggestion: [cmd('sandbox', 'reset', '--yes')],
       });
     }
     const ok = await ctx.prompter().confirm({ message: `Delete every order and shipment of the sandbox in ${dir}?`, default: false });

@@ -6,7 +6,7 @@
  */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError, cmd } from '../../errors.js';
 import { KINDS, KIND_NAMES, isKindName, kindJsonSchema, suggestKind, type DocumentKind } from '../../input/kinds.js';
 import { CSV_COLUMNS } from '../../input/csv-layout.js';
 import { formatPath } from '../../schema/issues.js';
@@ -75,8 +75,8 @@ function runSchema(o: SchemaOptions, ctx: Context): void {
     const likely = suggestKind(o.kind);
     throw new UsageError(`unknown kind "${o.kind}": use one of ${KIND_NAMES.join(', ')}, or csv (the columns of a spreadsheet of orders)`, {
       suggestion: likely
-        ? `Did you mean "${likely}"? shipbook schema ${likely} > schemas/${likely}.schema.json`
-        : `For example: shipbook schema order > schemas/order.schema.json`,
+        ? [`Did you mean "${likely}"? `, cmd('schema', likely), ` > schemas/${likely}.schema.json`]
+        : ['For example: ', cmd('schema', 'order'), ' > schemas/order.schema.json'],
     });
   }
   printJson(ctx.io, kindJsonSchema(o.kind));

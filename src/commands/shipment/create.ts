@@ -47,7 +47,7 @@ async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promis
     printCreatedShipment(ctx.io, ctx.output.format, created);
     // No placeholder in a command: the ids of the others are not known here, so the next step is said in words.
     ctx.io.err(
-      `Next: create the other shipments of the consolidation, then combine them all with "shipbook shipment combine", giving ${created.id}, their ids and --main with the main shipment's file; how: ${shellCommand('shipment', 'combine', '--help')}\n`,
+      `Next: create the other shipments of the consolidation, then combine them all with "${shellCommand('shipment', 'combine')}", giving ${created.id}, their ids and --main with the main shipment's file; how: ${shellCommand('shipment', 'combine', '--help')}\n`,
     );
   });
 }
