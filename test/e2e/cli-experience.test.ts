@@ -156,7 +156,7 @@ describe('doctor', () => {
     const report = JSON.parse(stdout) as { ok: boolean; checks: Array<{ id: string; status: string; detail: string }> };
     expect(code, stdout).toBe(0);
     expect(report.ok).toBe(true);
-    expect(report.checks.map((c) => c.id)).toEqual(['node', 'config-file', 'profile', 'base-url', 'api-key', 'callback', 'sandbox-state']);
+    expect(report.checks.map((c) => c.id)).toEqual(['node', 'config-file', 'profile', 'base-url', 'api-key', 'ledger', 'callback', 'sandbox-state']);
     expect(report.checks.find((c) => c.id === 'profile')!.detail).toContain('env SHIPBOOK_API_KEY');
     expect(stdout).not.toContain(KEY);
     const tsv = await runShipbook(['doctor'], { env: remote() });
