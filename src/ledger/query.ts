@@ -21,8 +21,8 @@ type LedgerQueries = Pick<LedgerStore, 'records' | 'location'> & { close(): Prom
  */
 export async function queryLedger(o: { setting?: string | undefined; stateDir: string; target: string }): Promise<LedgerQueries> {
   if (isSharedLedger(o.setting)) {
-    const { PgLedger } = await import('./pg/ledger.js');
-    return PgLedger.query({ url: o.setting, target: o.target });
+    const { queryPgLedger } = await import('./pg/query.js');
+    return queryPgLedger(o.setting, o.target);
   }
   const path = ledgerPath(o.stateDir, o.target);
   return { location: path, records: (filter = {}) => readRecords(path, filter), close: async () => undefined };

@@ -31,10 +31,11 @@ import { Journal } from '../journal.js';
 import { actorStamp, JournalTargetError, rank, recordsOf, type Actor } from '../ledger.js';
 import { journalTarget, readJournal } from '../read.js';
 import { prepareRecord, type EntryState, type JournalRecord, type RunClaim } from '../records.js';
-import { dayFilter, type LedgerStore, type RecordFilter } from '../store.js';
+import type { LedgerStore, RecordFilter } from '../store.js';
 import { processRuns, thisProcess } from '../../lock.js';
 import { LedgerLostError, LedgerUnreachableError, openPool, shownUrl } from './connect.js';
 import { migrate, schemaVersion } from './schema.js';
+import { pagedRecords } from './query.js';
 
 /** How long a run's lease lasts, ms, unless `SHIPBOOK_TEST_LEDGER_LEASE_MS` says (tests of a station that dies). */
 const DEFAULT_LEASE_MS = 30_000;
@@ -67,9 +68,6 @@ function leaseLapsed(): Error {
     { code: 'lease_lapsed' },
   );
 }
-
-/** How many records a query reads at a time. */
-const PAGE = 1000;
 
 /** What opening a shared ledger needs. */
 interface PgLedgerOptions {
@@ -244,30 +242,6 @@ export class PgLedger implements LedgerStore {
       const a = ledger.states.get(id);
       const b = copy.get(id);
       return rank(b) > rank(a) ? b : a;
-    };
-  }
-
-  /**
-   * The ledger at `o.url` opened for questions only (`history`, `handover`): its records of
-   * `o.target`, streamed page by page, without reading every document, taking a lease or creating
-   * tables. `close()` ends the connection.
-   * @throws LedgerUnreachableError (exit 10) when the database cannot be reached
-   */
-  static async query(o: { url: string; target: string }): Promise<Pick<LedgerStore, 'records' | 'location'> & { close(): Promise<void> }> {
-    const pool = await openPool(o.url, () => undefined, 1);
-    const ledger = new PgLedger(pool, o.url, undefined, o.target, 'query');
-    let empty: boolean;
-    try {
-      empty = (await schemaVersion(pool)) === 0;
-    } catch (err) {
-      await pool.end().catch(() => undefined);
-      throw err instanceof LedgerUnreachableError ? err : new LedgerUnreachableError(o.url, err);
-    }
-    return {
-      location: ledger.location,
-      // A database where shipbook never wrote has no tables yet: nothing recorded.
-      records: (filter) => (empty ? (async function* () {})() : ledger.records(filter)),
-      close: () => pool.end().catch(() => undefined),
     };
   }
 
@@ -565,35 +539,13 @@ export class PgLedger implements LedgerStore {
 
   /**
    * The records of this target that match `filter`, oldest first (in commit order), read from the
-   * database as it is now, by pages of {@link PAGE} records (the indexes by document and by time
+   * database as it is now, by pages (src/ledger/pg/query.ts) (the indexes by document and by time
    * serve the filters).
    * @throws RangeError for a `day` that is not a date `YYYY-MM-DD`; LedgerLostError (exit 10) when
    *   the database cannot be read
    */
-  async *records(filter: RecordFilter = {}): AsyncIterable<JournalRecord> {
-    const day = filter.day === undefined ? undefined : dayFilter(filter.day);
-    if (filter.day !== undefined && day === undefined) throw new RangeError(`not a day (YYYY-MM-DD): ${filter.day}`);
-    const since = Math.max(filter.since?.getTime() ?? -Infinity, day?.since.getTime() ?? -Infinity);
-    const until = Math.min(filter.until?.getTime() ?? Infinity, day?.until.getTime() ?? Infinity);
-    const where = ['target = $1', "event <> 'target'", 'seq > $2::bigint'];
-    const params: unknown[] = [this.target, '0'];
-    if (filter.id !== undefined) where.push(`id = $${params.push(filter.id)}`);
-    if (filter.orderId !== undefined)
-      where.push(`id IN (SELECT id FROM shipbook_records WHERE target = $1 AND record->>'order_id' = $${params.push(filter.orderId)})`);
-    if (since > -Infinity) where.push(`t >= $${params.push(new Date(since).toISOString())}::timestamptz`);
-    if (until < Infinity) where.push(`t < $${params.push(new Date(until).toISOString())}::timestamptz`);
-    const sql = `SELECT seq, record FROM shipbook_records WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${PAGE}`;
-    for (;;) {
-      let rows: Array<{ seq: string; record: JournalRecord }>;
-      try {
-        rows = (await this.pool.query<{ seq: string; record: JournalRecord }>(sql, params)).rows;
-      } catch (err) {
-        throw this.lose(err, 'nothing (a query failed)');
-      }
-      for (const row of rows) yield row.record;
-      if (rows.length < PAGE) return;
-      params[1] = rows[rows.length - 1]!.seq;
-    }
+  records(filter: RecordFilter = {}): AsyncIterable<JournalRecord> {
+    return pagedRecords(this.pool, this.target, filter, (err) => this.lose(err, 'nothing (a query failed)'));
   }
 
   /** Lets go of every claim this run holds, commits, ends this run's lease, closes the connections and the copy. */
