@@ -9,6 +9,9 @@
  * (127.0.0.1, a random port, unless `--listen`) at an unguessable path; the URL sent is the
  * receiver's own, or the public `--callback-url` with `/<token>` appended (tunnel, ingress).
  *
+ * A batch waits the same way, with ONE receiver for the whole run ({@link prepareRunWaiter},
+ * ./run-callbacks.ts), chosen by the same rules.
+ *
  * Polling is chosen instead of a receiver when `--poll` is given, when the user sends their own
  * callback URL (`--callback`, or `callback` in the payment file), or when the service is not on
  * this machine and no public `--callback-url` or non-loopback `--listen` is given (it could not
