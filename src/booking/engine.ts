@@ -237,7 +237,8 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
           return deps.accept(orderId);
         },
         // An order an earlier run may have accepted sent its callback to that run's receiver.
-        waitForResult: (orderId, acceptedOrder) => deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', stop, acceptedOrder),
+        waitForResult: (orderId, acceptedOrder) =>
+          deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', stop, acceptedOrder),
         ...(stop ? { signal: stop } : {}),
         async beforeRequest(step, progress) {
           // Re-checked before every request that changes something: only the run holding the claim sends.

@@ -357,7 +357,15 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
 }
 
 /** Notices about one order, which a batch of many would repeat: each kind is shown once per run. */
-const ONCE_PER_RUN = new Set(['processed_without_callback', 'callback_ahead', 'callback_unconfirmed_yet', 'callback_unconfirmed', 'callback_overruled', 'tracking_differs', 'poll_failed']);
+const ONCE_PER_RUN = new Set([
+  'processed_without_callback',
+  'callback_ahead',
+  'callback_unconfirmed_yet',
+  'callback_unconfirmed',
+  'callback_overruled',
+  'tracking_differs',
+  'poll_failed',
+]);
 
 /**
  * The notices of a batch's waits (the run's callback receiver, src/booking/result/run-callbacks.ts)

@@ -71,7 +71,11 @@ describe('a run waiting by callback', () => {
   it('refuses a callback for an order the run did not accept (409) and one off the token path (404)', async () => {
     const waiter = await runWaiter();
     try {
-      const body = JSON.stringify({ code: 200, message: 'OK', result: { order: { id: 'ORD-NOTOURS', status: 'processed', shipments: [{ id: 'S', tracking_number: 'X1' }] } } });
+      const body = JSON.stringify({
+        code: 200,
+        message: 'OK',
+        result: { order: { id: 'ORD-NOTOURS', status: 'processed', shipments: [{ id: 'S', tracking_number: 'X1' }] } },
+      });
       const other = await request(waiter.callbackUrl, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
       expect(other.statusCode).toBe(409);
       expect(await other.body.text()).toContain('not an order this run accepted');
@@ -99,7 +103,14 @@ describe('a run waiting by callback', () => {
 
 describe('orderFromCallback', () => {
   const cb = (code: number, order: unknown): ReceivedCallback =>
-    ({ body: { code, message: 'OK', result: { order } }, raw: {}, text: '', receivedAt: new Date(), remote: '127.0.0.1', orderId: 'ORD-1' }) as ReceivedCallback;
+    ({
+      body: { code, message: 'OK', result: { order } },
+      raw: {},
+      text: '',
+      receivedAt: new Date(),
+      remote: '127.0.0.1',
+      orderId: 'ORD-1',
+    }) as ReceivedCallback;
   const accepted = { id: 'ORD-1', status: 'ACC', price: { total: '47.30' }, shipments: [{ id: 'S1', tracking_number: 'N/A', status: 'NEW' }] } as never;
 
   it('takes a complete success callback, laid over the accept answer', () => {

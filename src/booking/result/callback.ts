@@ -152,7 +152,7 @@ export interface Inbox {
 }
 
 /** How one wait by callback goes: its timeout, its fallback poll, and which callbacks it takes without a read. */
-export interface CallbackWaitOptions {
+interface CallbackWaitOptions {
   timeoutMs: number;
   /** Fallback poll: the first this long after the wait begins, then as often (and once at the deadline). */
   fallbackMs: number;

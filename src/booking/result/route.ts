@@ -76,7 +76,7 @@ export async function prepareResultWaiter(waiterDeps: WaiterDeps, settings: Wait
  * How long a batch waits for an order's callback before it reads the order with a poll: ten poll
  * intervals (10 s at the batch's default of 1 s), then as often again, and once at the deadline.
  */
-export const RUN_FALLBACK_INTERVALS = 10;
+const RUN_FALLBACK_INTERVALS = 10;
 
 /**
  * Prepares how a batch waits: ONE receiver for every order of the run (./run-callbacks.ts) where
@@ -90,11 +90,7 @@ export async function prepareRunWaiter(waiterDeps: WaiterDeps, settings: WaitSet
   const deps = withDefaults(waiterDeps);
   const route = chooseRoute(deps, settings, options, settings.pollMs);
   if (route.kind === 'poll') return undefined;
-  return runCallbackWaiter(
-    deps,
-    { ...settings, fallbackPollMs: settings.fallbackPollMs ?? RUN_FALLBACK_INTERVALS * settings.pollMs },
-    route.listen,
-  );
+  return runCallbackWaiter(deps, { ...settings, fallbackPollMs: settings.fallbackPollMs ?? RUN_FALLBACK_INTERVALS * settings.pollMs }, route.listen);
 }
 
 /**

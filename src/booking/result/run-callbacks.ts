@@ -133,7 +133,11 @@ export async function runCallbackWaiter(deps: Deps, settings: RunCallbackSetting
   if (settings.callbackUrl !== undefined || settings.listen !== undefined) {
     deps.onEvent({
       type: 'wait_notice',
-      notice: { kind: 'receiver_address', localUrl: masked(receiver.localUrl), ...(settings.callbackUrl !== undefined ? { publicUrl: masked(callbackUrl) } : {}) },
+      notice: {
+        kind: 'receiver_address',
+        localUrl: masked(receiver.localUrl),
+        ...(settings.callbackUrl !== undefined ? { publicUrl: masked(callbackUrl) } : {}),
+      },
     });
   } else {
     deps.debugLog(`callback receiver on ${masked(receiver.localUrl)}`);

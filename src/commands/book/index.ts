@@ -418,10 +418,7 @@ export function bookCommand(ctx: Context): Command {
             },
           );
         if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail document, not a file of several');
-        return runBatchBook(
-          { ...batchOptions(inputs, flags, batchWait(flags)), ...(only === '-' ? { stdin: bytes } : {}) },
-          ctx,
-        );
+        return runBatchBook({ ...batchOptions(inputs, flags, batchWait(flags)), ...(only === '-' ? { stdin: bytes } : {}) }, ctx);
       }
       await runBook({ ...flags, file: only, ...(bytes !== undefined ? { bytes } : {}), wait: waitSettings(flags) }, ctx);
     });
