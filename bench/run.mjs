@@ -517,7 +517,21 @@ async function pace() {
       };
       const journal = join(work, `journal-pace-${tag}.ndjson`);
       const r = await runAsync(
-        [process.execPath, bin, 'book', file, '--concurrency', '16', ...(route === 'poll' ? ['--poll', '1s'] : []), '--payment', 'credit', '--report', report, '--journal', journal],
+        [
+          process.execPath,
+          bin,
+          'book',
+          file,
+          '--concurrency',
+          '16',
+          ...(route === 'poll' ? ['--poll', '1s'] : []),
+          '--payment',
+          'credit',
+          '--report',
+          report,
+          '--journal',
+          journal,
+        ],
         env,
       );
       const summary = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).summary : {};

@@ -99,7 +99,10 @@ describe('a batch that waits by callback', () => {
     const n = 8;
     const { dir, file } = ordersFile(n);
     const report = join(dir, 'report.json');
+    // One state directory for both runs: the built-in sandbox's orders and the ledger.
+    const env = { SHIPBOOK_STATE_DIR: join(dir, 'state') };
     const r = await runCli(['--debug', 'book', file, '--payment', 'credit', '--report', report, '--journal', join(dir, 'j.ndjson')], {
+      env,
       cwd: dir,
       timeoutMs: 60_000,
     });
@@ -118,6 +121,17 @@ describe('a batch that waits by callback', () => {
     );
     expect(callbacks.size).toBe(1);
     expect([...callbacks][0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.{4}…$/);
+
+    // The ledger recorded each result from its callback as processed: the same batch again sends nothing.
+    const again = await runCli(['--debug', 'book', file, '--payment', 'credit', '--journal', join(dir, 'j.ndjson')], { env, cwd: dir, timeoutMs: 60_000 });
+    expect(again.code, again.stderr.slice(-3000)).toBe(0);
+    expect(again.stderr.split('\n').filter((l) => l.startsWith('debug: > '))).toEqual([]);
+    expect(
+      again.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => l.split('\t')[2] === 'already_booked'),
+    ).toHaveLength(n);
   });
 
   it('books 30 orders on `shipbook sandbox` with one create and one accept each and no read; --poll 200ms still polls', async () => {
@@ -137,6 +151,7 @@ describe('a batch that waits by callback', () => {
       expect(r.code, r.stderr).toBe(0);
       expectAllBooked(report, n);
       expect(counts).toEqual({ create: n, accept: n, read: 0 });
+      expect(r.stderr).not.toContain('MaxListenersExceededWarning');
 
       // The same orders again, other transient ids: --poll chooses polling.
       const again = ordersFile(n);
