@@ -618,20 +618,37 @@ async function pace() {
   const limit = 30;
   const count = quick ? 150 : 1000;
   const file = await ndjsonOrders(count);
-  const limited = async (title, sandboxArgs, window) => {
+  // `route`: 'poll' (--poll 1s) or 'callback' (the batch's default where the route works: one
+  // receiver, no polls); the requests an order needs are counted by the proxy, so the ceiling is the route's own.
+  const limited = async (title, sandboxArgs, window, route = 'poll') => {
     const sandbox = await startSandbox(sandboxArgs);
     const proxy = await countingProxy(sandbox.url, window);
     try {
-      const report = join(work, `pace-${window ?? 'sandbox'}.json`);
+      const tag = `${window ?? 'sandbox'}-${route}`;
+      const report = join(work, `pace-${tag}.json`);
       const env = {
         ...baseEnv,
         SHIPBOOK_BASE_URL: proxy.url,
         SHIPBOOK_API_KEY: 'sk_bench_0123456789',
-        SHIPBOOK_STATE_DIR: join(work, `state-pace-${window ?? 'sandbox'}`),
+        SHIPBOOK_STATE_DIR: join(work, `state-pace-${tag}`),
       };
-      const journal = join(work, `journal-pace-${window ?? 'sandbox'}.ndjson`);
+      const journal = join(work, `journal-pace-${tag}.ndjson`);
       const r = await runAsync(
-        [process.execPath, bin, 'book', file, '--concurrency', '16', '--poll', '1s', '--payment', 'credit', '--report', report, '--journal', journal],
+        [
+          process.execPath,
+          bin,
+          'book',
+          file,
+          '--concurrency',
+          '16',
+          ...(route === 'poll' ? ['--poll', '1s'] : []),
+          '--payment',
+          'credit',
+          '--report',
+          report,
+          '--journal',
+          journal,
+        ],
         env,
       );
       const summary = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).summary : {};
@@ -647,7 +664,7 @@ async function pace() {
         ratio: (orderRate / ceiling).toFixed(2),
         target: '≥ 0.85, 0 failed, exit 0',
         ok: orderRate / ceiling >= 0.85 && failed === 0 && r.code === 0,
-        note: `${count} orders, --concurrency 16 --poll 1s; exit ${r.code}; ${summary.booked ?? '?'} booked, ${summary.accepted ?? 0} accepted, ${Number.isNaN(failed) ? '?' : failed} failed or unknown`,
+        note: `${count} orders, --concurrency 16 ${route === 'poll' ? '--poll 1s' : 'by callback (no --poll)'}; exit ${r.code}; ${summary.booked ?? '?'} booked, ${summary.accepted ?? 0} accepted, ${Number.isNaN(failed) ? '?' : failed} failed or unknown`,
       });
       addRow({
         figure: `${title}: share of requests answered 429`,
@@ -665,6 +682,7 @@ async function pace() {
   };
   await limited(`rate-limited batch vs sandbox --rate-limit ${limit}/s`, ['--rate-limit', `${limit}/s`]);
   await limited(`rate-limited batch behind a sliding window of ${limit}/s (Retry-After as a date)`, [], limit);
+  await limited(`rate-limited batch by callback vs sandbox --rate-limit ${limit}/s`, ['--rate-limit', `${limit}/s`], undefined, 'callback');
 }
 
 /**

@@ -2,7 +2,8 @@
  * The batch runner: books many documents at a bounded concurrency through the booking engine
  * (src/booking/engine.ts), which decides from the ledger where each document stands and records
  * every step: processed orders are skipped (already booked), created ones accepted (not created
- * again), accepted ones waited for by polling, and a create whose answer never came is **unknown**
+ * again), accepted ones waited for (by the run's one callback receiver where the callback route
+ * works, else by polling; an order an earlier run accepted by polling), and a create whose answer never came is **unknown**
  * and never sent again until `shipbook journal resolve` says what became of it. It has no retry of
  * its own: the API client retries each request under its endpoint's policy, and an order that
  * still fails is continued by the next run.
@@ -19,6 +20,8 @@ import { pollForResult } from '../booking/wait.js';
 import { ShipbookError, type InputIssue, exitCodeOf } from '../errors.js';
 import { validateKind } from '../input/validate.js';
 import type { AcceptRequest } from '../schema/payment.js';
+import type { OrderResponse } from '../schema/order.js';
+import type { RunWaiter } from '../booking/result/route.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
 import { IdentityCounter, inShard, type Shard } from '../ledger/identity.js';
 import { batchDocuments, type BatchInputOptions } from './inputs.js';
@@ -215,6 +218,12 @@ interface BatchDeps {
   pollMs: number;
   timeoutMs: number;
   /**
+   * The run's callback receiver (src/booking/result/run-callbacks.ts), where the callback route
+   * works: every accept sends its URL and the orders this run accepts wait for their callback,
+   * sending no poll while it comes. Absent: every order polls.
+   */
+  callbacks?: RunWaiter;
+  /**
    * Stops taking new orders once aborted (the first Ctrl-C or SIGTERM, a closed stdout): orders
    * under way start no new step, requests already sent finish within their deadline, and waits end.
    */
@@ -369,17 +378,29 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
   const resume = claimed.resume;
   let attempts = 0;
   // Waiting holds no slot, so the next order can start; its polls go at the pace of the API client's pacer.
-  const poll = (orderId: string) => {
+  // An order this run accepted waits for its callback; one an earlier run accepted sent its
+  // callback to that run's receiver, so it polls.
+  const { callbacks } = deps;
+  const waitForResult = (orderId: string, resumed: boolean, accepted: OrderResponse | undefined) => {
     slot.free();
+    if (callbacks !== undefined && !resumed) return callbacks.wait(orderId, accepted, deps.signal);
     return pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal });
   };
+  const accept =
+    callbacks === undefined
+      ? deps.accept
+      : async (orderId: string): Promise<AcceptRequest> => {
+          const body = await deps.accept(orderId);
+          callbacks.expect(orderId);
+          return { ...body, callback: callbacks.callbackUrl };
+        };
   try {
     const outcome = await bookEntry({ ...base, doc: item.doc }, resume, {
       api: deps.api,
-      accept: deps.accept,
+      accept,
       ...(deps.paths ? { paths: deps.paths } : {}),
       ledger: deps.ledger,
-      waitForResult: (orderId) => poll(orderId),
+      waitForResult: (orderId, resumed, _signal, accepted) => waitForResult(orderId, resumed, accepted),
       ...(deps.signal ? { stop: { stopping: deps.signal } } : {}),
       onRequest: () => attempts++,
     });

@@ -167,9 +167,10 @@ interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths
   ledger: RecordSink;
   /**
    * Waits for an accepted order's result. `resumed` is true for an order an earlier run accepted
-   * (its callback went to that run's receiver: poll). Ends (rejects) once `signal` aborts.
+   * (its callback went to that run's receiver: poll). `accepted` is this run's accept answer, when
+   * it sent one. Ends (rejects) once `signal` aborts.
    */
-  waitForResult(orderId: string, resumed: boolean, signal: AbortSignal | undefined): Promise<OrderResponse>;
+  waitForResult(orderId: string, resumed: boolean, signal: AbortSignal | undefined, accepted?: OrderResponse): Promise<OrderResponse>;
   /**
    * How the run stops (see {@link RunStop}). `api` may be bound to the stopping signal: the engine
    * sends what changes something through a copy of it bound to `abort` alone, and waits under `stopping`.
@@ -236,7 +237,8 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
           return deps.accept(orderId);
         },
         // An order an earlier run may have accepted sent its callback to that run's receiver.
-        waitForResult: (orderId) => deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', stop),
+        waitForResult: (orderId, acceptedOrder) =>
+          deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', stop, acceptedOrder),
         ...(stop ? { signal: stop } : {}),
         async beforeRequest(step, progress) {
           // Re-checked before every request that changes something: only the run holding the claim sends.

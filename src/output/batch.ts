@@ -19,6 +19,8 @@ import { paint } from './style.js';
 import type { OutputChoice } from './format.js';
 import { formatCents } from '../schema/money.js';
 import { shellCommand } from '../shell.js';
+import type { BookingEvent } from '../booking/progress.js';
+import { waitNoticeLines } from './wait-notice.js';
 
 /** The progress display of one batch. */
 interface BatchProgress {
@@ -358,4 +360,38 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
     }
   }
   if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "${shellCommand('journal', 'show')}")\n`);
+}
+
+/** Notices about one order, which a batch of many would repeat: each kind is shown once per run. */
+const ONCE_PER_RUN = new Set([
+  'processed_without_callback',
+  'callback_ahead',
+  'callback_unconfirmed_yet',
+  'callback_unconfirmed',
+  'callback_overruled',
+  'tracking_differs',
+  'poll_failed',
+]);
+
+/**
+ * The notices of a batch's waits (the run's callback receiver, src/booking/result/run-callbacks.ts)
+ * as `note:`/`warning:` lines on stderr; a notice about one order is shown for the first order
+ * only (a note says the rest are not listed). Other events are not drawn (each order has its line).
+ */
+export function batchWaitNotices(io: IOStreams): (e: BookingEvent) => void {
+  const shown = new Set<string>();
+  return (e) => {
+    if (e.type !== 'wait_notice') return;
+    const kind = e.notice.kind;
+    if (ONCE_PER_RUN.has(kind)) {
+      if (shown.has(kind)) return;
+      shown.add(kind);
+    }
+    const more = ONCE_PER_RUN.has(kind) ? ' (shown for the first order only)' : '';
+    for (const { level, text } of waitNoticeLines(e.notice)) {
+      const mark = level === 'warning' ? paint(io, 'yellow', 'warning:') : level === 'note' ? paint(io, 'yellow', 'note:') : undefined;
+      const line = `${printable(text, 'lines')}${more}`;
+      io.err(`${mark === undefined ? paint(io, 'dim', line) : `${mark} ${line}`}\n`);
+    }
+  };
 }

@@ -12,6 +12,7 @@ import { onAbort } from '../../sleep.js';
 import { maskToken, publicCallbackUrl, startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from '../receiver.js';
 import { urlHost } from '../../http/server.js';
 import { bookingEndedError, isTransient, pollBudget, waitTimeoutError } from '../wait.js';
+import type { OrderResponse } from '../../schema/order.js';
 import { WaitState, waitInterrupted, type Deps, type ResultWaiter } from './state.js';
 import { checkCallback, errorReported } from './verify.js';
 
@@ -41,7 +42,7 @@ const HINTED_POLL_MS = 2_000;
  */
 export async function callbackWaiter(deps: Deps, settings: CallbackSettings, listen: ListenAddress): Promise<ResultWaiter> {
   const state = new WaitState(deps);
-  const inbox: ReceivedCallback[] = [];
+  const queue: ReceivedCallback[] = [];
   let expected: string | undefined;
   let wake: (() => void) | undefined;
   let receiver: CallbackReceiver;
@@ -61,7 +62,7 @@ export async function callbackWaiter(deps: Deps, settings: CallbackSettings, lis
           return { accepted: false, status: 409, message: `this receiver waits for the result of order ${expected}, not ${cb.orderId}` };
         }
         deps.debugLog(`callback received for order ${cb.orderId ?? '(none)'}: code ${cb.body.code}, status ${cb.body.result?.order?.status ?? '(none)'}`);
-        inbox.push(cb);
+        queue.push(cb);
         wake?.();
         return { accepted: true };
       },
@@ -106,12 +107,20 @@ export async function callbackWaiter(deps: Deps, settings: CallbackSettings, lis
    * awaited order's); callbacks for other orders (arrived before it was known) are dropped.
    */
   const take = (orderId: string): ReceivedCallback | undefined => {
-    while (inbox.length > 0) {
-      const cb = inbox.shift()!;
+    while (queue.length > 0) {
+      const cb = queue.shift()!;
       if (cb.orderId === orderId || cb.orderId === undefined || cb.orderId === '') return cb;
       deps.onEvent({ type: 'callback_ignored', orderId, otherOrderId: cb.orderId ?? '(none)' });
     }
     return undefined;
+  };
+
+  const inbox: Inbox = {
+    take,
+    pending: () => queue.length > 0,
+    onArrival(fn) {
+      wake = fn;
+    },
   };
 
   return {
@@ -120,84 +129,129 @@ export async function callbackWaiter(deps: Deps, settings: CallbackSettings, lis
     async wait(orderId, callerSignal) {
       if (callerSignal?.aborted) throw waitInterrupted(orderId);
       expected = orderId;
-      const started = deps.now();
-      const deadline = started + settings.timeoutMs;
-      let polling = true;
-      let nextPoll = started + fallbackMs;
-      // Set once a callback for this order arrived that the service did not (yet) bear out: from
-      // then on fetch-order-data is asked every HINTED_POLL_MS.
-      let hinted = false;
-      // An error callback that fetch-order-data could not be asked about yet: the next poll decides it.
-      let reported: ReceivedCallback | undefined;
-      const running = state.begin(orderId, { route: 'callback', timeoutMs: settings.timeoutMs }, callerSignal);
-      const { signal } = running;
-      try {
-        for (;;) {
-          if (signal.aborted) throw waitInterrupted(orderId);
-          const cb = take(orderId);
-          if (cb !== undefined) {
-            // A callback is a hint: the service's own answer decides (see checkCallback).
-            const verdict = await checkCallback(deps, orderId, cb, signal).catch((err: unknown) => {
-              throw signal.aborted ? waitInterrupted(orderId) : err;
-            });
-            if (signal.aborted) throw waitInterrupted(orderId);
-            if (verdict.kind === 'done') return verdict.order;
-            reported = verdict.reportedFailure ?? reported;
-            hinted = true;
-            nextPoll = Math.min(nextPoll, deps.now() + HINTED_POLL_MS);
-            continue;
-          }
-          const now = deps.now();
-          if (polling && (now >= nextPoll || now >= deadline)) {
-            try {
-              const { order, message } = await fetchOrderWithMessage(deps.api, orderId, deps.paths, {
-                retry: 'never',
-                timeoutMs: pollBudget(deadline - deps.now()),
-                signal,
-              });
-              const word = orderStatusWord(order.status);
-              if (word === 'processed' && inbox.length === 0) {
-                if (!hinted) deps.onEvent({ type: 'wait_notice', notice: { kind: 'processed_without_callback', orderId } });
-                return order;
-              }
-              if ((word === 'failed' || word === 'cancelled') && inbox.length === 0) throw bookingEndedError(order, message);
-              if (reported !== undefined && word !== 'processed' && inbox.length === 0) throw errorReported(orderId, reported, { status: order.status });
-            } catch (err) {
-              if (signal.aborted) throw waitInterrupted(orderId);
-              if (err instanceof BookingFailedError || err instanceof BookingErrorReportedError) throw err;
-              const why = err instanceof Error ? err.message : String(err);
-              if (!isTransient(err)) {
-                if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: why });
-                polling = false;
-                deps.debugLog(`fallback poll switched off: ${why}`);
-              } else if (reported !== undefined && deps.now() >= deadline) {
-                throw errorReported(orderId, reported, { unreadable: why });
-              }
-            }
-            nextPoll = deps.now() + (hinted ? HINTED_POLL_MS : fallbackMs);
-            if (inbox.length > 0) continue;
-          }
-          if (deps.now() >= deadline) {
-            if (inbox.length > 0) continue;
-            if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: 'no answer before the deadline' });
-            throw waitTimeoutError(orderId, deps.now() - started);
-          }
-          const until = polling ? Math.min(nextPoll, deadline) : deadline;
-          // Sleeps until the next poll or the deadline; a callback arriving, or the signal, ends the sleep.
-          const woken = new AbortController();
-          wake = () => woken.abort();
-          const unlisten = onAbort(signal, () => woken.abort());
-          await deps.sleep(Math.max(0, until - deps.now()), woken.signal).catch(() => {});
-          unlisten();
-          wake = undefined;
-        }
-      } finally {
-        running.end();
-      }
+      return waitForCallback(deps, state, orderId, inbox, { timeoutMs: settings.timeoutMs, fallbackMs }, callerSignal);
     },
     async close() {
       state.close();
       await receiver.close();
     },
   };
+}
+
+/**
+ * Where one wait takes its callbacks from: the single waiter's receiver, or one order's share of a
+ * run's receiver (./run-callbacks.ts).
+ */
+export interface Inbox {
+  /** The next callback for `orderId`, if one arrived (callbacks for other orders are dropped). */
+  take(orderId: string): ReceivedCallback | undefined;
+  /** True while callbacks are waiting to be taken. */
+  pending(): boolean;
+  /** Sets (or clears) what a new callback wakes. */
+  onArrival(wake: (() => void) | undefined): void;
+}
+
+/** How one wait by callback goes: its timeout, its fallback poll, and which callbacks it takes without a read. */
+interface CallbackWaitOptions {
+  timeoutMs: number;
+  /** Fallback poll: the first this long after the wait begins, then as often (and once at the deadline). */
+  fallbackMs: number;
+  /**
+   * A callback taken as the result without asking fetch-order-data (a batch's complete success
+   * callbacks, ./run-callbacks.ts); undefined: checked as every callback is (./verify.ts).
+   */
+  taken?: (cb: ReceivedCallback) => OrderResponse | undefined;
+}
+
+/**
+ * Waits for the result of `orderId` from `inbox`: each callback is checked with fetch-order-data
+ * (./verify.ts) unless `options.taken` takes it as it is, with the fallback poll described in the
+ * module documentation. Ends when `callerSignal` aborts or the waiter closes (`state`).
+ * @throws as {@link ResultWaiter.wait}
+ */
+export async function waitForCallback(
+  deps: Deps,
+  state: WaitState,
+  orderId: string,
+  inbox: Inbox,
+  options: CallbackWaitOptions,
+  callerSignal: AbortSignal | undefined,
+): Promise<OrderResponse> {
+  const { fallbackMs } = options;
+  const started = deps.now();
+  const deadline = started + options.timeoutMs;
+  let polling = true;
+  let nextPoll = started + fallbackMs;
+  // Set once a callback for this order arrived that the service did not (yet) bear out: from
+  // then on fetch-order-data is asked every HINTED_POLL_MS.
+  let hinted = false;
+  // An error callback that fetch-order-data could not be asked about yet: the next poll decides it.
+  let reported: ReceivedCallback | undefined;
+  const running = state.begin(orderId, { route: 'callback', timeoutMs: options.timeoutMs }, callerSignal);
+  const { signal } = running;
+  try {
+    for (;;) {
+      if (signal.aborted) throw waitInterrupted(orderId);
+      const cb = inbox.take(orderId);
+      if (cb !== undefined) {
+        const result = options.taken?.(cb);
+        if (result !== undefined) return result;
+        // A callback is a hint: the service's own answer decides (see checkCallback).
+        const verdict = await checkCallback(deps, orderId, cb, signal).catch((err: unknown) => {
+          throw signal.aborted ? waitInterrupted(orderId) : err;
+        });
+        if (signal.aborted) throw waitInterrupted(orderId);
+        if (verdict.kind === 'done') return verdict.order;
+        reported = verdict.reportedFailure ?? reported;
+        hinted = true;
+        nextPoll = Math.min(nextPoll, deps.now() + HINTED_POLL_MS);
+        continue;
+      }
+      const now = deps.now();
+      if (polling && (now >= nextPoll || now >= deadline)) {
+        try {
+          const { order, message } = await fetchOrderWithMessage(deps.api, orderId, deps.paths, {
+            retry: 'never',
+            timeoutMs: pollBudget(deadline - deps.now()),
+            signal,
+          });
+          const word = orderStatusWord(order.status);
+          if (word === 'processed' && !inbox.pending()) {
+            if (!hinted) deps.onEvent({ type: 'wait_notice', notice: { kind: 'processed_without_callback', orderId } });
+            return order;
+          }
+          if ((word === 'failed' || word === 'cancelled') && !inbox.pending()) throw bookingEndedError(order, message);
+          if (reported !== undefined && word !== 'processed' && !inbox.pending()) throw errorReported(orderId, reported, { status: order.status });
+        } catch (err) {
+          if (signal.aborted) throw waitInterrupted(orderId);
+          if (err instanceof BookingFailedError || err instanceof BookingErrorReportedError) throw err;
+          const why = err instanceof Error ? err.message : String(err);
+          if (!isTransient(err)) {
+            if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: why });
+            polling = false;
+            deps.debugLog(`fallback poll switched off: ${why}`);
+          } else if (reported !== undefined && deps.now() >= deadline) {
+            throw errorReported(orderId, reported, { unreadable: why });
+          }
+        }
+        nextPoll = deps.now() + (hinted ? HINTED_POLL_MS : fallbackMs);
+        if (inbox.pending()) continue;
+      }
+      if (deps.now() >= deadline) {
+        if (inbox.pending()) continue;
+        if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: 'no answer before the deadline' });
+        throw waitTimeoutError(orderId, deps.now() - started);
+      }
+      const until = polling ? Math.min(nextPoll, deadline) : deadline;
+      // Sleeps until the next poll or the deadline; a callback arriving, or the signal, ends the sleep.
+      const woken = new AbortController();
+      inbox.onArrival(() => woken.abort());
+      const unlisten = onAbort(signal, () => woken.abort());
+      await deps.sleep(Math.max(0, until - deps.now()), woken.signal).catch(() => {});
+      unlisten();
+      inbox.onArrival(undefined);
+    }
+  } finally {
+    running.end();
+  }
 }

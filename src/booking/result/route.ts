@@ -9,6 +9,9 @@
  * (127.0.0.1, a random port, unless `--listen`) at an unguessable path; the URL sent is the
  * receiver's own, or the public `--callback-url` with `/<token>` appended (tunnel, ingress).
  *
+ * A batch waits the same way, with ONE receiver for the whole run ({@link prepareRunWaiter},
+ * ./run-callbacks.ts), chosen by the same rules.
+ *
  * Polling is chosen instead of a receiver when `--poll` is given, when the user sends their own
  * callback URL (`--callback`, or `callback` in the payment file), or when the service is not on
  * this machine and no public `--callback-url` or non-loopback `--listen` is given (it could not
@@ -18,10 +21,12 @@ import { isLoopbackHost } from '../../api/base-url.js';
 import { UsageError } from '../../errors.js';
 import { callbackWaiter, type ListenAddress } from './callback.js';
 import { pollingWaiter } from './poll.js';
-import { withDefaults, type ResultWaiter, type WaiterDeps } from './state.js';
+import { runCallbackWaiter, type RunWaiter } from './run-callbacks.js';
+import { withDefaults, type Deps, type ResultWaiter, type WaiterDeps } from './state.js';
 
 export type { ListenAddress } from './callback.js';
 export type { ResultWaiter } from './state.js';
+export type { RunWaiter } from './run-callbacks.js';
 
 /** How to wait, from the command's flags. Durations in milliseconds. */
 export interface WaitSettings {
@@ -62,8 +67,45 @@ function isWildcard(host: string): boolean {
  */
 export async function prepareResultWaiter(waiterDeps: WaiterDeps, settings: WaitSettings, options: PrepareOptions = {}): Promise<ResultWaiter> {
   const deps = withDefaults(waiterDeps);
+  const route = chooseRoute(deps, settings, options, DEFAULT_POLL_MS);
+  if (route.kind === 'poll') return pollingWaiter(deps, route.pollMs, settings.timeoutMs);
+  return callbackWaiter(deps, settings, route.listen);
+}
+
+/**
+ * How long a batch waits for an order's callback before it reads the order with a poll: ten poll
+ * intervals (10 s at the batch's default of 1 s), then as often again, and once at the deadline.
+ */
+const RUN_FALLBACK_INTERVALS = 10;
+
+/**
+ * Prepares how a batch waits: ONE receiver for every order of the run (./run-callbacks.ts) where
+ * the callback route works, chosen as for a single order (see the module documentation);
+ * undefined where it does not (`--poll`, the user's own callback URL, a service that cannot reach
+ * this machine): the batch polls every `settings.pollMs`. An order's callback that has not come
+ * {@link RUN_FALLBACK_INTERVALS} poll intervals after its wait began is read with a poll.
+ * @throws UsageError (exit 2) as {@link prepareResultWaiter}
+ */
+export async function prepareRunWaiter(waiterDeps: WaiterDeps, settings: WaitSettings, options: PrepareOptions = {}): Promise<RunWaiter | undefined> {
+  const deps = withDefaults(waiterDeps);
+  const route = chooseRoute(deps, settings, options, settings.pollMs);
+  if (route.kind === 'poll') return undefined;
+  return runCallbackWaiter(deps, { ...settings, fallbackPollMs: settings.fallbackPollMs ?? RUN_FALLBACK_INTERVALS * settings.pollMs }, route.listen);
+}
+
+/**
+ * The route the settings ask for, where it works (see the module documentation), telling why when
+ * it falls back to polling (every `pollMs`, or `--poll`'s interval).
+ * @throws UsageError (exit 2) as {@link prepareResultWaiter}
+ */
+function chooseRoute(
+  deps: Deps,
+  settings: WaitSettings,
+  options: PrepareOptions,
+  pollMs: number,
+): { kind: 'poll'; pollMs: number } | { kind: 'callback'; listen: ListenAddress } {
   const { api } = deps;
-  if (settings.route === 'poll') return pollingWaiter(deps, settings.pollMs, settings.timeoutMs);
+  if (settings.route === 'poll') return { kind: 'poll', pollMs: settings.pollMs };
   const tunnel = settings.callbackUrl !== undefined || settings.listen !== undefined;
   if (options.ownCallback) {
     if (tunnel) {
@@ -74,8 +116,8 @@ export async function prepareResultWaiter(waiterDeps: WaiterDeps, settings: Wait
         },
       );
     }
-    deps.onEvent({ type: 'wait_notice', notice: { kind: 'own_callback', pollMs: DEFAULT_POLL_MS } });
-    return pollingWaiter(deps, settings.pollMs, settings.timeoutMs);
+    deps.onEvent({ type: 'wait_notice', notice: { kind: 'own_callback', pollMs } });
+    return { kind: 'poll', pollMs: settings.pollMs };
   }
   const listen = settings.listen ?? { host: '127.0.0.1', port: settings.callbackUrl !== undefined ? TUNNEL_DEFAULT_PORT : 0 };
   if (settings.callbackUrl === undefined && isWildcard(listen.host)) {
@@ -85,9 +127,9 @@ export async function prepareResultWaiter(waiterDeps: WaiterDeps, settings: Wait
   }
   const serviceHost = new URL(api.baseUrl).hostname;
   if (settings.callbackUrl === undefined && isLoopbackHost(listen.host) && !isLoopbackHost(serviceHost)) {
-    deps.onEvent({ type: 'wait_notice', notice: { kind: 'loopback_unreachable', serviceOrigin: new URL(api.baseUrl).origin, pollMs: DEFAULT_POLL_MS } });
-    return pollingWaiter(deps, DEFAULT_POLL_MS, settings.timeoutMs);
+    deps.onEvent({ type: 'wait_notice', notice: { kind: 'loopback_unreachable', serviceOrigin: new URL(api.baseUrl).origin, pollMs } });
+    return { kind: 'poll', pollMs };
   }
   if (!isLoopbackHost(listen.host)) deps.onEvent({ type: 'wait_notice', notice: { kind: 'receiver_on_network', host: listen.host } });
-  return callbackWaiter(deps, settings, listen);
+  return { kind: 'callback', listen };
 }

@@ -25,7 +25,8 @@ import { CsvReportWriter, isCsvReport } from '../../batch/report-csv.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
 import { ShipbookError, UsageError, ValidationError, exitCodeOf, type ErrorKind } from '../../errors.js';
-import { batchProgress, batchResultLine, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
+import { batchProgress, batchResultLine, batchWaitNotices, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
+import { prepareRunWaiter, type WaitSettings } from '../../booking/result/route.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
 import { formatCents } from '../../schema/money.js';
@@ -69,8 +70,8 @@ interface BatchBookOptions extends PaymentFlags {
   junit?: string;
   shard?: Shard;
   skipInvalid: boolean;
-  pollMs: number;
-  timeoutMs: number;
+  /** How results are awaited: by the run's callback receiver where that route works, else by polling. */
+  wait: WaitSettings;
   /** How CSV inputs are read. */
   csv: CsvSettings;
   /** Standard input's bytes when they were read already (to tell a single order from a list). */
@@ -78,7 +79,7 @@ interface BatchBookOptions extends PaymentFlags {
 }
 
 /** Parses the batch flags. @throws UsageError (exit 2) */
-export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags, wait: { pollMs: number; timeoutMs: number }): BatchBookOptions {
+export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags, wait: WaitSettings): BatchBookOptions {
   const concurrency = flags.concurrency === undefined ? 4 : Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
     throw new UsageError(`--concurrency must be a whole number from 1 to 256 (got "${flags.concurrency}")`);
@@ -101,8 +102,7 @@ export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags,
     junit: flags.junit,
     shard,
     skipInvalid: flags.skipInvalid === true,
-    pollMs: wait.pollMs,
-    timeoutMs: wait.timeoutMs,
+    wait,
   };
 }
 
@@ -222,6 +222,20 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // lets requests already sent finish within their deadline; a second one ends the process at once.
   const api = (await ctx.api()).withOptions({ connections: o.concurrency });
   ctx.defer(() => api.close());
+  // One callback receiver for the run where the callback route works (else every order polls).
+  const callbacks = await prepareRunWaiter(
+    {
+      api,
+      paths: profile.paths,
+      onEvent: batchWaitNotices(io),
+      now: () => ctx.now().getTime(),
+      sleep: ctx.sleep,
+      debugLog: (line: string) => ctx.debugLog(line),
+    },
+    o.wait,
+    { ownCallback: template.callback !== undefined },
+  );
+  if (callbacks !== undefined) ctx.defer(() => callbacks.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
   // A second Ctrl-C ends the process at once: the reports are finished as it exits. The CSV report
   // reads where each input row belongs while the batch runs, so it can be written then too.
@@ -267,8 +281,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         paths: profile.paths,
         ledger,
         concurrency: o.concurrency,
-        pollMs: o.pollMs,
-        timeoutMs: o.timeoutMs,
+        pollMs: o.wait.pollMs,
+        timeoutMs: o.wait.timeoutMs,
+        ...(callbacks !== undefined ? { callbacks } : {}),
         signal: ctx.signal,
         now: ctx.now,
         onResult(result) {

@@ -38,7 +38,7 @@ import { paint } from '../../output/style.js';
 import { isConsolidatedDocument } from '../../schema/consolidated.js';
 import { prepareBooking, type BookOptions } from '../common/book-common.js';
 import { addPaymentOptions } from '../common/payment-options.js';
-import { addWaitOptions, waitSettings, type WaitFlags } from '../common/wait-options.js';
+import { addWaitOptions, batchWait, waitSettings, type WaitFlags } from '../common/wait-options.js';
 import { withWarnings } from '../common/warnings.js';
 import { cancelOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
 import { registerSecret } from '../../api/redact.js';
@@ -406,8 +406,7 @@ export function bookCommand(ctx: Context): Command {
             suggestion: ['Book a document a second time alone: ', cmd('book', placeholder('file'), '--again'), '.'],
           });
         if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail file, not a batch');
-        const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
-        return runBatchBook(batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ctx);
+        return runBatchBook(batchOptions(inputs, flags, batchWait(flags)), ctx);
       }
       // One file (or standard input) that holds a list of orders (YAML documents separated by
       // `---`, a JSON array, NDJSON) is booked as a batch, as validate checks it: one rule for
@@ -423,11 +422,7 @@ export function bookCommand(ctx: Context): Command {
             },
           );
         if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail document, not a file of several');
-        const wait = waitSettings({ ...flags, poll: flags.poll ?? '1s' });
-        return runBatchBook(
-          { ...batchOptions(inputs, flags, { pollMs: wait.pollMs, timeoutMs: wait.timeoutMs }), ...(only === '-' ? { stdin: bytes } : {}) },
-          ctx,
-        );
+        return runBatchBook({ ...batchOptions(inputs, flags, batchWait(flags)), ...(only === '-' ? { stdin: bytes } : {}) }, ctx);
       }
       await runBook({ ...flags, file: only, ...(bytes !== undefined ? { bytes } : {}), wait: waitSettings(flags) }, ctx);
     });

@@ -104,3 +104,17 @@ export function waitSettings(flags: WaitFlags): WaitSettings {
   }
   return settings;
 }
+
+/** A batch's poll interval when `--poll` is not given (polling where the callback route does not work; the fallback poll). */
+const BATCH_POLL_MS = 1_000;
+
+/**
+ * The wait settings of a batch: as {@link waitSettings}, by callback unless `--poll` is given,
+ * with a poll interval of 1 s where `--poll` is not given (for where the callback route does not
+ * work, and the fallback poll of an order whose callback does not come).
+ * @throws UsageError (exit 2) as {@link waitSettings}
+ */
+export function batchWait(flags: WaitFlags): WaitSettings {
+  const settings = waitSettings(flags);
+  return settings.route === 'poll' ? settings : { ...settings, pollMs: BATCH_POLL_MS };
+}
