@@ -35,7 +35,7 @@ export const BOOKING_ACTIVITIES = [
   { name: 'garbage collection', frame: /^\(garbage collector\)$/ },
   {
     name: 'checking every input before the first request (read, validate, identity)',
-    frame: /^(checkBatch|batchItems) \(src\/batch\/runner\.ts|\(src\/batch\/inputs\.ts:/,
+    frame: /^(checkBatch|batchItems) \(src\/batch\/(runner|check)\.ts|\(src\/batch\/inputs\.ts:/,
   },
   { name: "reading the service's answers (JSON.parse, the envelope and result schemas)", frame: /^readAnswer \(src\/api\/answer\.ts/ },
   { name: 'the journal (records, writes, fsync)', frame: /\(src\/(ledger\/(journal|ledger)|booking\/steps)\.ts:/ },

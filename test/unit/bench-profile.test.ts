@@ -51,7 +51,7 @@ describe('bench/profile.mjs: busy time by activity', () => {
       // the input check: a zod parse inside it is the check
       {
         frames: [
-          frame('checkBatch', src('batch/runner.ts')),
+          frame('checkBatch', src('batch/check.ts')),
           frame('safeParseHot', src('schema/hot.ts')),
           frame('parse', '/repo/node_modules/zod/v4/core/parse.js'),
         ],
