@@ -166,7 +166,7 @@ describe('doctor', () => {
         .replace(/\n$/, '')
         .split('\n')
         .map((l) => l.split('\t').length),
-    ).toEqual([4, 4, 4, 4, 4, 4, 4]);
+    ).toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
   });
 
   it('fails on a wrong key with exit 4 and says what to do', async () => {

@@ -114,6 +114,9 @@ describe('the packed package', () => {
     const files = packed.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['bin/shipbook.js', 'bin/code-cache.js', 'dist/main.cjs', 'dist/help.txt', 'package.json']));
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    // The example files ship once, inside the program's directory (shipbook examples), not as fixtures/.
+    expect(files).toContain('dist/examples.json');
+    expect(files.filter((f) => f.startsWith('fixtures/'))).toEqual([]);
     // the build wrote the map beside the bundle (for --debug in a checkout); it is left out of the tarball
     expect(existsSync(join(stage, 'dist', 'main.cjs.map'))).toBe(true);
     expect(packed.size).toBeLessThan(TARBALL_LIMIT);
@@ -131,6 +134,9 @@ describe('the packed package', () => {
   it('runs from another directory: --version, --help, and book on the built-in sandbox', () => {
     const v = shipbook(['--version']);
     expect(v.stdout.trim()).toBe(version);
+    const example = shipbook(['examples', 'fixtures/orders/domestic-syd-mel.yaml']);
+    expect(example.status, example.stderr).toBe(0);
+    expect(example.stdout).toBe(readFileSync(join(ROOT, 'fixtures', 'orders', 'domestic-syd-mel.yaml'), 'utf8'));
     const help = shipbook(['--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: shipbook /m);
