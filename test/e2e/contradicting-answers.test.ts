@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/ledger/read.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 
 const KEY = 'sk_test_contradict0123456789';
 let server: FaultServer;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runCli, type CliResult } from './cli.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
 
 // A key with a slash: PHP escapes it as \/ in JSON, a form a scrubber of the plain key misses.
 const KEY = 'sk_test/echo_0123456789abcdefXYZ';

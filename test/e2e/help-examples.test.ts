@@ -19,7 +19,7 @@ import { createContext, prepareContext, type GlobalOptions } from '../../src/con
 import type { IOStreams } from '../../src/io.js';
 import { buildProgram } from '../../src/main.js';
 import { shellQuote } from '../helpers/terminal.js';
-import { BIN, ROOT, isolatedEnv } from './cli.js';
+import { BIN, ROOT, isolatedEnv } from '../helpers/cli.js';
 
 await prepareContext();
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { E2E_API_KEY, useSandbox } from '../helpers/sandbox.js';
-import { BIN, ROOT, isolatedEnv, runCli, type CliResult } from './cli.js';
+import { BIN, ROOT, isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
 
 const running: ChildProcess[] = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 
 const KEY = 'sk_test_deadline0123456789abcdef';
 let server: FaultServer;

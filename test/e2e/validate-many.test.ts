@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { bufferIO, runShipbook } from '../helpers/run.js';
-import { isolatedEnv } from './cli.js';
+import { isolatedEnv } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-many-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

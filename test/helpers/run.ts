@@ -1,6 +1,6 @@
 /**
  * The in-process runner: runs `shipbook <args>` through `main(argv, io)` with buffers for streams,
- * the same environment defaults as the spawning runner (test/e2e/cli.ts `runCli`: no colour, `CI`,
+ * the same environment defaults as the spawning runner (test/helpers/cli.ts `runCli`: no colour, `CI`,
  * a private config directory and sandbox state per run, a fast built-in sandbox) and returns the
  * same {@link CliResult}. No process is started, so a run costs milliseconds instead of a Node.js
  * start-up. Its streams behave as the process's do when they are pipes (every line scrubbed of the
@@ -17,7 +17,7 @@ import { clearSecrets, scrubKnown } from '../../src/api/redact.js';
 import type { IOStreams } from '../../src/io.js';
 import { main } from '../../src/main.js';
 import { terminalSafe } from '../../src/output/printable.js';
-import { isolatedEnv, runCli, type CliOptions, type CliResult } from '../e2e/cli.js';
+import { isolatedEnv, runCli, type CliOptions, type CliResult } from './cli.js';
 
 /**
  * Streams that are buffers, no terminal, for one run: what `out` and `err` write is scrubbed as the
