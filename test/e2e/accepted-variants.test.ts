@@ -7,22 +7,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { hostileServiceEnv } from '../helpers/fault-server.js';
 import { runShipbook } from '../helpers/run.js';
 
-let server: FaultServer;
+const { server, env } = hostileServiceEnv('sk_test_variants0123456789');
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-variants-'));
-const env = () => ({ SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: 'sk_test_variants0123456789' });
 const sent = (i = 0) => JSON.parse(server.requests[i]!.body) as { request: any };
 
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await server.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

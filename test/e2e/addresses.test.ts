@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useSandbox, E2E_API_KEY } from '../helpers/sandbox.js';
-import { ROOT, runCli } from './cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 const fx = useSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-addresses-'));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
-import { makeHome } from './cli.js';
+import { makeHome } from '../helpers/cli.js';
 
 const KEY = 'sk_test_right_e2e_auth_7d3f';
 const WRONG = 'sk_test_wrong_e2e_auth_0000';

@@ -4,27 +4,20 @@
  * is gone and the summary is the last thing before the shell's prompt. Every line of the screen is
  * one whole thing (a sandbox line, an order line, the summary): none fused with the progress line.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { batchFixture } from '../helpers/batch.js';
 import { hasTmux, killTerminals, Terminal } from '../helpers/terminal.js';
-import { ROOT, runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 
 if (!hasTmux) console.warn('skipping the pseudo-terminal tests of the batch screen: tmux is not installed (apt-get install tmux)');
 afterAll(killTerminals);
 
 /** A directory of its own (home and state: the built-in sandbox) holding `orders.ndjson` with `n` orders. */
 function batchOf(n: number): { dir: string; env: Record<string, string>; args: string[]; here: string[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'shipbook-screen-'));
-  const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as { order: { shipments: Array<Record<string, unknown>> } };
-  const lines = Array.from({ length: n }, (_, i) => {
-    const o = structuredClone(doc);
-    o.order.shipments[0]!.transient_id = `SCREEN-${i}`;
-    return JSON.stringify(o);
-  });
-  writeFileSync(join(dir, 'orders.ndjson'), `${lines.join('\n')}\n`);
+  const { dir } = batchFixture(n, { dir: mkdtempSync(join(tmpdir(), 'shipbook-screen-')), prefix: 'SCREEN' });
   return {
     dir,
     env: { HOME: dir, XDG_CONFIG_HOME: dir, SHIPBOOK_STATE_DIR: dir, SHIPBOOK_SANDBOX_DELAY_MS: '300' },

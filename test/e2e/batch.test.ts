@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runShipbook } from '../helpers/run.js';
-import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
+import { BIN, ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
 import { ordersByInput as ordersAt, startSandboxProcess } from '../helpers/sandbox-process.js';
 
 /** `shipbook sandbox` in its own process with `args`; resolves with its URL once it listens. */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runShipbook } from '../helpers/run.js';
-import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
+import { BIN, ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
 
 const ORDER = 'fixtures/orders/domestic-syd-mel.yaml';
 

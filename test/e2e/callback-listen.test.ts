@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
-import { BIN, ROOT, makeHome } from './cli.js';
+import { BIN, ROOT, makeHome } from '../helpers/cli.js';
 import { waitFor } from '../sandbox/helpers.js';
 import { createOrder } from '../helpers/orders.js';
 

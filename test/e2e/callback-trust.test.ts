@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFaultServer, type FaultMode } from '../helpers/fault-server.js';
 import { waitFor } from '../sandbox/helpers.js';
-import { BIN, ROOT, makeHome } from './cli.js';
+import { BIN, ROOT, makeHome } from '../helpers/cli.js';
 import { createOrder } from '../helpers/orders.js';
 
 let slow: Sandbox;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runShipbook } from '../helpers/run.js';
-import { runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 import { createOrder } from '../helpers/orders.js';
 
 const fx = useSandbox();

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from './cli.js';
+import { ROOT } from '../helpers/cli.js';
 
 const page = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
 const yamlBlocks = [...page.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => parse(m[1]!) as Record<string, any>);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT } from './cli.js';
+import { BIN, ROOT } from '../helpers/cli.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 if (!hasTmux) console.warn('skipping terminal-width tests: tmux is not installed');

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
-import { BIN, ROOT, runCli } from './cli.js';
+import { BIN, ROOT, runCli } from '../helpers/cli.js';
 
 const home = mkdtempSync(join(tmpdir(), 'shipbook-cli-exp-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 
 const fx = useSandbox();
 const roots: string[] = [];

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasTmux, killTerminals, shellQuote, Terminal } from '../helpers/terminal.js';
-import { BIN, runCli } from './cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
 
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
 for (const shell of ['bash', 'zsh', 'fish']) if (hasTmux && !has(shell)) console.warn(`skipping the ${shell} completion test: ${shell} is not installed`);

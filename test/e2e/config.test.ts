@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { runShipbook } from '../helpers/run.js';
-import { makeHome } from './cli.js';
+import { makeHome } from '../helpers/cli.js';
 
 const home = makeHome();
 afterAll(() => home.cleanup());

@@ -12,7 +12,7 @@ import { readCents } from '../../src/schema/money.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { waitFor } from '../sandbox/helpers.js';
 import { runShipbook } from '../helpers/run.js';
-import { makeHome } from './cli.js';
+import { makeHome } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 let freePickup: Sandbox;

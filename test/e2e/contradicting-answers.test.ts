@@ -7,22 +7,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/ledger/read.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runCli } from './cli.js';
+import { hostileServiceEnv } from '../helpers/fault-server.js';
+import { runCli } from '../helpers/cli.js';
 
 const KEY = 'sk_test_contradict0123456789';
-let server: FaultServer;
-const env = () => ({ SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY });
-
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await server.close();
-});
+const { server, env } = hostileServiceEnv(KEY);
 
 const shipment = (id: string, tracking = 'N/A') => ({ id, status: 'NEW', tracking_number: tracking });
 

@@ -13,7 +13,7 @@ import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
-import { ROOT } from './cli.js';
+import { ROOT } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-csv-e2e-'));
 /** An environment with its own sandbox state, kept across the commands of one test. */

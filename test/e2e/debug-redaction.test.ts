@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
-import { makeHome } from './cli.js';
+import { makeHome } from '../helpers/cli.js';
 
 const KEY = 'sk_test_debug_redaction_e5a1';
 const SECRETS = [KEY, '4111111111111111', '4111 1111 1111 1111', '"123"'];

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { BIN, ROOT } from './cli.js';
+import { BIN, ROOT } from '../helpers/cli.js';
 
 /** One shell block of a page, with what the comment before it says. */
 interface Example {

@@ -4,11 +4,12 @@
  * the input's place (never the order id, which changes with every run, so a CI's history of a
  * test case holds) and carry `time=`.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { batchFixture } from '../helpers/batch.js';
 import { runShipbook } from '../helpers/run.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -16,18 +17,8 @@ const fx = useSandbox({ processingDelayMs: 20 });
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-dry-reports-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const order = parse(readFileSync('fixtures/orders/domestic-syd-mel.yaml', 'utf8')) as { order: { shipments: Array<Record<string, unknown>> } };
 /** An NDJSON file of `n` orders tagged `tag-i`. */
-function ordersFile(tag: string, n: number): string {
-  const file = join(dir, `${tag}.ndjson`);
-  const lines = Array.from({ length: n }, (_, i) => {
-    const o = structuredClone(order);
-    o.order.shipments[0]!.transient_id = `${tag}-${i}`;
-    return JSON.stringify(o);
-  });
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
+const ordersFile = (tag: string, n: number): string => batchFixture(n, { dir, prefix: tag, name: `${tag}.ndjson` }).file;
 const testcases = (xml: string) => [...xml.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*time="([0-9.]+)"/g)].map((m) => ({ name: m[1]!, time: Number(m[2]) }));
 const csvRows = (text: string) =>
   text

@@ -7,24 +7,15 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runCli, type CliResult } from './cli.js';
+import { describe, expect, it } from 'vitest';
+import { hostileServiceEnv } from '../helpers/fault-server.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
 
 // A key with a slash: PHP escapes it as \/ in JSON, a form a scrubber of the plain key misses.
 const KEY = 'sk_test/echo_0123456789abcdefXYZ';
 const CARD = '4111111111111111';
 const CVV = '123';
-let server: FaultServer;
-const env = () => ({ SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY });
-
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await server.close();
-});
+const { server, env } = hostileServiceEnv(KEY);
 
 /** Every form of the secrets that must not appear, with a name for the failure message. */
 const FORMS: Array<[string, RegExp]> = [

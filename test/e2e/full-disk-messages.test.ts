@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFaultServer } from '../helpers/fault-server.js';
-import { runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 
 /** A private home and state directory, with no service configured: the built-in sandbox. */
 function builtin(): Record<string, string> {

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readJournal } from '../../src/ledger/read.js';
 import { E2E_API_KEY, useSandbox } from '../helpers/sandbox.js';
-import { ROOT, runCli } from './cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 const fx = useSandbox({ processingDelayMs: 20 });
 

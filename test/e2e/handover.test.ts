@@ -15,7 +15,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { Sheet } from '../../src/ledger/sheet.js';
 import type { HistoryRow } from '../../src/ledger/history.js';
 import { runShipbook } from '../helpers/run.js';
-import { ROOT, runCli } from './cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 const KEY = 'sk_test_handover_0123456789';
 /** The pickup date of the fixtures booked here. */

@@ -11,40 +11,27 @@ import { once } from 'node:events';
 import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createContext, prepareContext, type GlobalOptions } from '../../src/context.js';
-import type { IOStreams } from '../../src/io.js';
+import { bufferIO } from '../helpers/run.js';
 import { buildProgram } from '../../src/main.js';
 import { shellQuote } from '../helpers/terminal.js';
-import { BIN, ROOT, isolatedEnv } from './cli.js';
+import { BIN, ROOT, isolatedEnv } from '../helpers/cli.js';
 
 await prepareContext();
 
 /** The help of every command of the whole tree, by path (`order create`), the root as ''. */
 async function everyHelp(): Promise<Map<string, string>> {
-  let out = '';
-  const io: IOStreams = {
-    stdin: new PassThrough(),
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    env: {},
-    color: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    canPrompt: false,
-    out: (s) => void (out += s),
-    err: (s) => void (out += s),
-  };
+  const io = bufferIO();
   const globals: GlobalOptions = {};
   const program = await buildProgram(createContext(io, globals), globals);
   const helps = new Map<string, string>();
   const walk = (cmd: Command, path: string) => {
-    out = '';
+    const before = io.stdoutText().length;
     cmd.outputHelp();
-    helps.set(path, out);
+    helps.set(path, io.stdoutText().slice(before));
     for (const sub of cmd.commands) if (!(sub as unknown as { _hidden: boolean })._hidden) walk(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
   };
   walk(program, '');

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { batchFixture } from '../helpers/batch.js';
 import { runShipbook } from '../helpers/run.js';
 import { E2E_API_KEY, useSandbox } from '../helpers/sandbox.js';
 
@@ -24,15 +24,7 @@ async function closedPort(): Promise<number> {
 
 describe('hints that can be pasted', () => {
   it('a failed batch: one hint per distinct action, and the final command alone at the end of its line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shipbook-hints-'));
-    const order = parse(readFileSync('fixtures/orders/domestic-syd-mel.yaml', 'utf8')) as { order: { shipments: Array<Record<string, unknown>> } };
-    const lines = Array.from({ length: 6 }, (_, i) => {
-      const o = structuredClone(order);
-      o.order.shipments[0]!.transient_id = `H-${i}`;
-      return JSON.stringify(o);
-    });
-    const file = join(dir, 'orders.ndjson');
-    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { dir, file } = batchFixture(6, { dir: mkdtempSync(join(tmpdir(), 'shipbook-hints-')), prefix: 'H' });
     const journal = join(dir, 'journal.ndjson');
     const r = await runShipbook(['book', file, '--journal', journal], {
       env: { SHIPBOOK_BASE_URL: `http://127.0.0.1:${await closedPort()}/`, SHIPBOOK_API_KEY: 'sk_test_hints_0123' },

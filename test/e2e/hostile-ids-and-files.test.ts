@@ -8,26 +8,17 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runCli } from './cli.js';
+import { describe, expect, it } from 'vitest';
+import { hostileServiceEnv } from '../helpers/fault-server.js';
+import { runCli } from '../helpers/cli.js';
 
 const KEY = 'sk_test_hostile_ids_0123456789';
 const ID = 'ORD-\u001b[2J\u001b]0;pwned\u0007\u009b31m\u202eX';
 const SHIPMENT = 'SHP-\u001b[1A\u0008';
 const TRACKING = 'TRK\u001b]8;;http://evil/\u0007link';
-let server: FaultServer;
-const env = () => ({ SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY });
-// NO_COLOR is set for every run (test/e2e/cli.ts): no escape sequence of shipbook's own is expected either.
+const { server, env } = hostileServiceEnv(KEY);
+// NO_COLOR is set for every run (test/helpers/cli.ts): no escape sequence of shipbook's own is expected either.
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await server.close();
-});
 
 /** Every route answers this order: created, accepted and processed at once, with a total that does not add up (a warning naming the id). */
 function answerHostileOrder(status: string) {

@@ -3,22 +3,13 @@
  * secrets, oversized and malformed answers. What reaches the terminal (echoed secrets, control
  * characters) goes through bin/shipbook.js; the rest runs in-process.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { describe, expect, it } from 'vitest';
+import { hostileServiceEnv, startFaultServer } from '../helpers/fault-server.js';
 import { runShipbook } from '../helpers/run.js';
-import { runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 
 const KEY = 'sk_test_hostile0123456789abcdef';
-let server: FaultServer;
-const env = () => ({ SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY });
-
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await server.close();
-});
+const { server, env } = hostileServiceEnv(KEY);
 
 describe('a service that loses, echoes, floods and garbles its answers', () => {
   it('says a create whose answer was lost was sent and may have created the order, never "cannot reach" or "try again"', async () => {

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, isolatedEnv } from './cli.js';
+import { BIN, ROOT, isolatedEnv } from '../helpers/cli.js';
 
 const PRELOAD = join(ROOT, 'test', 'helpers', 'simulated-bug.cjs');
 

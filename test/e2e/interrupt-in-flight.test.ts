@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { BIN, ROOT } from './cli.js';
+import { BIN, ROOT } from '../helpers/cli.js';
 
 const KEY = 'sk_test_interrupt_0123456789';
 let server: FaultServer;

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_API_KEY, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
-import { BIN, isolatedEnv, ROOT } from './cli.js';
+import { BIN, isolatedEnv, ROOT } from '../helpers/cli.js';
 
 let slow: Sandbox;
 let env: Record<string, string>;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ROOT, runCli } from './cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 const KEY = 'sk_test_group_commit_0123456789';
 const ORDERS = 48;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { hasTmux, killTerminals, Terminal } from '../helpers/terminal.js';
-import { ROOT, runCli } from './cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 // Every connection to the service is closed without an answer (half of them after the request
 // was processed), until a test turns it off: `shipbook sandbox --reset-rate 1`.

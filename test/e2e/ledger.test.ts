@@ -15,7 +15,7 @@ import { parse } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runShipbook } from '../helpers/run.js';
-import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
+import { BIN, ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
 import { ordersByInput as ordersAt } from '../helpers/sandbox-process.js';
 
 const KEY = 'sk_test_ledger_0123456789';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runShipbook } from '../helpers/run.js';
-import { ROOT, runCli } from './cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 /** A fresh install: its own empty configuration and state directories. */
 function freshInstall(): { dir: string; env: Record<string, string> } {

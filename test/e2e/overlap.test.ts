@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BIN, ROOT, isolatedEnv } from './cli.js';
+import { BIN, ROOT, isolatedEnv } from '../helpers/cli.js';
 import { ordersByInput, startSandboxProcess } from '../helpers/sandbox-process.js';
 
 const KEY = 'sk_test_overlap_0123456789';

@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './cli.js';
+import { ROOT } from '../helpers/cli.js';
 
 /** `man` reads the installed pages; without it (a minimal image) that one check is skipped, saying so. */
 const hasMan = spawnSync('sh', ['-c', 'command -v man'], { encoding: 'utf8' }).status === 0;

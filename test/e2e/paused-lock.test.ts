@@ -6,13 +6,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { batchFixture } from '../helpers/batch.js';
 import { E2E_API_KEY, useSandbox } from '../helpers/sandbox.js';
-import { BIN, ROOT, isolatedEnv, runCli, type CliResult } from './cli.js';
+import { BIN, ROOT, isolatedEnv, runCli, type CliResult } from '../helpers/cli.js';
 
 const running: ChildProcess[] = [];
 afterEach(async () => {
@@ -107,16 +108,7 @@ describe('the batch journal lock', () => {
   const fx = useSandbox({ processingDelayMs: 20, faults: { latencyMs: 100 } });
 
   it('stays with a batch stopped for 15 s: a second batch on its journal refuses, naming it, and the first finishes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shipbook-paused-batch-'));
-    const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as Record<string, any>;
-    const order = doc.request ?? doc;
-    const lines = Array.from({ length: 12 }, (_, i) => {
-      const o = structuredClone(order);
-      o.order.shipments[0].transient_id = `P-${i}`;
-      return JSON.stringify(o);
-    });
-    const file = join(dir, 'orders.ndjson');
-    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { dir, file } = batchFixture(12, { dir: mkdtempSync(join(tmpdir(), 'shipbook-paused-batch-')), prefix: 'P' });
     const journal = join(dir, 'journal.ndjson');
     const first = start(['book', file, '--journal', journal, '--concurrency', '2'], fx.env);
     for (let i = 0; i < 400 && !(existsSync(journal) && readFileSync(journal, 'utf8').includes('create_sent')); i++) await pause(10);
@@ -138,16 +130,7 @@ describe('the batch journal lock', () => {
   }, 120_000);
 
   it('a batch whose journal lock is taken away sends nothing new and ends with exit 11, recording what was under way', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shipbook-lost-lock-'));
-    const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as Record<string, any>;
-    const order = doc.request ?? doc;
-    const lines = Array.from({ length: 20 }, (_, i) => {
-      const o = structuredClone(order);
-      o.order.shipments[0].transient_id = `L-${i}`;
-      return JSON.stringify(o);
-    });
-    const file = join(dir, 'orders.ndjson');
-    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { dir, file } = batchFixture(20, { dir: mkdtempSync(join(tmpdir(), 'shipbook-lost-lock-')), prefix: 'L' });
     const journal = join(dir, 'journal.ndjson');
     const first = start(['book', file, '--journal', journal, '--concurrency', '1'], fx.env);
     for (let i = 0; i < 400 && !(existsSync(journal) && readFileSync(journal, 'utf8').includes('create_sent')); i++) await pause(10);

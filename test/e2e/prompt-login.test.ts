@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { BIN, ROOT, makeHome } from './cli.js';
+import { BIN, ROOT, makeHome } from '../helpers/cli.js';
 
 const hasScript = process.platform === 'linux' && spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 const KEY = 'sk_test_typed_in_pty_4c8e';

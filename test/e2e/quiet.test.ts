@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 
 /** A home and state directory of its own: the built-in sandbox. */
 function ownEnv(): Record<string, string> {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runShipbook } from '../helpers/run.js';
-import { ROOT } from './cli.js';
+import { ROOT } from '../helpers/cli.js';
 
 const page = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8');
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runShipbook } from '../helpers/run.js';
-import { ROOT } from './cli.js';
+import { ROOT } from '../helpers/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'shipbook-reference-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

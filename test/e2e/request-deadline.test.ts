@@ -3,21 +3,12 @@
  * set by `--request-timeout` (over SHIPBOOK_TIMEOUT and the profile's `timeout`), end to end
  * through bin/shipbook.js against a service that stalls (test/helpers/fault-server.ts).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runCli } from './cli.js';
+import { describe, expect, it } from 'vitest';
+import { hostileServiceEnv } from '../helpers/fault-server.js';
+import { runCli } from '../helpers/cli.js';
 
 const KEY = 'sk_test_deadline0123456789abcdef';
-let server: FaultServer;
-const env = (extra: Record<string, string> = {}) => ({ SHIPBOOK_BASE_URL: server.url, SHIPBOOK_API_KEY: KEY, ...extra });
-
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await server.close();
-});
+const { server, env } = hostileServiceEnv(KEY);
 
 describe('--request-timeout', () => {
   it('ends a quote the service never answers at the deadline, once, saying the attempts and the time they took', async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
 import { waitFor } from '../sandbox/helpers.js';
-import { BIN, ROOT, makeHome } from './cli.js';
+import { BIN, ROOT, makeHome } from '../helpers/cli.js';
 import { createOrder } from '../helpers/orders.js';
 
 let sandbox: Sandbox;

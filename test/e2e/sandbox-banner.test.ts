@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, isolatedEnv, ROOT, runCli } from './cli.js';
+import { BIN, isolatedEnv, ROOT, runCli } from '../helpers/cli.js';
 import { runShipbook } from '../helpers/run.js';
 
 let child: ChildProcess | undefined;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/lock.js';
-import { runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 
 describe('a process holding the built-in sandbox state', () => {
   it('is named while order accept waits; the accept is answered busy, nothing done, and goes through once it is released', async () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
-import { BIN, ROOT, runCli, type CliResult } from './cli.js';
+import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
 
 /** A fresh state directory and the environment that points the built-in sandbox at it. */
 function freshState(): { dir: string; env: Record<string, string> } {

@@ -2,25 +2,18 @@
  * A batch against a sandbox whose faults are drawn from a seed (`shipbook sandbox --seed`) has one
  * outcome per order, however its requests interleave: the test knows it exactly.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { batchFixture } from '../helpers/batch.js';
 import { runShipbook } from '../helpers/run.js';
 
 describe('seeded faults under a batch', () => {
   it('a batch against a seeded faulty sandbox ends the same at every order, one request at a time or eight', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shipbook-seeded-'));
-    const doc = parse(readFileSync('fixtures/orders/domestic-syd-mel.yaml', 'utf8')) as { order: { shipments: Array<Record<string, unknown>> } };
-    const lines = Array.from({ length: 24 }, (_, i) => {
-      const o = structuredClone(doc);
-      o.order.shipments[0]!.transient_id = `SEED-${i}`;
-      return JSON.stringify(o);
-    });
-    const file = join(dir, 'orders.ndjson');
-    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { dir, file } = batchFixture(24, { dir: mkdtempSync(join(tmpdir(), 'shipbook-seeded-')), prefix: 'SEED' });
     const outcome = async (concurrency: number) => {
       const sandbox = await startSandbox({ processingDelayMs: 20, faults: { failRate: 0.15, resetRate: 0.1, seed: 11 } });
       try {

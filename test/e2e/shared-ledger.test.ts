@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
+import { BIN, ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
 import { ordersByInput, startSandboxProcess } from '../helpers/sandbox-process.js';
 import { POSTGRES_MISSING, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 

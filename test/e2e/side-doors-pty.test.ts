@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { batchFixture } from '../helpers/batch.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { hasTmux, killTerminals, Terminal } from '../helpers/terminal.js';
-import { ROOT, runCli } from './cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 if (!hasTmux) console.warn('skipping the pseudo-terminal tests of the side doors: tmux is not installed (apt-get install tmux)');
 
@@ -220,15 +221,8 @@ describe.skipIf(!hasTmux)('a declined card in the guided booking', () => {
 
 describe.skipIf(!hasTmux)('a batch stopped at once by a second Ctrl-C', () => {
   it('leaves report.json with every result so far and its summary, and the JUnit file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shipbook-twice-'));
-    const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as { order: { shipments: Array<Record<string, unknown>> } };
     const n = 60;
-    const lines = Array.from({ length: n }, (_, i) => {
-      const o = structuredClone(doc);
-      o.order.shipments[0]!.transient_id = `TWICE-${i}`;
-      return JSON.stringify(o);
-    });
-    writeFileSync(join(dir, 'orders.ndjson'), `${lines.join('\n')}\n`);
+    const { dir } = batchFixture(n, { dir: mkdtempSync(join(tmpdir(), 'shipbook-twice-')), prefix: 'TWICE' });
     const report = join(dir, 'report.json');
     const junit = join(dir, 'junit.xml');
     // The built-in sandbox, slow to book: the batch is still running when it is stopped.

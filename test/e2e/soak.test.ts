@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BIN, ROOT, isolatedEnv, runCli } from './cli.js';
+import { BIN, ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
 import { ordersByInput as ordersAt, startSandboxProcess } from '../helpers/sandbox-process.js';
 
 /** `shipbook sandbox` in its own process, requiring the test's key; resolves with its URL once it listens. */

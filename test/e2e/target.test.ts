@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runShipbook } from '../helpers/run.js';
-import { ROOT, runCli } from './cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { startSandboxProcess } from '../helpers/sandbox-process.js';
 
 const ORDER = 'fixtures/orders/domestic-syd-mel.yaml';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runShipbook } from '../helpers/run.js';
 import { Terminal, hasTmux, killTerminals } from '../helpers/terminal.js';
-import { isolatedEnv, runCli } from './cli.js';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
 
 afterAll(() => killTerminals());
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { bufferIO, runShipbook } from '../helpers/run.js';
-import { isolatedEnv } from './cli.js';
+import { isolatedEnv } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-many-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +30,7 @@ describe('validate of a file with 2,001 problems', () => {
   });
 
   it('caps the problems a sending command prints on a terminal too', async () => {
-    const io = { ...bufferIO(isolatedEnv({})), stderrIsTTY: true };
+    const io = bufferIO({ env: isolatedEnv({}), tty: { stderr: true } });
     const code = await main(['node', 'shipbook', 'order', 'create', file], io);
     expect(code).toBe(2);
     const err = io.stderrText();

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
-import { makeHome, runCli } from './cli.js';
+import { makeHome, runCli } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

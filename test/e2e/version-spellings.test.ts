@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runShipbook } from '../helpers/run.js';
-import { runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 import { VERSION } from '../../src/version.js';
 
 const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { hasTmux, killTerminals, Terminal } from '../helpers/terminal.js';
-import { ROOT, runCli } from './cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 if (!hasTmux) console.warn('skipping the pseudo-terminal tests of the wizard: tmux is not installed (apt-get install tmux)');
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runShipbook } from '../helpers/run.js';
-import { runCli } from './cli.js';
+import { runCli } from '../helpers/cli.js';
 
 const fx = useSandbox();
 /** A stored profile "dev" (saved senders live in stored profiles) pointed at the test's sandbox. */

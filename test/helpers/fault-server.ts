@@ -19,6 +19,7 @@
  *   with `php`, every `/` of the answer escaped as `\/` (PHP's json_encode); with `raw`, the
  *   answer is not an envelope but text: `prefix` then the request.
  */
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -209,4 +210,38 @@ export async function startFaultServer(): Promise<FaultServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The preamble of a test file against a misbehaving service: starts a fault server before the
+ * file's tests, forgets its routes and requests after each test and closes it after the last.
+ * Returns `server`, which stands for the running fault server (use it inside tests and hooks only),
+ * and `env(extra)`, the environment pointing shipbook at it with the API key `key` plus `extra`.
+ */
+export function hostileServiceEnv(key: string): { server: FaultServer; env: (extra?: Record<string, string>) => Record<string, string> } {
+  let running: FaultServer | undefined;
+  const live = (): FaultServer => {
+    if (running === undefined) throw new Error('the fault server runs only inside the tests of the file that asked for it');
+    return running;
+  };
+  beforeAll(async () => {
+    running = await startFaultServer();
+  });
+  afterEach(() => running?.reset());
+  afterAll(async () => {
+    await running?.close();
+  });
+  const server: FaultServer = {
+    get url() {
+      return live().url;
+    },
+    get requests() {
+      return live().requests;
+    },
+    set: (route, mode) => live().set(route, mode),
+    reset: () => live().reset(),
+    received: (n) => live().received(n),
+    close: () => live().close(),
+  };
+  return { server, env: (extra = {}) => ({ SHIPBOOK_BASE_URL: live().url, SHIPBOOK_API_KEY: key, ...extra }) };
 }

@@ -1,6 +1,6 @@
 /**
  * The in-process runner: runs `shipbook <args>` through `main(argv, io)` with buffers for streams,
- * the same environment defaults as the spawning runner (test/e2e/cli.ts `runCli`: no colour, `CI`,
+ * the same environment defaults as the spawning runner (test/helpers/cli.ts `runCli`: no colour, `CI`,
  * a private config directory and sandbox state per run, a fast built-in sandbox) and returns the
  * same {@link CliResult}. No process is started, so a run costs milliseconds instead of a Node.js
  * start-up. Its streams behave as the process's do when they are pipes (every line scrubbed of the
@@ -17,34 +17,65 @@ import { clearSecrets, scrubKnown } from '../../src/api/redact.js';
 import type { IOStreams } from '../../src/io.js';
 import { main } from '../../src/main.js';
 import { terminalSafe } from '../../src/output/printable.js';
-import { isolatedEnv, runCli, type CliOptions, type CliResult } from '../e2e/cli.js';
+import { isolatedEnv, runCli, type CliOptions, type CliResult } from './cli.js';
+
+/** What {@link bufferIO} streams pretend to be; every field is optional. */
+interface BufferIOOptions {
+  /** The run's environment (default: none). */
+  env?: Record<string, string | undefined>;
+  /** What stdin gives (default: nothing). */
+  input?: string;
+  /** The `--no-color` flag: no colour even when forced. */
+  noColor?: boolean;
+  /** Stdout and stderr are terminals (both when a boolean). */
+  tty?: boolean | { stdout?: boolean; stderr?: boolean };
+  /** The terminal's width in columns, on both streams. */
+  columns?: number;
+  /** Prompts are allowed. */
+  canPrompt?: boolean;
+}
+
+/** Buffered streams: {@link IOStreams} with what was written to stdout and to stderr so far. */
+type BufferIO = IOStreams & { stdoutText(): string; stderrText(): string };
 
 /**
- * Streams that are buffers, no terminal, for one run: what `out` and `err` write is scrubbed as the
- * process's own streams scrub it. `noColor` is the `--no-color` flag.
+ * Streams that are buffers for one run: what `out` and `err` write is scrubbed as the process's
+ * own streams scrub it, and what is written to the `stdout`/`stderr` streams themselves (spinners,
+ * progress lines) is kept as written, in the same buffers. No terminal unless `tty` says so; colour
+ * only when forced by `FORCE_COLOR` and not turned off by `NO_COLOR` or `noColor`.
  */
-export function bufferIO(env: Record<string, string | undefined>, input = '', noColor = false): IOStreams & { stdoutText(): string; stderrText(): string } {
+export function bufferIO(options: BufferIOOptions = {}): BufferIO {
+  const env = options.env ?? {};
+  const input = options.input ?? '';
+  const tty = typeof options.tty === 'object' ? options.tty : { stdout: options.tty, stderr: options.tty };
   let out = '';
   let err = '';
-  const sink = (add: (s: string) => void) =>
-    new Writable({
-      write(chunk: Buffer | string, _enc, done) {
-        add(chunk.toString());
-        done();
-      },
-    });
-  const stdout = sink((s) => (out += s));
-  const stderr = sink((s) => (err += s));
+  const sink = (add: (s: string) => void, isTTY: boolean) =>
+    Object.assign(
+      new Writable({
+        write(chunk: Buffer | string, _enc, done) {
+          add(chunk.toString());
+          done();
+        },
+      }),
+      isTTY ? { isTTY: true, columns: options.columns } : {},
+    );
+  const stdout = sink((s) => (out += s), tty.stdout === true);
+  const stderr = sink((s) => (err += s), tty.stderr === true);
   return {
     stdin: Readable.from(input === '' ? [] : [Buffer.from(input)]),
     stdout,
     stderr,
     env,
     color:
-      !noColor && !(env.NO_COLOR !== undefined && env.NO_COLOR !== '') && env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0',
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    canPrompt: false,
+      options.noColor !== true &&
+      !(env.NO_COLOR !== undefined && env.NO_COLOR !== '') &&
+      env.FORCE_COLOR !== undefined &&
+      env.FORCE_COLOR !== '' &&
+      env.FORCE_COLOR !== '0',
+    stdoutIsTTY: tty.stdout === true,
+    stderrIsTTY: tty.stderr === true,
+    canPrompt: options.canPrompt ?? false,
     out: (t) => void (out += terminalSafe(scrubKnown(t))),
     err: (t) => void (err += terminalSafe(scrubKnown(t))),
     stdoutText: () => out,
@@ -63,7 +94,7 @@ let running = 0;
 export async function runShipbook(args: string[], options: CliOptions = {}): Promise<CliResult> {
   if (options.cwd !== undefined) return runCli(args, options);
   const env = isolatedEnv(options.env);
-  const io = bufferIO(env, options.input, args.includes('--no-color'));
+  const io = bufferIO({ env, input: options.input, noColor: args.includes('--no-color') });
   if (running === 0) clearSecrets();
   running++;
   try {

@@ -3,7 +3,7 @@
  * run (kills, shards, two targets), and the sandbox's own list of orders to count what was booked.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BIN, ROOT, isolatedEnv } from '../e2e/cli.js';
+import { BIN, ROOT, isolatedEnv } from './cli.js';
 
 /**
  * Starts `shipbook sandbox --port 0 --json --no-log --delay 20ms <args>` and resolves with its URL

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { makeHome } from '../e2e/cli.js';
+import { makeHome } from './cli.js';
 
 /** The API key the e2e sandboxes accept. */
 export const E2E_API_KEY = 'sk_test_e2e_0123456789';

@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { BIN, ROOT } from '../e2e/cli.js';
+import { BIN, ROOT } from './cli.js';
 
 /** True when tmux is installed (the tests that need it are skipped otherwise). */
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;

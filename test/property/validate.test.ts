@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { validateBytes, type FileReport } from '../../src/input/validate.js';
-import { runCli } from '../e2e/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { runShipbook } from '../helpers/run.js';
 
 const SEED = 20261121;

@@ -2,7 +2,7 @@
  * Runs before every test file, in its own process (vitest's `setupFiles`): the file gets a home,
  * config, state, cache and data directory of its own under the system's temporary directory, and
  * none of the developer's shipbook settings. Every run a test starts inherits them, in process,
- * spawned (test/e2e/cli.ts `runCli`) or in a pseudo-terminal (the tmux server a file starts
+ * spawned (test/helpers/cli.ts `runCli`) or in a pseudo-terminal (the tmux server a file starts
  * inherits this environment), so `npm test` never reads or writes the developer's real
  * ~/.config/shipbook or ~/.local/state/shipbook, whichever runner a test uses.
  */

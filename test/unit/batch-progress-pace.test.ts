@@ -1,26 +1,12 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { batchProgress } from '../../src/output/batch.js';
 import type { IOStreams } from '../../src/io.js';
+import { bufferIO } from '../helpers/run.js';
 
 /** IO whose stderr is a terminal of 100 columns, collecting what is written to it. */
 function terminalIO(): { io: IOStreams; written: () => string } {
-  let text = '';
-  const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 100 });
-  stderr.on('data', (d: Buffer) => (text += d.toString('utf8')));
-  const io: IOStreams = {
-    stdin: new PassThrough(),
-    stdout: new PassThrough(),
-    stderr,
-    env: {},
-    color: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: true,
-    canPrompt: false,
-    out: () => {},
-    err: (t) => void stderr.write(t),
-  };
-  return { io, written: () => text };
+  const io = bufferIO({ tty: { stderr: true }, columns: 100 });
+  return { io, written: () => io.stderrText() };
 }
 
 describe('the progress line of a batch that waits for the service', () => {

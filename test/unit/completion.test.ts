@@ -1,11 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pathCandidates, profileCandidates, senderCandidates } from '../../src/commands/completion/index.js';
 import { prepareContext, createContext, type GlobalOptions } from '../../src/context.js';
-import type { IOStreams } from '../../src/io.js';
+import { bufferIO } from '../helpers/run.js';
 import { buildProgram } from '../../src/main.js';
 
 await prepareContext();
@@ -49,24 +48,12 @@ mkdirSync(join(work, '.hidden'));
 
 /** Runs `shipbook <argv>` in-process and returns stdout. */
 async function run(argv: string[], env: Record<string, string> = {}): Promise<string> {
-  let out = '';
-  const io: IOStreams = {
-    stdin: new PassThrough(),
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    env: { SHIPBOOK_CONFIG_DIR: configDir, ...env },
-    color: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    canPrompt: false,
-    out: (s) => void (out += s),
-    err: () => {},
-  };
+  const io = bufferIO({ env: { SHIPBOOK_CONFIG_DIR: configDir, ...env } });
   const globals: GlobalOptions = {};
   const ctx = createContext(io, globals);
   const program = await buildProgram(ctx, globals);
   await program.parseAsync(['node', 'shipbook', ...argv]);
-  return out;
+  return io.stdoutText();
 }
 const values = (out: string) =>
   out

@@ -5,14 +5,13 @@
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAuthLogin, type AuthLoginOptions } from '../../src/commands/auth/login.js';
 import { effectiveValue, findSetting, getStored, withStored } from '../../src/config/keys.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { prepareContext, createContext, type Context } from '../../src/context.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
-import type { IOStreams } from '../../src/io.js';
+import { bufferIO } from '../helpers/run.js';
 import { scriptedPrompter } from '../../src/prompter.js';
 import { scripted, withPrompter } from '../helpers/prompter.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -36,23 +35,8 @@ beforeEach(() => {
 
 /** A context whose streams are buffers; `canPrompt` as a terminal would set it. */
 function bufferContext(options: { canPrompt: boolean; stdin?: string; profile?: string }): { ctx: Context; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  const stdin = new PassThrough();
-  stdin.end(options.stdin ?? '');
-  const io: IOStreams = {
-    stdin,
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    env: { SHIPBOOK_CONFIG_DIR: tmp },
-    color: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    canPrompt: options.canPrompt,
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-  };
-  return { ctx: createContext(io, { profile: options.profile }), out: () => out, err: () => err };
+  const io = bufferIO({ env: { SHIPBOOK_CONFIG_DIR: tmp }, input: options.stdin, canPrompt: options.canPrompt });
+  return { ctx: createContext(io, { profile: options.profile }), out: () => io.stdoutText(), err: () => io.stderrText() };
 }
 
 const login = (o: Partial<AuthLoginOptions> = {}): AuthLoginOptions => ({ withKey: false, verify: true, ...o });

@@ -1,32 +1,26 @@
 import { createRequire } from 'node:module';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { prepareContext, createContext, type GlobalOptions } from '../../src/context.js';
-import type { IOStreams } from '../../src/io.js';
+import { bufferIO } from '../helpers/run.js';
 import { buildProgram } from '../../src/main.js';
 import { COMMANDS, TREE_COMMANDS, invokedCommand } from '../../src/commands/index.js';
 
 await prepareContext();
 
 async function programWithOutput(argv?: string[]): Promise<{ program: Command; take: () => string }> {
-  let out = '';
-  const io: IOStreams = {
-    stdin: new PassThrough(),
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    env: {},
-    color: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    canPrompt: false,
-    out: (s) => void (out += s),
-    err: (s) => void (out += s),
+  const io = bufferIO();
+  let seen = 0;
+  const take = () => {
+    const all = io.stdoutText() + io.stderrText();
+    const text = all.slice(seen);
+    seen = all.length;
+    return text;
   };
   const globals: GlobalOptions = {};
   const ctx = createContext(io, globals);
   const program = await buildProgram(ctx, globals, argv);
-  return { program, take: () => ((s) => ((out = ''), s))(out) };
+  return { program, take };
 }
 
 function everyCommand(cmd: Command, path: string[] = []): Array<[string, Command]> {

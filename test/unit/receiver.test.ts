@@ -6,7 +6,7 @@ import { prepareResultWaiter } from '../../src/booking/result/route.js';
 import { mergeCallbackOrder } from '../../src/booking/result/verify.js';
 import { builtinSandboxProfile } from '../../src/config/profile.js';
 import { progressPrinter } from '../../src/output/progress.js';
-import type { IOStreams } from '../../src/io.js';
+import { bufferIO } from '../helpers/run.js';
 import {
   isTokenPath,
   maskToken,
@@ -252,23 +252,11 @@ describe('mergeCallbackOrder', () => {
 describe('choice of route (prepareResultWaiter)', () => {
   /** A context whose stderr is a string, for a service at `baseUrl`. */
   function setup(baseUrl: string) {
-    let err = '';
-    const io = {
-      stdin: process.stdin,
-      stdout: process.stdout,
-      stderr: process.stderr,
-      env: {},
-      color: false,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      canPrompt: false,
-      out: () => {},
-      err: (t: string) => void (err += t),
-    } satisfies IOStreams;
+    const io = bufferIO();
     const progress = progressPrinter(io);
     const api = new ApiClient({ baseUrl });
     const ctx = { api, paths: builtinSandboxProfile().paths, onEvent: progress.onEvent };
-    return { ctx, api, profile: builtinSandboxProfile(), stderr: () => err };
+    return { ctx, api, profile: builtinSandboxProfile(), stderr: () => io.stderrText() };
   }
 
   it('waits by callback on a receiver for a service on this machine', async () => {

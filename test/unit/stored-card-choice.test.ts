@@ -3,11 +3,10 @@
  * prompter: on a terminal the usable stored cards of the sandbox are offered (the expired one is
  * not), the chosen id becomes `--card`; without a terminal the flags stay as they are.
  */
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedCardChoices, withChosenCard } from '../../src/commands/common/stored-card.js';
 import { createContext, type Context } from '../../src/context.js';
-import type { IOStreams } from '../../src/io.js';
+import { bufferIO } from '../helpers/run.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { scripted, withPrompter } from '../helpers/prompter.js';
 
@@ -22,18 +21,10 @@ afterAll(async () => {
 });
 
 function context(canPrompt: boolean): Context {
-  const io: IOStreams = {
-    stdin: new PassThrough(),
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
+  const io = bufferIO({
     env: { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_CONFIG_DIR: '/nonexistent-shipbook-test' },
-    color: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
     canPrompt,
-    out: () => {},
-    err: () => {},
-  };
+  });
   return createContext(io, {});
 }
 

@@ -1,32 +1,14 @@
 /** How `shipbook validate` prints its reports (src/input/format.ts): a table on a terminal, tab-separated lines otherwise. */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { InputIssue } from '../../src/errors.js';
 import { formatIssues } from '../../src/input/format.js';
 import { renderReports, type ReportLike } from '../../src/output/report.js';
-import type { IOStreams } from '../../src/io.js';
+import { bufferIO } from '../helpers/run.js';
 import { prepareTables } from '../../src/output/table.js';
 
 await prepareTables();
 
-function io(tty: boolean): IOStreams & { stdoutText(): string; stderrText(): string } {
-  let out = '';
-  let err = '';
-  return {
-    stdin: new PassThrough(),
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    env: {},
-    color: false,
-    stdoutIsTTY: tty,
-    stderrIsTTY: tty,
-    canPrompt: false,
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    stdoutText: () => out,
-    stderrText: () => err,
-  };
-}
+const io = (tty: boolean) => bufferIO({ tty });
 
 const issue = (over: Partial<InputIssue>): InputIssue => ({
   file: 'orders/tuesday.yaml',
