@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, makeHome, runCli } from './cli.js';
+import { ROOT, makeHome, runCli } from '../helpers/cli.js';
 import { startSandboxProcess } from '../helpers/sandbox-process.js';
 
 const KEY = 'sk_test_callbacks_0123456789';
