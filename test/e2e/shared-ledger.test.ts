@@ -135,8 +135,10 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
   }, 120_000);
 
   it('a station killed (SIGKILL) mid-batch: another takes over its claims (its process is gone), sends nothing twice, and what the dead one sent is unknown until journal resolve', async () => {
-    // A slow service, so the dead station has creates in flight; short leases, so the takeover comes soon.
-    const slow = await startSandboxProcess(['--api-key', KEY, '--delay', '400ms'], running);
+    // A service slow to answer every request (--latency), so the dead station has creates in flight
+    // when it is killed: --delay alone slows only the booking result, and a create answered within
+    // milliseconds would leave nothing unknown on a quiet machine. Short leases, so the takeover comes soon.
+    const slow = await startSandboxProcess(['--api-key', KEY, '--delay', '400ms', '--latency', '1s'], running);
     const lease = { SHIPBOOK_TEST_LEDGER_LEASE_MS: '1500', SHIPBOOK_BASE_URL: slow };
     const { file } = ordersFile(12, 'KILL');
     const [s1, s2] = [station(), station()];
