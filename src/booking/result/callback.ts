@@ -35,39 +35,37 @@ const FALLBACK_POLL_MS = 30_000;
 /** After a callback the service does not bear out yet, fetch-order-data is asked this often. */
 const HINTED_POLL_MS = 2_000;
 
+/** How a waiter's receiver takes callbacks and says what goes wrong (see {@link openReceiver}). */
+interface ReceiverUse {
+  /** `callback` or `callbacks`, for the message of a receiver that cannot listen. */
+  what: string;
+  /** Whether a problem on the token path is told to people now (else it goes to the debug log only). */
+  reportProblems: () => boolean;
+  onCallback: (cb: ReceivedCallback) => { accepted: true } | { accepted: false; status: number; message: string };
+}
+
 /**
- * Waits for the callback on a receiver listening on `listen`, with the fallback poll described in
- * the module documentation; a wait ends when its signal aborts.
+ * Starts a callback receiver on `listen` for a waiter (one order's, or a batch's for the whole
+ * run): problems on its token path become `receiver_problem` notices, its address a
+ * `receiver_address` notice when the user chose it (else a debug line, token masked).
+ * @returns the receiver and the callback URL to give the service
  * @throws UsageError (exit 2) when the receiver cannot listen there
  */
-export async function callbackWaiter(deps: Deps, settings: CallbackSettings, listen: ListenAddress): Promise<ResultWaiter> {
-  const state = new WaitState(deps);
-  const queue: ReceivedCallback[] = [];
-  let expected: string | undefined;
-  let wake: (() => void) | undefined;
+export async function openReceiver(
+  deps: Deps,
+  settings: { callbackUrl?: string; listen?: ListenAddress },
+  listen: ListenAddress,
+  use: ReceiverUse,
+): Promise<{ receiver: CallbackReceiver; callbackUrl: string }> {
   let receiver: CallbackReceiver;
-  const basePath = settings.callbackUrl === undefined ? '' : new URL(settings.callbackUrl).pathname;
   try {
     receiver = await startCallbackReceiver({
       host: listen.host,
       port: listen.port,
-      basePath,
-      onCallback(cb) {
-        const unnamed = cb.orderId === undefined || cb.orderId === '';
-        // This receiver's token was made for one order: an error callback that names none is its.
-        if (unnamed && cb.body.code >= 200 && cb.body.code < 300) {
-          return { accepted: false, status: 409, message: 'the callback names no order (result.order.id)' };
-        }
-        if (!unnamed && expected !== undefined && cb.orderId !== expected) {
-          return { accepted: false, status: 409, message: `this receiver waits for the result of order ${expected}, not ${cb.orderId}` };
-        }
-        deps.debugLog(`callback received for order ${cb.orderId ?? '(none)'}: code ${cb.body.code}, status ${cb.body.result?.order?.status ?? '(none)'}`);
-        queue.push(cb);
-        wake?.();
-        return { accepted: true };
-      },
+      basePath: settings.callbackUrl === undefined ? '' : new URL(settings.callbackUrl).pathname,
+      onCallback: use.onCallback,
       onProblem(p) {
-        if (p.onTokenPath && state.waitingFor !== undefined) {
+        if (p.onTokenPath && use.reportProblems()) {
           const notice =
             p.summary !== undefined
               ? { kind: 'receiver_problem' as const, summary: p.summary }
@@ -81,7 +79,7 @@ export async function callbackWaiter(deps: Deps, settings: CallbackSettings, lis
     });
   } catch (err) {
     const code = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
-    throw new UsageError(`cannot listen on ${urlHost(listen.host)}:${listen.port} for the booking callback (${code})`, {
+    throw new UsageError(`cannot listen on ${urlHost(listen.host)}:${listen.port} for the booking ${use.what} (${code})`, {
       suggestion: 'Choose another address with --listen host:port, or wait by polling with --poll 5s.',
       cause: err,
     });
@@ -100,6 +98,37 @@ export async function callbackWaiter(deps: Deps, settings: CallbackSettings, lis
   } else {
     deps.debugLog(`callback receiver on ${masked(receiver.localUrl)}`);
   }
+  return { receiver, callbackUrl };
+}
+
+/**
+ * Waits for the callback on a receiver listening on `listen`, with the fallback poll described in
+ * the module documentation; a wait ends when its signal aborts.
+ * @throws UsageError (exit 2) when the receiver cannot listen there
+ */
+export async function callbackWaiter(deps: Deps, settings: CallbackSettings, listen: ListenAddress): Promise<ResultWaiter> {
+  const state = new WaitState(deps);
+  const queue: ReceivedCallback[] = [];
+  let expected: string | undefined;
+  let wake: (() => void) | undefined;
+  const { receiver, callbackUrl } = await openReceiver(deps, settings, listen, {
+    what: 'callback',
+    reportProblems: () => state.waitingFor !== undefined,
+    onCallback: (cb: ReceivedCallback) => {
+      const unnamed = cb.orderId === undefined || cb.orderId === '';
+      // This receiver's token was made for one order: an error callback that names none is its.
+      if (unnamed && cb.body.code >= 200 && cb.body.code < 300) {
+        return { accepted: false, status: 409, message: 'the callback names no order (result.order.id)' };
+      }
+      if (!unnamed && expected !== undefined && cb.orderId !== expected) {
+        return { accepted: false, status: 409, message: `this receiver waits for the result of order ${expected}, not ${cb.orderId}` };
+      }
+      deps.debugLog(`callback received for order ${cb.orderId ?? '(none)'}: code ${cb.body.code}, status ${cb.body.result?.order?.status ?? '(none)'}`);
+      queue.push(cb);
+      wake?.();
+      return { accepted: true };
+    },
+  });
   const fallbackMs = settings.fallbackPollMs ?? FALLBACK_POLL_MS;
 
   /**

@@ -15,13 +15,11 @@
  *   `fallbackPollMs` after its wait began, then as often, and once at the deadline (./callback.ts
  *   `waitForCallback`).
  */
-import { urlHost } from '../../http/server.js';
-import { UsageError } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { trackingNumberOf } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
-import { maskToken, publicCallbackUrl, startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from '../receiver.js';
-import { waitForCallback, type Inbox, type ListenAddress } from './callback.js';
+import type { ReceivedCallback } from '../receiver.js';
+import { openReceiver, waitForCallback, type Inbox, type ListenAddress } from './callback.js';
 import { WaitState, waitInterrupted, type Deps } from './state.js';
 
 /** What the run's waiter takes from the command's flags (./route.ts `WaitSettings`). */
@@ -91,57 +89,22 @@ export async function runCallbackWaiter(deps: Deps, settings: RunCallbackSetting
   // Orders whose wait is over: a callback repeated for one (a service retrying) is answered 200 and ignored.
   const finished = new Set<string>();
   let closed = false;
-  const basePath = settings.callbackUrl === undefined ? '' : new URL(settings.callbackUrl).pathname;
-  let receiver: CallbackReceiver;
-  try {
-    receiver = await startCallbackReceiver({
-      host: listen.host,
-      port: listen.port,
-      basePath,
-      onCallback(cb) {
-        if (cb.orderId === undefined || cb.orderId === '') {
-          return { accepted: false, status: 409, message: 'the callback names no order (result.order.id); this receiver waits for many' };
-        }
-        const box = boxes.get(cb.orderId);
-        if (box === undefined && finished.has(cb.orderId)) return { accepted: true };
-        if (box === undefined) return { accepted: false, status: 409, message: `order ${cb.orderId} is not an order this run accepted` };
-        deps.debugLog(`callback received for order ${cb.orderId}: code ${cb.body.code}, status ${cb.body.result?.order?.status ?? '(none)'}`);
-        box.queue.push(cb);
-        box.wake?.();
-        return { accepted: true };
-      },
-      onProblem(p) {
-        if (p.onTokenPath) {
-          const notice =
-            p.summary !== undefined
-              ? { kind: 'receiver_problem' as const, summary: p.summary }
-              : { kind: 'receiver_problem' as const, status: p.status, method: p.method, remote: p.remote, reason: p.reason };
-          return deps.onEvent({ type: 'wait_notice', notice });
-        }
-        deps.debugLog(`callback receiver answered ${p.status} to a ${p.method} from ${p.remote}: ${p.reason}`);
-      },
-    });
-  } catch (err) {
-    const code = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
-    throw new UsageError(`cannot listen on ${urlHost(listen.host)}:${listen.port} for the booking callbacks (${code})`, {
-      suggestion: 'Choose another address with --listen host:port, or wait by polling with --poll 5s.',
-      cause: err,
-    });
-  }
-  const callbackUrl = publicCallbackUrl(receiver, settings.callbackUrl);
-  const masked = (url: string) => maskToken(url, receiver.token);
-  if (settings.callbackUrl !== undefined || settings.listen !== undefined) {
-    deps.onEvent({
-      type: 'wait_notice',
-      notice: {
-        kind: 'receiver_address',
-        localUrl: masked(receiver.localUrl),
-        ...(settings.callbackUrl !== undefined ? { publicUrl: masked(callbackUrl) } : {}),
-      },
-    });
-  } else {
-    deps.debugLog(`callback receiver on ${masked(receiver.localUrl)}`);
-  }
+  const { receiver, callbackUrl } = await openReceiver(deps, settings, listen, {
+    what: 'callbacks',
+    reportProblems: () => true,
+    onCallback: (cb: ReceivedCallback) => {
+      if (cb.orderId === undefined || cb.orderId === '') {
+        return { accepted: false, status: 409, message: 'the callback names no order (result.order.id); this receiver waits for many' };
+      }
+      const box = boxes.get(cb.orderId);
+      if (box === undefined && finished.has(cb.orderId)) return { accepted: true };
+      if (box === undefined) return { accepted: false, status: 409, message: `order ${cb.orderId} is not an order this run accepted` };
+      deps.debugLog(`callback received for order ${cb.orderId}: code ${cb.body.code}, status ${cb.body.result?.order?.status ?? '(none)'}`);
+      box.queue.push(cb);
+      box.wake?.();
+      return { accepted: true };
+    },
+  });
 
   return {
     route: 'callback',
