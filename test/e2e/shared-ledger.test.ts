@@ -108,6 +108,24 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     pg?.stop();
   });
 
+  it('a connection the server drops while it is checked out fails the statement under way, never the process', async () => {
+    const { openPool } = await import('../../src/ledger/pg/connect.js');
+    const idle: unknown[] = [];
+    const pool = await openPool(pg.url, (err) => idle.push(err), 1);
+    const client = await pool.connect();
+    try {
+      const pid = Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
+      // Dropped between two statements: without a listener of its own, the driver's 'error' event
+      // on a checked-out connection is thrown out of the event loop.
+      pg.sql(`SELECT pg_terminate_backend(${pid})`);
+      await new Promise((r) => setTimeout(r, 200));
+      await expect(client.query('SELECT 1')).rejects.toThrow();
+    } finally {
+      client.release(true);
+      await pool.end();
+    }
+  });
+
   it('two stations book the same 40-order file at once: 40 orders at the service, both exit 0, the reports add up to 40 and name the other station', async () => {
     const { dir, file } = ordersFile(40, 'TWO');
     const [s1, s2] = [station(), station()];
@@ -247,12 +265,16 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     const a = start(['book', file, '--poll', '50ms', '--concurrency', '4'], env(s1, { SHIPBOOK_BASE_URL: slow }), s1.cwd);
     await until(() => sent() >= 2, 30_000, 'the station to send creates');
     pg.kill();
-    const code = await a.done;
-    expect(code, a.stderr()).toBe(10);
-    expect(a.stderr()).toMatch(/lost the shared ledger at postgresql:\/\/shipbook@127\.0\.0\.1:\d+\/shipbook/);
-    const before = await ordersByInput(slow, KEY);
-    for (const [t, ids] of before) if (t.startsWith('STOP-')) expect(ids, t).toHaveLength(1);
-    pg.start();
+    try {
+      const code = await a.done;
+      expect(code, a.stderr()).toBe(10);
+      expect(a.stderr()).toMatch(/lost the shared ledger at postgresql:\/\/shipbook@127\.0\.0\.1:\d+\/shipbook/);
+      const before = await ordersByInput(slow, KEY);
+      for (const [t, ids] of before) if (t.startsWith('STOP-')) expect(ids, t).toHaveLength(1);
+    } finally {
+      // Back up whatever happened above: the tests after this one use the same server.
+      pg.start();
+    }
     // The same station again, from the same directory (its journal keeps what the database missed).
     const b = await runCli(['book', file, '--poll', '50ms', '--json'], { env: env(s1, { SHIPBOOK_BASE_URL: slow }), cwd: s1.cwd });
     expect([0, 8], b.stderr).toContain(b.code);

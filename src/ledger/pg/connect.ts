@@ -98,5 +98,10 @@ export async function openPool(url: string, onError: (err: unknown) => void, max
   };
   const pool = new Pool(config);
   pool.on('error', onError);
+  // The pool listens for errors of idle connections only: a connection checked out (a claim's
+  // transaction, a migration) that the server drops emits 'error' with no listener, which would
+  // end the process as an internal error. Its failure reaches the caller anyway, through the
+  // query under way or the next one ("not queryable"), so this listener only keeps it there.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }

@@ -474,7 +474,7 @@ export class PgLedger implements LedgerStore {
             await this.insert(this.pool, true);
             this.stats.transactions++;
           }
-          if (Date.now() >= this.leaseSureUntil) throw new Error('this run’s lease could not be renewed in time');
+          if (Date.now() >= this.leaseSureUntil) throw leaseLapsed();
           claims.forEach((c, i) => c.resolve(answers[i]!));
           const copyFailure = await copyFlush;
           for (const w of waiters)
