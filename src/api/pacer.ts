@@ -11,9 +11,12 @@
  *   cut do not cut again), and grows by one after a window of good answers (as many as the
  *   current limit). It never goes below 1 nor above the ceiling.
  * - **Rate**: `--rate <n/s>` (or the profile's `rate`) spaces requests that many per second from
- *   the start. A 429 also teaches the pacer the service's pace: the answers it accepted during the
- *   last second, less a tenth; that learned rate then grows by a small step every few quiet
- *   seconds, so a service whose limit is raised is followed, and a 429 stays rare.
+ *   the start. A 429 also teaches the pacer the service's pace: the requests it accepted that left
+ *   in the second before the refused one (the limit, as near as the client can see it; counted on
+ *   as their answers come), less a twentieth. The learned rate
+ *   then grows with quiet time in two speeds: slowly while it is below the pace that was refused
+ *   (each 429 costs every request a pause, so probing the known limit is kept rare), and faster
+ *   once it is past that pace without a refusal (the service's limit was raised: follow it).
  *
  * It draws nothing: who wants to show a pause (the batch's progress line) subscribes to its
  * {@link PaceEvent}s. The clock and the timers are injectable for tests.
@@ -59,11 +62,16 @@ const DEFAULT_PAUSE_MS = 1_000;
 /** Longest pause honoured, ms: a `Retry-After` far in the future is cut to this. */
 const MAX_PAUSE_MS = 60_000;
 /** Share of the last second's accepted answers that the learned rate keeps after a 429. */
-const BACKOFF_SHARE = 0.9;
-/** The learned rate grows by this share of itself … */
-const GROWTH_SHARE = 0.02;
-/** … after each this many ms without a 429. */
-const GROWTH_EVERY_MS = 4_000;
+const BACKOFF_SHARE = 0.95;
+/**
+ * The learned rate grows by a share of itself after each step of quiet time (no 429): below the
+ * pace last refused, by {@link NEAR_GROWTH} each {@link NEAR_EVERY_MS} (about 40 s from 0.95 of it
+ * back to it); past it, by {@link FAR_GROWTH} each {@link FAR_EVERY_MS} (doubling in about a minute).
+ */
+const NEAR_GROWTH = 0.01;
+const NEAR_EVERY_MS = 8_000;
+const FAR_GROWTH = 0.05;
+const FAR_EVERY_MS = 4_000;
 
 /** A real timer; kept referenced: requests waiting for their turn keep the process alive. */
 const realTimer = (fn: () => void, ms: number) => {
@@ -89,13 +97,21 @@ export class Pacer {
   #round = 0;
   readonly #userRate: number | undefined;
   #learnedRate: number | undefined;
+  /** The service's pace when it last refused (answers accepted in the second before the 429). */
+  #refusedRate = 0;
   #lastGrowth = 0;
   /** When the next request may leave under the rate (ms since the epoch). */
   #nextStart = 0;
   /** Until when every request waits (a `Retry-After`), ms since the epoch. */
   #pausedUntil = 0;
-  /** When each of the accepted answers of the last second came. */
+  /** When the requests answered with success in the last two seconds left (admission times, ms). */
   #recentGood: number[] = [];
+  /**
+   * What the last 429 teaches, still being counted: the requests that left in the second before
+   * the refused one (`from`, `to`] and were accepted. Requests in flight together answer in any
+   * order, so some of them answer after the 429; each raises the count (and the learned rate).
+   */
+  #learning: { from: number; to: number; count: number; round: number } | undefined;
   readonly #queue: Waiter[] = [];
   #wake: (() => void) | undefined;
   readonly #now: () => number;
@@ -182,23 +198,32 @@ export class Pacer {
       this.#nextStart = (this.#nextStart >= now - interval ? this.#nextStart : now) + interval;
     }
     const round = this.#round;
+    const admittedAt = now;
     let settled = false;
     return {
       done: (outcome) => {
         if (settled) return;
         settled = true;
         this.#inFlight--;
-        this.#settle(outcome, round);
+        this.#settle(outcome, round, admittedAt);
         this.#pump();
       },
     };
   }
 
-  #settle(outcome: PaceOutcome, round: number): void {
+  #settle(outcome: PaceOutcome, round: number, admittedAt: number): void {
     const now = this.#now();
     if (outcome.kind === 'ok') {
-      this.#recentGood.push(now);
-      while (this.#recentGood[0]! <= now - 1000) this.#recentGood.shift();
+      this.#recentGood.push(admittedAt);
+      while (this.#recentGood[0]! <= now - 2000) this.#recentGood.shift();
+      const l = this.#learning;
+      if (l !== undefined && l.round === this.#round && admittedAt > l.from && admittedAt <= l.to) {
+        l.count++;
+        if (l.count * BACKOFF_SHARE > (this.#learnedRate ?? 0)) {
+          this.#learnedRate = l.count * BACKOFF_SHARE;
+          this.#refusedRate = l.count;
+        }
+      }
       if (++this.#good >= this.#limit) {
         this.#good = 0;
         this.#limit = Math.min(this.#ceiling, this.#limit + 1);
@@ -211,13 +236,17 @@ export class Pacer {
       this.#round++;
       this.#good = 0;
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
-      const accepted = this.#recentGood.filter((t) => t > now - 1000).length;
-      this.#recentGood = [];
+      // The requests that left in the second before the refused one and were accepted (so far).
+      const from = admittedAt - 1000;
+      const accepted = this.#recentGood.filter((t) => t > from && t <= admittedAt).length;
       // What the service took in the last second, less a tenth, never below half the pace before;
       // with nothing taken in that second there is nothing to learn (the pause and the window act).
       const before = this.#learnedRateNow();
-      if (accepted > 0) this.#learnedRate = Math.max(1, accepted * BACKOFF_SHARE, (before ?? 0) / 2);
-      else if (before !== undefined) this.#learnedRate = Math.max(1, before / 2);
+      if (accepted > 0) {
+        this.#learnedRate = Math.max(1, accepted * BACKOFF_SHARE, (before ?? 0) / 2);
+        this.#refusedRate = accepted;
+      } else if (before !== undefined) this.#learnedRate = Math.max(1, before / 2);
+      this.#learning = { from, to: admittedAt, count: accepted, round: this.#round };
       this.#lastGrowth = now + pauseMs;
     }
     if (pauseMs > 0 && now + pauseMs > this.#pausedUntil) {
@@ -232,9 +261,12 @@ export class Pacer {
   #learnedRateNow(): number | undefined {
     if (this.#learnedRate === undefined) return undefined;
     const now = this.#now();
-    while (now - this.#lastGrowth >= GROWTH_EVERY_MS) {
-      this.#learnedRate *= 1 + GROWTH_SHARE;
-      this.#lastGrowth += GROWTH_EVERY_MS;
+    for (;;) {
+      const near = this.#learnedRate < this.#refusedRate;
+      const every = near ? NEAR_EVERY_MS : FAR_EVERY_MS;
+      if (now - this.#lastGrowth < every) break;
+      this.#learnedRate *= 1 + (near ? NEAR_GROWTH : FAR_GROWTH);
+      this.#lastGrowth += every;
     }
     // Past the pace of the configured ceiling there is nothing left to learn.
     if (this.#learnedRate > 10_000) this.#learnedRate = undefined;

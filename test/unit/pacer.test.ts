@@ -137,11 +137,30 @@ describe('the pacer', () => {
       await time.advance(10);
     }
     (await pacer.acquire()).done({ kind: 'limited', status: 429, retryAfterMs: 1000 });
-    expect(pacer.rate).toBe(27);
-    // Quiet time lets it grow back slowly.
+    expect(pacer.rate).toBe(28.5);
+    // Quiet time lets it grow back slowly towards the pace that was refused: no new 429 for half a minute …
     await time.advance(20_000);
-    expect(pacer.rate).toBeGreaterThan(27);
-    expect(pacer.rate).toBeLessThan(30);
+    expect(pacer.rate).toBeGreaterThan(28.5);
+    expect(pacer.rate).toBeLessThan(29.5);
+    await time.advance(20_000);
+    expect(pacer.rate).toBeLessThan(30.1);
+    // … and faster once past it without a refusal: a limit that was raised is followed within minutes.
+    await time.advance(60_000);
+    expect(pacer.rate).toBeGreaterThan(50);
+  });
+
+  it('counts the requests in flight at the 429 that the service accepted, though they answer after it', async () => {
+    const time = fakeTime();
+    const pacer = new Pacer({ ceiling: 64, now: time.now, timer: time.timer });
+    const held = [];
+    for (let i = 0; i < 30; i++) {
+      held.push(await pacer.acquire());
+      await time.advance(20);
+    }
+    // A limiter in front of the service refuses the 31st at once, while the 30 before it are still on their way.
+    (await pacer.acquire()).done({ kind: 'limited', status: 429, retryAfterMs: 1000 });
+    for (const t of held) t.done({ kind: 'ok' });
+    expect(pacer.rate).toBe(28.5);
   });
 
   it('gives up a wait when the signal aborts, and the request never leaves', async () => {
