@@ -6,6 +6,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -23,7 +24,14 @@ const home = makeHome();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ processingDelayMs: 50, callbackBackoffMs: 50 });
-  env = { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_test_e2e_0123456789', HOME: home.home, XDG_CONFIG_HOME: home.home };
+  // One state directory for the listener and the commands: the ledger that records what the callbacks say.
+  env = {
+    SHIPBOOK_BASE_URL: sandbox.url,
+    SHIPBOOK_API_KEY: 'sk_test_e2e_0123456789',
+    HOME: home.home,
+    XDG_CONFIG_HOME: home.home,
+    SHIPBOOK_STATE_DIR: join(home.home, 'state'),
+  };
   // The "application" that callbacks are forwarded to.
   app = createServer((req: IncomingMessage, res) => {
     let body = '';
@@ -117,6 +125,12 @@ describe('callback listen', () => {
     expect(JSON.parse(forwarded[0]!.body)).toEqual(summary.body);
     await waitFor(() => (sandbox.state.callbacks.find((c) => c.orderId === id)?.state === 'pending' ? undefined : true)).catch(() => {});
     expect(sandbox.state.callbacks.find((c) => c.orderId === id)).toMatchObject({ state: 'delivered', lastOutcome: 200 });
+    // The ledger learned the order's later state from the callback: processed, with its tracking numbers.
+    const history = await runShipbook(['history', '--order', id, '--json'], { env });
+    expect(history.code, history.stderr).toBe(0);
+    const records = (JSON.parse(history.stdout) as { history: Array<Record<string, unknown>> }).history;
+    expect(records.map((r) => r.operation)).toEqual(['order create', 'order accept', 'callback']);
+    expect(records[2]).toMatchObject({ status: 'processed', order_id: id, tracking_numbers: tracking });
 
     // A forged POST (wrong token) and a malformed body: refused, reported on stderr, nothing printed on stdout.
     const base = url.slice(0, url.lastIndexOf('/'));
