@@ -204,7 +204,9 @@ function junitXml(create: typeof import('xmlbuilder2').create, report: BatchRepo
               : 'interrupted: not started';
       tc.ele('skipped', { message: `${words}${o.order_id ? ` (${o.order_id})` : ''}` });
     } else {
-      tc.ele('system-out').txt(`${o.status} ${o.order_id ?? ''} ${(o.tracking_numbers ?? []).join(',')} ${o.total ?? ''}`.trim());
+      // An order another run booked says which station (host) and process booked it.
+      const by = o.booked_by !== undefined ? ` booked by ${o.booked_by.host} (pid ${o.booked_by.pid})` : '';
+      tc.ele('system-out').txt(`${o.status} ${o.order_id ?? ''} ${(o.tracking_numbers ?? []).join(',')} ${o.total ?? ''}`.trim() + by);
     }
   }
   return root.end({ prettyPrint: true });

@@ -122,13 +122,22 @@ describe('overlapping runs against shipbook sandbox --delay (one ledger)', () =>
     const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
     const { dir, file } = ordersFile(30, 'CWD');
     const [cwdA, cwdB] = [mkdtempSync(join(tmpdir(), 'shipbook-overlap-a-')), mkdtempSync(join(tmpdir(), 'shipbook-overlap-b-'))];
-    const a = start(['book', file, '--poll', '50ms', '--report', join(dir, 'a.json')], env(state), cwdA);
-    const b = start(['book', file, '--poll', '50ms', '--report', join(dir, 'b.json')], env(state), cwdB);
+    const a = start(['book', file, '--poll', '50ms', '--report', join(dir, 'a.json'), '--junit', join(dir, 'a.xml')], env(state), cwdA);
+    const b = start(['book', file, '--poll', '50ms', '--report', join(dir, 'b.json'), '--junit', join(dir, 'b.xml')], env(state), cwdB);
     const [ca, cb] = await Promise.all([a.done, b.done]);
     expect(ca, a.stderr()).toBe(0);
     expect(cb, b.stderr()).toBe(0);
     expect(await counted(url, 'CWD')).toEqual({ documents: 30, orders: 30 });
     expectReportsAddUp(30, report(join(dir, 'a.json')), report(join(dir, 'b.json')));
+    // The JUnit files name the run that booked what the other run booked.
+    let named = 0;
+    for (const side of ['a', 'b']) {
+      const others = report(join(dir, `${side}.json`)).orders.filter((o) => o.status === 'booked_by_other_run');
+      const xml = readFileSync(join(dir, `${side}.xml`), 'utf8');
+      expect(xml.match(/booked_by_other_run ORD-\w+ .* booked by \S+ \(pid \d+\)/g) ?? []).toHaveLength(others.length);
+      named += others.length;
+    }
+    expect(named).toBeGreaterThan(0);
     // The summary lines say the same as the reports.
     const summed = [a.stderr(), b.stderr()].map((e) => Number(/batch: (\d+) booked/.exec(e)?.[1]));
     expect(summed[0]! + summed[1]!).toBe(30);
