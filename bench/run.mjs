@@ -1103,7 +1103,8 @@ if (write) {
         : [
             `The rows of ${measuredKeys.join(', ')} (and their profiles) come from \`node bench/run.mjs --only ${onlyArg}\` on ${new Date().toISOString()}; the other rows are those of the earlier run${previous.written ? ` (${previous.written})` : ''}. Load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs when written: every figure here is a ratio measured side by side, yet on a machine this busy the ratios move from one run to the next.`,
           ]),
-      ...(measuredKeys.length === 0 ? previous.notes : previous.notes.filter((n) => !n.startsWith('The rows of '))),
+      // The notes of rows measured now go; those of the other rows (their own --only runs) stay.
+      ...previous.notes.filter((n) => !measuredKeys.some((key) => n.startsWith(`The rows of ${key}`))),
     ];
   }
   const md = [
