@@ -13,7 +13,7 @@
 // (./vendor/<name>.cjs) and the country names (i18n-iso-countries): each is an asset too.
 // Only Node.js's built-in modules are otherwise required: an executable's `require` has no others.
 const sea = require('node:sea');
-const { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
@@ -59,6 +59,32 @@ function makeDirectory(dir) {
   for (const d of missing) mkdirSync(d, { mode: 0o700 });
 }
 
+/**
+ * One buffer for the code caches a start reads one after the other, each used up (deserialised
+ * by V8 while its Script is made) before the next is read: memory a process touches for the first
+ * time costs a page fault per 4 kB, and a buffer per file made about 300 more of them at each start
+ * (see bin/code-cache.js).
+ */
+let scratch = Buffer.alloc(0);
+
+/** The bytes of `file`, in {@link scratch} (valid until the next call). @throws what reading throws */
+function readWhole(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    if (scratch.length < size) scratch = Buffer.allocUnsafeSlow(size);
+    let length = 0;
+    while (length < size) {
+      const n = readSync(fd, scratch, length, size - length, length);
+      if (n === 0) break;
+      length += n;
+    }
+    return scratch.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Where the program's files seem to be: beside the executable (the program's __filename, for its messages). */
 const home = dirname(process.execPath);
 
@@ -72,8 +98,11 @@ const loaded = new Map();
  */
 function loadAsset(name, wrapped, cached) {
   if (loaded.has(name)) return loaded.get(name).exports;
-  let source = sea.getAsset(name, 'latin1');
-  if (!wrapped) source = Module.wrap(source);
+  // getRawAsset is the asset in the executable's memory, not a copy; getAsset(name, 'latin1')
+  // would decode it with a TextDecoder (windows-1252), several times slower than Buffer's latin1.
+  // The program and its chunks are pure ASCII (scripts/build.mjs checks): latin1 is their text.
+  const bytes = Buffer.from(sea.getRawAsset(name));
+  let source = wrapped ? bytes.latin1Slice(0, bytes.length) : Module.wrap(bytes.utf8Slice(0, bytes.length));
   const file = join(home, name);
   let cache;
   if (cached && !process.env.NODE_DISABLE_COMPILE_CACHE) {
@@ -85,7 +114,7 @@ function loadAsset(name, wrapped, cached) {
   let data;
   if (cache !== undefined) {
     try {
-      data = readFileSync(cache.file);
+      data = readWhole(cache.file);
     } catch {
       data = undefined;
     }
