@@ -139,7 +139,10 @@ for (const target of only) {
   );
   // Made under the flags the executable runs with: V8 rejects a code cache made under other flags
   // (and Node.js then warns "Code cache data rejected" at every start).
-  execFileSync(builder, [...SEA_EXEC_ARGV, '--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+  execFileSync(builder, [...SEA_EXEC_ARGV, '--experimental-sea-config', config], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   const exe = join(out, t.exe);
   copyFileSync(node, exe);
   chmodSync(exe, 0o755);
