@@ -140,6 +140,9 @@ const chunks = new Map();
 function chunkRequire(file, args, env) {
   const base = Module.createRequire(file);
   const req = (id) => {
+    // A data file beside the bundle (the address chunk's localities): its text.
+    const data = /^\.\/([a-z0-9-]+)\.txt$/.exec(id);
+    if (data !== null) return readWhole(join(dirname(file), `${data[1]}.txt`)).bytes.toString('utf8');
     const m = /^\.\/chunks\/([a-z0-9-]+)\.cjs$/.exec(id);
     if (m === null) return base(id);
     const path = join(dirname(file), 'chunks', `${m[1]}.cjs`);
@@ -163,7 +166,7 @@ function loadBundle(file, args, env = process.env, chunk = '') {
   // The build makes it pure ASCII and already wrapped as `(function (exports, require, module,
   // __filename, __dirname) {…})`: read as latin1, no decoding, and no wrapper to add.
   const { bytes, stat } = readWhole(file);
-  const source = bytes.latin1Slice(0, bytes.length);
+  const source = bytes.toString('latin1');
   const cache = cacheFileOf(stat, source, args, env, chunk);
   let cached;
   if (cache !== undefined) {

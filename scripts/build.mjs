@@ -9,7 +9,7 @@
 // took. Code a command does not use is either in a file of its own, never read, or in the bundle
 // but never run: esbuild wraps each lazily imported module in a function that runs on its first
 // import.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -195,6 +195,32 @@ const addressChunkPlugin = {
     }));
   },
 };
+/**
+ * The Australian localities (src/address/au-localities.data.ts, 232 KB of text) as a file of their
+ * own, dist/chunks/au-localities.txt, which the address chunk reads when it loads: as a string
+ * literal of the chunk they were read, compiled and kept in its code cache at each start of
+ * `validate` (the cache was larger than the chunk), where a file is only read. From source (the
+ * tests) the module is imported as it is. The loaders answer `require('./au-localities.txt')` with
+ * the file's text: bin/code-cache.js from beside the chunk, the executable from its assets.
+ */
+const LOCALITIES_FILE = 'au-localities.txt';
+const localitiesData = await (async () => {
+  const ts = await readFile(new URL('../src/address/au-localities.data.ts', import.meta.url), 'utf8');
+  const { code } = await transform(ts, { loader: 'ts', format: 'cjs' });
+  const module = { exports: {} };
+  new Function('module', 'exports', code)(module, module.exports);
+  return module.exports;
+})();
+const localitiesPlugin = {
+  name: 'au-localities-file',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/au-localities\.txt$/ }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /\/src\/address\/au-localities\.data\.ts$/ }, () => ({
+      contents: `export const AU_LOCALITIES_SOURCE = ${JSON.stringify(localitiesData.AU_LOCALITIES_SOURCE)}; export const AU_LOCALITIES = require('./${LOCALITIES_FILE}');`,
+      loader: 'js',
+    }));
+  },
+};
 const wrapper = {
   banner: { js: `(function (exports, require, module, __filename, __dirname) { 'use strict'; ${importMetaBanner}` },
   footer: { js: '})' },
@@ -278,9 +304,10 @@ for (const [entry, name] of Object.entries(CHUNKS)) {
     entryPoints: [entry],
     outfile: file,
     define: importMetaDefine,
-    plugins: [lazyBuiltinPlugin, undiciPatchPlugin],
+    plugins: [lazyBuiltinPlugin, undiciPatchPlugin, localitiesPlugin],
   });
 }
+await writeFile(new URL(`../dist/chunks/${LOCALITIES_FILE}`, import.meta.url), localitiesData.AU_LOCALITIES);
 
 for (const file of wrapped) {
   const bytes = await readFile(file);

@@ -102,7 +102,7 @@ function loadAsset(name, wrapped, cached) {
   // would decode it with a TextDecoder (windows-1252), several times slower than Buffer's latin1.
   // The program and its chunks are pure ASCII (scripts/build.mjs checks): latin1 is their text.
   const bytes = Buffer.from(sea.getRawAsset(name));
-  let source = wrapped ? bytes.latin1Slice(0, bytes.length) : Module.wrap(bytes.utf8Slice(0, bytes.length));
+  let source = wrapped ? bytes.toString('latin1') : Module.wrap(bytes.toString('utf8'));
   const file = join(home, name);
   let cache;
   if (cached && !process.env.NODE_DISABLE_COMPILE_CACHE) {
@@ -154,6 +154,9 @@ const PACKAGE_FILES = {
 
 /** The `require` the program runs with: its chunks, vendored packages and country names from the assets, else a built-in. */
 function assetRequire(id) {
+  // A data file the address chunk reads (its localities): an asset beside the chunks.
+  const data = /^\.\/([a-z0-9-]+)\.txt$/.exec(id);
+  if (data !== null) return Buffer.from(sea.getRawAsset(`chunks/${data[1]}.txt`)).toString('utf8');
   let m = /^\.\/(chunks|vendor)\/([a-z0-9-]+)\.cjs$/.exec(id);
   if (m !== null) return loadAsset(`${m[1]}/${m[2]}.cjs`, m[1] === 'chunks', m[1] === 'chunks');
   const asset = PACKAGE_FILES[id];
