@@ -14,7 +14,6 @@
 // Only Node.js's built-in modules are otherwise required: an executable's `require` has no others.
 const sea = require('node:sea');
 const { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } = require('node:fs');
-const Module = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
@@ -22,8 +21,6 @@ const { Script } = require('node:vm');
 const meta = JSON.parse(sea.getAsset('meta.json', 'utf8'));
 const args = process.argv.slice(2);
 const onlyArg = args.length === 1 ? args[0] : undefined;
-// Commands that never open a connection (they read files, print schemas or help).
-const OFFLINE_COMMANDS = new Set(['validate', 'schema', 'help']);
 
 /** The cache directory of this platform (as bin/code-cache.js finds it), or undefined without a home. */
 function cacheDirectory(env) {
@@ -102,7 +99,7 @@ function loadAsset(name, wrapped, cached) {
   // would decode it with a TextDecoder (windows-1252), several times slower than Buffer's latin1.
   // The program and its chunks are pure ASCII (scripts/build.mjs checks): latin1 is their text.
   const bytes = Buffer.from(sea.getRawAsset(name));
-  let source = wrapped ? bytes.toString('latin1') : Module.wrap(bytes.toString('utf8'));
+  let source = wrapped ? bytes.toString('latin1') : require('node:module').wrap(bytes.toString('utf8'));
   const file = join(home, name);
   let cache;
   if (cached && !process.env.NODE_DISABLE_COMPILE_CACHE) {
@@ -163,7 +160,7 @@ function assetRequire(id) {
   if (asset !== undefined) return asset.endsWith('.json') ? JSON.parse(sea.getAsset(asset, 'utf8')) : loadAsset(asset, false, false);
   if (id === 'node:module' || id === 'module') {
     // The program finds i18n-iso-countries with createRequire: give it this require.
-    return Object.assign(Object.create(Module), { createRequire: () => assetRequire });
+    return Object.assign(Object.create(require('node:module')), { createRequire: () => assetRequire });
   }
   return require(id);
 }
@@ -178,16 +175,8 @@ if (onlyArg === '--version' || onlyArg === '-V') {
   });
   process.stdout.write(sea.getAsset('help.txt', 'utf8'));
 } else {
-  // As bin/shipbook.js: V8's baseline tier only for the WebAssembly HTTP parser, and a young
-  // generation that grows faster, for the commands that send requests.
-  if (!OFFLINE_COMMANDS.has(commandOf(args))) {
-    try {
-      const v8 = require('node:v8');
-      v8.setFlagsFromString('--liftoff-only');
-      v8.setFlagsFromString('--semi-space-growth-factor=8');
-    } catch {
-      // an engine without the flags only costs speed
-    }
-  }
+  // The V8 flags bin/shipbook.js sets with node:v8 for the commands that send requests (loading
+  // node:v8 costs a start about 6 ms) are the executable's own options (scripts/release.mjs,
+  // SEA_EXEC_ARGV), for every command.
   loadAsset('main.cjs', true, true).run(process.argv);
 }
