@@ -78,11 +78,14 @@ const LAZY_BUILTINS = {
   http2: /node_modules\/undici\/lib\/dispatcher\/client-h2\.js$/,
   http: /node_modules\/undici\/lib\/dispatcher\/client\.js$/,
   assert: /node_modules\/undici\//,
+  // createRequire (for i18n-iso-countries' files) and SourceMap (for --debug): the executables
+  // compile node:module at the start for these imports (about 2 ms) though few runs use them.
+  module: /\/src\//,
 };
 const lazyBuiltinPlugin = {
   name: 'lazy-builtin',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?(child_process|crypto|http2|http|assert)$/ }, (args) => {
+    b.onResolve({ filter: /^(node:)?(child_process|crypto|http2|http|assert|module)$/ }, (args) => {
       const name = args.path.replace(/^node:/, '');
       return LAZY_BUILTINS[name].test(args.importer) ? { path: name, namespace: 'lazy-builtin' } : undefined;
     });
@@ -103,6 +106,12 @@ const lazyBuiltinPlugin = {
       const lines = [`let m; const load = () => (m ??= require('node:${args.path}'));`];
       for (const key of Object.keys(real.default)) {
         if (!/^[A-Za-z_$][\w$]*$/.test(key)) continue;
+        // node:module's exports include classes (SourceMap, Module): a getter gives the class itself,
+        // where a wrapper function would make `new` build objects without its prototype.
+        if (args.path === 'module') {
+          lines.push(`Object.defineProperty(exports, '${key}', { enumerable: true, get: () => load().${key} });`);
+          continue;
+        }
         lines.push(
           key === 'constants'
             ? `exports.constants = ${JSON.stringify(real.default.constants)};`
