@@ -12,13 +12,19 @@
 // The program requires its chunks (./chunks/<name>.cjs), its vendored packages
 // (./vendor/<name>.cjs) and the country names (i18n-iso-countries): each is an asset too.
 // Only Node.js's built-in modules are otherwise required: an executable's `require` has no others.
+// node:os and node:vm are required where they are used: `--version` needs neither.
 const sea = require('node:sea');
 const { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } = require('node:fs');
-const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
-const { Script } = require('node:vm');
 
-const meta = JSON.parse(sea.getAsset('meta.json', 'utf8'));
+/**
+ * The text of the asset `name` (UTF-8, or latin1 for the program's pure ASCII bundles). getRawAsset
+ * is the asset in the executable's memory, not a copy; getAsset(name, encoding) would decode it
+ * with a TextDecoder, several times slower than Buffer's own decoding (and windows-1252 for latin1).
+ */
+const assetText = (name, encoding = 'utf8') => Buffer.from(sea.getRawAsset(name)).toString(encoding);
+
+const meta = JSON.parse(assetText('meta.json'));
 const args = process.argv.slice(2);
 const onlyArg = args.length === 1 ? args[0] : undefined;
 
@@ -27,7 +33,7 @@ function cacheDirectory(env) {
   if (env.SHIPBOOK_CACHE_DIR) return join(env.SHIPBOOK_CACHE_DIR, 'sea');
   let home;
   try {
-    home = homedir();
+    home = require('node:os').homedir();
   } catch {
     return undefined;
   }
@@ -95,11 +101,8 @@ const loaded = new Map();
  */
 function loadAsset(name, wrapped, cached) {
   if (loaded.has(name)) return loaded.get(name).exports;
-  // getRawAsset is the asset in the executable's memory, not a copy; getAsset(name, 'latin1')
-  // would decode it with a TextDecoder (windows-1252), several times slower than Buffer's latin1.
   // The program and its chunks are pure ASCII (scripts/build.mjs checks): latin1 is their text.
-  const bytes = Buffer.from(sea.getRawAsset(name));
-  let source = wrapped ? bytes.toString('latin1') : require('node:module').wrap(bytes.toString('utf8'));
+  let source = wrapped ? assetText(name, 'latin1') : require('node:module').wrap(assetText(name));
   const file = join(home, name);
   let cache;
   if (cached && !process.env.NODE_DISABLE_COMPILE_CACHE) {
@@ -116,7 +119,7 @@ function loadAsset(name, wrapped, cached) {
       data = undefined;
     }
   }
-  const script = new Script(source, { filename: file, cachedData: data });
+  const script = new (require('node:vm').Script)(source, { filename: file, cachedData: data });
   if (cache !== undefined && (data === undefined || script.cachedDataRejected)) {
     process.once('exit', (code) => {
       if (code !== 0) return;
@@ -153,11 +156,11 @@ const PACKAGE_FILES = {
 function assetRequire(id) {
   // A data file the address chunk reads (its localities): an asset beside the chunks.
   const data = /^\.\/([a-z0-9-]+)\.txt$/.exec(id);
-  if (data !== null) return Buffer.from(sea.getRawAsset(`chunks/${data[1]}.txt`)).toString('utf8');
+  if (data !== null) return assetText(`chunks/${data[1]}.txt`);
   let m = /^\.\/(chunks|vendor)\/([a-z0-9-]+)\.cjs$/.exec(id);
   if (m !== null) return loadAsset(`${m[1]}/${m[2]}.cjs`, m[1] === 'chunks', m[1] === 'chunks');
   const asset = PACKAGE_FILES[id];
-  if (asset !== undefined) return asset.endsWith('.json') ? JSON.parse(sea.getAsset(asset, 'utf8')) : loadAsset(asset, false, false);
+  if (asset !== undefined) return asset.endsWith('.json') ? JSON.parse(assetText(asset)) : loadAsset(asset, false, false);
   if (id === 'node:module' || id === 'module') {
     // The program finds i18n-iso-countries with createRequire: give it this require.
     return Object.assign(Object.create(require('node:module')), { createRequire: () => assetRequire });
@@ -173,7 +176,7 @@ if (onlyArg === '--version' || onlyArg === '-V') {
   process.stdout.on('error', (err) => {
     if (err.code !== 'EPIPE') throw err;
   });
-  process.stdout.write(sea.getAsset('help.txt', 'utf8'));
+  process.stdout.write(assetText('help.txt'));
 } else {
   // The V8 flags bin/shipbook.js sets with node:v8 for the commands that send requests (loading
   // node:v8 costs a start about 6 ms) are the executable's own options (scripts/release.mjs,
