@@ -140,9 +140,13 @@ const chunks = new Map();
 function chunkRequire(file, args, env) {
   const base = Module.createRequire(file);
   const req = (id) => {
-    // A data file beside the bundle (the address chunk's localities): its text.
-    const data = /^\.\/([a-z0-9-]+)\.txt$/.exec(id);
-    if (data !== null) return readWhole(join(dirname(file), `${data[1]}.txt`)).bytes.toString('utf8');
+    // A data file beside the bundle (the address chunk's localities and phone metadata): the text
+    // of a .txt file, the value of a .json file.
+    const data = /^\.\/([a-z0-9-]+)\.(txt|json)$/.exec(id);
+    if (data !== null) {
+      const text = readWhole(join(dirname(file), `${data[1]}.${data[2]}`)).bytes.toString('utf8');
+      return data[2] === 'json' ? JSON.parse(text) : text;
+    }
     const m = /^\.\/chunks\/([a-z0-9-]+)\.cjs$/.exec(id);
     if (m === null) return base(id);
     const path = join(dirname(file), 'chunks', `${m[1]}.cjs`);

@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 const outfile = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
@@ -205,14 +206,17 @@ const addressChunkPlugin = {
   },
 };
 /**
- * The Australian localities (src/address/au-localities.data.ts, 232 KB of text) as a file of their
- * own, dist/chunks/au-localities.txt, which the address chunk reads when it loads: as a string
- * literal of the chunk they were read, compiled and kept in its code cache at each start of
- * `validate` (the cache was larger than the chunk), where a file is only read. From source (the
- * tests) the module is imported as it is. The loaders answer `require('./au-localities.txt')` with
- * the file's text: bin/code-cache.js from beside the chunk, the executable from its assets.
+ * The data of the address chunk as files of their own in dist/chunks/, read when the chunk loads:
+ * the Australian localities (src/address/au-localities.data.ts, 228 KB of text) and
+ * libphonenumber-js's "min" metadata (83 KB of JSON). As a string literal and an object literal of
+ * the chunk they were read, compiled and kept in its code cache at each start of `validate` (the
+ * cache was larger than the chunk); a text file is only read, and JSON.parse builds the metadata
+ * faster than V8 runs the literal. From source (the tests) the modules are imported as they are.
+ * The loaders answer `require('./<name>.txt')` with the file's text and `require('./<name>.json')`
+ * with its value: bin/code-cache.js from beside the chunk, the executable from its assets.
  */
 const LOCALITIES_FILE = 'au-localities.txt';
+const PHONE_METADATA_FILE = 'phone-metadata.json';
 const localitiesData = await (async () => {
   const ts = await readFile(new URL('../src/address/au-localities.data.ts', import.meta.url), 'utf8');
   const { code } = await transform(ts, { loader: 'ts', format: 'cjs' });
@@ -220,12 +224,18 @@ const localitiesData = await (async () => {
   new Function('module', 'exports', code)(module, module.exports);
   return module.exports;
 })();
-const localitiesPlugin = {
-  name: 'au-localities-file',
+const addressDataPlugin = {
+  name: 'address-data-files',
   setup(b) {
-    b.onResolve({ filter: /^\.\/au-localities\.txt$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\/[a-z0-9-]+\.(txt|json)$/ }, (args) =>
+      args.importer.includes('/src/address/') || args.importer.includes('/libphonenumber-js/') ? { path: args.path, external: true } : undefined,
+    );
     b.onLoad({ filter: /\/src\/address\/au-localities\.data\.ts$/ }, () => ({
       contents: `export const AU_LOCALITIES_SOURCE = ${JSON.stringify(localitiesData.AU_LOCALITIES_SOURCE)}; export const AU_LOCALITIES = require('./${LOCALITIES_FILE}');`,
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /\/libphonenumber-js\/metadata\.min\.json\.js$/ }, () => ({
+      contents: `export default require('./${PHONE_METADATA_FILE}');`,
       loader: 'js',
     }));
   },
@@ -313,10 +323,14 @@ for (const [entry, name] of Object.entries(CHUNKS)) {
     entryPoints: [entry],
     outfile: file,
     define: importMetaDefine,
-    plugins: [lazyBuiltinPlugin, undiciPatchPlugin, localitiesPlugin],
+    plugins: [lazyBuiltinPlugin, undiciPatchPlugin, addressDataPlugin],
   });
 }
 await writeFile(new URL(`../dist/chunks/${LOCALITIES_FILE}`, import.meta.url), localitiesData.AU_LOCALITIES);
+// The package's metadata.min.json (its metadata.min.json.js, which min/exports/*.js import, holds the
+// same data as a module), written compact.
+const phoneMetadata = createRequire(import.meta.url)('libphonenumber-js/metadata.min.json');
+await writeFile(new URL(`../dist/chunks/${PHONE_METADATA_FILE}`, import.meta.url), JSON.stringify(phoneMetadata));
 
 for (const file of wrapped) {
   const bytes = await readFile(file);

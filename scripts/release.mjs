@@ -119,7 +119,7 @@ const assets = {
 };
 writeFileSync(assets['meta.json'], JSON.stringify({ version: pkg.version, node: NODE_VERSION }));
 for (const dir of ['chunks', 'vendor']) {
-  for (const name of readdirSync(join(dist, dir))) if (/^[a-z0-9-]+\.(cjs|txt)$/.test(name)) assets[`${dir}/${name}`] = join(dist, dir, name);
+  for (const name of readdirSync(join(dist, dir))) if (/^[a-z0-9-]+\.(cjs|txt|json)$/.test(name)) assets[`${dir}/${name}`] = join(dist, dir, name);
 }
 
 const { inject } = require('postject');

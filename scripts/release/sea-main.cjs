@@ -154,13 +154,13 @@ const PACKAGE_FILES = {
 
 /** The `require` the program runs with: its chunks, vendored packages and country names from the assets, else a built-in. */
 function assetRequire(id) {
-  // A data file the address chunk reads (its localities): an asset beside the chunks.
-  const data = /^\.\/([a-z0-9-]+)\.txt$/.exec(id);
-  if (data !== null) return assetText(`chunks/${data[1]}.txt`);
   let m = /^\.\/(chunks|vendor)\/([a-z0-9-]+)\.cjs$/.exec(id);
   if (m !== null) return loadAsset(`${m[1]}/${m[2]}.cjs`, m[1] === 'chunks', m[1] === 'chunks');
   const asset = PACKAGE_FILES[id];
   if (asset !== undefined) return asset.endsWith('.json') ? JSON.parse(assetText(asset)) : loadAsset(asset, false, false);
+  // A data file the address chunk reads (its localities, its phone metadata): an asset beside the chunks.
+  const data = /^\.\/([a-z0-9-]+)\.(txt|json)$/.exec(id);
+  if (data !== null) return data[2] === 'json' ? JSON.parse(assetText(`chunks/${id.slice(2)}`)) : assetText(`chunks/${id.slice(2)}`);
   if (id === 'node:module' || id === 'module') {
     // The program finds i18n-iso-countries with createRequire: give it this require.
     return Object.assign(Object.create(require('node:module')), { createRequire: () => assetRequire });
