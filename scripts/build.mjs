@@ -68,8 +68,9 @@ const vendorPlugin = {
  * tokens) at their top, and undici loads http2 (which shipbook never speaks) for its constants,
  * node:http (its client and server, about 5 ms: see UNDICI_PATCHES) for one number, and node:assert
  * for its internal checks.
- * Each export of the module is a function that loads the built-in and calls (or constructs) its
- * namesake; `constants` is copied as it is; the other exports are getters. node:assert is itself
+ * Each function the module exports loads the built-in and calls (or constructs) its namesake
+ * (node:module's are getters, as its classes must stay themselves); `constants` is copied as it
+ * is; the other exports are getters. node:assert is itself
  * a function (`assert(value, message)`): the module is one that loads the built-in only when a
  * check fails, and lets it throw its AssertionError.
  */
@@ -104,23 +105,19 @@ const lazyBuiltinPlugin = {
         return { contents: lines.join('\n'), loader: 'js' };
       }
       const real = await import(`node:${args.path}`);
-      const lines = [`let m; const load = () => (m ??= require('node:${args.path}'));`];
-      for (const key of Object.keys(real.default)) {
-        if (!/^[A-Za-z_$][\w$]*$/.test(key)) continue;
-        // node:module's exports include classes (SourceMap, Module): a getter gives the class itself,
-        // where a wrapper function would make `new` build objects without its prototype.
-        if (args.path === 'module') {
-          lines.push(`Object.defineProperty(exports, '${key}', { enumerable: true, get: () => load().${key} });`);
-          continue;
-        }
-        lines.push(
-          key === 'constants'
-            ? `exports.constants = ${JSON.stringify(real.default.constants)};`
-            : typeof real.default[key] === 'function'
-              ? `exports.${key} = function ${key}(...a) { return new.target ? Reflect.construct(load().${key}, a, new.target) : load().${key}.apply(this, a); };`
-              : `Object.defineProperty(exports, '${key}', { enumerable: true, get: () => load().${key} });`,
-        );
-      }
+      const keys = Object.keys(real.default).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key));
+      // node:module's exports include classes (SourceMap, Module): a getter gives the class itself,
+      // where a wrapper function would make `new` build objects without its prototype.
+      const wrapped = args.path === 'module' ? [] : keys.filter((key) => key !== 'constants' && typeof real.default[key] === 'function');
+      const got = keys.filter((key) => key !== 'constants' && !wrapped.includes(key));
+      // Written as two loops over the names, not a statement per export: the program is parsed at
+      // every start, and crypto alone has about sixty functions.
+      const lines = [
+        `let m; const load = () => (m ??= require('node:${args.path}'));`,
+        `for (const k of ${JSON.stringify(wrapped)}) exports[k] = Object.defineProperty(function (...a) { return new.target ? Reflect.construct(load()[k], a, new.target) : load()[k].apply(this, a); }, 'name', { value: k });`,
+        `for (const k of ${JSON.stringify(got)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+      ];
+      if (keys.includes('constants')) lines.push(`exports.constants = ${JSON.stringify(real.default.constants)};`);
       return { contents: lines.join('\n'), loader: 'js' };
     });
   },
