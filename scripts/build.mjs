@@ -1,6 +1,7 @@
 // Builds src/ and its dependencies into CommonJS files with esbuild, so that bin/shipbook.js runs
-// them on plain Node.js: the program, dist/main.cjs; the parts only commands that call a service
-// use, dist/chunks/*.cjs (undici); packages only a few commands use, dist/vendor/*.cjs.
+// them on plain Node.js: the program, dist/main.cjs; parts of it only some runs use,
+// dist/chunks/*.cjs (undici for the commands that call a service, the address reference with its
+// data files beside it); packages only a few commands use, dist/vendor/*.cjs.
 //
 // Why CommonJS files and not a code-split ES module build (measured in
 // bench/RESULTS.md): bin/code-cache.js compiles dist/main.cjs and its chunks with a V8 code cache,
