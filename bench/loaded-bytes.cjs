@@ -16,6 +16,12 @@ fs.readFileSync = function (file, ...rest) {
   note(file);
   return readFileSync.call(this, file, ...rest);
 };
+// bin/code-cache.js opens the bundle and its chunks and reads them into one buffer.
+const openSync = fs.openSync;
+fs.openSync = function (file, ...rest) {
+  note(file);
+  return openSync.call(this, file, ...rest);
+};
 const Module = require('node:module');
 const load = Module._load;
 Module._load = function (request, parent, ...rest) {

