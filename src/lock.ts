@@ -63,10 +63,12 @@ interface LockOptions {
    */
   retryMs?: number;
   /**
-   * Called once, when the lock is found held by a live holder and this call starts waiting for it
-   * (with the holder's words: `pid 4242 on host since … (shipbook order accept)`).
+   * Called once, when the lock is found held by a live holder and this call has waited for it
+   * `noticeMs` (with the holder's words: `pid 4242 on host since … (shipbook order accept)`).
    */
   onWait?: (holder: string) => void;
+  /** How long a wait lasts before `onWait` is told, ms (default 0: at once). */
+  noticeMs?: number;
   /** How often the holder touches its owner file, ms (default 10 s). */
   heartbeatMs?: number;
   /** A holder on another machine that has not touched its owner file for this long no longer holds it, ms (default 5 min). */
@@ -220,6 +222,7 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
   const text = `${JSON.stringify(owner)}\n`;
   let pause = options.retryMs ?? 50;
   let told = false;
+  const waitStart = Date.now();
   for (;;) {
     const tmp = `${path}.new-${unique()}`;
     try {
@@ -238,7 +241,7 @@ export async function acquireLock(path: string, options: LockOptions): Promise<H
       continue;
     }
     if (Date.now() >= deadline) throw new LockHeldError(path, other);
-    if (!told) {
+    if (!told && Date.now() - waitStart >= (options.noticeMs ?? 0)) {
       told = true;
       options.onWait?.(holderWords(other));
     }

@@ -281,7 +281,8 @@ export function openDiskStore(dir: string, options: { maxOrders?: number; onWait
           command: 'shipbook sandbox',
           waitMs: LOCK_WAIT_MS,
           retryMs: 2,
-          ...(options.onWait ? { onWait: (holder: string) => options.onWait?.(holder, LOCK_WAIT_MS) } : {}),
+          // Said only past a second: two runs on one state take turns for a few milliseconds all the time.
+          ...(options.onWait ? { onWait: (holder: string) => options.onWait?.(holder, LOCK_WAIT_MS), noticeMs: 1000 } : {}),
         });
       } catch (err) {
         if (err instanceof LockHeldError) throw new StoreBusyError(dir, err.message);
