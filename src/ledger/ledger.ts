@@ -380,8 +380,8 @@ export class Ledger implements LedgerStore {
   }
 
   /**
-   * Appends a record to the ledger and the copy (the same line, serialised once; in each file an
-   * intent joins the turn's group write, an answer is written at once); returns the document's
+   * Appends a record to the ledger and the copy (the same line, serialised once; in each file it
+   * joins the turn's group write); returns the document's
    * state in the ledger.
    * @throws as {@link Journal.append}: JournalWriteError (exit 10), JournalLockLostError (exit 11)
    */
@@ -393,12 +393,15 @@ export class Ledger implements LedgerStore {
   }
 
   /**
-   * Resolves once every record appended so far is on disk, in the ledger and the copy: the two
-   * files are written and flushed side by side (their flushes run at once), not one after the other.
+   * Resolves once every record appended so far is on disk in the ledger and written to the copy.
+   * The copy is flushed in the background, within a second, for the records of that second
+   * together (and when the run ends): the ledger's flush is what a request waits for.
    * @throws JournalWriteError (exit 10) from either file
    */
   async durable(): Promise<void> {
-    await (this.copy === undefined ? this.ledger.durable() : Promise.all([this.ledger.durable(), this.copy.durable()]));
+    if (this.copy === undefined) return this.ledger.durable();
+    this.copy.flushSoon();
+    await Promise.all([this.ledger.durable(), this.copy.written()]);
   }
 
   /**
