@@ -128,6 +128,30 @@ describe('the journal group commit', () => {
     await journal.close();
   });
 
+  it('flushes a journal in the background when asked (the run\'s copy): one flush for what came meanwhile, none before', async () => {
+    const path = join(dir, 'journal.ndjson');
+    const journal = await Journal.open(path, { lock: true, command: 'test' });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      calls.length = 0;
+      journal.append(sent('a'));
+      journal.flushSoon();
+      await journal.written();
+      journal.append(sent('b'));
+      journal.flushSoon();
+      await journal.written();
+      // Written at once, each in its turn; not flushed yet.
+      expect(calls).toEqual(['write', 'write']);
+      vi.advanceTimersByTime(1000);
+      await vi.waitFor(() => expect(calls).toContain('flushed'));
+      expect(calls).toEqual(['write', 'write', 'flush', 'flushed']);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect([...readJournal(path).keys()]).toEqual(['a', 'b']);
+    await journal.close();
+  });
+
   it('rejects every caller waiting on a flush that fails, and takes no record after it (exit 10)', async () => {
     const path = join(dir, 'journal.ndjson');
     const journal = await Journal.open(path, { lock: true, command: 'test' });
