@@ -262,7 +262,12 @@ interface HeldItem {
  * ends when `waits` aborts (the run's signal, or a service that cannot store anything: its reason
  * is then the order's error, the order accepted).
  */
-async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchDeps, slot: OrderSlot, waits: AbortSignal | undefined): Promise<BatchResult | HeldItem> {
+async function bookItem(
+  item: BatchItem & { doc: BookingDocument },
+  deps: BatchDeps,
+  slot: OrderSlot,
+  waits: AbortSignal | undefined,
+): Promise<BatchResult | HeldItem> {
   const base = { id: item.id, file: item.file, line: item.line };
   let claimed;
   try {

@@ -110,8 +110,7 @@ export class Journal {
       this.ownUnreadBytes = 0;
       return changed;
     }
-    for (const text of this.ownUnread)
-      for (const line of text.split('\n')) if (line !== '') this.own.set(line, (this.own.get(line) ?? 0) + 1);
+    for (const text of this.ownUnread) for (const line of text.split('\n')) if (line !== '') this.own.set(line, (this.own.get(line) ?? 0) + 1);
     this.ownUnread = [];
     this.ownUnreadBytes = 0;
     const bytes = Buffer.alloc(size - this.readTo);

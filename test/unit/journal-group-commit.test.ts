@@ -128,7 +128,7 @@ describe('the journal group commit', () => {
     await journal.close();
   });
 
-  it('flushes a journal in the background when asked (the run\'s copy): one flush for what came meanwhile, none before', async () => {
+  it("flushes a journal in the background when asked (the run's copy): one flush for what came meanwhile, none before", async () => {
     const path = join(dir, 'journal.ndjson');
     const journal = await Journal.open(path, { lock: true, command: 'test' });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
