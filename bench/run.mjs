@@ -735,7 +735,14 @@ async function paceDurable() {
         cpuOurs.push((a.cpuMs * 1000) / n);
         cpuTheirs.push((b.cpuMs * 1000) / n);
       }
-      return { ours: stats(ours).median, theirs: stats(theirs).median, cpuOurs: stats(cpuOurs).median, cpuTheirs: stats(cpuTheirs).median };
+      return {
+        ours: stats(ours).median,
+        theirs: stats(theirs).median,
+        cpuOurs: stats(cpuOurs).median,
+        cpuTheirs: stats(cpuTheirs).median,
+        rounds,
+        load: loadavg()[0],
+      };
     };
     const rounds = quick ? 1 : 3;
     const small = await measure(count, rounds);
@@ -746,7 +753,7 @@ async function paceDurable() {
       ratio: (small.ours / small.theirs).toFixed(2),
       target: '≥ 0.8',
       ok: small.ours / small.theirs >= 0.8,
-      note: `bench/durable-bare.mjs; concurrency 16, both polling every 10 ms, sandbox --delay 1ms; medians of ${rounds} rounds after an untimed one; both timed as whole processes`,
+      note: `bench/durable-bare.mjs; concurrency 16, both polling every 10 ms, sandbox --delay 1ms; medians of ${rounds} rounds after an untimed one; both timed as whole processes; load average ${small.load.toFixed(1)} on ${cpus().length} CPUs at the end`,
     });
     const cpuRow = (n, m) =>
       addRow({
@@ -756,10 +763,11 @@ async function paceDurable() {
         ratio: (m.cpuOurs / m.cpuTheirs).toFixed(2),
         target: '≤ 1.5',
         ok: Number.isNaN(m.cpuOurs) ? undefined : m.cpuOurs / m.cpuTheirs <= 1.5,
-        note: 'user + system CPU of the client process, every thread, per order; medians of the same rounds',
+        note: `user + system CPU of the client process, every thread, per order; medians of the same ${m.rounds} rounds; load average ${m.load.toFixed(1)} on ${cpus().length} CPUs at the end`,
       });
     cpuRow(count, small);
-    if (!quick) cpuRow(4000, await measure(4000, 1));
+    // Three rounds here too: one round of each moves by a quarter from one run to the next on a shared machine.
+    if (!quick) cpuRow(4000, await measure(4000, 3));
   } finally {
     await sandbox.stop();
   }
@@ -1103,8 +1111,8 @@ if (write) {
         : [
             `The rows of ${measuredKeys.join(', ')} (and their profiles) come from \`node bench/run.mjs --only ${onlyArg}\` on ${new Date().toISOString()}; the other rows are those of the earlier run${previous.written ? ` (${previous.written})` : ''}. Load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs when written: every figure here is a ratio measured side by side, yet on a machine this busy the ratios move from one run to the next.`,
           ]),
-      // The notes of rows measured now go; those of the other rows (their own --only runs) stay.
-      ...previous.notes.filter((n) => !measuredKeys.some((key) => n.startsWith(`The rows of ${key}`))),
+      // The notes of the figures measured now are replaced; those of the others are kept.
+      ...previous.notes.filter((n) => !measuredKeys.some((key) => n.startsWith(`The rows of ${key} `))),
     ];
   }
   const md = [

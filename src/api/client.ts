@@ -219,8 +219,18 @@ export class ApiClient {
     registerSecret(options.apiKey);
   }
 
+  /** The clients made by {@link withOptions} with nothing but another signal, by signal (a batch asks for one per order). */
+  #bySignal: { signal: AbortSignal | undefined; client: ApiClient } | undefined;
+
   /** A new client with some options replaced (e.g. a dry-run sink, a signal); this one is unchanged. */
   withOptions(options: Partial<ApiClientOptions>): ApiClient {
+    const keys = Object.keys(options);
+    if (keys.length === 1 && keys[0] === 'signal') {
+      // The same signal as the last time: the same client (a client is never mutated).
+      if (this.#bySignal?.signal !== options.signal || this.#bySignal === undefined)
+        this.#bySignal = { signal: options.signal, client: new ApiClient({ ...this.#options, signal: options.signal }, { pool: this.#pool }) };
+      return this.#bySignal.client;
+    }
     // The pace stays the run's: a batch's `connections` becomes the ceiling of the shared pacer.
     if (options.connections !== undefined && options.pacer === undefined) this.#pacer.setCeiling(options.connections);
     // The same connection settings: the same pool, which the client that opened it closes.
@@ -284,15 +294,15 @@ export class ApiClient {
       this.#options.dryRun(planned);
       throw new DryRunHalt(`dry run: would send ${prepared.method} ${planned.url}`, planned);
     }
-    const signals = [this.#options.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
-    const linked = signals.length > 1 ? linkSignals(signals) : undefined;
-    const userSignal = linked ? linked.signal : signals[0];
+    const own = this.#options.signal;
+    const link = own === undefined || options.signal === undefined || options.signal === own ? undefined : linkPair(own, options.signal);
+    const userSignal = link?.signal ?? own ?? options.signal;
     try {
       return (await this.#callWithRetries(prepared, options, userSignal)) as ResultOf<N>;
     } catch (err) {
       throw caseHint(err, args.params);
     } finally {
-      linked?.unlink();
+      link?.release();
     }
   }
 
@@ -396,6 +406,42 @@ export class ApiClient {
     if (apiKey) this.#log(`> ${authHeader}: ${authPrefix}${maskSecret(apiKey)}`);
     if (p.payload) this.#log(`> ${JSON.stringify(redactValue(JSON.parse(p.payload)))}`);
   }
+}
+
+/** A signal linked to two others by {@link linkPair}, with the calls using it. */
+interface PairLink {
+  signal: AbortSignal;
+  unlink: () => void;
+  users: number;
+}
+
+/** The links of {@link linkPair} in use, by their two signals. */
+const pairLinks = new WeakMap<AbortSignal, Map<AbortSignal, PairLink>>();
+
+/**
+ * A signal that aborts when `a` or `b` does (with its reason), shared by the calls under way with
+ * the same two signals (a batch's polls: the client's and the wait's), and unlinked when the last
+ * of them calls `release`: one listener on each signal per pair in use, not one per call.
+ */
+function linkPair(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; release: () => void } {
+  let byB = pairLinks.get(a);
+  if (byB === undefined) pairLinks.set(a, (byB = new Map()));
+  let link = byB.get(b);
+  if (link === undefined) {
+    link = { ...linkSignals([a, b]), users: 0 };
+    byB.set(b, link);
+  }
+  link.users++;
+  const used = link;
+  const links = byB;
+  return {
+    signal: used.signal,
+    release() {
+      if (--used.users > 0) return;
+      used.unlink();
+      links.delete(b);
+    },
+  };
 }
 
 /**

@@ -30,6 +30,7 @@ import { Slots } from './slots.js';
 import type { EntryState, RunClaim } from '../ledger/records.js';
 import type { RecordSink } from '../booking/steps.js';
 import { formatCents, readCents } from '../schema/money.js';
+import { onAbort } from '../sleep.js';
 
 /**
  * What to do next about an order that is not booked, as data (the words and the command lines are
@@ -257,9 +258,16 @@ interface HeldItem {
 
 /**
  * Books one order from where the ledger says it stands, in its request slot `slot`, once this run
- * holds its claim; returns `held` when another live run holds it.
+ * holds its claim; returns `held` when another live run holds it. Its wait for the booking result
+ * ends when `waits` aborts (the run's signal, or a service that cannot store anything: its reason
+ * is then the order's error, the order accepted).
  */
-async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchDeps, slot: OrderSlot): Promise<BatchResult | HeldItem> {
+async function bookItem(
+  item: BatchItem & { doc: BookingDocument },
+  deps: BatchDeps,
+  slot: OrderSlot,
+  waits: AbortSignal | undefined,
+): Promise<BatchResult | HeldItem> {
   const base = { id: item.id, file: item.file, line: item.line };
   let claimed;
   try {
@@ -277,8 +285,14 @@ async function bookItem(item: BatchItem & { doc: BookingDocument }, deps: BatchD
   const { callbacks } = deps;
   const waitForResult = (orderId: string, resumed: boolean, accepted: OrderResponse | undefined) => {
     slot.free();
-    if (callbacks !== undefined && !resumed) return callbacks.wait(orderId, accepted, deps.signal);
-    return pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: deps.signal });
+    const waiting =
+      callbacks !== undefined && !resumed
+        ? callbacks.wait(orderId, accepted, waits)
+        : pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: waits });
+    return waiting.catch((err: unknown) => {
+      // Ended because the service cannot store anything (not an interruption): that is the reason.
+      throw waits?.aborted === true && deps.signal?.aborted !== true && waits.reason instanceof ShipbookError ? waits.reason : err;
+    });
   };
   const accept =
     callbacks === undefined
@@ -422,7 +436,7 @@ async function settleHeld(held: HeldItem[], deps: BatchDeps, slots: Slots, repor
           await slots.acquire();
           const slot = heldSlot(slots);
           try {
-            const r = await bookItem(h.item, deps, slot);
+            const r = await bookItem(h.item, deps, slot, deps.signal);
             if ('by' in r) still.push(r);
             else report(r);
           } finally {
@@ -482,13 +496,23 @@ export async function runBatch(
   deps: BatchDeps,
 ): Promise<BatchSummary> {
   const summary = emptySummary();
+  // Ends the waits for booking results: the run's signal, or a service that cannot store anything.
+  const waits = new AbortController();
+  const { signal } = deps;
+  if (signal?.aborted) waits.abort(signal.reason);
+  const unlisten = signal === undefined || signal.aborted ? undefined : onAbort(signal, () => waits.abort(signal.reason));
   const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now, options.input);
   const report = (r: BatchResult) => {
     if (r.status === 'valid') return;
     summary[r.status]++;
     if ((r.status === 'booked' || r.status === 'already_booked') && r.total) summary.totalCents += readCents(r.total) ?? 0;
-    // A service that cannot store anything (HTTP 507) fails every order alike: start no more.
-    if (r.error?.code === 'insufficient_storage') full = true;
+    // A service that cannot store anything (HTTP 507) fails every order alike: start no more, and
+    // wait no longer for the results of orders accepted (it cannot store them either): they are
+    // reported accepted, and the next run reads their results.
+    if (r.error?.code === 'insufficient_storage' && !full) {
+      full = true;
+      waits.abort(new ShipbookError('insufficient_storage', `stopped waiting for the booking result: ${r.error.message}`, 'api'));
+    }
     deps.onResult(r);
   };
   let full = false;
@@ -533,7 +557,7 @@ export async function runBatch(
     }
     const slot = heldSlot(slots);
     const started = deps.now().getTime();
-    const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, deps, slot)
+    const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, deps, slot, waits.signal)
       .then((r) => {
         if ('by' in r) {
           held.push(r);
@@ -559,6 +583,7 @@ export async function runBatch(
       failure = { err };
     }
   }
+  unlisten?.();
   // Stopped before the inputs ran out, or after: either way orders were cut short.
   summary.interrupted = deps.signal?.aborted === true;
   if (failure !== undefined) throw failure.err;

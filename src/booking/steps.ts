@@ -3,7 +3,7 @@
  * runner and single `book`, both through the booking engine (src/booking/engine.ts), so both journals
  * say the same things.
  * Before each request that changes something: `create_sent` (with the step) or `accept_sent`,
- * flushed to disk before the request leaves; after each answer, written at once: `shipment_created`, `created`
+ * flushed to disk before the request leaves; after each answer, written at the end of its turn: `shipment_created`, `created`
  * (order or consolidated parent, with its total), `accepted`; at the end `processed` with the
  * tracking numbers (`N/A` for a shipment without one) and the total (AUD, a decimal string).
  */
@@ -18,7 +18,7 @@ import { sheetShipmentsOf } from '../ledger/sheet.js';
 
 /**
  * Where step records go: the ledger (src/ledger/store.ts), with the run's journal copy, and its
- * claims: appends (an intent joins the turn's group write, an answer is written at once), waits
+ * claims: appends (every record joins the turn's group write), waits
  * until they are on disk or written, and where a document stands.
  */
 export type RecordSink = Pick<LedgerStore, 'append' | 'durable' | 'written' | 'get' | keyof ClaimLedger>;

@@ -3,21 +3,22 @@
  * `defaultJournalPath`). An intent (create sent, accept sent) is written and flushed to disk BEFORE
  * the request that changes something at the service is sent (a group commit: the intents of the
  * orders under way share one write and one fdatasync per turn); what an answer said (order created
- * with its id, accepted, processed with its tracking numbers) is written at once, as soon as it
- * arrives; a failure records the error. A rerun reads it and continues each order from
+ * with its id, accepted, processed with its tracking numbers) is written at the end of the turn it
+ * arrived in, with the other records of that turn, and always before the next request of its order
+ * leaves; a failure records the error. A rerun reads it and continues each order from
  * where it stands; a create that was sent and never answered is **unknown** and is not sent again
  * until `shipbook journal resolve` says what became of it (docs/batch.md, "Unknown orders").
  *
  * One batch at a time per journal: a lock (`<journal>.lock`, src/lock.ts) with the holder's pid,
  * host and command, held until the holder ends, so a second batch refuses to start and names the
- * first. A record is written whole and flushed before its request, or the request is not sent: a
+ * first. A record is written whole (and flushed) before its request, or the request is not sent: a
  * full disk ends the batch with exit 10 and a message saying what was not recorded; an incomplete
  * last record left by it (or by a crash) is set aside by the next run.
  *
  * This file is the writer (the group commit); the records are in src/ledger/records.ts, their fold
  * in fold.ts, reading and torn-tail recovery in read.ts, the errors in errors.ts.
  */
-import { closeSync, existsSync, fdatasync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../dirs.js';
 import { acquireLock, LockHeldError, type HeldLock } from '../lock.js';
@@ -39,6 +40,12 @@ interface JournalOpenOptions {
 /** Records of what an answer said: still written once the lock is lost (see {@link Journal.append}). */
 const FACTS: ReadonlySet<JournalEvent> = new Set(['created', 'shipment_created', 'accepted', 'processed', 'answered', 'cancelled', 'refused']);
 
+/**
+ * How long a record written to a journal whose flushes are made in the background ({@link Journal.flushSoon})
+ * may wait for its flush, ms.
+ */
+const BACKGROUND_FLUSH_MS = 1000;
+
 /** A write that lets the file grow to at most `limit` bytes (then ENOSPC), for tests of a full disk (see {@link Journal.open}). */
 function limitedWrite(limit: number): (fd: number, bytes: Buffer, offset: number, length: number) => number {
   return (fd, bytes, offset, length) => {
@@ -49,8 +56,8 @@ function limitedWrite(limit: number): (fd: number, bytes: Buffer, offset: number
 }
 
 /**
- * An open journal: the state of every order, and its appends: intents written in groups (one write
- * per turn of the event loop, one flush per round: {@link Journal.durable}), answers written at once.
+ * An open journal: the state of every order, and its appends: records written in groups (one write
+ * per turn of the event loop, one flush per round: {@link Journal.durable}).
  */
 export class Journal {
   /** Set once a write or flush failed: no record is written after a torn one. */
@@ -77,6 +84,10 @@ export class Journal {
 
   /** Lines this process wrote to a shared file that {@link refresh} has not read back yet (line → how many). */
   private readonly own = new Map<string, number>();
+  /** What this process wrote to a shared file since {@link refresh} last read it, as written (not yet in {@link own}). */
+  private ownUnread: string[] = [];
+  /** The bytes of {@link ownUnread}. */
+  private ownUnreadBytes = 0;
 
   /**
    * Reads what other processes appended to a shared file since this process last read it, and
@@ -91,6 +102,17 @@ export class Journal {
     if (this.readTo === undefined) return changed;
     const size = fstatSync(this.fd).size;
     if (size <= this.readTo) return changed;
+    // Nothing but what this process wrote since the last read (the file grew by exactly that): no
+    // other run's record to fold, nothing to read.
+    if (this.own.size === 0 && size === this.readTo + this.ownUnreadBytes) {
+      this.readTo = size;
+      this.ownUnread = [];
+      this.ownUnreadBytes = 0;
+      return changed;
+    }
+    for (const text of this.ownUnread) for (const line of text.split('\n')) if (line !== '') this.own.set(line, (this.own.get(line) ?? 0) + 1);
+    this.ownUnread = [];
+    this.ownUnreadBytes = 0;
     const bytes = Buffer.alloc(size - this.readTo);
     const got = readSync(this.fd, bytes, 0, bytes.length, this.readTo);
     const last = bytes.lastIndexOf(10, got - 1);
@@ -128,6 +150,7 @@ export class Journal {
   private readonly writeAtExit = (): void => {
     try {
       this.writePending();
+      if (this.flushTimer !== undefined) fdatasyncSync(this.fd);
     } catch {
       // the process is ending: the next run sets a torn record aside
     }
@@ -206,13 +229,13 @@ export class Journal {
   private writeScheduled = false;
 
   /**
-   * Appends a record and updates the order's state. An intent joins the others appended in the
-   * same turn of the event loop: they are written together, whole, in one write (a group commit)
-   * before the turn ends, or before the flush of {@link durable} starts, whichever comes first; an
-   * answer (created, shipment_created, accepted, processed) is written at once, with them.
+   * Appends a record and updates the order's state. It joins the others appended in the same turn
+   * of the event loop, intents and answers alike: they are written together, whole, in one write (a
+   * group commit) at the end of the turn, or before the flush of {@link durable} starts, whichever
+   * comes first.
    * Call {@link durable} before a request that depends on it, {@link written} to know it reached
    * the file.
-   * @throws JournalWriteError (exit 10) when an earlier write or flush failed, or the write of an answer fails; JournalLockLostError
+   * @throws JournalWriteError (exit 10) when an earlier write or flush failed; JournalLockLostError
    *   (exit 11) for any record but what an answer said (created, shipment_created, accepted,
    *   processed) once the lock was lost
    */
@@ -228,27 +251,29 @@ export class Journal {
     this.check(record);
     if (this.pending.length === 0) this.pendingFirst = record;
     this.pending.push(prepared.line);
-    // What an answer said (an order created, accepted, processed) is written at once, with whatever
-    // is pending before it: shipbook prints it and acts on it next, and a process killed the moment
-    // after must still find it. Intents (a request about to be sent) wait for the turn's group
-    // write: their request leaves only after durable(), so one lost with the process sent nothing.
-    if (FACTS.has(record.event)) {
-      this.writePending();
-    } else if (!this.writeScheduled) {
+    // Every record of this turn, intents and answers alike, goes to the file in the turn's one group
+    // write. An intent's request leaves only after durable(), which writes and flushes it first, so
+    // one lost with the process sent nothing; an answer lost with a process killed within the turn
+    // it came in is read again by the next run (an order created is then unknown, one accepted is
+    // found accepted by the service's 409 to its accept again).
+    if (!this.writeScheduled) {
       this.writeScheduled = true;
-      setImmediate(() => {
-        this.writeScheduled = false;
-        try {
-          this.writePending();
-        } catch {
-          // kept in this.failure: every waiter was told, and the next append or flush throws it
-        }
-      });
+      setImmediate(this.writeTurn);
     }
     const state = applyRecord(this.states.get(prepared.record.id), prepared.record);
     this.states.set(prepared.record.id, state);
     return state;
   }
+
+  /** The turn's group write (scheduled by {@link appendPrepared}). */
+  private readonly writeTurn = (): void => {
+    this.writeScheduled = false;
+    try {
+      this.writePending();
+    } catch {
+      // kept in this.failure: every waiter was told, and the next append or flush throws it
+    }
+  };
 
   /**
    * Writes every pending line in one write (written whole: a write that takes only part of the
@@ -266,13 +291,8 @@ export class Journal {
       this.settleWriters(undefined);
       return;
     }
-    if (this.readTo !== undefined) {
-      for (const line of this.pending) {
-        const key = line.slice(0, -1);
-        this.own.set(key, (this.own.get(key) ?? 0) + 1);
-      }
-    }
-    const bytes = Buffer.from(this.pending.length === 1 ? this.pending[0]! : this.pending.join(''));
+    const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
+    const bytes = Buffer.from(text);
     const first = this.pendingFirst!;
     this.pending = [];
     this.pendingFirst = undefined;
@@ -295,6 +315,11 @@ export class Journal {
       throw this.failure;
     }
     this.size += bytes.length;
+    if (this.readTo !== undefined) {
+      // Recognised by refresh() when it reads them back (see there).
+      this.ownUnread.push(text);
+      this.ownUnreadBytes += bytes.length;
+    }
     this.settleWriters(undefined);
   }
 
@@ -409,8 +434,30 @@ export class Journal {
     });
   }
 
+  /** The timer of the next background flush ({@link flushSoon}), while one is due. */
+  private flushTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Flushes what is written by {@link BACKGROUND_FLUSH_MS} from now, in the background: one flush
+   * for everything written meanwhile (the run's journal copy, which the ledger's own flushes make
+   * no request wait for). A flush that fails is kept, as in {@link durable}: the next append,
+   * write or flush throws it (exit 10). {@link close} and the process's exit flush what is left.
+   */
+  flushSoon(): void {
+    if (this.flushTimer !== undefined || this.broken) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.durable().catch(() => {
+        // kept in this.failure: the next append, write or flush throws it
+      });
+    }, BACKGROUND_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
   /** Closes the file and releases the lock. Never fails for a journal that already failed a write. */
   async close(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     await this.inFlight;
     process.off('exit', this.writeAtExit);
     // A flush still to start is made here, once, for its callers.

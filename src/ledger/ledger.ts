@@ -19,7 +19,7 @@ import { JournalUnusableError } from './errors.js';
 import { Journal } from './journal.js';
 import { journalTarget, readJournal, readRecords } from './read.js';
 import type { LedgerStore, RecordFilter } from './store.js';
-import { prepareRecord, type EntryState, type JournalRecord, type RunClaim } from './records.js';
+import { prepareRecord, type EntryState, type JournalRecord, type RecordStamp, type RunClaim } from './records.js';
 import type { ClaimAnswer, ClaimLedger } from './claims.js';
 import { processRuns, ShortLock, thisProcess } from '../lock.js';
 import { targetLabel } from '../config/target.js';
@@ -192,14 +192,27 @@ function osUser(): string {
  * with the run's: shared by every ledger implementation, so `history` reads the same fields from each.
  */
 export function actorStamp(actor: Actor | undefined): (given: Omit<JournalRecord, 't'>) => Omit<JournalRecord, 't'> {
-  const stamp = actor === undefined ? undefined : { op: actor.op, user: osUser(), host: hostname(), profile: actor.profile };
+  const fields = actorFields(actor);
   return (given) => {
-    let record = stamp === undefined || given.event === 'claimed' || given.event === 'released' ? given : { ...given, ...stamp };
-    if (record.event === 'accept_sent' && record.payment === undefined) {
+    const added = fields(given);
+    return added === undefined ? given : { ...given, ...added };
+  };
+}
+
+/**
+ * The fields {@link actorStamp} adds to a record (`op`, `user`, `host`, `profile`, and an
+ * `accept_sent`'s payment type), or undefined when it adds none: for {@link prepareRecord}, which
+ * writes the record and them in one object.
+ */
+function actorFields(actor: Actor | undefined): (given: Omit<JournalRecord, 't'>) => RecordStamp | undefined {
+  const stamp: RecordStamp | undefined = actor === undefined ? undefined : { op: actor.op, user: osUser(), host: hostname(), profile: actor.profile };
+  return (given) => {
+    const added = given.event === 'claimed' || given.event === 'released' ? undefined : stamp;
+    if (given.event === 'accept_sent' && given.payment === undefined) {
       const payment = actor?.payment?.();
-      if (payment !== undefined) record = { ...record, payment };
+      if (payment !== undefined) return { ...added, payment };
     }
-    return record;
+    return added;
   };
 }
 
@@ -217,8 +230,8 @@ export class Ledger implements LedgerStore {
   /** A round of claims is scheduled or under way. */
   private claiming = false;
 
-  /** Stamps each record with who made it (see {@link actorStamp}). */
-  private readonly stamp: (given: Omit<JournalRecord, 't'>) => Omit<JournalRecord, 't'>;
+  /** What stamps each record with who made it (see {@link actorStamp}). */
+  private readonly stamp: (given: Omit<JournalRecord, 't'>) => RecordStamp | undefined;
 
   private constructor(
     private readonly ledger: Journal,
@@ -227,7 +240,7 @@ export class Ledger implements LedgerStore {
     command: string,
     actor?: Actor,
   ) {
-    this.stamp = actorStamp(actor);
+    this.stamp = actorFields(actor);
     this.run = { ...thisProcess(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex'), command };
     this.claimLock = new ShortLock(`${ledger.path}.claims.lock`, command);
   }
@@ -380,25 +393,27 @@ export class Ledger implements LedgerStore {
   }
 
   /**
-   * Appends a record to the ledger and the copy (the same line, serialised once; in each file an
-   * intent joins the turn's group write, an answer is written at once); returns the document's
+   * Appends a record to the ledger and the copy (the same line, serialised once; in each file it
+   * joins the turn's group write); returns the document's
    * state in the ledger.
    * @throws as {@link Journal.append}: JournalWriteError (exit 10), JournalLockLostError (exit 11)
    */
   append(given: Omit<JournalRecord, 't'>): EntryState {
-    const record = this.stamp(given);
-    const prepared = prepareRecord(record);
-    this.copy?.appendPrepared(prepared, record);
-    return this.ledger.appendPrepared(prepared, record);
+    const prepared = prepareRecord(given, this.stamp(given));
+    this.copy?.appendPrepared(prepared);
+    return this.ledger.appendPrepared(prepared);
   }
 
   /**
-   * Resolves once every record appended so far is on disk, in the ledger and the copy: the two
-   * files are written and flushed side by side (their flushes run at once), not one after the other.
+   * Resolves once every record appended so far is on disk in the ledger and written to the copy.
+   * The copy is flushed in the background, within a second, for the records of that second
+   * together (and when the run ends): the ledger's flush is what a request waits for.
    * @throws JournalWriteError (exit 10) from either file
    */
   async durable(): Promise<void> {
-    await (this.copy === undefined ? this.ledger.durable() : Promise.all([this.ledger.durable(), this.copy.durable()]));
+    if (this.copy === undefined) return this.ledger.durable();
+    this.copy.flushSoon();
+    await Promise.all([this.ledger.durable(), this.copy.written()]);
   }
 
   /**

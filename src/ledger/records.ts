@@ -152,12 +152,15 @@ export interface PreparedRecord {
   line: string;
 }
 
+/** What the ledger stamps on a record besides its time: who made it, and an accept's payment type. */
+export type RecordStamp = Pick<JournalRecord, 'op' | 'user' | 'host' | 'profile' | 'payment'>;
+
 /**
- * Stamps a record with the time and serialises it once (the ledger writes the same line to the
- * ledger and to the run's journal copy). Never a secret in clear on disk: an error message that
- * echoed the key or a card number is masked.
+ * Stamps a record with the time (and `stamp`'s fields, after its own) and serialises it once (the
+ * ledger writes the same line to the ledger and to the run's journal copy). Never a secret in
+ * clear on disk: an error message that echoed the key or a card number is masked.
  */
-export function prepareRecord(record: Omit<JournalRecord, 't'>): PreparedRecord {
-  const full: JournalRecord = { t: new Date().toISOString(), ...record };
+export function prepareRecord(record: Omit<JournalRecord, 't'>, stamp?: RecordStamp): PreparedRecord {
+  const full: JournalRecord = stamp === undefined ? { t: new Date().toISOString(), ...record } : { t: new Date().toISOString(), ...record, ...stamp };
   return { record: full, line: `${scrubKnown(JSON.stringify(full))}\n` };
 }

@@ -104,17 +104,51 @@ describe('the journal group commit', () => {
     await journal.close();
   });
 
-  it('writes what an answer said at once, with the intents pending before it (a process killed right after still finds it)', async () => {
+  it('writes what answers said with the intents of their turn, in one write at its end, and before the flush of the next intent', async () => {
     const path = join(dir, 'journal.ndjson');
     const journal = await Journal.open(path, { lock: false, command: 'test' });
     journal.append(sent('b'));
     calls.length = 0;
     journal.append({ id: 'a', event: 'created', order_id: 'ORD-1' });
     journal.append({ id: 'a', event: 'accepted', order_id: 'ORD-1' });
-    expect(calls).toEqual(['write', 'write']);
-    const read = readJournal(path);
+    expect(calls).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual(['write']);
+    let read = readJournal(path);
+    expect(read.get('a')?.stage).toBe('accepted');
+    // An answer and the intent that follows it in the same turn: written together before the flush.
+    journal.append({ id: 'c', event: 'created', order_id: 'ORD-2' });
+    journal.append({ id: 'c', event: 'accept_sent', order_id: 'ORD-2' });
+    await journal.durable();
+    expect(calls).toEqual(['write', 'write', 'flush', 'flushed']);
+    expect(readJournal(path).get('c')?.stage).toBe('created');
+    read = readJournal(path);
     expect(read.get('a')?.stage).toBe('accepted');
     expect(read.get('b')?.stage).toBe('unknown');
+    await journal.close();
+  });
+
+  it("flushes a journal in the background when asked (the run's copy): one flush for what came meanwhile, none before", async () => {
+    const path = join(dir, 'journal.ndjson');
+    const journal = await Journal.open(path, { lock: true, command: 'test' });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      calls.length = 0;
+      journal.append(sent('a'));
+      journal.flushSoon();
+      await journal.written();
+      journal.append(sent('b'));
+      journal.flushSoon();
+      await journal.written();
+      // Written at once, each in its turn; not flushed yet.
+      expect(calls).toEqual(['write', 'write']);
+      vi.advanceTimersByTime(1000);
+      await vi.waitFor(() => expect(calls).toContain('flushed'));
+      expect(calls).toEqual(['write', 'write', 'flush', 'flushed']);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect([...readJournal(path).keys()]).toEqual(['a', 'b']);
     await journal.close();
   });
 

@@ -9,6 +9,7 @@ import { storageCode, storageHint } from '../../storage.js';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
+import type { AcceptRequest } from '../../schema/payment.js';
 import type { BatchInputOptions } from '../../batch/inputs.js';
 import { emptySummary, runBatch, type BatchResult, type BatchSummary } from '../../batch/runner.js';
 import { planBatch } from '../../batch/plan.js';
@@ -276,8 +277,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         api,
         accept: async (orderId) => {
           if (!fromTemplate) return buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
-          // One copy of the template per order (its order object included), with the order's id.
-          const copy = structuredClone(template);
+          // One copy of the template per order (its order object included), with the order's id. An
+          // accept request is plain JSON data (text, numbers, true/false): a JSON copy is exact.
+          const copy = JSON.parse(JSON.stringify(template)) as AcceptRequest;
           return { ...copy, order: { ...copy.order, id: orderId } };
         },
         paths: profile.paths,

@@ -425,11 +425,12 @@ export class PgLedger implements LedgerStore {
         this.claims = [];
         this.waiters = [];
         let first: JournalRecord | undefined = this.pending[0];
-        // The run's journal copy is flushed while the database commits (not after it), for the
-        // callers of durable(); a copy that cannot be written fails them with its own error.
+        // The run's journal copy is written while the database commits (not after it), for the
+        // callers of durable(), and flushed in the background; a copy that cannot be written
+        // fails them with its own error.
         const copyFlush =
           waiters.length > 0 && this.copy !== undefined
-            ? this.copy.durable().then(
+            ? this.copyWritten().then(
                 () => undefined,
                 (err: unknown) => err,
               )
@@ -513,11 +514,21 @@ export class PgLedger implements LedgerStore {
    */
   durable(): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (this.pending.length === 0 && !this.flushing && this.claims.length === 0) return this.copy?.durable() ?? Promise.resolve();
+    if (this.pending.length === 0 && !this.flushing && this.claims.length === 0) return this.copyWritten();
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ resolve, reject });
       this.schedule();
     });
+  }
+
+  /**
+   * Resolves once the run's journal copy holds every record appended so far (written, its flush due
+   * within a second: src/ledger/journal.ts `flushSoon`), at once without a copy.
+   */
+  private copyWritten(): Promise<void> {
+    if (this.copy === undefined) return Promise.resolve();
+    this.copy.flushSoon();
+    return this.copy.written();
   }
 
   /** As {@link durable}: a commit is the only kind of write a database has. */
