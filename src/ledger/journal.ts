@@ -251,12 +251,15 @@ export class Journal {
     this.check(record);
     if (this.pending.length === 0) this.pendingFirst = record;
     this.pending.push(prepared.line);
-    // Every record of this turn, intents and answers alike, goes to the file in the turn's one group
-    // write. An intent's request leaves only after durable(), which writes and flushes it first, so
-    // one lost with the process sent nothing; an answer lost with a process killed within the turn
-    // it came in is read again by the next run (an order created is then unknown, one accepted is
-    // found accepted by the service's 409 to its accept again).
-    if (!this.writeScheduled) {
+    // The intents of this turn go to the file in the turn's one group write: an intent's request
+    // leaves only after durable(), which writes and flushes it first, so one lost with the process
+    // sent nothing. What an answer said is written at once (with whatever is pending), before the
+    // flow tells anyone: a process killed right after saying "order … accepted" has it in the file
+    // (the operating system keeps a write whose process died), so the next run continues that
+    // order instead of finding it unknown or merely created. Its flush comes with the next intent's.
+    if (FACTS.has(record.event)) {
+      this.writeTurn();
+    } else if (!this.writeScheduled) {
       this.writeScheduled = true;
       setImmediate(this.writeTurn);
     }

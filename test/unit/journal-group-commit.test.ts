@@ -104,25 +104,30 @@ describe('the journal group commit', () => {
     await journal.close();
   });
 
-  it('writes what answers said with the intents of their turn, in one write at its end, and before the flush of the next intent', async () => {
+  it('writes what an answer said at once, with the intents pending then; intents alone wait for the end of their turn; the flush comes with the next intent', async () => {
     const path = join(dir, 'journal.ndjson');
     const journal = await Journal.open(path, { lock: false, command: 'test' });
     journal.append(sent('b'));
     calls.length = 0;
-    journal.append({ id: 'a', event: 'created', order_id: 'ORD-1' });
-    journal.append({ id: 'a', event: 'accepted', order_id: 'ORD-1' });
+    // Intents of one turn: nothing written until the turn ends, then one write.
+    journal.append(sent('x'));
+    journal.append(sent('y'));
     expect(calls).toEqual([]);
     await new Promise((r) => setImmediate(r));
     expect(calls).toEqual(['write']);
-    let read = readJournal(path);
-    expect(read.get('a')?.stage).toBe('accepted');
-    // An answer and the intent that follows it in the same turn: written together before the flush.
+    // An answer is in the file before append returns (a process killed right after it has it), not flushed yet.
+    journal.append({ id: 'a', event: 'created', order_id: 'ORD-1' });
+    expect(calls).toEqual(['write', 'write']);
+    expect(readJournal(path).get('a')?.stage).toBe('created');
+    journal.append({ id: 'a', event: 'accepted', order_id: 'ORD-1' });
+    expect(readJournal(path).get('a')?.stage).toBe('accepted');
+    // An intent after an answer: the answer already written, the intent written and both flushed before its request.
     journal.append({ id: 'c', event: 'created', order_id: 'ORD-2' });
     journal.append({ id: 'c', event: 'accept_sent', order_id: 'ORD-2' });
     await journal.durable();
-    expect(calls).toEqual(['write', 'write', 'flush', 'flushed']);
-    expect(readJournal(path).get('c')?.stage).toBe('created');
-    read = readJournal(path);
+    expect(calls).toEqual(['write', 'write', 'write', 'write', 'write', 'flush', 'flushed']);
+    const read = readJournal(path);
+    expect(read.get('c')?.stage).toBe('created');
     expect(read.get('a')?.stage).toBe('accepted');
     expect(read.get('b')?.stage).toBe('unknown');
     await journal.close();
