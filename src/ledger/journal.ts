@@ -229,10 +229,10 @@ export class Journal {
   private writeScheduled = false;
 
   /**
-   * Appends a record and updates the order's state. It joins the others appended in the same turn
-   * of the event loop, intents and answers alike: they are written together, whole, in one write (a
-   * group commit) at the end of the turn, or before the flush of {@link durable} starts, whichever
-   * comes first.
+   * Appends a record and updates the order's state. An intent joins the others appended in the
+   * same turn of the event loop: they are written together, whole, in one write (a group commit) at
+   * the end of the turn, or before the flush of {@link durable} starts, whichever comes first. What
+   * an answer said is written at once, with whatever is pending, before this returns.
    * Call {@link durable} before a request that depends on it, {@link written} to know it reached
    * the file.
    * @throws JournalWriteError (exit 10) when an earlier write or flush failed; JournalLockLostError
