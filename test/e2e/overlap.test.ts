@@ -5,67 +5,21 @@
  * orders is the witness; the runs' JSON reports must add up (each order once `booked`, at most
  * once more as `booked_by_other_run` or `already_booked`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { BIN, ROOT, isolatedEnv } from '../helpers/cli.js';
-import { ordersByInput, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { startSandboxProcess } from '../helpers/sandbox-process.js';
+import { countedByTag, startRun, taggedOrdersFile, until } from '../helpers/runs.js';
 
 const KEY = 'sk_test_overlap_0123456789';
-const A = join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml');
 const running: ChildProcess[] = [];
+const start = (args: string[], env: Record<string, string>, cwd: string) => startRun(args, env, cwd, running);
 
 afterAll(() => {
   for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
-
-/** An NDJSON file of `n` orders whose first shipments have the transient ids `<tag>-0` … */
-function ordersFile(n: number, tag: string): { dir: string; file: string; single: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'shipbook-overlap-'));
-  const doc = parse(readFileSync(A, 'utf8')) as { order: { shipments: Array<{ transient_id?: string }> } };
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const o = structuredClone(doc);
-    o.order.shipments[0]!.transient_id = `${tag}-${i}`;
-    lines.push(JSON.stringify(o));
-  }
-  const file = join(dir, 'orders.ndjson');
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  const single = join(dir, 'one.json');
-  writeFileSync(single, `${lines[0]}\n`);
-  return { dir, file, single };
-}
-
-/** A run of shipbook as a process, with its output and its end. */
-interface Run {
-  child: ChildProcess;
-  stderr: () => string;
-  stdout: () => string;
-  done: Promise<number | null>;
-}
-
-function start(args: string[], env: Record<string, string>, cwd: string): Run {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: isolatedEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, stderr: () => err, stdout: () => out, done };
-}
-
-/** Resolves once `test()` holds (checked every 25 ms), or fails after `ms`. */
-async function until(test: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 type Report = { orders: Array<{ status: string; order_id?: string; line: number }> };
 const report = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
@@ -89,19 +43,6 @@ function expectReportsAddUp(n: number, ...reports: Report[]): void {
   for (const count of other.values()) expect(count).toBeLessThanOrEqual(reports.length - 1);
 }
 
-/** The orders at the sandbox whose transient id starts with `tag`: how many documents, and how many orders. */
-async function counted(url: string, tag: string): Promise<{ documents: number; orders: number }> {
-  const by = await ordersByInput(url, KEY);
-  let documents = 0;
-  let orders = 0;
-  for (const [t, ids] of by) {
-    if (!t.startsWith(`${tag}-`)) continue;
-    documents++;
-    orders += ids.length;
-  }
-  return { documents, orders };
-}
-
 /** The ledger file of a state directory (one target). */
 function ledgerOf(state: string): string | undefined {
   const dir = join(state, 'ledger');
@@ -120,14 +61,14 @@ describe('overlapping runs against shipbook sandbox --delay (one ledger)', () =>
   it('two batches of the same file from two working directories at once: each order created once, both exit 0, reports add up', async () => {
     url = await startSandboxProcess(['--api-key', KEY, '--delay', '150ms'], running);
     const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
-    const { dir, file } = ordersFile(30, 'CWD');
+    const { dir, file } = taggedOrdersFile(30, 'CWD');
     const [cwdA, cwdB] = [mkdtempSync(join(tmpdir(), 'shipbook-overlap-a-')), mkdtempSync(join(tmpdir(), 'shipbook-overlap-b-'))];
     const a = start(['book', file, '--poll', '50ms', '--report', join(dir, 'a.json'), '--junit', join(dir, 'a.xml')], env(state), cwdA);
     const b = start(['book', file, '--poll', '50ms', '--report', join(dir, 'b.json'), '--junit', join(dir, 'b.xml')], env(state), cwdB);
     const [ca, cb] = await Promise.all([a.done, b.done]);
     expect(ca, a.stderr()).toBe(0);
     expect(cb, b.stderr()).toBe(0);
-    expect(await counted(url, 'CWD')).toEqual({ documents: 30, orders: 30 });
+    expect(await countedByTag(url, KEY, 'CWD')).toEqual({ documents: 30, orders: 30 });
     expectReportsAddUp(30, report(join(dir, 'a.json')), report(join(dir, 'b.json')));
     // The JUnit files name the run that booked what the other run booked.
     let named = 0;
@@ -145,20 +86,20 @@ describe('overlapping runs against shipbook sandbox --delay (one ledger)', () =>
 
   it('two batches with their own --journal, the second started 1 s later: each order created once, both exit 0', async () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
-    const { dir, file } = ordersFile(30, 'LATE');
+    const { dir, file } = taggedOrdersFile(30, 'LATE');
     const a = start(['book', file, '--poll', '50ms', '--journal', join(dir, 'ja.ndjson'), '--report', join(dir, 'a.json')], env(state), dir);
     await new Promise((r) => setTimeout(r, 1000));
     const b = start(['book', file, '--poll', '50ms', '--journal', join(dir, 'jb.ndjson'), '--report', join(dir, 'b.json')], env(state), dir);
     const [ca, cb] = await Promise.all([a.done, b.done]);
     expect(ca, a.stderr()).toBe(0);
     expect(cb, b.stderr()).toBe(0);
-    expect(await counted(url, 'LATE')).toEqual({ documents: 30, orders: 30 });
+    expect(await countedByTag(url, KEY, 'LATE')).toEqual({ documents: 30, orders: 30 });
     expectReportsAddUp(30, report(join(dir, 'a.json')), report(join(dir, 'b.json')));
   }, 90_000);
 
   it('a batch paused (SIGSTOP) holding claims while another runs, then resumed (SIGCONT): no second create, both exit 0', async () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
-    const { dir, file } = ordersFile(24, 'STOP');
+    const { dir, file } = taggedOrdersFile(24, 'STOP');
     const a = start(['book', file, '--poll', '50ms', '--journal', join(dir, 'ja.ndjson'), '--report', join(dir, 'a.json')], env(state), dir);
     await until(() => count(ledgerOf(state), 'claimed') >= 2, 30_000, 'the first batch to claim orders');
     a.child.kill('SIGSTOP');
@@ -171,20 +112,20 @@ describe('overlapping runs against shipbook sandbox --delay (one ledger)', () =>
     const [ca, cb] = await Promise.all([a.done, b.done]);
     expect(ca, a.stderr()).toBe(0);
     expect(cb, b.stderr()).toBe(0);
-    expect(await counted(url, 'STOP')).toEqual({ documents: 24, orders: 24 });
+    expect(await countedByTag(url, KEY, 'STOP')).toEqual({ documents: 24, orders: 24 });
     expectReportsAddUp(24, report(join(dir, 'a.json')), report(join(dir, 'b.json')));
     expect(report(join(dir, 'b.json')).orders.some((o) => o.status === 'booked_by_other_run')).toBe(true);
   }, 90_000);
 
   it('two single books of one document at once: one order, both exit 0, the loser names the other run and shows its order', async () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
-    const { dir, single } = ordersFile(1, 'ONE');
+    const { dir, single } = taggedOrdersFile(1, 'ONE');
     const a = start(['book', single, '--poll', '50ms', '--json'], env(state), dir);
     const b = start(['book', single, '--poll', '50ms', '--json'], env(state), dir);
     const [ca, cb] = await Promise.all([a.done, b.done]);
     expect(ca, a.stderr()).toBe(0);
     expect(cb, b.stderr()).toBe(0);
-    expect(await counted(url, 'ONE')).toEqual({ documents: 1, orders: 1 });
+    expect(await countedByTag(url, KEY, 'ONE')).toEqual({ documents: 1, orders: 1 });
     const ids = [a.stdout(), b.stdout()].map((o) => (JSON.parse(o) as { order: { id: string } }).order.id);
     expect(ids[0]).toBe(ids[1]);
     const loser = [a, b].find((r) => /already_booked/.test(r.stdout()))!;
@@ -194,13 +135,13 @@ describe('overlapping runs against shipbook sandbox --delay (one ledger)', () =>
 
   it('two order create of one document at once: one order, both exit 0, both print it, the loser names the other run', async () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
-    const { dir, single } = ordersFile(1, 'OC2');
+    const { dir, single } = taggedOrdersFile(1, 'OC2');
     const a = start(['order', 'create', single, '--json'], env(state), dir);
     const b = start(['order', 'create', single, '--json'], env(state), dir);
     const [ca, cb] = await Promise.all([a.done, b.done]);
     expect(ca, a.stderr()).toBe(0);
     expect(cb, b.stderr()).toBe(0);
-    expect(await counted(url, 'OC2')).toEqual({ documents: 1, orders: 1 });
+    expect(await countedByTag(url, KEY, 'OC2')).toEqual({ documents: 1, orders: 1 });
     const ids = [a.stdout(), b.stdout()].map((o) => (JSON.parse(o) as { order: { id: string } }).order.id);
     expect(ids[0]).toBe(ids[1]);
     const loser = [a, b].find((r) => /created before/.test(r.stderr()))!;
@@ -214,7 +155,7 @@ describe('overlapping runs against shipbook sandbox --delay (one ledger)', () =>
 
   it('order create twice in sequence: one order, the second prints it and says it exists; --again: another order, concurrent --again runs each their own', async () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
-    const { dir, single } = ordersFile(1, 'OCSEQ');
+    const { dir, single } = taggedOrdersFile(1, 'OCSEQ');
     const first = start(['order', 'create', single, '--quiet'], env(state), dir);
     expect(await first.done, first.stderr()).toBe(0);
     const second = start(['order', 'create', single, '--quiet'], env(state), dir);
@@ -223,28 +164,28 @@ describe('overlapping runs against shipbook sandbox --delay (one ledger)', () =>
     expect(first.stdout()).toMatch(/^ORD-\S+\n$/);
     expect(second.stderr()).toMatch(/this document was created before .*order ORD-\S+, pending; nothing was sent/);
     expect(second.stderr()).toMatch(/--again/);
-    expect(await counted(url, 'OCSEQ')).toEqual({ documents: 1, orders: 1 });
+    expect(await countedByTag(url, KEY, 'OCSEQ')).toEqual({ documents: 1, orders: 1 });
     const again = start(['order', 'create', single, '--again', '--quiet'], env(state), dir);
     expect(await again.done, again.stderr()).toBe(0);
     expect(again.stdout()).not.toBe(first.stdout());
-    expect(await counted(url, 'OCSEQ')).toEqual({ documents: 1, orders: 2 });
+    expect(await countedByTag(url, KEY, 'OCSEQ')).toEqual({ documents: 1, orders: 2 });
     // Three at once with --again: three more orders, none waiting for another.
     const runs = [0, 1, 2].map(() => start(['order', 'create', single, '--again', '--quiet'], env(state), dir));
     const codes = await Promise.all(runs.map((r) => r.done));
     expect(codes, runs.map((r) => r.stderr()).join('\n')).toEqual([0, 0, 0]);
     for (const r of runs) expect(r.stderr()).not.toMatch(/waiting for its outcome/);
     expect(new Set(runs.map((r) => r.stdout())).size).toBe(3);
-    expect(await counted(url, 'OCSEQ')).toEqual({ documents: 1, orders: 5 });
+    expect(await countedByTag(url, KEY, 'OCSEQ')).toEqual({ documents: 1, orders: 5 });
     // Without --again, the latest is printed.
     const last = start(['order', 'create', single, '--quiet'], env(state), dir);
     expect(await last.done, last.stderr()).toBe(0);
-    expect(await counted(url, 'OCSEQ')).toEqual({ documents: 1, orders: 5 });
+    expect(await countedByTag(url, KEY, 'OCSEQ')).toEqual({ documents: 1, orders: 5 });
   }, 60_000);
 
   it('a run SIGKILLed with creates in flight and claims held: another run takes over, the sent ones are unknown, nothing is created twice', async () => {
     const slow = await startSandboxProcess(['--api-key', KEY, '--latency', '1500ms'], running);
     const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
-    const { dir, file } = ordersFile(8, 'KILL');
+    const { dir, file } = taggedOrdersFile(8, 'KILL');
     const senv = { SHIPBOOK_BASE_URL: slow, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state };
     const a = start(['book', file, '--poll', '50ms', '--concurrency', '3', '--journal', join(dir, 'ja.ndjson')], senv, dir);
     await until(() => count(ledgerOf(state), 'create_sent') >= 3, 30_000, 'the first run to send its creates');
@@ -262,7 +203,7 @@ describe('overlapping runs against shipbook sandbox --delay (one ledger)', () =>
     expect(statuses.filter((s) => s === 'booked')).toHaveLength(8 - sent);
     // The creates the killed run sent are processed after the latency: never a document twice.
     await new Promise((r) => setTimeout(r, 2000));
-    const at = await counted(slow, 'KILL');
+    const at = await countedByTag(slow, KEY, 'KILL');
     expect(at.orders).toBe(at.documents);
     expect(at.documents).toBeGreaterThanOrEqual(8 - sent);
   }, 90_000);
@@ -271,7 +212,7 @@ describe('overlapping runs against shipbook sandbox --delay (one ledger)', () =>
 describe('overlapping runs on the built-in sandbox (one state directory)', () => {
   it('two batches of the same file from two working directories at once: each order created once, both exit 0', async () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-overlap-state-'));
-    const { dir, file } = ordersFile(20, 'BUILTIN');
+    const { dir, file } = taggedOrdersFile(20, 'BUILTIN');
     const env = { SHIPBOOK_STATE_DIR: state, SHIPBOOK_SANDBOX_DELAY_MS: '100' };
     const [cwdA, cwdB] = [mkdtempSync(join(tmpdir(), 'shipbook-overlap-a-')), mkdtempSync(join(tmpdir(), 'shipbook-overlap-b-'))];
     const a = start(['book', file, '--poll', '50ms', '--report', join(dir, 'a.json')], env, cwdA);

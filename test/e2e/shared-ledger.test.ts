@@ -4,78 +4,22 @@
  * whose own list of orders is the witness. Each station is the built `bin/shipbook.js` with a home
  * (state directory, configuration) of its own, as two machines would be.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { BIN, ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { ordersByInput, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { countedByTag, startRun, taggedOrdersFile, until } from '../helpers/runs.js';
 import { POSTGRES_MISSING, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 const KEY = 'sk_test_shared_ledger_0123456789';
-const A = join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml');
 const running: ChildProcess[] = [];
-
-/** An NDJSON file of `n` orders whose first shipments have the transient ids `<tag>-0` … */
-function ordersFile(n: number, tag: string): { dir: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'shipbook-pg-orders-'));
-  const doc = parse(readFileSync(A, 'utf8')) as { order: { shipments: Array<{ transient_id?: string }> } };
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const o = structuredClone(doc);
-    o.order.shipments[0]!.transient_id = `${tag}-${i}`;
-    lines.push(JSON.stringify(o));
-  }
-  const file = join(dir, 'orders.ndjson');
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return { dir, file };
-}
-
-/** A run of shipbook as a process, with its output and its end. */
-interface Run {
-  child: ChildProcess;
-  stderr: () => string;
-  stdout: () => string;
-  done: Promise<number | null>;
-}
-
-function start(args: string[], env: Record<string, string>, cwd: string): Run {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: isolatedEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, stderr: () => err, stdout: () => out, done };
-}
-
-/** Resolves once `test()` holds (checked every 25 ms), or fails after `ms`. */
-async function until(test: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const start = (args: string[], env: Record<string, string>, cwd: string) => startRun(args, env, cwd, running);
 
 type Report = { orders: Array<{ id: string; status: string; order_id?: string; line: number; booked_by?: { host: string } }> };
 const report = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
-
-/** The orders at the sandbox whose transient id starts with `tag`: how many documents, and how many orders. */
-async function counted(url: string, tag: string): Promise<{ documents: number; orders: number }> {
-  const by = await ordersByInput(url, KEY);
-  let documents = 0;
-  let orders = 0;
-  for (const [t, ids] of by) {
-    if (!t.startsWith(`${tag}-`)) continue;
-    documents++;
-    orders += ids.length;
-  }
-  return { documents, orders };
-}
 
 /** A home of its own: a state directory and a configuration directory, as a second machine has. */
 function station(): { state: string; config: string; cwd: string } {
@@ -127,13 +71,13 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
   });
 
   it('two stations book the same 40-order file at once: 40 orders at the service, both exit 0, the reports add up to 40 and name the other station', async () => {
-    const { dir, file } = ordersFile(40, 'TWO');
+    const { dir, file } = taggedOrdersFile(40, 'TWO');
     const [s1, s2] = [station(), station()];
     const a = start(['book', file, '--poll', '50ms', '--report', join(dir, 'a.json')], env(s1), s1.cwd);
     const b = start(['book', file, '--poll', '50ms', '--report', join(dir, 'b.json')], env(s2), s2.cwd);
     const [ca, cb] = await Promise.all([a.done, b.done]);
     expect([ca, cb], `${a.stderr()}\n----\n${b.stderr()}`).toEqual([0, 0]);
-    expect(await counted(url, 'TWO')).toEqual({ documents: 40, orders: 40 });
+    expect(await countedByTag(url, KEY, 'TWO')).toEqual({ documents: 40, orders: 40 });
     const [ra, rb] = [report(join(dir, 'a.json')), report(join(dir, 'b.json'))];
     const booked = (r: Report) => r.orders.filter((o) => o.status === 'booked').length;
     expect(booked(ra) + booked(rb)).toBe(40);
@@ -158,7 +102,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     // milliseconds would leave nothing unknown on a quiet machine. Short leases, so the takeover comes soon.
     const slow = await startSandboxProcess(['--api-key', KEY, '--delay', '400ms', '--latency', '1s'], running);
     const lease = { SHIPBOOK_TEST_LEDGER_LEASE_MS: '1500', SHIPBOOK_BASE_URL: slow };
-    const { file } = ordersFile(12, 'KILL');
+    const { file } = taggedOrdersFile(12, 'KILL');
     const [s1, s2] = [station(), station()];
     const sent = () => {
       try {
@@ -216,7 +160,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
   it('a station cut off (paused with SIGSTOP) longer than its lease: another takes its claims over; back, it writes and sends nothing more (exit 10), and nothing is booked twice', async () => {
     const slow = await startSandboxProcess(['--api-key', KEY, '--delay', '400ms'], running);
     const lease = { SHIPBOOK_TEST_LEDGER_LEASE_MS: '1500', SHIPBOOK_BASE_URL: slow };
-    const { file } = ordersFile(10, 'PAUSE');
+    const { file } = taggedOrdersFile(10, 'PAUSE');
     const [s1, s2] = [station(), station()];
     const sent = () => {
       try {
@@ -253,7 +197,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
 
   it('the database stopped mid-batch: the run sends nothing new, ends with exit 10 saying what is unknown; once it is back, a rerun books the rest once', async () => {
     const slow = await startSandboxProcess(['--api-key', KEY, '--delay', '300ms'], running);
-    const { file } = ordersFile(12, 'STOP');
+    const { file } = taggedOrdersFile(12, 'STOP');
     const s1 = station();
     const sent = () => {
       try {
@@ -299,7 +243,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
   }, 120_000);
 
   it('ledger push twice imports once: what a station booked on its own counts for every station', async () => {
-    const { file } = ordersFile(3, 'PUSH');
+    const { file } = taggedOrdersFile(3, 'PUSH');
     const s1 = station();
     const own = { ...env(s1), SHIPBOOK_LEDGER: 'file' };
     const booked = await runCli(['book', file], { env: own, cwd: s1.cwd });
@@ -336,7 +280,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     expect(list.stdout + list.stderr).toMatch(/postgresql:\/\/secretive:\*\*\*\*@127\.0\.0\.1/);
     // A wrong password: refused, said without the password.
     const wrong = pg.passwordUrl.replace(pg.password, 'wrong-password-123');
-    const refused = await runCli(['book', ordersFile(1, 'PWD').file, '--debug'], { env: env(s1, { SHIPBOOK_LEDGER: wrong }), cwd: s1.cwd });
+    const refused = await runCli(['book', taggedOrdersFile(1, 'PWD').file, '--debug'], { env: env(s1, { SHIPBOOK_LEDGER: wrong }), cwd: s1.cwd });
     expect(refused.code).toBe(10);
     expect(refused.stderr).toMatch(/cannot reach the shared ledger at postgresql:\/\/secretive:\*\*\*\*@/);
     for (const out of [list.stdout, list.stderr, refused.stdout, refused.stderr]) {
