@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,9 +58,6 @@ const CANNOT_SUCCEED_HERE: Array<[RegExp, string]> = [
   [/--profile (production|staging)|default-profile staging/, 'a profile of a real service'],
   [/^shipbook book +#|^shipbook shipment create +#|auth login|^shipbook sandbox reset$/, 'asks on a terminal, and the test has none'],
   [/\$KEY/, 'a key of a real service'],
-  [/--listen 127\.0\.0\.1:8787|--port 8787|--port 8788|doctor --listen 0\.0\.0\.0:8787/, 'a fixed port another test may hold'],
-  // Its default port is 8787, which the `callback listen` examples running side by side hold too.
-  [/^shipbook callback listen$/, 'a fixed port (the default 8787) another example may hold'],
   [/completion .*> ~|completion powershell|\$\{fpath/, 'writes into the shell set-up of the person running it'],
   [/--collection-from-service/, 'service data the sandbox gives only for consolidated mail from its own services'],
   [/config get api-key|config unset/, 'reads or removes a setting this fresh profile does not have'],
@@ -70,6 +68,37 @@ const CANNOT_SUCCEED_HERE: Array<[RegExp, string]> = [
 
 /** Long-running commands: started, given two seconds, and stopped (exit 124 from timeout is success). */
 const SERVERS = /^shipbook (callback listen|sandbox)(?! (status|reset))/;
+
+/**
+ * The fixed ports the examples name or bind by default: 8787 (`callback listen` and the
+ * `--callback-url` receiver) and 8788 (`shipbook sandbox`). The test never binds them: a person
+ * may have `callback listen` running on its documented port, and other test files run side by side.
+ */
+const FIXED_PORTS = [8787, 8788] as const;
+
+/** A port that was free a moment ago on 127.0.0.1 (the kernel's choice). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * An example as it is run: each fixed port it names becomes a free port of the test's own (the
+ * same one for the whole command, so a line that talks to the server of a line before still finds
+ * it), and a server example that binds a fixed port by default is given that free port.
+ */
+function withFreePorts(example: string, ports: ReadonlyMap<number, number>): string {
+  let line = example.replace(/\b(8787|8788)\b/g, (p) => String(ports.get(Number(p)) ?? p));
+  if (/^shipbook callback listen\b/.test(line) && !/--listen|--port/.test(line))
+    line = line.replace(/^shipbook callback listen/, `shipbook callback listen --listen 127.0.0.1:${ports.get(8787)}`);
+  if (/^shipbook sandbox(?! (status|reset))\b/.test(line) && !/--port/.test(line))
+    line = line.replace(/^shipbook sandbox/, `shipbook sandbox --port ${ports.get(8788)}`);
+  return line;
+}
 
 /** Commander's words for a command line it refuses. */
 const USAGE =
@@ -97,6 +126,24 @@ beforeAll(async () => {
 });
 afterAll(() => {
   sandboxProcess?.kill('SIGKILL');
+});
+
+// The fixed ports held for the whole file, as by a person who has `callback listen` and `shipbook
+// sandbox` running on their documented ports: no example may need them. A port someone else holds
+// already serves the same purpose.
+const held: Server[] = [];
+beforeAll(async () => {
+  for (const port of FIXED_PORTS) {
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) held.push(server);
+  }
+});
+afterAll(() => {
+  for (const server of held) server.close();
 });
 
 /** The environment of one working directory: its own home, configuration and state. */
@@ -180,9 +227,13 @@ interface Ran {
 /** Runs the examples of one command in one bash, in order, each with its own stderr. */
 async function runExamples(examples: string[]): Promise<Ran[]> {
   const dir = workspace();
+  const ports = new Map<number, number>();
+  for (const fixed of FIXED_PORTS) ports.set(fixed, await freePort());
   const script = examples
     .map((e, i) => {
-      const line = SERVERS.test(e) ? `timeout 2 ${e}` : e;
+      const run = withFreePorts(e, ports);
+      for (const fixed of FIXED_PORTS) expect(run, `${e}: run on a fixed port`).not.toMatch(new RegExp(`\\b${fixed}\\b`));
+      const line = SERVERS.test(e) ? `timeout 2 ${run}` : run;
       return `{\n${line}\n} > out.${i} 2> err.${i} < /dev/null; echo "$?" > code.${i}`;
     })
     .join('\n');

@@ -82,7 +82,7 @@ describe('waiting with your own --callback URL', () => {
     const a = await runShipbook(['order', 'accept', 'ORD-X', '--payment', 'credit', '--poll', '1s'], { env });
     expect(a.code).toBe(2);
     expect(a.stderr).toContain('go with --wait');
-    const b = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s', '--listen', '8787'], { env });
+    const b = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '1s', '--listen', '0'], { env });
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('--poll and --listen');
   });
