@@ -43,6 +43,17 @@ describe.skipIf(sums === undefined)('the release checksums and the Scoop manifes
     expect(manifest.architecture['64bit'].url).toMatch(/\/shipbook-win-x64\.exe#\/shipbook\.exe$/);
     expect(manifest.architecture['64bit'].hash).toBe(sha256(join(RELEASE, 'shipbook-win-x64.exe')));
   });
+
+  it('the README installs the manifest from where the release is published, next to the executable it names', () => {
+    const manifest = JSON.parse(readFileSync(join(RELEASE, 'shipbook.json'), 'utf8')) as { architecture: { '64bit': { url: string } } };
+    // Scoop downloads with .NET's WebRequest: an absolute address, never one relative to the manifest.
+    const download = new URL(manifest.architecture['64bit'].url);
+    expect(download.protocol).toBe('https:');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const install = /^scoop install (\S+)$/m.exec(readme)?.[1];
+    expect(install, "the README's scoop install line").toBeDefined();
+    expect(install).toBe(new URL('shipbook.json', download).href);
+  });
 });
 
 describe.skipIf(deb === undefined || !dpkg)('the Debian package', () => {
