@@ -1,8 +1,9 @@
 /**
  * The packages of the release: SHA256SUMS matches every file, the Scoop manifest carries the
  * Windows executable's hash, and the Debian package installs (into a root of its own, with dpkg
- * --root), runs, installs again over itself (an upgrade) and removes cleanly. Skipped, saying so,
- * when release/ was not built or dpkg is missing.
+ * --root, beside the libraries it depends on as Debian 11 has them), runs, installs again over
+ * itself (an upgrade) and removes cleanly. Skipped, saying so, when release/ was not built or dpkg
+ * is missing.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -61,7 +62,21 @@ describe.skipIf(deb === undefined || !dpkg)('the Debian package', () => {
     const root = join(place.dir, 'root');
     const admin = join(root, 'var', 'lib', 'dpkg');
     for (const d of ['info', 'updates', 'triggers']) mkdirSync(join(admin, d), { recursive: true });
-    writeFileSync(join(admin, 'status'), '');
+    // The root holds what the package depends on as Debian 11 (bullseye, the oldest Debian it
+    // names) has it: C library 2.31, GCC 10's libgcc-s1 and libstdc++6.
+    writeFileSync(
+      join(admin, 'status'),
+      [
+        ['libc6', '2.31-13+deb11u11'],
+        ['libgcc-s1', '10.2.1-6'],
+        ['libstdc++6', '10.2.1-6'],
+      ]
+        .map(
+          ([name, version]) =>
+            `Package: ${name}\nStatus: install ok installed\nPriority: optional\nArchitecture: amd64\nMulti-Arch: same\nMaintainer: Debian\nVersion: ${version}\nDescription: ${name}\n\n`,
+        )
+        .join(''),
+    );
     writeFileSync(join(admin, 'available'), '');
     const env = { ...place.env, PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' };
     const dpkgRun = (...args: string[]) => run('dpkg', [`--root=${root}`, '--force-script-chrootless', '--force-not-root', ...args], { env, cwd: place.dir });
