@@ -216,7 +216,7 @@ function removeAuthenticode(file) {
 /**
  * `target`'s Node.js as an executable carries it, in the scratch directory: a Linux one stripped of
  * what nothing runs (its symbol table, its DWARF debug information and the GNU build-attribute
- * notes, about 17 MB; the dynamic symbols that native addons link against stay), the Windows one
+ * notes, about 18 MB; the dynamic symbols that native addons link against stay), the Windows one
  * without its signature (see {@link removeAuthenticode}).
  */
 function preparedNode(target) {
