@@ -96,6 +96,8 @@ async function askAuLocality(io: PromptIO, who: string, postcode: string, citySc
             .sort((a, b) => rank(localityKey(a.name)) - rank(localityKey(b.name)))
             .map((s) => ({ name: `${s.name} ${s.state} ${postcode}`, value: localityValue(s.name, postcode) }));
           const exact = suburbs.some((s) => localityKey(s.name) === key);
+          // An earlier answer kept as typed stays the default (Enter keeps it), not the first suburb.
+          if (key === '' && previous !== undefined && !suburbs.some((s) => localityKey(s.name) === wanted)) return [asTyped(previous, postcode), ...shown];
           if (key === '' || exact) return shown;
           // A misspelt name matches nothing as typed: the locality it probably is comes first,
           // by the rule files and flags follow (nearest within the postcode, then elsewhere).

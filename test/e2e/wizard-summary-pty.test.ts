@@ -1,0 +1,138 @@
+/**
+ * The guided booking's summary in a real pseudo-terminal (tmux, as in wizard-pty.test.ts): the
+ * address warnings are shown beside their parts, counted, before "Book this?", with the change of
+ * that part offered; they are not said again once the booking goes on; and a draft resumed later
+ * shows the very same summary, its service name and quoted price included.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { hasTmux, killTerminals, Terminal } from '../helpers/terminal.js';
+import { runCli } from '../helpers/cli.js';
+
+if (!hasTmux) console.warn('skipping the pseudo-terminal tests of the summary: tmux is not installed (apt-get install tmux)');
+
+const fx = useSandbox();
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  env = { ...fx.env, SHIPBOOK_PROFILE: 'dev' };
+  const saved = await runCli(['config', 'sender', 'set', 'warehouse-syd', 'fixtures/wizard/warehouse-syd.yaml'], { env });
+  expect(saved.code, saved.stderr).toBe(0);
+});
+
+afterAll(killTerminals);
+
+/** The summary last shown on `screen`: from its heading to the question under it. */
+function lastSummary(screen: string): string {
+  const start = screen.lastIndexOf('\nSummary');
+  const end = screen.indexOf('? Book this?', start);
+  expect(start).toBeGreaterThanOrEqual(0);
+  expect(end).toBeGreaterThan(start);
+  return screen.slice(start + 1, end).trimEnd();
+}
+
+/** A recipient in Melbourne written with Perth's postcode and the phone number "12", kept as typed. */
+async function wrongRecipient(t: Terminal): Promise<void> {
+  await t.answer('Recipient first name', 'Tom');
+  await t.answer('Recipient last name', 'Nguyen');
+  await t.answer('Recipient company (optional, Enter to skip)', '');
+  await t.answer('Recipient e-mail', 'tom.nguyen@example.com.au');
+  await t.answer('Recipient phone', '12');
+  await t.search('Recipient country (type to search)', 'austral', 'Australia (AU)');
+  await t.answer('Recipient postcode', '6000');
+  await t.search('Recipient city', 'Melbourne', 'Melbourne (as typed)');
+  await t.answer('Recipient address line 1', 'Level 12, 120 Collins Street');
+  await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
+}
+
+/** From the pickup date to the summary, every answer the default or a carton of plates. */
+async function pickupToSummary(t: Terminal): Promise<string> {
+  await t.answer('Pickup date (YYYY-MM-DD)', '');
+  await t.answer('Pickup from (HH:MM)', '');
+  await t.answer('Pickup until (HH:MM)', '');
+  await t.waitFor('❯ cm and kg');
+  t.keys('Enter');
+  await t.answer('Package 1 length (cm)', '40');
+  await t.answer('Package 1 width (cm)', '30');
+  await t.answer('Package 1 height (cm)', '25');
+  await t.answer('Package 1 weight (kg)', '6.5');
+  await t.answer('Add another package?', 'n');
+  await t.waitFor('? Reason for sending');
+  t.keys('Enter');
+  await t.waitFor('? Tax status');
+  t.keys('Enter');
+  await t.answer('Does the shipment contain lithium batteries?', 'n');
+  await t.answer('Item 1 description', 'Ceramic dinner plates');
+  await t.answer('Item 1 quantity', '12');
+  await t.answer('Item 1 value of one item (AUD)', '18.50');
+  await t.waitFor('❯ Australia (AU)');
+  t.keys('Enter');
+  await t.answer('Add another item?', 'n');
+  await t.answer('Shipment description (what is in it)', 'Homewares');
+  await t.answer('Your reference for this shipment', 'PO-4471');
+  await t.waitFor('❯ SB-DOM-ROAD');
+  t.keys('Enter');
+  return t.waitFor('? Book this?');
+}
+
+describe.skipIf(!hasTmux)('the summary of the guided booking', () => {
+  it('shows the address warnings beside their parts before "Book this?", offers to change that part, and a resumed draft shows the same summary', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-summary-'));
+    const own = { ...env, SHIPBOOK_STATE_DIR: state };
+    const t = Terminal.start(['book'], own, 120);
+    await t.waitFor('❯ warehouse-syd');
+    t.keys('Enter');
+    await wrongRecipient(t);
+    const fresh = lastSummary(await pickupToSummary(t));
+    // Counted in the heading, each under the row of its part; the phone gets a row of its own.
+    expect(fresh).toMatch(
+      /^Summary: 2 warnings, each under its part\n {2}From {7}Priya Raman.*\n {2}Pickup .*\n {2}To {9}Tom Nguyen, Level 12, 120 Collins Street, Melbourne 6000 AU\n {13}warning: postcode 6000 is WA \(Perth, Perth GPO …\); Melbourne VIC is 3000–3001, 3004 …\n {2}Phone {6}12 \(recipient\)\n {13}warning: phone "12" is not a possible phone number for AU/,
+    );
+    expect(fresh).toContain('  Service    SB-DOM-ROAD StarTrack Road Express');
+    expect(fresh).toMatch(/\n {2}Price {6}\d+\.\d\d AUD quoted \(the exact price comes with the order\)$/);
+    // The part to change says how many warnings it has.
+    const choices = await t.waitFor('  change the recipient (2 warnings)');
+    expect(choices.slice(choices.lastIndexOf('? Book this?'))).not.toMatch(/change the sender \(/);
+    // Stopped at the summary: the answers are kept as the draft.
+    t.keys('Up');
+    await t.waitFor('❯ no: keep the answers for later and stop');
+    t.keys('Enter');
+    expect((await t.exit()).code).toBe(0);
+
+    const r = Terminal.start(['book'], own, 120);
+    await r.answer('Resume the answers kept on', '');
+    const resumed = lastSummary(await r.waitFor('? Book this?'));
+    // The same summary as before: the service's name and its quoted price are not lost.
+    expect(resumed).toBe(fresh);
+    // Change the recipient: every earlier answer is the default; keep them, warnings and all.
+    await r.waitFor('  change the recipient (2 warnings)');
+    r.keys('Down', 'Down');
+    await r.waitFor('❯ change the recipient (2 warnings)');
+    r.keys('Enter');
+    for (const q of ['first name', 'last name', 'company (optional, Enter to skip)', 'e-mail', 'phone']) await r.answer(`Recipient ${q}`, '');
+    await r.waitFor('❯ Australia (AU)');
+    r.keys('Enter');
+    await r.answer('Recipient postcode', '');
+    await r.waitFor('❯ Melbourne (as typed)');
+    r.keys('Enter');
+    await r.answer('Recipient address line 1', '');
+    await r.answer('Recipient address line 2 (optional, Enter to skip)', '');
+    await r.waitFor('❯ SB-DOM-ROAD');
+    r.keys('Enter');
+    const again = await r.waitFor(/✔ Book this\? change the recipient[^]*\? Book this\?/);
+    expect(lastSummary(again)).toBe(fresh);
+    r.keys('Enter');
+    await r.answer('Save these answers as a file, to use again without prompts?', 'n');
+    await r.waitFor('❯ credit account');
+    r.keys('Enter');
+    const booked = await r.exit(40_000);
+    expect(booked.code, booked.screen).toBe(0);
+    expect(booked.screen).toMatch(/processed order ORD-\w+ booked/);
+    // Shown before the question, the warnings are not said again after it.
+    const after = booked.screen.slice(booked.screen.lastIndexOf('✔ Book this?'));
+    expect(after).not.toContain('warning:');
+  });
+});
