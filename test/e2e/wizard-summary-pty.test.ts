@@ -2,15 +2,16 @@
  * The guided booking's summary in a real pseudo-terminal (tmux, as in wizard-pty.test.ts): the
  * address warnings are shown beside their parts, counted, before "Book this?", with the change of
  * that part offered; they are not said again once the booking goes on; and a draft resumed later
- * shows the very same summary, its service name and quoted price included.
+ * shows the very same summary, its service name and quoted price included. Also on a terminal: the
+ * built-in sandbox's line is said once, broken between words at 80 columns.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { hasTmux, killTerminals, Terminal } from '../helpers/terminal.js';
-import { runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 if (!hasTmux) console.warn('skipping the pseudo-terminal tests of the summary: tmux is not installed (apt-get install tmux)');
 
@@ -134,5 +135,57 @@ describe.skipIf(!hasTmux)('the summary of the guided booking', () => {
     // Shown before the question, the warnings are not said again after it.
     const after = booked.screen.slice(booked.screen.lastIndexOf('✔ Book this?'));
     expect(after).not.toContain('warning:');
+  });
+
+  it('offers a parcel dropped off at the carrier as "change the drop-off", never "change the pickup"', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-dropoff-'));
+    // The domestic fixture sent to Wellington, without its collection type, pickup and service.
+    const file = join(state, 'to-wellington.yaml');
+    writeFileSync(
+      file,
+      readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')
+        .replace(/ {6}service:\n {8}code: SB-DOM-ROAD\n/, '')
+        .replace(/ {6}collection_type: pickup\n/, '')
+        .replace(/ {8}pickup:\n( {10}.*\n){3}/, '')
+        .replace('country: AU\n        postcode: "3000"\n        city: Melbourne', 'country: NZ\n        postcode: "6011"\n        city: Wellington')
+        .replace('+61 412 555 019', '+64 4 555 0199'),
+    );
+    const t = Terminal.start(['order', 'create', file], { ...env, SHIPBOOK_STATE_DIR: state }, 120);
+    await t.waitFor('? How does the parcel reach the carrier?');
+    t.keys('Down');
+    await t.waitFor('❯ drop-off: you take it to the carrier');
+    t.keys('Enter');
+    await t.waitFor(/❯ SB-INTL-\w+/);
+    t.keys('Enter');
+    const screen = await t.waitFor('? Create this order?');
+    expect(screen).toContain('  Collect    drop-off at the carrier');
+    expect(screen).toContain('  change the drop-off');
+    expect(screen).not.toContain('change the pickup');
+    t.keys('Up');
+    await t.waitFor('❯ no: keep the answers for later and stop');
+    t.keys('Enter');
+    expect((await t.exit()).code).toBe(0);
+  });
+});
+
+describe.skipIf(!hasTmux)('the [sandbox] line on a terminal', () => {
+  it('is said once, broken between words at 80 columns', async () => {
+    // The built-in sandbox, in a state directory of this test's own.
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-banner-'));
+    const own = { HOME: state, XDG_CONFIG_HOME: state, SHIPBOOK_STATE_DIR: state };
+    const t = Terminal.start(['quote', '--from', 'AU:2000:Sydney', '--to', 'AU:3000:Melbourne', '--package', '30x20x15cm:2kg'], own, 80);
+    const { code, screen } = await t.exit();
+    expect(code, screen).toBe(0);
+    const output = screen.slice(0, screen.indexOf('__EXIT='));
+    expect(output.match(/\[sandbox\]/g), output).toHaveLength(1);
+    // The screen as lines the program wrote (lines the terminal wrapped are joined again): each
+    // fits in 80 columns, and read together they are the whole line, no word cut.
+    const rows = output.split('\n');
+    const first = rows.findIndex((r) => r.startsWith('[sandbox]'));
+    const last = rows.findIndex((r, i) => i >= first && r.endsWith('nothing is really booked'));
+    expect(last, output).toBeGreaterThanOrEqual(first);
+    const banner = rows.slice(first, last + 1);
+    expect(banner.every((r) => r.length < 80), banner.join('\n')).toBe(true);
+    expect(banner.join(' ')).toBe(`[sandbox] built-in sandbox at ${/http:\/\/127\.0\.0\.1:\d+\//.exec(banner.join(' '))![0]} (state in ${state}): simulated service, nothing is really booked`);
   });
 });
