@@ -3,7 +3,8 @@
  * address warnings are shown beside their parts, counted, before "Book this?", with the change of
  * that part offered; they are not said again once the booking goes on; and a draft resumed later
  * shows the very same summary, its service name and quoted price included. Also on a terminal: the
- * built-in sandbox's line is said once, broken between words at 80 columns.
+ * built-in sandbox's line is said once, broken between words at 80 columns, and a table that
+ * leaves columns out to fit says which.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -168,8 +169,8 @@ describe.skipIf(!hasTmux)('the summary of the guided booking', () => {
   });
 });
 
-describe.skipIf(!hasTmux)('the [sandbox] line on a terminal', () => {
-  it('is said once, broken between words at 80 columns', async () => {
+describe.skipIf(!hasTmux)('a quote on a terminal of 80 columns', () => {
+  it('says the [sandbox] line once, broken between words, and names the columns the table leaves out', async () => {
     // The built-in sandbox, in a state directory of this test's own.
     const state = mkdtempSync(join(tmpdir(), 'shipbook-banner-'));
     const own = { HOME: state, XDG_CONFIG_HOME: state, SHIPBOOK_STATE_DIR: state };
@@ -186,6 +187,8 @@ describe.skipIf(!hasTmux)('the [sandbox] line on a terminal', () => {
     expect(last, output).toBeGreaterThanOrEqual(first);
     const banner = rows.slice(first, last + 1);
     expect(banner.every((r) => r.length < 80), banner.join('\n')).toBe(true);
+    // The quote table leaves columns out to fit 80 columns, and says which.
+    expect(output).toMatch(/note: left out to fit 80 columns: [^\n]*global mail[^\n]*GST \(a wider terminal, --output tsv or --json shows every column\)/);
     expect(banner.join(' ')).toBe(`[sandbox] built-in sandbox at ${/http:\/\/127\.0\.0\.1:\d+\//.exec(banner.join(' '))![0]} (state in ${state}): simulated service, nothing is really booked`);
   });
 });
