@@ -279,7 +279,9 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           );
           markSandboxOutput();
         } else if (profile.sandbox) {
-          await sayOnTerminal(`${paint(io, 'yellow', '[sandbox]')} sandbox at ${baseUrl} (profile ${profile.name}): simulated service, nothing is really booked`);
+          await sayOnTerminal(
+            `${paint(io, 'yellow', '[sandbox]')} sandbox at ${baseUrl} (profile ${profile.name}): simulated service, nothing is really booked`,
+          );
           markSandboxOutput();
         }
         const target = describeTarget(profile, baseUrl);

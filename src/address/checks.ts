@@ -132,8 +132,7 @@ function nearest<T extends { name: string; postcode: string }>(key: string, cand
     const d = distance(key, localityKey(item.name), max);
     if (d > max) continue;
     const box = isBoxPostcode(item.postcode);
-    const better =
-      best === undefined || d < best.d || (d === best.d && (box !== best.box ? !box : Number(item.postcode) < Number(best.item.postcode)));
+    const better = best === undefined || d < best.d || (d === best.d && (box !== best.box ? !box : Number(item.postcode) < Number(best.item.postcode)));
     if (better) best = { item, d, box };
   }
   return best?.item;
@@ -187,9 +186,7 @@ function namesMainFirst(entry: AuPostcode): string[] {
   const ranked = entry.names.map((name) => ({ name, facility: FACILITY_WORDS.test(name), weight: weight(name) }));
   // Of post offices equally known, the shortest name (`Perth GPO` before `City Delivery Centre`).
   const shorter = (a: (typeof ranked)[number], b: (typeof ranked)[number]) => (a.facility && b.facility ? a.name.length - b.name.length : 0);
-  ranked.sort(
-    (a, b) => Number(a.facility) - Number(b.facility) || b.weight - a.weight || shorter(a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  );
+  ranked.sort((a, b) => Number(a.facility) - Number(b.facility) || b.weight - a.weight || shorter(a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return ranked.map((r) => r.name);
 }
 

@@ -101,7 +101,10 @@ const SANDBOX_NOTE = 'simulated service, nothing is really booked';
  * stderr are both terminals (`stdoutIsTTY`, `stderrIsTTY`), they are one screen: the sandbox line
  * on stderr is the marker there, and a table does not repeat it on stdout.
  */
-export function createWriter(io: Pick<IOStreams, 'out'> & Partial<Pick<IOStreams, 'stdoutIsTTY' | 'stderrIsTTY'>>, choice: OutputChoice | OutputFormat): OutputWriter {
+export function createWriter(
+  io: Pick<IOStreams, 'out'> & Partial<Pick<IOStreams, 'stdoutIsTTY' | 'stderrIsTTY'>>,
+  choice: OutputChoice | OutputFormat,
+): OutputWriter {
   const decided = typeof choice === 'string' ? choiceOf(choice) : choice;
   const { format, machine } = decided;
   let sandbox = false;

@@ -24,7 +24,7 @@ function pkgLine(p: Record<string, unknown>): string {
 type WarningRow = 'from' | 'from-phone' | 'pickup' | 'to' | 'to-phone' | 'packages' | 'customs' | 'other';
 
 /** A warning of a shipment as the summary shows it: its row, the part that changes it, the message. */
-export interface SummaryWarning {
+interface SummaryWarning {
   row: WarningRow;
   /** The part "change …" asks again to fix it (none for a warning about the whole shipment). */
   part?: EditablePart;
@@ -165,7 +165,7 @@ const EDITABLE: ReadonlyArray<[EditablePart, string]> = [
 type SummaryChoice = { action: 'go' } | { action: 'stop' } | { action: 'change'; shipment: number; part: EditablePart };
 
 /** A shipment's parts as the summary offers them: which can be changed, and how each is worded. */
-export interface EditableShipment {
+interface EditableShipment {
   parts: ReadonlySet<EditablePart>;
   /** The warnings of the shipment: each part with warnings says how many. */
   warnings?: ReadonlyArray<SummaryWarning>;
@@ -179,7 +179,12 @@ export interface EditableShipment {
  * and keep the answers.
  * @param question e.g. `Book this?`; `go` names the first choice, e.g. `yes, book it`
  */
-export async function askAtSummary(io: PromptIO, summary: string, editable: ReadonlyArray<EditableShipment>, o: { question: string; go: string }): Promise<SummaryChoice> {
+export async function askAtSummary(
+  io: PromptIO,
+  summary: string,
+  editable: ReadonlyArray<EditableShipment>,
+  o: { question: string; go: string },
+): Promise<SummaryChoice> {
   io.say(`\n${summary}\n`);
   const several = editable.length > 1;
   const choices = [{ name: o.go, value: 'go' }];

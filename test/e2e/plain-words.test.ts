@@ -45,7 +45,7 @@ describe('handover --pdf into a directory that does not exist', () => {
 });
 
 describe('shipbook examples', () => {
-  it('describes each file by its first sentence, never by an editor\'s $schema line', async () => {
+  it("describes each file by its first sentence, never by an editor's $schema line", async () => {
     const r = await runCli(['examples', '--json'], { env: {} });
     expect(r.code, r.stderr).toBe(0);
     const files = (JSON.parse(r.stdout) as { files: Array<{ file: string; describes: string }> }).files;
@@ -89,9 +89,16 @@ describe('rules the interface document does not state', () => {
     expect(r.stdout).toContain('(got "24:00"); 24:00 is not taken for the end of the day: write 23:59');
   });
 
-  it('writes each rule down: the e-mail form, 24:00, the sandbox\'s 1,000 kg, and the address and pickup warnings', () => {
+  it("writes each rule down: the e-mail form, 24:00, the sandbox's 1,000 kg, and the address and pickup warnings", () => {
     const assumptions = readFileSync(join(ROOT, 'docs/assumptions.md'), 'utf8');
-    for (const said of ['`tom@localhost`', '`tomás@example.com`', 'pickup time `24:00`', '1,000 kg chargeable weight', '`--strict-addresses`', 'a pickup date in the past or on a Sunday'])
+    for (const said of [
+      '`tom@localhost`',
+      '`tomás@example.com`',
+      'pickup time `24:00`',
+      '1,000 kg chargeable weight',
+      '`--strict-addresses`',
+      'a pickup date in the past or on a Sunday',
+    ])
       expect(assumptions).toContain(said);
     expect(readFileSync(join(ROOT, 'docs/sandbox.md'), 'utf8')).toContain('a package over\n**1,000 kg chargeable weight**');
   });

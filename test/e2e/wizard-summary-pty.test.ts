@@ -186,9 +186,14 @@ describe.skipIf(!hasTmux)('a quote on a terminal of 80 columns', () => {
     const last = rows.findIndex((r, i) => i >= first && r.endsWith('nothing is really booked'));
     expect(last, output).toBeGreaterThanOrEqual(first);
     const banner = rows.slice(first, last + 1);
-    expect(banner.every((r) => r.length < 80), banner.join('\n')).toBe(true);
+    expect(
+      banner.every((r) => r.length < 80),
+      banner.join('\n'),
+    ).toBe(true);
     // The quote table leaves columns out to fit 80 columns, and says which.
     expect(output).toMatch(/note: left out to fit 80 columns: [^\n]*global mail[^\n]*GST \(a wider terminal, --output tsv or --json shows every column\)/);
-    expect(banner.join(' ')).toBe(`[sandbox] built-in sandbox at ${/http:\/\/127\.0\.0\.1:\d+\//.exec(banner.join(' '))![0]} (state in ${state}): simulated service, nothing is really booked`);
+    expect(banner.join(' ')).toBe(
+      `[sandbox] built-in sandbox at ${/http:\/\/127\.0\.0\.1:\d+\//.exec(banner.join(' '))![0]} (state in ${state}): simulated service, nothing is really booked`,
+    );
   });
 });

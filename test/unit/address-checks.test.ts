@@ -87,7 +87,11 @@ describe('Australian localities', () => {
 
   it('suggests a delivery-area postcode, never a post office box one, for a name misspelt elsewhere', () => {
     expect(au('Sydny', '3000')).toEqual([{ field: 'city', message: '"Sydny" is not a locality of postcode 3000: did you mean Sydney 2000?' }]);
-    expect(postcodesOfSuburb('Sydney').slice(0, 2).map((p) => p.postcode)).toEqual(['2000', '2001']);
+    expect(
+      postcodesOfSuburb('Sydney')
+        .slice(0, 2)
+        .map((p) => p.postcode),
+    ).toEqual(['2000', '2001']);
   });
 
   it('lists the main locality of a postcode first', () => {
