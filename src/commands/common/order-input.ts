@@ -288,8 +288,9 @@ class GuidedOrder {
         const entry = services.find((e) => e.code === code);
         if (entry) this.chosen.set(i, entry);
       } catch (err) {
-        if (err instanceof PromptInterruptedError) throw err;
-        // The summary still shows the code; the order's exact price comes when it is created.
+        // An interrupted run stops here as anywhere; a quote that failed otherwise leaves the
+        // summary with the code alone (the order's exact price comes when it is created).
+        if (err instanceof PromptInterruptedError || this.ctx.signal.aborted) throw err;
       }
     }
   }
