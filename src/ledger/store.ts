@@ -17,6 +17,7 @@
  */
 import type { ClaimLedger } from './claims.js';
 import type { EntryState, JournalRecord } from './records.js';
+import type { BookedElsewhere } from './accounts.js';
 
 /**
  * Which records a query wants; every field given must hold (an empty filter wants every record of
@@ -73,6 +74,12 @@ export interface LedgerStore extends ClaimLedger {
   records(filter?: RecordFilter): AsyncIterable<JournalRecord>;
   /** Lets go of this run's claims and closes the ledger (and the run's journal copy). */
   close(): Promise<void>;
+  /**
+   * Where the document `id` was booked in another ledger of the same service, under another key
+   * that is neither linked to this one nor declared another account (src/ledger/accounts.ts); set
+   * by src/ledger/open.ts `openLedger`. Consulted before a create leaves.
+   */
+  elsewhere?: ((id: string) => BookedElsewhere | undefined) | undefined;
 }
 
 /**
