@@ -235,7 +235,10 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
       io.err(
         `${paint(io, 'cyan', 'note:')} a new API key for ${serviceIdentity(profile.baseUrl)} (fingerprint ${key}): the service shows it order ${r.linked.orderId} of the ledger of key ${r.account}, so it is the same account and carries on that ledger\n`,
       );
-    for (const path of r.merged) io.err(`${paint(io, 'cyan', 'note:')} merged the ledger ${path} (another spelling of the URL, or another key of this account) into this account's ledger; the old file is kept as ${path}.merged\n`);
+    for (const path of r.merged)
+      io.err(
+        `${paint(io, 'cyan', 'note:')} merged the ledger ${path} (another spelling of the URL, or another key of this account) into this account's ledger; the old file is kept as ${path}.merged\n`,
+      );
     return targetId(profile, stateDir, r.account);
   };
   // Whether the service shows the run's key any of these orders (fetch-order-data): the key is then that account's.

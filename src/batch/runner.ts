@@ -42,8 +42,7 @@ import { BookedElsewhereError } from '../ledger/errors.js';
  * - `combine`: shipments created and not combined: combine them, then resolve;
  * - `see`: the booking ended (failed at the carrier): see the order;
  * - `raise_limit`: refused by `--max-total` before; a run with a limit of at least `total` books it;
- * - `link_or_again`: booked under another key of the service (`account`, its fingerprint): link the
- *   keys when they are one account, declare them two, or book its file alone with `--again`.
+ * - `link_or_again`: booked under another key (`account`) of the service: link, separate, or `--again`.
  */
 export type NextStep =
   | { action: 'rerun'; order_id?: string }
@@ -279,14 +278,10 @@ async function bookItem(
   } catch (err) {
     if (deps.signal?.aborted) return { ...base, status: 'not_started', attempts: 0, next: { action: 'rerun' } };
     // Booked under another key of the service: nothing sent for it, the others go on.
-    if (err instanceof BookedElsewhereError)
-      return {
-        ...base,
-        status: 'failed',
-        attempts: 0,
-        error: { code: err.code, message: err.message, exit_code: err.exitCode },
-        next: { action: 'link_or_again', account: err.booked.account },
-      };
+    if (err instanceof BookedElsewhereError) {
+      const error = { code: err.code, message: err.message, exit_code: err.exitCode };
+      return { ...base, status: 'failed', attempts: 0, error, next: { action: 'link_or_again', account: err.booked.account } };
+    }
     throw err;
   }
   if (claimed.kind === 'held') return { item, by: claimed.by };

@@ -3,8 +3,8 @@
  * src/config/target.ts `serviceIdentity`) and the **account** behind the key, never the key's text.
  *
  * An account is named by the fingerprint of the first key seen for it. The keys of each service and
- * the account each belongs to are kept in `<state dir>/ledger/accounts.json` (fingerprints only,
- * never a key):
+ * the account each belongs to are kept in `<state dir>/ledger-accounts.json`, beside the `ledger/`
+ * directory, which holds ledgers only (fingerprints only, never a key):
  *
  * - the first key of a service founds its account;
  * - a new key of a service that has an account with records is put to the service: fetch-order-data
@@ -26,6 +26,7 @@ import { ShortLock } from '../lock.js';
 import { ledgerPath, rank } from './ledger.js';
 import { readJournal } from './read.js';
 import { parseRecord, type JournalRecord } from './records.js';
+import type { BookedElsewhere } from './store.js';
 
 /** How a key came to its account. */
 type LinkHow = 'first' | 'probe' | 'link' | 'separate' | 'merged';
@@ -39,7 +40,7 @@ interface KeyEntry {
   at: string;
 }
 
-/** `accounts.json`: the keys of each service ({@link serviceIdentity}) by fingerprint. */
+/** `ledger-accounts.json`: the keys of each service ({@link serviceIdentity}) by fingerprint. */
 interface Accounts {
   version: 1;
   services: Record<string, { keys: Record<string, KeyEntry> }>;
@@ -47,10 +48,10 @@ interface Accounts {
 
 /** The file of {@link Accounts} in `stateDir`. */
 function accountsPath(stateDir: string): string {
-  return join(stateDir, 'ledger', 'accounts.json');
+  return join(stateDir, 'ledger-accounts.json');
 }
 
-/** Reads `accounts.json`; an empty registry when there is none (or it cannot be read as one). */
+/** Reads `ledger-accounts.json`; an empty registry when there is none (or it cannot be read as one). */
 function readAccounts(stateDir: string): Accounts {
   try {
     const parsed = JSON.parse(readFileSync(accountsPath(stateDir), 'utf8')) as Accounts;
@@ -61,10 +62,10 @@ function readAccounts(stateDir: string): Accounts {
   return { version: 1, services: {} };
 }
 
-/** Writes `accounts.json` whole (a temporary file renamed over it: a reader never sees half). */
+/** Writes `ledger-accounts.json` whole (a temporary file renamed over it: a reader never sees half). */
 function writeAccounts(stateDir: string, accounts: Accounts): void {
   const path = accountsPath(stateDir);
-  mkdirSync(join(stateDir, 'ledger'), { recursive: true });
+  mkdirSync(stateDir, { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(accounts, null, 2)}\n`);
   renameSync(tmp, path);
@@ -153,7 +154,8 @@ async function mergeLedgerFile(fromPath: string, intoPath: string, intoTarget: s
     const from = readJournal(fromPath);
     const wanted = new Set([...from.values()].filter((s) => rank(s) > rank(into.get(s.id))).map((s) => s.id));
     const lines: string[] = [];
-    if (!existsSync(intoPath) || firstTarget(intoPath) === undefined) lines.push(JSON.stringify({ t: new Date().toISOString(), id: '#target', event: 'target', target: intoTarget }));
+    if (!existsSync(intoPath) || firstTarget(intoPath) === undefined)
+      lines.push(JSON.stringify({ t: new Date().toISOString(), id: '#target', event: 'target', target: intoTarget }));
     for (const line of readFileSync(fromPath, 'utf8').split('\n').slice(0, -1)) {
       const r = parseRecord(line);
       if (r !== undefined && r.event !== 'target' && wanted.has(r.id)) lines.push(line);
@@ -172,10 +174,10 @@ async function mergeLedgerFile(fromPath: string, intoPath: string, intoTarget: s
  * `same` when it shows one (the key sees that account's orders), `other` when it answers that it
  * knows none of them, undefined when it could not tell (no answer, an error other than 404).
  */
-export type AccountProbe = (orderIds: string[]) => Promise<'same' | 'other' | undefined>;
+type AccountProbe = (orderIds: string[]) => Promise<'same' | 'other' | undefined>;
 
 /** What resolving a key's account did, for the run to say. */
-export interface ResolvedAccount {
+interface ResolvedAccount {
   /** The account (the fingerprint of its first key): the ledger is `<service>#key:<account>`. */
   account: string;
   /** Set when this run linked the key to an existing account by asking the service. */
@@ -260,18 +262,6 @@ export async function linkKey(stateDir: string, service: string, key: string, to
  */
 export function separateKey(stateDir: string, service: string, key: string): void {
   setKey(stateDir, service, key, key, 'separate');
-}
-
-/** A document found booked in another ledger of the same service. */
-export interface BookedElsewhere {
-  /** The order the service created for it there. */
-  orderId: string;
-  /** When that order was created, ISO 8601. */
-  at: string;
-  /** Where: the ledger file, or the shared ledger's URL (password masked). */
-  where: string;
-  /** The account (key fingerprint) that ledger is of. */
-  account: string;
 }
 
 /** The orders created in one file ledger, by document: the first order of each. */

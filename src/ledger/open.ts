@@ -6,8 +6,8 @@
  */
 import type { EntryState } from './records.js';
 import { Ledger, peekLedger, type LedgerOptions } from './ledger.js';
-import type { LedgerStore } from './store.js';
-import { bookedElsewhere, separateAccounts, type BookedElsewhere } from './accounts.js';
+import type { BookedElsewhere, LedgerStore } from './store.js';
+import { bookedElsewhere, separateAccounts } from './accounts.js';
 import { splitTargetId } from '../config/target.js';
 
 /** What choosing the ledger adds to opening one: the `ledger` setting. */
@@ -37,9 +37,9 @@ export async function openLedger(o: LedgerOptions & LedgerChoice): Promise<Ledge
     ledger.elsewhere = (id) => (found ??= bookedElsewhere(o.stateDir, o.target)).get(id);
     return ledger;
   }
-  const [{ PgLedger }, join] = await Promise.all([import('./pg/ledger.js'), import('./pg/join.js')]);
+  const [{ PgLedger }, { joinShared, bookedUnderOtherKeys, mirrorToFile }] = await Promise.all([import('./pg/ledger.js'), import('./pg/join.js')]);
   // A station joining carries its history in before it books anything (idempotent, as `ledger push`).
-  await join.joinShared({ url: setting, stateDir: o.stateDir, target: o.target });
+  await joinShared({ url: setting, stateDir: o.stateDir, target: o.target });
   const ledger: LedgerStore = await PgLedger.open({
     url: setting,
     target: o.target,
@@ -49,13 +49,14 @@ export async function openLedger(o: LedgerOptions & LedgerChoice): Promise<Ledge
   });
   const service = splitTargetId(o.target)?.service;
   const local = bookedElsewhere(o.stateDir, o.target);
-  const shared = service === undefined ? new Map<string, BookedElsewhere>() : await join.bookedUnderOtherKeys(setting, o.target, separateAccounts(o.stateDir, service));
+  const shared =
+    service === undefined ? new Map<string, BookedElsewhere>() : await bookedUnderOtherKeys(setting, o.target, separateAccounts(o.stateDir, service));
   ledger.elsewhere = (id) => local.get(id) ?? shared.get(id);
   // Going back to the file ledger books nothing again: what the shared ledger knows is kept there too.
   const close = ledger.close.bind(ledger);
   ledger.close = async () => {
     await close();
-    await join.mirrorToFile({ stateDir: o.stateDir, target: o.target, entries: ledger.entries() }).catch(() => undefined);
+    await mirrorToFile({ stateDir: o.stateDir, target: o.target, entries: ledger.entries() }).catch(() => undefined);
   };
   return ledger;
 }

@@ -17,7 +17,6 @@
  */
 import type { ClaimLedger } from './claims.js';
 import type { EntryState, JournalRecord } from './records.js';
-import type { BookedElsewhere } from './accounts.js';
 
 /**
  * Which records a query wants; every field given must hold (an empty filter wants every record of
@@ -37,6 +36,18 @@ export interface RecordFilter {
   until?: Date;
   /** Records written on this calendar day, `YYYY-MM-DD`, in the machine's time zone ({@link dayFilter}). */
   day?: string;
+}
+
+/** A document found booked in another ledger of the same service. */
+export interface BookedElsewhere {
+  /** The order the service created for it there. */
+  orderId: string;
+  /** When that order was created, ISO 8601. */
+  at: string;
+  /** Where: the ledger file, or the shared ledger's URL (password masked). */
+  where: string;
+  /** The account (key fingerprint) that ledger is of. */
+  account: string;
 }
 
 /** The ledger of one target (see the promises above). */

@@ -39,7 +39,8 @@ function station(): { SHIPBOOK_STATE_DIR: string; SHIPBOOK_CONFIG_DIR: string } 
   return { SHIPBOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'shipbook-id-state-')), SHIPBOOK_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'shipbook-id-config-')) };
 }
 
-const book = (file: string, env: Record<string, string>, ...more: string[]) => runCli(['book', file, '--payment', 'credit', ...more], { env, timeoutMs: 30_000 });
+const book = (file: string, env: Record<string, string>, ...more: string[]) =>
+  runCli(['book', file, '--payment', 'credit', ...more], { env, timeoutMs: 30_000 });
 
 beforeAll(async () => {
   // Listening on :: (both IPv6 and IPv4 here) so that 127.0.0.1, localhost and [::1] all reach it.
@@ -189,7 +190,9 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`joining the shared ledger, and 
     expect(await orders('joined')).toBe(1);
 
     const before = await runCli(['doctor', '--json'], { env: shared, timeoutMs: 30_000 });
-    const row = (JSON.parse(before.stdout) as { checks: Array<{ id: string; status: string; detail: string; fix?: string }> }).checks.find((c) => c.id === 'ledger')!;
+    const row = (JSON.parse(before.stdout) as { checks: Array<{ id: string; status: string; detail: string; fix?: string }> }).checks.find(
+      (c) => c.id === 'ledger',
+    )!;
     expect(row.status).toBe('warn');
     expect(row.detail).toContain('1 document(s)');
     expect(row.fix).toContain('shipbook ledger push');

@@ -29,7 +29,8 @@ async function runLedgerPush(ctx: Context): Promise<void> {
   const to = shownUrl(profile.ledger);
   ctx.output.write({ pushed: { from: path, to, target, records: r.records, copied: r.copied, documents: r.documents } }, () => {
     const { io } = ctx;
-    if (r.records === 0) io.err(`The shared ledger knows every document of ${targetLabel(target)} that this machine's ledger (${path}) holds: nothing to copy.\n`);
+    if (r.records === 0)
+      io.err(`The shared ledger knows every document of ${targetLabel(target)} that this machine's ledger (${path}) holds: nothing to copy.\n`);
     else
       io.err(
         `${paint(io, 'green', '✔')} copied ${r.copied} of ${r.records} records (${r.documents} documents) of ${targetLabel(target)} from ${path} into the shared ledger at ${to}` +
@@ -93,9 +94,9 @@ async function runLedgerSeparate(other: string, ctx: Context): Promise<void> {
 /** The `ledger` command group. */
 export function ledgerCommand(ctx: Context): Command {
   return new Command('ledger')
-    .summary('the shared ledger: join it with what this machine booked')
+    .summary("the ledger's service and accounts: link or separate keys, join the shared ledger")
     .description(
-      'With a ledger shared by several machines on PostgreSQL (setting ledger, or SHIPBOOK_LEDGER; see docs/shared-ledger.md), every station books against the same records. A station that booked on its own before copies its file ledger in once with push.',
+      "The ledger follows the service (its normalised base URL) and the account behind the key, not the key's text: link says that this key is the same account as another key of the service, separate that it is another account (see docs/book.md). With a ledger shared by several machines on PostgreSQL (setting ledger, or SHIPBOOK_LEDGER; see docs/shared-ledger.md), every station books against the same records; a station that booked on its own before carries its file ledger in on its first run there, or by hand with push.",
     )
     .addHelpText(
       'after',
@@ -105,7 +106,7 @@ export function ledgerCommand(ctx: Context): Command {
       new Command('push')
         .summary("copy this machine's file ledger of the target into the shared ledger, once")
         .description(
-          "Copies every record of this machine's file ledger of the target (in the state directory) into the shared ledger on PostgreSQL, each record once: a second push copies only what was added since. What the station booked before then counts for every station: none books it again.",
+          "Copies into the shared ledger on PostgreSQL the records of every document that this machine's file ledger of the target (in the state directory) knows further along than the shared ledger, each record once: a second push copies nothing. What the station booked before then counts for every station: none books it again. The first booking run of a station against the shared ledger does the same by itself.",
         )
         .addHelpText(
           'after',
@@ -120,7 +121,10 @@ export function ledgerCommand(ctx: Context): Command {
         .description(
           "Declares the profile's key the same account as the key with that fingerprint, on the same service: it books on that account's ledger, and what its own ledger held is merged into it. A new key is usually linked by itself: shipbook asks the service with it for an order the account's ledger holds.",
         )
-        .addHelpText('after', '\nExamples:\n  SHIPBOOK_BASE_URL=https://api.example.com SHIPBOOK_API_KEY=new-key shipbook ledger link 3f2a9c01d4be\n')
+        .addHelpText(
+          'after',
+          '\nExamples:\n  SHIPBOOK_BASE_URL=https://api.example.com SHIPBOOK_API_KEY=new-key shipbook ledger link 3f2a9c01d4be\n  SHIPBOOK_BASE_URL=https://api.example.com SHIPBOOK_API_KEY=new-key shipbook ledger link 3f2a9c01d4be --json\n',
+        )
         .action((fingerprint: string) => runLedgerLink(fingerprint, ctx)),
     )
     .addCommand(
@@ -130,7 +134,10 @@ export function ledgerCommand(ctx: Context): Command {
         .description(
           "Declares the profile's key an account of its own on its service, apart from the key with that fingerprint: it books on a ledger of its own, no answer of the service links it, and what the other key booked no longer stops a booking. Remembered in the state directory.",
         )
-        .addHelpText('after', '\nExamples:\n  shipbook --profile test ledger separate 3f2a9c01d4be\n')
+        .addHelpText(
+          'after',
+          '\nExamples:\n  SHIPBOOK_BASE_URL=https://api.example.com SHIPBOOK_API_KEY=test-key shipbook ledger separate 3f2a9c01d4be\n  SHIPBOOK_BASE_URL=https://api.example.com SHIPBOOK_API_KEY=test-key shipbook ledger separate 3f2a9c01d4be --json\n',
+        )
         .action((fingerprint: string) => runLedgerSeparate(fingerprint, ctx)),
     );
 }

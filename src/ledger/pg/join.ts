@@ -18,14 +18,14 @@ import { serviceIdentity, splitTargetId } from '../../config/target.js';
 import { Ledger, ledgerPath, rank, recordsOf } from '../ledger.js';
 import { readJournal } from '../read.js';
 import type { EntryState } from '../records.js';
-import type { BookedElsewhere } from '../accounts.js';
+import type { BookedElsewhere } from '../store.js';
 import { LedgerUnreachableError, openPool, shownUrl } from './connect.js';
 import { PgLedger, targetLockKey } from './ledger.js';
 import { pushFileLedger } from './push.js';
 import { schemaVersion } from './schema.js';
 
 /** What a join copied. */
-export interface JoinResult {
+interface JoinResult {
   /** The station's file ledger of the target. */
   path: string;
   /** Documents the file ledger knows further along than the shared ledger (copied now). */
@@ -111,7 +111,12 @@ export async function bookedUnderOtherKeys(url: string, target: string, separate
       [targets],
     );
     for (const row of r.rows)
-      out.set(row.id, { orderId: row.order_id, at: new Date(row.t).toISOString(), where: `the shared ledger at ${shownUrl(url)}`, account: splitTargetId(row.target)!.account });
+      out.set(row.id, {
+        orderId: row.order_id,
+        at: new Date(row.t).toISOString(),
+        where: `the shared ledger at ${shownUrl(url)}`,
+        account: splitTargetId(row.target)!.account,
+      });
     return out;
   } catch (err) {
     throw err instanceof LedgerUnreachableError ? err : new LedgerUnreachableError(url, err);
