@@ -79,7 +79,7 @@ afterAll(() => {
 
 describe('one ledger per service and account', () => {
   const home = station();
-  const { single: file } = taggedOrdersFile(1, 'rotate');
+  const { single: file, file: batchFile } = taggedOrdersFile(1, 'rotate');
   const url = () => `http://127.0.0.1:${port}/`;
 
   it('a new API key for the profile (auth login) carries on its ledger: the service shows it an order of the ledger, so nothing is booked again', async () => {
@@ -114,6 +114,13 @@ describe('one ledger per service and account', () => {
     expect(refused.stderr).toMatch(/not sent: this document was booked on \d{4}-\d\d-\d\dT[^ ]+ as order ORD-\w+ under another key of this service/);
     expect(refused.stderr).toContain(`shipbook ledger link ${fp(KEY_A)}`);
     expect(refused.stderr).toContain(`book ${file} --again`);
+    expect(await orders('rotate')).toBe(1);
+    // A batch says the same of that order, books the others, and ends exit 8 naming it.
+    const batch = await runCli(['book', batchFile, '--payment', 'credit', '--json'], { env: other, timeoutMs: 30_000 });
+    expect(batch.code, batch.stderr).toBe(8);
+    const [row] = (JSON.parse(batch.stdout) as { orders: Array<{ status: string; error?: { code: string }; hint?: string }> }).orders;
+    expect(row).toMatchObject({ status: 'failed', error: { code: 'booked_elsewhere' } });
+    expect(row!.hint).toContain(`shipbook ledger link ${fp(KEY_A)}`);
     expect(await orders('rotate')).toBe(1);
     // The hint that links the keys, as printed: the same account, nothing booked again.
     const link = await runCli(['ledger', 'link', fp(KEY_A)], { env: other });
