@@ -136,16 +136,17 @@ export type Claimed =
  * (one created before is settled: `order create` prints it).
  *
  * A document this ledger knows nothing of, found booked in another ledger of the same service
- * (another key: {@link RecordSink.elsewhere}), is not claimed and nothing is sent, unless `again`.
+ * (another key: {@link RecordSink.elsewhere}), is not claimed and nothing is sent, unless `again`
+ * or `anyway` (a further occurrence asked for by the user, claimed without `again`'s table).
  * @throws BookedElsewhereError (exit 2) for such a document; as {@link ClaimLedger.claim}
  */
 export async function claimEntry(
   ledger: RecordSink,
   id: string,
-  options: { maxTotalCents?: number; signal?: AbortSignal; again?: boolean; createOnly?: boolean } = {},
+  options: { maxTotalCents?: number; signal?: AbortSignal; again?: boolean; createOnly?: boolean; anyway?: boolean } = {},
 ): Promise<Claimed> {
   const decide = (s: EntryState | undefined): Resume => (options.again ? { action: 'book' } : resumeFrom(s, { maxTotalCents: options.maxTotalCents }));
-  if (options.again !== true && (ledger.get(id)?.records ?? 0) === 0) {
+  if (options.again !== true && options.anyway !== true && (ledger.get(id)?.records ?? 0) === 0) {
     const booked = ledger.elsewhere?.(id);
     if (booked !== undefined) throw new BookedElsewhereError(id, booked);
   }

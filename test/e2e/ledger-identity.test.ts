@@ -115,6 +115,11 @@ describe('one ledger per service and account', () => {
     expect(refused.stderr).toContain(`shipbook ledger link ${fp(KEY_A)}`);
     expect(refused.stderr).toContain(`book ${file} --again`);
     expect(await orders('rotate')).toBe(1);
+    // order create keeps the same rule: nothing created.
+    const create = await runCli(['order', 'create', file], { env: other, timeoutMs: 30_000 });
+    expect(create.code, create.stderr).toBe(2);
+    expect(create.stderr).toContain(`order create ${file} --again`);
+    expect(await orders('rotate')).toBe(1);
     // A batch says the same of that order, books the others, and ends exit 8 naming it.
     const batch = await runCli(['book', batchFile, '--payment', 'credit', '--json'], { env: other, timeoutMs: 30_000 });
     expect(batch.code, batch.stderr).toBe(8);
