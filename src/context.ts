@@ -20,7 +20,7 @@ import { realSleep, type Sleep } from './sleep.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
 import { stateDirectory } from './dirs.js';
-import { describeTarget, targetId, type Target } from './config/target.js';
+import { describeTarget, keyFingerprint, serviceIdentity, targetId, type Target } from './config/target.js';
 
 /** Global flags, as parsed by the root command. */
 export interface GlobalOptions {
@@ -110,7 +110,9 @@ export interface Context {
   api(): Promise<ApiClient>;
   /**
    * The identity of this run's target service, for the ledger and journals (src/config/target.ts):
-   * the built-in sandbox by its state directory, a service by base URL and key fingerprint.
+   * the built-in sandbox by its state directory, a service by its normalised base URL and the
+   * account of its key (src/ledger/accounts.ts: a new key is asked of the service once, with
+   * fetch-order-data of an order the account's ledger holds). Resolved once per run.
    * @throws ConfigError as {@link profile}
    */
   targetId(): Promise<string>;
@@ -214,6 +216,52 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     } catch {
       // the format flags are wrong: the command fails on its first write and says so
     }
+  };
+
+  // The target's identity, resolved once per run (the key's account may be asked of the service).
+  let targetPromise: Promise<string> | undefined;
+  const resolveTargetId = async (): Promise<string> => {
+    const profile = await ctx.profile();
+    const stateDir = ctx.stateDir();
+    if (!profile.baseUrl) return targetId(profile, stateDir);
+    const key = keyFingerprint(profile.apiKey);
+    const { resolveAccount } = await import('./ledger/accounts.js');
+    let r: Awaited<ReturnType<typeof resolveAccount>>;
+    try {
+      r = await resolveAccount({
+        stateDir,
+        service: serviceIdentity(profile.baseUrl),
+        key,
+        // A dry run sends nothing, not even this read.
+        ...(globals.dryRun ? {} : { probe: (orderIds: string[]) => probeAccount(orderIds, profile) }),
+      });
+    } catch {
+      // A state directory that cannot be written: opening the ledger says so, with its own words.
+      return targetId(profile, stateDir);
+    }
+    if (r.linked !== undefined)
+      io.err(
+        `${paint(io, 'cyan', 'note:')} a new API key for ${serviceIdentity(profile.baseUrl)} (fingerprint ${key}): the service shows it order ${r.linked.orderId} of the ledger of key ${r.account}, so it is the same account and carries on that ledger\n`,
+      );
+    for (const path of r.merged)
+      io.err(
+        `${paint(io, 'cyan', 'note:')} merged the ledger ${path} (another spelling of the URL, or another key of this account) into this account's ledger; the old file is kept as ${path}.merged\n`,
+      );
+    return targetId(profile, stateDir, r.account);
+  };
+  // Whether the service shows the run's key any of these orders (fetch-order-data): the key is then that account's.
+  const probeAccount = async (orderIds: string[], profile: ResolvedProfile): Promise<'same' | 'other' | undefined> => {
+    const [{ fetchOrder }, { ApiError }] = await Promise.all([import('./api/orders.js'), import('./errors.js')]);
+    const api = await ctx.api();
+    for (const orderId of orderIds) {
+      try {
+        await fetchOrder(api, orderId, profile.paths);
+        return 'same';
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 404)) return undefined;
+      }
+    }
+    return 'other';
   };
 
   const ctx: Context = {
@@ -320,8 +368,9 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
       })();
       return apiPromise;
     },
-    async targetId() {
-      return targetId(await ctx.profile(), ctx.stateDir());
+    targetId() {
+      targetPromise ??= resolveTargetId();
+      return targetPromise;
     },
     async target() {
       return currentTarget ?? describeTarget(await ctx.profile(), startedUrl);

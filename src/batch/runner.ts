@@ -31,6 +31,7 @@ import type { EntryState, RunClaim } from '../ledger/records.js';
 import type { RecordSink } from '../booking/steps.js';
 import { formatCents, readCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
+import { BookedElsewhereError } from '../ledger/errors.js';
 
 /**
  * What to do next about an order that is not booked, as data (the words and the command lines are
@@ -40,7 +41,8 @@ import { onAbort } from '../sleep.js';
  * - `resolve`: a create whose answer never came: find out, then `shipbook journal resolve`;
  * - `combine`: shipments created and not combined: combine them, then resolve;
  * - `see`: the booking ended (failed at the carrier): see the order;
- * - `raise_limit`: refused by `--max-total` before; a run with a limit of at least `total` books it.
+ * - `raise_limit`: refused by `--max-total` before; a run with a limit of at least `total` books it;
+ * - `link_or_again`: booked under another key (`account`) of the service: link, separate, or `--again`.
  */
 export type NextStep =
   | { action: 'rerun'; order_id?: string }
@@ -48,7 +50,8 @@ export type NextStep =
   | { action: 'resolve'; identity: string }
   | { action: 'combine'; identity: string; shipment_ids: string[] }
   | { action: 'see'; order_id: string }
-  | { action: 'raise_limit'; total: string };
+  | { action: 'raise_limit'; total: string }
+  | { action: 'link_or_again'; account: string };
 
 /** What this run would do with a document (`--dry-run`), from the ledger's resume table. */
 export type PlannedAction =
@@ -274,6 +277,11 @@ async function bookItem(
     claimed = await claimEntry(deps.ledger, item.id, deps.signal ? { signal: deps.signal } : {});
   } catch (err) {
     if (deps.signal?.aborted) return { ...base, status: 'not_started', attempts: 0, next: { action: 'rerun' } };
+    // Booked under another key of the service: nothing sent for it, the others go on.
+    if (err instanceof BookedElsewhereError) {
+      const error = { code: err.code, message: err.message, exit_code: err.exitCode };
+      return { ...base, status: 'failed', attempts: 0, error, next: { action: 'link_or_again', account: err.booked.account } };
+    }
     throw err;
   }
   if (claimed.kind === 'held') return { item, by: claimed.by };

@@ -27,6 +27,7 @@ import { BookingErrorReportedError, BookingFailedError, LimitRefusedError, Servi
 import type { OrderResponse } from '../schema/order.js';
 import { readCents, formatCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
+import { BookedElsewhereError } from '../ledger/errors.js';
 
 /**
  * How a run stops, in two degrees; the commands only turn the first and the second Ctrl-C (or
@@ -133,14 +134,22 @@ export type Claimed =
  * ledger, with `options.maxTotalCents`) still gives this run something to do. With `options.again`,
  * a new occurrence is always booked; with `options.createOnly` only a document to create is claimed
  * (one created before is settled: `order create` prints it).
- * @throws as {@link ClaimLedger.claim}
+ *
+ * A document this ledger knows nothing of, found booked in another ledger of the same service
+ * (another key: {@link RecordSink.elsewhere}), is not claimed and nothing is sent, unless `again`
+ * or `anyway` (a further occurrence asked for by the user, claimed without `again`'s table).
+ * @throws BookedElsewhereError (exit 2) for such a document; as {@link ClaimLedger.claim}
  */
 export async function claimEntry(
   ledger: RecordSink,
   id: string,
-  options: { maxTotalCents?: number; signal?: AbortSignal; again?: boolean; createOnly?: boolean } = {},
+  options: { maxTotalCents?: number; signal?: AbortSignal; again?: boolean; createOnly?: boolean; anyway?: boolean } = {},
 ): Promise<Claimed> {
   const decide = (s: EntryState | undefined): Resume => (options.again ? { action: 'book' } : resumeFrom(s, { maxTotalCents: options.maxTotalCents }));
+  if (options.again !== true && options.anyway !== true && (ledger.get(id)?.records ?? 0) === 0) {
+    const booked = ledger.elsewhere?.(id);
+    if (booked !== undefined) throw new BookedElsewhereError(id, booked);
+  }
   // createOnly (`order create`): only a document with nothing created yet is claimed.
   const wanted = (r: Resume) => (options.createOnly ? r.action === 'book' : acts(r));
   const answer = await ledger.claim(id, (s) => wanted(decide(s)), options.signal);

@@ -21,7 +21,7 @@ import { sheetShipmentsOf } from '../ledger/sheet.js';
  * claims: appends (every record joins the turn's group write), waits
  * until they are on disk or written, and where a document stands.
  */
-export type RecordSink = Pick<LedgerStore, 'append' | 'durable' | 'written' | 'get' | keyof ClaimLedger>;
+export type RecordSink = Pick<LedgerStore, 'append' | 'durable' | 'written' | 'get' | 'elsewhere' | keyof ClaimLedger>;
 
 /** The hooks of one order's journal records; `record` gives its identity (and file, line). */
 interface StepRecorder {

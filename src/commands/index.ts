@@ -65,7 +65,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'ledger',
     term: 'ledger',
-    summary: 'the shared ledger: join it with what this machine booked',
+    summary: "the ledger's service and accounts: link or separate keys, join the shared ledger",
     load: async () => (await import('./ledger/index.js')).ledgerCommand,
   },
   {

@@ -34,22 +34,55 @@ export interface Target {
 
 /**
  * A short, stable fingerprint of an API key: the first 12 hex digits of its SHA-256. It tells two
- * accounts of one service apart without the key ever being written anywhere.
+ * keys of one service apart without the key ever being written anywhere.
  */
-function keyFingerprint(apiKey: string | undefined): string {
+export function keyFingerprint(apiKey: string | undefined): string {
   if (!apiKey) return 'nokey';
   return createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 12);
+}
+
+/** The host names that are this machine's one loopback host in a service's identity. */
+const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * The identity of a service by its base URL, whatever the spelling: scheme and host in lower case,
+ * the default port dropped, the path with one trailing slash, no query or fragment, and
+ * `localhost`, `127.0.0.1` and `[::1]` written `localhost` (one host). `http://LOCALHOST:8080`,
+ * `http://127.0.0.1:8080/` and `http://[::1]:8080//` are all `http://localhost:8080/`. A text
+ * that is no URL is returned as it stands.
+ */
+export function serviceIdentity(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+  if (LOOPBACK_NAMES.has(url.hostname.toLowerCase())) url.hostname = 'localhost';
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/`;
+  url.search = '';
+  url.hash = '';
+  return url.toString();
 }
 
 /**
  * The identity of the service a run books on, for the ledger and the journal: the built-in
  * sandbox by its state directory (`builtin-sandbox:/home/u/.local/state/shipbook`); any service
- * reached by URL by its normalised base URL and the fingerprint of the key
- * (`https://api.example.com/#key:3f2a9c01d4be`). Never contains the key.
+ * reached by URL by its {@link serviceIdentity} and its **account**, named by the fingerprint of
+ * the account's first key (`https://api.example.com/#key:3f2a9c01d4be`). `account` is that
+ * fingerprint as src/ledger/accounts.ts resolved it for the profile's key (a rotated key carries
+ * on its account's ledger); without it, the key's own fingerprint. Never contains the key.
  */
-export function targetId(profile: Pick<ResolvedProfile, 'baseUrl' | 'apiKey'>, stateDir: string): string {
+export function targetId(profile: Pick<ResolvedProfile, 'baseUrl' | 'apiKey'>, stateDir: string, account?: string): string {
   if (!profile.baseUrl) return `builtin-sandbox:${stateDir}`;
-  return `${profile.baseUrl}#key:${keyFingerprint(profile.apiKey)}`;
+  return `${serviceIdentity(profile.baseUrl)}#key:${account ?? keyFingerprint(profile.apiKey)}`;
+}
+
+/** The service and the account of a target id (`<service>#key:<account>`); undefined for the built-in sandbox. */
+export function splitTargetId(id: string): { service: string; account: string } | undefined {
+  const at = id.lastIndexOf('#key:');
+  if (at < 0 || id.startsWith('builtin-sandbox:')) return undefined;
+  return { service: id.slice(0, at), account: id.slice(at + '#key:'.length) };
 }
 
 /**

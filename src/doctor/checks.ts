@@ -388,7 +388,7 @@ export async function runChecks(deps: DoctorDeps): Promise<CheckResult[]> {
   results.push(result);
   if (profile) {
     results.push(...(await checkService(profile, deps)));
-    results.push(await checkLedger(profile));
+    results.push(await checkLedger(profile, stateDirectory(deps.env)));
   } else {
     results.push(
       { id: 'base-url', name: 'service answers', status: 'skip', detail: 'not checked: no profile' },

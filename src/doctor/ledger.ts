@@ -5,6 +5,8 @@
  */
 import type { ResolvedProfile } from '../config/profile.js';
 import type { ErrorKind } from '../errors.js';
+import { keyFingerprint, serviceIdentity, targetId } from '../config/target.js';
+import { shellCommand } from '../shell.js';
 
 /** One row of the doctor's table (src/doctor/checks.ts `CheckResult`, of which it is one). */
 interface LedgerCheck {
@@ -20,7 +22,7 @@ interface LedgerCheck {
 const SKEW_WARN_MS = 5000;
 
 /** Checks the ledger of `profile` (see the module comment). Never throws: a failure is a `fail` row. */
-export async function checkLedger(profile: Pick<ResolvedProfile, 'ledger'>): Promise<LedgerCheck> {
+export async function checkLedger(profile: Pick<ResolvedProfile, 'ledger' | 'baseUrl' | 'apiKey'>, stateDir: string): Promise<LedgerCheck> {
   const id = 'ledger';
   const name = 'ledger';
   if (profile.ledger === undefined || profile.ledger === 'file') return { id, name, status: 'ok', detail: 'file in the state directory (this machine only)' };
@@ -43,6 +45,19 @@ export async function checkLedger(profile: Pick<ResolvedProfile, 'ledger'>): Pro
       };
     if (Math.abs(p.skewMs) > SKEW_WARN_MS)
       return { id, name, status: 'warn', detail, fix: "Synchronise this machine's clock (NTP): the times of its records are this machine's." };
+    // What this station booked on its own and the shared ledger lacks (a run pushes it before booking; so does ledger push).
+    const { missingFromShared } = await import('../ledger/pg/join.js');
+    const { knownAccount } = await import('../ledger/accounts.js');
+    const account = profile.baseUrl ? knownAccount(stateDir, serviceIdentity(profile.baseUrl), keyFingerprint(profile.apiKey)) : undefined;
+    const missing = await missingFromShared({ url: profile.ledger, stateDir, target: targetId(profile, stateDir, account) });
+    if (missing.ids.size > 0)
+      return {
+        id,
+        name,
+        status: 'warn',
+        detail: `${detail}; ${missing.ids.size} document(s) of this station's file ledger (${missing.path}) are not in the shared ledger, or further along here`,
+        fix: `Copy them in: ${shellCommand('ledger', 'push')} (the next booking run does it too, before it books anything)`,
+      };
     return { id, name, status: 'ok', detail };
   } catch (err) {
     return {

@@ -4,6 +4,7 @@
  * takes no writes), a write or flush that failed (exit 10), and a lock lost while running (exit 11).
  */
 import { ShipbookError, cmd } from '../errors.js';
+import { shellCommand } from '../shell.js';
 import type { JournalRecord } from './records.js';
 
 /** A line in the middle of the journal is not a record (edited by hand, or another file). Exit 2. */
@@ -156,5 +157,33 @@ export class JournalLockLostError extends ShipbookError {
     super('journal_lock_lost', `${detail}; no new request was sent after that, and what was under way is recorded in ${path}`, 'lock_lost', {
       suggestion: 'Make sure only one batch uses this journal (give each its own --journal), then run the same command again: nothing recorded is sent twice.',
     });
+  }
+}
+
+/**
+ * A document about to be created was found booked in another ledger of the same service (another
+ * key, not linked to this one, not declared another account): nothing was sent. Exit 2. The
+ * message says where and when; the suggestion names the command that links the two keys (same
+ * account) and the one that books it anyway (`again`, given by the command that knows its file).
+ */
+export class BookedElsewhereError extends ShipbookError {
+  constructor(
+    readonly identity: string,
+    readonly booked: { orderId: string; at: string; where: string; account: string },
+    again?: string,
+  ) {
+    super(
+      'booked_elsewhere',
+      `not sent: this document was booked on ${booked.at} as order ${booked.orderId} under another key of this service (key fingerprint ${booked.account}, ledger ${booked.where})`,
+      'input',
+      {
+        suggestion:
+          `If that key is the same account as this one (a rotated key), link them and the ledger carries on: ${shellCommand('ledger', 'link', booked.account)}. ` +
+          (again !== undefined
+            ? `To book it anyway (a second order, paid again): ${again}`
+            : `To book it anyway (a second order, paid again), book the file alone with --again.`) +
+          ` If the two keys are two accounts (a test and a live key): ${shellCommand('ledger', 'separate', booked.account)}`,
+      },
+    );
   }
 }

@@ -6,7 +6,9 @@
  */
 import type { EntryState } from './records.js';
 import { Ledger, peekLedger, type LedgerOptions } from './ledger.js';
-import type { LedgerStore } from './store.js';
+import type { BookedElsewhere, LedgerStore } from './store.js';
+import { bookedElsewhere, separateAccounts } from './accounts.js';
+import { splitTargetId } from '../config/target.js';
 
 /** What choosing the ledger adds to opening one: the `ledger` setting. */
 interface LedgerChoice {
@@ -28,15 +30,35 @@ export function isSharedLedger(setting: string | undefined): setting is string {
  */
 export async function openLedger(o: LedgerOptions & LedgerChoice): Promise<LedgerStore> {
   const { setting, ...rest } = o;
-  if (!isSharedLedger(setting)) return Ledger.open(rest);
-  const { PgLedger } = await import('./pg/ledger.js');
-  return PgLedger.open({
+  if (!isSharedLedger(setting)) {
+    const ledger: LedgerStore = await Ledger.open(rest);
+    let found: Map<string, BookedElsewhere> | undefined;
+    // Read when a create is about to leave, once: the other ledgers of this service on this machine.
+    ledger.elsewhere = (id) => (found ??= bookedElsewhere(o.stateDir, o.target)).get(id);
+    return ledger;
+  }
+  const [{ PgLedger }, { joinShared, bookedUnderOtherKeys, mirrorToFile }] = await Promise.all([import('./pg/ledger.js'), import('./pg/join.js')]);
+  // A station joining carries its history in before it books anything (idempotent, as `ledger push`).
+  await joinShared({ url: setting, stateDir: o.stateDir, target: o.target });
+  const ledger: LedgerStore = await PgLedger.open({
     url: setting,
     target: o.target,
     command: o.command,
     ...(o.copy !== undefined ? { copy: o.copy } : {}),
     ...(o.actor !== undefined ? { actor: o.actor } : {}),
   });
+  const service = splitTargetId(o.target)?.service;
+  const local = bookedElsewhere(o.stateDir, o.target);
+  const shared =
+    service === undefined ? new Map<string, BookedElsewhere>() : await bookedUnderOtherKeys(setting, o.target, separateAccounts(o.stateDir, service));
+  ledger.elsewhere = (id) => local.get(id) ?? shared.get(id);
+  // Going back to the file ledger books nothing again: what the shared ledger knows is kept there too.
+  const close = ledger.close.bind(ledger);
+  ledger.close = async () => {
+    await close();
+    await mirrorToFile({ stateDir: o.stateDir, target: o.target, entries: ledger.entries() }).catch(() => undefined);
+  };
+  return ledger;
 }
 
 /**

@@ -38,6 +38,18 @@ export interface RecordFilter {
   day?: string;
 }
 
+/** A document found booked in another ledger of the same service. */
+export interface BookedElsewhere {
+  /** The order the service created for it there. */
+  orderId: string;
+  /** When that order was created, ISO 8601. */
+  at: string;
+  /** Where: the ledger file, or the shared ledger's URL (password masked). */
+  where: string;
+  /** The account (key fingerprint) that ledger is of. */
+  account: string;
+}
+
 /** The ledger of one target (see the promises above). */
 export interface LedgerStore extends ClaimLedger {
   /** The target's identity (src/config/target.ts `targetId`: base URL and key fingerprint, never a key). */
@@ -73,6 +85,12 @@ export interface LedgerStore extends ClaimLedger {
   records(filter?: RecordFilter): AsyncIterable<JournalRecord>;
   /** Lets go of this run's claims and closes the ledger (and the run's journal copy). */
   close(): Promise<void>;
+  /**
+   * Where the document `id` was booked in another ledger of the same service, under another key
+   * that is neither linked to this one nor declared another account (src/ledger/accounts.ts); set
+   * by src/ledger/open.ts `openLedger`. Consulted before a create leaves.
+   */
+  elsewhere?: ((id: string) => BookedElsewhere | undefined) | undefined;
 }
 
 /**

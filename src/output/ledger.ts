@@ -37,6 +37,11 @@ export function nextStepHint(next: NextStep, o: { rerun: string; journal?: strin
       return `Its booking ended; see it with "${shellCommand('order', 'get', next.order_id)}". To book the document again, book its file alone with --again.`;
     case 'raise_limit':
       return `Its exact total is ${next.total} AUD: run again with --max-total ${next.total} or more to book it.`;
+    case 'link_or_again':
+      return (
+        `Nothing was sent for it. If that key is the same account as this one, link them and run again: ${shellCommand('ledger', 'link', next.account)}; ` +
+        `if they are two accounts: ${shellCommand('ledger', 'separate', next.account)}; to book it anyway, book its file alone with --again.`
+      );
   }
 }
 

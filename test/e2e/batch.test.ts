@@ -17,6 +17,7 @@ import { parse } from 'yaml';
 import { runShipbook } from '../helpers/run.js';
 import { BIN, ROOT, isolatedEnv, runCli } from '../helpers/cli.js';
 import { ordersByInput as ordersAt, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { serviceIdentity } from '../../src/config/target.js';
 
 /** `shipbook sandbox` in its own process with `args`; resolves with its URL once it listens. */
 const sandbox = (args: string[] = []) => startSandboxProcess(args, running);
@@ -380,8 +381,9 @@ describe('shipbook book with many orders', () => {
     expect(rehearsal.code, rehearsal.stderr).toBe(0);
     const refused = await runShipbook(['book', file, '--poll', '100ms', '--journal', journal], { env: { ...envFor(real), ...state } });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`the journal ${journal} was written against ${trial}`);
-    expect(refused.stderr).toContain(`this run books on ${real}`);
+    // Targets are named by the service's normalised URL (127.0.0.1 and localhost are one host).
+    expect(refused.stderr).toContain(`the journal ${journal} was written against ${serviceIdentity(trial)}`);
+    expect(refused.stderr).toContain(`this run books on ${serviceIdentity(real)}`);
     expect(refused.stderr).toContain('--journal <new file>');
     expect((await ordersByInput(real)).size).toBe(0);
     // Without --journal, each target has its own default journal and ledger: the real run books all three.

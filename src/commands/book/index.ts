@@ -21,6 +21,7 @@ import type { BookingDocument } from '../../booking/book.js';
 import { planBooking } from '../../booking/plan.js';
 import { DryRunHalt, exitCodeOf, kindOfExitCode, LimitRefusedError, UsageError, ApiError, ShipbookError, cmd, placeholder } from '../../errors.js';
 import { BookingStoppedError } from '../../booking/progress.js';
+import { BookedElsewhereError } from '../../ledger/errors.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
 import { withChosenCard } from '../common/stored-card.js';
 import type { OrderInputFlags } from '../common/order-input.js';
@@ -129,7 +130,15 @@ async function runBook(
   const profile = await ctx.profile();
   // The claim: this run takes the document in the ledger before anything is sent; another run
   // booking it right now (another terminal, a batch) is waited for, and its outcome decides.
-  let claimed = await claimDocument(ledger, identity.id, { maxTotalCents: input?.maxTotalCents, again: o.again === true, timeoutMs: o.wait.timeoutMs }, ctx);
+  let claimed = await claimDocument(
+    ledger,
+    identity.id,
+    { maxTotalCents: input?.maxTotalCents, again: o.again === true, timeoutMs: o.wait.timeoutMs },
+    ctx,
+  ).catch((err: unknown) => {
+    // Booked under another key of this service: the hint books this very file anyway.
+    throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, againCommand(o.file)) : err;
+  });
   let resume: Resume | undefined = claimed.kind === 'go' && claimed.resume.action === 'book' ? claimed.resume : undefined;
   if (resume === undefined) {
     resume = await settleEarlier(

@@ -72,7 +72,7 @@ export async function claimDocument(
  */
 export async function claimFreshOccurrence(ledger: LedgerStore, identity: DocumentIdentity, ctx: Context): Promise<void> {
   for (;;) {
-    const claimed = await claimEntry(ledger, identity.id, { signal: ctx.signal, createOnly: true });
+    const claimed = await claimEntry(ledger, identity.id, { signal: ctx.signal, createOnly: true, anyway: true });
     if (claimed.kind === 'go') return;
     identity.next();
   }

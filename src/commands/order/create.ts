@@ -22,6 +22,7 @@ import type { Context } from '../../context.js';
 import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../common/order-input.js';
 import { openLedgerFor } from '../common/record.js';
 import { claimDocument, claimFreshOccurrence } from '../common/claim.js';
+import { BookedElsewhereError } from '../../ledger/errors.js';
 import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
 import { printOrder } from '../../output/order.js';
 import { withWarnings } from '../common/warnings.js';
@@ -91,7 +92,16 @@ async function createRecorded(
     // Each run creating it again takes an occurrence of its own: none waits for another.
     await claimFreshOccurrence(ledger, identity, ctx);
   } else {
-    const claimed = await claimDocument(ledger, identity.id, { maxTotalCents: d.maxTotalCents, createOnly: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS }, ctx);
+    const claimed = await claimDocument(
+      ledger,
+      identity.id,
+      { maxTotalCents: d.maxTotalCents, createOnly: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS },
+      ctx,
+    ).catch((err: unknown) => {
+      // Created under another key of this service: the hint creates this very file anyway.
+      const again = shellCommand('order', 'create', ...(o.file === undefined ? [] : [o.file]), '--again');
+      throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, again) : err;
+    });
     if (claimed.kind !== 'go') {
       const profile = await ctx.profile();
       await printEarlier(

@@ -23,17 +23,18 @@ interface PushResult {
 
 /**
  * Copies every record of the file ledger `path` (written against `target`) into the shared ledger
- * at `url`, in one transaction under the target's lock, each line once.
+ * at `url`, in one transaction under the target's lock, each line once; with `ids`, only the
+ * records of those documents.
  * @throws LedgerUnreachableError (exit 10) when the database cannot be reached or used
  */
-export async function pushFileLedger(o: { url: string; target: string; path: string; lockKey: string }): Promise<PushResult> {
+export async function pushFileLedger(o: { url: string; target: string; path: string; lockKey: string; ids?: ReadonlySet<string> }): Promise<PushResult> {
   const lines = existsSync(o.path) ? readFileSync(o.path, 'utf8').split('\n') : [];
   const rows: Array<{ r: unknown; h: string }> = [];
   const documents = new Set<string>();
   // The last line without its newline was never acknowledged: left out, as a reader of the file does.
   for (const line of lines.slice(0, -1)) {
     const r = parseRecord(line);
-    if (r === undefined || r.event === 'target') continue;
+    if (r === undefined || r.event === 'target' || (o.ids !== undefined && !o.ids.has(r.id))) continue;
     documents.add(r.id);
     rows.push({ r, h: createHash('sha256').update(line, 'utf8').digest('hex') });
   }
