@@ -4,7 +4,7 @@
  * input, and the command that settles an unknown order. Every command printed here can be pasted
  * as it is: ids and paths are quoted for a POSIX shell (src/shell.ts).
  */
-import type { BatchResult, NextStep, PlannedAction } from '../batch/runner.js';
+import type { BatchResult, NextStep, PlannedAction } from '../batch/results.js';
 import { shellCommand } from '../shell.js';
 
 /**
@@ -37,6 +37,8 @@ export function nextStepHint(next: NextStep, o: { rerun: string; journal?: strin
       return `Its booking ended; see it with "${shellCommand('order', 'get', next.order_id)}". To book the document again, book its file alone with --again.`;
     case 'raise_limit':
       return `Its exact total is ${next.total} AUD: run again with --max-total ${next.total} or more to book it.`;
+    case 'raise_budget':
+      return `Nothing was accepted for it${next.total ? ` (its exact total is ${next.total} AUD)` : ''}: run the same command again with a --budget that has room for it: ${o.rerun}`;
   }
 }
 
