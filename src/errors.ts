@@ -264,6 +264,11 @@ export class ApiError extends ShipbookError {
   readonly url: string;
   /** A 429/503's `Retry-After` in ms, when the service sent one (used by the client's retries). */
   readonly retryAfterMs?: number;
+  /**
+   * How many attempts the call made, this answer's included (set by the API client when the call
+   * ends): a 409 to the first attempt of an accept says the order was accepted before the call.
+   */
+  attempts = 1;
 
   constructor(args: {
     status: number;

@@ -189,6 +189,8 @@ interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths
    * the ledger like every cancel) and the booking ends with a LimitRefusedError (exit 9).
    */
   caps?: PriceCaps;
+  /** See src/booking/book.ts `BookingDeps.reportAcceptedBefore`: for an order the user names. */
+  reportAcceptedBefore?: boolean;
 }
 
 /** A booking that finished, or a document this run leaves alone (what the ledger said). */
@@ -216,6 +218,8 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
   // What this order's accept holds of the run's budget, and whether the accept left.
   let reservation: BudgetReservation | undefined;
   let acceptSent = false;
+  // The order was accepted before this run (`order accept` of an accepted or processed order).
+  let acceptedBeforeSeen = false;
   try {
     const budget = deps.caps?.budget;
     // The budget used up: an order to create would be cancelled whatever it costs, so none is created.
@@ -252,9 +256,10 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
             });
           return deps.accept(orderId);
         },
-        // An order an earlier run may have accepted sent its callback to that run's receiver.
+        ...(deps.reportAcceptedBefore ? { reportAcceptedBefore: true } : {}),
+        // An order an earlier run (or anyone before this run) accepted sent its callback to that run's receiver.
         waitForResult: (orderId, acceptedOrder) =>
-          deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', stop, acceptedOrder),
+          deps.waitForResult(orderId, (resume.action === 'accept' && resume.state.stage !== 'created') || acceptedBeforeSeen, stop, acceptedOrder),
         ...(stop ? { signal: stop } : {}),
         async beforeRequest(step, progress) {
           // Re-checked before every request that changes something: only the run holding the claim sends.
@@ -269,13 +274,20 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
           else if (e.type === 'accepted') {
             accepted = true;
             reservation?.commit();
+          } else if (e.type === 'accepted_before') {
+            // Accepted before this run: nothing was spent now.
+            accepted = true;
+            acceptedBeforeSeen = true;
+            reservation?.release();
           }
           steps.onEvent(e);
           onEvent(e);
         },
       });
     }
-    steps.processed(outcome.order);
+    // A result the ledger holds already (an order processed before this run) is not recorded twice.
+    const known = deps.ledger.get(item.id);
+    if (!(known?.stage === 'processed' && known.orderId === outcome.order.id)) steps.processed(outcome.order);
     // Reported as booked once its record is in the files (written with the others of this turn).
     await deps.ledger.written();
     return { status: 'booked', resumed: resume, ...outcome };

@@ -6,15 +6,20 @@
  */
 import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
-import { acceptOrder } from '../../api/orders.js';
+import { acceptOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
+import type { ApiClient } from '../../api/client.js';
+import type { OrderResponse } from '../../schema/order.js';
+import { orderStatusWord } from '../../schema/status.js';
+import { acceptedBeforeText } from '../../booking/steps.js';
+import { paint } from '../../output/style.js';
 import { bookEntry } from '../../booking/engine.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
-import { identityOfOrder, openLedgerFor, recordedRequest } from '../common/record.js';
+import { identityOfOrder, openLedgerFor, recordedRequest, recordLearned } from '../common/record.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
 import type { WaitSettings } from '../../booking/result/route.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, ShipbookError, UsageError, cmd } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
 import { shellCommand } from '../../shell.js';
 import { prepareBooking } from '../common/book-common.js';
@@ -50,13 +55,22 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
     const api = await ctx.api();
     // The intent on disk before the accept leaves; the acknowledgement recorded as it comes.
-    const accepted = await recordedRequest(
-      ledger,
-      id,
-      { event: 'accept_sent', order_id: o.orderId, payment: accept.order.payment.type },
-      () => acceptOrder(api, o.orderId, accept),
-      (order) => ({ event: 'accepted', order_id: order.id }),
-    );
+    let accepted: OrderResponse;
+    try {
+      accepted = await recordedRequest(
+        ledger,
+        id,
+        { event: 'accept_sent', order_id: o.orderId, payment: accept.order.payment.type },
+        () => acceptOrder(api, o.orderId, accept),
+        (order) => ({ event: 'accepted', order_id: order.id }),
+      );
+    } catch (err) {
+      // Refused because the order was accepted or processed before: said so, never as accepted now.
+      const before = err instanceof ApiError && err.status === 409 ? await acceptedBefore(api, o.orderId, profile.paths) : undefined;
+      if (before === undefined) throw err;
+      await recordLearned(ledger, before, undefined);
+      return showAcceptedBefore(ctx, before);
+    }
     ctx.output.write(withWarnings(ctx, { order: accepted }, []), () => {
       printOrder(io, ctx.output.format, accepted);
       io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
@@ -65,7 +79,8 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   }
   // With --wait: the booking engine, as for `book`, for an order that already exists (recorded in
   // the ledger of the target under the order's id).
-  const { api, waiter, accept, progress } = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
+  const prepared = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
+  const { api, waiter, accept, progress } = prepared;
   let payment: string | undefined;
   const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId, '--wait'), payment: () => payment });
   const profile = await ctx.profile();
@@ -84,7 +99,9 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
         payment = request.order.payment.type;
         return request;
       },
-      waitForResult: (orderId, _resumed, signal) => waiter.wait(orderId, signal),
+      // An order accepted before this command sent its callback elsewhere: its result is polled.
+      waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
+      reportAcceptedBefore: true,
       onEvent: progress.onEvent,
       now: () => ctx.now().getTime(),
       stop: { stopping: ctx.signal },
@@ -96,7 +113,36 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   });
   if (outcome.status !== 'booked') return;
   const { order, warnings } = outcome;
-  ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => printOrder(io, ctx.output.format, order));
+  // Accepted before this command: the progress line said so; the order is shown, marked as such.
+  const already = outcome.acceptedBefore === undefined ? {} : { already: outcome.acceptedBefore, accepted_now: false };
+  ctx.output.write(withWarnings(ctx, { order, ...already }, warnings, progress.warnings), () => printOrder(io, ctx.output.format, order));
+}
+
+/**
+ * The order after an accept the service refused with 409, when it reads as accepted or processed:
+ * it was accepted before this command. Undefined when it cannot be read or stands otherwise
+ * (pending, cancelled, failed): the 409 is then the answer.
+ */
+async function acceptedBefore(api: ApiClient, orderId: string, paths: OrderPaths): Promise<OrderResponse | undefined> {
+  const order = await fetchOrder(api, orderId, paths).catch(() => undefined);
+  const word = order === undefined ? undefined : orderStatusWord(order.status);
+  return word === 'processed' || word === 'accepted' ? order : undefined;
+}
+
+/**
+ * Says that nothing was accepted now and shows the order: exit 0 when it is processed (its result is
+ * in); exit 7 (done, results pending) when it is accepted and its result not read yet.
+ * @throws ShipbookError `already_accepted` (exit 7) for an order accepted and not processed
+ */
+function showAcceptedBefore(ctx: Context, order: OrderResponse): void {
+  const word = orderStatusWord(order.status) === 'processed' ? 'processed' : 'accepted';
+  ctx.io.err(`${paint(ctx.io, 'yellow', 'note:')} ${acceptedBeforeText(order)} (nothing was paid now)\n`);
+  ctx.output.write({ order, already: word, accepted_now: false }, () => printOrder(ctx.io, ctx.output.format, order));
+  if (word === 'accepted')
+    throw new ShipbookError('already_accepted', `order ${order.id} was accepted before and its booking result is not read yet`, 'pending', {
+      reported: true,
+      suggestion: ['See its result later with "', cmd('order', 'get', order.id), '", or wait for it with "', cmd('order', 'accept', order.id, '--wait'), '".'],
+    });
 }
 
 /** The `order accept` command. */
