@@ -154,7 +154,9 @@ export function orderAcceptCommand(ctx: Context): Command {
         .description(
           'Accept a pending order (PUT /orders/{order_id}/accept/). The answer only acknowledges receipt; booking runs ' +
             'asynchronously. With --wait, shipbook waits for the booking result (by callback, or by polling with --poll) ' +
-            'and prints every shipment with its tracking number.',
+            'and prints every shipment with its tracking number. An order accepted or processed before is not accepted again: ' +
+            'the command says nothing was accepted and shows the order (exit 0 when processed; exit 7 when accepted and not processed ' +
+            'yet, unless --wait, which then waits for its result).',
         )
         .argument('<order-id>', 'id of the pending order', idArgument),
     ).option('--wait', 'wait for the booking result and print the tracking numbers'),
