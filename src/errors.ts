@@ -521,12 +521,19 @@ export class LimitRefusedError extends ShipbookError {
    * budget was used up before it was created.
    */
   readonly stage: 'cancelled' | 'order_created' | 'not_created';
+  /** The order was left pending on purpose (an order the user named: `order accept`); nothing was sent for it. */
+  readonly kept: boolean;
   constructor(
     orderId: string | undefined,
     totalCents: number | undefined,
     limitCents: number,
     message: string,
-    options: ShipbookErrorOptions & { stage?: 'cancelled' | 'order_created' | 'not_created'; limit?: 'max_total' | 'budget'; spentCents?: number } = {},
+    options: ShipbookErrorOptions & {
+      stage?: 'cancelled' | 'order_created' | 'not_created';
+      limit?: 'max_total' | 'budget';
+      spentCents?: number;
+      kept?: boolean;
+    } = {},
   ) {
     super(options.limit === 'budget' ? 'budget_refused' : 'limit_refused', message, 'limit_refused', options);
     this.orderId = orderId;
@@ -535,5 +542,6 @@ export class LimitRefusedError extends ShipbookError {
     this.limit = options.limit ?? 'max_total';
     this.spentCents = options.spentCents;
     this.stage = options.stage ?? 'cancelled';
+    this.kept = options.kept ?? false;
   }
 }

@@ -24,7 +24,7 @@ import type { RecordSink } from './steps.js';
 import { stepRecorder } from './steps.js';
 import type { EntryState, RunClaim } from '../ledger/records.js';
 import { ApiError, BookingErrorReportedError, BookingFailedError, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
-import { overBudget, overMaxTotal, type BudgetReservation, type PriceCaps } from './limits.js';
+import { judgeCaps, overBudget, type BudgetReservation, type PriceCaps } from './limits.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents, formatCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
@@ -311,8 +311,9 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
 /**
  * Holds an order to the run's caps before its accept leaves: its exact total (from this run's
  * create, else the ledger's record, else fetch-order-data) above `--max-total`, or passing the
- * budget, cancels it and throws; otherwise returns what it reserved of the budget.
- * @throws LimitRefusedError (exit 9) once the order is cancelled (or cancelling it failed: said in the message)
+ * budget, cancels it (or, with `caps.keepPending`, leaves it pending) and throws; otherwise returns
+ * what it reserved of the budget.
+ * @throws LimitRefusedError (exit 9) once the order is dealt with (a failed cancel is said in the message)
  */
 async function holdToCaps(
   orderId: string,
@@ -322,39 +323,30 @@ async function holdToCaps(
 ): Promise<BudgetReservation | undefined> {
   const { record, ledger } = x;
   const paths = x.paths ?? DEFAULT_ORDER_PATHS;
-  let totalCents = createdNow?.price?.total.cents ?? centsOf(ledger.get(record.id)?.total ?? '');
+  const known = ledger.get(record.id);
+  let totalCents = createdNow?.price?.total.cents ?? (known?.orderId === orderId ? centsOf(known.total ?? '') : undefined);
   if (totalCents === undefined) totalCents = (await fetchOrder(x.api, orderId, paths)).price?.total.cents;
   if (totalCents === undefined)
     throw new ShipbookError('price_unknown', `order ${orderId} shows no total, so it cannot be held to --max-total or --budget: not accepted`, 'api');
-  const total = totalCents;
+  const judged = judgeCaps(orderId, totalCents, caps);
+  if (!('refusal' in judged)) return judged.reservation;
+  // An order the user named stays pending; one this run created for the booking is cancelled.
+  if (caps.keepPending) throw judged.refusal({ kept: true });
   // The cancel goes through the ledger like every cancel: the intent on disk before it leaves, the answer after.
-  const refuse = async (refusal: (cancelError?: Error) => LimitRefusedError): Promise<never> => {
-    if (!ledger.holds(record.id)) throw claimLost(record.id);
-    ledger.append({ ...record, event: 'sent', step: 'cancel', order_id: orderId });
-    await ledger.durable();
-    try {
-      await cancelOrder(x.api, orderId, paths);
-    } catch (err) {
-      if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
-        ledger.append({ ...record, event: 'refused', order_id: orderId, error: { code: err.code, message: err.message } });
-        await ledger.written();
-      }
-      throw refusal(err instanceof Error ? err : new Error(String(err)));
+  if (!ledger.holds(record.id)) throw claimLost(record.id);
+  ledger.append({ ...record, event: 'sent', step: 'cancel', order_id: orderId });
+  await ledger.durable();
+  try {
+    await cancelOrder(x.api, orderId, paths);
+  } catch (err) {
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
+      ledger.append({ ...record, event: 'refused', order_id: orderId, error: { code: err.code, message: err.message } });
+      await ledger.written();
     }
-    ledger.append({ ...record, event: 'cancelled', order_id: orderId });
-    throw refusal();
-  };
-  if (caps.maxTotalCents !== undefined && total > caps.maxTotalCents) {
-    const limit = caps.maxTotalCents;
-    await refuse((e) => overMaxTotal(orderId, total, limit, e));
+    throw judged.refusal({ cancelError: err instanceof Error ? err : new Error(String(err)) });
   }
-  if (caps.budget === undefined) return undefined;
-  const held = caps.budget.reserve(total);
-  if (held === undefined) {
-    const budget = caps.budget;
-    await refuse((e) => overBudget(orderId, total, budget, e));
-  }
-  return held;
+  ledger.append({ ...record, event: 'cancelled', order_id: orderId });
+  throw judged.refusal();
 }
 
 /** The claim of a document was not this run's when a request was about to leave: nothing was sent. */
@@ -431,6 +423,8 @@ function recordFailure(ledger: RecordSink, record: { id: string; file?: string; 
   // it): the order stays accepted, the next run waits for its result. Only an end the service
   // reported is recorded.
   if (acceptedNotEnded(state) && !bookingEnded(detail)) return false;
+  // An order the user named, refused by a cap before its accept and left pending: nothing happened.
+  if (detail instanceof LimitRefusedError && detail.kept) return false;
   // Interrupted before anything was sent for this document: nothing to record.
   if ((state === undefined || state.stage === 'new') && isInterruption(err, stop) && !answerLost(detail)) return false;
   const created = state?.orderId !== undefined || (state?.shipmentIds.length ?? 0) > 0;

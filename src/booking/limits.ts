@@ -13,7 +13,7 @@
  * Both refusals end with exit 9 (docs/exit-codes.md). Amounts are integer AUD cents.
  */
 import { LimitRefusedError, UsageError } from '../errors.js';
-import { displayCents, parseAmountInput } from '../schema/money.js';
+import { displayCents, formatCents, parseAmountInput } from '../schema/money.js';
 
 /**
  * Reads a cap given on the command line or in a profile (`--max-total 50`, `budget: "250.00"`) into
@@ -87,33 +87,64 @@ export interface PriceCaps {
   maxTotalCents?: number;
   /** `--budget`: the run's budget. */
   budget?: RunBudget;
+  /**
+   * For an order the user names (`order accept`): refused without cancelling it, it stays pending
+   * (cancelling an order someone created on purpose is theirs to decide). Else an order over a
+   * cap is cancelled, as the run that created it made it for this booking only.
+   */
+  keepPending?: boolean;
+}
+
+/** How an order over a cap was dealt with: cancelled (the default), its cancel failed, or kept pending. */
+interface Dealt {
+  cancelError?: Error;
+  kept?: boolean;
+}
+
+/** The refusal of an order over a cap, worded once the order is dealt with. */
+type CapRefusal = (how?: Dealt) => LimitRefusedError;
+
+/** What became of the order, in the words of a refusal, with its hint and stage. */
+function dealtWords(
+  orderId: string,
+  how: Dealt,
+  /** The flag that would let it through, as pasted after `shipbook order accept <id>`. */
+  raise: string,
+): { words: string; stage: 'cancelled' | 'order_created'; kept?: boolean; suggestion?: string; cause?: Error } {
+  if (how.kept)
+    return {
+      words: 'not accepted; it stays pending (nothing was paid)',
+      stage: 'order_created',
+      kept: true,
+      suggestion: `Accept it with "shipbook order accept ${orderId} ${raise}", or cancel it with "shipbook order cancel ${orderId}".`,
+    };
+  if (how.cancelError !== undefined)
+    return {
+      words: `not accepted, and cancelling it failed: ${how.cancelError.message}`,
+      stage: 'order_created',
+      suggestion: `The order is still pending (nothing was paid): cancel it with "shipbook order cancel ${orderId}".`,
+      cause: how.cancelError,
+    };
+  return { words: 'not accepted, the pending order was cancelled', stage: 'cancelled' };
 }
 
 /**
- * The refusal of an order whose exact total is above `--max-total` (exit 9): `cancelled` says
- * whether the pending order was cancelled; when cancelling failed (`cancelError`), the message says
- * so and the hint gives the command that cancels it.
+ * The refusal of an order whose exact total is above `--max-total` (exit 9), worded by how the order
+ * was dealt with (cancelled by default).
  */
-export function overMaxTotal(orderId: string, totalCents: number, limitCents: number, cancelError?: Error): LimitRefusedError {
-  const price = `${displayCents(totalCents)} AUD`;
-  const limit = `${displayCents(limitCents)} AUD`;
-  if (cancelError !== undefined)
-    return new LimitRefusedError(
-      orderId,
-      totalCents,
-      limitCents,
-      `order ${orderId} costs ${price}, above --max-total ${limit}: not accepted, and cancelling it failed: ${cancelError.message}`,
-      {
-        suggestion: `The order is still pending (nothing was paid): cancel it with "shipbook order cancel ${orderId}".`,
-        cause: cancelError,
-        stage: 'order_created',
-      },
-    );
+export function overMaxTotal(orderId: string, totalCents: number, limitCents: number, how: Dealt = {}): LimitRefusedError {
+  const d = dealtWords(orderId, how, `--max-total ${formatCents(totalCents)}`);
   return new LimitRefusedError(
     orderId,
     totalCents,
     limitCents,
-    `order ${orderId} costs ${price}, above --max-total ${limit}: not accepted, the pending order was cancelled`,
+    `order ${orderId} costs ${displayCents(totalCents)} AUD, above --max-total ${displayCents(limitCents)} AUD: ${d.words}`,
+    {
+      stage: d.stage,
+      ...(d.kept ? { kept: true } : {}),
+      ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}),
+      ...(d.cause !== undefined ? { cause: d.cause } : {}),
+    },
   );
 }
 
@@ -122,7 +153,7 @@ export function overMaxTotal(orderId: string, totalCents: number, limitCents: nu
  * budget and the amount this run spent; `orderId` undefined when the budget was used up before the
  * order was created (nothing was sent for it).
  */
-export function overBudget(orderId: string | undefined, totalCents: number | undefined, budget: RunBudget, cancelError?: Error): LimitRefusedError {
+export function overBudget(orderId: string | undefined, totalCents: number | undefined, budget: RunBudget, how: Dealt = {}): LimitRefusedError {
   const spent = `${displayCents(budget.spentCents)} AUD spent`;
   const limit = `--budget ${displayCents(budget.limitCents)} AUD`;
   const options = { limit: 'budget' as const, spentCents: budget.spentCents };
@@ -131,25 +162,32 @@ export function overBudget(orderId: string | undefined, totalCents: number | und
       ...options,
       stage: 'not_created',
     });
-  const price = `${displayCents(totalCents)} AUD`;
-  if (cancelError !== undefined)
-    return new LimitRefusedError(
-      orderId,
-      totalCents,
-      budget.limitCents,
-      `order ${orderId} costs ${price}, which would pass ${limit} (${spent} in this run): not accepted, and cancelling it failed: ${cancelError.message}`,
-      {
-        ...options,
-        suggestion: `The order is still pending (nothing was paid): cancel it with "shipbook order cancel ${orderId}".`,
-        cause: cancelError,
-        stage: 'order_created',
-      },
-    );
+  const d = dealtWords(orderId, how, `--budget ${formatCents(totalCents)}`);
   return new LimitRefusedError(
     orderId,
     totalCents,
     budget.limitCents,
-    `order ${orderId} costs ${price}, which would pass ${limit} (${spent} in this run): not accepted, the pending order was cancelled`,
-    options,
+    `order ${orderId} costs ${displayCents(totalCents)} AUD, which would pass ${limit} (${spent} in this run): ${d.words}`,
+    {
+      ...options,
+      stage: d.stage,
+      ...(d.kept ? { kept: true } : {}),
+      ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}),
+      ...(d.cause !== undefined ? { cause: d.cause } : {}),
+    },
   );
+}
+
+/**
+ * Judges an order's exact total against the caps, before its accept leaves: the refusal to throw
+ * (once the order is cancelled, or kept pending) when it is above `--max-total` or would pass the
+ * budget, else what it reserved of the budget (to commit once the accept left, or release).
+ */
+export function judgeCaps(orderId: string, totalCents: number, caps: PriceCaps): { refusal: CapRefusal } | { reservation?: BudgetReservation } {
+  const limit = caps.maxTotalCents;
+  if (limit !== undefined && totalCents > limit) return { refusal: (how) => overMaxTotal(orderId, totalCents, limit, how) };
+  const budget = caps.budget;
+  if (budget === undefined) return {};
+  const reservation = budget.reserve(totalCents);
+  return reservation === undefined ? { refusal: (how) => overBudget(orderId, totalCents, budget, how) } : { reservation };
 }

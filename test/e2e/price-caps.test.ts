@@ -165,3 +165,25 @@ describe('caps set on the profile', () => {
     expect((JSON.parse(raised.stdout) as { summary: Summary }).summary).toMatchObject({ booked: 1, over_limit: 0 });
   });
 });
+
+describe('caps on order accept', () => {
+  it('refuses to accept an order above --max-total and leaves it pending (exit 9), with a hint that accepts it when pasted', async () => {
+    const run = freshRun();
+    const created = await runShipbook(['order', 'create', 'fixtures/orders/domestic-syd-mel.yaml', '--json'], { env: run.env });
+    expect(created.code, created.stderr).toBe(0);
+    const order = (JSON.parse(created.stdout) as { order: { id: string } }).order.id;
+    const refused = await runShipbook(['order', 'accept', order, '--payment', 'credit', '--max-total', '30', '--wait'], { env: run.env });
+    expect(refused.code, refused.stderr).toBe(9);
+    expect(refused.stderr).toContain(`order ${order} costs 47.30 AUD, above --max-total 30.00 AUD: not accepted; it stays pending (nothing was paid)`);
+    expect(fx.sandbox.state.orders.get(order)?.status).toBe('new');
+    expect(fx.sandbox.state.orders.get(order)?.acceptedAt).toBeUndefined();
+    const bad = await runShipbook(['order', 'accept', order, '--payment', 'credit', '--budget', '0'], { env: run.env });
+    expect(bad.code, bad.stderr).toBe(2);
+    expect(fx.sandbox.state.orders.get(order)?.acceptedAt).toBeUndefined();
+    const hint = /Accept it with "shipbook (order accept \S+ --max-total 47\.30)"/.exec(refused.stderr)?.[1];
+    expect(hint, refused.stderr).toBeDefined();
+    const pasted = await runShipbook([...hint!.split(' '), '--payment', 'credit'], { env: run.env });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(fx.sandbox.state.orders.get(order)?.acceptedAt).toBeDefined();
+  });
+});

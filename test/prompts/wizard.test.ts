@@ -451,7 +451,7 @@ describe('--max-total and --save-as', () => {
     expect(err.exitCode).toBe(9);
     expect(err.message).toBe('order ORD-1 costs 38.50 AUD, above --max-total 30.00 AUD: not accepted, the pending order was cancelled');
     expect(err.stage).toBe('cancelled');
-    expect(overMaxTotal('ORD-1', 3850, 3000, new Error('409 not pending')).stage).toBe('order_created');
+    expect(overMaxTotal('ORD-1', 3850, 3000, { cancelError: new Error('409 not pending') }).stage).toBe('order_created');
   });
 
   it('writes YAML that reads back as the same document, with a comment on how to use it', () => {

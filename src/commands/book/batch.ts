@@ -414,9 +414,10 @@ async function dryRunBatch(
   const check: BatchCheck = { valid: 0, invalid: [], outsideShard: 0 };
   // The reports of a dry run list the plan: one entry (a JUnit test case, skipped; a CSV row) per order.
   const reports = new ReportWriter({ report: x.csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
+  const { maxTotalCents } = await runCaps(o, ctx);
   await planBatch(
     o.inputs,
-    { shard: o.shard, now: ctx.now, input: x.input },
+    { shard: o.shard, now: ctx.now, input: x.input, ...(maxTotalCents !== undefined ? { maxTotalCents } : {}) },
     get,
     (r) => {
       if (r.status === 'invalid') check.invalid.push({ file: r.file, line: r.line, issues: r.issues ?? [] });

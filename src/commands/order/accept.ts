@@ -12,6 +12,8 @@ import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { acceptedBeforeText } from '../../booking/steps.js';
 import { paint } from '../../output/style.js';
+import { judgeCaps, type BudgetReservation, type PriceCaps } from '../../booking/limits.js';
+import { capsOfFlags, runCaps, type CapFlags } from '../common/caps.js';
 import { bookEntry } from '../../booking/engine.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
@@ -29,7 +31,7 @@ import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../c
 import { withWarnings } from '../common/warnings.js';
 
 /** Options of `order accept`. */
-interface OrderAcceptOptions extends PaymentFlags {
+interface OrderAcceptOptions extends PaymentFlags, CapFlags {
   orderId: string;
   /** `--wait`: how to wait for the booking result; absent: print the acknowledgement and return. */
   wait?: WaitSettings;
@@ -45,6 +47,9 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   const { io } = ctx;
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
+  // The price caps (flags, else the profile's): an order the user names is refused without being
+  // cancelled, it stays pending.
+  const caps: PriceCaps = { ...(await runCaps(o, ctx)), keepPending: true };
   if (o.wait === undefined) {
     const profile = await ctx.profile();
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
@@ -54,6 +59,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     const id = identityOfOrder(ledger, o.orderId);
     await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
     const api = await ctx.api();
+    const reservation = await holdToCapsByHand(api, o.orderId, caps, profile.paths);
     // The intent on disk before the accept leaves; the acknowledgement recorded as it comes.
     let accepted: OrderResponse;
     try {
@@ -65,6 +71,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
         (order) => ({ event: 'accepted', order_id: order.id }),
       );
     } catch (err) {
+      reservation?.release();
       // Refused because the order was accepted or processed before: said so, never as accepted now.
       const before = err instanceof ApiError && err.status === 409 ? await acceptedBefore(api, o.orderId, profile.paths) : undefined;
       if (before === undefined) throw err;
@@ -102,6 +109,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
       // An order accepted before this command sent its callback elsewhere: its result is polled.
       waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
       reportAcceptedBefore: true,
+      caps,
       onEvent: progress.onEvent,
       now: () => ctx.now().getTime(),
       stop: { stopping: ctx.signal },
@@ -116,6 +124,21 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   // Accepted before this command: the progress line said so; the order is shown, marked as such.
   const already = outcome.acceptedBefore === undefined ? {} : { already: outcome.acceptedBefore, accepted_now: false };
   ctx.output.write(withWarnings(ctx, { order, ...already }, warnings, progress.warnings), () => printOrder(io, ctx.output.format, order));
+}
+
+/**
+ * Holds an order named by hand to the caps before its accept leaves (none set: nothing is read): its
+ * exact total read with fetch-order-data. An order over a cap stays pending.
+ * @throws LimitRefusedError (exit 9) when it is above `--max-total` or passes the budget
+ */
+async function holdToCapsByHand(api: ApiClient, orderId: string, caps: PriceCaps, paths: OrderPaths): Promise<BudgetReservation | undefined> {
+  if (caps.maxTotalCents === undefined && caps.budget === undefined) return undefined;
+  const total = (await fetchOrder(api, orderId, paths)).price?.total.cents;
+  if (total === undefined)
+    throw new ShipbookError('price_unknown', `order ${orderId} shows no total, so it cannot be held to --max-total or --budget: not accepted`, 'api');
+  const judged = judgeCaps(orderId, total, caps);
+  if ('refusal' in judged) throw judged.refusal({ kept: true });
+  return judged.reservation;
 }
 
 /**
@@ -159,7 +182,13 @@ export function orderAcceptCommand(ctx: Context): Command {
             'yet, unless --wait, which then waits for its result).',
         )
         .argument('<order-id>', 'id of the pending order', idArgument),
-    ).option('--wait', 'wait for the booking result and print the tracking numbers'),
+    )
+      .option('--wait', 'wait for the booking result and print the tracking numbers')
+      .option(
+        '--max-total <aud>',
+        "refuse to accept the order if its exact total is above this (AUD): it stays pending, exit 9 (default: the profile's max-total)",
+      )
+      .option('--budget <aud>', "refuse to accept the order if its exact total is above this (AUD), exit 9 (default: the profile's budget)"),
   )
     .addHelpText(
       'after',
@@ -171,7 +200,8 @@ export function orderAcceptCommand(ctx: Context): Command {
         '  shipbook order accept ORD-1A2B3C4D --payment stored_card --card card_visa_4242\n' +
         '  shipbook order accept ORD-1A2B3C4D --payment credit_card --payment-file fixtures/payments/credit-card.yaml\n',
     )
-    .action(async (orderId: string, flags: PaymentFlags & WaitFlags & { wait?: boolean }) => {
+    .action(async (orderId: string, flags: PaymentFlags & WaitFlags & CapFlags & { wait?: boolean }) => {
+      capsOfFlags(flags);
       if (!flags.wait && hasWaitFlags(flags)) {
         throw new UsageError('--poll, --callback-url, --listen and --wait-timeout go with --wait', {
           suggestion: `${shellCommand('order', 'accept', orderId)} --wait …`,
