@@ -61,6 +61,11 @@ export class RunBudget {
     return this.#spent;
   }
 
+  /** AUD cents held by accepts under way (reserved, not yet known to be spent). */
+  get heldCents(): number {
+    return this.#reserved;
+  }
+
   /** AUD cents still free: the limit less what is spent and reserved (0 or more). */
   get remainingCents(): number {
     return Math.max(0, this.limitCents - this.#spent - this.#reserved);
@@ -154,7 +159,8 @@ export function overMaxTotal(orderId: string, totalCents: number, limitCents: nu
  * order was created (nothing was sent for it).
  */
 export function overBudget(orderId: string | undefined, totalCents: number | undefined, budget: RunBudget, how: Dealt = {}): LimitRefusedError {
-  const spent = `${displayCents(budget.spentCents)} AUD spent`;
+  const held = budget.heldCents > 0 ? ` and ${displayCents(budget.heldCents)} AUD held by accepts under way` : '';
+  const spent = `${displayCents(budget.spentCents)} AUD spent${held}`;
   const limit = `--budget ${displayCents(budget.limitCents)} AUD`;
   const options = { limit: 'budget' as const, spentCents: budget.spentCents };
   if (orderId === undefined || totalCents === undefined)

@@ -109,7 +109,7 @@ describe('--budget for a whole run', () => {
     expect(left).toHaveLength(4 - accepted.length);
     for (const o of left) {
       expect(o.error).toMatchObject({ code: 'budget_refused', exit_code: 9 });
-      expect(o.error!.message).toMatch(/--budget 100\.00 AUD \(\d+\.\d\d AUD spent in this run\)/);
+      expect(o.error!.message).toMatch(/--budget 100\.00 AUD \(\d+\.\d\d AUD spent( and \d+\.\d\d AUD held by accepts under way)? in this run\)/);
       // Created and cancelled at the service, or never created once nothing was left of the budget.
       if (o.order_id !== undefined) expect(fx.sandbox.state.orders.get(o.order_id)?.status).toBe('cancelled');
       // Each one alone would have fitted in the budget, or did not fit in what was left of it.
