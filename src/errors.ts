@@ -35,7 +35,7 @@ export const EXIT = {
   WAIT_TIMEOUT: 7,
   /** A batch finished with some orders failed or unknown; the report names each (docs/batch.md). */
   BATCH_INCOMPLETE: 8,
-  /** A limit the user set refused the booking (`--max-total`); the pending order was cancelled. */
+  /** A limit the user set refused the booking (`--max-total`, `--budget`); the pending order was cancelled. */
   LIMIT_REFUSED: 9,
   /**
    * A file shipbook must write could not be written (no space left, disk quota, I/O error,
@@ -264,6 +264,11 @@ export class ApiError extends ShipbookError {
   readonly url: string;
   /** A 429/503's `Retry-After` in ms, when the service sent one (used by the client's retries). */
   readonly retryAfterMs?: number;
+  /**
+   * How many attempts the call made, this answer's included (set by the API client when the call
+   * ends): a 409 to the first attempt of an accept says the order was accepted before the call.
+   */
+  attempts = 1;
 
   constructor(args: {
     status: number;
@@ -495,30 +500,48 @@ export class WaitTimeoutError extends ShipbookError {
 }
 
 /**
- * A limit the user set refused the booking: the order's exact price is above `--max-total`.
- * The pending order has been cancelled (or the message says why it could not be). Exit 9.
+ * A limit the user set refused the booking (src/booking/limits.ts): the order's exact price is above
+ * `--max-total` (`limit` `max_total`, code `limit_refused`), or would pass the run's `--budget`
+ * (`limit` `budget`, code `budget_refused`). The pending order has been cancelled (or the message
+ * says why it could not be). Exit 9.
  */
 export class LimitRefusedError extends ShipbookError {
-  readonly orderId: string;
-  /** The order's exact total and the limit, in AUD cents. */
-  readonly totalCents: number;
+  /** The refused order; undefined when the budget was used up before it was created. */
+  readonly orderId: string | undefined;
+  /** The order's exact total and the limit, in AUD cents (no total for an order never created). */
+  readonly totalCents: number | undefined;
   readonly limitCents: number;
+  /** Which limit refused it. */
+  readonly limit: 'max_total' | 'budget';
+  /** For the budget: what the run had spent when it refused the order, AUD cents. */
+  readonly spentCents: number | undefined;
   /**
    * Where the order stands: `cancelled` (the refused order was cancelled, now or by an earlier
-   * run), or `order_created` when cancelling it failed and it is still pending.
+   * run), `order_created` when cancelling it failed and it is still pending, `not_created` when the
+   * budget was used up before it was created.
    */
-  readonly stage: 'cancelled' | 'order_created';
+  readonly stage: 'cancelled' | 'order_created' | 'not_created';
+  /** The order was left pending on purpose (an order the user named: `order accept`); nothing was sent for it. */
+  readonly kept: boolean;
   constructor(
-    orderId: string,
-    totalCents: number,
+    orderId: string | undefined,
+    totalCents: number | undefined,
     limitCents: number,
     message: string,
-    options: ShipbookErrorOptions & { stage?: 'cancelled' | 'order_created' } = {},
+    options: ShipbookErrorOptions & {
+      stage?: 'cancelled' | 'order_created' | 'not_created';
+      limit?: 'max_total' | 'budget';
+      spentCents?: number;
+      kept?: boolean;
+    } = {},
   ) {
-    super('limit_refused', message, 'limit_refused', options);
+    super(options.limit === 'budget' ? 'budget_refused' : 'limit_refused', message, 'limit_refused', options);
     this.orderId = orderId;
     this.totalCents = totalCents;
     this.limitCents = limitCents;
+    this.limit = options.limit ?? 'max_total';
+    this.spentCents = options.spentCents;
     this.stage = options.stage ?? 'cancelled';
+    this.kept = options.kept ?? false;
   }
 }

@@ -147,13 +147,15 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
       json.stage = p.stage;
     }
     if (detail instanceof ResultUnreadableError) Object.assign(json, { order_id: detail.orderId, last_state: detail.lastState });
-    // Refused by --max-total once the order existed: which order, where it stands, the price and the limit.
+    // Refused by --max-total or --budget: which order, where it stands, the price and the limit (and what the run spent).
     if (detail instanceof LimitRefusedError) {
       Object.assign(json, {
-        order_id: detail.orderId,
+        ...(detail.orderId !== undefined ? { order_id: detail.orderId } : {}),
         stage: detail.stage,
-        total: formatCents(detail.totalCents),
-        max_total: formatCents(detail.limitCents),
+        ...(detail.totalCents !== undefined ? { total: formatCents(detail.totalCents) } : {}),
+        ...(detail.limit === 'budget'
+          ? { budget: formatCents(detail.limitCents), spent: formatCents(detail.spentCents ?? 0) }
+          : { max_total: formatCents(detail.limitCents) }),
       });
     }
     if (detail instanceof BookingErrorReportedError) {

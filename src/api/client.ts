@@ -449,6 +449,7 @@ function linkPair(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; releas
  * number of attempts and the time they took (a timeout says both already).
  */
 function gaveUp(err: unknown, budget: CallBudget): unknown {
+  if (err instanceof ApiError) err.attempts = budget.attempts;
   if (budget.attempts > 1 && err instanceof ShipbookError && !(err instanceof TimeoutError) && !(err instanceof RequestInterruptedError)) {
     err.message = `${err.message} (${attemptsText(budget)})`;
   }

@@ -57,7 +57,9 @@ const ACCEPTED_STATUSES = new Set(['acc', 'accepted', 'processed', 'processing',
  * With `options.retry: 'idempotent-accept'` (accepting again is safe: a repeat is refused with 409) the
  * accept is retried on transient failures, and a 409 is resolved by reading the order: an order
  * already accepted (or processed) counts as accepted and is returned; otherwise the 409 is thrown.
- * `options.paths` gives the profile's fetch-order path for that read.
+ * `options.paths` gives the profile's fetch-order path for that read, and `options.acceptedBefore`
+ * is told of such an order when the 409 answered the call's first attempt: it was accepted before
+ * this call, not by it (a 409 after a retry may answer this call's own earlier attempt).
  * @throws ApiError (409 when the order is not pending), and as {@link ApiClient.call}; ProtocolError
  *   (exit 5, outcome unknown) when the answer is about another order
  */
@@ -65,7 +67,7 @@ export async function acceptOrder(
   api: ApiClient,
   orderId: string,
   accept: AcceptRequest,
-  options: RequestOptions & { paths?: OrderPaths } = {},
+  options: RequestOptions & { paths?: OrderPaths; acceptedBefore?: (order: OrderResponse) => void } = {},
 ): Promise<OrderResponse> {
   let accepted: OrderResponse;
   try {
@@ -75,6 +77,7 @@ export async function acceptOrder(
       const order = await fetchOrder(api, orderId, options.paths ?? DEFAULT_ORDER_PATHS, { signal: options.signal });
       if (ACCEPTED_STATUSES.has(String(order.status ?? '').toLowerCase())) {
         checkAccepted(orderId, order);
+        if (err.attempts === 1) options.acceptedBefore?.(order);
         return order;
       }
     }

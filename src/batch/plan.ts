@@ -7,7 +7,7 @@ import type { Shard } from '../ledger/identity.js';
 import type { EntryState } from '../ledger/records.js';
 import { batchItems } from './check.js';
 import type { BatchInputOptions } from './inputs.js';
-import type { BatchResult, PlannedAction } from './runner.js';
+import type { BatchResult, PlannedAction } from './results.js';
 
 /** What this run would do with a document, from the resume table ({@link resumeFrom}). */
 export function plannedAction(resume: Resume): PlannedAction {
@@ -33,11 +33,12 @@ export function plannedAction(resume: Resume): PlannedAction {
 
 /**
  * `--dry-run` of a batch: every input of this shard with its identity and what this run would do
- * with it according to the ledger (`get`), in input order; nothing is sent.
+ * with it according to the ledger (`get`) and this run's `--max-total` (`options.maxTotalCents`), in
+ * input order; nothing is sent.
  */
 export async function planBatch(
   inputs: readonly string[],
-  options: { shard?: Shard; now: () => Date; input?: BatchInputOptions },
+  options: { shard?: Shard; now: () => Date; input?: BatchInputOptions; maxTotalCents?: number },
   get: (id: string) => EntryState | undefined,
   onItem: (result: BatchResult) => void,
   counts?: { outsideShard: number },
@@ -52,7 +53,7 @@ export async function planBatch(
     onItem({
       ...base,
       status: 'valid',
-      plan: plannedAction(resumeFrom(state)),
+      plan: plannedAction(resumeFrom(state, options.maxTotalCents !== undefined ? { maxTotalCents: options.maxTotalCents } : {})),
       ...(state?.orderId ? { order_id: state.orderId } : {}),
       ...(item.warnings ? { warnings: item.warnings } : {}),
     });

@@ -9,7 +9,7 @@
 import writeFileAtomic from 'write-file-atomic';
 import { scrubKnownValue } from '../api/redact.js';
 import { ShipbookError } from '../errors.js';
-import { emptySummary, type BatchResult, type BatchSummary } from './runner.js';
+import { emptySummary, type BatchResult, type BatchSummary } from './results.js';
 import type { Target } from '../config/target.js';
 import { formatCents, readCents } from '../schema/money.js';
 
@@ -159,15 +159,19 @@ function writeReport(path: string, text: string): void {
  */
 const LEFT = new Set(['accepted', 'still_booking', 'pending', 'not_started']);
 
+/** Statuses that are JUnit failures: failed, unknown, and orders a cap left unaccepted (`over_limit`, `over_budget`). */
+const FAILURES = new Set(['failed', 'unknown', 'over_limit', 'over_budget']);
+
 /**
- * JUnit XML: one test suite, one test case per input; failed and unknown orders are failures,
+ * JUnit XML: one test suite, one test case per input; failed and unknown orders, and those a cap
+ * left unaccepted, are failures,
  * invalid ones errors; accepted orders whose result is pending, and the orders an interruption left
  * (accepted and still booking, created and pending, not started) skipped, each saying what it is
  * and what reads its result.
  */
 function junitXml(create: typeof import('xmlbuilder2').create, report: BatchReport): string {
   const orders = report.orders;
-  const failures = orders.filter((o) => o.status === 'failed' || o.status === 'unknown').length;
+  const failures = orders.filter((o) => FAILURES.has(o.status)).length;
   const errors = orders.filter((o) => o.status === 'invalid').length;
   const skipped = orders.filter((o) => LEFT.has(o.status) || o.status === 'valid').length;
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', { name: 'shipbook book', tests: orders.length, failures, errors, skipped });
@@ -184,7 +188,7 @@ function junitXml(create: typeof import('xmlbuilder2').create, report: BatchRepo
     // The name is the input's place only (no order id, which changes with every run), so a CI's
     // history of a test case follows the same input from run to run.
     const tc = suite.ele('testcase', { classname: o.file, name: `${o.file}:${o.line}`, time: (o.seconds ?? 0).toFixed(3) });
-    if (o.status === 'failed' || o.status === 'unknown') {
+    if (FAILURES.has(o.status)) {
       tc.ele('failure', { message: o.error?.message ?? o.status, type: o.status }).txt(`${o.error?.message ?? o.status}${o.hint ? `\n${o.hint}` : ''}`);
     } else if (o.status === 'invalid') {
       tc.ele('error', { message: 'invalid input', type: 'invalid' }).txt(

@@ -14,10 +14,12 @@
 import type { ApiClient } from '../api/client.js';
 import type { OrderPaths } from '../api/orders.js';
 import type { BookingDocument } from '../booking/book.js';
-import { bookEntry, claimEntry, resumeFrom, stoppedAs, type Resume } from '../booking/engine.js';
+import { bookEntry, claimEntry, resumeFrom, stoppedAs } from '../booking/engine.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { pollForResult } from '../booking/wait.js';
-import { ShipbookError, type InputIssue, exitCodeOf } from '../errors.js';
+import { LimitRefusedError, ShipbookError, exitCodeOf } from '../errors.js';
+import { capResult, emptySummary, errorOf, skippedResult, type BatchResult, type BatchSummary } from './results.js';
+import type { PriceCaps } from '../booking/limits.js';
 import { validateKind } from '../input/validate.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { OrderResponse } from '../schema/order.js';
@@ -33,76 +35,6 @@ import { formatCents, readCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
 import { BookedElsewhereError } from '../ledger/errors.js';
 
-/**
- * What to do next about an order that is not booked, as data (the words and the command lines are
- * written by src/output/ledger.ts):
- * - `rerun`: run the same command again (it continues the order, never books it twice);
- * - `fix_and_rerun`: nothing was created; fix the cause, then run it again;
- * - `resolve`: a create whose answer never came: find out, then `shipbook journal resolve`;
- * - `combine`: shipments created and not combined: combine them, then resolve;
- * - `see`: the booking ended (failed at the carrier): see the order;
- * - `raise_limit`: refused by `--max-total` before; a run with a limit of at least `total` books it;
- * - `link_or_again`: booked under another key (`account`) of the service: link, separate, or `--again`.
- */
-export type NextStep =
-  | { action: 'rerun'; order_id?: string }
-  | { action: 'fix_and_rerun' }
-  | { action: 'resolve'; identity: string }
-  | { action: 'combine'; identity: string; shipment_ids: string[] }
-  | { action: 'see'; order_id: string }
-  | { action: 'raise_limit'; total: string }
-  | { action: 'link_or_again'; account: string };
-
-/** What this run would do with a document (`--dry-run`), from the ledger's resume table. */
-export type PlannedAction =
-  | { action: 'book' }
-  | { action: 'already_booked'; order_id: string }
-  | { action: 'continue'; order_id: string; stage: 'created' | 'accepted' }
-  | { action: 'unknown' }
-  | { action: 'combine'; shipment_ids: string[] }
-  | { action: 'ended'; order_id: string }
-  | { action: 'over_limit'; order_id: string }
-  | { action: 'invalid' };
-
-/** What became of one order of the batch. */
-export interface BatchResult {
-  /** The order's identity (hash of its content and occurrence). */
-  id: string;
-  file: string;
-  line: number;
-  /**
-   * `booked` now, `already_booked` by an earlier run, `failed`, `unknown` (a create whose answer
-   * never came), `accepted` (accepted and paid, its booking result not read yet: the next run or
-   * `order get` reads it; never failed), `invalid` (with --skip-invalid), `valid` (dry run); after an interruption
-   * `still_booking` (accepted, the booking goes on at the service), `pending` (created, not
-   * accepted), `not_started` (nothing sent); `booked_by_other_run`: another run booking at the same
-   * time held it and booked it (its order id), so this run sent nothing for it.
-   */
-  status:
-    'booked' | 'already_booked' | 'booked_by_other_run' | 'accepted' | 'failed' | 'unknown' | 'invalid' | 'valid' | 'still_booking' | 'pending' | 'not_started';
-  order_id?: string;
-  shipment_ids?: string[];
-  tracking_numbers?: string[];
-  /** Total price, AUD, decimal string. */
-  total?: string;
-  /** Requests that changed something at the service for this order in this run (creates, accepts). */
-  attempts: number;
-  error?: { code: string; message: string; exit_code?: number };
-  /** What to do next, as data, for orders that are not booked. */
-  next?: NextStep;
-  /** What to do next in words (written from `next` by the command, src/output/ledger.ts). */
-  hint?: string;
-  /** Seconds this run spent on the order, from its first request to its result (the JUnit report's `time`). */
-  seconds?: number;
-  /** For `booked_by_other_run`: the run that held it, on which station (host) and process. */
-  booked_by?: { host: string; pid: number };
-  /** Dry run: what this run would do with the document. */
-  plan?: PlannedAction;
-  issues?: InputIssue[];
-  /** Warnings of the document (an address the checks question, a pickup date in the past …), when it had any. */
-  warnings?: InputIssue[];
-}
-
 /** What the runner uses. */
 interface BatchDeps {
   api: ApiClient;
@@ -111,6 +43,8 @@ interface BatchDeps {
   paths?: OrderPaths;
   /** The ledger of the target, with the batch's journal copy. */
   ledger: RecordSink;
+  /** The run's price caps (`--max-total`, `--budget`): every order is held to them before its accept leaves. */
+  caps?: PriceCaps;
   concurrency: number;
   /** Polling the booking result: interval and overall wait, ms. */
   pollMs: number;
@@ -134,97 +68,6 @@ interface BatchDeps {
    * once its own orders are done, waits for that run's outcome (must not throw).
    */
   onHeld?: (item: { id: string; file: string; line: number }, by: RunClaim) => void;
-}
-
-/** How a batch ended. */
-export interface BatchSummary {
-  booked: number;
-  already_booked: number;
-  /** Booked by another run that held them while this one ran (counted in that run's total, not this one's). */
-  booked_by_other_run: number;
-  /** Accepted (paid), the booking result not read yet (a timeout, a service that would not show it): the next run reads it. */
-  accepted: number;
-  failed: number;
-  unknown: number;
-  invalid: number;
-  /** Interrupted: accepted orders whose booking goes on at the service (the next run waits for them). */
-  still_booking: number;
-  /** Interrupted: orders created and pending, not accepted (the next run accepts them). */
-  pending: number;
-  /** Interrupted: inputs this run never started (the next run books them). */
-  not_started: number;
-  /** Sum of the totals of the orders booked or already booked, AUD cents. */
-  totalCents: number;
-  interrupted: boolean;
-}
-
-const errorOf = (err: unknown) =>
-  err instanceof ShipbookError
-    ? { code: err.code, message: err.message, exit_code: err.exitCode }
-    : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-
-/**
- * What the ledger's answer means for a batch's report when there is nothing to book (see
- * {@link resumeFrom}): already booked, unknown, shipments to combine, ended, over the limit.
- */
-function skippedResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, resume: Exclude<Resume, { action: 'book' | 'accept' | 'wait' }>): BatchResult {
-  const { state } = resume;
-  const shipments = state.shipmentIds.length > 0 ? { shipment_ids: state.shipmentIds } : {};
-  switch (resume.action) {
-    case 'already_booked':
-      return {
-        ...base,
-        status: 'already_booked',
-        order_id: resume.orderId,
-        tracking_numbers: state.trackingNumbers,
-        ...(state.total ? { total: state.total } : {}),
-        attempts: 0,
-      };
-    case 'unknown':
-      return {
-        ...base,
-        status: 'unknown',
-        attempts: 0,
-        ...shipments,
-        error: {
-          code: 'answer_lost',
-          message: `a ${state.unknownStep ?? 'create'} request was sent in an earlier run and its answer never came: the order may exist`,
-        },
-        next: { action: 'resolve', identity: base.id },
-      };
-    case 'combine':
-      return {
-        ...base,
-        status: 'failed',
-        attempts: 0,
-        ...shipments,
-        error: state.error ?? { code: 'incomplete', message: `shipments ${state.shipmentIds.join(', ')} were created and not combined` },
-        next: { action: 'combine', identity: base.id, shipment_ids: state.shipmentIds },
-      };
-    case 'ended':
-      return {
-        ...base,
-        status: 'failed',
-        attempts: 0,
-        order_id: resume.orderId,
-        ...shipments,
-        error: state.error ?? { code: 'booking_failed', message: `order ${resume.orderId} failed` },
-        next: { action: 'see', order_id: resume.orderId },
-      };
-    case 'over_limit':
-      return {
-        ...base,
-        status: 'failed',
-        attempts: 0,
-        order_id: resume.orderId,
-        error: {
-          code: 'limit_refused',
-          message: `refused before: order ${resume.orderId} cost ${formatCents(resume.totalCents)} AUD, over --max-total ${state.limit ?? '?'} (it was cancelled); this run's limit is still below it`,
-          exit_code: exitCodeOf('limit_refused'),
-        },
-        next: { action: 'raise_limit', total: formatCents(resume.totalCents) },
-      };
-  }
 }
 
 /**
@@ -274,7 +117,10 @@ async function bookItem(
   const base = { id: item.id, file: item.file, line: item.line };
   let claimed;
   try {
-    claimed = await claimEntry(deps.ledger, item.id, deps.signal ? { signal: deps.signal } : {});
+    claimed = await claimEntry(deps.ledger, item.id, {
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.caps?.maxTotalCents !== undefined ? { maxTotalCents: deps.caps.maxTotalCents } : {}),
+    });
   } catch (err) {
     if (deps.signal?.aborted) return { ...base, status: 'not_started', attempts: 0, next: { action: 'rerun' } };
     // Booked under another key of the service: nothing sent for it, the others go on.
@@ -316,6 +162,7 @@ async function bookItem(
       accept,
       ...(deps.paths ? { paths: deps.paths } : {}),
       ledger: deps.ledger,
+      ...(deps.caps ? { caps: deps.caps } : {}),
       waitForResult: (orderId, resumed, _signal, accepted) => waitForResult(orderId, resumed, accepted),
       ...(deps.signal ? { stop: { stopping: deps.signal } } : {}),
       onRequest: () => attempts++,
@@ -338,6 +185,8 @@ async function bookItem(
     // no order can be booked safely any more, so the whole batch stops with that error (its own
     // exit code); each order stays as its last record on disk says.
     if (detail instanceof ShipbookError && JOURNAL_FAULTS.has(detail.code)) throw detail;
+    // Held to a cap: cancelled before acceptance (or never created), reported with its price and the limit.
+    if (detail instanceof LimitRefusedError) return capResult(base, detail, attempts);
     const now = deps.ledger.get(item.id);
     const ids = { ...(now?.orderId ? { order_id: now.orderId } : {}), ...(now && now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}) };
     const as = stoppedAs(now, err, deps.signal);
@@ -471,24 +320,6 @@ function maxUnderWay(concurrency: number): number {
   return Math.max(1_000, 16 * concurrency);
 }
 
-/** A summary of no order at all: every count 0, not interrupted (the start of every count). */
-export function emptySummary(): BatchSummary {
-  return {
-    booked: 0,
-    already_booked: 0,
-    booked_by_other_run: 0,
-    accepted: 0,
-    failed: 0,
-    unknown: 0,
-    invalid: 0,
-    still_booking: 0,
-    pending: 0,
-    not_started: 0,
-    totalCents: 0,
-    interrupted: false,
-  };
-}
-
 /**
  * Books every valid document of the inputs (this shard's), reporting each as it finishes (the
  * documents of `options.checked` when the check pass kept them). At most `deps.concurrency`
@@ -549,7 +380,7 @@ export async function runBatch(
       // named in the report, those never started as such.
       slots.release();
       const state = deps.ledger.get(item.id);
-      const resume = resumeFrom(state);
+      const resume = resumeFrom(state, deps.caps?.maxTotalCents !== undefined ? { maxTotalCents: deps.caps.maxTotalCents } : {});
       const base = {
         id: item.id,
         file: item.file,
@@ -594,6 +425,8 @@ export async function runBatch(
   unlisten?.();
   // Stopped before the inputs ran out, or after: either way orders were cut short.
   summary.interrupted = deps.signal?.aborted === true;
+  const budget = deps.caps?.budget;
+  if (budget !== undefined) summary.budget = { limit: formatCents(budget.limitCents), spent: formatCents(budget.spentCents) };
   if (failure !== undefined) throw failure.err;
   return summary;
 }

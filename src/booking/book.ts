@@ -65,6 +65,13 @@ export interface BookingDeps {
   beforeRequest?: (request: MutatingStep, progress: Readonly<BookingProgress>) => void | Promise<void>;
   /** The profile's order paths, for reading an order whose accept met 409. */
   paths?: OrderPaths;
+  /**
+   * For an order the user names (`order accept --wait`): an order the service says was accepted
+   * before this run (409 to the first attempt) is reported as such (`accepted_before`), never as
+   * accepted now. Unset (a booking resumed from the ledger, whose earlier accept may have landed),
+   * such an order counts as accepted.
+   */
+  reportAcceptedBefore?: boolean;
 }
 
 /** The requests of a booking that change something at the service. */
@@ -78,6 +85,11 @@ export interface BookingOutcome {
   progress: BookingProgress;
   /** Consolidated mail: the children's ids in the document's order (empty otherwise). */
   childIds: string[];
+  /**
+   * Set when the order was accepted before this run (see {@link BookingDeps.reportAcceptedBefore}):
+   * its status word then (`accepted` or `processed`); nothing was accepted or paid by this run.
+   */
+  acceptedBefore?: 'accepted' | 'processed';
   /**
    * What a second look at the service's answers found (src/booking/price-check.ts): prices that do
    * not add up, negative figures, a children's sum that differs. One sentence each, with both
@@ -157,14 +169,21 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   }
 
   // A pending order given by the user: its acceptance failing leaves nothing new behind.
+  let before: 'accepted' | 'processed' | undefined;
   const accepted = await step(async () => {
     const body = await deps.accept(orderId);
     await deps.beforeRequest?.('accept', progress);
     // Accepting again is safe (the service refuses a repeat with 409, read as accepted).
-    return acceptOrder(deps.api, orderId, body, { retry: 'idempotent-accept', ...(deps.paths ? { paths: deps.paths } : {}) });
+    return acceptOrder(deps.api, orderId, body, {
+      retry: 'idempotent-accept',
+      ...(deps.paths ? { paths: deps.paths } : {}),
+      ...(deps.reportAcceptedBefore
+        ? { acceptedBefore: (o: OrderResponse) => (before = orderStatusWord(o.status) === 'processed' ? 'processed' : 'accepted') }
+        : {}),
+    });
   });
   progress.stage = 'accepted';
-  emit({ type: 'accepted', order: accepted });
+  emit(before === undefined ? { type: 'accepted', order: accepted } : { type: 'accepted_before', order: accepted });
   const order = await step(async () => {
     // An order processed already (accepted before, by hand or by another run) has its result:
     // no callback will come for it, and reading it again tells nothing new.
@@ -175,8 +194,10 @@ export async function bookDocument(doc: BookingDocument, deps: BookingDeps): Pro
   });
   warn(orderWarnings(order, doc.kind === 'consolidated' ? progress.shipmentIds : []));
   progress.stage = 'processed';
-  emit({ type: 'processed', order, elapsedMs: now() - started });
+  // Processed before this run: no booking happened now, so none is announced.
+  if (before !== 'processed') emit({ type: 'processed', order, elapsedMs: now() - started });
   return {
+    ...(before !== undefined ? { acceptedBefore: before } : {}),
     order,
     progress: { ...progress, shipmentIds: [...progress.shipmentIds] },
     childIds: doc.kind === 'consolidated' ? [...progress.shipmentIds] : [],

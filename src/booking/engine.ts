@@ -17,13 +17,14 @@
  * is recorded, and waits end; only the abort ends requests in flight. It draws nothing and returns data.
  */
 import { bookDocument, type BookingDeps, type BookingDocument, type BookingOutcome } from './book.js';
-import { createOrder } from '../api/orders.js';
+import { cancelOrder, createOrder, fetchOrder, DEFAULT_ORDER_PATHS } from '../api/orders.js';
 import type { CreateOrderRequest } from '../schema/order.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler } from './progress.js';
 import type { RecordSink } from './steps.js';
 import { stepRecorder } from './steps.js';
 import type { EntryState, RunClaim } from '../ledger/records.js';
-import { BookingErrorReportedError, BookingFailedError, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
+import { ApiError, BookingErrorReportedError, BookingFailedError, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
+import { judgeCaps, overBudget, type BudgetReservation, type PriceCaps } from './limits.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents, formatCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
@@ -57,6 +58,7 @@ interface RunStop {
  * | accepted, then its result could not be read (older versions recorded that as failed) | `wait` for that order |
  * | the booking failed at the carrier                       | `ended`: nothing unless booked again on request |
  * | refused by `--max-total`, the order cancelled           | `book` anew when this run's limit allows the recorded total; else `over_limit` |
+ * | refused by `--budget` (cancelled, or never created)     | `book` anew: a budget is a run's own |
  */
 export type Resume =
   | { action: 'book' }
@@ -99,8 +101,9 @@ export function resumeFrom(state: EntryState | undefined, options: { maxTotalCen
       return { action: 'over_limit', orderId: state.orderId, state, totalCents };
     }
     if (UNREAD.has(state.error?.code ?? '')) return { action: 'wait', orderId: state.orderId, state };
-    // Cancelled by the person (a declined card, then "cancel the order"): nothing stands; book anew.
-    if (state.error?.code === 'cancelled') return { action: 'book' };
+    // Cancelled by the person (a declined card, then "cancel the order"), or because it would have
+    // passed a run's budget: nothing stands; book anew.
+    if (state.error?.code === 'cancelled' || state.error?.code === 'budget_refused') return { action: 'book' };
     if (ENDED.has(state.error?.code ?? '')) return { action: 'ended', orderId: state.orderId, state };
     return { action: 'accept', orderId: state.orderId, state };
   }
@@ -190,10 +193,13 @@ interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths
   /** Counts the requests that change something (for the report's `attempts`). */
   onRequest?: () => void;
   /**
-   * Checks an order's exact price before it is accepted (`--max-total`): cancels it and throws a
-   * LimitRefusedError when it is over the limit.
+   * The run's price caps (src/booking/limits.ts): before an accept leaves, an order whose exact
+   * total is above `maxTotalCents`, or would pass the `budget`, is cancelled (the cancel recorded in
+   * the ledger like every cancel) and the booking ends with a LimitRefusedError (exit 9).
    */
-  checkPrice?: (order: OrderResponse) => Promise<void>;
+  caps?: PriceCaps;
+  /** See src/booking/book.ts `BookingDeps.reportAcceptedBefore`: for an order the user names. */
+  reportAcceptedBefore?: boolean;
 }
 
 /** A booking that finished, or a document this run leaves alone (what the ledger said). */
@@ -218,7 +224,15 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
   // Stopping before the order is accepted: said once (an accepted order has nothing left to send).
   let accepted = resume.action === 'wait';
   const unlisten = stop === undefined || stop.aborted ? undefined : onAbort(stop, () => accepted || onEvent({ type: 'stopping' }));
+  // What this order's accept holds of the run's budget, and whether the accept left.
+  let reservation: BudgetReservation | undefined;
+  let acceptSent = false;
+  // The order was accepted before this run (`order accept` of an accepted or processed order).
+  let acceptedBeforeSeen = false;
   try {
+    const budget = deps.caps?.budget;
+    // The budget used up: an order to create would be cancelled whatever it costs, so none is created.
+    if (resume.action === 'book' && budget !== undefined && budget.remainingCents <= 0) throw overBudget(undefined, undefined, budget);
     let outcome: BookingOutcome;
     if (resume.action === 'wait') {
       if (stop?.aborted) throw stopped({ kind: 'pending', stage: 'accepted', orderId: resume.orderId, shipmentIds: [...resume.state.shipmentIds] });
@@ -242,33 +256,57 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
         ...(deps.paths ? { paths: deps.paths } : {}),
         ...(deps.now ? { now: deps.now } : {}),
         accept: async (orderId) => {
-          if (created?.id === orderId && deps.checkPrice) await deps.checkPrice(created);
+          if (deps.caps !== undefined)
+            reservation = await holdToCaps(orderId, deps.caps, created?.id === orderId ? created : undefined, {
+              record,
+              ledger: deps.ledger,
+              api: sending,
+              paths: deps.paths,
+            });
           return deps.accept(orderId);
         },
-        // An order an earlier run may have accepted sent its callback to that run's receiver.
+        ...(deps.reportAcceptedBefore ? { reportAcceptedBefore: true } : {}),
+        // An order an earlier run (or anyone before this run) accepted sent its callback to that run's receiver.
         waitForResult: (orderId, acceptedOrder) =>
-          deps.waitForResult(orderId, resume.action === 'accept' && resume.state.stage !== 'created', stop, acceptedOrder),
+          deps.waitForResult(orderId, (resume.action === 'accept' && resume.state.stage !== 'created') || acceptedBeforeSeen, stop, acceptedOrder),
         ...(stop ? { signal: stop } : {}),
         async beforeRequest(step, progress) {
           // Re-checked before every request that changes something: only the run holding the claim sends.
           if (!deps.ledger.holds(item.id)) throw claimLost(item.id);
           deps.onRequest?.();
           await steps.beforeRequest(step, progress);
+          if (step === 'accept') acceptSent = true;
         },
         onEvent(e) {
           if (e.type === 'order_created') created = e.order;
           else if (e.type === 'combined') created = e.parent;
-          else if (e.type === 'accepted') accepted = true;
+          else if (e.type === 'accepted') {
+            accepted = true;
+            reservation?.commit();
+          } else if (e.type === 'accepted_before') {
+            // Accepted before this run: nothing was spent now.
+            accepted = true;
+            acceptedBeforeSeen = true;
+            reservation?.release();
+          }
           steps.onEvent(e);
           onEvent(e);
         },
       });
     }
-    steps.processed(outcome.order);
+    // A result the ledger holds already (an order processed before this run) is not recorded twice.
+    const known = deps.ledger.get(item.id);
+    if (!(known?.stage === 'processed' && known.orderId === outcome.order.id)) steps.processed(outcome.order);
     // Reported as booked once its record is in the files (written with the others of this turn).
     await deps.ledger.written();
     return { status: 'booked', resumed: resume, ...outcome };
   } catch (err) {
+    // An accept that never left, or that the service refused, spent nothing; one sent without an
+    // answer may have been accepted, so its amount stays spent.
+    const detail = err instanceof BookingStoppedError ? err.cause : err;
+    const refused = detail instanceof ApiError && detail.status >= 400 && detail.status < 500;
+    if (!acceptSent || refused || (detail instanceof ServiceCallError && !detail.sent)) reservation?.release();
+    else reservation?.commit();
     if (recordFailure(deps.ledger, record, err, stop)) await deps.ledger.written();
     throw err;
   } finally {
@@ -277,6 +315,47 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
     // run may continue the document (or find it unknown).
     deps.ledger.release(item.id);
   }
+}
+
+/**
+ * Holds an order to the run's caps before its accept leaves: its exact total (from this run's
+ * create, else the ledger's record, else fetch-order-data) above `--max-total`, or passing the
+ * budget, cancels it (or, with `caps.keepPending`, leaves it pending) and throws; otherwise returns
+ * what it reserved of the budget.
+ * @throws LimitRefusedError (exit 9) once the order is dealt with (a failed cancel is said in the message)
+ */
+async function holdToCaps(
+  orderId: string,
+  caps: PriceCaps,
+  createdNow: OrderResponse | undefined,
+  x: { record: { id: string; file?: string; line?: number }; ledger: RecordSink; api: BookingDeps['api']; paths?: BookingDeps['paths'] },
+): Promise<BudgetReservation | undefined> {
+  const { record, ledger } = x;
+  const paths = x.paths ?? DEFAULT_ORDER_PATHS;
+  const known = ledger.get(record.id);
+  let totalCents = createdNow?.price?.total.cents ?? (known?.orderId === orderId ? centsOf(known.total ?? '') : undefined);
+  if (totalCents === undefined) totalCents = (await fetchOrder(x.api, orderId, paths)).price?.total.cents;
+  if (totalCents === undefined)
+    throw new ShipbookError('price_unknown', `order ${orderId} shows no total, so it cannot be held to --max-total or --budget: not accepted`, 'api');
+  const judged = judgeCaps(orderId, totalCents, caps);
+  if (!('refusal' in judged)) return judged.reservation;
+  // An order the user named stays pending; one this run created for the booking is cancelled.
+  if (caps.keepPending) throw judged.refusal({ kept: true });
+  // The cancel goes through the ledger like every cancel: the intent on disk before it leaves, the answer after.
+  if (!ledger.holds(record.id)) throw claimLost(record.id);
+  ledger.append({ ...record, event: 'sent', step: 'cancel', order_id: orderId });
+  await ledger.durable();
+  try {
+    await cancelOrder(x.api, orderId, paths);
+  } catch (err) {
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
+      ledger.append({ ...record, event: 'refused', order_id: orderId, error: { code: err.code, message: err.message } });
+      await ledger.written();
+    }
+    throw judged.refusal({ cancelError: err instanceof Error ? err : new Error(String(err)) });
+  }
+  ledger.append({ ...record, event: 'cancelled', order_id: orderId });
+  throw judged.refusal();
 }
 
 /** The claim of a document was not this run's when a request was about to leave: nothing was sent. */
@@ -294,15 +373,15 @@ function transientIdsOf(doc: BookingDocument): string[] {
 /**
  * Creates the order of a regular document (`order create`) that this run holds in the ledger, and
  * records it as the engine records a booking's create: `create_sent` on disk before the request
- * leaves, `created` with the order id and total after; `checkPrice` (`--max-total`) then judges the
- * order. The claim is let go at the end, whatever happened.
+ * leaves, `created` with the order id and total after; `--max-total` then judges the
+ * order (the cancel of an order above it recorded like every cancel). The claim is let go at the end, whatever happened.
  * @throws the create's error once recorded (a create whose answer was lost leaves the document
  *   unknown; a refusal leaves it to create again); ShipbookError `claim_lost` (exit 11) when the
- *   claim is not this run's; LimitRefusedError (exit 9) from `checkPrice`, recorded as failed
+ *   claim is not this run's; LimitRefusedError (exit 9) from `--max-total`, recorded as failed
  */
 export async function createEntry(
   item: { id: string; file?: string; order: CreateOrderRequest },
-  deps: Pick<EngineDeps, 'api' | 'ledger' | 'checkPrice'>,
+  deps: Pick<EngineDeps, 'api' | 'ledger' | 'paths'> & { maxTotalCents?: number },
 ): Promise<OrderResponse> {
   const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}) };
   const steps = stepRecorder(deps.ledger, record, transientIdsOf({ kind: 'regular', order: item.order }));
@@ -312,7 +391,9 @@ export async function createEntry(
     const created = await createOrder(deps.api, item.order, { retry: 'answered-create' });
     steps.onEvent({ type: 'order_created', order: created });
     await deps.ledger.written();
-    await deps.checkPrice?.(created);
+    // `--max-total` judges the new order at once (nothing accepts it here, but a pending order above the cap is not left standing).
+    if (deps.maxTotalCents !== undefined)
+      await holdToCaps(created.id, { maxTotalCents: deps.maxTotalCents }, created, { record, ledger: deps.ledger, api: deps.api, paths: deps.paths });
     return created;
   } catch (err) {
     if (recordFailure(deps.ledger, record, err, undefined)) await deps.ledger.written();
@@ -351,6 +432,8 @@ function recordFailure(ledger: RecordSink, record: { id: string; file?: string; 
   // it): the order stays accepted, the next run waits for its result. Only an end the service
   // reported is recorded.
   if (acceptedNotEnded(state) && !bookingEnded(detail)) return false;
+  // An order the user named, refused by a cap before its accept and left pending: nothing happened.
+  if (detail instanceof LimitRefusedError && detail.kept) return false;
   // Interrupted before anything was sent for this document: nothing to record.
   if ((state === undefined || state.stage === 'new') && isInterruption(err, stop) && !answerLost(detail)) return false;
   const created = state?.orderId !== undefined || (state?.shipmentIds.length ?? 0) > 0;
@@ -358,7 +441,10 @@ function recordFailure(ledger: RecordSink, record: { id: string; file?: string; 
     detail instanceof ShipbookError
       ? { code: detail.code, message: detail.message, exit_code: detail.exitCode }
       : { code: 'internal', message: detail instanceof Error ? detail.message : String(detail) };
-  const limit = detail instanceof LimitRefusedError ? { limit: formatCents(detail.limitCents), total: formatCents(detail.totalCents) } : {};
+  const limit =
+    detail instanceof LimitRefusedError && detail.totalCents !== undefined
+      ? { ...(detail.limit === 'max_total' ? { limit: formatCents(detail.limitCents) } : {}), total: formatCents(detail.totalCents) }
+      : {};
   ledger.append({ ...record, event: 'failed', created, error, ...limit });
   return true;
 }

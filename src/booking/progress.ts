@@ -97,6 +97,11 @@ export type BookingEvent =
   | { type: 'order_created'; order: OrderResponse }
   /** The order is accepted (`ACC`); the booking runs asynchronously. */
   | { type: 'accepted'; order: OrderResponse }
+  /**
+   * The order named by the user was accepted (or processed) before this run: the service refused
+   * the accept (409) and nothing was accepted or paid now; `order` is the order as read then.
+   */
+  | { type: 'accepted_before'; order: OrderResponse }
   /** Waiting for the booking result began: by `route`, polling every `pollMs` (poll route), for up to `timeoutMs`. */
   | { type: 'waiting'; orderId: string; route: 'callback' | 'poll'; timeoutMs: number; pollMs?: number }
   /** A poll of fetch-order-data answered with `order`. */

@@ -11,6 +11,7 @@ import type { BookingDeps } from './book.js';
 import type { BookingEvent } from './progress.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf } from '../schema/shipment.js';
+import { orderStatusWord } from '../schema/status.js';
 import type { ClaimLedger } from '../ledger/claims.js';
 import type { JournalRecord } from '../ledger/records.js';
 import type { LedgerStore } from '../ledger/store.js';
@@ -22,6 +23,11 @@ import { sheetShipmentsOf } from '../ledger/sheet.js';
  * until they are on disk or written, and where a document stands.
  */
 export type RecordSink = Pick<LedgerStore, 'append' | 'durable' | 'written' | 'get' | 'elsewhere' | keyof ClaimLedger>;
+
+/** What an accept refused because the order was accepted before says: `order … was already processed; nothing was accepted`. */
+export function acceptedBeforeText(order: OrderResponse): string {
+  return `order ${order.id} was already ${orderStatusWord(order.status) === 'processed' ? 'processed' : 'accepted'}; nothing was accepted`;
+}
 
 /** The hooks of one order's journal records; `record` gives its identity (and file, line). */
 interface StepRecorder {
@@ -63,6 +69,9 @@ export function stepRecorder(journal: RecordSink, record: Pick<JournalRecord, 'i
           sheet: sheetShipmentsOf(e.parent),
         });
       else if (e.type === 'accepted') append({ event: 'accepted', order_id: e.order.id });
+      // Accepted before this run: the service refused this accept, nothing was accepted or paid now.
+      else if (e.type === 'accepted_before')
+        append({ event: 'refused', order_id: e.order.id, error: { code: 'already_accepted', message: acceptedBeforeText(e.order) } });
     },
     processed(order) {
       const tracking = order.shipments.map((s) => trackingNumberOf(s) ?? 'N/A');

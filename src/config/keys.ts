@@ -102,6 +102,22 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     env: 'SHIPBOOK_TIMEOUT',
   },
   {
+    key: 'max-total',
+    scope: 'profile',
+    meaning:
+      'the most one order may cost (AUD): an order whose exact total is above it is cancelled before acceptance, exit 9 (as --max-total, which overrides it)',
+    fallback: 'none',
+    example: '60',
+  },
+  {
+    key: 'budget',
+    scope: 'profile',
+    meaning:
+      'the most one run (a book, a batch) may spend (AUD): no accept leaves that would pass it; the orders left are cancelled and reported, exit 9 (as --budget, which overrides it)',
+    fallback: 'none',
+    example: '500',
+  },
+  {
     key: 'rate',
     scope: 'profile',
     meaning:

@@ -34,6 +34,11 @@ export interface ResolvedProfile {
   requestTimeoutMs?: number;
   /** Requests per second at most (setting `rate`); undefined: as fast as the service accepts. */
   ratePerSecond?: number;
+  /**
+   * Price caps of the profile (settings `max-total` and `budget`, AUD amounts as stored, checked by
+   * the configuration's schema): `--max-total` and `--budget` override them.
+   */
+  caps?: { maxTotal?: string; budget?: string };
   /** Payment `book` uses without payment flags (the built-in sandbox: `credit`). */
   defaultPayment: DefaultPayment;
   /**

@@ -129,6 +129,14 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       authPrefix: stored['auth-prefix'] ?? 'Bearer ',
       ...(stored.timeout !== undefined ? { requestTimeoutMs: durationMs(stored.timeout) } : {}),
       ...(stored.rate !== undefined ? { ratePerSecond: ratePerSecond(stored.rate) } : {}),
+      ...(stored['max-total'] !== undefined || stored.budget !== undefined
+        ? {
+            caps: {
+              ...(stored['max-total'] !== undefined ? { maxTotal: stored['max-total'] } : {}),
+              ...(stored.budget !== undefined ? { budget: stored.budget } : {}),
+            },
+          }
+        : {}),
       paths: {
         fetchOrder: stored.paths?.['fetch-order'] ?? DEFAULT_ORDER_PATHS.fetchOrder,
         cancelOrder: stored.paths?.['cancel-order'] ?? DEFAULT_ORDER_PATHS.cancelOrder,

@@ -30,6 +30,7 @@
 import * as z from 'zod';
 import { normaliseBaseUrl } from '../api/base-url.js';
 import { lazySchema } from '../schema/lazy.js';
+import { parseAmountInput } from '../schema/money.js';
 import { deliveryRequest } from '../schema/address.js';
 import { describe } from '../schema/common.js';
 import { ShipbookError } from '../errors.js';
@@ -168,6 +169,17 @@ export function durationMs(text: string): number | undefined {
   return ms > 0 ? ms : undefined;
 }
 
+/** A price cap as the `max-total` and `budget` settings take it: an amount in AUD above 0, at most two decimals. */
+const capAmount = lazySchema(() =>
+  z.string({ error: 'expected an amount' }).refine(
+    (v) => {
+      const parsed = parseAmountInput(v);
+      return 'cents' in parsed && parsed.cents > 0;
+    },
+    { error: 'must be an amount in AUD above 0, at most two decimals, such as 50 or 49.95' },
+  ),
+);
+
 /** Package fields whose `GET /quote/` parameter names are settings (`quote-params.<field>`). */
 export const QUOTE_PARAM_FIELDS = ['length', 'width', 'height', 'weight', 'unit'] as const;
 
@@ -205,6 +217,9 @@ export const storedProfile = lazySchema(() =>
         'strict-addresses': z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
         'normalize-phones': z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
         timeout: z.string({ error: 'expected a duration' }).regex(DURATION_PATTERN, { error: 'must be a duration such as 60s, 2m or 500ms' }).optional(),
+        // Price caps every booking of the profile holds to (src/booking/limits.ts), unless a flag gives another.
+        'max-total': capAmount.optional(),
+        budget: capAmount.optional(),
         rate: z
           .string({ error: 'expected a pace' })
           .refine((v) => ratePerSecond(v) !== undefined, { error: 'must be requests per second such as 30/s, or per minute such as 600/m' })

@@ -200,7 +200,9 @@ export async function sheetOrders(records: AsyncIterable<JournalRecord>): Promis
         o.stage = 'cancelled';
         break;
       case 'failed':
-        if (r.created !== false && o.stage !== 'processed') o.stage = 'failed';
+        // An order cancelled (by hand, or because it was above a price cap) stays cancelled: the
+        // failure recorded after its cancel says why, not that it failed at the carrier.
+        if (r.created !== false && o.stage !== 'processed' && o.stage !== 'cancelled') o.stage = 'failed';
         break;
     }
   }

@@ -13,7 +13,7 @@
  */
 import { fstatSync } from 'node:fs';
 import { printable } from './printable.js';
-import type { BatchResult, BatchSummary } from '../batch/runner.js';
+import type { BatchResult, BatchSummary } from '../batch/results.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
 import type { OutputChoice } from './format.js';
@@ -47,6 +47,8 @@ const WORDS: Record<BatchResult['status'], string> = {
   still_booking: 'still booking',
   pending: 'pending',
   not_started: 'not started',
+  over_limit: 'over limit',
+  over_budget: 'over budget',
 };
 
 const ERASE_LINE = '\r\x1b[2K';
@@ -339,7 +341,10 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
   const line =
     `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.booked_by_other_run > 0 ? `${s.booked_by_other_run} booked by another run, ` : ''}${s.accepted > 0 ? `${s.accepted} accepted (result pending), ` : ''}${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
     (s.interrupted ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
-    `; total ${formatCents(s.totalCents)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}`;
+    (s.over_limit > 0 ? `, ${s.over_limit} over --max-total (cancelled, not accepted)` : '') +
+    (s.over_budget > 0 ? `, ${s.over_budget} left by --budget (not accepted)` : '') +
+    `; total ${formatCents(s.totalCents)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}` +
+    (s.budget !== undefined ? `; budget ${s.budget.limit} AUD, ${s.budget.spent} AUD spent by this run` : '');
   // On a terminal, broken between words to its width (never in the middle of an amount).
   const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
   // wrap-ansi (and the Unicode tables of string-width under it) is loaded only for a terminal.

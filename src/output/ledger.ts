@@ -4,7 +4,7 @@
  * input, and the command that settles an unknown order. Every command printed here can be pasted
  * as it is: ids and paths are quoted for a POSIX shell (src/shell.ts).
  */
-import type { BatchResult, NextStep, PlannedAction } from '../batch/runner.js';
+import type { BatchResult, NextStep, PlannedAction } from '../batch/results.js';
 import { shellCommand } from '../shell.js';
 
 /**
@@ -42,6 +42,8 @@ export function nextStepHint(next: NextStep, o: { rerun: string; journal?: strin
         `Nothing was sent for it. If that key is the same account as this one, link them and run again: ${shellCommand('ledger', 'link', next.account)}; ` +
         `if they are two accounts: ${shellCommand('ledger', 'separate', next.account)}; to book it anyway, book its file alone with --again.`
       );
+    case 'raise_budget':
+      return `Nothing was accepted for it${next.total ? ` (its exact total is ${next.total} AUD)` : ''}: run the same command again with a --budget that has room for it: ${o.rerun}`;
   }
 }
 

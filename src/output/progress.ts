@@ -72,7 +72,7 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
       progress.shipmentCount = e.count;
       progress.shipmentIds.push(e.shipment.id);
     } else if (e.type === 'combined') Object.assign(progress, { kind: 'consolidated', stage: 'order_created', orderId: e.parent.id, parentId: e.parent.id });
-    else if (e.type === 'accepted') Object.assign(progress, { stage: 'accepted', orderId: e.order.id });
+    else if (e.type === 'accepted' || e.type === 'accepted_before') Object.assign(progress, { stage: 'accepted', orderId: e.order.id });
     else if (e.type === 'processed') progress.stage = 'processed';
   };
   const onEvent = (e: BookingEvent): void => {
@@ -99,6 +99,13 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
       }
       case 'accepted':
         return step(orderStatusWord(e.order.status), `order ${e.order.id} accepted; booking runs asynchronously`);
+      case 'accepted_before':
+        return step(
+          orderStatusWord(e.order.status),
+          orderStatusWord(e.order.status) === 'processed'
+            ? `order ${e.order.id} was already processed; nothing was accepted (nothing was paid now)`
+            : `order ${e.order.id} was already accepted before this command; nothing was accepted (nothing was paid now)`,
+        );
       case 'waiting':
         spinner?.stop();
         spinner = startSpinner(io as IOStreams, printable(waitingText(e)));

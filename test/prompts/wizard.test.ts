@@ -17,7 +17,7 @@ import { askPayment } from '../../src/prompts/payment.js';
 import { askService, pickService, quoteRequestFor } from '../../src/prompts/service.js';
 import { completeShipment, missingInputError, missingParts } from '../../src/prompts/order.js';
 import { renderSummary } from '../../src/prompts/summary.js';
-import { enforceMaxTotal, parseMaxTotal } from '../../src/prompts/limit.js';
+import { overMaxTotal, parseCap } from '../../src/booking/limits.js';
 import { savedDocumentText } from '../../src/prompts/save.js';
 import { LimitRefusedError } from '../../src/errors.js';
 import { parse } from 'yaml';
@@ -440,19 +440,18 @@ describe('the summary on an 80-column terminal', () => {
 
 describe('--max-total and --save-as', () => {
   it('reads the limit in AUD and refuses bad values', () => {
-    expect(parseMaxTotal('49.95')).toBe(4995);
-    expect(() => parseMaxTotal('fifty')).toThrow(/--max-total: expected a decimal amount/);
+    expect(parseCap('--max-total', '49.95')).toBe(4995);
+    expect(() => parseCap('--max-total', 'fifty')).toThrow(/--max-total: expected a decimal amount/);
+    expect(() => parseCap('--max-total', '0')).toThrow(/--max-total must be an amount above 0 AUD \(got 0\); nothing was sent/);
   });
 
-  it('cancels an order above the limit and says the price and the limit (exit 9)', async () => {
-    const cancelled: string[] = [];
-    const err = await enforceMaxTotal({ id: 'ORD-1', totalCents: 3850 }, 3000, async (id) => cancelled.push(id)).catch((e: unknown) => e);
+  it('says the price and the limit of an order above it (exit 9)', () => {
+    const err = overMaxTotal('ORD-1', 3850, 3000);
     expect(err).toBeInstanceOf(LimitRefusedError);
-    expect((err as LimitRefusedError).exitCode).toBe(9);
-    expect((err as Error).message).toBe('order ORD-1 costs 38.50 AUD, above --max-total 30.00 AUD: not accepted, the pending order was cancelled');
-    expect(cancelled).toEqual(['ORD-1']);
-    await expect(enforceMaxTotal({ id: 'ORD-2', totalCents: 3000 }, 3000, async () => cancelled.push('no'))).resolves.toBeUndefined();
-    expect(cancelled).toEqual(['ORD-1']);
+    expect(err.exitCode).toBe(9);
+    expect(err.message).toBe('order ORD-1 costs 38.50 AUD, above --max-total 30.00 AUD: not accepted, the pending order was cancelled');
+    expect(err.stage).toBe('cancelled');
+    expect(overMaxTotal('ORD-1', 3850, 3000, { cancelError: new Error('409 not pending') }).stage).toBe('order_created');
   });
 
   it('writes YAML that reads back as the same document, with a comment on how to use it', () => {

@@ -18,6 +18,8 @@ const summary = {
   still_booking: 0,
   pending: 0,
   not_started: 0,
+  over_limit: 0,
+  over_budget: 0,
   totalCents: 4730,
   interrupted: false,
 };

@@ -11,7 +11,8 @@ import { dirname, resolve } from 'node:path';
 import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
 import type { AcceptRequest } from '../../schema/payment.js';
 import type { BatchInputOptions } from '../../batch/inputs.js';
-import { emptySummary, runBatch, type BatchResult, type BatchSummary } from '../../batch/runner.js';
+import { runBatch } from '../../batch/runner.js';
+import { emptySummary, type BatchResult, type BatchSummary } from '../../batch/results.js';
 import { planBatch } from '../../batch/plan.js';
 import { checkBatch, type BatchCheck } from '../../batch/check.js';
 import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
@@ -27,6 +28,7 @@ import { ReportWriter } from '../../batch/report.js';
 import { CsvReportWriter, isCsvReport } from '../../batch/report-csv.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
+import { runCaps, type CapFlags } from '../common/caps.js';
 import { ShipbookError, UsageError, ValidationError, exitCodeOf, type ErrorKind } from '../../errors.js';
 import { batchProgress, batchResultLine, batchWaitNotices, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { prepareRunWaiter, type WaitSettings } from '../../booking/result/route.js';
@@ -64,7 +66,7 @@ export function isBatch(inputs: readonly string[], flags: BatchFlags, isDirector
 }
 
 /** Options of a batch, parsed. */
-interface BatchBookOptions extends PaymentFlags {
+interface BatchBookOptions extends PaymentFlags, CapFlags {
   inputs: string[];
   concurrency: number;
   /** `--journal`: the batch's journal copy; default the target's own (src/ledger/ledger.ts `defaultJournalPath`). */
@@ -82,7 +84,7 @@ interface BatchBookOptions extends PaymentFlags {
 }
 
 /** Parses the batch flags. @throws UsageError (exit 2) */
-export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags, wait: WaitSettings): BatchBookOptions {
+export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags & CapFlags, wait: WaitSettings): BatchBookOptions {
   const concurrency = flags.concurrency === undefined ? 4 : Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
     throw new UsageError(`--concurrency must be a whole number from 1 to 256 (got "${flags.concurrency}")`);
@@ -179,6 +181,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   noteEmptyShard(o, check, ctx);
   if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check, o);
   const profile = await ctx.profile();
+  // The price caps (flags, else the profile's settings), held by every order of the batch.
+  const caps = await runCaps(o, ctx);
   // A bad payment sends nothing. The checked request is the template of every order's accept
   // (read and validated once, not once per order); a file that names its own order.id is built
   // per order, so that the mismatch is reported as before.
@@ -284,6 +288,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         },
         paths: profile.paths,
         ledger,
+        caps,
         concurrency: o.concurrency,
         pollMs: o.wait.pollMs,
         timeoutMs: o.wait.timeoutMs,
@@ -331,6 +336,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   if (outcome === 'ok') return;
   // The command to run comes last, alone at the end of its line, so that pasting that line runs it.
   const journalNote = `Journal: ${journalPath}; ledger: ${ledger.location}.`;
+  if (outcome === 'limit_refused') throw capsRefusal(summary, command);
   const pending = outcome === 'pending';
   const [message, next] = pending
     ? [
@@ -356,17 +362,36 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
 
 /**
  * The outcome of a batch, whose exit code src/errors.ts `exitCodeOf` gives: `ok` when every order
- * is booked (now or before); `pending` (done, results pending) when every order is booked or
- * accepted and some results were not read yet; after a signal, the signal's (`interrupted` for
+ * is booked (now or before); `limit_refused` (exit 9) when nothing failed and some orders were held
+ * to `--max-total` or `--budget` (cancelled before acceptance, or never created); `pending` (done,
+ * results pending) when every order is booked or accepted and some results were not read yet; after a signal, the signal's (`interrupted` for
  * SIGINT, `terminated` for SIGTERM) whenever an order is left unfinished; else `incomplete` (an
  * order failed or is unknown).
  */
 function batchOutcome(s: BatchSummary, reason: string | undefined): ErrorKind {
   const left = s.failed + s.unknown + s.still_booking + s.pending + s.not_started;
-  if (left === 0) return s.accepted > 0 ? 'pending' : 'ok';
+  if (left === 0) return s.over_limit + s.over_budget > 0 ? 'limit_refused' : s.accepted > 0 ? 'pending' : 'ok';
   if (s.interrupted && reason === 'SIGTERM') return 'terminated';
   if (s.interrupted && reason === 'SIGINT') return 'interrupted';
   return 'incomplete';
+}
+
+/**
+ * The end of a batch that nothing failed but whose caps left orders unaccepted (exit 9): how many,
+ * the limits, what this run spent, and how to book them.
+ */
+function capsRefusal(s: BatchSummary, command: string): ShipbookError {
+  const parts = [
+    ...(s.over_limit > 0 ? [`${s.over_limit} order(s) above --max-total were cancelled before acceptance`] : []),
+    ...(s.over_budget > 0
+      ? [`${s.over_budget} order(s) were left by --budget ${s.budget?.limit ?? '?'} AUD (${s.budget?.spent ?? '0.00'} AUD spent by this run)`]
+      : []),
+  ];
+  const accepted = s.accepted > 0 ? `; ${s.accepted} accepted, result pending` : '';
+  return new ShipbookError('limit_refused', `not every order was booked: ${parts.join('; ')}; nothing over a limit was accepted${accepted}`, 'limit_refused', {
+    reported: true,
+    suggestion: `Each one's line above gives its price. To book them, run the same command again with a higher limit (nothing is booked twice):\n  ${command}`,
+  });
 }
 
 /**
@@ -389,9 +414,10 @@ async function dryRunBatch(
   const check: BatchCheck = { valid: 0, invalid: [], outsideShard: 0 };
   // The reports of a dry run list the plan: one entry (a JUnit test case, skipped; a CSV row) per order.
   const reports = new ReportWriter({ report: x.csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
+  const { maxTotalCents } = await runCaps(o, ctx);
   await planBatch(
     o.inputs,
-    { shard: o.shard, now: ctx.now, input: x.input },
+    { shard: o.shard, now: ctx.now, input: x.input, ...(maxTotalCents !== undefined ? { maxTotalCents } : {}) },
     get,
     (r) => {
       if (r.status === 'invalid') check.invalid.push({ file: r.file, line: r.line, issues: r.issues ?? [] });

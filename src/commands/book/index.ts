@@ -25,6 +25,7 @@ import { BookedElsewhereError } from '../../ledger/errors.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
 import { withChosenCard } from '../common/stored-card.js';
 import type { OrderInputFlags } from '../common/order-input.js';
+import { capsOfFlags, runCaps, type CapFlags } from '../common/caps.js';
 import type { PaymentFlags } from '../../booking/payment.js';
 import type { Context } from '../../context.js';
 import { loadDocument } from '../../input/load.js';
@@ -65,10 +66,13 @@ import type { LedgerStore } from '../../ledger/store.js';
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
 async function runBook(
-  given: Omit<BookOptions, 'file'> & OrderInputFlags & { file?: string; bytes?: Buffer; again?: boolean; collectionFromService?: boolean },
+  given: Omit<BookOptions, 'file'> & OrderInputFlags & CapFlags & { file?: string; bytes?: Buffer; again?: boolean; collectionFromService?: boolean },
   ctx: Context,
 ): Promise<void> {
   const { io } = ctx;
+  // The price caps first (flags, else the profile's settings): a bad one sends nothing.
+  const caps = await runCaps(given, ctx);
+  const maxTotalCents = caps.maxTotalCents;
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
   const loaded = o.file === undefined ? undefined : o.bytes !== undefined ? parseInput(o.file, o.bytes) : await loadDocument(o.file, io.stdin);
@@ -118,7 +122,7 @@ async function runBook(
     // What the ledger says decides what a real run would do with this document (the engine's table).
     const get = await peekAnyLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
     const known = get(identityOf({ get }, identityData).id);
-    const plan = plannedAction(resumeFrom(known, { maxTotalCents: input?.maxTotalCents }));
+    const plan = plannedAction(resumeFrom(known, { maxTotalCents }));
     if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);
     throw new DryRunHalt('dry run: nothing was sent', ctx.planned[0]);
   }
@@ -130,12 +134,7 @@ async function runBook(
   const profile = await ctx.profile();
   // The claim: this run takes the document in the ledger before anything is sent; another run
   // booking it right now (another terminal, a batch) is waited for, and its outcome decides.
-  let claimed = await claimDocument(
-    ledger,
-    identity.id,
-    { maxTotalCents: input?.maxTotalCents, again: o.again === true, timeoutMs: o.wait.timeoutMs },
-    ctx,
-  ).catch((err: unknown) => {
+  let claimed = await claimDocument(ledger, identity.id, { maxTotalCents, again: o.again === true, timeoutMs: o.wait.timeoutMs }, ctx).catch((err: unknown) => {
     // Booked under another key of this service: the hint books this very file anyway.
     throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, againCommand(o.file)) : err;
   });
@@ -146,7 +145,7 @@ async function runBook(
       identity,
       claimed.resume,
       doc,
-      { file: o.file, maxTotalCents: input?.maxTotalCents, paths: profile.paths, byOther: claimed.byOther },
+      { file: o.file, maxTotalCents, paths: profile.paths, byOther: claimed.byOther },
       api,
       ctx,
     );
@@ -168,7 +167,7 @@ async function runBook(
       ledger,
       paths: profile.paths,
       accept,
-      checkPrice: async (order) => (await import('../common/order-input.js')).checkMaxTotal(ctx, order, input?.maxTotalCents),
+      caps,
       // An order an earlier run accepted sent its callback to that run's receiver: wait by polling.
       waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
       now: () => ctx.now().getTime(),
@@ -186,7 +185,7 @@ async function runBook(
         const next = input?.payment !== undefined ? await afterDecline(err, input, ledger, identity.id, ctx) : undefined;
         if (next === undefined) throw err;
         // The declined accept ended this run's claim: it takes the document again before the next accept.
-        const again = await claimDocument(ledger, identity.id, { maxTotalCents: input?.maxTotalCents, timeoutMs: o.wait.timeoutMs }, ctx);
+        const again = await claimDocument(ledger, identity.id, { maxTotalCents, timeoutMs: o.wait.timeoutMs }, ctx);
         if (again.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
         from = again.resume;
       }
@@ -369,7 +368,14 @@ export function bookCommand(ctx: Context): Command {
           'order file (JSON or YAML, "-" for standard input); several files, a directory or a file of several orders (---, a JSON array, NDJSON) make a batch; none on a terminal: asked step by step',
         )
         .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
-        .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
+        .option(
+          '--max-total <aud>',
+          "refuse any order whose exact total is above this (AUD; every order of a batch): it is cancelled before acceptance, exit 9 (default: the profile's max-total)",
+        )
+        .option(
+          '--budget <aud>',
+          "the most this run may spend (AUD): no accept leaves that would pass it; the orders left are cancelled and reported, exit 9 (default: the profile's budget)",
+        )
         .option('--save-as <file>', 'write the order (without payment) as a file, recorded as this booking: booking the file again needs --again')
         .option(
           '--again',
@@ -398,41 +404,48 @@ export function bookCommand(ctx: Context): Command {
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
-        '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
+        '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/batch/orders.ndjson --max-total 90 --budget 200   # no order above 90 AUD, at most 200 AUD in all\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
         '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n',
     )
-    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags & { again?: boolean; collectionFromService?: boolean }) => {
-      const isDirectory = (p: string) => {
-        try {
-          return statSync(p).isDirectory();
-        } catch {
-          return false;
+    .action(
+      async (
+        inputs: string[],
+        flags: PaymentFlags & WaitFlags & OrderInputFlags & CapFlags & BatchFlags & { again?: boolean; collectionFromService?: boolean },
+      ) => {
+        // Caps that are not amounts above 0 (abc, -5, 0) are refused before anything is read or sent.
+        capsOfFlags(flags);
+        const isDirectory = (p: string) => {
+          try {
+            return statSync(p).isDirectory();
+          } catch {
+            return false;
+          }
+        };
+        if (isBatch(inputs, flags, isDirectory)) {
+          if (flags.again)
+            throw new UsageError('--again is for a single booking; a batch books each document once per target service', {
+              suggestion: ['Book a document a second time alone: ', cmd('book', placeholder('file'), '--again'), '.'],
+            });
+          if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail file, not a batch');
+          return runBatchBook(batchOptions(inputs, flags, batchWait(flags)), ctx);
         }
-      };
-      if (isBatch(inputs, flags, isDirectory)) {
-        if (flags.again)
-          throw new UsageError('--again is for a single booking; a batch books each document once per target service', {
-            suggestion: ['Book a document a second time alone: ', cmd('book', placeholder('file'), '--again'), '.'],
-          });
-        if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail file, not a batch');
-        return runBatchBook(batchOptions(inputs, flags, batchWait(flags)), ctx);
-      }
-      // One file (or standard input) that holds a list of orders (YAML documents separated by
-      // `---`, a JSON array, NDJSON) is booked as a batch, as validate checks it: one rule for
-      // every command. Its bytes are read once and kept for the booking that follows.
-      const only = inputs[0];
-      const bytes = only === undefined ? undefined : await readInput(only, ctx.io.stdin);
-      if (only !== undefined && bytes !== undefined && isDocumentList(only, bytes.toString('utf8'))) {
-        if (flags.again)
-          throw new UsageError(
-            `--again is for a single booking; ${only === '-' ? 'standard input' : only} holds several orders, booked as a batch once per target service`,
-            {
-              suggestion: ['Book a document a second time from a file of its own: ', cmd('book', placeholder('file'), '--again'), '.'],
-            },
-          );
-        if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail document, not a file of several');
-        return runBatchBook({ ...batchOptions(inputs, flags, batchWait(flags)), ...(only === '-' ? { stdin: bytes } : {}) }, ctx);
-      }
-      await runBook({ ...flags, file: only, ...(bytes !== undefined ? { bytes } : {}), wait: waitSettings(flags) }, ctx);
-    });
+        // One file (or standard input) that holds a list of orders (YAML documents separated by
+        // `---`, a JSON array, NDJSON) is booked as a batch, as validate checks it: one rule for
+        // every command. Its bytes are read once and kept for the booking that follows.
+        const only = inputs[0];
+        const bytes = only === undefined ? undefined : await readInput(only, ctx.io.stdin);
+        if (only !== undefined && bytes !== undefined && isDocumentList(only, bytes.toString('utf8'))) {
+          if (flags.again)
+            throw new UsageError(
+              `--again is for a single booking; ${only === '-' ? 'standard input' : only} holds several orders, booked as a batch once per target service`,
+              {
+                suggestion: ['Book a document a second time from a file of its own: ', cmd('book', placeholder('file'), '--again'), '.'],
+              },
+            );
+          if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail document, not a file of several');
+          return runBatchBook({ ...batchOptions(inputs, flags, batchWait(flags)), ...(only === '-' ? { stdin: bytes } : {}) }, ctx);
+        }
+        await runBook({ ...flags, file: only, ...(bytes !== undefined ? { bytes } : {}), wait: waitSettings(flags) }, ctx);
+      },
+    );
 }

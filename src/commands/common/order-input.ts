@@ -5,7 +5,6 @@
  * service chosen from a live quote by the prompt or by `--service`, the summary confirmed, the
  * payment asked in a guided booking, and `--save-as` written — all before anything is created.
  */
-import { cancelOrder } from '../../api/orders.js';
 import { quoteServices } from '../../api/quote.js';
 import { registerSecret } from '../../api/redact.js';
 import type { Context } from '../../context.js';
@@ -15,7 +14,7 @@ import type { LoadedDocument } from '../../input/loaded.js';
 import { resolveSenders } from '../../input/senders.js';
 import { checkDocument, validateKind } from '../../input/validate.js';
 import type { PromptIO } from '../../prompts/ask.js';
-import { enforceMaxTotal, parseMaxTotal } from '../../prompts/limit.js';
+import { runCaps } from './caps.js';
 import { completeShipment, missingInputError, missingParts, type MissingPart, type ShipmentPart } from '../../prompts/order.js';
 import type { SavedSenders } from '../../prompts/collection.js';
 import { draftPath, readDraft, removeDraft, writeDraft } from '../../prompts/draft.js';
@@ -92,7 +91,7 @@ export async function readOrderInput(
   o: { command: string; withPayment: boolean; loaded?: LoadedDocument },
 ): Promise<OrderInput> {
   const { io } = ctx;
-  const maxTotalCents = flags.maxTotal !== undefined ? parseMaxTotal(flags.maxTotal) : undefined;
+  const { maxTotalCents } = await runCaps(flags, ctx);
   const service = flags.service !== undefined ? parseServiceFlag(flags.service) : undefined;
   const draftFile = draftPath(ctx.stateDir(), o.command);
   // A guided booking left unfinished (No at the summary, Ctrl-C) is offered before anything is asked.
@@ -434,12 +433,4 @@ async function finish(
     ...(payment ? { payment } : {}),
     ...(maxTotalCents !== undefined ? { maxTotalCents } : {}),
   };
-}
-
-/** Refuses (cancels) a created order above `--max-total`: exit 9 with the price and the limit. */
-export async function checkMaxTotal(ctx: Context, order: { id: string; price?: { total: { cents: number } } }, limitCents: number | undefined): Promise<void> {
-  if (limitCents === undefined || !order.price) return;
-  const profile = await ctx.profile();
-  const api = await ctx.api();
-  await enforceMaxTotal({ id: order.id, totalCents: order.price.total.cents }, limitCents, (id) => cancelOrder(api, id, profile.paths));
 }

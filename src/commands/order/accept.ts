@@ -6,15 +6,22 @@
  */
 import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
-import { acceptOrder } from '../../api/orders.js';
+import { acceptOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
+import type { ApiClient } from '../../api/client.js';
+import type { OrderResponse } from '../../schema/order.js';
+import { orderStatusWord } from '../../schema/status.js';
+import { acceptedBeforeText } from '../../booking/steps.js';
+import { paint } from '../../output/style.js';
+import { judgeCaps, type BudgetReservation, type PriceCaps } from '../../booking/limits.js';
+import { capsOfFlags, runCaps, type CapFlags } from '../common/caps.js';
 import { bookEntry } from '../../booking/engine.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
-import { identityOfOrder, openLedgerFor, recordedRequest } from '../common/record.js';
+import { identityOfOrder, openLedgerFor, recordedRequest, recordLearned } from '../common/record.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
 import type { WaitSettings } from '../../booking/result/route.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, ShipbookError, UsageError, cmd } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
 import { shellCommand } from '../../shell.js';
 import { prepareBooking } from '../common/book-common.js';
@@ -24,7 +31,7 @@ import { addWaitOptions, hasWaitFlags, waitSettings, type WaitFlags } from '../c
 import { withWarnings } from '../common/warnings.js';
 
 /** Options of `order accept`. */
-interface OrderAcceptOptions extends PaymentFlags {
+interface OrderAcceptOptions extends PaymentFlags, CapFlags {
   orderId: string;
   /** `--wait`: how to wait for the booking result; absent: print the acknowledgement and return. */
   wait?: WaitSettings;
@@ -40,6 +47,9 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   const { io } = ctx;
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
+  // The price caps (flags, else the profile's): an order the user names is refused without being
+  // cancelled, it stays pending.
+  const caps: PriceCaps = { ...(await runCaps(o, ctx)), keepPending: true };
   if (o.wait === undefined) {
     const profile = await ctx.profile();
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
@@ -49,14 +59,25 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     const id = identityOfOrder(ledger, o.orderId);
     await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
     const api = await ctx.api();
+    const reservation = await holdToCapsByHand(api, o.orderId, caps, profile.paths);
     // The intent on disk before the accept leaves; the acknowledgement recorded as it comes.
-    const accepted = await recordedRequest(
-      ledger,
-      id,
-      { event: 'accept_sent', order_id: o.orderId, payment: accept.order.payment.type },
-      () => acceptOrder(api, o.orderId, accept),
-      (order) => ({ event: 'accepted', order_id: order.id }),
-    );
+    let accepted: OrderResponse;
+    try {
+      accepted = await recordedRequest(
+        ledger,
+        id,
+        { event: 'accept_sent', order_id: o.orderId, payment: accept.order.payment.type },
+        () => acceptOrder(api, o.orderId, accept),
+        (order) => ({ event: 'accepted', order_id: order.id }),
+      );
+    } catch (err) {
+      reservation?.release();
+      // Refused because the order was accepted or processed before: said so, never as accepted now.
+      const before = err instanceof ApiError && err.status === 409 ? await acceptedBefore(api, o.orderId, profile.paths) : undefined;
+      if (before === undefined) throw err;
+      await recordLearned(ledger, before, undefined);
+      return showAcceptedBefore(ctx, before);
+    }
     ctx.output.write(withWarnings(ctx, { order: accepted }, []), () => {
       printOrder(io, ctx.output.format, accepted);
       io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
@@ -65,7 +86,8 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   }
   // With --wait: the booking engine, as for `book`, for an order that already exists (recorded in
   // the ledger of the target under the order's id).
-  const { api, waiter, accept, progress } = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
+  const prepared = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
+  const { api, waiter, accept, progress } = prepared;
   let payment: string | undefined;
   const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId, '--wait'), payment: () => payment });
   const profile = await ctx.profile();
@@ -84,7 +106,10 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
         payment = request.order.payment.type;
         return request;
       },
-      waitForResult: (orderId, _resumed, signal) => waiter.wait(orderId, signal),
+      // An order accepted before this command sent its callback elsewhere: its result is polled.
+      waitForResult: async (orderId, resumed, signal) => (resumed ? await prepared.pollingWaiter() : waiter).wait(orderId, signal),
+      reportAcceptedBefore: true,
+      caps,
       onEvent: progress.onEvent,
       now: () => ctx.now().getTime(),
       stop: { stopping: ctx.signal },
@@ -96,7 +121,51 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   });
   if (outcome.status !== 'booked') return;
   const { order, warnings } = outcome;
-  ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => printOrder(io, ctx.output.format, order));
+  // Accepted before this command: the progress line said so; the order is shown, marked as such.
+  const already = outcome.acceptedBefore === undefined ? {} : { already: outcome.acceptedBefore, accepted_now: false };
+  ctx.output.write(withWarnings(ctx, { order, ...already }, warnings, progress.warnings), () => printOrder(io, ctx.output.format, order));
+}
+
+/**
+ * Holds an order named by hand to the caps before its accept leaves (none set: nothing is read): its
+ * exact total read with fetch-order-data. An order over a cap stays pending.
+ * @throws LimitRefusedError (exit 9) when it is above `--max-total` or passes the budget
+ */
+async function holdToCapsByHand(api: ApiClient, orderId: string, caps: PriceCaps, paths: OrderPaths): Promise<BudgetReservation | undefined> {
+  if (caps.maxTotalCents === undefined && caps.budget === undefined) return undefined;
+  const total = (await fetchOrder(api, orderId, paths)).price?.total.cents;
+  if (total === undefined)
+    throw new ShipbookError('price_unknown', `order ${orderId} shows no total, so it cannot be held to --max-total or --budget: not accepted`, 'api');
+  const judged = judgeCaps(orderId, total, caps);
+  if ('refusal' in judged) throw judged.refusal({ kept: true });
+  return judged.reservation;
+}
+
+/**
+ * The order after an accept the service refused with 409, when it reads as accepted or processed:
+ * it was accepted before this command. Undefined when it cannot be read or stands otherwise
+ * (pending, cancelled, failed): the 409 is then the answer.
+ */
+async function acceptedBefore(api: ApiClient, orderId: string, paths: OrderPaths): Promise<OrderResponse | undefined> {
+  const order = await fetchOrder(api, orderId, paths).catch(() => undefined);
+  const word = order === undefined ? undefined : orderStatusWord(order.status);
+  return word === 'processed' || word === 'accepted' ? order : undefined;
+}
+
+/**
+ * Says that nothing was accepted now and shows the order: exit 0 when it is processed (its result is
+ * in); exit 7 (done, results pending) when it is accepted and its result not read yet.
+ * @throws ShipbookError `already_accepted` (exit 7) for an order accepted and not processed
+ */
+function showAcceptedBefore(ctx: Context, order: OrderResponse): void {
+  const word = orderStatusWord(order.status) === 'processed' ? 'processed' : 'accepted';
+  ctx.io.err(`${paint(ctx.io, 'yellow', 'note:')} ${acceptedBeforeText(order)} (nothing was paid now)\n`);
+  ctx.output.write({ order, already: word, accepted_now: false }, () => printOrder(ctx.io, ctx.output.format, order));
+  if (word === 'accepted')
+    throw new ShipbookError('already_accepted', `order ${order.id} was accepted before and its booking result is not read yet`, 'pending', {
+      reported: true,
+      suggestion: ['See its result later with "', cmd('order', 'get', order.id), '", or wait for it with "', cmd('order', 'accept', order.id, '--wait'), '".'],
+    });
 }
 
 /** The `order accept` command. */
@@ -108,10 +177,18 @@ export function orderAcceptCommand(ctx: Context): Command {
         .description(
           'Accept a pending order (PUT /orders/{order_id}/accept/). The answer only acknowledges receipt; booking runs ' +
             'asynchronously. With --wait, shipbook waits for the booking result (by callback, or by polling with --poll) ' +
-            'and prints every shipment with its tracking number.',
+            'and prints every shipment with its tracking number. An order accepted or processed before is not accepted again: ' +
+            'the command says nothing was accepted and shows the order (exit 0 when processed; exit 7 when accepted and not processed ' +
+            'yet, unless --wait, which then waits for its result).',
         )
         .argument('<order-id>', 'id of the pending order', idArgument),
-    ).option('--wait', 'wait for the booking result and print the tracking numbers'),
+    )
+      .option('--wait', 'wait for the booking result and print the tracking numbers')
+      .option(
+        '--max-total <aud>',
+        "refuse to accept the order if its exact total is above this (AUD): it stays pending, exit 9 (default: the profile's max-total)",
+      )
+      .option('--budget <aud>', "refuse to accept the order if its exact total is above this (AUD), exit 9 (default: the profile's budget)"),
   )
     .addHelpText(
       'after',
@@ -123,7 +200,8 @@ export function orderAcceptCommand(ctx: Context): Command {
         '  shipbook order accept ORD-1A2B3C4D --payment stored_card --card card_visa_4242\n' +
         '  shipbook order accept ORD-1A2B3C4D --payment credit_card --payment-file fixtures/payments/credit-card.yaml\n',
     )
-    .action(async (orderId: string, flags: PaymentFlags & WaitFlags & { wait?: boolean }) => {
+    .action(async (orderId: string, flags: PaymentFlags & WaitFlags & CapFlags & { wait?: boolean }) => {
+      capsOfFlags(flags);
       if (!flags.wait && hasWaitFlags(flags)) {
         throw new UsageError('--poll, --callback-url, --listen and --wait-timeout go with --wait', {
           suggestion: `${shellCommand('order', 'accept', orderId)} --wait …`,

@@ -19,7 +19,7 @@ import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
-import { checkMaxTotal, readOrderInput, type OrderInputFlags } from '../common/order-input.js';
+import { readOrderInput, type OrderInputFlags } from '../common/order-input.js';
 import { openLedgerFor } from '../common/record.js';
 import { claimDocument, claimFreshOccurrence } from '../common/claim.js';
 import { BookedElsewhereError } from '../../ledger/errors.js';
@@ -51,13 +51,11 @@ async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void
   const loaded = o.file !== undefined ? await loadDocument(o.file, ctx.io.stdin) : undefined;
   const { order, maxTotalCents } = await readOrderInput(o.file, o, ctx, { command: 'shipbook order create', withPayment: false, loaded });
   const api = await ctx.api();
-  const checkPrice = (created: OrderResponse) => checkMaxTotal(ctx, created, maxTotalCents);
   // --dry-run: the request is shown by the client; nothing is sent, nothing recorded.
   const created = ctx.globals.dryRun
     ? await createOrder(api, order)
-    : await createRecorded(o, { data: loaded?.data ?? { order }, order, maxTotalCents, api, checkPrice }, ctx);
+    : await createRecorded(o, { data: loaded?.data ?? { order }, order, maxTotalCents, api }, ctx);
   if (created === undefined) return;
-  if (ctx.globals.dryRun) await checkPrice(created);
   printCreated(ctx, created);
 }
 
@@ -81,7 +79,6 @@ async function createRecorded(
     order: Parameters<typeof createOrder>[1];
     maxTotalCents: number | undefined;
     api: ApiClient;
-    checkPrice: (order: OrderResponse) => Promise<void>;
   },
   ctx: Context,
 ): Promise<OrderResponse | undefined> {
@@ -115,7 +112,15 @@ async function createRecorded(
       return undefined;
     }
   }
-  return createEntry({ id: identity.id, ...(o.file !== undefined ? { file: o.file } : {}), order: d.order }, { api: d.api, ledger, checkPrice: d.checkPrice });
+  return createEntry(
+    { id: identity.id, ...(o.file !== undefined ? { file: o.file } : {}), order: d.order },
+    {
+      api: d.api,
+      ledger,
+      paths: (await ctx.profile()).paths,
+      ...(d.maxTotalCents !== undefined ? { maxTotalCents: d.maxTotalCents } : {}),
+    },
+  );
 }
 
 /** What `--again` pastes as: the same command for the same file with `--again`. */
