@@ -7,7 +7,7 @@ import type { Shard } from '../ledger/identity.js';
 import type { EntryState } from '../ledger/records.js';
 import { batchItems } from './check.js';
 import type { BatchInputOptions } from './inputs.js';
-import type { BatchResult, PlannedAction } from './runner.js';
+import type { BatchResult, PlannedAction } from './results.js';
 
 /** What this run would do with a document, from the resume table ({@link resumeFrom}). */
 export function plannedAction(resume: Resume): PlannedAction {

@@ -25,7 +25,7 @@ import { csvDelimiterOf, csvRowsSync, type CsvDelimiter } from '../input/csv-byt
 import type { CsvReadOptions } from '../input/csv-groups.js';
 import { formatIssues } from '../input/format.js';
 import { batchFiles, isCsvInput, type BatchInputOptions } from './inputs.js';
-import type { BatchResult } from './runner.js';
+import type { BatchResult } from './results.js';
 
 /** The result columns appended to every row. */
 const RESULT_COLUMNS = ['status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error', 'warnings'] as const;

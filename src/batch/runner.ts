@@ -31,74 +31,7 @@ import type { EntryState, RunClaim } from '../ledger/records.js';
 import type { RecordSink } from '../booking/steps.js';
 import { formatCents, readCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
-
-/**
- * What to do next about an order that is not booked, as data (the words and the command lines are
- * written by src/output/ledger.ts):
- * - `rerun`: run the same command again (it continues the order, never books it twice);
- * - `fix_and_rerun`: nothing was created; fix the cause, then run it again;
- * - `resolve`: a create whose answer never came: find out, then `shipbook journal resolve`;
- * - `combine`: shipments created and not combined: combine them, then resolve;
- * - `see`: the booking ended (failed at the carrier): see the order;
- * - `raise_limit`: refused by `--max-total` before; a run with a limit of at least `total` books it.
- */
-export type NextStep =
-  | { action: 'rerun'; order_id?: string }
-  | { action: 'fix_and_rerun' }
-  | { action: 'resolve'; identity: string }
-  | { action: 'combine'; identity: string; shipment_ids: string[] }
-  | { action: 'see'; order_id: string }
-  | { action: 'raise_limit'; total: string };
-
-/** What this run would do with a document (`--dry-run`), from the ledger's resume table. */
-export type PlannedAction =
-  | { action: 'book' }
-  | { action: 'already_booked'; order_id: string }
-  | { action: 'continue'; order_id: string; stage: 'created' | 'accepted' }
-  | { action: 'unknown' }
-  | { action: 'combine'; shipment_ids: string[] }
-  | { action: 'ended'; order_id: string }
-  | { action: 'over_limit'; order_id: string }
-  | { action: 'invalid' };
-
-/** What became of one order of the batch. */
-export interface BatchResult {
-  /** The order's identity (hash of its content and occurrence). */
-  id: string;
-  file: string;
-  line: number;
-  /**
-   * `booked` now, `already_booked` by an earlier run, `failed`, `unknown` (a create whose answer
-   * never came), `accepted` (accepted and paid, its booking result not read yet: the next run or
-   * `order get` reads it; never failed), `invalid` (with --skip-invalid), `valid` (dry run); after an interruption
-   * `still_booking` (accepted, the booking goes on at the service), `pending` (created, not
-   * accepted), `not_started` (nothing sent); `booked_by_other_run`: another run booking at the same
-   * time held it and booked it (its order id), so this run sent nothing for it.
-   */
-  status:
-    'booked' | 'already_booked' | 'booked_by_other_run' | 'accepted' | 'failed' | 'unknown' | 'invalid' | 'valid' | 'still_booking' | 'pending' | 'not_started';
-  order_id?: string;
-  shipment_ids?: string[];
-  tracking_numbers?: string[];
-  /** Total price, AUD, decimal string. */
-  total?: string;
-  /** Requests that changed something at the service for this order in this run (creates, accepts). */
-  attempts: number;
-  error?: { code: string; message: string; exit_code?: number };
-  /** What to do next, as data, for orders that are not booked. */
-  next?: NextStep;
-  /** What to do next in words (written from `next` by the command, src/output/ledger.ts). */
-  hint?: string;
-  /** Seconds this run spent on the order, from its first request to its result (the JUnit report's `time`). */
-  seconds?: number;
-  /** For `booked_by_other_run`: the run that held it, on which station (host) and process. */
-  booked_by?: { host: string; pid: number };
-  /** Dry run: what this run would do with the document. */
-  plan?: PlannedAction;
-  issues?: InputIssue[];
-  /** Warnings of the document (an address the checks question, a pickup date in the past …), when it had any. */
-  warnings?: InputIssue[];
-}
+import { BatchStoppedError, emptySummary, lastKnown, skippedResult, type BatchResult, type BatchSummary } from './results.js';
 
 /** What the runner uses. */
 interface BatchDeps {
@@ -133,96 +66,19 @@ interface BatchDeps {
   onHeld?: (item: { id: string; file: string; line: number }, by: RunClaim) => void;
 }
 
-/** How a batch ended. */
-export interface BatchSummary {
-  booked: number;
-  already_booked: number;
-  /** Booked by another run that held them while this one ran (counted in that run's total, not this one's). */
-  booked_by_other_run: number;
-  /** Accepted (paid), the booking result not read yet (a timeout, a service that would not show it): the next run reads it. */
-  accepted: number;
-  failed: number;
-  unknown: number;
-  invalid: number;
-  /** Interrupted: accepted orders whose booking goes on at the service (the next run waits for them). */
-  still_booking: number;
-  /** Interrupted: orders created and pending, not accepted (the next run accepts them). */
-  pending: number;
-  /** Interrupted: inputs this run never started (the next run books them). */
-  not_started: number;
-  /** Sum of the totals of the orders booked or already booked, AUD cents. */
-  totalCents: number;
-  interrupted: boolean;
+/**
+ * The runner's own view of its dependencies: `signal` is the run's stopping (its signal, or a
+ * ledger that takes no more records); `halt` stops the batch with such an error, `halted` gives it.
+ */
+interface RunDeps extends BatchDeps {
+  halt: (err: unknown) => void;
+  halted: () => unknown;
 }
 
 const errorOf = (err: unknown) =>
   err instanceof ShipbookError
     ? { code: err.code, message: err.message, exit_code: err.exitCode }
     : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-
-/**
- * What the ledger's answer means for a batch's report when there is nothing to book (see
- * {@link resumeFrom}): already booked, unknown, shipments to combine, ended, over the limit.
- */
-function skippedResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, resume: Exclude<Resume, { action: 'book' | 'accept' | 'wait' }>): BatchResult {
-  const { state } = resume;
-  const shipments = state.shipmentIds.length > 0 ? { shipment_ids: state.shipmentIds } : {};
-  switch (resume.action) {
-    case 'already_booked':
-      return {
-        ...base,
-        status: 'already_booked',
-        order_id: resume.orderId,
-        tracking_numbers: state.trackingNumbers,
-        ...(state.total ? { total: state.total } : {}),
-        attempts: 0,
-      };
-    case 'unknown':
-      return {
-        ...base,
-        status: 'unknown',
-        attempts: 0,
-        ...shipments,
-        error: {
-          code: 'answer_lost',
-          message: `a ${state.unknownStep ?? 'create'} request was sent in an earlier run and its answer never came: the order may exist`,
-        },
-        next: { action: 'resolve', identity: base.id },
-      };
-    case 'combine':
-      return {
-        ...base,
-        status: 'failed',
-        attempts: 0,
-        ...shipments,
-        error: state.error ?? { code: 'incomplete', message: `shipments ${state.shipmentIds.join(', ')} were created and not combined` },
-        next: { action: 'combine', identity: base.id, shipment_ids: state.shipmentIds },
-      };
-    case 'ended':
-      return {
-        ...base,
-        status: 'failed',
-        attempts: 0,
-        order_id: resume.orderId,
-        ...shipments,
-        error: state.error ?? { code: 'booking_failed', message: `order ${resume.orderId} failed` },
-        next: { action: 'see', order_id: resume.orderId },
-      };
-    case 'over_limit':
-      return {
-        ...base,
-        status: 'failed',
-        attempts: 0,
-        order_id: resume.orderId,
-        error: {
-          code: 'limit_refused',
-          message: `refused before: order ${resume.orderId} cost ${formatCents(resume.totalCents)} AUD, over --max-total ${state.limit ?? '?'} (it was cancelled); this run's limit is still below it`,
-          exit_code: exitCodeOf('limit_refused'),
-        },
-        next: { action: 'raise_limit', total: formatCents(resume.totalCents) },
-      };
-  }
-}
 
 /**
  * The slot of one order (see {@link Slots}): held when the order starts, given back while it waits
@@ -264,7 +120,7 @@ interface HeldItem {
  */
 async function bookItem(
   item: BatchItem & { doc: BookingDocument },
-  deps: BatchDeps,
+  deps: RunDeps,
   slot: OrderSlot,
   waits: AbortSignal | undefined,
 ): Promise<BatchResult | HeldItem> {
@@ -273,7 +129,7 @@ async function bookItem(
   try {
     claimed = await claimEntry(deps.ledger, item.id, deps.signal ? { signal: deps.signal } : {});
   } catch (err) {
-    if (deps.signal?.aborted) return { ...base, status: 'not_started', attempts: 0, next: { action: 'rerun' } };
+    if (deps.signal?.aborted) return lastKnown(base, deps.ledger.get(item.id), deps.halted());
     throw err;
   }
   if (claimed.kind === 'held') return { item, by: claimed.by };
@@ -326,11 +182,12 @@ async function bookItem(
     };
   } catch (err) {
     const detail = err instanceof BookingStoppedError ? err.cause : err;
-    // The journal or the ledger cannot be written (a full disk) or the journal's lock was taken:
-    // no order can be booked safely any more, so the whole batch stops with that error (its own
-    // exit code); each order stays as its last record on disk says.
-    if (detail instanceof ShipbookError && JOURNAL_FAULTS.has(detail.code)) throw detail;
+    // The journal or the ledger cannot be written (a full disk, a lost database) or the journal's
+    // lock was taken: no order can be booked safely any more, so the whole batch stops with that
+    // error (its own exit code); this order, like every other, is reported at its last known stage.
+    if (detail instanceof ShipbookError && JOURNAL_FAULTS.has(detail.code)) deps.halt(detail);
     const now = deps.ledger.get(item.id);
+    if (deps.halted() !== undefined) return lastKnown(base, now, deps.halted(), attempts);
     const ids = { ...(now?.orderId ? { order_id: now.orderId } : {}), ...(now && now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}) };
     const as = stoppedAs(now, err, deps.signal);
     if (as === 'still_booking') {
@@ -385,7 +242,7 @@ async function bookItem(
  * (or continued) here. Still held at the timeout: `failed` (`claimed_by_other_run`), for a rerun.
  * Interrupted: `not_started`.
  */
-async function settleHeld(held: HeldItem[], deps: BatchDeps, slots: Slots, report: (r: BatchResult) => void): Promise<void> {
+async function settleHeld(held: HeldItem[], deps: RunDeps, slots: Slots, report: (r: BatchResult) => void): Promise<void> {
   const deadline = Date.now() + deps.timeoutMs;
   let waiting = held;
   const interval = Math.max(20, Math.min(deps.pollMs, 500));
@@ -463,24 +320,6 @@ function maxUnderWay(concurrency: number): number {
   return Math.max(1_000, 16 * concurrency);
 }
 
-/** A summary of no order at all: every count 0, not interrupted (the start of every count). */
-export function emptySummary(): BatchSummary {
-  return {
-    booked: 0,
-    already_booked: 0,
-    booked_by_other_run: 0,
-    accepted: 0,
-    failed: 0,
-    unknown: 0,
-    invalid: 0,
-    still_booking: 0,
-    pending: 0,
-    not_started: 0,
-    totalCents: 0,
-    interrupted: false,
-  };
-}
-
 /**
  * Books every valid document of the inputs (this shard's), reporting each as it finishes (the
  * documents of `options.checked` when the check pass kept them). At most `deps.concurrency`
@@ -496,14 +335,30 @@ export async function runBatch(
   deps: BatchDeps,
 ): Promise<BatchSummary> {
   const summary = emptySummary();
+  // Stops the batch when the ledger takes no more records (a full disk, a lost database): no new
+  // order starts, orders under way start no new step, and every input is reported where it stands.
+  const halting = new AbortController();
+  let fault: { err: unknown } | undefined;
+  const run: RunDeps = {
+    ...deps,
+    signal: deps.signal === undefined ? halting.signal : AbortSignal.any([deps.signal, halting.signal]),
+    halt(err) {
+      if (fault !== undefined) return;
+      fault = { err };
+      halting.abort(err);
+    },
+    halted: () => fault?.err,
+  };
   // Ends the waits for booking results: the run's signal, or a service that cannot store anything.
   const waits = new AbortController();
-  const { signal } = deps;
-  if (signal?.aborted) waits.abort(signal.reason);
-  const unlisten = signal === undefined || signal.aborted ? undefined : onAbort(signal, () => waits.abort(signal.reason));
+  const signal = run.signal!;
+  if (signal.aborted) waits.abort(signal.reason);
+  const unlisten = signal.aborted ? undefined : onAbort(signal, () => waits.abort(signal.reason));
   const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now, options.input);
+  const reported = new Set<string>();
   const report = (r: BatchResult) => {
-    if (r.status === 'valid') return;
+    if (r.status === 'valid' || reported.has(r.id)) return;
+    reported.add(r.id);
     summary[r.status]++;
     if ((r.status === 'booked' || r.status === 'already_booked') && r.total) summary.totalCents += readCents(r.total) ?? 0;
     // A service that cannot store anything (HTTP 507) fails every order alike: start no more, and
@@ -521,11 +376,10 @@ export async function runBatch(
   const limit = maxUnderWay(deps.concurrency);
   const underWay = new Set<Promise<void>>();
   let oneFinished: (() => void) | undefined;
-  let failure: { err: unknown } | undefined;
   for (;;) {
     while (underWay.size >= limit) await new Promise<void>((resolve) => (oneFinished = resolve));
     await slots.acquire();
-    const next = failure !== undefined ? undefined : await items.next();
+    const next = await items.next();
     if (next === undefined || next.done) {
       slots.release();
       break;
@@ -536,7 +390,13 @@ export async function runBatch(
       report({ id: item.id, file: item.file, line: item.line, status: 'invalid', attempts: 0, issues: item.issues });
       continue;
     }
-    if (deps.signal?.aborted || full) {
+    if (fault !== undefined) {
+      // Stopped by the ledger: every input is still named in the report, at its last known stage.
+      slots.release();
+      report(lastKnown({ id: item.id, file: item.file, line: item.line }, deps.ledger.get(item.id), fault.err));
+      continue;
+    }
+    if (signal.aborted || full) {
       // Stopped (interrupted, or a service that cannot store anything): every input is still
       // named in the report, those never started as such.
       slots.release();
@@ -557,7 +417,7 @@ export async function runBatch(
     }
     const slot = heldSlot(slots);
     const started = deps.now().getTime();
-    const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, deps, slot, waits.signal)
+    const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, run, slot, waits.signal)
       .then((r) => {
         if ('by' in r) {
           held.push(r);
@@ -565,7 +425,10 @@ export async function runBatch(
         } else report({ ...r, seconds: Math.max(0, deps.now().getTime() - started) / 1000, ...(item.warnings ? { warnings: item.warnings } : {}) });
       })
       .catch((err: unknown) => {
-        failure ??= { err };
+        // What an order's booking could not report as its result stops the batch; the order is
+        // still reported, where the ledger last knew it.
+        run.halt(err);
+        report(lastKnown({ id: item.id, file: item.file, line: item.line }, deps.ledger.get(item.id), err));
       })
       .finally(() => {
         slot.free();
@@ -576,16 +439,22 @@ export async function runBatch(
     underWay.add(booking);
   }
   await Promise.all(underWay);
-  if (failure === undefined && held.length > 0) {
+  if (held.length > 0) {
     try {
-      await settleHeld(held, deps, slots, report);
+      await settleHeld(held, run, slots, report);
     } catch (err) {
-      failure = { err };
+      run.halt(err);
     }
+    // Those still held when the batch stopped are named too.
+    for (const h of held)
+      if (!reported.has(h.item.id)) report(lastKnown({ id: h.item.id, file: h.item.file, line: h.item.line }, deps.ledger.get(h.item.id), fault?.err));
   }
   unlisten?.();
   // Stopped before the inputs ran out, or after: either way orders were cut short.
-  summary.interrupted = deps.signal?.aborted === true;
-  if (failure !== undefined) throw failure.err;
+  summary.interrupted = signal.aborted;
+  if (fault !== undefined) {
+    summary.stopped_by = fault.err instanceof ShipbookError ? fault.err.code : 'internal';
+    throw new BatchStoppedError(summary, fault.err);
+  }
   return summary;
 }

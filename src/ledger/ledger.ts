@@ -243,7 +243,11 @@ export class Ledger implements LedgerStore {
     this.stamp = actorFields(actor);
     this.run = { ...thisProcess(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex'), command };
     this.claimLock = new ShortLock(`${ledger.path}.claims.lock`, command);
+    process.on('exit', this.closeAtExit);
   }
+
+  /** A process that ends without closing the ledger (a second Ctrl-C) leaves no claims lock, nor its own file of it. */
+  private readonly closeAtExit = (): void => this.claimLock.close();
 
   /** Called when the claims lock is still held by another process after a second (a paused run). */
   onLockWait: ((holder: { pid: number; host: string; command: string }) => void) | undefined;
@@ -432,6 +436,7 @@ export class Ledger implements LedgerStore {
       // a ledger that takes no more records: its claims end with this process
     }
     this.claimLock.close();
+    process.off('exit', this.closeAtExit);
     await Promise.allSettled([this.ledger.close(), this.copy?.close()]);
   }
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CsvReportWriter } from '../../src/batch/report-csv.js';
-import type { BatchResult } from '../../src/batch/runner.js';
+import type { BatchResult } from '../../src/batch/results.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-report-now-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
