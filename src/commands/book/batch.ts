@@ -34,6 +34,7 @@ import { prepareRunWaiter, type WaitSettings } from '../../booking/result/route.
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
 import { paint } from '../../output/style.js';
+import { checkOutputFiles } from '../../output-paths.js';
 import { formatCents, readCents } from '../../schema/money.js';
 import { openLedger } from '../../ledger/open.js';
 import type { LedgerStore } from '../../ledger/store.js';
@@ -161,10 +162,17 @@ function noteEmptyShard(o: BatchBookOptions, check: BatchCheck, ctx: Context): v
  * @throws ValidationError (exit 2) when an input is invalid and `--skip-invalid` was not given; nothing is sent
  * @throws JournalTargetError (exit 2) when the journal was written against another target
  * @throws ShipbookError exit 8 when some orders failed or are unknown (after printing them); when
- *   interrupted, the signal's exit code (130, 143) or 8 for a closed stdout
+ *   interrupted, the signal's exit code (130, 143) or 141 for a closed stdout (8 when an order failed);
+ *   the error of a ledger that took no more records (exit 10, 11), after the reports list every input
  */
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
+  // Every file the run will write, checked before anything is read, asked or sent.
+  checkOutputFiles([
+    ...(o.report !== undefined ? [{ flag: '--report', path: o.report }] : []),
+    ...(o.junit !== undefined ? [{ flag: '--junit', path: o.junit }] : []),
+    ...(o.journal !== undefined ? [{ flag: '--journal', path: o.journal, makesDirectory: true }] : []),
+  ]);
   const read = await csvBatchInput(o.csv, ctx);
   const given = o.stdin;
   const input: BatchInputOptions = given === undefined ? read : { ...read, stdin: async () => given };
