@@ -218,6 +218,12 @@ export class ShipbookError extends Error {
   }
 }
 
+/**
+ * The code of a batch stopped because the ledger's claims lock stayed held by another run (a paused
+ * or hung process) for the whole wait: its inputs are reported where they stand, exit 8.
+ */
+export const CLAIMS_LOCK_WAIT = 'claims_lock_wait';
+
 /** Wrong usage: a missing argument, a malformed flag value. Exit code 2. */
 export class UsageError extends ShipbookError {
   constructor(message: string, options: ShipbookErrorOptions = {}) {

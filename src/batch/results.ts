@@ -6,7 +6,7 @@
  */
 import type { Resume } from '../booking/engine.js';
 import { resumeFrom } from '../booking/engine.js';
-import { ShipbookError, type InputIssue, exitCodeOf } from '../errors.js';
+import { CLAIMS_LOCK_WAIT, ShipbookError, type InputIssue, exitCodeOf } from '../errors.js';
 import type { EntryState } from '../ledger/records.js';
 import { formatCents } from '../schema/money.js';
 
@@ -100,7 +100,8 @@ export interface BatchSummary {
   interrupted: boolean;
   /**
    * Set when the batch stopped because the ledger or the journal took no more records (a full
-   * disk, a lost database, the journal's lock taken): that error's code. Every input is still
+   * disk, a lost database, the journal's lock taken), or because the ledger's claims lock stayed
+   * held by another run ({@link CLAIMS_LOCK_WAIT}): that error's code. Every input is still
    * reported, at the stage the ledger last knew.
    */
   stopped_by?: string;
@@ -199,7 +200,10 @@ export function lastKnown(base: Pick<BatchResult, 'id' | 'file' | 'line'>, state
       ? { code: 'interrupted', words: 'interrupted', exit_code: exitCodeOf('interrupted') }
       : {
           code: why instanceof ShipbookError ? why.code : 'stopped',
-          words: 'the batch stopped (the ledger took no more records)',
+          words:
+            why instanceof ShipbookError && why.code === CLAIMS_LOCK_WAIT
+              ? "the batch stopped (the ledger's claims lock stayed held by another run)"
+              : 'the batch stopped (the ledger took no more records)',
           exit_code: why instanceof ShipbookError ? why.exitCode : exitCodeOf('internal'),
         };
   const order = state?.orderId !== undefined ? { order_id: state.orderId } : {};

@@ -17,7 +17,7 @@ import type { BookingDocument } from '../booking/book.js';
 import { bookEntry, claimEntry, resumeFrom, stoppedAs, type Resume } from '../booking/engine.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { pollForResult } from '../booking/wait.js';
-import { ShipbookError, type InputIssue, exitCodeOf } from '../errors.js';
+import { CLAIMS_LOCK_WAIT, ShipbookError, type InputIssue, exitCodeOf } from '../errors.js';
 import { validateKind } from '../input/validate.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { OrderResponse } from '../schema/order.js';
@@ -31,6 +31,7 @@ import type { EntryState, RunClaim } from '../ledger/records.js';
 import type { RecordSink } from '../booking/steps.js';
 import { formatCents, readCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
+import { ClaimsLockWaitError } from '../ledger/errors.js';
 import { BatchStoppedError, emptySummary, lastKnown, skippedResult, type BatchResult, type BatchSummary } from './results.js';
 
 /** What the runner uses. */
@@ -64,6 +65,12 @@ interface BatchDeps {
    * once its own orders are done, waits for that run's outcome (must not throw).
    */
   onHeld?: (item: { id: string; file: string; line: number }, by: RunClaim) => void;
+  /**
+   * Told once, when this run's own orders are done and it has waited a second for those other runs
+   * hold: how many, which runs hold them, and how long the wait that began then lasts at most (ms)
+   * before they are reported failed for a rerun (must not throw).
+   */
+  onWaitingForOthers?: (e: { orders: number; runs: RunClaim[]; timeoutMs: number }) => void;
 }
 
 /**
@@ -130,6 +137,13 @@ async function bookItem(
     claimed = await claimEntry(deps.ledger, item.id, deps.signal ? { signal: deps.signal } : {});
   } catch (err) {
     if (deps.signal?.aborted) return lastKnown(base, deps.ledger.get(item.id), deps.halted());
+    // The claims lock stayed held by another run (paused or hung) for the whole wait: no order can
+    // be claimed, so the batch stops, every input reported where it stands, for a rerun.
+    if (err instanceof ClaimsLockWaitError)
+      throw new ShipbookError(CLAIMS_LOCK_WAIT, `${err.message}; the batch started no order after that`, 'incomplete', {
+        ...(err.suggestion ? { suggestion: err.suggestion } : {}),
+        cause: err,
+      });
     throw err;
   }
   if (claimed.kind === 'held') return { item, by: claimed.by };
@@ -243,12 +257,16 @@ async function bookItem(
  * Interrupted: `not_started`.
  */
 async function settleHeld(held: HeldItem[], deps: RunDeps, slots: Slots, report: (r: BatchResult) => void): Promise<void> {
-  const deadline = Date.now() + deps.timeoutMs;
+  const began = Date.now();
+  const deadline = began + deps.timeoutMs;
   let waiting = held;
   const interval = Math.max(20, Math.min(deps.pollMs, 500));
+  let told = false;
   for (;;) {
     deps.ledger.refresh();
     const still: HeldItem[] = [];
+    // The runs that hold the orders still waited for, as the ledger says now.
+    const holders = new Map<string, RunClaim>();
     const retries: Array<Promise<void>> = [];
     for (const h of waiting) {
       const base = { id: h.item.id, file: h.item.file, line: h.item.line };
@@ -284,7 +302,10 @@ async function settleHeld(held: HeldItem[], deps: RunDeps, slots: Slots, report:
             },
             next: { action: 'rerun' },
           });
-        else still.push(h);
+        else {
+          still.push(h);
+          holders.set(claim.nonce, claim);
+        }
         continue;
       }
       // Let go unbooked, or its run is gone: this run claims it and books or continues it.
@@ -305,6 +326,11 @@ async function settleHeld(held: HeldItem[], deps: RunDeps, slots: Slots, report:
     await Promise.all(retries);
     if (still.length === 0) return;
     waiting = still;
+    // Said once, past a second: a run that finishes its orders a moment later is not worth a line.
+    if (!told && holders.size > 0 && Date.now() - began >= 1_000) {
+      told = true;
+      deps.onWaitingForOthers?.({ orders: still.length, runs: [...holders.values()], timeoutMs: deps.timeoutMs });
+    }
     await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }

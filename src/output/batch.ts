@@ -14,6 +14,7 @@
 import { fstatSync } from 'node:fs';
 import { printable } from './printable.js';
 import type { BatchResult, BatchSummary } from '../batch/results.js';
+import { CLAIMS_LOCK_WAIT } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
 import type { OutputChoice } from './format.js';
@@ -343,7 +344,7 @@ export function batchSummaryLine(io: Pick<IOStreams, 'color'>, s: BatchSummary):
   return (
     `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.booked_by_other_run > 0 ? `${s.booked_by_other_run} booked by another run, ` : ''}${s.accepted > 0 ? `${s.accepted} accepted (result pending), ` : ''}${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
     (stopped ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
-    `; total ${formatCents(s.totalCents)} AUD${s.stopped_by !== undefined ? ' (stopped: the ledger took no more records; each order is at the stage it last recorded)' : s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}`
+    `; total ${formatCents(s.totalCents)} AUD${s.stopped_by !== undefined ? ` (stopped: ${s.stopped_by === CLAIMS_LOCK_WAIT ? "the ledger's claims lock stayed held by another run" : 'the ledger took no more records'}; each order is at the stage it last recorded)` : s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}`
   );
 }
 

@@ -34,6 +34,7 @@ import { prepareRunWaiter, type WaitSettings } from '../../booking/result/route.
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
 import { paint } from '../../output/style.js';
+import { claimsLockNote, heldOrdersNote } from '../../output/other-run.js';
 import { checkOutputFiles } from '../../output-paths.js';
 import { formatCents, readCents } from '../../schema/money.js';
 import { openLedger } from '../../ledger/open.js';
@@ -223,6 +224,13 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   }
   ctx.defer(() => ledger.close());
   for (const note of ledger.notes) io.err(`note: ${note}\n`);
+  // A run paused while it holds the ledger's claims lock holds up every claim: said once per wait,
+  // with who holds it; after --wait-timeout the batch stops, every input reported for a rerun.
+  ledger.lockWaitMs = o.wait.timeoutMs;
+  ledger.onLockWait = (h) =>
+    io.err(
+      claimsLockNote(io, h, { timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout', then: 'the batch stops and reports every order where it stands (exit 8)' }),
+    );
   if (o.journal === undefined && existsSync(LEGACY_JOURNAL) && journalTarget(LEGACY_JOURNAL) === undefined) {
     // The default journal of earlier versions named no target: it is not read by itself, so that it
     // can never make a run on one service skip what was booked on another.
@@ -340,6 +348,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         },
         onHeld(item, by) {
           io.err(heldLine(io, item, by));
+        },
+        onWaitingForOthers(e) {
+          io.err(heldOrdersNote(io, e, { timeoutMs: e.timeoutMs, flag: '--wait-timeout', then: 'they are reported failed, for a rerun' }));
         },
       },
     );
