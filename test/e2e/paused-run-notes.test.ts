@@ -72,7 +72,10 @@ const recorded = (state: string, event: string) => {
 };
 
 describe("a run paused holding the ledger's claims lock", () => {
-  const fx = useSandbox({ processingDelayMs: 20 });
+  // The paused batch stays stopped for about ten seconds; a connection the service closed as idle
+  // meanwhile could take its next create and lose the answer (an unknown order, which is not what
+  // this test is about), so the sandbox keeps idle connections for a minute.
+  const fx = useSandbox({ processingDelayMs: 20, keepAliveMs: 60_000 });
 
   it('a single book, a batch, a --wait-timeout and a Ctrl-C: each says once who holds it and how to stop; once continued, every order is booked once', async () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-paused-claims-'));
@@ -148,7 +151,7 @@ describe("a run paused holding the ledger's claims lock", () => {
 
 describe('a run paused while it books a document', () => {
   // The booking result comes 2 s after the accept: long enough to stop the first run while it waits for it.
-  const fx = useSandbox({ processingDelayMs: 2_000 });
+  const fx = useSandbox({ processingDelayMs: 2_000, keepAliveMs: 60_000 });
 
   it('book and order create of the same document say once whom they wait for, and take its order once it is continued', async () => {
     const state = mkdtempSync(join(tmpdir(), 'shipbook-paused-doc-'));
