@@ -55,6 +55,11 @@ export const EXIT = {
   INTERRUPTED: 130,
   /** Terminated (SIGTERM: `timeout`, a cancelled CI job): 128 + 15. */
   TERMINATED: 143,
+  /**
+   * Standard output was closed by its reader (`shipbook book orders/ | head -1`) while a batch had
+   * orders left: 128 + SIGPIPE, as a shell reports a process that a closed pipe ended.
+   */
+  STDOUT_CLOSED: 141,
 } as const;
 
 /** One of the exit codes of {@link EXIT}. */
@@ -80,7 +85,8 @@ export type ErrorKind =
   | 'lock_lost'
   | 'booking_error_reported'
   | 'interrupted'
-  | 'terminated';
+  | 'terminated'
+  | 'stdout_closed';
 
 /** The exit code of an outcome of kind `kind` (docs/exit-codes.md): the one place that decides it. */
 export function exitCodeOf(kind: ErrorKind): ExitCode {
@@ -115,6 +121,8 @@ export function exitCodeOf(kind: ErrorKind): ExitCode {
       return EXIT.INTERRUPTED;
     case 'terminated':
       return EXIT.TERMINATED;
+    case 'stdout_closed':
+      return EXIT.STDOUT_CLOSED;
   }
 }
 
@@ -134,6 +142,7 @@ const ERROR_KINDS: readonly ErrorKind[] = [
   'lock_lost',
   'booking_error_reported',
   'interrupted',
+  'stdout_closed',
   'terminated',
 ];
 
@@ -208,6 +217,12 @@ export class ShipbookError extends Error {
     return exitCodeOf(this.kind);
   }
 }
+
+/**
+ * The code of a batch stopped because the ledger's claims lock stayed held by another run (a paused
+ * or hung process) for the whole wait: its inputs are reported where they stand, exit 8.
+ */
+export const CLAIMS_LOCK_WAIT = 'claims_lock_wait';
 
 /** Wrong usage: a missing argument, a malformed flag value. Exit code 2. */
 export class UsageError extends ShipbookError {

@@ -448,6 +448,11 @@ export class ShortLock {
     }
   }
 
+  /** Who holds the lock now, as its file says (undefined when it is free or unreadable). Never throws. */
+  holderNow(): ShortLockHolder | undefined {
+    return readShortHolder(this.path);
+  }
+
   /** Gives the lock back. Never throws. */
   release(): void {
     if (!this.held) return;

@@ -29,6 +29,12 @@ export interface BatchCheck {
    * read twice, as a stream, so memory does not grow with the batch).
    */
   items?: readonly BatchItem[];
+  /**
+   * Every document of this shard, valid or not, in input order: its identity and place only (a
+   * few dozen bytes each, kept for any size of batch), so that a run that ends at once still names
+   * every input in its reports.
+   */
+  entries: Array<{ id: string; file: string; line: number; invalid?: true }>;
 }
 
 /** The most warnings a check keeps to show (the reports carry every one, per order). */
@@ -93,9 +99,10 @@ export async function checkBatch(
   inputs: readonly string[],
   options: { shard?: Shard; now: () => Date; keep?: boolean; input?: BatchInputOptions },
 ): Promise<BatchCheck> {
-  const check: BatchCheck = { valid: 0, invalid: [], outsideShard: 0 };
+  const check: BatchCheck = { valid: 0, invalid: [], outsideShard: 0, entries: [] };
   let kept: BatchItem[] | undefined = options.keep ? [] : undefined;
   for await (const item of batchItems(inputs, options.shard, options.now, options.input, check)) {
+    check.entries.push({ id: item.id, file: item.file, line: item.line, ...(item.issues ? { invalid: true as const } : {}) });
     if (item.issues) check.invalid.push({ file: item.file, line: item.line, issues: item.issues.filter((i) => i.severity === 'error') });
     else {
       check.valid++;

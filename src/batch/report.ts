@@ -69,7 +69,10 @@ export class ReportWriter {
     return this.paths.report !== undefined || this.paths.junit !== undefined;
   }
 
-  /** Adds a result; writes the JSON report if the interval has passed. */
+  /**
+   * Adds a result; writes the JSON report if the interval has passed. Never throws: a disk that
+   * refuses this copy is met again, and reported, by {@link finish}.
+   */
   add(result: ReportedResult): void {
     if (!this.enabled) return;
     this.report.orders.push(result);
@@ -77,7 +80,11 @@ export class ReportWriter {
     const now = Date.now();
     if (this.paths.report !== undefined && now - this.lastWrite >= this.intervalMs) {
       this.lastWrite = now;
-      writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
+      try {
+        writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
+      } catch {
+        // the final write says it
+      }
     }
   }
 
@@ -85,12 +92,14 @@ export class ReportWriter {
    * Writes both files at once (synchronously) with what is known: every result so far and a
    * summary counted from them, marked `interrupted` and `stopped_at_once`. For a process that ends
    * before the batch could finish (a second Ctrl-C or SIGTERM): the reports are complete as far as
-   * the results go, never left a second behind or without their summary. Nothing when the files
-   * were finished already.
+   * the results go, never left a second behind or without their summary. `rest` are the inputs
+   * that had no result yet, each at the stage the ledger last knew, so that every input is listed.
+   * Nothing when the files were finished already.
    */
-  finishNow(now: Date = new Date()): void {
+  finishNow(now: Date = new Date(), rest: readonly ReportedResult[] = []): void {
     if (!this.enabled || this.finished) return;
     this.finished = true;
+    this.report.orders.push(...rest);
     const { totalCents, ...summary } = emptySummary();
     const counts = summary as unknown as Record<string, number>;
     let cents = totalCents;
@@ -140,7 +149,18 @@ function writeReport(path: string, text: string): void {
     writeFileAtomic.sync(path, text);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
-    if (!STORAGE_CODES.has(code)) throw err;
+    // A path the user gave is never an internal error: its directory removed during the run, a
+    // permission taken away, a directory in its place.
+    if (!STORAGE_CODES.has(code))
+      throw new ShipbookError(
+        'report_write_failed',
+        `cannot write the report ${path} [${code || 'error'}]: ${(err as Error).message}; the journal still says where every order stands`,
+        'storage',
+        {
+          suggestion: 'Give a report path in a directory you can write, then run the same command again: nothing is booked twice.',
+          cause: err,
+        },
+      );
     throw new ShipbookError(
       'report_write_failed',
       `cannot write the report ${path} [${code}]: ${(err as Error).message}; the journal still says where every order stands`,

@@ -1,11 +1,15 @@
 /**
- * What a batch reports, as data: the result of each input ({@link BatchResult}, with what to do next
- * about an order that is not booked), the summary of the run ({@link BatchSummary}), and the results
- * of the documents the runner leaves alone (what the ledger said, or a price cap that held them).
- * src/output/ and the report writers word them.
+ * What a batch says about its inputs: each one's result ({@link BatchResult}, with what to do next
+ * about an order that is not booked, as data), the counts of a run ({@link BatchSummary}), the
+ * results of the documents the runner leaves alone (what the ledger said, or a price cap that held
+ * them), and the stage an input stands at when the batch stopped before it was done with it, from
+ * the ledger's record of it ({@link lastKnown}). The runner (src/batch/runner.ts) makes them; the
+ * reports and src/output/ write them.
  */
 import type { Resume } from '../booking/engine.js';
-import { exitCodeOf, ShipbookError, type InputIssue, type LimitRefusedError } from '../errors.js';
+import { resumeFrom } from '../booking/engine.js';
+import { CLAIMS_LOCK_WAIT, ShipbookError, exitCodeOf, type InputIssue, type LimitRefusedError } from '../errors.js';
+import type { EntryState } from '../ledger/records.js';
 import { formatCents } from '../schema/money.js';
 
 /**
@@ -121,6 +125,13 @@ export interface BatchSummary {
   /** Sum of the totals of the orders booked or already booked, AUD cents. */
   totalCents: number;
   interrupted: boolean;
+  /**
+   * Set when the batch stopped because the ledger or the journal took no more records (a full
+   * disk, a lost database, the journal's lock taken), or because the ledger's claims lock stayed
+   * held by another run ({@link CLAIMS_LOCK_WAIT}): that error's code. Every input is still
+   * reported, at the stage the ledger last knew.
+   */
+  stopped_by?: string;
 }
 
 /** A failure as a result's `error`: code, message and exit code. */
@@ -128,6 +139,20 @@ export const errorOf = (err: unknown) =>
   err instanceof ShipbookError
     ? { code: err.code, message: err.message, exit_code: err.exitCode }
     : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+
+/**
+ * A batch that stopped because the ledger or its journal took no more records (`cause`: the error
+ * that says so, exit 10 or 11), after reporting every input: `summary` counts them.
+ */
+export class BatchStoppedError extends Error {
+  constructor(
+    readonly summary: BatchSummary,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'BatchStoppedError';
+  }
+}
 
 /**
  * What the ledger's answer means for a batch's report when there is nothing to book (see
@@ -210,6 +235,84 @@ export function capResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, refus
     error: { code: refusal.code, message: refusal.message, exit_code: refusal.exitCode },
     next: refusal.limit === 'budget' ? { action: 'raise_budget', ...(total !== undefined ? { total } : {}) } : { action: 'raise_limit', total: total ?? '' },
   };
+}
+
+/**
+ * An input at the stage the ledger last knew (`state`), for a batch that stopped before it was
+ * done with it: `why` is the error that stopped the batch (a ledger that takes no more records),
+ * or undefined for an interruption (Ctrl-C, SIGTERM, a closed stdout, or the process ending at once).
+ * Accepted: `still_booking`; created: `pending`; nothing sent: `not_started`; a create sent whose
+ * answer is unknown (never came, or not recorded): `unknown`, to settle with `journal resolve`;
+ * otherwise what the ledger says (booked, failed …; `over_limit` for an order an earlier run's
+ * `--max-total` refused whose total is still above this run's `maxTotalCents`).
+ */
+export function lastKnown(
+  base: Pick<BatchResult, 'id' | 'file' | 'line'>,
+  state: EntryState | undefined,
+  why: unknown,
+  attempts = 0,
+  options: { maxTotalCents?: number } = {},
+): BatchResult {
+  const resume = resumeFrom(state, options);
+  const stopped =
+    why === undefined
+      ? { code: 'interrupted', words: 'interrupted', exit_code: exitCodeOf('interrupted') }
+      : {
+          code: why instanceof ShipbookError ? why.code : 'stopped',
+          words:
+            why instanceof ShipbookError && why.code === CLAIMS_LOCK_WAIT
+              ? "the batch stopped (the ledger's claims lock stayed held by another run)"
+              : 'the batch stopped (the ledger took no more records)',
+          exit_code: why instanceof ShipbookError ? why.exitCode : exitCodeOf('internal'),
+        };
+  const order = state?.orderId !== undefined ? { order_id: state.orderId } : {};
+  const shipments = state !== undefined && state.shipmentIds.length > 0 ? { shipment_ids: state.shipmentIds } : {};
+  const error = (message: string) => ({ code: stopped.code, message: `${stopped.words}: ${message}`, exit_code: stopped.exit_code });
+  switch (resume.action) {
+    case 'wait':
+      return {
+        ...base,
+        status: 'still_booking',
+        attempts,
+        ...order,
+        ...shipments,
+        error: error(`order ${resume.orderId} is accepted and its booking goes on at the service`),
+        next: { action: 'rerun' },
+      };
+    case 'accept':
+      return {
+        ...base,
+        status: 'pending',
+        attempts,
+        ...order,
+        ...shipments,
+        error: error(`order ${resume.orderId} is created and pending, not accepted`),
+        next: { action: 'rerun' },
+      };
+    case 'book':
+      return {
+        ...base,
+        status: 'not_started',
+        attempts,
+        ...(why === undefined ? {} : { error: error('not started: nothing was sent for it') }),
+        next: { action: 'rerun' },
+      };
+    case 'unknown':
+      return {
+        ...base,
+        status: 'unknown',
+        attempts,
+        ...order,
+        ...shipments,
+        error: {
+          code: 'answer_unknown',
+          message: `sent, answer unknown: its ${(state?.unknownStep ?? 'create').replace('_', ' ')} request was sent and its answer never came or was not recorded, so the order may exist`,
+        },
+        next: { action: 'resolve', identity: base.id },
+      };
+    default:
+      return { ...skippedResult(base, resume), attempts };
+  }
 }
 
 /** A summary of no order at all: every count 0, not interrupted (the start of every count). */

@@ -17,8 +17,7 @@ import type { BookingDocument } from '../booking/book.js';
 import { bookEntry, claimEntry, resumeFrom, stoppedAs } from '../booking/engine.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { pollForResult } from '../booking/wait.js';
-import { LimitRefusedError, ShipbookError, exitCodeOf } from '../errors.js';
-import { capResult, emptySummary, errorOf, skippedResult, type BatchResult, type BatchSummary } from './results.js';
+import { CLAIMS_LOCK_WAIT, LimitRefusedError, ShipbookError, exitCodeOf } from '../errors.js';
 import type { PriceCaps } from '../booking/limits.js';
 import { validateKind } from '../input/validate.js';
 import type { AcceptRequest } from '../schema/payment.js';
@@ -33,7 +32,8 @@ import type { EntryState, RunClaim } from '../ledger/records.js';
 import type { RecordSink } from '../booking/steps.js';
 import { formatCents, readCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
-import { BookedElsewhereError } from '../ledger/errors.js';
+import { BookedElsewhereError, ClaimsLockWaitError } from '../ledger/errors.js';
+import { BatchStoppedError, capResult, emptySummary, errorOf, lastKnown, skippedResult, type BatchResult, type BatchSummary } from './results.js';
 
 /** What the runner uses. */
 interface BatchDeps {
@@ -68,6 +68,26 @@ interface BatchDeps {
    * once its own orders are done, waits for that run's outcome (must not throw).
    */
   onHeld?: (item: { id: string; file: string; line: number }, by: RunClaim) => void;
+  /**
+   * Told once, when this run's own orders are done and it has waited a second for those other runs
+   * hold: how many, which runs hold them, and how long the wait that began then lasts at most (ms)
+   * before they are reported failed for a rerun (must not throw).
+   */
+  onWaitingForOthers?: (e: { orders: number; runs: RunClaim[]; timeoutMs: number }) => void;
+}
+
+/**
+ * The runner's own view of its dependencies: `signal` is the run's stopping (its signal, or a
+ * ledger that takes no more records); `halt` stops the batch with such an error, `halted` gives it.
+ */
+interface RunDeps extends BatchDeps {
+  halt: (err: unknown) => void;
+  halted: () => unknown;
+}
+
+/** The resume table's options for this run's caps: an order over `--max-total` stays `over_limit`. */
+function capOptions(deps: BatchDeps): { maxTotalCents?: number } {
+  return deps.caps?.maxTotalCents !== undefined ? { maxTotalCents: deps.caps.maxTotalCents } : {};
 }
 
 /**
@@ -110,7 +130,7 @@ interface HeldItem {
  */
 async function bookItem(
   item: BatchItem & { doc: BookingDocument },
-  deps: BatchDeps,
+  deps: RunDeps,
   slot: OrderSlot,
   waits: AbortSignal | undefined,
 ): Promise<BatchResult | HeldItem> {
@@ -119,10 +139,17 @@ async function bookItem(
   try {
     claimed = await claimEntry(deps.ledger, item.id, {
       ...(deps.signal ? { signal: deps.signal } : {}),
-      ...(deps.caps?.maxTotalCents !== undefined ? { maxTotalCents: deps.caps.maxTotalCents } : {}),
+      ...capOptions(deps),
     });
   } catch (err) {
-    if (deps.signal?.aborted) return { ...base, status: 'not_started', attempts: 0, next: { action: 'rerun' } };
+    if (deps.signal?.aborted) return lastKnown(base, deps.ledger.get(item.id), deps.halted(), 0, capOptions(deps));
+    // The claims lock stayed held by another run (paused or hung) for the whole wait: no order can
+    // be claimed, so the batch stops, every input reported where it stands, for a rerun.
+    if (err instanceof ClaimsLockWaitError)
+      throw new ShipbookError(CLAIMS_LOCK_WAIT, `${err.message}; the batch started no order after that`, 'incomplete', {
+        ...(err.suggestion ? { suggestion: err.suggestion } : {}),
+        cause: err,
+      });
     // Booked under another key of the service: nothing sent for it, the others go on.
     if (err instanceof BookedElsewhereError) {
       const error = { code: err.code, message: err.message, exit_code: err.exitCode };
@@ -181,13 +208,14 @@ async function bookItem(
     };
   } catch (err) {
     const detail = err instanceof BookingStoppedError ? err.cause : err;
-    // The journal or the ledger cannot be written (a full disk) or the journal's lock was taken:
-    // no order can be booked safely any more, so the whole batch stops with that error (its own
-    // exit code); each order stays as its last record on disk says.
-    if (detail instanceof ShipbookError && JOURNAL_FAULTS.has(detail.code)) throw detail;
+    // The journal or the ledger cannot be written (a full disk, a lost database) or the journal's
+    // lock was taken: no order can be booked safely any more, so the whole batch stops with that
+    // error (its own exit code); this order, like every other, is reported at its last known stage.
+    if (detail instanceof ShipbookError && JOURNAL_FAULTS.has(detail.code)) deps.halt(detail);
     // Held to a cap: cancelled before acceptance (or never created), reported with its price and the limit.
     if (detail instanceof LimitRefusedError) return capResult(base, detail, attempts);
     const now = deps.ledger.get(item.id);
+    if (deps.halted() !== undefined) return lastKnown(base, now, deps.halted(), attempts, capOptions(deps));
     const ids = { ...(now?.orderId ? { order_id: now.orderId } : {}), ...(now && now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}) };
     const as = stoppedAs(now, err, deps.signal);
     if (as === 'still_booking') {
@@ -242,13 +270,17 @@ async function bookItem(
  * (or continued) here. Still held at the timeout: `failed` (`claimed_by_other_run`), for a rerun.
  * Interrupted: `not_started`.
  */
-async function settleHeld(held: HeldItem[], deps: BatchDeps, slots: Slots, report: (r: BatchResult) => void): Promise<void> {
-  const deadline = Date.now() + deps.timeoutMs;
+async function settleHeld(held: HeldItem[], deps: RunDeps, slots: Slots, report: (r: BatchResult) => void): Promise<void> {
+  const began = Date.now();
+  const deadline = began + deps.timeoutMs;
   let waiting = held;
   const interval = Math.max(20, Math.min(deps.pollMs, 500));
+  let told = false;
   for (;;) {
     deps.ledger.refresh();
     const still: HeldItem[] = [];
+    // The runs that hold the orders still waited for, as the ledger says now.
+    const holders = new Map<string, RunClaim>();
     const retries: Array<Promise<void>> = [];
     for (const h of waiting) {
       const base = { id: h.item.id, file: h.item.file, line: h.item.line };
@@ -284,7 +316,10 @@ async function settleHeld(held: HeldItem[], deps: BatchDeps, slots: Slots, repor
             },
             next: { action: 'rerun' },
           });
-        else still.push(h);
+        else {
+          still.push(h);
+          holders.set(claim.nonce, claim);
+        }
         continue;
       }
       // Let go unbooked, or its run is gone: this run claims it and books or continues it.
@@ -305,6 +340,11 @@ async function settleHeld(held: HeldItem[], deps: BatchDeps, slots: Slots, repor
     await Promise.all(retries);
     if (still.length === 0) return;
     waiting = still;
+    // Said once, past a second: a run that finishes its orders a moment later is not worth a line.
+    if (!told && holders.size > 0 && Date.now() - began >= 1_000) {
+      told = true;
+      deps.onWaitingForOthers?.({ orders: still.length, runs: [...holders.values()], timeoutMs: deps.timeoutMs });
+    }
     await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
@@ -335,14 +375,30 @@ export async function runBatch(
   deps: BatchDeps,
 ): Promise<BatchSummary> {
   const summary = emptySummary();
+  // Stops the batch when the ledger takes no more records (a full disk, a lost database): no new
+  // order starts, orders under way start no new step, and every input is reported where it stands.
+  const halting = new AbortController();
+  let fault: { err: unknown } | undefined;
+  const run: RunDeps = {
+    ...deps,
+    signal: deps.signal === undefined ? halting.signal : AbortSignal.any([deps.signal, halting.signal]),
+    halt(err) {
+      if (fault !== undefined) return;
+      fault = { err };
+      halting.abort(err);
+    },
+    halted: () => fault?.err,
+  };
   // Ends the waits for booking results: the run's signal, or a service that cannot store anything.
   const waits = new AbortController();
-  const { signal } = deps;
-  if (signal?.aborted) waits.abort(signal.reason);
-  const unlisten = signal === undefined || signal.aborted ? undefined : onAbort(signal, () => waits.abort(signal.reason));
+  const signal = run.signal!;
+  if (signal.aborted) waits.abort(signal.reason);
+  const unlisten = signal.aborted ? undefined : onAbort(signal, () => waits.abort(signal.reason));
   const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now, options.input);
+  const reported = new Set<string>();
   const report = (r: BatchResult) => {
-    if (r.status === 'valid') return;
+    if (r.status === 'valid' || reported.has(r.id)) return;
+    reported.add(r.id);
     summary[r.status]++;
     if ((r.status === 'booked' || r.status === 'already_booked') && r.total) summary.totalCents += readCents(r.total) ?? 0;
     // A service that cannot store anything (HTTP 507) fails every order alike: start no more, and
@@ -360,11 +416,10 @@ export async function runBatch(
   const limit = maxUnderWay(deps.concurrency);
   const underWay = new Set<Promise<void>>();
   let oneFinished: (() => void) | undefined;
-  let failure: { err: unknown } | undefined;
   for (;;) {
     while (underWay.size >= limit) await new Promise<void>((resolve) => (oneFinished = resolve));
     await slots.acquire();
-    const next = failure !== undefined ? undefined : await items.next();
+    const next = await items.next();
     if (next === undefined || next.done) {
       slots.release();
       break;
@@ -375,12 +430,18 @@ export async function runBatch(
       report({ id: item.id, file: item.file, line: item.line, status: 'invalid', attempts: 0, issues: item.issues });
       continue;
     }
-    if (deps.signal?.aborted || full) {
+    if (fault !== undefined) {
+      // Stopped by the ledger: every input is still named in the report, at its last known stage.
+      slots.release();
+      report(lastKnown({ id: item.id, file: item.file, line: item.line }, deps.ledger.get(item.id), fault.err, 0, capOptions(deps)));
+      continue;
+    }
+    if (signal.aborted || full) {
       // Stopped (interrupted, or a service that cannot store anything): every input is still
       // named in the report, those never started as such.
       slots.release();
       const state = deps.ledger.get(item.id);
-      const resume = resumeFrom(state, deps.caps?.maxTotalCents !== undefined ? { maxTotalCents: deps.caps.maxTotalCents } : {});
+      const resume = resumeFrom(state, capOptions(deps));
       const base = {
         id: item.id,
         file: item.file,
@@ -396,7 +457,7 @@ export async function runBatch(
     }
     const slot = heldSlot(slots);
     const started = deps.now().getTime();
-    const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, deps, slot, waits.signal)
+    const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, run, slot, waits.signal)
       .then((r) => {
         if ('by' in r) {
           held.push(r);
@@ -404,7 +465,10 @@ export async function runBatch(
         } else report({ ...r, seconds: Math.max(0, deps.now().getTime() - started) / 1000, ...(item.warnings ? { warnings: item.warnings } : {}) });
       })
       .catch((err: unknown) => {
-        failure ??= { err };
+        // What an order's booking could not report as its result stops the batch; the order is
+        // still reported, where the ledger last knew it.
+        run.halt(err);
+        report(lastKnown({ id: item.id, file: item.file, line: item.line }, deps.ledger.get(item.id), err, 0, capOptions(deps)));
       })
       .finally(() => {
         slot.free();
@@ -415,18 +479,25 @@ export async function runBatch(
     underWay.add(booking);
   }
   await Promise.all(underWay);
-  if (failure === undefined && held.length > 0) {
+  if (held.length > 0) {
     try {
-      await settleHeld(held, deps, slots, report);
+      await settleHeld(held, run, slots, report);
     } catch (err) {
-      failure = { err };
+      run.halt(err);
     }
+    // Those still held when the batch stopped are named too.
+    for (const h of held)
+      if (!reported.has(h.item.id))
+        report(lastKnown({ id: h.item.id, file: h.item.file, line: h.item.line }, deps.ledger.get(h.item.id), fault?.err, 0, capOptions(deps)));
   }
   unlisten?.();
   // Stopped before the inputs ran out, or after: either way orders were cut short.
-  summary.interrupted = deps.signal?.aborted === true;
+  summary.interrupted = signal.aborted;
   const budget = deps.caps?.budget;
   if (budget !== undefined) summary.budget = { limit: formatCents(budget.limitCents), spent: formatCents(budget.spentCents) };
-  if (failure !== undefined) throw failure.err;
+  if (fault !== undefined) {
+    summary.stopped_by = fault.err instanceof ShipbookError ? fault.err.code : 'internal';
+    throw new BatchStoppedError(summary, fault.err);
+  }
   return summary;
 }

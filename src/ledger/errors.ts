@@ -187,3 +187,34 @@ export class BookedElsewhereError extends ShipbookError {
     );
   }
 }
+
+/** Who holds a lock another run waits for. */
+interface LockHolder {
+  pid: number;
+  host: string;
+  command: string;
+}
+
+/**
+ * The ledger's claims lock was still held by another run (a paused or hung process) when this run's
+ * wait for it ended: nothing was claimed, so nothing was sent. Exit 7, as for a document another run
+ * still holds when the wait ends; a batch stops with it (src/batch/runner.ts).
+ */
+export class ClaimsLockWaitError extends ShipbookError {
+  constructor(
+    readonly path: string,
+    /** The holder as last read (undefined when the lock changed hands before it was read). */
+    readonly holder: LockHolder | undefined,
+    /** How long this run waited, ms. */
+    readonly waitedMs: number,
+  ) {
+    super(
+      'wait_timeout',
+      `the ledger's claims lock ${path} was still held${holder ? ` by another run (pid ${holder.pid} on ${holder.host}: ${holder.command})` : ''} when the wait ended after ${Math.round(waitedMs / 1000)} s; nothing was sent`,
+      'pending',
+      {
+        suggestion: `That run is paused or hung: continue it (kill -CONT ${holder?.pid ?? '<pid>'}) or end it, then run the same command again; nothing is booked twice.`,
+      },
+    );
+  }
+}

@@ -145,7 +145,9 @@ export class Journal {
 
   /**
    * Writes what is still pending when the process exits without closing the journal (a second
-   * Ctrl-C exits at once): records of answers already received are not lost with the turn.
+   * Ctrl-C exits at once): records of answers already received are not lost with the turn. Then
+   * gives the lock back: the process that held it is ending, and the next run must not find it
+   * held (a lock left by a process killed outright is taken over as its holder is found gone).
    */
   private readonly writeAtExit = (): void => {
     try {
@@ -154,6 +156,7 @@ export class Journal {
     } catch {
       // the process is ending: the next run sets a torn record aside
     }
+    this.lock?.release();
   };
 
   /**

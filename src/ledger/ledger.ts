@@ -15,7 +15,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { hostname, userInfo } from 'node:os';
-import { JournalUnusableError } from './errors.js';
+import { ClaimsLockWaitError, JournalUnusableError } from './errors.js';
 import { Journal } from './journal.js';
 import { journalTarget, readJournal, readRecords } from './read.js';
 import type { LedgerStore, RecordFilter } from './store.js';
@@ -243,10 +243,17 @@ export class Ledger implements LedgerStore {
     this.stamp = actorFields(actor);
     this.run = { ...thisProcess(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex'), command };
     this.claimLock = new ShortLock(`${ledger.path}.claims.lock`, command);
+    process.on('exit', this.closeAtExit);
   }
+
+  /** A process that ends without closing the ledger (a second Ctrl-C) leaves no claims lock, nor its own file of it. */
+  private readonly closeAtExit = (): void => this.claimLock.close();
 
   /** Called when the claims lock is still held by another process after a second (a paused run). */
   onLockWait: ((holder: { pid: number; host: string; command: string }) => void) | undefined;
+
+  /** How long a round of claims waits for the claims lock held by another process, ms; undefined: until its signal aborts. */
+  lockWaitMs: number | undefined;
 
   claim(id: string, wants: (state: EntryState | undefined) => boolean, signal?: AbortSignal): Promise<ClaimAnswer> {
     return new Promise<ClaimAnswer>((resolve, reject) => {
@@ -263,7 +270,7 @@ export class Ledger implements LedgerStore {
     const round = this.claims;
     this.claims = [];
     try {
-      await this.claimLock.acquire({ onWait: (h) => this.onLockWait?.(h), ...(round[0]?.signal ? { signal: round[0].signal } : {}) });
+      await this.acquireClaimLock(round[0]?.signal);
       let answers: ClaimAnswer[];
       try {
         this.ledger.refresh();
@@ -280,6 +287,32 @@ export class Ledger implements LedgerStore {
     }
     if (this.claims.length > 0) setImmediate(() => void this.claimRound());
     else this.claiming = false;
+  }
+
+  /**
+   * Takes the claims lock for a round, telling {@link onLockWait} once when another process still
+   * holds it after a second, and giving up after {@link lockWaitMs}.
+   * @throws ClaimsLockWaitError (exit 7) once `lockWaitMs` has passed; the signal's reason once it aborts
+   */
+  private async acquireClaimLock(given: AbortSignal | undefined): Promise<void> {
+    const waitMs = this.lockWaitMs;
+    const timeout = waitMs === undefined ? undefined : AbortSignal.timeout(waitMs);
+    const signal = timeout !== undefined && given !== undefined ? AbortSignal.any([given, timeout]) : (timeout ?? given);
+    let holder: { pid: number; host: string; command: string } | undefined;
+    const started = Date.now();
+    try {
+      await this.claimLock.acquire({
+        onWait: (h) => {
+          holder = h;
+          this.onLockWait?.(h);
+        },
+        ...(signal ? { signal } : {}),
+      });
+    } catch (err) {
+      if (timeout?.aborted === true && given?.aborted !== true)
+        throw new ClaimsLockWaitError(this.claimLock.path, holder ?? this.claimLock.holderNow(), Date.now() - started);
+      throw err;
+    }
   }
 
   /** One claim's answer, under the lock, on a freshly read ledger (appends the `claimed` record when granted). */
@@ -432,6 +465,7 @@ export class Ledger implements LedgerStore {
       // a ledger that takes no more records: its claims end with this process
     }
     this.claimLock.close();
+    process.off('exit', this.closeAtExit);
     await Promise.allSettled([this.ledger.close(), this.copy?.close()]);
   }
 }

@@ -64,6 +64,12 @@ export interface LedgerStore extends ClaimLedger {
    */
   onLockWait: ((holder: { pid: number; host: string; command: string }) => void) | undefined;
   /**
+   * How long a claim waits for the claims lock held by another run before it fails with
+   * ClaimsLockWaitError (src/ledger/errors.ts, exit 7; nothing claimed, nothing sent), ms;
+   * undefined: until the claim's signal aborts.
+   */
+  lockWaitMs: number | undefined;
+  /**
    * Appends a record (stamped with the time now) and returns the document's state with it folded in.
    * @throws JournalWriteError (exit 10) when it cannot be recorded; JournalLockLostError (exit 11)
    */

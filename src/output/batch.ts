@@ -14,6 +14,7 @@
 import { fstatSync } from 'node:fs';
 import { printable } from './printable.js';
 import type { BatchResult, BatchSummary } from '../batch/results.js';
+import { CLAIMS_LOCK_WAIT } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
 import type { OutputChoice } from './format.js';
@@ -336,15 +337,25 @@ export function heldLine(io: Pick<IOStreams, 'color'>, item: { file: string; lin
 `;
 }
 
-/** The summary for people, on stderr, and what to do about failed and unknown orders; resolves once written. */
-export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): Promise<void> {
-  const line =
+/**
+ * The summary line of a batch (`batch: 3 booked, … ; total 42.00 AUD`), unwrapped: what
+ * {@link printBatchSummary} prints, and what a process ending at once prints as it exits.
+ */
+export function batchSummaryLine(io: Pick<IOStreams, 'color'>, s: BatchSummary): string {
+  const stopped = s.interrupted || s.stopped_by !== undefined;
+  return (
     `${paint(io, 'bold', 'batch:')} ${s.booked} booked, ${s.already_booked} already booked, ${s.booked_by_other_run > 0 ? `${s.booked_by_other_run} booked by another run, ` : ''}${s.accepted > 0 ? `${s.accepted} accepted (result pending), ` : ''}${s.failed} failed, ${s.unknown} unknown, ${s.invalid} skipped as invalid` +
-    (s.interrupted ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
+    (stopped ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
     (s.over_limit > 0 ? `, ${s.over_limit} over --max-total (cancelled, not accepted)` : '') +
     (s.over_budget > 0 ? `, ${s.over_budget} left by --budget (not accepted)` : '') +
-    `; total ${formatCents(s.totalCents)} AUD${s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}` +
-    (s.budget !== undefined ? `; budget ${s.budget.limit} AUD, ${s.budget.spent} AUD spent by this run` : '');
+    `; total ${formatCents(s.totalCents)} AUD${s.stopped_by !== undefined ? ` (stopped: ${s.stopped_by === CLAIMS_LOCK_WAIT ? "the ledger's claims lock stayed held by another run" : 'the ledger took no more records'}; each order is at the stage it last recorded)` : s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}` +
+    (s.budget !== undefined ? `; budget ${s.budget.limit} AUD, ${s.budget.spent} AUD spent by this run` : '')
+  );
+}
+
+/** The summary for people, on stderr, and what to do about failed and unknown orders; resolves once written. */
+export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): Promise<void> {
+  const line = batchSummaryLine(io, s);
   // On a terminal, broken between words to its width (never in the middle of an amount).
   const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
   // wrap-ansi (and the Unicode tables of string-width under it) is loaded only for a terminal.

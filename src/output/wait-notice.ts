@@ -15,7 +15,7 @@ function seconds(ms: number): string {
 }
 
 /** `10 min` for whole minutes, else as {@link seconds}. */
-function minutes(ms: number): string {
+export function minutes(ms: number): string {
   return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : seconds(ms);
 }
 

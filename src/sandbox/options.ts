@@ -59,6 +59,12 @@ export interface SandboxOptions {
    * (the test suite's) answers as the service does.
    */
   announce?: boolean;
+  /**
+   * How long an idle keep-alive connection stays open, ms (Node's default: 5000). A client paused
+   * for longer (SIGSTOP, a laptop asleep) may send its next request on a connection closed
+   * meanwhile and lose its answer; tests that pause clients for longer give more.
+   */
+  keepAliveMs?: number;
 }
 
 /** Options with every default filled in. */
@@ -82,6 +88,7 @@ export interface ResolvedSandboxOptions {
   onStateWait: (holder: string, waitMs: number) => void;
   faults: SandboxFaults;
   announce: boolean;
+  keepAliveMs: number;
 }
 
 /** Fills in defaults; the header name is lower-cased (Node's header keys are). */
@@ -108,5 +115,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedSandboxOpt
       ((holder, waitMs) => options.log?.(`state ${options.stateDir ?? ''} is held by ${holder}: waiting for it (up to ${Math.round(waitMs / 1000)} s)`)),
     faults: options.faults ?? {},
     announce: options.announce ?? false,
+    keepAliveMs: nonNegative(options.keepAliveMs, 5_000),
   };
 }

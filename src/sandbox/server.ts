@@ -396,19 +396,22 @@ export function createSandboxServer(ctx: SandboxContext, routes: readonly Route[
   const compiled = compileRoutes(routes);
   const log = ctx.options.logRequests ? ctx.options.log : undefined;
   // Checked every second (Node's default of 30 s let a 10 s header timeout run to 40 s).
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
-    if (log === undefined) {
-      void handle(req, res, ctx, compiled);
-      return;
-    }
-    const started = performance.now();
-    void handle(req, res, ctx, compiled).then((status) => {
-      let path = req.url ?? '/';
-      const q = path.indexOf('?');
-      if (q >= 0) path = path.slice(0, q);
-      log(`${req.method ?? '?'} ${path} ${status} (${Math.round(performance.now() - started)} ms)`);
-    });
-  });
+  const server = createServer(
+    { requestTimeout: 30_000, headersTimeout: 10_000, connectionsCheckingInterval: 1_000, keepAliveTimeout: ctx.options.keepAliveMs },
+    (req, res) => {
+      if (log === undefined) {
+        void handle(req, res, ctx, compiled);
+        return;
+      }
+      const started = performance.now();
+      void handle(req, res, ctx, compiled).then((status) => {
+        let path = req.url ?? '/';
+        const q = path.indexOf('?');
+        if (q >= 0) path = path.slice(0, q);
+        log(`${req.method ?? '?'} ${path} ${status} (${Math.round(performance.now() - started)} ms)`);
+      });
+    },
+  );
   server.on('clientError', (err, socket) => {
     answerMalformed(
       socket,

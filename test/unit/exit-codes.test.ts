@@ -18,6 +18,7 @@ const DOCUMENTED: Record<ErrorKind, number> = {
   lock_lost: 11,
   booking_error_reported: 12,
   interrupted: 130,
+  stdout_closed: 141,
   terminated: 143,
 };
 

@@ -8,6 +8,7 @@ import type { EntryState, JournalRecord, RunClaim } from '../../src/ledger/recor
 import { claimEntry } from '../../src/booking/engine.js';
 import { claimLives, Ledger, ledgerPath } from '../../src/ledger/ledger.js';
 import { ShortLock } from '../../src/lock.js';
+import { ClaimsLockWaitError } from '../../src/ledger/errors.js';
 
 const TARGET = 'https://claims.example/#key:333333333333';
 
@@ -149,6 +150,34 @@ describe('claims between runs on one ledger', () => {
       expect(b.get('doc-1')?.claim?.nonce).toBe('other');
     } finally {
       await b.close();
+    }
+  });
+});
+
+describe('a wait for the claims lock held by another run', () => {
+  it('names the holder once past a second, ends after lockWaitMs with nothing claimed, and claims once the lock is given back', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-claims-wait-'));
+    const ledger = await open(state, 'shipbook book waiting');
+    const holder = new ShortLock(`${ledgerPath(state, TARGET)}.claims.lock`, 'shipbook book held');
+    await holder.acquire();
+    try {
+      const told: string[] = [];
+      ledger.onLockWait = (h) => told.push(`${h.pid} ${h.host} ${h.command}`);
+      ledger.lockWaitMs = 1_500;
+      const started = Date.now();
+      const err = await claimEntry(ledger, 'doc-1').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ClaimsLockWaitError);
+      expect((err as ClaimsLockWaitError).exitCode).toBe(7);
+      expect((err as ClaimsLockWaitError).holder).toMatchObject({ pid: process.pid, host: hostname(), command: 'shipbook book held' });
+      expect((err as ClaimsLockWaitError).message).toContain(`held by another run (pid ${process.pid} on ${hostname()}: shipbook book held)`);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+      expect(told).toEqual([`${process.pid} ${hostname()} shipbook book held`]);
+      expect(ledger.holds('doc-1')).toBe(false);
+      holder.release();
+      expect(await claimEntry(ledger, 'doc-1')).toMatchObject({ kind: 'go' });
+    } finally {
+      holder.close();
+      await ledger.close();
     }
   });
 });

@@ -12,7 +12,7 @@ import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/
 import type { AcceptRequest } from '../../schema/payment.js';
 import type { BatchInputOptions } from '../../batch/inputs.js';
 import { runBatch } from '../../batch/runner.js';
-import { emptySummary, type BatchResult, type BatchSummary } from '../../batch/results.js';
+import { BatchStoppedError, emptySummary, lastKnown, type BatchResult, type BatchSummary } from '../../batch/results.js';
 import { planBatch } from '../../batch/plan.js';
 import { checkBatch, type BatchCheck } from '../../batch/check.js';
 import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
@@ -30,11 +30,14 @@ import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSetting
 import type { Context } from '../../context.js';
 import { runCaps, type CapFlags } from '../common/caps.js';
 import { ShipbookError, UsageError, ValidationError, exitCodeOf, type ErrorKind } from '../../errors.js';
-import { batchProgress, batchResultLine, batchWaitNotices, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
+import { batchProgress, batchResultLine, batchSummaryLine, batchWaitNotices, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { prepareRunWaiter, type WaitSettings } from '../../booking/result/route.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
-import { formatCents } from '../../schema/money.js';
+import { paint } from '../../output/style.js';
+import { claimsLockNote, heldOrdersNote } from '../../output/other-run.js';
+import { checkOutputFiles } from '../../output-paths.js';
+import { formatCents, readCents } from '../../schema/money.js';
 import { openLedger } from '../../ledger/open.js';
 import type { LedgerStore } from '../../ledger/store.js';
 
@@ -161,10 +164,17 @@ function noteEmptyShard(o: BatchBookOptions, check: BatchCheck, ctx: Context): v
  * @throws ValidationError (exit 2) when an input is invalid and `--skip-invalid` was not given; nothing is sent
  * @throws JournalTargetError (exit 2) when the journal was written against another target
  * @throws ShipbookError exit 8 when some orders failed or are unknown (after printing them); when
- *   interrupted, the signal's exit code (130, 143) or 8 for a closed stdout
+ *   interrupted, the signal's exit code (130, 143) or 141 for a closed stdout (8 when an order failed);
+ *   the error of a ledger that took no more records (exit 10, 11), after the reports list every input
  */
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
+  // Every file the run will write, checked before anything is read, asked or sent.
+  checkOutputFiles([
+    ...(o.report !== undefined ? [{ flag: '--report', path: o.report }] : []),
+    ...(o.junit !== undefined ? [{ flag: '--junit', path: o.junit }] : []),
+    ...(o.journal !== undefined ? [{ flag: '--journal', path: o.journal, makesDirectory: true }] : []),
+  ]);
   const read = await csvBatchInput(o.csv, ctx);
   const given = o.stdin;
   const input: BatchInputOptions = given === undefined ? read : { ...read, stdin: async () => given };
@@ -217,6 +227,13 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   }
   ctx.defer(() => ledger.close());
   for (const note of ledger.notes) io.err(`note: ${note}\n`);
+  // A run paused while it holds the ledger's claims lock holds up every claim: said once per wait,
+  // with who holds it; after --wait-timeout the batch stops, every input reported for a rerun.
+  ledger.lockWaitMs = o.wait.timeoutMs;
+  ledger.onLockWait = (h) =>
+    io.err(
+      claimsLockNote(io, h, { timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout', then: 'the batch stops and reports every order where it stands (exit 8)' }),
+    );
   if (o.journal === undefined && existsSync(LEGACY_JOURNAL) && journalTarget(LEGACY_JOURNAL) === undefined) {
     // The default journal of earlier versions named no target: it is not read by itself, so that it
     // can never make a run on one service skip what was booked on another.
@@ -244,24 +261,60 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   );
   if (callbacks !== undefined) ctx.defer(() => callbacks.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
-  // A second Ctrl-C ends the process at once: the reports are finished as it exits. The CSV report
-  // reads where each input row belongs while the batch runs, so it can be written then too.
+  // The inputs reported so far, and their counts: a process that ends at once (a second Ctrl-C)
+  // reports every other input at the stage the ledger last knew, and says the summary line.
+  const reported = new Set<string>();
+  const soFar = emptySummary();
+  const withHint = (r: BatchResult): BatchResult =>
+    r.next === undefined ? r : { ...r, hint: nextStepHint(r.next, { rerun: command, journal: explicitJournal, file: r.file }) };
+  const standing = (): BatchResult[] =>
+    check.entries
+      .filter((e) => !reported.has(e.id))
+      .map((e) =>
+        e.invalid
+          ? { id: e.id, file: e.file, line: e.line, status: 'invalid' as const, attempts: 0 }
+          : withHint(
+              lastKnown(
+                { id: e.id, file: e.file, line: e.line },
+                ledger.get(e.id),
+                undefined,
+                0,
+                caps.maxTotalCents !== undefined ? { maxTotalCents: caps.maxTotalCents } : {},
+              ),
+            ),
+      );
+  const count = (s: BatchSummary, r: BatchResult) => {
+    if (r.status === 'valid') return;
+    s[r.status]++;
+    if ((r.status === 'booked' || r.status === 'already_booked') && r.total) s.totalCents += readCents(r.total) ?? 0;
+  };
+  // A second Ctrl-C ends the process at once: the reports are finished as it exits (the journal's
+  // pending records are written and its lock given back by the journal's own exit hook). The CSV
+  // report reads where each input row belongs while the batch runs, so it can be written then too.
   void csvReport?.prepare();
   const stoppedAtOnce = () => {
+    const rest = standing();
+    for (const r of rest) {
+      csvReport?.add(r);
+      count(soFar, r);
+    }
     try {
-      reports.finishNow();
+      reports.finishNow(new Date(), rest);
     } catch {
       // The disk refused them: the journal still says where every order stands.
     }
-  };
-  const csvStoppedAtOnce = () => {
     try {
       csvReport?.finishNow();
     } catch {
       // As above.
     }
+    try {
+      const budget = caps.budget === undefined ? {} : { budget: { limit: formatCents(caps.budget.limitCents), spent: formatCents(caps.budget.spentCents) } };
+      io.err(`${batchSummaryLine(io, { ...soFar, ...budget, interrupted: true })}\n`);
+    } catch {
+      // stderr is gone too
+    }
   };
-  if (csvReport) process.once('exit', csvStoppedAtOnce);
   process.once('exit', stoppedAtOnce);
   const progress = batchProgress(io, ctx.output.choice, check.valid + (o.skipInvalid ? check.invalid.length : 0));
   // Without a progress line on stderr, the lines of the orders are written once per turn.
@@ -273,6 +326,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // The progress line says when the run waits for the service's rate limit (the API client's pacer).
   const unsubscribe = api.onPace((e) => progress.paused(e.kind === 'paused' ? e.until : undefined));
   let summary: BatchSummary;
+  let stopped: BatchStoppedError | undefined;
   try {
     summary = await runBatch(
       o.inputs,
@@ -296,10 +350,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         signal: ctx.signal,
         now: ctx.now,
         onResult(result) {
-          const r =
-            result.next === undefined
-              ? result
-              : { ...result, hint: nextStepHint(result.next, { rerun: command, journal: explicitJournal, file: result.file }) };
+          const r = withHint(result);
+          reported.add(r.id);
+          count(soFar, r);
           progress.done(r);
           reports.add(r);
           csvReport?.add(r);
@@ -309,30 +362,47 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         onHeld(item, by) {
           io.err(heldLine(io, item, by));
         },
+        onWaitingForOthers(e) {
+          io.err(heldOrdersNote(io, e, { timeoutMs: e.timeoutMs, flag: '--wait-timeout', then: 'they are reported failed, for a rerun' }));
+        },
       },
     );
   } catch (err) {
-    process.off('exit', stoppedAtOnce);
-    throw err;
+    // The ledger took no more records (a full disk, a lost database, the journal's lock taken):
+    // every input was still reported, so the reports and the summary are written whole, then the
+    // batch ends with that error.
+    if (!(err instanceof BatchStoppedError)) {
+      process.off('exit', stoppedAtOnce);
+      throw err;
+    }
+    stopped = err;
+    summary = err.summary;
   } finally {
     unsubscribe();
     writes?.stop();
   }
   progress.stop();
   const reason = ctx.signal.aborted ? String(ctx.signal.reason) : undefined;
-  const outcome = batchOutcome(summary, reason);
+  const outcome = stopped !== undefined ? (stopped.cause instanceof ShipbookError ? stopped.cause.kind : 'internal') : batchOutcome(summary, reason);
   const exitCode = exitCodeOf(outcome);
-  process.off('exit', stoppedAtOnce);
-  await reports.finish(summary);
-  // A second Ctrl-C while the CSV report is written still writes it as the process exits.
-  await csvReport?.finish();
-  process.off('exit', csvStoppedAtOnce);
+  try {
+    await reports.finish(summary);
+    // A second Ctrl-C while the CSV report is written still writes it as the process exits.
+    await csvReport?.finish();
+  } catch (err) {
+    // A stopped batch's own error says what matters most; a report it could not write is said too.
+    if (stopped === undefined) throw err;
+    io.err(`${paint(io, 'red', 'error:')} ${err instanceof Error ? err.message : String(err)}\n`);
+  } finally {
+    process.off('exit', stoppedAtOnce);
+  }
   orders.end((collected) => {
     const { totalCents, ...rest } = summary;
     return { summary: { ...rest, total: formatCents(totalCents), exit_code: exitCode }, orders: collected };
   });
   // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
   await printBatchSummary(io, summary, failures);
+  if (stopped !== undefined) throw stopped.cause;
   if (outcome === 'ok') return;
   // The command to run comes last, alone at the end of its line, so that pasting that line runs it.
   const journalNote = `Journal: ${journalPath}; ledger: ${ledger.location}.`;
@@ -353,7 +423,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
           `${summary.unknown > 0 ? `Settle the unknown ones with "${shellCommand('journal', 'resolve')}" (each one's hint above gives the command). ` : ''}${journalNote}\n` +
             `Run the same command again to retry the failed ones${summary.accepted > 0 ? ' and read the pending results' : ''} (nothing is booked twice):\n  ${command}`,
         ];
-  const code = pending ? 'results_pending' : summary.interrupted && reason !== 'EPIPE' ? 'interrupted' : 'batch_incomplete';
+  const code = pending ? 'results_pending' : reason === 'EPIPE' ? 'stdout_closed' : summary.interrupted ? 'interrupted' : 'batch_incomplete';
   throw new ShipbookError(code, message, outcome, {
     reported: true,
     suggestion: next,
@@ -364,15 +434,18 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
  * The outcome of a batch, whose exit code src/errors.ts `exitCodeOf` gives: `ok` when every order
  * is booked (now or before); `limit_refused` (exit 9) when nothing failed and some orders were held
  * to `--max-total` or `--budget` (cancelled before acceptance, or never created); `pending` (done,
- * results pending) when every order is booked or accepted and some results were not read yet; after a signal, the signal's (`interrupted` for
- * SIGINT, `terminated` for SIGTERM) whenever an order is left unfinished; else `incomplete` (an
- * order failed or is unknown).
+ * results pending) when every order is booked or accepted and some results were not read yet;
+ * after a signal, the signal's (`interrupted` for SIGINT, `terminated` for SIGTERM) whenever an
+ * order is left unfinished; `stdout_closed` (exit 141) when stdout's reader went away with orders
+ * left and none failed or unknown; else `incomplete` (an order failed or is unknown).
  */
 function batchOutcome(s: BatchSummary, reason: string | undefined): ErrorKind {
   const left = s.failed + s.unknown + s.still_booking + s.pending + s.not_started;
   if (left === 0) return s.over_limit + s.over_budget > 0 ? 'limit_refused' : s.accepted > 0 ? 'pending' : 'ok';
   if (s.interrupted && reason === 'SIGTERM') return 'terminated';
   if (s.interrupted && reason === 'SIGINT') return 'interrupted';
+  // Its reader went away (`| head -1`): nothing failed, the rest was left for the next run.
+  if (s.interrupted && reason === 'EPIPE' && s.failed + s.unknown === 0) return 'stdout_closed';
   return 'incomplete';
 }
 
@@ -411,7 +484,7 @@ async function dryRunBatch(
   const format = ctx.output.format;
   const inputs: BatchResult[] = [];
   const counts: Record<string, number> = {};
-  const check: BatchCheck = { valid: 0, invalid: [], outsideShard: 0 };
+  const check: BatchCheck = { valid: 0, invalid: [], outsideShard: 0, entries: [] };
   // The reports of a dry run list the plan: one entry (a JUnit test case, skipped; a CSV row) per order.
   const reports = new ReportWriter({ report: x.csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
   const { maxTotalCents } = await runCaps(o, ctx);

@@ -134,7 +134,12 @@ async function runBook(
   const profile = await ctx.profile();
   // The claim: this run takes the document in the ledger before anything is sent; another run
   // booking it right now (another terminal, a batch) is waited for, and its outcome decides.
-  let claimed = await claimDocument(ledger, identity.id, { maxTotalCents, again: o.again === true, timeoutMs: o.wait.timeoutMs }, ctx).catch((err: unknown) => {
+  let claimed = await claimDocument(
+    ledger,
+    identity.id,
+    { maxTotalCents, again: o.again === true, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' },
+    ctx,
+  ).catch((err: unknown) => {
     // Booked under another key of this service: the hint books this very file anyway.
     throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, againCommand(o.file)) : err;
   });
@@ -152,7 +157,7 @@ async function runBook(
     if (resume === undefined) return;
     if (claimed.kind !== 'go') {
       // Booked again on request (a new occurrence): claimed as such.
-      claimed = await claimDocument(ledger, identity.id, { again: true, timeoutMs: o.wait.timeoutMs }, ctx);
+      claimed = await claimDocument(ledger, identity.id, { again: true, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' }, ctx);
       if (claimed.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
       resume = claimed.resume;
     }
@@ -185,7 +190,7 @@ async function runBook(
         const next = input?.payment !== undefined ? await afterDecline(err, input, ledger, identity.id, ctx) : undefined;
         if (next === undefined) throw err;
         // The declined accept ended this run's claim: it takes the document again before the next accept.
-        const again = await claimDocument(ledger, identity.id, { maxTotalCents, timeoutMs: o.wait.timeoutMs }, ctx);
+        const again = await claimDocument(ledger, identity.id, { maxTotalCents, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' }, ctx);
         if (again.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
         from = again.resume;
       }

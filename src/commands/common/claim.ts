@@ -8,45 +8,72 @@ import { claimEntry, type Claimed } from '../../booking/engine.js';
 import type { DocumentIdentity } from '../../ledger/identity.js';
 import type { Context } from '../../context.js';
 import { ShipbookError } from '../../errors.js';
-import { paint } from '../../output/style.js';
+import { claimsLockNote, heldDocumentNote, type WaitLimit } from '../../output/other-run.js';
 import { realSleep } from '../../sleep.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import type { LedgerStore } from '../../ledger/store.js';
 
 /** A claim of a single booking, with the run it waited for (if it waited). */
 type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim };
 
+/** What ends a single run's wait for another run when it ends unanswered. */
+const NOTHING_SENT = 'this run stops, nothing sent (exit 7)';
+
+/**
+ * Has the ledger say, once per wait, when its claims lock is held by another run for more than a
+ * second (a paused process): who holds it, and how this run stops waiting; and bounds that wait by
+ * `timeoutMs` (src/ledger/errors.ts ClaimsLockWaitError).
+ */
+function sayLockWaits(ledger: LedgerStore, timeoutMs: number, flag: string | undefined, ctx: Context): void {
+  ledger.lockWaitMs = Math.max(1, timeoutMs);
+  ledger.onLockWait = (h) => ctx.io.err(claimsLockNote(ctx.io, h, waitLimit(timeoutMs, flag)));
+}
+
+/** The limit of a wait that has `leftMs` to go, in whole seconds (as the flag gave it, when the wait has just begun). */
+function waitLimit(leftMs: number, flag: string | undefined): WaitLimit {
+  return { timeoutMs: Math.max(0, Math.ceil(leftMs / 1000) * 1000), then: NOTHING_SENT, ...(flag !== undefined ? { flag } : {}) };
+}
+
+/** A claim that ended because the run was stopped (Ctrl-C, SIGTERM) while it waited for the claims lock: the interruption, nothing sent. */
+function stoppedWaiting(ctx: Context): (err: unknown) => never {
+  return (err) => {
+    if (ctx.signal.aborted && !(err instanceof ShipbookError))
+      throw new ShipbookError('interrupted', "interrupted while waiting for the ledger's claims lock; nothing was sent", 'interrupted');
+    throw err;
+  };
+}
+
 /**
  * Claims the document `id` for this run (src/booking/engine.ts `claimEntry`). While another live run
- * holds it, says so (its pid and command) and waits for its outcome, reading the ledger again every
- * quarter second, up to `timeoutMs`; then claims again: the other run's outcome decides (booked:
- * nothing to do; let go unbooked or gone: this run books or continues it).
- * @throws ShipbookError `wait_timeout` (exit 7) when the other run still holds it after `timeoutMs`;
- *   the interruption when the run is stopped while waiting
+ * holds it, says so once (its pid, host and command, and how to stop waiting) and waits for its
+ * outcome, reading the ledger again every quarter second, up to `timeoutMs` in all (a wait for the
+ * ledger's claims lock, held by a paused run, included); then claims again: the other run's
+ * outcome decides (booked: nothing to do; let go unbooked or gone: this run books or continues it).
+ * `o.flag` names the flag that set `timeoutMs`, when the command has one.
+ * @throws ShipbookError `wait_timeout` (exit 7) when the other run still holds it after `timeoutMs`,
+ *   ClaimsLockWaitError (exit 7) when the claims lock was still held; the interruption when the
+ *   run is stopped while waiting
  */
 export async function claimDocument(
   ledger: LedgerStore,
   id: string,
-  o: { maxTotalCents?: number; again?: boolean; createOnly?: boolean; timeoutMs: number; what?: string },
+  o: { maxTotalCents?: number; again?: boolean; createOnly?: boolean; timeoutMs: number; flag?: string; what?: string },
   ctx: Context,
 ): Promise<DocumentClaim> {
   const { io } = ctx;
-  ledger.onLockWait = (h) =>
-    io.err(`${paint(io, 'yellow', 'note:')} waiting for the ledger's claims lock, held by pid ${h.pid} on ${h.host} (${h.command}), which is paused or slow\n`);
   const deadline = Date.now() + o.timeoutMs;
   let byOther: RunClaim | undefined;
   for (;;) {
+    sayLockWaits(ledger, deadline - Date.now(), o.flag, ctx);
     const claimed = await claimEntry(ledger, id, {
       ...(o.maxTotalCents !== undefined ? { maxTotalCents: o.maxTotalCents } : {}),
       signal: ctx.signal,
       again: o.again === true,
       createOnly: o.createOnly === true,
-    });
+    }).catch(stoppedWaiting(ctx));
     if (claimed.kind !== 'held') return { ...claimed, ...(byOther ? { byOther } : {}) };
     const by = claimed.by;
-    if (byOther?.nonce !== by.nonce)
-      io.err(
-        `${paint(io, 'yellow', 'note:')} another run is booking ${o.what ?? 'this document'} right now (pid ${by.pid} on ${by.host}: ${by.command}); waiting for its outcome, nothing is sent meanwhile\n`,
-      );
+    if (byOther?.nonce !== by.nonce) io.err(heldDocumentNote(io, o.what ?? 'this document', by, waitLimit(deadline - Date.now(), o.flag)));
     byOther = by;
     if (Date.now() >= deadline) {
       throw new ShipbookError(
@@ -71,8 +98,9 @@ export async function claimDocument(
  * @throws as {@link claimEntry}
  */
 export async function claimFreshOccurrence(ledger: LedgerStore, identity: DocumentIdentity, ctx: Context): Promise<void> {
+  sayLockWaits(ledger, DEFAULT_WAIT_TIMEOUT_MS, undefined, ctx);
   for (;;) {
-    const claimed = await claimEntry(ledger, identity.id, { signal: ctx.signal, createOnly: true, anyway: true });
+    const claimed = await claimEntry(ledger, identity.id, { signal: ctx.signal, createOnly: true, anyway: true }).catch(stoppedWaiting(ctx));
     if (claimed.kind === 'go') return;
     identity.next();
   }

@@ -23,6 +23,7 @@ import { shellCommand } from '../../shell.js';
 import { askPayment } from '../../prompts/payment.js';
 import { storedCardChoices } from './stored-card.js';
 import { askSaveAs, saveDocument, savedDocumentText } from '../../prompts/save.js';
+import { checkOutputFiles } from '../../output-paths.js';
 import { parseInput } from '../../input/parse.js';
 import { parseServiceFlag, quoteRequestFor, type ServiceChoice } from '../../prompts/service.js';
 import { askAtSummary, renderSummary, summaryWarnings, type EditablePart } from '../../prompts/summary.js';
@@ -93,6 +94,8 @@ export async function readOrderInput(
   const { io } = ctx;
   const { maxTotalCents } = await runCaps(flags, ctx);
   const service = flags.service !== undefined ? parseServiceFlag(flags.service) : undefined;
+  // The file the answers are saved as is checked before the first question and the first request.
+  if (flags.saveAs !== undefined) checkOutputFiles([{ flag: '--save-as', path: flags.saveAs }]);
   const draftFile = draftPath(ctx.stateDir(), o.command);
   // A guided booking left unfinished (No at the summary, Ctrl-C) is offered before anything is asked.
   const resumed = file === undefined && o.loaded === undefined && io.canPrompt ? await offerDraft(ctx, draftFile) : undefined;

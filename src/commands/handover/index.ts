@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { ShipbookError, UsageError } from '../../errors.js';
+import { checkOutputFiles } from '../../output-paths.js';
 import { localDay, sheetOrders } from '../../ledger/history.js';
 import { queryLedger } from '../../ledger/query.js';
 import { buildSheet, type SheetFilter } from '../../ledger/sheet.js';
@@ -86,6 +87,11 @@ async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
   const date = flags.date ?? localDay(ctx.now());
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
     throw new UsageError(`--date "${date}" is not a date`, { suggestion: 'For example --date 2026-11-26 (YYYY-MM-DD)' });
+  // The files are checked before the ledger is read and the carriers asked of the service.
+  checkOutputFiles([
+    ...(flags.pdf !== undefined ? [{ flag: '--pdf', path: flags.pdf }] : []),
+    ...(flags.csv !== undefined ? [{ flag: '--csv', path: flags.csv }] : []),
+  ]);
   const ledger = await queryLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
   ctx.defer(() => ledger.close());
   const orders = await sheetOrders(ledger.records());

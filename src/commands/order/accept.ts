@@ -92,7 +92,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId, '--wait'), payment: () => payment });
   const profile = await ctx.profile();
   const id = identityOfOrder(ledger, o.orderId);
-  const claimed = await claimDocument(ledger, id, { again: true, timeoutMs: o.wait.timeoutMs, what: `order ${o.orderId}` }, ctx);
+  const claimed = await claimDocument(ledger, id, { again: true, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout', what: `order ${o.orderId}` }, ctx);
   if (claimed.kind !== 'go') return;
   const outcome = await bookEntry(
     { id, doc: { kind: 'pending', orderId: o.orderId } },

@@ -124,6 +124,8 @@ export class PgLedger implements LedgerStore {
   readonly notes: string[] = [];
   /** Called when the claims lock is held by a paused process (the file ledger's; a database's lock waits are short). */
   onLockWait: ((holder: { pid: number; host: string; command: string }) => void) | undefined;
+  /** Not applied: the target's advisory lock is held within one transaction of at most two round trips, and a wait for it is not timed. */
+  lockWaitMs: number | undefined;
 
   private readonly states = new Map<string, EntryState>();
   /** The last `seq` read. */
