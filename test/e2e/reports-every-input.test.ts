@@ -92,6 +92,36 @@ describe('reports of a batch that ends early', () => {
     }
   }, 180_000);
 
+  it('a full disk with --max-total and --budget: exit 10, the orders the caps left are still reported and counted with the budget', async (t) => {
+    const { dir, file } = taggedOrdersFile(300, 'FULLCAP');
+    const mnt = join(dir, 'mnt');
+    mkdirSync(mnt);
+    const why = mountTmpfs(mnt);
+    if (why !== undefined) t.skip(why);
+    try {
+      // Every order costs more than 1.00 AUD: each is created, refused and cancelled until the disk is full.
+      const run = startRun(
+        ['book', file, '--max-total', '1', '--budget', '500', '--journal', join(mnt, 'j.ndjson'), '--report', 'rep.json', '--poll', '50ms'],
+        { SHIPBOOK_BASE_URL: url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: join(mnt, 'state') },
+        dir,
+        running,
+      );
+      expect(await run.done, run.stderr()).toBe(10);
+      const report = everyInputOnce(join(dir, 'rep.json'), 300);
+      expect(report.summary?.stopped_by).toBe('journal_write_failed');
+      const overLimit = report.orders.filter((o) => o.status === 'over_limit').length;
+      expect(overLimit).toBeGreaterThan(0);
+      expect(report.summary?.over_limit).toBe(overLimit);
+      expect(report.summary?.budget).toEqual({ limit: '500.00', spent: '0.00' });
+      expect(run.stderr()).toMatch(
+        new RegExp(`, ${overLimit} over --max-total \\(cancelled, not accepted\\).*; budget 500\\.00 AUD, 0\\.00 AUD spent by this run`),
+      );
+      expect(locksUnder(mnt)).toEqual([]);
+    } finally {
+      execFileSync('umount', [mnt]);
+    }
+  }, 180_000);
+
   it('a second Ctrl-C while creates are in flight: exit 130, the reports list all 400 inputs, in-flight creates "sent, answer unknown", no lock left', async () => {
     const slow = await startSandboxProcess(['--api-key', KEY, '--latency', '400ms'], running);
     const { dir, file } = taggedOrdersFile(400, 'TWICE');
