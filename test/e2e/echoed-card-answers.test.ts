@@ -109,7 +109,7 @@ describe('a service that echoes an earlier payment in its order answers', () => 
     // A batch of one with its files, booked to the end (polling), by the built launcher, and again in
     // YAML: each with a ledger of its own, where the document was never booked.
     const files = { report: join(dir, 'report.json'), junit: join(dir, 'junit.xml'), journal: join(dir, 'journal.ndjson') };
-    const bookStates = [join(dir, 'state-book-1'), join(dir, 'state-book-2')];
+    const bookStates = [join(dir, 'state-book-1'), join(dir, 'state-book-2')] as const;
     const book = ['book', 'fixtures/orders/domestic-syd-mel.yaml', '--payment-file', payment, '--poll', '20ms'];
     runs.push([
       'book --json',
