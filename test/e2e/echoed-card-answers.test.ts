@@ -1,7 +1,8 @@
 /**
  * A service that repeats an earlier accept's payment in its later answers (test/helpers/fault-server.ts,
- * mode `echo` with `earlier`): the order answers of `order get`, `order create`, `order cancel`,
- * `shipment create`, `shipment combine` and `book` carry the card number and CVV of the last
+ * mode `echo` with `earlier`): the answers of `order get`, `order create`, `order cancel`,
+ * `order accept` (and its wait), `shipment create`, `shipment combine`, `quote`, `card list` and
+ * `book` carry the card number and CVV of the last
  * accept, also to a run that never read that card. Every command that prints an answer, in every
  * format and with `--debug`, the report, JUnit, the journal, `history` and every file of the state
  * directory (the ledger) are searched for the card number and the CVV. The expected count is 0.
@@ -52,7 +53,7 @@ const domestic = (tracking: string) => ({
   status: 'NEW',
   transient_id: 'SO-10482',
   tracking_number: tracking,
-  service: { code: 'SB-DOM-ROAD', name: 'Road {{earlier}}' },
+  service: { code: 'SB-DOM-ROAD', name: '{{earlier}}' },
 });
 const order = (status: string, tracking = 'N/A') => ({ order: { id: 'ORD-ECHO1', status, price: { total: 47.3 }, shipments: [domestic(tracking)] } });
 
@@ -68,6 +69,29 @@ function echoingService(): void {
     result: {
       shipment: { id: 'SHP-C1', status: 'NEW', transient_id: 'BB-JP-0918', tracking_number: 'N/A', service: { code: 'SB-GLOBAL-MAIL', name: '{{earlier}}' } },
     },
+  });
+  // A quote of one package may be asked by GET (quote/ with plain parameters): both answer the same.
+  for (const route of ['POST /quote/', 'GET /quote/']) {
+    server.set(route, {
+      mode: 'echo',
+      earlier: true,
+      result: {
+        services: [
+          {
+            code: 'SB-DOM-ROAD',
+            name: '{{earlier}}',
+            carrier: 'Sandbox Freight',
+            global_mail: false,
+            price: { currency: 'AUD', amount: 43, total: 47.3, gst: 4.3, insurance: 0 },
+          },
+        ],
+      },
+    });
+  }
+  server.set('GET /credit-cards/', {
+    mode: 'echo',
+    earlier: true,
+    result: { credit_cards: [{ id: 'card_1', brand: 'Mastercard', last_four: '4444', expire: '08/29', holder_name: '{{earlier}}' }] },
   });
   server.set('PUT /shipments/', {
     mode: 'echo',
@@ -105,6 +129,9 @@ describe('a service that echoes an earlier payment in its order answers', () => 
       await run(['shipment', 'create', 'fixtures/shipments/au-jp-1.yaml', ...format]);
       await run(['shipment', 'combine', 'SHP-A', 'SHP-B', '--main', 'fixtures/shipments/main-to-hub.yaml', ...format]);
       await run(['order', 'accept', 'ORD-ECHO1', '--payment-file', payment, ...format]);
+      await run(['order', 'accept', 'ORD-ECHO1', '--payment-file', payment, '--wait', '--poll', '20ms', ...format]);
+      await run(['quote', 'fixtures/quotes/syd-mel-single.yaml', ...format]);
+      await run(['card', 'list', ...format]);
     }
     // A batch of one with its files, booked to the end (polling), by the built launcher, and again in
     // YAML: each with a ledger of its own, where the document was never booked.
@@ -129,6 +156,9 @@ describe('a service that echoes an earlier payment in its order answers', () => 
     const get = runs.find(([args]) => args === 'order get ORD-ECHO1 --json')![1];
     expect(get.stdout).toContain('****4444');
     expect(get.stdout).toMatch(/"cvv": ?"\*\*\*"/);
+    for (const args of ['quote fixtures/quotes/syd-mel-single.yaml --json', 'card list --json', 'shipment create fixtures/shipments/au-jp-1.yaml --json']) {
+      expect(runs.find(([a]) => a === args)![1].stdout, `${args}\n${runs.find(([a]) => a === args)![1].stdout}`).toContain('****4444');
+    }
     expect(runs.find(([args]) => args === 'history --json')![1].stdout).toContain('ORD-ECHO1');
     const written = [
       ...Object.values(files).map((path): [string, string] => [path, readFileSync(path, 'utf8')]),

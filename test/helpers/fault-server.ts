@@ -182,7 +182,7 @@ export async function startFaultServer(): Promise<FaultServer> {
           ? `${fault.prefix ?? ''}${req.headers.authorization} ${body}`
           : envelope(status, `${fault.prefix ?? 'OK'} ${req.headers.authorization} ${body}${earlier === '' ? '' : ` after ${earlier}`}`, {
               // Also inside each member of the result (the order …), where a client that passes unknown fields through would print it.
-              ...Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v !== null && typeof v === 'object' ? { ...v, echo } : v])),
+              ...Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...v, echo } : v])),
               echo,
             });
         if (fault.php) text = text.replace(/\//g, '\\/');
