@@ -413,8 +413,11 @@ function answerLost(err: unknown): boolean {
   return err instanceof ServiceCallError && err.sent;
 }
 
-/** True for an accept that was sent and answered with a contradiction (src/api/contradictions.ts): its outcome is unknown. */
-function contradictedAccept(err: unknown): boolean {
+/**
+ * True for an accept that was sent and answered with a contradiction (src/api/contradictions.ts:
+ * about another order, a status that is not `ACC`): whether the order was accepted is unknown.
+ */
+export function contradictedAccept(err: unknown): boolean {
   return err instanceof ProtocolError && err.sent && err.endpoint?.name === 'acceptOrder';
 }
 

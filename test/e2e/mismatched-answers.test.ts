@@ -7,7 +7,7 @@
  * as created or accepted), and is never sent again by itself. A status of no list is shown as it
  * came, never as a known state.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -196,5 +196,24 @@ describe('an accept answered with a status the interface does not list', () => {
     expect(again.stderr).not.toMatch(/order ORD-A1 accepted/);
     expect(server.requests.filter((q) => q.method === 'POST' && q.path === '/orders/')).toHaveLength(1);
     expect((await ledgerOf(state)).filter((r) => r.step === 'accept').map((r) => r.status)).toEqual(['unknown', 'unknown']);
+  });
+
+  it('a batch: the order is reported unknown (never accepted or failed), with the order to look at', async () => {
+    server.set('POST /orders/', { mode: 'ok', result: { order: { id: 'ORD-A1', status: 'new', price: { total: 47.3 }, shipments: [domestic('SHP-1')] } } });
+    server.set('PUT /orders/ORD-A1/accept/', declined);
+    const report = join(dir, `report-${++states}.json`);
+    const journal = join(dir, `journal-${++states}.ndjson`);
+    const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--payment', 'credit', '--journal', journal, '--report', report], {
+      env: envWith(),
+    });
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toContain('0 booked');
+    expect(r.stderr).toContain('1 unknown');
+    expect(r.stderr).toContain('shipbook order get ORD-A1');
+    // Not a create whose answer was lost: nothing to settle with journal resolve.
+    expect(r.stderr).not.toContain('journal resolve');
+    const entry = (JSON.parse(readFileSync(report, 'utf8')) as { orders: Array<Record<string, unknown>> }).orders[0]!;
+    expect(entry).toMatchObject({ status: 'unknown', order_id: 'ORD-A1', next: { action: 'rerun', order_id: 'ORD-A1' } });
+    expect(String((entry.error as { message: string }).message)).toContain('the status "DECLINED", not ACC');
   });
 });
