@@ -24,7 +24,7 @@ import { controlCharacterInValues, controlCharacterMessage, firstControlCharacte
 import { aliasBeyond } from './yaml-aliases.js';
 
 /** Largest number of aliases (`*name`) in a YAML document; their expansion is capped as well. */
-const MAX_YAML_ALIASES = 100;
+export const MAX_YAML_ALIASES = 100;
 /** Lists and mappings nest at most this deep (shipbook's documents nest about six levels). */
 export const MAX_NESTING = 64;
 

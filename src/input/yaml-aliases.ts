@@ -25,7 +25,7 @@ export function aliasBeyond(text: string, max: number): number {
   for (const token of new Lexer().lex(text)) {
     if (token.charCodeAt(0) === 0x2a /* * */ && previous !== '\u001f') {
       if (++count > max) return offset;
-    } else if (token === '\u0002') count = 0;
+    } else if (token === '\u0002' || token === '---' || token === '...') count = 0; // a new document
     if (!MARKERS.has(token)) offset += token.length;
     previous = token;
   }

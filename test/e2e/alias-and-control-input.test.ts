@@ -29,12 +29,15 @@ function file(name: string, text: string): string {
 }
 
 describe('a YAML alias bomb', () => {
-  it('is refused at its 101st alias, 10,000 in block style and 1,000,000 in flow style, by validate and by book with nothing sent', async () => {
+  it('is refused at its 101st alias, 10,000 in block style and 1,000,000 in flow style (alone or in a stream), by validate and by book with nothing sent', async () => {
     const block = file('aliases-10000.yaml', `order:\n  description: &a x\n  list:\n${'    - *a\n'.repeat(10_000)}`);
     const flow = file('aliases-1000000.yaml', `order:\n  description: &a x\n  list: [${'*a,'.repeat(999_999)}*a]\n`);
+    // A stream of two orders whose second is the bomb: refused before the stream is composed too.
+    const stream = file('aliases-stream.yaml', `order: {}\n---\norder:\n  description: &a x\n  list: [${'*a,'.repeat(999_999)}*a]\n`);
     for (const [path, at] of [
       [block, '104:7'],
       [flow, `3:${10 + 3 * 100}`],
+      [stream, `5:${10 + 3 * 100}`],
     ] as const) {
       const v = await runCli(['validate', path], { timeoutMs: 10_000 });
       expect(v.code, v.stderr).toBe(2);
