@@ -907,6 +907,54 @@ async function validateLarge() {
 }
 
 /**
+ * `validate` of YAML "alias bombs": an order file whose list holds 10,000 and 1,000,000 aliases
+ * (`*a`) of one anchor. Aliases are counted on the lexer's tokens before the document is composed,
+ * so the refusal ("more than 100 YAML aliases") costs linear time: the time beyond `validate` of
+ * one ordinary order file (the process's start-up) must stay under 0.2 s and 2 s. It took 7.5 s of
+ * CPU at 10,000 when the limit was checked on the composed document (each alias resolved by a
+ * search of the whole document).
+ */
+async function yamlAliases() {
+  const runs = quick ? 3 : 5;
+  const plain = join(root, 'fixtures/orders/domestic-syd-mel.yaml');
+  for (const [count, limitMs] of [
+    [10_000, 200],
+    [1_000_000, 2000],
+  ]) {
+    const file = join(work, `aliases-${count}.yaml`);
+    // Flow style, 3 bytes an alias: a million fit in an input (5 MiB at most).
+    writeFileSync(file, `order:\n  description: &a x\n  list: [${'*a,'.repeat(count - 1)}*a]\n`);
+    const validate = (f, expected) => {
+      const started = process.hrtime.bigint();
+      const r = spawnSync(process.execPath, [bin, 'validate', f], { cwd: root, env: baseEnv, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (r.status !== expected) throw new Error(`validate ${f} exited ${r.status}: ${(r.stderr ?? '').slice(-300)}`);
+      if (expected === 2 && !/more than 100 YAML aliases/.test(r.stdout + r.stderr)) throw new Error(`validate ${f} did not refuse the aliases`);
+      return ms;
+    };
+    validate(file, 2);
+    const bomb = [];
+    const one = [];
+    for (let i = 0; i < runs; i++) {
+      bomb.push(validate(file, 2));
+      one.push(validate(plain, 0));
+    }
+    const a = stats(bomb);
+    const b = stats(one);
+    const extra = a.median - b.median;
+    addRow({
+      figure: `validate a YAML file of ${count.toLocaleString('en-US')} aliases (refused)`,
+      value: `${fmtMs(a.median)} (${fmtSpread(a, fmtMs)})`,
+      baseline: `${fmtMs(b.median)} (one order file)`,
+      ratio: (a.median / b.median).toFixed(2),
+      target: `< ${limitMs / 1000} s beyond one order file`,
+      ok: extra < limitMs,
+      note: `${fmtMs(Math.max(0, extra))} beyond one order file; ${(statSync(file).size / 1e6).toFixed(1)} MB, ${runs} runs`,
+    });
+  }
+}
+
+/**
  * Writes a ledger of `records` records (orders of five records each: create sent, created with
  * what the hand-over sheet needs, accept sent, accepted, processed; pickup dates over ten days)
  * for the built-in sandbox of `stateDir`, where shipbook looks for it; returns a day and an order
@@ -1029,6 +1077,7 @@ const figures = [
   ['csv', csvDryRun],
   ['state', stateStore],
   ['validate', validateLarge],
+  ['validate: YAML aliases', yamlAliases],
   ['ledger: history and handover', ledgerQueries],
 ];
 

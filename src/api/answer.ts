@@ -9,7 +9,7 @@ import { envelope, fieldErrors } from '../schema/envelope.js';
 import { safeParseHot } from '../schema/hot.js';
 import { schemaProblems } from '../schema/issues.js';
 import { fateOf, outcomeOf } from './outcome.js';
-import { redactText } from './redact.js';
+import { redactAnswer, redactText } from './redact.js';
 import type { PreparedRequest } from './request.js';
 
 /** `text` cut to `max` characters (with `…`), for text already scrubbed of secrets. */
@@ -85,7 +85,8 @@ export function readAnswer(p: PreparedRequest, answer: RawAnswer, secrets: Reado
   }
   // A message shorter than the shortest secret (`OK`, empty) has nothing to scrub.
   if (onMessage) onMessage(message.length < 3 ? message : redactText(message, secrets));
-  return parsed.data;
+  // The one redaction of answers: nothing after this point (flows, ledger, reports, formatters) sees a card number, CVV or key the service echoed.
+  return redactAnswer(parsed.data);
 }
 
 /**

@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
 import type { CreateOrderRequest, OrderResponse } from '../schema/order.js';
 import type { AcceptRequest } from '../schema/payment.js';
 import type { ApiClient, RequestOptions } from './client.js';
-import { checkAccepted, checkCreated } from './contradictions.js';
+import { checkAccepted, checkCreatedOrder } from './contradictions.js';
 import { ENDPOINTS } from './endpoints.js';
 
 /**
@@ -38,12 +38,13 @@ export const DEFAULT_ORDER_PATHS: OrderPaths = {
 /**
  * `POST /orders/` (endpoint `createOrder`, mutating): stores the order as pending; returns it with
  * the exact price (numbers). Retried only when the request provably never left; a lost answer is
- * AnswerLostError (the order may exist), never repeated; an answer without an order id is a
- * ProtocolError whose outcome is unknown (src/api/contradictions.ts).
+ * AnswerLostError (the order may exist), never repeated; an answer without an order id, or whose
+ * shipments are not those sent (count, `transient_id`, service code), is a ProtocolError whose
+ * outcome is unknown (src/api/contradictions.ts).
  */
 export async function createOrder(api: ApiClient, order: CreateOrderRequest, options: RequestOptions = {}): Promise<OrderResponse> {
   const created = (await api.call('createOrder', { body: order }, options)).order;
-  checkCreated('createOrder', created);
+  checkCreatedOrder(order.order.shipments, created);
   return created;
 }
 
@@ -61,7 +62,8 @@ const ACCEPTED_STATUSES = new Set(['acc', 'accepted', 'processed', 'processing',
  * is told of such an order when the 409 answered the call's first attempt: it was accepted before
  * this call, not by it (a 409 after a retry may answer this call's own earlier attempt).
  * @throws ApiError (409 when the order is not pending), and as {@link ApiClient.call}; ProtocolError
- *   (exit 5, outcome unknown) when the answer is about another order
+ *   (exit 5, outcome unknown) when the answer is about another order or gives a status other than
+ *   `ACC` or a later one (`processed`)
  */
 export async function acceptOrder(
   api: ApiClient,

@@ -225,3 +225,73 @@ export function redactUrlPassword(url: string): string {
   registerSecret(m[2]);
   return `${m[1]}:****@${url.slice(m[0].length)}`;
 }
+
+/** Members whose value is a verification code, shown as `***` wherever they stand in an answer. */
+const VERIFICATION_KEY = /^(?:card_?)?(?:cvv2?|cvc2?|cv2|csc|security_?code)$/i;
+/** Members whose value is a card number, shown as `****` and its last four digits. */
+const CARD_NUMBER_KEY = /^(?:card_?)?(?:number|num|pan)$|^card$/i;
+/** Members whose value is a credential (an API key, a password, a token). */
+const CREDENTIAL_KEY = /^(?:api_?key|x-api-key|password|passwd|secret|token|access_token|authorization)$/i;
+/**
+ * Members that identify what the service made (order and shipment ids, the client's transient
+ * ids, tracking numbers): the flows need them exactly as they came, so only a secret this run
+ * registered is masked in them, never a digit run for looking like a card number.
+ */
+const IDENTIFIER_KEY = /^(?:id|transient_id|tracking_number|order_id|shipment_id)$/;
+
+/** A 13–19 digit number (or digits between spaces or dashes) that passes the Luhn check: a card number. */
+function cardNumberMasked(text: string): string {
+  return text.replace(/(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])/g, (run) => {
+    const digits = run.replace(/\D/g, '');
+    return luhnValid(digits) ? `****${digits.slice(-4)}` : run;
+  });
+}
+
+/**
+ * The text of an answer (a callback body as received) with card numbers (Luhn), `cvv` members
+ * and registered secrets masked as {@link redactAnswer} masks them; JSON text stays JSON.
+ */
+export function redactAnswerText(text: string): string {
+  return cardNumberMasked(scrubKnown(text));
+}
+
+/**
+ * The one redaction of an answer of the service (and of a callback body), applied as it is read,
+ * before any flow, ledger, report or formatter sees it: a deep copy of the JSON value in which,
+ * whatever the member's name and however deep it stands,
+ * - a verification code (`cvv`, `cvc`, `card_cvv`, `security_code` …) becomes `***`;
+ * - a card number (`number`, `card_number`, `pan` with 8 or more digits) becomes `****4444`;
+ * - a credential (`api_key`, `password`, `token`, `authorization` …) becomes `****abcd`;
+ * - in every other string, a 13–19 digit run passing the Luhn check becomes `****4444`, a
+ *   `cvv: 123` written as text becomes `cvv: ***`, and each secret this run registered
+ *   ({@link registerSecret}) its mask; a number that is a card number becomes the masked string.
+ * Identifiers (`id`, `transient_id`, `tracking_number`) are left as they came except for a
+ * registered secret. Objects that are not plain (Money, dates) are kept as they are.
+ */
+export function redactAnswer<T>(value: T): T {
+  const walk = (v: unknown, key: string): unknown => {
+    if (typeof v === 'string' || typeof v === 'number') {
+      const s = String(v);
+      if (IDENTIFIER_KEY.test(key)) return typeof v === 'string' ? scrubKnown(v) : v;
+      if (VERIFICATION_KEY.test(key)) return s.trim() === '' ? v : '***';
+      if (CARD_NUMBER_KEY.test(key) && s.replace(/\D/g, '').length >= 8) return `****${s.replace(/\D/g, '').slice(-4)}`;
+      if (CREDENTIAL_KEY.test(key)) return s.trim() === '' ? v : maskSecret(s);
+      if (typeof v === 'number') {
+        if (!Number.isSafeInteger(v)) return v;
+        const masked = cardNumberMasked(s);
+        return masked !== s || (s.length > 4 && registry.has(s)) ? maskSecret(s) : v;
+      }
+      return cardNumberMasked(scrubKnown(v));
+    }
+    if (Array.isArray(v)) return v.map((x) => walk(x, key));
+    if (v !== null && typeof v === 'object') {
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (proto !== Object.prototype && proto !== null) return v;
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = walk(x, k);
+      return out;
+    }
+    return v;
+  };
+  return walk(value, '') as T;
+}

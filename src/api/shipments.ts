@@ -7,17 +7,19 @@ import type { CombineRequest, CreateShipmentRequest } from '../schema/combine.js
 import type { OrderResponse } from '../schema/order.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
 import type { ApiClient, RequestOptions } from './client.js';
-import { checkCombined, checkCreated } from './contradictions.js';
+import { checkCombined, checkCreatedShipment } from './contradictions.js';
 
 /**
  * `POST /shipments/`: creates one consolidated-mail shipment leaving Australia; returns it with its
  * id, status `NEW` and exact price (AUD).
  * Mutating (endpoint `createShipment`): never retried once sent; a lost answer is AnswerLostError.
- * @throws ApiError (exit 3) when the service refuses it, e.g. a service code that is not consolidated mail
+ * @throws ApiError (exit 3) when the service refuses it, e.g. a service code that is not consolidated mail;
+ *   ProtocolError (exit 5, outcome unknown) for an answer without an id, with another service code or
+ *   `transient_id`, or with a status other than `NEW`
  */
 export async function createShipment(api: ApiClient, body: CreateShipmentRequest, options: RequestOptions = {}): Promise<ShipmentResponse> {
   const created = (await api.call('createShipment', { body }, options)).shipment;
-  checkCreated('createShipment', created);
+  checkCreatedShipment(body.shipment, created);
   return created;
 }
 

@@ -14,7 +14,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { OrderPaths } from '../api/orders.js';
 import type { BookingDocument } from '../booking/book.js';
-import { bookEntry, claimEntry, resumeFrom, stoppedAs } from '../booking/engine.js';
+import { bookEntry, claimEntry, contradictedAccept, resumeFrom, stoppedAs } from '../booking/engine.js';
 import { BookingStoppedError } from '../booking/progress.js';
 import { pollForResult } from '../booking/wait.js';
 import { CLAIMS_LOCK_WAIT, LimitRefusedError, ShipbookError, exitCodeOf } from '../errors.js';
@@ -218,6 +218,9 @@ async function bookItem(
     if (deps.halted() !== undefined) return lastKnown(base, now, deps.halted(), attempts, capOptions(deps));
     const ids = { ...(now?.orderId ? { order_id: now.orderId } : {}), ...(now && now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}) };
     const as = stoppedAs(now, err, deps.signal);
+    // An accept answered with a contradiction: neither accepted nor failed. The order is named, to be looked at.
+    if (contradictedAccept(detail))
+      return { ...base, status: 'unknown', attempts, ...ids, error: errorOf(detail), next: { action: 'rerun', order_id: now?.orderId } };
     if (as === 'still_booking') {
       return {
         ...base,

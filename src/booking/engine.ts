@@ -23,7 +23,7 @@ import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler
 import type { RecordSink } from './steps.js';
 import { stepRecorder } from './steps.js';
 import type { EntryState, RunClaim } from '../ledger/records.js';
-import { ApiError, BookingErrorReportedError, BookingFailedError, LimitRefusedError, ServiceCallError, ShipbookError } from '../errors.js';
+import { ApiError, BookingErrorReportedError, BookingFailedError, LimitRefusedError, ProtocolError, ServiceCallError, ShipbookError } from '../errors.js';
 import { judgeCaps, overBudget, type BudgetReservation, type PriceCaps } from './limits.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents, formatCents } from '../schema/money.js';
@@ -413,6 +413,14 @@ function answerLost(err: unknown): boolean {
   return err instanceof ServiceCallError && err.sent;
 }
 
+/**
+ * True for an accept that was sent and answered with a contradiction (src/api/contradictions.ts:
+ * about another order, a status that is not `ACC`): whether the order was accepted is unknown.
+ */
+export function contradictedAccept(err: unknown): boolean {
+  return err instanceof ProtocolError && err.sent && err.endpoint?.name === 'acceptOrder';
+}
+
 /** True for an interruption (Ctrl-C, SIGTERM, a closed stdout) rather than a failure. */
 function isInterruption(err: unknown, stop?: AbortSignal): boolean {
   const detail = err instanceof BookingStoppedError ? err.cause : err;
@@ -428,6 +436,9 @@ function recordFailure(ledger: RecordSink, record: { id: string; file?: string; 
   const detail = err instanceof BookingStoppedError ? err.cause : err;
   // A create sent and never answered stays unknown: no run may create it again by itself.
   if (state?.stage === 'unknown' && answerLost(detail)) return false;
+  // An accept answered with a contradiction (about another order, a status that is not ACC) was
+  // sent and may have been taken: its `accept_sent` stays open, recorded unknown, never failed.
+  if (contradictedAccept(detail)) return false;
   // Interrupted while waiting, or its result not read (a timeout, a service that would not show
   // it): the order stays accepted, the next run waits for its result. Only an end the service
   // reported is recorded.

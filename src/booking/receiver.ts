@@ -20,7 +20,7 @@
  * flood of bad requests cannot flood the terminal) and never stops the server. It binds to
  * 127.0.0.1 unless told otherwise.
  */
-import { redactText } from '../api/redact.js';
+import { redactAnswer, redactAnswerText, redactText } from '../api/redact.js';
 import { readLimitedBody } from '../http/body.js';
 import { answerMalformed, closeServer, listenOn, sendJson, urlHost } from '../http/server.js';
 
@@ -280,7 +280,8 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
       report({ status: 400, reason: `not a callback envelope: ${problems}`, method, remote, onTokenPath: true });
       return;
     }
-    const cb = parsed.data;
+    // Callbacks are answers too: redacted once, before the booking flow or `callback listen` sees them.
+    const cb = redactAnswer(parsed.data);
     const success = cb.code >= 200 && cb.code < 300;
     const orderId = cb.result?.order?.id;
     if (success && orderId === undefined) {
@@ -288,7 +289,7 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
       report({ status: 400, reason: 'not a callback envelope: result.order is required', method, remote, onTokenPath: true });
       return;
     }
-    const received: ReceivedCallback = { body: cb, raw, text: body.text, receivedAt: new Date(), remote };
+    const received: ReceivedCallback = { body: cb, raw: redactAnswer(raw), text: redactAnswerText(body.text), receivedAt: new Date(), remote };
     if (orderId !== undefined) received.orderId = orderId;
     let verdict: CallbackVerdict;
     try {

@@ -10,6 +10,7 @@ import { Readable, Transform } from 'node:stream';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { firstInvalidUtf8 } from './utf8.js';
+import { ControlCharacterScan } from './control.js';
 
 /** A cell delimiter: comma, semicolon or tab. */
 export type CsvDelimiter = ',' | ';' | '\t';
@@ -75,6 +76,31 @@ export class NotUtf8Error extends Error {
   constructor(readonly line: number) {
     super('is not UTF-8 text');
   }
+}
+
+/** A control character in a spreadsheet (see src/input/control.ts): where it stands, and which. */
+export class ControlCharacterError extends Error {
+  constructor(
+    readonly line: number,
+    readonly column: number,
+    readonly character: string,
+  ) {
+    super('holds a control character');
+  }
+}
+
+/** Passes decoded text on, refusing the first control character no input may hold ({@link ControlCharacterError}, with its line and column). */
+function controlCheck(): Transform {
+  const scan = new ControlCharacterScan();
+  return new Transform({
+    decodeStrings: false,
+    transform(chunk: string | Buffer, _encoding, done) {
+      const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+      const found = scan.next(text);
+      if (found === undefined) done(null, text);
+      else done(new ControlCharacterError(found.line, found.column, found.character));
+    },
+  });
 }
 
 /**
@@ -177,8 +203,10 @@ export async function* csvRows(source: CsvSource, delimiter: CsvDelimiter): Asyn
     skip_records_with_error: false,
   });
   const decode = isUtf16le(await headBytes(source)) ? utf16leDecoder() : utf8Decoder();
+  const check = controlCheck();
   decode.on('error', (err) => parser.destroy(err));
-  input.pipe(decode).pipe(parser);
+  check.on('error', (err) => parser.destroy(err));
+  input.pipe(decode).pipe(check).pipe(parser);
   let row = 0;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {

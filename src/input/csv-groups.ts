@@ -10,7 +10,18 @@ import { shellCommand } from '../shell.js';
 import type { CsvMapping } from './csv-map.js';
 import type { SenderRecord } from './senders.js';
 import { bind, issueAt, type Binding } from './csv-bind.js';
-import { NotUtf8Error, csvDelimiterOf, csvRows, delimiterName, headBytes, type CsvDelimiter, type CsvRow, type CsvSource } from './csv-bytes.js';
+import { controlCharacterMessage } from './control.js';
+import {
+  ControlCharacterError,
+  NotUtf8Error,
+  csvDelimiterOf,
+  csvRows,
+  delimiterName,
+  headBytes,
+  type CsvDelimiter,
+  type CsvRow,
+  type CsvSource,
+} from './csv-bytes.js';
 
 /** How to read a CSV input. */
 export interface CsvReadOptions {
@@ -136,6 +147,14 @@ export async function* csvGroups(source: CsvSource, options: CsvReadOptions): As
         kind: 'issues',
         line: err.line,
         issues: [{ file, line: err.line, path: '', message: 'is not UTF-8 text; save it as UTF-8 (in Excel: Save As, "CSV UTF-8")', severity: 'error' }],
+      };
+      return;
+    }
+    if (err instanceof ControlCharacterError) {
+      yield {
+        kind: 'issues',
+        line: err.line,
+        issues: [{ file, line: err.line, column: err.column, path: '', message: controlCharacterMessage(err.character), severity: 'error' }],
       };
       return;
     }

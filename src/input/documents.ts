@@ -13,7 +13,8 @@ import { promisify } from 'node:util';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { ValidationError, type InputIssue } from '../errors.js';
 import { closingQuote, parseJsonLine } from './json-line.js';
-import { parseInput } from './parse.js';
+import { MAX_YAML_ALIASES, parseInput } from './parse.js';
+import { aliasBeyond } from './yaml-aliases.js';
 import type { LoadedDocument } from './loaded.js';
 import { MAX_INPUT_BYTES, readInput } from './read.js';
 import { firstInvalidUtf8 } from './utf8.js';
@@ -176,6 +177,22 @@ export function* jsonOrYamlDocuments(file: string, text: string): Generator<Docu
       const [start, end] = item.range ?? [0, 0];
       yield parseSlice(file, text.slice(start, end), lineOf(start));
     }
+    return;
+  }
+  // An alias bomb in one of the documents is refused before the stream is composed (which costs
+  // seconds for a million aliases), at the alias beyond the limit, as a single document is.
+  const bomb = aliasBeyond(text, MAX_YAML_ALIASES);
+  if (bomb >= 0) {
+    const line = lineCounter(text)(bomb);
+    const issue: InputIssue = {
+      file,
+      line,
+      column: bomb - text.lastIndexOf('\n', bomb - 1),
+      path: '',
+      message: `more than ${MAX_YAML_ALIASES} YAML aliases (*name)`,
+      severity: 'error',
+    };
+    yield { file, line, issues: [issue] };
     return;
   }
   const docs = parseAllDocuments(text);

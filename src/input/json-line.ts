@@ -4,6 +4,7 @@
  * its positions are found only when a message needs one, by the full parse (src/input/parse.ts).
  */
 import { MAX_NESTING, parseInput } from './parse.js';
+import { firstControlCharacter } from './control.js';
 import { unwrapRequest, type LoadedDocument } from './loaded.js';
 
 /**
@@ -73,12 +74,16 @@ function keyCount(v: unknown): number {
   return n;
 }
 
+/** A JSON escape of a control character that no input may hold (C0 but tab and line breaks, DEL, C1). */
+const CONTROL_ESCAPE = /\\u00(?:0[0-8bBcCeEfF]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])/;
+
 /**
  * One line of NDJSON read by the fast path (see the module's comment), or undefined for anything
  * else: the caller parses it fully, which reports the problem.
  */
 export function parseJsonLine(file: string, text: string): LoadedDocument | undefined {
-  if (!text.trimStart().startsWith('{') || text.includes('\u0000')) return undefined;
+  // A control character, itself or escaped (`\u0001`, `\u007f`), is refused by the full parse at its column (src/input/control.ts).
+  if (!text.trimStart().startsWith('{') || firstControlCharacter(text) >= 0 || CONTROL_ESCAPE.test(text)) return undefined;
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -4,7 +4,11 @@
  *
  * - the YAML 1.2 core schema only: an explicit tag other than `!!str`, `!!int`, `!!float`,
  *   `!!bool`, `!!null`, `!!map`, `!!seq` (e.g. `!!js/function`, `!!binary`, `!foo`) is an error;
- * - at most {@link MAX_YAML_ALIASES} aliases, and a cap on what they expand to ("billion laughs");
+ * - at most {@link MAX_YAML_ALIASES} aliases, counted on the lexer's tokens before the document is
+ *   composed (so a file of a million aliases is refused in linear time), and a cap on what they
+ *   expand to ("billion laughs");
+ * - no control character but tab and line breaks, written as itself or as an escape
+ *   (src/input/control.ts, the rule of every input format);
  * - lists and mappings nested at most {@link MAX_NESTING} deep;
  * - clear errors, with a line, for binary or non-UTF-8 content, an empty file, several documents
  *   in one file, duplicate fields, and a document that is not an object.
@@ -16,9 +20,11 @@ import { LineCounter, parseDocument, isAlias, isMap, isPair, isScalar, isSeq, vi
 import { ValidationError, type InputIssue } from '../errors.js';
 import { failInput as fail, unwrapRequest, type LoadedDocument, type Position } from './loaded.js';
 import { bytePosition, firstInvalidUtf8 } from './utf8.js';
+import { controlCharacterInValues, controlCharacterMessage, firstControlCharacter } from './control.js';
+import { aliasBeyond } from './yaml-aliases.js';
 
 /** Largest number of aliases (`*name`) in a YAML document; their expansion is capped as well. */
-const MAX_YAML_ALIASES = 100;
+export const MAX_YAML_ALIASES = 100;
 /** Lists and mappings nest at most this deep (shipbook's documents nest about six levels). */
 export const MAX_NESTING = 64;
 
@@ -150,18 +156,24 @@ function textOf(file: string, bytes: Buffer): string {
     fail(file, 'is UTF-16 text; save it as UTF-8', { line: 1, column: 1 });
   }
   const nul = bytes.indexOf(0);
-  if (nul >= 0) fail(file, 'is a binary file, not JSON or YAML', bytePosition(bytes, nul));
+  if (nul >= 0) fail(file, controlCharacterMessage('\u0000'), bytePosition(bytes, nul));
   const invalid = firstInvalidUtf8(bytes);
   if (invalid >= 0) fail(file, 'is not UTF-8 text; save it as UTF-8', bytePosition(bytes, invalid));
   const text = new TextDecoder('utf-8').decode(bytes);
   if (text.trim() === '') fail(file, 'is empty', { line: 1, column: 1 });
+  const control = firstControlCharacter(text);
+  if (control >= 0) fail(file, controlCharacterMessage(text[control]!), textPosition(text, control));
   const tooDeep = tooDeepAt(text);
-  if (tooDeep >= 0) {
-    const before = text.slice(0, tooDeep);
-    const line = before.split('\n').length;
-    fail(file, `nests lists or mappings more than ${MAX_NESTING} levels deep`, { line, column: tooDeep - before.lastIndexOf('\n') });
-  }
+  if (tooDeep >= 0) fail(file, `nests lists or mappings more than ${MAX_NESTING} levels deep`, textPosition(text, tooDeep));
+  const alias = aliasBeyond(text, MAX_YAML_ALIASES);
+  if (alias >= 0) fail(file, `more than ${MAX_YAML_ALIASES} YAML aliases (*name)`, textPosition(text, alias));
   return text;
+}
+
+/** Line and column of an offset in a text (for problems found before parsing). */
+function textPosition(text: string, offset: number): Position {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
 }
 
 /**
@@ -297,7 +309,7 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
   }
   const { data, wrapper } = unwrapped;
   const index: PairIndex = new WeakMap();
-  return {
+  const loaded: LoadedDocument = {
     file,
     data,
     wrapper,
@@ -308,4 +320,8 @@ export function parseInput(file: string, bytes: Buffer): LoadedDocument {
       return range ? pos(range[0]) : rootPos;
     },
   };
+  // A control character written as an escape ("\u0000", YAML's "\e"): refused as the character itself is.
+  const control = controlCharacterInValues(data);
+  if (control !== undefined) fail(file, controlCharacterMessage(control.character), loaded.locate(control.path, { key: control.key }));
+  return loaded;
 }

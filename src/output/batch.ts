@@ -370,7 +370,8 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
     io.err(
       `  ${paint(io, r.status === 'accepted' ? 'yellow' : 'red', WORDS[r.status])} ${printable(`${r.file}:${r.line} (${r.id})${why ? `: ${why}` : ''}`)}\n`,
     );
-    if (r.hint && r.next?.action !== 'rerun' && !given.has(r.hint)) {
+    // An unknown order gets its own hint even when running again continues it: it names the order to look at first.
+    if (r.hint && (r.next?.action !== 'rerun' || r.status === 'unknown') && !given.has(r.hint)) {
       given.add(r.hint);
       io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
     }

@@ -10,14 +10,15 @@ import type { IOStreams } from '../io.js';
 import type { OutputFormat } from './format.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { ShipmentResponse } from '../schema/shipment.js';
-import { orderState, shipmentState } from './state.js';
+import { orderState, shipmentState, stateShown } from './state.js';
 import { orderHeading, printPrice, printShipments, SHIPMENT_COLUMNS, shipmentRow } from './order.js';
 import { paint } from './style.js';
+import { printable } from './printable.js';
 import { printTable } from './table.js';
 
 /** The heading line of a created shipment: `Shipment SHP-… pending` in a table, `shipment\tSHP-…\tpending` otherwise. */
 function shipmentHeading(io: IOStreams, format: OutputFormat, s: ShipmentResponse): string {
-  const word = shipmentState(s.status);
+  const word = printable(stateShown(shipmentState(s.status), s.status));
   return format === 'table' ? `Shipment ${paint(io, 'bold', s.id)}  ${paint(io, 'cyan', word)}\n` : `shipment\t${s.id}\t${word}\n`;
 }
 

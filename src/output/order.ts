@@ -9,7 +9,7 @@ import type { OrderResponse } from '../schema/order.js';
 import type { Price } from '../schema/price.js';
 import { oneLine, trackingNumberOf, type ShipmentResponse } from '../schema/shipment.js';
 import { orderStatusWord } from '../schema/status.js';
-import { orderState, shipmentState, type State } from './state.js';
+import { orderState, shipmentState, stateShown, type State } from './state.js';
 import { printTable, type Column } from './table.js';
 import { paint } from './style.js';
 
@@ -50,7 +50,7 @@ export function shipmentRow(s: ShipmentResponse, order?: State): string[] {
     s.transient_id ?? '',
     oneLine(s.service?.name) || String(s.service?.code ?? ''),
     [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', '),
-    shipmentState(s.status, order),
+    stateShown(shipmentState(s.status, order), s.status),
     trackingNumberOf(s) ?? '—',
     s.service?.price ? s.service.price.total.toString() : '',
   ];
@@ -69,10 +69,10 @@ export function printShipments(io: IOStreams, format: OutputFormat, shipments: S
 /** The heading line of an order, on stdout (it is data): `Order ORD-… pending` in a table, `order\tORD-…\tpending` otherwise. */
 export function orderHeading(io: IOStreams, format: OutputFormat, order: OrderResponse): string {
   const word = orderStatusWord(order.status);
-  const colour = word === 'processed' ? 'green' : word === 'failed' || word === 'cancelled' ? 'red' : 'cyan';
-  // The id and status come from the service: shown, never obeyed.
+  const colour = word === 'processed' ? 'green' : word === 'failed' || word === 'cancelled' ? 'red' : word === 'unknown' ? 'yellow' : 'cyan';
+  // The id and status come from the service: shown, never obeyed; a status of no list as it came.
   const id = printable(order.id);
-  const shown = printable(word);
+  const shown = printable(stateShown(word, order.status));
   return format === 'table' ? `Order ${paint(io, 'bold', id)}  ${paint(io, colour, shown)}\n` : `order\t${id}\t${shown}\n`;
 }
 

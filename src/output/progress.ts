@@ -12,7 +12,7 @@ import { stillRunningNote } from '../next-steps.js';
 import type { IOStreams } from '../io.js';
 import { splitParent, withoutTrackingNumber } from '../schema/parent.js';
 import { orderStatusWord } from '../schema/status.js';
-import { shipmentState } from './state.js';
+import { orderState, shipmentState, stateShown } from './state.js';
 import { startSpinner, type Spinner } from './spinner.js';
 import { paint } from './style.js';
 import { polledText, waitingText, waitNoticeLines } from './wait-notice.js';
@@ -79,19 +79,19 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
     track(e);
     switch (e.type) {
       case 'order_created':
-        return step(orderStatusWord(e.order.status), `order ${e.order.id} created, ${e.order.shipments.length} shipment(s)`);
+        return step(stateShown(orderState(e.order.status), e.order.status), `order ${e.order.id} created, ${e.order.shipments.length} shipment(s)`);
       case 'shipment_created': {
         const s = e.shipment;
         const to = [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', ');
         const price = s.service?.price ? `, ${s.service.price.total.toString()} AUD` : '';
-        return step(shipmentState(s.status), `shipment ${s.id} created (${e.index + 1}/${e.count})${to ? ` to ${to}` : ''}${price}`);
+        return step(stateShown(shipmentState(s.status), s.status), `shipment ${s.id} created (${e.index + 1}/${e.count})${to ? ` to ${to}` : ''}${price}`);
       }
       case 'combined': {
         childIds = e.childIds;
         const { main } = splitParent(e.parent, e.childIds);
         const n = e.childIds.length;
         step(
-          orderStatusWord(e.parent.status),
+          stateShown(orderState(e.parent.status), e.parent.status),
           `parent order ${e.parent.id} combined: ${n} shipment(s)${main ? ` + main shipment ${main.id}` : ' (free pickup, no main shipment)'}`,
         );
         // The parent's prices get their second look in bookDocument (warnings at the end, said once).

@@ -4,28 +4,42 @@
  * every order and shipment carries `state`, one of {@link STATES}. A shipment inside an order
  * shares its order's state (the interface document shows a child as `PEN` or `NEW` while its
  * parent is pending, and `NEW` once accepted), unless its own status says processed, failed or
- * cancelled; a shipment on its own (created, not yet combined) is pending.
+ * cancelled; a shipment on its own (created, not yet combined) is pending. A status that neither
+ * the interface's lists (order `new`/`ACC`/`processed`, shipment `PEN`/`NEW`/`TODO`) nor the
+ * assumed `failed` and `cancelled` hold is `unknown`, never taken for a known state: people see it
+ * as it came ({@link stateShown}), machines see `state: unknown` beside the wire `status`.
  */
 import { orderStatusWord } from '../schema/status.js';
 import { isObject } from '../schema/object.js';
 import { trackingNumberOf } from '../schema/shipment.js';
 
 /** The documented states, the same word everywhere (docs/output-formats.md, "Statuses"). */
-const STATES = ['pending', 'accepted', 'processed', 'failed', 'cancelled'] as const;
+const STATES = ['pending', 'accepted', 'processed', 'failed', 'cancelled', 'unknown'] as const;
 
 /** One documented state. */
 export type State = (typeof STATES)[number];
 
-/** The state of an order's wire status; `pending` for a status the interface document does not list. */
+/** The state of an order's wire status; `unknown` for a status the interface document does not list (or none). */
 export function orderState(status: string | undefined): State {
-  const word = orderStatusWord(status);
-  return word === 'accepted' || word === 'processed' || word === 'failed' || word === 'cancelled' ? word : 'pending';
+  return orderStatusWord(status);
 }
 
-/** The state of a shipment: its own final status if it has one, else its order's state (pending alone). */
+/**
+ * The state of a shipment: its own final status if it has one, `unknown` for a status of no list
+ * (`DECLINED`), else (`PEN`, `NEW`, `TODO`, none) its order's state (pending alone).
+ */
 export function shipmentState(status: string | undefined, order: State = 'pending'): State {
+  if (status === undefined || status.trim() === '') return order;
   const own = orderStatusWord(status);
-  return own === 'processed' || own === 'failed' || own === 'cancelled' ? own : order;
+  if (own === 'processed' || own === 'failed' || own === 'cancelled') return own;
+  if (own === 'unknown' && status.trim().toUpperCase() !== 'TODO') return 'unknown';
+  return order;
+}
+
+/** What people are shown for a state: its word, or for `unknown` the wire status as it came (`DECLINED`), or `unknown` when none came. */
+export function stateShown(state: State, status: string | null | undefined): string {
+  if (state !== 'unknown') return state;
+  return status === undefined || status === null || status.trim() === '' ? 'unknown' : status.trim();
 }
 
 type Json = Record<string, unknown>;

@@ -23,7 +23,7 @@ import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { hintText } from '../../src/output/hints.js';
 
 const KEY = 'sk_test_fault0123456789abcdef';
-const order = { shipments: [{ transient_id: 'A' }] } as never;
+const order = { order: { shipments: [{ transient_id: 'A', service: { code: 'SB-DOM-ROAD' } }] } } as never;
 const quote = { packages: [] } as never;
 const orderAnswer = { order: { id: 'ORD-1', status: 'new', shipments: [] } };
 const acceptBody = {
@@ -450,7 +450,7 @@ describe('one pace for every request', () => {
       { mode: 'status', status: 429, retryAfter: '0' },
       { mode: 'status', status: 429, retryAfter: '0' },
       { mode: 'status', status: 429, retryAfter: '0' },
-      { mode: 'ok', result: { order: { id: 'ORD-9', status: 'PEN', shipments: [] } } },
+      { mode: 'ok', result: { order: { id: 'ORD-9', status: 'PEN', shipments: [{ id: 'SHP-9', status: 'PEN', transient_id: 'A' }] } } },
     ]);
     const created = await createOrder(client(), order, { retry: 'answered-create' });
     expect(created.id).toBe('ORD-9');

@@ -32,7 +32,13 @@ describe('a quote service entry pasted as the service', () => {
     };
     const file = join(dir, 'pasted.yaml');
     writeFileSync(file, stringify(doc));
-    server.set('POST /orders/', { mode: 'ok', result: { order: { id: 'ORD-P1', status: 'new', shipments: [] } } });
+    // The answer lists the shipment sent (an answer with other shipments is a contradiction, exit 5).
+    server.set('POST /orders/', {
+      mode: 'ok',
+      result: {
+        order: { id: 'ORD-P1', status: 'new', shipments: [{ id: 'SHP-P1', status: 'PEN', transient_id: 'SO-10482', service: { code: 'SB-DOM-ROAD' } }] },
+      },
+    });
     const r = await runShipbook(['order', 'create', file], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     expect(sent().request.order.shipments[0].service).toEqual({ code: 'SB-DOM-ROAD' });

@@ -17,7 +17,10 @@
  *   of `result` (`result.order.echo`) and in the message;
  *   a string `{{request}}` anywhere in `result` (a service name …) becomes the request body as text;
  *   with `php`, every `/` of the answer escaped as `\/` (PHP's json_encode); with `raw`, the
- *   answer is not an envelope but text: `prefix` then the request.
+ *   answer is not an envelope but text: `prefix` then the request; with `earlier`, the body of
+ *   the last accept (`PUT …/accept/`) the server received, in any run, is echoed too (as
+ *   `echo.earlier`, in the message, and for a string `{{earlier}}` in `result`): a service that
+ *   repeats a payment in its later order answers, read by a run that never saw the card.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -33,7 +36,7 @@ export type FaultMode =
   | { mode: 'echo-error' }
   | { mode: 'malformed'; text: string }
   | { mode: 'status'; status: number; retryAfter?: string; message?: string }
-  | { mode: 'echo'; result?: Record<string, unknown>; status?: number; php?: boolean; raw?: boolean; prefix?: string };
+  | { mode: 'echo'; result?: Record<string, unknown>; status?: number; php?: boolean; raw?: boolean; prefix?: string; earlier?: boolean };
 
 /** A request the server received. */
 interface ReceivedRequest {
@@ -73,6 +76,8 @@ export async function startFaultServer(): Promise<FaultServer> {
   const requests: ReceivedRequest[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const timers = new Set<NodeJS.Timeout>();
+  // The body of the last accept received (for `echo` with `earlier`); kept across `reset`.
+  let lastAccept = '';
   const pick = (key: string): FaultMode => {
     const list = routes.get(key) ?? routes.get('*') ?? [{ mode: 'ok', result: {} }];
     return list.length > 1 ? list.shift()! : list[0]!;
@@ -82,6 +87,7 @@ export async function startFaultServer(): Promise<FaultServer> {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
     requests.push({ method: req.method ?? '', path, query: Object.fromEntries(url.searchParams), headers: req.headers, body });
+    if (path.endsWith('/accept/') && body !== '') lastAccept = body;
     for (const w of waiters.splice(0)) {
       if (requests.length >= w.n) w.resolve();
       else waiters.push(w);
@@ -153,21 +159,30 @@ export async function startFaultServer(): Promise<FaultServer> {
         } catch {
           // not JSON: echoed as text
         }
-        const echo = { authorization: req.headers.authorization, request };
+        const earlier = fault.earlier === true ? lastAccept : '';
+        let earlierValue: unknown = earlier;
+        try {
+          earlierValue = JSON.parse(earlier);
+        } catch {
+          // none yet, or not JSON: echoed as text
+        }
+        const echo = { authorization: req.headers.authorization, request, ...(fault.earlier === true ? { earlier: earlierValue } : {}) };
         const inText = (v: unknown): unknown =>
           v === '{{request}}'
             ? body
-            : Array.isArray(v)
-              ? v.map(inText)
-              : v !== null && typeof v === 'object'
-                ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inText(x)]))
-                : v;
+            : v === '{{earlier}}'
+              ? earlier
+              : Array.isArray(v)
+                ? v.map(inText)
+                : v !== null && typeof v === 'object'
+                  ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inText(x)]))
+                  : v;
         const result = inText(fault.result ?? {}) as Record<string, unknown>;
         let text = fault.raw
           ? `${fault.prefix ?? ''}${req.headers.authorization} ${body}`
-          : envelope(status, `${fault.prefix ?? 'OK'} ${req.headers.authorization} ${body}`, {
+          : envelope(status, `${fault.prefix ?? 'OK'} ${req.headers.authorization} ${body}${earlier === '' ? '' : ` after ${earlier}`}`, {
               // Also inside each member of the result (the order …), where a client that passes unknown fields through would print it.
-              ...Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v !== null && typeof v === 'object' ? { ...v, echo } : v])),
+              ...Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v !== null && typeof v === 'object' && !Array.isArray(v) ? { ...v, echo } : v])),
               echo,
             });
         if (fault.php) text = text.replace(/\//g, '\\/');

@@ -36,7 +36,7 @@ const FIXTURES = [
 
 /** Document-level problems: the only ones allowed without a field path. */
 const DOCUMENT_LEVEL =
-  /^(is empty|is a binary file|is not UTF-8|is UTF-16|must hold an object|"request" must hold an object|not valid JSON or YAML|holds more than one YAML document|field .* is given twice|a field is given twice|tabs are not allowed|YAML tag .* is not allowed|more than \d+ YAML aliases|alias \*.* has no anchor|alias \*.* is inside|YAML aliases expand|cannot be read|cannot tell what kind of document)/;
+  /^(is empty|is a binary file|holds the control character|is not UTF-8|is UTF-16|must hold an object|"request" must hold an object|not valid JSON or YAML|holds more than one YAML document|field .* is given twice|a field is given twice|tabs are not allowed|YAML tag .* is not allowed|more than \d+ YAML aliases|alias \*.* has no anchor|alias \*.* is inside|YAML aliases expand|cannot be read|cannot tell what kind of document)/;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

@@ -58,6 +58,17 @@ describe('jsonOrYamlDocuments', () => {
     ]);
   });
 
+  it('counts YAML aliases per document of a stream, and refuses a stream with one document over the limit before composing it', () => {
+    const doc = (n: number) => `s: &s x\nlist: [${Array(n).fill('*s').join(', ')}]\n`;
+    expect(lines(`${doc(60)}---\n${doc(60)}`)).toEqual([
+      ['doc', 1],
+      ['doc', 4],
+    ]);
+    const refused = [...jsonOrYamlDocuments('f.yaml', `${doc(60)}---\n${doc(101)}`)];
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ line: 5, issues: [{ line: 5, column: 8 + 4 * 100, message: 'more than 100 YAML aliases (*name)' }] });
+  });
+
   it('splits a JSON array whose strings hold brackets, commas and escaped quotes, keeping line and column of each element', () => {
     const text = '[{"a": "x], {\\"y\\", z"}, {"b": [1, [2, 3]], "c": "]"},\n   {"d": {"e": null}}]';
     const docs = [...jsonOrYamlDocuments('f.json', text)];

@@ -152,6 +152,25 @@ describe('safe YAML', () => {
     expect(problems(text)).toEqual(['103:5 more than 100 YAML aliases (*name)']);
   });
 
+  it('refuses an alias bomb in linear time, before composing it: 10,000 and 1,000,000 aliases', () => {
+    for (const [count, limitMs] of [
+      [10_000, 200],
+      [1_000_000, 2000],
+    ] as const) {
+      const text = `order:\n  description: &a x\n  list: [${'*a,'.repeat(count - 1)}*a]\n`;
+      const started = performance.now();
+      expect(problems(text)).toEqual([`3:${10 + 3 * 100} more than 100 YAML aliases (*name)`]);
+      expect(performance.now() - started).toBeLessThan(limitMs);
+    }
+  });
+
+  it('counts only aliases: an asterisk in a block scalar, a quoted string, a word or a comment is text', () => {
+    const lines = Array.from({ length: 150 }, (_, i) => `  *item ${i} 2*3`).join('\n');
+    const text = `a: &x 1\nnote: |\n${lines}\nq: "*x *x"\nw: 2*3 # *x *x\nb: [*x, *x]\n---\nc: *x\n`;
+    // Two aliases in the first document, one in the second: none refused for their count.
+    expect(problems(text).some((p) => p.includes('aliases'))).toBe(false);
+  });
+
   it('refuses a "billion laughs" document cleanly, without expanding it', () => {
     const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let i = 1; i < 9; i++) {
@@ -176,7 +195,19 @@ describe('safe YAML', () => {
 
 describe('files that are not a JSON or YAML object', () => {
   it('binary content: the line of the first NUL byte', () => {
-    expect(problems(Buffer.from('a: 1\nb: \u0000\u0001\u0002'))).toEqual(['2:4 is a binary file, not JSON or YAML']);
+    expect(problems(Buffer.from('a: 1\nb: \u0000\u0001\u0002'))).toEqual([
+      '2:4 holds the control character U+0000 (NUL), as a binary file does: no input may hold control characters other than tab and line breaks; remove it',
+    ]);
+  });
+
+  it('a control character in a value, written as itself or as an escape, in YAML and JSON alike', () => {
+    const rule = 'no input may hold control characters other than tab and line breaks; remove it';
+    expect(problems('a: 1\nb: x\u0001y\n')).toEqual([`2:5 holds the control character U+0001: ${rule}`]);
+    expect(problems('a: 1\nb: "x\\e"\n')).toEqual([`2:4 holds the control character U+001B (ESC): ${rule}`]);
+    expect(problems('{"a": 1,\n "b": "x\\u007f"}')).toEqual([`2:7 holds the control character U+007F (DEL): ${rule}`]);
+    expect(problems('{"a": 1,\n "b\\u0000": 2}')).toEqual([`2:2 holds the control character U+0000 (NUL), as a binary file does: ${rule}`]);
+    // Tab and line breaks are text.
+    expect(parse('a: "x\\ty\\nz"\r\nb: "\t2"\r\n').data).toEqual({ a: 'x\ty\nz', b: '\t2' });
   });
 
   it('non-UTF-8 text (Latin-1): the line and column of the first bad byte', () => {

@@ -151,6 +151,23 @@ describe('callback receiver', () => {
     expect(problems[6]!.summary).toBe('244 more requests refused on the callback path in the last 10 s: 400 ×197, 405 ×47');
   });
 
+  it('hands over a callback that echoes a payment with the card number and CVV masked, in its body, raw form and text', async () => {
+    const { r, callbacks } = await start();
+    const echoed = {
+      ...processed,
+      message: 'paid with 5555 5555 5555 4444',
+      result: { order: { ...processed.result.order, payment: { credit_card: { number: '5555555555554444', cvv: '737' } } } },
+    };
+    expect((await send(r.localUrl, JSON.stringify(echoed))).status).toBe(200);
+    const cb = callbacks[0]!;
+    for (const form of [JSON.stringify(cb.body), JSON.stringify(cb.raw), cb.text]) {
+      expect(form).not.toMatch(/5555 ?5555 ?5555 ?4444|737/);
+      expect(form).toContain('****4444');
+    }
+    // The tracking number is left as it came.
+    expect(cb.body.result?.order?.shipments[0]!.tracking_number).toBe('SBX0000000001');
+  });
+
   it('hands over an error callback without an order (the token path is the proof)', async () => {
     const { r, callbacks } = await start();
     expect((await send(r.localUrl, JSON.stringify({ code: 500, message: 'carrier down', result: {} }))).status).toBe(200);

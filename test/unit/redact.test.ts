@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clearSecrets, maskSecret, redactText, redactValue, registerSecret, scrubCell, scrubKnown } from '../../src/api/redact.js';
+import { clearSecrets, maskSecret, redactAnswer, redactText, redactValue, registerSecret, scrubCell, scrubKnown } from '../../src/api/redact.js';
 
 describe('secrets are never shown in full', () => {
   it('masks keys to their last four characters', () => {
@@ -40,5 +40,33 @@ describe('secrets are never shown in full', () => {
     expect(scrubCell('482')).toBe('482');
     expect(scrubCell('482.50')).toBe('482.50');
     clearSecrets();
+  });
+
+  it('redacts an answer whatever the member and however deep, keeping ids, tracking numbers and prices', () => {
+    const answer = {
+      order: {
+        id: 'ORD-1',
+        price: { total: 47.3 },
+        shipments: [{ id: 'SHP-1', transient_id: 'T1', tracking_number: '4111111111111111', description: 'Books' }],
+        echo: {
+          request: { payment: { credit_card: { number: '5555 5555 5555 4444', cvv: '737', holder_name: 'P R' } } },
+          notes: ['paid with 5555555555554444, cvv: 737'],
+          pan_as_number: 5555555555554444,
+          card_cvv: 737,
+          api_key: 'sk_live_abcdefgh1234',
+        },
+      },
+    };
+    const out = redactAnswer(answer);
+    const text = JSON.stringify(out);
+    expect(text).not.toMatch(/5555 ?5555 ?5555 ?4444|737/);
+    expect(text).not.toContain('sk_live_abcdefgh');
+    expect(out.order.echo.request.payment.credit_card).toEqual({ number: '****4444', cvv: '***', holder_name: 'P R' });
+    expect(out.order.echo.notes).toEqual(['paid with ****4444, cvv: ***']);
+    expect(out.order.echo.pan_as_number).toBe('****4444');
+    // Identifiers and amounts are what the flows compare: left as they came.
+    expect(out.order.shipments[0]).toEqual(answer.order.shipments[0]);
+    expect(out.order.price).toEqual({ total: 47.3 });
+    expect(answer.order.echo.card_cvv).toBe(737);
   });
 });
