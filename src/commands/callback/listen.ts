@@ -23,6 +23,7 @@ import { openLedgerFor, recordLearned } from '../common/record.js';
 import type { IOStreams } from '../../io.js';
 import { printable } from '../../output/printable.js';
 import { paint } from '../../output/style.js';
+import { shellCommand } from '../../shell.js';
 import { trackingNumberOf } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
 
@@ -219,7 +220,7 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
   } catch (err) {
     const code = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
     throw new UsageError(`cannot listen on ${urlHost(o.host)}:${o.port} (${code})`, {
-      suggestion: 'Choose another port with --port, or --port 0 for any free port.',
+      suggestion: `Choose another port with --listen ${urlHost(o.host)}:<port>, or --listen ${urlHost(o.host)}:0 for any free port.`,
       cause: err,
     });
   }
@@ -246,6 +247,16 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
       `  through a tunnel or ingress that forwards to port ${r.port}: https://<public host>${r.path}\n` +
       (o.forwardTo === undefined ? '' : `Forwarding each callback to ${o.forwardTo}\n`),
   );
+  // With no base URL the orders go to the built-in sandbox, which runs inside each command and
+  // stops with it: a callback to this receiver comes only while that command is still running.
+  const profile = await ctx.profile().catch(() => undefined);
+  if (profile !== undefined && !profile.baseUrl) {
+    io.err(
+      `${paint(io, 'yellow', 'note:')} no base URL is configured, so orders go to the built-in sandbox, which runs inside each shipbook command and stops with it.\n` +
+        `  ${shellCommand('order', 'accept')} ORD-… --callback <url> stays until the sandbox has sent that callback (a few seconds); with --wait, shipbook waits with a receiver of its own.\n` +
+        `  For a service that stays up and calls back at any time: ${shellCommand('sandbox')} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
+    );
+  }
   // Runs until Ctrl-C or SIGTERM; main then closes what it opened.
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

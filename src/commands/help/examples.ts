@@ -39,8 +39,8 @@ const TOP_LEVEL_EXAMPLES = [
 const HELP_EXTRAS: Record<string, HelpExtra> = {
   order: {
     description:
-      'Orders step by step: create a pending order from a file (POST /orders/), accept it with payment\n' +
-      '(the booking then runs at the service), read it, or cancel it while it is pending.\n' +
+      'Orders step by step: create a pending order from a file (POST /orders/), accept it with payment ' +
+      '(the booking then runs at the service), read it, or cancel it while it is pending. ' +
       '"shipbook book" does create, accept and wait in one go.',
     examples: [
       'ORDER=$(shipbook order create fixtures/orders/domestic-syd-mel.yaml --quiet)',
@@ -67,14 +67,14 @@ const HELP_EXTRAS: Record<string, HelpExtra> = {
   },
   callback: {
     description:
-      'A receiver for booking callbacks on this machine, for watching what the service sends\n' +
+      'A receiver for booking callbacks on this machine, for watching what the service sends ' +
       '(book and order accept --wait run their own receiver while they wait).',
-    examples: ['shipbook callback listen', 'shipbook callback listen --port 8787 --json'],
+    examples: ['shipbook callback listen', 'shipbook callback listen --listen 127.0.0.1:8787 --json'],
   },
   auth: {
     description:
-      'Credentials of a profile: "auth login" stores a base URL and an API key after checking them,\n' +
-      '"auth status" shows what this run uses and where each setting comes from, "auth logout"\n' +
+      'Credentials of a profile: "auth login" stores a base URL and an API key after checking them, ' +
+      '"auth status" shows what this run uses and where each setting comes from, "auth logout" ' +
       'removes the stored key. CI can instead set SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY.',
     examples: ['shipbook --profile production auth login', 'shipbook auth status', 'shipbook --profile staging auth logout'],
   },
@@ -96,7 +96,7 @@ const HELP_EXTRAS: Record<string, HelpExtra> = {
   },
   'config sender': {
     description:
-      'Sender addresses saved in the profile, by name. An order file can name one as its collection:\n' +
+      'Sender addresses saved in the profile, by name. An order file can name one as its collection: ' +
       'collection: "@warehouse" (replaced by the saved address before validation).',
     examples: ['shipbook config sender set warehouse warehouse.yaml', 'shipbook config sender list', 'shipbook config sender show warehouse --json'],
   },

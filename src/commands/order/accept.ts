@@ -17,6 +17,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
 import { shellCommand } from '../../shell.js';
+import { paint } from '../../output/style.js';
 import { prepareBooking } from '../common/book-common.js';
 import { withChosenCard } from '../common/stored-card.js';
 import { addPaymentOptions } from '../common/payment-options.js';
@@ -61,6 +62,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
       printOrder(io, ctx.output.format, accepted);
       io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
     });
+    if (accept.callback !== undefined) await deliverBuiltinCallback(ctx, accepted.id);
     return;
   }
   // With --wait: the booking engine, as for `book`, for an order that already exists (recorded in
@@ -97,6 +99,38 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   if (outcome.status !== 'booked') return;
   const { order, warnings } = outcome;
   ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => printOrder(io, ctx.output.format, order));
+}
+
+/** How long, beyond the processing delay, a command waits for the built-in sandbox to deliver a callback (its retries included). */
+const CALLBACK_GRACE_MS = 15_000;
+
+/**
+ * `order accept --callback <url>` without `--wait` on the built-in sandbox: the sandbox runs inside
+ * this command and stops with it, so the command stays until the sandbox has sent the callback
+ * (bounded), and says what became of it. On any other target it returns at once.
+ */
+async function deliverBuiltinCallback(ctx: Context, orderId: string): Promise<void> {
+  const { io } = ctx;
+  const outcome = await ctx.settleBuiltinSandbox(orderId, CALLBACK_GRACE_MS, (maxMs) =>
+    io.err(
+      `${paint(io, 'yellow', 'note:')} the built-in sandbox runs inside this command and stops with it: waiting up to ${Math.ceil(maxMs / 1000)} s for it to send the booking callback of ${orderId} (Ctrl-C stops waiting)\n`,
+    ),
+  );
+  if (outcome === undefined) return;
+  if (outcome.state === 'delivered') {
+    io.err(`callback of ${orderId} delivered (HTTP ${String(outcome.lastOutcome)})\n`);
+    return;
+  }
+  const why =
+    outcome.attempts === 0
+      ? 'it was not sent before the wait ended'
+      : `${outcome.attempts} attempt(s), the last answered ${String(outcome.lastOutcome ?? 'nothing')}`;
+  io.err(
+    `${paint(io, 'yellow', 'warning:')} the callback of ${orderId} was not delivered (${why}); the built-in sandbox stops with this command, so none will follow.\n` +
+      `  The result: ${shellCommand('order', 'get', orderId)}\n` +
+      `  Next time, add --wait to order accept: shipbook then waits for the result with a receiver of its own.\n` +
+      `  For a service that stays up and calls back at any time: ${shellCommand('sandbox')} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
+  );
 }
 
 /** The `order accept` command. */
