@@ -165,7 +165,7 @@ function missingBaseUrl(env: Readonly<Record<string, string | undefined>>, keySo
 const BOOKING_ENDPOINTS: ReadonlySet<EndpointName> = new Set<EndpointName>(['createOrder', 'acceptOrder', 'createShipment', 'combineShipments']);
 
 /** What became of a callback of the built-in sandbox: delivered (with the receiver's HTTP status), given up, or still pending. */
-export interface BuiltinCallbackOutcome {
+interface BuiltinCallbackOutcome {
   state: 'delivered' | 'gave_up' | 'aborted' | 'pending';
   /** The last attempt's HTTP status, or its error (`ECONNREFUSED`, `timeout` …); absent before the first attempt. */
   lastOutcome?: number | string;

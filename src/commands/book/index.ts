@@ -14,7 +14,7 @@ import { claimDocument } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
 import { DEFAULT_JOURNAL_PATTERN } from '../../ledger/ledger.js';
 import { peekAnyLedger } from '../../ledger/open.js';
-import { plannedWords, resolveCommand } from '../../output/ledger.js';
+import { plannedWords, unknownCreateHint } from '../../output/ledger.js';
 import { plannedAction } from '../../batch/plan.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
 import type { BookingDocument } from '../../booking/book.js';
@@ -310,9 +310,7 @@ async function settleEarlier(
   const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
   if (r.action === 'unknown' || r.action === 'combine') {
     throw new ShipbookError('booking_unknown', `not booked: ${about}`, 'network', {
-      suggestion:
-        `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${resolveCommand(identity.id, undefined, ['--order', 'ORD-…'])}" or "--not-created", ` +
-        `or book it anyway with "${againCommand(o.file)}". ${ledgerNote}`,
+      suggestion: `${unknownCreateHint({ identity: identity.id, references: s.transientIds ?? [], again: againCommand(o.file) })}\n${ledgerNote}`,
     });
   }
   if (r.action === 'over_limit') {
