@@ -146,6 +146,7 @@ export function orderAcceptCommand(ctx: Context): Command {
         )
         .argument('<order-id>', 'id of the pending order', idArgument),
     ).option('--wait', 'wait for the booking result and print the tracking numbers'),
+    ctx.io,
   )
     .addHelpText(
       'after',
@@ -153,13 +154,13 @@ export function orderAcceptCommand(ctx: Context): Command {
         '  shipbook order accept ORD-1A2B3C4D --payment credit\n' +
         '  shipbook order accept ORD-1A2B3C4D --payment credit --wait\n' +
         '  shipbook order accept ORD-1A2B3C4D --payment credit --wait --poll 5s\n' +
-        '  shipbook order accept ORD-1A2B3C4D --payment credit --wait --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
+        '  shipbook order accept ORD-1A2B3C4D --payment credit --wait --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook order accept ORD-1A2B3C4D --payment stored_card --card card_visa_4242\n' +
         '  shipbook order accept ORD-1A2B3C4D --payment credit_card --payment-file fixtures/payments/credit-card.yaml\n',
     )
     .action(async (orderId: string, flags: PaymentFlags & WaitFlags & { wait?: boolean }) => {
       if (!flags.wait && hasWaitFlags(flags)) {
-        throw new UsageError('--poll, --callback-url, --listen and --wait-timeout go with --wait', {
+        throw new UsageError('--poll, --public-url, --listen and --wait-timeout go with --wait', {
           suggestion: `${shellCommand('order', 'accept', orderId)} --wait …`,
         });
       }
