@@ -143,6 +143,16 @@ describe('order list --from-service', () => {
     expect((JSON.parse(ledger.stdout) as { orders: unknown[] }).orders).toEqual([
       expect.objectContaining({ order_id: orderId, status: 'pending', references: [ref] }),
     ]);
+    // --quiet gives the ids, ndjson one order a line.
+    const quiet = await runCli(['order', 'list', '--reference', ref, '-q'], { env });
+    expect(quiet.stdout).toBe(`${orderId}\n`);
+    const ndjson = await runCli(['order', 'list', '--from-service', '--reference', ref, '-o', 'ndjson'], { env });
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { order_id: string }).order_id),
+    ).toEqual([orderId]);
     const withUser = await runCli(['order', 'list', '--from-service', '--user', 'x'], { env });
     expect(withUser.code).toBe(2);
   });

@@ -66,7 +66,7 @@ async function serviceRows(ctx: Context): Promise<OrderListRow[]> {
 
 /**
  * Lists the orders that pass the filters: a table on a terminal, tab-separated lines otherwise,
- * `{orders: [rows]}` in json and yaml, one row per line in ndjson.
+ * `{orders: [rows]}` in json and yaml, one row per line in ndjson, the order ids under `--quiet`.
  * @throws UsageError (exit 2) for a bad `--day`, `--user` with `--from-service`, or a service without a list
  */
 async function runOrderList(flags: OrderListFlags, ctx: Context): Promise<void> {
@@ -100,10 +100,12 @@ async function runOrderList(flags: OrderListFlags, ctx: Context): Promise<void> 
       identity,
     }));
   }
-  ctx.output.write({ orders: rows }, () => {
-    if (rows.length > 0) printOrderList(ctx.io, ctx.output.format, rows);
-    else ctx.io.err(flags.fromService ? 'No order at the service matches.\n' : 'No order in the ledger matches.\n');
-  });
+  // One record per order: a line each in ndjson, the ids under --quiet, `{orders: [...]}` in json and yaml.
+  const stream = ctx.output.stream<OrderListRow>();
+  for (const row of rows) stream.add(row, () => undefined);
+  stream.end((kept) => ({ orders: kept }));
+  if (!ctx.output.machine && !ctx.output.choice.quiet && rows.length > 0) printOrderList(ctx.io, ctx.output.format, rows);
+  if (rows.length === 0 && !ctx.output.machine) ctx.io.err(flags.fromService ? 'No order at the service matches.\n' : 'No order in the ledger matches.\n');
 }
 
 /** The `order list` command. */
