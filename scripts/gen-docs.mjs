@@ -79,7 +79,7 @@ function sectionsOf(text) {
   const sections = [];
   let current;
   for (const line of text.replace(/\s+$/, '').split('\n')) {
-    const title = /^(\S[^:]*):$/.exec(line);
+    const title = /^(Global flags for this command)\b.*:$/.exec(line) ?? /^(\S[^:]*):$/.exec(line);
     if (title) {
       current = { title: title[1], lines: [] };
       sections.push(current);
@@ -94,6 +94,14 @@ function sectionsOf(text) {
     while (s.lines.length > 0 && s.lines[0].trim() === '') s.lines.shift();
     const indent = Math.min(...s.lines.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)[0].length));
     s.lines = s.lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0));
+  }
+  // The global flags that matter to a command: their names on one line (each is described once,
+  // with the root's options on the index page).
+  for (const s of sections) {
+    if (!/^Global flags for this command/.test(s.title)) continue;
+    const names = s.lines.map((l) => /^(?:-\w, )?(--[\w-]+)/.exec(l)?.[1]).filter((n) => n !== undefined);
+    s.title = 'Global flags';
+    s.lines = [`${names.join(', ')} (every global flag: shipbook help flags)`];
   }
   // Examples given in two places (the command's own and the shared ones) are shown as one list.
   const merged = [];

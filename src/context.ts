@@ -128,6 +128,15 @@ export interface Context {
    * stderr saying that nothing was really booked; prints nothing otherwise. main calls it once.
    */
   noteEndOfRun(): void;
+  /**
+   * On the built-in sandbox, which runs inside this command and stops with it: keeps the command
+   * until the bookings it accepted have completed and their callbacks have been delivered or given
+   * up, at most the processing delay plus `graceMs`, or until the run is interrupted.
+   * @returns undefined when this run's target is not the built-in sandbox (nothing waited for);
+   *   else what became of the callback of `orderId` (`pending` when the time ran out first);
+   *   `onWait` is told the longest wait (ms) before it begins
+   */
+  settleBuiltinSandbox(orderId: string, graceMs: number, onWait?: (maxMs: number) => void): Promise<BuiltinCallbackOutcome | undefined>;
   /** Writes a debug line on stderr when `--debug` is on. */
   debugLog(line: string): void;
   /** Aborted when the run is interrupted (Ctrl-C, SIGTERM); its reason is the signal's name. */
@@ -157,6 +166,15 @@ function missingBaseUrl(env: Readonly<Record<string, string | undefined>>, keySo
 /** The steps that book something: after one succeeds on a sandbox, the run ends saying nothing was really booked. */
 const BOOKING_ENDPOINTS: ReadonlySet<EndpointName> = new Set<EndpointName>(['createOrder', 'acceptOrder', 'createShipment', 'combineShipments']);
 
+/** What became of a callback of the built-in sandbox: delivered (with the receiver's HTTP status), given up, or still pending. */
+interface BuiltinCallbackOutcome {
+  state: 'delivered' | 'gave_up' | 'aborted' | 'pending';
+  /** The last attempt's HTTP status, or its error (`ECONNREFUSED`, `timeout` …); absent before the first attempt. */
+  lastOutcome?: number | string;
+  /** Attempts made (0 when the callback was never sent). */
+  attempts: number;
+}
+
 /** Builds the context of one run. `globals` is read when first needed, so main can fill it in a preAction hook. */
 export function createContext(io: IOStreams, globals: GlobalOptions, overrides: ContextOverrides = {}): Context {
   let profilePromise: Promise<ResolvedProfile> | undefined;
@@ -167,6 +185,14 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
   let apiPromise: Promise<ApiClient> | undefined;
   // The built-in sandbox's URL once started (it has a new port on every run).
   let startedUrl: string | undefined;
+  // The built-in sandbox once started (it runs in this process).
+  let builtin:
+    | {
+        whenIdle(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+        state: { callbacks: readonly { orderId: string; attempts: number; lastOutcome?: number | string; state: BuiltinCallbackOutcome['state'] }[] };
+        options: { processingDelayMs: number };
+      }
+    | undefined;
   const cleanups: Array<() => Promise<void> | void> = [];
   // --quiet: the quiet writer keeps the real stdout; main silences every other write to it.
   const realOut = io.out;
@@ -319,6 +345,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           });
           const { SANDBOX_API_KEY } = sandbox;
           cleanups.push(() => sandbox.close());
+          builtin = sandbox;
           baseUrl = sandbox.url;
           startedUrl = sandbox.url;
           apiKey ??= SANDBOX_API_KEY;
@@ -381,6 +408,15 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
       io.err(
         `${paint(io, 'yellow', '[sandbox]')} nothing was really booked: this run ${accepted ? 'booked' : 'created orders or shipments, none accepted,'} on ${where}, a simulated service\n`,
       );
+    },
+    async settleBuiltinSandbox(orderId, graceMs, onWait) {
+      if (builtin === undefined) return undefined;
+      const maxMs = builtin.options.processingDelayMs + graceMs;
+      onWait?.(maxMs);
+      await builtin.whenIdle(maxMs, interruption.signal);
+      const record = builtin.state.callbacks.findLast((c) => c.orderId === orderId);
+      if (record === undefined) return { state: 'pending', attempts: 0 };
+      return { state: record.state, attempts: record.attempts, ...(record.lastOutcome !== undefined ? { lastOutcome: record.lastOutcome } : {}) };
     },
     debugLog(line) {
       if (globals.debug) io.err(`${paint(io, 'dim', 'debug:')} ${line}\n`);

@@ -42,8 +42,14 @@ import { formatCents } from './schema/money.js';
 /**
  * Builds the root command with its global options and its subcommands: with `argv`, only the
  * invoked command's module is loaded (see src/commands/index.ts); without, every command.
+ * Commander's own messages (usage errors) go to `writeErr`, stderr unless given.
  */
-export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: readonly string[]): Promise<Command> {
+export async function buildProgram(
+  ctx: Context,
+  globals: GlobalOptions,
+  argv?: readonly string[],
+  writeErr: (s: string) => void = (s) => ctx.io.err(s),
+): Promise<Command> {
   const program = new Command('shipbook')
     .description(
       'Book parcel shipments: quotes, orders, payment, consolidated mail and the booking result.\nWithout a configured service, every command runs against the built-in sandbox.',
@@ -73,7 +79,7 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.io.out(s),
-      writeErr: (s) => ctx.io.err(s),
+      writeErr,
     });
   program.hook('preAction', async (_root, action) => {
     await prepareContext();
@@ -103,7 +109,7 @@ export async function buildProgram(ctx: Context, globals: GlobalOptions, argv?: 
         .showHelpAfterError('(run with --help for usage)')
         .configureOutput({
           writeOut: (s) => ctx.io.out(s),
-          writeErr: (s) => ctx.io.err(s),
+          writeErr,
         });
       walk(sub);
     }
@@ -203,16 +209,16 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
     const cause = (err as { cause?: unknown }).cause;
     if (cause instanceof Error && cause.stack) lines.push(paint(io, 'dim', `caused by: ${mapStack(cause.stack, bundle)}`));
   }
-  io.err(`${redactText(lines.join('\n'))}\n`);
-  if (!(err instanceof ShipbookError && err.reported)) {
-    let output: Context['output'] | undefined;
-    try {
-      output = ctx.output;
-    } catch {
-      output = undefined; // the format flags themselves are wrong: the error above says so
-    }
-    output?.error({ error: json }, redactText);
+  let output: Context['output'] | undefined;
+  try {
+    output = ctx.output;
+  } catch {
+    output = undefined; // the format flags themselves are wrong: the error above says so
   }
+  const asData = output !== undefined && output.machine && !(err instanceof ShipbookError && err.reported);
+  // On one terminal the error object on stdout says it all: the same words on stderr would show it twice.
+  if (!(asData && oneScreen(io) && !globals.debug)) io.err(`${redactText(lines.join('\n'))}\n`);
+  if (asData) output?.error({ error: json }, redactText);
   return exitCode;
 }
 
@@ -295,23 +301,31 @@ export async function main(argv: string[], io: IOStreams, options: MainOptions =
   // `shipbook version` and `shipbook -v`, as other tools spell it: the same as --version.
   const rest = argv.slice(2);
   if (rest.length === 1 && (rest[0] === 'version' || rest[0] === '-v')) argv = [...argv.slice(0, 2), '--version'];
+  // Commander's usage messages, held until it is known whether stderr should carry them.
+  let usageText = '';
   try {
-    program = await buildProgram(ctx, globals, argv);
+    program = await buildProgram(ctx, globals, argv, (s) => void (usageText += s));
     await program.parseAsync(argv);
     return exitCodeOf('ok');
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return exitCodeOf('ok');
-      if (err.code === 'commander.unknownOption') io.err(await unknownOptionHint(err.message, ctx));
-      // Commander printed the message on stderr; a machine format gets its error object too.
+      const hint = err.code === 'commander.unknownOption' ? await unknownOptionHint(err.message, ctx) : '';
+      // A machine format gets the error object on stdout; people get commander's words on stderr,
+      // unless both streams are one terminal, where the error would be shown twice.
       const writer = await usageErrorWriter(program, err, io);
-      writer?.error({ error: { code: 'usage', message: err.message.replace(/^error: /, ''), exit_code: exitCodeOf('input') } }, redactText);
+      if (writer === undefined || !oneScreen(io)) io.err(usageText + hint);
+      usageText = '';
+      const [message, ...more] = err.message.replace(/^error: /, '').split('\n');
+      const suggestion = more.join(' ').replace(/^\((.*)\)$/, '$1');
+      writer?.error({ error: { code: 'usage', message, exit_code: exitCodeOf('input'), ...(suggestion !== '' ? { suggestion } : {}) } }, redactText);
       return exitCodeOf('input');
     }
     if (err instanceof DryRunHalt || (err instanceof BookingStoppedError && err.cause instanceof DryRunHalt)) return reportDryRun(ctx);
     if (err instanceof StoppedByChoice) return reportStopped(err, ctx);
     return reportError(err, ctx);
   } finally {
+    if (usageText !== '') io.err(usageText);
     // A run that booked on a sandbox ends saying so, whatever its format and however it ended.
     ctx.noteEndOfRun();
     await ctx.close();
@@ -361,6 +375,11 @@ async function usageErrorWriter(program: Command | undefined, err: CommanderErro
   } catch {
     return undefined;
   }
+}
+
+/** True when stdout and stderr are both terminals: one screen, where a text on each would be read twice. */
+function oneScreen(io: Pick<IOStreams, 'stdoutIsTTY' | 'stderrIsTTY'>): boolean {
+  return io.stdoutIsTTY && io.stderrIsTTY;
 }
 
 /** Exit code for a signal: 130 for Ctrl-C (SIGINT), 143 for SIGTERM (128 + 15), as shells report them. */

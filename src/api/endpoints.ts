@@ -81,7 +81,10 @@ const sandboxOrdersResult = lazySchema(() =>
       z.looseObject({
         id: z.string(),
         status: z.string(),
-        shipments: z.array(z.looseObject({ id: z.string(), transient_id: z.string().nullable().optional() })),
+        created_at: z.string().nullable().optional(),
+        shipments: z.array(
+          z.looseObject({ id: z.string(), transient_id: z.string().nullable().optional(), tracking_number: z.string().nullable().optional() }),
+        ),
       }),
     ),
   }),

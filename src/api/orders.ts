@@ -136,11 +136,15 @@ export async function cancelOrder(
   return (await api.call('cancelOrder', { path: paths.cancelOrder, params: { order_id: orderId }, body: {} }, options)).order;
 }
 
-/** One order of a sandbox's list: its id, wire status and its shipments' transient ids (null when none). */
+/**
+ * One order of a sandbox's list: its id, wire status, when it was created (ISO 8601, when the
+ * sandbox says) and its shipments' transient ids (null when none) and tracking numbers (`N/A` before booking).
+ */
 export interface SandboxOrderSummary {
   id: string;
   status: string;
-  shipments: Array<{ id: string; transient_id?: string | null }>;
+  created_at?: string | null;
+  shipments: Array<{ id: string; transient_id?: string | null; tracking_number?: string | null }>;
 }
 
 /**

@@ -308,7 +308,13 @@ export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDe
     if (!acceptSent || refused || (detail instanceof ServiceCallError && !detail.sent)) reservation?.release();
     else reservation?.commit();
     if (recordFailure(deps.ledger, record, err, stop)) await deps.ledger.written();
-    throw err;
+    throw withUnknownCreate(err, deps.ledger.get(item.id), {
+      identity: item.id,
+      references: transientIdsOf(item.doc),
+      command: 'book',
+      ...(item.file !== undefined ? { file: item.file } : {}),
+      ...(deps.now ? { now: deps.now } : {}),
+    });
   } finally {
     unlisten?.();
     // Stopped in a stage that is not final (interrupted, unknown …): the claim is let go, so another
@@ -397,10 +403,37 @@ export async function createEntry(
     return created;
   } catch (err) {
     if (recordFailure(deps.ledger, record, err, undefined)) await deps.ledger.written();
-    throw err;
+    throw withUnknownCreate(err, deps.ledger.get(item.id), {
+      identity: item.id,
+      references: transientIdsOf({ kind: 'regular', order: item.order }),
+      command: 'order create',
+      ...(item.file !== undefined ? { file: item.file } : {}),
+    });
   } finally {
     deps.ledger.release(item.id);
   }
+}
+
+/**
+ * A create whose answer was lost (the ledger holds the document as unknown) as a BookingStoppedError
+ * that carries what its hint needs (identity, references, day, command); any other error unchanged.
+ */
+function withUnknownCreate(
+  err: unknown,
+  state: EntryState | undefined,
+  o: { identity: string; references: string[]; command: 'book' | 'order create'; file?: string; now?: () => number },
+): unknown {
+  const detail = err instanceof BookingStoppedError ? err.cause : err;
+  if (state?.stage !== 'unknown' || !answerLost(detail) || !(detail instanceof ShipbookError)) return err;
+  const d = new Date(o.now?.() ?? Date.now());
+  const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  const progress = err instanceof BookingStoppedError ? err.progress : { kind: 'regular' as const, stage: 'started' as const, shipmentIds: [] };
+  const file = progress.file ?? o.file;
+  return new BookingStoppedError(detail, {
+    ...progress,
+    ...(file !== undefined ? { file } : {}),
+    unknownCreate: { identity: o.identity, references: o.references, day, command: o.command },
+  });
 }
 
 /** The error of a booking stopped before its next step (nothing new was sent). */

@@ -41,6 +41,12 @@ export interface BookingProgress {
   withMain?: boolean;
   /** The booking file as the user named it (`-` for standard input), for hints. */
   file?: string;
+  /**
+   * A create sent whose answer never came: the order may exist. The document's identity in the
+   * ledger, its shipments' transient ids, the day it was sent (YYYY-MM-DD, local) and the command
+   * that sent it (`book` or `order create`), for the hint that says how to settle it.
+   */
+  unknownCreate?: { identity: string; references: string[]; day: string; command: 'book' | 'order create' };
 }
 
 /**

@@ -86,7 +86,7 @@ interface CallbackReceiverOptions {
   host?: string;
   /** TCP port. Default 0: a random free port. */
   port?: number;
-  /** Path prefix before the token, e.g. `/sb` (from `--callback-url https://hooks.example.com/sb`). Default empty. */
+  /** Path prefix before the token, e.g. `/sb` (from `--public-url https://hooks.example.com/sb`). Default empty. */
   basePath?: string;
   /** The secret path segment. Default: {@link newCallbackToken}. */
   token?: string;
@@ -342,7 +342,7 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
 }
 
 /**
- * The URL to give the service: the public URL (`--callback-url`) with `/<token>` appended to its
+ * The URL to give the service: the public URL (`--public-url`) with `/<token>` appended to its
  * path (query kept), or the receiver's own URL when there is no public one.
  */
 export function publicCallbackUrl(receiver: Pick<CallbackReceiver, 'localUrl' | 'token'>, publicBase?: string): string {

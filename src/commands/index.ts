@@ -29,7 +29,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'get prices for a route and packages',
     load: async () => (await import('./quote/index.js')).quoteCommand,
   },
-  { name: 'order', term: 'order', summary: 'create, accept, show and cancel orders', load: async () => (await import('./order/index.js')).orderCommand },
+  { name: 'order', term: 'order', summary: 'create, accept, show, cancel and list orders', load: async () => (await import('./order/index.js')).orderCommand },
   {
     name: 'shipment',
     term: 'shipment',
@@ -121,7 +121,7 @@ export const COMMANDS: readonly CommandEntry[] = [
 
 /** The two commands that read the whole tree, as the top-level help lists them. */
 export const TREE_COMMANDS: ReadonlyArray<Pick<CommandEntry, 'name' | 'term' | 'summary'>> = [
-  { name: 'help', term: 'help [command-or-topic...]', summary: 'help for a command, or a topic: environment, exit-codes, formats' },
+  { name: 'help', term: 'help [command-or-topic...]', summary: 'help for a command, or a topic: environment, exit-codes, formats, flags' },
   { name: 'completion', term: 'completion <shell>', summary: 'print a shell completion script (bash, zsh, fish, powershell)' },
 ];
 

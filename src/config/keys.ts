@@ -72,7 +72,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     key: 'ledger',
     scope: 'profile',
     meaning:
-      'where the ledger of bookings is kept: file (in the state directory) or a PostgreSQL URL shared by several machines (docs/shared-ledger.md); its password is shown as ****',
+      'where the ledger of bookings is kept: file (in the state directory) or a PostgreSQL URL shared by several machines (docs/shared-ledger.md), without its password (PGPASSWORD or ~/.pgpass; never as an argument)',
     fallback: 'file',
     example: 'postgresql://shipbook@db.example.com/shipbook?sslmode=require',
     env: 'SHIPBOOK_LEDGER',

@@ -74,6 +74,43 @@ export function ledgerSettingProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A PostgreSQL URL of the `ledger` setting without its password (in the user part,
+ * `postgresql://user:secret@host/db`, or as a `password=` query parameter), or undefined when it
+ * holds none (`file`, a URL without a password, or an empty one). Percent-encoding is kept as given.
+ */
+export function ledgerUrlWithoutPassword(value: string): string | undefined {
+  if (!/^postgres(ql)?:\/\//i.test(value)) return undefined;
+  let out = value;
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):([^@/?#]*)@/i.exec(out);
+  const inUser = m !== null && m[2] !== '';
+  if (m !== null) out = `${m[1]}@${out.slice(m[0].length)}`;
+  const q = out.indexOf('?');
+  let inQuery = false;
+  if (q !== -1) {
+    const kept = out
+      .slice(q + 1)
+      .split('&')
+      .filter((pair) => {
+        const [name, given] = pair.split('=');
+        const isPassword = /^password$/i.test(decodeURIComponentSafe(name ?? '')) && (given ?? '') !== '';
+        inQuery ||= isPassword;
+        return !/^password$/i.test(decodeURIComponentSafe(name ?? ''));
+      });
+    out = out.slice(0, q) + (kept.length > 0 ? `?${kept.join('&')}` : '');
+  }
+  return inUser || inQuery ? out : undefined;
+}
+
+/** `decodeURIComponent`, or the text as it is when it is not valid percent-encoding. */
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Why a path template of fetch-order-data or cancel-order is not usable, or undefined. */
 function orderPathProblem(template: string): string | undefined {
   if (!template.includes('{order_id}')) return 'must contain {order_id}, e.g. orders/{order_id}/';

@@ -48,12 +48,20 @@ export async function* csvOrders(source: CsvSource, options: CsvReadOptions = {}
  */
 export async function validateCsvFile(source: CsvSource, options: CsvReadOptions & { now: () => Date }): Promise<FileReport> {
   const issues: InputIssue[] = [];
+  let documents = 0;
   for await (const o of csvOrders(source, options)) {
+    documents++;
     if ('issues' in o) issues.push(...o.issues);
     else issues.push(...checkDocument(o.doc, { kind: 'order', now: options.now }).issues);
   }
   const errors = issues.filter((i) => i.severity === 'error');
-  return { file: source.file, kind: 'order', valid: errors.length === 0, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };
+  return {
+    file: source.file,
+    kind: 'order',
+    valid: errors.length === 0,
+    documents,
+    issues: [...errors, ...issues.filter((i) => i.severity !== 'error')],
+  };
 }
 
 /** One row of a CSV input, with the order it belongs to (for writing results beside it). */

@@ -76,6 +76,8 @@ export interface FileReport {
   kind: KindName | null;
   /** True when there is no error (warnings allowed). */
   valid: boolean;
+  /** How many documents the file holds (an NDJSON file's lines, a list's entries, a CSV file's orders); 1 for a single document; absent when it could not be read. */
+  documents?: number;
   /** Errors and warnings, each with file, line, column, field path and message. */
   issues: InputIssue[];
 }
@@ -183,7 +185,7 @@ function unreadable(file: string, err: unknown): FileReport {
 }
 
 function report(file: string, check: DocumentCheck): FileReport {
-  return { file, kind: check.kind ?? null, valid: !check.issues.some((i) => i.severity === 'error'), issues: check.issues };
+  return { file, kind: check.kind ?? null, valid: !check.issues.some((i) => i.severity === 'error'), documents: 1, issues: check.issues };
 }
 
 /** The kinds a file of several documents may hold (what `book` books from one), or any kind told from each document. */
@@ -232,7 +234,13 @@ function documentsReport(
       issues.push({ file, line: 1, column: 1, path: '', message, severity: 'error' });
     }
     const errors = issues.filter((i) => i.severity === 'error');
-    return { file, kind: kind ?? null, valid: errors.length === 0, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };
+    return {
+      file,
+      kind: kind ?? null,
+      valid: errors.length === 0,
+      documents: count,
+      issues: [...errors, ...issues.filter((i) => i.severity !== 'error')],
+    };
   };
   if (Symbol.asyncIterator in documents) {
     return (async () => {

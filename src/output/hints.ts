@@ -7,6 +7,7 @@
 import type { BookingProgress } from '../booking/progress.js';
 import type { Hint, NextCommand } from '../errors.js';
 import { shellArg, shellCommand } from '../shell.js';
+import { unknownCreateHint } from './ledger.js';
 
 /**
  * A command of a hint as the user pastes it: `shipbook`, the run's `--profile` (or the command's
@@ -85,6 +86,19 @@ function acceptedHint(p: BookingProgress): string {
  * `betweenSteps`: an interruption stopped it between two steps (nothing was in flight).
  */
 export function stoppedSuggestion(p: BookingProgress, ownHint: Hint | undefined, stepOutcomeUnknown = false, betweenSteps = false): string | undefined {
+  // A create whose answer never came: how to find out and settle it, not "create it again".
+  const u = p.unknownCreate;
+  if (u !== undefined) {
+    const file = p.file !== undefined && p.file !== '-' && p.file !== '(prompts)' ? [p.file] : undefined;
+    const again = file === undefined ? undefined : shellCommand(...u.command.split(' '), ...file, '--again');
+    return unknownCreateHint({
+      identity: u.identity,
+      references: u.references,
+      day: u.day,
+      verb: u.command === 'order create' ? 'create' : 'book',
+      ...(again !== undefined ? { again } : {}),
+    });
+  }
   const own = hintText(ownHint);
   const hint = betweenSteps && p.stage === 'accepted' && p.orderId !== undefined ? acceptedHint(p) : progressHint(p, stepOutcomeUnknown);
   if (hint === undefined) return own;

@@ -16,6 +16,43 @@ export function resolveCommand(identity: string, journal: string | undefined, an
   return shellCommand('journal', 'resolve', identity, ...(journal === undefined ? [] : ['--journal', journal]), ...answer);
 }
 
+/** A create whose answer never came, as its hint needs it. */
+interface UnknownCreate {
+  /** The document's identity in the ledger. */
+  identity: string;
+  /** Its shipments' transient ids, as the create sent them. */
+  references: readonly string[];
+  /** The day the create was sent, YYYY-MM-DD (for finding an order without a reference). */
+  day?: string;
+  /** The run's explicit journal copy, if any (the resolve commands then keep it up to date). */
+  journal?: string;
+  /** The command that sends it again regardless (`shipbook book order.yaml --again`), if there is one. */
+  again?: string;
+  /** What sending it again would do: `book` (the default) or `create`. */
+  verb?: 'book' | 'create';
+}
+
+/**
+ * The hint of a create whose answer never came, one step a line, the safe path first: how to find
+ * out whether the order exists (a sandbox's own list of orders by reference; a real service has
+ * none), the `journal resolve` that records either answer, and last, with its risk, `--again`.
+ */
+export function unknownCreateHint(u: UnknownCreate): string {
+  const find =
+    u.references.length > 0
+      ? shellCommand('order', 'list', '--from-service', '--reference', u.references[0]!)
+      : shellCommand('order', 'list', '--from-service', ...(u.day !== undefined ? ['--day', u.day] : []));
+  const lines = [
+    `Do not ${u.verb ?? 'book'} it again yet: the order may exist. Find out whether it does:`,
+    `  ${find}    (a shipbook sandbox; for a real service, look in its own records or ask its operator)`,
+    'Then record what you found, and the next run continues from there:',
+    `  ${resolveCommand(u.identity, u.journal, ['--order'])} <order-id>    (it exists: the next run accepts it)`,
+    `  ${resolveCommand(u.identity, u.journal, ['--not-created'])}    (it does not: the next run creates it)`,
+  ];
+  if (u.again !== undefined) lines.push(`Only if a second order, paid twice, is acceptable: ${u.again}`);
+  return lines.join('\n');
+}
+
 /**
  * The hint of an order that is not booked, in words, from its next step.
  * `rerun` is the command to run again (as the user typed it).
@@ -28,8 +65,8 @@ export function nextStepHint(next: NextStep, o: { rerun: string; journal?: strin
       return `Nothing was created: fix the cause and run the same command again: ${o.rerun}`;
     case 'resolve':
       return (
-        `Do not book it again yet: find out whether the order exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), ` +
-        `then "${resolveCommand(next.identity, o.journal, ['--order'])} ORD-…" or "${resolveCommand(next.identity, o.journal, ['--not-created'])}"`
+        `Do not book it again yet: find out whether the order exists ("${shellCommand('order', 'list', '--from-service')}" on a shipbook sandbox), ` +
+        `then "${resolveCommand(next.identity, o.journal, ['--order'])} <order-id>" or "${resolveCommand(next.identity, o.journal, ['--not-created'])}"`
       );
     case 'combine':
       return `Combine them with "${shellCommand('shipment', 'combine', ...next.shipment_ids, '--main', o.file)}", then "${resolveCommand(next.identity, o.journal, ['--order'])} <parent order id>"`;
@@ -72,5 +109,17 @@ export function plannedWords(plan: PlannedAction | undefined): string {
 
 /** One tab-separated line of a dry run: `file:line  identity  what this run would do`. */
 export function plannedLine(r: BatchResult): string {
-  return [`${r.file}:${r.line}`, r.id, plannedWords(r.plan)].join('\t');
+  return [`${r.file}:${r.line}`, r.id, r.status === 'invalid' ? invalidWords(r) : plannedWords(r.plan)].join('\t');
+}
+
+/**
+ * Why an input is invalid, in a few words: its first error (`invalid: order.shipments: at least 1
+ * shipment`) and how many more, with the command that lists them all.
+ */
+function invalidWords(r: BatchResult): string {
+  const errors = (r.issues ?? []).filter((i) => i.severity === 'error');
+  const first = errors[0];
+  if (first === undefined) return 'invalid';
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more: ${shellCommand('validate', r.file)})` : '';
+  return `invalid: ${first.path === '' ? '' : `${first.path}: `}${first.message}${more}`;
 }

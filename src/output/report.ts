@@ -29,6 +29,8 @@ export interface ReportLike {
   file: string;
   kind: string | null;
   valid: boolean;
+  /** How many documents the file holds, when known. */
+  documents?: number;
   issues: ReadonlyArray<InputIssue>;
 }
 
@@ -44,7 +46,13 @@ function summaryLine(io: Pick<IOStreams, 'color'>, r: ReportLike): string {
   const what = r.valid
     ? `valid${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`
     : [plural(errors, 'error'), ...(warnings > 0 ? [plural(warnings, 'warning')] : [])].join(', ');
-  return `${mark} ${r.file}  ${r.kind ?? '?'}  ${what}`;
+  const many = r.documents !== undefined && r.documents > 1 ? `  ${documentCount(r.documents, r.kind)}` : '';
+  return `${mark} ${r.file}  ${r.kind ?? '?'}${many}  ${what}`;
+}
+
+/** `300 orders` (a file of orders), `3 consolidated bookings`, else `12 documents`. */
+function documentCount(n: number, kind: string | null): string {
+  return plural(n, kind === 'order' ? 'order' : kind === 'consolidated' ? 'consolidated booking' : 'document');
 }
 
 /**
@@ -57,7 +65,11 @@ function summaryLine(io: Pick<IOStreams, 'color'>, r: ReportLike): string {
 export function renderReports(io: IOStreams, format: OutputFormat, reports: ReadonlyArray<ReportLike>): void {
   const row = (r: ReportLike) => (i: InputIssue) => [issueLocation(i) || r.file, i.path, i.severity, i.message];
   const invalid = reports.filter((r) => !r.valid).length;
-  const total = `${plural(reports.length, 'file')} checked: ${reports.length - invalid} valid, ${invalid} with errors`;
+  // The documents counted too when a file holds more than one: "1 file checked (300 orders)".
+  const counted = reports.every((r) => r.documents !== undefined) ? reports.reduce((n, r) => n + (r.documents ?? 0), 0) : undefined;
+  const kinds = new Set(reports.map((r) => r.kind));
+  const documents = counted !== undefined && counted > reports.length ? ` (${documentCount(counted, kinds.size === 1 ? [...kinds][0]! : null)})` : '';
+  const total = `${plural(reports.length, 'file')} checked${documents}: ${reports.length - invalid} valid, ${invalid} with errors`;
   const lines = reports.map((r) => summaryLine(io, r)).join('\n');
   if (format === 'table') {
     // A person reads the first problems of a file; the rest are counted (all of them in --json).

@@ -46,7 +46,7 @@ export function waitNoticeLines(n: WaitNotice): Array<{ level: NoticeLevel; text
           level: 'dim',
           text: `The service at ${n.serviceOrigin} cannot reach a receiver on this machine's loopback, so shipbook waits by polling fetch-order-data every ${n.pollMs / 1000} s.`,
         },
-        { level: 'dim', text: 'To wait by callback, expose a receiver (e.g. through a tunnel) and give --callback-url https://… --listen 127.0.0.1:8787.' },
+        { level: 'dim', text: 'To wait by callback, expose a receiver (e.g. through a tunnel) and give --public-url https://… --listen 127.0.0.1:8787.' },
       ];
     case 'receiver_on_network':
       return [{ level: 'warning', text: `the callback receiver listens on ${n.host}, reachable from the network; only its unguessable path is accepted` }];

@@ -53,6 +53,11 @@ export class BookingRunner {
   /** Completions under way (for close). */
   private readonly pending = new Set<Promise<void>>();
 
+  /** True while a booking of this process waits for its processing delay or is being completed. */
+  get busy(): boolean {
+    return this.timers.size > 0 || this.pending.size > 0;
+  }
+
   /** Cancels every pending completion. */
   close(): void {
     this.closed = true;

@@ -99,6 +99,11 @@ export class CallbackSender {
     }
   }
 
+  /** True while a delivery is under way (an attempt in flight, or a wait before a retry). */
+  get busy(): boolean {
+    return this.inFlight.size > 0;
+  }
+
   /** Aborts every delivery and waits until they have stopped; then closes the connection pool. */
   async close(): Promise<void> {
     this.closing.abort();

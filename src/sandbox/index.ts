@@ -48,6 +48,12 @@ export interface Sandbox {
   state: SandboxState;
   /** The options in force, defaults filled in (e.g. `freePickup`). */
   options: ResolvedSandboxOptions;
+  /**
+   * Waits until every booking accepted through this sandbox has completed and every callback has
+   * been delivered or given up, at most `timeoutMs` (or until `signal` aborts).
+   * @returns true when idle, false when the time ran out or the signal aborted first
+   */
+  whenIdle(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Stops the server, cancels pending booking completions, and waits for in-flight callbacks to stop. Idempotent. */
   close(): Promise<void>;
 }
@@ -92,6 +98,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     state,
     options: resolved,
+    async whenIdle(timeoutMs, signal) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        if (!bookings.busy && !callbacks.busy) return true;
+        if (Date.now() >= until || signal?.aborted) return false;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
     close() {
       closing ??= (async () => {
         bookings.close();

@@ -180,7 +180,7 @@ describe('a batch that waits by callback', () => {
       // The service is told a public URL nobody listens on: every callback fails there.
       const nowhere = `http://127.0.0.1:${await deadPort()}/hooks`;
       const r = await runCli(
-        ['book', file, '--payment', 'credit', '--callback-url', nowhere, '--listen', '127.0.0.1:0', '--report', report, '--journal', join(dir, 'j.ndjson')],
+        ['book', file, '--payment', 'credit', '--public-url', nowhere, '--listen', '127.0.0.1:0', '--report', report, '--journal', join(dir, 'j.ndjson')],
         { env: { SHIPBOOK_BASE_URL: url, SHIPBOOK_API_KEY: KEY, HOME: home }, cwd: dir, timeoutMs: 90_000 },
       );
       expect(r.code, r.stderr).toBe(0);

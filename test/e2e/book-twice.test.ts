@@ -128,11 +128,11 @@ describe('a create whose answer was lost', () => {
     expect(server.requests.filter((r) => r.path === '/orders/')).toHaveLength(1);
 
     // The resolve command of the hint, pasted with --not-created: the next book sends the create again.
-    const resolve = /"shipbook (journal resolve [^"]+)"/
+    const resolve = /^ {2}shipbook (journal resolve \S+ --not-created)/m
       .exec(error.suggestion)![1]!
       .split(' ')
       .map((a) => a.replace(/^'|'$/g, ''));
-    const resolved = await runShipbook([...resolve.slice(0, -2), '--not-created', '--yes'], { env });
+    const resolved = await runShipbook([...resolve, '--yes'], { env });
     expect(resolved.code, resolved.stderr).toBe(0);
     const third = await runShipbook(['book', ORDER], { env });
     expect(third.code).toBe(5);

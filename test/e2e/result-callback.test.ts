@@ -80,11 +80,11 @@ describe('book and order accept --wait by callback', () => {
     expect(sandbox.state.getOrder(id).callback).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}$/);
   });
 
-  it('sends the public --callback-url with a token appended and receives on --listen (the tunnel form)', async () => {
+  it('sends the public --public-url with a token appended and receives on --listen (the tunnel form)', async () => {
     const port = await freePort();
     const id = await createOrder(env);
     const r = await runShipbook(
-      ['order', 'accept', id, '--payment', 'credit', '--wait', '--json', '--callback-url', `http://127.0.0.1:${port}/sb`, '--listen', `127.0.0.1:${port}`],
+      ['order', 'accept', id, '--payment', 'credit', '--wait', '--json', '--public-url', `http://127.0.0.1:${port}/sb`, '--listen', `127.0.0.1:${port}`],
       { env },
     );
     expect(r.code, r.stderr).toBe(0);
@@ -107,7 +107,7 @@ describe('when the callback cannot reach the receiver', () => {
     const id = await createOrder(env);
     // The public URL leads nowhere (nothing listens on port 1), so the callback never arrives.
     const r = await runShipbook(
-      ['order', 'accept', id, '--payment', 'credit', '--wait', '--timeout', '1s', '--callback-url', 'http://127.0.0.1:1/sb', '--listen', `127.0.0.1:${port}`],
+      ['order', 'accept', id, '--payment', 'credit', '--wait', '--timeout', '1s', '--public-url', 'http://127.0.0.1:1/sb', '--listen', `127.0.0.1:${port}`],
       { env },
     );
     expect(r.code, r.stderr).toBe(0);

@@ -67,14 +67,13 @@ describe('waiting with your own --callback URL', () => {
     expect(sandbox.state.getOrder(order.id).callback).toBe(mine);
   });
 
-  it('refuses --callback-url together with --callback, before creating anything', async () => {
+  it('refuses --public-url together with --callback, before creating anything', async () => {
     const before = sandbox.state.orders.size;
-    const r = await runShipbook(
-      ['book', 'fixtures/orders/domestic-syd-mel.yaml', '--callback', 'https://a.example/x', '--callback-url', 'https://b.example/y'],
-      { env },
-    );
+    const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--callback', 'https://a.example/x', '--public-url', 'https://b.example/y'], {
+      env,
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--callback-url and --listen are for shipbook's own receiver");
+    expect(r.stderr).toContain("--public-url and --listen are for shipbook's own receiver");
     expect(sandbox.state.orders.size).toBe(before);
   });
 

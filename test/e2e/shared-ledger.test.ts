@@ -295,6 +295,8 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     );
     expect(doctor.stdout + doctor.stderr).not.toContain(pg.password);
     const stored = await runCli(['--profile', 'wh', 'config', 'set', 'ledger', pg.passwordUrl], { env: { ...env(s1), SHIPBOOK_LEDGER: '' }, cwd: s1.cwd });
+    // A password is never taken on the command line (ps, shell history): refused, and never echoed.
+    expect(stored.code).toBe(2);
     expect(stored.stdout + stored.stderr).not.toContain(pg.password);
   }, 60_000);
 });

@@ -231,12 +231,12 @@ describe('wait flags', () => {
     });
   });
 
-  it('refuses --poll with --callback-url or --listen, a wildcard --listen alone, and a bad --callback-url', () => {
+  it('refuses --poll with --public-url or --listen, a wildcard --listen alone, and a bad --public-url', () => {
     expect(() => waitSettings({ poll: '1s', listen: '8787' })).toThrow(/--poll and --listen/);
-    expect(() => waitSettings({ poll: '1s', callbackUrl: 'https://x.example/' })).toThrow(/--poll and --callback-url/);
+    expect(() => waitSettings({ poll: '1s', publicUrl: 'https://x.example/' })).toThrow(/--poll and --public-url/);
     expect(() => waitSettings({ listen: '0.0.0.0:8787' })).toThrow(/binds every interface/);
-    expect(() => waitSettings({ callbackUrl: 'ftp://x.example/' })).toThrow(/http\(s\) URL/);
-    expect(() => waitSettings({ callbackUrl: 'not a url' })).toThrow(/is not a URL/);
+    expect(() => waitSettings({ publicUrl: 'ftp://x.example/' })).toThrow(/http\(s\) URL/);
+    expect(() => waitSettings({ publicUrl: 'not a url' })).toThrow(/is not a URL/);
     expect(() => waitSettings({ timeout: 'soon' })).toThrow(/--timeout "soon" is not a duration/);
   });
 });

@@ -7,14 +7,14 @@
  *
  * Callback route: a receiver (src/booking/receiver.ts `startCallbackReceiver`) listens on this machine
  * (127.0.0.1, a random port, unless `--listen`) at an unguessable path; the URL sent is the
- * receiver's own, or the public `--callback-url` with `/<token>` appended (tunnel, ingress).
+ * receiver's own, or the public `--public-url` with `/<token>` appended (tunnel, ingress).
  *
  * A batch waits the same way, with ONE receiver for the whole run ({@link prepareRunWaiter},
  * ./run-callbacks.ts), chosen by the same rules.
  *
  * Polling is chosen instead of a receiver when `--poll` is given, when the user sends their own
  * callback URL (`--callback`, or `callback` in the payment file), or when the service is not on
- * this machine and no public `--callback-url` or non-loopback `--listen` is given (it could not
+ * this machine and no public `--public-url` or non-loopback `--listen` is given (it could not
  * reach a receiver on 127.0.0.1).
  */
 import { isLoopbackHost } from '../../api/base-url.js';
@@ -36,9 +36,9 @@ export interface WaitSettings {
   pollMs: number;
   /** Give up after this long (exit 7, the order stays accepted). */
   timeoutMs: number;
-  /** `--callback-url`: the public URL through which the service reaches the receiver; `/<token>` is appended. */
+  /** `--public-url`: the public URL through which the service reaches the receiver; `/<token>` is appended. */
   callbackUrl?: string;
-  /** `--listen`: where the receiver binds. Default 127.0.0.1 and a random port (8787 with `--callback-url`). */
+  /** `--listen`: where the receiver binds. Default 127.0.0.1 and a random port (8787 with `--public-url`). */
   listen?: ListenAddress;
   /** Fallback poll interval while waiting by callback. Default 30 s (`FALLBACK_POLL_MS` of ./callback.ts). */
   fallbackPollMs?: number;
@@ -46,7 +46,7 @@ export interface WaitSettings {
 
 /** Poll interval when polling was not asked for with `--poll` but is the only route. */
 export const DEFAULT_POLL_MS = 2_000;
-/** Port the receiver listens on with `--callback-url` and no `--listen` (what a tunnel forwards to). */
+/** Port the receiver listens on with `--public-url` and no `--listen` (what a tunnel forwards to). */
 const TUNNEL_DEFAULT_PORT = 8787;
 
 /** What else shapes the choice of route. */
@@ -62,8 +62,8 @@ function isWildcard(host: string): boolean {
 
 /**
  * Prepares the waiter the settings ask for (see the module documentation for the choice of route).
- * @throws UsageError (exit 2) for `--callback-url`/`--listen` together with the user's own callback,
- *   a wildcard `--listen` without `--callback-url`, or an address the receiver cannot bind
+ * @throws UsageError (exit 2) for `--public-url`/`--listen` together with the user's own callback,
+ *   a wildcard `--listen` without `--public-url`, or an address the receiver cannot bind
  */
 export async function prepareResultWaiter(waiterDeps: WaiterDeps, settings: WaitSettings, options: PrepareOptions = {}): Promise<ResultWaiter> {
   const deps = withDefaults(waiterDeps);
@@ -110,9 +110,9 @@ function chooseRoute(
   if (options.ownCallback) {
     if (tunnel) {
       throw new UsageError(
-        "--callback-url and --listen are for shipbook's own receiver; they cannot go with your own callback URL (--callback, or callback in the payment file)",
+        "--public-url and --listen are for shipbook's own receiver; they cannot go with your own callback URL (--callback, or callback in the payment file)",
         {
-          suggestion: 'Drop --callback to let shipbook receive the result, or drop --callback-url/--listen to wait by polling.',
+          suggestion: 'Drop --callback to let shipbook receive the result, or drop --public-url/--listen to wait by polling.',
         },
       );
     }
@@ -122,7 +122,7 @@ function chooseRoute(
   const listen = settings.listen ?? { host: '127.0.0.1', port: settings.callbackUrl !== undefined ? TUNNEL_DEFAULT_PORT : 0 };
   if (settings.callbackUrl === undefined && isWildcard(listen.host)) {
     throw new UsageError(`--listen ${listen.host}:${listen.port} binds every interface, so shipbook cannot tell the service which URL to call`, {
-      suggestion: 'Give the public URL with --callback-url https://…, or listen on one address.',
+      suggestion: 'Give the public URL with --public-url https://…, or listen on one address.',
     });
   }
   const serviceHost = new URL(api.baseUrl).hostname;

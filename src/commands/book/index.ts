@@ -14,7 +14,7 @@ import { claimDocument } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
 import { DEFAULT_JOURNAL_PATTERN } from '../../ledger/ledger.js';
 import { peekAnyLedger } from '../../ledger/open.js';
-import { plannedWords, resolveCommand } from '../../output/ledger.js';
+import { plannedWords, unknownCreateHint } from '../../output/ledger.js';
 import { plannedAction } from '../../batch/plan.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
 import type { BookingDocument } from '../../booking/book.js';
@@ -323,9 +323,7 @@ async function settleEarlier(
   const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
   if (r.action === 'unknown' || r.action === 'combine') {
     throw new ShipbookError('booking_unknown', `not booked: ${about}`, 'network', {
-      suggestion:
-        `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${resolveCommand(identity.id, undefined, ['--order', 'ORD-…'])}" or "--not-created", ` +
-        `or book it anyway with "${againCommand(o.file)}". ${ledgerNote}`,
+      suggestion: `${unknownCreateHint({ identity: identity.id, references: s.transientIds ?? [], again: againCommand(o.file) })}\n${ledgerNote}`,
     });
   }
   if (r.action === 'over_limit') {
@@ -391,6 +389,7 @@ export function bookCommand(ctx: Context): Command {
           "consolidated mail: fill each shipment's collection_type and collection from the service data (refused when a shipment has a different one)",
         ),
     ),
+    ctx.io,
   )
     .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
     .option('--journal <file>', `batch: a copy of what the run records, kept between CI attempts (default ${DEFAULT_JOURNAL_PATTERN}, one per target)`)
@@ -407,7 +406,7 @@ export function bookCommand(ctx: Context): Command {
     .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)')
     .addHelpText(
       'after',
-      '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
+      '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/batch/orders.ndjson --max-total 90 --budget 200   # no order above 90 AUD, at most 200 AUD in all\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
         '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n',

@@ -19,10 +19,12 @@ import type { OutputFormat } from '../../output/format.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseListen } from '../common/wait-options.js';
+import { addOlderSpelling } from '../common/older-spelling.js';
 import { openLedgerFor, recordLearned } from '../common/record.js';
 import type { IOStreams } from '../../io.js';
 import { printable } from '../../output/printable.js';
 import { paint } from '../../output/style.js';
+import { shellCommand } from '../../shell.js';
 import { trackingNumberOf } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
 
@@ -219,7 +221,7 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
   } catch (err) {
     const code = (err as { code?: string }).code ?? (err instanceof Error ? err.message : String(err));
     throw new UsageError(`cannot listen on ${urlHost(o.host)}:${o.port} (${code})`, {
-      suggestion: 'Choose another port with --port, or --port 0 for any free port.',
+      suggestion: `Choose another port with --listen ${urlHost(o.host)}:<port>, or --listen ${urlHost(o.host)}:0 for any free port.`,
       cause: err,
     });
   }
@@ -246,6 +248,16 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
       `  through a tunnel or ingress that forwards to port ${r.port}: https://<public host>${r.path}\n` +
       (o.forwardTo === undefined ? '' : `Forwarding each callback to ${o.forwardTo}\n`),
   );
+  // With no base URL the orders go to the built-in sandbox, which runs inside each command and
+  // stops with it: a callback to this receiver comes only while that command is still running.
+  const profile = await ctx.profile().catch(() => undefined);
+  if (profile !== undefined && !profile.baseUrl) {
+    io.err(
+      `${paint(io, 'yellow', 'note:')} no base URL is configured, so orders go to the built-in sandbox, which runs inside each shipbook command and stops with it.\n` +
+        `  ${shellCommand('order', 'accept')} ORD-… --callback <url> stays until the sandbox has sent that callback (a few seconds); with --wait, shipbook waits with a receiver of its own.\n` +
+        `  For a service that stays up and calls back at any time: ${shellCommand('sandbox')} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
+    );
+  }
   // Runs until Ctrl-C or SIGTERM; main then closes what it opened.
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
@@ -255,61 +267,60 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
 
 /** The `callback listen` command. */
 export function callbackListenCommand(ctx: Context): Command {
-  return (
-    new Command('listen')
-      .summary('receive booking callbacks and print them (like stripe listen)')
-      .description(
-        'Start a callback receiver on this machine and print every booking callback it receives: one line each ' +
-          '(time, order id, code, status, tracking numbers, message), or one JSON object per line with --json. ' +
-          'Only POST on the printed URL (which ends in a secret token) is accepted. Runs until Ctrl-C.',
-      )
-      .option('--listen <host:port>', 'where to listen, as book and order accept spell it: host:port, :port or port (default 127.0.0.1:8787)')
-      // --host and --port, the older spellings, still work; the help teaches --listen, as every command that listens spells it.
-      .addOption(new Option('--port <port>', 'port to listen on (0 = any free port); the same as --listen :<port>').default('8787').hideHelp())
-      .addOption(new Option('--host <host>', 'address to bind; the same as --listen <host>:8787').default('127.0.0.1').hideHelp())
-      .option('--path <path>', 'path prefix before the token, e.g. /hooks (to match a tunnel or ingress path)')
-      .option('--token <token>', 'use this token (16-128 letters, digits, - or _) instead of a random one, to keep the URL across restarts')
-      .option('--forward-to <url>', 'also POST each valid callback, as received, to this URL (e.g. your application)')
-      .addHelpText(
-        'after',
-        '\nExamples:\n' +
-          '  shipbook callback listen --listen 127.0.0.1:8787\n' +
-          '  shipbook callback listen --listen 127.0.0.1:8787 --path /hooks\n' +
-          '  shipbook callback listen --listen 8787 --forward-to http://localhost:3000/hooks\n' +
-          '  shipbook callback listen --listen 0 --json | jq .tracking_numbers\n',
-      )
-      .action(async (flags: { listen?: string; port: string; host: string; path?: string; token?: string; forwardTo?: string }, cmd: Command) => {
-        // --listen host:port is the spelling of every command that listens; --host and --port stay.
-        if (flags.listen !== undefined && (cmd.getOptionValueSource('port') === 'cli' || cmd.getOptionValueSource('host') === 'cli')) {
-          throw new UsageError('give --listen, or --host and --port, not both', { suggestion: `For example --listen ${flags.host}:${flags.port}` });
+  const cmd = new Command('listen');
+  // --host and --port, the older spellings, still work (warned about); the help teaches --listen, as every command that listens spells it.
+  addOlderSpelling(cmd, ctx.io, new Option('--port <port>', 'port to listen on (0 = any free port); the same as --listen :<port>').default('8787'), '--listen');
+  addOlderSpelling(cmd, ctx.io, new Option('--host <host>', 'address to bind; the same as --listen <host>:8787').default('127.0.0.1'), '--listen');
+  return cmd
+    .summary('receive booking callbacks and print them (like stripe listen)')
+    .description(
+      'Start a callback receiver on this machine and print every booking callback it receives: one line each ' +
+        '(time, order id, code, status, tracking numbers, message), or one JSON object per line with --json. ' +
+        'Only POST on the printed URL (which ends in a secret token) is accepted. Runs until Ctrl-C.',
+    )
+    .option('--listen <host:port>', 'where to listen, as book and order accept spell it: host:port, :port or port (default 127.0.0.1:8787)')
+    .option('--path <path>', 'path prefix before the token, e.g. /hooks (to match a tunnel or ingress path)')
+    .option('--token <token>', 'use this token (16-128 letters, digits, - or _) instead of a random one, to keep the URL across restarts')
+    .option('--forward-to <url>', 'also POST each valid callback, as received, to this URL (e.g. your application)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  shipbook callback listen --listen 127.0.0.1:8787\n' +
+        '  shipbook callback listen --listen 127.0.0.1:8787 --path /hooks\n' +
+        '  shipbook callback listen --listen 8787 --forward-to http://localhost:3000/hooks\n' +
+        '  shipbook callback listen --listen 0 --json | jq .tracking_numbers\n',
+    )
+    .action(async (flags: { listen?: string; port: string; host: string; path?: string; token?: string; forwardTo?: string }, cmd: Command) => {
+      // --listen host:port is the spelling of every command that listens; --host and --port stay.
+      if (flags.listen !== undefined && (cmd.getOptionValueSource('port') === 'cli' || cmd.getOptionValueSource('host') === 'cli')) {
+        throw new UsageError('give --listen, or --host and --port, not both', { suggestion: `For example --listen ${flags.host}:${flags.port}` });
+      }
+      const listen = flags.listen === undefined ? undefined : parseListen(flags.listen);
+      if (listen !== undefined) flags.host = listen.host;
+      const port = listen !== undefined ? listen.port : parsePortFlag('--port', flags.port);
+      if (flags.token !== undefined && !TOKEN_PATTERN.test(flags.token)) {
+        throw new UsageError('--token must be 16-128 letters, digits, "-" or "_"', { suggestion: 'Leave it out for a random token.' });
+      }
+      if (flags.path !== undefined && !/^\/?[A-Za-z0-9._~\-/]*$/.test(flags.path))
+        throw new UsageError(`--path "${flags.path}" may only hold letters, digits, "/", ".", "_", "~" and "-"`);
+      if (flags.forwardTo !== undefined) {
+        // Credentials in the URL are the user's own application's business: only the form is checked.
+        const checked = checkHttpUrl(flags.forwardTo);
+        if ('problem' in checked && checked.problem !== 'credentials') {
+          throw new UsageError(`--forward-to "${flags.forwardTo}" is not an http(s) URL`, {
+            suggestion: 'For example --forward-to http://localhost:3000/hooks',
+          });
         }
-        const listen = flags.listen === undefined ? undefined : parseListen(flags.listen);
-        if (listen !== undefined) flags.host = listen.host;
-        const port = listen !== undefined ? listen.port : parsePortFlag('--port', flags.port);
-        if (flags.token !== undefined && !TOKEN_PATTERN.test(flags.token)) {
-          throw new UsageError('--token must be 16-128 letters, digits, "-" or "_"', { suggestion: 'Leave it out for a random token.' });
-        }
-        if (flags.path !== undefined && !/^\/?[A-Za-z0-9._~\-/]*$/.test(flags.path))
-          throw new UsageError(`--path "${flags.path}" may only hold letters, digits, "/", ".", "_", "~" and "-"`);
-        if (flags.forwardTo !== undefined) {
-          // Credentials in the URL are the user's own application's business: only the form is checked.
-          const checked = checkHttpUrl(flags.forwardTo);
-          if ('problem' in checked && checked.problem !== 'credentials') {
-            throw new UsageError(`--forward-to "${flags.forwardTo}" is not an http(s) URL`, {
-              suggestion: 'For example --forward-to http://localhost:3000/hooks',
-            });
-          }
-        }
-        await runCallbackListen(
-          {
-            host: flags.host,
-            port,
-            path: flags.path ?? '',
-            ...(flags.token ? { token: flags.token } : {}),
-            ...(flags.forwardTo ? { forwardTo: flags.forwardTo } : {}),
-          },
-          ctx,
-        );
-      })
-  );
+      }
+      await runCallbackListen(
+        {
+          host: flags.host,
+          port,
+          path: flags.path ?? '',
+          ...(flags.token ? { token: flags.token } : {}),
+          ...(flags.forwardTo ? { forwardTo: flags.forwardTo } : {}),
+        },
+        ctx,
+      );
+    });
 }

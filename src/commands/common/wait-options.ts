@@ -8,6 +8,8 @@ import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings } from '../../bo
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { UsageError } from '../../errors.js';
 import { checkHttpUrl, parseDuration, portNumber } from '../../input/flags.js';
+import type { IOStreams } from '../../io.js';
+import { addOlderSpelling } from './older-spelling.js';
 
 /** Raw wait flags as commander parses them. */
 export interface WaitFlags {
@@ -17,32 +19,43 @@ export interface WaitFlags {
   waitTimeout?: string;
   /** `--timeout <duration>`: the older spelling of `--wait-timeout`. */
   timeout?: string;
-  /** `--callback-url <url>`: the public URL that reaches the receiver (tunnel, ingress). */
+  /** `--public-url <url>`: the public URL that reaches the receiver (tunnel, ingress). */
+  publicUrl?: string;
+  /** `--callback-url <url>`: the older spelling of `--public-url`. */
   callbackUrl?: string;
   /** `--listen <host:port>`: where the receiver binds. */
   listen?: string;
 }
 
-/** Adds `--poll`, `--callback-url`, `--listen` and `--wait-timeout` (also spelled `--timeout`). */
-export function addWaitOptions(cmd: Command): Command {
-  return (
-    cmd
-      .option('--poll <interval>', 'wait by polling fetch-order-data every <interval> (e.g. 5s) instead of by callback')
-      .option('--callback-url <url>', 'public URL through which the service reaches this machine (tunnel, ingress); shipbook appends a secret /<token>')
-      .option('--listen <host:port>', 'where the callback receiver listens (default 127.0.0.1 and a random port; port 8787 with --callback-url)')
-      .option(
-        '--wait-timeout <duration>',
-        'how long to wait for the result, e.g. 30s or 10m (default: 10m); not --request-timeout, the deadline of each request',
-      )
-      // The older spelling still works, and is left out of the help so that one name is taught.
-      .addOption(new Option('--timeout <duration>', 'the same as --wait-timeout (its older spelling)').hideHelp())
-  );
+/**
+ * Adds `--poll`, `--public-url`, `--listen` and `--wait-timeout`, and their older spellings
+ * `--callback-url` and `--timeout` (hidden from the help; a warning on `io`'s stderr when used).
+ */
+export function addWaitOptions(cmd: Command, io: Pick<IOStreams, 'err' | 'color'>): Command {
+  cmd
+    .option('--poll <interval>', 'wait by polling fetch-order-data every <interval> (e.g. 5s) instead of by callback')
+    .option(
+      '--public-url <url>',
+      "public URL through which the service reaches shipbook's own receiver on this machine (tunnel, ingress); shipbook appends a secret /<token>",
+    )
+    .option('--listen <host:port>', 'where the callback receiver listens (default 127.0.0.1 and a random port; port 8787 with --public-url)')
+    .option(
+      '--wait-timeout <duration>',
+      'how long to wait for the result, e.g. 30s or 10m (default: 10m); not --request-timeout, the deadline of each request',
+    );
+  addOlderSpelling(cmd, io, new Option('--callback-url <url>', 'the same as --public-url'), '--public-url');
+  return addOlderSpelling(cmd, io, new Option('--timeout <duration>', 'the same as --wait-timeout'), '--wait-timeout');
 }
 
 /** True when any wait flag was given (for commands where waiting is optional). */
 export function hasWaitFlags(flags: WaitFlags): boolean {
   return (
-    flags.poll !== undefined || flags.timeout !== undefined || flags.waitTimeout !== undefined || flags.callbackUrl !== undefined || flags.listen !== undefined
+    flags.poll !== undefined ||
+    flags.timeout !== undefined ||
+    flags.waitTimeout !== undefined ||
+    flags.publicUrl !== undefined ||
+    flags.callbackUrl !== undefined ||
+    flags.listen !== undefined
   );
 }
 
@@ -62,30 +75,32 @@ export function parseListen(value: string): ListenAddress {
 }
 
 /**
- * Checks `--callback-url`: an absolute http(s) URL without user name or password.
+ * Checks `--public-url` (or its older spelling, named by `flag`): an absolute http(s) URL without user name or password.
  * @throws UsageError (exit 2).
  */
-function parseCallbackUrl(value: string): string {
+function parsePublicUrl(flag: string, value: string): string {
   const checked = checkHttpUrl(value);
   if ('url' in checked) return checked.url.toString();
   if (checked.problem === 'not_a_url') {
-    throw new UsageError(`--callback-url "${value}" is not a URL`, { suggestion: 'For example --callback-url https://hooks.example.com/shipbook' });
+    throw new UsageError(`${flag} "${value}" is not a URL`, { suggestion: 'For example --public-url https://hooks.example.com/shipbook' });
   }
-  if (checked.problem === 'not_http') throw new UsageError(`--callback-url must be an http(s) URL (got ${checked.protocol}//)`);
-  throw new UsageError('--callback-url must not contain a user name or password');
+  if (checked.problem === 'not_http') throw new UsageError(`${flag} must be an http(s) URL (got ${checked.protocol}//)`);
+  throw new UsageError(`${flag} must not contain a user name or password`);
 }
 
 /**
  * Turns the flags into settings: `--poll` selects polling; otherwise the callback route.
- * @throws UsageError (exit 2) for a malformed value, `--poll` together with `--callback-url`/`--listen`, or a
- *   wildcard `--listen` (0.0.0.0, ::) without `--callback-url` (no URL to give the service).
+ * @throws UsageError (exit 2) for a malformed value, `--poll` together with `--public-url`/`--listen`, or a
+ *   wildcard `--listen` (0.0.0.0, ::) without `--public-url` (no URL to give the service).
  */
 export function waitSettings(flags: WaitFlags): WaitSettings {
   if (flags.waitTimeout !== undefined && flags.timeout !== undefined) throw new UsageError('give --wait-timeout once (--timeout is its older spelling)');
   const [flag, given] = flags.waitTimeout !== undefined ? ['--wait-timeout', flags.waitTimeout] : ['--timeout', flags.timeout];
   const timeoutMs = given === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration(flag, given);
+  if (flags.publicUrl !== undefined && flags.callbackUrl !== undefined) throw new UsageError('give --public-url once (--callback-url is its older spelling)');
+  const [urlFlag, publicUrl] = flags.publicUrl !== undefined ? ['--public-url', flags.publicUrl] : ['--callback-url', flags.callbackUrl];
   if (flags.poll !== undefined) {
-    const clash = flags.callbackUrl !== undefined ? '--callback-url' : flags.listen !== undefined ? '--listen' : undefined;
+    const clash = publicUrl !== undefined ? urlFlag : flags.listen !== undefined ? '--listen' : undefined;
     if (clash) {
       throw new UsageError(`--poll and ${clash} choose different ways of waiting: --poll asks fetch-order-data, ${clash} is for the callback receiver`, {
         suggestion: 'Give one of them.',
@@ -94,12 +109,12 @@ export function waitSettings(flags: WaitFlags): WaitSettings {
     return { route: 'poll', pollMs: parseDuration('--poll', flags.poll), timeoutMs };
   }
   const settings: WaitSettings = { route: 'callback', pollMs: DEFAULT_POLL_MS, timeoutMs };
-  if (flags.callbackUrl !== undefined) settings.callbackUrl = parseCallbackUrl(flags.callbackUrl);
+  if (publicUrl !== undefined) settings.callbackUrl = parsePublicUrl(urlFlag, publicUrl);
   if (flags.listen !== undefined) settings.listen = parseListen(flags.listen);
   const host = settings.listen?.host;
   if (settings.callbackUrl === undefined && (host === '0.0.0.0' || host === '::')) {
     throw new UsageError(`--listen ${flags.listen} binds every interface, so shipbook cannot tell the service which URL to call`, {
-      suggestion: 'Give the public URL with --callback-url https://…, or listen on one address.',
+      suggestion: 'Give the public URL with --public-url https://…, or listen on one address.',
     });
   }
   return settings;

@@ -10,10 +10,10 @@ export function configCommand(ctx: Context): Command {
   return new Command('config')
     .summary('profile settings, saved senders and the configuration file')
     .description(
-      'Read and change the settings of the active profile (--profile, then\n' +
-        'SHIPBOOK_PROFILE, then default-profile) and the default profile itself.\n' +
-        'Stored in config.json (mode 0600) under SHIPBOOK_CONFIG_DIR, else\n' +
-        '$XDG_CONFIG_HOME/shipbook, else ~/.config/shipbook ("shipbook config path").\n' +
+      'Read and change the settings of the active profile (--profile, then ' +
+        'SHIPBOOK_PROFILE, then default-profile) and the default profile itself. ' +
+        'Stored in config.json (mode 0600) under SHIPBOOK_CONFIG_DIR, else ' +
+        '$XDG_CONFIG_HOME/shipbook, else ~/.config/shipbook ("shipbook config path"). ' +
         'API keys are stored with "shipbook auth login", never with "config set".',
     )
     .addCommand(configListCommand(ctx))

@@ -16,7 +16,7 @@ export function configPathCommand(ctx: Context): Command {
   return new Command('path')
     .summary('print the path of the configuration file')
     .description(
-      'Print the path of the configuration file: $SHIPBOOK_CONFIG_DIR/config.json,\n' +
+      'Print the path of the configuration file: $SHIPBOOK_CONFIG_DIR/config.json, ' +
         'else $XDG_CONFIG_HOME/shipbook/config.json, else ~/.config/shipbook/config.json.',
     )
     .action(() => runConfigPath(ctx));

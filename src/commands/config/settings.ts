@@ -6,9 +6,9 @@
  */
 import { Command } from 'commander';
 import { normaliseBaseUrl } from '../../api/base-url.js';
-import { maskSecret } from '../../api/redact.js';
+import { maskSecret, redactUrlPassword } from '../../api/redact.js';
 import { effectiveValue, findSetting, getStored, SETTING_KEYS, withStored, type SettingKey } from '../../config/keys.js';
-import { BUILTIN_PROFILE, storedProfile, type ConfigData } from '../../config/schema.js';
+import { BUILTIN_PROFILE, ledgerUrlWithoutPassword, storedProfile, type ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context.js';
 import { UsageError, cmd } from '../../errors.js';
 import { paint } from '../../output/style.js';
@@ -63,6 +63,21 @@ async function runConfigSet(key: string, value: string, ctx: Context): Promise<v
     throw new UsageError('the API key is not taken as an argument: command lines are visible to other users (ps)', {
       suggestion: 'Pipe it in: echo "$KEY" | shipbook auth login --with-key   (or set SHIPBOOK_API_KEY and store nothing)',
     });
+  }
+  // A password in the ledger's URL is a secret on the command line, as the API key would be.
+  const withoutPassword = key === 'ledger' ? ledgerUrlWithoutPassword(value.trim()) : undefined;
+  if (withoutPassword !== undefined) {
+    redactUrlPassword(value.trim());
+    throw new UsageError(
+      "the ledger URL holds a password, and a password is not taken as an argument: command lines are visible to other users (ps) and kept in the shell's history",
+      {
+        suggestion: [
+          'Store the URL without it: ',
+          cmd('config', 'set', 'ledger', withoutPassword),
+          ' and give the password as PGPASSWORD or in ~/.pgpass (docs/shared-ledger.md)',
+        ],
+      },
+    );
   }
   const opened = openStore(ctx);
   const { data } = opened.snapshot;

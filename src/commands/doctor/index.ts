@@ -83,12 +83,12 @@ export function doctorCommand(ctx: Context): Command {
   return new Command('doctor')
     .summary('check the set-up: Node.js, configuration, profile, service, key, callbacks, sandbox state')
     .description(
-      'Checks what shipbook needs and prints one row per check with what to do about each failure:\n' +
-        '  Node.js version; the configuration file and its permissions; the active profile and where\n' +
-        '  each setting comes from (flag, environment, file, default); that the base URL answers and\n' +
-        '  the key is accepted (a fetch-order-data read of an order that does not exist: nothing is\n' +
-        '  changed); that a callback receiver can listen on --listen (default 127.0.0.1, any port);\n' +
-        "  and the built-in sandbox's state directory.\n" +
+      'Checks what shipbook needs and prints one row per check with what to do about each failure: ' +
+        'Node.js version; the configuration file and its permissions; the active profile and where ' +
+        'each setting comes from (flag, environment, file, default); that the base URL answers and ' +
+        'the key is accepted (a fetch-order-data read of an order that does not exist: nothing is ' +
+        'changed); that a callback receiver can listen on --listen (default 127.0.0.1, any port); ' +
+        "and the built-in sandbox's state directory.\n" +
         'Exits 0 when no check failed, else with the exit code of the first failure (see "shipbook help exit-codes").',
     )
     .option('--listen <host:port>', 'check that a callback receiver can listen here (as book --listen)')

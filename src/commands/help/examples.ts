@@ -39,8 +39,8 @@ const TOP_LEVEL_EXAMPLES = [
 const HELP_EXTRAS: Record<string, HelpExtra> = {
   order: {
     description:
-      'Orders step by step: create a pending order from a file (POST /orders/), accept it with payment\n' +
-      '(the booking then runs at the service), read it, or cancel it while it is pending.\n' +
+      'Orders step by step: create a pending order from a file (POST /orders/), accept it with payment ' +
+      '(the booking then runs at the service), read it, or cancel it while it is pending. ' +
       '"shipbook book" does create, accept and wait in one go.',
     examples: [
       'ORDER=$(shipbook order create fixtures/orders/domestic-syd-mel.yaml --quiet)',
@@ -67,14 +67,14 @@ const HELP_EXTRAS: Record<string, HelpExtra> = {
   },
   callback: {
     description:
-      'A receiver for booking callbacks on this machine, for watching what the service sends\n' +
+      'A receiver for booking callbacks on this machine, for watching what the service sends ' +
       '(book and order accept --wait run their own receiver while they wait).',
-    examples: ['shipbook callback listen', 'shipbook callback listen --port 8787 --json'],
+    examples: ['shipbook callback listen', 'shipbook callback listen --listen 127.0.0.1:8787 --json'],
   },
   auth: {
     description:
-      'Credentials of a profile: "auth login" stores a base URL and an API key after checking them,\n' +
-      '"auth status" shows what this run uses and where each setting comes from, "auth logout"\n' +
+      'Credentials of a profile: "auth login" stores a base URL and an API key after checking them, ' +
+      '"auth status" shows what this run uses and where each setting comes from, "auth logout" ' +
       'removes the stored key. CI can instead set SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY.',
     examples: ['shipbook --profile production auth login', 'shipbook auth status', 'shipbook --profile staging auth logout'],
   },
@@ -96,7 +96,7 @@ const HELP_EXTRAS: Record<string, HelpExtra> = {
   },
   'config sender': {
     description:
-      'Sender addresses saved in the profile, by name. An order file can name one as its collection:\n' +
+      'Sender addresses saved in the profile, by name. An order file can name one as its collection: ' +
       'collection: "@warehouse" (replaced by the saved address before validation).',
     examples: ['shipbook config sender set warehouse warehouse.yaml', 'shipbook config sender list', 'shipbook config sender show warehouse --json'],
   },
@@ -159,20 +159,80 @@ function takeAfterHelp(cmd: Command): AfterHelp {
   return out;
 }
 
+/** The global flags by what they are about, by their long names; `always` go with every command that takes input or talks to a service. */
+const FLAG_GROUPS = {
+  always: ['--debug', '--no-color'],
+  output: ['--json', '--output', '--quiet'],
+  profile: ['--profile'],
+  service: ['--request-timeout', '--rate'],
+  send: ['--dry-run'],
+  prompt: ['--no-input'],
+  address: ['--strict-addresses', '--no-strict-addresses', '--normalize-phones', '--no-normalize-phones'],
+} as const;
+
+/** A group of {@link FLAG_GROUPS}. */
+type FlagGroup = keyof typeof FLAG_GROUPS;
+
 /**
- * The global flags section: the root's options (those of the finished tree, so a flag added
- * there later shows too), laid out like commander's own options for a help `width` columns wide.
+ * The global flags that matter to each command, by its path (a command not listed takes its
+ * group's, by its first word; a command listed nowhere shows them all). `completion` and `help`
+ * read no input, no profile and no service: they show none.
  */
-function globalFlags(program: Command, width: number): string {
+const COMMAND_FLAGS: Record<string, readonly FlagGroup[]> = {
+  book: ['always', 'output', 'profile', 'service', 'send', 'prompt', 'address'],
+  quote: ['always', 'output', 'profile', 'service', 'prompt', 'address'],
+  order: ['always', 'output', 'profile', 'service'],
+  'order create': ['always', 'output', 'profile', 'service', 'send', 'prompt', 'address'],
+  'order accept': ['always', 'output', 'profile', 'service', 'send', 'prompt'],
+  'order cancel': ['always', 'output', 'profile', 'service', 'send'],
+  'order list': ['always', 'output', 'profile', 'service'],
+  shipment: ['always', 'output', 'profile', 'service', 'send', 'address'],
+  validate: ['always', 'output', 'profile', 'address'],
+  csv: ['always', 'output', 'profile', 'address'],
+  schema: ['always'],
+  examples: ['always', 'output'],
+  config: ['always', 'output', 'profile'],
+  'config sender set': ['always', 'output', 'profile', 'address'],
+  auth: ['always', 'output', 'profile', 'service', 'prompt'],
+  callback: ['always', 'output', 'profile'],
+  sandbox: ['always', 'output', 'prompt'],
+  doctor: ['always', 'output', 'profile', 'service'],
+  journal: ['always', 'output', 'profile', 'service', 'prompt'],
+  ledger: ['always', 'output', 'profile'],
+  history: ['always', 'output', 'profile'],
+  handover: ['always', 'output', 'profile'],
+  service: ['always', 'output', 'profile', 'service'],
+  card: ['always', 'output', 'profile', 'service'],
+  completion: [],
+  help: [],
+};
+
+/** The long names of the global flags that matter to the command at `path`, or undefined for all of them. */
+function flagsFor(path: readonly string[]): ReadonlySet<string> | undefined {
+  const groups = COMMAND_FLAGS[path.join(' ')] ?? COMMAND_FLAGS[path[0] ?? ''];
+  if (groups === undefined) return undefined;
+  return new Set(groups.flatMap((g) => FLAG_GROUPS[g]));
+}
+
+/**
+ * The global flags section: the root's options (those of the finished tree, so a flag added there
+ * later shows too), laid out like commander's own options for a help `width` columns wide; with
+ * `only`, those of its long names alone, and a line naming `shipbook help flags` for the rest.
+ */
+export function globalFlags(program: Command, width: number, only?: ReadonlySet<string>): string {
   const help = program.createHelp();
   help.prepareContext({ helpWidth: width });
-  const options = help.visibleOptions(program).filter((o: Option) => o.long !== '--help' && o.long !== '--version');
-  if (options.length === 0) return '';
+  const all = help.visibleOptions(program).filter((o: Option) => o.long !== '--help' && o.long !== '--version');
+  const options = only === undefined ? all : all.filter((o) => o.long !== undefined && only.has(o.long));
+  const rest = all.length - options.length;
+  const more = rest > 0 ? `${rest} more global flag${rest === 1 ? '' : 's'}: shipbook help flags` : '';
+  if (options.length === 0) return `Global flags: none apply to this command (all ${all.length}: shipbook help flags)`;
   const termWidth = Math.max(...options.map((o) => help.displayWidth(help.styleOptionTerm(help.optionTerm(o)))));
   const lines = options.map((o) =>
     help.formatItem(help.styleOptionTerm(help.optionTerm(o)), termWidth, help.styleOptionDescription(optionDescription(o)), help),
   );
-  return `Global flags (any command):\n${lines.join('\n')}`;
+  const title = only === undefined ? 'Global flags (any command):' : `Global flags for this command (${more === '' ? 'all of them' : more}):`;
+  return `${title}\n${lines.join('\n')}`;
 }
 
 /**
@@ -211,14 +271,14 @@ export function applyHelpExtras(program: Command): void {
   // A command's texts after its options are rearranged when its help is about to be shown (commander
   // emits beforeHelp, then prints the help, then emits afterHelp), not when the tree is built: most
   // runs show no help, and reading every command's texts was start-up work for nothing.
-  const finish = (cmd: Command, extra: string[], withGlobals: boolean) => {
+  const finish = (cmd: Command, extra: string[], withGlobals: boolean, path: readonly string[] = []) => {
     const events = cmd as unknown as EventEmitter;
     events.once('beforeHelp', () => {
       const after = takeAfterHelp(cmd);
       const examples = [...after.examples, ...extra.filter((e) => !after.examples.includes(e))];
       if (after.notes.length === 0 && !withGlobals && examples.length === 0) return;
       cmd.addHelpText('after', () => {
-        const flags = withGlobals ? globalFlags(program, width()) : '';
+        const flags = withGlobals ? globalFlags(program, width(), flagsFor(path)) : '';
         const sections = [
           ...after.notes,
           ...(flags !== '' ? [flags] : []),
@@ -236,7 +296,7 @@ export function applyHelpExtras(program: Command): void {
       if (extra?.summary) sub.summary(extra.summary);
       if (extra?.description) sub.description(extra.description);
       sub.configureHelp({ ...sub.configureHelp(), optionDescription, boxWrap });
-      finish(sub, extra?.examples ?? [], true);
+      finish(sub, extra?.examples ?? [], true, p);
       walk(sub, p);
     }
   };

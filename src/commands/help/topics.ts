@@ -14,6 +14,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { fitTable, wrapCell } from '../../output/fit.js';
+import { globalFlags } from './examples.js';
 
 /** A help topic: its name and the page and heading of the manual it is taken from. */
 interface HelpTopic {
@@ -176,13 +177,20 @@ function findCommand(root: Command, path: string[]): Command | undefined {
 export function installHelpCommand(program: Command, ctx: Context): void {
   program.helpCommand(false);
   const help = new Command('help')
-    .summary('help for a command, or a topic: environment, exit-codes, formats')
-    .description(`Shows the help of a command (any depth), or a help topic:\n${HELP_TOPICS.map((t) => `  ${t.name.padEnd(12)} ${t.summary}`).join('\n')}`)
+    .summary('help for a command, or a topic: environment, exit-codes, formats, flags')
+    .description(
+      `Shows the help of a command (any depth), or a help topic:\n${HELP_TOPICS.map((t) => `  ${t.name.padEnd(12)} ${t.summary}`).join('\n')}\n  ${'flags'.padEnd(12)} every global flag (a command's help shows those that matter to it)`,
+    )
     .argument('[command-or-topic...]', 'a command path (order accept) or a topic name')
-    .addHelpText('after', '\nExamples:\n  shipbook help order accept\n  shipbook help exit-codes\n  shipbook help environment')
+    .addHelpText('after', '\nExamples:\n  shipbook help order accept\n  shipbook help exit-codes\n  shipbook help environment\n  shipbook help flags')
     .action((words: string[]) => {
       if (words.length === 0) {
         program.outputHelp();
+        return;
+      }
+      // Every global flag: a command's help shows only those that matter to it.
+      if (words.length === 1 && words[0] === 'flags') {
+        ctx.io.out(`${globalFlags(program, ctx.io.stdout.columns ?? 80)}\n`);
         return;
       }
       if (words.length === 1 && HELP_TOPICS.some((t) => t.name === words[0])) {

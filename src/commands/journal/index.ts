@@ -64,7 +64,7 @@ function truth(s: EntryState, journal: string | undefined): { known: string; nex
     case 'unknown':
       return {
         known: `a ${s.unknownStep ?? 'create'} request was sent and its answer never came: the order may exist${s.transientIds?.length ? ` (transient ids ${s.transientIds.join(', ')})` : ''}`,
-        next: "find out in the service's list of orders (on a sandbox GET /_sandbox/orders/), then record the answer",
+        next: `find out in the service's list of orders (on a shipbook sandbox: ${shellCommand('order', 'list', '--from-service', ...(s.transientIds?.length ? ['--reference', s.transientIds[0]!] : []))}), then record the answer`,
         command: `${resolveCommand(s.id, journal, ['--order'])} ORD-…`,
       };
     case 'combine':

@@ -82,6 +82,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
       printOrder(io, ctx.output.format, accepted);
       io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
     });
+    if (accept.callback !== undefined) await deliverBuiltinCallback(ctx, accepted.id);
     return;
   }
   // With --wait: the booking engine, as for `book`, for an order that already exists (recorded in
@@ -168,6 +169,38 @@ function showAcceptedBefore(ctx: Context, order: OrderResponse): void {
     });
 }
 
+/** How long, beyond the processing delay, a command waits for the built-in sandbox to deliver a callback (its retries included). */
+const CALLBACK_GRACE_MS = 15_000;
+
+/**
+ * `order accept --callback <url>` without `--wait` on the built-in sandbox: the sandbox runs inside
+ * this command and stops with it, so the command stays until the sandbox has sent the callback
+ * (bounded), and says what became of it. On any other target it returns at once.
+ */
+async function deliverBuiltinCallback(ctx: Context, orderId: string): Promise<void> {
+  const { io } = ctx;
+  const outcome = await ctx.settleBuiltinSandbox(orderId, CALLBACK_GRACE_MS, (maxMs) =>
+    io.err(
+      `${paint(io, 'yellow', 'note:')} the built-in sandbox runs inside this command and stops with it: waiting up to ${Math.ceil(maxMs / 1000)} s for it to send the booking callback of ${orderId} (Ctrl-C stops waiting)\n`,
+    ),
+  );
+  if (outcome === undefined) return;
+  if (outcome.state === 'delivered') {
+    io.err(`callback of ${orderId} delivered (HTTP ${String(outcome.lastOutcome)})\n`);
+    return;
+  }
+  const why =
+    outcome.attempts === 0
+      ? 'it was not sent before the wait ended'
+      : `${outcome.attempts} attempt(s), the last answered ${String(outcome.lastOutcome ?? 'nothing')}`;
+  io.err(
+    `${paint(io, 'yellow', 'warning:')} the callback of ${orderId} was not delivered (${why}); the built-in sandbox stops with this command, so none will follow.\n` +
+      `  The result: ${shellCommand('order', 'get', orderId)}\n` +
+      `  Next time, add --wait to order accept: shipbook then waits for the result with a receiver of its own.\n` +
+      `  For a service that stays up and calls back at any time: ${shellCommand('sandbox')} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
+  );
+}
+
 /** The `order accept` command. */
 export function orderAcceptCommand(ctx: Context): Command {
   return addWaitOptions(
@@ -189,6 +222,7 @@ export function orderAcceptCommand(ctx: Context): Command {
         "refuse to accept the order if its exact total is above this (AUD): it stays pending, exit 9 (default: the profile's max-total)",
       )
       .option('--budget <aud>', "refuse to accept the order if its exact total is above this (AUD), exit 9 (default: the profile's budget)"),
+    ctx.io,
   )
     .addHelpText(
       'after',
@@ -196,14 +230,14 @@ export function orderAcceptCommand(ctx: Context): Command {
         '  shipbook order accept ORD-1A2B3C4D --payment credit\n' +
         '  shipbook order accept ORD-1A2B3C4D --payment credit --wait\n' +
         '  shipbook order accept ORD-1A2B3C4D --payment credit --wait --poll 5s\n' +
-        '  shipbook order accept ORD-1A2B3C4D --payment credit --wait --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
+        '  shipbook order accept ORD-1A2B3C4D --payment credit --wait --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook order accept ORD-1A2B3C4D --payment stored_card --card card_visa_4242\n' +
         '  shipbook order accept ORD-1A2B3C4D --payment credit_card --payment-file fixtures/payments/credit-card.yaml\n',
     )
     .action(async (orderId: string, flags: PaymentFlags & WaitFlags & CapFlags & { wait?: boolean }) => {
       capsOfFlags(flags);
       if (!flags.wait && hasWaitFlags(flags)) {
-        throw new UsageError('--poll, --callback-url, --listen and --wait-timeout go with --wait', {
+        throw new UsageError('--poll, --public-url, --listen and --wait-timeout go with --wait', {
           suggestion: `${shellCommand('order', 'accept', orderId)} --wait …`,
         });
       }

@@ -11,7 +11,7 @@ import type { RunClaim } from '../../ledger/records.js';
 import { targetLabel } from '../../config/target.js';
 
 import { loadDocument } from '../../input/load.js';
-import { resolveCommand } from '../../output/ledger.js';
+import { unknownCreateHint } from '../../output/ledger.js';
 import { paint } from '../../output/style.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { LimitRefusedError, ShipbookError, kindOfExitCode } from '../../errors.js';
@@ -157,9 +157,7 @@ async function printEarlier(
       `not created: a create request for this document was sent${when} and its answer never came: the order may exist`,
       'network',
       {
-        suggestion:
-          `Find out whether it exists (the service's list of orders; on a sandbox GET /_sandbox/orders/), then record it with "${resolveCommand(identity.id, undefined, ['--order', 'ORD-…'])}" or "--not-created", ` +
-          `or create it anyway with "${againCommand(o.file)}". ${ledgerNote}`,
+        suggestion: `${unknownCreateHint({ identity: identity.id, references: r.state.transientIds ?? [], again: againCommand(o.file), verb: 'create' })}\n${ledgerNote}`,
       },
     );
   }

@@ -269,7 +269,7 @@ export function sandboxCommand(ctx: Context): Command {
           'or in --state <dir> so it survives a restart. Without a configured base URL, every command uses the built-in sandbox instead: ' +
           'started for the command, with its state in $SHIPBOOK_STATE_DIR (see "shipbook sandbox status").',
       )
-      // Its own default port: `callback listen` and the --callback-url receiver use 8787.
+      // Its own default port: `callback listen` and the --public-url receiver use 8787.
       .option('--port <port>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
       .option('--host <host>', 'address to bind', '127.0.0.1')
       .option('--api-key <key>', 'require this API key on operations that need authorization')

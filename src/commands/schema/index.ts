@@ -89,13 +89,13 @@ export function schemaCommand(ctx: Context): Command {
   return new Command('schema')
     .summary('print the JSON Schema of an input file kind, for editors')
     .description(
-      'Print the JSON Schema (draft 2020-12) of a kind of input file, for\n' +
-        'completion and checks while typing in an editor. Point the YAML language\n' +
+      'Print the JSON Schema (draft 2020-12) of a kind of input file, for ' +
+        'completion and checks while typing in an editor. Point the YAML language ' +
         'server at it with a first line such as\n' +
         '  # yaml-language-server: $schema=../schemas/order.schema.json\n' +
-        'Limits that span fields (7500 AUD per shipment, pickup times, dropoff)\n' +
-        'are checked by "shipbook validate" only.\n' +
-        '"shipbook schema csv" lists the columns of a spreadsheet of orders\n' +
+        'Limits that span fields (7500 AUD per shipment, pickup times, dropoff) ' +
+        'are checked by "shipbook validate" only. ' +
+        '"shipbook schema csv" lists the columns of a spreadsheet of orders ' +
         '(shipbook book orders.csv) instead: one row per package.',
     )
     .argument('<kind>', `one of ${KIND_NAMES.join(', ')}, or csv`)

@@ -1,0 +1,54 @@
+/**
+ * The list of orders for people (`shipbook order list`): a table on a terminal (order, status,
+ * references, tracking numbers, total, created, who), tab-separated lines otherwise, one order per
+ * row. Rows come from the ledger (src/ledger/orders.ts) or from a sandbox's own list of orders.
+ */
+import type { IOStreams } from '../io.js';
+import type { OutputFormat } from './format.js';
+import { renderTable, type Column } from './table.js';
+
+/** One row of the list, from the ledger or from a sandbox. */
+export interface OrderListRow {
+  /** The order id; absent for a create whose answer never came (`unknown`). */
+  order_id?: string;
+  status: string;
+  references: string[];
+  tracking_numbers: string[];
+  total?: string;
+  created_at: string | null;
+  user?: string;
+  host?: string;
+  /** The document's identity in the ledger (rows from the ledger only). */
+  identity?: string;
+}
+
+/** The columns of the table. */
+const COLUMNS: Column[] = [
+  { header: 'order', atomic: true },
+  { header: 'status', atomic: true },
+  { header: 'references', dropPriority: 2 },
+  { header: 'tracking', dropPriority: 1 },
+  { header: 'total', align: 'right', atomic: true },
+  { header: 'created', atomic: true, dropPriority: 3 },
+  { header: 'who', dropPriority: 4 },
+  { header: 'identity', dropPriority: 5 },
+];
+
+/** A row's cells, in {@link COLUMNS} order. */
+function cells(r: OrderListRow): string[] {
+  return [
+    r.order_id ?? '—',
+    r.status,
+    r.references.join(' '),
+    r.tracking_numbers.join(' '),
+    r.total ?? '',
+    r.created_at ?? '',
+    r.user === undefined ? '' : `${r.user}@${r.host ?? ''}`,
+    r.identity ?? '',
+  ];
+}
+
+/** Prints rows: a table for `table`, tab-separated lines otherwise. */
+export function printOrderList(io: IOStreams, format: OutputFormat, rows: readonly OrderListRow[]): void {
+  io.out(renderTable(io, format, COLUMNS, rows.map(cells)));
+}
