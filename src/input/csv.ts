@@ -50,7 +50,7 @@ export async function validateCsvFile(source: CsvSource, options: CsvReadOptions
   const issues: InputIssue[] = [];
   for await (const o of csvOrders(source, options)) {
     if ('issues' in o) issues.push(...o.issues);
-    else issues.push(...checkDocument(o.doc, { kind: 'order', now: options.now }).issues);
+    else issues.push(...checkDocument(o.doc, { kind: 'order', now: options.now, ...(options.pickup !== undefined ? { pickup: options.pickup } : {}) }).issues);
   }
   const errors = issues.filter((i) => i.severity === 'error');
   return { file: source.file, kind: 'order', valid: errors.length === 0, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };

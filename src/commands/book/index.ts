@@ -4,6 +4,8 @@
  * prompts) is booked here, recorded in the target's ledger; several inputs, a directory, NDJSON,
  * a spreadsheet or a batch flag make a batch (`./batch.ts`, {@link isBatch}).
  */
+import { addPickupOptions } from '../common/pickup-options.js';
+import type { PickupFlags } from '../../booking/pickup/rule.js';
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
 import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
@@ -345,31 +347,33 @@ async function settleEarlier(
 
 /** The `book` command. */
 export function bookCommand(ctx: Context): Command {
-  return addWaitOptions(
-    addPaymentOptions(
-      new Command('book')
-        .summary('create, accept and wait for a booking in one go')
-        .description(
-          "Book an order file end to end: create the order, accept it with payment (the profile's default " +
-            'payment unless a payment flag is given; the built-in sandbox uses credit), wait for the booking ' +
-            'result and print every shipment with its tracking number. A consolidated-mail file (shipments and ' +
-            'a main_shipment) is booked as create shipment × N, combine, accept the parent, wait.',
-        )
-        .argument(
-          '[inputs...]',
-          'order file (JSON or YAML, "-" for standard input); several files, a directory or a file of several orders (---, a JSON array, NDJSON) make a batch; none on a terminal: asked step by step',
-        )
-        .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
-        .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
-        .option('--save-as <file>', 'write the order (without payment) as a file, recorded as this booking: booking the file again needs --again')
-        .option(
-          '--again',
-          'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing',
-        )
-        .option(
-          '--collection-from-service',
-          "consolidated mail: fill each shipment's collection_type and collection from the service data (refused when a shipment has a different one)",
-        ),
+  return addPickupOptions(
+    addWaitOptions(
+      addPaymentOptions(
+        new Command('book')
+          .summary('create, accept and wait for a booking in one go')
+          .description(
+            "Book an order file end to end: create the order, accept it with payment (the profile's default " +
+              'payment unless a payment flag is given; the built-in sandbox uses credit), wait for the booking ' +
+              'result and print every shipment with its tracking number. A consolidated-mail file (shipments and ' +
+              'a main_shipment) is booked as create shipment × N, combine, accept the parent, wait.',
+          )
+          .argument(
+            '[inputs...]',
+            'order file (JSON or YAML, "-" for standard input); several files, a directory or a file of several orders (---, a JSON array, NDJSON) make a batch; none on a terminal: asked step by step',
+          )
+          .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
+          .option('--max-total <aud>', 'refuse the order if its exact total is above this (AUD): it is cancelled, exit 9')
+          .option('--save-as <file>', 'write the order (without payment) as a file, recorded as this booking: booking the file again needs --again')
+          .option(
+            '--again',
+            'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing',
+          )
+          .option(
+            '--collection-from-service',
+            "consolidated mail: fill each shipment's collection_type and collection from the service data (refused when a shipment has a different one)",
+          ),
+      ),
     ),
   )
     .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
@@ -390,40 +394,47 @@ export function bookCommand(ctx: Context): Command {
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --callback-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
-        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n',
+        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n',
     )
-    .action(async (inputs: string[], flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags & { again?: boolean; collectionFromService?: boolean }) => {
-      const isDirectory = (p: string) => {
-        try {
-          return statSync(p).isDirectory();
-        } catch {
-          return false;
+    .action(
+      async (
+        inputs: string[],
+        flags: PaymentFlags & WaitFlags & OrderInputFlags & BatchFlags & PickupFlags & { again?: boolean; collectionFromService?: boolean },
+      ) => {
+        // Pickup words and dates are settled while the inputs are read, before anything is sent.
+        await ctx.usePickupRule(flags);
+        const isDirectory = (p: string) => {
+          try {
+            return statSync(p).isDirectory();
+          } catch {
+            return false;
+          }
+        };
+        if (isBatch(inputs, flags, isDirectory)) {
+          if (flags.again)
+            throw new UsageError('--again is for a single booking; a batch books each document once per target service', {
+              suggestion: ['Book a document a second time alone: ', cmd('book', placeholder('file'), '--again'), '.'],
+            });
+          if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail file, not a batch');
+          return runBatchBook(batchOptions(inputs, flags, batchWait(flags)), ctx);
         }
-      };
-      if (isBatch(inputs, flags, isDirectory)) {
-        if (flags.again)
-          throw new UsageError('--again is for a single booking; a batch books each document once per target service', {
-            suggestion: ['Book a document a second time alone: ', cmd('book', placeholder('file'), '--again'), '.'],
-          });
-        if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail file, not a batch');
-        return runBatchBook(batchOptions(inputs, flags, batchWait(flags)), ctx);
-      }
-      // One file (or standard input) that holds a list of orders (YAML documents separated by
-      // `---`, a JSON array, NDJSON) is booked as a batch, as validate checks it: one rule for
-      // every command. Its bytes are read once and kept for the booking that follows.
-      const only = inputs[0];
-      const bytes = only === undefined ? undefined : await readInput(only, ctx.io.stdin);
-      if (only !== undefined && bytes !== undefined && isDocumentList(only, bytes.toString('utf8'))) {
-        if (flags.again)
-          throw new UsageError(
-            `--again is for a single booking; ${only === '-' ? 'standard input' : only} holds several orders, booked as a batch once per target service`,
-            {
-              suggestion: ['Book a document a second time from a file of its own: ', cmd('book', placeholder('file'), '--again'), '.'],
-            },
-          );
-        if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail document, not a file of several');
-        return runBatchBook({ ...batchOptions(inputs, flags, batchWait(flags)), ...(only === '-' ? { stdin: bytes } : {}) }, ctx);
-      }
-      await runBook({ ...flags, file: only, ...(bytes !== undefined ? { bytes } : {}), wait: waitSettings(flags) }, ctx);
-    });
+        // One file (or standard input) that holds a list of orders (YAML documents separated by
+        // `---`, a JSON array, NDJSON) is booked as a batch, as validate checks it: one rule for
+        // every command. Its bytes are read once and kept for the booking that follows.
+        const only = inputs[0];
+        const bytes = only === undefined ? undefined : await readInput(only, ctx.io.stdin);
+        if (only !== undefined && bytes !== undefined && isDocumentList(only, bytes.toString('utf8'))) {
+          if (flags.again)
+            throw new UsageError(
+              `--again is for a single booking; ${only === '-' ? 'standard input' : only} holds several orders, booked as a batch once per target service`,
+              {
+                suggestion: ['Book a document a second time from a file of its own: ', cmd('book', placeholder('file'), '--again'), '.'],
+              },
+            );
+          if (flags.collectionFromService) throw new UsageError('--collection-from-service takes one consolidated-mail document, not a file of several');
+          return runBatchBook({ ...batchOptions(inputs, flags, batchWait(flags)), ...(only === '-' ? { stdin: bytes } : {}) }, ctx);
+        }
+        await runBook({ ...flags, file: only, ...(bytes !== undefined ? { bytes } : {}), wait: waitSettings(flags) }, ctx);
+      },
+    );
 }

@@ -49,7 +49,7 @@ function flagOf(path: string): string {
  */
 function routeIssues(quote: QuoteRequest, now: Date): InputIssue[] {
   const strict = addressSettings().strict;
-  return collectWarnings(quote, now)
+  return collectWarnings(quote)
     .filter((w) => w.address)
     .map((w) => ({ path: flagOf(w.path), message: `${w.path}: ${w.message}`, severity: strict ? ('error' as const) : ('warning' as const) }));
 }
