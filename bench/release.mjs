@@ -3,14 +3,14 @@
 // as a section of bench/RESULTS.md (between the release-startup markers; the other sections stay).
 // Not part of `npm test`: timings depend on the machine.
 //
-// The baseline is `node -e 0` run by the Node.js the executable embeds (the same build, from
-// .release-cache/), so the ratio is the executable's own cost; each figure alternates 21 pairs
+// The baseline is `node -e 0` run by the Node.js the executable embeds (the same build, from the
+// release's cache in the user's cache directory, as scripts/release.mjs finds it), so the ratio is the executable's own cost; each figure alternates 21 pairs
 // (after one warm-up pair, which writes the executable's code cache for the command, as a user's
 // first run does) and gives the median with the 25th–75th percentile spread. `quote` runs against
 // a `shipbook sandbox` started by the executable itself. Options: --no-write (print only).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,7 +22,8 @@ if (!existsSync(exe)) {
   process.exit(1);
 }
 const nodeVersion = /const NODE_VERSION = '([\d.]+)'/.exec(readFileSync(join(root, 'scripts', 'release.mjs'), 'utf8'))[1];
-const embeddedNode = join(root, '.release-cache', `node-v${nodeVersion}-linux-x64`);
+const releaseCache = process.env.SHIPBOOK_RELEASE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'shipbook-release');
+const embeddedNode = join(releaseCache, `node-v${nodeVersion}-linux-x64`);
 const baseline = existsSync(embeddedNode) ? embeddedNode : process.execPath;
 const baselineVersion = spawnSync(baseline, ['--version'], { encoding: 'utf8' }).stdout.trim();
 

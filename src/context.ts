@@ -212,6 +212,14 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     sayTarget({ ...currentTarget, kind: 'sandbox' });
   };
 
+  // A line on stderr, broken between words to a terminal's width (a terminal breaks it anywhere,
+  // in the middle of a word); as it is elsewhere. wrap-ansi is loaded only for a terminal.
+  const sayOnTerminal = async (line: string) => {
+    const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
+    const wrapAnsi = columns ? (await import('wrap-ansi')).default : undefined;
+    io.err(`${wrapAnsi && columns ? wrapAnsi(line, columns - 1, { hard: false, trim: true }) : line}\n`);
+  };
+
   // Output made against a sandbox says so on stdout too.
   const markSandboxOutput = () => {
     try {
@@ -279,12 +287,14 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           baseUrl = sandbox.url;
           startedUrl = sandbox.url;
           apiKey ??= SANDBOX_API_KEY;
-          io.err(
-            `${paint(io, 'yellow', '[sandbox]')} built-in sandbox at ${sandbox.url} (state in ${sandbox.stateDir}): simulated service, nothing is really booked\n`,
+          await sayOnTerminal(
+            `${paint(io, 'yellow', '[sandbox]')} built-in sandbox at ${sandbox.url} (state in ${sandbox.stateDir}): simulated service, nothing is really booked`,
           );
           markSandboxOutput();
         } else if (profile.sandbox) {
-          io.err(`${paint(io, 'yellow', '[sandbox]')} sandbox at ${baseUrl} (profile ${profile.name}): simulated service, nothing is really booked\n`);
+          await sayOnTerminal(
+            `${paint(io, 'yellow', '[sandbox]')} sandbox at ${baseUrl} (profile ${profile.name}): simulated service, nothing is really booked`,
+          );
           markSandboxOutput();
         }
         const target = describeTarget(profile, baseUrl);

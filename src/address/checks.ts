@@ -120,13 +120,20 @@ function tolerance(key: string): number {
   return key.length <= 4 ? 1 : key.length <= 8 ? 2 : 3;
 }
 
-/** The nearest name to `key` among `names` within the tolerance, nearest first, else `undefined`. */
-function nearest<T extends { name: string }>(key: string, candidates: Iterable<T>): T | undefined {
+/**
+ * The nearest name to `key` among `candidates` within the tolerance, else `undefined`. Of names
+ * equally near, a place with a delivery-area postcode comes before a post-office-box one, then
+ * the lower postcode (`Sydny` → Sydney 2000, never Sydney 1001).
+ */
+function nearest<T extends { name: string; postcode: string }>(key: string, candidates: Iterable<T>): T | undefined {
   const max = tolerance(key);
-  let best: { item: T; d: number } | undefined;
+  let best: { item: T; d: number; box: boolean } | undefined;
   for (const item of candidates) {
     const d = distance(key, localityKey(item.name), max);
-    if (d <= max && (best === undefined || d < best.d)) best = { item, d };
+    if (d > max) continue;
+    const box = isBoxPostcode(item.postcode);
+    const better = best === undefined || d < best.d || (d === best.d && (box !== best.box ? !box : Number(item.postcode) < Number(best.item.postcode)));
+    if (better) best = { item, d, box };
   }
   return best?.item;
 }
@@ -161,11 +168,33 @@ function postcodeRanges(codes: readonly string[], max = 5): string {
   return runs.length > max ? `${runs.slice(0, max).join(', ')} …` : `${runs.join(', ')}${more}`;
 }
 
-/** `WA (Perth, Perth GPO …)`: a postcode's state and its shortest names. */
+/**
+ * Words of names that are post offices, delivery centres and shopping centres rather than
+ * localities people live in (`Perth GPO`, `City Delivery Centre`, `Parramatta Westfield`).
+ */
+const FACILITY_WORDS = /\b(?:GPO|LPO|DC|BC|MC|PO|DELIVERY CENTRE|MAIL CENTRE|WESTFIELD|SHOPPINGWORLD|SHOPPING CENTRE|PARLIAMENT HOUSE)\b/;
+
+/**
+ * The names of a postcode (upper case, as the reference has them), the main locality first: a
+ * name that is not a post office or shopping centre, then the name that the reference gives the
+ * most postcodes in its state (Sydney has 148, Barangaroo 1), then alphabetical (post offices:
+ * the shortest name first). `2000` → Sydney,
+ * Haymarket, Sydney South …; `2150` → Parramatta, Harris Park …
+ */
+function namesMainFirst(entry: AuPostcode): string[] {
+  const weight = (name: string) => placesNamed(localityKey(name)).filter((p) => p.state === entry.state).length;
+  const ranked = entry.names.map((name) => ({ name, facility: FACILITY_WORDS.test(name), weight: weight(name) }));
+  // Of post offices equally known, the shortest name (`Perth GPO` before `City Delivery Centre`).
+  const shorter = (a: (typeof ranked)[number], b: (typeof ranked)[number]) => (a.facility && b.facility ? a.name.length - b.name.length : 0);
+  ranked.sort((a, b) => Number(a.facility) - Number(b.facility) || b.weight - a.weight || shorter(a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return ranked.map((r) => r.name);
+}
+
+/** `WA (Perth, City Delivery Centre …)`: a postcode's state and its first two names, the main locality first. */
 function describePostcode(entries: readonly AuPostcode[]): string {
   return entries
     .map((e) => {
-      const names = [...e.names].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+      const names = namesMainFirst(e);
       return `${e.state} (${names.slice(0, 2).map(localityTitle).join(', ')}${names.length > 2 ? ' …' : ''})`;
     })
     .join(' and ');
@@ -225,16 +254,37 @@ function findAuProblems(postcode: string, city: string, lines: readonly string[]
     if (state === undefined || here.some((e) => e.state === state)) return [];
     return [{ field: stateField, message: `state ${state} does not match: ${localityTitle(name)} ${postcode} is ${here[0]!.state}` }];
   }
+  const guess = suggestedLocality(postcode, name);
+  // A name one or two letters from a locality of the postcode is that locality misspelt, even when
+  // a place elsewhere has the name as typed (Paramatta 2150 is Parramatta, not the SA town).
   const places = placesNamed(key);
+  if (guess !== undefined && guess.postcode === postcode) {
+    const elsewhere = places.length > 0 ? ` (${describePlaces(places, state)})` : '';
+    return [{ field: 'city', message: `"${name}" is not a locality of postcode ${postcode}: did you mean ${guess.name} ${guess.postcode}?${elsewhere}` }];
+  }
   if (places.length > 0) {
     return [{ field: 'postcode', message: `postcode ${postcode} is ${describePostcode(entries)}; ${describePlaces(places, state)}` }];
   }
-  const atPostcode = entries.flatMap((e) => e.names.map((n) => ({ name: n, postcode: e.postcode, state: e.state })));
-  const guess = nearest(key, atPostcode) ?? nearest(key, allPlaces());
   if (guess !== undefined) {
-    return [{ field: 'city', message: `"${name}" is not a locality of postcode ${postcode}: did you mean ${localityTitle(guess.name)} ${guess.postcode}?` }];
+    return [{ field: 'city', message: `"${name}" is not a locality of postcode ${postcode}: did you mean ${guess.name} ${guess.postcode}?` }];
   }
   return [{ field: 'city', message: `"${name}" is not a locality of postcode ${postcode}, which is ${describePostcode(entries)}` }];
+}
+
+/**
+ * The locality a name that is not one of `postcode`'s probably is: the nearest name (a few letters
+ * apart) among the postcode's own localities first, else among every locality of the reference,
+ * delivery-area postcodes before post office boxes. `undefined` when none is near, or when the
+ * name is one of the postcode's. Files, flags and the guided booking all suggest by this rule.
+ */
+export function suggestedLocality(postcode: string, city: string): { name: string; postcode: string; state: string } | undefined {
+  const key = localityKey(splitState(city).name);
+  if (key === '') return undefined;
+  const entries = /^\d{4}$/.test(postcode.trim()) ? addressReference().auPostcode(postcode.trim()) : [];
+  if (entries.some((e) => e.names.some((n) => localityKey(n) === key))) return undefined;
+  const atPostcode = entries.flatMap((e) => e.names.map((n) => ({ name: n, postcode: e.postcode, state: e.state })));
+  const found = nearest(key, atPostcode) ?? (placesNamed(key).length > 0 ? undefined : nearest(key, allPlaces()));
+  return found && { ...found, name: localityTitle(found.name) };
 }
 
 /** Postcode examples for the message of a postcode in the wrong format. */
@@ -307,15 +357,23 @@ export function e164Phone(phone: string, country: string): string {
   return reading.possible && reading.e164 !== undefined ? reading.e164 : phone;
 }
 
-/** The suburbs of an Australian postcode (title case, with their state), for the guided booking's choices. */
+/**
+ * The suburbs of an Australian postcode (title case, with their state), the main locality first
+ * (`2000` → Sydney, then Haymarket …), for the guided booking's choices.
+ */
 export function suburbsOfPostcode(postcode: string): Array<{ name: string; state: string }> {
   if (!/^\d{4}$/.test(postcode.trim())) return [];
   return addressReference()
     .auPostcode(postcode.trim())
-    .flatMap((e) => e.names.map((n) => ({ name: localityTitle(n), state: e.state })));
+    .flatMap((e) => namesMainFirst(e).map((n) => ({ name: localityTitle(n), state: e.state })));
 }
 
-/** The postcodes of an Australian suburb (any case, abbreviations read), for the guided booking's choices. */
+/**
+ * The postcodes of an Australian suburb (any case, abbreviations read), delivery-area postcodes
+ * before post office boxes, for the guided booking's choices.
+ */
 export function postcodesOfSuburb(suburb: string): Array<{ postcode: string; state: string; name: string }> {
-  return placesNamed(localityKey(splitState(suburb).name)).map((p) => ({ postcode: p.postcode, state: p.state, name: localityTitle(p.name) }));
+  return [...placesNamed(localityKey(splitState(suburb).name))]
+    .sort((a, b) => Number(isBoxPostcode(a.postcode)) - Number(isBoxPostcode(b.postcode)) || Number(a.postcode) - Number(b.postcode))
+    .map((p) => ({ postcode: p.postcode, state: p.state, name: localityTitle(p.name) }));
 }

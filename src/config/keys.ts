@@ -253,6 +253,10 @@ export function effectiveValue(
   const fromEnv = setting.env ? env[setting.env]?.trim() : undefined;
   if (fromEnv) return { value: show(fromEnv), source: `env ${setting.env}` };
   if (profileName === BUILTIN_PROFILE) {
+    // The built-in profile talks to the built-in sandbox, unless SHIPBOOK_BASE_URL names a service.
+    if (setting.key === 'sandbox') {
+      return env.SHIPBOOK_BASE_URL?.trim() ? { value: 'false', source: 'env SHIPBOOK_BASE_URL' } : { value: 'true', source: 'built-in (the built-in sandbox)' };
+    }
     if (setting.key === 'base-url') return { value: undefined, source: 'built-in (sandbox started in-process)' };
     if (setting.key === 'api-key') return { value: undefined, source: 'built-in (none needed)' };
     return setting.fallback !== undefined ? { value: setting.fallback, source: 'built-in' } : { value: undefined, source: 'not set' };

@@ -263,7 +263,10 @@ export async function checkService(profile: ResolvedProfile, deps: Pick<DoctorDe
     if (profile.baseUrl && !profile.apiKey) Object.assign(key, missingKey(profile));
   } catch (err) {
     if (err instanceof ApiError) {
-      base.detail = `${where} answered HTTP ${err.status} in ${Date.now() - started} ms`;
+      // The probe asks for an order that does not exist: a 404 (or a refused key, said under
+      // api-key) is the service answering as it should, not a fault of the base URL.
+      const expected = err.status === 404 || err.kind === 'auth';
+      base.detail = expected ? `${where} answered in ${Date.now() - started} ms` : `${where} answered HTTP ${err.status} in ${Date.now() - started} ms`;
       if (err.kind === 'auth') {
         Object.assign(key, {
           status: 'fail',

@@ -21,6 +21,6 @@ export async function prepareOutput(choice: Pick<OutputChoice, 'format'>): Promi
  * The writer of `choice`: the quiet writer (ids only, on `realOut`, the stdout that `--quiet`
  * leaves to it) or a writer of the format on `io.out`.
  */
-export function writerFor(choice: OutputChoice, io: Pick<IOStreams, 'out'>, realOut: IOStreams['out']): OutputWriter {
+export function writerFor(choice: OutputChoice, io: Pick<IOStreams, 'out' | 'stdoutIsTTY' | 'stderrIsTTY'>, realOut: IOStreams['out']): OutputWriter {
   return choice.quiet ? createQuietWriter({ out: realOut }, choice) : createWriter(io, choice);
 }

@@ -57,10 +57,18 @@ function terminalWidth(io: Pick<IOStreams, 'stdout' | 'env'>): number {
  * cells are masked (`scrubCell` in src/api/redact.ts).
  */
 export function renderTable(io: IOStreams, format: OutputFormat, columns: Column[], given: string[][]): string {
+  return fittedTable(io, format, columns, given).text;
+}
+
+/** {@link renderTable}, with the headers of the columns left out to fit the terminal (none outside `table`). */
+function fittedTable(io: IOStreams, format: OutputFormat, columns: Column[], given: string[][]): { text: string; dropped: string[] } {
   // Cells come from outside: a service may echo a request (card number, CVV) inside a name.
   const rows = given.map((row) => row.map(scrubCell));
   if (format !== 'table') {
-    return rows.map((row) => row.map((cell) => printable(cell.replace(/[\t\r\n]+/g, ' '))).join('\t')).join('\n') + (rows.length ? '\n' : '');
+    return {
+      text: rows.map((row) => row.map((cell) => printable(cell.replace(/[\t\r\n]+/g, ' '))).join('\t')).join('\n') + (rows.length ? '\n' : ''),
+      dropped: [],
+    };
   }
   const safe = rows.map((row) =>
     row.map((cell, i) => {
@@ -70,14 +78,26 @@ export function renderTable(io: IOStreams, format: OutputFormat, columns: Column
     }),
   );
   if (fitTable === undefined) throw new Error('internal: the table fitter is not loaded (prepareTables was not called)');
-  return fitTable(
-    columns.map((c) => ({ ...c, header: paint(io, 'bold', c.header) })),
+  const painted = columns.map((c) => paint(io, 'bold', c.header));
+  const fitted = fitTable(
+    columns.map((c, i) => ({ ...c, header: painted[i]! })),
     safe,
     terminalWidth(io),
-  ).text;
+  );
+  return { text: fitted.text, dropped: columns.filter((_, i) => fitted.dropped.includes(painted[i]!)).map((c) => c.header) };
 }
 
-/** Prints a table on stdout, in `format` (see {@link renderTable}). */
+/**
+ * Prints a table on stdout, in `format` (see {@link renderTable}). Columns left out to fit a narrow
+ * terminal are named on stderr, with how to see them, so that nothing disappears unsaid.
+ */
 export function printTable(io: IOStreams, format: OutputFormat, columns: Column[], rows: string[][]): void {
-  io.out(renderTable(io, format, columns, rows));
+  const { text, dropped } = fittedTable(io, format, columns, rows);
+  io.out(text);
+  if (dropped.length > 0) {
+    const width = terminalWidth(io);
+    io.err(
+      `${paint(io, 'yellow', 'note:')} left out to fit ${Number.isFinite(width) ? `${width} columns` : 'the width'}: ${dropped.join(', ')} (a wider terminal, --output tsv or --json shows every column)\n`,
+    );
+  }
 }

@@ -96,8 +96,15 @@ export interface RecordStream<T> {
 /** The marker line of sandbox output in tsv (a table shows it as `[sandbox] …`). */
 const SANDBOX_NOTE = 'simulated service, nothing is really booked';
 
-/** A writer on `io.out` for `choice` (or for a format alone: not quiet, no colour). */
-export function createWriter(io: Pick<IOStreams, 'out'>, choice: OutputChoice | OutputFormat): OutputWriter {
+/**
+ * A writer on `io.out` for `choice` (or for a format alone: not quiet, no colour). When stdout and
+ * stderr are both terminals (`stdoutIsTTY`, `stderrIsTTY`), they are one screen: the sandbox line
+ * on stderr is the marker there, and a table does not repeat it on stdout.
+ */
+export function createWriter(
+  io: Pick<IOStreams, 'out'> & Partial<Pick<IOStreams, 'stdoutIsTTY' | 'stderrIsTTY'>>,
+  choice: OutputChoice | OutputFormat,
+): OutputWriter {
   const decided = typeof choice === 'string' ? choiceOf(choice) : choice;
   const { format, machine } = decided;
   let sandbox = false;
@@ -143,7 +150,8 @@ export function createWriter(io: Pick<IOStreams, 'out'>, choice: OutputChoice | 
     markSandbox() {
       if (sandbox) return;
       sandbox = true;
-      if (!machine) io.out(format === 'tsv' ? `sandbox\t${SANDBOX_NOTE}\n` : `[sandbox] ${SANDBOX_NOTE}\n`);
+      const oneScreen = io.stdoutIsTTY === true && io.stderrIsTTY === true;
+      if (!machine && !(format === 'table' && oneScreen)) io.out(format === 'tsv' ? `sandbox\t${SANDBOX_NOTE}\n` : `[sandbox] ${SANDBOX_NOTE}\n`);
     },
     error(body, scrub) {
       if (!machine) return;

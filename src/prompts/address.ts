@@ -9,7 +9,7 @@ import { addressLines, deliveryRequest } from '../schema/address.js';
 import type { ShipmentFormKind } from '../schema/common.js';
 import { askText, problemOf, type PromptIO } from './ask.js';
 import { countryChoices } from './countries.js';
-import { addressProblems, localityKey, postcodesOfSuburb, suburbsOfPostcode } from '../address/checks.js';
+import { addressProblems, localityKey, postcodesOfSuburb, suggestedLocality, suburbsOfPostcode } from '../address/checks.js';
 import type { Choice } from '../prompter.js';
 
 /** An address as files write it (the input form of the delivery/collection schema, without `pickup`). */
@@ -96,7 +96,14 @@ async function askAuLocality(io: PromptIO, who: string, postcode: string, citySc
             .sort((a, b) => rank(localityKey(a.name)) - rank(localityKey(b.name)))
             .map((s) => ({ name: `${s.name} ${s.state} ${postcode}`, value: localityValue(s.name, postcode) }));
           const exact = suburbs.some((s) => localityKey(s.name) === key);
-          return key === '' || exact ? shown : [...shown, asTyped(term, postcode)];
+          // An earlier answer kept as typed stays the default (Enter keeps it), not the first suburb.
+          if (key === '' && previous !== undefined && !suburbs.some((s) => localityKey(s.name) === wanted)) return [asTyped(previous, postcode), ...shown];
+          if (key === '' || exact) return shown;
+          // A misspelt name matches nothing as typed: the locality it probably is comes first,
+          // by the rule files and flags follow (nearest within the postcode, then elsewhere).
+          const guess = shown.length === 0 ? suggestedLocality(postcode, term) : undefined;
+          const suggestion = guess ? [{ name: `${guess.name} ${guess.state} ${guess.postcode}`, value: localityValue(guess.name, guess.postcode) }] : [];
+          return [...suggestion, ...shown, asTyped(term, postcode)];
         }
         if (key === '') return previous ? [asTyped(previous, postcode)] : [];
         const places = postcodesOfSuburb(term).map((p) => ({ name: `${p.name} ${p.state} ${p.postcode}`, value: localityValue(p.name, p.postcode) }));

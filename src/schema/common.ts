@@ -268,7 +268,14 @@ export const isoTime = lazySchema(() =>
     .refine(isIsoTime, {
       error: (iss) => {
         const basic = typeof iss.input === 'string' ? /^\s*(\d{2})(\d{2})(\d{2})?\s*$/.exec(iss.input) : null;
-        const hint = basic ? `; write it with colons: ${basic[1]}:${basic[2]}${basic[3] ? `:${basic[3]}` : ''}` : '';
+        // ISO 8601 once allowed 24:00 for the end of a day (its 2019 edition dropped it); a
+        // service may read it as the next day's 00:00, so it is refused with the time that is meant.
+        const endOfDay = typeof iss.input === 'string' && /^\s*24:00(:00)?\s*$/.test(iss.input);
+        const hint = basic
+          ? `; write it with colons: ${basic[1]}:${basic[2]}${basic[3] ? `:${basic[3]}` : ''}`
+          : endOfDay
+            ? '; 24:00 is not taken for the end of the day: write 23:59'
+            : '';
         return `expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got ${describe(iss.input)})${hint}`;
       },
     }),
@@ -302,12 +309,23 @@ export function hasUtcOffset(time: string): boolean {
   return ISO_TIME.exec(time.trim())?.[5] !== undefined;
 }
 
-/** An e-mail address. */
+/**
+ * Why an address that looks like one is refused, for the message: the rules shipbook adds to the
+ * interface document's "E-mail address" (docs/assumptions.md): ASCII only, and a domain with a dot.
+ */
+function emailRule(input: unknown): string {
+  if (typeof input !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(input.trim())) return '';
+  if (/[^\x00-\x7f]/.test(input)) return ': only ASCII characters are taken (no é, ü, ñ …)';
+  if (!input.trim().split('@')[1]!.includes('.')) return ': its domain has no dot (write the full domain, e.g. example.com.au)';
+  return '';
+}
+
+/** An e-mail address (ASCII, with a dot in its domain: see {@link emailRule}). */
 export const email = lazySchema(() =>
   z
     .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected an e-mail address (got ${describe(iss.input)})`) })
     .transform((s) => s.trim())
-    .pipe(z.email({ error: (iss) => `not an e-mail address (got ${describe(iss.input)})` })),
+    .pipe(z.email({ error: (iss) => `not an e-mail address (got ${describe(iss.input)})${emailRule(iss.input)}` })),
 );
 withJsonSchema(email, { type: 'string', format: 'email' });
 

@@ -140,6 +140,27 @@ describe('address checks', () => {
     expect(orders.filter((o) => o.line !== 2).every((o) => o.warnings === undefined)).toBe(true);
   });
 
+  it('suggests by one rule in flags and files, naming what was typed: a typo is the locality of the postcode, a PO box is never proposed', async () => {
+    const flags = await runCli(['quote', '--from', 'AU:2000:Sydney', '--to', 'AU:2150:Paramatta', '--package', '30x20x15cm:2kg'], { env: fx.env });
+    expect(flags.code, flags.stderr).toBe(0);
+    const paramatta = '"Paramatta" is not a locality of postcode 2150: did you mean Parramatta 2150? (Paramatta SA is 5558)';
+    expect(flags.stderr).toContain(`--to AU:2150:Paramatta  warning: ${paramatta}`);
+    expect(flags.stderr).not.toContain('delivery_');
+    const sydny = await runCli(['quote', '--from', 'AU:3000:Sydny', '--to', 'AU:2150:Parramatta', '--package', '30x20x15cm:2kg'], { env: fx.env });
+    expect(sydny.stderr).toContain('--from AU:3000:Sydny  warning: "Sydny" is not a locality of postcode 3000: did you mean Sydney 2000?');
+    // The same place in a file: the same words, at the file's line.
+    const file = join(dir, 'paramatta.yaml');
+    writeFileSync(
+      file,
+      readFileSync(join(ROOT, 'fixtures/quotes/syd-mel-single.yaml'), 'utf8')
+        .replace(/delivery_postcode: .*/, 'delivery_postcode: "2150"')
+        .replace(/delivery_city: .*/, 'delivery_city: Paramatta'),
+    );
+    const validated = await runCli(['validate', file], { env: fx.env });
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stdout + validated.stderr).toMatch(new RegExp(`delivery_city\twarning\t${paramatta.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  });
+
   it('refuses a country written AUS with the code it means, in a flag', async () => {
     const r = await runCli(['quote', '--from', 'AUS:2000:Sydney', '--to', 'AU:3000:Melbourne', '--package', '30x20x15cm:2kg'], { env: fx.env });
     expect(r.code).toBe(2);

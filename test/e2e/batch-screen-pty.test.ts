@@ -47,7 +47,14 @@ function readBack(screen: string): string[] {
   expect(closing, screen).toBeGreaterThan(at);
   expect(lines.slice(at, closing).join(' ')).toMatch(SUMMARY);
   expect(lines.slice(closing).join(' ')).toMatch(/^\[sandbox\] nothing was really booked: this run booked on the built-in sandbox, a simulated service$/);
-  for (const line of lines.slice(0, at)) expect(SANDBOX.test(line) || ORDER.test(line), `a line that is not one thing: ${JSON.stringify(line)}`).toBe(true);
+  // The [sandbox] line is broken between words at the width: its pieces read back as one line.
+  const before: string[] = [];
+  for (const line of lines.slice(0, at)) {
+    const last = before.at(-1);
+    if (last !== undefined && SANDBOX.test(last) && !last.endsWith('nothing is really booked')) before[before.length - 1] = `${last} ${line}`;
+    else before.push(line);
+  }
+  for (const line of before) expect(SANDBOX.test(line) || ORDER.test(line), `a line that is not one thing: ${JSON.stringify(line)}`).toBe(true);
   const orders = lines.filter((l) => ORDER.test(l)).map((l) => Number(ORDER.exec(l)![2]));
   expect(orders.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   expect(screen).not.toContain('▕');

@@ -436,14 +436,15 @@ describe.skipIf(!hasTmux)('Australian addresses in the guided booking', () => {
     t.keys('Enter');
     await t.waitFor('✔ Sender country (type to search) Australia (AU)');
     await t.answer('Sender postcode', '2150');
-    // The suburbs of 2150 are the choices before anything is typed.
+    // The suburbs of 2150 are the choices before anything is typed, the main locality first.
     await t.waitFor('? Sender city');
-    await t.waitFor('Parramatta NSW 2150');
-    await t.waitFor('Harris Park NSW 2150');
-    // A misspelt suburb: kept only as typed, with the warning beside it.
-    t.keys('-l', 'Parramata');
-    await t.waitFor('Parramata (as typed)');
-    await t.waitFor('warning: "Parramata" is not a locality of postcode 2150: did you mean Parramatta 2150?');
+    await t.waitFor(/❯ Parramatta NSW 2150\n +Harris Park NSW 2150/);
+    // A misspelt suburb: the locality it probably is comes first, as files and flags suggest it;
+    // what was typed can be kept, with the warning beside it.
+    t.keys('-l', 'Paramatta');
+    await t.waitFor(/❯ Parramatta NSW 2150\n +Paramatta \(as typed\)/);
+    t.keys('Down');
+    await t.waitFor('warning: "Paramatta" is not a locality of postcode 2150: did you mean Parramatta 2150? (Paramatta SA is 5558)');
     t.keys('C-u');
     t.keys('-l', 'parra');
     await t.waitFor('❯ Parramatta NSW 2150');

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** The repository root. */
@@ -14,6 +14,26 @@ export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const RELEASE = join(ROOT, 'release');
 /** The Node.js version the executables embed (pinned in scripts/release.mjs). */
 export const EMBEDDED_NODE = /const NODE_VERSION = '([\d.]+)'/.exec(readFileSync(join(ROOT, 'scripts', 'release.mjs'), 'utf8'))![1]!;
+
+/**
+ * The environment `npx vitest` was started with (as `npm run release` was), before
+ * test/setup/isolate.ts gave this test file a home of its own: read from the vitest process that
+ * forked this one (/proc, Linux, where the release is built). Falls back to the account's home.
+ */
+function launchEnvironment(): Record<string, string> {
+  try {
+    const pairs = readFileSync(`/proc/${process.ppid}/environ`, 'utf8').split('\0');
+    return Object.fromEntries(pairs.filter((p) => p.includes('=')).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+  } catch {
+    return { HOME: userInfo().homedir };
+  }
+}
+
+/** The directory `npm run release` keeps its Node.js builds and release.log in, found as scripts/release.mjs finds it. */
+export function releaseCacheDir(): string {
+  const env = launchEnvironment();
+  return env.SHIPBOOK_RELEASE_CACHE || join(env.XDG_CACHE_HOME || join(env.HOME || userInfo().homedir, '.cache'), 'shipbook-release');
+}
 
 /**
  * The path of a release file, or undefined (with the reason printed once) when release/ does not

@@ -1,8 +1,9 @@
 /**
  * The packages of the release: SHA256SUMS matches every file, the Scoop manifest carries the
  * Windows executable's hash, and the Debian package installs (into a root of its own, with dpkg
- * --root), runs, installs again over itself (an upgrade) and removes cleanly. Skipped, saying so,
- * when release/ was not built or dpkg is missing.
+ * --root, beside the libraries it depends on as Debian 11 has them), runs, installs again over
+ * itself (an upgrade) and removes cleanly. Skipped, saying so, when release/ was not built or dpkg
+ * is missing.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -43,6 +44,17 @@ describe.skipIf(sums === undefined)('the release checksums and the Scoop manifes
     expect(manifest.architecture['64bit'].url).toMatch(/\/shipbook-win-x64\.exe#\/shipbook\.exe$/);
     expect(manifest.architecture['64bit'].hash).toBe(sha256(join(RELEASE, 'shipbook-win-x64.exe')));
   });
+
+  it('the README installs the manifest from where the release is published, next to the executable it names', () => {
+    const manifest = JSON.parse(readFileSync(join(RELEASE, 'shipbook.json'), 'utf8')) as { architecture: { '64bit': { url: string } } };
+    // Scoop downloads with .NET's WebRequest: an absolute address, never one relative to the manifest.
+    const download = new URL(manifest.architecture['64bit'].url);
+    expect(download.protocol).toBe('https:');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const install = /^scoop install (\S+)$/m.exec(readme)?.[1];
+    expect(install, "the README's scoop install line").toBeDefined();
+    expect(install).toBe(new URL('shipbook.json', download).href);
+  });
 });
 
 describe.skipIf(deb === undefined || !dpkg)('the Debian package', () => {
@@ -50,7 +62,21 @@ describe.skipIf(deb === undefined || !dpkg)('the Debian package', () => {
     const root = join(place.dir, 'root');
     const admin = join(root, 'var', 'lib', 'dpkg');
     for (const d of ['info', 'updates', 'triggers']) mkdirSync(join(admin, d), { recursive: true });
-    writeFileSync(join(admin, 'status'), '');
+    // The root holds what the package depends on as Debian 11 (bullseye, the oldest Debian it
+    // names) has it: C library 2.31, GCC 10's libgcc-s1 and libstdc++6.
+    writeFileSync(
+      join(admin, 'status'),
+      [
+        ['libc6', '2.31-13+deb11u11'],
+        ['libgcc-s1', '10.2.1-6'],
+        ['libstdc++6', '10.2.1-6'],
+      ]
+        .map(
+          ([name, version]) =>
+            `Package: ${name}\nStatus: install ok installed\nPriority: optional\nArchitecture: amd64\nMulti-Arch: same\nMaintainer: Debian\nVersion: ${version}\nDescription: ${name}\n\n`,
+        )
+        .join(''),
+    );
     writeFileSync(join(admin, 'available'), '');
     const env = { ...place.env, PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' };
     const dpkgRun = (...args: string[]) => run('dpkg', [`--root=${root}`, '--force-script-chrootless', '--force-not-root', ...args], { env, cwd: place.dir });

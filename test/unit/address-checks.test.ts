@@ -73,9 +73,33 @@ describe('Australian localities', () => {
 
   it('proposes the suburb a misspelt name probably is', () => {
     expect(au('Parramata', '2150')).toEqual([{ field: 'city', message: '"Parramata" is not a locality of postcode 2150: did you mean Parramatta 2150?' }]);
-    // A real place elsewhere is not a misspelling: Paramatta is in South Australia.
-    expect(au('Paramatta', '2150')[0]!.message).toBe('postcode 2150 is NSW (Parramatta, Harris Park …); Paramatta SA is 5558');
     expect(au('Alexandira', '2015')[0]!.message).toBe('"Alexandira" is not a locality of postcode 2015: did you mean Alexandria 2015?');
+  });
+
+  it('reads a one-letter typo as the locality of the postcode typed, before a namesake elsewhere', () => {
+    // Paramatta is also a small town in South Australia: it is named, after the suggestion.
+    expect(au('Paramatta', '2150')).toEqual([
+      { field: 'city', message: '"Paramatta" is not a locality of postcode 2150: did you mean Parramatta 2150? (Paramatta SA is 5558)' },
+    ]);
+    // A name that is near nothing of the postcode, but is a place elsewhere: the postcode is questioned.
+    expect(au('Moonta', '2150')).toEqual([{ field: 'postcode', message: 'postcode 2150 is NSW (Parramatta, Harris Park …); Moonta SA is 5558' }]);
+  });
+
+  it('suggests a delivery-area postcode, never a post office box one, for a name misspelt elsewhere', () => {
+    expect(au('Sydny', '3000')).toEqual([{ field: 'city', message: '"Sydny" is not a locality of postcode 3000: did you mean Sydney 2000?' }]);
+    expect(
+      postcodesOfSuburb('Sydney')
+        .slice(0, 2)
+        .map((p) => p.postcode),
+    ).toEqual(['2000', '2001']);
+  });
+
+  it('lists the main locality of a postcode first', () => {
+    expect(suburbsOfPostcode('2000')[0]).toEqual({ name: 'Sydney', state: 'NSW' });
+    expect(suburbsOfPostcode('2150')[0]!.name).toBe('Parramatta');
+    expect(suburbsOfPostcode('4000')[0]!.name).toBe('Brisbane');
+    expect(suburbsOfPostcode('6000').map((s) => s.name)).toEqual(['Perth', 'Perth GPO', 'City Delivery Centre']);
+    expect(au('Xyzzyq', '2000')[0]!.message).toBe('"Xyzzyq" is not a locality of postcode 2000, which is NSW (Sydney, Haymarket …)');
   });
 
   it('warns about a postcode that does not exist, with the postcodes of the suburb when it knows it', () => {

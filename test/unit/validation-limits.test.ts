@@ -340,7 +340,7 @@ describe('pickup date and times (ISO 8601)', () => {
     const bad = order();
     bad.s.collection.pickup.time_latest = '24:00';
     expect(errors(bad.doc)).toEqual([
-      `${SHIPMENT}.collection.pickup.time_latest: expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got "24:00")`,
+      `${SHIPMENT}.collection.pickup.time_latest: expected an ISO 8601 time such as 09:00, 09:00:00 or 09:00:00+10:00 (got "24:00"); 24:00 is not taken for the end of the day: write 23:59`,
     ]);
   });
 

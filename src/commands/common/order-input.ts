@@ -25,8 +25,8 @@ import { askPayment } from '../../prompts/payment.js';
 import { storedCardChoices } from './stored-card.js';
 import { askSaveAs, saveDocument, savedDocumentText } from '../../prompts/save.js';
 import { parseInput } from '../../input/parse.js';
-import { parseServiceFlag, type ServiceChoice } from '../../prompts/service.js';
-import { askAtSummary, renderSummary, type EditablePart } from '../../prompts/summary.js';
+import { parseServiceFlag, quoteRequestFor, type ServiceChoice } from '../../prompts/service.js';
+import { askAtSummary, renderSummary, summaryWarnings, type EditablePart } from '../../prompts/summary.js';
 import type { CreateOrderRequest } from '../../schema/order.js';
 import { paymentRequest, type PaymentRequest } from '../../schema/payment.js';
 import type { QuoteServiceEntry } from '../../schema/quote.js';
@@ -168,7 +168,7 @@ export async function readOrderInput(
       o.command,
     );
     await removeDraft(draftFile);
-    return await finish(ctx, doc, flags, o, savedAs, guided.asked > 0 || resumed !== undefined ? prompts : undefined, maxTotalCents);
+    return await finish(ctx, doc, flags, o, savedAs, guided.asked > 0 || resumed !== undefined ? prompts : undefined, maxTotalCents, guided.shown);
   } catch (err) {
     if (!(err instanceof PromptInterruptedError)) throw err;
     // Ctrl-C at a question: nothing has been sent; what was answered is kept for next time.
@@ -235,6 +235,8 @@ class GuidedOrder {
   asked = 0;
   private readonly editable: Array<Set<EditablePart>>;
   private readonly chosen = new Map<number, QuoteServiceEntry>();
+  /** The warnings shown in the summary the person went on from (their messages). */
+  readonly shown = new Set<string>();
 
   constructor(
     private readonly ctx: Context,
@@ -272,6 +274,27 @@ class GuidedOrder {
     if (done.chosen) this.chosen.set(i, done.chosen);
   }
 
+  /**
+   * The service of a shipment whose code came with its answers (a resumed draft, a file) is quoted
+   * again, so that the summary names it and its price as it does for one chosen at the prompt. A
+   * quote that fails, or no longer offers the code, leaves the code alone in the summary.
+   */
+  private async quoteKeptServices(): Promise<void> {
+    for (const [i, s] of this.shipments.entries()) {
+      const code = isObject(s.service) ? s.service.code : undefined;
+      if (typeof code !== 'string' || this.chosen.get(i)?.code === code) continue;
+      try {
+        const services = await quoteServices(await this.ctx.api(), quoteRequestFor(s, whereOf(i, this.shipments.length)));
+        const entry = services.find((e) => e.code === code);
+        if (entry) this.chosen.set(i, entry);
+      } catch (err) {
+        // An interrupted run stops here as anywhere; a quote that failed otherwise leaves the
+        // summary with the code alone (the order's exact price comes when it is created).
+        if (err instanceof PromptInterruptedError || this.ctx.signal.aborted) throw err;
+      }
+    }
+  }
+
   /** Asks every missing part of every shipment. */
   async askMissing(): Promise<void> {
     for (const i of this.shipments.keys()) await this.complete(i);
@@ -286,14 +309,20 @@ class GuidedOrder {
   async summary(words: { question: string; go: string }, draftFile: string, command: string): Promise<void> {
     if (this.asked === 0 && this.editable.every((e) => e.size === 0)) return;
     for (;;) {
+      await this.quoteKeptServices();
       const columns = (this.ctx.io.stderr as { columns?: number }).columns;
+      const warnings = this.shipments.map((s) => summaryWarnings(s, this.ctx.now()));
       const choice = await askAtSummary(
         this.io,
-        renderSummary(this.shipments, this.chosen, this.ctx.io.stderrIsTTY ? columns : undefined),
-        this.editable,
+        renderSummary(this.shipments, this.chosen, this.ctx.io.stderrIsTTY ? columns : undefined, warnings),
+        this.shipments.map((s, i) => ({ parts: this.editable[i]!, warnings: warnings[i]!, dropoff: s.collection_type === 'dropoff' })),
         words,
       );
-      if (choice.action === 'go') return;
+      if (choice.action === 'go') {
+        // Shown in the summary, before the question: not said again once it is answered.
+        for (const list of warnings) for (const w of list) this.shown.add(w.message);
+        return;
+      }
       if (choice.action === 'stop') {
         const kept = await keepDraft(draftFile, this.doc.data, command, this.ctx.now());
         throw new StoppedByChoice(`not booked: stopped at the summary; nothing was sent${kept ? `. The answers are kept in ${kept}` : ''}`, {
@@ -364,8 +393,11 @@ async function finish(
   savedAs: (file: string) => void,
   prompts: PromptIO | undefined,
   maxTotalCents: number | undefined,
+  shown: ReadonlySet<string> = new Set(),
 ): Promise<OrderInput> {
-  const order = showWarnings(ctx, validateKind(doc, 'order', ctx));
+  const validated = validateKind(doc, 'order', ctx);
+  // The warnings the summary showed beside their parts are not said again after "Book this?".
+  const order = showWarnings(ctx, { ...validated, warnings: validated.warnings.filter((w) => !shown.has(w.message)) });
   const saveAs = flags.saveAs ?? (prompts ? await askSaveAs(prompts, 'order.yaml') : undefined);
   if (saveAs !== undefined) {
     await saveDocument(saveAs, doc.data, `${o.command} ${saveAs}`, ctx.now());

@@ -24,15 +24,32 @@ function exampleFiles(): Record<string, string> {
   return (require('./examples.json') as { files: Record<string, string> }).files;
 }
 
-/** What a file is for: the first line of its leading comment (`# …` in YAML and CSV maps), else its kind by folder. */
+/**
+ * What a file is for: the first sentence of its leading comment (`# …` in YAML and CSV maps; an
+ * editor's `yaml-language-server: $schema=…` line is not a description and is skipped), cut
+ * between words after 120 characters, else its kind by folder.
+ */
 function describe(path: string, text: string): string {
-  const first = /^#\s*(.+)$/m.exec(text.split('\n', 3).join('\n'));
-  if (first !== null && text.startsWith('#')) return first[1]!.trim();
+  const comment: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^#\s?(.*)$/.exec(line);
+    if (!m) break;
+    if (/^\s*yaml-language-server:/.test(m[1]!) || /\$schema=/.test(m[1]!)) continue;
+    comment.push(m[1]!.trim());
+  }
+  const said = comment.join(' ').replace(/\s+/g, ' ').trim();
+  if (said !== '') {
+    // The first sentence, at most about a line of a wide terminal (then cut between words).
+    const sentence = /^(.*?[.!?])(?:\s|$)/.exec(said)?.[1] ?? said;
+    return sentence.length <= 120 ? sentence : `${sentence.slice(0, 120).replace(/\s+\S*$/, '')} …`;
+  }
   const folder = path.split('/')[1] ?? '';
   const kinds: Record<string, string> = {
     batch: 'orders, one JSON document per line (a batch for shipbook book)',
     csv: 'a spreadsheet of orders, one row per package (shipbook book)',
     schemas: 'the JSON Schema of an input kind (as shipbook schema prints it)',
+    quotes: 'a quote request (shipbook quote)',
+    invalid: 'PLANTED MISTAKES, for shipbook validate to report',
   };
   return kinds[folder] ?? '';
 }

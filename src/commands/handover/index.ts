@@ -8,6 +8,7 @@
  * number; pdf-lib and bwip-js are loaded only then) and `--csv`.
  */
 import { writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { ShipbookError, UsageError } from '../../errors.js';
@@ -59,7 +60,17 @@ async function writeSheet(path: string, data: string | Uint8Array, flag: string)
   try {
     await writeFile(path, data);
   } catch (err) {
-    throw new ShipbookError('file_unwritable', `cannot write ${path} (${flag}): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'input', {
+    const code = (err as NodeJS.ErrnoException).code;
+    const words: Record<string, string> = {
+      ENOENT: `the directory ${dirname(path)} does not exist`,
+      ENOTDIR: `${dirname(path)} is not a directory`,
+      EACCES: 'permission denied',
+      EPERM: 'permission denied',
+      EISDIR: 'it is a directory',
+      EROFS: 'read-only file system',
+      ENOSPC: 'no space left on the device',
+    };
+    throw new ShipbookError('file_unwritable', `cannot write ${path} (${flag}): ${(code && words[code]) ?? code ?? (err as Error).message}`, 'input', {
       suggestion: `Give ${flag} a file in a directory you can write.`,
       cause: err,
     });

@@ -15,7 +15,7 @@ import { askQuote, missingQuoteParts, type PartialQuote } from '../../prompts/qu
 import { withWarnings } from '../common/warnings.js';
 import { priceWarnings } from '../../booking/price-check.js';
 import { rememberServiceCodes } from '../common/completion-cache.js';
-import { shellCommand } from '../../shell.js';
+import { shellArg, shellCommand } from '../../shell.js';
 
 /** Options of `quote`: a file, or a route and packages from flags. */
 interface QuoteOptions {
@@ -44,14 +44,28 @@ function flagOf(path: string): string {
 }
 
 /**
- * The address checks of a route given by flags (postcode, suburb and state of each place), as
- * issues naming the flag: warnings, or errors under `--strict-addresses`.
+ * Where a problem of the route is, in what the user typed: `--to AU:2150:Paramatta` for a flag,
+ * `To` for a place answered at the prompts; the field within it (`postcode`, `city`) without the
+ * wire name's prefix. Other fields keep their flag.
  */
-function routeIssues(quote: QuoteRequest, now: Date): InputIssue[] {
+function typedPlace(path: string, o: Pick<QuoteOptions, 'from' | 'to'>): { where: string; field: string } {
+  const m = /^(collection|delivery)_(\w+)/.exec(path);
+  if (!m) return { where: flagOf(path), field: path };
+  const flag = m[1] === 'collection' ? '--from' : '--to';
+  const typed = m[1] === 'collection' ? o.from : o.to;
+  return { where: typed !== undefined ? `${flag} ${shellArg(typed)}` : m[1] === 'collection' ? 'From' : 'To', field: m[2]! };
+}
+
+/**
+ * The address checks of a route given by flags (postcode, suburb and state of each place), as
+ * issues naming the flag and the place as typed: warnings, or errors under `--strict-addresses`.
+ * The message is the same as a file's (one suggestion rule: src/address/checks.ts).
+ */
+function routeIssues(quote: QuoteRequest, now: Date, o: Pick<QuoteOptions, 'from' | 'to'>): InputIssue[] {
   const strict = addressSettings().strict;
   return collectWarnings(quote)
     .filter((w) => w.address)
-    .map((w) => ({ path: flagOf(w.path), message: `${w.path}: ${w.message}`, severity: strict ? ('error' as const) : ('warning' as const) }));
+    .map((w) => ({ path: typedPlace(w.path, o).where, message: w.message, severity: strict ? ('error' as const) : ('warning' as const) }));
 }
 
 /** Builds the quote request from flags (and answers, when the missing parts were asked). @throws UsageError / ValidationError (exit 2) */
@@ -69,7 +83,10 @@ function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>): QuoteR
   const parsed = quoteRequest.safeParse(raw);
   if (!parsed.success) {
     throw new ValidationError(
-      schemaProblems(parsed.error).map((p) => ({ path: flagOf(p.path), message: `${p.path}: ${p.message}`, severity: 'error' as const })),
+      schemaProblems(parsed.error).map((p) => {
+        const { where, field } = typedPlace(p.path, o);
+        return { path: where, message: `${field}: ${p.message}`, severity: 'error' as const };
+      }),
     );
   }
   return parsed.data;
@@ -87,7 +104,7 @@ async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
       : undefined;
   const quote = o.file ? await loadValidated(o.file, 'quote', ctx) : quoteFromFlags(o, asked);
   if (!o.file) {
-    const issues = routeIssues(quote, ctx.now());
+    const issues = routeIssues(quote, ctx.now(), o);
     if (issues.some((i) => i.severity === 'error')) throw new ValidationError(issues);
     printWarnings(ctx.io, issues);
   }

@@ -17,7 +17,7 @@ import type { PromptIO } from '../../prompts/ask.js';
 import { completeShipment, missingInputError, missingParts } from '../../prompts/order.js';
 import { askSaveAs, saveDocument } from '../../prompts/save.js';
 import { parseServiceFlag } from '../../prompts/service.js';
-import { confirmSummary, renderSummary } from '../../prompts/summary.js';
+import { confirmSummary, renderSummary, summaryWarnings } from '../../prompts/summary.js';
 import { formatPath } from '../../schema/issues.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
 import { showWarnings } from '../common/input.js';
@@ -93,13 +93,18 @@ export async function readShipmentInput(
     service,
     quote: async (q) => quoteServices(await ctx.api(), q),
   });
+  const shown = new Set<string>();
   if (prompts && done.asked.length > 0) {
     const chosen = done.chosen ? new Map([[0, done.chosen]]) : new Map();
-    if (!(await confirmSummary(prompts, renderSummary([shipment], chosen), 'Create this shipment?'))) {
+    // The warnings are shown beside their parts before the question, and not said again after it.
+    const warnings = summaryWarnings(shipment, ctx.now());
+    if (!(await confirmSummary(prompts, renderSummary([shipment], chosen, undefined, [warnings]), 'Create this shipment?'))) {
       throw new ShipbookError('declined', 'not created: declined at the summary; nothing was sent', 'interrupted');
     }
+    for (const w of warnings) shown.add(w.message);
   }
-  const value = showWarnings(ctx, validateKind(doc, 'shipment', ctx));
+  const validated = validateKind(doc, 'shipment', ctx);
+  const value = showWarnings(ctx, { ...validated, warnings: validated.warnings.filter((w) => !shown.has(w.message)) });
   const saveAs = flags.saveAs ?? (prompts && done.asked.length > 0 ? await askSaveAs(prompts, 'shipment.yaml') : undefined);
   if (saveAs !== undefined) {
     await saveDocument(saveAs, doc.data, `shipbook shipment create ${saveAs}`, ctx.now());
