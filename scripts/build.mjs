@@ -284,6 +284,13 @@ const australiaOnlyPlugin = {
     b.onResolve({ filter: /^\.\/data\/packed\/latest\.json$/ }, (args) =>
       /moment-timezone[\\/]?$/.test(args.resolveDir) ? { path: 'moment-timezone-data', namespace: 'australia-only' } : undefined,
     );
+    // The calendars no Australian holiday uses (equinoxes, the Julian, Chinese and Bengali
+    // calendars), which the package's own build switches (its `noequinox` … preprocessor flags) can
+    // leave out too: astronomia's planetary tables alone are half the file. Using one throws.
+    b.onLoad({ filter: /date-holidays-parser[\\/]lib[\\/](Equinox|Julian|Chinese|BengaliRevised)\.cjs$/ }, (args) => ({
+      contents: `module.exports = class { constructor() { throw new Error('date-holidays: the ${args.path.replace(/^.*[\\/]|\.cjs$/g, '')} calendar is left out of shipbook (Australian holidays only)'); } };`,
+      loader: 'js',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'australia-only' }, (args) => {
       if (args.path === 'date-holidays-data') {
         const { data } = req('date-holidays/data');

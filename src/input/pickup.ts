@@ -49,17 +49,19 @@ export interface PickupRule {
   window: { earliest: string; latest: string };
   /** The shortest window accepted, in minutes. */
   minimumMinutes: number;
+  /** The next `count` collection days at `place` from now, each with its words (`Monday 30 November`), for a person to choose from. */
+  days(place: PickupPlace, count: number): Array<{ date: string; words: string }>;
 }
 
 /** A pickup date changed by the rule: the document's date (or word) and the date sent. */
-export interface PickupDateChange {
+interface PickupDateChange {
   segments: PropertyKey[];
   from: string;
   to: string;
 }
 
 /** The document with its pickups settled, and what was found on the way. */
-export interface AppliedPickups {
+interface AppliedPickups {
   data: unknown;
   errors: SchemaProblem[];
   warnings: SchemaProblem[];

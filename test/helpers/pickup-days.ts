@@ -7,7 +7,7 @@
 import type { LoadedDocument } from '../../src/input/loaded.js';
 
 /** The pickup day such tests use for `next`, `today` and `tomorrow`. */
-export const FIXTURE_PICKUP_DAY = '2026-12-01';
+const FIXTURE_PICKUP_DAY = '2026-12-01';
 
 /** `value` with every `pickup.date` written as a word replaced by {@link FIXTURE_PICKUP_DAY} (in place; returned). */
 export function settleFixturePickups<T>(value: T): T {

@@ -20,7 +20,7 @@ export type AuState = 'ACT' | 'NSW' | 'NT' | 'QLD' | 'SA' | 'TAS' | 'VIC' | 'WA'
 const AU_STATES: readonly AuState[] = ['ACT', 'NSW', 'NT', 'QLD', 'SA', 'TAS', 'VIC', 'WA'];
 
 /** The time zone of each state's capital: where "today" and the cut-off are read. */
-export const STATE_ZONES: Readonly<Record<AuState, string>> = {
+const STATE_ZONES: Readonly<Record<AuState, string>> = {
   ACT: 'Australia/Sydney',
   NSW: 'Australia/Sydney',
   NT: 'Australia/Darwin',
@@ -46,7 +46,7 @@ export interface CollectionRules {
 export const DEFAULT_CUTOFF = '14:00';
 
 /** Where a pickup is collected: enough to find its state, its zone and its holidays. */
-export interface CollectionPlace {
+interface CollectionPlace {
   /** ISO 3166-1 alpha-2; only `AU` has states and holidays here. */
   country: string;
   postcode?: string;
@@ -58,14 +58,14 @@ export interface CollectionPlace {
 export type ClosedReason = { kind: 'weekend'; weekday: 'Saturday' | 'Sunday' } | { kind: 'holiday'; name: string; state?: AuState } | { kind: 'closed' };
 
 /** What is wrong with a pickup date, and the collection day to use instead. */
-export type PickupDateProblem =
+type PickupDateProblem =
   | { kind: 'invalid'; date: string; next: string }
   | { kind: 'past'; date: string; today: string; next: string }
   | { kind: 'after-cutoff'; date: string; cutoff: string; now: string; next: string }
   | { kind: 'not-a-collection-day'; date: string; reason: ClosedReason; next: string };
 
 /** A local moment: `date` as `YYYY-MM-DD` and `time` as `HH:MM`, in `zone`. */
-export interface LocalNow {
+interface LocalNow {
   date: string;
   time: string;
   zone: string;
@@ -125,7 +125,7 @@ export function isIsoDate(text: string): boolean {
 }
 
 /** Minutes since midnight of `HH:MM` or `HH:MM:SS` (`24:00` is 1440), or undefined. */
-export function minutesOf(time: string): number | undefined {
+function minutesOf(time: string): number | undefined {
   const m = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(time);
   if (!m) return undefined;
   const h = Number(m[1]);

@@ -20,9 +20,9 @@ import {
 } from './calendar.js';
 
 /** The window a pickup without times gets when the profile sets none. */
-export const DEFAULT_PICKUP_WINDOW = { earliest: '09:00', latest: '15:00' } as const;
+const DEFAULT_PICKUP_WINDOW = { earliest: '09:00', latest: '15:00' } as const;
 /** The shortest window accepted when the profile sets none: two hours. */
-export const DEFAULT_MIN_WINDOW_MINUTES = 120;
+const DEFAULT_MIN_WINDOW_MINUTES = 120;
 
 /** The flags of a command that books, about pickup dates. */
 export interface PickupFlags {
@@ -113,16 +113,6 @@ export function pickupRuleWith(calendar: CollectionCalendar, settings: PickupSet
     allow: flags.allowPickupDate === true,
     window: settings?.window ?? DEFAULT_PICKUP_WINDOW,
     minimumMinutes: settings?.minWindowMinutes ?? DEFAULT_MIN_WINDOW_MINUTES,
+    days: (place, count) => calendar.collectionDays(now(), states(place), rules, count).map((date) => ({ date, words: dayWords(date) })),
   };
-}
-
-/** The next collection days for a person to choose from, with the zone's today: the guided booking's list. */
-export function collectionDayChoices(
-  calendar: CollectionCalendar,
-  settings: PickupSettings | undefined,
-  place: PickupPlace,
-  now: Date,
-  count = 5,
-): Array<{ date: string; words: string }> {
-  return calendar.collectionDays(now, statesOf(place), rulesOf(settings), count).map((date) => ({ date, words: dayWords(date) }));
 }

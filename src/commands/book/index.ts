@@ -33,7 +33,7 @@ import { parseInput } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { isDocumentList } from '../../input/documents.js';
 import { validateKind } from '../../input/validate.js';
-import { showWarnings } from '../common/input.js';
+import { promptIO, showWarnings } from '../common/input.js';
 import { printParentOrder } from '../../output/consolidated.js';
 import { printOrder } from '../../output/order.js';
 import { paint } from '../../output/style.js';
@@ -223,7 +223,7 @@ async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, l
   const orderId = state?.orderId;
   if (orderId === undefined || resumeFrom(state).action !== 'accept') return undefined;
   io.err(`${paint(io, 'yellow', 'declined:')} ${detail.message}. Order ${orderId} is created and not accepted: nothing was paid.\n`);
-  const prompts = { prompter: ctx.prompter(), say: (t: string) => io.err(`${t}\n`), now: () => ctx.now() };
+  const prompts = promptIO(ctx);
   const choice = await ctx.prompter().select<'card' | 'credit' | 'cancel'>({
     message: 'The card was declined. What now?',
     choices: [
