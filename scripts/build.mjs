@@ -43,6 +43,14 @@ const VENDOR = {
   // Code 128 encoding alone: the named import lets esbuild leave out bwip-js's other symbologies.
   'bwip-js': { file: 'bwip-js', exports: 'export { code128 } from "bwip-js";' },
   pg: { file: 'pg', exports: 'module.exports = require("pg");' },
+  // Public holidays for the next collection day: the class date-holidays exports, made as the
+  // package makes it (its parser over its data), so that AUSTRALIA_ONLY can keep the Australian part
+  // of that data. Read only when a pickup date is worked out or checked.
+  'date-holidays': {
+    file: 'date-holidays',
+    exports:
+      'const Parser = require("date-holidays-parser").default; const { data } = require("date-holidays/data"); module.exports = class Holidays extends Parser { constructor(country, state, region, opts) { super(data, country, state, region, opts); } };',
+  },
 };
 // Optional packages a vendor file names but shipbook never uses (pg's native binding, its
 // Cloudflare socket): left as requires that are never reached.
@@ -261,9 +269,45 @@ const unusedFontsPlugin = {
   },
 };
 
+/**
+ * Only the Australian part of what date-holidays carries: the holidays of AU (its states are in
+ * it) with the shared holiday names, and the Australian time zones of moment-timezone (which the
+ * parser uses to place a holiday's start and end). The whole data would be 1.5 MB read at the first
+ * pickup date checked; shipbook collects from Australia only. Asking the file for another country
+ * finds no holidays, and for another zone, UTC.
+ */
+const australiaOnlyPlugin = {
+  name: 'australia-only',
+  setup(b) {
+    const req = createRequire(import.meta.url);
+    b.onResolve({ filter: /^date-holidays\/data$/ }, () => ({ path: 'date-holidays-data', namespace: 'australia-only' }));
+    b.onResolve({ filter: /^\.\/data\/packed\/latest\.json$/ }, (args) =>
+      /moment-timezone[\\/]?$/.test(args.resolveDir) ? { path: 'moment-timezone-data', namespace: 'australia-only' } : undefined,
+    );
+    // The calendars no Australian holiday uses (equinoxes, the Julian, Chinese and Bengali
+    // calendars), which the package's own build switches (its `noequinox` … preprocessor flags) can
+    // leave out too: astronomia's planetary tables alone are half the file. Using one throws.
+    b.onLoad({ filter: /date-holidays-parser[\\/]lib[\\/](Equinox|Julian|Chinese|BengaliRevised)\.cjs$/ }, (args) => ({
+      contents: `module.exports = class { constructor() { throw new Error('date-holidays: the ${args.path.replace(/^.*[\\/]|\.cjs$/g, '')} calendar is left out of shipbook (Australian holidays only)'); } };`,
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'australia-only' }, (args) => {
+      if (args.path === 'date-holidays-data') {
+        const { data } = req('date-holidays/data');
+        const au = { version: data.version, license: data.license, holidays: { AU: data.holidays.AU }, names: data.names };
+        return { contents: `exports.data = ${JSON.stringify(au)};`, loader: 'js' };
+      }
+      const packed = req('moment-timezone/data/packed/latest.json');
+      const zones = packed.zones.filter((z) => /^(Australia\/|Etc\/UTC\|)/.test(z));
+      const links = packed.links.filter((l) => /^Australia\//.test(l) && l.split('|').every((n) => /^(Australia|Etc)\//.test(n)));
+      return { contents: JSON.stringify({ version: packed.version, zones, links, countries: [] }), loader: 'json' };
+    });
+  },
+};
+
 for (const [name, v] of Object.entries(VENDOR)) {
   await build({
-    plugins: name === 'pdf-lib' ? [unusedFontsPlugin] : [],
+    plugins: name === 'pdf-lib' ? [unusedFontsPlugin] : name === 'date-holidays' ? [australiaOnlyPlugin] : [],
     stdin: { contents: v.exports, resolveDir: fileURLToPath(new URL('..', import.meta.url)), sourcefile: `vendor-${v.file}.js`, loader: 'js' },
     outfile: fileURLToPath(new URL(`../dist/vendor/${v.file}.cjs`, import.meta.url)),
     bundle: true,

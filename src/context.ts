@@ -4,6 +4,8 @@
  * sockets. When the profile has no base URL the built-in sandbox is started in-process on a
  * random loopback port and marked as such on stderr.
  */
+import type { PickupRule } from './input/pickup.js';
+import { checkPickupFlags, pickupRule, type PickupFlags } from './booking/pickup/rule.js';
 import type { ApiClient } from './api/client.js';
 import { ConfigError } from './errors.js';
 import { maskSecret } from './api/redact.js';
@@ -139,6 +141,17 @@ export interface Context {
   settleBuiltinSandbox(orderId: string, graceMs: number, onWait?: (maxMs: number) => void): Promise<BuiltinCallbackOutcome | undefined>;
   /** Writes a debug line on stderr when `--debug` is on. */
   debugLog(line: string): void;
+  /**
+   * The pickup rule of this run (src/input/pickup.ts): set by the commands that read documents to
+   * book or validate ({@link usePickupRule}) before they read them; validation applies it.
+   */
+  pickup?: PickupRule;
+  /**
+   * Makes this run's pickup rule from the profile's pickup settings and the flags, and keeps it as
+   * {@link pickup}. Loads the collection calendar.
+   * @throws UsageError (exit 2) for a `--pickup-date` that is not a day; ConfigError as {@link profile}
+   */
+  usePickupRule(flags: PickupFlags): Promise<PickupRule>;
   /** Aborted when the run is interrupted (Ctrl-C, SIGTERM); its reason is the signal's name. */
   readonly signal: AbortSignal;
   /** Marks the run interrupted (main's signal handler calls it before {@link close}). */
@@ -417,6 +430,11 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
       const record = builtin.state.callbacks.findLast((c) => c.orderId === orderId);
       if (record === undefined) return { state: 'pending', attempts: 0 };
       return { state: record.state, attempts: record.attempts, ...(record.lastOutcome !== undefined ? { lastOutcome: record.lastOutcome } : {}) };
+    },
+    async usePickupRule(flags) {
+      checkPickupFlags(flags);
+      ctx.pickup = await pickupRule((await ctx.profile()).pickup, flags, () => ctx.now());
+      return ctx.pickup;
     },
     debugLog(line) {
       if (globals.debug) io.err(`${paint(io, 'dim', 'debug:')} ${line}\n`);

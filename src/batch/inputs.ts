@@ -8,6 +8,7 @@
  * stream as well. Standard input (`-`) takes every format a file takes, told from its content
  * (src/input/documents.ts `documentsOf`), or CSV/TSV with `--input-format`.
  */
+import type { PickupRule } from '../input/pickup.js';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { documentsOf, type DocumentInput } from '../input/documents.js';
@@ -26,6 +27,8 @@ export interface BatchInputOptions {
   csv?: CsvReadOptions;
   /** Standard input's bytes, read once (a batch reads its inputs twice). */
   stdin?: () => Promise<Buffer>;
+  /** The run's pickup rule (src/input/pickup.ts), applied to every document as it is validated. */
+  pickup?: PickupRule;
 }
 
 /** True when `file` is read as CSV: by `--input-format`, or a `.csv`/`.tsv` name. */
@@ -36,7 +39,11 @@ export function isCsvInput(file: string, options: BatchInputOptions | undefined)
 /** The CSV settings of one input: `--input-format tsv` means tab-delimited unless `--delimiter` says otherwise. */
 function csvOptionsOf(options: BatchInputOptions | undefined): CsvReadOptions {
   const tab: CsvDelimiter | undefined = options?.format === 'tsv' ? '\t' : undefined;
-  return { ...options?.csv, ...((options?.csv?.delimiter ?? tab) ? { delimiter: options?.csv?.delimiter ?? tab } : {}) };
+  return {
+    ...options?.csv,
+    ...((options?.csv?.delimiter ?? tab) ? { delimiter: options?.csv?.delimiter ?? tab } : {}),
+    ...(options?.pickup !== undefined ? { pickup: options.pickup } : {}),
+  };
 }
 
 /** One document of the batch, or the problems that kept it from being read. */

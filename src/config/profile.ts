@@ -15,6 +15,18 @@ export interface DefaultPayment {
 }
 
 /** Everything a command needs to talk to one booking service. */
+/** A profile's pickup settings, each when set; times are `HH:MM` local to the collection address. */
+export interface PickupSettings {
+  /** A pickup today is booked only before this time. */
+  cutoff?: string;
+  /** The window a pickup without times gets. */
+  window?: { earliest: string; latest: string };
+  /** Days the sender is closed, `YYYY-MM-DD`. */
+  closed?: string[];
+  /** The shortest window accepted, in minutes. */
+  minWindowMinutes?: number;
+}
+
 export interface ResolvedProfile {
   /** Profile name, e.g. `sandbox`, `staging`, `production`. */
   name: string;
@@ -61,6 +73,11 @@ export interface ResolvedProfile {
   senders?: Record<string, SenderAddress>;
   /** Settings `strict-addresses` and `normalize-phones`, when set (flags `--strict-addresses`, `--normalize-phones` win). */
   addresses?: { strict?: boolean; normalizePhones?: boolean };
+  /**
+   * Settings `pickup.cutoff`, `pickup.window`, `pickup.closed` and `pickup.min-window` (or their
+   * variables `SHIPBOOK_PICKUP_*`), when set: what makes a collection day (see src/booking/pickup/).
+   */
+  pickup?: PickupSettings;
 }
 
 /** The built-in sandbox profile: no key, no base URL (started in-process), `credit` payment. */

@@ -12,8 +12,18 @@ import { normaliseBaseUrl } from '../api/base-url.js';
 import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
 import { ConfigError, cmd, placeholder } from '../errors.js';
 import { unsetVariablesCommand } from '../shell.js';
-import { builtinSandboxProfile, type ResolvedProfile } from './profile.js';
-import { BUILTIN_PROFILE, durationMs, ledgerSettingProblem, nameProblem, ratePerSecond, type ConfigData } from './schema.js';
+import { builtinSandboxProfile, type PickupSettings, type ResolvedProfile } from './profile.js';
+import {
+  BUILTIN_PROFILE,
+  closedDaysOf,
+  clockMinutes,
+  durationMs,
+  ledgerSettingProblem,
+  nameProblem,
+  pickupWindowOf,
+  ratePerSecond,
+  type ConfigData,
+} from './schema.js';
 import { ConfigStore } from './store.js';
 
 /** Inputs of the choice: the `--profile` flag, the environment and the stored configuration. */
@@ -76,6 +86,51 @@ export function chooseProfileName(input: Pick<ResolveInput, 'profileFlag' | 'env
 /** Names of the stored profiles, sorted, followed by the built-in one: for error messages. */
 export function profileNames(config: ConfigData | undefined): string[] {
   return [...Object.keys(config?.profiles ?? {}).sort(), `${BUILTIN_PROFILE} (built-in)`];
+}
+
+/** The profile's pickup settings (`pickup.*`), when it has any; the stored values were checked by the schema. */
+function pickupSettingsOf(stored: { cutoff?: string; window?: string; closed?: string; 'min-window'?: string } | undefined): Pick<ResolvedProfile, 'pickup'> {
+  if (stored === undefined) return {};
+  const pickup: PickupSettings = {};
+  if (stored.cutoff !== undefined) pickup.cutoff = stored.cutoff.trim().padStart(5, '0');
+  if (stored.window !== undefined) pickup.window = pickupWindowOf(stored.window);
+  if (stored.closed !== undefined) pickup.closed = closedDaysOf(stored.closed);
+  if (stored['min-window'] !== undefined) pickup.minWindowMinutes = Math.round(durationMs(stored['min-window'])! / 60_000);
+  return { pickup };
+}
+
+/**
+ * The pickup variables of the environment, over the profile's settings: `SHIPBOOK_PICKUP_CUTOFF`,
+ * `SHIPBOOK_PICKUP_WINDOW`, `SHIPBOOK_PICKUP_CLOSED` (the built-in sandbox's profile stores no
+ * setting, so these are how a run on it sets them).
+ * @throws ConfigError (exit 4) for a value that is not a time, a window or a list of dates
+ */
+function applyPickupVariables(profile: ResolvedProfile, env: Readonly<Record<string, string | undefined>>): void {
+  const cutoff = nonEmpty(env.SHIPBOOK_PICKUP_CUTOFF);
+  const window = nonEmpty(env.SHIPBOOK_PICKUP_WINDOW);
+  const closed = env.SHIPBOOK_PICKUP_CLOSED;
+  if (cutoff === undefined && window === undefined && closed === undefined) return;
+  const pickup: PickupSettings = { ...profile.pickup };
+  if (cutoff !== undefined) {
+    if (clockMinutes(cutoff) === undefined)
+      throw new ConfigError(`SHIPBOOK_PICKUP_CUTOFF "${cutoff}" is not a time HH:MM`, { suggestion: 'For example SHIPBOOK_PICKUP_CUTOFF=14:00.' });
+    pickup.cutoff = cutoff.padStart(5, '0');
+  }
+  if (window !== undefined) {
+    pickup.window = pickupWindowOf(window);
+    if (pickup.window === undefined)
+      throw new ConfigError(`SHIPBOOK_PICKUP_WINDOW "${window}" is not a window HH:MM-HH:MM`, {
+        suggestion: 'For example SHIPBOOK_PICKUP_WINDOW=09:00-15:00.',
+      });
+  }
+  if (closed !== undefined) {
+    pickup.closed = closedDaysOf(closed);
+    if (pickup.closed === undefined)
+      throw new ConfigError('SHIPBOOK_PICKUP_CLOSED holds something that is not a date YYYY-MM-DD', {
+        suggestion: 'For example SHIPBOOK_PICKUP_CLOSED=2026-12-24,2026-12-31.',
+      });
+  }
+  profile.pickup = pickup;
 }
 
 /** The profile's address settings (`strict-addresses`, `normalize-phones`), when it has any. */
@@ -151,6 +206,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       sandbox: stored.sandbox === 'true',
       ...(stored.ledger !== undefined ? { ledger: stored.ledger } : {}),
       ...addressSettingsOf(stored),
+      ...pickupSettingsOf(stored.pickup),
       sources: {
         profile: choice.source,
         ...(stored['base-url'] !== undefined ? { baseUrl: 'config' } : {}),
@@ -160,6 +216,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       senders: { ...(stored.senders ?? {}) },
     };
   }
+  applyPickupVariables(profile, input.env);
   const timeout = nonEmpty(input.env.SHIPBOOK_TIMEOUT);
   if (timeout !== undefined) {
     const ms = durationMs(timeout);

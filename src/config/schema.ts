@@ -196,6 +196,37 @@ export function ratePerSecond(text: string): number | undefined {
 /** A duration as the `timeout` setting takes it: a number and `ms`, `s`, `m` or `h` (seconds when no unit). */
 const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(ms|s|m|h)?\s*$/i;
 
+/** Minutes since midnight of a clock time `HH:MM` (00:00-24:00), or undefined. */
+export function clockMinutes(text: string): number | undefined {
+  const m = /^\s*(\d{1,2}):(\d{2})\s*$/.exec(text);
+  if (!m) return undefined;
+  const minutes = Number(m[1]) * 60 + Number(m[2]);
+  return Number(m[2]) < 60 && minutes <= 24 * 60 ? minutes : undefined;
+}
+
+/** `09:00-15:00` as its two times (`HH:MM`), or undefined unless the end is after the start. */
+export function pickupWindowOf(text: string): { earliest: string; latest: string } | undefined {
+  const parts = text.split('-');
+  if (parts.length !== 2) return undefined;
+  const [from, to] = parts.map((p) => clockMinutes(p));
+  if (from === undefined || to === undefined || to <= from) return undefined;
+  const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  return { earliest: hhmm(from), latest: hhmm(to) };
+}
+
+/** `2026-12-24,2026-12-31` as its dates, or undefined when one is not a date `YYYY-MM-DD`; empty text is no day. */
+export function closedDaysOf(text: string): string[] | undefined {
+  const days = text
+    .split(/[\s,]+/)
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
+  for (const d of days) {
+    const t = /^\d{4}-\d{2}-\d{2}$/.test(d) ? new Date(`${d}T00:00:00Z`) : undefined;
+    if (t === undefined || Number.isNaN(t.getTime()) || t.toISOString().slice(0, 10) !== d) return undefined;
+  }
+  return days;
+}
+
 /** Milliseconds of a duration matching {@link DURATION_PATTERN}, or undefined (also for 0). */
 export function durationMs(text: string): number | undefined {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(text);
@@ -260,6 +291,31 @@ export const storedProfile = lazySchema(() =>
         rate: z
           .string({ error: 'expected a pace' })
           .refine((v) => ratePerSecond(v) !== undefined, { error: 'must be requests per second such as 30/s, or per minute such as 600/m' })
+          .optional(),
+        pickup: z
+          .strictObject(
+            {
+              cutoff: z
+                .string({ error: 'expected a time' })
+                .refine((v) => clockMinutes(v) !== undefined, { error: 'must be a time HH:MM such as 14:00' })
+                .optional(),
+              window: z
+                .string({ error: 'expected a window' })
+                .refine((v) => pickupWindowOf(v) !== undefined, { error: 'must be a window HH:MM-HH:MM such as 09:00-15:00, the end after the start' })
+                .optional(),
+              closed: z
+                .string({ error: 'expected dates' })
+                .refine((v) => closedDaysOf(v) !== undefined, { error: 'must be dates YYYY-MM-DD separated by commas, such as 2026-12-24,2026-12-31' })
+                .optional(),
+              'min-window': z
+                .string({ error: 'expected a duration' })
+                .refine((v) => /^\s*\d+(?:\.\d+)?\s*(m|h)\s*$/i.test(v) && (durationMs(v) ?? 0) > 0, {
+                  error: 'must be a duration in minutes or hours, such as 2h or 90m',
+                })
+                .optional(),
+            },
+            { error: 'expected an object' },
+          )
           .optional(),
         paths: z
           .strictObject(

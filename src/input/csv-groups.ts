@@ -4,6 +4,7 @@
  * missing, makes its group a problem), or the problems that end the file (not text shipbook can
  * read, not CSV, an empty file).
  */
+import type { PickupRule } from './pickup.js';
 import { CsvError } from 'csv-parse';
 import type { InputIssue } from '../errors.js';
 import { shellCommand } from '../shell.js';
@@ -38,6 +39,8 @@ export interface CsvReadOptions {
   senders?: SavedSenders | (() => Promise<SavedSenders>);
   /** The clock (pickup dates in the past are warnings). */
   now?: () => Date;
+  /** The run's pickup rule (src/input/pickup.ts): `next` in the pickup_date column and dates no carrier collects on. */
+  pickup?: PickupRule;
 }
 
 /** A profile's saved senders and the profile's name (for messages). */

@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ValidationError, type InputIssue } from '../errors.js';
-import { formatPath } from '../schema/issues.js';
+import { formatPath, type SchemaProblem } from '../schema/issues.js';
+import { applyPickupRule, type PickupRule } from './pickup.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
 import { documentsOf, documentsOfBytes, isNdjsonName, type DocumentInput } from './documents.js';
 import { readInput } from './read.js';
@@ -95,6 +96,8 @@ interface CheckOptions {
   now: () => Date;
   /** How strictly addresses are checked; this run's settings (src/address/settings.ts) when not given. */
   addresses?: AddressSettings;
+  /** Pickup days (src/input/pickup.ts): words and `--pickup-date` resolved, dates no carrier collects on refused or moved; without it dates are taken as written. */
+  pickup?: PickupRule;
 }
 
 function byPosition(a: InputIssue, b: InputIssue): number {
@@ -125,6 +128,29 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
   }
   const kind = options.kind ?? detectKind(doc.data);
   if (kind === undefined) return { kind, issues: [unknownKindIssue(doc)] };
+  let pickupIssues: InputIssue[] = [];
+  if (options.pickup !== undefined) {
+    const applied = applyPickupRule(doc.data, options.pickup);
+    const located = (p: SchemaProblem, severity: 'error' | 'warning'): InputIssue => ({
+      file: doc.file,
+      ...doc.locate(p.segments),
+      path: p.path,
+      message: p.message,
+      severity,
+    });
+    pickupIssues = [...applied.errors.map((p) => located(p, 'error')), ...applied.warnings.map((p) => located(p, 'warning'))];
+    if (applied.data !== doc.data) doc = { ...doc, data: applied.data };
+  }
+  const checked = checkKind(doc, kind, options);
+  if (pickupIssues.length === 0) return checked;
+  const issues = [...pickupIssues, ...checked.issues].sort(byPosition);
+  const errors = issues.filter((i) => i.severity === 'error');
+  if (errors.length === 0) return { ...checked, issues };
+  return { kind, issues: [...errors, ...issues.filter((i) => i.severity !== 'error')] };
+}
+
+/** {@link checkDocument} once the kind is known and the pickups are settled. */
+function checkKind(doc: LoadedDocument, kind: KindName, options: CheckOptions): DocumentCheck {
   const def = KINDS[kind] as DocumentKind;
   const data = doc.data as Record<string, unknown>;
   const shorthand = def.shorthand?.matches(data) ? def.shorthand : undefined;
@@ -137,7 +163,7 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
   });
   if (tooLarge.length > 0) return { kind, issues: tooLarge.sort(byPosition) };
   const settings = options.addresses ?? addressSettings();
-  const warnings: InputIssue[] = collectWarnings(result.value, options.now()).map((w) => {
+  const warnings: InputIssue[] = collectWarnings(result.value).map((w) => {
     const filePath = toFilePath(w.segments);
     return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: severityOf(w, settings) };
   });
@@ -164,11 +190,11 @@ function severityOf(w: Warning, settings: AddressSettings): 'error' | 'warning' 
  * is where the value sits in the file (`['main_shipment']` for a shipment read out of a combine
  * file), so each warning points at its line.
  */
-export function documentWarnings(doc: LoadedDocument, value: unknown, prefix: readonly PropertyKey[], now: Date): InputIssue[] {
+export function documentWarnings(doc: LoadedDocument, value: unknown, prefix: readonly PropertyKey[]): InputIssue[] {
   let written: unknown = doc.data;
   for (const key of prefix) written = (written as Record<PropertyKey, unknown> | undefined)?.[key];
   const settings = addressSettings();
-  const issues = [...collectWarnings(value, now), ...inputWarnings(written)]
+  const issues = [...collectWarnings(value), ...inputWarnings(written)]
     .map((w): InputIssue => {
       const filePath = [...prefix, ...w.segments];
       return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: severityOf(w, settings) };
@@ -361,9 +387,10 @@ export async function validateFiles(paths: readonly string[], options: CheckOpti
   return reports;
 }
 
-/** What validating for a sending command needs: the clock (for the pickup-date warnings). */
+/** What validating for a sending command needs: the clock (for the pickup-date warnings), and the run's pickup rule when it has one. */
 interface LoadContext {
   now(): Date;
+  readonly pickup?: PickupRule;
 }
 
 /** A validated document: the wire-ready value and the warnings the command should show. */
@@ -380,7 +407,7 @@ export interface Validated<T> {
  *   When the file looks like another kind, the error suggests the command for it.
  */
 export function validateKind<K extends KindName>(doc: LoadedDocument, kind: K, ctx: LoadContext): Validated<KindValue<K>> {
-  const check = checkDocument(doc, { kind, now: () => ctx.now() });
+  const check = checkDocument(doc, { kind, now: () => ctx.now(), ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}) });
   if (check.issues.some((i) => i.severity === 'error')) {
     const detected = detectKind(doc.data);
     const other = detected !== undefined && detected !== kind ? (KINDS[detected] as DocumentKind) : undefined;

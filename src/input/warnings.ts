@@ -34,12 +34,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** `YYYY-MM-DD` of `now` in the local time zone of this machine. */
-function localIsoDate(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 /** A weight shown to people: at most two decimals. */
 function showWeight(n: number): string {
   return String(Math.round(n * 100) / 100);
@@ -48,8 +42,6 @@ function showWeight(n: number): string {
 /**
  * Warnings for a validated document (any kind), each with its field path:
  *
- * - a pickup date before today (`now`, in this machine's time zone): the service may refuse it or
- *   collect late; a pickup date on a Sunday, for the same reason;
  * - a package over {@link HEAVY_PACKAGE_KG} kg (`unit: in` weights are pounds and converted),
  *   which is often a weight typed in grams or the wrong unit;
  * - a package over the sandbox's limit of {@link SANDBOX_MAX_CHARGEABLE_KG} kg chargeable weight
@@ -59,9 +51,8 @@ function showWeight(n: number): string {
  *   `collection_…`/`delivery_…` route) whose postcode, suburb, state or phone number the address
  *   checks question (src/address/checks.ts), marked `address`.
  */
-export function collectWarnings(value: unknown, now: Date): Warning[] {
+export function collectWarnings(value: unknown): Warning[] {
   const out: Warning[] = [];
-  const today = localIsoDate(now);
   // `path` is the one stack of the walk (pushed and popped as it goes): a warning copies it.
   const warn = (segments: PropertyKey[], message: string, address?: true) =>
     out.push({ segments, path: formatPath(segments), message, ...(address ? { address } : {}) });
@@ -92,13 +83,6 @@ export function collectWarnings(value: unknown, now: Date): Warning[] {
     const customs = v.customs_information;
     if (isPlainObject(customs) && Array.isArray(customs.items) && customs.items.length === 0) {
       warn([...path, 'customs_information', 'items'], 'no customs item: allowed here, but the service may refuse it (create order requires at least one)');
-    }
-    const pickup = v.pickup;
-    if (isPlainObject(pickup) && typeof pickup.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(pickup.date)) {
-      if (pickup.date < today) warn([...path, 'pickup', 'date'], `pickup date ${pickup.date} is in the past (today is ${today})`);
-      else if (new Date(`${pickup.date}T00:00:00Z`).getUTCDay() === 0) {
-        warn([...path, 'pickup', 'date'], `pickup date ${pickup.date} is a Sunday: carriers rarely collect then; the service may refuse it or collect later`);
-      }
     }
     if (Array.isArray(v.packages)) {
       v.packages.forEach((p, i) => {

@@ -3,6 +3,7 @@
  * order, total, payment, status), tab-separated lines otherwise (every field, one row per line,
  * written as each row is read).
  */
+import { localTime } from './local-time.js';
 import type { IOStreams } from '../io.js';
 import type { HistoryRow } from '../ledger/history.js';
 import type { OutputFormat } from './format.js';
@@ -21,13 +22,13 @@ const COLUMNS: Column[] = [
   { header: 'detail', dropPriority: 4, overflow: 'truncate' },
 ];
 
-/** A row's cells, in {@link COLUMNS} order. */
-function cells(r: HistoryRow): string[] {
+/** A row's cells, in {@link COLUMNS} order; the time local to this machine in a table, as recorded (ISO 8601, UTC) in tab-separated lines. */
+function cells(r: HistoryRow, format: OutputFormat): string[] {
   const who = r.user === undefined ? '' : `${r.user}@${r.host ?? ''}`;
   const detail =
     r.error ?? (r.tracking_numbers !== undefined ? r.tracking_numbers.join(' ') : r.order_id === undefined ? (r.shipment_ids?.join(' ') ?? '') : '');
   return [
-    r.time,
+    format === 'table' ? localTime(r.time) : r.time,
     who,
     r.profile ?? '',
     r.operation === 'book' || r.step === 'result' ? `${r.operation}: ${r.step}` : r.operation,
@@ -41,5 +42,12 @@ function cells(r: HistoryRow): string[] {
 
 /** Prints rows: a table for `table`, tab-separated lines otherwise (see the module doc). */
 export function printHistory(io: IOStreams, format: OutputFormat, rows: readonly HistoryRow[]): void {
-  io.out(renderTable(io, format, COLUMNS, rows.map(cells)));
+  io.out(
+    renderTable(
+      io,
+      format,
+      COLUMNS,
+      rows.map((r) => cells(r, format)),
+    ),
+  );
 }

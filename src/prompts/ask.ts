@@ -3,6 +3,7 @@
  * the summary) without knowing the terminal, the clock, and questions whose answers are checked
  * as they are typed by the same zod schemas, with the same messages, as fixture files.
  */
+import type { PickupRule } from '../input/pickup.js';
 import type * as z from 'zod';
 import type { Prompter, Validate } from '../prompter.js';
 import { schemaProblems } from '../schema/issues.js';
@@ -14,6 +15,8 @@ export interface PromptIO {
   say(text: string): void;
   /** The clock (pickup defaults, card expiry). */
   now(): Date;
+  /** The run's pickup rule: the collection days offered for a pickup, and what is wrong with a typed one. */
+  pickup?: PickupRule;
 }
 
 /**

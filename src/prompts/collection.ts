@@ -4,6 +4,8 @@
  * 09:00–17:00) or drop-off, which the interface document allows only for shipments leaving
  * Australia ("Shipment (request form)", `collection_type`; "Pickup object").
  */
+import { dayWords } from '../booking/pickup/rule.js';
+import type { PickupPlace, PickupRule } from '../input/pickup.js';
 import { pickupRequest, type PickupRequest } from '../schema/address.js';
 import { isoDate, isoTime, secondsOfDay, type ShipmentFormKind } from '../schema/common.js';
 import { addressLine, askAddress, type AddressInput } from './address.js';
@@ -100,23 +102,66 @@ export function pickupUntilProblem(typed: string, from: string): true | string {
  * checked at its question: a real day not in the past, "until" later than "from"; then by the
  * Pickup object's schema, as a file would be.
  */
-export async function askPickup(io: PromptIO, previous?: Partial<PickupRequest>): Promise<PickupRequest> {
+export async function askPickup(io: PromptIO, previous?: Partial<PickupRequest>, place?: PickupPlace): Promise<PickupRequest> {
   const now = io.now();
-  const date = await askText(io, {
-    message: 'Pickup date (YYYY-MM-DD)',
-    schema: isoDate,
-    default: previous?.date !== undefined && pickupDateProblem(previous.date, now) === true ? previous.date : nextWorkingDay(now),
-    first: (t) => pickupDateProblem(t, now),
+  const rule = place !== undefined ? io.pickup : undefined;
+  const date =
+    rule !== undefined && place !== undefined
+      ? await askCollectionDay(io, rule, place, previous?.date)
+      : await askText(io, {
+          message: 'Pickup date (YYYY-MM-DD)',
+          schema: isoDate,
+          default: previous?.date !== undefined && pickupDateProblem(previous.date, now) === true ? previous.date : nextWorkingDay(now),
+          first: (t) => pickupDateProblem(t, now),
+        });
+  const time_earliest = await askText(io, {
+    message: 'Pickup from (HH:MM)',
+    schema: isoTime,
+    default: previous?.time_earliest ?? rule?.window.earliest ?? DEFAULT_PICKUP_EARLIEST,
   });
-  const time_earliest = await askText(io, { message: 'Pickup from (HH:MM)', schema: isoTime, default: previous?.time_earliest ?? DEFAULT_PICKUP_EARLIEST });
   const time_latest = await askText(io, {
     message: 'Pickup until (HH:MM)',
     schema: pickupRequest,
     convert: (t) => ({ date, time_earliest, time_latest: t }),
-    default: previous?.time_latest ?? DEFAULT_PICKUP_LATEST,
+    default: previous?.time_latest ?? rule?.window.latest ?? DEFAULT_PICKUP_LATEST,
     first: (t) => pickupUntilProblem(t, time_earliest),
   });
   return { date, time_earliest, time_latest };
+}
+
+/** How many collection days the pickup question lists. */
+const OFFERED_DAYS = 5;
+
+/**
+ * The pickup day from the collection days at `place`: the next five, by weekday name and date (an
+ * earlier answer that is still a collection day first), or another day typed, which must be one
+ * too (a day the carrier does not collect is refused with the next collection day named).
+ */
+async function askCollectionDay(io: PromptIO, rule: PickupRule, place: PickupPlace, earlier: string | undefined): Promise<string> {
+  const days = rule.days(place, OFFERED_DAYS);
+  const OTHER = '\u0000other';
+  const keep = earlier !== undefined && pickupDateProblem(earlier, io.now()) === true && rule.fault(earlier, place) === undefined ? earlier : undefined;
+  const picked = await io.prompter.select<string>({
+    message: 'Pickup day',
+    choices: [
+      ...(keep !== undefined && !days.some((d) => d.date === keep) ? [{ name: `${dayWords(keep)} (${keep}), as before`, value: keep }] : []),
+      ...days.map((d) => ({ name: `${d.words} (${d.date})`, value: d.date })),
+      { name: 'another day…', value: OTHER },
+    ],
+    default: keep ?? days[0]!.date,
+  });
+  if (picked !== OTHER) return picked;
+  return askText(io, {
+    message: 'Pickup date (YYYY-MM-DD)',
+    schema: isoDate,
+    default: days[0]!.date,
+    first: (t) => {
+      const form = pickupDateProblem(t, io.now());
+      if (form !== true) return form;
+      const fault = rule.fault(t.trim(), place);
+      return fault === undefined || rule.allow ? true : `${fault.message}; the next collection day is ${fault.nextWords} (${fault.next})`;
+    },
+  });
 }
 
 /**

@@ -181,7 +181,14 @@ export async function completeShipment(shipment: Obj, kind: ShipmentFormKind, de
   const to = (shipment.delivery as Obj | undefined)?.country as string | undefined;
   if ((q = need('collection_type'))) shipment.collection_type = await askCollectionType(q, from, to, prev.collection_type as string | undefined);
   if (shipment.collection_type !== 'dropoff' && (q = need('pickup'))) {
-    if (isObject(shipment.collection)) shipment.collection.pickup = await askPickup(q, prevObj(prevObj(prev.collection)?.pickup));
+    if (isObject(shipment.collection)) {
+      const c = shipment.collection;
+      const place =
+        typeof c.country === 'string'
+          ? { country: c.country, ...(typeof c.postcode === 'string' ? { postcode: c.postcode } : {}), ...(typeof c.city === 'string' ? { city: c.city } : {}) }
+          : undefined;
+      c.pickup = await askPickup(q, prevObj(prevObj(prev.collection)?.pickup), place);
+    }
   }
   if ((q = need('packages'))) shipment.packages = await askPackages(q, { previous: Array.isArray(prev.packages) ? (prev.packages as Obj[]) : undefined });
   if ((q = need('customs_information'))) shipment.customs_information = await askCustoms(q, { kind, from, to, previous: prevObj(prev.customs_information) });

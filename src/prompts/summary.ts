@@ -3,6 +3,7 @@
  * service and quoted price of every shipment, then a confirmation. Drawn as plain lines so the
  * same text reads well on any terminal and in the manual (docs/guided-booking.md).
  */
+import type { PickupRule } from '../input/pickup.js';
 import wrapAnsi from 'wrap-ansi';
 import type { QuoteServiceEntry } from '../schema/quote.js';
 import { displayCents } from '../schema/money.js';
@@ -33,11 +34,29 @@ interface SummaryWarning {
 
 /**
  * The warnings of a shipment (as files write it) that the summary shows beside their parts: the
- * address checks of the sender and the recipient (postcode, suburb, state, phone), the pickup
- * date, the packages' weights (src/input/warnings.ts, the same words as for a file).
+ * address checks of the sender and the recipient (postcode, suburb, state, phone), the packages'
+ * weights (src/input/warnings.ts, the same words as for a file), and a pickup day no carrier
+ * collects on, as the run's pickup rule finds it.
  */
-export function summaryWarnings(shipment: ShipmentLike, now: Date): SummaryWarning[] {
-  return collectWarnings(shipment, now).map((w): SummaryWarning => {
+export function summaryWarnings(shipment: ShipmentLike, pickup?: PickupRule): SummaryWarning[] {
+  const found = collectWarnings(shipment);
+  // The pickup day as the booking will check it: a day no carrier collects on is named here, beside the pickup, before "Book this?".
+  const c = (shipment as { collection?: Record<string, unknown> }).collection;
+  const date = (c?.pickup as { date?: unknown } | undefined)?.date;
+  if (pickup !== undefined && c !== undefined && typeof c.country === 'string' && typeof date === 'string') {
+    const fault = pickup.fault(date, {
+      country: c.country,
+      ...(typeof c.postcode === 'string' ? { postcode: c.postcode } : {}),
+      ...(typeof c.city === 'string' ? { city: c.city } : {}),
+    });
+    if (fault !== undefined)
+      found.push({
+        segments: ['collection', 'pickup', 'date'],
+        path: 'collection.pickup.date',
+        message: `${fault.message}; the next collection day is ${fault.nextWords} (${fault.next})`,
+      });
+  }
+  return found.map((w): SummaryWarning => {
     const [first, second] = w.segments;
     const row: WarningRow =
       first === 'collection'

@@ -12,7 +12,7 @@ import {
   email,
   hasUtcOffset,
   isIsoTime,
-  isoDate,
+  pickupDate,
   isoTime,
   looseText,
   optionalText,
@@ -28,7 +28,7 @@ export const pickupRequest = lazySchema(() =>
   z
     .strictObject(
       {
-        date: isoDate,
+        date: pickupDate,
         time_earliest: isoTime,
         time_latest: isoTime,
       },

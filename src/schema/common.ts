@@ -210,16 +210,30 @@ function isIsoDate(s: string): boolean {
  * An ISO 8601 calendar date `YYYY-MM-DD`. A response-style `YYYY-MM-DDT00:00:00` is accepted and
  * read as its date (interface document, "Pickup object").
  */
-export const isoDate = lazySchema(() =>
-  z
+function isoDateSchema() {
+  return z
     .string({ error: (iss) => (iss.input === undefined ? 'required' : `expected a date YYYY-MM-DD (got ${describe(iss.input)})`) })
     .transform((s) => s.trim().replace(/T00:00(:00(\.0+)?)?Z?$/, ''))
-    .refine(isIsoDate, { error: (iss) => `expected an ISO 8601 date YYYY-MM-DD (got ${describe(iss.input)})` }),
-);
+    .refine(isIsoDate, { error: (iss) => `expected an ISO 8601 date YYYY-MM-DD (got ${describe(iss.input)})` });
+}
+const ISO_DATE_PATTERN = '\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T00:00(:00(\\.0+)?)?Z?)?';
+export const isoDate = lazySchema(isoDateSchema);
 withJsonSchema(isoDate, {
   type: 'string',
-  pattern: '^\\s*\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T00:00(:00(\\.0+)?)?Z?)?\\s*$',
+  pattern: `^\\s*${ISO_DATE_PATTERN}\\s*$`,
   examples: ['2026-12-01'],
+});
+
+/**
+ * A pickup date as an input file writes it: an ISO 8601 date, or `next` (the next collection day),
+ * `today` or `tomorrow`, which shipbook turns into a date before the schema sees the document
+ * (src/input/pickup.ts); on the wire, only the date. The two differ only in their JSON Schema.
+ */
+export const pickupDate = lazySchema(isoDateSchema);
+withJsonSchema(pickupDate, {
+  type: 'string',
+  pattern: `^\\s*(${ISO_DATE_PATTERN}|${['next', 'today', 'tomorrow'].map(anyCasePattern).join('|')})\\s*$`,
+  examples: ['next', '2026-12-01'],
 });
 
 /**

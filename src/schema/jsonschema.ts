@@ -79,7 +79,7 @@ const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   city: 'City or suburb.',
   address_lines: 'One to three address lines; the first is required (each at most 35 characters in create order).',
   pickup: 'Pickup window: date (YYYY-MM-DD), earliest and latest time (HH:MM), earliest before latest.',
-  date: 'Pickup date, ISO 8601 YYYY-MM-DD.',
+  date: 'Pickup date, ISO 8601 YYYY-MM-DD, or next (the next collection day after the cut-off, weekends and public holidays), today or tomorrow; shipbook sends the date.',
   time_earliest: 'Earliest pickup time, ISO 8601 (24-hour): HH:MM, HH:MM:SS, with a fraction or a UTC offset such as 09:00:00+10:00.',
   time_latest: 'Latest pickup time, ISO 8601 (24-hour) like time_earliest; after time_earliest (in UTC when both have an offset).',
   packages: 'The packages, at least one.',

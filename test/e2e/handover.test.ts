@@ -5,6 +5,7 @@
  * sheet as JSON, CSV and PDF, checked with real tools: poppler's `pdftotext` for the text (every
  * tracking number, the totals) and zbar's `zbarimg` for the barcodes (pages rendered by `pdftoppm`).
  */
+import { loadCollectionCalendar } from '../../src/booking/pickup/calendar.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
@@ -18,8 +19,11 @@ import { runShipbook } from '../helpers/run.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 const KEY = 'sk_test_handover_0123456789';
-/** The pickup date of the fixtures booked here. */
-const DAY = '2026-12-01';
+/**
+ * The pickup date of the fixtures booked here (`--pickup-date`): the second collection day from now
+ * in Sydney, never today on this machine, so that today's sheet holds only the drop-off.
+ */
+const DAY = (await loadCollectionCalendar()).collectionDays(new Date(), ['NSW'], {}, 2)[1]!;
 
 /** True when `tool` runs on this machine. */
 function has(tool: string): boolean {
@@ -47,11 +51,13 @@ describe('handover and history over a day booked three ways', () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ processingDelayMs: 30, apiKey: KEY } as Parameters<typeof startSandbox>[0]);
 
-    const single = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--poll', '50ms', '--json'], { env: env() });
+    const single = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', '--pickup-date', DAY, '--poll', '50ms', '--json'], { env: env() });
     expect(single.code, single.stderr).toBe(0);
     ids.single = (JSON.parse(single.stdout) as { order: { id: string } }).order.id;
 
-    const batch = await runShipbook(['book', 'fixtures/csv/orders.csv', '--poll', '50ms', '--journal', join(dir, 'journal.ndjson')], { env: env() });
+    const batch = await runShipbook(['book', 'fixtures/csv/orders.csv', '--pickup-date', DAY, '--poll', '50ms', '--journal', join(dir, 'journal.ndjson')], {
+      env: env(),
+    });
     expect(batch.code, batch.stderr).toBe(0);
 
     // By hand: a document of its own, in inches and pounds, created and accepted in two commands.
@@ -60,7 +66,7 @@ describe('handover and history over a day booked three ways', () => {
     doc.order.shipments[0].packages = [{ length: 20, width: 10, height: 10, weight: 10, unit: 'in' }];
     const hand = join(dir, 'hand.yaml');
     writeFileSync(hand, stringify(doc));
-    const created = await runShipbook(['order', 'create', hand, '--json'], { env: env() });
+    const created = await runShipbook(['order', 'create', hand, '--pickup-date', DAY, '--json'], { env: env() });
     expect(created.code, created.stderr).toBe(0);
     ids.byHand = (JSON.parse(created.stdout) as { order: { id: string } }).order.id;
     const accepted = await runShipbook(['order', 'accept', ids.byHand, '--payment', 'credit'], { env: env() });
@@ -70,7 +76,7 @@ describe('handover and history over a day booked three ways', () => {
     doc.order.shipments[0].description = 'Cancelled order';
     const other = join(dir, 'cancelled.yaml');
     writeFileSync(other, stringify(doc));
-    const second = await runShipbook(['order', 'create', other, '--json'], { env: env() });
+    const second = await runShipbook(['order', 'create', other, '--pickup-date', DAY, '--json'], { env: env() });
     expect(second.code, second.stderr).toBe(0);
     ids.cancelled = (JSON.parse(second.stdout) as { order: { id: string } }).order.id;
     const cancel = await runShipbook(['order', 'cancel', ids.cancelled], { env: env() });

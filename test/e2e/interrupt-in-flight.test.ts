@@ -4,6 +4,7 @@
  * run to find out, and never suggests repeating a create. A real process (signals), against the
  * fault server, which reads the request and then never answers.
  */
+import { settleFixturePickups } from '../helpers/pickup-days.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,7 +60,7 @@ async function interruptAfter(args: string[], requests: number, signal: NodeJS.S
 async function createdOrderResult(): Promise<unknown> {
   const { parse } = await import('yaml');
   const { readFileSync } = await import('node:fs');
-  const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as Record<string, unknown>;
+  const doc = settleFixturePickups(parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8'))) as Record<string, unknown>;
   const body = 'request' in doc ? doc : { request: doc };
   const res = await fetch(new URL('orders/', sandbox.url), {
     method: 'POST',

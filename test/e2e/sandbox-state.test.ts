@@ -5,6 +5,7 @@
  * prints. How a broken or unwritable state is reported does not depend on the process: those
  * tests run in-process.
  */
+import { settleFixturePickups } from '../helpers/pickup-days.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -212,7 +213,7 @@ describe('a sandbox on a state directory', () => {
       return (await res.json()) as { code: number; result: any };
     };
     const { parse } = await import('yaml');
-    const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as Record<string, any>;
+    const doc = settleFixturePickups(parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8'))) as Record<string, any>;
     const order = doc.request ?? doc;
     let sandbox = await startSandbox({ stateDir: dir, processingDelayMs: 0 });
     const first = (await call(sandbox.url, 'POST', 'orders/', order)).result.order.id as string;

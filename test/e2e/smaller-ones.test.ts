@@ -51,27 +51,29 @@ describe('cancelling a cancelled order', () => {
   });
 });
 
-describe('pickup dates that are probably mistakes', () => {
+describe('pickup dates no carrier collects on', () => {
   const withDate = (name: string, date: string) => {
     const path = join(dir, name);
-    writeFileSync(path, readFileSync('fixtures/orders/domestic-syd-mel.yaml', 'utf8').replace(/date: "\d{4}-\d{2}-\d{2}"/, `date: "${date}"`));
+    writeFileSync(path, readFileSync('fixtures/orders/domestic-syd-mel.yaml', 'utf8').replace(/date: next/, `date: "${date}"`));
     return path;
   };
-  it('validate warns of a Sunday and of a past date at file:line:col, and still exits 0; a Monday gets no warning', async () => {
+  it('validate refuses a Sunday and a past date at file:line:col, naming the next collection day (exit 2); a Monday passes', async () => {
     const sunday = withDate('sunday.yaml', '2099-01-04');
     const s = await runShipbook(['validate', sunday], { env: fx.env });
-    expect(s.code, s.stderr).toBe(0);
+    expect(s.code, s.stderr).toBe(2);
     expect(s.stdout).toContain(
-      `${sunday}:21:17\torder.shipments[0].collection.pickup.date\twarning\tpickup date 2099-01-04 is a Sunday: carriers rarely collect then; the service may refuse it or collect later`,
+      `${sunday}:21:17\torder.shipments[0].collection.pickup.date\terror\tpickup date 2099-01-04 is a Sunday: carriers do not collect on weekends; the next collection day is `,
     );
+    expect(s.stdout).toContain('write it, or book with --roll-pickup-dates');
     const past = withDate('past.yaml', '2020-01-06');
     const p = await runShipbook(['validate', past], { env: fx.env });
-    expect(p.code).toBe(0);
+    expect(p.code).toBe(2);
     expect(p.stdout).toMatch(
-      /past\.yaml:21:17\torder\.shipments\[0\]\.collection\.pickup\.date\twarning\tpickup date 2020-01-06 is in the past \(today is \d{4}-\d{2}-\d{2}\)/,
+      /past\.yaml:21:17\torder\.shipments\[0\]\.collection\.pickup\.date\terror\tpickup date 2020-01-06 is in the past \(today is \w+ \d+ \w+ in NSW\)/,
     );
     const monday = withDate('monday.yaml', '2099-01-05');
     const m = await runShipbook(['validate', monday], { env: fx.env });
+    expect(m.code, m.stdout).toBe(0);
     expect(m.stdout).not.toContain('warning');
   });
 });

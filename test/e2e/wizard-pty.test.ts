@@ -71,7 +71,7 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     await t.answer('Recipient address line 1', 'Level 12, 120 Collins Street');
     await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
     // Domestic: no drop-off question; the pickup window has its defaults.
-    await t.answer('Pickup date (YYYY-MM-DD)', '');
+    await t.answer('Pickup day', '');
     await t.answer('Pickup from (HH:MM)', '');
     await t.answer('Pickup until (HH:MM)', '');
     await t.waitFor('❯ cm and kg');
@@ -190,7 +190,7 @@ async function sender(t: Terminal): Promise<void> {
 
 /** Answers the rest of a guided booking from the pickup date to the summary (Sydney to Melbourne). */
 async function pickupToSummary(t: Terminal): Promise<string> {
-  await t.answer('Pickup date (YYYY-MM-DD)', '');
+  await t.answer('Pickup day', '');
   await t.answer('Pickup from (HH:MM)', '');
   await t.answer('Pickup until (HH:MM)', '');
   await t.waitFor('❯ cm and kg');
@@ -281,11 +281,11 @@ describe.skipIf(!hasTmux)('the guided booking: changing an answer at the summary
     expect(start.indexOf('[sandbox]')).toBeLessThan(start.indexOf('? Sender first name'));
     await sender(t);
     await recipient(t);
-    await t.waitFor('? Pickup date (YYYY-MM-DD)');
+    await t.waitFor('? Pickup day');
     t.keys('C-c');
     const stopped = await t.exit();
     expect(stopped.code).toBe(130);
-    const tail = stopped.screen.slice(stopped.screen.indexOf('? Pickup date'));
+    const tail = stopped.screen.slice(stopped.screen.indexOf('? Pickup day'));
     expect(tail).toContain(`error: interrupted (Ctrl-C): nothing was sent; the answers so far are kept in ${draft}`);
     expect(tail).toContain(`hint: "shipbook book" with no file offers to resume them; or complete that file with: shipbook book ${draft}`);
     const kept = readFileSync(draft, 'utf8');
@@ -295,7 +295,7 @@ describe.skipIf(!hasTmux)('the guided booking: changing an answer at the summary
     const r = Terminal.start(['book'], own, 120);
     await r.answer(`Resume the answers kept on`, '');
     // The sender and recipient come from the draft: the next question is the pickup.
-    const resumed = await r.waitFor('? Pickup date (YYYY-MM-DD)');
+    const resumed = await r.waitFor('? Pickup day');
     expect(resumed).not.toContain('Recipient first name');
     const summary = await pickupToSummary(r);
     expect(summary).toContain('  To         Tom Nguyen, Level 12, 120 Collins Street, Melbourne 3000 AU');

@@ -52,7 +52,7 @@ async function wrongRecipient(t: Terminal): Promise<void> {
 
 /** From the pickup date to the summary, every answer the default or a carton of plates. */
 async function pickupToSummary(t: Terminal): Promise<string> {
-  await t.answer('Pickup date (YYYY-MM-DD)', '');
+  await t.answer('Pickup day', '');
   await t.answer('Pickup from (HH:MM)', '');
   await t.answer('Pickup until (HH:MM)', '');
   await t.waitFor('❯ cm and kg');

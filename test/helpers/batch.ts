@@ -16,14 +16,23 @@ interface BatchFixtureOptions {
 }
 
 /**
+ * The pickup date of the batch files: a fixed collection day years ahead, not the fixture's `next`.
+ * A sandbox with seeded faults draws them from each request's content, so a test that knows its
+ * outcome needs the same content on every day it runs.
+ */
+const BATCH_PICKUP_DATE = '2031-12-02';
+
+/**
  * Writes an NDJSON file of `n` copies of fixtures/orders/domestic-syd-mel.yaml (Sydney to
- * Melbourne), the first shipment of copy `i` (from 0) tagged with `transient_id` `<prefix>-<i>`,
- * and returns its directory, its path and its lines (one JSON order each).
+ * Melbourne) picked up on {@link BATCH_PICKUP_DATE}, the first shipment of copy `i` (from 0) tagged
+ * with `transient_id` `<prefix>-<i>`, and returns its directory, its path and its lines (one JSON
+ * order each).
  */
 export function batchFixture(n: number, options: BatchFixtureOptions = {}): { dir: string; file: string; lines: string[] } {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'shipbook-batch-'));
   const prefix = options.prefix ?? 'B';
-  const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as { order: { shipments: Array<Record<string, unknown>> } };
+  const doc = parse(readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8')) as { order: { shipments: Array<Record<string, any>> } };
+  doc.order.shipments[0]!.collection.pickup.date = BATCH_PICKUP_DATE;
   const lines = Array.from({ length: n }, (_, i) => {
     const o = structuredClone(doc);
     o.order.shipments[0]!.transient_id = `${prefix}-${i}`;

@@ -2,6 +2,8 @@
  * The wizard's parts with scripted answers (test/helpers/prompter.ts: an unexpected question or an
  * unused answer fails the test): each answer checked by the same schemas and messages as files.
  */
+import { loadCollectionCalendar } from '../../src/booking/pickup/calendar.js';
+import { pickupRuleWith } from '../../src/booking/pickup/rule.js';
 import { describe, expect, it } from 'vitest';
 import { scripted } from '../helpers/prompter.js';
 import { createOrderRequest } from '../../src/schema/order.js';
@@ -119,6 +121,26 @@ describe('collection', () => {
     const { io, prompter } = promptIO({ 'Pickup date (YYYY-MM-DD)': '', 'Pickup from (HH:MM)': '', 'Pickup until (HH:MM)': ['08:00', ''] });
     expect(await askPickup(io)).toEqual({ date: '2026-11-26', time_earliest: '09:00', time_latest: '17:00' });
     expect(prompter.refused[0]!.reason).toBe('must be later than the "from" time, 09:00 (got 08:00)');
+  });
+
+  it('offers the next five collection days of the collection address by weekday, and checks another day typed', async () => {
+    // NOW is Wednesday 25 November, noon UTC: 23:00 in Sydney, past the 14:00 cut-off.
+    const pickup = pickupRuleWith(await loadCollectionCalendar(), undefined, {}, () => NOW);
+    const sydney = { country: 'AU', postcode: '2000', city: 'Sydney' };
+    const listed = promptIO({ 'Pickup day': '2026-11-28' });
+    await expect(askPickup({ ...listed.io, pickup }, undefined, sydney)).rejects.toThrow(
+      '(2026-11-26, 2026-11-27, 2026-11-30, 2026-12-01, 2026-12-02, \u0000other)',
+    );
+    const { io, prompter } = promptIO({
+      'Pickup day': '\u0000other',
+      'Pickup date (YYYY-MM-DD)': ['2026-11-28', '2026-12-03'],
+      'Pickup from (HH:MM)': '',
+      'Pickup until (HH:MM)': '',
+    });
+    expect(await askPickup({ ...io, pickup }, undefined, sydney)).toEqual({ date: '2026-12-03', time_earliest: '09:00', time_latest: '15:00' });
+    expect(prompter.refused[0]!.reason).toBe(
+      'pickup date 2026-11-28 is a Saturday: carriers do not collect on weekends; the next collection day is Thursday 26 November (2026-11-26)',
+    );
   });
 
   it("refuses a day that does not exist, a day in the past and a badly written date, in the question's words", () => {

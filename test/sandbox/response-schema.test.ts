@@ -5,6 +5,7 @@
  * numbers or decimal strings as each operation says. `company` is a string, never null.
  * Also: a body that is not JSON gets 415.
  */
+import { settleFixturePickups } from '../helpers/pickup-days.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -75,7 +76,7 @@ const envelope = <T extends z.ZodType>(result: T) => z.strictObject({ message: z
 const quoteEntry = z.strictObject({ code: z.string(), name: z.string(), carrier: z.string(), global_mail: z.boolean(), price: numberPrice });
 
 function fixtureShipment(path: string): Record<string, any> {
-  const doc = parse(readFileSync(path, 'utf8')) as Record<string, any>;
+  const doc = settleFixturePickups(parse(readFileSync(path, 'utf8'))) as Record<string, any>;
   return structuredClone(doc.shipment ?? doc.main_shipment);
 }
 

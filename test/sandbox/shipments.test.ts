@@ -2,6 +2,7 @@
  * The sandbox's consolidated mail over real HTTP on 127.0.0.1: create shipment, combine into a
  * parent order, accept the parent like any order, and every error envelope on the way.
  */
+import { settleFixturePickups } from '../helpers/pickup-days.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -13,7 +14,7 @@ const NOW = new Date('2026-06-01T00:00:00Z');
 
 /** A shipment of a fixture, in the form a client sends it. */
 function fixtureShipment(path: string): Record<string, any> {
-  const doc = parse(readFileSync(path, 'utf8')) as Record<string, any>;
+  const doc = settleFixturePickups(parse(readFileSync(path, 'utf8'))) as Record<string, any>;
   return structuredClone(doc.shipment ?? doc.main_shipment);
 }
 const toNewYork = () => fixtureShipment('fixtures/shipments/au-us-1.yaml');

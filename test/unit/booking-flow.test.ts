@@ -3,6 +3,7 @@
  * as typed events and a progress record, a stopped booking as a typed error carrying that record,
  * and the hints rendered from it (quoted for the shell).
  */
+import { settledDocument } from '../helpers/pickup-days.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { bookDocument } from '../../src/booking/book.js';
@@ -43,7 +44,7 @@ describe('bookDocument', () => {
   it('books a regular order and reports every step as an event, in order', async () => {
     const events: BookingEvent[] = [];
     const waiter = await polling(events);
-    const { value } = validateKind(await loadDocument('fixtures/orders/domestic-syd-mel.yaml'), 'order', { now: () => new Date() });
+    const { value } = validateKind(settledDocument(await loadDocument('fixtures/orders/domestic-syd-mel.yaml')), 'order', { now: () => new Date() });
     const outcome = await bookDocument(
       { kind: 'regular', order: value, file: 'x.yaml' },
       { api, accept: credit, waitForResult: (id) => waiter.wait(id), onEvent: (e) => events.push(e) },
@@ -58,7 +59,7 @@ describe('bookDocument', () => {
   it('books consolidated mail: one event per shipment, then combined, and the children ids', async () => {
     const events: BookingEvent[] = [];
     const waiter = await polling(events);
-    const { value } = validateKind(await loadDocument('fixtures/consolidated/three-parcels.yaml'), 'consolidated', { now: () => new Date() });
+    const { value } = validateKind(settledDocument(await loadDocument('fixtures/consolidated/three-parcels.yaml')), 'consolidated', { now: () => new Date() });
     const outcome = await bookDocument(
       { kind: 'consolidated', booking: value, file: 'c.yaml' },
       { api, accept: credit, waitForResult: (id) => waiter.wait(id), onEvent: (e) => events.push(e) },
@@ -70,7 +71,7 @@ describe('bookDocument', () => {
   });
 
   it('stops with the progress record when the payment is declined, keeping the API error', async () => {
-    const { value } = validateKind(await loadDocument('fixtures/orders/domestic-syd-mel.yaml'), 'order', { now: () => new Date() });
+    const { value } = validateKind(settledDocument(await loadDocument('fixtures/orders/domestic-syd-mel.yaml')), 'order', { now: () => new Date() });
     const err = await bookDocument(
       { kind: 'regular', order: value },
       { api, accept: declined, waitForResult: () => Promise.reject(new Error('not reached')) },
@@ -87,7 +88,7 @@ describe('bookDocument', () => {
   });
 
   it('stops before the next step once its signal aborts, saying how far it got (exit 130)', async () => {
-    const { value } = validateKind(await loadDocument('fixtures/orders/domestic-syd-mel.yaml'), 'order', { now: () => new Date() });
+    const { value } = validateKind(settledDocument(await loadDocument('fixtures/orders/domestic-syd-mel.yaml')), 'order', { now: () => new Date() });
     const stop = new AbortController();
     const err = await bookDocument(
       { kind: 'regular', order: value },
@@ -149,7 +150,7 @@ describe('the note after an interruption before the wait', () => {
   };
 
   it('names the pending order and the commands that continue it', async () => {
-    const { value } = validateKind(await loadDocument('fixtures/orders/domestic-syd-mel.yaml'), 'order', { now: () => new Date() });
+    const { value } = validateKind(settledDocument(await loadDocument('fixtures/orders/domestic-syd-mel.yaml')), 'order', { now: () => new Date() });
     const out = io();
     const printer = progressPrinter(out.io);
     // Interrupted while accepting: the accept request never comes back.

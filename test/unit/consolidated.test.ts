@@ -1,4 +1,5 @@
 /** Consolidated mail, pure logic: the schemas of its documents, telling a parent's shipments apart, and merging combine input. */
+import { settleFixturePickups } from '../helpers/pickup-days.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -12,7 +13,7 @@ import { schemaProblems } from '../../src/schema/issues.js';
 import { orderResponse } from '../../src/schema/order.js';
 import { shipmentRequest } from '../../src/schema/shipment.js';
 
-const fixture = (path: string) => parse(readFileSync(path, 'utf8')) as Record<string, any>;
+const fixture = (path: string) => settleFixturePickups(parse(readFileSync(path, 'utf8'))) as Record<string, any>;
 const problems = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, value: unknown) => {
   const r = schema.safeParse(value);
   return r.success ? [] : schemaProblems(r.error as never).map((p) => `${p.path}: ${p.message}`);

@@ -5,6 +5,7 @@
  * accept (or one on another path) is refused, an incomplete one is checked with fetch-order-data,
  * and an order whose callback never comes is read by the fallback poll.
  */
+import { settledDocument } from '../helpers/pickup-days.js';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
@@ -42,7 +43,7 @@ async function runWaiter(fallbackPollMs = 60_000, callbackUrl?: string): Promise
 
 /** Creates an order and accepts it with the run's callback URL, as the batch does. */
 async function acceptWith(waiter: RunWaiter) {
-  const { value } = validateKind(await loadDocument('fixtures/orders/domestic-syd-mel.yaml'), 'order', { now: () => new Date() });
+  const { value } = validateKind(settledDocument(await loadDocument('fixtures/orders/domestic-syd-mel.yaml')), 'order', { now: () => new Date() });
   const { id } = await createOrder(api, value);
   waiter.expect(id);
   const accepted = await acceptOrder(api, id, { order: { id, payment: { type: 'credit' } }, callback: waiter.callbackUrl } as never, {});

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { settleFixturePickups } from '../helpers/pickup-days.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { schemaProblems } from '../../src/schema/issues.js';
@@ -8,7 +9,7 @@ import { quoteRequest, quoteResult } from '../../src/schema/quote.js';
 import { callbackBody, envelope, parseCallbackBody } from '../../src/schema/envelope.js';
 import { trackingNumberOf, oneLine } from '../../src/schema/shipment.js';
 
-const fixture = (path: string) => parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+const fixture = (path: string) => settleFixturePickups(parse(readFileSync(path, 'utf8'))) as Record<string, unknown>;
 const problems = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, value: unknown) => {
   const r = schema.safeParse(value);
   return r.success ? [] : schemaProblems(r.error as never).map((p) => `${p.path}: ${p.message}`);

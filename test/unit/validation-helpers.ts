@@ -2,6 +2,7 @@
  * Helpers for the validation tests: valid documents read from the fixtures, and a way to run a
  * document through the same validation `shipbook validate` uses (parse, detect, check).
  */
+import { settleFixturePickups } from '../helpers/pickup-days.js';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { InputIssue } from '../../src/errors.js';
@@ -14,7 +15,7 @@ export const NOW = new Date('2026-11-21T12:00:00Z');
 
 /** A fixture file parsed (comments dropped), as a plain object to mutate. */
 export function fixture(path: string): any {
-  return parse(readFileSync(path, 'utf8'));
+  return settleFixturePickups(parse(readFileSync(path, 'utf8')));
 }
 
 /** A valid domestic order (fixtures/orders/domestic-syd-mel.yaml) and its first shipment. */

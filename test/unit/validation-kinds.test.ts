@@ -103,13 +103,13 @@ describe('loading a document for a command that sends it', () => {
 
   it('prints warnings on stderr as file:line:col  path  warning: … and returns the value', () => {
     const { doc } = order();
-    doc.order.shipments[0].collection.pickup.date = '2026-11-01';
+    doc.order.shipments[0].packages[0].weight = 31;
     const c = ctx();
     const { value, warnings } = validateKind(parseInput('orders/late.json', Buffer.from(JSON.stringify(doc, null, 1))), 'order', c);
     printWarnings(c.io, warnings);
     expect(value.order.shipments).toHaveLength(1);
     expect(c.stderr()).toMatch(
-      /^orders\/late\.json:\d+:\d+ {2}order\.shipments\[0\]\.collection\.pickup\.date {2}warning: pickup date 2026-11-01 is in the past \(today is 2026-11-21\)\n$/,
+      /^orders\/late\.json:\d+:\d+ {2}order\.shipments\[0\]\.packages\[0\]\.weight {2}warning: over 30 kg for one package \(got 31 kg\); check the weight and the unit\n$/,
     );
   });
 

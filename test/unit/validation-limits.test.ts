@@ -3,8 +3,11 @@
  * last value that passes and the first that fails, through the same validation `shipbook
  * validate` and the sending commands use.
  */
+import { validateBytes } from '../../src/input/validate.js';
+import { loadCollectionCalendar } from '../../src/booking/pickup/calendar.js';
+import { pickupRuleWith, type PickupFlags } from '../../src/booking/pickup/rule.js';
 import { describe, expect, it } from 'vitest';
-import { errors, fixture, order, value, warnings } from './validation-helpers.js';
+import { NOW, errors, fixture, order, value, warnings } from './validation-helpers.js';
 
 const SHIPMENT = 'order.shipments[0]';
 
@@ -472,14 +475,42 @@ describe('unknown fields', () => {
 });
 
 describe('warnings: probably a mistake, but allowed', () => {
-  it('a pickup date before today warns; today does not', () => {
+  it('a pickup date before today is an error naming the next collection day; moved with --roll-pickup-dates, sent with --allow-pickup-date', async () => {
+    // NOW is Saturday 21 November 2026, 23:00 in Sydney: the next collection day is Monday the 23rd.
+    const calendar = await loadCollectionCalendar();
+    const rule = (flags: PickupFlags = {}) => pickupRuleWith(calendar, undefined, flags, () => NOW);
     const past = order();
     past.s.collection.pickup.date = '2026-11-14';
-    expect(errors(past.doc)).toEqual([]);
-    expect(warnings(past.doc)).toEqual([`${SHIPMENT}.collection.pickup.date: pickup date 2026-11-14 is in the past (today is 2026-11-21)`]);
-    const today = order();
-    today.s.collection.pickup.date = '2026-11-21';
-    expect(warnings(today.doc)).toEqual([]);
+    const refused = validateBytes('doc.json', Buffer.from(JSON.stringify(past.doc)), { now: () => NOW, pickup: rule() });
+    expect(refused.issues.map((i) => `${i.severity} ${i.path}: ${i.message}`)).toEqual([
+      `error ${SHIPMENT}.collection.pickup.date: pickup date 2026-11-14 is in the past (today is Saturday 21 November in NSW); the next collection day is Monday 23 November (2026-11-23): write it, or book with --roll-pickup-dates`,
+    ]);
+    const rolled = validateBytes('doc.json', Buffer.from(JSON.stringify(past.doc)), { now: () => NOW, pickup: rule({ rollPickupDates: true }) });
+    expect(rolled.valid).toBe(true);
+    expect(rolled.issues.map((i) => i.message)).toEqual([
+      'pickup date 2026-11-14 is in the past (today is Saturday 21 November in NSW): moved to Monday 23 November (2026-11-23) by --roll-pickup-dates',
+    ]);
+    const allowed = validateBytes('doc.json', Buffer.from(JSON.stringify(past.doc)), { now: () => NOW, pickup: rule({ allowPickupDate: true }) });
+    expect(allowed.issues.map((i) => `${i.severity} ${i.message}`)).toEqual([
+      'warning pickup date 2026-11-14 is in the past (today is Saturday 21 November in NSW): sent as it is (--allow-pickup-date)',
+    ]);
+    const monday = order();
+    monday.s.collection.pickup.date = '2026-11-23';
+    expect(validateBytes('doc.json', Buffer.from(JSON.stringify(monday.doc)), { now: () => NOW, pickup: rule() }).issues).toEqual([]);
+  });
+
+  it('a pickup without times gets the window, and a window under two hours is an error', async () => {
+    const calendar = await loadCollectionCalendar();
+    const rule = pickupRuleWith(calendar, undefined, {}, () => NOW);
+    const bare = order();
+    bare.s.collection.pickup = { date: 'next' };
+    const filled = validateBytes('doc.json', Buffer.from(JSON.stringify(bare.doc)), { kind: 'order', now: () => NOW, pickup: rule });
+    expect(filled.issues).toEqual([]);
+    const short = order();
+    short.s.collection.pickup = { date: 'next', time_earliest: '09:00', time_latest: '10:30' };
+    expect(
+      validateBytes('doc.json', Buffer.from(JSON.stringify(short.doc)), { kind: 'order', now: () => NOW, pickup: rule }).issues.map((i) => i.message),
+    ).toEqual(["the pickup window 09:00-10:30 is 1 h 30 min, shorter than the 2 h carriers need (the profile's pickup.min-window)"]);
   });
 
   it('a package over 30 kg warns (30 kg does not); pounds are converted (66 lb does not, 67 lb does)', () => {

@@ -5,6 +5,7 @@
  * wait must end with `interrupted` (exit 130) at once: a wait that kept on would outlast the
  * test's own timeout.
  */
+import { settledDocument } from '../helpers/pickup-days.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { bookDocument } from '../../src/booking/book.js';
@@ -31,7 +32,7 @@ const credit = (id: string): Promise<AcceptRequest> => Promise.resolve({ order: 
 
 /** Books the fixture up to its acceptance, then waits with `waiter` under `signal`; returns what the booking threw. */
 async function bookAndWait(waiter: ResultWaiter, signal: AbortSignal): Promise<unknown> {
-  const { value } = validateKind(await loadDocument('fixtures/orders/domestic-syd-mel.yaml'), 'order', { now: () => new Date() });
+  const { value } = validateKind(settledDocument(await loadDocument('fixtures/orders/domestic-syd-mel.yaml')), 'order', { now: () => new Date() });
   return bookDocument({ kind: 'regular', order: value }, { api, accept: credit, waitForResult: (id) => waiter.wait(id, signal) }).then(
     () => new Error('the wait returned a result'),
     (err: unknown) => err,

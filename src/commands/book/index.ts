@@ -4,6 +4,8 @@
  * prompts) is booked here, recorded in the target's ledger; several inputs, a directory, NDJSON,
  * a spreadsheet or a batch flag make a batch (`./batch.ts`, {@link isBatch}).
  */
+import { addPickupOptions } from '../common/pickup-options.js';
+import type { PickupFlags } from '../../booking/pickup/rule.js';
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
 import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
@@ -33,7 +35,7 @@ import { parseInput } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { isDocumentList } from '../../input/documents.js';
 import { validateKind } from '../../input/validate.js';
-import { showWarnings } from '../common/input.js';
+import { promptIO, showWarnings } from '../common/input.js';
 import { printParentOrder } from '../../output/consolidated.js';
 import { printOrder } from '../../output/order.js';
 import { paint } from '../../output/style.js';
@@ -234,7 +236,7 @@ async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, l
   const orderId = state?.orderId;
   if (orderId === undefined || resumeFrom(state).action !== 'accept') return undefined;
   io.err(`${paint(io, 'yellow', 'declined:')} ${detail.message}. Order ${orderId} is created and not accepted: nothing was paid.\n`);
-  const prompts = { prompter: ctx.prompter(), say: (t: string) => io.err(`${t}\n`), now: () => ctx.now() };
+  const prompts = promptIO(ctx);
   const choice = await ctx.prompter().select<'card' | 'credit' | 'cancel'>({
     message: 'The card was declined. What now?',
     choices: [
@@ -356,40 +358,42 @@ async function settleEarlier(
 
 /** The `book` command. */
 export function bookCommand(ctx: Context): Command {
-  return addWaitOptions(
-    addPaymentOptions(
-      new Command('book')
-        .summary('create, accept and wait for a booking in one go')
-        .description(
-          "Book an order file end to end: create the order, accept it with payment (the profile's default " +
-            'payment unless a payment flag is given; the built-in sandbox uses credit), wait for the booking ' +
-            'result and print every shipment with its tracking number. A consolidated-mail file (shipments and ' +
-            'a main_shipment) is booked as create shipment × N, combine, accept the parent, wait.',
-        )
-        .argument(
-          '[inputs...]',
-          'order file (JSON or YAML, "-" for standard input); several files, a directory or a file of several orders (---, a JSON array, NDJSON) make a batch; none on a terminal: asked step by step',
-        )
-        .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
-        .option(
-          '--max-total <aud>',
-          "refuse any order whose exact total is above this (AUD; every order of a batch): it is cancelled before acceptance, exit 9 (default: the profile's max-total)",
-        )
-        .option(
-          '--budget <aud>',
-          "the most this run may spend (AUD): no accept leaves that would pass it; the orders left are cancelled and reported, exit 9 (default: the profile's budget)",
-        )
-        .option('--save-as <file>', 'write the order (without payment) as a file, recorded as this booking: booking the file again needs --again')
-        .option(
-          '--again',
-          'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing',
-        )
-        .option(
-          '--collection-from-service',
-          "consolidated mail: fill each shipment's collection_type and collection from the service data (refused when a shipment has a different one)",
-        ),
+  return addPickupOptions(
+    addWaitOptions(
+      addPaymentOptions(
+        new Command('book')
+          .summary('create, accept and wait for a booking in one go')
+          .description(
+            "Book an order file end to end: create the order, accept it with payment (the profile's default " +
+              'payment unless a payment flag is given; the built-in sandbox uses credit), wait for the booking ' +
+              'result and print every shipment with its tracking number. A consolidated-mail file (shipments and ' +
+              'a main_shipment) is booked as create shipment × N, combine, accept the parent, wait.',
+          )
+          .argument(
+            '[inputs...]',
+            'order file (JSON or YAML, "-" for standard input); several files, a directory or a file of several orders (---, a JSON array, NDJSON) make a batch; none on a terminal: asked step by step',
+          )
+          .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
+          .option(
+            '--max-total <aud>',
+            "refuse any order whose exact total is above this (AUD; every order of a batch): it is cancelled before acceptance, exit 9 (default: the profile's max-total)",
+          )
+          .option(
+            '--budget <aud>',
+            "the most this run may spend (AUD): no accept leaves that would pass it; the orders left are cancelled and reported, exit 9 (default: the profile's budget)",
+          )
+          .option('--save-as <file>', 'write the order (without payment) as a file, recorded as this booking: booking the file again needs --again')
+          .option(
+            '--again',
+            'book a document that was booked before once more (a second order, paid again); without it a second book of the same document books nothing',
+          )
+          .option(
+            '--collection-from-service',
+            "consolidated mail: fill each shipment's collection_type and collection from the service data (refused when a shipment has a different one)",
+          ),
+      ),
+      ctx.io,
     ),
-    ctx.io,
   )
     .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
     .option('--journal <file>', `batch: a copy of what the run records, kept between CI attempts (default ${DEFAULT_JOURNAL_PATTERN}, one per target)`)
@@ -409,15 +413,17 @@ export function bookCommand(ctx: Context): Command {
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/batch/orders.ndjson --max-total 90 --budget 200   # no order above 90 AUD, at most 200 AUD in all\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
-        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n',
+        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n',
     )
     .action(
       async (
         inputs: string[],
-        flags: PaymentFlags & WaitFlags & OrderInputFlags & CapFlags & BatchFlags & { again?: boolean; collectionFromService?: boolean },
+        flags: PaymentFlags & WaitFlags & OrderInputFlags & CapFlags & BatchFlags & PickupFlags & { again?: boolean; collectionFromService?: boolean },
       ) => {
         // Caps that are not amounts above 0 (abc, -5, 0) are refused before anything is read or sent.
         capsOfFlags(flags);
+        // Pickup words and dates are settled while the inputs are read, before anything is sent.
+        await ctx.usePickupRule(flags);
         const isDirectory = (p: string) => {
           try {
             return statSync(p).isDirectory();

@@ -81,5 +81,6 @@ export async function csvBatchInput(s: CsvSettings, ctx: Context): Promise<Batch
       now: () => ctx.now(),
     },
     stdin: () => (stdin ??= readAll(ctx.io.stdin)),
+    ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}),
   };
 }

@@ -8,6 +8,12 @@ import type { Context } from '../../context.js';
 import { loadKind, type Validated } from '../../input/validate.js';
 import type { KindName, KindValue } from '../../input/kinds.js';
 import { printWarnings } from '../../output/report.js';
+import type { PromptIO } from '../../prompts/ask.js';
+
+/** The prompts of a run on a terminal: the context's prompter, notes on stderr, its clock and its pickup rule. */
+export function promptIO(ctx: Context): PromptIO {
+  return { prompter: ctx.prompter(), say: (t) => ctx.io.err(`${t}\n`), now: () => ctx.now(), ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}) };
+}
 
 /** Prints a validated document's warnings on stderr and returns its value. */
 export function showWarnings<T>(ctx: Pick<Context, 'io'>, validated: Validated<T>): T {

@@ -31,7 +31,7 @@ import type { CreateOrderRequest } from '../../schema/order.js';
 import { paymentRequest, type PaymentRequest } from '../../schema/payment.js';
 import type { QuoteServiceEntry } from '../../schema/quote.js';
 import { formatPath } from '../../schema/issues.js';
-import { showWarnings } from './input.js';
+import { promptIO, showWarnings } from './input.js';
 import { isObject } from '../../schema/object.js';
 
 /** The order-input flags of `book` and `order create`. */
@@ -129,7 +129,9 @@ export async function readOrderInput(
     return { order, ...(maxTotalCents !== undefined ? { maxTotalCents } : {}) };
   }
   // Whatever the file holds must be right before anything is asked.
-  const early = checkDocument(doc, { kind: 'order', now: () => ctx.now() }).issues.filter((i) => i.severity === 'error' && !aboutMissing(i, missing));
+  const early = checkDocument(doc, { kind: 'order', now: () => ctx.now(), ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}) }).issues.filter(
+    (i) => i.severity === 'error' && !aboutMissing(i, missing),
+  );
   const asking = missing.filter((m) => m.part !== 'service' || service === undefined);
   if (!io.canPrompt && asking.length > 0) {
     const err = missingInputError(asking, file !== undefined ? { file, locate: (p) => doc.locate(p) } : {}, file ?? 'the order', early);
@@ -143,7 +145,7 @@ export async function readOrderInput(
     throw err;
   }
   if (early.length > 0) throw new ValidationError(early);
-  const prompts: PromptIO | undefined = io.canPrompt ? { prompter: ctx.prompter(), say: (t) => io.err(`${t}\n`), now: () => ctx.now() } : undefined;
+  const prompts: PromptIO | undefined = io.canPrompt ? promptIO(ctx) : undefined;
   if (!prompts) {
     // No terminal, and only the service was missing: --service chooses it from a live quote.
     const chosen = new Map<number, QuoteServiceEntry>();
@@ -251,7 +253,7 @@ class GuidedOrder {
   }
 
   private get io(): PromptIO {
-    return { prompter: this.ctx.prompter(), say: (t) => this.ctx.io.err(`${t}\n`), now: () => this.ctx.now() };
+    return promptIO(this.ctx);
   }
 
   /** Asks what shipment `i` lacks, with `previous` (the shipment before a change) as the defaults. */
@@ -313,7 +315,7 @@ class GuidedOrder {
     for (;;) {
       await this.quoteKeptServices();
       const columns = (this.ctx.io.stderr as { columns?: number }).columns;
-      const warnings = this.shipments.map((s) => summaryWarnings(s, this.ctx.now()));
+      const warnings = this.shipments.map((s) => summaryWarnings(s, this.ctx.pickup));
       const choice = await askAtSummary(
         this.io,
         renderSummary(this.shipments, this.chosen, this.ctx.io.stderrIsTTY ? columns : undefined, warnings),

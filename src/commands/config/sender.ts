@@ -68,7 +68,7 @@ async function runSenderSet(name: string, file: string, ctx: Context): Promise<v
     throw new ValidationError(err.issues, `${errors} problem${errors === 1 ? '' : 's'} found; nothing was saved`, { suggestion: err.suggestion });
   }
   // Shown like every command that reads a file (an address has no pickup date or package today).
-  showWarnings(ctx, { value: address, warnings: documentWarnings(doc, address, [], ctx.now()) });
+  showWarnings(ctx, { value: address, warnings: documentWarnings(doc, address, []) });
   const replaced = storedSenders(opened.snapshot.data, profile)?.[name] !== undefined;
   await opened.store.update((d) => setStoredSenders(d, profile, { ...(storedSenders(d, profile) ?? {}), [name]: address }), warnOn(ctx));
   ctx.io.err(`${paint(ctx.io, 'green', '✔')} ${replaced ? 'replaced' : 'saved'} sender "${name}" in profile "${profile}": ${senderSummary(address)}\n`);

@@ -84,9 +84,7 @@ async function writeSheet(path: string, data: string | Uint8Array, flag: string)
  * @throws UsageError (exit 2) for a date that is not YYYY-MM-DD; ShipbookError `file_unwritable` (exit 2) for a file that cannot be written
  */
 async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
-  const date = flags.date ?? localDay(ctx.now());
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
-    throw new UsageError(`--date "${date}" is not a date`, { suggestion: 'For example --date 2026-11-26 (YYYY-MM-DD)' });
+  const date = sheetDay(flags.date, ctx.now());
   // The files are checked before the ledger is read and the carriers asked of the service.
   checkOutputFiles([
     ...(flags.pdf !== undefined ? [{ flag: '--pdf', path: flags.pdf }] : []),
@@ -120,6 +118,22 @@ async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
   ctx.output.write({ handover: sheet }, () => printSheet(ctx.io, ctx.output.format, sheet));
 }
 
+/**
+ * The day of a sheet from `--date`: `today` (also without the flag), `tomorrow`, `yesterday` (in
+ * this machine's time zone, where the dock is), or a date `YYYY-MM-DD`.
+ * @throws UsageError (exit 2) for anything else
+ */
+export function sheetDay(given: string | undefined, now: Date): string {
+  const word = given?.trim().toLowerCase() ?? 'today';
+  const shift = { yesterday: -1, today: 0, tomorrow: 1 }[word];
+  if (shift !== undefined) return localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() + shift, 12));
+  const date = given!.trim();
+  const parsed = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : undefined;
+  if (parsed === undefined || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date)
+    throw new UsageError(`--date "${given}" is not a day`, { suggestion: 'For example --date today, --date yesterday or --date 2026-11-26 (YYYY-MM-DD).' });
+  return date;
+}
+
 /** The `handover` command. */
 export function handoverCommand(ctx: Context): Command {
   return new Command('handover')
@@ -132,7 +146,7 @@ export function handoverCommand(ctx: Context): Command {
         'carrier manifest. The carrier of each service is asked of the service; --profile limits the sheet to orders ' +
         'created with that profile.',
     )
-    .option('--date <YYYY-MM-DD>', "the day of the sheet: shipments picked up that day (default: today, in this machine's time zone)")
+    .option('--date <day>', "the day of the sheet: today, tomorrow, yesterday or YYYY-MM-DD (default: today, in this machine's time zone)")
     .option('--collection <text>', 'only collection addresses containing this text')
     .option('--carrier <name>', 'only this carrier (its name, or a service code)')
     .option('--pdf <file>', 'write the sheet to this PDF file, with a Code 128 barcode per tracking number')
@@ -143,6 +157,7 @@ export function handoverCommand(ctx: Context): Command {
       '\nExamples:\n' +
         '  shipbook handover\n' +
         '  shipbook handover --date 2026-11-26 --pdf handover.pdf\n' +
+        '  shipbook handover --date yesterday\n' +
         '  shipbook handover --pdf handover.pdf --paper letter --carrier StarTrack\n' +
         '  shipbook handover --csv handover.csv --collection "Unit 4"\n' +
         '  shipbook handover --json\n',

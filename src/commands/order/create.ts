@@ -3,6 +3,8 @@
  * recorded in the target's ledger as `book` records a document: a document created before is not
  * created again without `--again`, and two runs creating it at once give one order.
  */
+import { addPickupOptions } from '../common/pickup-options.js';
+import type { PickupFlags } from '../../booking/pickup/rule.js';
 import { Command } from 'commander';
 import { createOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
 import type { ApiClient } from '../../api/client.js';
@@ -202,21 +204,26 @@ async function printEarlier(
 
 /** The `order create` command. */
 export function orderCreateCommand(ctx: Context): Command {
-  return new Command('create')
-    .summary('create a pending order from a file')
-    .description(
-      'Validate an order file (JSON or YAML, `request` wrapper optional) and create it with POST /orders/. ' +
-        "The target's ledger records it as `book` does: a document created before is printed, not created again (--again creates another), " +
-        'and a run creating it right now is waited for.',
-    )
-    .argument('[file]', 'order file ("-" for standard input); none on a terminal: asked step by step')
-    .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
-    .option('--max-total <aud>', 'cancel the new order if its exact total is above this (AUD), exit 9')
-    .option('--save-as <file>', 'write the order as a file that creates it again without prompts')
-    .option('--again', 'create a document that was created before once more (a second order); without it the earlier order is printed')
+  return addPickupOptions(
+    new Command('create')
+      .summary('create a pending order from a file')
+      .description(
+        'Validate an order file (JSON or YAML, `request` wrapper optional) and create it with POST /orders/. ' +
+          "The target's ledger records it as `book` does: a document created before is printed, not created again (--again creates another), " +
+          'and a run creating it right now is waited for.',
+      )
+      .argument('[file]', 'order file ("-" for standard input); none on a terminal: asked step by step')
+      .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
+      .option('--max-total <aud>', 'cancel the new order if its exact total is above this (AUD), exit 9')
+      .option('--save-as <file>', 'write the order as a file that creates it again without prompts')
+      .option('--again', 'create a document that was created before once more (a second order); without it the earlier order is printed'),
+  )
     .addHelpText(
       'after',
-      '\nExamples:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml --again   # created before: a second order\n  shipbook order create fixtures/wizard/no-service.yaml --service cheapest --max-total 50\n',
+      '\nExamples:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml --again   # created before: a second order\n  shipbook order create fixtures/wizard/no-service.yaml --service cheapest --max-total 50\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n',
     )
-    .action(async (file: string | undefined, flags: OrderInputFlags & { again?: boolean }) => runOrderCreate({ ...flags, file }, ctx));
+    .action(async (file: string | undefined, flags: OrderInputFlags & PickupFlags & { again?: boolean }) => {
+      await ctx.usePickupRule(flags);
+      return runOrderCreate({ ...flags, file }, ctx);
+    });
 }

@@ -63,7 +63,7 @@ function typedPlace(path: string, o: Pick<QuoteOptions, 'from' | 'to'>): { where
  */
 function routeIssues(quote: QuoteRequest, now: Date, o: Pick<QuoteOptions, 'from' | 'to'>): InputIssue[] {
   const strict = addressSettings().strict;
-  return collectWarnings(quote, now)
+  return collectWarnings(quote)
     .filter((w) => w.address)
     .map((w) => ({ path: typedPlace(w.path, o).where, message: w.message, severity: strict ? ('error' as const) : ('warning' as const) }));
 }
@@ -122,6 +122,14 @@ async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
     if (services.length === 0) ctx.io.err('No service is offered for this route and these packages.\n');
     else printQuote(ctx.io, ctx.output.format, services);
   });
+  // A pickup from Australia: the day a booking made now would be collected (`--pickup-date next`).
+  if (services.length > 0 && quote.collection_country.toUpperCase() === 'AU') {
+    const rule = await ctx.usePickupRule({});
+    const place = { country: 'AU', postcode: quote.collection_postcode, city: quote.collection_city };
+    const [day] = rule.days(place, 1);
+    if (day !== undefined)
+      ctx.io.err(`Pickup: booked now, it is collected on the next collection day, ${day.words} (${day.date}); book with --pickup-date next\n`);
+  }
   // Answered at the prompts: the line that asks the same without a question, for next time.
   if (asked) ctx.io.err(`Quote the same again with: ${quoteCommandLine(quote, o)}\n`);
 }

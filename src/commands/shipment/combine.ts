@@ -3,6 +3,7 @@
  * shipments from `shipment create` into a parent order (`PUT /shipments/`), then print the
  * children, the main shipment and the price with the sum of the children.
  */
+import { settlePickups } from '../../input/pickup.js';
 import { Command } from 'commander';
 import { changeIdentity, openLedgerFor, orderAnswer, recordedRequest } from '../common/record.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -62,17 +63,21 @@ function shipmentPrefix(data: unknown): PropertyKey[] {
 async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Promise<void> {
   // Every file is validated in full first; the warnings of both files are shown like every sending command's.
   let file: CombineFile | undefined;
+  // The main shipment's pickup: `next` and dates no carrier collects on, as every sending command reads them.
+  const pickup = o.file !== undefined || o.main !== undefined ? await ctx.usePickupRule({}) : undefined;
   if (o.file !== undefined) {
-    const doc = await loadDocument(o.file, ctx.io.stdin);
+    const settled = settlePickups(await loadDocument(o.file, ctx.io.stdin), pickup!);
+    const doc = settled.doc;
     file = validateDocument(doc, combineFile);
-    showWarnings(ctx, { value: file, warnings: documentWarnings(doc, file, [], ctx.now()) });
+    showWarnings(ctx, { value: file, warnings: [...settled.warnings, ...documentWarnings(doc, file, [])] });
   }
   let main: ShipmentRequest | undefined;
   if (o.main !== undefined) {
     if (o.main === '-' && o.file === '-') throw new UsageError('--main and --file cannot both read standard input');
-    const doc = await loadDocument(o.main, ctx.io.stdin);
+    const settled = settlePickups(await loadDocument(o.main, ctx.io.stdin), pickup!);
+    const doc = settled.doc;
     main = validateDocument(doc, shipmentDocument(doc.data));
-    showWarnings(ctx, { value: main, warnings: documentWarnings(doc, main, shipmentPrefix(doc.data), ctx.now()) });
+    showWarnings(ctx, { value: main, warnings: [...settled.warnings, ...documentWarnings(doc, main, shipmentPrefix(doc.data))] });
   }
   const request = mergeCombine(o.ids, file, main);
   let parent;

@@ -72,7 +72,8 @@ export function shipmentCreateCommand(ctx: Context): Command {
       'after',
       '\nExamples:\n  shipbook shipment create fixtures/shipments/au-us-1.yaml\n  shipbook shipment create fixtures/shipments/au-nz-no-collection.yaml --collection-from-service\n  shipbook shipment create fixtures/shipments/au-gb-2.yaml --json\n  shipbook shipment create                 # on a terminal: asked step by step\n',
     )
-    .action(async (file: string | undefined, flags: { service?: string; saveAs?: string; collectionFromService?: boolean }) =>
-      runShipmentCreate({ ...flags, file }, ctx),
-    );
+    .action(async (file: string | undefined, flags: { service?: string; saveAs?: string; collectionFromService?: boolean }) => {
+      await ctx.usePickupRule({});
+      return runShipmentCreate({ ...flags, file }, ctx);
+    });
 }

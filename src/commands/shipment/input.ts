@@ -20,7 +20,7 @@ import { parseServiceFlag } from '../../prompts/service.js';
 import { confirmSummary, renderSummary, summaryWarnings } from '../../prompts/summary.js';
 import { formatPath } from '../../schema/issues.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
-import { showWarnings } from '../common/input.js';
+import { promptIO, showWarnings } from '../common/input.js';
 import { isObject } from '../../schema/object.js';
 
 type Obj = Record<string, unknown>;
@@ -78,7 +78,7 @@ export async function readShipmentInput(
   const missing = missingParts(shipment, at);
   if (missing.length === 0) return showWarnings(ctx, validateKind(doc, 'shipment', ctx));
   const covered = missing.map((m) => formatPath(m.part === 'service' ? m.path.slice(0, -1) : m.path));
-  const early = checkDocument(doc, { kind: 'shipment', now: () => ctx.now() }).issues.filter(
+  const early = checkDocument(doc, { kind: 'shipment', now: () => ctx.now(), ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}) }).issues.filter(
     (i) => i.severity === 'error' && !covered.some((p) => i.path === p || i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`)),
   );
   const asking = missing.filter((m) => m.part !== 'service' || service === undefined);
@@ -86,7 +86,7 @@ export async function readShipmentInput(
     throw missingInputError(asking, file !== undefined ? { file, locate: (p) => doc.locate(p) } : {}, file ?? 'the shipment', early);
   }
   if (early.length > 0) throw new ValidationError(early);
-  const prompts: PromptIO | undefined = io.canPrompt ? { prompter: ctx.prompter(), say: (t) => io.err(`${t}\n`), now: () => ctx.now() } : undefined;
+  const prompts: PromptIO | undefined = io.canPrompt ? promptIO(ctx) : undefined;
   const done = await completeShipment(shipment, 'shipment', {
     io: prompts,
     senders: profile.senders ?? {},
@@ -97,7 +97,7 @@ export async function readShipmentInput(
   if (prompts && done.asked.length > 0) {
     const chosen = done.chosen ? new Map([[0, done.chosen]]) : new Map();
     // The warnings are shown beside their parts before the question, and not said again after it.
-    const warnings = summaryWarnings(shipment, ctx.now());
+    const warnings = summaryWarnings(shipment, ctx.pickup);
     if (!(await confirmSummary(prompts, renderSummary([shipment], chosen, undefined, [warnings]), 'Create this shipment?'))) {
       throw new ShipbookError('declined', 'not created: declined at the summary; nothing was sent', 'interrupted');
     }

@@ -3,6 +3,7 @@
  * credentials are read) and reports every problem with file, line, column and field path.
  * Exit code 0 when every file is valid (warnings allowed), 2 when any has an error.
  */
+import { pickupRule } from '../../booking/pickup/rule.js';
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
@@ -35,8 +36,18 @@ async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport
     (p) => ({ senders: p.senders, profile: p.name }),
     () => ({ senders: undefined, profile: ctx.globals.profile ?? 'the active profile' }),
   );
+  // Pickup dates are checked as book checks them: `next` resolved, a day no carrier collects on an
+  // error. The profile's pickup settings apply; a broken configuration means the defaults.
+  const pickup = await pickupRule(
+    await ctx.profile().then(
+      (p) => p.pickup,
+      () => undefined,
+    ),
+    {},
+    () => ctx.now(),
+  );
   // Standard input is opened only for a run that reads "-".
-  const options = { kind: o.kind, now: () => ctx.now(), stdin: o.files.includes('-') ? ctx.io.stdin : undefined, senders };
+  const options = { kind: o.kind, now: () => ctx.now(), stdin: o.files.includes('-') ? ctx.io.stdin : undefined, senders, pickup };
   // A spreadsheet (.csv, .tsv) holds orders in rows: its orders are checked as one file's report.
   const reports: FileReport[] = [];
   if (!o.files.some(isCsvName)) reports.push(...(await validateFiles(o.files, options)));
@@ -52,6 +63,7 @@ async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport
     const reading = {
       now: options.now,
       senders,
+      pickup,
       decimalComma: csv.decimalComma,
       ...(csv.delimiter ? { delimiter: csv.delimiter } : {}),
       ...(mapping ? { mapping } : {}),
