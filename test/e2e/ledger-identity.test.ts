@@ -13,7 +13,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,14 +181,7 @@ describe('one ledger per service and account', () => {
 describe.skipIf(POSTGRES_MISSING !== undefined)(`joining the shared ledger, and going back${POSTGRES_MISSING ? ` (skipped: ${POSTGRES_MISSING})` : ''}`, () => {
   let pg: TestPostgres;
   beforeAll(async () => {
-    // A port the system hands out now (the helper takes one to start the server on).
-    const free = await new Promise<number>((resolve) => {
-      const probe = createNetServer().listen(0, '127.0.0.1', () => {
-        const p = (probe.address() as AddressInfo).port;
-        probe.close(() => resolve(p));
-      });
-    });
-    pg = startPostgres(free);
+    pg = startPostgres();
   }, 120_000);
   afterAll(() => pg?.stop());
 

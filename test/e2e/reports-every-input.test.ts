@@ -182,7 +182,7 @@ describe('reports of a batch that ends early', () => {
 describe.skipIf(POSTGRES_MISSING !== undefined)(`the shared ledger lost mid-batch${POSTGRES_MISSING ? ` (skipped: ${POSTGRES_MISSING})` : ''}`, () => {
   let pg: TestPostgres;
   beforeAll(() => {
-    pg = startPostgres(46_053);
+    pg = startPostgres();
   }, 120_000);
   afterAll(() => pg?.stop());
 

@@ -42,7 +42,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`queries of the shared ledger${P
   let state: string;
 
   beforeAll(async () => {
-    pg = startPostgres(46_013);
+    pg = startPostgres();
     state = mkdtempSync(join(tmpdir(), 'shipbook-pg-queries-'));
     const path = ledgerPath(state, TARGET);
     mkdirSync(dirname(path), { recursive: true });

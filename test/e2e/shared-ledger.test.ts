@@ -43,7 +43,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
   });
 
   beforeAll(async () => {
-    pg = startPostgres(46_011);
+    pg = startPostgres();
     url = await startSandboxProcess(['--api-key', KEY, '--delay', '10ms'], running);
   }, 120_000);
 

@@ -60,12 +60,23 @@ function run(bin: string, args: string[], timeout = 60_000): string {
 }
 
 /**
- * Starts a server on `port` (of the caller's range) and creates the database `shipbook` with its
- * users. Call {@link TestPostgres.stop} in afterAll.
+ * A port on 127.0.0.1 that the kernel handed out a moment ago (a child process listens on port 0
+ * and closes it): the server is started on it, so no test binds a fixed port that a person's own
+ * PostgreSQL, or another test file, may hold.
+ */
+function freePort(): number {
+  const script = "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+}
+
+/**
+ * Starts a server on a free port and creates the database `shipbook` with its users. Call
+ * {@link TestPostgres.stop} in afterAll.
  * @throws when no PostgreSQL is installed (check {@link POSTGRES_MISSING} first) or it fails to start
  */
-export function startPostgres(port: number): TestPostgres {
+export function startPostgres(): TestPostgres {
   if (BIN === undefined) throw new Error(POSTGRES_MISSING);
+  const port = freePort();
   const dir = mkdtempSync(join(tmpdir(), 'shipbook-pg-'));
   chmodSync(dir, 0o755);
   const data = join(dir, 'data');
