@@ -113,12 +113,19 @@ export function checkCreatedOrder(sent: ReadonlyArray<Pick<ShipmentRequest, 'tra
   if (got.length !== sent.length) {
     throw fail(`lists ${got.length} shipment${got.length === 1 ? '' : 's'} for the ${sent.length} sent`);
   }
-  const byTransient = new Map(sent.flatMap((s, i) => (s.transient_id ? [[s.transient_id, i] as const] : [])));
+  // A transient_id sent for several shipments pairs with each of them in turn: listing it as often
+  // as it was sent is what was asked for; once more is not.
+  const byTransient = new Map<string, number[]>();
+  sent.forEach((s, i) => {
+    if (s.transient_id) byTransient.set(s.transient_id, [...(byTransient.get(s.transient_id) ?? []), i]);
+  });
   const answered = new Set<number>();
   got.forEach((s, i) => {
     const t = s.transient_id ?? undefined;
-    const match = t !== undefined && t !== '' && byTransient.has(t) ? byTransient.get(t)! : i;
-    if (answered.has(match) && t !== undefined && t !== '') throw fail(`lists the transient_id ${t} twice`);
+    const candidates = t !== undefined && t !== '' ? byTransient.get(t) : undefined;
+    const match = candidates !== undefined ? (candidates.find((c) => !answered.has(c)) ?? candidates[0]!) : i;
+    if (answered.has(match) && t !== undefined && t !== '')
+      throw fail(`lists the transient_id ${t} ${candidates!.length === 1 ? 'twice' : 'more often than it was sent'}`);
     answered.add(match);
     const wrong = shipmentMismatch(sent[match]!, s);
     if (wrong !== undefined) throw fail(`is not what was sent: ${wrong}`);

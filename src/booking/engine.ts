@@ -336,6 +336,8 @@ async function holdToCaps(
   createdNow: OrderResponse | undefined,
   x: { record: { id: string; file?: string; line?: number }; ledger: RecordSink; api: BookingDeps['api']; paths?: BookingDeps['paths'] },
 ): Promise<BudgetReservation | undefined> {
+  // No cap and no budget: nothing to hold the order to, and nothing is read to find its total.
+  if (caps.maxTotalCents === undefined && caps.budget === undefined) return undefined;
   const { record, ledger } = x;
   const paths = x.paths ?? DEFAULT_ORDER_PATHS;
   const known = ledger.get(record.id);

@@ -91,13 +91,16 @@ export function stoppedSuggestion(p: BookingProgress, ownHint: Hint | undefined,
   if (u !== undefined) {
     const file = p.file !== undefined && p.file !== '-' && p.file !== '(prompts)' ? [p.file] : undefined;
     const again = file === undefined ? undefined : shellCommand(...u.command.split(' '), ...file, '--again');
-    return unknownCreateHint({
+    const steps = unknownCreateHint({
       identity: u.identity,
       references: u.references,
       day: u.day,
       verb: u.command === 'order create' ? 'create' : 'book',
       ...(again !== undefined ? { again } : {}),
     });
+    // An answer that named an order unlike the one asked for: the order to look at comes first.
+    const own = hintText(ownHint);
+    return own ? `${own}\n${steps}` : steps;
   }
   const own = hintText(ownHint);
   const hint = betweenSteps && p.stage === 'accepted' && p.orderId !== undefined ? acceptedHint(p) : progressHint(p, stepOutcomeUnknown);

@@ -15,8 +15,12 @@ beforeAll(() => {
 describe('quote', () => {
   it('prices a single carton from Sydney to Melbourne, one tab-separated line per service, cheapest first', async () => {
     const r = await runShipbook(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env });
-    // stderr names the service and nothing else
-    expect(r.stderr).toBe(`[service] ${sandbox.url} (from SHIPBOOK_BASE_URL, key ****6789)\n`);
+    // stderr names the service, and the day a booking made now would be collected, and nothing else
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^\\[service\\] ${sandbox.url.replace(/[.]/g, '\\.')} \\(from SHIPBOOK_BASE_URL, key \\*{4}6789\\)\nPickup: booked now, it is collected on the next collection day, \\w+ \\d+ \\w+ \\(\\d{4}-\\d{2}-\\d{2}\\); book with --pickup-date next\n$`,
+      ),
+    );
     expect(r.code).toBe(0);
     const rows = r.stdout
       .trim()

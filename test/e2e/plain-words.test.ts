@@ -39,7 +39,8 @@ describe('handover --pdf into a directory that does not exist', () => {
   it('says the directory does not exist (exit 2), not ENOENT', async () => {
     const r = await runCli(['handover', '--pdf', '/nonexistent/x.pdf'], { env: {} });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('error: cannot write /nonexistent/x.pdf (--pdf): the directory /nonexistent does not exist');
+    expect(r.stderr).toContain('error: cannot write --pdf /nonexistent/x.pdf: its directory /nonexistent does not exist');
+    expect(r.stderr).toContain('hint: Create it first (mkdir -p /nonexistent)');
     expect(r.stderr).not.toContain('ENOENT');
   });
 });

@@ -72,8 +72,8 @@ describe('--max-total in a batch', () => {
     expect(history.code, history.stderr).toBe(0);
     const rows = (JSON.parse(history.stdout) as { history: Array<{ order_id: string; step: string; status: string }> }).history;
     expect(rows.map((x) => [x.order_id, x.step, x.status])).toEqual([[refused.order_id, 'cancel', 'done']]);
-    const pickup = (JSON.parse(readFileSync(MIXED, 'utf8').split('\n')[1]!) as { order: { shipments: Array<{ collection: { pickup: { date: string } } }> } })
-      .order.shipments[0]!.collection.pickup.date;
+    // The day the refused order was to be picked up: the file says `next`, the service was sent the date.
+    const pickup = fx.sandbox.state.shipmentsOf(cancelled[0]!)[0]!.request.collection!.pickup!.date;
     const sheet = await runShipbook(['handover', '--date', pickup, '--json'], { env: run.env });
     expect(sheet.code, sheet.stderr).toBe(0);
     expect((JSON.parse(sheet.stdout) as { handover: { cancelled: number } }).handover.cancelled).toBe(1);

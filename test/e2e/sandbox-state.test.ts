@@ -184,8 +184,8 @@ describe('the built-in sandbox across commands', () => {
     const journal = join(file, 'journal.ndjson');
     const r = await runShipbook(['book', 'fixtures/orders/domestic-syd-mel.yaml', 'fixtures/orders/insured-bne-per.yaml', '--journal', journal], { env });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`cannot use the journal ${journal}: a file is where a directory belongs (${file}) [EEXIST]; nothing was sent`);
-    expect(r.stderr).toContain('--journal <file>');
+    expect(r.stderr).toContain(`cannot write --journal ${journal}: ${file} is not a directory; nothing was sent`);
+    expect(r.stderr).toContain('hint: Give --journal a file in a directory you can write.');
     expect(r.stderr).not.toContain('internal error');
     // nothing was booked: the built-in sandbox holds no order
     expect(existsSync(join(dir, 'state', 'orders')) ? readdirSync(join(dir, 'state', 'orders')) : []).toEqual([]);

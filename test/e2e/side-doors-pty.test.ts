@@ -141,7 +141,7 @@ describe.skipIf(!hasTmux)('Ctrl-C while changing a part from the summary', () =>
     const s = kept.order.shipments[0]!;
     // The recipient as it was, not half of the new one; the rest untouched.
     expect(s.delivery).toMatchObject({ first_name: 'Tom', city: 'Melbourne', postcode: '3000', address_lines: ['Level 12, 120 Collins Street'] });
-    expect(s.collection).toMatchObject({ first_name: 'Priya', pickup: { date: '2026-12-01', time_earliest: '09:00', time_latest: '15:00' } });
+    expect(s.collection).toMatchObject({ first_name: 'Priya', pickup: { date: 'next', time_earliest: '09:00', time_latest: '15:00' } });
     expect(s.service).toEqual({ code: 'SB-DOM-ROAD' });
     expect(s.collection_type).toBe('pickup');
     const v = await runCli(['validate', draft], { env: state });

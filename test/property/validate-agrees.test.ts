@@ -10,6 +10,8 @@
  *   this route" may still come back, or a sandbox limit that validate warned about);
  * - what `validate` rejects is not sent at all, and the command exits 2.
  */
+import { loadCollectionCalendar } from '../../src/booking/pickup/calendar.js';
+import { pickupRuleWith } from '../../src/booking/pickup/rule.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,13 +142,15 @@ describe('validate and the sending commands agree (fast-check, seed 20261123)', 
   it(`on ${RUNS} generated documents: accepted ⇒ sent and not refused for its form; rejected ⇒ not sent, exit 2`, async () => {
     let n = 0;
     const tally = { accepted: 0, rejected: 0, business: 0 };
+    // Pickup dates as `validate` and the sending commands read them (`next`, a stale date refused).
+    const pickup = pickupRuleWith(await loadCollectionCalendar(), undefined, {}, () => new Date());
     await fc.assert(
       fc.asyncProperty(documents, async ({ which, doc }) => {
         const c = CASES[which]!;
         const file = join(dir, `case-${n++}.json`);
         const bytes = Buffer.from(JSON.stringify(doc));
         writeFileSync(file, bytes);
-        const report = validateBytes(file, bytes, { now: () => new Date() });
+        const report = validateBytes(file, bytes, { now: () => new Date(), pickup });
         const before = seen.length;
 
         const r = await runShipbook([...c.command, file, '--json'], { env: { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_test_agree_0123456789' } });
