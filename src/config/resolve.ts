@@ -13,17 +13,8 @@ import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
 import { ConfigError, cmd, placeholder } from '../errors.js';
 import { unsetVariablesCommand } from '../shell.js';
 import { builtinSandboxProfile, type PickupSettings, type ResolvedProfile } from './profile.js';
-import {
-  BUILTIN_PROFILE,
-  closedDaysOf,
-  clockMinutes,
-  durationMs,
-  ledgerSettingProblem,
-  nameProblem,
-  pickupWindowOf,
-  ratePerSecond,
-  type ConfigData,
-} from './schema.js';
+import { BUILTIN_PROFILE, durationMs, ledgerSettingProblem, nameProblem, ratePerSecond, type ConfigData } from './schema.js';
+import { closedDaysOf, clockMinutes, pickupWindowOf } from './pickup-settings.js';
 import { ConfigStore } from './store.js';
 
 /** Inputs of the choice: the `--profile` flag, the environment and the stored configuration. */

@@ -30,8 +30,9 @@
 import * as z from 'zod';
 import { normaliseBaseUrl } from '../api/base-url.js';
 import { lazySchema } from '../schema/lazy.js';
+import { clockMinutes, closedDaysOf, pickupWindowOf } from './pickup-settings.js';
 import { parseAmountInput } from '../schema/money.js';
-import { deliveryRequest } from '../schema/address.js';
+import { addressShape } from '../schema/address.js';
 import { describe } from '../schema/common.js';
 import { ShipbookError } from '../errors.js';
 
@@ -171,7 +172,30 @@ const servicePath = lazySchema(() =>
 );
 
 /** A sender address: the collection address of an order (35-character limits) without `pickup`. */
-export const senderAddress = lazySchema(() => deliveryRequest('order'));
+export const senderAddress = lazySchema(() =>
+  z.strictObject(
+    {
+      ...addressShape('order'),
+      // The sender's own pickup days (src/booking/pickup/): over the profile's pickup.* settings for
+      // the collections that name this sender. Never sent: taken off when a document names the sender.
+      cutoff: z
+        .string({ error: 'expected a time' })
+        .refine((v) => clockMinutes(v) !== undefined, { error: 'must be a time HH:MM such as 14:00' })
+        .optional(),
+      pickup_window: z
+        .string({ error: 'expected a window' })
+        .refine((v) => pickupWindowOf(v) !== undefined, { error: 'must be a window HH:MM-HH:MM such as 09:00-15:00, the end after the start' })
+        .optional(),
+      closed: z
+        .array(
+          z.string({ error: 'expected a date' }).refine((v) => closedDaysOf(v)?.length === 1, { error: 'must be a date YYYY-MM-DD' }),
+          { error: 'expected a list of dates YYYY-MM-DD' },
+        )
+        .optional(),
+    },
+    { error: (iss) => (iss.input === undefined ? 'required' : `expected an address (got ${describe(iss.input)})`) },
+  ),
+);
 /** A sender address as written in the configuration file (before parsing). */
 export type SenderAddress = z.input<typeof senderAddress>;
 
@@ -195,37 +219,6 @@ export function ratePerSecond(text: string): number | undefined {
 
 /** A duration as the `timeout` setting takes it: a number and `ms`, `s`, `m` or `h` (seconds when no unit). */
 const DURATION_PATTERN = /^\s*\d+(?:\.\d+)?\s*(ms|s|m|h)?\s*$/i;
-
-/** Minutes since midnight of a clock time `HH:MM` (00:00-24:00), or undefined. */
-export function clockMinutes(text: string): number | undefined {
-  const m = /^\s*(\d{1,2}):(\d{2})\s*$/.exec(text);
-  if (!m) return undefined;
-  const minutes = Number(m[1]) * 60 + Number(m[2]);
-  return Number(m[2]) < 60 && minutes <= 24 * 60 ? minutes : undefined;
-}
-
-/** `09:00-15:00` as its two times (`HH:MM`), or undefined unless the end is after the start. */
-export function pickupWindowOf(text: string): { earliest: string; latest: string } | undefined {
-  const parts = text.split('-');
-  if (parts.length !== 2) return undefined;
-  const [from, to] = parts.map((p) => clockMinutes(p));
-  if (from === undefined || to === undefined || to <= from) return undefined;
-  const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-  return { earliest: hhmm(from), latest: hhmm(to) };
-}
-
-/** `2026-12-24,2026-12-31` as its dates, or undefined when one is not a date `YYYY-MM-DD`; empty text is no day. */
-export function closedDaysOf(text: string): string[] | undefined {
-  const days = text
-    .split(/[\s,]+/)
-    .map((d) => d.trim())
-    .filter((d) => d !== '');
-  for (const d of days) {
-    const t = /^\d{4}-\d{2}-\d{2}$/.test(d) ? new Date(`${d}T00:00:00Z`) : undefined;
-    if (t === undefined || Number.isNaN(t.getTime()) || t.toISOString().slice(0, 10) !== d) return undefined;
-  }
-  return days;
-}
 
 /** Milliseconds of a duration matching {@link DURATION_PATTERN}, or undefined (also for 0). */
 export function durationMs(text: string): number | undefined {

@@ -51,6 +51,25 @@ export interface PickupRule {
   minimumMinutes: number;
   /** The next `count` collection days at `place` from now, each with its words (`Monday 30 November`), for a person to choose from. */
   days(place: PickupPlace, count: number): Array<{ date: string; words: string }>;
+  /** The same rule with a saved sender's own settings over the profile's (its cut-off, window and closed days). */
+  forSender(settings: SenderPickupSettings): PickupRule;
+  /**
+   * The saved senders' settings of one document whose `collection: "@name"` references a command
+   * resolved itself, by the path of each collection ({@link withSenders}).
+   */
+  readonly senders?: ReadonlyArray<SenderPickupSettings & { segments: PropertyKey[] }>;
+}
+
+/** `rule` with the saved senders' settings of one document (see {@link PickupRule.senders}). */
+export function withSenders(rule: PickupRule, senders: ReadonlyArray<SenderPickupSettings & { segments: PropertyKey[] }>): PickupRule {
+  return senders.length === 0 ? rule : { ...rule, senders };
+}
+
+/** A saved sender's pickup settings, as its address file writes them. */
+interface SenderPickupSettings {
+  cutoff?: string;
+  pickup_window?: string;
+  closed?: readonly string[];
 }
 
 /** A pickup date changed by the rule: the document's date (or word) and the date sent. */
@@ -93,7 +112,11 @@ function duration(minutes: number): string {
  * address's `country`): the document itself is not changed; a changed copy is returned when
  * anything was filled in or moved. Paths are those of `data`.
  */
-export function applyPickupRule(data: unknown, rule: PickupRule): AppliedPickups {
+export function applyPickupRule(
+  data: unknown,
+  rule: PickupRule,
+  senders: ReadonlyArray<SenderPickupSettings & { segments: PropertyKey[] }> = [],
+): AppliedPickups {
   const errors: SchemaProblem[] = [];
   const warnings: SchemaProblem[] = [];
   const changes: PickupDateChange[] = [];
@@ -118,11 +141,14 @@ export function applyPickupRule(data: unknown, rule: PickupRule): AppliedPickups
     }
     if (!isPlainObject(v)) return;
     const pickup = v.pickup;
-    if (isPlainObject(pickup) && typeof v.country === 'string') settle(v as Record<string, unknown> & { country: string }, pickup, [...path, 'pickup']);
+    if (isPlainObject(pickup) && typeof v.country === 'string') {
+      const own = [...senders, ...(rule.senders ?? [])].find((x) => x.segments.length === path.length && x.segments.every((seg, i) => seg === path[i]));
+      settle(v as Record<string, unknown> & { country: string }, pickup, [...path, 'pickup'], own === undefined ? rule : rule.forSender(own));
+    }
     for (const [key, child] of Object.entries(v)) if (key !== 'pickup' && child !== null && typeof child === 'object') visit(child, [...path, key]);
   };
 
-  const settle = (address: Record<string, unknown> & { country: string }, pickup: Record<string, unknown>, at: PropertyKey[]) => {
+  const settle = (address: Record<string, unknown> & { country: string }, pickup: Record<string, unknown>, at: PropertyKey[], rule: PickupRule) => {
     const place: PickupPlace = {
       country: address.country,
       ...(typeof address.postcode === 'string' ? { postcode: address.postcode } : {}),

@@ -28,6 +28,34 @@ interface ResolvedSenders {
   issues: InputIssue[];
   /** The names used, in order of appearance. */
   used: string[];
+  /** The pickup settings of the senders used, by the path of the collection that names each (taken off the address). */
+  pickups: SenderPickup[];
+}
+
+/** A saved sender's own pickup settings, where a document names that sender. */
+export interface SenderPickup {
+  /** The path of the collection, in the document. */
+  segments: PropertyKey[];
+  /** `HH:MM`: a pickup today is booked only before it. */
+  cutoff?: string;
+  /** `HH:MM-HH:MM`: the window a pickup without times gets. */
+  pickup_window?: string;
+  /** Days the sender is closed, `YYYY-MM-DD`. */
+  closed?: string[];
+}
+
+/** The fields of a saved sender that are its pickup settings, not its address: never sent. */
+const PICKUP_FIELDS = ['cutoff', 'pickup_window', 'closed'] as const;
+
+/** A saved sender split into its address (what is sent) and its pickup settings. */
+function splitSender(sender: SenderRecord): { address: Record<string, unknown>; settings: Omit<SenderPickup, 'segments'> | undefined } {
+  const address = structuredClone(sender) as Record<string, unknown>;
+  const settings: Record<string, unknown> = {};
+  for (const f of PICKUP_FIELDS) {
+    if (address[f] !== undefined) settings[f] = address[f];
+    delete address[f];
+  }
+  return { address, settings: Object.keys(settings).length > 0 ? (settings as Omit<SenderPickup, 'segments'>) : undefined };
 }
 
 /** The sender name of a reference (`"@warehouse-syd"` → `warehouse-syd`), or undefined when `v` is not one. */
@@ -44,6 +72,13 @@ function senderReference(v: unknown): string | undefined {
 export function resolveSenders(doc: SenderSource, senders: Readonly<Record<string, SenderRecord>> | undefined, profile: string): ResolvedSenders {
   const issues: InputIssue[] = [];
   const used: string[] = [];
+  const pickups: SenderPickup[] = [];
+  /** The address of a saved sender for the collection at `at`, its pickup settings noted. */
+  const addressOf = (sender: SenderRecord, at: PropertyKey[]) => {
+    const { address, settings } = splitSender(sender);
+    if (settings !== undefined) pickups.push({ segments: at, ...settings });
+    return address;
+  };
   const known = Object.keys(senders ?? {}).sort();
   const lookup = (name: string, at: PropertyKey[]): SenderRecord | undefined => {
     const found = senders !== undefined && Object.hasOwn(senders, name) ? senders[name] : undefined;
@@ -70,7 +105,7 @@ export function resolveSenders(doc: SenderSource, senders: Readonly<Record<strin
         const name = senderReference(value);
         if (name !== undefined) {
           const sender = lookup(name, at);
-          out[key] = sender ? structuredClone(sender) : value;
+          out[key] = sender ? addressOf(sender, at) : value;
           continue;
         }
         if (isObject(value)) {
@@ -78,7 +113,7 @@ export function resolveSenders(doc: SenderSource, senders: Readonly<Record<strin
           if (inner !== undefined) {
             const sender = lookup(inner, [...at, 'sender']);
             const { sender: _ref, ...rest } = value;
-            out[key] = sender ? { ...structuredClone(sender), ...rest } : value;
+            out[key] = sender ? { ...addressOf(sender, at), ...rest } : value;
             continue;
           }
         }
@@ -87,5 +122,5 @@ export function resolveSenders(doc: SenderSource, senders: Readonly<Record<strin
     }
     return out;
   };
-  return { data: walk(doc.data, []), issues, used };
+  return { data: walk(doc.data, []), issues, used, pickups };
 }

@@ -18,7 +18,7 @@ import { documentProblems } from './problems.js';
 import { loadDocument } from './load.js';
 import { parseInput } from './parse.js';
 import type { LoadedDocument } from './loaded.js';
-import { resolveSenders, type SenderRecord } from './senders.js';
+import { resolveSenders, type SenderPickup, type SenderRecord } from './senders.js';
 import { collectWarnings, inputWarnings, withE164Phones, type Warning } from './warnings.js';
 import { addressSettings, type AddressSettings } from '../address/settings.js';
 import { MAX_REQUEST_BYTES } from '../schema/limits.js';
@@ -120,17 +120,19 @@ function unknownKindIssue(doc: LoadedDocument): InputIssue {
  * schema, or, when there is none, the value and any warnings. Never throws for bad input.
  */
 export function checkDocument(doc: LoadedDocument, options: CheckOptions): DocumentCheck {
+  let senderPickups: SenderPickup[] = [];
   if (options.senders) {
     // `collection: "@name"`: the profile's saved sender, before the schema sees it.
     const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile);
     if (resolved.issues.length > 0) return { kind: options.kind ?? detectKind(doc.data), issues: resolved.issues.sort(byPosition) };
     if (resolved.used.length > 0) doc = { ...doc, data: resolved.data };
+    senderPickups = resolved.pickups;
   }
   const kind = options.kind ?? detectKind(doc.data);
   if (kind === undefined) return { kind, issues: [unknownKindIssue(doc)] };
   let pickupIssues: InputIssue[] = [];
   if (options.pickup !== undefined) {
-    const applied = applyPickupRule(doc.data, options.pickup);
+    const applied = applyPickupRule(doc.data, options.pickup, senderPickups);
     const located = (p: SchemaProblem, severity: 'error' | 'warning'): InputIssue => ({
       file: doc.file,
       ...doc.locate(p.segments),

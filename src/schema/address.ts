@@ -94,7 +94,7 @@ export function addressLines(kind: ShipmentFormKind) {
 }
 
 /** The fields common to collection and delivery, with the create-order 35-character limits when `kind` is `order`. */
-function addressShape(kind: ShipmentFormKind) {
+export function addressShape(kind: ShipmentFormKind) {
   const limit = kind === 'order' ? 35 : TEXT_LIMITS.text;
   return {
     first_name: text(limit),

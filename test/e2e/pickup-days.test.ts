@@ -73,6 +73,35 @@ describe.skipIf(!hasFaketime)('the next collection day, with the clock set from 
     expect(pickupSent(await runAt('2026-11-24 22:00:00', ['order', 'create', tomorrow, '--pickup-date', 'tomorrow', '--json']))).toBe('2026-11-26');
   });
 
+  it("follows a saved sender's own cut-off, window and closed days, and sends none of them", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'shipbook-pickup-sender-'));
+    const env = { HOME: home, XDG_CONFIG_HOME: home, SHIPBOOK_CONFIG_DIR: join(home, 'shipbook') };
+    const sender = join(dir, 'dock.yaml');
+    writeFileSync(
+      sender,
+      `${readFileSync(join(ROOT, 'fixtures/wizard/warehouse-syd.yaml'), 'utf8')}cutoff: "10:00"\npickup_window: "08:00-12:00"\nclosed: [2026-11-26]\n`,
+    );
+    const saved = await runAt('2026-11-24 23:00:00', ['config', 'sender', 'set', 'dock', sender], env);
+    expect(saved.code, saved.stderr).toBe(0);
+    const file = join(dir, 'by-sender.yaml');
+    writeFileSync(
+      file,
+      readFileSync(join(ROOT, 'fixtures/orders/domestic-syd-mel.yaml'), 'utf8').replace(
+        / {6}collection:\n( {8}.*\n| {10}.*\n)+/,
+        '      collection: { sender: "@dock", pickup: { date: next } }\n',
+      ),
+    );
+    // Wednesday 25 November 2026, 11:00 in Sydney: past the dock's 10:00 cut-off (not the profile's
+    // 14:00), Thursday closed at the dock: Friday the 27th, in the dock's window.
+    const r = await runAt('2026-11-25 00:00:00', ['order', 'create', file, '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const id = (JSON.parse(r.stdout) as { order: { id: string } }).order.id;
+    const stored = fx.sandbox.state.allOrders().find((o) => o.id === id)!;
+    const collection = fx.sandbox.state.shipmentsOf(stored)[0]!.request.collection as Record<string, unknown>;
+    expect(collection.pickup).toEqual({ date: '2026-11-27', time_earliest: '08:00', time_latest: '12:00' });
+    for (const field of ['cutoff', 'pickup_window', 'closed']) expect(collection).not.toHaveProperty(field);
+  });
+
   it('gives a Melbourne and a Sydney collection different days on Melbourne Cup day', async () => {
     // Monday 2 November 2026, 15:00 in Melbourne and Sydney (04:00 UTC): past the cut-off; Tuesday is Melbourne Cup, in Victoria only.
     const sydney = pickupSent(await runAt('2026-11-02 04:00:00', ['order', 'create', orderFile('cup-syd.yaml'), '--json']));

@@ -53,6 +53,6 @@ describe('resolveSenders', () => {
   it('leaves documents without references alone', () => {
     const doc = parseInput('q.yaml', Buffer.from('collection_country: AU\nnote: "@not-a-collection"\n'));
     const r = resolveSenders(doc, undefined, 'sandbox');
-    expect(r).toEqual({ data: doc.data, issues: [], used: [] });
+    expect(r).toEqual({ data: doc.data, issues: [], used: [], pickups: [] });
   });
 });

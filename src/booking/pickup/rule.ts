@@ -4,6 +4,7 @@
  * `--allow-pickup-date`, in words a person reads in an error.
  */
 import type { PickupSettings } from '../../config/profile.js';
+import { pickupWindowOf } from '../../config/pickup-settings.js';
 import { UsageError } from '../../errors.js';
 import type { PickupDateFault, PickupPlace, PickupRule } from '../../input/pickup.js';
 import {
@@ -114,5 +115,17 @@ export function pickupRuleWith(calendar: CollectionCalendar, settings: PickupSet
     window: settings?.window ?? DEFAULT_PICKUP_WINDOW,
     minimumMinutes: settings?.minWindowMinutes ?? DEFAULT_MIN_WINDOW_MINUTES,
     days: (place, count) => calendar.collectionDays(now(), states(place), rules, count).map((date) => ({ date, words: dayWords(date) })),
+    forSender: (own) =>
+      pickupRuleWith(
+        calendar,
+        {
+          ...settings,
+          ...(own.cutoff !== undefined ? { cutoff: own.cutoff.trim().padStart(5, '0') } : {}),
+          ...(own.pickup_window !== undefined && pickupWindowOf(own.pickup_window) !== undefined ? { window: pickupWindowOf(own.pickup_window) } : {}),
+          ...(own.closed !== undefined ? { closed: [...(settings?.closed ?? []), ...own.closed] } : {}),
+        },
+        flags,
+        now,
+      ),
   };
 }

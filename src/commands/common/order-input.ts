@@ -5,6 +5,7 @@
  * service chosen from a live quote by the prompt or by `--service`, the summary confirmed, the
  * payment asked in a guided booking, and `--save-as` written — all before anything is created.
  */
+import { withSenders } from '../../input/pickup.js';
 import { quoteServices } from '../../api/quote.js';
 import { registerSecret } from '../../api/redact.js';
 import type { Context } from '../../context.js';
@@ -103,6 +104,8 @@ export async function readOrderInput(
   const profile = await ctx.profile();
   const resolved = resolveSenders(loaded, profile.senders, profile.name);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
+  // A saved sender's own pickup days count for the collections that name it.
+  if (ctx.pickup !== undefined) ctx.pickup = withSenders(ctx.pickup, resolved.pickups);
   const doc: LoadedDocument = { ...loaded, data: resolved.data };
   const shipments =
     isObject(doc.data) && isObject(doc.data.order) && Array.isArray(doc.data.order.shipments) ? (doc.data.order.shipments as unknown[]) : undefined;

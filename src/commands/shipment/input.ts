@@ -4,6 +4,7 @@
  * resolved, only the missing parts asked on a terminal (the service from the consolidated-mail
  * services of a live quote), or, without one, listed with what supplies them (exit 2).
  */
+import { withSenders } from '../../input/pickup.js';
 import { quoteServices } from '../../api/quote.js';
 import type { Context } from '../../context.js';
 import { ShipbookError, ValidationError } from '../../errors.js';
@@ -65,6 +66,8 @@ export async function readShipmentInput(
   const profile = await ctx.profile();
   const resolved = resolveSenders(loaded, profile.senders, profile.name);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
+  // A saved sender's own pickup days count for the collections that name it.
+  if (ctx.pickup !== undefined) ctx.pickup = withSenders(ctx.pickup, resolved.pickups);
   const doc: LoadedDocument = { ...loaded, data: resolved.data };
   if (!isObject(doc.data)) return showWarnings(ctx, validateKind(doc, 'shipment', ctx));
   // `{shipment: …}` or the bare shipment (the kind's short form).
