@@ -3,6 +3,7 @@
  * references, tracking numbers, total, created, who), tab-separated lines otherwise, one order per
  * row. Rows come from the ledger (src/ledger/orders.ts) or from a sandbox's own list of orders.
  */
+import { localTime } from './local-time.js';
 import type { IOStreams } from '../io.js';
 import type { OutputFormat } from './format.js';
 import { renderTable, type Column } from './table.js';
@@ -34,15 +35,15 @@ const COLUMNS: Column[] = [
   { header: 'identity', dropPriority: 5 },
 ];
 
-/** A row's cells, in {@link COLUMNS} order. */
-function cells(r: OrderListRow): string[] {
+/** A row's cells, in {@link COLUMNS} order; the time local to this machine in a table, as recorded (ISO 8601, UTC) in tab-separated lines. */
+function cells(r: OrderListRow, format: OutputFormat): string[] {
   return [
     r.order_id ?? '—',
     r.status,
     r.references.join(' '),
     r.tracking_numbers.join(' '),
     r.total ?? '',
-    r.created_at ?? '',
+    r.created_at === null ? '' : format === 'table' ? localTime(r.created_at) : r.created_at,
     r.user === undefined ? '' : `${r.user}@${r.host ?? ''}`,
     r.identity ?? '',
   ];
@@ -50,5 +51,5 @@ function cells(r: OrderListRow): string[] {
 
 /** Prints rows: a table for `table`, tab-separated lines otherwise. */
 export function printOrderList(io: IOStreams, format: OutputFormat, rows: readonly OrderListRow[]): void {
-  io.out(renderTable(io, format, COLUMNS, rows.map(cells)));
+  io.out(renderTable(io, format, COLUMNS, rows.map((r) => cells(r, format))));
 }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { localTime } from '../../src/output/local-time.js';
 import { printHistory } from '../../src/output/history.js';
+import { printOrderList } from '../../src/output/order-list.js';
 import { bufferIO } from '../helpers/run.js';
 import { prepareTables } from '../../src/output/table.js';
 
@@ -27,5 +28,15 @@ describe('local times', () => {
     const tsv = bufferIO();
     printHistory(tsv, 'tsv', [row]);
     expect(tsv.stdoutText().split('\t')[0]).toBe('2026-11-27T12:39:05.000Z');
+  });
+
+  it('puts the local time in the order list table too', () => {
+    const row = { order_id: 'ORD-1', status: 'processed', references: ['SO-1'], tracking_numbers: [], created_at: '2026-11-27T12:39:05.000Z' };
+    const table = bufferIO();
+    printOrderList(table, 'table', [row]);
+    expect(table.stdoutText()).toContain(localTime(row.created_at));
+    const tsv = bufferIO();
+    printOrderList(tsv, 'tsv', [row]);
+    expect(tsv.stdoutText()).toContain('2026-11-27T12:39:05.000Z');
   });
 });
