@@ -112,7 +112,7 @@ function duration(minutes: number): string {
  * address's `country`): the document itself is not changed; a changed copy is returned when
  * anything was filled in or moved. Paths are those of `data`.
  */
-export function applyPickupRule(
+function applyPickupRule(
   data: unknown,
   rule: PickupRule,
   senders: ReadonlyArray<SenderPickupSettings & { segments: PropertyKey[] }> = [],
@@ -206,12 +206,16 @@ export function applyPickupRule(
 }
 
 /**
- * A loaded document with its pickups settled by `rule` (for commands that validate with a schema
- * of their own, such as `shipment combine`), and the warnings to show.
- * @throws ValidationError (exit 2) with every pickup error, at its line and column
+ * A loaded document with its pickups settled by `rule` (and the saved senders' own settings, by
+ * the path of each collection): the document (a copy when anything changed), and the errors and
+ * warnings at their lines and columns.
  */
-export function settlePickups(doc: LoadedDocument, rule: PickupRule): { doc: LoadedDocument; warnings: InputIssue[] } {
-  const applied = applyPickupRule(doc.data, rule);
+export function settledDocument(
+  doc: LoadedDocument,
+  rule: PickupRule,
+  senders: ReadonlyArray<SenderPickupSettings & { segments: PropertyKey[] }> = [],
+): { doc: LoadedDocument; errors: InputIssue[]; warnings: InputIssue[] } {
+  const applied = applyPickupRule(doc.data, rule, senders);
   const located = (p: SchemaProblem, severity: 'error' | 'warning'): InputIssue => ({
     file: doc.file,
     ...doc.locate(p.segments),
@@ -219,6 +223,20 @@ export function settlePickups(doc: LoadedDocument, rule: PickupRule): { doc: Loa
     message: p.message,
     severity,
   });
-  if (applied.errors.length > 0) throw new ValidationError(applied.errors.map((p) => located(p, 'error')));
-  return { doc: applied.data === doc.data ? doc : { ...doc, data: applied.data }, warnings: applied.warnings.map((p) => located(p, 'warning')) };
+  return {
+    doc: applied.data === doc.data ? doc : { ...doc, data: applied.data },
+    errors: applied.errors.map((p) => located(p, 'error')),
+    warnings: applied.warnings.map((p) => located(p, 'warning')),
+  };
+}
+
+/**
+ * {@link settledDocument} for commands that validate with a schema of their own, such as
+ * `shipment combine`: the document and the warnings to show.
+ * @throws ValidationError (exit 2) with every pickup error, at its line and column
+ */
+export function settlePickups(doc: LoadedDocument, rule: PickupRule): { doc: LoadedDocument; warnings: InputIssue[] } {
+  const settled = settledDocument(doc, rule);
+  if (settled.errors.length > 0) throw new ValidationError(settled.errors);
+  return { doc: settled.doc, warnings: settled.warnings };
 }

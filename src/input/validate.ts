@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ValidationError, type InputIssue } from '../errors.js';
-import { formatPath, type SchemaProblem } from '../schema/issues.js';
-import { applyPickupRule, type PickupRule } from './pickup.js';
+import { formatPath } from '../schema/issues.js';
+import { settledDocument, type PickupRule } from './pickup.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
 import { documentsOf, documentsOfBytes, isNdjsonName, type DocumentInput } from './documents.js';
 import { readInput } from './read.js';
@@ -132,16 +132,9 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
   if (kind === undefined) return { kind, issues: [unknownKindIssue(doc)] };
   let pickupIssues: InputIssue[] = [];
   if (options.pickup !== undefined) {
-    const applied = applyPickupRule(doc.data, options.pickup, senderPickups);
-    const located = (p: SchemaProblem, severity: 'error' | 'warning'): InputIssue => ({
-      file: doc.file,
-      ...doc.locate(p.segments),
-      path: p.path,
-      message: p.message,
-      severity,
-    });
-    pickupIssues = [...applied.errors.map((p) => located(p, 'error')), ...applied.warnings.map((p) => located(p, 'warning'))];
-    if (applied.data !== doc.data) doc = { ...doc, data: applied.data };
+    const settled = settledDocument(doc, options.pickup, senderPickups);
+    pickupIssues = [...settled.errors, ...settled.warnings];
+    doc = settled.doc;
   }
   const checked = checkKind(doc, kind, options);
   if (pickupIssues.length === 0) return checked;

@@ -51,5 +51,12 @@ function cells(r: OrderListRow, format: OutputFormat): string[] {
 
 /** Prints rows: a table for `table`, tab-separated lines otherwise. */
 export function printOrderList(io: IOStreams, format: OutputFormat, rows: readonly OrderListRow[]): void {
-  io.out(renderTable(io, format, COLUMNS, rows.map((r) => cells(r, format))));
+  io.out(
+    renderTable(
+      io,
+      format,
+      COLUMNS,
+      rows.map((r) => cells(r, format)),
+    ),
+  );
 }

@@ -6,6 +6,7 @@
  * built-in sandbox's line is said once, broken between words at 80 columns, and a table that
  * leaves columns out to fit says which.
  */
+import { pickupToSummary } from '../helpers/wizard.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,36 +49,6 @@ async function wrongRecipient(t: Terminal): Promise<void> {
   await t.search('Recipient city', 'Melbourne', 'Melbourne (as typed)');
   await t.answer('Recipient address line 1', 'Level 12, 120 Collins Street');
   await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
-}
-
-/** From the pickup date to the summary, every answer the default or a carton of plates. */
-async function pickupToSummary(t: Terminal): Promise<string> {
-  await t.answer('Pickup day', '');
-  await t.answer('Pickup from (HH:MM)', '');
-  await t.answer('Pickup until (HH:MM)', '');
-  await t.waitFor('❯ cm and kg');
-  t.keys('Enter');
-  await t.answer('Package 1 length (cm)', '40');
-  await t.answer('Package 1 width (cm)', '30');
-  await t.answer('Package 1 height (cm)', '25');
-  await t.answer('Package 1 weight (kg)', '6.5');
-  await t.answer('Add another package?', 'n');
-  await t.waitFor('? Reason for sending');
-  t.keys('Enter');
-  await t.waitFor('? Tax status');
-  t.keys('Enter');
-  await t.answer('Does the shipment contain lithium batteries?', 'n');
-  await t.answer('Item 1 description', 'Ceramic dinner plates');
-  await t.answer('Item 1 quantity', '12');
-  await t.answer('Item 1 value of one item (AUD)', '18.50');
-  await t.waitFor('❯ Australia (AU)');
-  t.keys('Enter');
-  await t.answer('Add another item?', 'n');
-  await t.answer('Shipment description (what is in it)', 'Homewares');
-  await t.answer('Your reference for this shipment', 'PO-4471');
-  await t.waitFor('❯ SB-DOM-ROAD');
-  t.keys('Enter');
-  return t.waitFor('? Book this?');
 }
 
 describe.skipIf(!hasTmux)('the summary of the guided booking', () => {

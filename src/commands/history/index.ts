@@ -88,7 +88,10 @@ export function historyCommand(ctx: Context): Command {
         'and every booking, with its time, operating-system user, host, profile, order, price, payment type and outcome ' +
         '(done, failed, unknown: sent without an answer, processed: a result learned). Reads the ledger only: works offline.',
     )
-    .option('--since <when>', "only changes at or after this date (2026-11-26), time (2026-11-26T09:30) or duration back (2d, 12h), in this machine's time zone")
+    .option(
+      '--since <when>',
+      "only changes at or after this date (2026-11-26), time (2026-11-26T09:30) or duration back (2d, 12h), in this machine's time zone",
+    )
     .option('--until <when>', "only changes before this date, time or duration back, in this machine's time zone")
     .option('--order <order-id>', 'only changes of this order')
     .option('--operation <name>', 'only this operation ("order accept", book …) or request (accept, cancel, create_order …)')
