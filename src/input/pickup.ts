@@ -112,11 +112,7 @@ function duration(minutes: number): string {
  * address's `country`): the document itself is not changed; a changed copy is returned when
  * anything was filled in or moved. Paths are those of `data`.
  */
-function applyPickupRule(
-  data: unknown,
-  rule: PickupRule,
-  senders: ReadonlyArray<SenderPickupSettings & { segments: PropertyKey[] }> = [],
-): AppliedPickups {
+function applyPickupRule(data: unknown, rule: PickupRule, senders: ReadonlyArray<SenderPickupSettings & { segments: PropertyKey[] }> = []): AppliedPickups {
   const errors: SchemaProblem[] = [];
   const warnings: SchemaProblem[] = [];
   const changes: PickupDateChange[] = [];
