@@ -23,7 +23,8 @@ export class BookingRunner {
     if (this.closed) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.complete(orderId);
+      // complete() never rejects (a state it cannot read is left to the next request) and keeps its own promise for close.
+      void this.complete(orderId);
     }, this.delayMs);
     this.timers.add(timer);
   }
