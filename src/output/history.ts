@@ -3,7 +3,7 @@
  * order, total, payment, status), tab-separated lines otherwise (every field, one row per line,
  * written as each row is read).
  */
-import { localTime } from './local-time.js';
+import { shownTime } from './local-time.js';
 import type { IOStreams } from '../io.js';
 import type { HistoryRow } from '../ledger/history.js';
 import type { OutputFormat } from './format.js';
@@ -28,7 +28,7 @@ function cells(r: HistoryRow, format: OutputFormat): string[] {
   const detail =
     r.error ?? (r.tracking_numbers !== undefined ? r.tracking_numbers.join(' ') : r.order_id === undefined ? (r.shipment_ids?.join(' ') ?? '') : '');
   return [
-    format === 'table' ? localTime(r.time) : r.time,
+    shownTime(r.time, format),
     who,
     r.profile ?? '',
     r.operation === 'book' || r.step === 'result' ? `${r.operation}: ${r.step}` : r.operation,

@@ -44,3 +44,8 @@ export function localTime(iso: string, zone?: string): string {
   const au = parts('en-AU');
   return `${au.text} ${au.zone}`;
 }
+
+/** A recorded time as a table shows it (local, {@link localTime}), and as it was recorded (ISO 8601, UTC) in any other format. */
+export function shownTime(iso: string, format: string): string {
+  return format === 'table' ? localTime(iso) : iso;
+}

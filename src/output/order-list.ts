@@ -3,7 +3,7 @@
  * references, tracking numbers, total, created, who), tab-separated lines otherwise, one order per
  * row. Rows come from the ledger (src/ledger/orders.ts) or from a sandbox's own list of orders.
  */
-import { localTime } from './local-time.js';
+import { shownTime } from './local-time.js';
 import type { IOStreams } from '../io.js';
 import type { OutputFormat } from './format.js';
 import { renderTable, type Column } from './table.js';
@@ -43,7 +43,7 @@ function cells(r: OrderListRow, format: OutputFormat): string[] {
     r.references.join(' '),
     r.tracking_numbers.join(' '),
     r.total ?? '',
-    r.created_at === null ? '' : format === 'table' ? localTime(r.created_at) : r.created_at,
+    r.created_at === null ? '' : shownTime(r.created_at, format),
     r.user === undefined ? '' : `${r.user}@${r.host ?? ''}`,
     r.identity ?? '',
   ];
