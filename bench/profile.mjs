@@ -38,7 +38,7 @@ export const BOOKING_ACTIVITIES = [
     frame: /^(checkBatch|batchItems) \(src\/batch\/(runner|check)\.ts|\(src\/batch\/inputs\.ts:/,
   },
   { name: "reading the service's answers (JSON.parse, the envelope and result schemas)", frame: /^readAnswer \(src\/api\/answer\.ts/ },
-  { name: 'the journal (records, writes, fsync)', frame: /\(src\/(ledger\/(journal|ledger)|booking\/steps)\.ts:/ },
+  { name: 'the journal (records, writes, fsync)', frame: /\(src\/(ledger\/file\/(journal|ledger)|booking\/steps)\.ts:/ },
   { name: 'HTTP (undici: requests, sockets, parsing answers)', frame: /\((dependency undici|src\/http\/)|node:net:|node:internal\/stream_base_commons/ },
   { name: 'the API client around each request (src/api/: deadline, signals, retries, errors)', frame: /\(src\/api\// },
   { name: 'V8 and Node.js internals (program)', frame: /^\(program\)$/ },

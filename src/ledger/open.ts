@@ -5,7 +5,7 @@
  * implementations of src/ledger/store.ts `LedgerStore`.
  */
 import type { EntryState } from './records.js';
-import { Ledger, peekLedger, type LedgerOptions } from './ledger.js';
+import { Ledger, peekLedger, type LedgerOptions } from './file/ledger.js';
 import type { BookedElsewhere, LedgerStore } from './store.js';
 import { bookedElsewhere, separateAccounts } from './accounts.js';
 import { splitTargetId } from '../config/target.js';

@@ -6,8 +6,8 @@
  * ledger shared on a PostgreSQL server when the `ledger` setting names one (so `history` and the
  * hand-over sheet cover every station).
  */
-import { ledgerPath } from './ledger.js';
-import { readRecords } from './read.js';
+import { ledgerPath } from './file/ledger.js';
+import { readRecords } from './file/read.js';
 import type { LedgerStore } from './store.js';
 import { isSharedLedger } from './open.js';
 

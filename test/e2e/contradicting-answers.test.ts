@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJournal } from '../../src/ledger/read.js';
+import { readJournal } from '../../src/ledger/file/read.js';
 import { hostileServiceEnv } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { readJournal } from '../../src/ledger/read.js';
+import { readJournal } from '../../src/ledger/file/read.js';
 import { E2E_API_KEY, useSandbox } from '../helpers/sandbox.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 

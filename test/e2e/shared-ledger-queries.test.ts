@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerPath } from '../../src/ledger/ledger.js';
+import { ledgerPath } from '../../src/ledger/file/ledger.js';
 import { openLedger } from '../../src/ledger/open.js';
 import { queryLedger } from '../../src/ledger/query.js';
 import { targetLockKey } from '../../src/ledger/pg/ledger.js';

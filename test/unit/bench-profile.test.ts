@@ -67,7 +67,7 @@ describe('bench/profile.mjs: busy time by activity', () => {
         frames: [
           frame('bookDocument', src('booking/book.ts')),
           frame('onEvent', src('booking/steps.ts')),
-          frame('append', src('ledger/journal.ts')),
+          frame('append', src('ledger/file/journal.ts')),
           frame('writeString', ''),
         ],
         ms: 3,

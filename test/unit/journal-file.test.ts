@@ -10,8 +10,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JournalLockedError, JournalWriteError } from '../../src/ledger/errors.js';
-import { Journal } from '../../src/ledger/journal.js';
-import { readJournal } from '../../src/ledger/read.js';
+import { Journal } from '../../src/ledger/file/journal.js';
+import { readJournal } from '../../src/ledger/file/read.js';
 import { EXIT } from '../../src/errors.js';
 import { acquireLock, LockHeldError } from '../../src/lock.js';
 

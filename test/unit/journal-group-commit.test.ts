@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JournalWriteError } from '../../src/ledger/errors.js';
-import { Journal } from '../../src/ledger/journal.js';
-import { readJournal } from '../../src/ledger/read.js';
+import { Journal } from '../../src/ledger/file/journal.js';
+import { readJournal } from '../../src/ledger/file/read.js';
 import { EXIT } from '../../src/errors.js';
 
 /** Every write and flush the journal makes, in order, and a flush failure to inject. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { applyRecord } from '../../src/ledger/fold.js';
 import type { EntryState, JournalRecord, RunClaim } from '../../src/ledger/records.js';
 import { claimEntry } from '../../src/booking/engine.js';
-import { claimLives, Ledger, ledgerPath } from '../../src/ledger/ledger.js';
+import { claimLives, Ledger, ledgerPath } from '../../src/ledger/file/ledger.js';
 import { ShortLock } from '../../src/lock.js';
 import { ClaimsLockWaitError } from '../../src/ledger/errors.js';
 

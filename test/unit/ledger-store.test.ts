@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JournalCorruptError } from '../../src/ledger/errors.js';
 import { contentHash, IdentityCounter, identityOf } from '../../src/ledger/identity.js';
-import { ledgerPath } from '../../src/ledger/ledger.js';
+import { ledgerPath } from '../../src/ledger/file/ledger.js';
 import { openLedger } from '../../src/ledger/open.js';
 import type { JournalRecord } from '../../src/ledger/records.js';
 import { dayFilter, type LedgerStore, type RecordFilter } from '../../src/ledger/store.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyRecord } from '../../src/ledger/fold.js';
 import type { EntryState, JournalRecord } from '../../src/ledger/records.js';
 import { resumeFrom } from '../../src/booking/engine.js';
-import { Ledger, JournalTargetError, ledgerPath, peekLedger } from '../../src/ledger/ledger.js';
+import { Ledger, JournalTargetError, ledgerPath, peekLedger } from '../../src/ledger/file/ledger.js';
 
 /** The state of one document after `records`, as the ledger folds them. */
 function stateOf(...records: Array<Omit<JournalRecord, 't' | 'id'>>): EntryState {

@@ -16,9 +16,9 @@ import { BatchStoppedError, emptySummary, lastKnown, type BatchResult, type Batc
 import { planBatch } from '../../batch/plan.js';
 import { checkBatch, type BatchCheck } from '../../batch/check.js';
 import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
-import { journalTarget } from '../../ledger/read.js';
+import { journalTarget } from '../../ledger/file/read.js';
 import { LEGACY_JOURNAL } from '../../ledger/records.js';
-import { defaultJournalPath } from '../../ledger/ledger.js';
+import { defaultJournalPath } from '../../ledger/file/ledger.js';
 import { peekAnyLedger } from '../../ledger/open.js';
 import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';

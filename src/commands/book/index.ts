@@ -14,7 +14,7 @@ import type { RunClaim } from '../../ledger/records.js';
 import { openLedgerFor } from '../common/record.js';
 import { claimDocument } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
-import { DEFAULT_JOURNAL_PATTERN } from '../../ledger/ledger.js';
+import { DEFAULT_JOURNAL_PATTERN } from '../../ledger/file/ledger.js';
 import { peekAnyLedger } from '../../ledger/open.js';
 import { plannedWords, unknownCreateHint } from '../../output/ledger.js';
 import { plannedAction } from '../../batch/plan.js';

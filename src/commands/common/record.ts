@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import type { EntryState, JournalRecord } from '../../ledger/records.js';
-import { claimLives } from '../../ledger/ledger.js';
+import { claimLives } from '../../ledger/file/ledger.js';
 import { openLedger } from '../../ledger/open.js';
 import type { LedgerStore } from '../../ledger/store.js';
 import { sheetShipmentsOf } from '../../ledger/sheet.js';

@@ -15,8 +15,8 @@
  */
 import { existsSync } from 'node:fs';
 import { serviceIdentity, splitTargetId } from '../../config/target.js';
-import { Ledger, ledgerPath, rank, recordsOf } from '../ledger.js';
-import { readJournal } from '../read.js';
+import { Ledger, ledgerPath, rank, recordsOf } from '../file/ledger.js';
+import { readJournal } from '../file/read.js';
 import type { EntryState } from '../records.js';
 import type { BookedElsewhere } from '../store.js';
 import { LedgerUnreachableError, openPool, shownUrl } from './connect.js';

@@ -15,15 +15,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { hostname, userInfo } from 'node:os';
-import { ClaimsLockWaitError, JournalUnusableError } from './errors.js';
+import { ClaimsLockWaitError, JournalUnusableError } from '../errors.js';
 import { Journal } from './journal.js';
 import { journalTarget, readJournal, readRecords } from './read.js';
-import type { LedgerStore, RecordFilter } from './store.js';
-import { prepareRecord, type EntryState, type JournalRecord, type RecordStamp, type RunClaim } from './records.js';
-import type { ClaimAnswer, ClaimLedger } from './claims.js';
-import { processRuns, ShortLock, thisProcess } from '../lock.js';
-import { targetLabel } from '../config/target.js';
-import { ConfigError, ShipbookError } from '../errors.js';
+import type { LedgerStore, RecordFilter } from '../store.js';
+import { prepareRecord, type EntryState, type JournalRecord, type RecordStamp, type RunClaim } from '../records.js';
+import type { ClaimAnswer, ClaimLedger } from '../claims.js';
+import { processRuns, ShortLock, thisProcess } from '../../lock.js';
+import { targetLabel } from '../../config/target.js';
+import { ConfigError, ShipbookError } from '../../errors.js';
 
 /** The id under which the `target` record is written (it is no document's). */
 const TARGET_RECORD_ID = '#target';

@@ -6,10 +6,10 @@
  */
 import { appendFileSync, closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { JournalCorruptError } from './errors.js';
-import { applyRecord } from './fold.js';
-import { dayFilter, type RecordFilter } from './store.js';
-import { isRecord, RECORD_START, type EntryState, type JournalRecord } from './records.js';
+import { JournalCorruptError } from '../errors.js';
+import { applyRecord } from '../fold.js';
+import { dayFilter, type RecordFilter } from '../store.js';
+import { isRecord, RECORD_START, type EntryState, type JournalRecord } from '../records.js';
 
 /** What reading a journal found besides its records. */
 interface JournalReading {

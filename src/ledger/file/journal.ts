@@ -20,12 +20,12 @@
  */
 import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../dirs.js';
-import { acquireLock, LockHeldError, type HeldLock } from '../lock.js';
-import { describeRecord, JournalLockedError, JournalLockLostError, JournalUnusableError, JournalWriteError } from './errors.js';
-import { applyRecord } from './fold.js';
+import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../../dirs.js';
+import { acquireLock, LockHeldError, type HeldLock } from '../../lock.js';
+import { describeRecord, JournalLockedError, JournalLockLostError, JournalUnusableError, JournalWriteError } from '../errors.js';
+import { applyRecord } from '../fold.js';
 import { readJournalFile, setAsideTorn } from './read.js';
-import { parseRecord, prepareRecord, RECORD_START, type EntryState, type JournalEvent, type JournalRecord, type PreparedRecord } from './records.js';
+import { parseRecord, prepareRecord, RECORD_START, type EntryState, type JournalEvent, type JournalRecord, type PreparedRecord } from '../records.js';
 
 /** How to open a journal. */
 interface JournalOpenOptions {
