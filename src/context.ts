@@ -264,7 +264,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     const stateDir = ctx.stateDir();
     if (!profile.baseUrl) return targetId(profile, stateDir);
     const key = keyFingerprint(profile.apiKey);
-    const { resolveAccount } = await import('./ledger/accounts.js');
+    const { resolveAccount } = await import('./ledger/index.js');
     let r: Awaited<ReturnType<typeof resolveAccount>>;
     try {
       r = await resolveAccount({

@@ -8,7 +8,7 @@ import type { BookingDocument } from '../booking/book.js';
 import { ShipbookError, type InputIssue } from '../errors.js';
 import { validateKind } from '../input/validate.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { IdentityCounter, inShard, type Shard } from '../ledger/identity.js';
+import { IdentityCounter, inShard, type Shard } from '../ledger/index.js';
 import { batchDocuments, type BatchInputOptions } from './inputs.js';
 
 /** Every input checked before the first request. */

@@ -3,8 +3,7 @@
  * ledger's resume table (src/booking/engine.ts `resumeFrom`), in input order; nothing is sent.
  */
 import { resumeFrom, type Resume } from '../booking/engine.js';
-import type { Shard } from '../ledger/identity.js';
-import type { EntryState } from '../ledger/records.js';
+import type { Shard, EntryState } from '../ledger/index.js';
 import { batchItems } from './check.js';
 import type { BatchInputOptions } from './inputs.js';
 import type { BatchResult, PlannedAction } from './results.js';

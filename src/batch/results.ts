@@ -9,7 +9,7 @@
 import type { Resume } from '../booking/engine.js';
 import { resumeFrom } from '../booking/engine.js';
 import { CLAIMS_LOCK_WAIT, ShipbookError, exitCodeOf, type InputIssue, type LimitRefusedError } from '../errors.js';
-import type { EntryState } from '../ledger/records.js';
+import type { EntryState } from '../ledger/index.js';
 import { formatCents } from '../schema/money.js';
 
 /**

@@ -24,15 +24,13 @@ import type { AcceptRequest } from '../schema/payment.js';
 import type { OrderResponse } from '../schema/order.js';
 import type { RunWaiter } from '../booking/result/route.js';
 import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { IdentityCounter, inShard, type Shard } from '../ledger/identity.js';
+import { IdentityCounter, inShard, type Shard, type EntryState, type RunClaim, BookedElsewhereError, ClaimsLockWaitError } from '../ledger/index.js';
 import type { BatchInputOptions } from './inputs.js';
 import { batchItems, fromList, type BatchItem } from './check.js';
 import { Slots } from './slots.js';
-import type { EntryState, RunClaim } from '../ledger/records.js';
 import type { RecordSink } from '../booking/steps.js';
 import { formatCents, readCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
-import { BookedElsewhereError, ClaimsLockWaitError } from '../ledger/errors.js';
 import { BatchStoppedError, capResult, emptySummary, errorOf, lastKnown, skippedResult, type BatchResult, type BatchSummary } from './results.js';
 
 /** What the runner uses. */

@@ -22,13 +22,12 @@ import type { CreateOrderRequest } from '../schema/order.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler } from './progress.js';
 import type { RecordSink } from './steps.js';
 import { stepRecorder } from './steps.js';
-import type { EntryState, RunClaim } from '../ledger/records.js';
+import { type EntryState, type RunClaim, BookedElsewhereError } from '../ledger/index.js';
 import { ApiError, BookingErrorReportedError, BookingFailedError, LimitRefusedError, ProtocolError, ServiceCallError, ShipbookError } from '../errors.js';
 import { judgeCaps, overBudget, type BudgetReservation, type PriceCaps } from './limits.js';
 import type { OrderResponse } from '../schema/order.js';
 import { readCents, formatCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
-import { BookedElsewhereError } from '../ledger/errors.js';
 
 /**
  * How a run stops, in two degrees; the commands only turn the first and the second Ctrl-C (or

@@ -12,10 +12,7 @@ import type { BookingEvent } from './progress.js';
 import type { OrderResponse } from '../schema/order.js';
 import { trackingNumberOf } from '../schema/shipment.js';
 import { orderStatusWord } from '../schema/status.js';
-import type { ClaimLedger } from '../ledger/claims.js';
-import type { JournalRecord } from '../ledger/records.js';
-import type { LedgerStore } from '../ledger/store.js';
-import { sheetShipmentsOf } from '../ledger/sheet.js';
+import { type ClaimLedger, type JournalRecord, type LedgerStore, sheetShipmentsOf } from '../ledger/index.js';
 
 /**
  * Where step records go: the ledger (src/ledger/store.ts), with the run's journal copy, and its

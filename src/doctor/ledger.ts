@@ -26,11 +26,10 @@ export async function checkLedger(profile: Pick<ResolvedProfile, 'ledger' | 'bas
   const id = 'ledger';
   const name = 'ledger';
   if (profile.ledger === undefined || profile.ledger === 'file') return { id, name, status: 'ok', detail: 'file in the state directory (this machine only)' };
-  const { shownUrl, describeDbError } = await import('../ledger/pg/connect.js');
-  const { probeLedger } = await import('../ledger/pg/probe.js');
+  const { shownUrl, describeDbError, probeSharedLedger, missingFromShared, knownAccount } = await import('../ledger/index.js');
   const where = shownUrl(profile.ledger);
   try {
-    const p = await probeLedger(profile.ledger);
+    const p = await probeSharedLedger(profile.ledger);
     const skew = `clock ${p.skewMs >= 0 ? '+' : ''}${(p.skewMs / 1000).toFixed(2)} s from this machine`;
     const schema = p.schema === 0 ? 'no tables yet (the first run creates them)' : `schema version ${p.schema}`;
     const detail = `${where}: PostgreSQL ${p.serverVersion}, ${schema}, ${skew}`;
@@ -46,8 +45,6 @@ export async function checkLedger(profile: Pick<ResolvedProfile, 'ledger' | 'bas
     if (Math.abs(p.skewMs) > SKEW_WARN_MS)
       return { id, name, status: 'warn', detail, fix: "Synchronise this machine's clock (NTP): the times of its records are this machine's." };
     // What this station booked on its own and the shared ledger lacks (a run pushes it before booking; so does ledger push).
-    const { missingFromShared } = await import('../ledger/pg/join.js');
-    const { knownAccount } = await import('../ledger/accounts.js');
     const account = profile.baseUrl ? knownAccount(stateDir, serviceIdentity(profile.baseUrl), keyFingerprint(profile.apiKey)) : undefined;
     const missing = await missingFromShared({ url: profile.ledger, stateDir, target: targetId(profile, stateDir, account) });
     if (missing.ids.size > 0)

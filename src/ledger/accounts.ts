@@ -23,7 +23,8 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, r
 import { join } from 'node:path';
 import { serviceIdentity, splitTargetId } from '../config/target.js';
 import { ShortLock } from '../lock.js';
-import { ledgerPath, rank } from './file/ledger.js';
+import { ledgerPath } from './paths.js';
+import { rank } from './rank.js';
 import { readJournal } from './file/read.js';
 import { parseRecord, type JournalRecord } from './records.js';
 import type { BookedElsewhere } from './store.js';

@@ -21,6 +21,7 @@
  *    is claimed again and continued from its stage.
  */
 import type { EntryState, RunClaim } from './records.js';
+import { processRuns } from '../lock.js';
 
 /** The answer to a claim. */
 export type ClaimAnswer =
@@ -50,4 +51,18 @@ export interface ClaimLedger {
   refresh(): void;
   /** Whether the run holding `claim` still lives (on one machine its process; across machines its lease). */
   lives(claim: RunClaim & { since: string }): boolean;
+}
+
+/**
+ * How long a claim of a run on another machine (a ledger on a shared disk) is respected, from its
+ * time, ms: liveness there can only be judged by a lease.
+ */
+const FOREIGN_CLAIM_LEASE_MS = 5 * 60_000;
+
+/**
+ * Whether the run holding a claim still lives: on this machine its process (pid and start time);
+ * from another machine, while its lease runs ({@link FOREIGN_CLAIM_LEASE_MS} from the claim).
+ */
+export function claimLives(claim: RunClaim & { since: string }, now = Date.now()): boolean {
+  return processRuns(claim) ?? now - Date.parse(claim.since) < FOREIGN_CLAIM_LEASE_MS;
 }

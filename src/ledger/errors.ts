@@ -6,6 +6,7 @@
 import { ShipbookError, cmd } from '../errors.js';
 import { shellCommand } from '../shell.js';
 import type { JournalRecord } from './records.js';
+import { targetLabel } from '../config/target.js';
 
 /** A line in the middle of the journal is not a record (edited by hand, or another file). Exit 2. */
 export class JournalCorruptError extends ShipbookError {
@@ -214,6 +215,20 @@ export class ClaimsLockWaitError extends ShipbookError {
       'pending',
       {
         suggestion: `That run is paused or hung: continue it (kill -CONT ${holder?.pid ?? '<pid>'}) or end it, then run the same command again; nothing is booked twice.`,
+      },
+    );
+  }
+}
+
+/** The journal named by `--journal` (or the default one) was written against another target. */
+export class JournalTargetError extends ShipbookError {
+  constructor(path: string, written: string, current: string) {
+    super(
+      'journal_other_target',
+      `the journal ${path} was written against ${targetLabel(written)}, and this run books on ${targetLabel(current)}; nothing was sent`,
+      'input',
+      {
+        suggestion: `Give this run a journal of its own (--journal <new file>): the ledger of ${targetLabel(current)} still keeps every document it booked from being booked again. Or run against the journal's target to continue it.`,
       },
     );
   }

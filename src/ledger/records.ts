@@ -4,7 +4,7 @@
  * how a record is stamped and serialised once for every file it goes to. Where a document stands
  * is folded from its records (src/ledger/fold.ts).
  */
-import type { SheetShipment } from './sheet.js';
+import type { SheetShipment } from './reports/sheet.js';
 import { scrubKnown } from '../api/redact.js';
 
 /**

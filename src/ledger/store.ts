@@ -16,7 +16,8 @@
  *   themselves, oldest first, filtered by document, order id and time.
  */
 import type { ClaimLedger } from './claims.js';
-import type { EntryState, JournalRecord } from './records.js';
+import type { Actor } from './actor.js';
+import type { EntryState, JournalRecord, PreparedRecord } from './records.js';
 
 /**
  * Which records a query wants; every field given must hold (an empty filter wants every record of
@@ -111,4 +112,48 @@ export function dayFilter(day: string): { since: Date; until: Date } | undefined
   const since = new Date(y, mo, d);
   if (since.getFullYear() !== y || since.getMonth() !== mo || since.getDate() !== d) return undefined;
   return { since, until: new Date(y, mo, d + 1) };
+}
+
+/** Where a run keeps its copy of the records. */
+export interface JournalCopy {
+  /** The journal file (absolute, or relative to the working directory). */
+  path: string;
+  /** One batch at a time: take the journal's lock. */
+  lock: boolean;
+}
+
+/** What opening a ledger needs. */
+export interface LedgerOptions {
+  /** The user's state directory (src/dirs.ts `stateDirectory`). */
+  stateDir: string;
+  /** The target's identity (src/config/target.ts `targetId`). */
+  target: string;
+  /** The run's own journal, when it keeps one. */
+  copy?: JournalCopy;
+  /** The command line, for the journal's owner record. */
+  command: string;
+  /** Who makes the changes: stamped on every record this run writes (see {@link Actor}). */
+  actor?: Actor;
+}
+
+/**
+ * The run's own journal file as a ledger keeps it up to date beside itself (src/ledger/file/journal.ts
+ * `Journal` is one): every ledger implementation writes what it records there too, so the next run
+ * (on a fresh machine, or back on the file ledger) knows it.
+ */
+export interface CopyJournal {
+  /** The journal file, as given. */
+  readonly path: string;
+  /** Where each document stands in the file, folded from its records. */
+  readonly states: Map<string, EntryState>;
+  /** Appends a record (written in the background) and returns the document's new state. */
+  append(record: Omit<JournalRecord, 't'>): EntryState;
+  /** Appends a record already stamped and serialised by the ledger. */
+  appendPrepared(prepared: PreparedRecord, record?: Omit<JournalRecord, 't'>): EntryState;
+  /** Asks for a flush to disk within a second. */
+  flushSoon(): void;
+  /** Resolves once every record appended so far is written to the file. */
+  written(): Promise<void>;
+  /** Writes what is pending, flushes and closes the file (and its lock). */
+  close(): Promise<void>;
 }

@@ -5,7 +5,7 @@
  * pdf-lib and bwip-js are loaded by {@link renderSheetPdf} only (dist/vendor/ files of their own):
  * no other command reads them.
  */
-import type { Sheet, SheetLine } from '../ledger/sheet.js';
+import type { Sheet, SheetLine } from '../ledger/index.js';
 import { SHEET_FOOTER, SHEET_TITLE, kgText } from './handover.js';
 
 /** Paper sizes in points (1/72 in). */

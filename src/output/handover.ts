@@ -4,7 +4,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import type { IOStreams } from '../io.js';
-import type { Sheet } from '../ledger/sheet.js';
+import type { Sheet } from '../ledger/index.js';
 import type { OutputFormat } from './format.js';
 import { renderTable } from './table.js';
 

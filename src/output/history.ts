@@ -5,7 +5,7 @@
  */
 import { shownTime } from './local-time.js';
 import type { IOStreams } from '../io.js';
-import type { HistoryRow } from '../ledger/history.js';
+import type { HistoryRow } from '../ledger/index.js';
 import type { OutputFormat } from './format.js';
 import { renderTable, type Column } from './table.js';
 

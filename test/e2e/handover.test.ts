@@ -13,8 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import type { Sheet } from '../../src/ledger/sheet.js';
-import type { HistoryRow } from '../../src/ledger/history.js';
+import type { HistoryRow, Sheet } from '../../src/ledger/index.js';
 import { runShipbook } from '../helpers/run.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 

@@ -7,9 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerPath } from '../../src/ledger/file/ledger.js';
-import { openLedger } from '../../src/ledger/open.js';
-import { queryLedger } from '../../src/ledger/query.js';
+import { ledgerPath, openLedger } from '../../src/ledger/index.js';
 import { targetLockKey } from '../../src/ledger/pg/ledger.js';
 import { pushFileLedger } from '../../src/ledger/pg/push.js';
 import type { JournalRecord } from '../../src/ledger/records.js';
@@ -50,7 +48,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`queries of the shared ledger${P
     writeFileSync(path, lines.map((r) => `${JSON.stringify(r)}\n`).join(''));
     const pushed = await pushFileLedger({ url: pg.url, target: TARGET, path, lockKey: targetLockKey(TARGET) });
     expect(pushed).toEqual({ records: HISTORY.length, copied: HISTORY.length, documents: 2 });
-    ledger = await openLedger({ setting: pg.url, stateDir: state, target: TARGET, command: 'test' });
+    ledger = await openLedger({ mode: 'write', setting: pg.url, stateDir: state, target: TARGET, command: 'test' });
   }, 120_000);
 
   afterAll(async () => {
@@ -82,8 +80,8 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`queries of the shared ledger${P
   });
 
   it('history and the hand-over sheet read the shared ledger when the setting names it: the same records as the file it was pushed from', async () => {
-    const shared = await queryLedger({ setting: pg.url, stateDir: state, target: TARGET });
-    const file = await queryLedger({ setting: 'file', stateDir: state, target: TARGET });
+    const shared = await openLedger({ mode: 'query', setting: pg.url, stateDir: state, target: TARGET });
+    const file = await openLedger({ mode: 'query', setting: 'file', stateDir: state, target: TARGET });
     try {
       expect(shared.location).toBe(pg.url);
       for (const filter of [{}, { orderId: 'ORD-A' }, { day: '2026-03-03' }, { since: new Date('2026-03-02T09:00:01.000Z') }] as RecordFilter[]) {

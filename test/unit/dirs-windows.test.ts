@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configDir, configFilePath } from '../../src/config/paths.js';
-import { ledgerPath } from '../../src/ledger/file/ledger.js';
+import { ledgerPath } from '../../src/ledger/paths.js';
 import { stateDirectory } from '../../src/dirs.js';
 
 const user = 'C:\\Users\\Priya Raman';

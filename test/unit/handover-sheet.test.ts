@@ -1,6 +1,6 @@
 /** The hand-over sheet as data: weights converted to kilograms, and the grouping by collection address, pickup date and carrier. */
 import { describe, expect, it } from 'vitest';
-import { buildSheet, sheetShipmentsOf, totalKg, type SheetOrder, type SheetShipment } from '../../src/ledger/sheet.js';
+import { buildSheet, sheetShipmentsOf, totalKg, type SheetOrder, type SheetShipment } from '../../src/ledger/reports/sheet.js';
 import { orderResponse } from '../../src/schema/order.js';
 
 describe('weights in kilograms', () => {

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { applyRecord } from '../../src/ledger/fold.js';
 import type { EntryState, JournalRecord, RunClaim } from '../../src/ledger/records.js';
 import { claimEntry } from '../../src/booking/engine.js';
-import { claimLives, Ledger, ledgerPath } from '../../src/ledger/file/ledger.js';
+import { claimLives } from '../../src/ledger/claims.js';
+import { Ledger } from '../../src/ledger/file/ledger.js';
+import { ledgerPath } from '../../src/ledger/paths.js';
 import { ShortLock } from '../../src/lock.js';
 import { ClaimsLockWaitError } from '../../src/ledger/errors.js';
 

@@ -4,8 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JournalCorruptError } from '../../src/ledger/errors.js';
 import { contentHash, IdentityCounter, identityOf } from '../../src/ledger/identity.js';
-import { ledgerPath } from '../../src/ledger/file/ledger.js';
-import { openLedger } from '../../src/ledger/open.js';
+import { ledgerPath, openLedger } from '../../src/ledger/index.js';
 import type { JournalRecord } from '../../src/ledger/records.js';
 import { dayFilter, type LedgerStore, type RecordFilter } from '../../src/ledger/store.js';
 
@@ -42,7 +41,7 @@ async function query(ledger: LedgerStore, filter?: RecordFilter): Promise<string
 describe('the ledger store: queries over the records', () => {
   it('streams every record of every document, oldest first, without the target record or a torn tail', async () => {
     const state = stateWith(HISTORY, '{"t":"2026-03-03T12:00:00.000Z","id":"c-1","ev');
-    const ledger = await openLedger({ stateDir: state, target: TARGET, command: 'test' });
+    const ledger = await openLedger({ mode: 'write', stateDir: state, target: TARGET, command: 'test' });
     try {
       expect(ledger.location).toBe(ledgerPath(state, TARGET));
       expect(ledger.target).toBe(TARGET);
@@ -53,7 +52,7 @@ describe('the ledger store: queries over the records', () => {
   });
 
   it('finds a document by identity, and by its order id with the records written before the id was known', async () => {
-    const ledger = await openLedger({ stateDir: stateWith(HISTORY), target: TARGET, command: 'test' });
+    const ledger = await openLedger({ mode: 'write', stateDir: stateWith(HISTORY), target: TARGET, command: 'test' });
     try {
       expect(await query(ledger, { id: 'b-1' })).toEqual(['b-1 create_sent', 'b-1 failed']);
       expect(await query(ledger, { orderId: 'ORD-A' })).toEqual(['a-1 create_sent', 'a-1 created', 'a-1 accept_sent', 'a-1 processed']);
@@ -64,7 +63,7 @@ describe('the ledger store: queries over the records', () => {
   });
 
   it('finds records by time range (since inclusive, until exclusive) and by day', async () => {
-    const ledger = await openLedger({ stateDir: stateWith(HISTORY), target: TARGET, command: 'test' });
+    const ledger = await openLedger({ mode: 'write', stateDir: stateWith(HISTORY), target: TARGET, command: 'test' });
     try {
       expect(await query(ledger, { since: new Date('2026-03-03T10:00:01.000Z') })).toEqual(['b-1 failed', 'a-1 processed']);
       expect(await query(ledger, { until: new Date('2026-03-02T09:00:01.000Z') })).toEqual(['a-1 create_sent']);
@@ -82,7 +81,7 @@ describe('the ledger store: queries over the records', () => {
 
   it('sees records appended by this run, and names a line in the middle that is not a record', async () => {
     const state = stateWith(HISTORY);
-    const ledger = await openLedger({ stateDir: state, target: TARGET, command: 'test' });
+    const ledger = await openLedger({ mode: 'write', stateDir: state, target: TARGET, command: 'test' });
     try {
       ledger.append({ id: 'd-1', event: 'create_sent', step: 'create_order' });
       await ledger.written();
@@ -104,7 +103,7 @@ describe('identityOf: one identity rule for a batch and a single booking', () =>
     expect([counter.next(doc), counter.next(doc)]).toEqual([`${hash}-1`, `${hash}-2`]);
     expect(identityOf(undefined, doc, { occurrence: 2 }).id).toBe(`${hash}-2`);
 
-    const ledger = await openLedger({ stateDir: stateWith([]), target: TARGET, command: 'test' });
+    const ledger = await openLedger({ mode: 'write', stateDir: stateWith([]), target: TARGET, command: 'test' });
     try {
       expect(identityOf(ledger, doc).id).toBe(`${hash}-1`);
       expect(identityOf(ledger, doc, { again: true }).id).toBe(`${hash}-1`);

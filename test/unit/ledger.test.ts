@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { applyRecord } from '../../src/ledger/fold.js';
 import type { EntryState, JournalRecord } from '../../src/ledger/records.js';
 import { resumeFrom } from '../../src/booking/engine.js';
-import { Ledger, JournalTargetError, ledgerPath, peekLedger } from '../../src/ledger/file/ledger.js';
+import { JournalTargetError } from '../../src/ledger/errors.js';
+import { Ledger, peekLedger } from '../../src/ledger/file/ledger.js';
+import { ledgerPath } from '../../src/ledger/paths.js';
 
 /** The state of one document after `records`, as the ledger folds them. */
 function stateOf(...records: Array<Omit<JournalRecord, 't' | 'id'>>): EntryState {

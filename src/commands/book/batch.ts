@@ -15,15 +15,20 @@ import { runBatch } from '../../batch/runner.js';
 import { BatchStoppedError, emptySummary, lastKnown, type BatchResult, type BatchSummary } from '../../batch/results.js';
 import { planBatch } from '../../batch/plan.js';
 import { checkBatch, type BatchCheck } from '../../batch/check.js';
-import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
-import { journalTarget } from '../../ledger/file/read.js';
-import { LEGACY_JOURNAL } from '../../ledger/records.js';
-import { defaultJournalPath } from '../../ledger/file/ledger.js';
-import { peekAnyLedger } from '../../ledger/open.js';
+import {
+  JournalLockedError,
+  JournalUnusableError,
+  journalTarget,
+  LEGACY_JOURNAL,
+  defaultJournalPath,
+  openLedger,
+  parseShard,
+  type Shard,
+  type LedgerStore,
+} from '../../ledger/index.js';
 import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
-import { parseShard, type Shard } from '../../ledger/identity.js';
 import { ReportWriter } from '../../batch/report.js';
 import { CsvReportWriter, isCsvReport } from '../../batch/report-csv.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
@@ -38,8 +43,6 @@ import { paint } from '../../output/style.js';
 import { claimsLockNote, heldOrdersNote } from '../../output/other-run.js';
 import { checkOutputFiles } from '../../output-paths.js';
 import { formatCents, readCents } from '../../schema/money.js';
-import { openLedger } from '../../ledger/open.js';
-import type { LedgerStore } from '../../ledger/store.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -480,7 +483,7 @@ async function dryRunBatch(
   const { io } = ctx;
   const target = await ctx.targetId();
   const journalPath = resolve(o.journal ?? defaultJournalPath(target));
-  const get = await peekAnyLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target, copy: { path: journalPath, lock: false } });
+  const get = await openLedger({ mode: 'peek', setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target, copy: { path: journalPath } });
   const format = ctx.output.format;
   const inputs: BatchResult[] = [];
   const counts: Record<string, number> = {};

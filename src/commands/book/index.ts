@@ -8,14 +8,19 @@ import { addPickupOptions } from '../common/pickup-options.js';
 import type { PickupFlags } from '../../booking/pickup/rule.js';
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
-import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
+import {
+  identityOf,
+  type DocumentIdentity,
+  type RunClaim,
+  DEFAULT_JOURNAL_PATTERN,
+  openLedger,
+  BookedElsewhereError,
+  type LedgerStore,
+} from '../../ledger/index.js';
 import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
-import type { RunClaim } from '../../ledger/records.js';
 import { openLedgerFor } from '../common/record.js';
 import { claimDocument } from '../common/claim.js';
 import { targetLabel } from '../../config/target.js';
-import { DEFAULT_JOURNAL_PATTERN } from '../../ledger/file/ledger.js';
-import { peekAnyLedger } from '../../ledger/open.js';
 import { plannedWords, unknownCreateHint } from '../../output/ledger.js';
 import { plannedAction } from '../../batch/plan.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
@@ -23,7 +28,6 @@ import type { BookingDocument } from '../../booking/book.js';
 import { planBooking } from '../../booking/plan.js';
 import { DryRunHalt, exitCodeOf, kindOfExitCode, LimitRefusedError, UsageError, ApiError, ShipbookError, cmd, placeholder } from '../../errors.js';
 import { BookingStoppedError } from '../../booking/progress.js';
-import { BookedElsewhereError } from '../../ledger/errors.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
 import { withChosenCard } from '../common/stored-card.js';
 import type { OrderInputFlags } from '../common/order-input.js';
@@ -52,8 +56,6 @@ import type { ApiClient } from '../../api/client.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { shellCommand } from '../../shell.js';
 import { formatCents } from '../../schema/money.js';
-import { openLedger } from '../../ledger/open.js';
-import type { LedgerStore } from '../../ledger/store.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
@@ -122,7 +124,7 @@ async function runBook(
     // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
     // What the ledger says decides what a real run would do with this document (the engine's table).
-    const get = await peekAnyLedger({ setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
+    const get = await openLedger({ mode: 'peek', setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
     const known = get(identityOf({ get }, identityData).id);
     const plan = plannedAction(resumeFrom(known, { maxTotalCents }));
     if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);

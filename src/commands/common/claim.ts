@@ -3,15 +3,13 @@
  * takes the document (or order) in the ledger before anything is sent, and waits for another run
  * that is booking it right now (src/ledger/claims.ts).
  */
-import type { RunClaim } from '../../ledger/records.js';
+import type { RunClaim, DocumentIdentity, LedgerStore } from '../../ledger/index.js';
 import { claimEntry, type Claimed } from '../../booking/engine.js';
-import type { DocumentIdentity } from '../../ledger/identity.js';
 import type { Context } from '../../context.js';
 import { ShipbookError } from '../../errors.js';
 import { claimsLockNote, heldDocumentNote, type WaitLimit } from '../../output/other-run.js';
 import { realSleep } from '../../sleep.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
-import type { LedgerStore } from '../../ledger/store.js';
 
 /** A claim of a single booking, with the run it waited for (if it waited). */
 type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim };

@@ -8,11 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import type { EntryState, JournalRecord } from '../../ledger/records.js';
-import { claimLives } from '../../ledger/file/ledger.js';
-import { openLedger } from '../../ledger/open.js';
-import type { LedgerStore } from '../../ledger/store.js';
-import { sheetShipmentsOf } from '../../ledger/sheet.js';
+import { type EntryState, type JournalRecord, claimLives, openLedger, type LedgerStore, sheetShipmentsOf } from '../../ledger/index.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { trackingNumberOf } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
@@ -37,6 +33,7 @@ interface OpenFor {
 export async function openLedgerFor(ctx: Context, o: OpenFor): Promise<LedgerStore> {
   const profile = await ctx.profile();
   const ledger = await openLedger({
+    mode: 'write',
     setting: profile.ledger,
     stateDir: ctx.stateDir(),
     target: await ctx.targetId(),

@@ -8,21 +8,25 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { storageCode, storageHint } from '../../storage.js';
 import { Command } from 'commander';
-import { JournalLockedError } from '../../ledger/errors.js';
-import { journalTarget, readJournal } from '../../ledger/file/read.js';
-import type { EntryState } from '../../ledger/records.js';
+import {
+  JournalLockedError,
+  journalTarget,
+  readJournal,
+  type EntryState,
+  ledgerPath,
+  isSharedLedger,
+  openLedger,
+  type LedgerStore,
+} from '../../ledger/index.js';
 import { fetchOrder, listSandboxOrders, type SandboxOrderSummary } from '../../api/orders.js';
 import { paint } from '../../output/style.js';
 import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
 import { ApiError, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
-import { ledgerPath } from '../../ledger/file/ledger.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { renderTable } from '../../output/table.js';
-import { isSharedLedger, openLedger } from '../../ledger/open.js';
-import type { LedgerStore } from '../../ledger/store.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */
 function findEntry(states: readonly EntryState[], id: string, where: string): EntryState {
@@ -122,6 +126,7 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
   try {
     if (o.journal === undefined && isSharedLedger((await ctx.profile()).ledger)) {
       const ledger = await openLedger({
+        mode: 'write',
         setting: (await ctx.profile()).ledger,
         stateDir: ctx.stateDir(),
         target: await ctx.targetId(),
@@ -198,6 +203,7 @@ async function runJournalResolve(
   let ledger: LedgerStore;
   try {
     ledger = await openLedger({
+      mode: 'write',
       setting: (await ctx.profile()).ledger,
       stateDir: ctx.stateDir(),
       target,

@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
-import { isSharedLedger } from '../../ledger/open.js';
+import { isSharedLedger } from '../../ledger/index.js';
 import { keyFingerprint, serviceIdentity, targetLabel } from '../../config/target.js';
 import { paint } from '../../output/style.js';
 
@@ -21,8 +21,7 @@ async function runLedgerPush(ctx: Context): Promise<void> {
     });
   }
   const target = await ctx.targetId();
-  const { joinShared } = await import('../../ledger/pg/join.js');
-  const { shownUrl } = await import('../../ledger/pg/connect.js');
+  const { joinShared, shownUrl } = await import('../../ledger/index.js');
   // The documents the shared ledger lacks or knows less of: what it knows further is never overwritten.
   const r = await joinShared({ url: profile.ledger, stateDir: ctx.stateDir(), target });
   const path = r.path;
@@ -61,7 +60,7 @@ async function runLedgerLink(other: string, ctx: Context): Promise<void> {
     throw new UsageError(`"${other}" is not a key fingerprint (12 hex digits, as the message that named it shows)`, {
       suggestion: 'Copy the fingerprint from the message that said where the document was booked.',
     });
-  const { linkKey } = await import('../../ledger/accounts.js');
+  const { linkKey } = await import('../../ledger/index.js');
   const r = await linkKey(ctx.stateDir(), service, key, other);
   ctx.output.write({ linked: { service, key, account: r.account, merged: r.merged } }, () => {
     const { io } = ctx;
@@ -81,7 +80,7 @@ async function runLedgerLink(other: string, ctx: Context): Promise<void> {
 async function runLedgerSeparate(other: string, ctx: Context): Promise<void> {
   const { service, key } = await serviceAndKey(ctx);
   if (other === key) throw new UsageError('that is the fingerprint of this very key: give the fingerprint of the other key');
-  const { separateKey } = await import('../../ledger/accounts.js');
+  const { separateKey } = await import('../../ledger/index.js');
   separateKey(ctx.stateDir(), service, key);
   ctx.output.write({ separated: { service, key, from: other } }, () => {
     const { io } = ctx;

@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { createOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
 import type { ApiClient } from '../../api/client.js';
 import { createEntry, type Resume } from '../../booking/engine.js';
-import type { RunClaim } from '../../ledger/records.js';
+import { type RunClaim, BookedElsewhereError, identityOf, type DocumentIdentity, openLedger, type LedgerStore } from '../../ledger/index.js';
 import { targetLabel } from '../../config/target.js';
 
 import { loadDocument } from '../../input/load.js';
@@ -24,14 +24,10 @@ import type { Context } from '../../context.js';
 import { readOrderInput, type OrderInputFlags } from '../common/order-input.js';
 import { openLedgerFor } from '../common/record.js';
 import { claimDocument, claimFreshOccurrence } from '../common/claim.js';
-import { BookedElsewhereError } from '../../ledger/errors.js';
-import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
 import { printOrder } from '../../output/order.js';
 import { withWarnings } from '../common/warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
 import { formatCents } from '../../schema/money.js';
-import { openLedger } from '../../ledger/open.js';
-import type { LedgerStore } from '../../ledger/store.js';
 
 /** Options of `order create`. */
 interface OrderCreateOptions extends OrderInputFlags {

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_JOURNAL_PATTERN, defaultJournalPath, ledgerPath } from '../../ledger/file/ledger.js';
+import { DEFAULT_JOURNAL_PATTERN, defaultJournalPath, ledgerPath } from '../../ledger/index.js';
 import { targetId } from '../../config/target.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';

@@ -12,116 +12,19 @@
  * another target is refused, and what a copy knows that this ledger does not (a CI job on a fresh
  * machine, whose state directory is empty) is taken into the ledger when the run starts.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { hostname, userInfo } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { actorFields, type Actor } from '../actor.js';
+import { claimLives, type ClaimAnswer, type ClaimLedger } from '../claims.js';
 import { ClaimsLockWaitError, JournalUnusableError } from '../errors.js';
-import { Journal } from './journal.js';
-import { journalTarget, readJournal, readRecords } from './read.js';
-import type { LedgerStore, RecordFilter } from '../store.js';
+import { ledgerPath } from '../paths.js';
+import { rank, recordsOf } from '../rank.js';
 import { prepareRecord, type EntryState, type JournalRecord, type RecordStamp, type RunClaim } from '../records.js';
-import type { ClaimAnswer, ClaimLedger } from '../claims.js';
-import { processRuns, ShortLock, thisProcess } from '../../lock.js';
-import { targetLabel } from '../../config/target.js';
+import type { JournalCopy, LedgerOptions, LedgerStore, RecordFilter } from '../store.js';
+import { Journal } from './journal.js';
+import { checkCopyTarget, peekCopy, stampTarget } from './copy.js';
+import { readJournal, readRecords } from './read.js';
+import { ShortLock, thisProcess } from '../../lock.js';
 import { ConfigError, ShipbookError } from '../../errors.js';
-
-/** The id under which the `target` record is written (it is no document's). */
-const TARGET_RECORD_ID = '#target';
-
-/** A short hash of a target's identity, for file names. */
-function targetFingerprint(target: string): string {
-  return createHash('sha256').update(target, 'utf8').digest('hex').slice(0, 12);
-}
-
-/** The ledger file of `target` in `stateDir`. */
-export function ledgerPath(stateDir: string, target: string): string {
-  return join(stateDir, 'ledger', `${targetFingerprint(target)}.ndjson`);
-}
-
-/**
- * The default journal of a batch against `target`, relative to the working directory: one per
- * target (`.shipbook/journal-<fingerprint>.ndjson`), so a rehearsal on a sandbox never decides
- * the real run.
- */
-export function defaultJournalPath(target: string): string {
-  return join('.shipbook', `journal-${targetFingerprint(target)}.ndjson`);
-}
-
-/** The pattern of {@link defaultJournalPath}'s names, for help texts. */
-export const DEFAULT_JOURNAL_PATTERN = '.shipbook/journal-<target>.ndjson';
-
-/**
- * How far a document got, as a rank: what a copy knows is taken into the ledger only when it is
- * further along than what the ledger knows.
- */
-export function rank(s: EntryState | undefined): number {
-  if (s === undefined) return -1;
-  switch (s.stage) {
-    case 'new':
-      return s.records > 0 && s.resolvedAs === 'not_created' ? 1 : 0;
-    case 'unknown':
-      return 1;
-    case 'failed':
-      return s.orderId === undefined ? 1 : 2;
-    case 'created':
-      return 3;
-    case 'accepted':
-      return 4;
-    case 'processed':
-      return 5;
-  }
-}
-
-/** Records that rebuild `s` when folded (src/ledger/fold.ts `applyRecord`). */
-export function recordsOf(s: EntryState): Array<Omit<JournalRecord, 't'>> {
-  const base = { id: s.id, ...(s.file !== undefined ? { file: s.file } : {}), ...(s.line !== undefined ? { line: s.line } : {}) };
-  const out: Array<Omit<JournalRecord, 't'>> = [];
-  if (s.stage === 'unknown') {
-    if (s.shipmentIds.length > 0) out.push({ ...base, event: 'shipment_created', shipment_ids: [...s.shipmentIds] });
-    out.push({
-      ...base,
-      event: 'create_sent',
-      step: s.unknownStep,
-      shipment_ids: [...s.shipmentIds],
-      ...(s.transientIds ? { transient_ids: s.transientIds } : {}),
-    });
-    return out;
-  }
-  if (s.orderId === undefined) {
-    if (s.shipmentIds.length > 0) out.push({ ...base, event: 'shipment_created', shipment_ids: [...s.shipmentIds] });
-    if (s.stage === 'failed' || s.error !== undefined)
-      out.push({ ...base, event: 'failed', created: s.shipmentIds.length > 0, ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) });
-    else if (s.resolvedAs === 'not_created') out.push({ ...base, event: 'resolved', not_created: true });
-    return out;
-  }
-  out.push({
-    ...base,
-    event: 'created',
-    order_id: s.orderId,
-    ...(s.shipmentIds.length > 0 ? { shipment_ids: [...s.shipmentIds] } : {}),
-    ...(s.total ? { total: s.total } : {}),
-  });
-  if (s.stage === 'accepted' || s.stage === 'processed') out.push({ ...base, event: 'accepted', order_id: s.orderId });
-  if (s.stage === 'processed')
-    out.push({ ...base, event: 'processed', order_id: s.orderId, tracking_numbers: s.trackingNumbers ?? [], ...(s.total ? { total: s.total } : {}) });
-  if (s.stage === 'failed')
-    out.push({ ...base, event: 'failed', created: true, ...(s.error ? { error: s.error } : {}), ...(s.limit ? { limit: s.limit } : {}) });
-  return out;
-}
-
-/** The journal named by `--journal` (or the default one) was written against another target. */
-export class JournalTargetError extends ShipbookError {
-  constructor(path: string, written: string, current: string) {
-    super(
-      'journal_other_target',
-      `the journal ${path} was written against ${targetLabel(written)}, and this run books on ${targetLabel(current)}; nothing was sent`,
-      'input',
-      {
-        suggestion: `Give this run a journal of its own (--journal <new file>): the ledger of ${targetLabel(current)} still keeps every document it booked from being booked again. Or run against the journal's target to continue it.`,
-      },
-    );
-  }
-}
 
 /**
  * Where each document stands according to the ledger of `o.target` and the journal copy, read
@@ -129,90 +32,18 @@ export class JournalTargetError extends ShipbookError {
  * @throws JournalTargetError (exit 2) when the copy names another target
  * @throws Error naming the line of a record that cannot be read
  */
-export function peekLedger(o: Pick<LedgerOptions, 'stateDir' | 'target' | 'copy'>): (id: string) => EntryState | undefined {
+export function peekLedger(
+  o: Pick<LedgerOptions, 'stateDir' | 'target'> & { copy?: Pick<JournalCopy, 'path'> & Partial<JournalCopy> },
+): (id: string) => EntryState | undefined {
   const ledger = readJournal(ledgerPath(o.stateDir, o.target));
   let copy = new Map<string, EntryState>();
   if (o.copy !== undefined) {
-    const written = journalTarget(o.copy.path);
-    if (written !== undefined && written !== o.target) throw new JournalTargetError(o.copy.path, written, o.target);
-    copy = readJournal(o.copy.path);
+    copy = peekCopy(o.copy.path, o.target);
   }
   return (id) => {
     const a = ledger.get(id);
     const b = copy.get(id);
     return rank(b) > rank(a) ? b : a;
-  };
-}
-
-/** Where a run keeps its copy of the records. */
-interface JournalCopy {
-  /** The journal file (absolute, or relative to the working directory). */
-  path: string;
-  /** One batch at a time: take the journal's lock. */
-  lock: boolean;
-}
-
-/** What opening a ledger needs. */
-export interface LedgerOptions {
-  /** The user's state directory (src/dirs.ts `stateDirectory`). */
-  stateDir: string;
-  /** The target's identity (src/config/target.ts `targetId`). */
-  target: string;
-  /** The run's own journal, when it keeps one. */
-  copy?: JournalCopy;
-  /** The command line, for the journal's owner record. */
-  command: string;
-  /** Who makes the changes: stamped on every record this run writes (see {@link Actor}). */
-  actor?: Actor;
-}
-
-/**
- * Who writes a run's records, as `history` shows them: the command (`book`, `order accept` …) and
- * the profile; the operating-system user and the host are added by {@link Ledger.open}.
- */
-export interface Actor {
-  op: string;
-  profile: string;
-  /** The payment type of the run's accepts once known (`credit` …), stamped on each `accept_sent` that names none. */
-  payment?: () => string | undefined;
-}
-
-/** The operating-system user of this process (`os.userInfo()`, else `$USER`, else the uid). */
-function osUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return process.env.USER ?? process.env.USERNAME ?? String(process.getuid?.() ?? 'unknown');
-  }
-}
-
-/**
- * What stamps a run's records with who made them (`op`, `user`, `host`, `profile`; claims name
- * their run already and are left as they are), and each `accept_sent` that names no payment type
- * with the run's: shared by every ledger implementation, so `history` reads the same fields from each.
- */
-export function actorStamp(actor: Actor | undefined): (given: Omit<JournalRecord, 't'>) => Omit<JournalRecord, 't'> {
-  const fields = actorFields(actor);
-  return (given) => {
-    const added = fields(given);
-    return added === undefined ? given : { ...given, ...added };
-  };
-}
-
-/**
- * The fields {@link actorStamp} adds to a record (`op`, `user`, `host`, `profile`, and an
- * `accept_sent`'s payment type), or undefined when it adds none: for {@link prepareRecord}, which
- * writes the record and them in one object.
- */
-function actorFields(actor: Actor | undefined): (given: Omit<JournalRecord, 't'>) => RecordStamp | undefined {
-  const stamp: RecordStamp | undefined = actor === undefined ? undefined : { op: actor.op, user: osUser(), host: hostname(), profile: actor.profile };
-  return (given) => {
-    const added = given.event === 'claimed' || given.event === 'released' ? undefined : stamp;
-    if (given.event === 'accept_sent' && given.payment === undefined) {
-      const payment = actor?.payment?.();
-      if (payment !== undefined) return { ...added, payment };
-    }
-    return added;
   };
 }
 
@@ -352,8 +183,7 @@ export class Ledger implements LedgerStore {
    */
   static async open(o: LedgerOptions): Promise<Ledger> {
     if (o.copy !== undefined) {
-      const written = journalTarget(o.copy.path);
-      if (written !== undefined && written !== o.target) throw new JournalTargetError(o.copy.path, written, o.target);
+      checkCopyTarget(o.copy.path, o.target);
     }
     let ledger: Journal;
     const path = ledgerPath(o.stateDir, o.target);
@@ -373,7 +203,7 @@ export class Ledger implements LedgerStore {
         cause: err,
       });
     }
-    if (journalTarget(path) === undefined) stamp(ledger, o.target);
+    stampTarget(ledger, o.target);
     let copy: Journal | undefined;
     if (o.copy !== undefined) {
       try {
@@ -382,7 +212,7 @@ export class Ledger implements LedgerStore {
         await ledger.close();
         throw err;
       }
-      if (journalTarget(o.copy.path) === undefined) stamp(copy, o.target);
+      stampTarget(copy, o.target);
       for (const s of copy.states.values()) {
         if (rank(s) > rank(ledger.states.get(s.id))) for (const r of recordsOf(s)) ledger.append(r);
       }
@@ -477,24 +307,4 @@ interface ClaimRequest {
   signal?: AbortSignal;
   resolve: (answer: ClaimAnswer) => void;
   reject: (err: unknown) => void;
-}
-
-/**
- * How long a claim of a run on another machine (a ledger on a shared disk) is respected, from its
- * time, ms: liveness there can only be judged by a lease.
- */
-const FOREIGN_CLAIM_LEASE_MS = 5 * 60_000;
-
-/**
- * Whether the run holding a claim still lives: on this machine its process (pid and start time);
- * from another machine, while its lease runs ({@link FOREIGN_CLAIM_LEASE_MS} from the claim).
- */
-export function claimLives(claim: RunClaim & { since: string }, now = Date.now()): boolean {
-  return processRuns(claim) ?? now - Date.parse(claim.since) < FOREIGN_CLAIM_LEASE_MS;
-}
-
-/** Writes the `target` record of a journal that has none yet. */
-function stamp(journal: Journal, target: string): void {
-  journal.append({ id: TARGET_RECORD_ID, event: 'target', target });
-  journal.states.delete(TARGET_RECORD_ID);
 }

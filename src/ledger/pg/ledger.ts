@@ -24,14 +24,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { Pool, PoolClient, QueryResult } from 'pg';
+import { actorStamp, type Actor } from '../actor.js';
 import type { ClaimAnswer } from '../claims.js';
 import { describeRecord } from '../errors.js';
 import { applyRecord } from '../fold.js';
-import { Journal } from '../file/journal.js';
-import { actorStamp, JournalTargetError, rank, recordsOf, type Actor } from '../file/ledger.js';
-import { journalTarget, readJournal } from '../file/read.js';
+import { rank, recordsOf } from '../rank.js';
 import { prepareRecord, type EntryState, type JournalRecord, type RunClaim } from '../records.js';
-import type { LedgerStore, RecordFilter } from '../store.js';
+import type { CopyJournal, LedgerStore, RecordFilter } from '../store.js';
 import { processRuns, thisProcess } from '../../lock.js';
 import { LedgerLostError, LedgerUnreachableError, openPool, shownUrl } from './connect.js';
 import { migrate, schemaVersion } from './schema.js';
@@ -75,8 +74,6 @@ interface PgLedgerOptions {
   url: string;
   /** The target's identity (src/config/target.ts `targetId`). */
   target: string;
-  /** The run's own journal file, when it keeps one (as the file ledger's `copy`). */
-  copy?: { path: string; lock: boolean };
   /** The command line, for the run's row and its claims. */
   command: string;
   /** Who makes the changes: stamped on every record this run writes (as the file ledger does). */
@@ -150,13 +147,13 @@ export class PgLedger implements LedgerStore {
   /** Round trips to the server and transactions committed by this run (for the benchmark's figures). */
   private readonly stats = { roundTrips: 0, transactions: 0 };
 
-  /** Stamps each record with who made it (src/ledger/ledger.ts `actorStamp`). */
+  /** Stamps each record with who made it (src/ledger/actor.ts `actorStamp`). */
   private readonly stamp: (given: Omit<JournalRecord, 't'>) => Omit<JournalRecord, 't'>;
 
   private constructor(
     private readonly pool: Pool,
     private readonly url: string,
-    readonly copy: Journal | undefined,
+    readonly copy: CopyJournal | undefined,
     readonly target: string,
     command: string,
     actor?: Actor,
@@ -169,17 +166,12 @@ export class PgLedger implements LedgerStore {
 
   /**
    * Connects to the ledger at `o.url` (creating or migrating shipbook's tables), reads every record
-   * of `o.target`, starts this run's lease and opens the run's journal copy; takes into the ledger
-   * what the copy knows that the ledger does not.
+   * of `o.target` and starts this run's lease. The run's journal copy, when it keeps one, is opened
+   * by the caller and handed over with {@link keepCopy}.
    * @throws LedgerUnreachableError (exit 10) when the database cannot be reached or used; ConfigError
-   *   (exit 4) for a schema newer than this shipbook's; JournalTargetError (exit 2) when the copy
-   *   names another target; the copy's errors (JournalLockedError …), for the caller to word
+   *   (exit 4) for a schema newer than this shipbook's
    */
   static async open(o: PgLedgerOptions): Promise<PgLedger> {
-    if (o.copy !== undefined) {
-      const written = journalTarget(o.copy.path);
-      if (written !== undefined && written !== o.target) throw new JournalTargetError(o.copy.path, written, o.target);
-    }
     let lost: ((err: unknown) => void) | undefined;
     const pool = await openPool(o.url, (err) => lost?.(err));
     let ledger: PgLedger;
@@ -199,38 +191,26 @@ export class PgLedger implements LedgerStore {
       if (err instanceof Error && (err.name === 'ConfigError' || err instanceof LedgerUnreachableError)) throw err;
       throw new LedgerUnreachableError(o.url, err);
     }
-    if (o.copy !== undefined) {
-      let copy: Journal;
-      try {
-        copy = await Journal.open(o.copy.path, { lock: o.copy.lock, command: o.command });
-      } catch (err) {
-        await ledger.close();
-        throw err;
-      }
-      if (journalTarget(o.copy.path) === undefined) {
-        copy.append({ id: '#target', event: 'target', target: o.target });
-        copy.states.delete('#target');
-      }
-      (ledger as { copy: Journal | undefined }).copy = copy;
-      for (const s of copy.states.values()) if (rank(s) > rank(ledger.states.get(s.id))) for (const r of recordsOf(s)) ledger.appendOwn(r);
-      await ledger.durable();
-    }
     return ledger;
   }
 
   /**
-   * Where each document stands, read without writing anything (a dry run, `journal show`): the
-   * shared ledger and the copy, the further along of the two. Creates no table: a database
-   * shipbook never used has no documents.
-   * @throws LedgerUnreachableError (exit 10); JournalTargetError (exit 2) when the copy names another target
+   * Keeps `copy` (the run's own journal file, opened and naming this target) up to date from now
+   * on, and takes into the ledger what it knows that the ledger does not.
+   * @throws LedgerLostError (exit 10) when those records cannot be committed
    */
-  static async peek(o: Omit<PgLedgerOptions, 'command' | 'copy'> & { copy?: { path: string } }): Promise<(id: string) => EntryState | undefined> {
-    let copy = new Map<string, EntryState>();
-    if (o.copy !== undefined) {
-      const written = journalTarget(o.copy.path);
-      if (written !== undefined && written !== o.target) throw new JournalTargetError(o.copy.path, written, o.target);
-      copy = readJournal(o.copy.path);
-    }
+  async keepCopy(copy: CopyJournal): Promise<void> {
+    (this as { copy: CopyJournal | undefined }).copy = copy;
+    for (const s of copy.states.values()) if (rank(s) > rank(this.states.get(s.id))) for (const r of recordsOf(s)) this.appendOwn(r);
+    await this.durable();
+  }
+
+  /**
+   * Where each document stands, read without writing anything (a dry run, `journal show`). Creates
+   * no table: a database shipbook never used has no documents.
+   * @throws LedgerUnreachableError (exit 10)
+   */
+  static async peek(o: Omit<PgLedgerOptions, 'command'>): Promise<(id: string) => EntryState | undefined> {
     const pool = await openPool(o.url, () => undefined, 1);
     const ledger = new PgLedger(pool, o.url, undefined, o.target, 'peek');
     try {
@@ -240,11 +220,7 @@ export class PgLedger implements LedgerStore {
     } finally {
       await pool.end().catch(() => undefined);
     }
-    return (id) => {
-      const a = ledger.states.get(id);
-      const b = copy.get(id);
-      return rank(b) > rank(a) ? b : a;
-    };
+    return (id) => ledger.states.get(id);
   }
 
   /** Reads what others wrote since the last read, and which runs live. */

@@ -8,9 +8,9 @@
  * kilograms, service, collection address and pickup date. The sheet is then made offline from the
  * ledger alone ({@link buildSheet}), whatever the service answers later.
  */
-import type { OrderResponse } from '../schema/order.js';
-import { toMetric } from '../schema/package.js';
-import { oneLine } from '../schema/shipment.js';
+import type { OrderResponse } from '../../schema/order.js';
+import { toMetric } from '../../schema/package.js';
+import { oneLine } from '../../schema/shipment.js';
 
 /** What the sheet needs of one shipment, recorded with the order's `created` record (short keys: one per shipment of every order). */
 export interface SheetShipment {

@@ -14,15 +14,17 @@
  *   the service in the shared ledger.
  */
 import { existsSync } from 'node:fs';
-import { serviceIdentity, splitTargetId } from '../../config/target.js';
-import { Ledger, ledgerPath, rank, recordsOf } from '../file/ledger.js';
-import { readJournal } from '../file/read.js';
-import type { EntryState } from '../records.js';
-import type { BookedElsewhere } from '../store.js';
-import { LedgerUnreachableError, openPool, shownUrl } from './connect.js';
-import { PgLedger, targetLockKey } from './ledger.js';
-import { pushFileLedger } from './push.js';
-import { schemaVersion } from './schema.js';
+import { serviceIdentity, splitTargetId } from '../config/target.js';
+import { Ledger } from './file/ledger.js';
+import { readJournal } from './file/read.js';
+import { ledgerPath } from './paths.js';
+import { LedgerUnreachableError, openPool, shownUrl } from './pg/connect.js';
+import { PgLedger, targetLockKey } from './pg/ledger.js';
+import { pushFileLedger } from './pg/push.js';
+import { schemaVersion } from './pg/schema.js';
+import { rank, recordsOf } from './rank.js';
+import type { EntryState } from './records.js';
+import type { BookedElsewhere } from './store.js';
 
 /** What a join copied. */
 interface JoinResult {

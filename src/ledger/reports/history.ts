@@ -12,7 +12,7 @@
  * result learned later (`processed`, a booking that failed, by the run, `order get` or a callback)
  * is a row of its own.
  */
-import type { JournalRecord } from './records.js';
+import type { JournalRecord } from '../records.js';
 import type { SheetOrder } from './sheet.js';
 
 /** What became of a change. */

@@ -5,7 +5,7 @@
  * sent), tracking numbers, total, and who created it and when. A create sent without an answer is
  * an order of status `unknown` with no order id: the one `shipbook journal resolve` settles.
  */
-import type { JournalRecord } from './records.js';
+import type { JournalRecord } from '../records.js';
 import { localDay } from './history.js';
 
 /** Where an order stands, in the words people see (pending = created, not yet accepted). */
