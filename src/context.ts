@@ -18,6 +18,7 @@ import type { OutputWriter } from './output/writer.js';
 import type { AnswerNotice, PlannedRequest } from './api/client.js';
 import type { EndpointName } from './api/endpoints.js';
 import type { ResolvedProfile } from './config/profile.js';
+import type { JournalCopy, LedgerPeek, LedgerQueries, LedgerStore } from './ledger/index.js';
 import { realSleep, type Sleep } from './sleep.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
@@ -77,6 +78,18 @@ function loaded(): NonNullable<typeof configModules> {
   return configModules;
 }
 
+/** What a run that records tells {@link Context.ledger}: who it is, and its journal copy. */
+interface LedgerFor {
+  /** The command line, for claims and locks (no secrets). */
+  command: string;
+  /** The operation stamped on each record (`book`, `order accept` …); without it, records name no actor. */
+  op?: string;
+  /** The run's journal copy (a batch, `journal resolve --journal`). */
+  copy?: JournalCopy;
+  /** The payment type of the run's accepts, once known (stamped on each `accept_sent`). */
+  payment?: () => string | undefined;
+}
+
 /** The context handed to every command's run function. */
 export interface Context {
   readonly io: IOStreams;
@@ -125,6 +138,21 @@ export interface Context {
    * @throws ConfigError as {@link profile}
    */
   target(): Promise<Target>;
+  /**
+   * The ledger of this run's target ({@link targetId}) in this run's state directory, in the
+   * implementation the profile's `ledger` setting chooses (src/ledger/index.ts `openLedger`):
+   * - `query`: its records, for history and sheets;
+   * - `peek`: where each document stands, read without writing (a dry run), with the run's journal
+   *   copy (`o.copy`) when it keeps one;
+   * - `write`: opened for a run that records, with the run's journal copy when it keeps one, its
+   *   records stamped with `o.op` and the profile (and the payment type of its accepts, `o.payment`).
+   * A `query` or `write` ledger is closed when the run ends (closing it earlier is allowed; it
+   * closes once).
+   * @throws ConfigError as {@link profile}; as src/ledger/index.ts `openLedger` in that mode
+   */
+  ledger(mode: 'query'): Promise<LedgerQueries>;
+  ledger(mode: 'peek', o?: { copy?: Pick<JournalCopy, 'path'> }): Promise<LedgerPeek>;
+  ledger(mode: 'write', o: LedgerFor): Promise<LedgerStore>;
   /**
    * Ends a run that booked anything on a sandbox (built-in or reached by URL) with one line on
    * stderr saying that nothing was really booked; prints nothing otherwise. main calls it once.
@@ -415,6 +443,30 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     async target() {
       return currentTarget ?? describeTarget(await ctx.profile(), startedUrl);
     },
+    ledger: (async (mode: 'query' | 'peek' | 'write', o?: LedgerFor | { copy?: Pick<JournalCopy, 'path'> }) => {
+      const { openLedger } = await import('./ledger/index.js');
+      const profile = await ctx.profile();
+      const where = { setting: profile.ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() };
+      if (mode === 'peek') return openLedger({ mode, ...where, ...(o?.copy ? { copy: o.copy } : {}) });
+      let ledger: LedgerQueries | LedgerStore;
+      if (mode === 'query') ledger = await openLedger({ mode, ...where });
+      else {
+        const w = o as LedgerFor;
+        ledger = await openLedger({
+          mode,
+          ...where,
+          command: w.command,
+          ...(w.copy ? { copy: w.copy } : {}),
+          ...(w.op !== undefined ? { actor: { op: w.op, profile: profile.name, ...(w.payment ? { payment: w.payment } : {}) } } : {}),
+        });
+      }
+      // Closed once: by its command when it closes it early, else when the run ends.
+      const close = ledger.close.bind(ledger);
+      let closing: Promise<void> | undefined;
+      ledger.close = () => (closing ??= close());
+      cleanups.push(() => ledger.close());
+      return ledger;
+    }) as Context['ledger'],
     noteEndOfRun() {
       if (!booked || currentTarget === undefined || currentTarget.kind === 'service') return;
       const where = currentTarget.kind === 'builtin-sandbox' ? 'the built-in sandbox' : `the sandbox at ${currentTarget.base_url}`;

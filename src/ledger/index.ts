@@ -19,7 +19,7 @@
  * functions below that need it import it on their first call.
  */
 export { openLedger, isSharedLedger } from './open.js';
-export type { WriteLedgerOptions, PeekLedgerOptions, QueryLedgerOptions, LedgerPeek, LedgerQueries } from './open.js';
+export type { LedgerPeek, LedgerQueries } from './open.js';
 export type { LedgerStore, RecordFilter, BookedElsewhere, LedgerOptions, JournalCopy } from './store.js';
 export { claimLives, type ClaimLedger } from './claims.js';
 export type { Actor } from './actor.js';

@@ -22,13 +22,13 @@ interface LedgerChoice {
 }
 
 /** Opening the ledger for a run that records: `mode: 'write'`. */
-export type WriteLedgerOptions = { mode: 'write' } & LedgerOptions & LedgerChoice;
+type WriteLedgerOptions = { mode: 'write' } & LedgerOptions & LedgerChoice;
 
 /** Reading where each document stands without writing anything (a dry run): `mode: 'peek'`. */
-export type PeekLedgerOptions = { mode: 'peek'; stateDir: string; target: string; copy?: { path: string } } & LedgerChoice;
+type PeekLedgerOptions = { mode: 'peek'; stateDir: string; target: string; copy?: { path: string } } & LedgerChoice;
 
 /** Asking the ledger's records (history, hand-over sheet, known orders): `mode: 'query'`. */
-export type QueryLedgerOptions = { mode: 'query'; stateDir: string; target: string } & LedgerChoice;
+type QueryLedgerOptions = { mode: 'query'; stateDir: string; target: string } & LedgerChoice;
 
 /** Where each document stands (`undefined`: the ledger knows nothing of it), as a peek reads it. */
 export type LedgerPeek = (id: string) => EntryState | undefined;

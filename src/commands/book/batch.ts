@@ -21,7 +21,6 @@ import {
   journalTarget,
   LEGACY_JOURNAL,
   defaultJournalPath,
-  openLedger,
   parseShard,
   type Shard,
   type LedgerStore,
@@ -483,7 +482,7 @@ async function dryRunBatch(
   const { io } = ctx;
   const target = await ctx.targetId();
   const journalPath = resolve(o.journal ?? defaultJournalPath(target));
-  const get = await openLedger({ mode: 'peek', setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target, copy: { path: journalPath } });
+  const get = await ctx.ledger('peek', { copy: { path: journalPath } });
   const format = ctx.output.format;
   const inputs: BatchResult[] = [];
   const counts: Record<string, number> = {};

@@ -8,15 +8,7 @@ import { addPickupOptions } from '../common/pickup-options.js';
 import type { PickupFlags } from '../../booking/pickup/rule.js';
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
-import {
-  identityOf,
-  type DocumentIdentity,
-  type RunClaim,
-  DEFAULT_JOURNAL_PATTERN,
-  openLedger,
-  BookedElsewhereError,
-  type LedgerStore,
-} from '../../ledger/index.js';
+import { identityOf, type DocumentIdentity, type RunClaim, DEFAULT_JOURNAL_PATTERN, BookedElsewhereError, type LedgerStore } from '../../ledger/index.js';
 import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
 import { openLedgerFor } from '../common/record.js';
 import { claimDocument } from '../common/claim.js';
@@ -124,7 +116,7 @@ async function runBook(
     // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
     ctx.planned.push(...(await planBooking(doc, { api, accept })));
     // What the ledger says decides what a real run would do with this document (the engine's table).
-    const get = await openLedger({ mode: 'peek', setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
+    const get = await ctx.ledger('peek');
     const known = get(identityOf({ get }, identityData).id);
     const plan = plannedAction(resumeFrom(known, { maxTotalCents }));
     if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../errors.js';
-import { type EntryState, type JournalRecord, claimLives, openLedger, type LedgerStore, sheetShipmentsOf } from '../../ledger/index.js';
+import { type EntryState, type JournalRecord, claimLives, type LedgerStore, sheetShipmentsOf } from '../../ledger/index.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { trackingNumberOf } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
@@ -26,23 +26,12 @@ interface OpenFor {
 }
 
 /**
- * Opens the ledger of the run's target (src/ledger/open.ts `openLedger`) with the run's actor (the operation, and the profile; the
+ * Opens the ledger of the run's target (src/context.ts `Context.ledger`) with the run's actor (the operation, and the profile; the
  * user and host are the process's), closed when the command ends.
- * @throws as src/ledger/open.ts `openLedger`
+ * @throws as src/ledger/index.ts `openLedger` (write)
  */
 export async function openLedgerFor(ctx: Context, o: OpenFor): Promise<LedgerStore> {
-  const profile = await ctx.profile();
-  const ledger = await openLedger({
-    mode: 'write',
-    setting: profile.ledger,
-    stateDir: ctx.stateDir(),
-    target: await ctx.targetId(),
-    command: o.command,
-    ...(o.copy ? { copy: o.copy } : {}),
-    actor: { op: o.op, profile: profile.name, ...(o.payment ? { payment: o.payment } : {}) },
-  });
-  ctx.defer(() => ledger.close());
-  return ledger;
+  return ctx.ledger('write', o);
 }
 
 /**

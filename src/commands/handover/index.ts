@@ -13,7 +13,7 @@ import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { ShipbookError, UsageError } from '../../errors.js';
 import { checkOutputFiles } from '../../output-paths.js';
-import { localDay, sheetOrders, openLedger, buildSheet, type SheetFilter } from '../../ledger/index.js';
+import { localDay, sheetOrders, buildSheet, type SheetFilter } from '../../ledger/index.js';
 import { fetchServiceData } from '../../api/services.js';
 import { printSheet, sheetCsv } from '../../output/handover.js';
 
@@ -88,8 +88,7 @@ async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
     ...(flags.pdf !== undefined ? [{ flag: '--pdf', path: flags.pdf }] : []),
     ...(flags.csv !== undefined ? [{ flag: '--csv', path: flags.csv }] : []),
   ]);
-  const ledger = await openLedger({ mode: 'query', setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
-  ctx.defer(() => ledger.close());
+  const ledger = await ctx.ledger('query');
   const orders = await sheetOrders(ledger.records());
   // Only the codes of the day's shipments are asked about.
   const day = new Set<string>();

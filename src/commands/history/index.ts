@@ -7,7 +7,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { HISTORY_STATUSES, historyRows, type HistoryFilter, type HistoryRow, type HistoryStatus, openLedger } from '../../ledger/index.js';
+import { HISTORY_STATUSES, historyRows, type HistoryFilter, type HistoryRow, type HistoryStatus } from '../../ledger/index.js';
 import { printHistory } from '../../output/history.js';
 
 /** Units of `--since 2d`-style durations, ms. */
@@ -58,8 +58,7 @@ async function runHistory(flags: HistoryFlags, ctx: Context): Promise<void> {
     ...(flags.operation !== undefined ? { operation: flags.operation } : {}),
     ...(flags.status !== undefined ? { status: flags.status } : {}),
   };
-  const ledger = await openLedger({ mode: 'query', setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
-  ctx.defer(() => ledger.close());
+  const ledger = await ctx.ledger('query');
   // An order's records are picked by the store; the other filters apply to the rows.
   const records = ledger.records(flags.order !== undefined ? { orderId: flags.order } : {});
   // A table is drawn once its widths are known; tab-separated lines are written a few thousand at

@@ -8,16 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { storageCode, storageHint } from '../../storage.js';
 import { Command } from 'commander';
-import {
-  JournalLockedError,
-  journalTarget,
-  readJournal,
-  type EntryState,
-  ledgerPath,
-  isSharedLedger,
-  openLedger,
-  type LedgerStore,
-} from '../../ledger/index.js';
+import { JournalLockedError, journalTarget, readJournal, type EntryState, ledgerPath, isSharedLedger, type LedgerStore } from '../../ledger/index.js';
 import { fetchOrder, listSandboxOrders, type SandboxOrderSummary } from '../../api/orders.js';
 import { paint } from '../../output/style.js';
 import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';
@@ -125,13 +116,7 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
   let where: string;
   try {
     if (o.journal === undefined && isSharedLedger((await ctx.profile()).ledger)) {
-      const ledger = await openLedger({
-        mode: 'write',
-        setting: (await ctx.profile()).ledger,
-        stateDir: ctx.stateDir(),
-        target: await ctx.targetId(),
-        command: shellCommand('journal', 'show'),
-      });
+      const ledger = await ctx.ledger('write', { command: shellCommand('journal', 'show') });
       where = ledger.location;
       states = ledger.entries();
       await ledger.close();
@@ -202,11 +187,7 @@ async function runJournalResolve(
   const target = await ctx.targetId();
   let ledger: LedgerStore;
   try {
-    ledger = await openLedger({
-      mode: 'write',
-      setting: (await ctx.profile()).ledger,
-      stateDir: ctx.stateDir(),
-      target,
+    ledger = await ctx.ledger('write', {
       ...(o.journal !== undefined ? { copy: { path: o.journal, lock: true } } : {}),
       command: 'shipbook journal resolve',
     });

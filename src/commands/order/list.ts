@@ -8,15 +8,7 @@ import { Command, Option } from 'commander';
 import { listSandboxOrders } from '../../api/orders.js';
 import type { Context } from '../../context.js';
 import { ApiError, ProtocolError, UsageError } from '../../errors.js';
-import {
-  localDay,
-  KNOWN_ORDER_STATUSES,
-  knownOrders,
-  passesOrderFilter,
-  type KnownOrderFilter,
-  type KnownOrderStatus,
-  openLedger,
-} from '../../ledger/index.js';
+import { localDay, KNOWN_ORDER_STATUSES, knownOrders, passesOrderFilter, type KnownOrderFilter, type KnownOrderStatus } from '../../ledger/index.js';
 import { printOrderList, type OrderListRow } from '../../output/order-list.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { shellCommand } from '../../shell.js';
@@ -92,8 +84,7 @@ async function runOrderList(flags: OrderListFlags, ctx: Context): Promise<void> 
     // An order without a creation time matches no --day.
     rows = (await serviceRows(ctx)).filter((r) => passesOrderFilter({ ...r, status: r.status as KnownOrderStatus, created_at: r.created_at ?? '' }, filter));
   } else {
-    const ledger = await openLedger({ mode: 'query', setting: (await ctx.profile()).ledger, stateDir: ctx.stateDir(), target: await ctx.targetId() });
-    ctx.defer(() => ledger.close());
+    const ledger = await ctx.ledger('query');
     rows = (await knownOrders(ledger.records(), filter)).map(({ identity, order_id, status, references, tracking_numbers, total, created_at, user, host }) => ({
       ...(order_id !== undefined ? { order_id } : {}),
       status,
