@@ -59,6 +59,29 @@ module.exports = {
       to: { path: '^src/(booking|batch)/' },
     },
     {
+      name: 'ledger-implementations-behind-the-face',
+      severity: 'error',
+      comment:
+        'The file ledger (src/ledger/file/) and the PostgreSQL ledger (src/ledger/pg/) are siblings behind the face, src/ledger/index.ts: nothing outside src/ledger/ reaches either.',
+      from: { path: '^src/', pathNot: '^src/ledger/' },
+      to: { path: '^src/ledger/(file|pg)/' },
+    },
+    {
+      name: 'pg-ledger-shares-only-the-root',
+      severity: 'error',
+      comment:
+        "The PostgreSQL ledger shares with the file ledger only what lies in the room's root (paths, rank, actor stamp, claims, records); it never imports src/ledger/file/.",
+      from: { path: '^src/ledger/pg/' },
+      to: { path: '^src/ledger/file/' },
+    },
+    {
+      name: 'commands-use-the-ledger-face',
+      severity: 'error',
+      comment: 'Commands use the ledger through its face, src/ledger/index.ts, and nothing else of src/ledger/.',
+      from: { path: '^src/commands/' },
+      to: { path: '^src/ledger/', pathNot: '^src/ledger/index\\.ts$' },
+    },
+    {
       name: 'schema-is-the-floor',
       severity: 'error',
       comment: 'schema/ depends on nothing of shipbook but itself and the error types.',
