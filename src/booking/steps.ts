@@ -1,5 +1,5 @@
 /**
- * What a booking records in a journal (src/ledger/journal.ts), step by step: shared by the batch
+ * What a booking records in a journal (src/ledger/file/journal.ts), step by step: shared by the batch
  * runner and single `book`, both through the booking engine (src/booking/engine.ts), so both journals
  * say the same things.
  * Before each request that changes something: `create_sent` (with the step) or `accept_sent`,

@@ -1,7 +1,7 @@
 /**
  * The claim protocol: how the ledger arbitrates between runs that book against the same target at
  * the same time (two terminals, a retried CI job, a scheduled run meeting a manual one). Any ledger
- * implements it with these semantics — the file ledger of src/ledger/ledger.ts on one machine, a
+ * implements it with these semantics — the file ledger of src/ledger/file/ledger.ts on one machine, a
  * database shared between machines alike:
  *
  * 1. Before a run sends anything that changes a document at the service (a create, an accept, a

@@ -12,6 +12,9 @@
  *   back to the file ledger books none of it again.
  * - **Other keys** ({@link bookedUnderOtherKeys}): the orders created under the other accounts of
  *   the service in the shared ledger.
+ *
+ * The bridge between the two implementations, so it lives in the room's root beside the chooser
+ * (src/ledger/open.ts), and is loaded only with the shared ledger.
  */
 import { existsSync } from 'node:fs';
 import { serviceIdentity, splitTargetId } from '../config/target.js';
@@ -70,7 +73,7 @@ export async function joinShared(o: { url: string; stateDir: string; target: str
  * Writes into this station's file ledger of `target` what `entries` (the shared ledger's documents,
  * as a run read them) know further along than it, so that going back to the file ledger books none
  * of them again.
- * @throws as src/ledger/ledger.ts `Ledger.open` and `append`
+ * @throws as src/ledger/file/ledger.ts `Ledger.open` and `append`
  */
 export async function mirrorToFile(o: { stateDir: string; target: string; entries: readonly EntryState[] }): Promise<number> {
   const path = ledgerPath(o.stateDir, o.target);

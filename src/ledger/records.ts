@@ -9,7 +9,7 @@ import { scrubKnown } from '../api/redact.js';
 
 /**
  * The default journal of earlier versions, relative to the working directory (it names no target;
- * the default journal is now one per target, src/ledger/ledger.ts `defaultJournalPath`).
+ * the default journal is now one per target, src/ledger/paths.ts `defaultJournalPath`).
  */
 export const LEGACY_JOURNAL = '.shipbook/journal.ndjson';
 
@@ -77,7 +77,7 @@ export interface JournalRecord {
   profile?: string;
   /** For `accept_sent`: the payment type (`credit`, `credit_card`, `stored_card`); never a card number. */
   payment?: string;
-  /** For `created` and `answered`: what the hand-over sheet needs of each shipment of the order (src/ledger/sheet.ts). */
+  /** For `created` and `answered`: what the hand-over sheet needs of each shipment of the order (src/ledger/reports/sheet.ts). */
   sheet?: SheetShipment[];
 }
 

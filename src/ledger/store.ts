@@ -1,7 +1,7 @@
 /**
  * The ledger of one target as the flows and commands use it: what any implementation of it offers —
- * the file ledger of src/ledger/ledger.ts (one machine), a ledger on a database server shared by
- * many machines alike. Commands open it through src/ledger/open.ts `openLedger`, the one place that
+ * the file ledger of src/ledger/file/ledger.ts (one machine), a ledger on a database server shared by
+ * many machines alike. Commands open it through src/ledger/index.ts `openLedger`, the one place that
  * chooses the implementation.
  *
  * An implementation keeps these promises:
@@ -95,7 +95,7 @@ export interface LedgerStore extends ClaimLedger {
   /**
    * Where the document `id` was booked in another ledger of the same service, under another key
    * that is neither linked to this one nor declared another account (src/ledger/accounts.ts); set
-   * by src/ledger/open.ts `openLedger`. Consulted before a create leaves.
+   * by src/ledger/index.ts `openLedger`. Consulted before a create leaves.
    */
   elsewhere?: ((id: string) => BookedElsewhere | undefined) | undefined;
 }

@@ -1,6 +1,6 @@
 /**
  * The hand-over sheet for people and spreadsheets: a table (or tab-separated lines) on stdout, and
- * CSV. The PDF is src/output/handover-pdf.ts; JSON is the sheet itself (src/ledger/sheet.ts).
+ * CSV. The PDF is src/output/handover-pdf.ts; JSON is the sheet itself (src/ledger/reports/sheet.ts).
  */
 import { stringify } from 'csv-stringify/sync';
 import type { IOStreams } from '../io.js';

@@ -1,7 +1,7 @@
 /**
  * The list of orders for people (`shipbook order list`): a table on a terminal (order, status,
  * references, tracking numbers, total, created, who), tab-separated lines otherwise, one order per
- * row. Rows come from the ledger (src/ledger/orders.ts) or from a sandbox's own list of orders.
+ * row. Rows come from the ledger (src/ledger/reports/orders.ts) or from a sandbox's own list of orders.
  */
 import { shownTime } from './local-time.js';
 import type { IOStreams } from '../io.js';

@@ -1,5 +1,5 @@
 /**
- * The batch journal: an append-only NDJSON file (one per target by default, src/ledger/ledger.ts
+ * The batch journal: an append-only NDJSON file (one per target by default, src/ledger/paths.ts
  * `defaultJournalPath`). An intent (create sent, accept sent) is written and flushed to disk BEFORE
  * the request that changes something at the service is sent (a group commit: the intents of the
  * orders under way share one write and one fdatasync per turn); what an answer said (order created

@@ -5,7 +5,7 @@
  * never the key). Every `book` consults it — single, batch, shard, with or without `--journal` —
  * so protection against booking a document twice never depends on which file a run wrote.
  *
- * It is a journal file (src/ledger/journal.ts: append-only NDJSON, each intent on disk before the
+ * It is a journal file (src/ledger/file/journal.ts: append-only NDJSON, each intent on disk before the
  * request it announces, each answer written as it arrives) whose first record names its target. A run may also keep a copy of what it
  * does in a journal of its own (the default journal of the target, or `--journal FILE`, the
  * portable copy CI keeps between attempts): every record goes to both, a copy written against
@@ -232,7 +232,7 @@ export class Ledger implements LedgerStore {
 
   /**
    * The ledger's records that match `filter`, oldest first, streamed from the file as it is now
-   * (src/ledger/read.ts `readRecords`); the run's journal copy is not read (the ledger holds all it knows).
+   * (src/ledger/file/read.ts `readRecords`); the run's journal copy is not read (the ledger holds all it knows).
    * @throws JournalCorruptError (exit 2) for a line in the middle that is not a record
    */
   records(filter: RecordFilter = {}): AsyncIterable<JournalRecord> {

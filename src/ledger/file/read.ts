@@ -141,7 +141,7 @@ const CHUNK = 64 * 1024;
  * Every whole record of the file, oldest first, read a chunk at a time up to the size it had when
  * the read began (so memory stays flat however long the file): an incomplete last line (a write
  * under way, or torn) is skipped, the torn start of a line before a record is skipped as when
- * reading (src/ledger/read.ts `readJournalFile`), and the `target` record is left out.
+ * reading (src/ledger/file/read.ts `readJournalFile`), and the `target` record is left out.
  * @throws JournalCorruptError (exit 2) naming the line for a line that is not a record
  */
 async function* streamRecords(path: string): AsyncGenerator<JournalRecord> {

@@ -1,7 +1,7 @@
 /**
  * The ledger of one target on a PostgreSQL server, shared by every machine that books on the
  * target (packing stations, a supervisor's PC, CI runners): the same records as the file ledger
- * (src/ledger/ledger.ts), the same promise (each record committed before the request it covers
+ * (src/ledger/file/ledger.ts), the same promise (each record committed before the request it covers
  * leaves) and the same claim protocol (src/ledger/claims.ts), with liveness across machines judged
  * by a lease.
  *
@@ -501,7 +501,7 @@ export class PgLedger implements LedgerStore {
 
   /**
    * Resolves once the run's journal copy holds every record appended so far (written, its flush due
-   * within a second: src/ledger/journal.ts `flushSoon`), at once without a copy.
+   * within a second: src/ledger/file/journal.ts `flushSoon`), at once without a copy.
    */
   private copyWritten(): Promise<void> {
     if (this.copy === undefined) return Promise.resolve();

@@ -3,7 +3,7 @@
  * order's, a time range's or a day's, read from PostgreSQL page by page in the order they were
  * committed, through the indexes by target and id and by target and time. Used by an open
  * {@link PgLedger} and, without opening one (no lease, no fold of every document), by `history` and
- * `handover` through src/ledger/query.ts.
+ * `handover` through src/ledger/index.ts `openLedger` (query).
  */
 import type { Pool } from 'pg';
 import type { JournalRecord } from '../records.js';

@@ -167,7 +167,7 @@ export function localDay(d: Date): string {
 }
 
 /**
- * The orders of `records` as the hand-over sheet needs them (src/ledger/sheet.ts): each order with
+ * The orders of `records` as the hand-over sheet needs them (src/ledger/reports/sheet.ts): each order with
  * what its `created` (or `answered`) record holds for the sheet, its stage (accepted, processed
  * with its tracking numbers, cancelled, failed) and the profile that created it. Orders recorded
  * without sheet data (by versions before it was recorded) are left out.

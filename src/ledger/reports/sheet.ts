@@ -82,7 +82,7 @@ export function sheetShipmentsOf(order: OrderResponse): SheetShipment[] {
 /** Where an order stands for the sheet, as the ledger's records say. */
 type SheetStage = 'created' | 'accepted' | 'processed' | 'cancelled' | 'failed';
 
-/** An order as the ledger knows it, for the sheet (src/ledger/history.ts `ordersOf`). */
+/** An order as the ledger knows it, for the sheet (src/ledger/reports/history.ts `ordersOf`). */
 export interface SheetOrder {
   orderId: string;
   stage: SheetStage;
