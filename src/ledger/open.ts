@@ -84,11 +84,11 @@ async function openForWriting(o: WriteLedgerOptions): Promise<LedgerStore> {
     ledger.elsewhere = (id) => (found ??= bookedElsewhere(o.stateDir, o.target)).get(id);
     return ledger;
   }
-  // A copy written against another target is refused before the database is asked anything.
-  if (o.copy !== undefined) checkCopyTarget(o.copy.path, o.target);
   const [{ PgLedger }, { joinShared, bookedUnderOtherKeys, mirrorToFile }] = await Promise.all([import('./pg/ledger.js'), import('./join.js')]);
   // A station joining carries its history in before it books anything (idempotent, as `ledger push`).
   await joinShared({ url: setting, stateDir: o.stateDir, target: o.target });
+  // A copy written against another target is refused before this run's ledger is opened.
+  if (o.copy !== undefined) checkCopyTarget(o.copy.path, o.target);
   const pg = await PgLedger.open({
     url: setting,
     target: o.target,
