@@ -29,7 +29,7 @@ import type { BatchInputOptions } from './inputs.js';
 import { batchItems, fromList, type BatchItem } from './check.js';
 import { Slots } from './slots.js';
 import type { EntryState, RunClaim } from '../ledger/records.js';
-import type { RecordSink } from '../booking/steps.js';
+import type { RecordSink } from '../booking/record.js';
 import { formatCents, readCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
 import { BookedElsewhereError, ClaimsLockWaitError } from '../ledger/errors.js';

@@ -5,7 +5,7 @@
  */
 import { ShipbookError, cmd } from '../errors.js';
 import { shellCommand } from '../shell.js';
-import type { JournalRecord } from './records.js';
+import { isChangeIdentity, type JournalRecord } from './records.js';
 
 /** A line in the middle of the journal is not a record (edited by hand, or another file). Exit 2. */
 export class JournalCorruptError extends ShipbookError {
@@ -85,6 +85,7 @@ export function describeRecord(r: Omit<JournalRecord, 't'>): string {
   const who = r.file !== undefined ? `the order of ${r.file}${r.line !== undefined ? `:${r.line}` : ''}` : `booking ${r.id}`;
   switch (r.event) {
     case 'create_sent':
+      if (isChangeIdentity(r.id)) return `that the ${r.step ?? ''} request (${r.op ?? 'by hand'}) was about to be sent, so it was not sent`;
       return `that the ${r.step ?? 'create'} request of ${who} was about to be sent, so it was not sent`;
     case 'accept_sent':
       return `that the accept of order ${r.order_id ?? '?'} (${who}) was about to be sent, so it was not sent`;
@@ -106,6 +107,8 @@ export function describeRecord(r: Omit<JournalRecord, 't'>): string {
       return `that this run took ${who} in hand, so nothing was sent for it`;
     case 'released':
       return `that this run let go of ${who}`;
+    case 'cancel_sent':
+      return `that the cancel request (${r.op ?? 'by hand'}) was about to be sent, so it was not sent`;
     case 'sent':
       return `that the ${r.step ?? ''} request (${r.op ?? 'by hand'}) was about to be sent, so it was not sent`;
     case 'answered':

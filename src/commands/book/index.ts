@@ -13,6 +13,7 @@ import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
 import type { RunClaim } from '../../ledger/records.js';
 import { openLedgerFor } from '../common/record.js';
 import { claimDocument } from '../common/claim.js';
+import { recordFailed } from '../../booking/record.js';
 import { targetLabel } from '../../config/target.js';
 import { DEFAULT_JOURNAL_PATTERN } from '../../ledger/ledger.js';
 import { peekAnyLedger } from '../../ledger/open.js';
@@ -249,12 +250,14 @@ async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, l
   if (choice === 'cancel') {
     const profile = await ctx.profile();
     await cancelOrder(await ctx.api(), orderId, profile.paths);
-    ledger.append({
-      id,
-      event: 'failed',
-      created: true,
-      error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: exitCodeOf('api') },
-    });
+    recordFailed(
+      ledger,
+      { id },
+      {
+        created: true,
+        error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: exitCodeOf('api') },
+      },
+    );
     await ledger.written();
     throw new ShipbookError('cancelled', `not booked: the card was declined and order ${orderId} was cancelled; nothing was paid`, 'api', {
       suggestion: 'Book the same order again when you have a card that is accepted, or pay by the credit account.',

@@ -23,6 +23,7 @@ import { shellCommand } from '../../shell.js';
 import { renderTable } from '../../output/table.js';
 import { isSharedLedger, openLedger } from '../../ledger/open.js';
 import type { LedgerStore } from '../../ledger/store.js';
+import { recordResolved } from '../../booking/record.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */
 function findEntry(states: readonly EntryState[], id: string, where: string): EntryState {
@@ -225,12 +226,7 @@ async function runJournalResolve(
     }
     if (o.order !== undefined) await checkOrder(ctx, o.order, entry, target, o.force);
     else if (!(await checkNotCreated(ctx, entry, target, o))) return;
-    const state = ledger.append({
-      id: entry.id,
-      event: 'resolved',
-      ...(o.order ? { order_id: o.order } : { not_created: true }),
-      ...(o.force && earlier !== undefined ? { forced: true } : {}),
-    });
+    const state = recordResolved(ledger, entry.id, { ...(o.order ? { orderId: o.order } : {}), forced: o.force === true && earlier !== undefined });
     try {
       await ledger.durable();
     } catch (err) {

@@ -10,14 +10,14 @@ import { acceptOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
 import type { ApiClient } from '../../api/client.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
-import { acceptedBeforeText } from '../../booking/steps.js';
+import { acceptedBeforeText, identityOfOrder, recordedRequest, recordLearned } from '../../booking/record.js';
 import { paint } from '../../output/style.js';
 import { judgeCaps, type BudgetReservation, type PriceCaps } from '../../booking/limits.js';
 import { capsOfFlags, runCaps, type CapFlags } from '../common/caps.js';
 import { bookEntry } from '../../booking/engine.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
-import { identityOfOrder, openLedgerFor, recordedRequest, recordLearned } from '../common/record.js';
+import { openLedgerFor } from '../common/record.js';
 import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
 import type { WaitSettings } from '../../booking/result/route.js';
 import type { Context } from '../../context.js';
@@ -65,10 +65,10 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     try {
       accepted = await recordedRequest(
         ledger,
-        id,
-        { event: 'accept_sent', order_id: o.orderId, payment: accept.order.payment.type },
+        { id },
+        { step: 'accept', orderId: o.orderId, payment: accept.order.payment.type },
         () => acceptOrder(api, o.orderId, accept),
-        (order) => ({ event: 'accepted', order_id: order.id }),
+        (order) => ({ kind: 'accepted', orderId: order.id }),
       );
     } catch (err) {
       reservation?.release();

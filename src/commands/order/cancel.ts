@@ -16,7 +16,8 @@ import { orderHeading } from '../../output/order.js';
 import { shellCommand } from '../../shell.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { claimDocument } from '../common/claim.js';
-import { identityOfOrder, openLedgerFor, recordLearned, recordedRequest } from '../common/record.js';
+import { openLedgerFor } from '../common/record.js';
+import { identityOfOrder, recordLearned, recordedRequest } from '../../booking/record.js';
 
 /** Options of `order cancel`. */
 interface OrderCancelOptions {
@@ -39,10 +40,10 @@ async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void
   try {
     order = await recordedRequest(
       ledger,
-      id,
-      { event: 'sent', step: 'cancel', order_id: o.orderId },
+      { id },
+      { step: 'cancel', orderId: o.orderId },
       () => cancelOrder(api, o.orderId, profile.paths),
-      (cancelled) => ({ event: 'cancelled', order_id: cancelled.id }),
+      (cancelled) => ({ kind: 'cancelled', orderId: cancelled.id }),
     );
   } catch (err) {
     // Cancelling what is already cancelled is done, as gh and Stripe treat it: exit 0 with a note.

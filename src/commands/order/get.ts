@@ -12,7 +12,8 @@ import { orderEndedLine, printOrder } from '../../output/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { withWarnings } from '../common/warnings.js';
 import { orderWarnings } from '../../booking/price-check.js';
-import { openLedgerFor, recordLearned } from '../common/record.js';
+import { openLedgerFor } from '../common/record.js';
+import { recordLearned } from '../../booking/record.js';
 
 /** Options of `order get`. */
 interface OrderGetOptions {
