@@ -201,7 +201,7 @@ interface LockHolder {
 /**
  * The ledger's claims lock was still held by another run (a paused or hung process) when this run's
  * wait for it ended: nothing was claimed, so nothing was sent. Exit 7, as for a document another run
- * still holds when the wait ends; a batch stops with it (src/batch/runner.ts).
+ * still holds when the wait ends; a batch stops with it (src/booking/batch/runner.ts).
  */
 export class ClaimsLockWaitError extends ShipbookError {
   constructor(

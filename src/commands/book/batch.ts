@@ -3,18 +3,18 @@
  * JSON arrays and NDJSON; every input validated before the first request; booked at
  * `--concurrency` with a journal that makes a killed run resumable without booking anything
  * twice; `--report`, `--junit`, `--shard i/n`, `--skip-invalid`; exit 8 when some orders failed
- * or are unknown. The work is src/batch/; this file maps flags and prints.
+ * or are unknown. The work is src/booking/batch/; this file maps flags and prints.
  */
 import { storageCode, storageHint } from '../../storage.js';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
 import type { AcceptRequest } from '../../schema/payment.js';
-import type { BatchInputOptions } from '../../batch/inputs.js';
-import { runBatch } from '../../batch/runner.js';
-import { BatchStoppedError, emptySummary, lastKnown, type BatchResult, type BatchSummary } from '../../batch/results.js';
-import { planBatch } from '../../batch/plan.js';
-import { checkBatch, type BatchCheck } from '../../batch/check.js';
+import type { BatchInputOptions } from '../../booking/batch/inputs.js';
+import { runBatch } from '../../booking/batch/runner.js';
+import { BatchStoppedError, emptySummary, lastKnown, type BatchResult, type BatchSummary } from '../../booking/batch/results.js';
+import { planBatch } from '../../booking/batch/plan.js';
+import { checkBatch, type BatchCheck } from '../../booking/batch/check.js';
 import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
 import { journalTarget } from '../../ledger/read.js';
 import { LEGACY_JOURNAL } from '../../ledger/records.js';
@@ -24,8 +24,8 @@ import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { parseShard, type Shard } from '../../ledger/identity.js';
-import { ReportWriter } from '../../batch/report.js';
-import { CsvReportWriter, isCsvReport } from '../../batch/report-csv.js';
+import { ReportWriter } from '../../booking/batch/report.js';
+import { CsvReportWriter, isCsvReport } from '../../booking/batch/report-csv.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
 import { runCaps, type CapFlags } from '../common/caps.js';
@@ -241,7 +241,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       `note: ${LEGACY_JOURNAL} (an earlier default journal, which does not say which service it was written against) is not read; if it was written against this target, continue it with --journal ${LEGACY_JOURNAL}\n`,
     );
   }
-  // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
+  // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/booking/batch/slots.ts).
   // The first Ctrl-C or SIGTERM is the run's stopping: no new order starts, and the booking engine
   // lets requests already sent finish within their deadline; a second one ends the process at once.
   const api = (await ctx.api()).withOptions({ connections: o.concurrency });

@@ -18,7 +18,7 @@ import { targetLabel } from '../../config/target.js';
 import { DEFAULT_JOURNAL_PATTERN } from '../../ledger/ledger.js';
 import { peekAnyLedger } from '../../ledger/open.js';
 import { plannedWords, unknownCreateHint } from '../../output/ledger.js';
-import { plannedAction } from '../../batch/plan.js';
+import { plannedAction } from '../../booking/batch/plan.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
 import type { BookingDocument } from '../../booking/book.js';
 import { planBooking } from '../../booking/plan.js';
