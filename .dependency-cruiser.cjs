@@ -59,6 +59,13 @@ module.exports = {
       to: { path: '^src/(booking|batch)/' },
     },
     {
+      name: 'commands-use-the-booking-face',
+      severity: 'error',
+      comment: 'Commands use the booking room through its face (src/booking/index.ts), never the modules behind it.',
+      from: { path: '^src/commands/' },
+      to: { path: '^src/booking/', pathNot: '^src/booking/index\\.ts$' },
+    },
+    {
       name: 'schema-is-the-floor',
       severity: 'error',
       comment: 'schema/ depends on nothing of shipbook but itself and the error types.',

@@ -8,13 +8,27 @@
 import { storageCode, storageHint } from '../../storage.js';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
+import {
+  buildAcceptRequest,
+  NEW_ORDER,
+  type PaymentFlags,
+  type BatchInputOptions,
+  runBatch,
+  BatchStoppedError,
+  emptySummary,
+  lastKnown,
+  type BatchResult,
+  type BatchSummary,
+  planBatch,
+  checkBatch,
+  type BatchCheck,
+  ReportWriter,
+  CsvReportWriter,
+  isCsvReport,
+  prepareRunWaiter,
+  type WaitSettings,
+} from '../../booking/index.js';
 import type { AcceptRequest } from '../../schema/payment.js';
-import type { BatchInputOptions } from '../../booking/batch/inputs.js';
-import { runBatch } from '../../booking/batch/runner.js';
-import { BatchStoppedError, emptySummary, lastKnown, type BatchResult, type BatchSummary } from '../../booking/batch/results.js';
-import { planBatch } from '../../booking/batch/plan.js';
-import { checkBatch, type BatchCheck } from '../../booking/batch/check.js';
 import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
 import { journalTarget } from '../../ledger/read.js';
 import { LEGACY_JOURNAL } from '../../ledger/records.js';
@@ -24,14 +38,11 @@ import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
 import { parseShard, type Shard } from '../../ledger/identity.js';
-import { ReportWriter } from '../../booking/batch/report.js';
-import { CsvReportWriter, isCsvReport } from '../../booking/batch/report-csv.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
 import { runCaps, type CapFlags } from '../common/caps.js';
 import { ShipbookError, UsageError, ValidationError, exitCodeOf, type ErrorKind } from '../../errors.js';
 import { batchProgress, batchResultLine, batchSummaryLine, batchWaitNotices, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
-import { prepareRunWaiter, type WaitSettings } from '../../booking/result/route.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
 import { paint } from '../../output/style.js';

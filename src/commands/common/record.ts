@@ -5,6 +5,8 @@
  * the recorder's (src/booking/record.ts).
  */
 import type { Context } from '../../context.js';
+import type { ClaimRun } from '../../booking/index.js';
+import { claimNote } from '../../output/other-run.js';
 import { openLedger } from '../../ledger/open.js';
 import type { LedgerStore } from '../../ledger/store.js';
 
@@ -37,4 +39,9 @@ export async function openLedgerFor(ctx: Context, o: OpenFor): Promise<LedgerSto
   });
   ctx.defer(() => ledger.close());
   return ledger;
+}
+
+/** What a claim (src/booking/claim.ts) needs of this run: its stop signal, and its notes said on stderr. */
+export function claimRun(ctx: Context): ClaimRun {
+  return { signal: ctx.signal, say: (note) => ctx.io.err(claimNote(ctx.io, note)) };
 }

@@ -13,7 +13,7 @@ import { journalTarget, readJournal } from '../../ledger/read.js';
 import type { EntryState } from '../../ledger/records.js';
 import { fetchOrder, listSandboxOrders, type SandboxOrderSummary } from '../../api/orders.js';
 import { paint } from '../../output/style.js';
-import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';
+import { acceptedNotEnded, resumeFrom, recordResolved } from '../../booking/index.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
 import { ApiError, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
@@ -23,7 +23,6 @@ import { shellCommand } from '../../shell.js';
 import { renderTable } from '../../output/table.js';
 import { isSharedLedger, openLedger } from '../../ledger/open.js';
 import type { LedgerStore } from '../../ledger/store.js';
-import { recordResolved } from '../../booking/record.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */
 function findEntry(states: readonly EntryState[], id: string, where: string): EntryState {

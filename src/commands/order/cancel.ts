@@ -14,10 +14,8 @@ import type { OrderResponse } from '../../schema/order.js';
 import type { Context } from '../../context.js';
 import { orderHeading } from '../../output/order.js';
 import { shellCommand } from '../../shell.js';
-import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
-import { claimDocument } from '../common/claim.js';
-import { openLedgerFor } from '../common/record.js';
-import { identityOfOrder, recordLearned, recordedRequest } from '../../booking/record.js';
+import { DEFAULT_WAIT_TIMEOUT_MS, claimDocument, identityOfOrder, recordLearned, recordedRequest } from '../../booking/index.js';
+import { claimRun, openLedgerFor } from '../common/record.js';
 
 /** Options of `order cancel`. */
 interface OrderCancelOptions {
@@ -34,7 +32,7 @@ async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void
   // intent is on disk before the request leaves.
   const ledger = await openLedgerFor(ctx, { op: 'order cancel', command: shellCommand('order', 'cancel', o.orderId) });
   const id = identityOfOrder(ledger, o.orderId);
-  await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
+  await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, claimRun(ctx));
   const api = await ctx.api();
   let order: OrderResponse;
   try {

@@ -6,7 +6,7 @@
 import { settlePickups } from '../../input/pickup.js';
 import { Command } from 'commander';
 import { openLedgerFor } from '../common/record.js';
-import { changeIdentity, recordedRequest } from '../../booking/record.js';
+import { changeIdentity, recordedRequest, orderWarnings } from '../../booking/index.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { combineShipments } from '../../api/shipments.js';
 import { documentWarnings } from '../../input/validate.js';
@@ -20,7 +20,6 @@ import type { CombineRequest } from '../../schema/combine.js';
 import { combineFile, shipmentDocument, type CombineFile } from '../../schema/consolidated.js';
 import type { ShipmentRequest } from '../../schema/shipment.js';
 import { withWarnings } from '../common/warnings.js';
-import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment combine`. */
 interface ShipmentCombineOptions {

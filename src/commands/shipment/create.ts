@@ -1,14 +1,13 @@
 /** `shipbook shipment create <file>`: validate a consolidated-mail shipment and create it (status new, exact price). */
 import { Command } from 'commander';
 import { openLedgerFor } from '../common/record.js';
-import { changeIdentity, recordedRequest } from '../../booking/record.js';
+import { changeIdentity, recordedRequest, priceWarnings } from '../../booking/index.js';
 import { createShipment } from '../../api/shipments.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { printCreatedShipment } from '../../output/consolidated.js';
 import { readShipmentInput } from './input.js';
 import { withWarnings } from '../common/warnings.js';
-import { priceWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment create`. */
 interface ShipmentCreateOptions {
