@@ -5,9 +5,8 @@
  * twice; `--report`, `--junit`, `--shard i/n`, `--skip-invalid`; exit 8 when some orders failed
  * or are unknown. The work is src/booking/batch/; this file maps flags and prints.
  */
-import { storageCode, storageHint } from '../../storage.js';
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   buildAcceptRequest,
   NEW_ORDER,
@@ -27,9 +26,11 @@ import {
   isCsvReport,
   prepareRunWaiter,
   type WaitSettings,
+  batchEnd,
+  batchOutcome,
+  openBatchLedger,
 } from '../../booking/index.js';
 import type { AcceptRequest } from '../../schema/payment.js';
-import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
 import { journalTarget } from '../../ledger/read.js';
 import { LEGACY_JOURNAL } from '../../ledger/records.js';
 import { defaultJournalPath } from '../../ledger/ledger.js';
@@ -41,7 +42,7 @@ import { parseShard, type Shard } from '../../ledger/identity.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
 import { runCaps, type CapFlags } from '../common/caps.js';
-import { ShipbookError, UsageError, ValidationError, exitCodeOf, type ErrorKind } from '../../errors.js';
+import { ShipbookError, UsageError, ValidationError, exitCodeOf } from '../../errors.js';
 import { batchProgress, batchResultLine, batchSummaryLine, batchWaitNotices, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
@@ -50,7 +51,6 @@ import { claimsLockNote, heldOrdersNote } from '../../output/other-run.js';
 import { checkOutputFiles } from '../../output-paths.js';
 import { formatCents, readCents } from '../../schema/money.js';
 import { openLedger } from '../../ledger/open.js';
-import type { LedgerStore } from '../../ledger/store.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -215,27 +215,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     ...(o.journal !== undefined ? ['--journal', o.journal] : []),
     ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
   );
-  let ledger: LedgerStore;
-  try {
-    ledger = await openLedgerFor(ctx, { op: 'book', command, copy: { path: journalPath, lock: true }, payment: () => template.order.payment.type });
-  } catch (err) {
-    if (err instanceof JournalLockedError) {
-      throw new ShipbookError('journal_locked', err.message, 'input', {
-        suggestion: `Wait for it to finish, then run the same command again: what it booked is in the ledger and is not booked twice. Several jobs at once each take a share with --shard i/n and a journal of their own.`,
-      });
-    }
-    if (err instanceof JournalUnusableError) {
-      const code = storageCode(err);
-      throw new ShipbookError('journal_unusable', `${err.message}; nothing was sent`, err.kind, {
-        suggestion:
-          code !== undefined
-            ? storageHint(code, dirname(err.path), 'run the same command again (or give --journal <file> on another disk)')
-            : 'Give the batch a journal it can write: --journal <file> in a directory you own (not a file, not read-only).',
-        cause: err,
-      });
-    }
-    throw err;
-  }
+  const ledger = await openBatchLedger(() =>
+    openLedgerFor(ctx, { op: 'book', command, copy: { path: journalPath, lock: true }, payment: () => template.order.payment.type }),
+  );
   ctx.defer(() => ledger.close());
   for (const note of ledger.notes) io.err(`note: ${note}\n`);
   // A run paused while it holds the ledger's claims lock holds up every claim: said once per wait,
@@ -414,68 +396,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
   await printBatchSummary(io, summary, failures);
   if (stopped !== undefined) throw stopped.cause;
-  if (outcome === 'ok') return;
-  // The command to run comes last, alone at the end of its line, so that pasting that line runs it.
-  const journalNote = `Journal: ${journalPath}; ledger: ${ledger.location}.`;
-  if (outcome === 'limit_refused') throw capsRefusal(summary, command);
-  const pending = outcome === 'pending';
-  const [message, next] = pending
-    ? [
-        `done, results pending: ${summary.accepted} order(s) accepted (paid) whose booking result was not read yet; nothing failed`,
-        `${journalNote}\nRun the same command again to read their results (nothing is accepted or booked again):\n  ${command}`,
-      ]
-    : summary.interrupted
-      ? [
-          `${reason === 'EPIPE' ? 'stdout was closed' : 'interrupted'}: ${summary.still_booking} order(s) accepted and still booking, ${summary.pending} created and pending, ${summary.not_started} not started, ${summary.failed} failed, ${summary.unknown} unknown`,
-          `${journalNote}\nRun the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice:\n  ${command}`,
-        ]
-      : [
-          `${summary.failed} order(s) failed and ${summary.unknown} are unknown${summary.accepted > 0 ? `; ${summary.accepted} accepted, result pending` : ''}`,
-          `${failures.some((r) => r.next?.action === 'resolve') ? `Settle the unknown ones with "${shellCommand('journal', 'resolve')}" (each one's hint above gives the command). ` : ''}${journalNote}\n` +
-            `Run the same command again to retry the failed ones${summary.accepted > 0 ? ' and read the pending results' : ''} (nothing is booked twice):\n  ${command}`,
-        ];
-  const code = pending ? 'results_pending' : reason === 'EPIPE' ? 'stdout_closed' : summary.interrupted ? 'interrupted' : 'batch_incomplete';
-  throw new ShipbookError(code, message, outcome, {
-    reported: true,
-    suggestion: next,
-  });
-}
-
-/**
- * The outcome of a batch, whose exit code src/errors.ts `exitCodeOf` gives: `ok` when every order
- * is booked (now or before); `limit_refused` (exit 9) when nothing failed and some orders were held
- * to `--max-total` or `--budget` (cancelled before acceptance, or never created); `pending` (done,
- * results pending) when every order is booked or accepted and some results were not read yet;
- * after a signal, the signal's (`interrupted` for SIGINT, `terminated` for SIGTERM) whenever an
- * order is left unfinished; `stdout_closed` (exit 141) when stdout's reader went away with orders
- * left and none failed or unknown; else `incomplete` (an order failed or is unknown).
- */
-function batchOutcome(s: BatchSummary, reason: string | undefined): ErrorKind {
-  const left = s.failed + s.unknown + s.still_booking + s.pending + s.not_started;
-  if (left === 0) return s.over_limit + s.over_budget > 0 ? 'limit_refused' : s.accepted > 0 ? 'pending' : 'ok';
-  if (s.interrupted && reason === 'SIGTERM') return 'terminated';
-  if (s.interrupted && reason === 'SIGINT') return 'interrupted';
-  // Its reader went away (`| head -1`): nothing failed, the rest was left for the next run.
-  if (s.interrupted && reason === 'EPIPE' && s.failed + s.unknown === 0) return 'stdout_closed';
-  return 'incomplete';
-}
-
-/**
- * The end of a batch that nothing failed but whose caps left orders unaccepted (exit 9): how many,
- * the limits, what this run spent, and how to book them.
- */
-function capsRefusal(s: BatchSummary, command: string): ShipbookError {
-  const parts = [
-    ...(s.over_limit > 0 ? [`${s.over_limit} order(s) above --max-total were cancelled before acceptance`] : []),
-    ...(s.over_budget > 0
-      ? [`${s.over_budget} order(s) were left by --budget ${s.budget?.limit ?? '?'} AUD (${s.budget?.spent ?? '0.00'} AUD spent by this run)`]
-      : []),
-  ];
-  const accepted = s.accepted > 0 ? `; ${s.accepted} accepted, result pending` : '';
-  return new ShipbookError('limit_refused', `not every order was booked: ${parts.join('; ')}; nothing over a limit was accepted${accepted}`, 'limit_refused', {
-    reported: true,
-    suggestion: `Each one's line above gives its price. To book them, run the same command again with a higher limit (nothing is booked twice):\n  ${command}`,
-  });
+  const end = batchEnd(outcome, summary, { reason, command, journal: journalPath, ledger: ledger.location, failures });
+  if (end !== undefined) throw end;
 }
 
 /**
