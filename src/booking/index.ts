@@ -36,3 +36,4 @@ export { DEFAULT_WAIT_TIMEOUT_MS } from './wait.js';
 export { DEFAULT_POLL_MS, prepareResultWaiter, prepareRunWaiter, type ListenAddress, type ResultWaiter, type WaitSettings } from './result/route.js';
 export { REFUSAL_INTERVAL_MS, RefusalLog, TOKEN_PATTERN, startCallbackReceiver, type ReceivedCallback } from './receiver.js';
 export { batchEnd, batchOutcome, openBatchLedger } from './batch/outcome.js';
+export { BatchReports } from './batch/reports.js';

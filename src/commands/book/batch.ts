@@ -15,7 +15,6 @@ import {
   runBatch,
   BatchStoppedError,
   emptySummary,
-  lastKnown,
   type BatchResult,
   type BatchSummary,
   planBatch,
@@ -29,6 +28,7 @@ import {
   batchEnd,
   batchOutcome,
   openBatchLedger,
+  BatchReports,
 } from '../../booking/index.js';
 import type { AcceptRequest } from '../../schema/payment.js';
 import { journalTarget } from '../../ledger/read.js';
@@ -49,7 +49,7 @@ import { printWarnings } from '../../output/report.js';
 import { paint } from '../../output/style.js';
 import { claimsLockNote, heldOrdersNote } from '../../output/other-run.js';
 import { checkOutputFiles } from '../../output-paths.js';
-import { formatCents, readCents } from '../../schema/money.js';
+import { formatCents } from '../../schema/money.js';
 import { openLedger } from '../../ledger/open.js';
 
 /** The flags of a batch. */
@@ -254,53 +254,17 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   );
   if (callbacks !== undefined) ctx.defer(() => callbacks.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
-  // The inputs reported so far, and their counts: a process that ends at once (a second Ctrl-C)
-  // reports every other input at the stage the ledger last knew, and says the summary line.
-  const reported = new Set<string>();
-  const soFar = emptySummary();
   const withHint = (r: BatchResult): BatchResult =>
     r.next === undefined ? r : { ...r, hint: nextStepHint(r.next, { rerun: command, journal: explicitJournal, file: r.file }) };
-  const standing = (): BatchResult[] =>
-    check.entries
-      .filter((e) => !reported.has(e.id))
-      .map((e) =>
-        e.invalid
-          ? { id: e.id, file: e.file, line: e.line, status: 'invalid' as const, attempts: 0 }
-          : withHint(
-              lastKnown(
-                { id: e.id, file: e.file, line: e.line },
-                ledger.get(e.id),
-                undefined,
-                0,
-                caps.maxTotalCents !== undefined ? { maxTotalCents: caps.maxTotalCents } : {},
-              ),
-            ),
-      );
-  const count = (s: BatchSummary, r: BatchResult) => {
-    if (r.status === 'valid') return;
-    s[r.status]++;
-    if ((r.status === 'booked' || r.status === 'already_booked') && r.total) s.totalCents += readCents(r.total) ?? 0;
-  };
+  // The inputs reported so far, and their counts: a process that ends at once (a second Ctrl-C)
+  // reports every other input at the stage the ledger last knew, and says the summary line.
+  const tally = new BatchReports({ reports, csvReport, entries: check.entries, ledger, withHint, maxTotalCents: caps.maxTotalCents });
   // A second Ctrl-C ends the process at once: the reports are finished as it exits (the journal's
   // pending records are written and its lock given back by the journal's own exit hook). The CSV
   // report reads where each input row belongs while the batch runs, so it can be written then too.
   void csvReport?.prepare();
   const stoppedAtOnce = () => {
-    const rest = standing();
-    for (const r of rest) {
-      csvReport?.add(r);
-      count(soFar, r);
-    }
-    try {
-      reports.finishNow(new Date(), rest);
-    } catch {
-      // The disk refused them: the journal still says where every order stands.
-    }
-    try {
-      csvReport?.finishNow();
-    } catch {
-      // As above.
-    }
+    const soFar = tally.finishNow();
     try {
       const budget = caps.budget === undefined ? {} : { budget: { limit: formatCents(caps.budget.limitCents), spent: formatCents(caps.budget.spentCents) } };
       io.err(`${batchSummaryLine(io, { ...soFar, ...budget, interrupted: true })}\n`);
@@ -344,11 +308,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         now: ctx.now,
         onResult(result) {
           const r = withHint(result);
-          reported.add(r.id);
-          count(soFar, r);
+          tally.add(r);
           progress.done(r);
-          reports.add(r);
-          csvReport?.add(r);
           if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') failures.push(r);
           orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
         },
