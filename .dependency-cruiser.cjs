@@ -1,6 +1,6 @@
 /**
  * Layer rules of shipbook: data flows one way,
- *   commands → flows (booking, batch) → api / output → schema,
+ *   commands → flows (booking, booking/batch) → api / output → schema,
  * nothing below the commands reaches back up to them or to the terminal (a flow returns data and
  * errors; commands and output/ print them), and the sandbox shares only schema/ with the client.
  * Run by `npm test` (pretest) through `npm run lint:layers`.
@@ -47,9 +47,9 @@ module.exports = {
     {
       name: 'booking-below-batch',
       severity: 'error',
-      comment: 'booking/ books one document; batch/ runs many through it. A single booking never reaches up into the batch.',
-      from: { path: '^src/booking/' },
-      to: { path: '^src/batch/' },
+      comment: 'booking/ books one document; booking/batch/ runs many through it. A single booking never reaches up into the batch.',
+      from: { path: '^src/booking/', pathNot: ['^src/booking/batch/', '^src/booking/index\\.ts$'] },
+      to: { path: '^src/booking/batch/' },
     },
     {
       name: 'ledger-below-flows',
@@ -80,6 +80,13 @@ module.exports = {
       comment: 'Commands use the ledger through its face, src/ledger/index.ts, and nothing else of src/ledger/.',
       from: { path: '^src/commands/' },
       to: { path: '^src/ledger/', pathNot: '^src/ledger/index\\.ts$' },
+    },
+    {
+      name: 'commands-use-the-booking-face',
+      severity: 'error',
+      comment: 'Commands use the booking room through its face (src/booking/index.ts), never the modules behind it.',
+      from: { path: '^src/commands/' },
+      to: { path: '^src/booking/', pathNot: '^src/booking/index\\.ts$' },
     },
     {
       name: 'schema-is-the-floor',

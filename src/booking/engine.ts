@@ -20,8 +20,7 @@ import { bookDocument, type BookingDeps, type BookingDocument, type BookingOutco
 import { cancelOrder, createOrder, fetchOrder, DEFAULT_ORDER_PATHS } from '../api/orders.js';
 import type { CreateOrderRequest } from '../schema/order.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler } from './progress.js';
-import type { RecordSink } from './steps.js';
-import { stepRecorder } from './steps.js';
+import { recordedRequest, recordFailed, stepRecorder, type RecordSink } from './record.js';
 import { type EntryState, type RunClaim, BookedElsewhereError } from '../ledger/index.js';
 import { ApiError, BookingErrorReportedError, BookingFailedError, LimitRefusedError, ProtocolError, ServiceCallError, ShipbookError } from '../errors.js';
 import { judgeCaps, overBudget, type BudgetReservation, type PriceCaps } from './limits.js';
@@ -350,18 +349,17 @@ async function holdToCaps(
   if (caps.keepPending) throw judged.refusal({ kept: true });
   // The cancel goes through the ledger like every cancel: the intent on disk before it leaves, the answer after.
   if (!ledger.holds(record.id)) throw claimLost(record.id);
-  ledger.append({ ...record, event: 'sent', step: 'cancel', order_id: orderId });
-  await ledger.durable();
   try {
-    await cancelOrder(x.api, orderId, paths);
+    await recordedRequest(
+      ledger,
+      record,
+      { step: 'cancel', orderId },
+      () => cancelOrder(x.api, orderId, paths),
+      () => ({ kind: 'cancelled', orderId }),
+    );
   } catch (err) {
-    if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
-      ledger.append({ ...record, event: 'refused', order_id: orderId, error: { code: err.code, message: err.message } });
-      await ledger.written();
-    }
     throw judged.refusal({ cancelError: err instanceof Error ? err : new Error(String(err)) });
   }
-  ledger.append({ ...record, event: 'cancelled', order_id: orderId });
   throw judged.refusal();
 }
 
@@ -490,7 +488,7 @@ function recordFailure(ledger: RecordSink, record: { id: string; file?: string; 
     detail instanceof LimitRefusedError && detail.totalCents !== undefined
       ? { ...(detail.limit === 'max_total' ? { limit: formatCents(detail.limitCents) } : {}), total: formatCents(detail.totalCents) }
       : {};
-  ledger.append({ ...record, event: 'failed', created, error, ...limit });
+  recordFailed(ledger, record, { created, error, ...limit });
   return true;
 }
 

@@ -3,7 +3,7 @@
  * on its own, at its own line), a YAML file of several documents (`---`), and NDJSON (`.ndjson`,
  * `.jsonl`: one document per line). Every document keeps its file and its line in that file, so a
  * problem is reported where it is. {@link documentsOf} is the one reading of such a file: `book`
- * reads its inputs through it (src/batch/inputs.ts) and `validate` checks a file document by
+ * reads its inputs through it (src/booking/batch/inputs.ts) and `validate` checks a file document by
  * document through it (src/input/validate.ts).
  */
 import { stat } from 'node:fs';
@@ -312,7 +312,7 @@ async function regularFileSize(file: string): Promise<number | undefined> {
 
 /**
  * The documents of one input file, in order, each at its line: the one reading of "a file of
- * many documents" that `book` (src/batch/inputs.ts) and `validate` (src/input/validate.ts) share,
+ * many documents" that `book` (src/booking/batch/inputs.ts) and `validate` (src/input/validate.ts) share,
  * so what one accepts the other accepts. The bytes are read safely (src/input/read.ts; a file
  * that cannot be read comes back as one entry with its problem), then split by
  * {@link documentsOfBytes}. An NDJSON file larger than one document may be

@@ -5,7 +5,7 @@
  */
 import { ShipbookError, cmd } from '../errors.js';
 import { shellCommand } from '../shell.js';
-import type { JournalRecord } from './records.js';
+import { isChangeIdentity, type JournalRecord } from './records.js';
 import { targetLabel } from '../config/target.js';
 
 /** A line in the middle of the journal is not a record (edited by hand, or another file). Exit 2. */
@@ -86,6 +86,7 @@ export function describeRecord(r: Omit<JournalRecord, 't'>): string {
   const who = r.file !== undefined ? `the order of ${r.file}${r.line !== undefined ? `:${r.line}` : ''}` : `booking ${r.id}`;
   switch (r.event) {
     case 'create_sent':
+      if (isChangeIdentity(r.id)) return `that the ${r.step ?? ''} request (${r.op ?? 'by hand'}) was about to be sent, so it was not sent`;
       return `that the ${r.step ?? 'create'} request of ${who} was about to be sent, so it was not sent`;
     case 'accept_sent':
       return `that the accept of order ${r.order_id ?? '?'} (${who}) was about to be sent, so it was not sent`;
@@ -107,6 +108,8 @@ export function describeRecord(r: Omit<JournalRecord, 't'>): string {
       return `that this run took ${who} in hand, so nothing was sent for it`;
     case 'released':
       return `that this run let go of ${who}`;
+    case 'cancel_sent':
+      return `that the cancel request (${r.op ?? 'by hand'}) was about to be sent, so it was not sent`;
     case 'sent':
       return `that the ${r.step ?? ''} request (${r.op ?? 'by hand'}) was about to be sent, so it was not sent`;
     case 'answered':
@@ -199,7 +202,7 @@ interface LockHolder {
 /**
  * The ledger's claims lock was still held by another run (a paused or hung process) when this run's
  * wait for it ended: nothing was claimed, so nothing was sent. Exit 7, as for a document another run
- * still holds when the wait ends; a batch stops with it (src/batch/runner.ts).
+ * still holds when the wait ends; a batch stops with it (src/booking/batch/runner.ts).
  */
 export class ClaimsLockWaitError extends ShipbookError {
   constructor(

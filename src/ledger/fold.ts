@@ -2,13 +2,19 @@
  * The fold: where a document stands ({@link EntryState}), computed from its records in the order
  * they were written. Every reader of a journal or ledger folds the same way.
  */
-import type { EntryState, JournalRecord } from './records.js';
+import { currentRecord, isChangeIdentity, type EntryState, type JournalRecord } from './records.js';
 
-/** Folds one record into the state of its order. */
-export function applyRecord(state: EntryState | undefined, r: JournalRecord): EntryState {
-  const s: EntryState = state ?? { id: r.id, stage: 'new', shipmentIds: [], records: 0 };
-  // A change typed by hand (`sent`, `answered`, `refused`) says nothing about a document's booking.
-  if (r.event !== 'claimed' && r.event !== 'released' && r.event !== 'sent' && r.event !== 'answered' && r.event !== 'refused') s.records++;
+/**
+ * Folds one record into the state of its order. Older records are read as today's dialect says
+ * (src/ledger/records.ts `currentRecord`).
+ */
+export function applyRecord(state: EntryState | undefined, given: JournalRecord): EntryState {
+  const s: EntryState = state ?? { id: given.id, stage: 'new', shipmentIds: [], records: 0 };
+  // A change that belongs to no document (a shipment or combine by hand) says nothing about a document's booking.
+  if (isChangeIdentity(given.id)) return s;
+  const r = currentRecord(given);
+  // A cancel's intent, a refusal, a claim and its release are no step of a booking.
+  if (r.event !== 'claimed' && r.event !== 'released' && r.event !== 'cancel_sent' && r.event !== 'refused') s.records++;
   if (r.file !== undefined) s.file = r.file;
   if (r.line !== undefined) s.line = r.line;
   switch (r.event) {
@@ -79,9 +85,10 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
       }
       break;
     case 'target':
+    case 'cancel_sent':
+    case 'refused':
     case 'sent':
     case 'answered':
-    case 'refused':
       break;
   }
   return s;

@@ -29,11 +29,16 @@ export type JournalEvent =
   | 'released'
   /** The first record of a journal or ledger: the target service it was written against (never a key). */
   | 'target'
-  /** A command typed by hand is about to send a request that changes something (`step`: create_shipment, combine, cancel); on disk before it leaves. */
+  /** A cancel is about to be sent (`order_id`); on disk before it leaves. */
+  | 'cancel_sent'
+  /**
+   * Older records only (read as {@link currentRecord} says, never written now): a command typed by
+   * hand was about to send a request (`step`: create_shipment, combine, cancel).
+   */
   | 'sent'
-  /** The service answered a `sent` request: done (`order_id`, `shipment_ids`, `total`, `sheet` as it said). */
+  /** Older records only: the service answered a `sent` request (`order_id`, `shipment_ids`, `total`, `sheet` as it said). */
   | 'answered'
-  /** The service refused a request typed by hand (`error`): nothing changed there. */
+  /** The service refused a request (`error`): nothing changed there. */
   | 'refused'
   /** The order was cancelled (by `order cancel`, or as `order get` or a callback learned). */
   | 'cancelled';
@@ -163,4 +168,26 @@ export type RecordStamp = Pick<JournalRecord, 'op' | 'user' | 'host' | 'profile'
 export function prepareRecord(record: Omit<JournalRecord, 't'>, stamp?: RecordStamp): PreparedRecord {
   const full: JournalRecord = stamp === undefined ? { t: new Date().toISOString(), ...record } : { t: new Date().toISOString(), ...record, ...stamp };
   return { record: full, line: `${scrubKnown(JSON.stringify(full))}\n` };
+}
+
+/**
+ * The prefix of the identity of a change that belongs to no document (a shipment created by hand,
+ * a combine by hand): its records say what was sent and answered, never where a document stands.
+ */
+export const CHANGE_PREFIX = 'change:';
+
+/** True for the identity of a change that belongs to no document (see {@link CHANGE_PREFIX}). */
+export const isChangeIdentity = (id: string): boolean => id.startsWith(CHANGE_PREFIX);
+
+/**
+ * A record as the one dialect written today says it. Every request that changes something has its
+ * intent (`create_sent` with its step, `accept_sent`, `cancel_sent`) and its answer (`created`,
+ * `shipment_created`, `accepted`, `cancelled`, `refused`), whoever sent it. Older records of
+ * commands typed by hand said `sent` (with the step) and `answered`: read here as `create_sent` /
+ * `cancel_sent`, and as `created` (an answer that names an order) or `shipment_created`.
+ */
+export function currentRecord(r: JournalRecord): JournalRecord {
+  if (r.event === 'sent') return { ...r, event: r.step === 'cancel' ? 'cancel_sent' : 'create_sent' };
+  if (r.event === 'answered') return { ...r, event: r.order_id !== undefined ? 'created' : 'shipment_created' };
+  return r;
 }

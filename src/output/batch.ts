@@ -13,7 +13,7 @@
  */
 import { fstatSync } from 'node:fs';
 import { printable } from './printable.js';
-import type { BatchResult, BatchSummary } from '../batch/results.js';
+import type { BatchResult, BatchSummary } from '../booking/batch/results.js';
 import { CLAIMS_LOCK_WAIT } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';

@@ -4,7 +4,7 @@
  * input, and the command that settles an unknown order. Every command printed here can be pasted
  * as it is: ids and paths are quoted for a POSIX shell (src/shell.ts).
  */
-import type { BatchResult, NextStep, PlannedAction } from '../batch/results.js';
+import type { BatchResult, NextStep, PlannedAction } from '../booking/batch/results.js';
 import { shellCommand } from '../shell.js';
 
 /**

@@ -4,6 +4,7 @@
  * orders a batch comes back to at its end. Each wait is said once, with who the other run is
  * (pid, host, command) and how this run stops waiting.
  */
+import type { ClaimNote } from '../booking/claim.js';
 import type { IOStreams } from '../io.js';
 import { printable } from './printable.js';
 import { paint } from './style.js';
@@ -17,7 +18,7 @@ interface OtherRun {
 }
 
 /** How long a wait lasts at most, and what ends it. */
-export interface WaitLimit {
+interface WaitLimit {
   /** The longest wait, ms. */
   timeoutMs: number;
   /** The flag that sets it, when the command has one (`--wait-timeout`). */
@@ -42,7 +43,7 @@ export function claimsLockNote(io: Pick<IOStreams, 'color'>, holder: OtherRun, l
 }
 
 /** The note of a run waiting for another run that is booking `what` (`this document`, `order ORD-…`) right now. */
-export function heldDocumentNote(io: Pick<IOStreams, 'color'>, what: string, by: OtherRun, limit: WaitLimit): string {
+function heldDocumentNote(io: Pick<IOStreams, 'color'>, what: string, by: OtherRun, limit: WaitLimit): string {
   return `${paint(io, 'yellow', 'note:')} another run is booking ${what} right now (${who(by)}); waiting for its outcome, nothing is sent meanwhile. ${howLong(limit)}\n`;
 }
 
@@ -50,4 +51,9 @@ export function heldDocumentNote(io: Pick<IOStreams, 'color'>, what: string, by:
 export function heldOrdersNote(io: Pick<IOStreams, 'color'>, e: { orders: number; runs: readonly OtherRun[] }, limit: WaitLimit): string {
   const runs = e.runs.map(who).join('; ');
   return `${paint(io, 'yellow', 'note:')} waiting for ${e.orders} order(s) that ${e.runs.length === 1 ? 'another run is' : 'other runs are'} booking (${runs}); nothing is sent for them meanwhile. ${howLong(limit)}\n`;
+}
+
+/** A claim's note (src/booking/claim.ts `ClaimNote`) in words, for stderr. */
+export function claimNote(io: Pick<IOStreams, 'color'>, note: ClaimNote): string {
+  return note.kind === 'lock' ? claimsLockNote(io, note.holder, note.limit) : heldDocumentNote(io, note.what, note.by, note.limit);
 }

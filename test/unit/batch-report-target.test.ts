@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ReportWriter } from '../../src/batch/report.js';
+import { ReportWriter } from '../../src/booking/batch/report.js';
 import type { Target } from '../../src/config/target.js';
 
 const booked = { id: 'abc-1', file: 'orders/a.yaml', line: 1, status: 'booked' as const, order_id: 'ORD-1', attempts: 1 };

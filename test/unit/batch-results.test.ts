@@ -1,10 +1,10 @@
 /**
- * The stage an input of a stopped batch is reported at (src/batch/results.ts `lastKnown`): an
+ * The stage an input of a stopped batch is reported at (src/booking/batch/results.ts `lastKnown`): an
  * order an earlier run's `--max-total` refused stays `over_limit` with its total while this run's
  * limit is still below it, and is booked anew (here: not started) once no limit holds it.
  */
 import { describe, expect, it } from 'vitest';
-import { lastKnown } from '../../src/batch/results.js';
+import { lastKnown } from '../../src/booking/batch/results.js';
 import { ShipbookError } from '../../src/errors.js';
 import type { EntryState } from '../../src/ledger/records.js';
 

@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CsvReportWriter } from '../../src/batch/report-csv.js';
-import type { BatchResult } from '../../src/batch/results.js';
+import { CsvReportWriter } from '../../src/booking/batch/report-csv.js';
+import type { BatchResult } from '../../src/booking/batch/results.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-report-now-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

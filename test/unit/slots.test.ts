@@ -1,6 +1,6 @@
-/** The request slots of a batch (src/batch/slots.ts): a bound, first come first served, and release on failure. */
+/** The request slots of a batch (src/booking/batch/slots.ts): a bound, first come first served, and release on failure. */
 import { describe, expect, it } from 'vitest';
-import { Slots } from '../../src/batch/slots.js';
+import { Slots } from '../../src/booking/batch/slots.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

@@ -3,45 +3,52 @@
  * JSON arrays and NDJSON; every input validated before the first request; booked at
  * `--concurrency` with a journal that makes a killed run resumable without booking anything
  * twice; `--report`, `--junit`, `--shard i/n`, `--skip-invalid`; exit 8 when some orders failed
- * or are unknown. The work is src/batch/; this file maps flags and prints.
+ * or are unknown. The work is src/booking/batch/; this file maps flags and prints.
  */
-import { storageCode, storageHint } from '../../storage.js';
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
-import type { AcceptRequest } from '../../schema/payment.js';
-import type { BatchInputOptions } from '../../batch/inputs.js';
-import { runBatch } from '../../batch/runner.js';
-import { BatchStoppedError, emptySummary, lastKnown, type BatchResult, type BatchSummary } from '../../batch/results.js';
-import { planBatch } from '../../batch/plan.js';
-import { checkBatch, type BatchCheck } from '../../batch/check.js';
+import { resolve } from 'node:path';
 import {
-  JournalLockedError,
-  JournalUnusableError,
-  journalTarget,
-  LEGACY_JOURNAL,
-  defaultJournalPath,
-  parseShard,
-  type Shard,
-  type LedgerStore,
-} from '../../ledger/index.js';
+  buildAcceptRequest,
+  NEW_ORDER,
+  type PaymentFlags,
+  type BatchInputOptions,
+  runBatch,
+  BatchStoppedError,
+  emptySummary,
+  type BatchResult,
+  type BatchSummary,
+  planBatch,
+  checkBatch,
+  type BatchCheck,
+  ReportWriter,
+  CsvReportWriter,
+  isCsvReport,
+  prepareRunWaiter,
+  type WaitSettings,
+  batchEnd,
+  batchOutcome,
+  openBatchLedger,
+  BatchReports,
+} from '../../booking/index.js';
+import type { AcceptRequest } from '../../schema/payment.js';
+import { journalTarget } from '../../ledger/index.js';
+import { LEGACY_JOURNAL } from '../../ledger/index.js';
+import { defaultJournalPath } from '../../ledger/index.js';
 import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand } from '../../shell.js';
-import { ReportWriter } from '../../batch/report.js';
-import { CsvReportWriter, isCsvReport } from '../../batch/report-csv.js';
+import { parseShard, type Shard } from '../../ledger/index.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
 import { runCaps, type CapFlags } from '../common/caps.js';
-import { ShipbookError, UsageError, ValidationError, exitCodeOf, type ErrorKind } from '../../errors.js';
+import { ShipbookError, UsageError, ValidationError, exitCodeOf } from '../../errors.js';
 import { batchProgress, batchResultLine, batchSummaryLine, batchWaitNotices, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
-import { prepareRunWaiter, type WaitSettings } from '../../booking/result/route.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
 import { paint } from '../../output/style.js';
 import { claimsLockNote, heldOrdersNote } from '../../output/other-run.js';
 import { checkOutputFiles } from '../../output-paths.js';
-import { formatCents, readCents } from '../../schema/money.js';
+import { formatCents } from '../../schema/money.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -206,27 +213,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     ...(o.journal !== undefined ? ['--journal', o.journal] : []),
     ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
   );
-  let ledger: LedgerStore;
-  try {
-    ledger = await openLedgerFor(ctx, { op: 'book', command, copy: { path: journalPath, lock: true }, payment: () => template.order.payment.type });
-  } catch (err) {
-    if (err instanceof JournalLockedError) {
-      throw new ShipbookError('journal_locked', err.message, 'input', {
-        suggestion: `Wait for it to finish, then run the same command again: what it booked is in the ledger and is not booked twice. Several jobs at once each take a share with --shard i/n and a journal of their own.`,
-      });
-    }
-    if (err instanceof JournalUnusableError) {
-      const code = storageCode(err);
-      throw new ShipbookError('journal_unusable', `${err.message}; nothing was sent`, err.kind, {
-        suggestion:
-          code !== undefined
-            ? storageHint(code, dirname(err.path), 'run the same command again (or give --journal <file> on another disk)')
-            : 'Give the batch a journal it can write: --journal <file> in a directory you own (not a file, not read-only).',
-        cause: err,
-      });
-    }
-    throw err;
-  }
+  const ledger = await openBatchLedger(() =>
+    openLedgerFor(ctx, { op: 'book', command, copy: { path: journalPath, lock: true }, payment: () => template.order.payment.type }),
+  );
   ctx.defer(() => ledger.close());
   for (const note of ledger.notes) io.err(`note: ${note}\n`);
   // A run paused while it holds the ledger's claims lock holds up every claim: said once per wait,
@@ -243,7 +232,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       `note: ${LEGACY_JOURNAL} (an earlier default journal, which does not say which service it was written against) is not read; if it was written against this target, continue it with --journal ${LEGACY_JOURNAL}\n`,
     );
   }
-  // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
+  // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/booking/batch/slots.ts).
   // The first Ctrl-C or SIGTERM is the run's stopping: no new order starts, and the booking engine
   // lets requests already sent finish within their deadline; a second one ends the process at once.
   const api = (await ctx.api()).withOptions({ connections: o.concurrency });
@@ -263,53 +252,17 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   );
   if (callbacks !== undefined) ctx.defer(() => callbacks.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
-  // The inputs reported so far, and their counts: a process that ends at once (a second Ctrl-C)
-  // reports every other input at the stage the ledger last knew, and says the summary line.
-  const reported = new Set<string>();
-  const soFar = emptySummary();
   const withHint = (r: BatchResult): BatchResult =>
     r.next === undefined ? r : { ...r, hint: nextStepHint(r.next, { rerun: command, journal: explicitJournal, file: r.file }) };
-  const standing = (): BatchResult[] =>
-    check.entries
-      .filter((e) => !reported.has(e.id))
-      .map((e) =>
-        e.invalid
-          ? { id: e.id, file: e.file, line: e.line, status: 'invalid' as const, attempts: 0 }
-          : withHint(
-              lastKnown(
-                { id: e.id, file: e.file, line: e.line },
-                ledger.get(e.id),
-                undefined,
-                0,
-                caps.maxTotalCents !== undefined ? { maxTotalCents: caps.maxTotalCents } : {},
-              ),
-            ),
-      );
-  const count = (s: BatchSummary, r: BatchResult) => {
-    if (r.status === 'valid') return;
-    s[r.status]++;
-    if ((r.status === 'booked' || r.status === 'already_booked') && r.total) s.totalCents += readCents(r.total) ?? 0;
-  };
+  // The inputs reported so far, and their counts: a process that ends at once (a second Ctrl-C)
+  // reports every other input at the stage the ledger last knew, and says the summary line.
+  const tally = new BatchReports({ reports, csvReport, entries: check.entries, ledger, withHint, maxTotalCents: caps.maxTotalCents });
   // A second Ctrl-C ends the process at once: the reports are finished as it exits (the journal's
   // pending records are written and its lock given back by the journal's own exit hook). The CSV
   // report reads where each input row belongs while the batch runs, so it can be written then too.
   void csvReport?.prepare();
   const stoppedAtOnce = () => {
-    const rest = standing();
-    for (const r of rest) {
-      csvReport?.add(r);
-      count(soFar, r);
-    }
-    try {
-      reports.finishNow(new Date(), rest);
-    } catch {
-      // The disk refused them: the journal still says where every order stands.
-    }
-    try {
-      csvReport?.finishNow();
-    } catch {
-      // As above.
-    }
+    const soFar = tally.finishNow();
     try {
       const budget = caps.budget === undefined ? {} : { budget: { limit: formatCents(caps.budget.limitCents), spent: formatCents(caps.budget.spentCents) } };
       io.err(`${batchSummaryLine(io, { ...soFar, ...budget, interrupted: true })}\n`);
@@ -353,11 +306,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         now: ctx.now,
         onResult(result) {
           const r = withHint(result);
-          reported.add(r.id);
-          count(soFar, r);
+          tally.add(r);
           progress.done(r);
-          reports.add(r);
-          csvReport?.add(r);
           if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') failures.push(r);
           orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
         },
@@ -405,68 +355,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
   await printBatchSummary(io, summary, failures);
   if (stopped !== undefined) throw stopped.cause;
-  if (outcome === 'ok') return;
-  // The command to run comes last, alone at the end of its line, so that pasting that line runs it.
-  const journalNote = `Journal: ${journalPath}; ledger: ${ledger.location}.`;
-  if (outcome === 'limit_refused') throw capsRefusal(summary, command);
-  const pending = outcome === 'pending';
-  const [message, next] = pending
-    ? [
-        `done, results pending: ${summary.accepted} order(s) accepted (paid) whose booking result was not read yet; nothing failed`,
-        `${journalNote}\nRun the same command again to read their results (nothing is accepted or booked again):\n  ${command}`,
-      ]
-    : summary.interrupted
-      ? [
-          `${reason === 'EPIPE' ? 'stdout was closed' : 'interrupted'}: ${summary.still_booking} order(s) accepted and still booking, ${summary.pending} created and pending, ${summary.not_started} not started, ${summary.failed} failed, ${summary.unknown} unknown`,
-          `${journalNote}\nRun the same command again to continue: accepted orders are waited for, not accepted again, and nothing is booked twice:\n  ${command}`,
-        ]
-      : [
-          `${summary.failed} order(s) failed and ${summary.unknown} are unknown${summary.accepted > 0 ? `; ${summary.accepted} accepted, result pending` : ''}`,
-          `${failures.some((r) => r.next?.action === 'resolve') ? `Settle the unknown ones with "${shellCommand('journal', 'resolve')}" (each one's hint above gives the command). ` : ''}${journalNote}\n` +
-            `Run the same command again to retry the failed ones${summary.accepted > 0 ? ' and read the pending results' : ''} (nothing is booked twice):\n  ${command}`,
-        ];
-  const code = pending ? 'results_pending' : reason === 'EPIPE' ? 'stdout_closed' : summary.interrupted ? 'interrupted' : 'batch_incomplete';
-  throw new ShipbookError(code, message, outcome, {
-    reported: true,
-    suggestion: next,
-  });
-}
-
-/**
- * The outcome of a batch, whose exit code src/errors.ts `exitCodeOf` gives: `ok` when every order
- * is booked (now or before); `limit_refused` (exit 9) when nothing failed and some orders were held
- * to `--max-total` or `--budget` (cancelled before acceptance, or never created); `pending` (done,
- * results pending) when every order is booked or accepted and some results were not read yet;
- * after a signal, the signal's (`interrupted` for SIGINT, `terminated` for SIGTERM) whenever an
- * order is left unfinished; `stdout_closed` (exit 141) when stdout's reader went away with orders
- * left and none failed or unknown; else `incomplete` (an order failed or is unknown).
- */
-function batchOutcome(s: BatchSummary, reason: string | undefined): ErrorKind {
-  const left = s.failed + s.unknown + s.still_booking + s.pending + s.not_started;
-  if (left === 0) return s.over_limit + s.over_budget > 0 ? 'limit_refused' : s.accepted > 0 ? 'pending' : 'ok';
-  if (s.interrupted && reason === 'SIGTERM') return 'terminated';
-  if (s.interrupted && reason === 'SIGINT') return 'interrupted';
-  // Its reader went away (`| head -1`): nothing failed, the rest was left for the next run.
-  if (s.interrupted && reason === 'EPIPE' && s.failed + s.unknown === 0) return 'stdout_closed';
-  return 'incomplete';
-}
-
-/**
- * The end of a batch that nothing failed but whose caps left orders unaccepted (exit 9): how many,
- * the limits, what this run spent, and how to book them.
- */
-function capsRefusal(s: BatchSummary, command: string): ShipbookError {
-  const parts = [
-    ...(s.over_limit > 0 ? [`${s.over_limit} order(s) above --max-total were cancelled before acceptance`] : []),
-    ...(s.over_budget > 0
-      ? [`${s.over_budget} order(s) were left by --budget ${s.budget?.limit ?? '?'} AUD (${s.budget?.spent ?? '0.00'} AUD spent by this run)`]
-      : []),
-  ];
-  const accepted = s.accepted > 0 ? `; ${s.accepted} accepted, result pending` : '';
-  return new ShipbookError('limit_refused', `not every order was booked: ${parts.join('; ')}; nothing over a limit was accepted${accepted}`, 'limit_refused', {
-    reported: true,
-    suggestion: `Each one's line above gives its price. To book them, run the same command again with a higher limit (nothing is booked twice):\n  ${command}`,
-  });
+  const end = batchEnd(outcome, summary, { reason, command, journal: journalPath, ledger: ledger.location, failures });
+  if (end !== undefined) throw end;
 }
 
 /**

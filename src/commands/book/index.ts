@@ -5,26 +5,33 @@
  * a spreadsheet or a batch flag make a batch (`./batch.ts`, {@link isBatch}).
  */
 import { addPickupOptions } from '../common/pickup-options.js';
-import type { PickupFlags } from '../../booking/pickup/rule.js';
+import {
+  type PickupFlags,
+  bookEntry,
+  resumeFrom,
+  type Resume,
+  claimDocument,
+  recordFailed,
+  plannedAction,
+  type BookingDocument,
+  planBooking,
+  BookingStoppedError,
+  type PaymentFlags,
+} from '../../booking/index.js';
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
-import { identityOf, type DocumentIdentity, type RunClaim, DEFAULT_JOURNAL_PATTERN, BookedElsewhereError, type LedgerStore } from '../../ledger/index.js';
-import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
-import { openLedgerFor } from '../common/record.js';
-import { claimDocument } from '../common/claim.js';
+import { identityOf, type DocumentIdentity, DEFAULT_JOURNAL_PATTERN } from '../../ledger/index.js';
+import type { RunClaim, LedgerStore } from '../../ledger/index.js';
+import { claimRun, openLedgerFor } from '../common/record.js';
 import { targetLabel } from '../../config/target.js';
 import { plannedWords, unknownCreateHint } from '../../output/ledger.js';
-import { plannedAction } from '../../batch/plan.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
-import type { BookingDocument } from '../../booking/book.js';
-import { planBooking } from '../../booking/plan.js';
 import { DryRunHalt, exitCodeOf, kindOfExitCode, LimitRefusedError, UsageError, ApiError, ShipbookError, cmd, placeholder } from '../../errors.js';
-import { BookingStoppedError } from '../../booking/progress.js';
+import { BookedElsewhereError } from '../../ledger/index.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
 import { withChosenCard } from '../common/stored-card.js';
 import type { OrderInputFlags } from '../common/order-input.js';
 import { capsOfFlags, runCaps, type CapFlags } from '../common/caps.js';
-import type { PaymentFlags } from '../../booking/payment.js';
 import type { Context } from '../../context.js';
 import { loadDocument } from '../../input/load.js';
 import { parseInput } from '../../input/parse.js';
@@ -134,7 +141,7 @@ async function runBook(
     ledger,
     identity.id,
     { maxTotalCents, again: o.again === true, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' },
-    ctx,
+    claimRun(ctx),
   ).catch((err: unknown) => {
     // Booked under another key of this service: the hint books this very file anyway.
     throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, againCommand(o.file)) : err;
@@ -153,7 +160,7 @@ async function runBook(
     if (resume === undefined) return;
     if (claimed.kind !== 'go') {
       // Booked again on request (a new occurrence): claimed as such.
-      claimed = await claimDocument(ledger, identity.id, { again: true, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' }, ctx);
+      claimed = await claimDocument(ledger, identity.id, { again: true, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' }, claimRun(ctx));
       if (claimed.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
       resume = claimed.resume;
     }
@@ -186,7 +193,7 @@ async function runBook(
         const next = input?.payment !== undefined ? await afterDecline(err, input, ledger, identity.id, ctx) : undefined;
         if (next === undefined) throw err;
         // The declined accept ended this run's claim: it takes the document again before the next accept.
-        const again = await claimDocument(ledger, identity.id, { maxTotalCents, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' }, ctx);
+        const again = await claimDocument(ledger, identity.id, { maxTotalCents, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' }, claimRun(ctx));
         if (again.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
         from = again.resume;
       }
@@ -243,12 +250,14 @@ async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, l
   if (choice === 'cancel') {
     const profile = await ctx.profile();
     await cancelOrder(await ctx.api(), orderId, profile.paths);
-    ledger.append({
-      id,
-      event: 'failed',
-      created: true,
-      error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: exitCodeOf('api') },
-    });
+    recordFailed(
+      ledger,
+      { id },
+      {
+        created: true,
+        error: { code: 'cancelled', message: `order ${orderId} was cancelled after its card was declined`, exit_code: exitCodeOf('api') },
+      },
+    );
     await ledger.written();
     throw new ShipbookError('cancelled', `not booked: the card was declined and order ${orderId} was cancelled; nothing was paid`, 'api', {
       suggestion: 'Book the same order again when you have a card that is accepted, or pay by the credit account.',

@@ -4,8 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import type { ApiClient } from '../../api/client.js';
-import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
-import { prepareResultWaiter, type ResultWaiter, type WaitSettings } from '../../booking/result/route.js';
+import { buildAcceptRequest, NEW_ORDER, type PaymentFlags, prepareResultWaiter, type ResultWaiter, type WaitSettings } from '../../booking/index.js';
 import type { Context } from '../../context.js';
 import { progressPrinter, type ProgressPrinter } from '../../output/progress.js';
 import type { AcceptRequest } from '../../schema/payment.js';

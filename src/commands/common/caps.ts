@@ -3,7 +3,7 @@
  * `--budget` win over the profile's `max-total` and `budget` settings. Read before anything is sent.
  */
 import type { Context } from '../../context.js';
-import { parseCap, RunBudget, type PriceCaps } from '../../booking/limits.js';
+import { parseCap, RunBudget, type PriceCaps } from '../../booking/index.js';
 
 /** The flags that set caps. */
 export interface CapFlags {

@@ -1,8 +1,8 @@
 /**
  * The spreadsheet flags of `shipbook book`: `--map`, `--input-format`, `--delimiter` and
- * `--decimal-comma`, parsed into how the batch reads its CSV inputs (src/batch/inputs.ts).
+ * `--decimal-comma`, parsed into how the batch reads its CSV inputs (src/booking/batch/inputs.ts).
  */
-import type { BatchInputOptions } from '../../batch/inputs.js';
+import type { BatchInputOptions } from '../../booking/index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { CsvDelimiter } from '../../input/csv-bytes.js';

@@ -5,7 +5,7 @@
  * same list ({@link storedCardChoices}).
  */
 import { fetchCreditCards } from '../../api/cards.js';
-import type { PaymentFlags } from '../../booking/payment.js';
+import type { PaymentFlags } from '../../booking/index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Choice } from '../../prompter.js';

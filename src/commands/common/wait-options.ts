@@ -4,8 +4,7 @@
  * See `src/booking/result/route.ts` for the routes.
  */
 import { Option, type Command } from 'commander';
-import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings } from '../../booking/result/route.js';
-import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
+import { DEFAULT_POLL_MS, type ListenAddress, type WaitSettings, DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/index.js';
 import { UsageError } from '../../errors.js';
 import { checkHttpUrl, parseDuration, portNumber } from '../../input/flags.js';
 import type { IOStreams } from '../../io.js';

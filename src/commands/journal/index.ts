@@ -11,7 +11,7 @@ import { Command } from 'commander';
 import { JournalLockedError, journalTarget, readJournal, type EntryState, ledgerPath, isSharedLedger, type LedgerStore } from '../../ledger/index.js';
 import { fetchOrder, listSandboxOrders, type SandboxOrderSummary } from '../../api/orders.js';
 import { paint } from '../../output/style.js';
-import { acceptedNotEnded, resumeFrom } from '../../booking/engine.js';
+import { acceptedNotEnded, resumeFrom, recordResolved } from '../../booking/index.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
 import { ApiError, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
@@ -212,12 +212,7 @@ async function runJournalResolve(
     }
     if (o.order !== undefined) await checkOrder(ctx, o.order, entry, target, o.force);
     else if (!(await checkNotCreated(ctx, entry, target, o))) return;
-    const state = ledger.append({
-      id: entry.id,
-      event: 'resolved',
-      ...(o.order ? { order_id: o.order } : { not_created: true }),
-      ...(o.force && earlier !== undefined ? { forced: true } : {}),
-    });
+    const state = recordResolved(ledger, entry.id, { ...(o.order ? { orderId: o.order } : {}), forced: o.force === true && earlier !== undefined });
     try {
       await ledger.durable();
     } catch (err) {

@@ -10,16 +10,24 @@ import { acceptOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
 import type { ApiClient } from '../../api/client.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
-import { acceptedBeforeText } from '../../booking/steps.js';
+import {
+  acceptedBeforeText,
+  identityOfOrder,
+  recordedRequest,
+  recordLearned,
+  judgeCaps,
+  type BudgetReservation,
+  type PriceCaps,
+  bookEntry,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  claimDocument,
+  buildAcceptRequest,
+  type PaymentFlags,
+  type WaitSettings,
+} from '../../booking/index.js';
 import { paint } from '../../output/style.js';
-import { judgeCaps, type BudgetReservation, type PriceCaps } from '../../booking/limits.js';
 import { capsOfFlags, runCaps, type CapFlags } from '../common/caps.js';
-import { bookEntry } from '../../booking/engine.js';
-import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
-import { claimDocument } from '../common/claim.js';
-import { identityOfOrder, openLedgerFor, recordedRequest, recordLearned } from '../common/record.js';
-import { buildAcceptRequest, type PaymentFlags } from '../../booking/payment.js';
-import type { WaitSettings } from '../../booking/result/route.js';
+import { claimRun, openLedgerFor } from '../common/record.js';
 import type { Context } from '../../context.js';
 import { ApiError, ShipbookError, UsageError, cmd } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
@@ -57,7 +65,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     // accept after its own is read by the service as accepted already.
     const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId) });
     const id = identityOfOrder(ledger, o.orderId);
-    await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
+    await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, claimRun(ctx));
     const api = await ctx.api();
     const reservation = await holdToCapsByHand(api, o.orderId, caps, profile.paths);
     // The intent on disk before the accept leaves; the acknowledgement recorded as it comes.
@@ -65,10 +73,10 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     try {
       accepted = await recordedRequest(
         ledger,
-        id,
-        { event: 'accept_sent', order_id: o.orderId, payment: accept.order.payment.type },
+        { id },
+        { step: 'accept', orderId: o.orderId, payment: accept.order.payment.type },
         () => acceptOrder(api, o.orderId, accept),
-        (order) => ({ event: 'accepted', order_id: order.id }),
+        (order) => ({ kind: 'accepted', orderId: order.id }),
       );
     } catch (err) {
       reservation?.release();
@@ -93,7 +101,12 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId, '--wait'), payment: () => payment });
   const profile = await ctx.profile();
   const id = identityOfOrder(ledger, o.orderId);
-  const claimed = await claimDocument(ledger, id, { again: true, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout', what: `order ${o.orderId}` }, ctx);
+  const claimed = await claimDocument(
+    ledger,
+    id,
+    { again: true, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout', what: `order ${o.orderId}` },
+    claimRun(ctx),
+  );
   if (claimed.kind !== 'go') return;
   const outcome = await bookEntry(
     { id, doc: { kind: 'pending', orderId: o.orderId } },

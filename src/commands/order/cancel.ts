@@ -14,9 +14,8 @@ import type { OrderResponse } from '../../schema/order.js';
 import type { Context } from '../../context.js';
 import { orderHeading } from '../../output/order.js';
 import { shellCommand } from '../../shell.js';
-import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
-import { claimDocument } from '../common/claim.js';
-import { identityOfOrder, openLedgerFor, recordLearned, recordedRequest } from '../common/record.js';
+import { DEFAULT_WAIT_TIMEOUT_MS, claimDocument, identityOfOrder, recordLearned, recordedRequest } from '../../booking/index.js';
+import { claimRun, openLedgerFor } from '../common/record.js';
 
 /** Options of `order cancel`. */
 interface OrderCancelOptions {
@@ -33,16 +32,16 @@ async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void
   // intent is on disk before the request leaves.
   const ledger = await openLedgerFor(ctx, { op: 'order cancel', command: shellCommand('order', 'cancel', o.orderId) });
   const id = identityOfOrder(ledger, o.orderId);
-  await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, ctx);
+  await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, claimRun(ctx));
   const api = await ctx.api();
   let order: OrderResponse;
   try {
     order = await recordedRequest(
       ledger,
-      id,
-      { event: 'sent', step: 'cancel', order_id: o.orderId },
+      { id },
+      { step: 'cancel', orderId: o.orderId },
       () => cancelOrder(api, o.orderId, profile.paths),
-      (cancelled) => ({ event: 'cancelled', order_id: cancelled.id }),
+      (cancelled) => ({ kind: 'cancelled', orderId: cancelled.id }),
     );
   } catch (err) {
     // Cancelling what is already cancelled is done, as gh and Stripe treat it: exit 0 with a note.

@@ -4,29 +4,35 @@
  * created again without `--again`, and two runs creating it at once give one order.
  */
 import { addPickupOptions } from '../common/pickup-options.js';
-import type { PickupFlags } from '../../booking/pickup/rule.js';
+import {
+  type PickupFlags,
+  createEntry,
+  type Resume,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  claimDocument,
+  claimFreshOccurrence,
+  orderWarnings,
+} from '../../booking/index.js';
 import { Command } from 'commander';
 import { createOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
 import type { ApiClient } from '../../api/client.js';
-import { createEntry, type Resume } from '../../booking/engine.js';
-import { type RunClaim, BookedElsewhereError, identityOf, type DocumentIdentity, openLedger, type LedgerStore } from '../../ledger/index.js';
+import type { RunClaim, LedgerStore } from '../../ledger/index.js';
 import { targetLabel } from '../../config/target.js';
 
 import { loadDocument } from '../../input/load.js';
 import { unknownCreateHint } from '../../output/ledger.js';
 import { paint } from '../../output/style.js';
-import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
 import { LimitRefusedError, ShipbookError, kindOfExitCode } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { readOrderInput, type OrderInputFlags } from '../common/order-input.js';
-import { openLedgerFor } from '../common/record.js';
-import { claimDocument, claimFreshOccurrence } from '../common/claim.js';
+import { claimRun, openLedgerFor } from '../common/record.js';
+import { BookedElsewhereError } from '../../ledger/index.js';
+import { identityOf, type DocumentIdentity } from '../../ledger/index.js';
 import { printOrder } from '../../output/order.js';
 import { withWarnings } from '../common/warnings.js';
-import { orderWarnings } from '../../booking/price-check.js';
 import { formatCents } from '../../schema/money.js';
 
 /** Options of `order create`. */
@@ -85,13 +91,13 @@ async function createRecorded(
   const identity = identityOf(ledger, d.data, { again: o.again === true });
   if (o.again) {
     // Each run creating it again takes an occurrence of its own: none waits for another.
-    await claimFreshOccurrence(ledger, identity, ctx);
+    await claimFreshOccurrence(ledger, identity, claimRun(ctx));
   } else {
     const claimed = await claimDocument(
       ledger,
       identity.id,
       { maxTotalCents: d.maxTotalCents, createOnly: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS },
-      ctx,
+      claimRun(ctx),
     ).catch((err: unknown) => {
       // Created under another key of this service: the hint creates this very file anyway.
       const again = shellCommand('order', 'create', ...(o.file === undefined ? [] : [o.file]), '--again');

@@ -11,8 +11,8 @@ import type { Context } from '../../context.js';
 import { orderEndedLine, printOrder } from '../../output/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { withWarnings } from '../common/warnings.js';
-import { orderWarnings } from '../../booking/price-check.js';
-import { openLedgerFor, recordLearned } from '../common/record.js';
+import { orderWarnings, recordLearned } from '../../booking/index.js';
+import { openLedgerFor } from '../common/record.js';
 
 /** Options of `order get`. */
 interface OrderGetOptions {

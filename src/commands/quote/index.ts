@@ -13,7 +13,7 @@ import { schemaProblems } from '../../schema/issues.js';
 import { quoteRequest, quoteRequestOf, type QuoteRequest } from '../../schema/quote.js';
 import { askQuote, missingQuoteParts, type PartialQuote } from '../../prompts/quote.js';
 import { withWarnings } from '../common/warnings.js';
-import { priceWarnings } from '../../booking/price-check.js';
+import { priceWarnings } from '../../booking/index.js';
 import { rememberServiceCodes } from '../common/completion-cache.js';
 import { shellArg, shellCommand } from '../../shell.js';
 

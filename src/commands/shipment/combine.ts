@@ -5,7 +5,8 @@
  */
 import { settlePickups } from '../../input/pickup.js';
 import { Command } from 'commander';
-import { changeIdentity, openLedgerFor, orderAnswer, recordedRequest } from '../common/record.js';
+import { openLedgerFor } from '../common/record.js';
+import { changeIdentity, recordedRequest, orderWarnings } from '../../booking/index.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { combineShipments } from '../../api/shipments.js';
 import { documentWarnings } from '../../input/validate.js';
@@ -19,7 +20,6 @@ import type { CombineRequest } from '../../schema/combine.js';
 import { combineFile, shipmentDocument, type CombineFile } from '../../schema/consolidated.js';
 import type { ShipmentRequest } from '../../schema/shipment.js';
 import { withWarnings } from '../common/warnings.js';
-import { orderWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment combine`. */
 interface ShipmentCombineOptions {
@@ -87,10 +87,10 @@ async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Prom
     // The intent on disk before the combine leaves; the parent order recorded as it comes, with what the hand-over sheet needs.
     parent = await recordedRequest(
       ledger,
-      changeIdentity(),
-      { event: 'sent', step: 'combine', shipment_ids: [...request.shipments] },
+      { id: changeIdentity() },
+      { step: 'combine', shipmentIds: request.shipments },
       () => combineShipments(api, request),
-      orderAnswer,
+      (order) => ({ kind: 'created', order }),
     );
   } catch (err) {
     if (err instanceof ApiError && request.main_shipment === undefined && err.fieldErrors.some((f) => f.field === 'main_shipment')) {

@@ -1,13 +1,13 @@
 /** `shipbook shipment create <file>`: validate a consolidated-mail shipment and create it (status new, exact price). */
 import { Command } from 'commander';
-import { changeIdentity, openLedgerFor, recordedRequest } from '../common/record.js';
+import { openLedgerFor } from '../common/record.js';
+import { changeIdentity, recordedRequest, priceWarnings } from '../../booking/index.js';
 import { createShipment } from '../../api/shipments.js';
 import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { printCreatedShipment } from '../../output/consolidated.js';
 import { readShipmentInput } from './input.js';
 import { withWarnings } from '../common/warnings.js';
-import { priceWarnings } from '../../booking/price-check.js';
 
 /** Options of `shipment create`. */
 interface ShipmentCreateOptions {
@@ -35,13 +35,10 @@ async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promis
   // The intent on disk before the create leaves; the shipment's id and price recorded as they come.
   const created = await recordedRequest(
     ledger,
-    changeIdentity(),
-    { event: 'sent', step: 'create_shipment' },
+    { id: changeIdentity() },
+    { step: 'create_shipment' },
     () => createShipment(api, { shipment }),
-    (s) => {
-      const total = s.service?.price?.total?.toString();
-      return { event: 'answered', shipment_ids: [s.id], ...(total ? { total } : {}) };
-    },
+    (s) => ({ kind: 'shipment_created', shipmentIds: [s.id], ...(s.service?.price?.total ? { total: s.service.price.total.toString() } : {}) }),
   );
   ctx.output.write(withWarnings(ctx, { shipment: created }, priceWarnings(`shipment ${created.id}`, created.service?.price)), () => {
     printCreatedShipment(ctx.io, ctx.output.format, created);

@@ -3,7 +3,7 @@
  * credentials are read) and reports every problem with file, line, column and field path.
  * Exit code 0 when every file is valid (warnings allowed), 2 when any has an error.
  */
-import { pickupRule } from '../../booking/pickup/rule.js';
+import { pickupRule } from '../../booking/index.js';
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';

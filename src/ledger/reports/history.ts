@@ -5,14 +5,14 @@
  * changes something with its outcome ({@link historyRows}), and the orders as the hand-over sheet
  * needs them ({@link sheetOrders}).
  *
- * A change is an intent record (`create_sent`, `accept_sent`, `sent`: on disk before the request
+ * A change is an intent record (`create_sent`, `accept_sent`, `cancel_sent`: on disk before the request
  * left) closed by the first answer recorded for the same document afterwards (`created`,
- * `shipment_created`, `accepted`, `answered`, `cancelled`: done; `failed`, `refused`: failed). An
+ * `shipment_created`, `accepted`, `cancelled`: done; `failed`, `refused`: failed). An
  * intent never answered is `unknown`: the request may or may not have reached the service. A
  * result learned later (`processed`, a booking that failed, by the run, `order get` or a callback)
  * is a row of its own.
  */
-import type { JournalRecord } from '../records.js';
+import { currentRecord, type JournalRecord } from '../records.js';
 import type { SheetOrder } from './sheet.js';
 
 /** What became of a change. */
@@ -61,6 +61,7 @@ export interface HistoryFilter {
 /** The step of an intent record. */
 function stepOf(r: JournalRecord): string {
   if (r.event === 'accept_sent') return 'accept';
+  if (r.event === 'cancel_sent') return 'cancel';
   return r.step ?? 'create_order';
 }
 
@@ -118,13 +119,14 @@ export async function* historyRows(records: AsyncIterable<JournalRecord>, filter
     if (r.error !== undefined) row.error = r.error.message;
     return row;
   };
-  for await (const r of records) {
+  for await (const given of records) {
+    const r = currentRecord(given);
     if (r.order_id !== undefined) orders.set(r.id, r.order_id);
     let row: HistoryRow | undefined;
     switch (r.event) {
       case 'create_sent':
       case 'accept_sent':
-      case 'sent': {
+      case 'cancel_sent': {
         // A new intent for the same document before an answer: the earlier one was never answered.
         const before = open.get(r.id);
         const opened = rowOf(r, stepOf(r), 'unknown');
@@ -136,7 +138,6 @@ export async function* historyRows(records: AsyncIterable<JournalRecord>, filter
       case 'created':
       case 'shipment_created':
       case 'accepted':
-      case 'answered':
       case 'cancelled':
         row = close(r, 'done');
         break;

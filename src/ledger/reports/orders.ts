@@ -5,7 +5,7 @@
  * sent), tracking numbers, total, and who created it and when. A create sent without an answer is
  * an order of status `unknown` with no order id: the one `shipbook journal resolve` settles.
  */
-import type { JournalRecord } from '../records.js';
+import { currentRecord, type JournalRecord } from '../records.js';
 import { localDay } from './history.js';
 
 /** Where an order stands, in the words people see (pending = created, not yet accepted). */
@@ -63,11 +63,12 @@ export function passesOrderFilter(o: Pick<KnownOrder, 'references' | 'tracking_n
  */
 export async function knownOrders(records: AsyncIterable<JournalRecord>, filter: KnownOrderFilter = {}): Promise<KnownOrder[]> {
   const byId = new Map<string, KnownOrder>();
-  for await (const r of records) {
+  for await (const given of records) {
     // A shipment created by hand is not an order (until a combine makes one).
-    if (r.step === 'create_shipment') continue;
+    if (given.step === 'create_shipment' || (given.event === 'answered' && given.order_id === undefined)) continue;
+    const r = currentRecord(given);
     let o = byId.get(r.id);
-    const opens = r.event === 'create_sent' || r.event === 'sent' || r.event === 'accept_sent' || r.event === 'answered' || r.event === 'created';
+    const opens = r.event === 'create_sent' || r.event === 'accept_sent' || r.event === 'cancel_sent' || r.event === 'created';
     if (o === undefined) {
       if (!opens) continue;
       o = { identity: r.id, status: 'unknown', references: [], tracking_numbers: [], created_at: r.t };
@@ -87,9 +88,6 @@ export async function knownOrders(records: AsyncIterable<JournalRecord>, filter:
         break;
       case 'created':
         o.status = 'pending';
-        break;
-      case 'answered':
-        if (r.order_id !== undefined && o.status === 'unknown') o.status = 'pending';
         break;
       case 'accepted':
         if (o.status !== 'processed') o.status = 'accepted';

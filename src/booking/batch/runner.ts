@@ -11,26 +11,28 @@
  * Interrupted (its signal aborted), it starts no new order and names every input in its results,
  * those it never started too. It draws nothing: every order is reported through `onResult`.
  */
-import type { ApiClient } from '../api/client.js';
-import type { OrderPaths } from '../api/orders.js';
-import type { BookingDocument } from '../booking/book.js';
-import { bookEntry, claimEntry, contradictedAccept, resumeFrom, stoppedAs } from '../booking/engine.js';
-import { BookingStoppedError } from '../booking/progress.js';
-import { pollForResult } from '../booking/wait.js';
-import { CLAIMS_LOCK_WAIT, LimitRefusedError, ShipbookError, exitCodeOf } from '../errors.js';
-import type { PriceCaps } from '../booking/limits.js';
-import { validateKind } from '../input/validate.js';
-import type { AcceptRequest } from '../schema/payment.js';
-import type { OrderResponse } from '../schema/order.js';
-import type { RunWaiter } from '../booking/result/route.js';
-import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { IdentityCounter, inShard, type Shard, type EntryState, type RunClaim, BookedElsewhereError, ClaimsLockWaitError } from '../ledger/index.js';
+import type { ApiClient } from '../../api/client.js';
+import type { OrderPaths } from '../../api/orders.js';
+import type { BookingDocument } from '../book.js';
+import { bookEntry, claimEntry, contradictedAccept, resumeFrom, stoppedAs } from '../engine.js';
+import { BookingStoppedError } from '../progress.js';
+import { pollForResult } from '../wait.js';
+import { CLAIMS_LOCK_WAIT, LimitRefusedError, ShipbookError, exitCodeOf } from '../../errors.js';
+import type { PriceCaps } from '../limits.js';
+import { validateKind } from '../../input/validate.js';
+import type { AcceptRequest } from '../../schema/payment.js';
+import type { OrderResponse } from '../../schema/order.js';
+import type { RunWaiter } from '../result/route.js';
+import { isConsolidatedDocument } from '../../schema/consolidated.js';
+import { IdentityCounter, inShard, type Shard } from '../../ledger/index.js';
 import type { BatchInputOptions } from './inputs.js';
 import { batchItems, fromList, type BatchItem } from './check.js';
 import { Slots } from './slots.js';
-import type { RecordSink } from '../booking/steps.js';
-import { formatCents, readCents } from '../schema/money.js';
-import { onAbort } from '../sleep.js';
+import type { EntryState, RunClaim } from '../../ledger/index.js';
+import type { RecordSink } from '../record.js';
+import { formatCents, readCents } from '../../schema/money.js';
+import { onAbort } from '../../sleep.js';
+import { BookedElsewhereError, ClaimsLockWaitError } from '../../ledger/index.js';
 import { BatchStoppedError, capResult, emptySummary, errorOf, lastKnown, skippedResult, type BatchResult, type BatchSummary } from './results.js';
 
 /** What the runner uses. */

@@ -18,12 +18,12 @@ import { createWriteStream, readFileSync, renameSync, rmSync, writeFileSync } fr
 import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 import { stringify } from 'csv-stringify/sync';
-import { csvRowsWithOrders } from '../input/csv.js';
-import { csvDelimiterOf, csvRowsSync, type CsvDelimiter } from '../input/csv-bytes.js';
-import type { CsvReadOptions } from '../input/csv-groups.js';
-import { formatIssues } from '../input/format.js';
+import { csvRowsWithOrders } from '../../input/csv.js';
+import { csvDelimiterOf, csvRowsSync, type CsvDelimiter } from '../../input/csv-bytes.js';
+import type { CsvReadOptions } from '../../input/csv-groups.js';
+import { formatIssues } from '../../input/format.js';
 import { batchFiles, isCsvInput, type BatchInputOptions } from './inputs.js';
 import type { BatchResult } from './results.js';
 

@@ -1,15 +1,40 @@
 /**
  * The claim of a booking typed by hand (`book` of one file or the prompts, `order accept`): this run
  * takes the document (or order) in the ledger before anything is sent, and waits for another run
- * that is booking it right now (src/ledger/claims.ts).
+ * that is booking it right now (src/ledger/claims.ts). What it waits for is said as data
+ * ({@link ClaimNote}); output/other-run.ts words it.
  */
-import type { RunClaim, DocumentIdentity, LedgerStore } from '../../ledger/index.js';
-import { claimEntry, type Claimed } from '../../booking/engine.js';
-import type { Context } from '../../context.js';
-import { ShipbookError } from '../../errors.js';
-import { claimsLockNote, heldDocumentNote, type WaitLimit } from '../../output/other-run.js';
-import { realSleep } from '../../sleep.js';
-import { DEFAULT_WAIT_TIMEOUT_MS } from '../../booking/wait.js';
+import type { RunClaim } from '../ledger/index.js';
+import { claimEntry, type Claimed } from './engine.js';
+import type { DocumentIdentity } from '../ledger/index.js';
+import { ShipbookError } from '../errors.js';
+import { realSleep } from '../sleep.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from './wait.js';
+import type { LedgerStore } from '../ledger/index.js';
+
+/** How long a wait for another run lasts, and what happens then. */
+interface WaitLimit {
+  /** The longest wait, ms (whole seconds). */
+  timeoutMs: number;
+  /** The flag that sets it, when the command has one (`--wait-timeout`). */
+  flag?: string;
+  /** What happens when it has passed: `this run stops, nothing sent (exit 7)`. */
+  then: string;
+}
+
+/**
+ * What a claim waits for, said once per wait: the ledger's claims lock held by another run for
+ * more than a second (`lock`), or the document held by another live run (`held`, `what` names it).
+ */
+export type ClaimNote =
+  | { kind: 'lock'; holder: Parameters<NonNullable<LedgerStore['onLockWait']>>[0]; limit: WaitLimit }
+  | { kind: 'held'; what: string; by: RunClaim; limit: WaitLimit };
+
+/** What a claim needs of the run: its stop signal, and where its notes go. */
+export interface ClaimRun {
+  signal: AbortSignal;
+  say: (note: ClaimNote) => void;
+}
 
 /** A claim of a single booking, with the run it waited for (if it waited). */
 type DocumentClaim = Exclude<Claimed, { kind: 'held' }> & { byOther?: RunClaim };
@@ -22,9 +47,9 @@ const NOTHING_SENT = 'this run stops, nothing sent (exit 7)';
  * second (a paused process): who holds it, and how this run stops waiting; and bounds that wait by
  * `timeoutMs` (src/ledger/errors.ts ClaimsLockWaitError).
  */
-function sayLockWaits(ledger: LedgerStore, timeoutMs: number, flag: string | undefined, ctx: Context): void {
+function sayLockWaits(ledger: LedgerStore, timeoutMs: number, flag: string | undefined, run: ClaimRun): void {
   ledger.lockWaitMs = Math.max(1, timeoutMs);
-  ledger.onLockWait = (h) => ctx.io.err(claimsLockNote(ctx.io, h, waitLimit(timeoutMs, flag)));
+  ledger.onLockWait = (holder) => run.say({ kind: 'lock', holder, limit: waitLimit(timeoutMs, flag) });
 }
 
 /** The limit of a wait that has `leftMs` to go, in whole seconds (as the flag gave it, when the wait has just begun). */
@@ -33,9 +58,9 @@ function waitLimit(leftMs: number, flag: string | undefined): WaitLimit {
 }
 
 /** A claim that ended because the run was stopped (Ctrl-C, SIGTERM) while it waited for the claims lock: the interruption, nothing sent. */
-function stoppedWaiting(ctx: Context): (err: unknown) => never {
+function stoppedWaiting(run: ClaimRun): (err: unknown) => never {
   return (err) => {
-    if (ctx.signal.aborted && !(err instanceof ShipbookError))
+    if (run.signal.aborted && !(err instanceof ShipbookError))
       throw new ShipbookError('interrupted', "interrupted while waiting for the ledger's claims lock; nothing was sent", 'interrupted');
     throw err;
   };
@@ -56,22 +81,21 @@ export async function claimDocument(
   ledger: LedgerStore,
   id: string,
   o: { maxTotalCents?: number; again?: boolean; createOnly?: boolean; timeoutMs: number; flag?: string; what?: string },
-  ctx: Context,
+  run: ClaimRun,
 ): Promise<DocumentClaim> {
-  const { io } = ctx;
   const deadline = Date.now() + o.timeoutMs;
   let byOther: RunClaim | undefined;
   for (;;) {
-    sayLockWaits(ledger, deadline - Date.now(), o.flag, ctx);
+    sayLockWaits(ledger, deadline - Date.now(), o.flag, run);
     const claimed = await claimEntry(ledger, id, {
       ...(o.maxTotalCents !== undefined ? { maxTotalCents: o.maxTotalCents } : {}),
-      signal: ctx.signal,
+      signal: run.signal,
       again: o.again === true,
       createOnly: o.createOnly === true,
-    }).catch(stoppedWaiting(ctx));
+    }).catch(stoppedWaiting(run));
     if (claimed.kind !== 'held') return { ...claimed, ...(byOther ? { byOther } : {}) };
     const by = claimed.by;
-    if (byOther?.nonce !== by.nonce) io.err(heldDocumentNote(io, o.what ?? 'this document', by, waitLimit(deadline - Date.now(), o.flag)));
+    if (byOther?.nonce !== by.nonce) run.say({ kind: 'held', what: o.what ?? 'this document', by, limit: waitLimit(deadline - Date.now(), o.flag) });
     byOther = by;
     if (Date.now() >= deadline) {
       throw new ShipbookError(
@@ -81,7 +105,7 @@ export async function claimDocument(
         { suggestion: 'Run the same command again once that run has ended: its outcome is in the ledger, and the document is not booked twice.' },
       );
     }
-    await realSleep(250, ctx.signal).catch(() => {
+    await realSleep(250, run.signal).catch(() => {
       throw new ShipbookError('interrupted', `interrupted while waiting for another run booking ${o.what ?? 'this document'}; nothing was sent`, 'interrupted');
     });
     ledger.refresh();
@@ -95,10 +119,10 @@ export async function claimDocument(
  * Moves `identity` to the occurrence claimed.
  * @throws as {@link claimEntry}
  */
-export async function claimFreshOccurrence(ledger: LedgerStore, identity: DocumentIdentity, ctx: Context): Promise<void> {
-  sayLockWaits(ledger, DEFAULT_WAIT_TIMEOUT_MS, undefined, ctx);
+export async function claimFreshOccurrence(ledger: LedgerStore, identity: DocumentIdentity, run: ClaimRun): Promise<void> {
+  sayLockWaits(ledger, DEFAULT_WAIT_TIMEOUT_MS, undefined, run);
   for (;;) {
-    const claimed = await claimEntry(ledger, identity.id, { signal: ctx.signal, createOnly: true, anyway: true }).catch(stoppedWaiting(ctx));
+    const claimed = await claimEntry(ledger, identity.id, { signal: run.signal, createOnly: true, anyway: true }).catch(stoppedWaiting(run));
     if (claimed.kind === 'go') return;
     identity.next();
   }

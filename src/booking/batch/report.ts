@@ -7,11 +7,11 @@
  * ({@link ReportWriter.finishNow}).
  */
 import writeFileAtomic from 'write-file-atomic';
-import { scrubKnownValue } from '../api/redact.js';
-import { ShipbookError } from '../errors.js';
+import { scrubKnownValue } from '../../api/redact.js';
+import { ShipbookError } from '../../errors.js';
 import { emptySummary, type BatchResult, type BatchSummary } from './results.js';
-import type { Target } from '../config/target.js';
-import { formatCents, readCents } from '../schema/money.js';
+import type { Target } from '../../config/target.js';
+import { formatCents, readCents } from '../../schema/money.js';
 
 /** The JSON report's content. */
 interface BatchReport {

@@ -8,13 +8,13 @@
  * stream as well. Standard input (`-`) takes every format a file takes, told from its content
  * (src/input/documents.ts `documentsOf`), or CSV/TSV with `--input-format`.
  */
-import type { PickupRule } from '../input/pickup.js';
+import type { PickupRule } from '../../input/pickup.js';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { documentsOf, type DocumentInput } from '../input/documents.js';
-import { csvOrders } from '../input/csv.js';
-import type { CsvDelimiter } from '../input/csv-bytes.js';
-import type { CsvReadOptions } from '../input/csv-groups.js';
+import { documentsOf, type DocumentInput } from '../../input/documents.js';
+import { csvOrders } from '../../input/csv.js';
+import type { CsvDelimiter } from '../../input/csv-bytes.js';
+import type { CsvReadOptions } from '../../input/csv-groups.js';
 
 /** Extensions read from a directory. */
 const BATCH_EXTENSIONS = ['.json', '.yaml', '.yml', '.ndjson', '.jsonl', '.csv', '.tsv'] as const;

@@ -2,8 +2,9 @@
  * `--dry-run` of a batch: what this run would do with each document of the inputs, from the
  * ledger's resume table (src/booking/engine.ts `resumeFrom`), in input order; nothing is sent.
  */
-import { resumeFrom, type Resume } from '../booking/engine.js';
-import type { Shard, EntryState } from '../ledger/index.js';
+import { resumeFrom, type Resume } from '../engine.js';
+import type { Shard } from '../../ledger/index.js';
+import type { EntryState } from '../../ledger/index.js';
 import { batchItems } from './check.js';
 import type { BatchInputOptions } from './inputs.js';
 import type { BatchResult, PlannedAction } from './results.js';

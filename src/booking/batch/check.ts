@@ -1,14 +1,14 @@
 /**
  * The first pass of a batch: every document of the inputs read, given its identity and checked,
- * this shard's only, before anything is sent. The runner (src/batch/runner.ts) books what it found
+ * this shard's only, before anything is sent. The runner (src/booking/batch/runner.ts) books what it found
  * valid, from the checked documents themselves for a batch small enough to keep them, else by
  * reading the inputs again as a stream.
  */
-import type { BookingDocument } from '../booking/book.js';
-import { ShipbookError, type InputIssue } from '../errors.js';
-import { validateKind } from '../input/validate.js';
-import { isConsolidatedDocument } from '../schema/consolidated.js';
-import { IdentityCounter, inShard, type Shard } from '../ledger/index.js';
+import type { BookingDocument } from '../book.js';
+import { ShipbookError, type InputIssue } from '../../errors.js';
+import { validateKind } from '../../input/validate.js';
+import { isConsolidatedDocument } from '../../schema/consolidated.js';
+import { IdentityCounter, inShard, type Shard } from '../../ledger/index.js';
 import { batchDocuments, type BatchInputOptions } from './inputs.js';
 
 /** Every input checked before the first request. */

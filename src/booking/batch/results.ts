@@ -3,14 +3,14 @@
  * about an order that is not booked, as data), the counts of a run ({@link BatchSummary}), the
  * results of the documents the runner leaves alone (what the ledger said, or a price cap that held
  * them), and the stage an input stands at when the batch stopped before it was done with it, from
- * the ledger's record of it ({@link lastKnown}). The runner (src/batch/runner.ts) makes them; the
+ * the ledger's record of it ({@link lastKnown}). The runner (src/booking/batch/runner.ts) makes them; the
  * reports and src/output/ write them.
  */
-import type { Resume } from '../booking/engine.js';
-import { resumeFrom } from '../booking/engine.js';
-import { CLAIMS_LOCK_WAIT, ShipbookError, exitCodeOf, type InputIssue, type LimitRefusedError } from '../errors.js';
-import type { EntryState } from '../ledger/index.js';
-import { formatCents } from '../schema/money.js';
+import type { Resume } from '../engine.js';
+import { resumeFrom } from '../engine.js';
+import { CLAIMS_LOCK_WAIT, ShipbookError, exitCodeOf, type InputIssue, type LimitRefusedError } from '../../errors.js';
+import type { EntryState } from '../../ledger/index.js';
+import { formatCents } from '../../schema/money.js';
 
 /**
  * What to do next about an order that is not booked, as data (the words and the command lines are
