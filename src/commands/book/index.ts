@@ -7,7 +7,7 @@
 import { addPickupOptions } from '../common/pickup-options.js';
 import type { PickupFlags } from '../../booking/pickup/rule.js';
 import { statSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { identityOf, type DocumentIdentity } from '../../ledger/identity.js';
 import { bookEntry, resumeFrom, type Resume } from '../../booking/engine.js';
 import type { RunClaim } from '../../ledger/records.js';
@@ -19,6 +19,8 @@ import { peekAnyLedger } from '../../ledger/open.js';
 import { plannedWords, unknownCreateHint } from '../../output/ledger.js';
 import { plannedAction } from '../../batch/plan.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
+import { annotateInputs } from './annotate.js';
+import { ANNOTATION_FORMATS, type AnnotationFormat } from '../../output/annotations.js';
 import type { BookingDocument } from '../../booking/book.js';
 import { planBooking } from '../../booking/plan.js';
 import { DryRunHalt, exitCodeOf, kindOfExitCode, LimitRefusedError, UsageError, ApiError, ShipbookError, cmd, placeholder } from '../../errors.js';
@@ -408,18 +410,30 @@ export function bookCommand(ctx: Context): Command {
     .option('--input-format <csv|tsv>', 'read the inputs as CSV or TSV whatever their names (standard input "-" is read as CSV only with it)')
     .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
     .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)')
+    .addOption(
+      new Option(
+        '--format <github|gitlab>',
+        'with --dry-run: every problem of the inputs as a CI annotation on stdout (as shipbook validate --format)',
+      ).choices(ANNOTATION_FORMATS),
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/batch/orders.ndjson --max-total 90 --budget 200   # no order above 90 AUD, at most 200 AUD in all\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
-        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n',
+        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n  shipbook book fixtures/orders/ --dry-run --format github   # problems as GitHub annotations, then the requests\n',
     )
     .action(
       async (
         inputs: string[],
-        flags: PaymentFlags & WaitFlags & OrderInputFlags & CapFlags & BatchFlags & PickupFlags & { again?: boolean; collectionFromService?: boolean },
+        flags: PaymentFlags &
+          WaitFlags &
+          OrderInputFlags &
+          CapFlags &
+          BatchFlags &
+          PickupFlags & { again?: boolean; collectionFromService?: boolean; format?: AnnotationFormat },
       ) => {
+        if (flags.format !== undefined) await annotateInputs(inputs, flags.format, flags, ctx);
         // Caps that are not amounts above 0 (abc, -5, 0) are refused before anything is read or sent.
         capsOfFlags(flags);
         // Pickup words and dates are settled while the inputs are read, before anything is sent.
