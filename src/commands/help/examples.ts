@@ -162,7 +162,7 @@ function takeAfterHelp(cmd: Command): AfterHelp {
 /** The global flags by what they are about, by their long names; `always` go with every command that takes input or talks to a service. */
 const FLAG_GROUPS = {
   always: ['--debug', '--no-color'],
-  output: ['--json', '--output', '--quiet'],
+  output: ['--json', '--output', '--quiet', '--jq', '--template'],
   profile: ['--profile'],
   service: ['--request-timeout', '--rate'],
   send: ['--dry-run'],
