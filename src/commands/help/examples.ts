@@ -180,6 +180,7 @@ type FlagGroup = keyof typeof FLAG_GROUPS;
  */
 const COMMAND_FLAGS: Record<string, readonly FlagGroup[]> = {
   book: ['always', 'output', 'profile', 'service', 'send', 'prompt', 'address'],
+  api: ['always', 'output', 'profile', 'service', 'send'],
   quote: ['always', 'output', 'profile', 'service', 'prompt', 'address'],
   order: ['always', 'output', 'profile', 'service'],
   'order create': ['always', 'output', 'profile', 'service', 'send', 'prompt', 'address'],
