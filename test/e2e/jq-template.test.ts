@@ -108,6 +108,12 @@ describe('--jq and --template', () => {
     expect(ok.code, ok.stderr).toBe(0);
   });
 
+  it('schema --jq picks from the JSON Schema as from any document', async () => {
+    const r = await runShipbook(['schema', 'order', '--jq', '.title']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('shipbook order file\n');
+  });
+
   it('the built launcher carries jq and Handlebars (the vendored files of dist/)', async () => {
     const r = await runCli(['quote', QUOTE, '--jq', '.services[0].code'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
