@@ -71,7 +71,12 @@ function bash(script: string, cwd: string, env: Record<string, string>): Promise
 }
 
 /** The runner: every step of action.yml in order, as GitHub runs a composite action. */
-async function runAction(inputs: Record<string, string>, cwd: string, extraEnv: Record<string, string> = {}): Promise<ActionRun> {
+async function runAction(
+  inputs: Record<string, string>,
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+  event: Record<string, string> = {},
+): Promise<ActionRun> {
   const values: Record<string, string> = {};
   for (const [k, v] of Object.entries(action.inputs)) values[k] = v.default ?? '';
   Object.assign(values, inputs);
@@ -79,7 +84,7 @@ async function runAction(inputs: Record<string, string>, cwd: string, extraEnv: 
   const tmp = mkdtempSync(join(scratch, 'runner-'));
   const summaryFile = join(tmp, 'step-summary.md');
   writeFileSync(summaryFile, '');
-  const github: Record<string, string> = { action_repository: '', base_ref: '', run_attempt: '1' };
+  const github: Record<string, string> = { action_repository: '', base_ref: '', run_attempt: '1', ...event };
   const fill = (text: string) =>
     text.replace(/\$\{\{\s*([a-z_]+)\.([a-z0-9_-]+)(?:\.outputs\.([a-z0-9_-]+))?\s*\}\}/gi, (_, scope: string, name: string, output?: string) => {
       if (scope === 'inputs') return values[name] ?? '';
@@ -201,6 +206,23 @@ describe('action.yml', () => {
       `::error file=orders/tuesday.yaml,${at('0, unit: cm')},title=shipbook%3A order.shipments[0].packages[0].weight (error)::must be greater than 0 (got 0)`,
     ]);
     expect(r.summary).toContain('2 input(s): 2 error(s), 0 warning(s); nothing was sent');
+  });
+
+  it('validate without files: only the order files the pull request changes under orders/', async () => {
+    const bad = DOMESTIC.replace('weight: 6.5', 'weight: 0');
+    const ws = workspace({ 'orders/old-bad.yaml': bad, 'orders/kept.yaml': DOMESTIC, 'notes.yaml': 'not: an order' });
+    const git = (args: string) => bash(`git -c user.email=ci@example.com -c user.name=ci ${args}`, ws, { PATH: process.env.PATH ?? '', HOME: ws });
+    for (const c of ['init -q -b main', 'add -A', 'commit -q -m base', 'update-ref refs/remotes/origin/main main', 'checkout -q -b change'])
+      expect((await git(c)).code, c).toBe(0);
+    writeFileSync(join(ws, 'orders/new.yaml'), bad);
+    writeFileSync(join(ws, 'notes.yaml'), 'still: not an order');
+    for (const c of ['add -A', 'commit -q -m change']) expect((await git(c)).code, c).toBe(0);
+    const r = await runAction({ mode: 'validate', path: BIN }, ws, {}, { base_ref: 'main' });
+    expect(r.code).toBe(2);
+    const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('file=orders/new.yaml,');
+    expect(r.summary).toContain('1 input(s): 1 error(s)');
   });
 
   it('preview: a CSV is quoted; the summary table total is the sum of the quotes, and the outputs say so', async () => {
