@@ -17,6 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { startSandboxProcess } from '../helpers/sandbox-process.js';
+import { runShipbook } from '../helpers/run.js';
 
 interface ActionYaml {
   name: string;
@@ -238,8 +239,29 @@ describe('action.yml', () => {
     const sum = totals.reduce((a, b) => a + b, 0);
     expect(r.summary).toContain(`| **all** | 2 | **${sum.toFixed(2)}** |`);
     expect(r.outputs).toEqual({ orders: '2', total_aud: sum.toFixed(2), over_limit: String(totals.filter((t) => t > 60).length) });
-    // Each total is the quote's price of the order's service (the sandbox quoted separately here).
-    expect(rows[0]![2]).toContain('SB-DOM-ROAD');
+    // Each total is the quote's price of the order's service: the same routes, packages and values quoted by hand.
+    const byHand = async (service: string, args: string[]) => {
+      const q = await runShipbook(['quote', ...args, '--jq', `.services[] | select(.code == "${service}") | .price.total`]);
+      expect(q.code, q.stderr).toBe(0);
+      return Number(q.stdout.trim());
+    };
+    const quoted = [
+      await byHand('SB-DOM-ROAD', [
+        '--from',
+        'AU:2015:Alexandria',
+        '--to',
+        'AU:3000:Melbourne',
+        '--package',
+        '40x30x25cm:6.5kg',
+        '--package',
+        '30x20x15cm:2.5kg',
+        '--value',
+        '291.90',
+      ]),
+      await byHand('SB-INTL-EXP', ['--from', 'AU:2015:Alexandria', '--to', 'GB:SW1A 1AA:London', '--package', '35x25x10cm:1.2kg', '--value', '174.70']),
+    ];
+    expect(totals).toEqual(quoted);
+    expect(rows.map((c) => c[2]!.split(' ')[0])).toEqual(['SB-DOM-ROAD', 'SB-INTL-EXP']);
     expect(r.summary).toContain('Prices from the built-in sandbox');
     expect(r.skipped).toEqual(['actions/cache@v4', 'actions/upload-artifact@v4']);
   });
