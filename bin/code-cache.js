@@ -42,7 +42,7 @@ function cacheDirectory(env) {
 function commandOf(args) {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--profile' || a === '--output' || a === '--request-timeout' || a === '--rate') i++;
+    if (a === '--profile' || a === '--output' || a === '--request-timeout' || a === '--rate' || a === '--jq' || a === '--template') i++;
     else if (!a.startsWith('-')) return /^[a-z][a-z-]{0,30}$/.test(a) ? a : 'other';
   }
   return 'none';

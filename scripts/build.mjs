@@ -43,6 +43,11 @@ const VENDOR = {
   // Code 128 encoding alone: the named import lets esbuild leave out bwip-js's other symbologies.
   'bwip-js': { file: 'bwip-js', exports: 'export { code128 } from "bwip-js";' },
   pg: { file: 'pg', exports: 'module.exports = require("pg");' },
+  // `--jq`: jq compiled to WebAssembly, the wasm embedded as bytes (no file to find beside the
+  // program, so the single executables carry it as they carry every vendored package).
+  'jq-wasm/inline': { file: 'jq-wasm', exports: 'export { loadJq } from "jq-wasm/inline";' },
+  // `--template`: Handlebars (mustache syntax), its compiler included.
+  handlebars: { file: 'handlebars', exports: 'module.exports = require("handlebars");' },
   // Public holidays for the next collection day: the class date-holidays exports, made as the
   // package makes it (its parser over its data), so that AUSTRALIA_ONLY can keep the Australian part
   // of that data. Read only when a pickup date is worked out or checked.

@@ -42,6 +42,10 @@ export interface GlobalOptions {
   requestTimeout?: string;
   /** `--rate <n/s>`: requests per second at most to the service; over the profile's `rate`. */
   rate?: string;
+  /** `--jq <expression>`: machine documents filtered by jq (src/output/pick.ts). */
+  jq?: string;
+  /** `--template <template>`: machine documents rendered by a Handlebars template (src/output/pick.ts). */
+  template?: string;
   /** `--strict-addresses`: address warnings are errors (exit 2, nothing sent); over the profile's `strict-addresses`. */
   strictAddresses?: boolean;
   /** `--normalize-phones`: phone numbers sent in E.164; over the profile's `normalize-phones`. */

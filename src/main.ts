@@ -57,6 +57,8 @@ export async function buildProgram(
     .version(VERSION, '-V, --version')
     .option('--json', 'print results as JSON on stdout (for scripts); the same as --output json')
     .addOption(new Option('-o, --output <format>', 'format of results on stdout (by default table on a terminal, tsv otherwise)').choices(OUTPUT_FORMATS))
+    .option('--jq <expression>', 'print what a jq expression picks from the JSON result (jq built in), e.g. --jq .order.id')
+    .option('--template <template>', 'print the JSON result through a Handlebars (mustache) template, e.g. --template "{{order.id}} {{order.price.total}}"')
     .option('--profile <name>', 'profile to use (by default SHIPBOOK_PROFILE, else the default profile)')
     .option('--debug', 'print HTTP traffic (secrets redacted) and stack traces on stderr')
     .option('--no-input', 'never prompt; fail with a clear message when input is missing')

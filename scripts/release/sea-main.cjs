@@ -46,7 +46,7 @@ function cacheDirectory(env) {
 function commandOf(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--profile' || a === '--output' || a === '--request-timeout') i++;
+    if (a === '--profile' || a === '--output' || a === '--request-timeout' || a === '--jq' || a === '--template') i++;
     else if (!a.startsWith('-')) return /^[a-z][a-z-]{0,30}$/.test(a) ? a : 'other';
   }
   return 'none';

@@ -35,7 +35,13 @@ interface RawAnswer {
  * @throws ProtocolError (exit 5) for a 2xx that is not the envelope, or a `result` that does not
  *   fit the endpoint's schema (for a mutating call, its suggestion says it may have taken effect)
  */
-export function readAnswer(p: PreparedRequest, answer: RawAnswer, secrets: ReadonlyArray<string | undefined>, onMessage?: (message: string) => void): unknown {
+export function readAnswer(
+  p: PreparedRequest,
+  answer: RawAnswer,
+  secrets: ReadonlyArray<string | undefined>,
+  onMessage?: (message: string) => void,
+  onEnvelope?: (envelope: AnswerEnvelope) => void,
+): unknown {
   const { status, text, retryAfterMs } = answer;
   const { method } = p;
   const url = p.url;
@@ -85,8 +91,17 @@ export function readAnswer(p: PreparedRequest, answer: RawAnswer, secrets: Reado
   }
   // A message shorter than the shortest secret (`OK`, empty) has nothing to scrub.
   if (onMessage) onMessage(message.length < 3 ? message : redactText(message, secrets));
+  // A request typed by hand is shown as the service answered it: the envelope, its result as it came (redacted the same way).
+  if (onEnvelope) onEnvelope({ message: message.length < 3 ? message : redactText(message, secrets), code, result: redactAnswer(result) });
   // The one redaction of answers: nothing after this point (flows, ledger, reports, formatters) sees a card number, CVV or key the service echoed.
   return redactAnswer(parsed.data);
+}
+
+/** A successful answer's envelope as it came (`message`, `code`, `result`), secrets redacted. */
+export interface AnswerEnvelope {
+  message: string;
+  code: number;
+  result: unknown;
 }
 
 /**

@@ -56,7 +56,7 @@ import {
   type AnswerTooLargeError,
   type NetworkError,
 } from '../errors.js';
-import { readAnswer, truncate } from './answer.js';
+import { readAnswer, truncate, type AnswerEnvelope } from './answer.js';
 import { AUTHORIZATION_REQUIRED, missingKeyError } from './authorization.js';
 import { normaliseBaseUrl, urlUnder, type Query } from './base-url.js';
 import { planRequest, plannedRecord, type PlanCall, type PlannedRequest } from './dry-run.js';
@@ -129,6 +129,11 @@ interface ApiClientOptions extends AuthSettings {
   rate?: number;
   /** The pacer shared with the client this one was made from; default: a new one (see `pacer.ts`). */
   pacer?: Pacer;
+  /**
+   * Told the envelope of every successful answer as it came (redacted), its `result` unparsed:
+   * what `shipbook api` prints.
+   */
+  onEnvelope?: (envelope: AnswerEnvelope) => void;
 }
 
 /** What {@link ApiClientOptions.onAnswer} is told of one answer. */
@@ -381,7 +386,7 @@ export class ApiClient {
         : { kind: 'ok' },
     );
     if (debug) this.#log(`< ${answer.status} (${Date.now() - started} ms) ${truncate(redactText(answer.text, this.#secrets), 4000)}`);
-    return readAnswer(p, answer, this.#secrets, options.onMessage);
+    return readAnswer(p, answer, this.#secrets, options.onMessage, this.#options.onEnvelope);
   }
 
   /** The typed error of an attempt that got no answer (see {@link AttemptFailure}). */

@@ -39,8 +39,8 @@ import { shipmentResponse } from '../schema/shipment.js';
  */
 export type RetryPolicy = 'safe' | 'idempotent-accept' | 'answered-create' | 'never';
 
-/** HTTP method of an endpoint. */
-export type Method = 'GET' | 'POST' | 'PUT';
+/** HTTP method of an endpoint (DELETE and PATCH only for a request typed by hand: `shipbook api`). */
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 /** One row of the endpoint table, as the errors and the dry-run records name it. */
 export interface Endpoint {
@@ -89,6 +89,9 @@ const sandboxOrdersResult = lazySchema(() =>
     ),
   }),
 );
+
+/** `result` of a request typed by hand: any JSON (what `shipbook api` prints as it came). */
+const anyResult = lazySchema(() => z.unknown());
 
 /**
  * The endpoint table (interface document: "Get quote", "Create order", "Accept order",
@@ -168,6 +171,19 @@ const TABLE = Object.freeze({
     retry: 'safe',
     result: orderResult,
   },
+  // A request typed by hand (`shipbook api`) to a path the table does not know: a read (GET) or a
+  // change; the method is the request's own, the answer's `result` any JSON.
+  byHandRead: { name: 'byHandRead', method: 'GET', path: '', safe: true, title: 'request typed by hand', retry: 'safe', result: anyResult },
+  byHandChange: {
+    name: 'byHandChange',
+    method: 'POST',
+    path: '',
+    safe: false,
+    title: 'request typed by hand',
+    effect: 'the request may have changed something at the service',
+    retry: 'safe',
+    result: anyResult,
+  },
   sandboxOrders: {
     name: 'sandboxOrders',
     method: 'GET',
@@ -194,6 +210,8 @@ export type EndpointName =
   | 'fetchServiceData'
   | 'createShipment'
   | 'combineShipments'
+  | 'byHandRead'
+  | 'byHandChange'
   | 'sandboxOrders';
 
 /**
@@ -213,6 +231,9 @@ export interface EndpointBodies {
   fetchServiceData: undefined;
   createShipment: CreateShipmentRequest;
   combineShipments: CombineRequest;
+  /** Sent as typed (wrapped in `request`); a read by hand sends none. */
+  byHandRead: undefined;
+  byHandChange: unknown;
   sandboxOrders: undefined;
 }
 

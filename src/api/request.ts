@@ -30,6 +30,8 @@ export interface RequestParts {
   body?: unknown;
   /** Query parameters (`GET /quote/`). */
   query?: Query;
+  /** The method of a request typed by hand (`shipbook api`), over the endpoint's. */
+  method?: Method;
 }
 
 /** {@link RequestParts} of a call to endpoint `N`, its body typed (see {@link EndpointBodies}). */
@@ -61,5 +63,5 @@ export function prepareRequest(auth: AuthSettings, baseUrl: string, name: Endpoi
     headers['content-type'] = 'application/json';
     payload = wirePayload(args.body);
   }
-  return { endpoint, method: endpoint.method, url, path: url.slice(baseUrl.length), headers, payload };
+  return { endpoint, method: args.method ?? endpoint.method, url, path: url.slice(baseUrl.length), headers, payload };
 }

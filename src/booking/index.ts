@@ -37,3 +37,4 @@ export { DEFAULT_POLL_MS, prepareResultWaiter, prepareRunWaiter, type ListenAddr
 export { REFUSAL_INTERVAL_MS, RefusalLog, TOKEN_PATTERN, startCallbackReceiver, type ReceivedCallback } from './receiver.js';
 export { batchEnd, batchOutcome, openBatchLedger } from './batch/outcome.js';
 export { BatchReports } from './batch/reports.js';
+export { chooseService, previewOrders, type Preview, type PreviewOrder } from './preview.js';

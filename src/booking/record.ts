@@ -42,7 +42,9 @@ type RecordAt = Pick<JournalRecord, 'id' | 'file' | 'line'>;
 type Intent =
   | { step: 'create_order' | 'create_shipment' | 'combine'; shipmentIds?: readonly string[]; transientIds?: readonly string[] }
   | { step: 'accept'; orderId?: string; payment?: string }
-  | { step: 'cancel'; orderId: string };
+  | { step: 'cancel'; orderId: string }
+  /** A change typed by hand that shipbook has no step of its own for (`what`: create_shipment, `PUT path`…). */
+  | { step: 'change'; what: string; orderId?: string };
 
 /** What the service answered to a request that changes something, as recorded. */
 type Answer =
@@ -51,7 +53,9 @@ type Answer =
   /** Shipments that exist (all of the document's so far); `total`: of a shipment created by hand. */
   | { kind: 'shipment_created'; shipmentIds: readonly string[]; total?: string }
   | { kind: 'accepted'; orderId: string }
-  | { kind: 'cancelled'; orderId: string };
+  | { kind: 'cancelled'; orderId: string }
+  /** The answer to a `change` intent. */
+  | { kind: 'changed'; orderId?: string };
 
 /** The record of an intent. */
 function intentRecord(at: RecordAt, i: Intent): Omit<JournalRecord, 't'> {
@@ -63,6 +67,7 @@ function intentRecord(at: RecordAt, i: Intent): Omit<JournalRecord, 't'> {
       ...(i.payment !== undefined ? { payment: i.payment } : {}),
     };
   if (i.step === 'cancel') return { ...at, event: 'cancel_sent', order_id: i.orderId };
+  if (i.step === 'change') return { ...at, event: 'change_sent', step: i.what, ...(i.orderId !== undefined ? { order_id: i.orderId } : {}) };
   return {
     ...at,
     event: 'create_sent',
@@ -92,6 +97,8 @@ function answerRecord(at: RecordAt, a: Answer): Omit<JournalRecord, 't'> {
       return { ...at, event: 'accepted', order_id: a.orderId };
     case 'cancelled':
       return { ...at, event: 'cancelled', order_id: a.orderId };
+    case 'changed':
+      return { ...at, event: 'changed', ...(a.orderId !== undefined ? { order_id: a.orderId } : {}) };
   }
 }
 

@@ -45,6 +45,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./book/index.js')).bookCommand,
   },
   {
+    name: 'api',
+    term: 'api [options] <method> <path>',
+    summary: 'send one request to the service by hand, through the profile and the ledger',
+    load: async () => (await import('./api/index.js')).apiCommand,
+  },
+  {
     name: 'journal',
     term: 'journal',
     summary: 'show and settle what the ledger says about each document',

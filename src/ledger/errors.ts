@@ -110,8 +110,10 @@ export function describeRecord(r: Omit<JournalRecord, 't'>): string {
       return `that this run let go of ${who}`;
     case 'cancel_sent':
       return `that the cancel request (${r.op ?? 'by hand'}) was about to be sent, so it was not sent`;
+    case 'change_sent':
     case 'sent':
       return `that the ${r.step ?? ''} request (${r.op ?? 'by hand'}) was about to be sent, so it was not sent`;
+    case 'changed':
     case 'answered':
       return `what the service answered to ${r.op ?? 'the request'}${r.order_id !== undefined ? ` (order ${r.order_id})` : ''}`;
     case 'refused':

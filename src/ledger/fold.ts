@@ -86,6 +86,8 @@ export function applyRecord(state: EntryState | undefined, given: JournalRecord)
       break;
     case 'target':
     case 'cancel_sent':
+    case 'change_sent':
+    case 'changed':
     case 'refused':
     case 'sent':
     case 'answered':

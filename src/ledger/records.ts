@@ -32,6 +32,13 @@ export type JournalEvent =
   /** A cancel is about to be sent (`order_id`); on disk before it leaves. */
   | 'cancel_sent'
   /**
+   * A request typed by hand (`shipbook api`) that changes something shipbook has no step of its own
+   * for is about to be sent (`step` names it: create_shipment, combine, or `METHOD path`).
+   */
+  | 'change_sent'
+  /** The service answered a `change_sent` request. */
+  | 'changed'
+  /**
    * Older records only (read as {@link currentRecord} says, never written now): a command typed by
    * hand was about to send a request (`step`: create_shipment, combine, cancel).
    */

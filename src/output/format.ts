@@ -11,6 +11,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { IOStreams } from '../io.js';
+import type { OutputPick } from './pick.js';
 
 /** The formats `--output` accepts. */
 export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'yaml', 'ndjson'] as const;
@@ -45,6 +46,10 @@ interface OutputFlags {
   quiet?: boolean;
   /** False with `--no-color` (commander's negated flag); undefined or true otherwise. */
   color?: boolean;
+  /** `--jq <expression>`: the JSON document filtered by jq (src/output/pick.ts). */
+  jq?: string;
+  /** `--template <template>`: the JSON document rendered by a Handlebars template (src/output/pick.ts). */
+  template?: string;
 }
 
 /**
@@ -64,6 +69,11 @@ export interface OutputChoice {
   readonly quiet: boolean;
   /** Colour on stdout and stderr: the terminal's (terminals only, `NO_COLOR`, `FORCE_COLOR`), and never with `--no-color`. */
   readonly color: boolean;
+  /**
+   * `--jq` or `--template`: every machine document is printed through it (the format is then
+   * `json`: what the user picks from is the JSON document), and errors go to stderr only.
+   */
+  readonly pick?: OutputPick;
 }
 
 /**
@@ -76,8 +86,35 @@ export function resolveOutput(flags: OutputFlags, terminal: Pick<IOStreams, 'std
   if (flags.quiet && (flags.json || flags.output !== undefined)) {
     throw new UsageError(`--quiet and ${flags.json ? '--json' : `--output ${flags.output}`} ask for two kinds of output`, { suggestion: 'Give one of them.' });
   }
-  const format = flags.quiet ? 'tsv' : chooseFormat(flags, terminal.stdoutIsTTY);
-  return { format, machine: isMachineFormat(format), quiet: flags.quiet === true, color: outputColor(flags, terminal) };
+  const pick = pickOf(flags);
+  const format = flags.quiet ? 'tsv' : pick !== undefined ? 'json' : chooseFormat(flags, terminal.stdoutIsTTY);
+  return { format, machine: isMachineFormat(format), quiet: flags.quiet === true, color: outputColor(flags, terminal), ...(pick ? { pick } : {}) };
+}
+
+/**
+ * `--jq` or `--template`, checked against the other output flags: each picks from the JSON
+ * document, so it goes with `--json` (or `--output json`) or alone.
+ * @throws UsageError (exit 2) for both at once, or beside `--quiet` or another `--output`
+ */
+function pickOf(flags: OutputFlags): OutputPick | undefined {
+  if (flags.jq !== undefined && flags.template !== undefined) {
+    throw new UsageError('--jq and --template ask for two outputs', { suggestion: 'Give one of them.' });
+  }
+  const pick: OutputPick | undefined =
+    flags.jq !== undefined ? { kind: 'jq', expression: flags.jq } : flags.template !== undefined ? { kind: 'template', expression: flags.template } : undefined;
+  if (pick === undefined) return undefined;
+  const flag = pick.kind === 'jq' ? '--jq' : '--template';
+  if (flags.quiet) throw new UsageError(`--quiet and ${flag} ask for two kinds of output`, { suggestion: 'Give one of them.' });
+  if (flags.output !== undefined && flags.output !== 'json') {
+    throw new UsageError(`${flag} picks from the JSON document; --output ${flags.output} asks for another format`, {
+      suggestion: `Leave out --output ${flags.output}.`,
+    });
+  }
+  if (pick.expression.trim() === '')
+    throw new UsageError(`${flag} needs an expression`, {
+      suggestion: pick.kind === 'jq' ? 'For example --jq .order.id' : 'For example --template "{{order.id}}"',
+    });
+  return pick;
 }
 
 /**

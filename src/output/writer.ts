@@ -9,6 +9,7 @@ import type { Target } from '../config/target.js';
 import { addStates } from './state.js';
 import { isMachineFormat, type OutputChoice, type OutputFormat } from './format.js';
 import { scrubKnownValue } from '../api/redact.js';
+import { applyPick } from './pick.js';
 
 /** The YAML writer, loaded by {@link prepareYaml} only when `--output yaml` asks for it. */
 let toYaml: ((value: unknown) => string) | undefined;
@@ -106,7 +107,9 @@ export function createWriter(
   choice: OutputChoice | OutputFormat,
 ): OutputWriter {
   const decided = typeof choice === 'string' ? choiceOf(choice) : choice;
-  const { format, machine } = decided;
+  const { format, machine, pick } = decided;
+  // A machine document on stdout: in the format, or through --jq/--template when the user picks from it.
+  const emit = (doc: unknown) => io.out(pick !== undefined ? applyPick(pick, doc) : serialize(format, doc));
   let sandbox = false;
   let target: Target | undefined;
   // Machine documents: the documented `state` beside every order's and shipment's `status`,
@@ -128,11 +131,12 @@ export function createWriter(
       target = { ...next };
     },
     write(data, human) {
-      if (machine) io.out(serialize(format, document(data)));
+      if (machine) emit(document(data));
       else human();
     },
     data(data) {
-      io.out(serialize(format, machine ? document(data) : data));
+      if (machine) emit(document(data));
+      else io.out(serialize(format, data));
     },
     stream<T>(): RecordStream<T> {
       const kept: T[] = [];
@@ -143,7 +147,7 @@ export function createWriter(
           else human();
         },
         end: (build) => {
-          if (format === 'json' || format === 'yaml') io.out(serialize(format, document(build(kept))));
+          if (format === 'json' || format === 'yaml') emit(document(build(kept)));
         },
       };
     },
@@ -154,7 +158,8 @@ export function createWriter(
       if (!machine && !(format === 'table' && oneScreen)) io.out(format === 'tsv' ? `sandbox\t${SANDBOX_NOTE}\n` : `[sandbox] ${SANDBOX_NOTE}\n`);
     },
     error(body, scrub) {
-      if (!machine) return;
+      // With --jq/--template stdout carries only what the user picked: the error is on stderr alone.
+      if (!machine || pick !== undefined) return;
       // Scrubbed as JSON text (exactly what --json always wrote), then written in the format, so a
       // mask such as ****1234 stays a quoted string in YAML.
       const scrubbed = scrub(serialize('json', document(body)));

@@ -19,13 +19,16 @@ import {
   type PaymentFlags,
 } from '../../booking/index.js';
 import { statSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { identityOf, type DocumentIdentity, DEFAULT_JOURNAL_PATTERN } from '../../ledger/index.js';
 import type { RunClaim, LedgerStore } from '../../ledger/index.js';
 import { claimRun, openLedgerFor } from '../common/record.js';
 import { targetLabel } from '../../config/target.js';
 import { plannedWords, unknownCreateHint } from '../../output/ledger.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
+import { annotateInputs } from './annotate.js';
+import { runPreview } from './preview.js';
+import { ANNOTATION_FORMATS, type AnnotationFormat } from '../../output/annotations.js';
 import { DryRunHalt, exitCodeOf, kindOfExitCode, LimitRefusedError, UsageError, ApiError, ShipbookError, cmd, placeholder } from '../../errors.js';
 import { BookedElsewhereError } from '../../ledger/index.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
@@ -411,22 +414,40 @@ export function bookCommand(ctx: Context): Command {
     .option('--input-format <csv|tsv>', 'read the inputs as CSV or TSV whatever their names (standard input "-" is read as CSV only with it)')
     .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
     .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)')
+    .addOption(
+      new Option(
+        '--format <github|gitlab>',
+        'with --dry-run: every problem of the inputs as a CI annotation on stdout (as shipbook validate --format)',
+      ).choices(ANNOTATION_FORMATS),
+    )
+    .option(
+      '--quote',
+      'with --dry-run: the cost preview: every order quoted (its named service, else the cheapest), totals per carrier and overall, orders over a cap',
+    )
+    .option('--summary <file>', 'with --dry-run --quote: also append the preview as Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")')
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/batch/orders.ndjson --max-total 90 --budget 200   # no order above 90 AUD, at most 200 AUD in all\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
-        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n',
+        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n  shipbook book fixtures/orders/ --dry-run --format github   # problems as GitHub annotations, then the requests\n  shipbook book fixtures/batch/orders.ndjson --dry-run --quote --max-total 90   # what the orders would cost\n',
     )
     .action(
       async (
         inputs: string[],
-        flags: PaymentFlags & WaitFlags & OrderInputFlags & CapFlags & BatchFlags & PickupFlags & { again?: boolean; collectionFromService?: boolean },
+        flags: PaymentFlags &
+          WaitFlags &
+          OrderInputFlags &
+          CapFlags &
+          BatchFlags &
+          PickupFlags & { again?: boolean; collectionFromService?: boolean; format?: AnnotationFormat; quote?: boolean; summary?: string },
       ) => {
+        if (flags.format !== undefined) await annotateInputs(inputs, flags.format, flags, ctx);
         // Caps that are not amounts above 0 (abc, -5, 0) are refused before anything is read or sent.
         capsOfFlags(flags);
         // Pickup words and dates are settled while the inputs are read, before anything is sent.
         await ctx.usePickupRule(flags);
+        if (flags.quote) return runPreview(inputs, flags, ctx);
         const isDirectory = (p: string) => {
           try {
             return statSync(p).isDirectory();

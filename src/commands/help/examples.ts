@@ -162,7 +162,7 @@ function takeAfterHelp(cmd: Command): AfterHelp {
 /** The global flags by what they are about, by their long names; `always` go with every command that takes input or talks to a service. */
 const FLAG_GROUPS = {
   always: ['--debug', '--no-color'],
-  output: ['--json', '--output', '--quiet'],
+  output: ['--json', '--output', '--quiet', '--jq', '--template'],
   profile: ['--profile'],
   service: ['--request-timeout', '--rate'],
   send: ['--dry-run'],
@@ -180,6 +180,7 @@ type FlagGroup = keyof typeof FLAG_GROUPS;
  */
 const COMMAND_FLAGS: Record<string, readonly FlagGroup[]> = {
   book: ['always', 'output', 'profile', 'service', 'send', 'prompt', 'address'],
+  api: ['always', 'output', 'profile', 'service', 'send'],
   quote: ['always', 'output', 'profile', 'service', 'prompt', 'address'],
   order: ['always', 'output', 'profile', 'service'],
   'order create': ['always', 'output', 'profile', 'service', 'send', 'prompt', 'address'],

@@ -79,7 +79,9 @@ function runSchema(o: SchemaOptions, ctx: Context): void {
         : ['For example: ', cmd('schema', 'order'), ' > schemas/order.schema.json'],
     });
   }
-  printJson(ctx.io, kindJsonSchema(o.kind));
+  // --jq and --template pick from the schema as from every JSON document.
+  if (ctx.output.choice.pick !== undefined) ctx.output.data(kindJsonSchema(o.kind));
+  else printJson(ctx.io, kindJsonSchema(o.kind));
 }
 
 /** The `schema` command. */

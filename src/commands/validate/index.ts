@@ -12,6 +12,7 @@ import { KIND_NAMES, type KindName } from '../../input/kinds.js';
 import { validateFiles, type FileReport } from '../../input/validate.js';
 import { isCsvName } from '../../input/csv-layout.js';
 import type { CsvFlags } from '../common/csv-book-flags.js';
+import { annotations, ANNOTATION_FORMATS, type AnnotationFormat } from '../../output/annotations.js';
 
 /** Options of `validate`. */
 interface ValidateOptions {
@@ -21,6 +22,8 @@ interface ValidateOptions {
   kind?: KindName;
   /** How spreadsheets (.csv, .tsv) are read: `--map`, `--delimiter`, `--decimal-comma`. */
   csv?: CsvFlags;
+  /** `--format github|gitlab`: every problem as a CI annotation on stdout instead of the report. */
+  format?: AnnotationFormat;
 }
 
 /**
@@ -30,6 +33,42 @@ interface ValidateOptions {
  * @throws UsageError (exit 2) when `-` is given twice; ValidationError (exit 2) when any file has an error.
  */
 async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport[]> {
+  const reports = await checkFiles(o, ctx);
+  if (o.format !== undefined)
+    ctx.io.out(
+      annotations(
+        o.format,
+        reports.flatMap((r) => r.issues),
+      ),
+    );
+  else if (ctx.json) ctx.output.data(reports);
+  else renderReports(ctx.io, ctx.output.format, reports);
+  const invalid = reports.filter((r) => !r.valid).length;
+  if (invalid > 0) {
+    // The reports are the output (with --json, the only JSON document on stdout): the error only
+    // sets exit code 2 and says so on stderr, without repeating the problems.
+    throw new ValidationError([], `${invalid} of ${reports.length} file${reports.length === 1 ? '' : 's'} ${invalid === 1 ? 'has' : 'have'} errors`, {
+      reported: true,
+    });
+  }
+  return reports;
+}
+
+/**
+ * Checks the files as `validate` does (offline; the profile's saved senders and pickup settings
+ * when it can be read) and returns one report per file; prints nothing. `book --dry-run --format`
+ * checks its inputs with it too.
+ * @throws UsageError (exit 2) when `-` is given twice, or `--format` with a machine output
+ */
+export async function checkFiles(o: ValidateOptions, ctx: Context): Promise<FileReport[]> {
+  if (o.format !== undefined && (ctx.globals.json || ctx.globals.output !== undefined || ctx.globals.quiet)) {
+    throw new UsageError(
+      `--format ${o.format} and ${ctx.globals.quiet ? '--quiet' : ctx.globals.json ? '--json' : `--output ${ctx.globals.output}`} ask for two outputs`,
+      {
+        suggestion: 'Give one of them.',
+      },
+    );
+  }
   if (o.files.filter((f) => f === '-').length > 1) throw new UsageError('"-" (standard input) can be given only once');
   // Saved senders for `collection: "@name"` (no credentials are read; a broken config just means none).
   const senders = await ctx.profile().then(
@@ -70,16 +109,6 @@ async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport
     };
     for (const f of o.files) reports.push(...(isCsvName(f) ? [await validateCsvFile({ file: f }, reading)] : await validateFiles([f], options)));
   }
-  if (ctx.json) ctx.output.data(reports);
-  else renderReports(ctx.io, ctx.output.format, reports);
-  const invalid = reports.filter((r) => !r.valid).length;
-  if (invalid > 0) {
-    // The reports are the output (with --json, the only JSON document on stdout): the error only
-    // sets exit code 2 and says so on stderr, without repeating the problems.
-    throw new ValidationError([], `${invalid} of ${reports.length} file${reports.length === 1 ? '' : 's'} ${invalid === 1 ? 'has' : 'have'} errors`, {
-      reported: true,
-    });
-  }
   return reports;
 }
 
@@ -103,6 +132,11 @@ export function validateCommand(ctx: Context): Command {
     .option('--map <mapping.yaml>', "CSV: read the spreadsheets' own headers through a mapping (as shipbook book --map)")
     .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
     .option('--decimal-comma', 'CSV delimited by ";": numbers are written with a decimal comma (2,5)')
+    .addOption(
+      new Option('--format <github|gitlab>', 'every problem as a CI annotation on stdout: GitHub workflow commands, or a GitLab code-quality report').choices(
+        ANNOTATION_FORMATS,
+      ),
+    )
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -111,9 +145,14 @@ export function validateCommand(ctx: Context): Command {
         '  shipbook validate fixtures/batch/orders.ndjson\n' +
         '  shipbook validate --kind order - < order.yaml\n' +
         '  shipbook validate fixtures/ --json\n' +
-        '  shipbook validate fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n',
+        '  shipbook validate fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n' +
+        '  shipbook validate fixtures/orders/ --format github   # ::error file=…,line=…,col=… for GitHub Actions\n' +
+        '  shipbook validate fixtures/orders/ --format gitlab > gl-code-quality-report.json\n',
     )
-    .action(async (files: string[], flags: { kind?: KindName } & CsvFlags) => {
-      await runValidate({ files, kind: flags.kind, csv: { map: flags.map, delimiter: flags.delimiter, decimalComma: flags.decimalComma } }, ctx);
+    .action(async (files: string[], flags: { kind?: KindName; format?: AnnotationFormat } & CsvFlags) => {
+      await runValidate(
+        { files, kind: flags.kind, format: flags.format, csv: { map: flags.map, delimiter: flags.delimiter, decimalComma: flags.decimalComma } },
+        ctx,
+      );
     });
 }

@@ -126,7 +126,8 @@ export async function* historyRows(records: AsyncIterable<JournalRecord>, filter
     switch (r.event) {
       case 'create_sent':
       case 'accept_sent':
-      case 'cancel_sent': {
+      case 'cancel_sent':
+      case 'change_sent': {
         // A new intent for the same document before an answer: the earlier one was never answered.
         const before = open.get(r.id);
         const opened = rowOf(r, stepOf(r), 'unknown');
@@ -139,6 +140,7 @@ export async function* historyRows(records: AsyncIterable<JournalRecord>, filter
       case 'shipment_created':
       case 'accepted':
       case 'cancelled':
+      case 'changed':
         row = close(r, 'done');
         break;
       case 'failed':
