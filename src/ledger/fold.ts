@@ -4,11 +4,23 @@
  */
 import type { EntryState, JournalRecord } from './records.js';
 
+/** Events that say nothing about where a document's booking stands. */
+const NOT_BOOKING: ReadonlySet<JournalRecord['event']> = new Set([
+  'claimed',
+  'released',
+  'sent',
+  'answered',
+  'refused',
+  'scanned',
+  'handed_over',
+  'not_handed_over',
+]);
+
 /** Folds one record into the state of its order. */
 export function applyRecord(state: EntryState | undefined, r: JournalRecord): EntryState {
   const s: EntryState = state ?? { id: r.id, stage: 'new', shipmentIds: [], records: 0 };
-  // A change typed by hand (`sent`, `answered`, `refused`) says nothing about a document's booking.
-  if (r.event !== 'claimed' && r.event !== 'released' && r.event !== 'sent' && r.event !== 'answered' && r.event !== 'refused') s.records++;
+  // A change typed by hand (`sent`, `answered`, `refused`) and the dock's records say nothing about a document's booking.
+  if (!NOT_BOOKING.has(r.event)) s.records++;
   if (r.file !== undefined) s.file = r.file;
   if (r.line !== undefined) s.line = r.line;
   switch (r.event) {
@@ -79,6 +91,9 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
       }
       break;
     case 'target':
+    case 'scanned':
+    case 'handed_over':
+    case 'not_handed_over':
     case 'sent':
     case 'answered':
     case 'refused':

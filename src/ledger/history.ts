@@ -167,6 +167,24 @@ export function localDay(d: Date): string {
 }
 
 /**
+ * Folds a dock record into what the sheet knows of a parcel: a scan replaces what was known; a
+ * hand-over names the driver of that session's scan; a confirmation that it was not handed over
+ * counts only for a parcel no one scanned.
+ */
+function foldDock(o: SheetOrder, r: JournalRecord): void {
+  const tracking = r.tracking_numbers?.[0];
+  if (tracking === undefined || r.dock === undefined) return;
+  const dock = (o.dock ??= new Map());
+  const known = dock.get(tracking);
+  const d = r.dock;
+  const named = { ...(d.driver !== undefined ? { driver: d.driver } : {}), ...(d.vehicle !== undefined ? { vehicle: d.vehicle } : {}) };
+  if (r.event === 'scanned') dock.set(tracking, { at: r.t, ...(r.user !== undefined ? { by: r.user } : {}), station: d.station, session: d.session, ...named });
+  else if (r.event === 'handed_over') {
+    if (known !== undefined && known.session === d.session) Object.assign(known, named);
+  } else if (known === undefined || known.not_handed_over) dock.set(tracking, { at: r.t, station: d.station, session: d.session, not_handed_over: true });
+}
+
+/**
  * The orders of `records` as the hand-over sheet needs them (src/ledger/sheet.ts): each order with
  * what its `created` (or `answered`) record holds for the sheet, its stage (accepted, processed
  * with its tracking numbers, cancelled, failed) and the profile that created it. Orders recorded
@@ -189,6 +207,11 @@ export async function sheetOrders(records: AsyncIterable<JournalRecord>): Promis
     }
     if (o === undefined) continue;
     switch (r.event) {
+      case 'scanned':
+      case 'handed_over':
+      case 'not_handed_over':
+        foldDock(o, r);
+        break;
       case 'accepted':
         if (o.stage === 'created') o.stage = 'accepted';
         break;
