@@ -44,6 +44,10 @@ export interface HistoryRow {
   status: HistoryStatus;
   /** Why it failed. */
   error?: string;
+  /** For the dock's rows (`scan`, `handed_over`, `not_handed_over`): the station, and the driver (and vehicle) when named. */
+  station?: string;
+  driver?: string;
+  vehicle?: string;
 }
 
 /** Filters of {@link historyRows}; all optional. */
@@ -80,6 +84,18 @@ function rowOf(r: JournalRecord, step: string, status: HistoryStatus): HistoryRo
   if (r.total !== undefined) row.total = r.total;
   if (r.tracking_numbers !== undefined) row.tracking_numbers = r.tracking_numbers;
   if (r.shipment_ids !== undefined && r.shipment_ids.length > 0) row.shipment_ids = r.shipment_ids;
+  return row;
+}
+
+/** A row of the dock: a parcel scanned, handed to the driver named at the end, or confirmed not handed over. */
+function dockRow(r: JournalRecord): HistoryRow {
+  const row = rowOf(r, r.event === 'scanned' ? 'scan' : r.event, 'done');
+  if (r.dock !== undefined) {
+    row.station = r.dock.station;
+    if (r.dock.driver !== undefined) row.driver = r.dock.driver;
+    if (r.dock.vehicle !== undefined) row.vehicle = r.dock.vehicle;
+    if (r.dock.shipment_id !== undefined) row.shipment_ids = [r.dock.shipment_id];
+  }
   return row;
 }
 
@@ -151,6 +167,11 @@ export async function* historyRows(records: AsyncIterable<JournalRecord>, filter
       case 'resolved':
         row = rowOf(r, 'result', r.not_created ? 'failed' : 'done');
         if (r.not_created) row.error = 'not created (journal resolve)';
+        break;
+      case 'scanned':
+      case 'handed_over':
+      case 'not_handed_over':
+        row = dockRow(r);
         break;
       default:
         continue;

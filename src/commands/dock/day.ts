@@ -15,7 +15,7 @@ import { pendingNote } from '../../output/dock.js';
 import { openLedgerFor } from '../common/record.js';
 
 /** The day's orders, and what is known of the orders that may be missing. */
-export interface DayOrders {
+interface DayOrders {
   orders: SheetOrder[];
   /** What reading the pending results found (absent with `--offline`). */
   pending?: PendingResults;
