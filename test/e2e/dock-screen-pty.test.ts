@@ -81,4 +81,16 @@ describe.skipIf(!hasTmux)('the dock screen in a pseudo-terminal', () => {
       expect(dir).toBeTruthy();
     }, 120_000);
   }
+
+  it('Ctrl-C ends the screen at once (exit 130); the scans made stay recorded, no hand-over is', async () => {
+    const { env, tracking } = await sixParcels();
+    const t = Terminal.start(['dock', '--date', DAY, '--station', 'dock-1'], env, 80, 30);
+    await t.waitFor('Scan a parcel');
+    t.keys('-l', `${tracking[0]}\r`);
+    await t.waitFor('Scanned 1 of 6');
+    t.keys('C-c');
+    expect((await t.exit()).code).toBe(130);
+    const history = await runShipbook(['history', '--operation', 'dock', '--json'], { env });
+    expect((JSON.parse(history.stdout) as { history: HistoryRow[] }).history.map((r) => r.step)).toEqual(['scan']);
+  }, 120_000);
 });

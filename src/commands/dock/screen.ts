@@ -60,6 +60,9 @@ export async function runScreen(flags: DockFlags, ctx: Context): Promise<void> {
     draw();
     // Scanning: a line per code, until an empty line or `q`.
     const lines = createInterface({ input: ctx.io.stdin, crlfDelay: Infinity });
+    // Ctrl-C ends the scanning at once: the scans made stay recorded, no hand-over is.
+    const stop = () => lines.close();
+    ctx.signal.addEventListener('abort', stop, { once: true });
     const timer = setInterval(() => {
       const before = scans.length;
       station
@@ -81,6 +84,7 @@ export async function runScreen(flags: DockFlags, ctx: Context): Promise<void> {
       }
     } finally {
       clearInterval(timer);
+      ctx.signal.removeEventListener('abort', stop);
       lines.close();
     }
     if (ctx.signal.aborted) return;
