@@ -46,6 +46,7 @@ describe.skipIf(!hasTmux)('the dock screen in a pseudo-terminal', () => {
       const { dir, env, tracking } = await sixParcels();
       const t = Terminal.start(['dock', '--date', DAY, '--station', 'dock-1'], env, columns, 30);
       await t.waitFor('Scan a parcel');
+      expect(t.rang()).toBe(false);
       // The scanner: five parcels, an unknown code and a repeat, typed without a pause.
       for (const code of [...tracking.slice(0, 3), 'SBX0000000000', tracking[3]!, tracking[0]!, tracking[4]!]) t.keys('-l', `${code}\r`);
       const screen = await t.waitFor(/Scanned 5 of 6 {4}exceptions 2/);
@@ -55,6 +56,8 @@ describe.skipIf(!hasTmux)('the dock screen in a pseudo-terminal', () => {
       expect(screen).toContain('✗ UNKNOWN  SBX0000000000  unknown code');
       expect(screen).toMatch(new RegExp(`✗ ALREADY SCANNED  ${tracking[0]}  already scanned at \\d\\d:\\d\\d:\\d\\d by \\S+ at dock-1`));
       expect(screen).toMatch(/StarTrack +5\/6 +\[#+\.+\]/);
+      // The exceptions rang the bell.
+      expect(t.rang()).toBe(true);
       writeFileSync(join(tmpdir(), `shipbook-dock-screen-${columns}.txt`), t.visible());
 
       // The end: an empty line; the missing parcel listed and confirmed; the driver named.
