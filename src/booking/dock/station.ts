@@ -32,6 +32,9 @@ export class DockStation {
   readonly #o: StationOptions;
   /** The time of the latest record read: the next read starts a little before it. */
   #latest: number;
+  /** When the last read of other stations' scans ended, and how long it took, ms (a large file ledger is read whole). */
+  #readAt = 0;
+  #readMs = 0;
 
   constructor(o: StationOptions) {
     this.#o = o;
@@ -50,6 +53,7 @@ export class DockStation {
    * @throws as src/ledger/store.ts `LedgerStore.records`
    */
   async refresh(): Promise<void> {
+    const started = Date.now();
     for await (const r of this.#o.ledger.records({ since: new Date(this.#latest - CLOCK_MARGIN_MS) })) {
       this.#latest = Math.max(this.#latest, Date.parse(r.t));
       if (r.event !== 'scanned' || r.dock === undefined || r.dock.session === this.#o.mark.session) continue;
@@ -59,15 +63,19 @@ export class DockStation {
       const parcel = this.#o.session.otherScan(tracking, scan);
       if (parcel !== undefined) this.#o.onOtherScan?.(parcel, scan);
     }
+    this.#readAt = Date.now();
+    this.#readMs = this.#readAt - started;
   }
 
   /**
-   * Matches `code` (after reading what other stations scanned since the last read) and records a
-   * parcel handed over; the record is visible to other stations once this resolves.
+   * Matches `code` (after reading what other stations scanned since the last read: before every
+   * scan, unless reading takes long, as a large file ledger does, when reads are spaced so that
+   * they take a fifth of the time at most) and records a parcel handed over; the record is visible
+   * to other stations once this resolves.
    * @throws JournalWriteError (exit 10) when the scan cannot be recorded
    */
   async scan(code: string): Promise<ScanEvent> {
-    await this.refresh();
+    if (Date.now() - this.#readAt >= 4 * this.#readMs) await this.refresh();
     const event = this.#o.session.scan(code, this.#o.now());
     if (event.kind === 'ok') {
       await recordScan(this.#o.ledger, event.parcel!, this.#o.mark);

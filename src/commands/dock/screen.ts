@@ -63,14 +63,19 @@ export async function runScreen(flags: DockFlags, ctx: Context): Promise<void> {
     // Ctrl-C ends the scanning at once: the scans made stay recorded, no hand-over is.
     const stop = () => lines.close();
     ctx.signal.addEventListener('abort', stop, { once: true });
+    let reading = false;
     const timer = setInterval(() => {
+      // One read at a time: a large file ledger may take longer than the interval to read.
+      if (reading) return;
+      reading = true;
       const before = scans.length;
       station
         .refresh()
         .then(() => {
           if (scans.length !== before) draw();
         })
-        .catch(() => undefined);
+        .catch(() => undefined)
+        .finally(() => (reading = false));
     }, OTHERS_EVERY_MS);
     try {
       for await (const line of lines) {
