@@ -38,3 +38,7 @@ export { REFUSAL_INTERVAL_MS, RefusalLog, TOKEN_PATTERN, startCallbackReceiver, 
 export { batchEnd, batchOutcome, openBatchLedger } from './batch/outcome.js';
 export { BatchReports } from './batch/reports.js';
 export { chooseService, previewOrders, type Preview, type PreviewOrder } from './preview.js';
+export { acceptedOn, readPendingResults, type PendingResults } from './dock/pending.js';
+export { noMatch, type NoMatch } from './dock/no-match.js';
+export { DockSession, extractorOf, type DockParcel, type ScanEvent, type DockSummary, type ScanKind } from './dock/session.js';
+export { DockStation, type StationOptions } from './dock/station.js';

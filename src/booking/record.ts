@@ -24,7 +24,7 @@ import { trackingNumberOf } from '../schema/shipment.js';
 import { orderStatusWord } from '../schema/status.js';
 import type { ClaimLedger } from '../ledger/index.js';
 import { claimLives } from '../ledger/index.js';
-import { CHANGE_PREFIX, type EntryState, type JournalRecord } from '../ledger/index.js';
+import { CHANGE_PREFIX, type DockMark, type EntryState, type JournalRecord } from '../ledger/index.js';
 import type { LedgerStore } from '../ledger/index.js';
 import { sheetShipmentsOf } from '../ledger/index.js';
 
@@ -234,17 +234,59 @@ export async function recordedRequest<T>(sink: RecordSink, at: RecordAt, intent:
  * Records what an order read from the service says, when the ledger does not know it yet: processed
  * (with its tracking numbers), cancelled, or a booking that failed. Nothing while another live run
  * holds the order (it records the outcome itself), nor when the ledger already says as much.
+ * @returns what was recorded, or undefined when nothing was
  * @throws as src/ledger/store.ts `LedgerStore.append`
  */
-export async function recordLearned(ledger: LedgerStore, order: OrderResponse, message: string | undefined): Promise<void> {
+export async function recordLearned(
+  ledger: LedgerStore,
+  order: OrderResponse,
+  message: string | undefined,
+): Promise<'processed' | 'cancelled' | 'failed' | undefined> {
   const id = identityOfOrder(ledger, order.id);
   const state: EntryState | undefined = ledger.get(id);
-  if (state?.claim !== undefined && claimLives(state.claim)) return;
+  if (state?.claim !== undefined && claimLives(state.claim)) return undefined;
   const word = orderStatusWord(order.status);
-  if (word === 'processed' && state?.stage !== 'processed') recordProcessed(ledger, { id }, order);
-  else if (word === 'cancelled' && state?.error?.code !== 'cancelled') ledger.append(answerRecord({ id }, { kind: 'cancelled', orderId: order.id }));
-  else if (word === 'failed' && state?.stage !== 'failed')
+  let recorded: 'processed' | 'cancelled' | 'failed';
+  if (word === 'processed' && state?.stage !== 'processed') {
+    recordProcessed(ledger, { id }, order);
+    recorded = 'processed';
+  } else if (word === 'cancelled' && state?.error?.code !== 'cancelled') {
+    ledger.append(answerRecord({ id }, { kind: 'cancelled', orderId: order.id }));
+    recorded = 'cancelled';
+  } else if (word === 'failed' && state?.stage !== 'failed') {
     recordFailed(ledger, { id }, { orderId: order.id, created: true, error: { code: 'booking_failed', message: message ?? 'the booking failed' } });
-  else return;
+    recorded = 'failed';
+  } else return undefined;
+  await ledger.written();
+  return recorded;
+}
+
+/** A parcel as the dock records it: its order, shipment and tracking number. */
+export interface RecordedParcel {
+  orderId: string;
+  shipmentId: string;
+  tracking: string;
+}
+
+/**
+ * Records what the dock saw of `parcels`: each one `scanned` (the ledger stamps the time, user and
+ * host; `mark` names the station, the session and, when known, the driver), `handed_over` to the
+ * driver `mark` names, or confirmed `not_handed_over`. Visible to other stations once this resolves.
+ * @throws as src/ledger/store.ts `LedgerStore.append` / `written` (JournalWriteError, exit 10)
+ */
+export async function recordDock(
+  ledger: LedgerStore,
+  event: 'scanned' | 'handed_over' | 'not_handed_over',
+  parcels: readonly RecordedParcel[],
+  mark: DockMark,
+): Promise<void> {
+  for (const p of parcels)
+    ledger.append({
+      id: identityOfOrder(ledger, p.orderId),
+      event,
+      order_id: p.orderId,
+      tracking_numbers: [p.tracking],
+      dock: { ...mark, shipment_id: p.shipmentId },
+    });
   await ledger.written();
 }

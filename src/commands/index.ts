@@ -69,6 +69,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./handover/index.js')).handoverCommand,
   },
   {
+    name: 'dock',
+    term: 'dock [options]',
+    summary: "scan the day's parcels against its bookings before the driver leaves",
+    load: async () => (await import('./dock/index.js')).dockCommand,
+  },
+  {
     name: 'ledger',
     term: 'ledger',
     summary: "the ledger's service and accounts: link or separate keys, join the shared ledger",

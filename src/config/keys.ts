@@ -118,6 +118,14 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     example: '500',
   },
   {
+    key: 'scan-pattern',
+    scope: 'profile',
+    meaning:
+      'the dock (`shipbook dock`): a regular expression with one capturing group that extracts the tracking number from a label barcode carrying more; the whole code must match',
+    fallback: 'none (the code is the tracking number)',
+    example: "'420\\d{5}(SBX\\d{10})'",
+  },
+  {
     key: 'rate',
     scope: 'profile',
     meaning:

@@ -46,6 +46,8 @@ export interface ResolvedProfile {
   requestTimeoutMs?: number;
   /** Requests per second at most (setting `rate`); undefined: as fast as the service accepts. */
   ratePerSecond?: number;
+  /** The dock's pattern (setting `scan-pattern`: a regular expression, one capturing group) that extracts the tracking number from a label's barcode; undefined: the code is the tracking number. */
+  scanPattern?: string;
   /**
    * Price caps of the profile (settings `max-total` and `budget`, AUD amounts as stored, checked by
    * the configuration's schema): `--max-total` and `--budget` override them.

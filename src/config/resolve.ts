@@ -175,6 +175,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       authPrefix: stored['auth-prefix'] ?? 'Bearer ',
       ...(stored.timeout !== undefined ? { requestTimeoutMs: durationMs(stored.timeout) } : {}),
       ...(stored.rate !== undefined ? { ratePerSecond: ratePerSecond(stored.rate) } : {}),
+      ...(stored['scan-pattern'] !== undefined ? { scanPattern: stored['scan-pattern'] } : {}),
       ...(stored['max-total'] !== undefined || stored.budget !== undefined
         ? {
             caps: {

@@ -206,6 +206,16 @@ const senderName = lazySchema(() =>
   }),
 );
 
+/** Why a `scan-pattern` is refused (not a regular expression, or not exactly one capturing group), or undefined. */
+export function scanPatternProblem(pattern: string): string | undefined {
+  try {
+    const groups = new RegExp(`${pattern}|`).exec('')!.length - 1;
+    return groups === 1 ? undefined : `it has ${groups} capturing groups, not one`;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 /** A pace as the `rate` setting and `--rate` take it: a number of requests per second (`30`, `30/s`) or per minute (`600/m`). */
 const RATE_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(s|m))?\s*$/i;
 
@@ -281,6 +291,13 @@ export const storedProfile = lazySchema(() =>
         // Price caps every booking of the profile holds to (src/booking/limits.ts), unless a flag gives another.
         'max-total': capAmount.optional(),
         budget: capAmount.optional(),
+        // A label barcode that carries more than the tracking number: the dock extracts it with this pattern's one group.
+        'scan-pattern': z
+          .string({ error: 'expected a regular expression' })
+          .refine((v) => scanPatternProblem(v) === undefined, {
+            error: 'must be a regular expression with one capturing group ( … ) around the tracking number',
+          })
+          .optional(),
         rate: z
           .string({ error: 'expected a pace' })
           .refine((v) => ratePerSecond(v) !== undefined, { error: 'must be requests per second such as 30/s, or per minute such as 600/m' })

@@ -120,6 +120,12 @@ export function describeRecord(r: Omit<JournalRecord, 't'>): string {
       return `that the service refused ${r.op ?? 'the request'}`;
     case 'cancelled':
       return `that order ${r.order_id ?? '?'} was cancelled`;
+    case 'scanned':
+      return `the scan of parcel ${r.tracking_numbers?.[0] ?? '?'} at the dock`;
+    case 'handed_over':
+      return `that parcel ${r.tracking_numbers?.[0] ?? '?'} was handed over to ${r.dock?.driver ?? 'the driver'}`;
+    case 'not_handed_over':
+      return `that parcel ${r.tracking_numbers?.[0] ?? '?'} was not handed over`;
   }
 }
 

@@ -4,6 +4,19 @@
  */
 import { currentRecord, isChangeIdentity, type EntryState, type JournalRecord } from './records.js';
 
+/** Events that say nothing about where a document's booking stands: a cancel's intent, a change typed by hand, a refusal, a claim and its release, and the dock's records. */
+const NOT_BOOKING: ReadonlySet<JournalRecord['event']> = new Set([
+  'claimed',
+  'released',
+  'cancel_sent',
+  'change_sent',
+  'changed',
+  'refused',
+  'scanned',
+  'handed_over',
+  'not_handed_over',
+]);
+
 /**
  * Folds one record into the state of its order. Older records are read as today's dialect says
  * (src/ledger/records.ts `currentRecord`).
@@ -13,8 +26,7 @@ export function applyRecord(state: EntryState | undefined, given: JournalRecord)
   // A change that belongs to no document (a shipment or combine by hand) says nothing about a document's booking.
   if (isChangeIdentity(given.id)) return s;
   const r = currentRecord(given);
-  // A cancel's intent, a refusal, a claim and its release are no step of a booking.
-  if (r.event !== 'claimed' && r.event !== 'released' && r.event !== 'cancel_sent' && r.event !== 'refused') s.records++;
+  if (!NOT_BOOKING.has(r.event)) s.records++;
   if (r.file !== undefined) s.file = r.file;
   if (r.line !== undefined) s.line = r.line;
   switch (r.event) {
@@ -89,6 +101,9 @@ export function applyRecord(state: EntryState | undefined, given: JournalRecord)
     case 'change_sent':
     case 'changed':
     case 'refused':
+    case 'scanned':
+    case 'handed_over':
+    case 'not_handed_over':
     case 'sent':
     case 'answered':
       break;

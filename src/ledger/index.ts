@@ -23,14 +23,23 @@ export type { LedgerPeek, LedgerQueries } from './open.js';
 export type { LedgerStore, RecordFilter, BookedElsewhere, LedgerOptions, JournalCopy } from './store.js';
 export { claimLives, type ClaimLedger } from './claims.js';
 export type { Actor } from './actor.js';
-export { LEGACY_JOURNAL, CHANGE_PREFIX, currentRecord, isChangeIdentity, type EntryState, type JournalRecord, type RunClaim } from './records.js';
+export {
+  type DockMark,
+  LEGACY_JOURNAL,
+  CHANGE_PREFIX,
+  currentRecord,
+  isChangeIdentity,
+  type EntryState,
+  type JournalRecord,
+  type RunClaim,
+} from './records.js';
 export { BookedElsewhereError, ClaimsLockWaitError, JournalLockedError, JournalUnusableError } from './errors.js';
 export { ledgerPath, defaultJournalPath, DEFAULT_JOURNAL_PATTERN } from './paths.js';
 export { journalTarget, readJournal } from './file/read.js';
 export { identityOf, IdentityCounter, inShard, parseShard, type DocumentIdentity, type Shard } from './identity.js';
 export { resolveAccount, linkKey, separateKey, knownAccount } from './accounts.js';
 export { HISTORY_STATUSES, historyRows, localDay, sheetOrders, type HistoryFilter, type HistoryRow, type HistoryStatus } from './reports/history.js';
-export { buildSheet, sheetShipmentsOf, type Sheet, type SheetFilter, type SheetLine } from './reports/sheet.js';
+export { buildSheet, sheetShipmentsOf, type Sheet, type SheetFilter, type SheetLine, type SheetOrder, type SheetScan } from './reports/sheet.js';
 export { KNOWN_ORDER_STATUSES, knownOrders, passesOrderFilter, type KnownOrderFilter, type KnownOrderStatus } from './reports/orders.js';
 export { shownUrl, describeDbError } from './pg/connect.js';
 

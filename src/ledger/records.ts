@@ -48,7 +48,13 @@ export type JournalEvent =
   /** The service refused a request (`error`): nothing changed there. */
   | 'refused'
   /** The order was cancelled (by `order cancel`, or as `order get` or a callback learned). */
-  | 'cancelled';
+  | 'cancelled'
+  /** At the dock: a parcel of the order was scanned (`tracking_numbers`: the one scanned; `dock`: station, session, driver). */
+  | 'scanned'
+  /** At the dock: a parcel scanned in a session was handed over to the driver named at its end (`dock`). */
+  | 'handed_over'
+  /** At the dock: a parcel expected and not scanned was confirmed as not handed over (`dock`). */
+  | 'not_handed_over';
 
 /** One line of the journal. */
 export interface JournalRecord {
@@ -91,6 +97,23 @@ export interface JournalRecord {
   payment?: string;
   /** For `created` and `answered`: what the hand-over sheet needs of each shipment of the order (src/ledger/reports/sheet.ts). */
   sheet?: SheetShipment[];
+  /** For `scanned`, `handed_over` and `not_handed_over`: the dock's side of it. */
+  dock?: DockMark;
+}
+
+/** What a dock record says besides its time, user and host (a scan, a hand-over to a driver). */
+export interface DockMark {
+  /** The scanning session (one run of `shipbook dock`), random. */
+  session: string;
+  /** The station that scanned: a name given with `--station`, else the host. */
+  station: string;
+  /** The shipment of the parcel. */
+  shipment_id?: string;
+  /** The code as read from the label, when it was more than the tracking number. */
+  code?: string;
+  /** The driver (and vehicle) the parcel was handed to, once named. */
+  driver?: string;
+  vehicle?: string;
 }
 
 /**

@@ -4,8 +4,9 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import type { IOStreams } from '../io.js';
-import type { Sheet } from '../ledger/index.js';
+import type { Sheet, SheetLine } from '../ledger/index.js';
 import type { OutputFormat } from './format.js';
+import { localTime } from './local-time.js';
 import { renderTable } from './table.js';
 
 /** The sheet's title. */
@@ -17,6 +18,26 @@ export const SHEET_FOOTER = 'Made by shipbook from its ledger. This is not a car
 /** Kilograms with up to three decimals, no trailing zeros (`12.5`, `0.454`). */
 export function kgText(kg: number): string {
   return String(Math.round(kg * 1000) / 1000);
+}
+
+/**
+ * What the dock says of a shipment, in a few words: `scanned 14:02 by ann at dock-1, to Sam Lee`
+ * (the time of day in this machine's zone), `not handed over`, or `not scanned`.
+ */
+export function scanText(l: Pick<SheetLine, 'scanned' | 'not_handed_over'>): string {
+  if (l.not_handed_over) return 'not handed over';
+  const s = l.scanned;
+  if (s === undefined) return 'not scanned';
+  const time = localTime(s.at).slice(11, 16);
+  const driver = s.driver !== undefined ? `, to ${s.driver}${s.vehicle !== undefined ? ` (${s.vehicle})` : ''}` : '';
+  return `scanned ${time}${s.by !== undefined ? ` by ${s.by}` : ''} at ${s.station}${driver}`;
+}
+
+/** A line for a sheet that may be short: the orders whose result was not read. */
+export function mayBeMissingText(sheet: Pick<Sheet, 'may_be_missing'>): string | undefined {
+  const n = sheet.may_be_missing ?? 0;
+  if (n === 0) return undefined;
+  return `${n} accepted order(s) of the day whose booking result was not read may be missing from this sheet`;
 }
 
 /** The columns of the CSV form, one row per shipment. */
@@ -33,6 +54,11 @@ const CSV_HEADER = [
   'packages',
   'weight_kg',
   'service',
+  'scanned_at',
+  'scanned_by',
+  'station',
+  'driver',
+  'dock',
 ] as const;
 
 /**
@@ -58,9 +84,32 @@ export function sheetCsv(sheet: Sheet): string {
           String(l.packages),
           kgText(l.weight_kg),
           l.service,
+          l.scanned?.at ?? '',
+          l.scanned?.by ?? '',
+          l.scanned?.station ?? '',
+          l.scanned?.driver ?? '',
+          l.not_handed_over ? 'not_handed_over' : l.scanned !== undefined ? 'scanned' : 'not_scanned',
         ]);
   for (const p of sheet.no_tracking_yet)
-    rows.push(['no_tracking_yet', '', '', '', '', p.order_id, p.shipment_id, p.city, p.country, String(p.packages), kgText(p.weight_kg), p.service]);
+    rows.push([
+      'no_tracking_yet',
+      '',
+      '',
+      '',
+      '',
+      p.order_id,
+      p.shipment_id,
+      p.city,
+      p.country,
+      String(p.packages),
+      kgText(p.weight_kg),
+      p.service,
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
   return stringify(rows, { escape_formulas: true });
 }
 
@@ -78,6 +127,7 @@ export function printSheet(io: IOStreams, format: OutputFormat, sheet: Sheet): v
     { header: 'packages', align: 'right' as const, atomic: true },
     { header: 'kg', align: 'right' as const, atomic: true },
     { header: 'service', dropPriority: 1 },
+    { header: 'dock', dropPriority: 3 },
   ];
   if (format !== 'table') {
     for (const s of sheet.sections)
@@ -98,13 +148,18 @@ export function printSheet(io: IOStreams, format: OutputFormat, sheet: Sheet): v
               String(l.packages),
               kgText(l.weight_kg),
               l.service,
+              scanText(l),
             ]),
           ),
         );
+    const missing = mayBeMissingText(sheet);
+    if (missing !== undefined) io.err(`note: ${missing} (run without --offline to read them)\n`);
     if (sheet.sections.length === 0) io.err(`Nothing was booked for ${sheet.date}: no shipment to hand over.\n`);
     return;
   }
-  io.out(`${SHEET_TITLE}: ${sheet.date}\n`);
+  io.out(`${SHEET_TITLE}: ${sheet.date}${sheet.driver !== undefined ? `, driver ${sheet.driver}` : ''}\n`);
+  const missing = mayBeMissingText(sheet);
+  if (missing !== undefined) io.out(`Note: ${missing} (run without --offline to read them).\n`);
   if (sheet.sections.length === 0 && sheet.no_tracking_yet.length === 0) io.out('Nothing was booked for this day: no shipment to hand over.\n');
   for (const s of sheet.sections) {
     io.out(`\nCollection: ${s.collection}\nPickup date: ${s.pickup_date}\n`);
@@ -115,7 +170,7 @@ export function printSheet(io: IOStreams, format: OutputFormat, sheet: Sheet): v
           io,
           format,
           columns,
-          c.lines.map((l) => [l.tracking, l.order_id, l.city, l.country, String(l.packages), kgText(l.weight_kg), l.service]),
+          c.lines.map((l) => [l.tracking, l.order_id, l.city, l.country, String(l.packages), kgText(l.weight_kg), l.service, scanText(l)]),
         ),
       );
     }
@@ -128,13 +183,14 @@ export function printSheet(io: IOStreams, format: OutputFormat, sheet: Sheet): v
       renderTable(
         io,
         format,
-        [{ header: 'order', atomic: true }, { header: 'shipment', atomic: true }, ...columns.slice(2)],
+        [{ header: 'order', atomic: true }, { header: 'shipment', atomic: true }, ...columns.slice(2, -1)],
         sheet.no_tracking_yet.map((p) => [p.order_id, p.shipment_id, p.city, p.country, String(p.packages), kgText(p.weight_kg), p.service]),
       ),
     );
   }
   io.out(
     `\nDay total: ${sheet.totals.shipments} shipment(s), ${sheet.totals.packages} package(s), ${kgText(sheet.totals.weight_kg)} kg; ` +
-      `${sheet.no_tracking_yet.length} without tracking number yet; ${sheet.cancelled} cancelled (left out)\n${SHEET_FOOTER}\n`,
+      `${sheet.no_tracking_yet.length} without tracking number yet; ${sheet.cancelled} cancelled (left out); ` +
+      `${sheet.scanned} of ${sheet.totals.shipments} scanned at the dock\n${SHEET_FOOTER}\n`,
   );
 }

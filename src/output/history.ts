@@ -25,13 +25,16 @@ const COLUMNS: Column[] = [
 /** A row's cells, in {@link COLUMNS} order; the time local to this machine in a table, as recorded (ISO 8601, UTC) in tab-separated lines. */
 function cells(r: HistoryRow, format: OutputFormat): string[] {
   const who = r.user === undefined ? '' : `${r.user}@${r.host ?? ''}`;
+  const dock =
+    r.station !== undefined ? ` at ${r.station}${r.driver !== undefined ? `, to ${r.driver}${r.vehicle !== undefined ? ` (${r.vehicle})` : ''}` : ''}` : '';
   const detail =
-    r.error ?? (r.tracking_numbers !== undefined ? r.tracking_numbers.join(' ') : r.order_id === undefined ? (r.shipment_ids?.join(' ') ?? '') : '');
+    r.error ??
+    (r.tracking_numbers !== undefined ? `${r.tracking_numbers.join(' ')}${dock}` : r.order_id === undefined ? (r.shipment_ids?.join(' ') ?? '') : '');
   return [
     shownTime(r.time, format),
     who,
     r.profile ?? '',
-    r.operation === 'book' || r.step === 'result' ? `${r.operation}: ${r.step}` : r.operation,
+    r.operation === 'book' || r.step === 'result' || r.station !== undefined ? `${r.operation}: ${r.step}` : r.operation,
     r.order_id ?? '',
     r.total ?? '',
     r.payment ?? '',

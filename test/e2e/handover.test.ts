@@ -86,26 +86,26 @@ describe('handover and history over a day booked three ways', () => {
     await sandbox.close();
   });
 
-  it('lists the order accepted by hand as "no tracking number yet" until the ledger learns its result', async () => {
-    const r = await runCli(['handover', '--date', DAY, '--json'], { env: env() });
+  it('--offline lists the order accepted by hand as "no tracking number yet" and says it may be missing', async () => {
+    for (let i = 0; i < 100 && sandbox.state.getOrder(ids.byHand!).status !== 'processed'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const r = await runCli(['handover', '--date', DAY, '--json', '--offline'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     const early = (JSON.parse(r.stdout) as { handover: Sheet }).handover;
     expect(early.no_tracking_yet.map((p) => p.order_id)).toEqual([ids.byHand]);
+    expect(early.may_be_missing).toBe(1);
     // 10 lb in kilograms, to the gram.
     expect(early.no_tracking_yet[0]!.weight_kg).toBe(4.536);
     expect(early.cancelled).toBe(1);
+    const table = await runCli(['handover', '--date', DAY, '--offline', '--output', 'table'], { env: env() });
+    expect(table.stdout).toContain('Note: 1 accepted order(s) of the day whose booking result was not read may be missing from this sheet');
   });
 
-  it('makes the sheet as JSON, CSV and PDF once `order get` has recorded the result', async () => {
-    // `order get` learns that it was processed (the sandbox completes it after 30 ms) and records it.
-    for (let i = 0; i < 100 && sandbox.state.getOrder(ids.byHand!).status !== 'processed'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    const got = await runShipbook(['order', 'get', ids.byHand!], { env: env() });
-    expect(got.code, got.stderr).toBe(0);
-
+  it('makes the sheet as JSON, CSV and PDF, reading and recording the result of the order accepted by hand first', async () => {
     const pdf = join(dir, 'sheet.pdf');
     const csv = join(dir, 'sheet.csv');
     const made = await runCli(['handover', '--date', DAY, '--pdf', pdf, '--csv', csv], { env: env() });
     expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toContain(`Read the booking result of 1 accepted order(s) of ${DAY}: 1 processed.`);
     expect(made.stderr).toContain(`Wrote the hand-over sheet of ${DAY} to ${pdf} (PDF, A4)`);
     const json = await runCli(['handover', '--date', DAY, '--json'], { env: env() });
     expect(json.code, json.stderr).toBe(0);
@@ -144,7 +144,10 @@ describe('handover and history over a day booked three ways', () => {
 
     // CSV: a header and one row per shipment.
     const rows = readFileSync(csv, 'utf8').trim().split('\n');
-    expect(rows[0]).toBe('section,collection,pickup_date,carrier,tracking_number,order_id,shipment_id,city,country,packages,weight_kg,service');
+    expect(rows[0]).toBe(
+      'section,collection,pickup_date,carrier,tracking_number,order_id,shipment_id,city,country,packages,weight_kg,service,scanned_at,scanned_by,station,driver,dock',
+    );
+    expect(rows[1]).toMatch(/,not_scanned$/);
     expect(rows.length - 1).toBe(expected.length);
     for (const t of expected) expect(rows.some((row) => row.includes(`,${t},`))).toBe(true);
   });
@@ -186,7 +189,8 @@ describe('handover and history over a day booked three ways', () => {
     expect(of('order create', ids.byHand)).toEqual(['create_order done']);
     expect(of('order accept', ids.byHand)).toEqual(['accept done']);
     expect(rows.find((row) => row.operation === 'order accept')!.payment).toBe('credit');
-    expect(of('order get', ids.byHand)).toEqual(['result processed']);
+    // The sheet read the result of the order accepted by hand, and recorded it.
+    expect(of('handover', ids.byHand)).toEqual(['result processed']);
     expect(of('order cancel', ids.cancelled)).toEqual(['cancel done']);
     // The batch: every order of the CSV created, accepted and processed.
     expect(rows.filter((row) => row.operation === 'book' && row.step === 'result').length).toBe(2);
@@ -204,6 +208,22 @@ describe('handover and history over a day booked three ways', () => {
     expect((JSON.parse(none.stdout) as { history: HistoryRow[] }).history).toEqual([]);
     const recent = await runCli(['history', '--since', '1d', '--json'], { env: env() });
     expect((JSON.parse(recent.stdout) as { history: HistoryRow[] }).history.length).toBe(rows.length);
+  });
+
+  it('a filter that matches nothing says what the day holds, suggests the nearest name and exits 2', async () => {
+    const r = await runCli(['handover', '--date', DAY, '--carrier', 'Star Track', '--pdf', join(dir, 'none.pdf')], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `no shipment matches --carrier "Star Track" (${sheet.totals.shipments} shipments on ${DAY}: StarTrack ${sheet.totals.shipments})`,
+    );
+    expect(r.stderr).toContain('Did you mean --carrier "StarTrack"?');
+    expect(() => readFileSync(join(dir, 'none.pdf'))).toThrow();
+    const c = await runCli(['handover', '--date', DAY, '--collection', 'Koala'], { env: env() });
+    expect(c.code).toBe(2);
+    expect(c.stderr).toContain('no shipment matches --collection "Koala"');
+    // The suggestion works when pasted.
+    const ok = await runCli(['handover', '--date', DAY, '--carrier', 'StarTrack', '--json'], { env: env() });
+    expect(ok.code, ok.stderr).toBe(0);
   });
 
   it('a day with nothing booked gives a sheet that says so, exit 0', async () => {

@@ -62,6 +62,11 @@ export class Terminal {
     return tmux('capture-pane', '-p', '-t', this.name);
   }
 
+  /** Whether the program rang the terminal's bell since the window was last looked at (tmux's bell flag). */
+  rang(): boolean {
+    return tmux('display-message', '-p', '-t', this.name, '#{window_bell_flag}').trim() === '1';
+  }
+
   /** Changes the terminal's size (the program gets SIGWINCH). */
   resize(columns: number, rows = 50): void {
     tmux('resize-window', '-t', this.name, '-x', String(columns), '-y', String(rows));

@@ -149,6 +149,7 @@ describe('the grouping of the sheet', () => {
       cancelled: 0,
       not_accepted: 0,
       totals: { shipments: 0, packages: 0, weight_kg: 0 },
+      scanned: 0,
     });
   });
 });

@@ -77,6 +77,7 @@ const STILL_LONG: Record<string, number> = {
   'src/commands/journal/index.ts runJournalShow': 64,
   'src/commands/order/accept.ts runOrderAccept': 76,
   'src/commands/sandbox/index.ts runSandboxStatus': 61,
+  'src/commands/dock/screen.ts runScreen': 94,
 };
 
 describe('the house rules of src/', () => {

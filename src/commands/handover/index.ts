@@ -13,42 +13,23 @@ import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { ShipbookError, UsageError } from '../../errors.js';
 import { checkOutputFiles } from '../../output-paths.js';
-import { localDay, sheetOrders, buildSheet, type SheetFilter } from '../../ledger/index.js';
+import { localDay, buildSheet, type SheetFilter } from '../../ledger/index.js';
 import { fetchServiceData } from '../../api/services.js';
+import { noMatch } from '../../booking/index.js';
 import { printSheet, sheetCsv } from '../../output/handover.js';
+import { noMatchMessage } from '../../output/dock.js';
+import { dayCarriers, dayOrders } from '../dock/day.js';
 
 /** Flags of `handover`. */
 interface HandoverFlags {
   date?: string;
   collection?: string;
   carrier?: string;
+  driver?: string;
+  offline?: boolean;
   pdf?: string;
   csv?: string;
   paper: 'a4' | 'letter';
-}
-
-/**
- * The carrier of each service code on the sheet: asked of the service (fetch-service-data), once
- * per code; the code itself when the service cannot say (offline, unknown code).
- */
-async function carriersOf(codes: ReadonlySet<string>, ctx: Context): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (codes.size === 0) return out;
-  const profile = await ctx.profile();
-  let failed = 0;
-  await Promise.all(
-    [...codes].map(async (code) => {
-      try {
-        const data = await fetchServiceData(await ctx.api(), code, profile.paths);
-        out.set(code, data.carrier ?? code);
-      } catch {
-        failed++;
-        out.set(code, code);
-      }
-    }),
-  );
-  if (failed > 0) ctx.io.err(`note: the service did not name the carrier of ${failed} service code(s); the sheet shows the code instead\n`);
-  return out;
 }
 
 /**
@@ -88,19 +69,26 @@ async function runHandover(flags: HandoverFlags, ctx: Context): Promise<void> {
     ...(flags.pdf !== undefined ? [{ flag: '--pdf', path: flags.pdf }] : []),
     ...(flags.csv !== undefined ? [{ flag: '--csv', path: flags.csv }] : []),
   ]);
-  const ledger = await ctx.ledger('query');
-  const orders = await sheetOrders(ledger.records());
+  const day = await dayOrders(ctx, date, { offline: flags.offline === true, op: 'handover' });
   // Only the codes of the day's shipments are asked about.
-  const day = new Set<string>();
-  for (const o of orders) for (const s of o.shipments) if ((s.pickup ?? o.createdDay) === date && s.svc !== undefined) day.add(s.svc);
-  const carriers = await carriersOf(day, ctx);
+  const carrierOf = await dayCarriers(ctx, day.orders, date, flags.offline === true);
   const filter: SheetFilter = {
     date,
     ...(flags.collection !== undefined ? { collection: flags.collection } : {}),
     ...(flags.carrier !== undefined ? { carrier: flags.carrier } : {}),
+    ...(flags.driver !== undefined ? { driver: flags.driver } : {}),
     ...(ctx.globals.profile !== undefined ? { profile: ctx.globals.profile } : {}),
   };
-  const sheet = buildSheet(orders, filter, (code) => (code === undefined ? 'unknown carrier' : (carriers.get(code) ?? code)));
+  const sheet = buildSheet(day.orders, filter, carrierOf);
+  if (day.mayBeMissing > 0) sheet.may_be_missing = day.mayBeMissing;
+  const miss = noMatch(sheet, day.orders, filter, carrierOf);
+  if (miss !== undefined)
+    throw new UsageError(noMatchMessage(miss, date), {
+      suggestion:
+        miss.nearest !== undefined
+          ? `Did you mean ${miss.flag} "${miss.nearest}"? Without ${miss.flag} the sheet lists the whole day.`
+          : `Without ${miss.flag} the sheet lists the whole day.`,
+    });
   const made = ctx.now().toISOString();
   if (flags.pdf !== undefined) {
     const { renderSheetPdf } = await import('../../output/handover-pdf.js');
@@ -138,14 +126,19 @@ export function handoverCommand(ctx: Context): Command {
     .description(
       "Make the day's hand-over sheet from the ledger: one section per collection address and pickup date, then per " +
         'carrier, each shipment with its tracking number, order, recipient city and country, packages, weight (kg) and ' +
-        "service; each section's totals and lines for the driver's name, signature and time. Orders accepted but not " +
-        'yet processed are listed apart (no tracking number yet); cancelled ones are left out and counted. It is not a ' +
+        "service, and whether it was scanned at the dock (when, by whom, to which driver); each section's totals and lines " +
+        "for the driver's name, signature and time. First the result of every order of the day accepted but not yet " +
+        'processed is read from the service and recorded (not with --offline); those still not processed are listed ' +
+        'apart (no tracking number yet); cancelled ones are left out and counted. A filter that matches nothing is an ' +
+        'error (exit 2) naming what the day holds. It is not a ' +
         'carrier manifest. The carrier of each service is asked of the service; --profile limits the sheet to orders ' +
         'created with that profile.',
     )
     .option('--date <day>', "the day of the sheet: today, tomorrow, yesterday or YYYY-MM-DD (default: today, in this machine's time zone)")
     .option('--collection <text>', 'only collection addresses containing this text')
     .option('--carrier <name>', 'only this carrier (its name, or a service code)')
+    .option('--driver <name>', 'only the shipments scanned at the dock and handed to this driver')
+    .option('--offline', 'do not read the result of the orders of the day accepted but not processed; the sheet says how many may be missing')
     .option('--pdf <file>', 'write the sheet to this PDF file, with a Code 128 barcode per tracking number')
     .option('--csv <file>', 'write the sheet to this CSV file, one row per shipment')
     .addOption(new Option('--paper <size>', 'paper of the PDF').choices(['a4', 'letter']).default('a4'))
@@ -157,7 +150,8 @@ export function handoverCommand(ctx: Context): Command {
         '  shipbook handover --date yesterday\n' +
         '  shipbook handover --pdf handover.pdf --paper letter --carrier StarTrack\n' +
         '  shipbook handover --csv handover.csv --collection "Unit 4"\n' +
-        '  shipbook handover --json\n',
+        '  shipbook handover --json\n' +
+        '  shipbook handover --offline\n',
     )
     .action(async (flags: HandoverFlags) => runHandover(flags, ctx));
 }

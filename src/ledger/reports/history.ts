@@ -44,6 +44,10 @@ export interface HistoryRow {
   status: HistoryStatus;
   /** Why it failed. */
   error?: string;
+  /** For the dock's rows (`scan`, `handed_over`, `not_handed_over`): the station, and the driver (and vehicle) when named. */
+  station?: string;
+  driver?: string;
+  vehicle?: string;
 }
 
 /** Filters of {@link historyRows}; all optional. */
@@ -81,6 +85,18 @@ function rowOf(r: JournalRecord, step: string, status: HistoryStatus): HistoryRo
   if (r.total !== undefined) row.total = r.total;
   if (r.tracking_numbers !== undefined) row.tracking_numbers = r.tracking_numbers;
   if (r.shipment_ids !== undefined && r.shipment_ids.length > 0) row.shipment_ids = r.shipment_ids;
+  return row;
+}
+
+/** A row of the dock: a parcel scanned, handed to the driver named at the end, or confirmed not handed over. */
+function dockRow(r: JournalRecord): HistoryRow {
+  const row = rowOf(r, r.event === 'scanned' ? 'scan' : r.event, 'done');
+  if (r.dock !== undefined) {
+    row.station = r.dock.station;
+    if (r.dock.driver !== undefined) row.driver = r.dock.driver;
+    if (r.dock.vehicle !== undefined) row.vehicle = r.dock.vehicle;
+    if (r.dock.shipment_id !== undefined) row.shipment_ids = [r.dock.shipment_id];
+  }
   return row;
 }
 
@@ -155,6 +171,11 @@ export async function* historyRows(records: AsyncIterable<JournalRecord>, filter
         row = rowOf(r, 'result', r.not_created ? 'failed' : 'done');
         if (r.not_created) row.error = 'not created (journal resolve)';
         break;
+      case 'scanned':
+      case 'handed_over':
+      case 'not_handed_over':
+        row = dockRow(r);
+        break;
       default:
         continue;
     }
@@ -167,6 +188,24 @@ export async function* historyRows(records: AsyncIterable<JournalRecord>, filter
 export function localDay(d: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/**
+ * Folds a dock record into what the sheet knows of a parcel: a scan replaces what was known; a
+ * hand-over names the driver of that session's scan; a confirmation that it was not handed over
+ * counts only for a parcel no one scanned.
+ */
+function foldDock(o: SheetOrder, r: JournalRecord): void {
+  const tracking = r.tracking_numbers?.[0];
+  if (tracking === undefined || r.dock === undefined) return;
+  const dock = (o.dock ??= new Map());
+  const known = dock.get(tracking);
+  const d = r.dock;
+  const named = { ...(d.driver !== undefined ? { driver: d.driver } : {}), ...(d.vehicle !== undefined ? { vehicle: d.vehicle } : {}) };
+  if (r.event === 'scanned') dock.set(tracking, { at: r.t, ...(r.user !== undefined ? { by: r.user } : {}), station: d.station, session: d.session, ...named });
+  else if (r.event === 'handed_over') {
+    if (known !== undefined && known.session === d.session) Object.assign(known, named);
+  } else if (known === undefined || known.not_handed_over) dock.set(tracking, { at: r.t, station: d.station, session: d.session, not_handed_over: true });
 }
 
 /**
@@ -192,6 +231,11 @@ export async function sheetOrders(records: AsyncIterable<JournalRecord>): Promis
     }
     if (o === undefined) continue;
     switch (r.event) {
+      case 'scanned':
+      case 'handed_over':
+      case 'not_handed_over':
+        foldDock(o, r);
+        break;
       case 'accepted':
         if (o.stage === 'created') o.stage = 'accepted';
         break;

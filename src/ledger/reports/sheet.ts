@@ -93,6 +93,23 @@ export interface SheetOrder {
   shipments: SheetShipment[];
   /** Tracking numbers, in the order of `shipments` (`N/A` for none), once processed. */
   tracking?: string[];
+  /** What the dock recorded of its parcels, by tracking number: the latest scan, or a confirmation that it was not handed over. */
+  dock?: Map<string, SheetScan>;
+}
+
+/** A parcel at the dock, as its records say: scanned (when, by whom, where, to which driver), or confirmed not handed over. */
+export interface SheetScan {
+  /** ISO time of the scan (or of the confirmation that it was not handed over). */
+  at: string;
+  /** The operating-system user who scanned it, when recorded. */
+  by?: string;
+  station: string;
+  /** The scanning session. */
+  session: string;
+  driver?: string;
+  vehicle?: string;
+  /** True when it was not scanned and was confirmed as not handed over. */
+  not_handed_over?: true;
 }
 
 /** One line of the sheet: a shipment that leaves. */
@@ -105,6 +122,10 @@ export interface SheetLine {
   packages: number;
   weight_kg: number;
   service: string;
+  /** The scan at the dock (time, by, station, driver), when it was scanned. */
+  scanned?: Omit<SheetScan, 'not_handed_over' | 'session'>;
+  /** True when the dock confirmed it as not handed over. */
+  not_handed_over?: true;
 }
 
 /** Shipments, packages and kilograms. */
@@ -140,6 +161,15 @@ export interface Sheet {
   cancelled: number;
   not_accepted: number;
   totals: SheetTotals;
+  /** Shipments of the sheet scanned at the dock. */
+  scanned: number;
+  /** Only what this driver took (`--driver`). */
+  driver?: string;
+  /**
+   * Orders of the day accepted whose booking result was not read before the sheet was made
+   * (`--offline`, or the service could not say): they may be missing from it.
+   */
+  may_be_missing?: number;
 }
 
 /** Filters of the sheet. */
@@ -152,6 +182,8 @@ export interface SheetFilter {
   carrier?: string;
   /** Only orders created with this profile. */
   profile?: string;
+  /** Only shipments scanned and handed to this driver (case-insensitive). */
+  driver?: string;
 }
 
 /** Sums lines. */
@@ -209,8 +241,16 @@ export function buildSheet(orders: Iterable<SheetOrder>, f: SheetFilter, carrier
       };
       const tracking = o.tracking?.[i];
       if (o.stage !== 'processed' || tracking === undefined || tracking === 'N/A') {
-        pending.push(base);
+        if (f.driver === undefined) pending.push(base);
         return;
+      }
+      const mark = o.dock?.get(tracking);
+      if (f.driver !== undefined && (mark?.driver === undefined || mark.not_handed_over || mark.driver.toLowerCase() !== f.driver.toLowerCase())) return;
+      const dockFields: Pick<SheetLine, 'scanned' | 'not_handed_over'> = {};
+      if (mark?.not_handed_over) dockFields.not_handed_over = true;
+      else if (mark !== undefined) {
+        const { not_handed_over: _n, session: _s, ...scan } = mark;
+        dockFields.scanned = scan;
       }
       const collection = s.from ?? 'drop-off (no collection)';
       const key = `${collection}\n${dayOf(s, o)}`;
@@ -219,7 +259,7 @@ export function buildSheet(orders: Iterable<SheetOrder>, f: SheetFilter, carrier
       const carrier = carrierOf(s.svc);
       let lines = section.carriers.get(carrier);
       if (lines === undefined) section.carriers.set(carrier, (lines = []));
-      lines.push({ tracking, ...base });
+      lines.push({ tracking, ...base, ...dockFields });
     });
   }
   const out: SheetSection[] = [...sections.values()]
@@ -234,12 +274,15 @@ export function buildSheet(orders: Iterable<SheetOrder>, f: SheetFilter, carrier
       return { collection: s.collection, pickup_date: s.pickup, carriers, totals: totalsOf(carriers.flatMap((c) => c.lines)) };
     });
   pending.sort((a, b) => a.order_id.localeCompare(b.order_id) || a.shipment_id.localeCompare(b.shipment_id));
+  const all = out.flatMap((s) => s.carriers.flatMap((c) => c.lines));
   return {
     date: f.date,
     sections: out,
     no_tracking_yet: pending,
     cancelled,
     not_accepted: notAccepted,
-    totals: totalsOf(out.flatMap((s) => s.carriers.flatMap((c) => c.lines))),
+    totals: totalsOf(all),
+    scanned: all.filter((l) => l.scanned !== undefined).length,
+    ...(f.driver !== undefined ? { driver: f.driver } : {}),
   };
 }
