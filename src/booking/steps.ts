@@ -16,6 +16,8 @@ import type { ClaimLedger } from '../ledger/claims.js';
 import type { JournalRecord } from '../ledger/records.js';
 import type { LedgerStore } from '../ledger/store.js';
 import { sheetShipmentsOf } from '../ledger/sheet.js';
+import { paperFields } from './papers/ledger.js';
+import type { SignatureHints } from './papers/shipment.js';
 
 /**
  * Where step records go: the ledger (src/ledger/store.ts), with the run's journal copy, and its
@@ -39,8 +41,16 @@ interface StepRecorder {
   processed(order: OrderResponse): { tracking: string[]; total?: string };
 }
 
-/** A {@link StepRecorder} appending to `journal` (the ledger) under `record` (`id`, and `file`/`line` when known). */
-export function stepRecorder(journal: RecordSink, record: Pick<JournalRecord, 'id' | 'file' | 'line'>, transientIds: readonly string[] = []): StepRecorder {
+/**
+ * A {@link StepRecorder} appending to `journal` (the ledger) under `record` (`id`, and `file`/`line`
+ * when known); `signatures` are the document's, kept with an international order for its papers.
+ */
+export function stepRecorder(
+  journal: RecordSink,
+  record: Pick<JournalRecord, 'id' | 'file' | 'line'>,
+  transientIds: readonly string[] = [],
+  signatures?: SignatureHints,
+): StepRecorder {
   const append = (fields: Omit<JournalRecord, 't' | 'id' | 'file' | 'line'>) => journal.append({ ...record, ...fields });
   return {
     async beforeRequest(step, progress) {
@@ -57,7 +67,13 @@ export function stepRecorder(journal: RecordSink, record: Pick<JournalRecord, 'i
     },
     onEvent(e) {
       if (e.type === 'order_created')
-        append({ event: 'created', order_id: e.order.id, total: e.order.price?.total?.toString(), sheet: sheetShipmentsOf(e.order) });
+        append({
+          event: 'created',
+          order_id: e.order.id,
+          total: e.order.price?.total?.toString(),
+          sheet: sheetShipmentsOf(e.order),
+          ...paperFields(e.order, undefined, signatures),
+        });
       else if (e.type === 'shipment_created')
         append({ event: 'shipment_created', shipment_ids: [...(journal.get(record.id)?.shipmentIds ?? []), e.shipment.id] });
       else if (e.type === 'combined')
@@ -67,6 +83,7 @@ export function stepRecorder(journal: RecordSink, record: Pick<JournalRecord, 'i
           shipment_ids: e.childIds.slice(),
           total: e.parent.price?.total?.toString(),
           sheet: sheetShipmentsOf(e.parent),
+          ...paperFields(e.parent, e.childIds, signatures),
         });
       else if (e.type === 'accepted') append({ event: 'accepted', order_id: e.order.id });
       // Accepted before this run: the service refused this accept, nothing was accepted or paid now.

@@ -114,6 +114,8 @@ export function describeRecord(r: Omit<JournalRecord, 't'>): string {
       return `that the service refused ${r.op ?? 'the request'}`;
     case 'cancelled':
       return `that order ${r.order_id ?? '?'} was cancelled`;
+    case 'papers':
+      return `that the customs papers of order ${r.order_id ?? '?'} were written (${(r.files ?? []).join(', ')})`;
   }
 }
 

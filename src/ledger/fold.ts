@@ -8,7 +8,8 @@ import type { EntryState, JournalRecord } from './records.js';
 export function applyRecord(state: EntryState | undefined, r: JournalRecord): EntryState {
   const s: EntryState = state ?? { id: r.id, stage: 'new', shipmentIds: [], records: 0 };
   // A change typed by hand (`sent`, `answered`, `refused`) says nothing about a document's booking.
-  if (r.event !== 'claimed' && r.event !== 'released' && r.event !== 'sent' && r.event !== 'answered' && r.event !== 'refused') s.records++;
+  if (r.event !== 'claimed' && r.event !== 'released' && r.event !== 'sent' && r.event !== 'answered' && r.event !== 'refused' && r.event !== 'papers')
+    s.records++;
   if (r.file !== undefined) s.file = r.file;
   if (r.line !== undefined) s.line = r.line;
   switch (r.event) {
@@ -82,6 +83,7 @@ export function applyRecord(state: EntryState | undefined, r: JournalRecord): En
     case 'sent':
     case 'answered':
     case 'refused':
+    case 'papers':
       break;
   }
   return s;

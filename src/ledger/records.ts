@@ -36,7 +36,9 @@ export type JournalEvent =
   /** The service refused a request typed by hand (`error`): nothing changed there. */
   | 'refused'
   /** The order was cancelled (by `order cancel`, or as `order get` or a callback learned). */
-  | 'cancelled';
+  | 'cancelled'
+  /** Customs papers were written for the order (`files`): src/booking/papers/. */
+  | 'papers';
 
 /** One line of the journal. */
 export interface JournalRecord {
@@ -79,6 +81,14 @@ export interface JournalRecord {
   payment?: string;
   /** For `created` and `answered`: what the hand-over sheet needs of each shipment of the order (src/ledger/sheet.ts). */
   sheet?: SheetShipment[];
+  /**
+   * For `created` and `answered` of an order that leaves Australia: what its customs papers need of
+   * each shipment (addresses, packages, customs items; its shape is the papers' own, in
+   * src/booking/papers/shipment.ts, which the ledger stores without reading).
+   */
+  papers?: unknown[];
+  /** For `papers`: the files written. */
+  files?: string[];
 }
 
 /**

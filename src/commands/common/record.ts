@@ -13,6 +13,7 @@ import { claimLives } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open.js';
 import type { LedgerStore } from '../../ledger/store.js';
 import { sheetShipmentsOf } from '../../ledger/sheet.js';
+import { paperFields } from '../../booking/papers/ledger.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { trackingNumberOf } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
@@ -95,7 +96,7 @@ export async function recordedRequest<T>(
 /** The answer record of an order the service returned (created, combined). */
 export function orderAnswer(order: OrderResponse): Omit<JournalRecord, 't' | 'id'> {
   const total = order.price?.total?.toString();
-  return { event: 'answered', order_id: order.id, ...(total ? { total } : {}), sheet: sheetShipmentsOf(order) };
+  return { event: 'answered', order_id: order.id, ...(total ? { total } : {}), sheet: sheetShipmentsOf(order), ...paperFields(order) };
 }
 
 /**
