@@ -106,7 +106,8 @@ export interface MadeFiles {
 
 /**
  * Makes the papers of `orders`: into `out.file` (one PDF for all), or one PDF per order into
- * `out.dir` (made when missing). An order with no papers to make (none international) makes no file.
+ * `out.dir` (made when missing). An order with no papers to make (none international) makes no file,
+ * and no papers at all make no directory.
  * @throws ShipbookError `file_unwritable` (exit 2); Error from pdf-lib for a signature image it cannot read
  */
 export async function makePaperFiles(
@@ -128,7 +129,7 @@ export async function makePaperFiles(
       await put(out.file, pdf.bytes, flag);
       files.push({ path: out.file, order_ids: each.map((x) => x.order.orderId), papers: papers.length, pages: pdf.pages });
     }
-  } else {
+  } else if (each.length > 0) {
     await mkdir(resolve(out.dir), { recursive: true }).catch((err: unknown) => {
       throw new ShipbookError(
         'file_unwritable',

@@ -80,7 +80,13 @@ class Pen {
     this.page = this.doc?.addPage([this.size[0], this.size[1]]);
     this.y = this.size[1] - this.look.margin;
     const n = this.pages;
-    this.page?.drawText(printable(this.footer(n)), { x: this.look.margin, y: this.look.margin / 2, size: this.look.small - 1, font: this.font });
+    // The footer stands on the bottom margin: nothing is drawn outside the margins.
+    this.page?.drawText(printable(this.footer(n)), {
+      x: this.look.margin,
+      y: this.look.margin + this.look.small * 0.4,
+      size: this.look.small - 1,
+      font: this.font,
+    });
     if (n > 1) {
       this.text(this.header(), this.look.margin, this.look.body, this.bold);
       this.y -= this.look.body * 1.8;
@@ -90,7 +96,7 @@ class Pen {
   /** Makes room for `h` points, on a new page when they do not fit. */
   room(h: number): void {
     if (this.page === undefined && this.pages === 0) this.newPage();
-    else if (this.y - h < this.look.margin + this.look.small) this.newPage();
+    else if (this.y - h < this.look.margin + this.look.small * 2) this.newPage();
   }
 
   /** Draws one line of text at the current height (never wider than `max`: cut with `...`). */
