@@ -7,7 +7,7 @@
  * `pdftotext -bbox` shows every word inside the margins.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -217,4 +217,62 @@ describe.skipIf(!POPPLER)('customs papers of international orders, on the built-
     expect(r.stderr).toContain('the ledger of this target has no order or tracking number "ORD-NOPE1234"; no papers made');
     expect(existsSync(join(dir, 'nope'))).toBe(false);
   });
+});
+
+describe.skipIf(!POPPLER)('book --documents: the papers of every international order of a batch, once', () => {
+  const state = mkdtempSync(join(tmpdir(), 'shipbook-papers-book-state-'));
+  const dir = mkdtempSync(join(tmpdir(), 'shipbook-papers-book-'));
+  const env = { SHIPBOOK_STATE_DIR: state };
+  const inputs = ['fixtures/papers/us-three-items.yaml', 'fixtures/papers/consolidated-gb-nz.yaml', 'fixtures/orders/domestic-syd-mel.yaml'];
+
+  /** The `papers` records of the ledger of the built-in sandbox in `state`. */
+  function papersRecords(): Array<{ order_id: string; files: string[] }> {
+    const ledgers = join(state, 'ledger');
+    return readdirSync(ledgers)
+      .filter((f) => f.endsWith('.ndjson'))
+      .flatMap((f) => readFileSync(join(ledgers, f), 'utf8').trim().split('\n'))
+      .map((l) => JSON.parse(l) as { event: string; order_id: string; files: string[] })
+      .filter((r) => r.event === 'papers');
+  }
+
+  /** Books the inputs with `--documents` and returns the report's orders. */
+  async function bookBatch(extra: string[] = []): Promise<Array<{ order_id: string; status: string; file: string; documents?: string[] }>> {
+    const report = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
+    const r = await runShipbook(['book', ...inputs, '--pickup-date', DAY, '--documents', join(dir, 'papers'), '--report', report, ...extra], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const orders = (JSON.parse(readFileSync(report, 'utf8')) as { orders: Array<{ order_id: string; status: string; file: string; documents?: string[] }> })
+      .orders;
+    // In the order of the inputs (the report lists them as they finish).
+    return inputs.map((f) => orders.find((o) => o.file === f)!);
+  }
+
+  it('writes the papers of each international order as it is processed, records them in the ledger, and a rerun makes none twice', async () => {
+    const first = await bookBatch();
+    const [us, parent, domestic] = first;
+    expect(first.map((o) => o.status)).toEqual(['booked', 'booked', 'booked']);
+    expect(us!.documents).toEqual([join(dir, 'papers', `${us!.order_id}-papers.pdf`)]);
+    expect(parent!.documents).toEqual([join(dir, 'papers', `${parent!.order_id}-papers.pdf`)]);
+    expect(domestic!.documents).toBeUndefined();
+    // The US order: its invoice and its packing slip; the parent: an invoice and a slip per shipment abroad.
+    expect(pageCount(us!.documents![0]!)).toBe(2);
+    expect(pageCount(parent!.documents![0]!)).toBe(4);
+    expect(pageText(us!.documents![0]!, 1)).toContain('Total value: AUD 378.40');
+    expect(
+      papersRecords()
+        .map((r) => r.order_id)
+        .sort(),
+    ).toEqual([us!.order_id, parent!.order_id].sort());
+
+    const made = statSync(us!.documents![0]!).mtimeMs;
+    const again = await bookBatch();
+    expect(again.map((o) => o.status)).toEqual(['already_booked', 'already_booked', 'already_booked']);
+    // The report names the files made before; nothing is written or recorded again.
+    expect(again[0]!.documents).toEqual(us!.documents);
+    expect(statSync(us!.documents![0]!).mtimeMs).toBe(made);
+    expect(papersRecords().length).toBe(2);
+
+    // Asked for: made again, and recorded again.
+    await bookBatch(['--documents-again']);
+    expect(papersRecords().length).toBe(4);
+  }, 120_000);
 });
