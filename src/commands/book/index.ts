@@ -216,6 +216,8 @@ async function runBook(
     if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, order, children);
     else printOrder(io, ctx.output.format, order);
   });
+  // A guided booking of an order that leaves Australia: its customs papers offered.
+  if (input !== undefined && o.file === undefined) await (await import('../documents/booking.js')).offerPapers(ctx, ledger, order.id);
 }
 
 /**

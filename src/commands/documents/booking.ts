@@ -3,8 +3,10 @@
  * papers of its international shipments (commercial invoice and packing slip, A4) are made from the
  * ledger's record of it into DIR, the ledger records that they were made, and the order's result
  * carries each file's path. An order whose papers the ledger says were made is not made again
- * (a rerun), unless asked (`--documents-again`): its result carries the files made before.
+ * (a rerun), unless asked (`--documents-again`): its result carries the files made before. The
+ * guided booking offers the same at its end ({@link offerPapers}).
  */
+import type { Context } from '../../context.js';
 import type { IOStreams } from '../../io.js';
 import { paperOrdersOf, recordPapersMade } from '../../booking/papers/ledger.js';
 import { isInternational } from '../../booking/papers/shipment.js';
@@ -71,4 +73,35 @@ export async function batchPapers(o: {
       await Promise.all(pending);
     },
   };
+}
+
+/**
+ * At the end of a guided booking of an international order: offers to write its customs papers
+ * (commercial invoice and packing slip, A4) into a directory, and records them in the ledger.
+ * Asks nothing without a terminal, nor for an order that stays in Australia.
+ * @throws as {@link batchPapers}
+ */
+export async function offerPapers(
+  ctx: Pick<Context, 'io' | 'prompter' | 'profile'>,
+  ledger: Pick<LedgerStore, 'records' | 'append' | 'written'>,
+  orderId: string,
+): Promise<void> {
+  if (!ctx.io.canPrompt) return;
+  await ledger.written();
+  const order = (await paperOrdersOf(ledger.records({ orderId }))).find((x) => x.orderId === orderId);
+  if (order === undefined || !order.recorded || !order.shipments.some(isInternational)) return;
+  const prompter = ctx.prompter();
+  const yes = await prompter.confirm({
+    message: `Order ${orderId} leaves Australia: write its customs papers (commercial invoice, packing slip)?`,
+    default: true,
+  });
+  if (!yes) return;
+  const dir = (await prompter.input({ message: 'Directory for the papers', default: '.' })).trim() || '.';
+  const settings = await readPaperSettings((await ctx.profile()).papers);
+  const made = await makePaperFiles([order], { dir }, { choice: { invoice: true, packingSlip: true }, paper: 'a4', copies: 1 }, settings, 'the directory');
+  const files = made.files.map((f) => f.path);
+  if (files.length === 0) return;
+  recordPapersMade(ledger, order.id, orderId, files);
+  await ledger.written();
+  ctx.io.err(`Wrote the customs papers of order ${orderId} to ${files.join(', ')} (again: shipbook documents ${orderId} --out ${dir}).\n`);
 }
