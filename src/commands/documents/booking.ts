@@ -12,7 +12,11 @@ import { paperOrdersOf, recordPapersMade } from '../../booking/papers/ledger.js'
 import { isInternational } from '../../booking/papers/shipment.js';
 import type { BatchResult } from '../../batch/results.js';
 import type { LedgerStore } from '../../ledger/store.js';
+import type { JournalRecord } from '../../ledger/records.js';
 import { makePaperFiles, readPaperSettings } from './make.js';
+
+/** What the papers need of the run's ledger: its records, and to append and write the `papers` record. */
+type PapersLedger = Pick<LedgerStore, 'records' | 'written'> & { append(record: Omit<JournalRecord, 't'>): unknown };
 
 /** What the papers of a batch do with each result. */
 interface BatchPapers {
@@ -29,7 +33,7 @@ interface BatchPapers {
 export async function batchPapers(o: {
   dir: string;
   again: boolean;
-  ledger: Pick<LedgerStore, 'records' | 'append' | 'written'>;
+  ledger: PapersLedger;
   settings: { catalogue?: string; signature?: string } | undefined;
   io: IOStreams;
 }): Promise<BatchPapers> {
@@ -81,11 +85,7 @@ export async function batchPapers(o: {
  * Asks nothing without a terminal, nor for an order that stays in Australia.
  * @throws as {@link batchPapers}
  */
-export async function offerPapers(
-  ctx: Pick<Context, 'io' | 'prompter' | 'profile'>,
-  ledger: Pick<LedgerStore, 'records' | 'append' | 'written'>,
-  orderId: string,
-): Promise<void> {
+export async function offerPapers(ctx: Pick<Context, 'io' | 'prompter' | 'profile'>, ledger: PapersLedger, orderId: string): Promise<void> {
   if (!ctx.io.canPrompt) return;
   await ledger.written();
   const order = (await paperOrdersOf(ledger.records({ orderId }))).find((x) => x.orderId === orderId);
