@@ -9,7 +9,7 @@ import { isInternational } from './shipment.js';
 import { matchItem, type Catalogue } from './catalogue.js';
 
 /** One pound in kilograms, exactly (the international pound). */
-export const KG_PER_LB = 0.45359237;
+const KG_PER_LB = 0.45359237;
 
 /** Kilograms rounded to grams. */
 function grams(kg: number): number {
@@ -22,7 +22,7 @@ function sumThousandths(values: readonly number[]): number {
 }
 
 /** One package as the papers print it. */
-export interface PackageLine {
+interface PackageLine {
   /** `20 × 15 × 10 cm` or `12 × 10 × 6 in`. */
   dimensions: string;
   /** Weight in kg, to the gram (pounds converted). */
@@ -32,7 +32,7 @@ export interface PackageLine {
 }
 
 /** The packages of a shipment: count, lines, gross weight in kg, and in lb when any package is in `in`. */
-export interface PackagesSummary {
+interface PackagesSummary {
   count: number;
   lines: PackageLine[];
   gross_kg: number;
@@ -56,7 +56,7 @@ export function packagesSummary(packages: readonly PaperPackage[]): PackagesSumm
 }
 
 /** An item on the papers: values in AUD cents. */
-export interface PaperLine {
+interface PaperLine {
   description: string;
   quantity: number;
   /** One item's value, AUD cents. */
@@ -83,8 +83,7 @@ export function itemLines(items: readonly PaperItem[], catalogue?: Catalogue): {
 }
 
 /** The declaration the shipper signs on the commercial invoice. */
-export const DECLARATION =
-  'I declare that the information in this invoice is true and correct, and that the contents and value of this shipment are as stated above.';
+const DECLARATION = 'I declare that the information in this invoice is true and correct, and that the contents and value of this shipment are as stated above.';
 
 /** Which papers, and how. */
 export interface PaperChoice {

@@ -15,7 +15,7 @@ import { extname } from 'node:path';
 import { ShipbookError, type InputIssue, ValidationError } from '../../errors.js';
 
 /** One entry of the catalogue, with the line it came from. */
-export interface CatalogueEntry {
+interface CatalogueEntry {
   description?: string;
   sku?: string;
   tag?: string;
@@ -33,7 +33,7 @@ export interface Catalogue {
 }
 
 /** What the catalogue says of an item. */
-export interface CatalogueMatch {
+interface CatalogueMatch {
   hs: string;
   origin?: string;
   /** How it matched. */

@@ -19,7 +19,7 @@ import type { PaperOrder } from './build.js';
 import { paperShipmentsOf, type PaperShipment, type SignatureHints } from './shipment.js';
 
 /** Where an order stands, as the ledger says. */
-export type PaperStage = 'created' | 'accepted' | 'processed' | 'cancelled' | 'failed';
+type PaperStage = 'created' | 'accepted' | 'processed' | 'cancelled' | 'failed';
 
 /** An order of the ledger for the papers. */
 export interface LedgerPaperOrder extends PaperOrder {

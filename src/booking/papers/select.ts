@@ -19,14 +19,14 @@ export type PaperNote =
   | { kind: 'no_tracking_yet'; order_id: string };
 
 /** The orders chosen, the notes on them, and the names that matched no order. */
-export interface PaperSelection {
+interface PaperSelection {
   orders: LedgerPaperOrder[];
   notes: PaperNote[];
   unknown: string[];
 }
 
 /** What to choose: names (order ids or tracking numbers), a day, or order ids of a report. */
-export interface PaperQuery {
+interface PaperQuery {
   names?: readonly string[];
   /** YYYY-MM-DD. */
   date?: string;

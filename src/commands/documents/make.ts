@@ -16,7 +16,7 @@ import { unprintable } from '../../output/papers/charset.js';
 import type { MadeFile } from '../../output/papers/report.js';
 
 /** The profile's papers settings, read: the catalogue, and the signature image as BASE64. */
-export interface PaperSettings {
+interface PaperSettings {
   catalogue?: Catalogue;
   signature?: string;
 }
@@ -54,7 +54,7 @@ export async function readPaperSettings(settings: { catalogue?: string; signatur
 }
 
 /** What to make and how. */
-export interface MakeOptions {
+interface MakeOptions {
   choice: PaperChoice;
   paper: PaperSize;
   copies: number;
@@ -68,7 +68,7 @@ function kindsName(c: PaperChoice): string {
 }
 
 /** The file of one order's papers in `dir`: `<order id>-<kinds>.pdf`, the id made safe for a file name. */
-export function paperFileName(dir: string, orderId: string, choice: PaperChoice): string {
+function paperFileName(dir: string, orderId: string, choice: PaperChoice): string {
   return join(dir, `${orderId.replace(/[^A-Za-z0-9._-]/g, '_')}-${kindsName(choice)}.pdf`);
 }
 
@@ -99,7 +99,7 @@ function textsOf(papers: readonly Paper[]): string[] {
 }
 
 /** The files made, and the characters the fonts could not print. */
-export interface MadeFiles {
+interface MadeFiles {
   files: MadeFile[];
   unprintable: Array<{ char: string; shown_as: string }>;
 }

@@ -13,7 +13,7 @@ import { displayCents } from '../../schema/money.js';
 import { printable } from './charset.js';
 
 /** Paper sizes in points (1/72 in): A4, US Letter, and the 4×6 in label. */
-export const PAPER_SIZES = { a4: [595.28, 841.89], letter: [612, 792], '4x6': [288, 432] } as const;
+const PAPER_SIZES = { a4: [595.28, 841.89], letter: [612, 792], '4x6': [288, 432] } as const;
 
 /** A paper size of {@link renderPapersPdf}. */
 export type PaperSize = keyof typeof PAPER_SIZES;
