@@ -10,9 +10,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCollectionCalendar } from '../../src/booking/pickup/calendar.js';
 import { runShipbook } from '../helpers/run.js';
+import { POSTGRES_MISSING, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { ROOT } from '../helpers/cli.js';
 
 /** The pickup date of the orders booked here: the first collection day from now in Sydney and Melbourne. */
@@ -276,3 +277,37 @@ describe.skipIf(!POPPLER)('book --documents: the papers of every international o
     expect(papersRecords().length).toBe(4);
   }, 120_000);
 });
+
+describe.skipIf(!POPPLER || POSTGRES_MISSING !== undefined)(
+  `documents from the shared ledger${POSTGRES_MISSING ? ` (skipped: ${POSTGRES_MISSING})` : ''}`,
+  () => {
+    let pg: TestPostgres;
+    const state = mkdtempSync(join(tmpdir(), 'shipbook-papers-pg-state-'));
+    const dir = mkdtempSync(join(tmpdir(), 'shipbook-papers-pg-'));
+
+    beforeAll(() => {
+      pg = startPostgres();
+    }, 120_000);
+
+    afterAll(() => {
+      pg?.stop();
+    });
+
+    it('makes the papers of an order recorded in the shared ledger, which the file ledger of this machine does not hold', async () => {
+      const env = { SHIPBOOK_STATE_DIR: state, SHIPBOOK_LEDGER: pg.url };
+      const booked = await runShipbook(['book', 'fixtures/papers/us-three-items.yaml', '--pickup-date', DAY, '--json'], { env });
+      expect(booked.code, booked.stderr).toBe(0);
+      const order = (JSON.parse(booked.stdout) as { order: { id: string; shipments: Array<{ tracking_number: string }> } }).order;
+      const out = join(dir, 'us.pdf');
+      const r = await runShipbook(['documents', order.shipments[0]!.tracking_number, '--invoice', '--out', out], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(pageCount(out)).toBe(1);
+      const text = pageText(out, 1);
+      expect(text).toContain(`Invoice no. (order): ${order.id}`);
+      expect(text).toContain('Total value: AUD 378.40');
+      // Without the shared ledger, this machine knows no such order.
+      const alone = await runShipbook(['documents', order.id, '--out', join(dir, 'alone')], { env: { SHIPBOOK_STATE_DIR: state } });
+      expect(alone.code).toBe(2);
+    }, 120_000);
+  },
+);
