@@ -156,8 +156,8 @@ describe.skipIf(!POPPLER)('customs papers of international orders, on the built-
     for (const n of [1, 2, 3, 4, 5, 6]) expect(pageText(out, n)).not.toContain(parent.tracking[2]);
   });
 
-  it('makes every paper kind on A4 and on 4x6 in 3 copies: pages = copies × pages, every word inside the margins', async () => {
-    for (const paper of ['a4', '4x6'] as const) {
+  it('makes every paper kind on A4, Letter and 4x6 in 3 copies: pages = copies × pages, every word inside the margins', async () => {
+    for (const paper of ['a4', 'letter', '4x6'] as const) {
       for (const kind of [['--invoice'], ['--packing-slip'], ['--packing-slip', '--no-prices'], []]) {
         const one = join(dir, `${paper}-${kind.join('')}-1.pdf`);
         const three = join(dir, `${paper}-${kind.join('')}-3.pdf`);
@@ -166,7 +166,7 @@ describe.skipIf(!POPPLER)('customs papers of international orders, on the built-
         const pages = pageCount(one);
         expect(pageCount(three)).toBe(3 * pages);
         expect(made.files[0]!.pages).toBe(3 * pages);
-        const margin = paper === 'a4' ? 42 : 13;
+        const margin = paper === '4x6' ? 13 : 42;
         for (const w of wordBoxes(three)) {
           expect(w.box[0], `${w.word} on page ${w.page} of ${three}`).toBeGreaterThanOrEqual(margin - 0.5);
           expect(w.box[2], `${w.word} on page ${w.page} of ${three}`).toBeLessThanOrEqual(w.width - margin + 0.5);

@@ -173,6 +173,11 @@ describe('what the ledger records, and the papers made from it', () => {
     expect(invoice.signature.image).toBe(sig);
     expect(invoice.total_cents).toBe(30 + 17990);
     expect(invoice.invoice_number).toBe('ORD-P');
+    // Combined by hand, the main shipment is not marked: it is still found, and still the shipper.
+    const byHand = paperFields(parent).papers as PaperShipment[];
+    expect(byHand.some((s) => s.main === true)).toBe(false);
+    const [handInvoice] = papersOf({ orderId: 'ORD-P', date: '2026-11-27', shipments: byHand }, { invoice: true, packingSlip: false }) as CommercialInvoice[];
+    expect(handInvoice!.shipper?.company).toBe('Harbour Tea');
     // The profile's signature stands in where the document gave none.
     expect(
       (papersOf({ orderId: 'ORD-P', date: '2026-11-27', shipments }, { invoice: true, packingSlip: false }, { signature: 'PROFILE' })[1] as CommercialInvoice)

@@ -164,10 +164,15 @@ export function partyName(p: PaperParty | undefined): string {
 
 /**
  * The shipper of a shipment: its collection address, except for a consolidated child dropped at the
- * hub, whose shipper is the main shipment's collection (the children's collection is the hub's).
+ * hub, whose shipper is the main shipment's collection (the children's collection is the hub's);
+ * a drop-off without a collection address has no shipper recorded.
  */
 function shipperOf(s: PaperShipment, order: PaperOrder): PaperParty | undefined {
-  const main = order.shipments.find((x) => x.main === true);
+  // Combined by hand (`shipment combine`), the main shipment is not marked: it is the one picked up
+  // and delivered in Australia (to the hub).
+  const main =
+    order.shipments.find((x) => x.main === true) ??
+    order.shipments.find((x) => x !== s && x.collection_type === 'pickup' && (x.delivery?.country ?? '').toUpperCase() === 'AU');
   if (main?.collection !== undefined && s.collection_type === 'dropoff') return main.collection;
   return s.collection;
 }
