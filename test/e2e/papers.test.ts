@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCollectionCalendar } from '../../src/booking/pickup/calendar.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runShipbook } from '../helpers/run.js';
 import { POSTGRES_MISSING, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { ROOT } from '../helpers/cli.js';
@@ -311,3 +312,48 @@ describe.skipIf(!POPPLER || POSTGRES_MISSING !== undefined)(
     }, 120_000);
   },
 );
+
+describe.skipIf(!POPPLER)("the profile's papers settings: catalogue and signature", () => {
+  let sandbox: Sandbox;
+  const KEY = 'sk_test_papers_0123456789';
+  const config = mkdtempSync(join(tmpdir(), 'shipbook-papers-config-'));
+  const state = mkdtempSync(join(tmpdir(), 'shipbook-papers-profile-state-'));
+  const dir = mkdtempSync(join(tmpdir(), 'shipbook-papers-profile-'));
+  const env = () => ({ SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: KEY, SHIPBOOK_STATE_DIR: state, SHIPBOOK_CONFIG_DIR: config });
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ processingDelayMs: 30, apiKey: KEY } as Parameters<typeof startSandbox>[0]);
+  });
+
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  it('prints the codes of the catalogue and draws the signature set in the profile; refuses a signature that is not an image file', async () => {
+    const shop = ['--profile', 'shop'];
+    for (const [key, value] of [
+      ['papers.catalogue', join(ROOT, 'fixtures/papers/catalogue.csv')],
+      ['papers.signature', join(ROOT, 'fixtures/papers/signature.png')],
+    ] as const) {
+      const set = await runShipbook([...shop, 'config', 'set', key, value], { env: env() });
+      expect(set.code, set.stderr).toBe(0);
+    }
+    const bad = await runShipbook([...shop, 'config', 'set', 'papers.signature', 'signature.txt'], { env: env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('must be a .png, .jpg or .jpeg image file');
+
+    const booked = await runShipbook([...shop, 'book', 'fixtures/papers/us-three-items.yaml', '--pickup-date', DAY, '--json'], { env: env() });
+    expect(booked.code, booked.stderr).toBe(0);
+    const id = (JSON.parse(booked.stdout) as { order: { id: string } }).order.id;
+    const out = join(dir, 'invoice.pdf');
+    const r = await runShipbook([...shop, 'documents', id, '--invoice', '--out', out], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(pageText(out, 1)).toMatch(/Fountain pen BB-PEN-07\s+9608\.30\s+DE/);
+    expect(execFileSync('pdfimages', ['-list', out], { encoding: 'utf8' }).trim().split('\n').slice(2).length).toBe(1);
+    const check = await runShipbook([...shop, 'documents', id, '--check', '--json'], { env: env() });
+    expect(check.code, check.stderr).toBe(0);
+    expect(
+      (JSON.parse(check.stdout) as { documents: { missing_codes: Array<{ description: string }> } }).documents.missing_codes.map((m) => m.description),
+    ).toEqual(['Linen notebook']);
+  }, 120_000);
+});
