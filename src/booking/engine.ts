@@ -22,6 +22,7 @@ import type { CreateOrderRequest } from '../schema/order.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP, type BookingEventHandler } from './progress.js';
 import { recordedRequest, recordFailed, stepRecorder, type RecordSink } from './record.js';
 import { type EntryState, type RunClaim, BookedElsewhereError } from '../ledger/index.js';
+import { signatureHintsOf } from './papers/shipment.js';
 import { ApiError, BookingErrorReportedError, BookingFailedError, LimitRefusedError, ProtocolError, ServiceCallError, ShipbookError } from '../errors.js';
 import { judgeCaps, overBudget, type BudgetReservation, type PriceCaps } from './limits.js';
 import type { OrderResponse } from '../schema/order.js';
@@ -214,7 +215,7 @@ type EngineOutcome =
 export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDeps): Promise<EngineOutcome> {
   if (resume.action !== 'book' && resume.action !== 'accept' && resume.action !== 'wait') return { status: 'skipped', resume };
   const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}), ...(item.line !== undefined ? { line: item.line } : {}) };
-  const steps = stepRecorder(deps.ledger, record, transientIdsOf(item.doc));
+  const steps = stepRecorder(deps.ledger, record, transientIdsOf(item.doc), signatureHintsOf(item.doc));
   const onEvent = deps.onEvent ?? (() => {});
   const stop = deps.stop?.stopping;
   // Requests that change something are let finish when the run is stopping; the abort ends them.
@@ -389,7 +390,12 @@ export async function createEntry(
   deps: Pick<EngineDeps, 'api' | 'ledger' | 'paths'> & { maxTotalCents?: number },
 ): Promise<OrderResponse> {
   const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}) };
-  const steps = stepRecorder(deps.ledger, record, transientIdsOf({ kind: 'regular', order: item.order }));
+  const steps = stepRecorder(
+    deps.ledger,
+    record,
+    transientIdsOf({ kind: 'regular', order: item.order }),
+    signatureHintsOf({ kind: 'regular', order: item.order }),
+  );
   try {
     if (!deps.ledger.holds(item.id)) throw claimLost(item.id);
     await steps.beforeRequest('create_order', { kind: 'regular', stage: 'started', shipmentIds: [] });

@@ -42,3 +42,9 @@ export { acceptedOn, readPendingResults, type PendingResults } from './dock/pend
 export { noMatch, type NoMatch } from './dock/no-match.js';
 export { DockSession, extractorOf, type DockParcel, type ScanEvent, type DockSummary, type ScanKind } from './dock/session.js';
 export { DockStation, type StationOptions } from './dock/station.js';
+export { itemsWithoutCode, papersOf, partyName, type Paper, type PaperChoice } from './papers/build.js';
+export { paperOrders, paperOrdersOf, type LedgerPaperOrder } from './papers/ledger.js';
+export { selectPaperOrders } from './papers/select.js';
+export { isInternational } from './papers/shipment.js';
+export { loadCatalogue, type Catalogue } from './papers/catalogue.js';
+export { recordPapersMade, recordDock, type RecordedParcel } from './record.js';

@@ -16,6 +16,8 @@
  * identity of its own ({@link changeIdentity}), which never tells where a document stands.
  */
 import { randomBytes } from 'node:crypto';
+import { paperFields } from './papers/ledger.js';
+import type { SignatureHints } from './papers/shipment.js';
 import type { BookingDeps } from './book.js';
 import type { BookingEvent } from './progress.js';
 import { ApiError } from '../errors.js';
@@ -49,7 +51,7 @@ type Intent =
 /** What the service answered to a request that changes something, as recorded. */
 type Answer =
   /** An order or a consolidated parent; `shipmentIds`: the shipments it combined, when the engine knows them. */
-  | { kind: 'created'; order: OrderResponse; shipmentIds?: readonly string[] }
+  | { kind: 'created'; order: OrderResponse; shipmentIds?: readonly string[]; signatures?: SignatureHints | undefined }
   /** Shipments that exist (all of the document's so far); `total`: of a shipment created by hand. */
   | { kind: 'shipment_created'; shipmentIds: readonly string[]; total?: string }
   | { kind: 'accepted'; orderId: string }
@@ -89,6 +91,8 @@ function answerRecord(at: RecordAt, a: Answer): Omit<JournalRecord, 't'> {
         ...(a.shipmentIds !== undefined ? { shipment_ids: [...a.shipmentIds] } : {}),
         ...(total !== undefined ? { total } : {}),
         sheet: sheetShipmentsOf(a.order),
+        // What the customs papers of an international order need, kept now: they are made offline later.
+        ...paperFields(a.order, a.shipmentIds, a.signatures),
       };
     }
     case 'shipment_created':
@@ -172,7 +176,7 @@ interface StepRecorder {
 }
 
 /** A {@link StepRecorder} appending to `sink` (the ledger) under `at` (`id`, and `file`/`line` when known). */
-export function stepRecorder(sink: RecordSink, at: RecordAt, transientIds: readonly string[] = []): StepRecorder {
+export function stepRecorder(sink: RecordSink, at: RecordAt, transientIds: readonly string[] = [], signatures?: SignatureHints): StepRecorder {
   return {
     async beforeRequest(step, progress) {
       sink.append(intentRecord(at, step === 'accept' ? { step, orderId: progress.orderId } : { step, shipmentIds: progress.shipmentIds, transientIds }));
@@ -180,10 +184,10 @@ export function stepRecorder(sink: RecordSink, at: RecordAt, transientIds: reado
       await sink.durable();
     },
     onEvent(e) {
-      if (e.type === 'order_created') sink.append(answerRecord(at, { kind: 'created', order: e.order }));
+      if (e.type === 'order_created') sink.append(answerRecord(at, { kind: 'created', order: e.order, signatures }));
       else if (e.type === 'shipment_created')
         sink.append(answerRecord(at, { kind: 'shipment_created', shipmentIds: [...(sink.get(at.id)?.shipmentIds ?? []), e.shipment.id] }));
-      else if (e.type === 'combined') sink.append(answerRecord(at, { kind: 'created', order: e.parent, shipmentIds: e.childIds }));
+      else if (e.type === 'combined') sink.append(answerRecord(at, { kind: 'created', order: e.parent, shipmentIds: e.childIds, signatures }));
       else if (e.type === 'accepted') sink.append(answerRecord(at, { kind: 'accepted', orderId: e.order.id }));
       // Accepted before this run: the service refused this accept, nothing was accepted or paid now.
       else if (e.type === 'accepted_before') recordRefused(sink, at, e.order.id, { code: 'already_accepted', message: acceptedBeforeText(e.order) });
@@ -289,4 +293,13 @@ export async function recordDock(
       dock: { ...mark, shipment_id: p.shipmentId },
     });
   await ledger.written();
+}
+
+/**
+ * Records that the customs papers of order `orderId` (document `id`) were written to `files`, so
+ * that a rerun makes none twice.
+ * @throws as src/ledger/store.ts `LedgerStore.append`
+ */
+export function recordPapersMade(ledger: { append(record: Omit<JournalRecord, 't'>): unknown }, id: string, orderId: string, files: readonly string[]): void {
+  ledger.append({ id, event: 'papers', order_id: orderId, files: [...files] });
 }

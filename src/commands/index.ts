@@ -75,6 +75,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./dock/index.js')).dockCommand,
   },
   {
+    name: 'documents',
+    term: 'documents [options] [orders...]',
+    summary: 'make the customs papers of international orders: commercial invoice, packing slip',
+    load: async () => (await import('./documents/index.js')).documentsCommand,
+  },
+  {
     name: 'ledger',
     term: 'ledger',
     summary: "the ledger's service and accounts: link or separate keys, join the shared ledger",

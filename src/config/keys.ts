@@ -165,6 +165,21 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     example: '90m',
   },
   {
+    key: 'papers.catalogue',
+    scope: 'profile',
+    meaning:
+      'the product catalogue of the customs papers: a CSV or YAML file mapping an item (description, sku or tag) to its tariff (HS) code and default origin; the codes are printed, never sent',
+    fallback: 'none',
+    example: '/srv/shipping/catalogue.csv',
+  },
+  {
+    key: 'papers.signature',
+    scope: 'profile',
+    meaning: "the shipper's signature drawn on the commercial invoice (a PNG or JPG file) when the order gave no options.digital_signature",
+    fallback: 'none',
+    example: '/srv/shipping/signature.png',
+  },
+  {
     key: 'paths.fetch-order',
     scope: 'profile',
     meaning: 'path of fetch-order-data (GET), relative to the base URL; {order_id} is replaced',

@@ -80,6 +80,11 @@ export interface ResolvedProfile {
    * variables `SHIPBOOK_PICKUP_*`), when set: what makes a collection day (see src/booking/pickup/).
    */
   pickup?: PickupSettings;
+  /**
+   * Settings `papers.catalogue` (a CSV or YAML product catalogue of tariff codes) and
+   * `papers.signature` (the shipper's signature, a PNG or JPG file) of the customs papers, when set.
+   */
+  papers?: { catalogue?: string; signature?: string };
 }
 
 /** The built-in sandbox profile: no key, no base URL (started in-process), `credit` payment. */

@@ -199,6 +199,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       ...(stored.ledger !== undefined ? { ledger: stored.ledger } : {}),
       ...addressSettingsOf(stored),
       ...pickupSettingsOf(stored.pickup),
+      ...(stored.papers !== undefined && Object.keys(stored.papers).length > 0 ? { papers: { ...stored.papers } } : {}),
       sources: {
         profile: choice.source,
         ...(stored['base-url'] !== undefined ? { baseUrl: 'config' } : {}),

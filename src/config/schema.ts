@@ -302,6 +302,22 @@ export const storedProfile = lazySchema(() =>
           .string({ error: 'expected a pace' })
           .refine((v) => ratePerSecond(v) !== undefined, { error: 'must be requests per second such as 30/s, or per minute such as 600/m' })
           .optional(),
+        // The customs papers (src/booking/papers/): the product catalogue and the shipper's signature image.
+        papers: z
+          .strictObject(
+            {
+              catalogue: z
+                .string({ error: 'expected a file' })
+                .refine((v) => /\.(csv|ya?ml|json)$/i.test(v.trim()), { error: 'must be a .csv, .yaml, .yml or .json file' })
+                .optional(),
+              signature: z
+                .string({ error: 'expected a file' })
+                .refine((v) => /\.(png|jpe?g)$/i.test(v.trim()), { error: 'must be a .png, .jpg or .jpeg image file' })
+                .optional(),
+            },
+            { error: 'expected an object' },
+          )
+          .optional(),
         pickup: z
           .strictObject(
             {

@@ -126,6 +126,8 @@ export function describeRecord(r: Omit<JournalRecord, 't'>): string {
       return `that parcel ${r.tracking_numbers?.[0] ?? '?'} was handed over to ${r.dock?.driver ?? 'the driver'}`;
     case 'not_handed_over':
       return `that parcel ${r.tracking_numbers?.[0] ?? '?'} was not handed over`;
+    case 'papers':
+      return `that the customs papers of order ${r.order_id ?? '?'} were written (${(r.files ?? []).join(', ')})`;
   }
 }
 

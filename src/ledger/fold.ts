@@ -15,6 +15,7 @@ const NOT_BOOKING: ReadonlySet<JournalRecord['event']> = new Set([
   'scanned',
   'handed_over',
   'not_handed_over',
+  'papers',
 ]);
 
 /**
@@ -106,6 +107,7 @@ export function applyRecord(state: EntryState | undefined, given: JournalRecord)
     case 'not_handed_over':
     case 'sent':
     case 'answered':
+    case 'papers':
       break;
   }
   return s;

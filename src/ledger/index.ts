@@ -39,7 +39,16 @@ export { journalTarget, readJournal } from './file/read.js';
 export { identityOf, IdentityCounter, inShard, parseShard, type DocumentIdentity, type Shard } from './identity.js';
 export { resolveAccount, linkKey, separateKey, knownAccount } from './accounts.js';
 export { HISTORY_STATUSES, historyRows, localDay, sheetOrders, type HistoryFilter, type HistoryRow, type HistoryStatus } from './reports/history.js';
-export { buildSheet, sheetShipmentsOf, type Sheet, type SheetFilter, type SheetLine, type SheetOrder, type SheetScan } from './reports/sheet.js';
+export {
+  buildSheet,
+  sheetShipmentsOf,
+  type Sheet,
+  type SheetFilter,
+  type SheetLine,
+  type SheetOrder,
+  type SheetScan,
+  type SheetShipment,
+} from './reports/sheet.js';
 export { KNOWN_ORDER_STATUSES, knownOrders, passesOrderFilter, type KnownOrderFilter, type KnownOrderStatus } from './reports/orders.js';
 export { shownUrl, describeDbError } from './pg/connect.js';
 

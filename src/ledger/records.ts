@@ -54,7 +54,9 @@ export type JournalEvent =
   /** At the dock: a parcel scanned in a session was handed over to the driver named at its end (`dock`). */
   | 'handed_over'
   /** At the dock: a parcel expected and not scanned was confirmed as not handed over (`dock`). */
-  | 'not_handed_over';
+  | 'not_handed_over'
+  /** Customs papers were written for the order (`files`): src/booking/papers/. */
+  | 'papers';
 
 /** One line of the journal. */
 export interface JournalRecord {
@@ -97,6 +99,14 @@ export interface JournalRecord {
   payment?: string;
   /** For `created` and `answered`: what the hand-over sheet needs of each shipment of the order (src/ledger/reports/sheet.ts). */
   sheet?: SheetShipment[];
+  /**
+   * For `created` and `answered` of an order that leaves Australia: what its customs papers need of
+   * each shipment (addresses, packages, customs items; its shape is the papers' own, in
+   * src/booking/papers/shipment.ts, which the ledger stores without reading).
+   */
+  papers?: unknown[];
+  /** For `papers`: the files written. */
+  files?: string[];
   /** For `scanned`, `handed_over` and `not_handed_over`: the dock's side of it. */
   dock?: DockMark;
 }

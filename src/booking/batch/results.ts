@@ -81,6 +81,8 @@ export interface BatchResult {
   tracking_numbers?: string[];
   /** Total price, AUD, decimal string. */
   total?: string;
+  /** With `book --documents DIR`: the files of the order's customs papers (made now, or before). */
+  documents?: string[];
   /** Requests that changed something at the service for this order in this run (creates, accepts). */
   attempts: number;
   error?: { code: string; message: string; exit_code?: number };

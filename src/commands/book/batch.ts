@@ -49,6 +49,7 @@ import { paint } from '../../output/style.js';
 import { claimsLockNote, heldOrdersNote } from '../../output/other-run.js';
 import { checkOutputFiles } from '../../output-paths.js';
 import { formatCents } from '../../schema/money.js';
+import { batchPapers } from '../documents/booking.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -58,6 +59,9 @@ export interface BatchFlags extends CsvFlags {
   junit?: string;
   shard?: string;
   skipInvalid?: boolean;
+  /** `--documents DIR`: the customs papers of each international order, made once it is processed. */
+  documents?: string;
+  documentsAgain?: boolean;
 }
 
 /** True when `book` was given what only a batch takes: several inputs, a directory, NDJSON or a batch flag. */
@@ -69,7 +73,8 @@ export function isBatch(inputs: readonly string[], flags: BatchFlags, isDirector
     flags.report !== undefined ||
     flags.junit !== undefined ||
     flags.shard !== undefined ||
-    flags.skipInvalid
+    flags.skipInvalid ||
+    flags.documents !== undefined
   )
     return true;
   if (hasCsvFlags(flags)) return true;
@@ -93,6 +98,9 @@ interface BatchBookOptions extends PaymentFlags, CapFlags {
   csv: CsvSettings;
   /** Standard input's bytes when they were read already (to tell a single order from a list). */
   stdin?: Buffer;
+  /** `--documents DIR` and `--documents-again`. */
+  documents?: string;
+  documentsAgain?: boolean;
 }
 
 /** Parses the batch flags. @throws UsageError (exit 2) */
@@ -271,6 +279,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     }
   };
   process.once('exit', stoppedAtOnce);
+  const papers =
+    o.documents === undefined ? undefined : await batchPapers({ dir: o.documents, again: o.documentsAgain === true, ledger, settings: profile.papers, io });
   const progress = batchProgress(io, ctx.output.choice, check.valid + (o.skipInvalid ? check.invalid.length : 0));
   // Without a progress line on stderr, the lines of the orders are written once per turn.
   const writes = io.stderrIsTTY ? undefined : batchWrites(io);
@@ -306,6 +316,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         now: ctx.now,
         onResult(result) {
           const r = withHint(result);
+          papers?.add(r);
           tally.add(r);
           progress.done(r);
           if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') failures.push(r);
@@ -337,6 +348,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const reason = ctx.signal.aborted ? String(ctx.signal.reason) : undefined;
   const outcome = stopped !== undefined ? (stopped.cause instanceof ShipbookError ? stopped.cause.kind : 'internal') : batchOutcome(summary, reason);
   const exitCode = exitCodeOf(outcome);
+  await papers?.settle();
   try {
     await reports.finish(summary);
     // A second Ctrl-C while the CSV report is written still writes it as the process exits.

@@ -220,6 +220,8 @@ async function runBook(
     if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, order, children);
     else printOrder(io, ctx.output.format, order);
   });
+  // A guided booking of an order that leaves Australia: its customs papers offered.
+  if (input !== undefined && o.file === undefined) await (await import('../documents/booking.js')).offerPapers(ctx, ledger, order.id);
 }
 
 /**
@@ -410,6 +412,8 @@ export function bookCommand(ctx: Context): Command {
     .option('--junit <file>', 'batch: write a JUnit XML report (one test case per order)')
     .option('--shard <i/n>', "batch: book only this job's share of the inputs (a CI matrix of n jobs)")
     .option('--skip-invalid', 'batch: leave invalid orders out (reported) instead of stopping before the first request')
+    .option('--documents <dir>', 'batch: write the customs papers (invoice, packing slip) of each international order into this directory once it is processed')
+    .option('--documents-again', 'with --documents: make the papers again of orders whose papers were made before')
     .option('--map <mapping.yaml>', "CSV: map your own headers (a shop export) onto shipbook's columns, with constants and joins")
     .option('--input-format <csv|tsv>', 'read the inputs as CSV or TSV whatever their names (standard input "-" is read as CSV only with it)')
     .option('--delimiter <,|;|tab>', 'CSV: the cell delimiter (default: told from the header row)')
@@ -430,7 +434,7 @@ export function bookCommand(ctx: Context): Command {
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/batch/orders.ndjson --max-total 90 --budget 200   # no order above 90 AUD, at most 200 AUD in all\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
-        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n  shipbook book fixtures/orders/ --dry-run --format github   # problems as GitHub annotations, then the requests\n  shipbook book fixtures/batch/orders.ndjson --dry-run --quote --max-total 90   # what the orders would cost\n',
+        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book fixtures/papers/us-three-items.yaml --documents papers/   # customs papers of each international order\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n  shipbook book fixtures/orders/ --dry-run --format github   # problems as GitHub annotations, then the requests\n  shipbook book fixtures/batch/orders.ndjson --dry-run --quote --max-total 90   # what the orders would cost\n',
     )
     .action(
       async (
