@@ -22,6 +22,8 @@ import { realSleep, type Sleep } from './sleep.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
 import { stateDirectory } from './dirs.js';
+import { hintShellFor, type HintStyle } from './shell.js';
+import { DEFAULT_ADDRESS_SETTINGS, type AddressSettings } from './address/settings.js';
 import { describeTarget, keyFingerprint, serviceIdentity, targetId, type Target } from './config/target.js';
 
 /** Global flags, as parsed by the root command. */
@@ -77,6 +79,17 @@ function loaded(): NonNullable<typeof configModules> {
   return configModules;
 }
 
+/**
+ * The settings of one run, decided by main from the flags, the profile and the platform before
+ * the command runs, and handed down to what uses them (never kept in module state).
+ */
+export interface RunSettings {
+  /** How hints are written: for the shell they are pasted into, with the run's `--profile`. */
+  readonly hints: HintStyle;
+  /** How strictly addresses are checked (`--strict-addresses`, `--normalize-phones`, or the profile's). */
+  readonly addresses: AddressSettings;
+}
+
 /** The context handed to every command's run function. */
 export interface Context {
   readonly io: IOStreams;
@@ -93,6 +106,11 @@ export interface Context {
   readonly output: OutputWriter;
   /** `--debug`: print redacted HTTP traffic and stack traces on stderr. */
   readonly debug: boolean;
+  /**
+   * This run's settings: hints for the platform's shell and no address settings until main, once
+   * the flags are parsed, sets them from the flags and the profile.
+   */
+  settings: RunSettings;
   /** The clock (tests replace it). */
   now(): Date;
   /** Waits between polls (tests replace it); rejects when the signal aborts. */
@@ -318,6 +336,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     get debug() {
       return globals.debug === true;
     },
+    // Hints are written for the shell they will be pasted into (PowerShell or cmd on Windows).
+    settings: { hints: { shell: hintShellFor(io.env, process.platform) }, addresses: DEFAULT_ADDRESS_SETTINGS },
     now: overrides.now ?? (() => new Date()),
     sleep: overrides.sleep ?? realSleep,
     prompter() {

@@ -8,6 +8,7 @@
  * or cancelled (exit 6). The note on a wait that stopped while the booking goes on is
  * `stillRunningNote` of src/next-steps.ts.
  */
+import { PLAIN_HINTS, type HintStyle } from '../shell.js';
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { isTransientFailure } from '../api/outcome.js';
@@ -29,6 +30,8 @@ interface PollOptions {
   /** Called when a poll fails in a way worth retrying (network, timeout, 5xx); polling goes on. */
   onTransientError?: (err: Error) => void;
   signal?: AbortSignal;
+  /** How the command in a timeout's error is written: the run's hint style; default a POSIX shell, no `--profile`. */
+  hints?: HintStyle;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
   /** How to wait between polls; default {@link realSleep}. */
@@ -39,8 +42,8 @@ interface PollOptions {
 export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
 
 /** The error of a wait that ran out of time (exit 7). */
-export function waitTimeoutError(orderId: string, elapsedMs: number): WaitTimeoutError {
-  return new WaitTimeoutError(orderId, `gave up waiting after ${Math.round(elapsedMs / 1000)} s: ${stillRunningNote(orderId)}`, {
+export function waitTimeoutError(orderId: string, elapsedMs: number, hints: HintStyle): WaitTimeoutError {
+  return new WaitTimeoutError(orderId, `gave up waiting after ${Math.round(elapsedMs / 1000)} s: ${stillRunningNote(orderId, hints)}`, {
     suggestion: 'To wait longer next time, give --wait-timeout, e.g. --wait-timeout 30m.',
   });
 }
@@ -175,7 +178,7 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
       if (word === 'failed' || word === 'cancelled') throw bookingEndedError(order, message);
     }
     const remaining = deadline - now();
-    if (remaining <= 0) throw waitTimeoutError(orderId, elapsed);
+    if (remaining <= 0) throw waitTimeoutError(orderId, elapsed, options.hints ?? PLAIN_HINTS);
     await sleep(Math.min(pollDelay(options.intervalMs, ++polls), remaining), options.signal);
   }
 }

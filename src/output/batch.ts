@@ -19,7 +19,7 @@ import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
 import type { OutputChoice } from './format.js';
 import { formatCents } from '../schema/money.js';
-import { shellCommand } from '../shell.js';
+import { shellCommand, type HintStyle } from '../shell.js';
 import type { BookingEvent } from '../booking/progress.js';
 import { waitNoticeLines } from './wait-notice.js';
 
@@ -354,7 +354,7 @@ export function batchSummaryLine(io: Pick<IOStreams, 'color'>, s: BatchSummary):
 }
 
 /** The summary for people, on stderr, and what to do about failed and unknown orders; resolves once written. */
-export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): Promise<void> {
+export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[], hints: HintStyle): Promise<void> {
   const line = batchSummaryLine(io, s);
   // On a terminal, broken between words to its width (never in the middle of an amount).
   const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
@@ -376,7 +376,7 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
       io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
     }
   }
-  if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "${shellCommand('journal', 'show')}")\n`);
+  if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "${shellCommand(hints, 'journal', 'show')}")\n`);
 }
 
 /** Notices about one order, which a batch of many would repeat: each kind is shown once per run. */

@@ -199,6 +199,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const template = await buildAcceptRequest(NEW_ORDER, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
   const fromTemplate = template.order.id === NEW_ORDER;
   const command = shellCommand(
+    ctx.settings.hints,
     'book',
     ...o.inputs,
     ...(o.journal !== undefined ? ['--journal', o.journal] : []),
@@ -255,6 +256,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       now: () => ctx.now().getTime(),
       sleep: ctx.sleep,
       debugLog: (line: string) => ctx.debugLog(line),
+      hints: ctx.settings.hints,
     },
     o.wait,
     { ownCallback: template.callback !== undefined },
@@ -266,7 +268,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const reported = new Set<string>();
   const soFar = emptySummary();
   const withHint = (r: BatchResult): BatchResult =>
-    r.next === undefined ? r : { ...r, hint: nextStepHint(r.next, { rerun: command, journal: explicitJournal, file: r.file }) };
+    r.next === undefined ? r : { ...r, hint: nextStepHint(r.next, { rerun: command, journal: explicitJournal, file: r.file }, ctx.settings.hints) };
   const standing = (): BatchResult[] =>
     check.entries
       .filter((e) => !reported.has(e.id))
@@ -345,6 +347,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         caps,
         concurrency: o.concurrency,
         pollMs: o.wait.pollMs,
+        hints: ctx.settings.hints,
         timeoutMs: o.wait.timeoutMs,
         ...(callbacks !== undefined ? { callbacks } : {}),
         signal: ctx.signal,
@@ -401,7 +404,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     return { summary: { ...rest, total: formatCents(totalCents), exit_code: exitCode }, orders: collected };
   });
   // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
-  await printBatchSummary(io, summary, failures);
+  await printBatchSummary(io, summary, failures, ctx.settings.hints);
   if (stopped !== undefined) throw stopped.cause;
   if (outcome === 'ok') return;
   // The command to run comes last, alone at the end of its line, so that pasting that line runs it.
@@ -420,7 +423,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         ]
       : [
           `${summary.failed} order(s) failed and ${summary.unknown} are unknown${summary.accepted > 0 ? `; ${summary.accepted} accepted, result pending` : ''}`,
-          `${failures.some((r) => r.next?.action === 'resolve') ? `Settle the unknown ones with "${shellCommand('journal', 'resolve')}" (each one's hint above gives the command). ` : ''}${journalNote}\n` +
+          `${failures.some((r) => r.next?.action === 'resolve') ? `Settle the unknown ones with "${shellCommand(ctx.settings.hints, 'journal', 'resolve')}" (each one's hint above gives the command). ` : ''}${journalNote}\n` +
             `Run the same command again to retry the failed ones${summary.accepted > 0 ? ' and read the pending results' : ''} (nothing is booked twice):\n  ${command}`,
         ];
   const code = pending ? 'results_pending' : reason === 'EPIPE' ? 'stdout_closed' : summary.interrupted ? 'interrupted' : 'batch_incomplete';
@@ -508,7 +511,7 @@ async function dryRunBatch(
       counts[action] = (counts[action] ?? 0) + 1;
       if (format === 'ndjson') ctx.output.data(r);
       else if (isMachineFormat(format)) inputs.push(r);
-      else io.out(`${plannedLine(r)}\n`);
+      else io.out(`${plannedLine(r, ctx.settings.hints)}\n`);
     },
     check,
   );
