@@ -22,6 +22,7 @@ import { realSleep, type Sleep } from './sleep.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
 import { stateDirectory } from './dirs.js';
+import { exitWork, type OnExit } from './exit-work.js';
 import { hintShellFor, type HintStyle } from './shell.js';
 import { DEFAULT_ADDRESS_SETTINGS, type AddressSettings } from './address/settings.js';
 import { describeTarget, keyFingerprint, serviceIdentity, targetId, type Target } from './config/target.js';
@@ -176,6 +177,15 @@ export interface Context {
   abort(reason: string): void;
   /** Registers work to run when the command ends (close servers, sockets). */
   defer(cleanup: () => Promise<void> | void): void;
+  /**
+   * Registers synchronous work to run if the process exits before the command ends (a second
+   * Ctrl-C, a closed stdout, an uncaught error): give back a lock, write what is pending. Returns
+   * the function that unregisters it. The one registry of exit work: main runs it from the
+   * process's `exit` event (see {@link runExitWork}); no other module listens to the process.
+   */
+  onExit: OnExit;
+  /** Runs the exit work still registered, in the order registered (main, as the process exits). */
+  runExitWork(): void;
   /** Runs the deferred cleanups, last registered first. */
   close(): Promise<void>;
 }
@@ -225,6 +235,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
       }
     | undefined;
   const cleanups: Array<() => Promise<void> | void> = [];
+  const atExit = exitWork();
   // --quiet: the quiet writer keeps the real stdout; main silences every other write to it.
   const realOut = io.out;
 
@@ -466,6 +477,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     defer(cleanup) {
       cleanups.push(cleanup);
     },
+    onExit: atExit.add,
+    runExitWork: atExit.run,
     async close() {
       while (cleanups.length > 0) {
         const cleanup = cleanups.pop()!;

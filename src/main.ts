@@ -418,8 +418,9 @@ export function interruptSignals(platform: NodeJS.Platform): InterruptSignal[] {
 /**
  * Runs shipbook as the process (`bin/shipbook.js`): {@link main} on the process's streams, plus
  * what only a process has: signals (Ctrl-C exits 130, SIGTERM 143, both after closing what the
- * command opened, which prints the note on an interrupted wait; a second signal exits at once) and
- * a reader that goes away early. Sets `process.exitCode`.
+ * command opened, which prints the note on an interrupted wait; a second signal exits at once), a
+ * reader that goes away early, and the run's exit work (`ctx.onExit`) as the process exits. The only
+ * module that listens to the process. Sets `process.exitCode`.
  */
 export async function run(argv: string[]): Promise<void> {
   // --no-color and --no-input are applied by main once commander has parsed them.
@@ -451,6 +452,11 @@ export async function run(argv: string[]): Promise<void> {
   };
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
+  // The process's only exit listener: the run's exit work (ctx.onExit: a ledger's claims lock given
+  // back, a journal's pending records, a batch's summary and buffered lines), whatever ends the
+  // process: a second Ctrl-C, a closed stdout, an uncaught error, or the end of the run. It stays,
+  // as the handlers above do: work may still be registered after main returned.
+  process.on('exit', () => ctx?.runExitWork());
   // A reader that goes away early (`shipbook quote … | head -1`) is not an error when the command
   // has done its work; a command under way (a batch) takes it as an interruption: it starts no new
   // order, lets those in flight finish, and reports on stderr (and exits non-zero if any is left).

@@ -46,6 +46,7 @@ export async function openLedger(o: LedgerOptions & LedgerChoice): Promise<Ledge
     command: o.command,
     ...(o.copy !== undefined ? { copy: o.copy } : {}),
     ...(o.actor !== undefined ? { actor: o.actor } : {}),
+    ...(o.onExit !== undefined ? { onExit: o.onExit } : {}),
   });
   const service = splitTargetId(o.target)?.service;
   const local = bookedElsewhere(o.stateDir, o.target);

@@ -1,6 +1,6 @@
 /**
  * Rules of the code's layout that no linter holds: no source file grows past 600 lines (a file that
- * long mixes concerns: split it by concern), and no promise that never settles stands in for a
+ * long mixes concerns: split it by concern), only main listens to the process, and no promise that never settles stands in for a
  * stop (the run's AbortSignal alone ends waits). The layer rules are dependency-cruiser's
  * (.dependency-cruiser.cjs, run by `npm test` before the tests).
  */
@@ -28,6 +28,14 @@ describe('the house rules of src/', () => {
       .filter((f) => f.lines > MAX_LINES)
       .map((f) => `${f.file}: ${f.lines} lines`);
     expect(long).toEqual([]);
+  });
+
+  it('only src/main.ts listens to the process (exit work goes through ctx.onExit, signals through main)', () => {
+    // process.on / once / addListener / prependListener, or a listener of the process's 'exit'.
+    const listens = /\bprocess\s*\.\s*(on|once|addListener|prependListener|prependOnceListener)\s*\(/;
+    const others = sources().filter((f) => f !== join('src', 'main.ts') && listens.test(readFileSync(f, 'utf8')));
+    expect(others).toEqual([]);
+    expect(readFileSync(join('src', 'main.ts'), 'utf8')).toMatch(listens);
   });
 
   it('no promise that never settles (a wait ends when the run is stopped through its signal)', () => {

@@ -317,10 +317,10 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       // stderr is gone too
     }
   };
-  process.once('exit', stoppedAtOnce);
+  const unregisterStoppedAtOnce = ctx.onExit(stoppedAtOnce);
   const progress = batchProgress(io, ctx.output.choice, check.valid + (o.skipInvalid ? check.invalid.length : 0));
   // Without a progress line on stderr, the lines of the orders are written once per turn.
-  const writes = io.stderrIsTTY ? undefined : batchWrites(io);
+  const writes = io.stderrIsTTY ? undefined : batchWrites(io, ctx.onExit);
   // Each order as it finishes, through the writer: a line (tsv, or the ids with --quiet), an ndjson record, or kept for the json/yaml document.
   const orders = ctx.output.stream<BatchResult>();
   const failures: BatchResult[] = [];
@@ -375,7 +375,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     // every input was still reported, so the reports and the summary are written whole, then the
     // batch ends with that error.
     if (!(err instanceof BatchStoppedError)) {
-      process.off('exit', stoppedAtOnce);
+      unregisterStoppedAtOnce();
       throw err;
     }
     stopped = err;
@@ -397,7 +397,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     if (stopped === undefined) throw err;
     io.err(`${paint(io, 'red', 'error:')} ${err instanceof Error ? err.message : String(err)}\n`);
   } finally {
-    process.off('exit', stoppedAtOnce);
+    unregisterStoppedAtOnce();
   }
   orders.end((collected) => {
     const { totalCents, ...rest } = summary;

@@ -43,6 +43,7 @@ export async function openLedgerFor(ctx: Context, o: OpenFor): Promise<LedgerSto
     command: o.command,
     ...(o.copy ? { copy: o.copy } : {}),
     actor: { op: o.op, profile: profile.name, ...(o.payment ? { payment: o.payment } : {}) },
+    onExit: ctx.onExit,
   });
   ctx.defer(() => ledger.close());
   return ledger;

@@ -126,6 +126,7 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
         stateDir: ctx.stateDir(),
         target: await ctx.targetId(),
         command: shellCommand(ctx.settings.hints, 'journal', 'show'),
+        onExit: ctx.onExit,
       });
       where = ledger.location;
       states = ledger.entries();
@@ -203,6 +204,7 @@ async function runJournalResolve(
       target,
       ...(o.journal !== undefined ? { copy: { path: o.journal, lock: true } } : {}),
       command: 'shipbook journal resolve',
+      onExit: ctx.onExit,
     });
   } catch (err) {
     if (err instanceof JournalLockedError)
