@@ -58,14 +58,6 @@ export function bookingEndedError(order: OrderResponse, detail?: string): Bookin
   );
 }
 
-/**
- * True for poll failures that may go away on their own: the API layer's one rule
- * (src/api/outcome.ts `isTransientFailure`: no answer, a timeout, 5xx, 429).
- */
-export function isTransient(err: unknown): err is Error {
-  return isTransientFailure(err);
-}
-
 /** Longest pause between two polls, as a multiple of the interval. */
 const MAX_BACKOFF_FACTOR = 2;
 
@@ -128,7 +120,7 @@ function resultUnreadableError(orderId: string, lastState: string, cause: Shipbo
 
 /**
  * Polls (on the schedule of {@link pollDelay}) until the order is `processed`; the last poll is made at the deadline.
- * Transient failures (see {@link isTransient}: no answer, 5xx, a 429 whose `Retry-After` the
+ * Transient failures (src/api/outcome.ts `isTransientFailure`: no answer, 5xx, a 429 whose `Retry-After` the
  * client's pacer waits out) are reported through `onTransientError` and retried until the
  * deadline, never a final outcome; bad answers (a refusal such as 404, an answer that is not the envelope) are
  * retried up to {@link MAX_BAD_POLLS} in a row.
@@ -165,7 +157,7 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
       badInARow = 0;
       lastState = orderStatusWord(order.status);
     } catch (err) {
-      if (!(isTransient(err) || isBadAnswer(err))) throw err;
+      if (!(isTransientFailure(err) || isBadAnswer(err))) throw err;
       if (isBadAnswer(err) && ++badInARow >= MAX_BAD_POLLS) throw resultUnreadableError(orderId, lastState, err, options.paths);
       options.onTransientError?.(err);
     }

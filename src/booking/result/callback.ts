@@ -5,13 +5,14 @@
  * whose callback cannot reach us; a fallback poll that the service refuses (e.g. 404: the
  * profile's fetch-order-data path is wrong) switches the fallback off.
  */
+import { isTransientFailure } from '../../api/outcome.js';
 import { fetchOrderWithMessage } from '../../api/orders.js';
 import { BookingErrorReportedError, BookingFailedError, UsageError } from '../../errors.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { onAbort } from '../../sleep.js';
 import { maskToken, publicCallbackUrl, startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from '../receiver.js';
 import { urlHost } from '../../http/server.js';
-import { bookingEndedError, isTransient, pollBudget, waitTimeoutError } from '../wait.js';
+import { bookingEndedError, pollBudget, waitTimeoutError } from '../wait.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { WaitState, waitInterrupted, type Deps, type ResultWaiter } from './state.js';
 import { checkCallback, errorReported } from './verify.js';
@@ -255,7 +256,7 @@ export async function waitForCallback(
           if (signal.aborted) throw waitInterrupted(orderId, deps.hints);
           if (err instanceof BookingFailedError || err instanceof BookingErrorReportedError) throw err;
           const why = err instanceof Error ? err.message : String(err);
-          if (!isTransient(err)) {
+          if (!isTransientFailure(err)) {
             if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: why });
             polling = false;
             deps.debugLog(`fallback poll switched off: ${why}`);

@@ -6,7 +6,6 @@
  * or are unknown. The work is src/batch/; this file maps flags and prints.
  */
 import { storageCode, storageHint } from '../../storage.js';
-import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildAcceptRequest, NEW_ORDER, type PaymentFlags } from '../../booking/payment.js';
 import type { AcceptRequest } from '../../schema/payment.js';
@@ -16,8 +15,6 @@ import { BatchStoppedError, emptySummary, lastKnown, type BatchResult, type Batc
 import { planBatch } from '../../batch/plan.js';
 import { checkBatch, type BatchCheck } from '../../batch/check.js';
 import { JournalLockedError, JournalUnusableError } from '../../ledger/errors.js';
-import { journalTarget } from '../../ledger/read.js';
-import { LEGACY_JOURNAL } from '../../ledger/records.js';
 import { defaultJournalPath } from '../../ledger/ledger.js';
 import { peekAnyLedger } from '../../ledger/open.js';
 import { openLedgerFor } from '../common/record.js';
@@ -235,13 +232,6 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     io.err(
       claimsLockNote(io, h, { timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout', then: 'the batch stops and reports every order where it stands (exit 8)' }),
     );
-  if (o.journal === undefined && existsSync(LEGACY_JOURNAL) && journalTarget(LEGACY_JOURNAL) === undefined) {
-    // The default journal of earlier versions named no target: it is not read by itself, so that it
-    // can never make a run on one service skip what was booked on another.
-    io.err(
-      `note: ${LEGACY_JOURNAL} (an earlier default journal, which does not say which service it was written against) is not read; if it was written against this target, continue it with --journal ${LEGACY_JOURNAL}\n`,
-    );
-  }
   // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/batch/slots.ts).
   // The first Ctrl-C or SIGTERM is the run's stopping: no new order starts, and the booking engine
   // lets requests already sent finish within their deadline; a second one ends the process at once.
