@@ -23,6 +23,9 @@ import { realSleep, type Sleep } from './sleep.js';
 import type { IOStreams } from './io.js';
 import { paint } from './output/style.js';
 import { stateDirectory } from './dirs.js';
+import { exitWork, type OnExit } from './exit-work.js';
+import { hintShellFor, type HintStyle } from './shell.js';
+import { DEFAULT_ADDRESS_SETTINGS, type AddressSettings } from './address/settings.js';
 import { describeTarget, keyFingerprint, serviceIdentity, targetId, type Target } from './config/target.js';
 
 /** Global flags, as parsed by the root command. */
@@ -94,6 +97,17 @@ interface LedgerFor {
   payment?: () => string | undefined;
 }
 
+/**
+ * The settings of one run, decided by main from the flags, the profile and the platform before
+ * the command runs, and handed down to what uses them (never kept in module state).
+ */
+export interface RunSettings {
+  /** How hints are written: for the shell they are pasted into, with the run's `--profile`. */
+  readonly hints: HintStyle;
+  /** How strictly addresses are checked (`--strict-addresses`, `--normalize-phones`, or the profile's). */
+  readonly addresses: AddressSettings;
+}
+
 /** The context handed to every command's run function. */
 export interface Context {
   readonly io: IOStreams;
@@ -110,6 +124,11 @@ export interface Context {
   readonly output: OutputWriter;
   /** `--debug`: print redacted HTTP traffic and stack traces on stderr. */
   readonly debug: boolean;
+  /**
+   * This run's settings: hints for the platform's shell and no address settings until main, once
+   * the flags are parsed, sets them from the flags and the profile.
+   */
+  settings: RunSettings;
   /** The clock (tests replace it). */
   now(): Date;
   /** Waits between polls (tests replace it); rejects when the signal aborts. */
@@ -190,6 +209,15 @@ export interface Context {
   abort(reason: string): void;
   /** Registers work to run when the command ends (close servers, sockets). */
   defer(cleanup: () => Promise<void> | void): void;
+  /**
+   * Registers synchronous work to run if the process exits before the command ends (a second
+   * Ctrl-C, a closed stdout, an uncaught error): give back a lock, write what is pending. Returns
+   * the function that unregisters it. The one registry of exit work: main runs it from the
+   * process's `exit` event (see {@link runExitWork}); no other module listens to the process.
+   */
+  onExit: OnExit;
+  /** Runs the exit work still registered, in the order registered (main, as the process exits). */
+  runExitWork(): void;
   /** Runs the deferred cleanups, last registered first. */
   close(): Promise<void>;
 }
@@ -239,6 +267,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
       }
     | undefined;
   const cleanups: Array<() => Promise<void> | void> = [];
+  const atExit = exitWork();
   // --quiet: the quiet writer keeps the real stdout; main silences every other write to it.
   const realOut = io.out;
 
@@ -350,6 +379,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     get debug() {
       return globals.debug === true;
     },
+    // Hints are written for the shell they will be pasted into (PowerShell or cmd on Windows).
+    settings: { hints: { shell: hintShellFor(io.env, process.platform) }, addresses: DEFAULT_ADDRESS_SETTINGS },
     now: overrides.now ?? (() => new Date()),
     sleep: overrides.sleep ?? realSleep,
     prompter() {
@@ -460,6 +491,7 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
           mode,
           ...where,
           command: w.command,
+          onExit: ctx.onExit,
           ...(w.copy ? { copy: w.copy } : {}),
           ...(w.op !== undefined ? { actor: { op: w.op, profile: profile.name, ...(w.payment ? { payment: w.payment } : {}) } } : {}),
         });
@@ -502,6 +534,8 @@ export function createContext(io: IOStreams, globals: GlobalOptions, overrides: 
     defer(cleanup) {
       cleanups.push(cleanup);
     },
+    onExit: atExit.add,
+    runExitWork: atExit.run,
     async close() {
       while (cleanups.length > 0) {
         const cleanup = cleanups.pop()!;

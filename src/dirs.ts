@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, posix, resolve, win32 } from 'node:path';
 
 /**
  * Error codes of a file system that refuses a path: no permission, a file where a directory
@@ -49,16 +49,61 @@ export function makeDirectory(dir: string, mode?: number): void {
   }
 }
 
+/** Where a user directory is looked for, in order (see {@link userDirectory}). */
+interface DirectoryRule {
+  /** Shipbook's own variable (`SHIPBOOK_STATE_DIR`): a relative value is resolved against the current directory. */
+  own: string;
+  /** The XDG variable (`XDG_STATE_HOME`) and the directory under home it defaults to (`.local/state`). */
+  xdg: { variable: string; home: string };
+  /** On Windows: the variable (`LOCALAPPDATA`) and the directory under the profile it defaults to (`AppData/Local`). */
+  windows: { variable: string; profile: string };
+}
+
+/**
+ * The one rule of shipbook's user directories (state and configuration), absolute: its own
+ * variable, else on Windows the application-data variable, else the XDG variable, else the
+ * default under home; each followed by `shipbook`. A variable that is empty or only spaces is not
+ * set; a relative own variable is resolved against the current directory; a relative XDG variable
+ * is ignored, as the XDG specification asks.
+ */
+function userDirectory(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform, rule: DirectoryRule): string {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const own = value(rule.own);
+  // Absolute as the platform's paths are (`D:\\state` on Windows); else from the current directory.
+  if (own !== undefined) return (platform === 'win32' ? win32 : posix).isAbsolute(own) ? own : resolve(own);
+  const home = value('HOME') ?? homedir();
+  if (platform === 'win32') return join(value(rule.windows.variable) ?? join(value('USERPROFILE') ?? home, ...rule.windows.profile.split('/')), 'shipbook');
+  const xdg = value(rule.xdg.variable);
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'shipbook');
+  return join(home, ...rule.xdg.home.split('/'), 'shipbook');
+}
+
+/**
+ * Shipbook's configuration directory (docs/configuration.md, `SHIPBOOK_CONFIG_DIR`): one JSON file,
+ * `config.json`, in `$SHIPBOOK_CONFIG_DIR`, else `$XDG_CONFIG_HOME/shipbook`, else
+ * `~/.config/shipbook`; on Windows `%APPDATA%\\shipbook` (roamed with the profile). The rule of
+ * {@link userDirectory}.
+ */
+export function configDirectory(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string {
+  return userDirectory(env, platform, {
+    own: 'SHIPBOOK_CONFIG_DIR',
+    xdg: { variable: 'XDG_CONFIG_HOME', home: '.config' },
+    windows: { variable: 'APPDATA', profile: 'AppData/Roaming' },
+  });
+}
+
 /**
  * Shipbook's state directory (docs/configuration.md, `SHIPBOOK_STATE_DIR`), where the built-in
  * sandbox keeps its state and the ledger its files: `$SHIPBOOK_STATE_DIR`, else
  * `$XDG_STATE_HOME/shipbook`, else `~/.local/state/shipbook`; on Windows `%LOCALAPPDATA%\\shipbook`
- * (machine-local, not roamed), else the profile's `AppData\\Local\\shipbook`. The one rule that
- * the sandbox, the commands and `doctor` all read.
+ * (machine-local, not roamed), else the profile's `AppData\\Local\\shipbook`. The rule of
+ * {@link userDirectory}, as the configuration directory's; the one the sandbox, the commands and
+ * `doctor` all read.
  */
 export function stateDirectory(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string {
-  if (env.SHIPBOOK_STATE_DIR) return env.SHIPBOOK_STATE_DIR;
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(env.USERPROFILE || env.HOME || homedir(), 'AppData', 'Local'), 'shipbook');
-  if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'shipbook');
-  return join(env.HOME || homedir(), '.local', 'state', 'shipbook');
+  return userDirectory(env, platform, {
+    own: 'SHIPBOOK_STATE_DIR',
+    xdg: { variable: 'XDG_STATE_HOME', home: '.local/state' },
+    windows: { variable: 'LOCALAPPDATA', profile: 'AppData/Local' },
+  });
 }

@@ -170,11 +170,23 @@ export interface NextCommand {
  * `['Log in with: ', cmd('auth', 'login'), ', or set SHIPBOOK_API_KEY.']`. Only src/output/ turns
  * it into text (hintText in src/output/hints.ts); a flow never writes a `shipbook …` command.
  */
-export type Hint = readonly (string | NextCommand)[];
+export type Hint = readonly (string | NextCommand | ShellWord)[];
+
+/**
+ * A part of a {@link Hint} that is shell, not shipbook: an argument of another program quoted for
+ * the user's shell (`{ arg: 'my dir' }`: `'my dir'` in a POSIX shell), or the command that unsets
+ * environment variables in that shell (`{ unset: ['A'] }`: `unset A`, `Remove-Item Env:A`).
+ */
+type ShellWord = { readonly arg: string } | { readonly unset: readonly string[] };
 
 /** The command `shipbook <argv…>` of a {@link Hint}: `cmd('order', 'get', id)`; a placeholder is given with {@link placeholder}. */
 export function cmd(...argv: (string | { readonly placeholder: string })[]): NextCommand {
   return { argv };
+}
+
+/** An argument of another program in a {@link Hint}, quoted for the user's shell when printed: `['see "df -h ', shellWord(path), '"']`. */
+export function shellWord(arg: string): ShellWord {
+  return { arg };
 }
 
 /** A placeholder argument of a {@link NextCommand}: `placeholder('file')` is printed `<file>`. */

@@ -31,8 +31,6 @@ import { createWriter, type OutputWriter } from './output/writer.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP } from './booking/progress.js';
 import { hintText, stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
-import { hintShellFor, setHintProfile, setHintShell } from './shell.js';
-import { setAddressSettings } from './address/settings.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
 import { mapStack } from './stack.js';
@@ -93,7 +91,7 @@ export async function buildProgram(
     if (globals.requestTimeout !== undefined) parseDuration('--request-timeout', globals.requestTimeout);
     if (globals.rate !== undefined) parseRate('--rate', globals.rate);
     // Hints carry the profile flag, so a pasted hint goes to the same service.
-    setHintProfile(globals.profile);
+    ctx.settings = { ...ctx.settings, hints: { ...ctx.settings.hints, profile: globals.profile } };
     await applyAddressSettings(ctx, globals, action);
     // The output is decided once (resolveOutput, through the context's writer): the writer prints
     // results in its format and every renderer is given that format; the terminal stays as it is.
@@ -124,7 +122,7 @@ export async function buildProgram(
  * Prints an error for people on stderr (and as data on stdout in a machine format: `--json`,
  * `--output yaml|ndjson`, through the run's one writer) and returns its exit code. Stack traces only with `--debug`; secrets are scrubbed from every line.
  */
-export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' | 'output'> & { signal?: AbortSignal }): number {
+export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' | 'output' | 'settings'> & { signal?: AbortSignal }): number {
   const { io, globals } = ctx;
   // A disk that refused a write (full, read-only …) is said as such (exit 10), never as a bug.
   const err = asStorageError(given) ?? given;
@@ -138,8 +136,8 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
     const outcomeUnknown = fate.sent === true && detail.kind !== 'api' && detail.kind !== 'auth';
     const suggestion =
       err instanceof BookingStoppedError
-        ? stoppedSuggestion(err.progress, detail.suggestion, outcomeUnknown, detail.message === STOPPED_BEFORE_NEXT_STEP)
-        : hintText(err.suggestion);
+        ? stoppedSuggestion(err.progress, detail.suggestion, ctx.settings.hints, outcomeUnknown, detail.message === STOPPED_BEFORE_NEXT_STEP)
+        : hintText(err.suggestion, ctx.settings.hints);
     // Interrupted by SIGTERM: the exit code is the process's (143), in every output.
     exitCode = exitCodeOf(ctx.signal?.reason === 'SIGTERM' && err.kind === 'interrupted' ? 'terminated' : err.kind);
     // A service's message (or a file's content quoted in one) may carry control characters: shown, not obeyed.
@@ -183,7 +181,9 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
       if (!repeated) lines.push(formatIssues(shown).replace(/^/gm, '  '));
       if (shown.length < detail.issues.length) {
         const file = detail.issues[0]?.file;
-        lines.push(`  … and ${detail.issues.length - shown.length} more (${file === undefined ? 'every problem with --json' : everyProblemHint(file)})`);
+        lines.push(
+          `  … and ${detail.issues.length - shown.length} more (${file === undefined ? 'every problem with --json' : everyProblemHint(file, ctx.settings.hints)})`,
+        );
       }
       json.issues = detail.issues;
     }
@@ -231,7 +231,7 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
 function reportStopped(err: StoppedByChoice, ctx: Context): number {
   const { io } = ctx;
   io.err(`${paint(io, 'cyan', 'stopped:')} ${printable(err.message, 'lines')}\n`);
-  if (err.suggestion !== undefined) io.err(`${paint(io, 'cyan', 'hint:')} ${printable(hintText(err.suggestion), 'lines')}\n`);
+  if (err.suggestion !== undefined) io.err(`${paint(io, 'cyan', 'hint:')} ${printable(hintText(err.suggestion, ctx.settings.hints), 'lines')}\n`);
   ctx.output.write({ stopped: { message: err.message, draft: err.draft ?? null } }, () => {});
   return exitCodeOf('ok');
 }
@@ -280,10 +280,13 @@ async function applyAddressSettings(ctx: Context, globals: GlobalOptions, action
           (p) => p.addresses,
           () => undefined,
         );
-  setAddressSettings({
-    strict: globals.strictAddresses ?? saved?.strict ?? false,
-    normalizePhones: globals.normalizePhones ?? saved?.normalizePhones ?? false,
-  });
+  ctx.settings = {
+    ...ctx.settings,
+    addresses: {
+      strict: globals.strictAddresses ?? saved?.strict ?? false,
+      normalizePhones: globals.normalizePhones ?? saved?.normalizePhones ?? false,
+    },
+  };
 }
 
 /**
@@ -293,10 +296,6 @@ async function applyAddressSettings(ctx: Context, globals: GlobalOptions, action
  */
 export async function main(argv: string[], io: IOStreams, options: MainOptions = {}): Promise<number> {
   const globals: GlobalOptions = {};
-  setHintProfile(undefined);
-  // Hints are written for the shell they will be pasted into (PowerShell or cmd on Windows).
-  setHintShell(hintShellFor(io.env, process.platform));
-  setAddressSettings({});
   const ctx = createContext(io, globals, options.overrides);
   options.onContext?.(ctx);
   let program: Command | undefined;
@@ -421,8 +420,9 @@ export function interruptSignals(platform: NodeJS.Platform): InterruptSignal[] {
 /**
  * Runs shipbook as the process (`bin/shipbook.js`): {@link main} on the process's streams, plus
  * what only a process has: signals (Ctrl-C exits 130, SIGTERM 143, both after closing what the
- * command opened, which prints the note on an interrupted wait; a second signal exits at once) and
- * a reader that goes away early. Sets `process.exitCode`.
+ * command opened, which prints the note on an interrupted wait; a second signal exits at once), a
+ * reader that goes away early, and the run's exit work (`ctx.onExit`) as the process exits. The only
+ * module that listens to the process. Sets `process.exitCode`.
  */
 export async function run(argv: string[]): Promise<void> {
   // --no-color and --no-input are applied by main once commander has parsed them.
@@ -454,6 +454,11 @@ export async function run(argv: string[]): Promise<void> {
   };
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
+  // The process's only exit listener: the run's exit work (ctx.onExit: a ledger's claims lock given
+  // back, a journal's pending records, a batch's summary and buffered lines), whatever ends the
+  // process: a second Ctrl-C, a closed stdout, an uncaught error, or the end of the run. It stays,
+  // as the handlers above do: work may still be registered after main returned.
+  process.on('exit', () => ctx?.runExitWork());
   // A reader that goes away early (`shipbook quote … | head -1`) is not an error when the command
   // has done its work; a command under way (a batch) takes it as an interruption: it starts no new
   // order, lets those in flight finish, and reports on stderr (and exits non-zero if any is left).

@@ -6,7 +6,7 @@
 import { accessSync, closeSync, constants, existsSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from './errors.js';
-import { shellArg } from './shell.js';
+import { shellWord, type Hint } from './errors.js';
 
 /** A file a run will write: the flag that names it (`--report`) and the path given. */
 interface OutputFile {
@@ -28,7 +28,7 @@ export function checkOutputFiles(files: readonly OutputFile[]): void {
 
 function checkOne({ flag, path, makesDirectory }: OutputFile): void {
   const abs = resolve(path);
-  const refuse = (why: string, suggestion: string): never => {
+  const refuse = (why: string, suggestion: string | Hint): never => {
     throw new UsageError(`cannot write ${flag} ${path}: ${why}; nothing was sent`, { suggestion });
   };
   const elsewhere = `Give ${flag} a file in a directory you can write.`;
@@ -40,10 +40,11 @@ function checkOne({ flag, path, makesDirectory }: OutputFile): void {
   }
   if (!existsSync(dir)) {
     if (!makesDirectory)
-      refuse(
-        `its directory ${dir} does not exist`,
-        `Create it first (mkdir -p ${shellArg(dir)}), or ${elsewhere.charAt(0).toLowerCase()}${elsewhere.slice(1)}`,
-      );
+      refuse(`its directory ${dir} does not exist`, [
+        'Create it first (mkdir -p ',
+        shellWord(dir),
+        `), or ${elsewhere.charAt(0).toLowerCase()}${elsewhere.slice(1)}`,
+      ]);
     while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
   }
   if (!statSync(dir).isDirectory()) refuse(`${dir} is not a directory`, elsewhere);

@@ -7,7 +7,18 @@
  */
 
 /** The shell hints are written for: a POSIX shell (bash, zsh, sh), PowerShell or cmd. */
-type HintShell = 'posix' | 'powershell' | 'cmd';
+export type HintShell = 'posix' | 'powershell' | 'cmd';
+
+/**
+ * How the hints of a run are written: for the shell they will be pasted into, and with the run's
+ * `--profile` (undefined when none was given: the environment that chose the profile is still
+ * there when the hint is pasted), so that a hint run as printed goes to the same service. Part of
+ * the run's settings in the context; main fills it in.
+ */
+export interface HintStyle {
+  readonly shell: HintShell;
+  readonly profile?: string | undefined;
+}
 
 /**
  * The shell a user of this platform pastes hints into: POSIX outside Windows; on Windows,
@@ -19,12 +30,11 @@ export function hintShellFor(env: Readonly<Record<string, string | undefined>>, 
   return env.PROMPT !== undefined && env.PROMPT !== '' ? 'cmd' : 'powershell';
 }
 
-let hintShell: HintShell = 'posix';
-
-/** Sets the shell the hints of this run are written for (main sets it from the platform and environment). */
-export function setHintShell(shell: HintShell): void {
-  hintShell = shell;
-}
+/**
+ * The style of hints worded below the context, where the run's settings do not reach (input
+ * problems of a CSV file, a booking wait's error): a POSIX shell and no `--profile`.
+ */
+export const PLAIN_HINTS: HintStyle = Object.freeze({ shell: 'posix' });
 
 /** Characters PowerShell and cmd both take literally in a word (a Windows path: `C:\orders\a.yaml`). */
 const WINDOWS_PLAIN = /^[A-Za-z0-9_\-./:@=+\\]+$/;
@@ -52,12 +62,11 @@ function windowsArg(arg: string, shell: 'powershell' | 'cmd'): string {
 const PLAIN = /^[A-Za-z0-9_\-.,/:@%+=]+$/;
 
 /**
- * Quotes one argument for the hints' shell (`shell`, by default the one {@link setHintShell} set;
- * PowerShell and cmd: see windowsArg). For a POSIX shell: unchanged when it is plain (`ORD-1A2B`, `fixtures/a.yaml`),
+ * Quotes one argument for the hints' shell `shell` (PowerShell and cmd: see windowsArg). For a POSIX shell: unchanged when it is plain (`ORD-1A2B`, `fixtures/a.yaml`),
  * else in single quotes with embedded `'` written as `'\''` (`'ORD 1'`, `'it'\''s.yaml'`). The
  * empty string is `''`. Placeholders such as `<file>` are not passed here.
  */
-export function shellArg(arg: string, shell: HintShell = hintShell): string {
+export function shellArg(arg: string, shell: HintShell): string {
   if (shell !== 'posix') return windowsArg(arg, shell);
   if (PLAIN.test(arg)) return arg;
   // Control characters (an id from a hostile service) in ANSI-C quotes, as escapes: visible, and
@@ -77,25 +86,13 @@ export function shellArg(arg: string, shell: HintShell = hintShell): string {
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-let hintProfile: string | undefined;
-
 /**
- * The `--profile` of this run, carried by every command printed as a hint: a
- * hint run as printed goes to the same service. main sets it once the flags are parsed and clears
- * it at the start of each run; undefined when no `--profile` was given (the environment that
- * chose the profile is still there when the hint is pasted).
+ * `shipbook` and its arguments, each quoted with {@link shellArg} for `style.shell`:
+ * `shipbook order accept 'ORD 1'`; with `--profile <name>` first when the run was given one.
  */
-export function setHintProfile(name: string | undefined): void {
-  hintProfile = name;
-}
-
-/**
- * `shipbook` and its arguments, each quoted with {@link shellArg}: `shipbook order accept 'ORD 1'`;
- * with `--profile <name>` first when the run was given one (see {@link setHintProfile}).
- */
-export function shellCommand(...args: string[]): string {
-  const profile = hintProfile === undefined ? [] : ['--profile', hintProfile];
-  return ['shipbook', ...[...profile, ...args].map((a) => shellArg(a))].join(' ');
+export function shellCommand(style: HintStyle, ...args: string[]): string {
+  const profile = style.profile === undefined ? [] : ['--profile', style.profile];
+  return ['shipbook', ...[...profile, ...args].map((a) => shellArg(a, style.shell))].join(' ');
 }
 
 /** A value that is a placeholder for the user to replace (`<the key given with --api-key>`): written as it is. */
@@ -107,7 +104,7 @@ const PLACEHOLDER = /^<[^<>]*>$/;
  * `set "A=1" & set "B=2"` (cmd). Values are quoted as that shell needs; a placeholder (`<…>`) is
  * written as it is.
  */
-export function setVariablesCommand(vars: Readonly<Record<string, string>>, shell: HintShell = hintShell): string {
+export function setVariablesCommand(vars: Readonly<Record<string, string>>, shell: HintShell): string {
   const entries = Object.entries(vars);
   const value = (v: string, quote: (v: string) => string) => (PLACEHOLDER.test(v) ? v : quote(v));
   if (shell === 'powershell') return entries.map(([k, v]) => `$env:${k} = ${value(v, (x) => `'${x.replace(/'/g, "''")}'`)}`).join('; ');
@@ -119,7 +116,7 @@ export function setVariablesCommand(vars: Readonly<Record<string, string>>, shel
  * The command that removes environment variables from the session, in the form of `shell`:
  * `unset A B` (POSIX), `Remove-Item Env:A, Env:B` (PowerShell), `set A= & set B=` (cmd).
  */
-export function unsetVariablesCommand(names: readonly string[], shell: HintShell = hintShell): string {
+export function unsetVariablesCommand(names: readonly string[], shell: HintShell): string {
   if (shell === 'powershell') return `Remove-Item ${names.map((n) => `Env:${n}`).join(', ')}`;
   if (shell === 'cmd') return names.map((n) => `set ${n}=`).join(' & ');
   return `unset ${names.join(' ')}`;

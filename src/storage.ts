@@ -5,7 +5,7 @@
  * reaches them from the file system or the built-in sandbox's store.
  */
 import { ShipbookError } from './errors.js';
-import { shellArg } from './shell.js';
+import { shellWord, type Hint } from './errors.js';
 
 /** File system error codes of a disk that cannot take writes. */
 const STORAGE_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG']);
@@ -34,19 +34,19 @@ function storagePath(err: unknown): string | undefined {
  * space for a full disk or an exhausted quota, the disk itself for I/O errors, another place for
  * a read-only one; then run the same command again (`again` says what it does then).
  */
-export function storageHint(code: string, path: string | undefined, again = 'run the same command again'): string {
+export function storageHint(code: string, path: string | undefined, again = 'run the same command again'): Hint {
   const where = path === undefined ? 'that disk' : `the disk of ${path}`;
-  const df = path === undefined ? '' : ` (see "df -h ${shellArg(path)}")`;
+  const df: Hint = path === undefined ? [] : [' (see "df -h ', shellWord(path), '")'];
   switch (code) {
     case 'ENOSPC':
     case 'EFBIG':
-      return `Free space on ${where}${df}, then ${again}.`;
+      return [`Free space on ${where}`, ...df, `, then ${again}.`];
     case 'EDQUOT':
-      return `Your disk quota on ${where} is used up: free space within it${df}, then ${again}.`;
+      return [`Your disk quota on ${where} is used up: free space within it`, ...df, `, then ${again}.`];
     case 'EROFS':
-      return `${where[0]!.toUpperCase()}${where.slice(1)} is mounted read-only: remount it writable or use a directory on another disk, then ${again}.`;
+      return [`${where[0]!.toUpperCase()}${where.slice(1)} is mounted read-only: remount it writable or use a directory on another disk, then ${again}.`];
     default:
-      return `${where[0]!.toUpperCase()}${where.slice(1)} reports input/output errors: check it (or use a directory on another disk), then ${again}.`;
+      return [`${where[0]!.toUpperCase()}${where.slice(1)} reports input/output errors: check it (or use a directory on another disk), then ${again}.`];
   }
 }
 

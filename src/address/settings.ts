@@ -1,7 +1,7 @@
 /**
- * How strictly addresses are checked in this run: `--strict-addresses` and `--normalize-phones`,
- * or the profile's settings `strict-addresses` and `normalize-phones`. Set once by main before a
- * command runs (as the profile of hints is), read where documents are validated.
+ * How strictly addresses are checked in a run: `--strict-addresses` and `--normalize-phones`, or
+ * the profile's settings `strict-addresses` and `normalize-phones`. Part of the run's settings in
+ * the context (main fills them in before a command runs), handed to where documents are validated.
  */
 
 /** The address settings of a run. */
@@ -12,15 +12,5 @@ export interface AddressSettings {
   normalizePhones: boolean;
 }
 
-const DEFAULTS: AddressSettings = { strict: false, normalizePhones: false };
-let current: AddressSettings = { ...DEFAULTS };
-
-/** Sets this run's address settings (main, from the flags and the profile); missing members keep their defaults. */
-export function setAddressSettings(settings: Partial<AddressSettings>): void {
-  current = { ...DEFAULTS, ...settings };
-}
-
-/** This run's address settings. */
-export function addressSettings(): AddressSettings {
-  return current;
-}
+/** The settings of a run given neither flag nor profile setting: warnings warn, phones are sent as written. */
+export const DEFAULT_ADDRESS_SETTINGS: Readonly<AddressSettings> = Object.freeze({ strict: false, normalizePhones: false });

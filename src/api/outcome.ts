@@ -31,7 +31,7 @@ const INSUFFICIENT_STORAGE = 507;
  * cannot store anything: a full disk does not pass in seconds), protocol errors, answers too
  * large, interrupts.
  */
-export function isTransientFailure(err: unknown): boolean {
+export function isTransientFailure(err: unknown): err is Error {
   if (err instanceof NetworkError || err instanceof TimeoutError) return true;
   if (err instanceof ApiError) return err.status === 429 || (err.status >= 500 && err.status <= 599 && err.status !== INSUFFICIENT_STORAGE);
   return false;

@@ -8,6 +8,7 @@
  * or cancelled (exit 6). The note on a wait that stopped while the booking goes on is
  * `stillRunningNote` of src/next-steps.ts.
  */
+import { PLAIN_HINTS, type HintStyle } from '../shell.js';
 import { fetchOrderWithMessage, type OrderPaths } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
 import { isTransientFailure } from '../api/outcome.js';
@@ -29,6 +30,8 @@ interface PollOptions {
   /** Called when a poll fails in a way worth retrying (network, timeout, 5xx); polling goes on. */
   onTransientError?: (err: Error) => void;
   signal?: AbortSignal;
+  /** How the command in a timeout's error is written: the run's hint style; default a POSIX shell, no `--profile`. */
+  hints?: HintStyle;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
   /** How to wait between polls; default {@link realSleep}. */
@@ -39,8 +42,8 @@ interface PollOptions {
 export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
 
 /** The error of a wait that ran out of time (exit 7). */
-export function waitTimeoutError(orderId: string, elapsedMs: number): WaitTimeoutError {
-  return new WaitTimeoutError(orderId, `gave up waiting after ${Math.round(elapsedMs / 1000)} s: ${stillRunningNote(orderId)}`, {
+export function waitTimeoutError(orderId: string, elapsedMs: number, hints: HintStyle): WaitTimeoutError {
+  return new WaitTimeoutError(orderId, `gave up waiting after ${Math.round(elapsedMs / 1000)} s: ${stillRunningNote(orderId, hints)}`, {
     suggestion: 'To wait longer next time, give --wait-timeout, e.g. --wait-timeout 30m.',
   });
 }
@@ -53,14 +56,6 @@ export function bookingEndedError(order: OrderResponse, detail?: string): Bookin
     `booking of order ${order.id} ${word === 'failed' ? 'failed' : `ended ${word}`}: ${detail ?? 'no reason given'} (order status ${order.status ?? '?'})`,
     { suggestion: ['See the order with "', cmd('order', 'get', order.id), '".'] },
   );
-}
-
-/**
- * True for poll failures that may go away on their own: the API layer's one rule
- * (src/api/outcome.ts `isTransientFailure`: no answer, a timeout, 5xx, 429).
- */
-export function isTransient(err: unknown): err is Error {
-  return isTransientFailure(err);
 }
 
 /** Longest pause between two polls, as a multiple of the interval. */
@@ -125,7 +120,7 @@ function resultUnreadableError(orderId: string, lastState: string, cause: Shipbo
 
 /**
  * Polls (on the schedule of {@link pollDelay}) until the order is `processed`; the last poll is made at the deadline.
- * Transient failures (see {@link isTransient}: no answer, 5xx, a 429 whose `Retry-After` the
+ * Transient failures (src/api/outcome.ts `isTransientFailure`: no answer, 5xx, a 429 whose `Retry-After` the
  * client's pacer waits out) are reported through `onTransientError` and retried until the
  * deadline, never a final outcome; bad answers (a refusal such as 404, an answer that is not the envelope) are
  * retried up to {@link MAX_BAD_POLLS} in a row.
@@ -162,7 +157,7 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
       badInARow = 0;
       lastState = orderStatusWord(order.status);
     } catch (err) {
-      if (!(isTransient(err) || isBadAnswer(err))) throw err;
+      if (!(isTransientFailure(err) || isBadAnswer(err))) throw err;
       if (isBadAnswer(err) && ++badInARow >= MAX_BAD_POLLS) throw resultUnreadableError(orderId, lastState, err, options.paths);
       options.onTransientError?.(err);
     }
@@ -175,7 +170,7 @@ export async function pollForResult(api: ApiClient, orderId: string, options: Po
       if (word === 'failed' || word === 'cancelled') throw bookingEndedError(order, message);
     }
     const remaining = deadline - now();
-    if (remaining <= 0) throw waitTimeoutError(orderId, elapsed);
+    if (remaining <= 0) throw waitTimeoutError(orderId, elapsed, options.hints ?? PLAIN_HINTS);
     await sleep(Math.min(pollDelay(options.intervalMs, ++polls), remaining), options.signal);
   }
 }

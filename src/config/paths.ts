@@ -4,27 +4,19 @@
  * directory rules, also used on macOS so the path is the same everywhere a shell runs); on
  * Windows `%APPDATA%\shipbook`.
  */
-import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { configDirectory } from '../dirs.js';
 
 /** Name of the configuration file inside {@link configDir}. */
 export const CONFIG_FILE_NAME = 'config.json';
 
 /**
- * The configuration directory for an environment (absolute). Relative values of
- * `SHIPBOOK_CONFIG_DIR` are resolved against the current directory; a relative
- * `XDG_CONFIG_HOME` is ignored, as the XDG specification asks.
+ * The configuration directory for an environment (absolute), by the rule the state directory
+ * follows too (src/dirs.ts): an empty variable is not set, a relative `SHIPBOOK_CONFIG_DIR` is
+ * resolved against the current directory, a relative `XDG_CONFIG_HOME` is ignored.
  */
 export function configDir(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string {
-  const explicit = env.SHIPBOOK_CONFIG_DIR?.trim();
-  if (explicit) return resolve(explicit);
-  if (platform === 'win32') {
-    const appData = env.APPDATA?.trim();
-    return join(appData || join(env.USERPROFILE?.trim() || homedir(), 'AppData', 'Roaming'), 'shipbook');
-  }
-  const xdg = env.XDG_CONFIG_HOME?.trim();
-  if (xdg && isAbsolute(xdg)) return join(xdg, 'shipbook');
-  return join(env.HOME?.trim() || homedir(), '.config', 'shipbook');
+  return configDirectory(env, platform);
 }
 
 /** The configuration file for an environment: `<configDir>/config.json`. */

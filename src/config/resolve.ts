@@ -11,7 +11,6 @@ import { DEFAULT_ORDER_PATHS } from '../api/orders.js';
 import { normaliseBaseUrl } from '../api/base-url.js';
 import { DEFAULT_QUOTE_PACKAGE_PARAMS } from '../api/quote.js';
 import { ConfigError, cmd, placeholder } from '../errors.js';
-import { unsetVariablesCommand } from '../shell.js';
 import { builtinSandboxProfile, type PickupSettings, type ResolvedProfile } from './profile.js';
 import { BUILTIN_PROFILE, durationMs, ledgerSettingProblem, nameProblem, ratePerSecond, type ConfigData } from './schema.js';
 import { closedDaysOf, clockMinutes, pickupWindowOf } from './pickup-settings.js';
@@ -54,9 +53,11 @@ function checkEmptyVariables(env: Readonly<Record<string, string | undefined>>):
   const names = empty.join(' and ');
   const plural = empty.length > 1;
   throw new ConfigError(`${names} ${plural ? 'are' : 'is'} set but empty: is a CI secret missing? Nothing was sent`, {
-    suggestion:
-      `Give ${plural ? 'them values' : 'it a value'} (in CI: check that the secret exists and is passed to this job), ` +
-      `or unset ${plural ? 'them' : 'it'} (${unsetVariablesCommand(empty)}) to use the configured profile, or the built-in sandbox when nothing is configured.`,
+    suggestion: [
+      `Give ${plural ? 'them values' : 'it a value'} (in CI: check that the secret exists and is passed to this job), or unset ${plural ? 'them' : 'it'} (`,
+      { unset: empty },
+      ') to use the configured profile, or the built-in sandbox when nothing is configured.',
+    ],
   });
 }
 

@@ -6,7 +6,7 @@
 import type { ResolvedProfile } from '../config/profile.js';
 import type { ErrorKind } from '../errors.js';
 import { keyFingerprint, serviceIdentity, targetId } from '../config/target.js';
-import { shellCommand } from '../shell.js';
+import { cmd, type Hint } from '../errors.js';
 
 /** One row of the doctor's table (src/doctor/checks.ts `CheckResult`, of which it is one). */
 interface LedgerCheck {
@@ -14,7 +14,7 @@ interface LedgerCheck {
   name: string;
   status: 'ok' | 'warn' | 'fail';
   detail: string;
-  fix?: string;
+  fix?: string | Hint;
   kind?: ErrorKind;
 }
 
@@ -53,7 +53,7 @@ export async function checkLedger(profile: Pick<ResolvedProfile, 'ledger' | 'bas
         name,
         status: 'warn',
         detail: `${detail}; ${missing.ids.size} document(s) of this station's file ledger (${missing.path}) are not in the shared ledger, or further along here`,
-        fix: `Copy them in: ${shellCommand('ledger', 'push')} (the next booking run does it too, before it books anything)`,
+        fix: ['Copy them in: ', cmd('ledger', 'push'), ' (the next booking run does it too, before it books anything)'],
       };
     return { id, name, status: 'ok', detail };
   } catch (err) {

@@ -4,7 +4,7 @@
  * (src/input/csv-map.ts). Every problem names the file, row 1 and the header.
  */
 import type { InputIssue } from '../errors.js';
-import { shellCommand } from '../shell.js';
+import { shellCommand, type HintStyle } from '../shell.js';
 import { closestField } from '../schema/issues.js';
 import { CSV_COLUMNS, CSV_COLUMN_BY_NAME, normaliseHeader, type CsvColumn } from './csv-layout.js';
 import { sourceHeaders, sourceValue, type CsvMapping } from './csv-map.js';
@@ -46,7 +46,13 @@ export function issueAt(file: string, row: number, where: { header: string; inde
  * Binds the header row to the layout, directly (headers are column names, in any case, spaces for
  * underscores) or through the mapping. Every header must be a column (or mapped or ignored).
  */
-export function bind(file: string, header: string[], delimiter: CsvDelimiter, mapping: CsvMapping | undefined): { binding?: Binding; issues: InputIssue[] } {
+export function bind(
+  file: string,
+  header: string[],
+  delimiter: CsvDelimiter,
+  mapping: CsvMapping | undefined,
+  hints: HintStyle,
+): { binding?: Binding; issues: InputIssue[] } {
   const issues: InputIssue[] = [];
   const bound: Bound[] = [];
   const place = new Map<string, number>();
@@ -121,7 +127,7 @@ export function bind(file: string, header: string[], delimiter: CsvDelimiter, ma
             1,
             { header: header[i - 1]!.trim(), index: i },
             '',
-            `unknown column${guess ? ` (did you mean ${guess}?)` : ''}; the columns are listed by "${shellCommand('schema', 'csv')}", or map your own headers with --map`,
+            `unknown column${guess ? ` (did you mean ${guess}?)` : ''}; the columns are listed by "${shellCommand(hints, 'schema', 'csv')}", or map your own headers with --map`,
           ),
         );
         continue;
@@ -138,7 +144,7 @@ export function bind(file: string, header: string[], delimiter: CsvDelimiter, ma
         1,
         undefined,
         '',
-        `no order_ref column: consecutive rows with the same order_ref form one order (see "${shellCommand('csv', 'template')}")`,
+        `no order_ref column: consecutive rows with the same order_ref form one order (see "${shellCommand(hints, 'csv', 'template')}")`,
       ),
     );
   }

@@ -4,10 +4,11 @@
  * missing, makes its group a problem), or the problems that end the file (not text shipbook can
  * read, not CSV, an empty file).
  */
+import type { AddressSettings } from '../address/settings.js';
 import type { PickupRule } from './pickup.js';
 import { CsvError } from 'csv-parse';
 import type { InputIssue } from '../errors.js';
-import { shellCommand } from '../shell.js';
+import { PLAIN_HINTS, shellCommand, type HintStyle } from '../shell.js';
 import type { CsvMapping } from './csv-map.js';
 import type { SenderRecord } from './senders.js';
 import { bind, issueAt, type Binding } from './csv-bind.js';
@@ -41,6 +42,10 @@ export interface CsvReadOptions {
   now?: () => Date;
   /** The run's pickup rule (src/input/pickup.ts): `next` in the pickup_date column and dates no carrier collects on. */
   pickup?: PickupRule;
+  /** How strictly addresses are checked: the run's settings (warnings only warn when not given). */
+  addresses?: AddressSettings;
+  /** How the commands named in problems are written: the run's (a POSIX shell, no `--profile`, when not given). */
+  hints?: HintStyle;
 }
 
 /** A profile's saved senders and the profile's name (for messages). */
@@ -113,7 +118,7 @@ export async function* csvGroups(source: CsvSource, options: CsvReadOptions): As
   try {
     for await (const r of csvRows(source, delimiter)) {
       if (!binding) {
-        const b = bind(file, r.cells, delimiter, options.mapping);
+        const b = bind(file, r.cells, delimiter, options.mapping, options.hints ?? PLAIN_HINTS);
         if (!b.binding) {
           yield { kind: 'issues', line: 1, issues: b.issues };
           return;
@@ -177,7 +182,13 @@ export async function* csvGroups(source: CsvSource, options: CsvReadOptions): As
       kind: 'issues',
       line: 1,
       issues: [
-        { file, line: 1, path: '', message: `is empty: the first row must be the header (see "${shellCommand('csv', 'template')}")`, severity: 'error' },
+        {
+          file,
+          line: 1,
+          path: '',
+          message: `is empty: the first row must be the header (see "${shellCommand(options.hints ?? PLAIN_HINTS, 'csv', 'template')}")`,
+          severity: 'error',
+        },
       ],
     };
 }

@@ -4,6 +4,8 @@
  * (a later row may leave them empty, or repeat them). Every field keeps its row and column header,
  * so a problem of the schema's is reported at the cell that holds it.
  */
+import { PLAIN_HINTS } from '../shell.js';
+import type { AddressSettings } from '../address/settings.js';
 import type { PickupRule } from './pickup.js';
 import type { InputIssue } from '../errors.js';
 import { formatPath } from '../schema/issues.js';
@@ -269,12 +271,21 @@ function locatorOf(draft: OrderDraft, line: number): (path: ReadonlyArray<Proper
  * The cells' problems with the schema's added, except at the fields already named (an unknown
  * saved sender stands for the whole collection), sorted by row and column: one run reports all.
  */
-function withSchemaProblems(doc: LoadedDocument, issues: InputIssue[], now: () => Date, pickup: PickupRule | undefined): InputIssue[] {
+function withSchemaProblems(
+  doc: LoadedDocument,
+  issues: InputIssue[],
+  now: () => Date,
+  pickup: PickupRule | undefined,
+  addresses: AddressSettings | undefined,
+): InputIssue[] {
   const named = issues.map((i) => i.path.replace(/\.sender$/, ''));
   const under = (path: string) => named.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
-  const schema = checkDocument(doc, { kind: 'order', now, ...(pickup !== undefined ? { pickup } : {}) }).issues.filter(
-    (i) => i.severity === 'error' && !under(i.path),
-  );
+  const schema = checkDocument(doc, {
+    kind: 'order',
+    now,
+    ...(pickup !== undefined ? { pickup } : {}),
+    ...(addresses !== undefined ? { addresses } : {}),
+  }).issues.filter((i) => i.severity === 'error' && !under(i.path));
   return [...issues, ...schema].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
@@ -305,10 +316,10 @@ export function buildOrder(file: string, group: RowGroup, binding: Binding, opti
   let doc: LoadedDocument = { file, data: { order: { shipments: draft.shipments } }, wrapper: [], locate: (path) => locate(path) };
   const { issues } = draft;
   if (options.senders && draft.senderOf.length > 0) {
-    const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile);
+    const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile, options.hints ?? PLAIN_HINTS);
     issues.push(...resolved.issues);
     if (resolved.used.length > 0) doc = { ...doc, data: resolved.data };
   }
-  if (issues.length > 0) return { file, line, issues: withSchemaProblems(doc, issues, options.now ?? (() => new Date()), options.pickup) };
+  if (issues.length > 0) return { file, line, issues: withSchemaProblems(doc, issues, options.now ?? (() => new Date()), options.pickup, options.addresses) };
   return { file, line, doc };
 }

@@ -52,7 +52,15 @@ export async function validateCsvFile(source: CsvSource, options: CsvReadOptions
   for await (const o of csvOrders(source, options)) {
     documents++;
     if ('issues' in o) issues.push(...o.issues);
-    else issues.push(...checkDocument(o.doc, { kind: 'order', now: options.now, ...(options.pickup !== undefined ? { pickup: options.pickup } : {}) }).issues);
+    else
+      issues.push(
+        ...checkDocument(o.doc, {
+          kind: 'order',
+          now: options.now,
+          ...(options.addresses !== undefined ? { addresses: options.addresses } : {}),
+          ...(options.pickup !== undefined ? { pickup: options.pickup } : {}),
+        }).issues,
+      );
   }
   const errors = issues.filter((i) => i.severity === 'error');
   return {

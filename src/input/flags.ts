@@ -3,7 +3,7 @@
  * (`30x20x15cm:2.5kg`, `12x8x6in:5lb`), durations (`5s`, `2m`, `500ms`), ports and http(s) URLs.
  */
 import { UsageError } from '../errors.js';
-import { shellArg } from '../shell.js';
+import { shellWord, type Hint } from '../errors.js';
 import { isCountryCode } from '../schema/common.js';
 import { suggestCountryCode } from '../schema/country-names.js';
 
@@ -28,10 +28,10 @@ export function parsePlace(flag: string, value: string): Place {
   const country = m[1]!.toUpperCase();
   if (!isCountryCode(country)) {
     const hint = suggestCountryCode(m[1]!);
-    const fixed = `${flag} ${shellArg(`${hint ?? 'AU'}:${m[2]}:${m[3]}`)}`;
+    const fixed: Hint = [`${flag} `, shellWord(`${hint ?? 'AU'}:${m[2]}:${m[3]}`)];
     throw new UsageError(
       `${flag} "${value}": unknown country code "${m[1]}"${hint ? ` (did you mean ${hint}?)` : ' (ISO 3166-1 alpha-2, e.g. AU, NZ, GB, US)'}`,
-      { suggestion: `For example ${fixed}` },
+      { suggestion: ['For example ', ...fixed] },
     );
   }
   return { country, postcode: m[2]!, city: m[3]! };

@@ -7,8 +7,7 @@ import { close, open, read, readdirSync, stat } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
-import { ValidationError, cmd, type Hint } from '../errors.js';
-import { shellArg } from '../shell.js';
+import { ValidationError, cmd, shellWord, type Hint } from '../errors.js';
 import { readAll } from '../stream.js';
 import { failInput as fail } from './loaded.js';
 
@@ -55,8 +54,8 @@ function directoryHint(dir: string): Hint {
   } catch {
     first = undefined;
   }
-  const one = first === undefined ? 'one of its files' : `one of its files, e.g. ${shellArg(join(dir, first))}`;
-  return [`Give ${one}. "`, cmd('validate', dir), '" checks every file in it, and "', cmd('book', dir), '" books every order in it.'];
+  const one: Hint = first === undefined ? ['one of its files'] : ['one of its files, e.g. ', shellWord(join(dir, first))];
+  return ['Give ', ...one, '. "', cmd('validate', dir), '" checks every file in it, and "', cmd('book', dir), '" books every order in it.'];
 }
 
 /**

@@ -20,7 +20,8 @@ import { parseInput } from './parse.js';
 import type { LoadedDocument } from './loaded.js';
 import { resolveSenders, type SenderPickup, type SenderRecord } from './senders.js';
 import { collectWarnings, inputWarnings, withE164Phones, type Warning } from './warnings.js';
-import { addressSettings, type AddressSettings } from '../address/settings.js';
+import { DEFAULT_ADDRESS_SETTINGS, type AddressSettings } from '../address/settings.js';
+import { PLAIN_HINTS, type HintStyle } from '../shell.js';
 import { MAX_REQUEST_BYTES } from '../schema/limits.js';
 
 /**
@@ -94,8 +95,10 @@ interface CheckOptions {
   senders?: { senders: Readonly<Record<string, SenderRecord>> | undefined; profile: string };
   /** The clock (card expiry, pickup dates in the past). */
   now: () => Date;
-  /** How strictly addresses are checked; this run's settings (src/address/settings.ts) when not given. */
+  /** How strictly addresses are checked: the run's settings (src/address/settings.ts); warnings only warn when not given. */
   addresses?: AddressSettings;
+  /** How the commands named in problems are written: the run's (a POSIX shell, no `--profile`, when not given). */
+  hints?: HintStyle;
   /** Pickup days (src/input/pickup.ts): words and `--pickup-date` resolved, dates no carrier collects on refused or moved; without it dates are taken as written. */
   pickup?: PickupRule;
 }
@@ -123,7 +126,7 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
   let senderPickups: SenderPickup[] = [];
   if (options.senders) {
     // `collection: "@name"`: the profile's saved sender, before the schema sees it.
-    const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile);
+    const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile, options.hints ?? PLAIN_HINTS);
     if (resolved.issues.length > 0) return { kind: options.kind ?? detectKind(doc.data), issues: resolved.issues.sort(byPosition) };
     if (resolved.used.length > 0) doc = { ...doc, data: resolved.data };
     senderPickups = resolved.pickups;
@@ -157,7 +160,7 @@ function checkKind(doc: LoadedDocument, kind: KindName, options: CheckOptions): 
     return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: p.message, severity: 'error' };
   });
   if (tooLarge.length > 0) return { kind, issues: tooLarge.sort(byPosition) };
-  const settings = options.addresses ?? addressSettings();
+  const settings = options.addresses ?? DEFAULT_ADDRESS_SETTINGS;
   const warnings: InputIssue[] = collectWarnings(result.value).map((w) => {
     const filePath = toFilePath(w.segments);
     return { file: doc.file, ...doc.locate(filePath), path: formatPath(filePath), message: w.message, severity: severityOf(w, settings) };
@@ -185,10 +188,9 @@ function severityOf(w: Warning, settings: AddressSettings): 'error' | 'warning' 
  * is where the value sits in the file (`['main_shipment']` for a shipment read out of a combine
  * file), so each warning points at its line.
  */
-export function documentWarnings(doc: LoadedDocument, value: unknown, prefix: readonly PropertyKey[]): InputIssue[] {
+export function documentWarnings(doc: LoadedDocument, value: unknown, prefix: readonly PropertyKey[], settings: AddressSettings): InputIssue[] {
   let written: unknown = doc.data;
   for (const key of prefix) written = (written as Record<PropertyKey, unknown> | undefined)?.[key];
-  const settings = addressSettings();
   const issues = [...collectWarnings(value), ...inputWarnings(written)]
     .map((w): InputIssue => {
       const filePath = [...prefix, ...w.segments];
@@ -386,6 +388,8 @@ export async function validateFiles(paths: readonly string[], options: CheckOpti
 interface LoadContext {
   now(): Date;
   readonly pickup?: PickupRule;
+  /** The run's settings: how strictly addresses are checked (warnings only warn when not given). */
+  readonly settings?: { readonly addresses: AddressSettings };
 }
 
 /** A validated document: the wire-ready value and the warnings the command should show. */
@@ -402,7 +406,12 @@ export interface Validated<T> {
  *   When the file looks like another kind, the error suggests the command for it.
  */
 export function validateKind<K extends KindName>(doc: LoadedDocument, kind: K, ctx: LoadContext): Validated<KindValue<K>> {
-  const check = checkDocument(doc, { kind, now: () => ctx.now(), ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}) });
+  const check = checkDocument(doc, {
+    kind,
+    now: () => ctx.now(),
+    ...(ctx.settings !== undefined ? { addresses: ctx.settings.addresses } : {}),
+    ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}),
+  });
   if (check.issues.some((i) => i.severity === 'error')) {
     const detected = detectKind(doc.data);
     const other = detected !== undefined && detected !== kind ? (KINDS[detected] as DocumentKind) : undefined;

@@ -191,12 +191,16 @@ export class BookedElsewhereError extends ShipbookError {
       `not sent: this document was booked on ${booked.at} as order ${booked.orderId} under another key of this service (key fingerprint ${booked.account}, ledger ${booked.where})`,
       'input',
       {
-        suggestion:
-          `If that key is the same account as this one (a rotated key), link them and the ledger carries on: ${shellCommand('ledger', 'link', booked.account)}. ` +
-          (again !== undefined
-            ? `To book it anyway (a second order, paid again): ${again}`
-            : `To book it anyway (a second order, paid again), book the file alone with --again.`) +
-          ` If the two keys are two accounts (a test and a live key): ${shellCommand('ledger', 'separate', booked.account)}`,
+        suggestion: [
+          'If that key is the same account as this one (a rotated key), link them and the ledger carries on: ',
+          cmd('ledger', 'link', booked.account),
+          '. ' +
+            (again !== undefined
+              ? `To book it anyway (a second order, paid again): ${again}`
+              : `To book it anyway (a second order, paid again), book the file alone with --again.`) +
+            ' If the two keys are two accounts (a test and a live key): ',
+          cmd('ledger', 'separate', booked.account),
+        ],
       },
     );
   }

@@ -23,16 +23,7 @@ export type { LedgerPeek, LedgerQueries } from './open.js';
 export type { LedgerStore, RecordFilter, BookedElsewhere, LedgerOptions, JournalCopy } from './store.js';
 export { claimLives, type ClaimLedger } from './claims.js';
 export type { Actor } from './actor.js';
-export {
-  type DockMark,
-  LEGACY_JOURNAL,
-  CHANGE_PREFIX,
-  currentRecord,
-  isChangeIdentity,
-  type EntryState,
-  type JournalRecord,
-  type RunClaim,
-} from './records.js';
+export { type DockMark, CHANGE_PREFIX, currentRecord, isChangeIdentity, type EntryState, type JournalRecord, type RunClaim } from './records.js';
 export { BookedElsewhereError, ClaimsLockWaitError, JournalLockedError, JournalUnusableError } from './errors.js';
 export { ledgerPath, defaultJournalPath, DEFAULT_JOURNAL_PATTERN } from './paths.js';
 export { journalTarget, readJournal } from './file/read.js';

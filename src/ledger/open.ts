@@ -94,11 +94,12 @@ async function openForWriting(o: WriteLedgerOptions): Promise<LedgerStore> {
     target: o.target,
     command: o.command,
     ...(o.actor !== undefined ? { actor: o.actor } : {}),
+    ...(o.onExit !== undefined ? { onExit: o.onExit } : {}),
   });
   if (o.copy !== undefined) {
     let copy;
     try {
-      copy = await openCopy(o.copy, o.target, o.command);
+      copy = await openCopy(o.copy, o.target, o.command, o.onExit);
     } catch (err) {
       await pg.close();
       throw err;

@@ -7,12 +7,6 @@
 import type { SheetShipment } from './reports/sheet.js';
 import { scrubKnown } from '../api/redact.js';
 
-/**
- * The default journal of earlier versions, relative to the working directory (it names no target;
- * the default journal is now one per target, src/ledger/paths.ts `defaultJournalPath`).
- */
-export const LEGACY_JOURNAL = '.shipbook/journal.ndjson';
-
 /** What a record says happened. */
 export type JournalEvent =
   | 'create_sent'

@@ -15,6 +15,7 @@
  * - **Queries** for history and end-of-day sheets: {@link LedgerStore.records} streams the records
  *   themselves, oldest first, filtered by document, order id and time.
  */
+import type { OnExit } from '../exit-work.js';
 import type { ClaimLedger } from './claims.js';
 import type { Actor } from './actor.js';
 import type { EntryState, JournalRecord, PreparedRecord } from './records.js';
@@ -134,6 +135,12 @@ export interface LedgerOptions {
   command: string;
   /** Who makes the changes: stamped on every record this run writes (see {@link Actor}). */
   actor?: Actor;
+  /**
+   * Registers the ledger's exit work (release the claims lock, write what is pending, give the
+   * copy's lock back) with the run (the context's `onExit`); without it a process that exits at
+   * once leaves them to the next run, which takes over a lock whose holder is gone.
+   */
+  onExit?: OnExit;
 }
 
 /**

@@ -11,6 +11,7 @@
  * it is never wider than the terminal (a wrapped line could not be erased with one erase-line); a
  * resize redraws it to the new width.
  */
+import type { OnExit } from '../exit-work.js';
 import { fstatSync } from 'node:fs';
 import { printable } from './printable.js';
 import type { BatchResult, BatchSummary } from '../booking/batch/results.js';
@@ -19,7 +20,7 @@ import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
 import type { OutputChoice } from './format.js';
 import { formatCents } from '../schema/money.js';
-import { shellCommand } from '../shell.js';
+import { shellCommand, type HintStyle } from '../shell.js';
 import type { BookingEvent } from '../booking/progress.js';
 import { waitNoticeLines } from './wait-notice.js';
 
@@ -279,10 +280,10 @@ const FLUSH_CHARS = 64 * 1024;
  * turn of the event loop, so a write a turn saved little). Used without a terminal on stderr,
  * where no progress line is redrawn between lines. When stdout and stderr go to the same file, the lines
  * keep their order across the two; otherwise each stream keeps its own order (as with a write
- * each). What is pending is written before the process exits, even by `process.exit` (a second
+ * each). What is pending is written before the process exits (exit work registered with `onExit`), even by `process.exit` (a second
  * Ctrl-C), and by {@link BatchWrites.stop}.
  */
-export function batchWrites(io: IOStreams): BatchWrites {
+export function batchWrites(io: IOStreams, onExit: OnExit): BatchWrites {
   const { out, err } = io;
   const together = sameFile(io.stdout, io.stderr);
   // Runs of text for the same stream, in the order written; without `together`, one run a stream.
@@ -311,14 +312,14 @@ export function batchWrites(io: IOStreams): BatchWrites {
   };
   io.out = (text) => add(false, text);
   io.err = (text) => add(true, text);
-  process.on('exit', flush);
+  const unregisterExit = onExit(flush);
   let stopped = false;
   return {
     flush,
     stop() {
       if (stopped) return;
       stopped = true;
-      process.off('exit', flush);
+      unregisterExit();
       flush();
       io.out = out;
       io.err = err;
@@ -354,7 +355,7 @@ export function batchSummaryLine(io: Pick<IOStreams, 'color'>, s: BatchSummary):
 }
 
 /** The summary for people, on stderr, and what to do about failed and unknown orders; resolves once written. */
-export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[]): Promise<void> {
+export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures: readonly BatchResult[], hints: HintStyle): Promise<void> {
   const line = batchSummaryLine(io, s);
   // On a terminal, broken between words to its width (never in the middle of an amount).
   const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
@@ -376,7 +377,7 @@ export async function printBatchSummary(io: IOStreams, s: BatchSummary, failures
       io.err(`    ${paint(io, 'cyan', 'hint:')} ${printable(r.hint)}\n`);
     }
   }
-  if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "${shellCommand('journal', 'show')}")\n`);
+  if (failures.length > 20) io.err(`  … and ${failures.length - 20} more (see the report, or "${shellCommand(hints, 'journal', 'show')}")\n`);
 }
 
 /** Notices about one order, which a batch of many would repeat: each kind is shown once per run. */

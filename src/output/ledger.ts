@@ -5,15 +5,15 @@
  * as it is: ids and paths are quoted for a POSIX shell (src/shell.ts).
  */
 import type { BatchResult, NextStep, PlannedAction } from '../booking/batch/results.js';
-import { shellCommand } from '../shell.js';
+import { shellCommand, type HintStyle } from '../shell.js';
 
 /**
  * The `journal resolve` command line for `identity`, with `--journal` when the run kept an explicit
  * journal copy (so the copy is brought up to date too) and `answer` (`--order ORD-…` or
  * `--not-created`) placeholders as the user fills them in.
  */
-export function resolveCommand(identity: string, journal: string | undefined, answer: string[] = []): string {
-  return shellCommand('journal', 'resolve', identity, ...(journal === undefined ? [] : ['--journal', journal]), ...answer);
+export function resolveCommand(hints: HintStyle, identity: string, journal: string | undefined, answer: string[] = []): string {
+  return shellCommand(hints, 'journal', 'resolve', identity, ...(journal === undefined ? [] : ['--journal', journal]), ...answer);
 }
 
 /** A create whose answer never came, as its hint needs it. */
@@ -37,17 +37,17 @@ interface UnknownCreate {
  * out whether the order exists (a sandbox's own list of orders by reference; a real service has
  * none), the `journal resolve` that records either answer, and last, with its risk, `--again`.
  */
-export function unknownCreateHint(u: UnknownCreate): string {
+export function unknownCreateHint(u: UnknownCreate, hints: HintStyle): string {
   const find =
     u.references.length > 0
-      ? shellCommand('order', 'list', '--from-service', '--reference', u.references[0]!)
-      : shellCommand('order', 'list', '--from-service', ...(u.day !== undefined ? ['--day', u.day] : []));
+      ? shellCommand(hints, 'order', 'list', '--from-service', '--reference', u.references[0]!)
+      : shellCommand(hints, 'order', 'list', '--from-service', ...(u.day !== undefined ? ['--day', u.day] : []));
   const lines = [
     `Do not ${u.verb ?? 'book'} it again yet: the order may exist. Find out whether it does:`,
     `  ${find}    (a shipbook sandbox; for a real service, look in its own records or ask its operator)`,
     'Then record what you found, and the next run continues from there:',
-    `  ${resolveCommand(u.identity, u.journal, ['--order'])} <order-id>    (it exists: the next run accepts it)`,
-    `  ${resolveCommand(u.identity, u.journal, ['--not-created'])}    (it does not: the next run creates it)`,
+    `  ${resolveCommand(hints, u.identity, u.journal, ['--order'])} <order-id>    (it exists: the next run accepts it)`,
+    `  ${resolveCommand(hints, u.identity, u.journal, ['--not-created'])}    (it does not: the next run creates it)`,
   ];
   if (u.again !== undefined) lines.push(`Only if a second order, paid twice, is acceptable: ${u.again}`);
   return lines.join('\n');
@@ -57,27 +57,27 @@ export function unknownCreateHint(u: UnknownCreate): string {
  * The hint of an order that is not booked, in words, from its next step.
  * `rerun` is the command to run again (as the user typed it).
  */
-export function nextStepHint(next: NextStep, o: { rerun: string; journal?: string; file: string }): string {
+export function nextStepHint(next: NextStep, o: { rerun: string; journal?: string; file: string }, hints: HintStyle): string {
   switch (next.action) {
     case 'rerun':
-      return `Run the same command again to continue it (nothing is booked twice)${next.order_id ? `, or see it with "${shellCommand('order', 'get', next.order_id)}"` : ''}: ${o.rerun}`;
+      return `Run the same command again to continue it (nothing is booked twice)${next.order_id ? `, or see it with "${shellCommand(hints, 'order', 'get', next.order_id)}"` : ''}: ${o.rerun}`;
     case 'fix_and_rerun':
       return `Nothing was created: fix the cause and run the same command again: ${o.rerun}`;
     case 'resolve':
       return (
-        `Do not book it again yet: find out whether the order exists ("${shellCommand('order', 'list', '--from-service')}" on a shipbook sandbox), ` +
-        `then "${resolveCommand(next.identity, o.journal, ['--order'])} <order-id>" or "${resolveCommand(next.identity, o.journal, ['--not-created'])}"`
+        `Do not book it again yet: find out whether the order exists ("${shellCommand(hints, 'order', 'list', '--from-service')}" on a shipbook sandbox), ` +
+        `then "${resolveCommand(hints, next.identity, o.journal, ['--order'])} <order-id>" or "${resolveCommand(hints, next.identity, o.journal, ['--not-created'])}"`
       );
     case 'combine':
-      return `Combine them with "${shellCommand('shipment', 'combine', ...next.shipment_ids, '--main', o.file)}", then "${resolveCommand(next.identity, o.journal, ['--order'])} <parent order id>"`;
+      return `Combine them with "${shellCommand(hints, 'shipment', 'combine', ...next.shipment_ids, '--main', o.file)}", then "${resolveCommand(hints, next.identity, o.journal, ['--order'])} <parent order id>"`;
     case 'see':
-      return `Its booking ended; see it with "${shellCommand('order', 'get', next.order_id)}". To book the document again, book its file alone with --again.`;
+      return `Its booking ended; see it with "${shellCommand(hints, 'order', 'get', next.order_id)}". To book the document again, book its file alone with --again.`;
     case 'raise_limit':
       return `Its exact total is ${next.total} AUD: run again with --max-total ${next.total} or more to book it.`;
     case 'link_or_again':
       return (
-        `Nothing was sent for it. If that key is the same account as this one, link them and run again: ${shellCommand('ledger', 'link', next.account)}; ` +
-        `if they are two accounts: ${shellCommand('ledger', 'separate', next.account)}; to book it anyway, book its file alone with --again.`
+        `Nothing was sent for it. If that key is the same account as this one, link them and run again: ${shellCommand(hints, 'ledger', 'link', next.account)}; ` +
+        `if they are two accounts: ${shellCommand(hints, 'ledger', 'separate', next.account)}; to book it anyway, book its file alone with --again.`
       );
     case 'raise_budget':
       return `Nothing was accepted for it${next.total ? ` (its exact total is ${next.total} AUD)` : ''}: run the same command again with a --budget that has room for it: ${o.rerun}`;
@@ -108,18 +108,18 @@ export function plannedWords(plan: PlannedAction | undefined): string {
 }
 
 /** One tab-separated line of a dry run: `file:line  identity  what this run would do`. */
-export function plannedLine(r: BatchResult): string {
-  return [`${r.file}:${r.line}`, r.id, r.status === 'invalid' ? invalidWords(r) : plannedWords(r.plan)].join('\t');
+export function plannedLine(r: BatchResult, hints: HintStyle): string {
+  return [`${r.file}:${r.line}`, r.id, r.status === 'invalid' ? invalidWords(r, hints) : plannedWords(r.plan)].join('\t');
 }
 
 /**
  * Why an input is invalid, in a few words: its first error (`invalid: order.shipments: at least 1
  * shipment`) and how many more, with the command that lists them all.
  */
-function invalidWords(r: BatchResult): string {
+function invalidWords(r: BatchResult, hints: HintStyle): string {
   const errors = (r.issues ?? []).filter((i) => i.severity === 'error');
   const first = errors[0];
   if (first === undefined) return 'invalid';
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more: ${shellCommand('validate', r.file)})` : '';
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more: ${shellCommand(hints, 'validate', r.file)})` : '';
   return `invalid: ${first.path === '' ? '' : `${first.path}: `}${first.message}${more}`;
 }

@@ -10,6 +10,7 @@ import type { BookingEvent, BookingEventHandler, BookingProgress } from '../book
 import { interruptedHint } from './hints.js';
 import { stillRunningNote } from '../next-steps.js';
 import type { IOStreams } from '../io.js';
+import type { HintStyle } from '../shell.js';
 import { splitParent, withoutTrackingNumber } from '../schema/parent.js';
 import { orderStatusWord } from '../schema/status.js';
 import { orderState, shipmentState, stateShown } from './state.js';
@@ -51,7 +52,7 @@ export interface ProgressPrinter {
  * `warning:` / dim notes, above the spinner while it runs. Consolidated mail also gets, after
  * processing, the shipments still without a tracking number as warnings.
  */
-export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
+export function progressPrinter(io: IOStreams | ErrIO, hints: HintStyle): ProgressPrinter {
   let spinner: Spinner | undefined;
   let settled = false;
   const say = (line: string) => (spinner ? spinner.note(line) : io.err(`${line}\n`));
@@ -138,7 +139,7 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
         );
       case 'interrupted':
         if (settled) return; // the command's own error already said it
-        return io.err(`${printable(stillRunningNote(e.orderId), 'lines')}\n`);
+        return io.err(`${printable(stillRunningNote(e.orderId, hints), 'lines')}\n`);
     }
   };
   return {
@@ -150,7 +151,7 @@ export function progressPrinter(io: IOStreams | ErrIO): ProgressPrinter {
     },
     interrupted() {
       if (settled) return;
-      const hint = interruptedHint(progress);
+      const hint = interruptedHint(progress, hints);
       if (hint !== undefined) io.err(`${printable(hint, 'lines')}\n`);
     },
     close() {

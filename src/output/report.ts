@@ -6,7 +6,7 @@ import type { InputIssue } from '../errors.js';
 import { formatIssues, issueLocation } from '../input/format.js';
 import type { IOStreams } from '../io.js';
 import type { OutputFormat } from './format.js';
-import { shellCommand } from '../shell.js';
+import { shellCommand, type HintStyle } from '../shell.js';
 import { paint } from './style.js';
 import { renderTable } from './table.js';
 
@@ -20,8 +20,8 @@ export function printWarnings(io: Pick<IOStreams, 'err' | 'color'>, issues: read
 export const MAX_PROBLEMS_SHOWN = 50;
 
 /** Where to read every problem of a file: `every problem: shipbook validate f.yaml --json`. */
-export function everyProblemHint(file: string): string {
-  return file === '-' ? 'every problem with --json' : `every problem: ${shellCommand('validate', file, '--json')}`;
+export function everyProblemHint(file: string, hints: HintStyle): string {
+  return file === '-' ? 'every problem with --json' : `every problem: ${shellCommand(hints, 'validate', file, '--json')}`;
 }
 
 /** One file's outcome, as {@link renderReports} prints it (see `FileReport` in src/input/validate.ts). */
@@ -62,7 +62,7 @@ function documentCount(n: number, kind: string | null): string {
  * one tab-separated line per problem on stdout (`file:line:col`, field path, `error`/`warning`,
  * message) and the summary lines on stderr, so scripts read only the problems.
  */
-export function renderReports(io: IOStreams, format: OutputFormat, reports: ReadonlyArray<ReportLike>): void {
+export function renderReports(io: IOStreams, format: OutputFormat, reports: ReadonlyArray<ReportLike>, hints: HintStyle): void {
   const row = (r: ReportLike) => (i: InputIssue) => [issueLocation(i) || r.file, i.path, i.severity, i.message];
   const invalid = reports.filter((r) => !r.valid).length;
   // The documents counted too when a file holds more than one: "1 file checked (300 orders)".
@@ -76,7 +76,7 @@ export function renderReports(io: IOStreams, format: OutputFormat, reports: Read
     const rows = reports.flatMap((r) => r.issues.slice(0, MAX_PROBLEMS_SHOWN).map(row(r)));
     const more = reports
       .filter((r) => r.issues.length > MAX_PROBLEMS_SHOWN)
-      .map((r) => `… and ${r.issues.length - MAX_PROBLEMS_SHOWN} more in ${r.file} (${everyProblemHint(r.file)})`);
+      .map((r) => `… and ${r.issues.length - MAX_PROBLEMS_SHOWN} more in ${r.file} (${everyProblemHint(r.file, hints)})`);
     io.out(`${lines}\n`);
     if (rows.length > 0) {
       const severity = (cell: string): 'red' | 'yellow' => (cell === 'error' ? 'red' : 'yellow');

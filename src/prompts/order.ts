@@ -9,7 +9,7 @@
 import { ValidationError, type InputIssue } from '../errors.js';
 import type { ShipmentFormKind } from '../schema/common.js';
 import { formatPath } from '../schema/issues.js';
-import { shellCommand } from '../shell.js';
+import { PLAIN_HINTS, shellCommand, type HintStyle } from '../shell.js';
 import type { QuoteRequest, QuoteServiceEntry } from '../schema/quote.js';
 import { askAddress } from './address.js';
 import type { PromptIO } from './ask.js';
@@ -34,10 +34,10 @@ export interface MissingPart {
 }
 
 /** What supplies each part (besides a terminal to be asked on), after `required: `. */
-function supplyOf(part: ShipmentPart): string {
+function supplyOf(part: ShipmentPart, hints: HintStyle): string {
   switch (part) {
     case 'collection':
-      return `an address, or "@<name>" for a sender saved with "${shellCommand('config', 'sender', 'set')}"`;
+      return `an address, or "@<name>" for a sender saved with "${shellCommand(hints, 'config', 'sender', 'set')}"`;
     case 'delivery':
       return "the recipient's address";
     case 'collection_type':
@@ -51,20 +51,21 @@ function supplyOf(part: ShipmentPart): string {
     case 'description':
       return 'a brief description of the goods';
     case 'service':
-      return `give --service cheapest|<code>, or service.code in the file (codes from "${shellCommand('quote')}")`;
+      return `give --service cheapest|<code>, or service.code in the file (codes from "${shellCommand(hints, 'quote')}")`;
   }
 }
 
 /**
  * The parts a shipment (as a file holds it) lacks. A part is missing when absent (or an empty
  * list); a part that is present but wrong is for the schema to report. `at` is the shipment's
- * path in the document; `serviceGiven` is true when `--service` will choose the service.
+ * path in the document; `serviceGiven` is true when `--service` will choose the service; `hints` is how
+ * the commands named in `supply` are written (a POSIX shell, no `--profile`, when not given).
  */
-export function missingParts(shipment: Obj, at: ReadonlyArray<PropertyKey>, o: { serviceGiven?: boolean } = {}): MissingPart[] {
+export function missingParts(shipment: Obj, at: ReadonlyArray<PropertyKey>, o: { serviceGiven?: boolean; hints?: HintStyle } = {}): MissingPart[] {
   const out: MissingPart[] = [];
   const add = (part: ShipmentPart, rel: PropertyKey[]) => {
     const path = [...at, ...rel];
-    out.push({ part, path, supply: supplyOf(part) });
+    out.push({ part, path, supply: supplyOf(part, o.hints ?? PLAIN_HINTS) });
   };
   const dropoff = shipment.collection_type === 'dropoff';
   if (shipment.collection == null && !dropoff) add('collection', ['collection']);

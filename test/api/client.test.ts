@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { ApiClient, type PaceEvent, type PlannedRequest } from '../../src/api/client.js';
 import { Pacer } from '../../src/api/pacer.js';
 import { planRequest } from '../../src/api/dry-run.js';
@@ -150,15 +151,15 @@ describe('a lost answer is not "cannot reach"', () => {
     expect(lost.message).toMatch(/was sent but its answer was lost/);
     expect(lost.message).toMatch(/order may have been created/);
     expect(lost.message).not.toMatch(/cannot reach/);
-    expect(hintText(lost.suggestion)).toMatch(/Do not create it again/);
-    expect(hintText(lost.suggestion)).not.toMatch(/try again/i);
+    expect(hintText(lost.suggestion, PLAIN_HINTS)).toMatch(/Do not create it again/);
+    expect(hintText(lost.suggestion, PLAIN_HINTS)).not.toMatch(/try again/i);
   });
 
   it('names the order to check for a lost accept', async () => {
     server.set('PUT /orders/ORD-1/accept/', { mode: 'close-after-request' });
     const err = (await acceptOrder(client(), 'ORD-1', acceptBody).catch((e: unknown) => e)) as AnswerLostError;
     expect(err.message).toMatch(/may have been accepted/);
-    expect(hintText(err.suggestion)).toBe('Find out with: shipbook order get ORD-1');
+    expect(hintText(err.suggestion, PLAIN_HINTS)).toBe('Find out with: shipbook order get ORD-1');
   });
 
   it('keeps "cannot reach" with sent: false for a refused connection', async () => {
@@ -170,7 +171,7 @@ describe('a lost answer is not "cannot reach"', () => {
     expect(err).not.toBeInstanceOf(AnswerLostError);
     expect(err.sent).toBe(false);
     expect(err.message).toMatch(/cannot reach the service/);
-    expect(hintText(err.suggestion)).toMatch(/base URL/);
+    expect(hintText(err.suggestion, PLAIN_HINTS)).toMatch(/base URL/);
   });
 });
 
@@ -182,7 +183,7 @@ describe('limits', () => {
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err.sent).toBe(true);
     expect(err.message).toMatch(/did not answer within 400 ms.*order may have been created/);
-    expect(hintText(err.suggestion)).not.toMatch(/try again/i);
+    expect(hintText(err.suggestion, PLAIN_HINTS)).not.toMatch(/try again/i);
   });
 
   it('reports a stalled quote as a timeout, with no retry once its deadline is spent', async () => {
@@ -287,7 +288,7 @@ describe('interrupts', () => {
     expect(err.sent).toBe(true);
     expect(err.endpoint?.name).toBe('createOrder');
     expect(err.message).toMatch(/outcome is unknown, the order may have been created/);
-    expect(hintText(err.suggestion)).toMatch(/Do not create it again/);
+    expect(hintText(err.suggestion, PLAIN_HINTS)).toMatch(/Do not create it again/);
   });
 
   it('takes a per-call signal too, and reports an abort before sending as not sent', async () => {
@@ -357,7 +358,7 @@ describe('small parts', () => {
 
   it('quotes an order id for the shell in "find out" hints', async () => {
     const { howToFindOut } = await import('../../src/api/outcome.js');
-    expect(hintText(howToFindOut(ENDPOINTS.acceptOrder, 'orders/ORD%201%3B/accept/'))).toBe("Find out with: shipbook order get 'ORD 1;'");
+    expect(hintText(howToFindOut(ENDPOINTS.acceptOrder, 'orders/ORD%201%3B/accept/'), PLAIN_HINTS)).toBe("Find out with: shipbook order get 'ORD 1;'");
   });
 
   it('derives a client with other options and leaves the original unchanged', async () => {

@@ -4,6 +4,7 @@
  * whose own list of orders is the witness. Each station is the built `bin/shipbook.js` with a home
  * (state directory, configuration) of its own, as two machines would be.
  */
+import { batchExitCode } from '../helpers/batch-exit.js';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,10 @@ const KEY = 'sk_test_shared_ledger_0123456789';
 const running: ChildProcess[] = [];
 const start = (args: string[], env: Record<string, string>, cwd: string) => startRun(args, env, cwd, running);
 
-type Report = { orders: Array<{ id: string; status: string; order_id?: string; line: number; booked_by?: { host: string } }> };
+type Report = {
+  summary: Record<string, unknown>;
+  orders: Array<{ id: string; status: string; order_id?: string; line: number; booked_by?: { host: string } }>;
+};
 const report = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
 
 /** A home of its own: a state directory and a configuration directory, as a second machine has. */
@@ -174,7 +178,8 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     a.child.kill('SIGSTOP');
     // The other station waits for the paused one's lease to run out (its process still exists), then books the rest.
     const b = await runCli(['book', file, '--poll', '50ms', '--json'], { env: env(s2, lease), cwd: s2.cwd, timeoutMs: 60_000 });
-    expect([0, 8], b.stderr).toContain(b.code);
+    const rb = JSON.parse(b.stdout) as Report;
+    expect(b.code, b.stderr).toBe(batchExitCode(rb.summary));
     a.child.kill('SIGCONT');
     const code = await a.done;
     expect(code, a.stderr()).toBe(10);
@@ -186,13 +191,13 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
         documents++;
         expect(ids, t).toHaveLength(1);
       }
-    const rb = JSON.parse(b.stdout) as Report;
     const unknown = rb.orders.filter((o) => o.status === 'unknown').length;
     expect(documents).toBeGreaterThanOrEqual(10 - unknown);
     // Every document is booked or unknown in the shared ledger: none was left new by what the paused station wrote after.
     const c = await runCli(['book', file, '--json'], { env: env(station(), lease), cwd: s2.cwd });
-    expect([0, 8], c.stderr).toContain(c.code);
-    expect((JSON.parse(c.stdout) as Report).orders.filter((o) => o.status === 'booked')).toHaveLength(0);
+    const rc = JSON.parse(c.stdout) as Report;
+    expect(c.code, c.stderr).toBe(batchExitCode(rc.summary));
+    expect(rc.orders.filter((o) => o.status === 'booked')).toHaveLength(0);
   }, 120_000);
 
   it('the database stopped mid-batch: the run sends nothing new, ends with exit 10 saying what is unknown; once it is back, a rerun books the rest once', async () => {
@@ -221,8 +226,8 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`the ledger shared on PostgreSQL
     }
     // The same station again, from the same directory (its journal keeps what the database missed).
     const b = await runCli(['book', file, '--poll', '50ms', '--json'], { env: env(s1, { SHIPBOOK_BASE_URL: slow }), cwd: s1.cwd });
-    expect([0, 8], b.stderr).toContain(b.code);
     const rb = JSON.parse(b.stdout) as Report;
+    expect(b.code, b.stderr).toBe(batchExitCode(rb.summary));
     for (const o of rb.orders.filter((x) => x.status === 'unknown')) {
       const order = (await ordersByInput(slow, KEY)).get(`STOP-${o.line - 1}`)?.[0];
       const r = await runCli(['journal', 'resolve', o.id, ...(order === undefined ? ['--not-created', '--yes'] : ['--order', order])], {

@@ -6,6 +6,7 @@
  * or reported unknown. `SHIPBOOK_SOAK_ORDERS` sets the size (120 here; run it by hand at 500).
  * Every run works in the test's own directory, where the default journal of the target goes.
  */
+import { batchExitCode } from '../helpers/batch-exit.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -76,18 +77,28 @@ describe('soak', () => {
     figures.push(`single books exited ${singles.join(',')}`);
     // 3: a shard, killed; then the other shard, that shard again, and the whole batch to finish.
     figures.push(`kill 3 after ${await killedAtRandom([...batch, '--shard', '1/2', '--journal', join(dir, 'shard-1.ndjson')], env, 1500, dir)} ms`);
-    const shard2 = await runCli([...batch, '--shard', '2/2', '--journal', join(dir, 'shard-2.ndjson')], { env, cwd: dir, timeoutMs: 240_000 });
-    expect([0, 8], shard2.stderr.slice(-2000)).toContain(shard2.code);
-    const shard1 = await runCli([...batch, '--shard', '1/2', '--journal', join(dir, 'shard-1.ndjson')], { env, cwd: dir, timeoutMs: 240_000 });
-    expect([0, 8], shard1.stderr.slice(-2000)).toContain(shard1.code);
+    const summaryOf = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { summary: Record<string, unknown> }).summary;
+    const shard2 = await runCli([...batch, '--shard', '2/2', '--journal', join(dir, 'shard-2.ndjson'), '--report', join(dir, 'shard-2.json')], {
+      env,
+      cwd: dir,
+      timeoutMs: 240_000,
+    });
+    // Booked (0), or some order the kills left unknown (8): the report says which.
+    expect(shard2.code, shard2.stderr.slice(-2000)).toBe(batchExitCode(summaryOf(join(dir, 'shard-2.json'))));
+    const shard1 = await runCli([...batch, '--shard', '1/2', '--journal', join(dir, 'shard-1.ndjson'), '--report', join(dir, 'shard-1.json')], {
+      env,
+      cwd: dir,
+      timeoutMs: 240_000,
+    });
+    expect(shard1.code, shard1.stderr.slice(-2000)).toBe(batchExitCode(summaryOf(join(dir, 'shard-1.json'))));
     // The whole batch, run again while some order is merely failed (its rerun continues it).
     const report = join(dir, 'report.json');
     let rep: { orders: Array<{ status: string; line: number; order_id?: string }> } = { orders: [] };
     for (let round = 0; round < 4; round++) {
       const r = await runCli([...batch, '--report', report], { env, cwd: dir, timeoutMs: 240_000 });
-      expect([0, 8], r.stderr.slice(-2000)).toContain(r.code);
       expect(r.stderr).not.toMatch(/\n\s+at /);
       rep = JSON.parse(readFileSync(report, 'utf8')) as typeof rep;
+      expect(r.code, r.stderr.slice(-2000)).toBe(batchExitCode(summaryOf(report)));
       if (!rep.orders.some((o) => o.status === 'failed')) break;
     }
 

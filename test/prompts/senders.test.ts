@@ -1,4 +1,5 @@
 /** Saved sender references in files (src/input/senders.ts): replaced before validation, unknown names at their line:col. */
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { describe, expect, it } from 'vitest';
 import { parseInput } from '../../src/input/parse.js';
 import { resolveSenders } from '../../src/input/senders.js';
@@ -26,7 +27,7 @@ describe('resolveSenders', () => {
       '',
     ].join('\n');
     const doc = parseInput('c.yaml', Buffer.from(text));
-    const r = resolveSenders(doc, { warehouse: WAREHOUSE }, 'dev');
+    const r = resolveSenders(doc, { warehouse: WAREHOUSE }, 'dev', PLAIN_HINTS);
     expect(r.issues).toEqual([]);
     expect(r.used).toEqual(['warehouse', 'warehouse']);
     const data = r.data as { shipments: Array<{ collection: unknown }>; main_shipment: { collection: Record<string, unknown> } };
@@ -37,7 +38,7 @@ describe('resolveSenders', () => {
 
   it('reports an unknown name at its line and column with the saved names', () => {
     const doc = parseInput('o.yaml', Buffer.from('order:\n  shipments:\n    - collection: "@nowhere"\n'));
-    const r = resolveSenders(doc, { warehouse: WAREHOUSE }, 'dev');
+    const r = resolveSenders(doc, { warehouse: WAREHOUSE }, 'dev', PLAIN_HINTS);
     expect(r.issues).toEqual([
       {
         file: 'o.yaml',
@@ -52,7 +53,7 @@ describe('resolveSenders', () => {
 
   it('leaves documents without references alone', () => {
     const doc = parseInput('q.yaml', Buffer.from('collection_country: AU\nnote: "@not-a-collection"\n'));
-    const r = resolveSenders(doc, undefined, 'sandbox');
+    const r = resolveSenders(doc, undefined, 'sandbox', PLAIN_HINTS);
     expect(r).toEqual({ data: doc.data, issues: [], used: [], pickups: [] });
   });
 });

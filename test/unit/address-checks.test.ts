@@ -3,6 +3,7 @@
  * AU, NZ, GB and US, postcode formats of ten countries, and the country suggestions of files,
  * flags and the guided booking.
  */
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { describe, expect, it } from 'vitest';
 import { addressProblems, e164Phone, localityKey, localityTitle, postcodesOfSuburb, suburbsOfPostcode } from '../../src/address/checks.js';
 import { addressReference } from '../../src/address/load.js';
@@ -211,7 +212,7 @@ describe('countries written another way', () => {
     try {
       parsePlace('--to', 'Austrlia:3000:North Melbourne');
     } catch (err) {
-      expect(hintText((err as ShipbookError).suggestion)).toBe("For example --to 'AU:3000:North Melbourne'");
+      expect(hintText((err as ShipbookError).suggestion, PLAIN_HINTS)).toBe("For example --to 'AU:3000:North Melbourne'");
     }
     expect(parsePlace('--from', 'au:2000:Sydney')).toEqual({ country: 'AU', postcode: '2000', city: 'Sydney' });
   });

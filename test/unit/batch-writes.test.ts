@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { IOStreams } from '../../src/io.js';
 import { batchWrites } from '../../src/output/batch.js';
+import { exitWork } from '../../src/exit-work.js';
 
 /** An IOStreams whose out and err record each write, on streams with the given file descriptors. */
 function recordingIO(fds: { out?: number; err?: number } = {}): { io: IOStreams; writes: Array<[string, string]> } {
@@ -24,7 +25,7 @@ describe('the lines of a batch, written together', () => {
     // The flush is a timer: run it when due instead of sleeping past it.
     vi.useFakeTimers();
     const { io, writes } = recordingIO();
-    const w = batchWrites(io);
+    const w = batchWrites(io, exitWork().add);
     for (let i = 1; i <= 3; i++) {
       io.err(`e${i}\n`);
       io.out(`o${i}\n`);
@@ -48,7 +49,7 @@ describe('the lines of a batch, written together', () => {
     const fd = openSync(join(dir, 'both.txt'), 'w');
     try {
       const { io, writes } = recordingIO({ out: fd, err: fd });
-      const w = batchWrites(io);
+      const w = batchWrites(io, exitWork().add);
       io.err('e1\n');
       io.err('e2\n');
       io.out('o1\n');
@@ -67,10 +68,28 @@ describe('the lines of a batch, written together', () => {
 
   it('writes at once what reaches 64 KiB', () => {
     const { io, writes } = recordingIO();
-    const w = batchWrites(io);
+    const w = batchWrites(io, exitWork().add);
     const line = `${'x'.repeat(1023)}\n`;
     for (let i = 0; i < 64; i++) io.out(line);
     expect(writes).toEqual([['out', line.repeat(64)]]);
     w.stop();
+  });
+
+  it('writes what is pending when the process exits before the batch stops, and nothing more once stopped', () => {
+    const { io, writes } = recordingIO();
+    const atExit = exitWork();
+    const w = batchWrites(io, atExit.add);
+    io.err('summary\n');
+    expect(writes).toEqual([]);
+    // A second Ctrl-C: main runs the exit work as the process exits.
+    atExit.run();
+    expect(writes).toEqual([['err', 'summary\n']]);
+    w.stop();
+    const again = exitWork();
+    const stopped = batchWrites(io, again.add);
+    stopped.stop();
+    io.err('after\n');
+    again.run();
+    expect(writes.filter(([, t]) => t === 'after\n')).toHaveLength(1);
   });
 });

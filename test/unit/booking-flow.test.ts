@@ -3,6 +3,7 @@
  * as typed events and a progress record, a stopped booking as a typed error carrying that record,
  * and the hints rendered from it (quoted for the shell).
  */
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { settledDocument } from '../helpers/pickup-days.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
@@ -82,7 +83,7 @@ describe('bookDocument', () => {
     expect(stopped.exitCode).toBe(3);
     expect(stopped.progress.stage).toBe('order_created');
     expect(sandbox.state.findOrder(stopped.progress.orderId!)!.status).toBe('new');
-    expect(progressHint(stopped.progress)).toBe(
+    expect(progressHint(stopped.progress, PLAIN_HINTS)).toBe(
       `Order ${stopped.progress.orderId} was created and is still pending: accept it with "shipbook order accept ${stopped.progress.orderId}" or cancel it with "shipbook order cancel ${stopped.progress.orderId}".`,
     );
   });
@@ -117,17 +118,17 @@ describe('bookDocument', () => {
 
 describe('hints quote for the shell', () => {
   it('leaves plain words alone and single-quotes the rest', () => {
-    expect(shellArg('ORD-1A2B3C4D')).toBe('ORD-1A2B3C4D');
-    expect(shellArg('fixtures/orders/a_b.yaml')).toBe('fixtures/orders/a_b.yaml');
-    expect(shellArg('ORD 1')).toBe("'ORD 1'");
-    expect(shellArg("it's $HOME.yaml")).toBe("'it'\\''s $HOME.yaml'");
-    expect(shellArg('')).toBe("''");
-    expect(shellCommand('order', 'get', 'ORD;rm -rf')).toBe("shipbook order get 'ORD;rm -rf'");
+    expect(shellArg('ORD-1A2B3C4D', 'posix')).toBe('ORD-1A2B3C4D');
+    expect(shellArg('fixtures/orders/a_b.yaml', 'posix')).toBe('fixtures/orders/a_b.yaml');
+    expect(shellArg('ORD 1', 'posix')).toBe("'ORD 1'");
+    expect(shellArg("it's $HOME.yaml", 'posix')).toBe("'it'\\''s $HOME.yaml'");
+    expect(shellArg('', 'posix')).toBe("''");
+    expect(shellCommand(PLAIN_HINTS, 'order', 'get', 'ORD;rm -rf')).toBe("shipbook order get 'ORD;rm -rf'");
   });
 
   it('renders the accept and combine hints from the progress record, pasteable', () => {
     const pending: BookingProgress = { kind: 'regular', stage: 'order_created', orderId: 'ORD 1', shipmentIds: [] };
-    expect(progressHint(pending)).toContain(`accept it with "shipbook order accept 'ORD 1'"`);
+    expect(progressHint(pending, PLAIN_HINTS)).toContain(`accept it with "shipbook order accept 'ORD 1'"`);
     const partial: BookingProgress = {
       kind: 'consolidated',
       stage: 'shipments_created',
@@ -136,10 +137,10 @@ describe('hints quote for the shell', () => {
       withMain: true,
       file: 'my orders/c.yaml',
     };
-    expect(progressHint(partial)).toContain('(shipments[1] failed)');
-    expect(progressHint(partial)).toContain("shipbook shipment combine SHP-A <ids of the other shipments> --main 'my orders/c.yaml'");
-    expect(combineHint(['SHP-A', 'SHP-B'], 'c.yaml', true)).toBe('shipbook shipment combine SHP-A SHP-B --main c.yaml');
-    expect(progressHint({ kind: 'regular', stage: 'accepted', orderId: 'ORD-1', shipmentIds: [] })).toBeUndefined();
+    expect(progressHint(partial, PLAIN_HINTS)).toContain('(shipments[1] failed)');
+    expect(progressHint(partial, PLAIN_HINTS)).toContain("shipbook shipment combine SHP-A <ids of the other shipments> --main 'my orders/c.yaml'");
+    expect(combineHint(PLAIN_HINTS, ['SHP-A', 'SHP-B'], 'c.yaml', true)).toBe('shipbook shipment combine SHP-A SHP-B --main c.yaml');
+    expect(progressHint({ kind: 'regular', stage: 'accepted', orderId: 'ORD-1', shipmentIds: [] }, PLAIN_HINTS)).toBeUndefined();
   });
 });
 
@@ -152,7 +153,7 @@ describe('the note after an interruption before the wait', () => {
   it('names the pending order and the commands that continue it', async () => {
     const { value } = validateKind(settledDocument(await loadDocument('fixtures/orders/domestic-syd-mel.yaml')), 'order', { now: () => new Date() });
     const out = io();
-    const printer = progressPrinter(out.io);
+    const printer = progressPrinter(out.io, PLAIN_HINTS);
     // Interrupted while accepting: the accept request never comes back.
     await new Promise<void>((created) => {
       void bookDocument(
@@ -175,11 +176,14 @@ describe('the note after an interruption before the wait', () => {
 
   it('names the shipments created and says nothing when nothing exists', () => {
     const out = io();
-    const printer = progressPrinter(out.io);
+    const printer = progressPrinter(out.io, PLAIN_HINTS);
     printer.interrupted();
     expect(out.err()).not.toContain('created');
     expect(
-      interruptedHint({ kind: 'consolidated', stage: 'shipments_created', shipmentIds: ['SHP-A'], shipmentCount: 2, withMain: true, file: 'c.yaml' }),
+      interruptedHint(
+        { kind: 'consolidated', stage: 'shipments_created', shipmentIds: ['SHP-A'], shipmentCount: 2, withMain: true, file: 'c.yaml' },
+        PLAIN_HINTS,
+      ),
     ).toBe(
       'Shipment SHP-A was created and is not combined: combine them with the rest with shipbook shipment combine SHP-A <ids of the other shipments> --main c.yaml',
     );

@@ -1,4 +1,5 @@
 /** Choosing the profile of a run: flag > SHIPBOOK_PROFILE > default-profile > built-in sandbox; env overrides single settings. */
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { describe, expect, it } from 'vitest';
 import { chooseProfileName, resolveProfile } from '../../src/config/resolve.js';
 import type { ConfigData } from '../../src/config/schema.js';
@@ -49,12 +50,12 @@ describe('which profile a run uses', () => {
         const err = thrown(() => resolveProfile({ env: { [name]: value }, config }));
         expect(err.message).toBe(`${name} is set but empty: is a CI secret missing? Nothing was sent`);
         expect(err.exitCode).toBe(4);
-        expect(hintText(err.suggestion)).toContain(`unset ${name}`);
+        expect(hintText(err.suggestion, PLAIN_HINTS)).toContain(`unset ${name}`);
       }
     }
     const both = thrown(() => chooseProfileName({ env: { SHIPBOOK_API_KEY: '', SHIPBOOK_BASE_URL: ' ' }, config }));
     expect(both.message).toBe('SHIPBOOK_API_KEY and SHIPBOOK_BASE_URL are set but empty: is a CI secret missing? Nothing was sent');
-    expect(hintText(both.suggestion)).toContain('unset SHIPBOOK_API_KEY SHIPBOOK_BASE_URL');
+    expect(hintText(both.suggestion, PLAIN_HINTS)).toContain('unset SHIPBOOK_API_KEY SHIPBOOK_BASE_URL');
   });
 
   it('falls back to the built-in sandbox when nothing chooses a profile', () => {
@@ -107,17 +108,17 @@ describe('which profile a run uses', () => {
     const err = thrown(() => resolveProfile({ profileFlag: 'keyless', env: {}, config }));
     expect(err.message).toBe('profile "keyless" has no base URL');
     expect(err.exitCode).toBe(4);
-    expect(hintText(err.suggestion)).toContain('shipbook --profile keyless auth login');
+    expect(hintText(err.suggestion, PLAIN_HINTS)).toContain('shipbook --profile keyless auth login');
   });
 
   it('names the existing profiles when the chosen one does not exist, and where the choice came from', () => {
     const err = thrown(() => resolveProfile({ env: { SHIPBOOK_PROFILE: 'prod' }, config }));
     expect(err.message).toBe('profile "prod" (env SHIPBOOK_PROFILE) does not exist');
     expect(err.exitCode).toBe(4);
-    expect(hintText(err.suggestion)).toContain('Profiles: keyless, production, staging, sandbox (built-in).');
+    expect(hintText(err.suggestion, PLAIN_HINTS)).toContain('Profiles: keyless, production, staging, sandbox (built-in).');
     const fromDefault = thrown(() => resolveProfile({ env: {}, config: { 'default-profile': 'gone', profiles: {} } }));
     expect(fromDefault.message).toContain('(config default-profile)');
-    expect(hintText(fromDefault.suggestion)).toContain('shipbook config set default-profile');
+    expect(hintText(fromDefault.suggestion, PLAIN_HINTS)).toContain('shipbook config set default-profile');
   });
 
   it('refuses plain http:// to a remote host from the environment', () => {

@@ -1,4 +1,5 @@
 /** The configuration file: where it is, its permissions, and what happens when it is corrupt. */
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,7 +117,7 @@ describe('a corrupt or unreadable configuration file', () => {
       expect(onRead.message).toContain(store.path);
       expect(onRead.message).toMatch(message);
       expect(onRead.exitCode).toBe(4);
-      expect(hintText(onRead.suggestion)).toContain('never overwrites');
+      expect(hintText(onRead.suggestion, PLAIN_HINTS)).toContain('never overwrites');
       const onWrite = await configError(() => store.update((d) => void (d['default-profile'] = 'sandbox')));
       expect(onWrite.message).toBe(onRead.message);
       expect(readFileSync(store.path, 'utf8')).toBe(content);

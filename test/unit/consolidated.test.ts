@@ -1,4 +1,5 @@
 /** Consolidated mail, pure logic: the schemas of its documents, telling a parent's shipments apart, and merging combine input. */
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { settleFixturePickups } from '../helpers/pickup-days.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -201,10 +202,12 @@ describe('a parent order', () => {
 
 describe('combineHint', () => {
   it('names the ids and the file holding the main shipment', () => {
-    expect(combineHint(['SHP-A', 'SHP-B'], 'fixtures/consolidated/three-parcels.yaml', true)).toBe(
+    expect(combineHint(PLAIN_HINTS, ['SHP-A', 'SHP-B'], 'fixtures/consolidated/three-parcels.yaml', true)).toBe(
       'shipbook shipment combine SHP-A SHP-B --main fixtures/consolidated/three-parcels.yaml',
     );
-    expect(combineHint(['SHP-A'], '-', true, true)).toBe('shipbook shipment combine SHP-A <ids of the other shipments> --main <file with the main shipment>');
-    expect(combineHint(['SHP-A'], 'x.yaml', false)).toBe('shipbook shipment combine SHP-A');
+    expect(combineHint(PLAIN_HINTS, ['SHP-A'], '-', true, true)).toBe(
+      'shipbook shipment combine SHP-A <ids of the other shipments> --main <file with the main shipment>',
+    );
+    expect(combineHint(PLAIN_HINTS, ['SHP-A'], 'x.yaml', false)).toBe('shipbook shipment combine SHP-A');
   });
 });

@@ -3,6 +3,7 @@
  * and customs items per row, real-file details (BOM, CRLF, quoted commas and line breaks, `;` and
  * tab, empty rows), and problems named by file, row and column header with the field path.
  */
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -267,7 +268,7 @@ describe('mapping files', () => {
         '',
       ].join('\n'),
     );
-    const mapping = await loadCsvMapping(map);
+    const mapping = await loadCsvMapping(map, PLAIN_HINTS);
     const text = stringify([
       ['Order', 'Ship Name', 'Street 1', 'Street 2', 'City', 'Zip', 'Email', 'Phone', 'Note', 'Item', 'Qty', 'Price', 'Paid at'],
       ['#1001', 'Mary Jane Watson', '', '20 Ingram St', 'Forest Hills', '3000', 'm@example.com', '0400 000 000', 'gift', 'Mug', '2', '12.50', 'today'],
@@ -297,7 +298,7 @@ describe('mapping files', () => {
   it('refuses a mapping onto a column that does not exist, with a did-you-mean', async () => {
     const map = join(dir, 'typo.map.yaml');
     writeFileSync(map, 'columns:\n  order_ref: Name\n  delivery_postcde: Zip\n');
-    const err = await loadCsvMapping(map).catch((e: unknown) => e);
+    const err = await loadCsvMapping(map, PLAIN_HINTS).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect(formatIssues((err as ValidationError).issues)).toBe(
       `${map}:3:3  columns.delivery_postcde  not a column of the CSV layout (did you mean delivery_postcode?); see "shipbook schema csv"`,

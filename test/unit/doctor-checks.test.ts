@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +36,7 @@ describe('doctor checks', () => {
     expect(exitCodeOf(doctorOutcome([eol]))).toBe(0);
     const old = checkNode('20.10.0');
     expect(old.status).toBe('fail');
-    expect(hintText(old.fix)).toMatch(/Node\.js 22/);
+    expect(hintText(old.fix, PLAIN_HINTS)).toMatch(/Node\.js 22/);
     // A machine's Node.js is a setting (exit 2), not a credential (exit 4).
     expect(exitCodeOf(doctorOutcome([old]))).toBe(2);
   });
@@ -52,7 +53,7 @@ describe('doctor checks', () => {
     const { result } = checkConfigFile({ env: { SHIPBOOK_CONFIG_DIR: dir }, platform: 'linux' });
     expect(result.status).toBe('fail');
     expect(result.detail).toMatch(/readable by others/);
-    expect(hintText(result.fix)).toContain(`chmod 600 ${join(dir, 'config.json')}`);
+    expect(hintText(result.fix, PLAIN_HINTS)).toContain(`chmod 600 ${join(dir, 'config.json')}`);
     chmodSync(join(dir, 'config.json'), 0o600);
     expect(checkConfigFile({ env: { SHIPBOOK_CONFIG_DIR: dir }, platform: 'linux' }).result.status).toBe('ok');
   });
@@ -89,7 +90,7 @@ describe('doctor checks', () => {
     expect(base!.status).toBe('ok');
     expect(key!.status).toBe('fail');
     expect(key!.kind).toBe('auth');
-    expect(hintText(key!.fix)).toMatch(/--profile ci auth login/);
+    expect(hintText(key!.fix, PLAIN_HINTS)).toMatch(/--profile ci auth login/);
     expect(JSON.stringify([base, key])).not.toContain('sk_wrong_key_9999');
   });
 

@@ -1,4 +1,5 @@
 /** The callback receiver (node:http on 127.0.0.1) and the pure parts of waiting: flags, URLs, merging. */
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
@@ -270,7 +271,7 @@ describe('choice of route (prepareResultWaiter)', () => {
   /** A context whose stderr is a string, for a service at `baseUrl`. */
   function setup(baseUrl: string) {
     const io = bufferIO();
-    const progress = progressPrinter(io);
+    const progress = progressPrinter(io, PLAIN_HINTS);
     const api = new ApiClient({ baseUrl });
     const ctx = { api, paths: builtinSandboxProfile().paths, onEvent: progress.onEvent };
     return { ctx, api, profile: builtinSandboxProfile(), stderr: () => io.stderrText() };

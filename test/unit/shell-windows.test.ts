@@ -4,10 +4,8 @@
  * variables written in the form of the shell the user is in. The platform and environment are
  * injected, so these run on any machine.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { hintShellFor, setHintShell, setVariablesCommand, shellArg, shellCommand, unsetVariablesCommand } from '../../src/shell.js';
-
-afterEach(() => setHintShell('posix'));
+import { describe, expect, it } from 'vitest';
+import { hintShellFor, setVariablesCommand, shellArg, shellCommand, unsetVariablesCommand } from '../../src/shell.js';
 
 describe('the shell hints are written for', () => {
   it('is POSIX outside Windows, PowerShell on Windows, and cmd when cmd started shipbook (PROMPT is set)', () => {
@@ -43,11 +41,10 @@ describe('arguments in Windows hints', () => {
     expect(shellArg('ORD-\u001b[31m', 'cmd')).toBe('"ORD-\\x1b[31m"');
   });
 
-  it('quotes every argument of a hint for the shell main chose', () => {
-    setHintShell('powershell');
-    expect(shellCommand('book', 'C:\\My orders\\a.yaml')).toBe('shipbook book "C:\\My orders\\a.yaml"');
-    setHintShell('posix');
-    expect(shellCommand('book', 'my orders/a.yaml')).toBe("shipbook book 'my orders/a.yaml'");
+  it('quotes every argument of a hint for the shell of the run, with its --profile', () => {
+    expect(shellCommand({ shell: 'powershell' }, 'book', 'C:\\My orders\\a.yaml')).toBe('shipbook book "C:\\My orders\\a.yaml"');
+    expect(shellCommand({ shell: 'posix' }, 'book', 'my orders/a.yaml')).toBe("shipbook book 'my orders/a.yaml'");
+    expect(shellCommand({ shell: 'posix', profile: 'live au' }, 'order', 'get', 'ORD-1')).toBe("shipbook --profile 'live au' order get ORD-1");
   });
 });
 

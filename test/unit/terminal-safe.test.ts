@@ -22,7 +22,7 @@ describe('terminalSafe', () => {
 describe('shellArg', () => {
   it('writes control characters of an id as ANSI-C escapes that bash turns back into the same argument', () => {
     const id = "ORD-\x1b[2J'x\u009b\u202e";
-    const quoted = shellArg(id);
+    const quoted = shellArg(id, 'posix');
     expect(quoted).toBe("$'ORD-\\x1b[2J\\'x\\u009b\\u202e'");
     expect(quoted).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
     const echoed = execFileSync('bash', ['-c', `printf %s ${quoted}`], { encoding: 'utf8' });

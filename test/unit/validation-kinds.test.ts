@@ -3,6 +3,7 @@
  * validation of directories, warnings on the sending path, and the JSON Schema for editors
  * (checked with an independent JSON Schema validator, and kept up to date in fixtures/schemas/).
  */
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,7 +124,7 @@ describe('loading a document for a command that sends it', () => {
       error = err;
     }
     expect(error).toBeInstanceOf(ValidationError);
-    expect(hintText((error as ValidationError).suggestion)).toBe(
+    expect(hintText((error as ValidationError).suggestion, PLAIN_HINTS)).toBe(
       'quote.yaml looks like a quote request: route and packages (POST /quote/); it goes with shipbook quote <file>.',
     );
     expect(c.stderr()).toBe('');

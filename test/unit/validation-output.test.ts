@@ -1,4 +1,5 @@
 /** How `shipbook validate` prints its reports (src/input/format.ts): a table on a terminal, tab-separated lines otherwise. */
+import { PLAIN_HINTS } from '../../src/shell.js';
 import { describe, expect, it } from 'vitest';
 import type { InputIssue } from '../../src/errors.js';
 import { formatIssues } from '../../src/input/format.js';
@@ -41,7 +42,7 @@ const reports: ReportLike[] = [
 describe('validate output', () => {
   it('without a terminal: one tab-separated line per problem on stdout, the summaries on stderr', () => {
     const s = io(false);
-    renderReports(s, 'tsv', reports);
+    renderReports(s, 'tsv', reports, PLAIN_HINTS);
     expect(s.stdoutText()).toBe(
       'orders/tuesday.yaml:14:9\torder.shipments[0].delivery.address_lines[1]\terror\tat most 35 characters (got 41)\n' +
         'orders/tuesday.yaml:20:11\torder.shipments[0].packages[0].weight\twarning\tover 30 kg for one package (got 31 kg)\n' +
@@ -57,7 +58,7 @@ describe('validate output', () => {
 
   it('on a terminal: summaries, a table of problems and the total on stdout', () => {
     const s = io(true);
-    renderReports(s, 'table', reports);
+    renderReports(s, 'table', reports, PLAIN_HINTS);
     const out = s.stdoutText();
     expect(out).toMatch(/^✔ orders\/monday\.yaml {2}order {2}valid\n✖ orders\/tuesday\.yaml {2}order {2}1 error, 1 warning\n/);
     expect(out).toMatch(/│ location +│ field +│ severity │ problem +│/);

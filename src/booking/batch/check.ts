@@ -78,11 +78,19 @@ export async function* batchItems(
       let warnings: InputIssue[];
       let doc: BookingDocument;
       if (isConsolidatedDocument(input.doc.data)) {
-        const checked = validateKind(input.doc, 'consolidated', { now, ...(reading?.pickup !== undefined ? { pickup: reading.pickup } : {}) });
+        const checked = validateKind(input.doc, 'consolidated', {
+          now,
+          ...(reading?.pickup !== undefined ? { pickup: reading.pickup } : {}),
+          ...(reading?.addresses !== undefined ? { settings: { addresses: reading.addresses } } : {}),
+        });
         doc = { kind: 'consolidated', booking: checked.value, file: input.file };
         warnings = checked.warnings;
       } else {
-        const checked = validateKind(input.doc, 'order', { now, ...(reading?.pickup !== undefined ? { pickup: reading.pickup } : {}) });
+        const checked = validateKind(input.doc, 'order', {
+          now,
+          ...(reading?.pickup !== undefined ? { pickup: reading.pickup } : {}),
+          ...(reading?.addresses !== undefined ? { settings: { addresses: reading.addresses } } : {}),
+        });
         doc = { kind: 'regular', order: checked.value, file: input.file };
         warnings = checked.warnings;
       }

@@ -8,6 +8,7 @@
  * stream as well. Standard input (`-`) takes every format a file takes, told from its content
  * (src/input/documents.ts `documentsOf`), or CSV/TSV with `--input-format`.
  */
+import type { AddressSettings } from '../../address/settings.js';
 import type { PickupRule } from '../../input/pickup.js';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -29,6 +30,8 @@ export interface BatchInputOptions {
   stdin?: () => Promise<Buffer>;
   /** The run's pickup rule (src/input/pickup.ts), applied to every document as it is validated. */
   pickup?: PickupRule;
+  /** How strictly addresses are checked: the run's settings (warnings only warn when not given). */
+  addresses?: AddressSettings;
 }
 
 /** True when `file` is read as CSV: by `--input-format`, or a `.csv`/`.tsv` name. */
@@ -43,6 +46,7 @@ function csvOptionsOf(options: BatchInputOptions | undefined): CsvReadOptions {
     ...options?.csv,
     ...((options?.csv?.delimiter ?? tab) ? { delimiter: options?.csv?.delimiter ?? tab } : {}),
     ...(options?.pickup !== undefined ? { pickup: options.pickup } : {}),
+    ...(options?.addresses !== undefined ? { addresses: options.addresses } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { ShipbookError, type ErrorKind } from '../../errors.js';
 import { JournalLockedError, JournalUnusableError } from '../../ledger/index.js';
 import type { LedgerStore } from '../../ledger/index.js';
-import { shellCommand } from '../../shell.js';
+import { shellCommand, type HintStyle } from '../../shell.js';
 import { storageCode, storageHint } from '../../storage.js';
 import type { BatchResult, BatchSummary } from './results.js';
 
@@ -86,7 +86,7 @@ function capsRefusal(s: BatchSummary, command: string): ShipbookError {
 export function batchEnd(
   outcome: ErrorKind,
   summary: BatchSummary,
-  x: { reason: string | undefined; command: string; journal: string; ledger: string; failures: readonly BatchResult[] },
+  x: { reason: string | undefined; command: string; journal: string; ledger: string; failures: readonly BatchResult[]; hints: HintStyle },
 ): ShipbookError | undefined {
   if (outcome === 'ok') return undefined;
   const journalNote = `Journal: ${x.journal}; ledger: ${x.ledger}.`;
@@ -104,7 +104,7 @@ export function batchEnd(
         ]
       : [
           `${summary.failed} order(s) failed and ${summary.unknown} are unknown${summary.accepted > 0 ? `; ${summary.accepted} accepted, result pending` : ''}`,
-          `${x.failures.some((r) => r.next?.action === 'resolve') ? `Settle the unknown ones with "${shellCommand('journal', 'resolve')}" (each one's hint above gives the command). ` : ''}${journalNote}\n` +
+          `${x.failures.some((r) => r.next?.action === 'resolve') ? `Settle the unknown ones with "${shellCommand(x.hints, 'journal', 'resolve')}" (each one's hint above gives the command). ` : ''}${journalNote}\n` +
             `Run the same command again to retry the failed ones${summary.accepted > 0 ? ' and read the pending results' : ''} (nothing is booked twice):\n  ${x.command}`,
         ];
   const code = pending ? 'results_pending' : x.reason === 'EPIPE' ? 'stdout_closed' : summary.interrupted ? 'interrupted' : 'batch_incomplete';

@@ -11,6 +11,7 @@
  * Interrupted (its signal aborted), it starts no new order and names every input in its results,
  * those it never started too. It draws nothing: every order is reported through `onResult`.
  */
+import type { HintStyle } from '../../shell.js';
 import type { ApiClient } from '../../api/client.js';
 import type { OrderPaths } from '../../api/orders.js';
 import type { BookingDocument } from '../book.js';
@@ -49,6 +50,8 @@ interface BatchDeps {
   /** Polling the booking result: interval and overall wait, ms. */
   pollMs: number;
   timeoutMs: number;
+  /** How the command in a wait's error is written: the run's hint style; default a POSIX shell, no `--profile`. */
+  hints?: HintStyle;
   /**
    * The run's callback receiver (src/booking/result/run-callbacks.ts), where the callback route
    * works: every accept sends its URL and the orders this run accepts wait for their callback,
@@ -169,7 +172,13 @@ async function bookItem(
     const waiting =
       callbacks !== undefined && !resumed
         ? callbacks.wait(orderId, accepted, waits)
-        : pollForResult(deps.api, orderId, { intervalMs: deps.pollMs, timeoutMs: deps.timeoutMs, paths: deps.paths, signal: waits });
+        : pollForResult(deps.api, orderId, {
+            intervalMs: deps.pollMs,
+            timeoutMs: deps.timeoutMs,
+            paths: deps.paths,
+            signal: waits,
+            ...(deps.hints !== undefined ? { hints: deps.hints } : {}),
+          });
     return waiting.catch((err: unknown) => {
       // Ended because the service cannot store anything (not an interruption): that is the reason.
       throw waits?.aborted === true && deps.signal?.aborted !== true && waits.reason instanceof ShipbookError ? waits.reason : err;

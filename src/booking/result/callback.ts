@@ -5,13 +5,14 @@
  * whose callback cannot reach us; a fallback poll that the service refuses (e.g. 404: the
  * profile's fetch-order-data path is wrong) switches the fallback off.
  */
+import { isTransientFailure } from '../../api/outcome.js';
 import { fetchOrderWithMessage } from '../../api/orders.js';
 import { BookingErrorReportedError, BookingFailedError, UsageError } from '../../errors.js';
 import { orderStatusWord } from '../../schema/status.js';
 import { onAbort } from '../../sleep.js';
 import { maskToken, publicCallbackUrl, startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from '../receiver.js';
 import { urlHost } from '../../http/server.js';
-import { bookingEndedError, isTransient, pollBudget, waitTimeoutError } from '../wait.js';
+import { bookingEndedError, pollBudget, waitTimeoutError } from '../wait.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { WaitState, waitInterrupted, type Deps, type ResultWaiter } from './state.js';
 import { checkCallback, errorReported } from './verify.js';
@@ -156,7 +157,7 @@ export async function callbackWaiter(deps: Deps, settings: CallbackSettings, lis
     route: 'callback',
     callbackUrl,
     async wait(orderId, callerSignal) {
-      if (callerSignal?.aborted) throw waitInterrupted(orderId);
+      if (callerSignal?.aborted) throw waitInterrupted(orderId, deps.hints);
       expected = orderId;
       return waitForCallback(deps, state, orderId, inbox, { timeoutMs: settings.timeoutMs, fallbackMs }, callerSignal);
     },
@@ -220,16 +221,16 @@ export async function waitForCallback(
   const { signal } = running;
   try {
     for (;;) {
-      if (signal.aborted) throw waitInterrupted(orderId);
+      if (signal.aborted) throw waitInterrupted(orderId, deps.hints);
       const cb = inbox.take(orderId);
       if (cb !== undefined) {
         const result = options.taken?.(cb);
         if (result !== undefined) return result;
         // A callback is a hint: the service's own answer decides (see checkCallback).
         const verdict = await checkCallback(deps, orderId, cb, signal).catch((err: unknown) => {
-          throw signal.aborted ? waitInterrupted(orderId) : err;
+          throw signal.aborted ? waitInterrupted(orderId, deps.hints) : err;
         });
-        if (signal.aborted) throw waitInterrupted(orderId);
+        if (signal.aborted) throw waitInterrupted(orderId, deps.hints);
         if (verdict.kind === 'done') return verdict.order;
         reported = verdict.reportedFailure ?? reported;
         hinted = true;
@@ -252,10 +253,10 @@ export async function waitForCallback(
           if ((word === 'failed' || word === 'cancelled') && !inbox.pending()) throw bookingEndedError(order, message);
           if (reported !== undefined && word !== 'processed' && !inbox.pending()) throw errorReported(orderId, reported, { status: order.status });
         } catch (err) {
-          if (signal.aborted) throw waitInterrupted(orderId);
+          if (signal.aborted) throw waitInterrupted(orderId, deps.hints);
           if (err instanceof BookingFailedError || err instanceof BookingErrorReportedError) throw err;
           const why = err instanceof Error ? err.message : String(err);
-          if (!isTransient(err)) {
+          if (!isTransientFailure(err)) {
             if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: why });
             polling = false;
             deps.debugLog(`fallback poll switched off: ${why}`);
@@ -269,7 +270,7 @@ export async function waitForCallback(
       if (deps.now() >= deadline) {
         if (inbox.pending()) continue;
         if (reported !== undefined) throw errorReported(orderId, reported, { unreadable: 'no answer before the deadline' });
-        throw waitTimeoutError(orderId, deps.now() - started);
+        throw waitTimeoutError(orderId, deps.now() - started, deps.hints);
       }
       const until = polling ? Math.min(nextPoll, deadline) : deadline;
       // Sleeps until the next poll or the deadline; a callback arriving, or the signal, ends the sleep.

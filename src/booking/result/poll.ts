@@ -8,7 +8,7 @@ export function pollingWaiter(deps: Deps, pollMs: number, timeoutMs: number): Re
   return {
     route: 'poll',
     async wait(orderId, signal) {
-      if (signal?.aborted) throw waitInterrupted(orderId);
+      if (signal?.aborted) throw waitInterrupted(orderId, deps.hints);
       const running = state.begin(orderId, { route: 'poll', pollMs, timeoutMs }, signal);
       let warned = false;
       try {
@@ -18,6 +18,7 @@ export function pollingWaiter(deps: Deps, pollMs: number, timeoutMs: number): Re
           paths: deps.paths,
           now: deps.now,
           sleep: deps.sleep,
+          hints: deps.hints,
           signal: running.signal,
           onPoll(order) {
             deps.onEvent({ type: 'polled', orderId, order });
@@ -28,7 +29,7 @@ export function pollingWaiter(deps: Deps, pollMs: number, timeoutMs: number): Re
           },
         });
       } catch (err) {
-        throw running.signal.aborted ? waitInterrupted(orderId) : err;
+        throw running.signal.aborted ? waitInterrupted(orderId, deps.hints) : err;
       } finally {
         running.end();
       }

@@ -113,7 +113,7 @@ export async function runCallbackWaiter(deps: Deps, settings: RunCallbackSetting
       if (!boxes.has(orderId)) boxes.set(orderId, { queue: [] });
     },
     async wait(orderId, accepted, callerSignal) {
-      if (callerSignal?.aborted || closed) throw waitInterrupted(orderId);
+      if (callerSignal?.aborted || closed) throw waitInterrupted(orderId, deps.hints);
       let box = boxes.get(orderId);
       if (box === undefined) boxes.set(orderId, (box = { queue: [] }));
       const mine = box;

@@ -4,6 +4,7 @@
  * events. A wait ends by its result, its error, or its signal: once the run's AbortSignal aborts
  * (Ctrl-C, SIGTERM), every sleep and poll of the wait rejects and the wait throws `interrupted`.
  */
+import { PLAIN_HINTS, type HintStyle } from '../../shell.js';
 import type { OrderPaths } from '../../api/orders.js';
 import type { ApiClient } from '../../api/client.js';
 import { linkSignals } from '../../api/http.js';
@@ -29,6 +30,8 @@ export interface WaiterDeps {
   sleep?: Sleep;
   /** A `--debug` line (redacted by the caller's writer); default: dropped. */
   debugLog?: (line: string) => void;
+  /** How the command in a wait's error is written: the run's hint style; default a POSIX shell, no `--profile`. */
+  hints?: HintStyle;
 }
 
 /** The deps with their defaults filled in. */
@@ -38,7 +41,7 @@ export interface Deps extends Required<Omit<WaiterDeps, 'paths'>> {
 
 /** {@link WaiterDeps} with the defaults of the clock, the sleep and the debug log filled in. */
 export function withDefaults(deps: WaiterDeps): Deps {
-  return { now: Date.now, sleep: realSleep, debugLog: () => {}, ...deps };
+  return { now: Date.now, sleep: realSleep, debugLog: () => {}, hints: PLAIN_HINTS, ...deps };
 }
 
 /** A prepared way of waiting for one accepted order's result. */
@@ -66,8 +69,8 @@ export interface ResultWaiter {
 }
 
 /** The wait was interrupted (Ctrl-C, SIGTERM): the order is accepted and its booking goes on (exit 130). */
-export function waitInterrupted(orderId: string): ShipbookError {
-  return new ShipbookError('interrupted', `stopped waiting: ${stillRunningNote(orderId)}`, 'interrupted');
+export function waitInterrupted(orderId: string, hints: HintStyle): ShipbookError {
+  return new ShipbookError('interrupted', `stopped waiting: ${stillRunningNote(orderId, hints)}`, 'interrupted');
 }
 
 /**

@@ -2,6 +2,7 @@
  * Callback verification: a callback is a hint, the service's answer (fetch-order-data) is the
  * result. Checks one callback against the service, and merges what both say.
  */
+import { isTransientFailure } from '../../api/outcome.js';
 import { fetchOrderWithMessage } from '../../api/orders.js';
 import { BookingErrorReportedError, BookingFailedError, cmd, type Hint } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
@@ -9,7 +10,7 @@ import { trackingNumberOf, type ShipmentResponse } from '../../schema/shipment.j
 import { orderStatusWord } from '../../schema/status.js';
 import type { CallbackClaim } from '../progress.js';
 import type { ReceivedCallback } from '../receiver.js';
-import { bookingEndedError, isTransient } from '../wait.js';
+import { bookingEndedError } from '../wait.js';
 import type { Deps } from './state.js';
 
 /**
@@ -115,7 +116,7 @@ export async function checkCallback(deps: Deps, orderId: string, cb: ReceivedCal
     // Interrupted: the caller ends the wait.
     if (signal?.aborted) throw err;
     const why = err instanceof Error ? err.message : String(err);
-    if (isTransient(err)) {
+    if (isTransientFailure(err)) {
       deps.onEvent({ type: 'wait_notice', notice: { kind: 'callback_unconfirmed_yet', orderId, claim, reason: why } });
       return reportsFailure ? { kind: 'wait', reportedFailure: cb } : { kind: 'wait' };
     }

@@ -18,7 +18,7 @@ import type { ApiClient } from '../../api/client.js';
 import { readInput } from '../../input/read.js';
 import { identityOf } from '../../ledger/index.js';
 import type { CreateOrderRequest } from '../../schema/order.js';
-import { shellCommand } from '../../shell.js';
+import { shellCommand, type HintStyle } from '../../shell.js';
 import {
   claimDocument,
   claimFreshOccurrence,
@@ -99,7 +99,7 @@ async function runApi(o: ApiOptions, ctx: Context): Promise<void> {
   else if (endpoint.name === 'createOrder') await createByHand(o, body, api, ctx);
   else if (endpoint.name === 'acceptOrder') await acceptByHand(o, endpoint.params.order_id ?? '', body, send, ctx);
   else {
-    const ledger = await openLedgerFor(ctx, { op: BY_HAND, command: commandLine(o) });
+    const ledger = await openLedgerFor(ctx, { op: BY_HAND, command: commandLine(o, ctx.settings.hints) });
     const orderId = endpoint.params.order_id;
     const cancel = endpoint.name === 'cancelOrder' && orderId !== undefined;
     await recordedRequest(
@@ -123,8 +123,8 @@ const ENDPOINT_SAFE = new Set(['quote', 'quoteSinglePackage', 'fetchOrder', 'fet
 const STEPS: Record<string, string> = { cancelOrder: 'cancel', createShipment: 'create_shipment', combineShipments: 'combine' };
 
 /** The command line as the ledger records it (fields and the input named, never their values). */
-function commandLine(o: ApiOptions): string {
-  return shellCommand('api', o.method, o.path, ...(o.input !== undefined ? ['--input', o.input] : []), ...(o.again ? ['--again'] : []));
+function commandLine(o: ApiOptions, hints: HintStyle): string {
+  return shellCommand(hints, 'api', o.method, o.path, ...(o.input !== undefined ? ['--input', o.input] : []), ...(o.again ? ['--again'] : []));
 }
 
 /**
@@ -142,14 +142,14 @@ async function createByHand(o: ApiOptions, body: unknown, api: ApiClient, ctx: C
       suggestion: 'For example: shipbook api POST orders/ --input order.json (the body of POST /orders/, with or without "request").',
     });
   }
-  const ledger = await openLedgerFor(ctx, { op: BY_HAND, command: commandLine(o) });
+  const ledger = await openLedgerFor(ctx, { op: BY_HAND, command: commandLine(o, ctx.settings.hints) });
   const identity = identityOf(ledger, { order }, { again: o.again === true });
   if (o.again) await claimFreshOccurrence(ledger, identity, claimRun(ctx));
   else {
     const claimed = await claimDocument(ledger, identity.id, { createOnly: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS }, claimRun(ctx));
     if (claimed.kind !== 'go') {
       const r = claimed.resume;
-      const again = `${commandLine(o)} --again`;
+      const again = `${commandLine(o, ctx.settings.hints)} --again`;
       if (r.action === 'unknown' || r.action === 'combine') {
         throw new ShipbookError(
           'booking_unknown',
@@ -166,7 +166,7 @@ async function createByHand(o: ApiOptions, body: unknown, api: ApiClient, ctx: C
         `not sent: this order was created before${orderId ? ` (order ${orderId})` : ''}; a second create would make a second order`,
         'input',
         {
-          suggestion: `${orderId ? `See it with ${shellCommand('order', 'get', orderId)}. ` : ''}To create it once more anyway: ${again}`,
+          suggestion: `${orderId ? `See it with ${shellCommand(ctx.settings.hints, 'order', 'get', orderId)}. ` : ''}To create it once more anyway: ${again}`,
         },
       );
     }
@@ -182,7 +182,7 @@ async function createByHand(o: ApiOptions, body: unknown, api: ApiClient, ctx: C
  * @throws ShipbookError `already_accepted` (exit 2) for such an order; what `send` throws
  */
 async function acceptByHand(o: ApiOptions, orderId: string, body: unknown, send: () => Promise<unknown>, ctx: Context): Promise<void> {
-  const ledger = await openLedgerFor(ctx, { op: BY_HAND, command: commandLine(o) });
+  const ledger = await openLedgerFor(ctx, { op: BY_HAND, command: commandLine(o, ctx.settings.hints) });
   const id = identityOfOrder(ledger, orderId);
   await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${orderId}` }, claimRun(ctx));
   const stage = ledger.get(id)?.stage;
@@ -192,7 +192,7 @@ async function acceptByHand(o: ApiOptions, orderId: string, body: unknown, send:
       `not sent: order ${orderId} was accepted before (${stage}, as the ledger says); a second accept could pay twice`,
       'input',
       {
-        suggestion: `See it with ${shellCommand('order', 'get', orderId)}.`,
+        suggestion: `See it with ${shellCommand(ctx.settings.hints, 'order', 'get', orderId)}.`,
       },
     );
   }

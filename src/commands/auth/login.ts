@@ -138,7 +138,7 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<v
       io.err(`The credentials were not stored.\n`);
       if (err instanceof ApiError && err.kind === 'auth') {
         throw new ConfigError(`the service refused the API key (${err.message})`, {
-          suggestion: `Check the key and the base URL, then run "${shellCommand('auth', 'login')}" again.`,
+          suggestion: `Check the key and the base URL, then run "${shellCommand(ctx.settings.hints, 'auth', 'login')}" again.`,
           cause: err,
         });
       }

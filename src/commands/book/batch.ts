@@ -31,8 +31,6 @@ import {
   BatchReports,
 } from '../../booking/index.js';
 import type { AcceptRequest } from '../../schema/payment.js';
-import { journalTarget } from '../../ledger/index.js';
-import { LEGACY_JOURNAL } from '../../ledger/index.js';
 import { defaultJournalPath } from '../../ledger/index.js';
 import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
@@ -216,6 +214,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const template = await buildAcceptRequest(NEW_ORDER, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
   const fromTemplate = template.order.id === NEW_ORDER;
   const command = shellCommand(
+    ctx.settings.hints,
     'book',
     ...o.inputs,
     ...(o.journal !== undefined ? ['--journal', o.journal] : []),
@@ -233,13 +232,6 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     io.err(
       claimsLockNote(io, h, { timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout', then: 'the batch stops and reports every order where it stands (exit 8)' }),
     );
-  if (o.journal === undefined && existsSync(LEGACY_JOURNAL) && journalTarget(LEGACY_JOURNAL) === undefined) {
-    // The default journal of earlier versions named no target: it is not read by itself, so that it
-    // can never make a run on one service skip what was booked on another.
-    io.err(
-      `note: ${LEGACY_JOURNAL} (an earlier default journal, which does not say which service it was written against) is not read; if it was written against this target, continue it with --journal ${LEGACY_JOURNAL}\n`,
-    );
-  }
   // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/booking/batch/slots.ts).
   // The first Ctrl-C or SIGTERM is the run's stopping: no new order starts, and the booking engine
   // lets requests already sent finish within their deadline; a second one ends the process at once.
@@ -254,6 +246,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       now: () => ctx.now().getTime(),
       sleep: ctx.sleep,
       debugLog: (line: string) => ctx.debugLog(line),
+      hints: ctx.settings.hints,
     },
     o.wait,
     { ownCallback: template.callback !== undefined },
@@ -261,7 +254,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   if (callbacks !== undefined) ctx.defer(() => callbacks.close());
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
   const withHint = (r: BatchResult): BatchResult =>
-    r.next === undefined ? r : { ...r, hint: nextStepHint(r.next, { rerun: command, journal: explicitJournal, file: r.file }) };
+    r.next === undefined ? r : { ...r, hint: nextStepHint(r.next, { rerun: command, journal: explicitJournal, file: r.file }, ctx.settings.hints) };
   // The inputs reported so far, and their counts: a process that ends at once (a second Ctrl-C)
   // reports every other input at the stage the ledger last knew, and says the summary line.
   const tally = new BatchReports({ reports, csvReport, entries: check.entries, ledger, withHint, maxTotalCents: caps.maxTotalCents });
@@ -278,12 +271,12 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       // stderr is gone too
     }
   };
-  process.once('exit', stoppedAtOnce);
+  const unregisterStoppedAtOnce = ctx.onExit(stoppedAtOnce);
   const papers =
     o.documents === undefined ? undefined : await batchPapers({ dir: o.documents, again: o.documentsAgain === true, ledger, settings: profile.papers, io });
   const progress = batchProgress(io, ctx.output.choice, check.valid + (o.skipInvalid ? check.invalid.length : 0));
   // Without a progress line on stderr, the lines of the orders are written once per turn.
-  const writes = io.stderrIsTTY ? undefined : batchWrites(io);
+  const writes = io.stderrIsTTY ? undefined : batchWrites(io, ctx.onExit);
   // Each order as it finishes, through the writer: a line (tsv, or the ids with --quiet), an ndjson record, or kept for the json/yaml document.
   const orders = ctx.output.stream<BatchResult>();
   const failures: BatchResult[] = [];
@@ -310,6 +303,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         caps,
         concurrency: o.concurrency,
         pollMs: o.wait.pollMs,
+        hints: ctx.settings.hints,
         timeoutMs: o.wait.timeoutMs,
         ...(callbacks !== undefined ? { callbacks } : {}),
         signal: ctx.signal,
@@ -335,7 +329,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     // every input was still reported, so the reports and the summary are written whole, then the
     // batch ends with that error.
     if (!(err instanceof BatchStoppedError)) {
-      process.off('exit', stoppedAtOnce);
+      unregisterStoppedAtOnce();
       throw err;
     }
     stopped = err;
@@ -358,16 +352,16 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     if (stopped === undefined) throw err;
     io.err(`${paint(io, 'red', 'error:')} ${err instanceof Error ? err.message : String(err)}\n`);
   } finally {
-    process.off('exit', stoppedAtOnce);
+    unregisterStoppedAtOnce();
   }
   orders.end((collected) => {
     const { totalCents, ...rest } = summary;
     return { summary: { ...rest, total: formatCents(totalCents), exit_code: exitCode }, orders: collected };
   });
   // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
-  await printBatchSummary(io, summary, failures);
+  await printBatchSummary(io, summary, failures, ctx.settings.hints);
   if (stopped !== undefined) throw stopped.cause;
-  const end = batchEnd(outcome, summary, { reason, command, journal: journalPath, ledger: ledger.location, failures });
+  const end = batchEnd(outcome, summary, { reason, command, journal: journalPath, ledger: ledger.location, failures, hints: ctx.settings.hints });
   if (end !== undefined) throw end;
 }
 
@@ -412,7 +406,7 @@ async function dryRunBatch(
       counts[action] = (counts[action] ?? 0) + 1;
       if (format === 'ndjson') ctx.output.data(r);
       else if (isMachineFormat(format)) inputs.push(r);
-      else io.out(`${plannedLine(r)}\n`);
+      else io.out(`${plannedLine(r, ctx.settings.hints)}\n`);
     },
     check,
   );

@@ -56,7 +56,7 @@ import { askNewCard } from '../../prompts/payment.js';
 import { paymentRequest, type PaymentRequest } from '../../schema/payment.js';
 import type { ApiClient } from '../../api/client.js';
 import type { OrderResponse } from '../../schema/order.js';
-import { shellCommand } from '../../shell.js';
+import { shellCommand, type HintStyle } from '../../shell.js';
 import { formatCents } from '../../schema/money.js';
 
 /**
@@ -135,7 +135,11 @@ async function runBook(
   // The ledger of the target: a document booked before (by a single book, a batch or a shard) is
   // not booked again without a word.
   const target = await ctx.targetId();
-  const ledger = await openLedgerFor(ctx, { op: 'book', command: shellCommand('book', ...(o.file === undefined ? [] : [o.file])), payment: () => payment });
+  const ledger = await openLedgerFor(ctx, {
+    op: 'book',
+    command: shellCommand(ctx.settings.hints, 'book', ...(o.file === undefined ? [] : [o.file])),
+    payment: () => payment,
+  });
   const identity = identityOf(ledger, identityData, { again: o.again === true });
   const profile = await ctx.profile();
   // The claim: this run takes the document in the ledger before anything is sent; another run
@@ -147,7 +151,7 @@ async function runBook(
     claimRun(ctx),
   ).catch((err: unknown) => {
     // Booked under another key of this service: the hint books this very file anyway.
-    throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, againCommand(o.file)) : err;
+    throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, againCommand(o.file, ctx.settings.hints)) : err;
   });
   let resume: Resume | undefined = claimed.kind === 'go' && claimed.resume.action === 'book' ? claimed.resume : undefined;
   if (resume === undefined) {
@@ -279,8 +283,8 @@ async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, l
 }
 
 /** What `--again` pastes as: the same command for the same file (or the prompts) with `--again`. */
-function againCommand(file: string | undefined): string {
-  return shellCommand('book', ...(file === undefined ? [] : [file]), '--again');
+function againCommand(file: string | undefined, hints: HintStyle): string {
+  return shellCommand(hints, 'book', ...(file === undefined ? [] : [file]), '--again');
 }
 
 /**
@@ -333,7 +337,7 @@ async function settleEarlier(
   const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
   if (r.action === 'unknown' || r.action === 'combine') {
     throw new ShipbookError('booking_unknown', `not booked: ${about}`, 'network', {
-      suggestion: `${unknownCreateHint({ identity: identity.id, references: s.transientIds ?? [], again: againCommand(o.file) })}\n${ledgerNote}`,
+      suggestion: `${unknownCreateHint({ identity: identity.id, references: s.transientIds ?? [], again: againCommand(o.file, ctx.settings.hints) }, ctx.settings.hints)}\n${ledgerNote}`,
     });
   }
   if (r.action === 'over_limit') {
@@ -344,7 +348,7 @@ async function settleEarlier(
   if (r.action === 'ended') {
     const code = s.error?.exit_code;
     throw new ShipbookError('previous_booking_failed', `not booked again: ${about}`, code === undefined ? 'booking_failed' : kindOfExitCode(code), {
-      suggestion: `See it with "${shellCommand('order', 'get', r.orderId)}"; book the document again with "${againCommand(o.file)}".`,
+      suggestion: `See it with "${shellCommand(ctx.settings.hints, 'order', 'get', r.orderId)}"; book the document again with "${againCommand(o.file, ctx.settings.hints)}".`,
     });
   }
   // Processed: the result of this run is that order, read again from the service (its status now).
@@ -354,7 +358,7 @@ async function settleEarlier(
   } catch (err) {
     ctx.debugLog(`fetch-order-data for ${r.orderId} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
-  io.err(`${paint(io, 'yellow', 'note:')} ${about}; nothing was sent. To book it a second time: ${againCommand(o.file)}\n`);
+  io.err(`${paint(io, 'yellow', 'note:')} ${about}; nothing was sent. To book it a second time: ${againCommand(o.file, ctx.settings.hints)}\n`);
   const shown: OrderResponse = order ?? { id: r.orderId, status: 'processed', shipments: [] };
   const already = { identity: identity.id, ledger: ledger.location, tracking_numbers: s.trackingNumbers ?? [] };
   ctx.output.write({ order: shown, already_booked: already }, () => {

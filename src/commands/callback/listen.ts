@@ -254,8 +254,8 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
   if (profile !== undefined && !profile.baseUrl) {
     io.err(
       `${paint(io, 'yellow', 'note:')} no base URL is configured, so orders go to the built-in sandbox, which runs inside each shipbook command and stops with it.\n` +
-        `  ${shellCommand('order', 'accept')} ORD-… --callback <url> stays until the sandbox has sent that callback (a few seconds); with --wait, shipbook waits with a receiver of its own.\n` +
-        `  For a service that stays up and calls back at any time: ${shellCommand('sandbox')} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
+        `  ${shellCommand(ctx.settings.hints, 'order', 'accept')} ORD-… --callback <url> stays until the sandbox has sent that callback (a few seconds); with --wait, shipbook waits with a receiver of its own.\n` +
+        `  For a service that stays up and calls back at any time: ${shellCommand(ctx.settings.hints, 'sandbox')} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
     );
   }
   // Runs until Ctrl-C or SIGTERM; main then closes what it opened.

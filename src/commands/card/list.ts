@@ -22,7 +22,7 @@ async function runCardList(ctx: Context): Promise<void> {
     printStoredCards(ctx.io, ctx.output.format, cards);
     const usable = cards.find((c) => !c.expired);
     if (cards.length === 0) ctx.io.err('No stored cards: a card paid with and saved (save: true in the payment file) is listed here afterwards.\n');
-    else if (usable) ctx.io.err(`Pay with one (order accept, book): --payment stored_card --card ${shellArg(usable.id)}\n`);
+    else if (usable) ctx.io.err(`Pay with one (order accept, book): --payment stored_card --card ${shellArg(usable.id, ctx.settings.hints.shell)}\n`);
   });
 }
 

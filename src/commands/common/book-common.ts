@@ -45,7 +45,7 @@ export async function prepareBooking(o: BookOptions, ctx: Context): Promise<Prep
   const stdin = o.paymentFile === '-' ? replayable(await readAll(io.stdin)) : () => io.stdin;
   const check = await buildAcceptRequest(NEW_ORDER, o, profile.defaultPayment, { now: ctx.now, stdin: stdin() });
   const api = await ctx.api();
-  const progress = progressPrinter(io);
+  const progress = progressPrinter(io, ctx.settings.hints);
   const waiterDeps = {
     api,
     paths: profile.paths,
@@ -53,6 +53,7 @@ export async function prepareBooking(o: BookOptions, ctx: Context): Promise<Prep
     now: () => ctx.now().getTime(),
     sleep: ctx.sleep,
     debugLog: (line: string) => ctx.debugLog(line),
+    hints: ctx.settings.hints,
   };
   const waiter = await prepareResultWaiter(waiterDeps, o.wait, { ownCallback: check.callback !== undefined });
   ctx.defer(async () => {

@@ -20,7 +20,7 @@ import { completeShipment, missingInputError, missingParts, type MissingPart, ty
 import type { SavedSenders } from '../../prompts/collection.js';
 import { draftPath, readDraft, removeDraft, writeDraft } from '../../prompts/draft.js';
 import { PromptInterruptedError } from '../../prompter.js';
-import { shellCommand } from '../../shell.js';
+import { shellCommand, type HintStyle } from '../../shell.js';
 import { askPayment } from '../../prompts/payment.js';
 import { storedCardChoices } from './stored-card.js';
 import { askSaveAs, saveDocument, savedDocumentText } from '../../prompts/save.js';
@@ -102,14 +102,14 @@ export async function readOrderInput(
   const resumed = file === undefined && o.loaded === undefined && io.canPrompt ? await offerDraft(ctx, draftFile) : undefined;
   const loaded = o.loaded ?? resumed ?? (file !== undefined ? await loadDocument(file, io.stdin) : emptyOrder());
   const profile = await ctx.profile();
-  const resolved = resolveSenders(loaded, profile.senders, profile.name);
+  const resolved = resolveSenders(loaded, profile.senders, profile.name, ctx.settings.hints);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
   // A saved sender's own pickup days count for the collections that name it.
   if (ctx.pickup !== undefined) ctx.pickup = withSenders(ctx.pickup, resolved.pickups);
   const doc: LoadedDocument = { ...loaded, data: resolved.data };
   const shipments =
     isObject(doc.data) && isObject(doc.data.order) && Array.isArray(doc.data.order.shipments) ? (doc.data.order.shipments as unknown[]) : undefined;
-  const missing = (shipments ?? []).flatMap((s, i) => (isObject(s) ? missingParts(s, ['order', 'shipments', i]) : []));
+  const missing = (shipments ?? []).flatMap((s, i) => (isObject(s) ? missingParts(s, ['order', 'shipments', i], { hints: ctx.settings.hints }) : []));
   const words = o.command.replace(/^shipbook\s+/, '').split(' ');
   const savedAs = (saveAs: string) =>
     // Said last, under the booked order, so the line to paste is the last thing on the screen.
@@ -118,8 +118,8 @@ export async function readOrderInput(
         words[0] === 'book'
           ? // The booking is recorded under the saved file's identity: running the file shows this
             // booking (or continues it); a second, paid shipment needs --again.
-            `Saved the order as ${saveAs} (no payment details). "${shellCommand(...words, saveAs)}" shows or continues this booking; a new shipment of it is booked only with: ${shellCommand(...words, saveAs, '--again')}\n`
-          : `Saved the order as ${saveAs} (no payment details); use it again with: ${shellCommand(...words, saveAs)}\n`,
+            `Saved the order as ${saveAs} (no payment details). "${shellCommand(ctx.settings.hints, ...words, saveAs)}" shows or continues this booking; a new shipment of it is booked only with: ${shellCommand(ctx.settings.hints, ...words, saveAs, '--again')}\n`
+          : `Saved the order as ${saveAs} (no payment details); use it again with: ${shellCommand(ctx.settings.hints, ...words, saveAs)}\n`,
       ),
     );
   if (missing.length === 0 && resumed === undefined) {
@@ -132,9 +132,12 @@ export async function readOrderInput(
     return { order, ...(maxTotalCents !== undefined ? { maxTotalCents } : {}) };
   }
   // Whatever the file holds must be right before anything is asked.
-  const early = checkDocument(doc, { kind: 'order', now: () => ctx.now(), ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}) }).issues.filter(
-    (i) => i.severity === 'error' && !aboutMissing(i, missing),
-  );
+  const early = checkDocument(doc, {
+    kind: 'order',
+    now: () => ctx.now(),
+    addresses: ctx.settings.addresses,
+    ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}),
+  }).issues.filter((i) => i.severity === 'error' && !aboutMissing(i, missing));
   const asking = missing.filter((m) => m.part !== 'service' || service === undefined);
   if (!io.canPrompt && asking.length > 0) {
     const err = missingInputError(asking, file !== undefined ? { file, locate: (p) => doc.locate(p) } : {}, file ?? 'the order', early);
@@ -179,11 +182,13 @@ export async function readOrderInput(
   } catch (err) {
     if (!(err instanceof PromptInterruptedError)) throw err;
     // Ctrl-C at a question: nothing has been sent; what was answered is kept for next time.
-    const stillMissing = (shipments ?? []).flatMap((s, i) => (isObject(s) ? missingParts(s, ['order', 'shipments', i]) : [])).length;
+    const stillMissing = (shipments ?? []).flatMap((s, i) =>
+      isObject(s) ? missingParts(s, ['order', 'shipments', i], { hints: ctx.settings.hints }) : [],
+    ).length;
     const answered = stillMissing < missing.length || guided.asked > 0 || resumed !== undefined;
     const kept = answered ? await keepDraft(draftFile, doc.data, o.command, ctx.now()) : undefined;
     throw new ShipbookError('interrupted', `interrupted (Ctrl-C): nothing was sent${kept ? `; the answers so far are kept in ${kept}` : ''}`, 'interrupted', {
-      ...(kept ? { suggestion: resumeHint(o.command, kept) } : {}),
+      ...(kept ? { suggestion: resumeHint(o.command, kept, ctx.settings.hints) } : {}),
     });
   }
 }
@@ -194,8 +199,8 @@ function whereOf(i: number, count: number): string {
 }
 
 /** How to go on with a kept draft, as a hint. */
-function resumeHint(command: string, draft: string): string {
-  return `"${command}" with no file offers to resume them; or complete that file with: ${shellCommand(...command.replace(/^shipbook\s+/, '').split(' '), draft)}`;
+function resumeHint(command: string, draft: string, hints: HintStyle): string {
+  return `"${command}" with no file offers to resume them; or complete that file with: ${shellCommand(hints, ...command.replace(/^shipbook\s+/, '').split(' '), draft)}`;
 }
 
 /** Writes the draft; a draft that cannot be written is said, never fatal. @returns the file, or undefined */
@@ -334,7 +339,7 @@ class GuidedOrder {
         const kept = await keepDraft(draftFile, this.doc.data, command, this.ctx.now());
         throw new StoppedByChoice(`not booked: stopped at the summary; nothing was sent${kept ? `. The answers are kept in ${kept}` : ''}`, {
           draft: kept,
-          ...(kept ? { suggestion: resumeHint(command, kept) } : {}),
+          ...(kept ? { suggestion: resumeHint(command, kept, this.ctx.settings.hints) } : {}),
         });
       }
       const s = this.shipments[choice.shipment]!;

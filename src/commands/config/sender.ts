@@ -68,7 +68,7 @@ async function runSenderSet(name: string, file: string, ctx: Context): Promise<v
     throw new ValidationError(err.issues, `${errors} problem${errors === 1 ? '' : 's'} found; nothing was saved`, { suggestion: err.suggestion });
   }
   // Shown like every command that reads a file (an address has no pickup date or package today).
-  showWarnings(ctx, { value: address, warnings: documentWarnings(doc, address, []) });
+  showWarnings(ctx, { value: address, warnings: documentWarnings(doc, address, [], ctx.settings.addresses) });
   const replaced = storedSenders(opened.snapshot.data, profile)?.[name] !== undefined;
   await opened.store.update((d) => setStoredSenders(d, profile, { ...(storedSenders(d, profile) ?? {}), [name]: address }), warnOn(ctx));
   ctx.io.err(`${paint(ctx.io, 'green', '✔')} ${replaced ? 'replaced' : 'saved'} sender "${name}" in profile "${profile}": ${senderSummary(address)}\n`);
@@ -84,7 +84,7 @@ function runSenderList(ctx: Context): void {
   if (ctx.json) return ctx.output.data({ profile: choice.name, senders });
   if (names.length === 0) {
     ctx.io.err(
-      `No sender is saved in profile "${choice.name}". Save one with: ${hintText([cmd('config', 'sender', 'set', placeholder('name'), placeholder('address-file'))])}\n`,
+      `No sender is saved in profile "${choice.name}". Save one with: ${hintText([cmd('config', 'sender', 'set', placeholder('name'), placeholder('address-file'))], ctx.settings.hints)}\n`,
     );
     return;
   }

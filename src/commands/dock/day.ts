@@ -37,7 +37,7 @@ export async function dayOrders(ctx: Context, date: string, o: { offline: boolea
     orders,
     date,
     fetch: async (id) => fetchOrderWithMessage(await ctx.api(), id, profile.paths),
-    ledger: () => openLedgerFor(ctx, { op: o.op, command: shellCommand(o.op, '--date', date) }),
+    ledger: () => openLedgerFor(ctx, { op: o.op, command: shellCommand(ctx.settings.hints, o.op, '--date', date) }),
     signal: ctx.signal,
   });
   if (pending.accepted > 0) {

@@ -60,7 +60,7 @@ export async function openStation(
     mayBeMissing: day.mayBeMissing,
     ...(named(flags.collection) !== undefined ? { collection: named(flags.collection)! } : {}),
   });
-  const ledger = await openLedgerFor(ctx, { op: 'dock', command: shellCommand('dock', '--date', date) });
+  const ledger = await openLedgerFor(ctx, { op: 'dock', command: shellCommand(ctx.settings.hints, 'dock', '--date', date) });
   const driver = named(flags.driver);
   const vehicle = named(flags.vehicle);
   const mark: DockMark = {

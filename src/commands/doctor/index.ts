@@ -4,6 +4,7 @@
  * sandbox's state) and prints a table of checks with what to do about each failure. Exits with
  * the exit code of the first failed check (docs/exit-codes.md); 0 when nothing failed.
  */
+import type { HintStyle } from '../../shell.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ShipbookError, exitCodeOf } from '../../errors.js';
@@ -24,9 +25,9 @@ interface DoctorOptions {
 const MARK: Record<CheckResult['status'], string> = { ok: 'ok', warn: 'warn', fail: 'FAIL', skip: 'skip' };
 
 /** Renders the checks for people in `format`: a table fitted to the terminal for `table`, tab-separated lines otherwise. */
-function renderChecks(io: IOStreams, format: OutputFormat, results: CheckResult[]): string {
+function renderChecks(io: IOStreams, format: OutputFormat, results: CheckResult[], hints: HintStyle): string {
   if (format !== 'table') {
-    return results.map((r) => [r.id, r.status, r.detail, hintText(r.fix) ?? ''].map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n') + '\n';
+    return results.map((r) => [r.id, r.status, r.detail, hintText(r.fix, hints) ?? ''].map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n') + '\n';
   }
   const colour = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'dim' } as const;
   const width = io.stdout.columns ?? 100;
@@ -37,18 +38,18 @@ function renderChecks(io: IOStreams, format: OutputFormat, results: CheckResult[
       { header: paint(io, 'bold', 'found'), minWidth: 16 },
       { header: paint(io, 'bold', 'what to do'), minWidth: 16 },
     ],
-    results.map((r) => [r.name, paint(io, colour[r.status], MARK[r.status]), r.detail, hintText(r.fix) ?? '']),
+    results.map((r) => [r.name, paint(io, colour[r.status], MARK[r.status]), r.detail, hintText(r.fix, hints) ?? '']),
     width,
   ).text;
 }
 
 /** The data of a doctor run in a machine format (`--json`, `--output yaml|ndjson`): `{ok, exit_code, checks: [{id, name, status, detail, fix}]}`. */
-function checksJson(results: CheckResult[]): Record<string, unknown> {
+function checksJson(results: CheckResult[], hints: HintStyle): Record<string, unknown> {
   const exitCode = exitCodeOf(doctorOutcome(results));
   return {
     ok: exitCode === 0,
     exit_code: exitCode,
-    checks: results.map((r) => ({ id: r.id, name: r.name, status: r.status, detail: r.detail, ...(r.fix ? { fix: hintText(r.fix) } : {}) })),
+    checks: results.map((r) => ({ id: r.id, name: r.name, status: r.status, detail: r.detail, ...(r.fix ? { fix: hintText(r.fix, hints) } : {}) })),
   };
 }
 
@@ -62,8 +63,8 @@ async function runDoctor(o: DoctorOptions, ctx: Context): Promise<void> {
   const profile = ctx.globals.profile;
   const results = await runChecks({ env: ctx.io.env, profileFlag: profile, api: () => ctx.api(), listen });
   // Through the writer: the machine format asked for, with the target the checks talked to.
-  if (ctx.json) ctx.output.data(checksJson(results));
-  else ctx.io.out(renderChecks(ctx.io, ctx.output.format, results));
+  if (ctx.json) ctx.output.data(checksJson(results, ctx.settings.hints));
+  else ctx.io.out(renderChecks(ctx.io, ctx.output.format, results, ctx.settings.hints));
   const failed = results.filter((r) => r.status === 'fail');
   if (failed.length > 0) {
     throw new ShipbookError(

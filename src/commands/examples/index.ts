@@ -117,7 +117,7 @@ function runExamples(file: string | undefined, o: ExamplesOptions, ctx: Context)
     const into = join(dir, 'fixtures');
     ctx.output.write({ directory: resolve(into), written, unchanged: same }, () => {
       ctx.io.out(`copied ${written} example file(s) into ${into}${same > 0 ? ` (${same} already there)` : ''}\n`);
-      const cd = dir === '.' ? '' : `cd ${shellArg(dir)} && `;
+      const cd = dir === '.' ? '' : `cd ${shellArg(dir, ctx.settings.hints.shell)} && `;
       ctx.io.err(`Every --help example runs from there, e.g.: ${cd}shipbook book fixtures/orders/domestic-syd-mel.yaml --dry-run\n`);
     });
     return;
@@ -131,7 +131,9 @@ function runExamples(file: string | undefined, o: ExamplesOptions, ctx: Context)
         [{ header: 'FILE', atomic: true }, { header: 'WHAT IT IS' }],
         rows.map((r) => [r.file, r.describes]),
       );
-      ctx.io.err(`Print one with "${shellCommand('examples')} <file>"; put them all in this directory with "${shellCommand('examples', '--copy')}".\n`);
+      ctx.io.err(
+        `Print one with "${shellCommand(ctx.settings.hints, 'examples')} <file>"; put them all in this directory with "${shellCommand(ctx.settings.hints, 'examples', '--copy')}".\n`,
+      );
     } else ctx.io.out(rows.map((r) => `${r.file}\t${r.describes}`).join('\n') + '\n');
   });
 }

@@ -63,7 +63,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
     // The claim first: a run booking this order right now (a batch, a book) is waited for; an
     // accept after its own is read by the service as accepted already.
-    const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId) });
+    const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand(ctx.settings.hints, 'order', 'accept', o.orderId) });
     const id = identityOfOrder(ledger, o.orderId);
     await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, claimRun(ctx));
     const api = await ctx.api();
@@ -88,7 +88,7 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
     }
     ctx.output.write(withWarnings(ctx, { order: accepted }, []), () => {
       printOrder(io, ctx.output.format, accepted);
-      io.err(`Booking runs asynchronously. See the result with: ${shellCommand('order', 'get', accepted.id)}\n`);
+      io.err(`Booking runs asynchronously. See the result with: ${shellCommand(ctx.settings.hints, 'order', 'get', accepted.id)}\n`);
     });
     if (accept.callback !== undefined) await deliverBuiltinCallback(ctx, accepted.id);
     return;
@@ -98,7 +98,11 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   const prepared = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
   const { api, waiter, accept, progress } = prepared;
   let payment: string | undefined;
-  const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand('order', 'accept', o.orderId, '--wait'), payment: () => payment });
+  const ledger = await openLedgerFor(ctx, {
+    op: 'order accept',
+    command: shellCommand(ctx.settings.hints, 'order', 'accept', o.orderId, '--wait'),
+    payment: () => payment,
+  });
   const profile = await ctx.profile();
   const id = identityOfOrder(ledger, o.orderId);
   const claimed = await claimDocument(
@@ -208,9 +212,9 @@ async function deliverBuiltinCallback(ctx: Context, orderId: string): Promise<vo
       : `${outcome.attempts} attempt(s), the last answered ${String(outcome.lastOutcome ?? 'nothing')}`;
   io.err(
     `${paint(io, 'yellow', 'warning:')} the callback of ${orderId} was not delivered (${why}); the built-in sandbox stops with this command, so none will follow.\n` +
-      `  The result: ${shellCommand('order', 'get', orderId)}\n` +
+      `  The result: ${shellCommand(ctx.settings.hints, 'order', 'get', orderId)}\n` +
       `  Next time, add --wait to order accept: shipbook then waits for the result with a receiver of its own.\n` +
-      `  For a service that stays up and calls back at any time: ${shellCommand('sandbox')} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
+      `  For a service that stays up and calls back at any time: ${shellCommand(ctx.settings.hints, 'sandbox')} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
   );
 }
 
@@ -251,7 +255,7 @@ export function orderAcceptCommand(ctx: Context): Command {
       capsOfFlags(flags);
       if (!flags.wait && hasWaitFlags(flags)) {
         throw new UsageError('--poll, --public-url, --listen and --wait-timeout go with --wait', {
-          suggestion: `${shellCommand('order', 'accept', orderId)} --wait …`,
+          suggestion: `${shellCommand(ctx.settings.hints, 'order', 'accept', orderId)} --wait …`,
         });
       }
       const { wait, ...rest } = flags;

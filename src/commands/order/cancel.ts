@@ -30,7 +30,7 @@ async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void
   const profile = await ctx.profile();
   // The cancel goes through the ledger: a run booking this order right now is waited for, and the
   // intent is on disk before the request leaves.
-  const ledger = await openLedgerFor(ctx, { op: 'order cancel', command: shellCommand('order', 'cancel', o.orderId) });
+  const ledger = await openLedgerFor(ctx, { op: 'order cancel', command: shellCommand(ctx.settings.hints, 'order', 'cancel', o.orderId) });
   const id = identityOfOrder(ledger, o.orderId);
   await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, claimRun(ctx));
   const api = await ctx.api();

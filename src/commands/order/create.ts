@@ -25,7 +25,7 @@ import { paint } from '../../output/style.js';
 import { LimitRefusedError, ShipbookError, kindOfExitCode } from '../../errors.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
-import { shellCommand } from '../../shell.js';
+import { shellCommand, type HintStyle } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { readOrderInput, type OrderInputFlags } from '../common/order-input.js';
 import { claimRun, openLedgerFor } from '../common/record.js';
@@ -67,7 +67,7 @@ async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void
 function printCreated(ctx: Context, order: OrderResponse, pending = true): void {
   ctx.output.write(withWarnings(ctx, { order }, orderWarnings(order)), () => {
     printOrder(ctx.io, ctx.output.format, order);
-    if (pending) ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', order.id)}\n`);
+    if (pending) ctx.io.err(`Accept it with: ${shellCommand(ctx.settings.hints, 'order', 'accept', order.id)}\n`);
   });
 }
 
@@ -86,7 +86,7 @@ async function createRecorded(
   },
   ctx: Context,
 ): Promise<OrderResponse | undefined> {
-  const command = shellCommand('order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []));
+  const command = shellCommand(ctx.settings.hints, 'order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []));
   const ledger = await openLedgerFor(ctx, { op: 'order create', command });
   const identity = identityOf(ledger, d.data, { again: o.again === true });
   if (o.again) {
@@ -100,7 +100,7 @@ async function createRecorded(
       claimRun(ctx),
     ).catch((err: unknown) => {
       // Created under another key of this service: the hint creates this very file anyway.
-      const again = shellCommand('order', 'create', ...(o.file === undefined ? [] : [o.file]), '--again');
+      const again = shellCommand(ctx.settings.hints, 'order', 'create', ...(o.file === undefined ? [] : [o.file]), '--again');
       throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, again) : err;
     });
     if (claimed.kind !== 'go') {
@@ -128,8 +128,8 @@ async function createRecorded(
 }
 
 /** What `--again` pastes as: the same command for the same file with `--again`. */
-function againCommand(file: string | undefined): string {
-  return shellCommand('order', 'create', ...(file === undefined ? [] : [file]), '--again');
+function againCommand(file: string | undefined, hints: HintStyle): string {
+  return shellCommand(hints, 'order', 'create', ...(file === undefined ? [] : [file]), '--again');
 }
 
 /**
@@ -161,7 +161,7 @@ async function printEarlier(
       `not created: a create request for this document was sent${when} and its answer never came: the order may exist`,
       'network',
       {
-        suggestion: `${unknownCreateHint({ identity: identity.id, references: r.state.transientIds ?? [], again: againCommand(o.file), verb: 'create' })}\n${ledgerNote}`,
+        suggestion: `${unknownCreateHint({ identity: identity.id, references: r.state.transientIds ?? [], again: againCommand(o.file, ctx.settings.hints), verb: 'create' }, ctx.settings.hints)}\n${ledgerNote}`,
       },
     );
   }
@@ -183,7 +183,7 @@ async function printEarlier(
       `not created again: this document became order ${r.orderId}${when}, whose booking ended failed`,
       code === undefined ? 'booking_failed' : kindOfExitCode(code),
       {
-        suggestion: `See it with "${shellCommand('order', 'get', r.orderId)}"; create the document again with "${againCommand(o.file)}".`,
+        suggestion: `See it with "${shellCommand(ctx.settings.hints, 'order', 'get', r.orderId)}"; create the document again with "${againCommand(o.file, ctx.settings.hints)}".`,
       },
     );
   }
@@ -199,7 +199,7 @@ async function printEarlier(
   const pending = status === 'unknown' ? r.action === 'accept' : status === 'pending';
   const stage = status !== 'unknown' ? status : r.action === 'accept' ? 'not accepted' : r.action === 'wait' ? 'accepted' : 'booked';
   io.err(
-    `${paint(io, 'yellow', 'note:')} this document was created before${when}: order ${r.orderId}, ${stage}; nothing was sent. To create another: ${againCommand(o.file)}\n`,
+    `${paint(io, 'yellow', 'note:')} this document was created before${when}: order ${r.orderId}, ${stage}; nothing was sent. To create another: ${againCommand(o.file, ctx.settings.hints)}\n`,
   );
   printCreated(ctx, order ?? { id: r.orderId, shipments: [] }, pending);
 }

@@ -34,7 +34,7 @@ async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
   // What the service says now goes into the ledger when it is news there (a booking processed since).
   if (word === 'processed' || word === 'cancelled' || word === 'failed') {
     try {
-      const ledger = await openLedgerFor(ctx, { op: 'order get', command: shellCommand('order', 'get', o.orderId) });
+      const ledger = await openLedgerFor(ctx, { op: 'order get', command: shellCommand(ctx.settings.hints, 'order', 'get', o.orderId) });
       await recordLearned(ledger, order, message);
     } catch (err) {
       ctx.io.err(`note: the ledger could not record what order ${order.id} is now: ${(err as Error).message}\n`);
@@ -44,7 +44,9 @@ async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
     printOrder(ctx.io, ctx.output.format, order);
     if (reason !== undefined) ctx.io.err(`${orderEndedLine(order, reason)}\n`);
     if (word === 'pending') {
-      ctx.io.err(`Accept it with: ${shellCommand('order', 'accept', order.id)}  (or cancel it: ${shellCommand('order', 'cancel', order.id)})\n`);
+      ctx.io.err(
+        `Accept it with: ${shellCommand(ctx.settings.hints, 'order', 'accept', order.id)}  (or cancel it: ${shellCommand(ctx.settings.hints, 'order', 'cancel', order.id)})\n`,
+      );
     }
     if (word === 'accepted') ctx.io.err('The booking is still running; run this command again later to see the tracking numbers.\n');
   });

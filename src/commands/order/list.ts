@@ -47,7 +47,7 @@ async function serviceRows(ctx: Context): Promise<OrderListRow[]> {
   } catch (err) {
     if (err instanceof ProtocolError || (err instanceof ApiError && (err.status === 404 || err.status === 405))) {
       throw new UsageError('--from-service lists the orders of a shipbook sandbox; this service has no list of orders (the booking interface has none)', {
-        suggestion: `Ask the service's operator for its orders; what shipbook knows of them: ${shellCommand('order', 'list')}`,
+        suggestion: `Ask the service's operator for its orders; what shipbook knows of them: ${shellCommand(ctx.settings.hints, 'order', 'list')}`,
         cause: err,
       });
     }

@@ -1,10 +1,9 @@
 /** `shipbook quote [file]`: prices for a route and packages, from a file or from flags. */
 import { Command, Option } from 'commander';
 import { quoteServices, quoteServicesSinglePackage } from '../../api/quote.js';
-import type { Context } from '../../context.js';
+import type { Context, RunSettings } from '../../context.js';
 import { UsageError, ValidationError, type InputIssue } from '../../errors.js';
 import { collectWarnings } from '../../input/warnings.js';
-import { addressSettings } from '../../address/settings.js';
 import { printWarnings } from '../../output/report.js';
 import { parsePackageSpec, parsePlace } from '../../input/flags.js';
 import { loadValidated } from '../common/input.js';
@@ -15,7 +14,7 @@ import { askQuote, missingQuoteParts, type PartialQuote } from '../../prompts/qu
 import { withWarnings } from '../common/warnings.js';
 import { priceWarnings } from '../../booking/index.js';
 import { rememberServiceCodes } from '../common/completion-cache.js';
-import { shellArg, shellCommand } from '../../shell.js';
+import { shellArg, shellCommand, type HintShell, type HintStyle } from '../../shell.js';
 
 /** Options of `quote`: a file, or a route and packages from flags. */
 interface QuoteOptions {
@@ -48,12 +47,12 @@ function flagOf(path: string): string {
  * `To` for a place answered at the prompts; the field within it (`postcode`, `city`) without the
  * wire name's prefix. Other fields keep their flag.
  */
-function typedPlace(path: string, o: Pick<QuoteOptions, 'from' | 'to'>): { where: string; field: string } {
+function typedPlace(path: string, o: Pick<QuoteOptions, 'from' | 'to'>, shell: HintShell): { where: string; field: string } {
   const m = /^(collection|delivery)_(\w+)/.exec(path);
   if (!m) return { where: flagOf(path), field: path };
   const flag = m[1] === 'collection' ? '--from' : '--to';
   const typed = m[1] === 'collection' ? o.from : o.to;
-  return { where: typed !== undefined ? `${flag} ${shellArg(typed)}` : m[1] === 'collection' ? 'From' : 'To', field: m[2]! };
+  return { where: typed !== undefined ? `${flag} ${shellArg(typed, shell)}` : m[1] === 'collection' ? 'From' : 'To', field: m[2]! };
 }
 
 /**
@@ -61,15 +60,19 @@ function typedPlace(path: string, o: Pick<QuoteOptions, 'from' | 'to'>): { where
  * issues naming the flag and the place as typed: warnings, or errors under `--strict-addresses`.
  * The message is the same as a file's (one suggestion rule: src/address/checks.ts).
  */
-function routeIssues(quote: QuoteRequest, now: Date, o: Pick<QuoteOptions, 'from' | 'to'>): InputIssue[] {
-  const strict = addressSettings().strict;
+function routeIssues(quote: QuoteRequest, now: Date, o: Pick<QuoteOptions, 'from' | 'to'>, settings: RunSettings): InputIssue[] {
+  const strict = settings.addresses.strict;
   return collectWarnings(quote)
     .filter((w) => w.address)
-    .map((w) => ({ path: typedPlace(w.path, o).where, message: w.message, severity: strict ? ('error' as const) : ('warning' as const) }));
+    .map((w) => ({
+      path: typedPlace(w.path, o, settings.hints.shell).where,
+      message: w.message,
+      severity: strict ? ('error' as const) : ('warning' as const),
+    }));
 }
 
 /** Builds the quote request from flags (and answers, when the missing parts were asked). @throws UsageError / ValidationError (exit 2) */
-function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>): QuoteRequest {
+function quoteFromFlags(o: QuoteOptions, shell: HintShell, asked?: Required<PartialQuote>): QuoteRequest {
   if (!asked && (!o.from || !o.to || o.packages.length === 0)) {
     const missing = missingQuoteParts(partialQuote(o));
     throw new UsageError(`give a quote file, or --from, --to and at least one --package; missing:\n  ${missing.join('\n  ')}`, {
@@ -84,7 +87,7 @@ function quoteFromFlags(o: QuoteOptions, asked?: Required<PartialQuote>): QuoteR
   if (!parsed.success) {
     throw new ValidationError(
       schemaProblems(parsed.error).map((p) => {
-        const { where, field } = typedPlace(p.path, o);
+        const { where, field } = typedPlace(p.path, o, shell);
         return { path: where, message: `${field}: ${p.message}`, severity: 'error' as const };
       }),
     );
@@ -102,9 +105,9 @@ async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
     partial && missingQuoteParts(partial).length > 0 && ctx.io.canPrompt
       ? await askQuote({ prompter: ctx.prompter(), say: (t) => ctx.io.err(`${t}\n`), now: () => ctx.now() }, partial)
       : undefined;
-  const quote = o.file ? await loadValidated(o.file, 'quote', ctx) : quoteFromFlags(o, asked);
+  const quote = o.file ? await loadValidated(o.file, 'quote', ctx) : quoteFromFlags(o, ctx.settings.hints.shell, asked);
   if (!o.file) {
-    const issues = routeIssues(quote, ctx.now(), o);
+    const issues = routeIssues(quote, ctx.now(), o, ctx.settings);
     if (issues.some((i) => i.severity === 'error')) throw new ValidationError(issues);
     printWarnings(ctx.io, issues);
   }
@@ -131,11 +134,11 @@ async function runQuote(o: QuoteOptions, ctx: Context): Promise<void> {
       ctx.io.err(`Pickup: booked now, it is collected on the next collection day, ${day.words} (${day.date}); book with --pickup-date next\n`);
   }
   // Answered at the prompts: the line that asks the same without a question, for next time.
-  if (asked) ctx.io.err(`Quote the same again with: ${quoteCommandLine(quote, o)}\n`);
+  if (asked) ctx.io.err(`Quote the same again with: ${quoteCommandLine(quote, o, ctx.settings.hints)}\n`);
 }
 
 /** `shipbook quote --from AU:2015:Alexandria --to NZ:6011:Wellington --package 30x20x15cm:2.5kg …` for a quote request. */
-function quoteCommandLine(q: QuoteRequest, o: Pick<QuoteOptions, 'value' | 'insurance' | 'get'>): string {
+function quoteCommandLine(q: QuoteRequest, o: Pick<QuoteOptions, 'value' | 'insurance' | 'get'>, hints: HintStyle): string {
   const place = (country: string, postcode: string, city: string) => `${country}:${postcode}:${city}`;
   const args = [
     'quote',
@@ -151,7 +154,7 @@ function quoteCommandLine(q: QuoteRequest, o: Pick<QuoteOptions, 'value' | 'insu
   if (o.value !== undefined) args.push('--value', o.value);
   if (o.insurance !== undefined) args.push('--insurance', o.insurance);
   if (o.get) args.push('--get');
-  return shellCommand(...args);
+  return shellCommand(hints, ...args);
 }
 
 /** The `quote` command. */

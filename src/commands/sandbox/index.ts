@@ -62,6 +62,7 @@ async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void>
   // before it says which key goes with it.
   const use = setVariablesCommand(
     o.apiKey === undefined ? { SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: SANDBOX_API_KEY } : { SHIPBOOK_BASE_URL: sandbox.url },
+    ctx.settings.hints.shell,
   );
   ctx.io.err(
     `[sandbox] simulated booking service listening on ${sandbox.url} (Ctrl-C to stop)\n` +

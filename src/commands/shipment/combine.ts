@@ -69,7 +69,7 @@ async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Prom
     const settled = settlePickups(await loadDocument(o.file, ctx.io.stdin), pickup!);
     const doc = settled.doc;
     file = validateDocument(doc, combineFile);
-    showWarnings(ctx, { value: file, warnings: [...settled.warnings, ...documentWarnings(doc, file, [])] });
+    showWarnings(ctx, { value: file, warnings: [...settled.warnings, ...documentWarnings(doc, file, [], ctx.settings.addresses)] });
   }
   let main: ShipmentRequest | undefined;
   if (o.main !== undefined) {
@@ -77,12 +77,12 @@ async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Prom
     const settled = settlePickups(await loadDocument(o.main, ctx.io.stdin), pickup!);
     const doc = settled.doc;
     main = validateDocument(doc, shipmentDocument(doc.data));
-    showWarnings(ctx, { value: main, warnings: [...settled.warnings, ...documentWarnings(doc, main, shipmentPrefix(doc.data))] });
+    showWarnings(ctx, { value: main, warnings: [...settled.warnings, ...documentWarnings(doc, main, shipmentPrefix(doc.data), ctx.settings.addresses)] });
   }
   const request = mergeCombine(o.ids, file, main);
   let parent;
   const api = await ctx.api();
-  const ledger = await openLedgerFor(ctx, { op: 'shipment combine', command: shellCommand('shipment', 'combine', ...request.shipments) });
+  const ledger = await openLedgerFor(ctx, { op: 'shipment combine', command: shellCommand(ctx.settings.hints, 'shipment', 'combine', ...request.shipments) });
   try {
     // The intent on disk before the combine leaves; the parent order recorded as it comes, with what the hand-over sheet needs.
     parent = await recordedRequest(
@@ -102,7 +102,7 @@ async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Prom
   }
   ctx.output.write(withWarnings(ctx, { order: parent }, orderWarnings(parent, request.shipments)), () => {
     printParentOrder(ctx.io, ctx.output.format, parent, request.shipments);
-    ctx.io.err(`Accept the parent order with: ${shellCommand('order', 'accept', parent.id)}\n`);
+    ctx.io.err(`Accept the parent order with: ${shellCommand(ctx.settings.hints, 'order', 'accept', parent.id)}\n`);
   });
 }
 

@@ -31,7 +31,10 @@ async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promis
   // No file, or a partial one, on a terminal: the missing parts are asked (src/commands/shipment/input.ts).
   const { shipment } = await readShipmentInput(o.file, o, ctx);
   const api = await ctx.api();
-  const ledger = await openLedgerFor(ctx, { op: 'shipment create', command: shellCommand('shipment', 'create', ...(o.file === undefined ? [] : [o.file])) });
+  const ledger = await openLedgerFor(ctx, {
+    op: 'shipment create',
+    command: shellCommand(ctx.settings.hints, 'shipment', 'create', ...(o.file === undefined ? [] : [o.file])),
+  });
   // The intent on disk before the create leaves; the shipment's id and price recorded as they come.
   const created = await recordedRequest(
     ledger,
@@ -44,7 +47,7 @@ async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promis
     printCreatedShipment(ctx.io, ctx.output.format, created);
     // No placeholder in a command: the ids of the others are not known here, so the next step is said in words.
     ctx.io.err(
-      `Next: create the other shipments of the consolidation, then combine them all with "${shellCommand('shipment', 'combine')}", giving ${created.id}, their ids and --main with the main shipment's file; how: ${shellCommand('shipment', 'combine', '--help')}\n`,
+      `Next: create the other shipments of the consolidation, then combine them all with "${shellCommand(ctx.settings.hints, 'shipment', 'combine')}", giving ${created.id}, their ids and --main with the main shipment's file; how: ${shellCommand(ctx.settings.hints, 'shipment', 'combine', '--help')}\n`,
     );
   });
 }

@@ -13,7 +13,7 @@ import type { LoadedDocument } from '../../input/loaded.js';
 import { resolveSenders } from '../../input/senders.js';
 import { checkDocument, validateKind } from '../../input/validate.js';
 import { KINDS, detectKind, type DocumentKind, type KindValue } from '../../input/kinds.js';
-import { shellArg, shellCommand } from '../../shell.js';
+import { shellArg, shellCommand, type HintStyle } from '../../shell.js';
 import type { PromptIO } from '../../prompts/ask.js';
 import { completeShipment, missingInputError, missingParts } from '../../prompts/order.js';
 import { askSaveAs, saveDocument } from '../../prompts/save.js';
@@ -31,13 +31,17 @@ type Obj = Record<string, unknown>;
  * that, with the command it goes with, instead of a list of the shipment fields it lacks.
  * @throws ValidationError (exit 2) when the file is plainly of another kind
  */
-function refuseOtherKind(doc: LoadedDocument): void {
+function refuseOtherKind(doc: LoadedDocument, hints: HintStyle): void {
   const kind = detectKind(doc.data);
   if (kind === undefined || kind === 'shipment') return;
   const def = KINDS[kind] as DocumentKind;
   const name = doc.file === '-' ? 'standard input' : doc.file;
   const command =
-    kind === 'order' ? (doc.file === '-' ? shellCommand('book', '-') : shellCommand('book', doc.file)) : def.usedBy.replaceAll('<file>', shellArg(doc.file));
+    kind === 'order'
+      ? doc.file === '-'
+        ? shellCommand(hints, 'book', '-')
+        : shellCommand(hints, 'book', doc.file)
+      : def.usedBy.replaceAll('<file>', shellArg(doc.file, hints.shell));
   throw new ValidationError(
     [{ file: doc.file, line: 1, column: 1, path: '', message: `is ${def.summary}, not a consolidated-mail shipment`, severity: 'error' }],
     `${name} is ${kind === 'order' ? 'an order' : def.summary}, not a consolidated-mail shipment; nothing was sent`,
@@ -62,9 +66,9 @@ export async function readShipmentInput(
     file !== undefined
       ? await loadDocument(file, io.stdin)
       : ({ file: '(prompts)', data: { shipment: {} }, wrapper: [], locate: () => undefined } as unknown as LoadedDocument);
-  refuseOtherKind(loaded);
+  refuseOtherKind(loaded, ctx.settings.hints);
   const profile = await ctx.profile();
-  const resolved = resolveSenders(loaded, profile.senders, profile.name);
+  const resolved = resolveSenders(loaded, profile.senders, profile.name, ctx.settings.hints);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
   // A saved sender's own pickup days count for the collections that name it.
   if (ctx.pickup !== undefined) ctx.pickup = withSenders(ctx.pickup, resolved.pickups);
@@ -78,12 +82,15 @@ export async function readShipmentInput(
     const code = flags.service !== undefined && flags.service.toLowerCase() !== 'cheapest' ? flags.service : undefined;
     await fillCollectionFromService(doc, [at], ctx, code);
   }
-  const missing = missingParts(shipment, at);
+  const missing = missingParts(shipment, at, { hints: ctx.settings.hints });
   if (missing.length === 0) return showWarnings(ctx, validateKind(doc, 'shipment', ctx));
   const covered = missing.map((m) => formatPath(m.part === 'service' ? m.path.slice(0, -1) : m.path));
-  const early = checkDocument(doc, { kind: 'shipment', now: () => ctx.now(), ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}) }).issues.filter(
-    (i) => i.severity === 'error' && !covered.some((p) => i.path === p || i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`)),
-  );
+  const early = checkDocument(doc, {
+    kind: 'shipment',
+    now: () => ctx.now(),
+    addresses: ctx.settings.addresses,
+    ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}),
+  }).issues.filter((i) => i.severity === 'error' && !covered.some((p) => i.path === p || i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`)));
   const asking = missing.filter((m) => m.part !== 'service' || service === undefined);
   if (!io.canPrompt && asking.length > 0) {
     throw missingInputError(asking, file !== undefined ? { file, locate: (p) => doc.locate(p) } : {}, file ?? 'the shipment', early);

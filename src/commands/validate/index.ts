@@ -42,7 +42,7 @@ async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport
       ),
     );
   else if (ctx.json) ctx.output.data(reports);
-  else renderReports(ctx.io, ctx.output.format, reports);
+  else renderReports(ctx.io, ctx.output.format, reports, ctx.settings.hints);
   const invalid = reports.filter((r) => !r.valid).length;
   if (invalid > 0) {
     // The reports are the output (with --json, the only JSON document on stdout): the error only
@@ -86,7 +86,15 @@ export async function checkFiles(o: ValidateOptions, ctx: Context): Promise<File
     () => ctx.now(),
   );
   // Standard input is opened only for a run that reads "-".
-  const options = { kind: o.kind, now: () => ctx.now(), stdin: o.files.includes('-') ? ctx.io.stdin : undefined, senders, pickup };
+  const options = {
+    kind: o.kind,
+    now: () => ctx.now(),
+    stdin: o.files.includes('-') ? ctx.io.stdin : undefined,
+    senders,
+    pickup,
+    addresses: ctx.settings.addresses,
+    hints: ctx.settings.hints,
+  };
   // A spreadsheet (.csv, .tsv) holds orders in rows: its orders are checked as one file's report.
   const reports: FileReport[] = [];
   if (!o.files.some(isCsvName)) reports.push(...(await validateFiles(o.files, options)));
@@ -98,11 +106,13 @@ export async function checkFiles(o: ValidateOptions, ctx: Context): Promise<File
       import('../common/csv-book-flags.js'),
     ]);
     const csv = csvSettings(o.csv ?? {});
-    const mapping = csv.map !== undefined ? await loadCsvMapping(csv.map) : undefined;
+    const mapping = csv.map !== undefined ? await loadCsvMapping(csv.map, ctx.settings.hints) : undefined;
     const reading = {
       now: options.now,
       senders,
       pickup,
+      addresses: ctx.settings.addresses,
+      hints: ctx.settings.hints,
       decimalComma: csv.decimalComma,
       ...(csv.delimiter ? { delimiter: csv.delimiter } : {}),
       ...(mapping ? { mapping } : {}),

@@ -3,6 +3,7 @@
  * every ledger implementation keeps beside itself: a journal file like the file ledger's, whose first
  * record names the target it was written against, so that a copy is never continued on another.
  */
+import type { OnExit } from '../../exit-work.js';
 import { JournalTargetError } from '../errors.js';
 import type { EntryState } from '../records.js';
 import type { JournalCopy } from '../store.js';
@@ -35,8 +36,8 @@ export function stampTarget(journal: Journal, target: string): void {
  * @throws JournalLockedError when another batch holds its lock; JournalUnusableError when the file
  *   system refuses the file or its directory; JournalCorruptError when a line is not a record
  */
-export async function openCopy(copy: JournalCopy, target: string, command: string): Promise<Journal> {
-  const journal = await Journal.open(copy.path, { lock: copy.lock, command });
+export async function openCopy(copy: JournalCopy, target: string, command: string, onExit?: OnExit): Promise<Journal> {
+  const journal = await Journal.open(copy.path, { lock: copy.lock, command, ...(onExit !== undefined ? { onExit } : {}) });
   stampTarget(journal, target);
   return journal;
 }

@@ -18,6 +18,7 @@
  * This file is the writer (the group commit); the records are in src/ledger/records.ts, their fold
  * in fold.ts, reading and torn-tail recovery in read.ts, the errors in errors.ts.
  */
+import type { OnExit } from '../../exit-work.js';
 import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FILE_SYSTEM_REFUSALS, makeDirectory } from '../../dirs.js';
@@ -35,6 +36,11 @@ interface JournalOpenOptions {
   command: string;
   /** Other processes append to it too (the ledger): keep reading it with {@link Journal.refresh}. */
   shared?: boolean;
+  /**
+   * Registers the journal's exit work (write what is pending, give the lock back) with the run
+   * (the context's `onExit`); without it a process that exits at once leaves both to the next run.
+   */
+  onExit?: OnExit;
 }
 
 /** Records of what an answer said: still written once the lock is lost (see {@link Journal.append}). */
@@ -77,10 +83,14 @@ export class Journal {
     private readonly write: (fd: number, bytes: Buffer, offset: number, length: number) => number,
     /** Shared with other runs (the ledger): where this process has read up to, bytes; undefined for a file of one run. */
     private readTo: number | undefined,
+    onExit: OnExit | undefined,
   ) {
     this.size = fstatSync(fd).size;
-    process.on('exit', this.writeAtExit);
+    this.unregisterExit = onExit?.(this.writeAtExit);
   }
+
+  /** Unregisters {@link writeAtExit} from the run's exit work (undefined when none was given). */
+  private readonly unregisterExit: (() => void) | undefined;
 
   /** Lines this process wrote to a shared file that {@link refresh} has not read back yet (line → how many). */
   private readonly own = new Map<string, number>();
@@ -205,6 +215,7 @@ export class Journal {
         notes,
         Number.isFinite(limit) && limit > 0 ? limitedWrite(limit) : writeSync,
         options.shared ? reading.end : undefined,
+        options.onExit,
       );
     } catch (err) {
       lock?.release();
@@ -465,7 +476,7 @@ export class Journal {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     await this.inFlight;
-    process.off('exit', this.writeAtExit);
+    this.unregisterExit?.();
     // A flush still to start is made here, once, for its callers.
     const waiting = this.next;
     this.next = undefined;

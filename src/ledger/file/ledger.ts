@@ -12,6 +12,7 @@
  * another target is refused, and what a copy knows that this ledger does not (a CI job on a fresh
  * machine, whose state directory is empty) is taken into the ledger when the run starts.
  */
+import type { OnExit } from '../../exit-work.js';
 import { randomBytes } from 'node:crypto';
 import { actorFields, type Actor } from '../actor.js';
 import { claimLives, type ClaimAnswer, type ClaimLedger } from '../claims.js';
@@ -70,12 +71,16 @@ export class Ledger implements LedgerStore {
     readonly target: string,
     command: string,
     actor?: Actor,
+    onExit?: OnExit,
   ) {
     this.stamp = actorFields(actor);
     this.run = { ...thisProcess(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex'), command };
     this.claimLock = new ShortLock(`${ledger.path}.claims.lock`, command);
-    process.on('exit', this.closeAtExit);
+    this.unregisterExit = onExit?.(this.closeAtExit);
   }
+
+  /** Unregisters {@link closeAtExit} from the run's exit work (undefined when none was given). */
+  private readonly unregisterExit: (() => void) | undefined;
 
   /** A process that ends without closing the ledger (a second Ctrl-C) leaves no claims lock, nor its own file of it. */
   private readonly closeAtExit = (): void => this.claimLock.close();
@@ -188,7 +193,7 @@ export class Ledger implements LedgerStore {
     let ledger: Journal;
     const path = ledgerPath(o.stateDir, o.target);
     try {
-      ledger = await Journal.open(path, { lock: false, command: o.command, shared: true });
+      ledger = await Journal.open(path, { lock: false, command: o.command, shared: true, ...(o.onExit !== undefined ? { onExit: o.onExit } : {}) });
     } catch (err) {
       if (!(err instanceof JournalUnusableError)) throw err;
       // A full (or read-only, failing) disk is said as such, with its own exit code.
@@ -207,7 +212,7 @@ export class Ledger implements LedgerStore {
     let copy: Journal | undefined;
     if (o.copy !== undefined) {
       try {
-        copy = await Journal.open(o.copy.path, { lock: o.copy.lock, command: o.command });
+        copy = await Journal.open(o.copy.path, { lock: o.copy.lock, command: o.command, ...(o.onExit !== undefined ? { onExit: o.onExit } : {}) });
       } catch (err) {
         await ledger.close();
         throw err;
@@ -217,7 +222,7 @@ export class Ledger implements LedgerStore {
         if (rank(s) > rank(ledger.states.get(s.id))) for (const r of recordsOf(s)) ledger.append(r);
       }
     }
-    return new Ledger(ledger, copy, o.target, o.command, o.actor);
+    return new Ledger(ledger, copy, o.target, o.command, o.actor, o.onExit);
   }
 
   /** What reading the ledger and the copy set aside (a torn last record …), for people. */
@@ -295,7 +300,7 @@ export class Ledger implements LedgerStore {
       // a ledger that takes no more records: its claims end with this process
     }
     this.claimLock.close();
-    process.off('exit', this.closeAtExit);
+    this.unregisterExit?.();
     await Promise.allSettled([this.ledger.close(), this.copy?.close()]);
   }
 }

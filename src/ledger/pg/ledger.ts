@@ -21,6 +21,7 @@
  *   what was not recorded. What was committed is never sent again; a create committed as sent
  *   whose answer was not recorded shows as unknown, to every station.
  */
+import type { OnExit } from '../../exit-work.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { Pool, PoolClient, QueryResult } from 'pg';
@@ -78,6 +79,8 @@ interface PgLedgerOptions {
   command: string;
   /** Who makes the changes: stamped on every record this run writes (as the file ledger does). */
   actor?: Actor;
+  /** Registers the copy's exit work (write what is pending, give its lock back) with the run, as the file ledger's `onExit`. */
+  onExit?: OnExit;
 }
 
 /** A claim asked for, waiting for its round. */
