@@ -82,7 +82,8 @@ export async function* batchItems(
         doc = { kind: 'consolidated', booking: checked.value, file: input.file };
         warnings = checked.warnings;
       } else {
-        const checked = validateKind(input.doc, 'order', { now, ...(reading?.pickup !== undefined ? { pickup: reading.pickup } : {}) });
+        const prepared = reading?.prepare ? await reading.prepare(input.doc, id) : input.doc;
+        const checked = validateKind(prepared, 'order', { now, ...(reading?.pickup !== undefined ? { pickup: reading.pickup } : {}) });
         doc = { kind: 'regular', order: checked.value, file: input.file };
         warnings = checked.warnings;
       }

@@ -8,6 +8,7 @@
  * stream as well. Standard input (`-`) takes every format a file takes, told from its content
  * (src/input/documents.ts `documentsOf`), or CSV/TSV with `--input-format`.
  */
+import type { LoadedDocument } from '../input/loaded.js';
 import type { PickupRule } from '../input/pickup.js';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -29,6 +30,13 @@ export interface BatchInputOptions {
   stdin?: () => Promise<Buffer>;
   /** The run's pickup rule (src/input/pickup.ts), applied to every document as it is validated. */
   pickup?: PickupRule;
+  /**
+   * Called with each order document (not consolidated mail) and its identity before it is
+   * validated; what it returns is validated and booked, while the identity stays that of the
+   * document as read (service-selection rules fill in the service here). A ValidationError it
+   * throws makes the document invalid, with its issues.
+   */
+  prepare?: (doc: LoadedDocument, id: string) => Promise<LoadedDocument>;
 }
 
 /** True when `file` is read as CSV: by `--input-format`, or a `.csv`/`.tsv` name. */

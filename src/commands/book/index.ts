@@ -53,6 +53,7 @@ import type { OrderResponse } from '../../schema/order.js';
 import { shellCommand } from '../../shell.js';
 import { formatCents } from '../../schema/money.js';
 import { openLedger } from '../../ledger/open.js';
+import { ruleDocument, type RulesFlags } from '../rules/apply.js';
 import type { LedgerStore } from '../../ledger/store.js';
 
 /**
@@ -68,13 +69,15 @@ import type { LedgerStore } from '../../ledger/store.js';
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
 async function runBook(
-  given: Omit<BookOptions, 'file'> & OrderInputFlags & CapFlags & { file?: string; bytes?: Buffer; again?: boolean; collectionFromService?: boolean },
+  given: Omit<BookOptions, 'file'> &
+    OrderInputFlags &
+    CapFlags &
+    RulesFlags & { file?: string; bytes?: Buffer; again?: boolean; collectionFromService?: boolean },
   ctx: Context,
 ): Promise<void> {
   const { io } = ctx;
   // The price caps first (flags, else the profile's settings): a bad one sends nothing.
   const caps = await runCaps(given, ctx);
-  const maxTotalCents = caps.maxTotalCents;
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
   const loaded = o.file === undefined ? undefined : o.bytes !== undefined ? parseInput(o.file, o.bytes) : await loadDocument(o.file, io.stdin);
@@ -91,6 +94,9 @@ async function runBook(
     const shipments = (loaded.data as { shipments?: unknown }).shipments;
     await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
   }
+  // Service-selection rules: each shipment's service chosen and said; a rule's max_total caps the order.
+  const ruled = await ruleDocument(loaded, o, ctx, caps);
+  const maxTotalCents = caps.maxTotalCents;
   // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
   // completed by prompts on a terminal (src/commands/common/order-input.ts).
   const input =
@@ -100,7 +106,7 @@ async function runBook(
           await import('../common/order-input.js')
         ).readOrderInput(o.file, o, ctx, {
           command: 'shipbook book',
-          loaded,
+          loaded: ruled?.loaded ?? loaded,
           withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined,
         });
   // A guided booking saved as a file is recorded under that file's name and identity.
@@ -212,7 +218,7 @@ async function runBook(
   // What the wait warned about (a callback the service did not bear out …) was printed already; it is listed too.
   // A consolidated booking continued from the ledger knows its children from there.
   const children = childIds.length > 0 ? childIds : (ledger.get(identity.id)?.shipmentIds ?? []);
-  ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => {
+  ctx.output.write(withWarnings(ctx, { order, ...(ruled ? { service_choice: ruled.records } : {}) }, warnings, progress.warnings), () => {
     if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, order, children);
     else printOrder(io, ctx.output.format, order);
   });
@@ -375,6 +381,10 @@ export function bookCommand(ctx: Context): Command {
           )
           .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
           .option(
+            '--rules <file>',
+            "service-selection rules: choose each order's service and check the codes orders name (default: the profile's rules, SHIPBOOK_RULES)",
+          )
+          .option(
             '--max-total <aud>',
             "refuse any order whose exact total is above this (AUD; every order of a batch): it is cancelled before acceptance, exit 9 (default: the profile's max-total)",
           )
@@ -411,14 +421,20 @@ export function bookCommand(ctx: Context): Command {
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
-        '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
+        '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n  shipbook book fixtures/rules/orders/heavy-perth.yaml --rules fixtures/rules/shipping.yaml   # the rules choose the service\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/batch/orders.ndjson --max-total 90 --budget 200   # no order above 90 AUD, at most 200 AUD in all\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
         '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n',
     )
     .action(
       async (
         inputs: string[],
-        flags: PaymentFlags & WaitFlags & OrderInputFlags & CapFlags & BatchFlags & PickupFlags & { again?: boolean; collectionFromService?: boolean },
+        flags: PaymentFlags &
+          WaitFlags &
+          OrderInputFlags &
+          CapFlags &
+          BatchFlags &
+          PickupFlags &
+          RulesFlags & { again?: boolean; collectionFromService?: boolean },
       ) => {
         // Caps that are not amounts above 0 (abc, -5, 0) are refused before anything is read or sent.
         capsOfFlags(flags);
