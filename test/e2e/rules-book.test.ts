@@ -88,6 +88,16 @@ describe('book and order create under rules', () => {
 });
 
 describe('a batch of 200 mixed orders under a rules file', () => {
+  it('previews with --max-total and --budget: says which orders would be refused, in markdown for a CI summary', async () => {
+    const r = await runShipbook(['book', 'fixtures/batch/orders.ndjson', '--preview', '--markdown', '--max-total', '80', '--budget', '60'], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('| fixtures/batch/orders.ndjson:1 | BATCH-1 | SB-DOM-ROAD | 47.30 |  |');
+    expect(r.stdout).toContain('| fixtures/batch/orders.ndjson:2 | BATCH-2 | SB-DOM-EXP | 83.70 | over --max-total 80.00 |');
+    expect(r.stdout).toContain('| fixtures/batch/orders.ndjson:3 | BATCH-3 | SB-DOM-ROAD | 47.30 | over --budget 60.00 (47.30 spent before it) |');
+    expect(r.stdout).toContain('| **all** | | **47.30** |');
+    expect(r.stderr).toContain('2 would be refused by a cap');
+  });
+
   it('books each order on the service the rules imply, and every report row carries the reason', async () => {
     const base = parse(readFileSync(join(ROOT, 'fixtures/rules/orders/heavy-perth.yaml'), 'utf8')) as { order: { shipments: Array<Record<string, any>> } };
     const places = [
@@ -124,9 +134,22 @@ describe('a batch of 200 mixed orders under a rules file', () => {
     });
     // The mix exercises every rule that chooses: StarTrack preferred, Couriers Please denied, the cheapest otherwise.
     expect(new Set(implied)).toEqual(new Set(['SB-DOM-ROAD', 'SB-CP-STD', 'SB-AX-ROAD']));
+    // The preview first: it creates nothing, and its total is what the booking then costs.
+    const before = orderCount();
+    const preview = await runShipbook(['book', file, '--rules', RULES, '--preview', '--json'], { env: fx.env });
+    expect(preview.code, preview.stderr.slice(-2000)).toBe(0);
+    expect(orderCount()).toBe(before);
+    const previewed = JSON.parse(preview.stdout) as {
+      total: string;
+      orders: Array<{ services: Array<{ code: string }> }>;
+      carriers: Array<{ carrier: string }>;
+    };
+    expect(previewed.orders.map((o) => o.services[0]!.code)).toEqual(implied);
+    expect(previewed.carriers.map((c) => c.carrier).sort()).toEqual(['Aramex', 'Couriers Please', 'StarTrack']);
     const report = join(dir, 'report.json');
-    const r = await runShipbook(['book', file, '--rules', RULES, '--concurrency', '8', '--report', report], { env: fx.env });
+    const r = await runShipbook(['book', file, '--rules', RULES, '--concurrency', '8', '--report', report, '--json'], { env: fx.env });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    expect((JSON.parse(r.stdout) as { summary: { total: string } }).summary.total).toBe(previewed.total);
     const rows = (
       JSON.parse(readFileSync(report, 'utf8')) as {
         orders: Array<{ status: string; order_id: string; line: number; service_choice?: Array<{ service: string; reason: string }> }>;

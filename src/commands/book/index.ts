@@ -54,6 +54,8 @@ import { shellCommand } from '../../shell.js';
 import { formatCents } from '../../schema/money.js';
 import { openLedger } from '../../ledger/open.js';
 import { ruleDocument, type RulesFlags } from '../rules/apply.js';
+import { runPreview } from '../rules/preview.js';
+import { csvBatchInput, csvSettings } from '../common/csv-book-flags.js';
 import type { LedgerStore } from '../../ledger/store.js';
 
 /**
@@ -405,6 +407,8 @@ export function bookCommand(ctx: Context): Command {
       ctx.io,
     ),
   )
+    .option('--preview', 'quote every order (services chosen by the rules), print each price and the totals per carrier, and create nothing')
+    .option('--markdown', 'with --preview: a markdown report (for a CI job summary)')
     .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
     .option('--journal <file>', `batch: a copy of what the run records, kept between CI attempts (default ${DEFAULT_JOURNAL_PATTERN}, one per target)`)
     .option(
@@ -423,7 +427,7 @@ export function bookCommand(ctx: Context): Command {
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n  shipbook book fixtures/rules/orders/heavy-perth.yaml --rules fixtures/rules/shipping.yaml   # the rules choose the service\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/batch/orders.ndjson --max-total 90 --budget 200   # no order above 90 AUD, at most 200 AUD in all\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
-        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n',
+        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n  shipbook book fixtures/batch/orders.ndjson --preview --rules fixtures/rules/shipping.yaml --budget 200   # the cost first, nothing created\n',
     )
     .action(
       async (
@@ -434,12 +438,14 @@ export function bookCommand(ctx: Context): Command {
           CapFlags &
           BatchFlags &
           PickupFlags &
-          RulesFlags & { again?: boolean; collectionFromService?: boolean },
+          RulesFlags & { again?: boolean; collectionFromService?: boolean; preview?: boolean; markdown?: boolean },
       ) => {
         // Caps that are not amounts above 0 (abc, -5, 0) are refused before anything is read or sent.
         capsOfFlags(flags);
         // Pickup words and dates are settled while the inputs are read, before anything is sent.
         await ctx.usePickupRule(flags);
+        // --preview: what the inputs would cost under the rules; nothing is created.
+        if (flags.preview) return runPreview({ ...flags, inputs, input: await csvBatchInput(csvSettings(flags), ctx) }, ctx);
         const isDirectory = (p: string) => {
           try {
             return statSync(p).isDirectory();
