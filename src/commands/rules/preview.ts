@@ -23,7 +23,7 @@ import { runCaps, type CapFlags } from '../common/caps.js';
 import { batchRules, type RulesFlags } from './apply.js';
 
 /** Options of a preview. */
-export interface PreviewOptions extends RulesFlags, CapFlags {
+interface PreviewOptions extends RulesFlags, CapFlags {
   inputs: string[];
   /** `--markdown`: a markdown report (tables) instead of lines. */
   markdown?: boolean;
