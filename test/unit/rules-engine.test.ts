@@ -188,7 +188,7 @@ describe('rule actions', () => {
     expect(d.chosen.code).toBe('AX-ROAD');
     expect(d.how).toBe('cheapest');
     expect(d.not_applied).toEqual([
-      { rule: 'StarTrack if close', why: 'StarTrack Road Express 44.10 AUD is over within 5 % of the cheapest (Aramex Road Saver 41.20 AUD)' },
+      { rule: 'StarTrack if close', why: 'StarTrack Road Express 44.10 AUD is more than 5 % above the cheapest (Aramex Road Saver 41.20 AUD)' },
     ]);
     const aud = chosen(decide('rules:\n  - name: AP within 11 AUD\n    prefer: { service: ap-exp, within_aud: 11 }\n'));
     expect(aud.chosen.code).toBe('AP-EXP');

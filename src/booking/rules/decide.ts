@@ -284,7 +284,12 @@ export function chooseService(input: DecideInput): Decision {
       continue;
     }
     if (!withinMargin(p, candidate, cheapest)) {
-      notApplied.push({ rule: rule.name, why: `${entryLabel(candidate)} is over${margin(p)} (${entryLabel(cheapest)})` });
+      notApplied.push({
+        rule: rule.name,
+        why: `${entryLabel(candidate)} is more than${margin(p)
+          .replace(/^ within/, '')
+          .replace(/ of the cheapest$/, '')} above the cheapest (${entryLabel(cheapest)})`,
+      });
       continue;
     }
     const runnerUp = candidate === cheapest ? next : cheapest;

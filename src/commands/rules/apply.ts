@@ -93,7 +93,10 @@ async function decideDocument(
   const decision = decideOrder(rules, resolved.data, { quotes, written });
   const refused = decision.shipments.map((d, i) => ({ d, i })).filter(({ d }) => !d.ok);
   if (refused.length > 0) throw new RulesRefusedError(loaded, rules, refused);
-  return { loaded: { ...loaded, data: applyDecision(written, decision) }, decision, records: decision.shipments.map(decisionRecord) };
+  // The tags are for the rules only: the order sent is the document without them.
+  const decided = applyDecision(written, decision);
+  if (isObject(decided)) delete decided.tags;
+  return { loaded: { ...loaded, data: decided }, decision, records: decision.shipments.map(decisionRecord) };
 }
 
 /** The rules left a shipment of an order no service, or removed the code it names: nothing is sent. Exit 2. */
