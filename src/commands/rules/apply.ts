@@ -40,7 +40,7 @@ export interface RulesFlags {
  * when neither is given.
  * @throws ValidationError (exit 2) for a rules file with problems, each at file:line:col
  */
-async function runRules(flags: RulesFlags, ctx: Context): Promise<RuleSet | undefined> {
+export async function runRules(flags: RulesFlags, ctx: Context): Promise<RuleSet | undefined> {
   const file = flags.rules ?? (await ctx.profile()).rules;
   return file === undefined ? undefined : loadRules(file);
 }
@@ -62,7 +62,7 @@ interface RuledDocument {
  * @param o.quote how a shipment is quoted (default: the run's service)
  * @throws RulesRefusedError (exit 2) when a rule removed a code the order names, or left a shipment no service; nothing is sent
  */
-async function decideDocument(
+export async function decideDocument(
   loaded: LoadedDocument,
   rules: RuleSet,
   ctx: Context,

@@ -11,16 +11,15 @@ import { UsageError } from '../../errors.js';
 import { quoteServices } from '../../api/quote.js';
 import { batchItems } from '../../batch/check.js';
 import type { BatchInputOptions } from '../../batch/inputs.js';
-import type { BatchResult } from '../../batch/results.js';
 import type { LoadedDocument } from '../../input/loaded.js';
 import { resolveSenders } from '../../input/senders.js';
 import { quoteRequestFor } from '../../prompts/service.js';
 import { formatCents } from '../../schema/money.js';
 import { isObject } from '../../schema/object.js';
 import { oneLine } from '../../schema/shipment.js';
-import { orderShipments } from '../../booking/rules/index.js';
+import { orderShipments, type Decision } from '../../booking/rules/index.js';
 import { runCaps, type CapFlags } from '../common/caps.js';
-import { batchRules, type RulesFlags } from './apply.js';
+import { decideDocument, runRules, type RulesFlags } from './apply.js';
 
 /** Options of a preview. */
 interface PreviewOptions extends RulesFlags, CapFlags {
@@ -58,7 +57,7 @@ interface PreviewRow {
  * service code, insured when its options ask for insurance, as create order would price it.
  * @throws UsageError (exit 2) when a shipment's service is not in its quote
  */
-async function priceDocument(doc: LoadedDocument, ctx: Context): Promise<PricedShipment[]> {
+async function priceDocument(doc: LoadedDocument, ctx: Context, decided?: ReadonlyArray<Decision>): Promise<PricedShipment[]> {
   const profile = await ctx.profile();
   const resolved = resolveSenders(doc, profile.senders, profile.name);
   const out: PricedShipment[] = [];
@@ -66,6 +65,12 @@ async function priceDocument(doc: LoadedDocument, ctx: Context): Promise<PricedS
     const service = isObject(s) && isObject(s.service) ? s.service : {};
     const code = typeof service.code === 'string' ? service.code : '';
     const insured = Array.isArray(service.options) && service.options.includes('insurance');
+    // The quote the rules chose from has the price, unless the order is insured (quoted again, insured).
+    const d = decided?.[i];
+    if (d?.ok && !insured && d.chosen.code === code) {
+      out.push({ code, carrier: d.chosen.carrier, name: oneLine(d.chosen.name), total_cents: d.chosen.total_cents });
+      continue;
+    }
     const request = quoteRequestFor(s as object, `${doc.file} shipment ${i + 1}`);
     const entries = await quoteServices(await ctx.api(), insured ? { ...request, insurance: 'true' } : request);
     const entry = entries.find((e) => e.code.toLowerCase() === code.toLowerCase());
@@ -87,20 +92,19 @@ function referencesOf(data: unknown): string[] {
  */
 export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void> {
   const caps = await runCaps(o, ctx);
-  const ruled = await batchRules(o, ctx);
+  const rules = await runRules(o, ctx);
   const priced = new Map<string, { shipments: PricedShipment[]; references: string[] }>();
   const choices = new Map<string, string[]>();
   const input: BatchInputOptions = {
     ...o.input,
     prepare: async (doc, id) => {
-      const decided = ruled ? await ruled.prepare(doc, id) : doc;
-      priced.set(id, { shipments: await priceDocument(decided, ctx), references: referencesOf(decided.data) });
-      const blank: BatchResult = { id, file: doc.file, line: 0, status: 'valid', attempts: 0 };
-      const choice = ruled?.withChoice(blank).service_choice;
-      if (choice)
+      const ruled = rules ? await decideDocument(doc, rules, ctx) : undefined;
+      const decided = ruled?.loaded ?? doc;
+      priced.set(id, { shipments: await priceDocument(decided, ctx, ruled?.decision.shipments), references: referencesOf(decided.data) });
+      if (ruled)
         choices.set(
           id,
-          choice.map((c) => c.reason),
+          ruled.records.map((c) => c.reason),
         );
       return decided;
     },
