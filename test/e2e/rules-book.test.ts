@@ -59,6 +59,23 @@ describe('book and order create under rules', () => {
     expect(doc.service_choice[0]!.reason).toContain('rule "no Couriers Please to rural postcodes" denies: SB-CP-STD (Couriers Please)');
   });
 
+  it('reads tags beside order: for the rules, and sends the order without them', async () => {
+    const rules = join(dir, 'tags.yaml');
+    writeFileSync(
+      rules,
+      'rules:\n  - name: wholesale by road\n    when: { tags: wholesale }\n    allow: { carrier: [StarTrack, Aramex] }\n  - name: cheapest of the rest\n    choose: cheapest\n',
+    );
+    const tagged = join(dir, 'tagged.yaml');
+    writeFileSync(tagged, `tags: [wholesale]\n${readFileSync('fixtures/rules/orders/heavy-perth.yaml', 'utf8')}`);
+    const r = await runShipbook(['order', 'create', tagged, '--rules', rules, '--json'], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { order: { id: string }; service_choice: Array<{ service: string; reason: string; matched: string[] }> };
+    // Couriers Please (cheapest at 24 kg) is not among the wholesale carriers: StarTrack is the cheapest left.
+    expect(bookedCodes(doc.order.id)).toEqual(['SB-DOM-ROAD']);
+    expect(doc.service_choice[0]!.matched).toEqual(['wholesale by road', 'cheapest of the rest']);
+    expect(doc.service_choice[0]!.reason).toMatch(/^StarTrack Road Express 131\.56 AUD: rule "cheapest of the rest" chooses the cheapest allowed/);
+  });
+
   it('refuses a written code a rule denies, naming the rule: nothing is sent (exit 2)', async () => {
     const rules = join(dir, 'no-cp.yaml');
     writeFileSync(rules, 'rules:\n  - name: never Couriers Please\n    deny: { carrier: Couriers Please }\n');
