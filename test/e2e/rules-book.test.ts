@@ -85,6 +85,14 @@ describe('book and order create under rules', () => {
     expect(r.stderr).toContain('order.shipments[0].service.code  the order names SB-CP-STD (Couriers Please), but rule "never Couriers Please" denies it');
     expect(r.stderr).toContain(`hint: Try the rules on this order with: shipbook rules test ${rules} fixtures/rules/orders/light-melbourne.yaml`);
     expect(orderCount()).toBe(before);
+    // In a batch the refused order is an invalid input, named with its rule: the batch sends nothing.
+    const batch = await runShipbook(['book', 'fixtures/rules/orders/light-melbourne.yaml', 'fixtures/rules/orders/heavy-perth.yaml', '--rules', rules], {
+      env: fx.env,
+    });
+    expect(batch.code).toBe(2);
+    expect(batch.stderr).toContain('1 of 2 orders are not valid; nothing was sent');
+    expect(batch.stderr).toContain('but rule "never Couriers Please" denies it');
+    expect(orderCount()).toBe(before);
   });
 
   it('reports a document no rule leaves a service for, with the rules that removed each service: nothing is sent (exit 2)', async () => {
