@@ -76,6 +76,15 @@ describe('book and order create under rules', () => {
     expect(doc.service_choice[0]!.reason).toMatch(/^StarTrack Road Express 131\.56 AUD: rule "cheapest of the rest" chooses the cheapest allowed/);
   });
 
+  it("takes the profile's rules setting", async () => {
+    const set = await runShipbook(['--profile', 'desk', 'config', 'set', 'base-url', fx.sandbox.url], { env: fx.env });
+    expect(set.code, set.stderr).toBe(0);
+    expect((await runShipbook(['--profile', 'desk', 'config', 'set', 'rules', RULES], { env: fx.env })).code).toBe(0);
+    const r = await runShipbook(['--profile', 'desk', 'order', 'create', 'fixtures/rules/orders/heavy-perth.yaml', '--again'], { env: fx.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('service: StarTrack Road Express 131.56 AUD: rule "heavy to WA by StarTrack"');
+  });
+
   it('refuses a written code a rule denies, naming the rule: nothing is sent (exit 2)', async () => {
     const rules = join(dir, 'no-cp.yaml');
     writeFileSync(rules, 'rules:\n  - name: never Couriers Please\n    deny: { carrier: Couriers Please }\n');
