@@ -21,7 +21,7 @@ export type { BatchInputOptions } from './batch/inputs.js';
 export { runBatch } from './batch/runner.js';
 export { BatchStoppedError, emptySummary, lastKnown, type BatchResult, type BatchSummary } from './batch/results.js';
 export { planBatch, plannedAction } from './batch/plan.js';
-export { checkBatch, type BatchCheck } from './batch/check.js';
+export { checkBatch, batchItems, type BatchCheck } from './batch/check.js';
 export { ReportWriter } from './batch/report.js';
 export { CsvReportWriter, isCsvReport } from './batch/report-csv.js';
 
@@ -48,3 +48,20 @@ export { selectPaperOrders } from './papers/select.js';
 export { isInternational } from './papers/shipment.js';
 export { loadCatalogue, type Catalogue } from './papers/catalogue.js';
 export { recordPapersMade, recordDock, type RecordedParcel } from './record.js';
+export {
+  applyDecision,
+  decideOrder,
+  decisionRecord,
+  loadQuoteFile,
+  loadRules,
+  orderShipments,
+  ratedEntry,
+  rulesJsonSchema,
+  runRuleCases,
+  type CaseResult,
+  type Decision,
+  type OrderDecision,
+  type PriceList,
+  type RatedEntry,
+  type RuleSet,
+} from './rules/index.js';

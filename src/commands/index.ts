@@ -87,6 +87,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./ledger/index.js')).ledgerCommand,
   },
   {
+    name: 'rules',
+    term: 'rules',
+    summary: 'service-selection rules: check them, try them offline',
+    load: async () => (await import('./rules/index.js')).rulesCommand,
+  },
+  {
     name: 'validate',
     term: 'validate [options] <files...>',
     summary: 'check input files offline: every problem with its line and field',

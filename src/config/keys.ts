@@ -126,6 +126,15 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     example: "'420\\d{5}(SBX\\d{10})'",
   },
   {
+    key: 'rules',
+    scope: 'profile',
+    meaning:
+      'a rules file (YAML or JSON) that chooses the service of orders that name none and checks those that do (docs/rules.md; as --rules, which overrides it)',
+    fallback: 'none',
+    example: 'rules/shipping.yaml',
+    env: 'SHIPBOOK_RULES',
+  },
+  {
     key: 'rate',
     scope: 'profile',
     meaning:

@@ -65,6 +65,8 @@ export interface ResolvedProfile {
    * default: in the state directory) or a PostgreSQL connection URL, shared by several machines.
    */
   ledger?: string;
+  /** The service-selection rules file (setting `rules`); `--rules` and `SHIPBOOK_RULES` override it. */
+  rules?: string;
   /**
    * Where each setting came from, for `auth status`: `profile` is `flag --profile`,
    * `env SHIPBOOK_PROFILE`, `config default-profile` or `built-in`; `baseUrl` and `apiKey` are

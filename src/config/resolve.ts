@@ -198,6 +198,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       },
       sandbox: stored.sandbox === 'true',
       ...(stored.ledger !== undefined ? { ledger: stored.ledger } : {}),
+      ...(stored.rules !== undefined ? { rules: stored.rules } : {}),
       ...addressSettingsOf(stored),
       ...pickupSettingsOf(stored.pickup),
       ...(stored.papers !== undefined && Object.keys(stored.papers).length > 0 ? { papers: { ...stored.papers } } : {}),
@@ -228,6 +229,8 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
     profile.ledger = ledger;
     profile.sources.ledger = 'env SHIPBOOK_LEDGER';
   }
+  const rules = nonEmpty(input.env.SHIPBOOK_RULES);
+  if (rules !== undefined) profile.rules = rules;
   const baseUrl = nonEmpty(input.env.SHIPBOOK_BASE_URL);
   const apiKey = nonEmpty(input.env.SHIPBOOK_API_KEY);
   if (baseUrl) {

@@ -298,6 +298,8 @@ export const storedProfile = lazySchema(() =>
             error: 'must be a regular expression with one capturing group ( … ) around the tracking number',
           })
           .optional(),
+        // The service-selection rules file (src/booking/rules/), read when a booking needs it.
+        rules: z.string({ error: 'expected a file name' }).trim().min(1, { error: 'must not be empty' }).optional(),
         rate: z
           .string({ error: 'expected a pace' })
           .refine((v) => ratePerSecond(v) !== undefined, { error: 'must be requests per second such as 30/s, or per minute such as 600/m' })

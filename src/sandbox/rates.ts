@@ -27,6 +27,11 @@ const SERVICE_CODES = {
   internationalExpress: 'SB-INTL-EXP',
   internationalEconomy: 'SB-INTL-ECO',
   globalMail: 'SB-GLOBAL-MAIL',
+  aramexRoad: 'SB-AX-ROAD',
+  couriersPlease: 'SB-CP-STD',
+  parcelPost: 'SB-AP-PARCEL',
+  startrackPremium: 'SB-ST-PREM',
+  postInternational: 'SB-AP-INTL',
 } as const;
 type ServiceCode = (typeof SERVICE_CODES)[keyof typeof SERVICE_CODES];
 
@@ -50,7 +55,17 @@ export interface SandboxService {
   perHalfKg: readonly Cents[];
 }
 
-/** The catalogue, in the order quotes list it. Domestic tariffs have zones 1–3, international 1–4. */
+/**
+ * The catalogue, in the order quotes list it. Domestic tariffs have zones 1–3, international 1–4.
+ *
+ * Six domestic services across four carriers, priced so that the choice depends on the weight and
+ * the zone: StarTrack Road Express is the cheapest up to 15 kg of chargeable weight; Couriers
+ * Please Standard (a lower rate per kilogram) from about 15 kg (17 kg in zone 3); Aramex Road
+ * Saver (the lowest rate per kilogram) from 30 kg; Australia Post Parcel Post, Express Post and
+ * StarTrack Premium are always dearer than StarTrack Road Express. Abroad: DHL Express, Aramex
+ * International Economy (the cheapest regular service), Australia Post International Standard
+ * (from Australia) and the consolidated-mail service.
+ */
 export const SERVICES: readonly SandboxService[] = [
   {
     code: 'SB-DOM-ROAD',
@@ -101,6 +116,56 @@ export const SERVICES: readonly SandboxService[] = [
     cubicDivisor: 5000,
     base: [1200, 1500, 1900, 2400],
     perHalfKg: [300, 350, 450, 550],
+  },
+  {
+    code: 'SB-AX-ROAD',
+    name: 'Road Saver',
+    carrier: 'Aramex',
+    globalMail: false,
+    scope: 'domestic',
+    cubicDivisor: 4000,
+    base: [2100, 2750, 3700],
+    perHalfKg: [95, 125, 175],
+  },
+  {
+    code: 'SB-CP-STD',
+    name: 'Standard',
+    carrier: 'Couriers Please',
+    globalMail: false,
+    scope: 'domestic',
+    cubicDivisor: 4000,
+    base: [1200, 1550, 1900],
+    perHalfKg: [110, 145, 205],
+  },
+  {
+    code: 'SB-AP-PARCEL',
+    name: 'Parcel Post',
+    carrier: 'Australia Post',
+    globalMail: false,
+    scope: 'domestic',
+    cubicDivisor: 4000,
+    base: [1000, 1250, 1600],
+    perHalfKg: [130, 170, 230],
+  },
+  {
+    code: 'SB-ST-PREM',
+    name: 'Premium',
+    carrier: 'StarTrack',
+    globalMail: false,
+    scope: 'domestic',
+    cubicDivisor: 5000,
+    base: [1600, 2000, 2500],
+    perHalfKg: [160, 210, 280],
+  },
+  {
+    code: 'SB-AP-INTL',
+    name: 'International Standard',
+    carrier: 'Australia Post',
+    globalMail: false,
+    scope: 'from-australia',
+    cubicDivisor: 5000,
+    base: [2200, 2800, 3500, 4300],
+    perHalfKg: [420, 520, 680, 850],
   },
 ];
 

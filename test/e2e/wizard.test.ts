@@ -65,7 +65,9 @@ describe('saved senders, --service and --max-total', () => {
     expect(ok.stdout).toContain('pending');
     const bad = await runShipbook(['book', 'fixtures/wizard/no-service.yaml', '--service', 'SB-NOPE'], { env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('service SB-NOPE is not offered for the shipment; offered: SB-DOM-ROAD (38.50 AUD), SB-DOM-EXP');
+    expect(bad.stderr).toContain(
+      'service SB-NOPE is not offered for the shipment; offered: SB-DOM-ROAD (38.50 AUD), SB-CP-STD (40.98 AUD), SB-AP-PARCEL (41.80 AUD), SB-AX-ROAD (50.88 AUD), SB-ST-PREM (52.03 AUD), SB-DOM-EXP (54.78 AUD)',
+    );
   });
 
   it('cancels an order whose exact total is above --max-total and exits 9 saying the price and the limit', async () => {

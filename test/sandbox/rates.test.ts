@@ -109,7 +109,7 @@ describe('insurance', () => {
 describe('prices', () => {
   it('prices Sydney → Melbourne (zone 2) by road and express, GST included', () => {
     const rates = ratesFor(SYD_MEL, [big, small]);
-    expect(rates.map((r) => r.service.code)).toEqual(['SB-DOM-ROAD', 'SB-DOM-EXP']);
+    expect(rates.map((r) => r.service.code)).toEqual(['SB-DOM-ROAD', 'SB-DOM-EXP', 'SB-AX-ROAD', 'SB-CP-STD', 'SB-AP-PARCEL', 'SB-ST-PREM']);
     // Road: 12 + 3 = 15 steps → 1100 + 160 × 15 = 3500; GST 350.
     expect(rates[0]!.price).toEqual({ amount: 3500, insurance: 0, gst: 350, total: 3850 });
     // Express: 10 + 3 = 13 steps → 1600 + 260 × 13 = 4980; GST 498.
@@ -132,6 +132,7 @@ describe('prices', () => {
       ['SB-INTL-EXP', 9500, 0],
       ['SB-INTL-ECO', 6000, 0], // 2000 + 400 × 10
       ['SB-GLOBAL-MAIL', 4200, 0], // 1200 + 300 × 10
+      ['SB-AP-INTL', 6400, 0], // 2200 + 420 × 10
     ]);
     // To Brazil (zone 4), insured 1000.00 → 15.00: 5800 + 1250 × 10 + 1500 = 19 800.
     const br = priceShipment('SB-INTL-EXP', {
@@ -158,11 +159,47 @@ describe('prices', () => {
     expect(priceShipment('SB-GLOBAL-MAIL', { ...shipment, collection: { country: 'NZ', postcode: '1010' } })).toEqual({
       problem: 'service SB-GLOBAL-MAIL is not offered from NZ to AU',
     });
-    expect(priceShipment('SB-NOPE', shipment)).toEqual({ problem: 'unknown service SB-NOPE; offered from AU to AU: SB-DOM-ROAD, SB-DOM-EXP' });
+    expect(priceShipment('SB-NOPE', shipment)).toEqual({
+      problem: 'unknown service SB-NOPE; offered from AU to AU: SB-DOM-ROAD, SB-DOM-EXP, SB-AX-ROAD, SB-CP-STD, SB-AP-PARCEL, SB-ST-PREM',
+    });
   });
 
   it('treats a shipment without collection (dropoff) as leaving Australia', () => {
     const r = priceShipment('SB-GLOBAL-MAIL', { delivery: { country: 'GB', postcode: 'SW1A 1AA' }, packages: [small] });
     expect(r).toMatchObject({ price: { amount: 1900 + 450 * 3, total: 3250 } });
+  });
+});
+
+describe('a catalogue where rules matter', () => {
+  /** The cheapest regular service for one package of `kg` (10 cm cube) on a route. */
+  const cheapest = (r: ReturnType<typeof route>, kg: number) =>
+    ratesFor(r, [{ length: 10, width: 10, height: 10, weight: kg, unit: 'cm' }])
+      .filter((x) => !x.service.globalMail)
+      .sort((a, b) => a.price.total - b.price.total || a.service.code.localeCompare(b.service.code))[0]!.service.code;
+
+  it('offers six domestic services across four carriers and four international ones, consolidated mail among them', () => {
+    const domestic = servicesFor(SYD_MEL);
+    expect(domestic).toHaveLength(6);
+    expect(new Set(domestic.map((s) => s.carrier))).toEqual(new Set(['StarTrack', 'Australia Post', 'Aramex', 'Couriers Please']));
+    const abroad = servicesFor(route('AU', 'JP'));
+    expect(abroad.map((s) => s.code)).toEqual(['SB-INTL-EXP', 'SB-INTL-ECO', 'SB-GLOBAL-MAIL', 'SB-AP-INTL']);
+    expect(abroad.filter((s) => s.globalMail)).toHaveLength(1);
+  });
+
+  it('makes the cheapest depend on weight: StarTrack up to 15 kg, Couriers Please above, Aramex from 30 kg', () => {
+    for (const r of [route('AU', 'AU', '2000', '2600'), SYD_MEL, route('AU', 'AU', '2000', '6000')]) {
+      expect(cheapest(r, 10)).toBe('SB-DOM-ROAD');
+      expect(cheapest(r, 14.5)).toBe('SB-DOM-ROAD');
+      expect(cheapest(r, 25)).toBe('SB-CP-STD');
+      expect(cheapest(r, 40)).toBe('SB-AX-ROAD');
+    }
+    // Zone 3 (Sydney → Perth) at 16 kg is still StarTrack's: Couriers Please's higher base tells.
+    expect(cheapest(route('AU', 'AU', '2000', '6000'), 16)).toBe('SB-DOM-ROAD');
+    expect(cheapest(route('AU', 'NZ'), 5)).toBe('SB-INTL-ECO');
+  });
+
+  it('prices the same request the same every time', () => {
+    const pkg = [{ length: 50, width: 40, height: 30, weight: 22, unit: 'cm' }];
+    expect(ratesFor(route('AU', 'AU', '2000', '6000'), pkg)).toEqual(ratesFor(route('AU', 'AU', '2000', '6000'), pkg));
   });
 });

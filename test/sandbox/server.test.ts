@@ -73,7 +73,7 @@ describe('quote', () => {
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ message: 'OK', code: 200 });
     const services = res.json.result.services;
-    expect(services.map((s: { code: string }) => s.code)).toEqual(['SB-DOM-ROAD', 'SB-DOM-EXP']);
+    expect(services.map((s: { code: string }) => s.code)).toEqual(['SB-DOM-ROAD', 'SB-DOM-EXP', 'SB-AX-ROAD', 'SB-CP-STD', 'SB-AP-PARCEL', 'SB-ST-PREM']);
     // Road zone 2: 6 kg cubic = 12 steps → 11.00 + 1.60 × 12 = 30.20, GST 3.02.
     expect(services[0]).toEqual({
       code: 'SB-DOM-ROAD',

@@ -86,7 +86,8 @@ export async function* batchItems(
         doc = { kind: 'consolidated', booking: checked.value, file: input.file };
         warnings = checked.warnings;
       } else {
-        const checked = validateKind(input.doc, 'order', {
+        const prepared = reading?.prepare ? await reading.prepare(input.doc, id) : input.doc;
+        const checked = validateKind(prepared, 'order', {
           now,
           ...(reading?.pickup !== undefined ? { pickup: reading.pickup } : {}),
           ...(reading?.addresses !== undefined ? { settings: { addresses: reading.addresses } } : {}),

@@ -9,6 +9,7 @@
  * (src/input/documents.ts `documentsOf`), or CSV/TSV with `--input-format`.
  */
 import type { AddressSettings } from '../../address/settings.js';
+import type { LoadedDocument } from '../../input/loaded.js';
 import type { PickupRule } from '../../input/pickup.js';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -32,6 +33,13 @@ export interface BatchInputOptions {
   pickup?: PickupRule;
   /** How strictly addresses are checked: the run's settings (warnings only warn when not given). */
   addresses?: AddressSettings;
+  /**
+   * Called with each order document (not consolidated mail) and its identity before it is
+   * validated; what it returns is validated and booked, while the identity stays that of the
+   * document as read (service-selection rules fill in the service here). A ValidationError it
+   * throws makes the document invalid, with its issues.
+   */
+  prepare?: (doc: LoadedDocument, id: string) => Promise<LoadedDocument>;
 }
 
 /** True when `file` is read as CSV: by `--input-format`, or a `.csv`/`.tsv` name. */

@@ -29,6 +29,8 @@ import type { BatchResult } from './results.js';
 
 /** The result columns appended to every row. */
 const RESULT_COLUMNS = ['status', 'order_id', 'shipment_id', 'tracking_number', 'total_aud', 'error', 'warnings'] as const;
+/** The columns added when service-selection rules chose the services: which, and why. */
+const RULES_COLUMNS = ['service', 'service_reason'] as const;
 
 /** True when a report file name asks for CSV (`.csv`, `.tsv`). */
 export function isCsvReport(path: string): boolean {
@@ -89,6 +91,7 @@ export class CsvReportWriter {
 
   /** Adds one order's result. */
   add(result: BatchResult): void {
+    if (result.service_choice !== undefined) this.withChoices = true;
     this.results.set(key(result.file, result.line), result);
   }
 
@@ -178,6 +181,7 @@ export class CsvReportWriter {
       first ? this.decimal(plan, r?.total) : '',
       error,
       rowWarnings.length > 0 ? formatIssues(rowWarnings) : '',
+      ...this.choiceCells(r, e.shipment),
     ];
   }
 
@@ -196,6 +200,7 @@ export class CsvReportWriter {
         this.decimal(plan, r.total),
         r.error?.message ?? (r.issues ? formatIssues(r.issues) : ''),
         r.warnings ? formatIssues(r.warnings) : '',
+        ...this.choiceCells(r, undefined),
       ]);
     }
     return rows;
@@ -210,7 +215,23 @@ export class CsvReportWriter {
   }
 
   private headerRow(plan: ReportPlan): string[] {
-    return [...(plan.single ? [] : ['file', 'row']), ...plan.headers, ...RESULT_COLUMNS];
+    return [...(plan.single ? [] : ['file', 'row']), ...plan.headers, ...RESULT_COLUMNS, ...(this.ruled() ? RULES_COLUMNS : [])];
+  }
+
+  /** True when service-selection rules chose services in this run: the report says which and why. */
+  private ruled(): boolean {
+    return this.withChoices;
+  }
+
+  /** Set once a result carries a service choice. */
+  private withChoices = false;
+
+  /** The `service` and `service_reason` cells of a shipment (all of the order's when `shipment` is undefined). */
+  private choiceCells(r: BatchResult | undefined, shipment: number | undefined): string[] {
+    if (!this.ruled()) return [];
+    const all = r?.service_choice ?? [];
+    const picked = shipment === undefined ? all : all[shipment] !== undefined ? [all[shipment]!] : all;
+    return [picked.map((c) => c.service ?? 'none').join(' '), picked.map((c) => c.reason).join(' | ')];
   }
 
   /**

@@ -99,6 +99,11 @@ export interface BatchResult {
   issues?: InputIssue[];
   /** Warnings of the document (an address the checks question, a pickup date in the past …), when it had any. */
   warnings?: InputIssue[];
+  /**
+   * Under service-selection rules (src/booking/rules/): each shipment's choice, with its `service`,
+   * the `rule`, the `reason`, the runner-up and the quote it was made from.
+   */
+  service_choice?: ReadonlyArray<{ service?: string; reason: string }>;
 }
 
 /** How a batch ended. */

@@ -48,6 +48,7 @@ import { claimsLockNote, heldOrdersNote } from '../../output/other-run.js';
 import { checkOutputFiles } from '../../output-paths.js';
 import { formatCents } from '../../schema/money.js';
 import { batchPapers } from '../documents/booking.js';
+import { batchRules, type RulesFlags } from '../rules/apply.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -81,7 +82,7 @@ export function isBatch(inputs: readonly string[], flags: BatchFlags, isDirector
 }
 
 /** Options of a batch, parsed. */
-interface BatchBookOptions extends PaymentFlags, CapFlags {
+interface BatchBookOptions extends PaymentFlags, CapFlags, RulesFlags {
   inputs: string[];
   concurrency: number;
   /** `--journal`: the batch's journal copy; default the target's own (src/ledger/ledger.ts `defaultJournalPath`). */
@@ -102,7 +103,7 @@ interface BatchBookOptions extends PaymentFlags, CapFlags {
 }
 
 /** Parses the batch flags. @throws UsageError (exit 2) */
-export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags & CapFlags, wait: WaitSettings): BatchBookOptions {
+export function batchOptions(inputs: string[], flags: BatchFlags & PaymentFlags & CapFlags & RulesFlags, wait: WaitSettings): BatchBookOptions {
   const concurrency = flags.concurrency === undefined ? 4 : Number(flags.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
     throw new UsageError(`--concurrency must be a whole number from 1 to 256 (got "${flags.concurrency}")`);
@@ -192,7 +193,9 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   ]);
   const read = await csvBatchInput(o.csv, ctx);
   const given = o.stdin;
-  const input: BatchInputOptions = given === undefined ? read : { ...read, stdin: async () => given };
+  // Service-selection rules choose each order's service as it is checked (a dry run sends no quote).
+  const ruled = ctx.globals.dryRun ? undefined : await batchRules(o, ctx);
+  const input: BatchInputOptions = { ...read, ...(given === undefined ? {} : { stdin: async () => given }), ...(ruled ? { prepare: ruled.prepare } : {}) };
   // `--report *.csv`: the input rows with the results beside them; any other name: the JSON report.
   const csvReport = o.report !== undefined && isCsvReport(o.report) ? new CsvReportWriter(o.report, o.inputs, input) : undefined;
   // A dry run reads and checks the inputs once, as it lists them.
@@ -309,7 +312,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         signal: ctx.signal,
         now: ctx.now,
         onResult(result) {
-          const r = withHint(result);
+          const r = ruled ? ruled.withChoice(withHint(result)) : withHint(result);
           papers?.add(r);
           tally.add(r);
           progress.done(r);

@@ -58,6 +58,9 @@ import type { ApiClient } from '../../api/client.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { shellCommand, type HintStyle } from '../../shell.js';
 import { formatCents } from '../../schema/money.js';
+import { ruleDocument, type RulesFlags } from '../rules/apply.js';
+import { runPreview as runRulesPreview } from '../rules/preview.js';
+import { csvBatchInput, csvSettings } from '../common/csv-book-flags.js';
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
@@ -72,13 +75,15 @@ import { formatCents } from '../../schema/money.js';
  *   partial booking a BookingStoppedError whose progress names what was created (main renders the hint)
  */
 async function runBook(
-  given: Omit<BookOptions, 'file'> & OrderInputFlags & CapFlags & { file?: string; bytes?: Buffer; again?: boolean; collectionFromService?: boolean },
+  given: Omit<BookOptions, 'file'> &
+    OrderInputFlags &
+    CapFlags &
+    RulesFlags & { file?: string; bytes?: Buffer; again?: boolean; collectionFromService?: boolean },
   ctx: Context,
 ): Promise<void> {
   const { io } = ctx;
   // The price caps first (flags, else the profile's settings): a bad one sends nothing.
   const caps = await runCaps(given, ctx);
-  const maxTotalCents = caps.maxTotalCents;
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
   const loaded = o.file === undefined ? undefined : o.bytes !== undefined ? parseInput(o.file, o.bytes) : await loadDocument(o.file, io.stdin);
@@ -95,6 +100,9 @@ async function runBook(
     const shipments = (loaded.data as { shipments?: unknown }).shipments;
     await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
   }
+  // Service-selection rules: each shipment's service chosen and said; a rule's max_total caps the order.
+  const ruled = await ruleDocument(loaded, o, ctx, caps);
+  const maxTotalCents = caps.maxTotalCents;
   // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
   // completed by prompts on a terminal (src/commands/common/order-input.ts).
   const input =
@@ -104,7 +112,7 @@ async function runBook(
           await import('../common/order-input.js')
         ).readOrderInput(o.file, o, ctx, {
           command: 'shipbook book',
-          loaded,
+          loaded: ruled?.loaded ?? loaded,
           withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined,
         });
   // A guided booking saved as a file is recorded under that file's name and identity.
@@ -220,7 +228,7 @@ async function runBook(
   // What the wait warned about (a callback the service did not bear out …) was printed already; it is listed too.
   // A consolidated booking continued from the ledger knows its children from there.
   const children = childIds.length > 0 ? childIds : (ledger.get(identity.id)?.shipmentIds ?? []);
-  ctx.output.write(withWarnings(ctx, { order }, warnings, progress.warnings), () => {
+  ctx.output.write(withWarnings(ctx, { order, ...(ruled ? { service_choice: ruled.records } : {}) }, warnings, progress.warnings), () => {
     if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, order, children);
     else printOrder(io, ctx.output.format, order);
   });
@@ -387,6 +395,10 @@ export function bookCommand(ctx: Context): Command {
           )
           .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
           .option(
+            '--rules <file>',
+            "service-selection rules: choose each order's service and check the codes orders name (default: the profile's rules, SHIPBOOK_RULES)",
+          )
+          .option(
             '--max-total <aud>',
             "refuse any order whose exact total is above this (AUD; every order of a batch): it is cancelled before acceptance, exit 9 (default: the profile's max-total)",
           )
@@ -407,6 +419,8 @@ export function bookCommand(ctx: Context): Command {
       ctx.io,
     ),
   )
+    .option('--preview', 'quote every order (services chosen by the rules), print each price and the totals per carrier, and create nothing')
+    .option('--markdown', 'with --preview: a markdown report (for a CI job summary)')
     .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
     .option('--journal <file>', `batch: a copy of what the run records, kept between CI attempts (default ${DEFAULT_JOURNAL_PATTERN}, one per target)`)
     .option(
@@ -436,9 +450,9 @@ export function bookCommand(ctx: Context): Command {
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
-        '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n' +
+        '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n  shipbook book fixtures/rules/orders/heavy-perth.yaml --rules fixtures/rules/shipping.yaml   # the rules choose the service\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/batch/orders.ndjson --max-total 90 --budget 200   # no order above 90 AUD, at most 200 AUD in all\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
-        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book fixtures/papers/us-three-items.yaml --documents papers/   # customs papers of each international order\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n  shipbook book fixtures/orders/ --dry-run --format github   # problems as GitHub annotations, then the requests\n  shipbook book fixtures/batch/orders.ndjson --dry-run --quote --max-total 90   # what the orders would cost\n',
+        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book fixtures/papers/us-three-items.yaml --documents papers/   # customs papers of each international order\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n  shipbook book fixtures/orders/ --dry-run --format github   # problems as GitHub annotations, then the requests\n  shipbook book fixtures/batch/orders.ndjson --dry-run --quote --max-total 90   # what the orders would cost\n  shipbook book fixtures/batch/orders.ndjson --preview --rules fixtures/rules/shipping.yaml --budget 200   # the cost under the rules first, nothing created\n',
     )
     .action(
       async (
@@ -448,7 +462,16 @@ export function bookCommand(ctx: Context): Command {
           OrderInputFlags &
           CapFlags &
           BatchFlags &
-          PickupFlags & { again?: boolean; collectionFromService?: boolean; format?: AnnotationFormat; quote?: boolean; summary?: string },
+          PickupFlags &
+          RulesFlags & {
+            again?: boolean;
+            collectionFromService?: boolean;
+            format?: AnnotationFormat;
+            quote?: boolean;
+            summary?: string;
+            preview?: boolean;
+            markdown?: boolean;
+          },
       ) => {
         if (flags.format !== undefined) await annotateInputs(inputs, flags.format, flags, ctx);
         // Caps that are not amounts above 0 (abc, -5, 0) are refused before anything is read or sent.
@@ -456,6 +479,8 @@ export function bookCommand(ctx: Context): Command {
         // Pickup words and dates are settled while the inputs are read, before anything is sent.
         await ctx.usePickupRule(flags);
         if (flags.quote) return runPreview(inputs, flags, ctx);
+        // --preview: what the inputs would cost under the rules; nothing is created.
+        if (flags.preview) return runRulesPreview({ ...flags, inputs, input: await csvBatchInput(csvSettings(flags), ctx) }, ctx);
         const isDirectory = (p: string) => {
           try {
             return statSync(p).isDirectory();

@@ -43,6 +43,7 @@ function describe(path: string, text: string): string {
     const sentence = /^(.*?[.!?])(?:\s|$)/.exec(said)?.[1] ?? said;
     return sentence.length <= 120 ? sentence : `${sentence.slice(0, 120).replace(/\s+\S*$/, '')} …`;
   }
+  if (path.endsWith('/rules.schema.json')) return 'the JSON Schema of a rules file (as shipbook schema rules prints it)';
   const folder = path.split('/')[1] ?? '';
   const kinds: Record<string, string> = {
     batch: 'orders, one JSON document per line (a batch for shipbook book)',

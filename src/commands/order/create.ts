@@ -34,9 +34,10 @@ import { identityOf, type DocumentIdentity } from '../../ledger/index.js';
 import { printOrder } from '../../output/order.js';
 import { withWarnings } from '../common/warnings.js';
 import { formatCents } from '../../schema/money.js';
+import { ruleDocument, type RulesFlags } from '../rules/apply.js';
 
 /** Options of `order create`. */
-interface OrderCreateOptions extends OrderInputFlags {
+interface OrderCreateOptions extends OrderInputFlags, RulesFlags {
   /** The order file; none on a terminal: asked step by step. */
   file?: string;
   /** `--again`: create the document once more (its next occurrence in the ledger). */
@@ -53,19 +54,24 @@ interface OrderCreateOptions extends OrderInputFlags {
  */
 async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void> {
   const loaded = o.file !== undefined ? await loadDocument(o.file, ctx.io.stdin) : undefined;
-  const { order, maxTotalCents } = await readOrderInput(o.file, o, ctx, { command: 'shipbook order create', withPayment: false, loaded });
+  // Service-selection rules: each shipment's service chosen and said (the file as written stays its identity).
+  const ruled = await ruleDocument(loaded, o, ctx);
+  const read = await readOrderInput(o.file, o, ctx, { command: 'shipbook order create', withPayment: false, loaded: ruled?.loaded ?? loaded });
+  const { order } = read;
+  const rulesCap = ruled?.decision.max_total?.cents;
+  const maxTotalCents = rulesCap !== undefined && (read.maxTotalCents === undefined || rulesCap < read.maxTotalCents) ? rulesCap : read.maxTotalCents;
   const api = await ctx.api();
   // --dry-run: the request is shown by the client; nothing is sent, nothing recorded.
   const created = ctx.globals.dryRun
     ? await createOrder(api, order)
     : await createRecorded(o, { data: loaded?.data ?? { order }, order, maxTotalCents, api }, ctx);
   if (created === undefined) return;
-  printCreated(ctx, created);
+  printCreated(ctx, created, true, ruled?.records);
 }
 
 /** Prints an order as `order create` does: the order on stdout, how to accept it (when `pending`) on stderr. */
-function printCreated(ctx: Context, order: OrderResponse, pending = true): void {
-  ctx.output.write(withWarnings(ctx, { order }, orderWarnings(order)), () => {
+function printCreated(ctx: Context, order: OrderResponse, pending = true, choice?: unknown[]): void {
+  ctx.output.write(withWarnings(ctx, { order, ...(choice ? { service_choice: choice } : {}) }, orderWarnings(order)), () => {
     printOrder(ctx.io, ctx.output.format, order);
     if (pending) ctx.io.err(`Accept it with: ${shellCommand(ctx.settings.hints, 'order', 'accept', order.id)}\n`);
   });
@@ -216,15 +222,19 @@ export function orderCreateCommand(ctx: Context): Command {
       )
       .argument('[file]', 'order file ("-" for standard input); none on a terminal: asked step by step')
       .option('--service <cheapest|code>', 'for shipments without service.code: the cheapest service of a live quote, or this code')
+      .option(
+        '--rules <file>',
+        "service-selection rules: choose each shipment's service and check the codes the order names (default: the profile's rules, SHIPBOOK_RULES)",
+      )
       .option('--max-total <aud>', 'cancel the new order if its exact total is above this (AUD), exit 9')
       .option('--save-as <file>', 'write the order as a file that creates it again without prompts')
       .option('--again', 'create a document that was created before once more (a second order); without it the earlier order is printed'),
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml --again   # created before: a second order\n  shipbook order create fixtures/wizard/no-service.yaml --service cheapest --max-total 50\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n',
+      '\nExamples:\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml --again   # created before: a second order\n  shipbook order create fixtures/wizard/no-service.yaml --service cheapest --max-total 50\n  shipbook order create fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook order create fixtures/rules/orders/rural-broome.yaml --rules fixtures/rules/shipping.yaml\n',
     )
-    .action(async (file: string | undefined, flags: OrderInputFlags & PickupFlags & { again?: boolean }) => {
+    .action(async (file: string | undefined, flags: OrderInputFlags & PickupFlags & RulesFlags & { again?: boolean }) => {
       await ctx.usePickupRule(flags);
       return runOrderCreate({ ...flags, file }, ctx);
     });

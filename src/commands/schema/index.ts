@@ -12,6 +12,7 @@ import { CSV_COLUMNS } from '../../input/csv-layout.js';
 import { formatPath } from '../../schema/issues.js';
 import { printJson } from '../../output/json.js';
 import { printTable } from '../../output/table.js';
+import { rulesJsonSchema } from '../../booking/index.js';
 
 /** Options of `schema`. */
 interface SchemaOptions {
@@ -71,9 +72,13 @@ function runSchema(o: SchemaOptions, ctx: Context): void {
     printCsvColumns(ctx);
     return;
   }
+  if (o.kind === 'rules') {
+    printJson(ctx.io, rulesJsonSchema());
+    return;
+  }
   if (!isKindName(o.kind)) {
     const likely = suggestKind(o.kind);
-    throw new UsageError(`unknown kind "${o.kind}": use one of ${KIND_NAMES.join(', ')}, or csv (the columns of a spreadsheet of orders)`, {
+    throw new UsageError(`unknown kind "${o.kind}": use one of ${KIND_NAMES.join(', ')}, rules, or csv (the columns of a spreadsheet of orders)`, {
       suggestion: likely
         ? [`Did you mean "${likely}"? `, cmd('schema', likely), ` > schemas/${likely}.schema.json`]
         : ['For example: ', cmd('schema', 'order'), ' > schemas/order.schema.json'],
@@ -100,10 +105,10 @@ export function schemaCommand(ctx: Context): Command {
         '"shipbook schema csv" lists the columns of a spreadsheet of orders ' +
         '(shipbook book orders.csv) instead: one row per package.',
     )
-    .argument('<kind>', `one of ${KIND_NAMES.join(', ')}, or csv`)
+    .argument('<kind>', `one of ${KIND_NAMES.join(', ')}, rules, or csv`)
     .addHelpText(
       'after',
-      `\nKinds:\n${kinds}\n  ${'csv'.padEnd(width)}  the columns of a spreadsheet of orders (shipbook book orders.csv)\n\nExamples:\n  shipbook schema order > schemas/order.schema.json\n  shipbook schema csv\n`,
+      `\nKinds:\n${kinds}\n  ${'rules'.padEnd(width)}  a service-selection rules file (shipbook book --rules FILE, shipbook rules check)\n  ${'csv'.padEnd(width)}  the columns of a spreadsheet of orders (shipbook book orders.csv)\n\nExamples:\n  shipbook schema order > schemas/order.schema.json\n  shipbook schema rules > schemas/rules.schema.json\n  shipbook schema csv\n`,
     )
     .action((kind: string) => runSchema({ kind }, ctx));
 }

@@ -14,7 +14,7 @@ import { packageLimitProblems, ratesFor } from '../rates.js';
 import { quoteServicesJson } from '../wire.js';
 
 /** The insured value of a quote in cents: an amount, or `"true"` for the declared `value`; `undefined` when not insured. */
-function insuredValueOf(q: Pick<QuoteRequest, 'insurance' | 'value'>): Cents | undefined {
+export function insuredValueOf(q: Pick<QuoteRequest, 'insurance' | 'value'>): Cents | undefined {
   if (q.insurance === undefined || q.insurance === 'false') return undefined;
   if (q.insurance === 'true') return q.value?.cents ?? 0;
   return q.insurance.cents > 0 ? q.insurance.cents : undefined;

@@ -1,0 +1,176 @@
+/**
+ * The rules applied where orders are sent (`book`, a batch, `order create`): which rules file the
+ * run uses (`--rules`, else the profile's `rules` setting or `SHIPBOOK_RULES`), and one order
+ * document decided under it: each shipment quoted at the service, its service chosen by the rules
+ * (src/booking/rules/), the choice written into a copy of the document. The document as written
+ * stays the order's identity in the ledger, so a rerun finds the booking whatever the rules chose.
+ */
+import type { Context } from '../../context.js';
+import { ValidationError } from '../../errors.js';
+import { quoteServices } from '../../api/quote.js';
+import type { LoadedDocument } from '../../input/loaded.js';
+import { resolveSenders } from '../../input/senders.js';
+import { quoteRequestFor } from '../../prompts/service.js';
+import { isObject } from '../../schema/object.js';
+import { formatPath } from '../../schema/issues.js';
+import { shellCommand, type HintStyle } from '../../shell.js';
+import { formatCents } from '../../schema/money.js';
+import { isConsolidatedDocument } from '../../schema/consolidated.js';
+import type { PriceCaps } from '../../booking/index.js';
+import type { BatchResult } from '../../booking/index.js';
+import {
+  applyDecision,
+  decideOrder,
+  decisionRecord,
+  loadRules,
+  orderShipments,
+  ratedEntry,
+  type OrderDecision,
+  type RatedEntry,
+  type RuleSet,
+} from '../../booking/index.js';
+
+/** The `--rules <file>` flag. */
+export interface RulesFlags {
+  rules?: string;
+}
+
+/**
+ * The rules of this run: `--rules`, else the profile's `rules` setting (or `SHIPBOOK_RULES`); none
+ * when neither is given.
+ * @throws ValidationError (exit 2) for a rules file with problems, each at file:line:col
+ */
+export async function runRules(flags: RulesFlags, ctx: Context): Promise<RuleSet | undefined> {
+  const file = flags.rules ?? (await ctx.profile()).rules;
+  return file === undefined ? undefined : loadRules(file);
+}
+
+/** An order document decided under the rules. */
+interface RuledDocument {
+  /** The document with each shipment's chosen service (and options the rules set) written in. */
+  loaded: LoadedDocument;
+  decision: OrderDecision;
+  /** Each shipment's decision as machine-readable outputs and reports carry it. */
+  records: ReturnType<typeof decisionRecord>[];
+}
+
+/**
+ * Decides the services of an order document under `rules`: every shipment is quoted, then decided.
+ * @returns undefined when a shipment cannot be quoted yet (the guided booking asks its parts, or
+ *   the flow reports what is wrong)
+ * @param o.service `--service <code>`: the code of shipments that name none (`cheapest` is what the rules do anyway)
+ * @param o.quote how a shipment is quoted (default: the run's service)
+ * @throws RulesRefusedError (exit 2) when a rule removed a code the order names, or left a shipment no service; nothing is sent
+ */
+export async function decideDocument(
+  loaded: LoadedDocument,
+  rules: RuleSet,
+  ctx: Context,
+  o: { service?: string | undefined; quote?: (shipment: unknown, where: string) => Promise<RatedEntry[]> } = {},
+): Promise<RuledDocument | undefined> {
+  const profile = await ctx.profile();
+  const written = structuredClone(loaded.data);
+  const code = o.service !== undefined && o.service.trim().toLowerCase() !== 'cheapest' ? o.service.trim() : undefined;
+  if (code !== undefined) {
+    for (const s of orderShipments(written)) {
+      if (isObject(s) && !(isObject(s.service) && typeof s.service.code === 'string')) s.service = { ...(isObject(s.service) ? s.service : {}), code };
+    }
+  }
+  const resolved = resolveSenders({ ...loaded, data: written }, profile.senders, profile.name, ctx.settings.hints);
+  const shipments = orderShipments(resolved.data);
+  const quote = o.quote ?? (async (s: unknown, where: string) => (await quoteServices(await ctx.api(), quoteRequestFor(s as object, where))).map(ratedEntry));
+  // A document whose shipments cannot all be quoted yet (parts the guided booking asks, a saved
+  // sender unknown) is left to the flow that reports or asks them.
+  if (resolved.issues.length > 0 || shipments.length === 0) return undefined;
+  const where = (i: number) => (shipments.length > 1 ? `shipment ${i + 1}` : 'the shipment');
+  try {
+    shipments.forEach((s, i) => quoteRequestFor(s as object, where(i)));
+  } catch {
+    return undefined;
+  }
+  const quotes: RatedEntry[][] = [];
+  for (const [i, s] of shipments.entries()) quotes.push(await quote(s, where(i)));
+  const decision = decideOrder(rules, resolved.data, { quotes, written });
+  const refused = decision.shipments.map((d, i) => ({ d, i })).filter(({ d }) => !d.ok);
+  if (refused.length > 0) throw new RulesRefusedError(loaded, rules, refused, ctx.settings.hints);
+  // The tags are for the rules only: the order sent is the document without them.
+  const decided = applyDecision(written, decision);
+  if (isObject(decided)) delete decided.tags;
+  return { loaded: { ...loaded, data: decided }, decision, records: decision.shipments.map(decisionRecord) };
+}
+
+/** The rules left a shipment of an order no service, or removed the code it names: nothing is sent. Exit 2. */
+class RulesRefusedError extends ValidationError {
+  constructor(loaded: LoadedDocument, rules: RuleSet, refused: ReadonlyArray<{ d: OrderDecision['shipments'][number]; i: number }>, hints: HintStyle) {
+    const issues = refused.map(({ d, i }) => {
+      const path = ['order', 'shipments', i, ...(!d.ok && d.problem !== 'none_left' ? ['service', 'code'] : [])];
+      const at = loaded.locate(path);
+      return { file: loaded.file, path: formatPath(path), message: d.reason, severity: 'error' as const, ...(at ?? {}) };
+    });
+    const first = refused[0]!.d;
+    const what = !first.ok && first.problem === 'written_removed' ? 'a rule denies the service it names' : 'the rules leave it no service';
+    super(issues, `not sent: ${loaded.file}: ${what}`, {
+      suggestion: `Try the rules on this order with: ${shellCommand(hints, 'rules', 'test', rules.file, loaded.file)}`,
+    });
+  }
+}
+
+/** The lines that say each shipment's choice: `service: <reason>` (with the shipment's number when there are several). */
+function choiceLines(r: RuledDocument): string[] {
+  const n = r.decision.shipments.length;
+  return r.records.map((d, i) => `${n > 1 ? `shipment ${i + 1} ` : ''}service: ${d.reason}`);
+}
+
+/**
+ * The rules hook of a sending command: when the run has rules and `loaded` is an order (not
+ * consolidated mail), decides it ({@link decideDocument}), says each shipment's choice on stderr,
+ * and lowers `caps.maxTotalCents` to a rule's `max_total` where that is lower.
+ * @returns the decided document, or undefined when there are no rules or nothing to decide
+ * @throws as {@link runRules} and {@link decideDocument}
+ */
+export async function ruleDocument(
+  loaded: LoadedDocument | undefined,
+  flags: RulesFlags & { service?: string | undefined },
+  ctx: Context,
+  caps?: PriceCaps,
+): Promise<RuledDocument | undefined> {
+  if (loaded === undefined || isConsolidatedDocument(loaded.data)) return undefined;
+  const rules = await runRules(flags, ctx);
+  if (rules === undefined) return undefined;
+  const ruled = await decideDocument(loaded, rules, ctx, { service: flags.service });
+  if (ruled === undefined) return undefined;
+  for (const line of choiceLines(ruled)) ctx.io.err(`${line}\n`);
+  const cap = ruled.decision.max_total;
+  if (caps !== undefined && cap !== undefined && (caps.maxTotalCents === undefined || cap.cents < caps.maxTotalCents)) {
+    caps.maxTotalCents = cap.cents;
+    ctx.io.err(`rule "${cap.rule}" caps the order at ${formatCents(cap.cents)} AUD\n`);
+  }
+  return ruled;
+}
+
+/**
+ * The rules hook of a batch: each order document decided as the batch checks it (a refusal makes
+ * that order invalid, with the rule named), and each result given the choice of its order.
+ * @returns undefined when the run has no rules
+ * @throws as {@link runRules}
+ */
+export async function batchRules(
+  flags: RulesFlags,
+  ctx: Context,
+): Promise<{ prepare: (doc: LoadedDocument, id: string) => Promise<LoadedDocument>; withChoice: <R extends BatchResult>(r: R) => R } | undefined> {
+  const rules = await runRules(flags, ctx);
+  if (rules === undefined) return undefined;
+  const choices = new Map<string, RuledDocument['records']>();
+  return {
+    async prepare(doc, id) {
+      const ruled = await decideDocument(doc, rules, ctx);
+      if (ruled === undefined) return doc;
+      choices.set(id, ruled.records);
+      return ruled.loaded;
+    },
+    withChoice(r) {
+      const choice = choices.get(r.id);
+      return choice === undefined ? r : { ...r, service_choice: choice };
+    },
+  };
+}
