@@ -9,10 +9,6 @@ export default defineConfig({
     // Per test and per hook: long enough for a slow CI machine, short enough that a hang fails.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Many end-to-end tests race real processes (two runs at once, a signal while a batch winds
-    // down, a terminal's screen): on a loaded machine such a test can lose its race once. It runs
-    // once more; failing twice fails the suite.
-    retry: 1,
     // One process per test file: files start servers, child processes and timers, and shipbook
     // keeps per-process state (the registry of secrets), so no file shares a process with another.
     pool: 'forks',

@@ -417,6 +417,10 @@ for (const entry of (await readdir(fixturesRoot, { recursive: true, withFileType
 )) {
   if (!entry.isFile()) continue;
   const full = join(entry.parentPath ?? entry.path, entry.name);
-  exampleFiles[`fixtures/${relative(fixturesRoot, full).split(sep).join('/')}`] = await readFile(full, 'utf8');
+  // An image (a signature for the customs papers) is kept as a data URL: read as UTF-8 it would be corrupted.
+  const image = /\.(png|jpe?g)$/i.exec(entry.name);
+  exampleFiles[`fixtures/${relative(fixturesRoot, full).split(sep).join('/')}`] = image
+    ? `data:image/${image[1].toLowerCase() === 'png' ? 'png' : 'jpeg'};base64,${(await readFile(full)).toString('base64')}`
+    : await readFile(full, 'utf8');
 }
 await writeFile(new URL('../dist/examples.json', import.meta.url), JSON.stringify({ files: exampleFiles }));

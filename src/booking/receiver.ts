@@ -25,7 +25,7 @@ import { readLimitedBody } from '../http/body.js';
 import { answerMalformed, closeServer, listenOn, sendJson, urlHost } from '../http/server.js';
 
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseCallbackBody, type CallbackBody } from '../schema/envelope.js';
 import { schemaProblems } from '../schema/issues.js';
 import { sameSecret } from '../http/secret.js';
@@ -311,6 +311,9 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions): P
   // header timeout was enforced after up to 40 s: checked every second instead.
   const headersTimeout = options.headersTimeoutMs ?? RECEIVER_HEADERS_TIMEOUT_MS;
   const requestTimeout = options.requestTimeoutMs ?? RECEIVER_REQUEST_TIMEOUT_MS;
+  // node:http is loaded only when a receiver starts: every command that reaches the booking room
+  // (validate too) would otherwise load it at start.
+  const { createServer } = await import('node:http');
   const server = createServer(
     { requestTimeout, headersTimeout, keepAliveTimeout: 2_000, connectionsCheckingInterval: Math.min(1_000, headersTimeout) },
     (req, res) => {

@@ -31,14 +31,18 @@ describe('shipbook api', () => {
     const doc = JSON.parse(r.stdout) as Envelope<{ services: Array<{ code: string; price: { total: unknown } }> }>;
     expect(doc.code).toBe(200);
     expect(doc.message).toBe('OK');
-    expect(doc.result.services.map((s) => s.code)).toEqual(['SB-DOM-ROAD', 'SB-DOM-EXP']);
+    expect(doc.result.services.map((s) => s.code)).toEqual(['SB-DOM-ROAD', 'SB-DOM-EXP', 'SB-AX-ROAD', 'SB-CP-STD', 'SB-AP-PARCEL', 'SB-ST-PREM']);
     // As the service sent it: prices are numbers on the wire (a quote command would print "20.90").
     expect(typeof doc.result.services[0]!.price.total).toBe('number');
     expect(doc.target?.base_url).toBe(fx.sandbox.url);
     const quoted = JSON.parse((await runShipbook(['quote', 'fixtures/quotes/syd-mel-single.yaml', '--json'], { env: env() })).stdout) as {
       services: Array<{ code: string; price: { total: string } }>;
     };
-    expect(doc.result.services.map((s) => Number(s.price.total).toFixed(2))).toEqual(quoted.services.map((s) => s.price.total));
+    // The same prices as quote shows (quote lists them cheapest first, api as the service sent them).
+    const byCode = (list: Array<{ code: string; total: string }>) => Object.fromEntries(list.map((s) => [s.code, s.total]));
+    expect(byCode(doc.result.services.map((s) => ({ code: s.code, total: Number(s.price.total).toFixed(2) })))).toEqual(
+      byCode(quoted.services.map((s) => ({ code: s.code, total: s.price.total }))),
+    );
   });
 
   it('GET quote/ takes its fields as query parameters', async () => {

@@ -46,10 +46,12 @@ describe('help', () => {
     const all = await runShipbook(['help', 'flags']);
     expect(all.code, all.stderr).toBe(0);
     const names = [...all.stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
-    expect(names).toEqual(expect.arrayContaining(['--json', '--profile', '--dry-run', '--strict-addresses', '--no-normalize-phones', '--rate']));
-    expect(names.length).toBe(14);
+    expect(names).toEqual(
+      expect.arrayContaining(['--json', '--profile', '--dry-run', '--strict-addresses', '--no-normalize-phones', '--rate', '--jq', '--template']),
+    );
+    expect(names.length).toBe(16);
     const completion = await runShipbook(['completion', '--help']);
-    expect(completion.stdout).toContain('Global flags: none apply to this command (all 14: shipbook help flags)');
+    expect(completion.stdout).toContain('Global flags: none apply to this command (all 16: shipbook help flags)');
     expect(completion.stdout).not.toContain('--strict-addresses');
     const get = await runShipbook(['order', 'get', '--help']);
     expect(get.stdout).toContain('Global flags for this command (6 more global flags: shipbook help flags):');

@@ -17,12 +17,14 @@ import { ROOT } from '../helpers/cli.js';
 const hasMan = spawnSync('sh', ['-c', 'command -v man'], { encoding: 'utf8' }).status === 0;
 
 /**
- * What the package may weigh: the tarball, and the installed tree. The tarball's 1.3 MB leaves room
+ * What the package may weigh: the tarball, and the installed tree. The tarball's 1.9 MB leaves room
  * for the PDF and barcode code of `handover --pdf` (dist/vendor/pdf-lib.cjs and bwip-js.cjs, about
  * 0.2 MB compressed), read by no other command, and for the public holidays of pickup days
- * (dist/vendor/date-holidays.cjs, 60 kB compressed), read only when a pickup date is worked out.
+ * (dist/vendor/date-holidays.cjs, 60 kB compressed), read only when a pickup date is worked out,
+ * and for jq (dist/vendor/jq-wasm.cjs: jq compiled to WebAssembly and inlined, about 0.5 MB
+ * compressed), read only with --jq.
  */
-const TARBALL_LIMIT = 1_300_000;
+const TARBALL_LIMIT = 1_900_000;
 const INSTALL_LIMIT = 25_000_000;
 
 const work = mkdtempSync(join(tmpdir(), 'shipbook-package-'));
@@ -111,7 +113,7 @@ function shipbook(args: string[]): SpawnSyncReturns<string> {
 }
 
 describe('the packed package', () => {
-  it('is built at pack time and ships the bundle, without its source map, under 1.2 MB', () => {
+  it('is built at pack time and ships the bundle, without its source map, under 1.9 MB', () => {
     const files = packed.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['bin/shipbook.js', 'bin/code-cache.js', 'dist/main.cjs', 'dist/help.txt', 'package.json']));
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);

@@ -33,7 +33,16 @@ function cells(screen: string): string[][] {
 
 const QUOTE = ['quote', '--from', 'AU:2015:Alexandria', '--to', 'NZ:6011:Wellington', '--package', '30x20x15cm:2.5kg'];
 /** Every word of the sandbox's carriers and service names for this route. */
-const NAMES = ['ShipBook Global Mail', 'Global Mail Consolidated', 'Aramex', 'International Economy', 'DHL Express', 'Express Worldwide (Time Definite)'];
+const NAMES = [
+  'ShipBook Global Mail',
+  'Global Mail Consolidated',
+  'Aramex',
+  'International Economy',
+  'Australia Post',
+  'International Standard',
+  'DHL Express',
+  'Express Worldwide (Time Definite)',
+];
 
 describe.skipIf(!hasTmux)('tables on a terminal', () => {
   for (const columns of [80, 120]) {
@@ -53,7 +62,7 @@ describe.skipIf(!hasTmux)('tables on a terminal', () => {
         for (const i of [carrier, service])
           for (const word of row[i]!.split(' ').filter(Boolean)) expect(words.has(word), `"${word}" in:\n${screen}`).toBe(true);
       }
-      for (const code of ['SB-GLOBAL-MAIL', 'SB-INTL-ECO', 'SB-INTL-EXP']) expect(body.some((r) => r[0] === code)).toBe(true);
+      for (const code of ['SB-GLOBAL-MAIL', 'SB-INTL-ECO', 'SB-AP-INTL', 'SB-INTL-EXP']) expect(body.some((r) => r[0] === code)).toBe(true);
     });
   }
 

@@ -100,9 +100,9 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     const ref = /\((shipbook-\d{8}-\w{4})\)/.exec(proposed.slice(proposed.lastIndexOf('Your reference')))![1]!;
     await t.answer('Your reference for this shipment', '');
     // A live quote, cheapest first; pick the second with the arrow keys.
-    await t.waitFor(/❯ SB-DOM-ROAD +StarTrack Road Express +38\.50 AUD\n +SB-DOM-EXP +Australia Post Express Post Parcel +54\.78 AUD/);
+    await t.waitFor(/❯ SB-DOM-ROAD +StarTrack Road Express +38\.50 AUD\n +SB-CP-STD +Couriers Please Standard +40\.98 AUD\n/);
     t.keys('Down', 'Enter');
-    await t.waitFor('✔ Service (cheapest first) SB-DOM-EXP');
+    await t.waitFor('✔ Service (cheapest first) SB-CP-STD');
     const summary = await t.waitFor('? Book this?');
     expect(summary).toContain('  To         Tom Nguyen, Level 12, 120 Collins Street, Melbourne 3000 AU');
     expect(summary).toContain('  Packages   1. 40 × 30 × 25 cm, 6.5 kg');

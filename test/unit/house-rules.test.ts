@@ -102,6 +102,13 @@ describe('the house rules of src/', () => {
     expect(readFileSync(join('src', 'main.ts'), 'utf8')).toMatch(listens);
   });
 
+  it('no test is retried: a test that loses a race fails, so the race is found and fixed', () => {
+    const config = readFileSync('vitest.config.ts', 'utf8');
+    expect(config).not.toMatch(/\bretry\s*:/);
+    const scripts = Object.values((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts);
+    expect(scripts.filter((s) => /--retry(?!\s*[= ]\s*0\b)/.test(s))).toEqual([]);
+  });
+
   it('no promise that never settles (a wait ends when the run is stopped through its signal)', () => {
     const hanging = sources().filter((f) => /new Promise\(\(\) => \{\s*\}\)/.test(readFileSync(f, 'utf8')));
     expect(hanging).toEqual([]);

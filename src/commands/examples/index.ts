@@ -43,6 +43,9 @@ function describe(path: string, text: string): string {
     const sentence = /^(.*?[.!?])(?:\s|$)/.exec(said)?.[1] ?? said;
     return sentence.length <= 120 ? sentence : `${sentence.slice(0, 120).replace(/\s+\S*$/, '')} …`;
   }
+  if (text.startsWith('data:image/')) return 'an image (a signature drawn on the customs papers: shipbook documents --signature)';
+  if (path.endsWith('/catalogue.csv'))
+    return 'a product catalogue: the tariff (HS) code and origin of items, for the customs papers (shipbook documents --catalogue)';
   if (path.endsWith('/rules.schema.json')) return 'the JSON Schema of a rules file (as shipbook schema rules prints it)';
   const folder = path.split('/')[1] ?? '';
   const kinds: Record<string, string> = {
@@ -51,6 +54,7 @@ function describe(path: string, text: string): string {
     schemas: 'the JSON Schema of an input kind (as shipbook schema prints it)',
     quotes: 'a quote request (shipbook quote)',
     invalid: 'PLANTED MISTAKES, for shipbook validate to report',
+    api: 'a request body for shipbook api (--input)',
   };
   return kinds[folder] ?? '';
 }
@@ -69,13 +73,19 @@ interface ExamplesOptions {
  * @returns how many files were written and how many were already there
  * @throws ShipbookError (exit 2) naming the files that differ, without `force`, before writing anything
  */
+/** The bytes of an example file: an image is kept as a data URL (see scripts/build.mjs), the rest as text. */
+function bytesOf(text: string): Buffer {
+  const image = /^data:image\/(?:png|jpeg);base64,(.*)$/s.exec(text);
+  return image ? Buffer.from(image[1]!, 'base64') : Buffer.from(text, 'utf8');
+}
+
 function copyExamples(files: Record<string, string>, dir: string, force: boolean): { written: number; same: number } {
   const differ: string[] = [];
   let same = 0;
   for (const [path, text] of Object.entries(files)) {
     const target = join(dir, path);
     if (!existsSync(target)) continue;
-    if (readFileSync(target, 'utf8') === text) same++;
+    if (readFileSync(target).equals(bytesOf(text))) same++;
     else differ.push(target);
   }
   if (differ.length > 0 && !force)
@@ -88,9 +98,9 @@ function copyExamples(files: Record<string, string>, dir: string, force: boolean
   let written = 0;
   for (const [path, text] of Object.entries(files)) {
     const target = join(dir, path);
-    if (existsSync(target) && readFileSync(target, 'utf8') === text) continue;
+    if (existsSync(target) && readFileSync(target).equals(bytesOf(text))) continue;
     makeDirectory(dirname(target));
-    writeFileSync(target, text);
+    writeFileSync(target, bytesOf(text));
     written++;
   }
   return { written, same };
@@ -109,7 +119,9 @@ function runExamples(file: string | undefined, o: ExamplesOptions, ctx: Context)
         suggestion: like.length > 0 ? `Did you mean ${like.slice(0, 3).join(', ')}? ` : 'shipbook examples lists them.',
       });
     }
-    ctx.io.out(files[path]!);
+    const text = files[path]!;
+    if (text.startsWith('data:image/')) ctx.io.stdout.write(bytesOf(text));
+    else ctx.io.out(text);
     return;
   }
   if (o.copy !== undefined) {
