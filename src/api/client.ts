@@ -79,8 +79,10 @@ interface ApiClientOptions extends AuthSettings {
   /** Base URL of the service, e.g. `https://api.example.com/v1/`. `http://` only on loopback. */
   baseUrl: string;
   /**
-   * Keep-alive connections to the service at most (undici's pool per origin); a request beyond
-   * waits for one to be free. Default: one per request in flight. A batch sets its concurrency.
+   * Keep-alive connections to the service at most (undici's pool per origin), and so the ceiling
+   * of the pacer's requests in flight; a request beyond waits for its turn. Default: one per
+   * request in flight, up to the pacer's own ceiling. A batch sets one per order slot
+   * (`batchConnections` in src/booking/batch/slots.ts).
    */
   connections?: number;
   /** Time to establish a connection, ms (default 10 000). */

@@ -6,8 +6,8 @@
  * - **Pause**: an answer 429 or 503 with `Retry-After` (seconds or an HTTP date, read by
  *   `http.ts`) holds every request that has not left yet until then, not only the one refused
  *   (a 429 without the header pauses {@link DEFAULT_PAUSE_MS}).
- * - **Concurrency** adapts as TCP's window does (AIMD): it starts at the ceiling (the batch's
- *   `--concurrency`), halves on a 429 (once per round: answers to requests that left before the
+ * - **Requests in flight** adapt as TCP's window does (AIMD): they start at the ceiling (the
+ *   client's `connections`, the size of its pool: for a batch, one per order slot), halve on a 429 (once per round: answers to requests that left before the
  *   cut do not cut again), and grows by one after a window of good answers (as many as the
  *   current limit). It never goes below 1 nor above the ceiling.
  * - **Rate**: `--rate <n/s>` (or the profile's `rate`) spaces requests that many per second from
@@ -126,7 +126,7 @@ export class Pacer {
     this.#timer = options.timer ?? realTimer;
   }
 
-  /** Sets the most requests in flight (a batch's `--concurrency`); the current limit follows it down. */
+  /** Sets the most requests in flight (a client's `connections`, its pool's size); the current limit follows it down. */
   setCeiling(ceiling: number): void {
     const before = this.#ceiling;
     this.#ceiling = Math.max(1, Math.floor(ceiling));

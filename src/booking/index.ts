@@ -19,6 +19,7 @@ export { acceptedBeforeText, changeIdentity, identityOfOrder, recordedRequest, r
 // Book many.
 export type { BatchInputOptions } from './batch/inputs.js';
 export { runBatch } from './batch/runner.js';
+export { batchConnections } from './batch/slots.js';
 export { BatchStoppedError, emptySummary, lastKnown, type BatchResult, type BatchSummary } from './batch/results.js';
 export { planBatch, plannedAction } from './batch/plan.js';
 export { checkBatch, batchItems, type BatchCheck } from './batch/check.js';

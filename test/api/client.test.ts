@@ -375,7 +375,7 @@ describe('small parts', () => {
   });
 });
 
-describe('the connection pool (sized to the concurrency, so a batch never waits for a socket)', () => {
+describe('the connection pool (`connections`, one per order slot in a batch, so a request admitted by the pacer never waits for a socket)', () => {
   /** A server that answers fetch-order-data after 40 ms and counts the TCP connections it accepts. */
   async function slowServer(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
     const { createServer } = await import('node:http');

@@ -46,8 +46,10 @@ function ordersFile(n: number): { dir: string; file: string } {
 
 /** What a {@link countingProxy} saw. */
 interface Traffic {
-  /** The most requests it had in flight at once. */
+  /** The most requests it had in flight at once, polls included. */
   most: number;
+  /** The most creates and accepts (orders being created and accepted) it had in flight at once. */
+  mostOrderSteps: number;
   /** Answers in the order they went back: method, path and the order's status when the answer has one. */
   answers: Array<{ method: string; path: string; status?: string }>;
 }
@@ -57,11 +59,16 @@ interface Traffic {
  * notes each answer (the witness of what the batch sent, and when).
  */
 async function countingProxy(target: string): Promise<{ url: string; traffic: Traffic; server: Server }> {
-  const traffic: Traffic = { most: 0, answers: [] };
+  const traffic: Traffic = { most: 0, mostOrderSteps: 0, answers: [] };
   let inFlight = 0;
+  let orderSteps = 0;
   const server = createServer((req, res) => {
+    // A create (POST) or an accept (PUT …/accept/); every GET is a poll or a read.
+    const step = req.method === 'POST' || (req.method === 'PUT' && req.url!.endsWith('/accept/'));
     inFlight++;
+    if (step) orderSteps++;
     traffic.most = Math.max(traffic.most, inFlight);
+    traffic.mostOrderSteps = Math.max(traffic.mostOrderSteps, orderSteps);
     const upstream = httpRequest(new URL(req.url!.slice(1), target), { method: req.method, headers: req.headers }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (c: Buffer) => chunks.push(c));
@@ -75,6 +82,7 @@ async function countingProxy(target: string): Promise<{ url: string; traffic: Tr
         }
         traffic.answers.push({ method: req.method!, path: req.url!, ...(status !== undefined ? { status } : {}) });
         inFlight--;
+        if (step) orderSteps--;
         res.writeHead(answer.statusCode!, answer.headers);
         res.end(body);
       });
@@ -175,7 +183,7 @@ describe('shipbook book with many orders', () => {
     expect(Number(rep.summary.already_booked)).toBeGreaterThan(0);
   }, 150_000);
 
-  it('an order waiting for its booking result holds no request slot: every order is accepted before the first result, never more than --concurrency requests at once', async () => {
+  it('an order waiting for its booking result holds no request slot: every order is accepted before the first result, never more than --concurrency orders being created and accepted at once', async () => {
     // Booking takes 3 s at the sandbox; creating and accepting 24 orders three at a time takes far less.
     const url = await sandbox(['--delay', '3s', '--latency', '10ms']);
     const proxy = await countingProxy(url);
@@ -186,7 +194,10 @@ describe('shipbook book with many orders', () => {
         timeoutMs: 60_000,
       });
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
-      const { answers, most } = proxy.traffic;
+      const { answers, most, mostOrderSteps } = proxy.traffic;
+      // What --concurrency promises: three orders being created and accepted at once, no more, and no fewer.
+      expect(mostOrderSteps).toBe(3);
+      // The pool derived from it (one connection per order slot) holds polls to the same places.
       expect(most).toBe(3);
       const firstProcessed = answers.findIndex((a) => a.method === 'GET' && a.status === 'processed');
       expect(firstProcessed).toBeGreaterThan(0);

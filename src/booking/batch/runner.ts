@@ -1,5 +1,5 @@
 /**
- * The batch runner: books many documents at a bounded concurrency through the booking engine
+ * The batch runner: books many documents, a bounded number of orders at once, through the booking engine
  * (src/booking/engine.ts), which decides from the ledger where each document stands and records
  * every step: processed orders are skipped (already booked), created ones accepted (not created
  * again), accepted ones waited for (by the run's one callback receiver where the callback route
@@ -46,6 +46,7 @@ interface BatchDeps {
   ledger: RecordSink;
   /** The run's price caps (`--max-total`, `--budget`): every order is held to them before its accept leaves. */
   caps?: PriceCaps;
+  /** Orders being created and accepted at once at most (`--concurrency`), ≥ 1. */
   concurrency: number;
   /** Polling the booking result: interval and overall wait, ms. */
   pollMs: number;
@@ -375,8 +376,9 @@ function maxUnderWay(concurrency: number): number {
 /**
  * Books every valid document of the inputs (this shard's), reporting each as it finishes (the
  * documents of `options.checked` when the check pass kept them). At most `deps.concurrency`
- * requests are in flight ({@link Slots}); orders waiting for their booking result hold none, up
- * to {@link maxUnderWay} orders under way. Invalid documents (with `skipInvalid`) are reported as
+ * orders are being created and accepted at once ({@link Slots}); orders waiting for their booking
+ * result hold no slot, up to {@link maxUnderWay} orders under way. Requests in flight are the
+ * API client's to bound (its pool and pacer). Invalid documents (with `skipInvalid`) are reported as
  * `invalid` and left out.
  * @throws what an order's booking could not report as its result (the journal refusing a write),
  *   once every order under way has finished

@@ -1,7 +1,7 @@
 /**
  * `shipbook book <inputs…>` as a batch: many files, directories, multi-document YAML,
  * JSON arrays and NDJSON; every input validated before the first request; booked at
- * `--concurrency` with a journal that makes a killed run resumable without booking anything
+ * `--concurrency` orders at once, with a journal that makes a killed run resumable without booking anything
  * twice; `--report`, `--junit`, `--shard i/n`, `--skip-invalid`; exit 8 when some orders failed
  * or are unknown. The work is src/booking/batch/; this file maps flags and prints.
  */
@@ -29,6 +29,7 @@ import {
   batchOutcome,
   openBatchLedger,
   BatchReports,
+  batchConnections,
 } from '../../booking/index.js';
 import type { AcceptRequest } from '../../schema/payment.js';
 import { defaultJournalPath } from '../../ledger/index.js';
@@ -235,10 +236,10 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     io.err(
       claimsLockNote(io, h, { timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout', then: 'the batch stops and reports every order where it stands (exit 8)' }),
     );
-  // A keep-alive pool sized to the concurrency: at most that many requests are in flight (src/booking/batch/slots.ts).
+  // The run's keep-alive pool, which bounds its requests in flight: one connection per order slot.
   // The first Ctrl-C or SIGTERM is the run's stopping: no new order starts, and the booking engine
   // lets requests already sent finish within their deadline; a second one ends the process at once.
-  const api = (await ctx.api()).withOptions({ connections: o.concurrency });
+  const api = (await ctx.api()).withOptions({ connections: batchConnections(o.concurrency) });
   ctx.defer(() => api.close());
   // One callback receiver for the run where the callback route works (else every order polls).
   const callbacks = await prepareRunWaiter(

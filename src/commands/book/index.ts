@@ -421,7 +421,7 @@ export function bookCommand(ctx: Context): Command {
   )
     .option('--preview', 'quote every order (services chosen by the rules), print each price and the totals per carrier, and create nothing')
     .option('--markdown', 'with --preview: a markdown report (for a CI job summary)')
-    .option('--concurrency <n>', 'batch: requests in flight at once (default 4); an order waiting for its booking result takes no place between polls')
+    .option('--concurrency <n>', 'batch: orders being created and accepted at once (default 4); an order waiting for its booking result takes no place')
     .option('--journal <file>', `batch: a copy of what the run records, kept between CI attempts (default ${DEFAULT_JOURNAL_PATTERN}, one per target)`)
     .option(
       '--report <file>',
