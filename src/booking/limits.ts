@@ -13,7 +13,7 @@
  * Both refusals end with exit 9 (docs/exit-codes.md). Amounts are integer AUD cents.
  */
 import { LimitRefusedError, UsageError } from '../errors.js';
-import { displayCents, formatCents, parseAmountInput } from '../schema/money.js';
+import { aud, formatCents, parseAmountInput } from '../schema/money.js';
 
 /**
  * Reads a cap given on the command line or in a profile (`--max-total 50`, `budget: "250.00"`) into
@@ -143,7 +143,7 @@ export function overMaxTotal(orderId: string, totalCents: number, limitCents: nu
     orderId,
     totalCents,
     limitCents,
-    `order ${orderId} costs ${displayCents(totalCents)} AUD, above --max-total ${displayCents(limitCents)} AUD: ${d.words}`,
+    `order ${orderId} costs ${aud(totalCents, { grouped: true })}, above --max-total ${aud(limitCents, { grouped: true })}: ${d.words}`,
     {
       stage: d.stage,
       ...(d.kept ? { kept: true } : {}),
@@ -159,9 +159,9 @@ export function overMaxTotal(orderId: string, totalCents: number, limitCents: nu
  * order was created (nothing was sent for it).
  */
 export function overBudget(orderId: string | undefined, totalCents: number | undefined, budget: RunBudget, how: Dealt = {}): LimitRefusedError {
-  const held = budget.heldCents > 0 ? ` and ${displayCents(budget.heldCents)} AUD held by accepts under way` : '';
-  const spent = `${displayCents(budget.spentCents)} AUD spent${held}`;
-  const limit = `--budget ${displayCents(budget.limitCents)} AUD`;
+  const held = budget.heldCents > 0 ? ` and ${aud(budget.heldCents, { grouped: true })} held by accepts under way` : '';
+  const spent = `${aud(budget.spentCents, { grouped: true })} spent${held}`;
+  const limit = `--budget ${aud(budget.limitCents, { grouped: true })}`;
   const options = { limit: 'budget' as const, spentCents: budget.spentCents };
   if (orderId === undefined || totalCents === undefined)
     return new LimitRefusedError(orderId, undefined, budget.limitCents, `not created: ${limit} is used up (${spent} in this run); nothing was sent for it`, {
@@ -173,7 +173,7 @@ export function overBudget(orderId: string | undefined, totalCents: number | und
     orderId,
     totalCents,
     budget.limitCents,
-    `order ${orderId} costs ${displayCents(totalCents)} AUD, which would pass ${limit} (${spent} in this run): ${d.words}`,
+    `order ${orderId} costs ${aud(totalCents, { grouped: true })}, which would pass ${limit} (${spent} in this run): ${d.words}`,
     {
       ...options,
       stage: d.stage,

@@ -8,9 +8,7 @@
  */
 import type { OrderResponse } from '../schema/order.js';
 import type { Price } from '../schema/price.js';
-import { Money } from '../schema/money.js';
-
-const aud = (m: Money): string => `${m.toString()} AUD`;
+import { aud, Money } from '../schema/money.js';
 
 /** Warnings about one price object; `what` names it (`order ORD-…`, `shipment SHP-…`). */
 export function priceWarnings(what: string, price: Price | undefined): string[] {

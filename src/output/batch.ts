@@ -19,7 +19,7 @@ import { CLAIMS_LOCK_WAIT } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
 import type { OutputChoice } from './format.js';
-import { formatCents } from '../schema/money.js';
+import { aud } from '../schema/money.js';
 import { shellCommand, type HintStyle } from '../shell.js';
 import type { BookingEvent } from '../booking/progress.js';
 import { waitNoticeLines } from './wait-notice.js';
@@ -98,7 +98,7 @@ function terminalLine(io: Pick<IOStreams, 'color'>, r: BatchResult): string {
     `${r.file}:${r.line}`,
     r.order_id ?? (r.shipment_ids?.length ? r.shipment_ids.join(',') : ''),
     (r.tracking_numbers ?? []).join(','),
-    r.total !== undefined && r.total !== '' ? `${r.total} AUD` : '',
+    r.total !== undefined && r.total !== '' ? aud(r.total) : '',
     reason(r) || bookedBy(r),
   ].filter((p) => p !== '');
   return `${mark} ${WORDS[r.status].padEnd(14)} ${printable(parts.join('  '))}\n`;
@@ -349,8 +349,8 @@ export function batchSummaryLine(io: Pick<IOStreams, 'color'>, s: BatchSummary):
     (stopped ? `, ${s.still_booking} accepted and still booking, ${s.pending} created and pending, ${s.not_started} not started` : '') +
     (s.over_limit > 0 ? `, ${s.over_limit} over --max-total (cancelled, not accepted)` : '') +
     (s.over_budget > 0 ? `, ${s.over_budget} left by --budget (not accepted)` : '') +
-    `; total ${formatCents(s.totalCents)} AUD${s.stopped_by !== undefined ? ` (stopped: ${s.stopped_by === CLAIMS_LOCK_WAIT ? "the ledger's claims lock stayed held by another run" : 'the ledger took no more records'}; each order is at the stage it last recorded)` : s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}` +
-    (s.budget !== undefined ? `; budget ${s.budget.limit} AUD, ${s.budget.spent} AUD spent by this run` : '')
+    `; total ${aud(s.totalCents)}${s.stopped_by !== undefined ? ` (stopped: ${s.stopped_by === CLAIMS_LOCK_WAIT ? "the ledger's claims lock stayed held by another run" : 'the ledger took no more records'}; each order is at the stage it last recorded)` : s.interrupted ? ' (interrupted: the ledger says where every order stands)' : ''}` +
+    (s.budget !== undefined ? `; budget ${aud(s.budget.limit)}, ${aud(s.budget.spent)} spent by this run` : '')
   );
 }
 

@@ -6,6 +6,7 @@
  */
 import type { BatchResult, NextStep, PlannedAction } from '../booking/batch/results.js';
 import { shellCommand, type HintStyle } from '../shell.js';
+import { aud } from '../schema/money.js';
 
 /**
  * The `journal resolve` command line for `identity`, with `--journal` when the run kept an explicit
@@ -73,14 +74,14 @@ export function nextStepHint(next: NextStep, o: { rerun: string; journal?: strin
     case 'see':
       return `Its booking ended; see it with "${shellCommand(hints, 'order', 'get', next.order_id)}". To book the document again, book its file alone with --again.`;
     case 'raise_limit':
-      return `Its exact total is ${next.total} AUD: run again with --max-total ${next.total} or more to book it.`;
+      return `Its exact total is ${aud(next.total)}: run again with --max-total ${next.total} or more to book it.`;
     case 'link_or_again':
       return (
         `Nothing was sent for it. If that key is the same account as this one, link them and run again: ${shellCommand(hints, 'ledger', 'link', next.account)}; ` +
         `if they are two accounts: ${shellCommand(hints, 'ledger', 'separate', next.account)}; to book it anyway, book its file alone with --again.`
       );
     case 'raise_budget':
-      return `Nothing was accepted for it${next.total ? ` (its exact total is ${next.total} AUD)` : ''}: run the same command again with a --budget that has room for it: ${o.rerun}`;
+      return `Nothing was accepted for it${next.total ? ` (its exact total is ${aud(next.total)})` : ''}: run the same command again with a --budget that has room for it: ${o.rerun}`;
   }
 }
 

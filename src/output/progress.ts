@@ -17,6 +17,7 @@ import { orderState, shipmentState, stateShown } from './state.js';
 import { startSpinner, type Spinner } from './spinner.js';
 import { paint } from './style.js';
 import { polledText, waitingText, waitNoticeLines } from './wait-notice.js';
+import { aud } from '../schema/money.js';
 
 type ErrIO = Pick<IOStreams, 'err' | 'color' | 'stderrIsTTY'>;
 
@@ -84,7 +85,7 @@ export function progressPrinter(io: IOStreams | ErrIO, hints: HintStyle): Progre
       case 'shipment_created': {
         const s = e.shipment;
         const to = [s.delivery?.city, s.delivery?.country].filter(Boolean).join(', ');
-        const price = s.service?.price ? `, ${s.service.price.total.toString()} AUD` : '';
+        const price = s.service?.price ? `, ${aud(s.service.price.total)}` : '';
         return step(stateShown(shipmentState(s.status), s.status), `shipment ${s.id} created (${e.index + 1}/${e.count})${to ? ` to ${to}` : ''}${price}`);
       }
       case 'combined': {

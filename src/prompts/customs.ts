@@ -7,7 +7,7 @@
 import type * as z from 'zod';
 import { CUSTOMS_REASONS, MAX_ITEMS_VALUE_CENTS, TAX_STATUSES, customsRequest, itemRequest } from '../schema/customs.js';
 import type { ShipmentFormKind } from '../schema/common.js';
-import { displayCents, parseAmountInput } from '../schema/money.js';
+import { aud, displayCents, parseAmountInput } from '../schema/money.js';
 import { text } from '../schema/common.js';
 import { askCountry } from './address.js';
 import { askText, numberIfNumeric, problemOf, type PromptIO } from './ask.js';
@@ -31,7 +31,7 @@ export function itemsInputTotalCents(items: ReadonlyArray<ItemInput>): number {
 /** `Items so far: 2, total 328.90 AUD of at most 7,500.00 AUD`. */
 function runningTotalLine(items: ReadonlyArray<ItemInput>): string {
   const total = itemsInputTotalCents(items);
-  return `Items so far: ${items.length}, total ${displayCents(total)} AUD of at most ${displayCents(MAX_ITEMS_VALUE_CENTS)} AUD (${displayCents(MAX_ITEMS_VALUE_CENTS - total)} left)`;
+  return `Items so far: ${items.length}, total ${aud(total, { grouped: true })} of at most ${aud(MAX_ITEMS_VALUE_CENTS, { grouped: true })} (${displayCents(MAX_ITEMS_VALUE_CENTS - total)} left)`;
 }
 
 /** Options of {@link askCustoms}. */

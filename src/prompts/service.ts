@@ -11,7 +11,7 @@ import { quoteRequest, quoteRequestOf, type QuoteRequest, type QuoteServiceEntry
 import { oneLine } from '../schema/shipment.js';
 import type { PromptIO } from './ask.js';
 import { itemsInputTotalCents, type ItemInput } from './customs.js';
-import { formatCents } from '../schema/money.js';
+import { aud, formatCents } from '../schema/money.js';
 
 /** What `--service` asks for: the cheapest service of the quote, or one service code. */
 export type ServiceChoice = { cheapest: true } | { code: string };
@@ -87,9 +87,7 @@ export function pickService(
   if ('cheapest' in choice) return offered[0]!;
   const found = offered.find((s) => s.code.toLowerCase() === choice.code.toLowerCase());
   if (!found) {
-    throw new UsageError(
-      `service ${choice.code} is not offered for ${where}; offered: ${offered.map((s) => `${s.code} (${s.price.total.toString()} AUD)`).join(', ')}`,
-    );
+    throw new UsageError(`service ${choice.code} is not offered for ${where}; offered: ${offered.map((s) => `${s.code} (${aud(s.price.total)})`).join(', ')}`);
   }
   return found;
 }
@@ -109,8 +107,7 @@ export async function askService(
   const offered = cheapestFirst(servicesFor(kind, services));
   if (offered.length === 0) throw noService(kind, where);
   const width = Math.max(...offered.map((s) => s.code.length));
-  const label = (s: QuoteServiceEntry) =>
-    `${s.code.padEnd(width)}  ${[s.carrier, oneLine(s.name)].filter((p) => p !== '').join(' ')}  ${s.price.total.toString()} AUD`;
+  const label = (s: QuoteServiceEntry) => `${s.code.padEnd(width)}  ${[s.carrier, oneLine(s.name)].filter((p) => p !== '').join(' ')}  ${aud(s.price.total)}`;
   const code = await io.prompter.select<string>({
     message: 'Service (cheapest first)',
     choices: offered.map((s) => ({ name: label(s), value: s.code })),

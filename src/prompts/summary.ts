@@ -6,7 +6,7 @@
 import type { PickupRule } from '../input/pickup.js';
 import wrapAnsi from 'wrap-ansi';
 import type { QuoteServiceEntry } from '../schema/quote.js';
-import { displayCents } from '../schema/money.js';
+import { aud } from '../schema/money.js';
 import { oneLine } from '../schema/shipment.js';
 import { addressLine } from './address.js';
 import type { PromptIO } from './ask.js';
@@ -142,12 +142,12 @@ export function renderSummary(
     const items = Array.isArray(customs.items) ? (customs.items as ItemInput[]) : [];
     row(
       'Customs',
-      `${String(customs.reason)}, ${String(customs.tax_status)}, ${customs.lithium === true ? 'contains lithium' : 'no lithium'}; ${items.length} item${items.length === 1 ? '' : 's'}, ${displayCents(itemsInputTotalCents(items))} AUD`,
+      `${String(customs.reason)}, ${String(customs.tax_status)}, ${customs.lithium === true ? 'contains lithium' : 'no lithium'}; ${items.length} item${items.length === 1 ? '' : 's'}, ${aud(itemsInputTotalCents(items), { grouped: true })}`,
     );
     for (const item of items)
       row(
         '',
-        `${String(item.quantity)} × ${String(item.description)} at ${displayCents(itemsInputTotalCents([{ ...item, quantity: 1 }]))} AUD, made in ${String(item.madein)}`,
+        `${String(item.quantity)} × ${String(item.description)} at ${aud(itemsInputTotalCents([{ ...item, quantity: 1 }]), { grouped: true })}, made in ${String(item.madein)}`,
       );
     warned('customs');
     if (typeof s.description === 'string') row('Contents', s.description);
@@ -156,7 +156,7 @@ export function renderSummary(
     const code = (s.service as { code?: unknown } | undefined)?.code;
     if (chosen) {
       row('Service', `${chosen.code} ${[chosen.carrier, oneLine(chosen.name)].filter((p) => p !== '').join(' ')}`);
-      row('Price', `${chosen.price.total.toString()} AUD quoted (the exact price comes with the order)`);
+      row('Price', `${aud(chosen.price.total)} quoted (the exact price comes with the order)`);
     } else if (code !== undefined) {
       row('Service', String(code));
     }

@@ -3,7 +3,7 @@ import { TEXT_LIMITS } from './limits.js';
 import * as z from 'zod';
 import { lazySchema } from './lazy.js';
 import { amountInput, choice, countryCode, currencyAud, describe, optionalText, quantity, text, type ShipmentFormKind } from './common.js';
-import { formatCents, type Money } from './money.js';
+import { aud, formatCents, type Money } from './money.js';
 import { moneyResponse, looseText } from './common.js';
 
 /** Reasons for export, in the capitalised form the service shows; input is accepted in any case. */
@@ -66,7 +66,7 @@ export function customsRequest(kind: ShipmentFormKind) {
         ctx.addIssue({
           code: 'custom',
           path: ['items'],
-          message: `total item value at most ${formatCents(MAX_ITEMS_VALUE_CENTS)} AUD (got ${formatCents(total)})`,
+          message: `total item value at most ${aud(MAX_ITEMS_VALUE_CENTS)} (got ${formatCents(total)})`,
         });
       }
     });

@@ -91,6 +91,25 @@ export function displayCents(cents: Cents): string {
   return `${(whole ?? '0').replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
 }
 
+/**
+ * An amount in AUD as shipbook words it, the one place that writes the currency (after the
+ * amount): cents as two decimals (`aud(123456)` → `"1234.56 AUD"`; with `grouped`, thousands
+ * separated for people: `"1,234.56 AUD"`), {@link Money} as its `toString` (grouped), and a
+ * string as it is already written (a total a record or a report keeps as text: `"12.30"` →
+ * `"12.30 AUD"`).
+ */
+export function aud(amount: Cents | Money | string, options: { grouped?: boolean } = {}): string {
+  const text =
+    typeof amount === 'string'
+      ? amount
+      : typeof amount === 'number'
+        ? options.grouped === true
+          ? displayCents(amount)
+          : formatCents(amount)
+        : amount.toString();
+  return `${text} AUD`;
+}
+
 /** `cents × rate` for a rate given in basis points (1 % = 100 bp), rounded half up. Integer math only. */
 export function percentOf(cents: Cents, basisPoints: number): Cents {
   const product = cents * basisPoints;

@@ -4,7 +4,7 @@
  * shipment, and the exact sums of their prices. Beside the order schema so that both the flows
  * (src/booking/) and the tables (src/output/) can use it without importing each other.
  */
-import { Money } from './money.js';
+import { aud, Money } from './money.js';
 import type { OrderResponse } from './order.js';
 import { trackingNumberOf, type ShipmentResponse } from './shipment.js';
 
@@ -49,7 +49,7 @@ export function summaryMismatch(order: Pick<OrderResponse, 'price'>, children: r
   if (summary === undefined) return undefined;
   const sum = sumOfTotals(children);
   if (summary.cents === sum.cents) return undefined;
-  return `the service's summary_child_shipments (${summary.toString()} AUD) differs from the sum of the children's prices (${sum.toString()} AUD)`;
+  return `the service's summary_child_shipments (${aud(summary)}) differs from the sum of the children's prices (${aud(sum)})`;
 }
 
 /** The ids of shipments of an order that have no tracking number yet (`N/A`). */

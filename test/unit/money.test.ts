@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayCents, formatCents, Money, parseAmountInput, percentOf, readCents } from '../../src/schema/money.js';
+import { aud, displayCents, formatCents, Money, parseAmountInput, percentOf, readCents } from '../../src/schema/money.js';
 
 describe('money is read exactly, never as a binary float', () => {
   it('reads numbers and decimal strings to the same cents', () => {
@@ -79,5 +79,15 @@ describe('money is read exactly, never as a binary float', () => {
   it('takes percentages in integer maths, rounding half up', () => {
     expect(percentOf(12345, 1000)).toBe(1235); // 10 % of 123.45 = 12.345 → 12.35
     expect(percentOf(100, 150)).toBe(2); // 1.5 % of 1.00 = 0.015 → 0.02
+  });
+});
+
+describe('aud: the one wording of an amount in AUD', () => {
+  it('writes cents plain or grouped, Money grouped, and text as it is, each followed by " AUD"', () => {
+    expect(aud(123456)).toBe('1234.56 AUD');
+    expect(aud(-5)).toBe('-0.05 AUD');
+    expect(aud(123456, { grouped: true })).toBe('1,234.56 AUD');
+    expect(aud(new Money(750000))).toBe('7,500.00 AUD');
+    expect(aud('12.30')).toBe('12.30 AUD');
   });
 });

@@ -11,6 +11,7 @@ import type { LedgerStore } from '../../ledger/index.js';
 import { shellCommand, type HintStyle } from '../../shell.js';
 import { storageCode, storageHint } from '../../storage.js';
 import type { BatchResult, BatchSummary } from './results.js';
+import { aud } from '../../schema/money.js';
 
 /**
  * Opens the batch's ledger with `open`, turning the journal's refusals into what the user does
@@ -68,7 +69,7 @@ function capsRefusal(s: BatchSummary, command: string): ShipbookError {
   const parts = [
     ...(s.over_limit > 0 ? [`${s.over_limit} order(s) above --max-total were cancelled before acceptance`] : []),
     ...(s.over_budget > 0
-      ? [`${s.over_budget} order(s) were left by --budget ${s.budget?.limit ?? '?'} AUD (${s.budget?.spent ?? '0.00'} AUD spent by this run)`]
+      ? [`${s.over_budget} order(s) were left by --budget ${aud(s.budget?.limit ?? '?')} (${aud(s.budget?.spent ?? '0.00')} spent by this run)`]
       : []),
   ];
   const accepted = s.accepted > 0 ? `; ${s.accepted} accepted, result pending` : '';

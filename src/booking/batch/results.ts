@@ -10,7 +10,7 @@ import type { Resume } from '../engine.js';
 import { resumeFrom } from '../engine.js';
 import { CLAIMS_LOCK_WAIT, ShipbookError, exitCodeOf, type InputIssue, type LimitRefusedError } from '../../errors.js';
 import type { EntryState } from '../../ledger/index.js';
-import { formatCents } from '../../schema/money.js';
+import { aud, formatCents } from '../../schema/money.js';
 
 /**
  * What to do next about an order that is not booked, as data (the words and the command lines are
@@ -218,7 +218,7 @@ export function skippedResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, r
         order_id: resume.orderId,
         error: {
           code: 'limit_refused',
-          message: `refused before: order ${resume.orderId} cost ${formatCents(resume.totalCents)} AUD, over --max-total ${state.limit ?? '?'} (it was cancelled); this run's limit is still below it`,
+          message: `refused before: order ${resume.orderId} cost ${aud(resume.totalCents)}, over --max-total ${state.limit ?? '?'} (it was cancelled); this run's limit is still below it`,
           exit_code: exitCodeOf('limit_refused'),
         },
         next: { action: 'raise_limit', total: formatCents(resume.totalCents) },

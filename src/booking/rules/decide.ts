@@ -12,7 +12,7 @@
  * - with no choice made, the cheapest allowed service is chosen.
  * A service code written in the order wins unless a rule removed it (an error naming the rule).
  */
-import { formatCents, type Cents } from '../../schema/money.js';
+import { aud, type Cents } from '../../schema/money.js';
 import { oneLine } from '../../schema/shipment.js';
 import { failedCondition } from './conditions.js';
 import type { ShipmentFacts } from './facts.js';
@@ -109,7 +109,7 @@ interface DecideInput {
 
 /** `StarTrack Road Express 44.10 AUD`. */
 function entryLabel(e: RatedEntry): string {
-  return `${[e.carrier, oneLine(e.name)].filter((p) => p !== '').join(' ')} ${formatCents(e.total_cents)} AUD`;
+  return `${[e.carrier, oneLine(e.name)].filter((p) => p !== '').join(' ')} ${aud(e.total_cents)}`;
 }
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -134,10 +134,7 @@ function preferred(p: Preference): string {
 
 /** ` within 10 % of the cheapest`, ` within 5.00 AUD of the cheapest`, or `` (any price). */
 function margin(p: Preference): string {
-  const parts = [
-    ...(p.within_percent !== undefined ? [`${p.within_percent} %`] : []),
-    ...(p.within_aud !== undefined ? [`${formatCents(p.within_aud)} AUD`] : []),
-  ];
+  const parts = [...(p.within_percent !== undefined ? [`${p.within_percent} %`] : []), ...(p.within_aud !== undefined ? [aud(p.within_aud)] : [])];
   return parts.length === 0 ? '' : ` within ${parts.join(' and ')} of the cheapest`;
 }
 

@@ -33,7 +33,7 @@ import { BookedElsewhereError } from '../../ledger/index.js';
 import { identityOf, type DocumentIdentity } from '../../ledger/index.js';
 import { printOrder } from '../../output/order.js';
 import { withWarnings } from '../common/warnings.js';
-import { formatCents } from '../../schema/money.js';
+import { aud, formatCents } from '../../schema/money.js';
 import { ruleDocument, type RulesFlags } from '../rules/apply.js';
 
 /** Options of `order create`. */
@@ -176,7 +176,7 @@ async function printEarlier(
       r.orderId,
       r.totalCents,
       o.maxTotalCents ?? 0,
-      `not created: order ${r.orderId} of this document cost ${formatCents(r.totalCents)} AUD and was refused by --max-total (cancelled); nothing was sent`,
+      `not created: order ${r.orderId} of this document cost ${aud(r.totalCents)} and was refused by --max-total (cancelled); nothing was sent`,
       {
         suggestion: `Run it again with --max-total ${formatCents(r.totalCents)} or more to create it.`,
       },

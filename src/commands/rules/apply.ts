@@ -14,7 +14,7 @@ import { quoteRequestFor } from '../../prompts/service.js';
 import { isObject } from '../../schema/object.js';
 import { formatPath } from '../../schema/issues.js';
 import { shellCommand, type HintStyle } from '../../shell.js';
-import { formatCents } from '../../schema/money.js';
+import { aud, formatCents } from '../../schema/money.js';
 import { isConsolidatedDocument } from '../../schema/consolidated.js';
 import type { PriceCaps } from '../../booking/index.js';
 import type { BatchResult } from '../../booking/index.js';
@@ -143,7 +143,7 @@ export async function ruleDocument(
   const cap = ruled.decision.max_total;
   if (caps !== undefined && cap !== undefined && (caps.maxTotalCents === undefined || cap.cents < caps.maxTotalCents)) {
     caps.maxTotalCents = cap.cents;
-    ctx.io.err(`rule "${cap.rule}" caps the order at ${formatCents(cap.cents)} AUD\n`);
+    ctx.io.err(`rule "${cap.rule}" caps the order at ${aud(cap.cents)}\n`);
   }
   return ruled;
 }

@@ -14,7 +14,7 @@ import type { BatchInputOptions } from '../../booking/index.js';
 import type { LoadedDocument } from '../../input/loaded.js';
 import { resolveSenders } from '../../input/senders.js';
 import { quoteRequestFor } from '../../prompts/service.js';
-import { formatCents } from '../../schema/money.js';
+import { aud, formatCents } from '../../schema/money.js';
 import { isObject } from '../../schema/object.js';
 import { oneLine } from '../../schema/shipment.js';
 import { orderShipments, type Decision } from '../../booking/index.js';
@@ -194,6 +194,6 @@ export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void>
     }
   });
   ctx.io.err(
-    `preview: ${booked.length} order(s) would cost ${data.total} AUD${data.refused > 0 ? `; ${data.refused} would be refused by a cap` : ''}${data.problems > 0 ? `; ${data.problems} not previewed` : ''}; quoted in ${seconds.toFixed(1)} s; nothing was created\n`,
+    `preview: ${booked.length} order(s) would cost ${aud(data.total)}${data.refused > 0 ? `; ${data.refused} would be refused by a cap` : ''}${data.problems > 0 ? `; ${data.problems} not previewed` : ''}; quoted in ${seconds.toFixed(1)} s; nothing was created\n`,
   );
 }
