@@ -54,7 +54,6 @@ interface RunStop {
  * | accepted, result not seen                               | `wait` for that order     |
  * | a create sent and never answered                        | `unknown`: nothing, resolve first |
  * | shipments created, not combined                         | `combine`: nothing, combine them first |
- * | accepted, then its result could not be read (older versions recorded that as failed) | `wait` for that order |
  * | the booking failed at the carrier                       | `ended`: nothing unless booked again on request |
  * | refused by `--max-total`, the order cancelled           | `book` anew when this run's limit allows the recorded total; else `over_limit` |
  * | refused by `--budget` (cancelled, or never created)     | `book` anew: a budget is a run's own |
@@ -73,14 +72,11 @@ export type Resume =
 const ENDED = new Set(['booking_failed']);
 
 /**
- * Errors that earlier versions recorded as `failed` after an order was accepted, although the order
- * was only waiting: its result could not be read. Such an order is waited for again.
+ * True when the ledger knows the order was accepted and its booking has not ended (its result not
+ * read yet: a wait that timed out or a result that could not be read leaves it accepted).
  */
-const UNREAD = new Set(['result_unreadable']);
-
-/** True when the ledger knows the order was accepted and its booking has not ended (its result not read yet). */
 export function acceptedNotEnded(state: EntryState | undefined): boolean {
-  return state?.stage === 'accepted' || (state?.stage === 'failed' && state.orderId !== undefined && UNREAD.has(state.error?.code ?? ''));
+  return state?.stage === 'accepted';
 }
 
 /**
@@ -99,7 +95,6 @@ export function resumeFrom(state: EntryState | undefined, options: { maxTotalCen
       if (totalCents === undefined || options.maxTotalCents === undefined || totalCents <= options.maxTotalCents) return { action: 'book' };
       return { action: 'over_limit', orderId: state.orderId, state, totalCents };
     }
-    if (UNREAD.has(state.error?.code ?? '')) return { action: 'wait', orderId: state.orderId, state };
     // Cancelled by the person (a declined card, then "cancel the order"), or because it would have
     // passed a run's budget: nothing stands; book anew.
     if (state.error?.code === 'cancelled' || state.error?.code === 'budget_refused') return { action: 'book' };

@@ -17,16 +17,6 @@ const accepted = [
 ] as const;
 
 describe('an accepted order is never failed', () => {
-  it('waits again for an order that an older version recorded failed because its result could not be read', () => {
-    const old = stateOf(...accepted, {
-      event: 'failed',
-      created: true,
-      error: { code: 'result_unreadable', message: 'could not read the booking result of order ORD-A (last seen accepted): 429', exit_code: 3 },
-    });
-    expect(resumeFrom(old)).toMatchObject({ action: 'wait', orderId: 'ORD-A' });
-    expect(acceptedNotEnded(old)).toBe(true);
-  });
-
   it('still leaves a booking that the service said ended failed', () => {
     const ended = stateOf(...accepted, { event: 'failed', created: true, error: { code: 'booking_failed', message: 'no' } });
     expect(resumeFrom(ended).action).toBe('ended');

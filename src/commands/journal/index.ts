@@ -11,7 +11,7 @@ import { Command } from 'commander';
 import { JournalLockedError, journalTarget, readJournal, type EntryState, ledgerPath, isSharedLedger, type LedgerStore } from '../../ledger/index.js';
 import { fetchOrder, listSandboxOrders, type SandboxOrderSummary } from '../../api/orders.js';
 import { paint } from '../../output/style.js';
-import { acceptedNotEnded, resumeFrom, recordResolved } from '../../booking/index.js';
+import { resumeFrom, recordResolved } from '../../booking/index.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
 import { ApiError, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
@@ -87,14 +87,13 @@ const row = (s: EntryState, journal: string | undefined, hints: HintStyle) => ({
   id: s.id,
   file: s.file ?? null,
   line: s.line ?? null,
-  // An order whose result could not be read is accepted (earlier versions recorded it as failed).
-  stage: acceptedNotEnded(s) ? 'accepted' : s.stage,
+  stage: s.stage,
   order_id: s.orderId ?? null,
   shipment_ids: s.shipmentIds,
   tracking_numbers: s.stage === 'processed' ? (s.trackingNumbers ?? []) : [],
   total: s.total ?? null,
   // The error of the last attempt only while it is where the document stands.
-  error: (s.stage === 'failed' && !acceptedNotEnded(s)) || (s.stage === 'new' && s.error) ? (s.error ?? null) : null,
+  error: s.stage === 'failed' || (s.stage === 'new' && s.error) ? (s.error ?? null) : null,
   ...(s.resolvedAs !== undefined ? { resolved_as: s.resolvedAs } : {}),
   ...truth(s, journal, hints),
 });
