@@ -48,8 +48,12 @@ function ordersFile(n: number): { dir: string; file: string } {
 interface Traffic {
   /** The most requests it had in flight at once, polls included. */
   most: number;
-  /** The most creates and accepts (orders being created and accepted) it had in flight at once. */
-  mostOrderSteps: number;
+  /**
+   * The most orders being created and accepted at once: from the create's request until the
+   * accept's answer (each order sends its create, then its accept), whether a request of theirs
+   * is in flight or not.
+   */
+  mostOrders: number;
   /** Answers in the order they went back: method, path and the order's status when the answer has one. */
   answers: Array<{ method: string; path: string; status?: string }>;
 }
@@ -59,16 +63,17 @@ interface Traffic {
  * notes each answer (the witness of what the batch sent, and when).
  */
 async function countingProxy(target: string): Promise<{ url: string; traffic: Traffic; server: Server }> {
-  const traffic: Traffic = { most: 0, mostOrderSteps: 0, answers: [] };
+  const traffic: Traffic = { most: 0, mostOrders: 0, answers: [] };
   let inFlight = 0;
-  let orderSteps = 0;
+  let orders = 0;
   const server = createServer((req, res) => {
-    // A create (POST) or an accept (PUT …/accept/); every GET is a poll or a read.
-    const step = req.method === 'POST' || (req.method === 'PUT' && req.url!.endsWith('/accept/'));
+    // An order starts with its create and is accepted with the answer to its accept.
+    const create = req.method === 'POST' && req.url!.endsWith('/orders/');
+    const accept = req.method === 'PUT' && req.url!.endsWith('/accept/');
     inFlight++;
-    if (step) orderSteps++;
+    if (create) orders++;
     traffic.most = Math.max(traffic.most, inFlight);
-    traffic.mostOrderSteps = Math.max(traffic.mostOrderSteps, orderSteps);
+    traffic.mostOrders = Math.max(traffic.mostOrders, orders);
     const upstream = httpRequest(new URL(req.url!.slice(1), target), { method: req.method, headers: req.headers }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (c: Buffer) => chunks.push(c));
@@ -82,7 +87,7 @@ async function countingProxy(target: string): Promise<{ url: string; traffic: Tr
         }
         traffic.answers.push({ method: req.method!, path: req.url!, ...(status !== undefined ? { status } : {}) });
         inFlight--;
-        if (step) orderSteps--;
+        if (accept) orders--;
         res.writeHead(answer.statusCode!, answer.headers);
         res.end(body);
       });
@@ -194,16 +199,35 @@ describe('shipbook book with many orders', () => {
         timeoutMs: 60_000,
       });
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
-      const { answers, most, mostOrderSteps } = proxy.traffic;
+      const { answers, most, mostOrders } = proxy.traffic;
       // What --concurrency promises: three orders being created and accepted at once, no more, and no fewer.
-      expect(mostOrderSteps).toBe(3);
-      // The pool derived from it (one connection per order slot) holds polls to the same places.
-      expect(most).toBe(3);
+      expect(mostOrders).toBe(3);
       const firstProcessed = answers.findIndex((a) => a.method === 'GET' && a.status === 'processed');
       expect(firstProcessed).toBeGreaterThan(0);
       const acceptedBefore = answers.slice(0, firstProcessed).filter((a) => a.method === 'PUT' && a.path.endsWith('/accept/'));
       expect(acceptedBefore).toHaveLength(24);
       expect(answers.filter((a) => a.status === 'processed')).toHaveLength(24);
+    } finally {
+      proxy.server.closeAllConnections();
+      proxy.server.close();
+    }
+  }, 90_000);
+
+  it('sizes its connection pool to one connection per order slot: polls of many orders waiting never put more than --concurrency requests in flight', async () => {
+    // Slow answers and a short poll: the polls of the orders waiting would overlap far beyond two.
+    const url = await sandbox(['--delay', '2s', '--latency', '300ms']);
+    const proxy = await countingProxy(url);
+    try {
+      const { dir, file } = ordersFile(12);
+      const r = await runShipbook(['book', file, '--concurrency', '2', '--poll', '100ms', '--journal', join(dir, 'journal.ndjson')], {
+        env: envFor(proxy.url),
+        timeoutMs: 60_000,
+      });
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      const { answers, most } = proxy.traffic;
+      expect(answers.filter((a) => a.status === 'processed')).toHaveLength(12);
+      expect(answers.filter((a) => a.method === 'GET').length).toBeGreaterThan(12);
+      expect(most).toBe(2);
     } finally {
       proxy.server.closeAllConnections();
       proxy.server.close();
