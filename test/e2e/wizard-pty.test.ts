@@ -42,7 +42,8 @@ async function recipient(t: Terminal): Promise<void> {
   await t.answer('Recipient phone', '+61 412 555 019');
   await t.search('Recipient country (type to search)', 'austral', 'Australia (AU)');
   await t.answer('Recipient postcode', '3000');
-  await t.answer('Recipient city', 'Melbourne');
+  // A search question: Enter takes the highlighted choice, so wait for it before pressing Enter.
+  await t.search('Recipient city', 'Melbourne', 'Melbourne VIC 3000');
   await t.answer('Recipient address line 1', 'Level 12, 120 Collins Street');
   await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
 }
@@ -68,7 +69,8 @@ describe.skipIf(!hasTmux)('shipbook book on a terminal', () => {
     await t.answer('Recipient phone', '+61 412 555 019');
     await t.search('Recipient country (type to search)', 'austral', 'Australia (AU)');
     await t.answer('Recipient postcode', '3000');
-    await t.answer('Recipient city', 'Melbourne');
+    // A search question: Enter takes the highlighted choice, so wait for it before pressing Enter.
+    await t.search('Recipient city', 'Melbourne', 'Melbourne VIC 3000');
     await t.answer('Recipient address line 1', 'Level 12, 120 Collins Street');
     await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
     // Domestic: no drop-off question; the pickup window has its defaults.
@@ -213,9 +215,7 @@ describe.skipIf(!hasTmux)('the guided booking: changing an answer at the summary
     await t.waitFor('? Recipient postcode');
     t.keys('C-u');
     await t.answer('Recipient postcode', '4000');
-    await t.waitFor('? Recipient city');
-    t.keys('C-u');
-    await t.answer('Recipient city', 'Brisbane');
+    await t.search('Recipient city', 'Brisbane', 'Brisbane QLD 4000');
     await t.answer('Recipient address line 1', '');
     await t.answer('Recipient address line 2 (optional, Enter to skip)', '');
     // The price depends on the route: the service is chosen again from a new quote.
