@@ -28,6 +28,7 @@ import { judgeCaps, overBudget, type BudgetReservation, type PriceCaps } from '.
 import type { OrderResponse } from '../schema/order.js';
 import { readCents, formatCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
+import type { ServiceChoice } from './rules/record.js';
 
 /**
  * How a run stops, in two degrees; the commands only turn the first and the second Ctrl-C (or
@@ -215,7 +216,13 @@ type EngineOutcome =
 export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDeps): Promise<EngineOutcome> {
   if (resume.action !== 'book' && resume.action !== 'accept' && resume.action !== 'wait') return { status: 'skipped', resume };
   const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}), ...(item.line !== undefined ? { line: item.line } : {}) };
-  const steps = stepRecorder(deps.ledger, record, transientIdsOf(item.doc), signatureHintsOf(item.doc));
+  const steps = stepRecorder(
+    deps.ledger,
+    record,
+    transientIdsOf(item.doc),
+    signatureHintsOf(item.doc),
+    item.doc.kind === 'regular' ? item.doc.choice?.records : undefined,
+  );
   const onEvent = deps.onEvent ?? (() => {});
   const stop = deps.stop?.stopping;
   // Requests that change something are let finish when the run is stopping; the abort ends them.
@@ -386,7 +393,7 @@ function transientIdsOf(doc: BookingDocument): string[] {
  *   claim is not this run's; LimitRefusedError (exit 9) from `--max-total`, recorded as failed
  */
 export async function createEntry(
-  item: { id: string; file?: string; order: CreateOrderRequest },
+  item: { id: string; file?: string; order: CreateOrderRequest; choice?: ServiceChoice | undefined },
   deps: Pick<EngineDeps, 'api' | 'ledger' | 'paths'> & { maxTotalCents?: number },
 ): Promise<OrderResponse> {
   const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}) };
@@ -395,6 +402,7 @@ export async function createEntry(
     record,
     transientIdsOf({ kind: 'regular', order: item.order }),
     signatureHintsOf({ kind: 'regular', order: item.order }),
+    item.choice?.records,
   );
   try {
     if (!deps.ledger.holds(item.id)) throw claimLost(item.id);

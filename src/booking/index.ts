@@ -64,4 +64,5 @@ export {
   type PriceList,
   type RatedEntry,
   type RuleSet,
+  type ServiceChoice,
 } from './rules/index.js';

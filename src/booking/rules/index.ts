@@ -12,4 +12,4 @@ export { shipmentFacts, senderOf, australianState, type ShipmentFacts } from './
 export { rulesJsonSchema } from './schema.js';
 export { applyDecision, decideOrder, documentTags, orderShipments, ratedEntry, type OrderDecision } from './order.js';
 export { loadQuoteFile, runRuleCases, type CaseResult, type PriceList } from './cases.js';
-export { decisionRecord } from './record.js';
+export { decisionRecord, type DecisionRecord, type EntryRecord, type ServiceChoice } from './record.js';
