@@ -58,6 +58,8 @@ export {
   ratedEntry,
   rulesJsonSchema,
   runRuleCases,
+  rulesDiff,
+  type RulesDiff,
   type CaseResult,
   type Decision,
   type OrderDecision,

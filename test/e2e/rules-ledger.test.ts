@@ -92,3 +92,73 @@ describe('the ledger carries the rules choice', () => {
     expect(after[1]!.service_choice).toBeUndefined();
   });
 });
+
+describe('rules diff: what a change of rules would have cost', () => {
+  it('re-prices a batch booked under OLD from the recorded quotes, per service and in total, with no network', async () => {
+    const env = { ...fx.env, SHIPBOOK_STATE_DIR: join(dir, 'state-2') };
+    // Heavy parcels to Perth (StarTrack preferred under OLD), to Broome (Couriers Please denied), light ones to Perth (the cheapest).
+    const places = [
+      { weight: 24, postcode: '6000', city: 'Perth' },
+      { weight: 18, postcode: '6725', city: 'Broome' },
+      { weight: 12, postcode: '6000', city: 'Perth' },
+    ];
+    const file = batchFile('diff', 9, (i) => places[i % 3]!);
+    const r = await runShipbook(['book', file, '--rules', RULES, '--json'], { env });
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    const booked = JSON.parse(r.stdout) as {
+      summary: { total: string };
+      orders: Array<{ order_id: string; line: number; service_choice: Array<{ service: string }> }>;
+    };
+    const heavyPerth = booked.orders.filter((o) => o.line % 3 === 1);
+    expect(heavyPerth.map((o) => o.service_choice[0]!.service)).toEqual(['SB-DOM-ROAD', 'SB-DOM-ROAD', 'SB-DOM-ROAD']);
+    const requestsBefore = fx.sandbox.state.orders.size;
+
+    const d = await runShipbook(['rules', 'diff', RULES, 'fixtures/rules/shipping-cheapest.yaml', '--since', '7d', '--json'], { env });
+    expect(d.code, d.stderr).toBe(0);
+    const diff = JSON.parse(d.stdout) as {
+      orders: number;
+      shipments: number;
+      services: Array<{ service: string; old: { shipments: number; total: string }; new: { shipments: number; total: string }; change: string }>;
+      total: { old: string; new: string; change: string };
+      changed: Array<{ order_id: string; old: { service: string; total: string }; new: { service: string; total: string } }>;
+    };
+    expect(diff.orders).toBe(9);
+    expect(diff.shipments).toBe(9);
+    // Under OLD, what was booked: the batch's own total.
+    expect(diff.total.old).toBe(booked.summary.total);
+    // Under NEW the three heavy Perth parcels go Couriers Please at 129.14 instead of StarTrack at 131.56.
+    expect(diff.changed.map((c) => c.order_id).sort()).toEqual(heavyPerth.map((o) => o.order_id).sort());
+    for (const c of diff.changed) {
+      expect(c.old).toEqual({ service: 'SB-DOM-ROAD', total: '131.56', rule: 'heavy to WA by StarTrack' });
+      expect(c.new).toEqual({ service: 'SB-CP-STD', total: '129.14' });
+    }
+    expect(diff.total.change).toBe('-7.26');
+    const cents = (s: string) => Math.round(Number(s) * 100);
+    expect(cents(diff.total.new)).toBe(cents(diff.total.old) - 726);
+    const road = diff.services.find((s) => s.service === 'SB-DOM-ROAD')!;
+    expect(road.old.shipments - road.new.shipments).toBe(3);
+    const cp = diff.services.find((s) => s.service === 'SB-CP-STD')!;
+    expect(cp.new.shipments - cp.old.shipments).toBe(3);
+    // Offline: nothing new at the service.
+    expect(fx.sandbox.state.orders.size).toBe(requestsBefore);
+
+    // The table on a terminal's stdout, what changed on stderr.
+    const t = await runShipbook(['rules', 'diff', RULES, 'fixtures/rules/shipping-cheapest.yaml', '--since', '7d'], { env });
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/^service\s+carrier\s+old\s+old AUD\s+new\s+new AUD\s+change AUD$/m);
+    expect(t.stdout).toMatch(new RegExp(`^total\\s+9\\s+${diff.total.old}\\s+9\\s+${diff.total.new}\\s+-7\\.26$`, 'm'));
+    expect(t.stderr).toContain(`${heavyPerth[0]!.order_id}: SB-DOM-ROAD 131.56 → SB-CP-STD 129.14`);
+    expect(t.stderr).toContain('9 orders (9 shipments)');
+    expect(t.stderr).toContain('3 shipments would change');
+
+    // --since after the bookings: none of them.
+    const later = await runShipbook(
+      ['rules', 'diff', RULES, 'fixtures/rules/shipping-cheapest.yaml', '--since', new Date(Date.now() + 60_000).toISOString(), '--json'],
+      {
+        env,
+      },
+    );
+    expect(later.code, later.stderr).toBe(0);
+    expect((JSON.parse(later.stdout) as { orders: number }).orders).toBe(0);
+  });
+});

@@ -3,11 +3,12 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { rulesCheckCommand } from './check.js';
 import { rulesTestCommand } from './test.js';
+import { rulesDiffCommand } from './diff.js';
 
 /** The `rules` command group. */
 export function rulesCommand(ctx: Context): Command {
   return new Command('rules')
-    .summary('service-selection rules: check them, try them offline')
+    .summary('service-selection rules: check them, try them offline, see what a change would have cost')
     .description(
       'A rules file (YAML or JSON) chooses the service of orders that name none, and checks those that do: ' +
         'rules read in order, with conditions on the route, weight, value and tags, and actions allow, deny, prefer, choose, set and max_total ' +
@@ -16,8 +17,9 @@ export function rulesCommand(ctx: Context): Command {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  shipbook rules check fixtures/rules/shipping.yaml\n  shipbook rules test fixtures/rules/shipping.yaml fixtures/rules/cases.yaml\n',
+      '\nExamples:\n  shipbook rules check fixtures/rules/shipping.yaml\n  shipbook rules test fixtures/rules/shipping.yaml fixtures/rules/cases.yaml\n  shipbook rules diff fixtures/rules/shipping.yaml fixtures/rules/shipping-cheapest.yaml --since 7d\n',
     )
     .addCommand(rulesCheckCommand(ctx))
-    .addCommand(rulesTestCommand(ctx));
+    .addCommand(rulesTestCommand(ctx))
+    .addCommand(rulesDiffCommand(ctx));
 }
