@@ -213,8 +213,14 @@ type EngineOutcome =
  *   recorded: a create whose answer was lost stays unknown, an accepted order interrupted while
  *   waiting stays accepted, anything else is recorded as failed (with `--max-total`'s limit)
  */
-export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDeps): Promise<EngineOutcome> {
+export async function bookEntry(item: EngineItem, resume: Resume, given: EngineDeps): Promise<EngineOutcome> {
   if (resume.action !== 'book' && resume.action !== 'accept' && resume.action !== 'wait') return { status: 'skipped', resume };
+  // The `max_total` of the rules that chose the order's service caps it, where lower than `--max-total`.
+  const ruleCap = item.doc.kind === 'regular' ? item.doc.choice?.maxTotal : undefined;
+  const deps: EngineDeps =
+    ruleCap !== undefined && (given.caps?.maxTotalCents === undefined || ruleCap.cents < given.caps.maxTotalCents)
+      ? { ...given, caps: { ...given.caps, maxTotalCents: ruleCap.cents, maxTotalRule: ruleCap.rule } }
+      : given;
   const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}), ...(item.line !== undefined ? { line: item.line } : {}) };
   const steps = stepRecorder(
     deps.ledger,

@@ -162,3 +162,47 @@ describe('rules diff: what a change of rules would have cost', () => {
     expect((JSON.parse(later.stdout) as { orders: number }).orders).toBe(0);
   });
 });
+
+describe("a rule's max_total in a batch", () => {
+  it('caps each order the rule applies to: dearer ones are refused and cancelled, the others booked', async () => {
+    const env = { ...fx.env, SHIPBOOK_STATE_DIR: join(dir, 'state-3') };
+    const rules = join(dir, 'capped.yaml');
+    writeFileSync(
+      rules,
+      'rules:\n  - name: heavy to WA by StarTrack\n    when: { delivery_state: WA, weight_kg: { gt: 20 } }\n    prefer: { carrier: StarTrack, within_percent: 10 }\n' +
+        '  - name: small orders only to WA\n    when: { delivery_state: WA }\n    max_total: 100\n',
+    );
+    // 24 kg to Perth costs 131.56 (over the rule's 100); 12 kg to Perth is under it; Melbourne is not in WA (no cap).
+    const places = [
+      { weight: 24, postcode: '6000', city: 'Perth' },
+      { weight: 12, postcode: '6000', city: 'Perth' },
+      { weight: 60, postcode: '3000', city: 'Melbourne' },
+    ];
+    const file = batchFile('cap', 3, (i) => places[i]!);
+    const report = join(dir, 'cap-report.json');
+    const r = await runShipbook(['book', file, '--rules', rules, '--report', report], { env });
+    expect(r.code, r.stderr.slice(-2000)).toBe(9);
+    const rows = (
+      JSON.parse(readFileSync(report, 'utf8')) as {
+        orders: Array<{ line: number; status: string; total?: string; order_id?: string; hint?: string; error?: { message: string } }>;
+      }
+    ).orders;
+    const byLine = new Map(rows.map((o) => [o.line, o]));
+    expect(byLine.get(1)!.status).toBe('over_limit');
+    expect(byLine.get(1)!.error?.message).toContain('costs 131.56 AUD, above the max_total 100.00 AUD of rule "small orders only to WA"');
+    expect(byLine.get(1)!.hint).toContain("raise that rule's max_total to 131.56 or more, then run the same command again");
+    expect(byLine.get(2)!.status).toBe('booked');
+    expect(byLine.get(3)!.status).toBe('booked');
+    // 60 kg to Melbourne costs more than 100 and is booked: the cap is that rule's, for WA orders only.
+    expect(Number(byLine.get(3)!.total)).toBeGreaterThan(100);
+    // The refused order was cancelled at the service, not left pending.
+    const refused = byLine.get(1)!.order_id!;
+    expect(fx.sandbox.state.getOrder(refused).status).toMatch(/cancel/i);
+    // The hint works: with the rule's max_total raised, the same command books it.
+    writeFileSync(rules, readFileSync(rules, 'utf8').replace('max_total: 100', 'max_total: 140'));
+    const again = await runShipbook(['book', file, '--rules', rules, '--report', report], { env });
+    expect(again.code, again.stderr.slice(-2000)).toBe(0);
+    const after = (JSON.parse(readFileSync(report, 'utf8')) as { orders: Array<{ line: number; status: string }> }).orders;
+    expect(after.find((o) => o.line === 1)!.status).toBe('booked');
+  });
+});

@@ -151,6 +151,7 @@ export async function ruleDocument(
   const cap = ruled.decision.max_total;
   if (caps !== undefined && cap !== undefined && (caps.maxTotalCents === undefined || cap.cents < caps.maxTotalCents)) {
     caps.maxTotalCents = cap.cents;
+    caps.maxTotalRule = cap.rule;
     ctx.io.err(`rule "${cap.rule}" caps the order at ${formatCents(cap.cents)} AUD\n`);
   }
   return ruled;

@@ -8,7 +8,7 @@ import { rulesDiffCommand } from './diff.js';
 /** The `rules` command group. */
 export function rulesCommand(ctx: Context): Command {
   return new Command('rules')
-    .summary('service-selection rules: check them, try them offline, see what a change would have cost')
+    .summary('service-selection rules: check them, try them offline')
     .description(
       'A rules file (YAML or JSON) chooses the service of orders that name none, and checks those that do: ' +
         'rules read in order, with conditions on the route, weight, value and tags, and actions allow, deny, prefer, choose, set and max_total ' +
