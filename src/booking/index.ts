@@ -52,6 +52,7 @@ export {
   applyDecision,
   decideOrder,
   decisionRecord,
+  documentTags,
   loadQuoteFile,
   loadRules,
   orderShipments,
