@@ -13,4 +13,4 @@ export { rulesJsonSchema } from './schema.js';
 export { applyDecision, decideOrder, documentTags, orderShipments, ratedEntry, type OrderDecision } from './order.js';
 export { loadQuoteFile, runRuleCases, type CaseResult, type PriceList } from './cases.js';
 export { rulesDiff, type RulesDiff } from './diff.js';
-export { decisionRecord, type DecisionRecord, type EntryRecord, type ServiceChoice } from './record.js';
+export { decisionRecord, type ServiceChoice } from './record.js';

@@ -8,7 +8,7 @@ import type { Decision, RatedEntry } from './decide.js';
 import type { ShipmentFacts } from './facts.js';
 
 /** A quote entry in records: `{code, name, carrier, global_mail, total}` with `total` as `"44.10"`. */
-export interface EntryRecord {
+interface EntryRecord {
   code: string;
   name: string;
   carrier: string;
@@ -17,7 +17,7 @@ export interface EntryRecord {
 }
 
 /** A decision in records (see {@link decisionRecord}). */
-export interface DecisionRecord {
+interface DecisionRecord {
   /** The chosen service's code; absent when no service could be chosen. */
   service?: string;
   chosen?: EntryRecord;
