@@ -550,6 +550,8 @@ export class LimitRefusedError extends ShipbookError {
   readonly stage: 'cancelled' | 'order_created' | 'not_created';
   /** The order was left pending on purpose (an order the user named: `order accept`); nothing was sent for it. */
   readonly kept: boolean;
+  /** The service-selection rule whose `max_total` refused it, when the cap was a rule's rather than `--max-total`. */
+  readonly rule: string | undefined;
   constructor(
     orderId: string | undefined,
     totalCents: number | undefined,
@@ -560,6 +562,7 @@ export class LimitRefusedError extends ShipbookError {
       limit?: 'max_total' | 'budget';
       spentCents?: number;
       kept?: boolean;
+      rule?: string;
     } = {},
   ) {
     super(options.limit === 'budget' ? 'budget_refused' : 'limit_refused', message, 'limit_refused', options);
@@ -570,5 +573,6 @@ export class LimitRefusedError extends ShipbookError {
     this.spentCents = options.spentCents;
     this.stage = options.stage ?? 'cancelled';
     this.kept = options.kept ?? false;
+    this.rule = options.rule;
   }
 }

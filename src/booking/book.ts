@@ -11,6 +11,7 @@
  * so a booking is never lost. It takes what it uses (an ApiClient, a waiter, an accept-request
  * builder, an event callback, a clock), never the command's context or IO.
  */
+import type { ServiceChoice } from './rules/record.js';
 import { checkProcessed } from '../api/contradictions.js';
 import { acceptOrder, createOrder } from '../api/orders.js';
 import type { ApiClient } from '../api/client.js';
@@ -31,7 +32,13 @@ type WaitForResult = (orderId: string, accepted: OrderResponse) => Promise<Order
 /** A document to book, already validated (src/input/validate.ts `validateKind`). */
 export type BookingDocument =
   /** A regular order: `{order: …}` as sent to `POST /orders/`. */
-  | { kind: 'regular'; order: CreateOrderRequest; file?: string }
+  | {
+      kind: 'regular';
+      order: CreateOrderRequest;
+      file?: string;
+      /** What service-selection rules chose for it (recorded with its create; its `max_total` caps this order). */
+      choice?: ServiceChoice;
+    }
   /** Consolidated mail: the child shipments and the main shipment (src/schema/consolidated.ts). */
   | { kind: 'consolidated'; booking: ConsolidatedBooking; file?: string }
   /** An order that exists and is pending: accept it and wait. */

@@ -28,6 +28,7 @@ import { judgeCaps, overBudget, type BudgetReservation, type PriceCaps } from '.
 import type { OrderResponse } from '../schema/order.js';
 import { readCents, formatCents } from '../schema/money.js';
 import { onAbort } from '../sleep.js';
+import type { ServiceChoice } from './rules/record.js';
 
 /**
  * How a run stops, in two degrees; the commands only turn the first and the second Ctrl-C (or
@@ -207,10 +208,22 @@ type EngineOutcome =
  *   recorded: a create whose answer was lost stays unknown, an accepted order interrupted while
  *   waiting stays accepted, anything else is recorded as failed (with `--max-total`'s limit)
  */
-export async function bookEntry(item: EngineItem, resume: Resume, deps: EngineDeps): Promise<EngineOutcome> {
+export async function bookEntry(item: EngineItem, resume: Resume, given: EngineDeps): Promise<EngineOutcome> {
   if (resume.action !== 'book' && resume.action !== 'accept' && resume.action !== 'wait') return { status: 'skipped', resume };
+  // The `max_total` of the rules that chose the order's service caps it, where lower than `--max-total`.
+  const ruleCap = item.doc.kind === 'regular' ? item.doc.choice?.maxTotal : undefined;
+  const deps: EngineDeps =
+    ruleCap !== undefined && (given.caps?.maxTotalCents === undefined || ruleCap.cents < given.caps.maxTotalCents)
+      ? { ...given, caps: { ...given.caps, maxTotalCents: ruleCap.cents, maxTotalRule: ruleCap.rule } }
+      : given;
   const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}), ...(item.line !== undefined ? { line: item.line } : {}) };
-  const steps = stepRecorder(deps.ledger, record, transientIdsOf(item.doc), signatureHintsOf(item.doc));
+  const steps = stepRecorder(
+    deps.ledger,
+    record,
+    transientIdsOf(item.doc),
+    signatureHintsOf(item.doc),
+    item.doc.kind === 'regular' ? item.doc.choice?.records : undefined,
+  );
   const onEvent = deps.onEvent ?? (() => {});
   const stop = deps.stop?.stopping;
   // Requests that change something are let finish when the run is stopping; the abort ends them.
@@ -381,7 +394,7 @@ function transientIdsOf(doc: BookingDocument): string[] {
  *   claim is not this run's; LimitRefusedError (exit 9) from `--max-total`, recorded as failed
  */
 export async function createEntry(
-  item: { id: string; file?: string; order: CreateOrderRequest },
+  item: { id: string; file?: string; order: CreateOrderRequest; choice?: ServiceChoice | undefined },
   deps: Pick<EngineDeps, 'api' | 'ledger' | 'paths'> & { maxTotalCents?: number },
 ): Promise<OrderResponse> {
   const record = { id: item.id, ...(item.file !== undefined ? { file: item.file } : {}) };
@@ -390,6 +403,7 @@ export async function createEntry(
     record,
     transientIdsOf({ kind: 'regular', order: item.order }),
     signatureHintsOf({ kind: 'regular', order: item.order }),
+    item.choice?.records,
   );
   try {
     if (!deps.ledger.holds(item.id)) throw claimLost(item.id);

@@ -90,6 +90,8 @@ export class RunBudget {
 export interface PriceCaps {
   /** `--max-total`: the most one order may cost, AUD cents. */
   maxTotalCents?: number;
+  /** The service-selection rule whose `max_total` `maxTotalCents` is, when it is a rule's rather than `--max-total`. */
+  maxTotalRule?: string;
   /** `--budget`: the run's budget. */
   budget?: RunBudget;
   /**
@@ -137,20 +139,17 @@ function dealtWords(
  * The refusal of an order whose exact total is above `--max-total` (exit 9), worded by how the order
  * was dealt with (cancelled by default).
  */
-export function overMaxTotal(orderId: string, totalCents: number, limitCents: number, how: Dealt = {}): LimitRefusedError {
+export function overMaxTotal(orderId: string, totalCents: number, limitCents: number, how: Dealt = {}, rule?: string): LimitRefusedError {
   const d = dealtWords(orderId, how, `--max-total ${formatCents(totalCents)}`);
-  return new LimitRefusedError(
-    orderId,
-    totalCents,
-    limitCents,
-    `order ${orderId} costs ${aud(totalCents, { grouped: true })}, above --max-total ${aud(limitCents, { grouped: true })}: ${d.words}`,
-    {
-      stage: d.stage,
-      ...(d.kept ? { kept: true } : {}),
-      ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}),
-      ...(d.cause !== undefined ? { cause: d.cause } : {}),
-    },
-  );
+  const cap =
+    rule !== undefined ? `the max_total ${aud(limitCents, { grouped: true })} of rule "${rule}"` : `--max-total ${aud(limitCents, { grouped: true })}`;
+  return new LimitRefusedError(orderId, totalCents, limitCents, `order ${orderId} costs ${aud(totalCents, { grouped: true })}, above ${cap}: ${d.words}`, {
+    stage: d.stage,
+    ...(rule !== undefined ? { rule } : {}),
+    ...(d.kept ? { kept: true } : {}),
+    ...(d.suggestion !== undefined ? { suggestion: d.suggestion } : {}),
+    ...(d.cause !== undefined ? { cause: d.cause } : {}),
+  });
 }
 
 /**
@@ -191,7 +190,7 @@ export function overBudget(orderId: string | undefined, totalCents: number | und
  */
 export function judgeCaps(orderId: string, totalCents: number, caps: PriceCaps): { refusal: CapRefusal } | { reservation?: BudgetReservation } {
   const limit = caps.maxTotalCents;
-  if (limit !== undefined && totalCents > limit) return { refusal: (how) => overMaxTotal(orderId, totalCents, limit, how) };
+  if (limit !== undefined && totalCents > limit) return { refusal: (how) => overMaxTotal(orderId, totalCents, limit, how, caps.maxTotalRule) };
   const budget = caps.budget;
   if (budget === undefined) return {};
   const reservation = budget.reserve(totalCents);

@@ -18,6 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { paperFields } from './papers/ledger.js';
 import type { SignatureHints } from './papers/shipment.js';
+import type { LedgerDecision } from './rules/record.js';
 import type { BookingDeps } from './book.js';
 import type { BookingEvent } from './progress.js';
 import { ApiError } from '../errors.js';
@@ -50,8 +51,17 @@ type Intent =
 
 /** What the service answered to a request that changes something, as recorded. */
 type Answer =
-  /** An order or a consolidated parent; `shipmentIds`: the shipments it combined, when the engine knows them. */
-  | { kind: 'created'; order: OrderResponse; shipmentIds?: readonly string[]; signatures?: SignatureHints | undefined }
+  /**
+   * An order or a consolidated parent; `shipmentIds`: the shipments it combined, when the engine
+   * knows them; `serviceChoice`: what the rules chose for each shipment of an order they decided.
+   */
+  | {
+      kind: 'created';
+      order: OrderResponse;
+      shipmentIds?: readonly string[];
+      signatures?: SignatureHints | undefined;
+      serviceChoice?: readonly LedgerDecision[] | undefined;
+    }
   /** Shipments that exist (all of the document's so far); `total`: of a shipment created by hand. */
   | { kind: 'shipment_created'; shipmentIds: readonly string[]; total?: string }
   | { kind: 'accepted'; orderId: string }
@@ -93,6 +103,8 @@ function answerRecord(at: RecordAt, a: Answer): Omit<JournalRecord, 't'> {
         sheet: sheetShipmentsOf(a.order),
         // What the customs papers of an international order need, kept now: they are made offline later.
         ...paperFields(a.order, a.shipmentIds, a.signatures),
+        // The rules' choice with the quote it was made from: `rules diff` re-prices it offline.
+        ...(a.serviceChoice !== undefined && a.serviceChoice.length > 0 ? { service_choice: [...a.serviceChoice] } : {}),
       };
     }
     case 'shipment_created':
@@ -175,8 +187,17 @@ interface StepRecorder {
   processed(order: OrderResponse): { tracking: string[]; total?: string };
 }
 
-/** A {@link StepRecorder} appending to `sink` (the ledger) under `at` (`id`, and `file`/`line` when known). */
-export function stepRecorder(sink: RecordSink, at: RecordAt, transientIds: readonly string[] = [], signatures?: SignatureHints): StepRecorder {
+/**
+ * A {@link StepRecorder} appending to `sink` (the ledger) under `at` (`id`, and `file`/`line` when
+ * known); `serviceChoice`: the rules' decisions, written on the order's `created` record.
+ */
+export function stepRecorder(
+  sink: RecordSink,
+  at: RecordAt,
+  transientIds: readonly string[] = [],
+  signatures?: SignatureHints,
+  serviceChoice?: readonly LedgerDecision[],
+): StepRecorder {
   return {
     async beforeRequest(step, progress) {
       sink.append(intentRecord(at, step === 'accept' ? { step, orderId: progress.orderId } : { step, shipmentIds: progress.shipmentIds, transientIds }));
@@ -184,7 +205,7 @@ export function stepRecorder(sink: RecordSink, at: RecordAt, transientIds: reado
       await sink.durable();
     },
     onEvent(e) {
-      if (e.type === 'order_created') sink.append(answerRecord(at, { kind: 'created', order: e.order, signatures }));
+      if (e.type === 'order_created') sink.append(answerRecord(at, { kind: 'created', order: e.order, signatures, serviceChoice }));
       else if (e.type === 'shipment_created')
         sink.append(answerRecord(at, { kind: 'shipment_created', shipmentIds: [...(sink.get(at.id)?.shipmentIds ?? []), e.shipment.id] }));
       else if (e.type === 'combined') sink.append(answerRecord(at, { kind: 'created', order: e.parent, shipmentIds: e.childIds, signatures }));

@@ -99,6 +99,12 @@ export interface JournalRecord {
    * src/booking/papers/shipment.ts, which the ledger stores without reading).
    */
   papers?: unknown[];
+  /**
+   * For `created` of an order whose service the rules chose: each shipment's decision (the rule,
+   * the reason, the quote used with every entry and its price; its shape is the rules' own, in
+   * src/booking/rules/record.ts, which the ledger stores without reading).
+   */
+  service_choice?: unknown[];
   /** For `papers`: the files written. */
   files?: string[];
   /** For `scanned`, `handed_over` and `not_handed_over`: the dock's side of it. */

@@ -74,6 +74,8 @@ export function nextStepHint(next: NextStep, o: { rerun: string; journal?: strin
     case 'see':
       return `Its booking ended; see it with "${shellCommand(hints, 'order', 'get', next.order_id)}". To book the document again, book its file alone with --again.`;
     case 'raise_limit':
+      if (next.rule !== undefined)
+        return `Its exact total is ${aud(next.total)}, above the max_total of rule "${next.rule}": raise that rule's max_total to ${next.total} or more, then run the same command again: ${o.rerun}`;
       return `Its exact total is ${aud(next.total)}: run again with --max-total ${next.total} or more to book it.`;
     case 'link_or_again':
       return (

@@ -127,6 +127,12 @@ interface CompleteDeps {
   quote(request: QuoteRequest): Promise<QuoteServiceEntry[]>;
   /** `--service cheapest|<code>`: chooses the service without asking when the file has none. */
   service?: ServiceChoice;
+  /**
+   * Chooses the service from the quote without asking, before `service` (service-selection rules):
+   * given every entry of the quote and the shipment as answered so far.
+   * @throws what refuses the shipment (the rules leave it no service)
+   */
+  choose?: (services: QuoteServiceEntry[], shipment: Obj, where: string) => QuoteServiceEntry;
   /** Ask for the shipment's reference (`transient_id`) when it has none: a booking guided from scratch. */
   askReference?: boolean;
   /** The shipment as it was before a part was taken out to be changed: its answers are the defaults. */
@@ -205,9 +211,10 @@ export async function completeShipment(shipment: Obj, kind: ShipmentFormKind, de
   }
   let chosen: QuoteServiceEntry | undefined;
   const serviceMissing = shipment.service == null || (isObject(shipment.service) && shipment.service.code == null);
-  if (serviceMissing && (deps.service || io)) {
+  if (serviceMissing && (deps.service || deps.choose || io)) {
     const services = await deps.quote(quoteRequestFor(shipment, where));
-    if (deps.service) chosen = pickService(services, deps.service, kind, where);
+    if (deps.choose) chosen = deps.choose(services, shipment, where);
+    else if (deps.service) chosen = pickService(services, deps.service, kind, where);
     else {
       asked.push('service');
       const earlier = prevObj(prev.service)?.code;

@@ -10,6 +10,8 @@ import { validateKind } from '../../input/validate.js';
 import { isConsolidatedDocument } from '../../schema/consolidated.js';
 import { IdentityCounter, inShard, type Shard } from '../../ledger/index.js';
 import { batchDocuments, type BatchInputOptions } from './inputs.js';
+import type { LoadedDocument } from '../../input/loaded.js';
+import type { ServiceChoice } from '../rules/record.js';
 
 /** Every input checked before the first request. */
 export interface BatchCheck {
@@ -86,13 +88,13 @@ export async function* batchItems(
         doc = { kind: 'consolidated', booking: checked.value, file: input.file };
         warnings = checked.warnings;
       } else {
-        const prepared = reading?.prepare ? await reading.prepare(input.doc, id) : input.doc;
+        const prepared: LoadedDocument & { choice?: ServiceChoice } = reading?.prepare ? await reading.prepare(input.doc, id) : input.doc;
         const checked = validateKind(prepared, 'order', {
           now,
           ...(reading?.pickup !== undefined ? { pickup: reading.pickup } : {}),
           ...(reading?.addresses !== undefined ? { settings: { addresses: reading.addresses } } : {}),
         });
-        doc = { kind: 'regular', order: checked.value, file: input.file };
+        doc = { kind: 'regular', order: checked.value, file: input.file, ...(prepared.choice !== undefined ? { choice: prepared.choice } : {}) };
         warnings = checked.warnings;
       }
       yield { id, file: input.file, line: input.line, doc, ...(warnings.length > 0 ? { warnings } : {}) };

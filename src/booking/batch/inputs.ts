@@ -8,6 +8,7 @@
  * stream as well. Standard input (`-`) takes every format a file takes, told from its content
  * (src/input/documents.ts `documentsOf`), or CSV/TSV with `--input-format`.
  */
+import type { ServiceChoice } from '../rules/record.js';
 import type { AddressSettings } from '../../address/settings.js';
 import type { LoadedDocument } from '../../input/loaded.js';
 import type { PickupRule } from '../../input/pickup.js';
@@ -36,10 +37,11 @@ export interface BatchInputOptions {
   /**
    * Called with each order document (not consolidated mail) and its identity before it is
    * validated; what it returns is validated and booked, while the identity stays that of the
-   * document as read (service-selection rules fill in the service here). A ValidationError it
-   * throws makes the document invalid, with its issues.
+   * document as read (service-selection rules fill in the service here, and give their `choice`,
+   * which goes with the order to the booking). A ValidationError it throws makes the document
+   * invalid, with its issues.
    */
-  prepare?: (doc: LoadedDocument, id: string) => Promise<LoadedDocument>;
+  prepare?: (doc: LoadedDocument, id: string) => Promise<LoadedDocument & { choice?: ServiceChoice }>;
 }
 
 /** True when `file` is read as CSV: by `--input-format`, or a `.csv`/`.tsv` name. */

@@ -20,7 +20,7 @@ import { aud, formatCents } from '../../schema/money.js';
  * - `resolve`: a create whose answer never came: find out, then `shipbook journal resolve`;
  * - `combine`: shipments created and not combined: combine them, then resolve;
  * - `see`: the booking ended (failed at the carrier): see the order;
- * - `raise_limit`: refused by `--max-total`; a run with a limit of at least `total` books it;
+ * - `raise_limit`: refused by `--max-total` (or the `max_total` of `rule`); a run with a limit of at least `total` books it;
  * - `raise_budget`: left by `--budget` (cancelled, or never created); a run with room for it books it;
  * - `link_or_again`: booked under another key (`account`) of the service: link, separate, or `--again`.
  */
@@ -30,7 +30,7 @@ export type NextStep =
   | { action: 'resolve'; identity: string }
   | { action: 'combine'; identity: string; shipment_ids: string[] }
   | { action: 'see'; order_id: string }
-  | { action: 'raise_limit'; total: string }
+  | { action: 'raise_limit'; total: string; rule?: string }
   | { action: 'raise_budget'; total?: string }
   | { action: 'link_or_again'; account: string };
 
@@ -240,7 +240,10 @@ export function capResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, refus
     ...(refusal.orderId !== undefined ? { order_id: refusal.orderId } : {}),
     ...(total !== undefined ? { total } : {}),
     error: { code: refusal.code, message: refusal.message, exit_code: refusal.exitCode },
-    next: refusal.limit === 'budget' ? { action: 'raise_budget', ...(total !== undefined ? { total } : {}) } : { action: 'raise_limit', total: total ?? '' },
+    next:
+      refusal.limit === 'budget'
+        ? { action: 'raise_budget', ...(total !== undefined ? { total } : {}) }
+        : { action: 'raise_limit', total: total ?? '', ...(refusal.rule !== undefined ? { rule: refusal.rule } : {}) },
   };
 }
 

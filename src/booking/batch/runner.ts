@@ -89,9 +89,16 @@ interface RunDeps extends BatchDeps {
   halted: () => unknown;
 }
 
-/** The resume table's options for this run's caps: an order over `--max-total` stays `over_limit`. */
-function capOptions(deps: BatchDeps): { maxTotalCents?: number } {
-  return deps.caps?.maxTotalCents !== undefined ? { maxTotalCents: deps.caps.maxTotalCents } : {};
+/**
+ * The most one order may cost, as the resume table and the engine take it: `--max-total`, or the
+ * `max_total` of the rules that chose the order's service where that is lower (AUD cents). An
+ * order over it stays `over_limit`.
+ */
+function capOptions(deps: BatchDeps, doc?: BookingDocument): { maxTotalCents?: number; maxTotalRule?: string } {
+  const run = deps.caps?.maxTotalCents;
+  const rule = doc?.kind === 'regular' ? doc.choice?.maxTotal : undefined;
+  if (rule !== undefined && (run === undefined || rule.cents < run)) return { maxTotalCents: rule.cents, maxTotalRule: rule.rule };
+  return run !== undefined ? { maxTotalCents: run } : {};
 }
 
 /**
@@ -143,10 +150,10 @@ async function bookItem(
   try {
     claimed = await claimEntry(deps.ledger, item.id, {
       ...(deps.signal ? { signal: deps.signal } : {}),
-      ...capOptions(deps),
+      ...capOptions(deps, item.doc),
     });
   } catch (err) {
-    if (deps.signal?.aborted) return lastKnown(base, deps.ledger.get(item.id), deps.halted(), 0, capOptions(deps));
+    if (deps.signal?.aborted) return lastKnown(base, deps.ledger.get(item.id), deps.halted(), 0, capOptions(deps, item.doc));
     // The claims lock stayed held by another run (paused or hung) for the whole wait: no order can
     // be claimed, so the batch stops, every input reported where it stands, for a rerun.
     if (err instanceof ClaimsLockWaitError)
@@ -199,7 +206,8 @@ async function bookItem(
       accept,
       ...(deps.paths ? { paths: deps.paths } : {}),
       ledger: deps.ledger,
-      ...(deps.caps ? { caps: deps.caps } : {}),
+      // The run's caps, with this order's own `max_total` from the rules where lower.
+      ...(deps.caps || capOptions(deps, item.doc).maxTotalCents !== undefined ? { caps: { ...deps.caps, ...capOptions(deps, item.doc) } } : {}),
       waitForResult: (orderId, resumed, _signal, accepted) => waitForResult(orderId, resumed, accepted),
       ...(deps.signal ? { stop: { stopping: deps.signal } } : {}),
       onRequest: () => attempts++,
@@ -225,7 +233,7 @@ async function bookItem(
     // Held to a cap: cancelled before acceptance (or never created), reported with its price and the limit.
     if (detail instanceof LimitRefusedError) return capResult(base, detail, attempts);
     const now = deps.ledger.get(item.id);
-    if (deps.halted() !== undefined) return lastKnown(base, now, deps.halted(), attempts, capOptions(deps));
+    if (deps.halted() !== undefined) return lastKnown(base, now, deps.halted(), attempts, capOptions(deps, item.doc));
     const ids = { ...(now?.orderId ? { order_id: now.orderId } : {}), ...(now && now.shipmentIds.length > 0 ? { shipment_ids: now.shipmentIds } : {}) };
     const as = stoppedAs(now, err, deps.signal);
     // An accept answered with a contradiction: neither accepted nor failed. The order is named, to be looked at.
@@ -447,7 +455,7 @@ export async function runBatch(
     if (fault !== undefined) {
       // Stopped by the ledger: every input is still named in the report, at its last known stage.
       slots.release();
-      report(lastKnown({ id: item.id, file: item.file, line: item.line }, deps.ledger.get(item.id), fault.err, 0, capOptions(deps)));
+      report(lastKnown({ id: item.id, file: item.file, line: item.line }, deps.ledger.get(item.id), fault.err, 0, capOptions(deps, item.doc)));
       continue;
     }
     if (signal.aborted || full) {
@@ -455,7 +463,7 @@ export async function runBatch(
       // named in the report, those never started as such.
       slots.release();
       const state = deps.ledger.get(item.id);
-      const resume = resumeFrom(state, capOptions(deps));
+      const resume = resumeFrom(state, capOptions(deps, item.doc));
       const base = {
         id: item.id,
         file: item.file,
@@ -482,7 +490,7 @@ export async function runBatch(
         // What an order's booking could not report as its result stops the batch; the order is
         // still reported, where the ledger last knew it.
         run.halt(err);
-        report(lastKnown({ id: item.id, file: item.file, line: item.line }, deps.ledger.get(item.id), err, 0, capOptions(deps)));
+        report(lastKnown({ id: item.id, file: item.file, line: item.line }, deps.ledger.get(item.id), err, 0, capOptions(deps, item.doc)));
       })
       .finally(() => {
         slot.free();
@@ -502,7 +510,7 @@ export async function runBatch(
     // Those still held when the batch stopped are named too.
     for (const h of held)
       if (!reported.has(h.item.id))
-        report(lastKnown({ id: h.item.id, file: h.item.file, line: h.item.line }, deps.ledger.get(h.item.id), fault?.err, 0, capOptions(deps)));
+        report(lastKnown({ id: h.item.id, file: h.item.file, line: h.item.line }, deps.ledger.get(h.item.id), fault?.err, 0, capOptions(deps, h.item.doc)));
   }
   unlisten?.();
   // Stopped before the inputs ran out, or after: either way orders were cut short.

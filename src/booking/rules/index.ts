@@ -12,4 +12,5 @@ export { shipmentFacts, senderOf, australianState, type ShipmentFacts } from './
 export { rulesJsonSchema } from './schema.js';
 export { applyDecision, decideOrder, documentTags, orderShipments, ratedEntry, type OrderDecision } from './order.js';
 export { loadQuoteFile, runRuleCases, type CaseResult, type PriceList } from './cases.js';
-export { decisionRecord } from './record.js';
+export { rulesDiff, type RulesDiff } from './diff.js';
+export { decisionRecord, type ServiceChoice } from './record.js';

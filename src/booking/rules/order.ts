@@ -5,7 +5,7 @@
 import type { QuoteServiceEntry } from '../../schema/quote.js';
 import { isObject } from '../../schema/object.js';
 import { chooseService, type Decision, type RatedEntry } from './decide.js';
-import { senderOf, shipmentFacts } from './facts.js';
+import { senderOf, shipmentFacts, type ShipmentFacts } from './facts.js';
 import type { RuleSet } from './load.js';
 
 /** A quote entry as rules see it: code, name, carrier, `global_mail` and the total in cents. */
@@ -35,6 +35,8 @@ export interface OrderDecision {
   /** True when every shipment has a service. */
   ok: boolean;
   shipments: Decision[];
+  /** The facts each shipment was decided on (same index): recorded, so the choice can be decided again offline. */
+  facts: ShipmentFacts[];
   /** The lowest `max_total` any shipment's rules set, and its rule. */
   max_total?: { cents: number; rule: string };
 }
@@ -53,12 +55,16 @@ export function decideOrder(
   const shipments = orderShipments(document);
   const written = orderShipments(o.written ?? document);
   const tags = documentTags(o.written ?? document);
+  const facts = shipments.map((s, i) => {
+    const raw = written[i];
+    return shipmentFacts(s, { sender: senderOf(isObject(raw) ? raw.collection : undefined), tags });
+  });
   const decisions = shipments.map((s, i) => {
     const raw = written[i];
     const code = isObject(raw) && isObject(raw.service) && typeof raw.service.code === 'string' ? raw.service.code : undefined;
     return chooseService({
       rules: rules.rules,
-      facts: shipmentFacts(s, { sender: senderOf(isObject(raw) ? raw.collection : undefined), tags }),
+      facts: facts[i]!,
       entries: o.quotes[i] ?? [],
       written: code,
       globalMail: o.globalMail ?? { usable: false, why: 'consolidated mail is booked with shipment create and combine, not as a plain order' },
@@ -66,7 +72,7 @@ export function decideOrder(
   });
   let max: { cents: number; rule: string } | undefined;
   for (const d of decisions) if (d.ok && d.max_total && (max === undefined || d.max_total.cents < max.cents)) max = d.max_total;
-  return { ok: decisions.every((d) => d.ok), shipments: decisions, ...(max ? { max_total: max } : {}) };
+  return { ok: decisions.every((d) => d.ok), shipments: decisions, facts, ...(max ? { max_total: max } : {}) };
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { formatCents } from '../../schema/money.js';
 import type { Decision, RatedEntry } from './decide.js';
+import type { ShipmentFacts } from './facts.js';
 
 /** A quote entry in records: `{code, name, carrier, global_mail, total}` with `total` as `"44.10"`. */
 interface EntryRecord {
@@ -68,4 +69,19 @@ export function decisionRecord(d: Decision): DecisionRecord {
     ...(d.max_total ? { max_total: { total: formatCents(d.max_total.cents), rule: d.max_total.rule } } : {}),
     quote: d.quote.map(entryRecord),
   };
+}
+
+/** A shipment's decision as the ledger keeps it: the record, and the shipment's facts the rules saw. */
+export type LedgerDecision = DecisionRecord & { facts?: ShipmentFacts };
+
+/**
+ * What service-selection rules decided for one order document, carried with it to the booking:
+ * each shipment's decision as recorded (written on the order's `created` record in the ledger as
+ * `service_choice`), and the lowest `max_total` of the rules that applied (AUD cents), which caps
+ * that order alone.
+ */
+export interface ServiceChoice {
+  /** Each shipment's decision, with the facts it was decided on (what `rules diff` decides again from). */
+  records: LedgerDecision[];
+  maxTotal?: { cents: number; rule: string };
 }

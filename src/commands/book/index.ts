@@ -119,7 +119,7 @@ async function runBook(
   const recordedFile = input?.savedAs ?? o.file ?? '(prompts)';
   const identityData = input?.document ?? loaded?.data ?? { order: input?.order };
   const doc: BookingDocument = input
-    ? { kind: 'regular', order: input.order, file: recordedFile }
+    ? { kind: 'regular', order: input.order, file: recordedFile, ...((ruled?.choice ?? input.choice) ? { choice: (ruled?.choice ?? input.choice)! } : {}) }
     : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
   const prepared = await prepareBooking({ ...o, file: o.file ?? '(prompts)' }, ctx);
   const { api, waiter, progress } = prepared;

@@ -34,6 +34,8 @@ import type { QuoteServiceEntry } from '../../schema/quote.js';
 import { formatPath } from '../../schema/issues.js';
 import { promptIO, showWarnings } from './input.js';
 import { isObject } from '../../schema/object.js';
+import { decideOrder, decisionRecord, documentTags, ratedEntry, type RuleSet, type ServiceChoice as RulesChoice } from '../../booking/index.js';
+import { runRules } from '../rules/apply.js';
 
 /** The order-input flags of `book` and `order create`. */
 export interface OrderInputFlags {
@@ -43,6 +45,8 @@ export interface OrderInputFlags {
   maxTotal?: string;
   /** `--save-as <file>`: write what was entered as an order file. */
   saveAs?: string;
+  /** `--rules <file>`: service-selection rules choose the service the guided booking would ask. */
+  rules?: string;
 }
 
 /** The order to send, and the payment asked for in a guided booking. */
@@ -60,6 +64,8 @@ interface OrderInput {
   document?: unknown;
   /** The file the order was saved as (`--save-as`, or the answer to the last question). */
   savedAs?: string;
+  /** What the rules chose for the shipments whose service the guided booking would have asked. */
+  choice?: RulesChoice;
 }
 
 type Obj = Record<string, unknown>;
@@ -169,7 +175,14 @@ export async function readOrderInput(
   }
   // The target (the sandbox notice) is named before the first question, not after thirty answers.
   await ctx.api();
-  const guided = new GuidedOrder(ctx, doc, (shipments ?? []) as Obj[], { service, fromScratch: file === undefined, senders: profile.senders ?? {} });
+  // Service-selection rules choose the service instead of asking it; the summary says why.
+  const rules = await runRules(flags, ctx);
+  const guided = new GuidedOrder(ctx, doc, (shipments ?? []) as Obj[], {
+    service,
+    fromScratch: file === undefined,
+    senders: profile.senders ?? {},
+    ...(rules ? { rules } : {}),
+  });
   try {
     await guided.askMissing();
     await guided.summary(
@@ -178,7 +191,9 @@ export async function readOrderInput(
       o.command,
     );
     await removeDraft(draftFile);
-    return await finish(ctx, doc, flags, o, savedAs, guided.asked > 0 || resumed !== undefined ? prompts : undefined, maxTotalCents, guided.shown);
+    const input = await finish(ctx, doc, flags, o, savedAs, guided.asked > 0 || resumed !== undefined ? prompts : undefined, maxTotalCents, guided.shown);
+    const choice = guided.rulesChoice();
+    return choice === undefined ? input : { ...input, choice };
   } catch (err) {
     if (!(err instanceof PromptInterruptedError)) throw err;
     // Ctrl-C at a question: nothing has been sent; what was answered is kept for next time.
@@ -247,6 +262,8 @@ class GuidedOrder {
   asked = 0;
   private readonly editable: Array<Set<EditablePart>>;
   private readonly chosen = new Map<number, QuoteServiceEntry>();
+  /** What the rules decided for each shipment whose service they chose (with the order's cap). */
+  private readonly decided = new Map<number, { record: RulesChoice['records'][number]; maxTotal?: { cents: number; rule: string } }>();
   /** The warnings shown in the summary the person went on from (their messages). */
   readonly shown = new Set<string>();
 
@@ -254,7 +271,7 @@ class GuidedOrder {
     private readonly ctx: Context,
     private readonly doc: LoadedDocument,
     private readonly shipments: Obj[],
-    private readonly o: { service?: ServiceChoice; fromScratch: boolean; senders: SavedSenders },
+    private readonly o: { service?: ServiceChoice; fromScratch: boolean; senders: SavedSenders; rules?: RuleSet },
   ) {
     const all = new Set<EditablePart>([...Object.values(EDITABLE_OF), 'reference']);
     this.editable = shipments.map(() => (o.fromScratch ? new Set(all) : new Set()));
@@ -274,6 +291,7 @@ class GuidedOrder {
         io: this.io,
         senders: this.o.senders,
         ...(this.o.service ? { service: this.o.service } : {}),
+        ...(this.o.rules ? { choose: this.chooseByRules(this.o.rules, i) } : {}),
         quote: async (q) => quoteServices(await this.ctx.api(), q),
         askReference: this.o.fromScratch,
         ...(previous ? { previous } : {}),
@@ -307,6 +325,51 @@ class GuidedOrder {
     }
   }
 
+  /**
+   * The service of shipment `i` chosen by `rules` from its quote, as `book` chooses it for a file:
+   * the decision kept for the summary and the ledger, an option a rule sets written in.
+   * @throws ValidationError (exit 2) when the rules leave the shipment no service; nothing is sent
+   */
+  private chooseByRules(rules: RuleSet, i: number): (services: QuoteServiceEntry[], shipment: Obj, where: string) => QuoteServiceEntry {
+    return (services, shipment, where) => {
+      const tags = documentTags(this.doc.data);
+      const decision = decideOrder(rules, { tags, order: { shipments: [shipment] } }, { quotes: [services.map(ratedEntry)] });
+      const d = decision.shipments[0]!;
+      if (!d.ok) {
+        const path = formatPath(['order', 'shipments', i]);
+        throw new ValidationError(
+          [{ file: this.doc.file, path, message: d.reason, severity: 'error' }],
+          `not sent: ${where}: the rules of ${rules.file} leave it no service`,
+        );
+      }
+      this.decided.set(i, { record: { ...decisionRecord(d), facts: decision.facts[0]! }, ...(d.max_total ? { maxTotal: d.max_total } : {}) });
+      if (d.set.insurance !== undefined) {
+        const service = isObject(shipment.service) ? shipment.service : {};
+        const options = Array.isArray(service.options) ? (service.options as unknown[]).filter((x) => x !== 'insurance') : [];
+        shipment.service = { ...service, options: d.set.insurance.value ? [...options, 'insurance'] : options };
+      }
+      return services.find((e) => e.code === d.chosen.code)!;
+    };
+  }
+
+  /** What the rules chose in this booking, for the ledger; undefined when they chose nothing. */
+  rulesChoice(): RulesChoice | undefined {
+    if (this.decided.size === 0) return undefined;
+    const all = [...this.decided.entries()].sort(([a], [b]) => a - b).map(([, d]) => d);
+    let maxTotal: { cents: number; rule: string } | undefined;
+    for (const d of all) if (d.maxTotal && (maxTotal === undefined || d.maxTotal.cents < maxTotal.cents)) maxTotal = d.maxTotal;
+    return { records: all.map((d) => d.record), ...(maxTotal ? { maxTotal } : {}) };
+  }
+
+  /** The lines under the summary that say why the rules chose each service: `service: <reason>`. */
+  private reasonLines(): string {
+    const several = this.shipments.length > 1;
+    return [...this.decided.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([i, d]) => `\n${several ? `shipment ${i + 1} ` : ''}service: ${d.record.reason}`)
+      .join('');
+  }
+
   /** Asks every missing part of every shipment. */
   async askMissing(): Promise<void> {
     for (const i of this.shipments.keys()) await this.complete(i);
@@ -326,7 +389,7 @@ class GuidedOrder {
       const warnings = this.shipments.map((s) => summaryWarnings(s, this.ctx.pickup));
       const choice = await askAtSummary(
         this.io,
-        renderSummary(this.shipments, this.chosen, this.ctx.io.stderrIsTTY ? columns : undefined, warnings),
+        renderSummary(this.shipments, this.chosen, this.ctx.io.stderrIsTTY ? columns : undefined, warnings) + this.reasonLines(),
         this.shipments.map((s, i) => ({ parts: this.editable[i]!, warnings: warnings[i]!, dropoff: s.collection_type === 'dropoff' })),
         words,
       );
@@ -371,6 +434,7 @@ class GuidedOrder {
           break;
         case 'service':
           if (isObject(s.service)) delete s.service.code;
+          this.decided.delete(choice.shipment);
           break;
       }
       // Drop-off is for shipments leaving Australia: a new route asks how the parcel goes again.
@@ -378,6 +442,7 @@ class GuidedOrder {
       if (['sender', 'recipient', 'packages', 'customs'].includes(choice.part) && editable.has('service') && isObject(s.service)) {
         delete s.service.code;
         this.chosen.delete(choice.shipment);
+        this.decided.delete(choice.shipment);
         this.io.say('The price depends on the route, packages and goods: the service is asked again.');
       }
       const chosenBefore = this.chosen.get(choice.shipment);

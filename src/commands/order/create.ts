@@ -12,6 +12,7 @@ import {
   claimDocument,
   claimFreshOccurrence,
   orderWarnings,
+  type ServiceChoice,
 } from '../../booking/index.js';
 import { Command } from 'commander';
 import { createOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
@@ -64,7 +65,7 @@ async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void
   // --dry-run: the request is shown by the client; nothing is sent, nothing recorded.
   const created = ctx.globals.dryRun
     ? await createOrder(api, order)
-    : await createRecorded(o, { data: loaded?.data ?? { order }, order, maxTotalCents, api }, ctx);
+    : await createRecorded(o, { data: loaded?.data ?? { order }, order, maxTotalCents, api, choice: ruled?.choice }, ctx);
   if (created === undefined) return;
   printCreated(ctx, created, true, ruled?.records);
 }
@@ -89,6 +90,8 @@ async function createRecorded(
     order: Parameters<typeof createOrder>[1];
     maxTotalCents: number | undefined;
     api: ApiClient;
+    /** What the rules chose, recorded with the create. */
+    choice?: ServiceChoice | undefined;
   },
   ctx: Context,
 ): Promise<OrderResponse | undefined> {
@@ -123,7 +126,7 @@ async function createRecorded(
     }
   }
   return createEntry(
-    { id: identity.id, ...(o.file !== undefined ? { file: o.file } : {}), order: d.order },
+    { id: identity.id, ...(o.file !== undefined ? { file: o.file } : {}), order: d.order, choice: d.choice },
     {
       api: d.api,
       ledger,

@@ -17,7 +17,7 @@ import { shellCommand, type HintStyle } from '../../shell.js';
 import { aud, formatCents } from '../../schema/money.js';
 import { isConsolidatedDocument } from '../../schema/consolidated.js';
 import type { PriceCaps } from '../../booking/index.js';
-import type { BatchResult } from '../../booking/index.js';
+import type { BatchInputOptions, BatchResult } from '../../booking/index.js';
 import {
   applyDecision,
   decideOrder,
@@ -28,6 +28,7 @@ import {
   type OrderDecision,
   type RatedEntry,
   type RuleSet,
+  type ServiceChoice,
 } from '../../booking/index.js';
 
 /** The `--rules <file>` flag. */
@@ -52,6 +53,8 @@ interface RuledDocument {
   decision: OrderDecision;
   /** Each shipment's decision as machine-readable outputs and reports carry it. */
   records: ReturnType<typeof decisionRecord>[];
+  /** What the booking carries of it: the records (written to the ledger with the create) and the order's cap. */
+  choice: ServiceChoice;
 }
 
 /**
@@ -96,7 +99,12 @@ export async function decideDocument(
   // The tags are for the rules only: the order sent is the document without them.
   const decided = applyDecision(written, decision);
   if (isObject(decided)) delete decided.tags;
-  return { loaded: { ...loaded, data: decided }, decision, records: decision.shipments.map(decisionRecord) };
+  const records = decision.shipments.map(decisionRecord);
+  const choice: ServiceChoice = {
+    records: records.map((r, i) => ({ ...r, facts: decision.facts[i]! })),
+    ...(decision.max_total ? { maxTotal: decision.max_total } : {}),
+  };
+  return { loaded: { ...loaded, data: decided }, decision, records, choice };
 }
 
 /** The rules left a shipment of an order no service, or removed the code it names: nothing is sent. Exit 2. */
@@ -143,6 +151,7 @@ export async function ruleDocument(
   const cap = ruled.decision.max_total;
   if (caps !== undefined && cap !== undefined && (caps.maxTotalCents === undefined || cap.cents < caps.maxTotalCents)) {
     caps.maxTotalCents = cap.cents;
+    caps.maxTotalRule = cap.rule;
     ctx.io.err(`rule "${cap.rule}" caps the order at ${aud(cap.cents)}\n`);
   }
   return ruled;
@@ -150,14 +159,15 @@ export async function ruleDocument(
 
 /**
  * The rules hook of a batch: each order document decided as the batch checks it (a refusal makes
- * that order invalid, with the rule named), and each result given the choice of its order.
+ * that order invalid, with the rule named), its choice carried to the booking (recorded with the
+ * create; a rule's `max_total` caps that order), and each result given the choice of its order.
  * @returns undefined when the run has no rules
  * @throws as {@link runRules}
  */
 export async function batchRules(
   flags: RulesFlags,
   ctx: Context,
-): Promise<{ prepare: (doc: LoadedDocument, id: string) => Promise<LoadedDocument>; withChoice: <R extends BatchResult>(r: R) => R } | undefined> {
+): Promise<{ prepare: NonNullable<BatchInputOptions['prepare']>; withChoice: <R extends BatchResult>(r: R) => R } | undefined> {
   const rules = await runRules(flags, ctx);
   if (rules === undefined) return undefined;
   const choices = new Map<string, RuledDocument['records']>();
@@ -166,7 +176,8 @@ export async function batchRules(
       const ruled = await decideDocument(doc, rules, ctx);
       if (ruled === undefined) return doc;
       choices.set(id, ruled.records);
-      return ruled.loaded;
+      // The choice goes with the order to the booking: recorded with its create, its max_total its own cap.
+      return { ...ruled.loaded, choice: ruled.choice };
     },
     withChoice(r) {
       const choice = choices.get(r.id);

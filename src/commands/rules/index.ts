@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { rulesCheckCommand } from './check.js';
 import { rulesTestCommand } from './test.js';
+import { rulesDiffCommand } from './diff.js';
 
 /** The `rules` command group. */
 export function rulesCommand(ctx: Context): Command {
@@ -16,8 +17,9 @@ export function rulesCommand(ctx: Context): Command {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  shipbook rules check fixtures/rules/shipping.yaml\n  shipbook rules test fixtures/rules/shipping.yaml fixtures/rules/cases.yaml\n',
+      '\nExamples:\n  shipbook rules check fixtures/rules/shipping.yaml\n  shipbook rules test fixtures/rules/shipping.yaml fixtures/rules/cases.yaml\n  shipbook rules diff fixtures/rules/shipping.yaml fixtures/rules/shipping-cheapest.yaml --since 7d\n',
     )
     .addCommand(rulesCheckCommand(ctx))
-    .addCommand(rulesTestCommand(ctx));
+    .addCommand(rulesTestCommand(ctx))
+    .addCommand(rulesDiffCommand(ctx));
 }

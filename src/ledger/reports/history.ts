@@ -48,6 +48,8 @@ export interface HistoryRow {
   station?: string;
   driver?: string;
   vehicle?: string;
+  /** For the create of an order whose service the rules chose: each shipment's decision, as recorded. */
+  service_choice?: unknown[];
 }
 
 /** Filters of {@link historyRows}; all optional. */
@@ -133,6 +135,7 @@ export async function* historyRows(records: AsyncIterable<JournalRecord>, filter
     if (r.total !== undefined) row.total = r.total;
     if (r.shipment_ids !== undefined && r.shipment_ids.length > 0) row.shipment_ids = r.shipment_ids;
     if (r.error !== undefined) row.error = r.error.message;
+    if (r.service_choice !== undefined) row.service_choice = r.service_choice;
     return row;
   };
   for await (const given of records) {
