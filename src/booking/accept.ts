@@ -18,7 +18,7 @@ import { identityOfOrder, recordedRequest, recordLearned } from './record.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from './wait.js';
 
 /** What became of an accept by hand: accepted now (the acknowledgement), or accepted before this one (the order as read). */
-export type HandAccept = { status: 'accepted'; order: OrderResponse } | { status: 'accepted_before'; order: OrderResponse };
+type HandAccept = { status: 'accepted'; order: OrderResponse } | { status: 'accepted_before'; order: OrderResponse };
 
 /**
  * Accepts `orderId` with `request` (built and checked by the caller), recorded in `ledger`.

@@ -13,7 +13,7 @@ import { bookEntry, type EngineDeps, type EngineItem, type EngineOutcome, type R
 import { BookingStoppedError } from './progress.js';
 
 /** What {@link bookOne} uses besides the engine's own dependencies. */
-export interface BookOneDeps {
+interface BookOneDeps {
   ledger: LedgerStore;
   /** How the claim waits for another run and says so. */
   claim: ClaimRun;

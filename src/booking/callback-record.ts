@@ -8,7 +8,7 @@ import type { ReceivedCallback } from './receiver.js';
 import { recordLearned } from './record.js';
 
 /** Records callbacks in arrival order; {@link CallbackRecorder.settled} waits for the last one. */
-export interface CallbackRecorder {
+interface CallbackRecorder {
   /** Queues the callback's order to be recorded; a callback without an order records nothing. */
   record(cb: ReceivedCallback): void;
   /** Settles once every callback queued so far is recorded (or reported through `onProblem`). */

@@ -36,7 +36,7 @@ export { pickupRule, type PickupFlags } from './pickup/rule.js';
 // Waiting for the booking result.
 export { DEFAULT_WAIT_TIMEOUT_MS } from './wait.js';
 export { DEFAULT_POLL_MS, prepareResultWaiter, prepareRunWaiter, type ListenAddress, type ResultWaiter, type WaitSettings } from './result/route.js';
-export { callbackRecorder, type CallbackRecorder } from './callback-record.js';
+export { callbackRecorder } from './callback-record.js';
 export { REFUSAL_INTERVAL_MS, RefusalLog, TOKEN_PATTERN, startCallbackReceiver, type ReceivedCallback } from './receiver.js';
 export { batchEnd, batchOutcome, openBatchLedger } from './batch/outcome.js';
 export { BatchReports } from './batch/reports.js';

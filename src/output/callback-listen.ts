@@ -9,7 +9,7 @@ import { shellCommand, type HintStyle } from '../shell.js';
 import { paint } from './style.js';
 
 /** A receiver that listens: its bound host and port, its path and its local URL. */
-export interface ListeningReceiver {
+interface ListeningReceiver {
   host: string;
   port: number;
   path: string;

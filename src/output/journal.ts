@@ -7,7 +7,7 @@ import type { OutputFormat } from './format.js';
 import { renderTable } from './table.js';
 
 /** One document of `journal show`, as its machine document lists it. */
-export interface JournalRow {
+interface JournalRow {
   id: string;
   file?: string | null;
   line: number | null;

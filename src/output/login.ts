@@ -7,7 +7,7 @@ import type { IOStreams } from '../io.js';
 import { paint } from './style.js';
 
 /** A login that was stored: the key is shown masked, never in full. */
-export interface StoredLogin {
+interface StoredLogin {
   name: string;
   baseUrl: string;
   apiKey: string;

@@ -9,7 +9,7 @@ import type { IOStreams } from '../io.js';
 const STATE_ORDER = ['pending', 'accepted', 'processed', 'failed', 'cancelled'];
 
 /** Counts of one kind of record: by documented state (the words shown), and by wire status. */
-export interface Counts {
+interface Counts {
   total: number;
   by_state: Record<string, number>;
   by_status: Record<string, number>;
