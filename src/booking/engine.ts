@@ -159,7 +159,7 @@ export async function claimEntry(
 }
 
 /** One document to book, with its identity in the ledger. */
-interface EngineItem {
+export interface EngineItem {
   /** The identity (`<hash>-<n>`, src/ledger/identity.ts). */
   id: string;
   /** The input file as the user named it, and the document's line in it. */
@@ -169,7 +169,7 @@ interface EngineItem {
 }
 
 /** What the engine uses besides the document. */
-interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths'> {
+export interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths'> {
   /** The ledger (with the run's journal copy). */
   ledger: RecordSink;
   /**
@@ -198,7 +198,7 @@ interface EngineDeps extends Pick<BookingDeps, 'api' | 'accept' | 'now' | 'paths
 }
 
 /** A booking that finished, or a document this run leaves alone (what the ledger said). */
-type EngineOutcome =
+export type EngineOutcome =
   ({ status: 'booked'; resumed: Resume } & BookingOutcome) | { status: 'skipped'; resume: Exclude<Resume, { action: 'book' | 'accept' | 'wait' }> };
 
 /**

@@ -11,6 +11,8 @@ export { acceptedNotEnded, bookEntry, createEntry, resumeFrom, type Resume } fro
 export type { BookingDocument } from './book.js';
 export { BookingStoppedError } from './progress.js';
 export { planBooking } from './plan.js';
+export { acceptByHand } from './accept.js';
+export { bookOne } from './book-one.js';
 export { claimDocument, claimFreshOccurrence, type ClaimNote, type ClaimRun } from './claim.js';
 
 // Record a change made by hand, or learned from the service.
@@ -35,10 +37,21 @@ export { pickupRule, type PickupFlags } from './pickup/rule.js';
 // Waiting for the booking result.
 export { DEFAULT_WAIT_TIMEOUT_MS } from './wait.js';
 export { DEFAULT_POLL_MS, prepareResultWaiter, prepareRunWaiter, type ListenAddress, type ResultWaiter, type WaitSettings } from './result/route.js';
+export { callbackRecorder } from './callback-record.js';
 export { REFUSAL_INTERVAL_MS, RefusalLog, TOKEN_PATTERN, startCallbackReceiver, type ReceivedCallback } from './receiver.js';
 export { batchEnd, batchOutcome, openBatchLedger } from './batch/outcome.js';
 export { BatchReports } from './batch/reports.js';
-export { chooseService, previewOrders, type Preview, type PreviewOrder } from './preview.js';
+export {
+  chooseService,
+  previewOrders,
+  previewRuled,
+  priceShipments,
+  type Preview,
+  type PreviewOrder,
+  type PricedShipment,
+  type RuledPreview,
+  type RuledPreviewRow,
+} from './preview.js';
 export { acceptedOn, readPendingResults, type PendingResults } from './dock/pending.js';
 export { noMatch, type NoMatch } from './dock/no-match.js';
 export { DockSession, extractorOf, type DockParcel, type ScanEvent, type DockSummary, type ScanKind } from './dock/session.js';

@@ -1,9 +1,10 @@
 /**
  * The cost preview (src/booking/preview.ts) for people and programs: a Markdown report (the GitHub
  * job summary, and the table format), tab-separated lines (`order`, then `orders`, `total_aud`,
- * `over_limit` lines a shell reads with `cut`), and the JSON document.
+ * `over_limit` lines a shell reads with `cut`), and the JSON document; and the rules' preview
+ * (`book --preview`: {@link ruledPreviewText}, {@link ruledPreviewData}).
  */
-import type { Preview, PreviewOrder } from '../booking/index.js';
+import type { Preview, PreviewOrder, RuledPreview, RuledPreviewRow } from '../booking/index.js';
 import { formatCents } from '../schema/money.js';
 
 /** A Markdown table cell: pipes and line breaks escaped. */
@@ -74,4 +75,68 @@ export function previewData(p: Preview): { preview: Record<string, unknown> } {
       ...(p.budgetCents !== undefined ? { budget: formatCents(p.budgetCents) } : {}),
     },
   };
+}
+
+/** The rules' preview (`book --preview`) as its JSON document: amounts as two-decimal strings. */
+export function ruledPreviewData(p: RuledPreview): Record<string, unknown> {
+  return {
+    preview: true,
+    sent: false,
+    orders: p.rows.map((r) => ({
+      file: r.file,
+      line: r.line,
+      references: r.references,
+      services: r.shipments.map((s) => ({ code: s.code, carrier: s.carrier, name: s.name, total: formatCents(s.total_cents) })),
+      total: formatCents(r.total_cents),
+      ...(r.reasons.length > 0 ? { reasons: r.reasons } : {}),
+      ...(r.refused !== undefined ? { refused: r.refused } : {}),
+      ...(r.problem !== undefined ? { problem: r.problem } : {}),
+    })),
+    carriers: p.carriers.map((c) => ({ carrier: c.carrier, shipments: c.shipments, total: formatCents(c.total_cents) })),
+    total: formatCents(p.total_cents),
+    orders_previewed: p.booked,
+    refused: p.refused,
+    problems: p.problems,
+  };
+}
+
+/**
+ * The rules' preview for people: with `markdown` two tables (the orders, then the carriers and the
+ * total); else tab-separated lines (`file:line`, references, services, total, note), a `carrier`
+ * line each and a `total` line.
+ */
+export function ruledPreviewText(p: RuledPreview, markdown: boolean): string {
+  const service = (r: RuledPreviewRow) => r.shipments.map((s) => s.code).join(' ');
+  // Pipes escaped (this report has always kept line breaks as they are).
+  const cell = (t: string) => t.replace(/\|/g, '\\|');
+  if (markdown) {
+    const lines = [
+      '| order | references | service | total (AUD) | note |',
+      '|---|---|---|--:|---|',
+      ...p.rows.map(
+        (r) =>
+          `| ${cell(`${r.file}:${r.line}`)} | ${cell(r.references.join(' '))} | ${cell(service(r))} | ${formatCents(r.total_cents)} | ${cell(r.problem ?? r.refused ?? r.reasons.join(' / '))} |`,
+      ),
+      '',
+      '| carrier | shipments | total (AUD) |',
+      '|---|--:|--:|',
+      ...p.carriers.map((c) => `| ${cell(c.carrier)} | ${c.shipments} | ${formatCents(c.total_cents)} |`),
+      `| **all** | | **${formatCents(p.total_cents)}** |`,
+      '',
+    ];
+    return `${lines.join('\n')}\n`;
+  }
+  return [
+    ...p.rows.map(
+      (r) =>
+        `${r.file}:${r.line}\t${r.references.join(' ')}\t${service(r)}\t${formatCents(r.total_cents)}\t${r.problem ?? r.refused ?? r.reasons.join(' | ')}\n`,
+    ),
+    ...p.carriers.map((c) => `carrier\t${c.carrier}\t${c.shipments}\t${formatCents(c.total_cents)}\n`),
+    `total\t\t\t${formatCents(p.total_cents)}\n`,
+  ].join('');
+}
+
+/** The rules' preview's closing line on stderr: what the orders would cost, how many a cap refuses, how long the quotes took. */
+export function ruledPreviewNote(p: RuledPreview, seconds: number): string {
+  return `preview: ${p.booked} order(s) would cost ${formatCents(p.total_cents)} AUD${p.refused > 0 ? `; ${p.refused} would be refused by a cap` : ''}${p.problems > 0 ? `; ${p.problems} not previewed` : ''}; quoted in ${seconds.toFixed(1)} s; nothing was created\n`;
 }

@@ -19,6 +19,7 @@ import { BUILTIN_PROFILE, DEFAULT_LOGIN_PROFILE, HEADER_NAME_PATTERN, baseUrlPro
 import type { Context } from '../../context.js';
 import { ApiError, ConfigError, ShipbookError, UsageError } from '../../errors.js';
 import { paint } from '../../output/style.js';
+import { printLoggedIn } from '../../output/login.js';
 import { readAll } from '../../stream.js';
 import { shellCommand } from '../../shell.js';
 
@@ -76,22 +77,18 @@ function noPromptReason(ctx: Context): string {
 }
 
 /**
- * Runs `auth login`. Nothing is stored unless the check passes (or `--no-verify`).
- * @throws UsageError (2) when the base URL or key is missing and there is no terminal to ask;
- *   ConfigError (4) for a refused base URL, a refused key (401/403 on the check) or an unusable
- *   configuration file; NetworkError/TimeoutError/ProtocolError (5) or ApiError (3) when the check
- *   cannot be made.
+ * The base URL (the flag, else a prompt, else the one stored) and the API key (standard input with
+ * `--with-key`, else a hidden prompt) of a login.
+ * @throws UsageError (2) when either is missing and cannot be asked, or the key is not a key
  */
-export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<void> {
+async function loginCredentials(
+  o: AuthLoginOptions,
+  existing: { 'base-url'?: string | undefined } | undefined,
+  ctx: Context,
+): Promise<{ baseUrl: string; apiKey: string }> {
   const { io } = ctx;
-  const warn = (line: string) => io.err(`${paint(io, 'yellow', line)}\n`);
-  const store = ctx.configStore();
-  const snapshot = store.load(warn);
-  const name = loginProfileName(ctx.globals.profile, io.env, snapshot.data);
-  const existing = snapshot.data.profiles?.[name];
   const ask = () => ctx.prompter();
   const interactive = io.canPrompt && !o.withKey;
-
   // Base URL: the flag, else a prompt, else the one already stored.
   let rawBaseUrl = o.baseUrl;
   if (rawBaseUrl === undefined && interactive) {
@@ -123,39 +120,66 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<v
   const keyProblem = apiKeyProblem(apiKey);
   if (keyProblem) throw new UsageError(o.withKey ? `--with-key: ${keyProblem} (read from standard input)` : keyProblem);
 
+  return { baseUrl, apiKey };
+}
+
+/**
+ * Checks the credentials with a quote request, saying on stderr what was checked and what the
+ * service answered; nothing is stored when the check fails.
+ * @throws ConfigError (4) for a refused key; what the check throws otherwise (3, 5)
+ */
+async function verifyLogin(c: { baseUrl: string; apiKey: string; authHeader: string; authPrefix: string }, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const { baseUrl, apiKey, authHeader, authPrefix } = c;
+  let services: number | undefined;
+  const client = new ApiClient({ baseUrl, apiKey, authHeader, authPrefix, debug: ctx.debug ? (line) => ctx.debugLog(line) : undefined });
+  io.err(`Checking the credentials with ${checkDescription(client)}…\n`);
+  try {
+    services = (await checkCredentials(client)).services;
+  } catch (err) {
+    io.err(`The credentials were not stored.\n`);
+    if (err instanceof ApiError && err.kind === 'auth') {
+      throw new ConfigError(`the service refused the API key (${err.message})`, {
+        suggestion: `Check the key and the base URL, then run "${shellCommand(ctx.settings.hints, 'auth', 'login')}" again.`,
+        cause: err,
+      });
+    }
+    if (err instanceof ShipbookError) io.err('(To store them without checking, run again with --no-verify.)\n');
+    throw err;
+  } finally {
+    await client.close();
+  }
+  io.err(`${paint(io, 'green', '✔')} the service answered the quote request (${services} service${services === 1 ? '' : 's'} offered)\n`);
+  io.err(
+    paint(
+      io,
+      'dim',
+      '  Get quote takes authorization as optional: a service that does not check keys on quotes\n  accepts a wrong key here, and refuses it only when you create an order.\n',
+    ),
+  );
+}
+
+/**
+ * Runs `auth login`. Nothing is stored unless the check passes (or `--no-verify`).
+ * @throws UsageError (2) when the base URL or key is missing and there is no terminal to ask;
+ *   ConfigError (4) for a refused base URL, a refused key (401/403 on the check) or an unusable
+ *   configuration file; NetworkError/TimeoutError/ProtocolError (5) or ApiError (3) when the check
+ *   cannot be made.
+ */
+export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const warn = (line: string) => io.err(`${paint(io, 'yellow', line)}\n`);
+  const store = ctx.configStore();
+  const snapshot = store.load(warn);
+  const name = loginProfileName(ctx.globals.profile, io.env, snapshot.data);
+  const existing = snapshot.data.profiles?.[name];
+  const { baseUrl, apiKey } = await loginCredentials(o, existing, ctx);
   const authHeader = o.authHeader ?? existing?.['auth-header'] ?? 'Authorization';
   if (!HEADER_NAME_PATTERN.test(authHeader)) throw new UsageError(`--auth-header must be an HTTP header name, e.g. Authorization (got "${authHeader}")`);
   const authPrefix = o.authPrefix ?? existing?.['auth-prefix'] ?? 'Bearer ';
   if (/[\r\n]/.test(authPrefix)) throw new UsageError('--auth-prefix must not contain line breaks');
 
-  let services: number | undefined;
-  if (o.verify) {
-    const client = new ApiClient({ baseUrl, apiKey, authHeader, authPrefix, debug: ctx.debug ? (line) => ctx.debugLog(line) : undefined });
-    io.err(`Checking the credentials with ${checkDescription(client)}…\n`);
-    try {
-      services = (await checkCredentials(client)).services;
-    } catch (err) {
-      io.err(`The credentials were not stored.\n`);
-      if (err instanceof ApiError && err.kind === 'auth') {
-        throw new ConfigError(`the service refused the API key (${err.message})`, {
-          suggestion: `Check the key and the base URL, then run "${shellCommand(ctx.settings.hints, 'auth', 'login')}" again.`,
-          cause: err,
-        });
-      }
-      if (err instanceof ShipbookError) io.err('(To store them without checking, run again with --no-verify.)\n');
-      throw err;
-    } finally {
-      await client.close();
-    }
-    io.err(`${paint(io, 'green', '✔')} the service answered the quote request (${services} service${services === 1 ? '' : 's'} offered)\n`);
-    io.err(
-      paint(
-        io,
-        'dim',
-        '  Get quote takes authorization as optional: a service that does not check keys on quotes\n  accepts a wrong key here, and refuses it only when you create an order.\n',
-      ),
-    );
-  }
+  if (o.verify) await verifyLogin({ baseUrl, apiKey, authHeader, authPrefix }, ctx);
 
   let becameDefault = false;
   await store.update((data) => {
@@ -171,14 +195,7 @@ export async function runAuthLogin(o: AuthLoginOptions, ctx: Context): Promise<v
     }
   }, warn);
 
-  io.err(`${paint(io, 'green', '✔')} Logged in: profile "${name}", ${baseUrl}, key ${maskSecret(apiKey)}${o.verify ? '' : ' (not checked)'}\n`);
-  io.err(`  saved in ${store.path}\n`);
-  if (becameDefault) io.err(`  "${name}" is now the default profile\n`);
-  else if (snapshot.data['default-profile'] !== name && !io.env.SHIPBOOK_PROFILE)
-    io.err(`  use it with --profile ${name}, or: shipbook config set default-profile ${name}\n`);
-  for (const variable of ['SHIPBOOK_BASE_URL', 'SHIPBOOK_API_KEY']) {
-    if (io.env[variable]?.trim()) io.err(`${paint(io, 'yellow', 'note:')} ${variable} is set and overrides the stored setting while it stays set\n`);
-  }
+  printLoggedIn(io, { name, baseUrl, apiKey, verified: o.verify, becameDefault, path: store.path, defaultProfile: snapshot.data['default-profile'] });
   if (ctx.json) {
     ctx.output.data({
       profile: name,

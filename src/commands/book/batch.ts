@@ -30,12 +30,15 @@ import {
   openBatchLedger,
   BatchReports,
   batchConnections,
+  type PriceCaps,
 } from '../../booking/index.js';
 import type { AcceptRequest } from '../../schema/payment.js';
 import { defaultJournalPath } from '../../ledger/index.js';
 import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
-import { shellCommand } from '../../shell.js';
+import { shellCommand, type HintStyle } from '../../shell.js';
+import type { ApiClient } from '../../api/client.js';
+import type { OrderPaths } from '../../api/orders.js';
 import { parseShard, type Shard } from '../../ledger/index.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
@@ -174,6 +177,171 @@ function noteEmptyShard(o: BatchBookOptions, check: BatchCheck, ctx: Context): v
   );
 }
 
+/** Every file a batch will write (`--report`, `--junit`, `--journal`), checked before anything is read, asked or sent. @throws UsageError (exit 2) */
+function checkBatchFiles(o: Pick<BatchBookOptions, 'report' | 'junit' | 'journal'>): void {
+  checkOutputFiles([
+    ...(o.report !== undefined ? [{ flag: '--report', path: o.report }] : []),
+    ...(o.junit !== undefined ? [{ flag: '--junit', path: o.junit }] : []),
+    ...(o.journal !== undefined ? [{ flag: '--journal', path: o.journal, makesDirectory: true }] : []),
+  ]);
+}
+
+/** The command that runs this batch again (the same inputs, journal copy and shard), as the hints paste it. */
+function rerunCommand(o: Pick<BatchBookOptions, 'inputs' | 'journal' | 'shard'>, hints: HintStyle): string {
+  return shellCommand(
+    hints,
+    'book',
+    ...o.inputs,
+    ...(o.journal !== undefined ? ['--journal', o.journal] : []),
+    ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
+  );
+}
+
+/**
+ * What a batch runs with, each closed when the run ends: the ledger of the target with the batch's
+ * journal copy (its notes said, a wait for its claims lock said once per wait and bounded by
+ * --wait-timeout), a keep-alive pool sized to the concurrency (at most that many requests in flight,
+ * src/booking/batch/slots.ts), and one callback receiver where the callback route works (else every
+ * order polls).
+ */
+async function openBatchRun(
+  o: BatchBookOptions,
+  ctx: Context,
+  x: { journalPath: string; command: string; template: AcceptRequest; paths: OrderPaths },
+): Promise<{ ledger: Awaited<ReturnType<typeof openBatchLedger>>; api: ApiClient; callbacks: Awaited<ReturnType<typeof prepareRunWaiter>> }> {
+  const { io } = ctx;
+  const { journalPath, command, template } = x;
+  const ledger = await openBatchLedger(() =>
+    openLedgerFor(ctx, { op: 'book', command, copy: { path: journalPath, lock: true }, payment: () => template.order.payment.type }),
+  );
+  ctx.defer(() => ledger.close());
+  for (const note of ledger.notes) io.err(`note: ${note}\n`);
+  // A run paused while it holds the ledger's claims lock holds up every claim: said once per wait,
+  // with who holds it; after --wait-timeout the batch stops, every input reported for a rerun.
+  ledger.lockWaitMs = o.wait.timeoutMs;
+  ledger.onLockWait = (h) =>
+    io.err(
+      claimsLockNote(io, h, { timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout', then: 'the batch stops and reports every order where it stands (exit 8)' }),
+    );
+  // The run's keep-alive pool, which bounds its requests in flight: one connection per order slot.
+  // The first Ctrl-C or SIGTERM is the run's stopping: no new order starts, and the booking engine
+  // lets requests already sent finish within their deadline; a second one ends the process at once.
+  const api = (await ctx.api()).withOptions({ connections: batchConnections(o.concurrency) });
+  ctx.defer(() => api.close());
+  // One callback receiver for the run where the callback route works (else every order polls).
+  const callbacks = await prepareRunWaiter(
+    {
+      api,
+      paths: x.paths,
+      onEvent: batchWaitNotices(io),
+      now: () => ctx.now().getTime(),
+      sleep: ctx.sleep,
+      debugLog: (line: string) => ctx.debugLog(line),
+      hints: ctx.settings.hints,
+    },
+    o.wait,
+    { ownCallback: template.callback !== undefined },
+  );
+  if (callbacks !== undefined) ctx.defer(() => callbacks.close());
+  return { ledger, api, callbacks };
+}
+
+/**
+ * The accept request of one order of a batch: a copy of the checked template with the order's id
+ * (an accept request is plain JSON data: a JSON copy is exact), or built anew for a payment file
+ * that names its own order.id (so the mismatch is reported as before).
+ */
+async function acceptRequestOf(
+  orderId: string,
+  template: AcceptRequest,
+  o: BatchBookOptions,
+  ctx: Context,
+  defaultPayment: Parameters<typeof buildAcceptRequest>[2],
+): Promise<AcceptRequest> {
+  if (template.order.id !== NEW_ORDER) return buildAcceptRequest(orderId, o, defaultPayment, { now: ctx.now, stdin: ctx.io.stdin });
+  const copy = JSON.parse(JSON.stringify(template)) as AcceptRequest;
+  return { ...copy, order: { ...copy.order, id: orderId } };
+}
+
+/**
+ * A second Ctrl-C ends the process at once: every input reported where it stands, and the summary
+ * line said (with the budget spent) while stderr is still there.
+ */
+function reportStoppedAtOnce(io: Context['io'], tally: BatchReports, caps: Pick<PriceCaps, 'budget'>): void {
+  const soFar = tally.finishNow();
+  try {
+    const budget = caps.budget === undefined ? {} : { budget: { limit: formatCents(caps.budget.limitCents), spent: formatCents(caps.budget.spentCents) } };
+    io.err(`${batchSummaryLine(io, { ...soFar, ...budget, interrupted: true })}\n`);
+  } catch {
+    // stderr is gone too
+  }
+}
+
+/** The batch's handlers of each finished order (`onResult`), and of orders held up by other runs (said on stderr). */
+function resultHandlers(
+  io: Context['io'],
+  onResult: (r: BatchResult) => void,
+): Pick<Parameters<typeof runBatch>[2], 'onResult' | 'onHeld' | 'onWaitingForOthers'> {
+  return {
+    onResult,
+    onHeld(item, by) {
+      io.err(heldLine(io, item, by));
+    },
+    onWaitingForOthers(e) {
+      io.err(heldOrdersNote(io, e, { timeoutMs: e.timeoutMs, flag: '--wait-timeout', then: 'they are reported failed, for a rerun' }));
+    },
+  };
+}
+
+/**
+ * Ends a batch that ran (or stopped): the papers, the JSON/JUnit and CSV reports finished (a stopped
+ * batch's own error comes first; a report it could not write is said too), the orders' document
+ * closed with the summary, the summary and the hints of the orders printed.
+ * @throws the stopped batch's cause; the batch's end (exit 8, the signal's code …) from src/booking/batch/outcome.ts `batchEnd`
+ */
+async function endBatchRun(
+  ctx: Context,
+  summary: BatchSummary,
+  stopped: BatchStoppedError | undefined,
+  x: {
+    papers: { settle(): Promise<void> } | undefined;
+    reports: ReportWriter;
+    csvReport: CsvReportWriter | undefined;
+    orders: ReturnType<Context['output']['stream']>;
+    failures: BatchResult[];
+    command: string;
+    journal: string;
+    ledger: string;
+    unregisterStoppedAtOnce: () => void;
+  },
+): Promise<void> {
+  const { io } = ctx;
+  const reason = ctx.signal.aborted ? String(ctx.signal.reason) : undefined;
+  const outcome = stopped !== undefined ? (stopped.cause instanceof ShipbookError ? stopped.cause.kind : 'internal') : batchOutcome(summary, reason);
+  const exitCode = exitCodeOf(outcome);
+  await x.papers?.settle();
+  try {
+    await x.reports.finish(summary);
+    // A second Ctrl-C while the CSV report is written still writes it as the process exits.
+    await x.csvReport?.finish();
+  } catch (err) {
+    // A stopped batch's own error says what matters most; a report it could not write is said too.
+    if (stopped === undefined) throw err;
+    io.err(`${paint(io, 'red', 'error:')} ${err instanceof Error ? err.message : String(err)}\n`);
+  } finally {
+    x.unregisterStoppedAtOnce();
+  }
+  x.orders.end((collected) => {
+    const { totalCents, ...rest } = summary;
+    return { summary: { ...rest, total: formatCents(totalCents), exit_code: exitCode }, orders: collected };
+  });
+  // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
+  await printBatchSummary(io, summary, x.failures, ctx.settings.hints);
+  if (stopped !== undefined) throw stopped.cause;
+  const end = batchEnd(outcome, summary, { reason, command: x.command, journal: x.journal, ledger: x.ledger, failures: x.failures, hints: ctx.settings.hints });
+  if (end !== undefined) throw end;
+}
+
 /**
  * Runs a batch: check everything, then (unless `--dry-run`) book through the booking engine with
  * the ledger of the target and the batch's journal copy. A dry run lists every input of the shard
@@ -187,11 +355,7 @@ function noteEmptyShard(o: BatchBookOptions, check: BatchCheck, ctx: Context): v
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   // Every file the run will write, checked before anything is read, asked or sent.
-  checkOutputFiles([
-    ...(o.report !== undefined ? [{ flag: '--report', path: o.report }] : []),
-    ...(o.junit !== undefined ? [{ flag: '--junit', path: o.junit }] : []),
-    ...(o.journal !== undefined ? [{ flag: '--journal', path: o.journal, makesDirectory: true }] : []),
-  ]);
+  checkBatchFiles(o);
   const read = await csvBatchInput(o.csv, ctx);
   const given = o.stdin;
   // Service-selection rules choose each order's service as it is checked (a dry run sends no quote).
@@ -216,46 +380,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // (read and validated once, not once per order); a file that names its own order.id is built
   // per order, so that the mismatch is reported as before.
   const template = await buildAcceptRequest(NEW_ORDER, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
-  const fromTemplate = template.order.id === NEW_ORDER;
-  const command = shellCommand(
-    ctx.settings.hints,
-    'book',
-    ...o.inputs,
-    ...(o.journal !== undefined ? ['--journal', o.journal] : []),
-    ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
-  );
-  const ledger = await openBatchLedger(() =>
-    openLedgerFor(ctx, { op: 'book', command, copy: { path: journalPath, lock: true }, payment: () => template.order.payment.type }),
-  );
-  ctx.defer(() => ledger.close());
-  for (const note of ledger.notes) io.err(`note: ${note}\n`);
-  // A run paused while it holds the ledger's claims lock holds up every claim: said once per wait,
-  // with who holds it; after --wait-timeout the batch stops, every input reported for a rerun.
-  ledger.lockWaitMs = o.wait.timeoutMs;
-  ledger.onLockWait = (h) =>
-    io.err(
-      claimsLockNote(io, h, { timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout', then: 'the batch stops and reports every order where it stands (exit 8)' }),
-    );
-  // The run's keep-alive pool, which bounds its requests in flight: one connection per order slot.
-  // The first Ctrl-C or SIGTERM is the run's stopping: no new order starts, and the booking engine
-  // lets requests already sent finish within their deadline; a second one ends the process at once.
-  const api = (await ctx.api()).withOptions({ connections: batchConnections(o.concurrency) });
-  ctx.defer(() => api.close());
-  // One callback receiver for the run where the callback route works (else every order polls).
-  const callbacks = await prepareRunWaiter(
-    {
-      api,
-      paths: profile.paths,
-      onEvent: batchWaitNotices(io),
-      now: () => ctx.now().getTime(),
-      sleep: ctx.sleep,
-      debugLog: (line: string) => ctx.debugLog(line),
-      hints: ctx.settings.hints,
-    },
-    o.wait,
-    { ownCallback: template.callback !== undefined },
-  );
-  if (callbacks !== undefined) ctx.defer(() => callbacks.close());
+  const command = rerunCommand(o, ctx.settings.hints);
+  const { ledger, api, callbacks } = await openBatchRun(o, ctx, { journalPath, command, template, paths: profile.paths });
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
   const withHint = (r: BatchResult): BatchResult =>
     r.next === undefined ? r : { ...r, hint: nextStepHint(r.next, { rerun: command, journal: explicitJournal, file: r.file }, ctx.settings.hints) };
@@ -266,15 +392,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   // pending records are written and its lock given back by the journal's own exit hook). The CSV
   // report reads where each input row belongs while the batch runs, so it can be written then too.
   void csvReport?.prepare();
-  const stoppedAtOnce = () => {
-    const soFar = tally.finishNow();
-    try {
-      const budget = caps.budget === undefined ? {} : { budget: { limit: formatCents(caps.budget.limitCents), spent: formatCents(caps.budget.spentCents) } };
-      io.err(`${batchSummaryLine(io, { ...soFar, ...budget, interrupted: true })}\n`);
-    } catch {
-      // stderr is gone too
-    }
-  };
+  const stoppedAtOnce = () => reportStoppedAtOnce(io, tally, caps);
   const unregisterStoppedAtOnce = ctx.onExit(stoppedAtOnce);
   const papers =
     o.documents === undefined ? undefined : await batchPapers({ dir: o.documents, again: o.documentsAgain === true, ledger, settings: profile.papers, io });
@@ -295,13 +413,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) },
       {
         api,
-        accept: async (orderId) => {
-          if (!fromTemplate) return buildAcceptRequest(orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
-          // One copy of the template per order (its order object included), with the order's id. An
-          // accept request is plain JSON data (text, numbers, true/false): a JSON copy is exact.
-          const copy = JSON.parse(JSON.stringify(template)) as AcceptRequest;
-          return { ...copy, order: { ...copy.order, id: orderId } };
-        },
+        accept: (orderId) => acceptRequestOf(orderId, template, o, ctx, profile.defaultPayment),
         paths: profile.paths,
         ledger,
         caps,
@@ -312,20 +424,14 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
         ...(callbacks !== undefined ? { callbacks } : {}),
         signal: ctx.signal,
         now: ctx.now,
-        onResult(result) {
+        ...resultHandlers(io, (result) => {
           const r = ruled ? ruled.withChoice(withHint(result)) : withHint(result);
           papers?.add(r);
           tally.add(r);
           progress.done(r);
           if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') failures.push(r);
           orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
-        },
-        onHeld(item, by) {
-          io.err(heldLine(io, item, by));
-        },
-        onWaitingForOthers(e) {
-          io.err(heldOrdersNote(io, e, { timeoutMs: e.timeoutMs, flag: '--wait-timeout', then: 'they are reported failed, for a rerun' }));
-        },
+        }),
       },
     );
   } catch (err) {
@@ -343,30 +449,17 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     writes?.stop();
   }
   progress.stop();
-  const reason = ctx.signal.aborted ? String(ctx.signal.reason) : undefined;
-  const outcome = stopped !== undefined ? (stopped.cause instanceof ShipbookError ? stopped.cause.kind : 'internal') : batchOutcome(summary, reason);
-  const exitCode = exitCodeOf(outcome);
-  await papers?.settle();
-  try {
-    await reports.finish(summary);
-    // A second Ctrl-C while the CSV report is written still writes it as the process exits.
-    await csvReport?.finish();
-  } catch (err) {
-    // A stopped batch's own error says what matters most; a report it could not write is said too.
-    if (stopped === undefined) throw err;
-    io.err(`${paint(io, 'red', 'error:')} ${err instanceof Error ? err.message : String(err)}\n`);
-  } finally {
-    unregisterStoppedAtOnce();
-  }
-  orders.end((collected) => {
-    const { totalCents, ...rest } = summary;
-    return { summary: { ...rest, total: formatCents(totalCents), exit_code: exitCode }, orders: collected };
+  await endBatchRun(ctx, summary, stopped, {
+    papers,
+    reports,
+    csvReport,
+    orders,
+    failures,
+    command,
+    journal: journalPath,
+    ledger: ledger.location,
+    unregisterStoppedAtOnce,
   });
-  // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
-  await printBatchSummary(io, summary, failures, ctx.settings.hints);
-  if (stopped !== undefined) throw stopped.cause;
-  const end = batchEnd(outcome, summary, { reason, command, journal: journalPath, ledger: ledger.location, failures, hints: ctx.settings.hints });
-  if (end !== undefined) throw end;
 }
 
 /**

@@ -7,16 +7,16 @@
 import { addPickupOptions } from '../common/pickup-options.js';
 import {
   type PickupFlags,
-  bookEntry,
+  bookOne,
   resumeFrom,
   type Resume,
-  claimDocument,
   recordFailed,
   plannedAction,
   type BookingDocument,
   planBooking,
   BookingStoppedError,
   type PaymentFlags,
+  type PriceCaps,
 } from '../../booking/index.js';
 import { statSync } from 'node:fs';
 import { Command, Option } from 'commander';
@@ -53,7 +53,7 @@ import { withWarnings } from '../common/warnings.js';
 import { cancelOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
 import { registerSecret } from '../../api/redact.js';
 import { askNewCard } from '../../prompts/payment.js';
-import { paymentRequest, type PaymentRequest } from '../../schema/payment.js';
+import { paymentRequest, type AcceptRequest, type PaymentRequest } from '../../schema/payment.js';
 import type { ApiClient } from '../../api/client.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { shellCommand, type HintStyle } from '../../shell.js';
@@ -61,6 +61,121 @@ import { formatCents } from '../../schema/money.js';
 import { ruleDocument, type RulesFlags } from '../rules/apply.js';
 import { runPreview as runRulesPreview } from '../rules/preview.js';
 import { csvBatchInput, csvSettings } from '../common/csv-book-flags.js';
+
+/** What `book` reads of one input (the file, or the prompts): the booking document and what identifies it in the ledger. */
+interface BookInput {
+  /** What the service-selection rules chose, when the run has rules. */
+  ruled: Awaited<ReturnType<typeof ruleDocument>>;
+  /** The order read with the prompts' answers (undefined for consolidated mail). */
+  input: Awaited<ReturnType<(typeof import('../common/order-input.js'))['readOrderInput']>> | undefined;
+  /** The file the booking is recorded under (a guided booking saved as a file: that file). */
+  recordedFile: string;
+  /** The data whose identity the ledger keys the booking by. */
+  identityData: unknown;
+  doc: BookingDocument;
+}
+
+/**
+ * Reads the input of `book` into its booking document: the file (or the bytes already read), the
+ * collection of each shipment from the service data with `--collection-from-service`, the services
+ * chosen by the rules, and for anything but consolidated mail the order completed by prompts on a
+ * terminal (src/commands/common/order-input.ts).
+ * @throws UsageError (exit 2) for --collection-from-service without consolidated mail; ValidationError (exit 2)
+ */
+async function readBookInput(
+  o: OrderInputFlags & PaymentFlags & { file?: string; bytes?: Buffer; collectionFromService?: boolean; paymentFile?: string; card?: string } & RulesFlags,
+  caps: PriceCaps,
+  ctx: Context,
+): Promise<BookInput> {
+  const { io } = ctx;
+  const loaded = o.file === undefined ? undefined : o.bytes !== undefined ? parseInput(o.file, o.bytes) : await loadDocument(o.file, io.stdin);
+  if (o.collectionFromService) {
+    // Consolidated mail only: every child shipment's collection from the service data.
+    if (!loaded || !isConsolidatedDocument(loaded.data)) {
+      throw new UsageError(
+        "--collection-from-service is for consolidated mail: a file with shipments and a main_shipment (an order's collection is the sender's)",
+        {
+          suggestion: 'See fixtures/consolidated/collection-from-service.yaml, or leave out --collection-from-service.',
+        },
+      );
+    }
+    const shipments = (loaded.data as { shipments?: unknown }).shipments;
+    await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
+  }
+  // Service-selection rules: each shipment's service chosen and said; a rule's max_total caps the order.
+  const ruled = await ruleDocument(loaded, o, ctx, caps);
+  // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
+  // completed by prompts on a terminal (src/commands/common/order-input.ts).
+  const input =
+    loaded && isConsolidatedDocument(loaded.data)
+      ? undefined
+      : await (
+          await import('../common/order-input.js')
+        ).readOrderInput(o.file, o, ctx, {
+          command: 'shipbook book',
+          loaded: ruled?.loaded ?? loaded,
+          withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined,
+        });
+  // A guided booking saved as a file is recorded under that file's name and identity.
+  const recordedFile = input?.savedAs ?? o.file ?? '(prompts)';
+  const identityData = input?.document ?? loaded?.data ?? { order: input?.order };
+  const doc: BookingDocument = input
+    ? { kind: 'regular', order: input.order, file: recordedFile, ...((ruled?.choice ?? input.choice) ? { choice: (ruled?.choice ?? input.choice)! } : {}) }
+    : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
+  return { ruled, input, recordedFile, identityData, doc };
+}
+
+/**
+ * `book --dry-run`: every step's request, with placeholders for the ids the service would assign;
+ * nothing is sent. What the ledger says decides what a real run would do with this document.
+ * @throws DryRunHalt always (main prints the plan)
+ */
+async function dryRunBook(
+  doc: BookingDocument,
+  identityData: unknown,
+  maxTotalCents: number | undefined,
+  d: Parameters<typeof planBooking>[1],
+  ctx: Context,
+): Promise<never> {
+  const { io } = ctx;
+  const { api, accept } = d;
+  // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
+  ctx.planned.push(...(await planBooking(doc, { api, accept })));
+  // What the ledger says decides what a real run would do with this document (the engine's table).
+  const get = await ctx.ledger('peek');
+  const known = get(identityOf({ get }, identityData).id);
+  const plan = plannedAction(resumeFrom(known, { maxTotalCents }));
+  if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);
+  throw new DryRunHalt('dry run: nothing was sent', ctx.planned[0]);
+}
+
+/** The accept request with the payment answered at the prompts, when there is one. */
+function withPromptPayment(request: AcceptRequest, payment: PaymentRequest | undefined): AcceptRequest {
+  return payment ? { ...request, order: { ...request.order, payment } } : request;
+}
+
+/**
+ * Prints the booked order on stdout: a regular order, or the processed parent of consolidated mail
+ * with its children (this run's, else those the ledger recorded). The service's numbers got a second look: what does not add up is said on
+ * stderr, with both figures, and listed as `warnings` in a machine format, with what the wait warned
+ * about (printed already); the booking stands.
+ */
+function printBooked(
+  ctx: Context,
+  doc: BookingDocument,
+  booked: { order: OrderResponse; warnings: readonly string[]; childIds: readonly string[] },
+  recordedChildren: readonly string[] | undefined,
+  o: { choices: unknown[] | undefined; waitWarnings: readonly string[] },
+): void {
+  const { io } = ctx;
+  const { order } = booked;
+  // A consolidated booking continued from the ledger knows its children from there.
+  const children = booked.childIds.length > 0 ? booked.childIds : (recordedChildren ?? []);
+  ctx.output.write(withWarnings(ctx, { order, ...(o.choices ? { service_choice: o.choices } : {}) }, booked.warnings, o.waitWarnings), () => {
+    if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, order, children);
+    else printOrder(io, ctx.output.format, order);
+  });
+}
 
 /**
  * Runs `book`: validate (every problem, nothing sent), check the payment, then book through the
@@ -81,68 +196,23 @@ async function runBook(
     RulesFlags & { file?: string; bytes?: Buffer; again?: boolean; collectionFromService?: boolean },
   ctx: Context,
 ): Promise<void> {
-  const { io } = ctx;
   // The price caps first (flags, else the profile's settings): a bad one sends nothing.
   const caps = await runCaps(given, ctx);
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
-  const loaded = o.file === undefined ? undefined : o.bytes !== undefined ? parseInput(o.file, o.bytes) : await loadDocument(o.file, io.stdin);
-  if (o.collectionFromService) {
-    // Consolidated mail only: every child shipment's collection from the service data.
-    if (!loaded || !isConsolidatedDocument(loaded.data)) {
-      throw new UsageError(
-        "--collection-from-service is for consolidated mail: a file with shipments and a main_shipment (an order's collection is the sender's)",
-        {
-          suggestion: 'See fixtures/consolidated/collection-from-service.yaml, or leave out --collection-from-service.',
-        },
-      );
-    }
-    const shipments = (loaded.data as { shipments?: unknown }).shipments;
-    await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
-  }
-  // Service-selection rules: each shipment's service chosen and said; a rule's max_total caps the order.
-  const ruled = await ruleDocument(loaded, o, ctx, caps);
-  const maxTotalCents = caps.maxTotalCents;
-  // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
-  // completed by prompts on a terminal (src/commands/common/order-input.ts).
-  const input =
-    loaded && isConsolidatedDocument(loaded.data)
-      ? undefined
-      : await (
-          await import('../common/order-input.js')
-        ).readOrderInput(o.file, o, ctx, {
-          command: 'shipbook book',
-          loaded: ruled?.loaded ?? loaded,
-          withPayment: o.payment === undefined && o.paymentFile === undefined && o.card === undefined,
-        });
-  // A guided booking saved as a file is recorded under that file's name and identity.
-  const recordedFile = input?.savedAs ?? o.file ?? '(prompts)';
-  const identityData = input?.document ?? loaded?.data ?? { order: input?.order };
-  const doc: BookingDocument = input
-    ? { kind: 'regular', order: input.order, file: recordedFile, ...((ruled?.choice ?? input.choice) ? { choice: (ruled?.choice ?? input.choice)! } : {}) }
-    : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
+  const { ruled, input, recordedFile, identityData, doc } = await readBookInput(o, caps, ctx);
   const prepared = await prepareBooking({ ...o, file: o.file ?? '(prompts)' }, ctx);
   const { api, waiter, progress } = prepared;
   let payment: string | undefined;
+  // A payment answered at the prompts replaces the profile's; the type sent is recorded.
   const accept = async (orderId: string) => {
-    const request = await prepared.accept(orderId);
-    const sent = input?.payment ? { ...request, order: { ...request.order, payment: input.payment } } : request;
+    const sent = withPromptPayment(await prepared.accept(orderId), input?.payment);
     payment = sent.order.payment.type;
     return sent;
   };
-  if (ctx.globals.dryRun) {
-    // --dry-run: every step's request, with placeholders for the ids the service would assign; nothing is sent.
-    ctx.planned.push(...(await planBooking(doc, { api, accept })));
-    // What the ledger says decides what a real run would do with this document (the engine's table).
-    const get = await ctx.ledger('peek');
-    const known = get(identityOf({ get }, identityData).id);
-    const plan = plannedAction(resumeFrom(known, { maxTotalCents }));
-    if (plan.action !== 'book') io.err(`${paint(io, 'cyan', 'dry run:')} the ledger says a real run would not send these: ${plannedWords(plan)}\n`);
-    throw new DryRunHalt('dry run: nothing was sent', ctx.planned[0]);
-  }
+  if (ctx.globals.dryRun) return dryRunBook(doc, identityData, caps.maxTotalCents, { api, accept }, ctx);
   // The ledger of the target: a document booked before (by a single book, a batch or a shard) is
   // not booked again without a word.
-  const target = await ctx.targetId();
   const ledger = await openLedgerFor(ctx, {
     op: 'book',
     command: shellCommand(ctx.settings.hints, 'book', ...(o.file === undefined ? [] : [o.file])),
@@ -150,42 +220,14 @@ async function runBook(
   });
   const identity = identityOf(ledger, identityData, { again: o.again === true });
   const profile = await ctx.profile();
-  // The claim: this run takes the document in the ledger before anything is sent; another run
-  // booking it right now (another terminal, a batch) is waited for, and its outcome decides.
-  let claimed = await claimDocument(
-    ledger,
-    identity.id,
-    { maxTotalCents, again: o.again === true, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' },
-    claimRun(ctx),
-  ).catch((err: unknown) => {
-    // Booked under another key of this service: the hint books this very file anyway.
-    throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, againCommand(o.file, ctx.settings.hints)) : err;
-  });
-  let resume: Resume | undefined = claimed.kind === 'go' && claimed.resume.action === 'book' ? claimed.resume : undefined;
-  if (resume === undefined) {
-    resume = await settleEarlier(
-      ledger,
-      identity,
-      claimed.resume,
-      doc,
-      { file: o.file, maxTotalCents, paths: profile.paths, byOther: claimed.byOther },
-      api,
-      ctx,
-    );
-    if (resume === undefined) return;
-    if (claimed.kind !== 'go') {
-      // Booked again on request (a new occurrence): claimed as such.
-      claimed = await claimDocument(ledger, identity.id, { again: true, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' }, claimRun(ctx));
-      if (claimed.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
-      resume = claimed.resume;
-    }
-  }
   // For the note after an interruption: the file that holds the main shipment.
   Object.assign(progress.progress, { file: o.file, withMain: doc.kind === 'consolidated' && doc.booking.main_shipment !== undefined });
-  // The first Ctrl-C or SIGTERM is the run's stopping (the engine lets a request already sent
-  // finish); a second one exits the process at once (src/main.ts).
-  const engine = (from: Resume) =>
-    bookEntry({ id: identity.id, file: recordedFile, doc }, from, {
+  // The claim first (another run booking it right now is waited for, its outcome decides), what an
+  // earlier booking means, then the engine; the first Ctrl-C or SIGTERM is the run's stopping (the
+  // engine lets a request already sent finish); a second one exits the process at once (src/main.ts).
+  const outcome = await bookOne(
+    { id: identity.id, file: recordedFile, doc },
+    {
       api,
       ledger,
       paths: profile.paths,
@@ -196,44 +238,31 @@ async function runBook(
       now: () => ctx.now().getTime(),
       stop: { stopping: ctx.signal },
       onEvent: (e) => progress.onEvent(e),
-    });
-  let outcome: Awaited<ReturnType<typeof engine>>;
-  try {
-    for (let from = resume; ;) {
-      try {
-        outcome = await engine(from);
-        break;
-      } catch (err) {
-        // A card declined in a guided booking: another card, the credit account or cancel, in this run.
-        const next = input?.payment !== undefined ? await afterDecline(err, input, ledger, identity.id, ctx) : undefined;
-        if (next === undefined) throw err;
-        // The declined accept ended this run's claim: it takes the document again before the next accept.
-        const again = await claimDocument(ledger, identity.id, { maxTotalCents, timeoutMs: o.wait.timeoutMs, flag: '--wait-timeout' }, claimRun(ctx));
-        if (again.kind !== 'go') throw new ShipbookError('claim_lost', 'another run took this booking in hand meanwhile; nothing was sent', 'lock_lost');
-        from = again.resume;
-      }
-    }
-  } catch (err) {
-    // Refused by --max-total: the order is cancelled, so there is nothing to continue (no hint).
-    throw err instanceof BookingStoppedError && err.cause instanceof LimitRefusedError ? err.cause : err;
-  } finally {
+    },
+    {
+      ledger,
+      claim: claimRun(ctx),
+      maxTotalCents: caps.maxTotalCents,
+      again: o.again === true,
+      timeoutMs: o.wait.timeoutMs,
+      flag: '--wait-timeout',
+      // Booked under another key of this service: the hint books this very file anyway.
+      bookedElsewhere: (err) => new BookedElsewhereError(err.identity, err.booked, againCommand(o.file, ctx.settings.hints)),
+      settle: (r, byOther) =>
+        settleEarlier(ledger, identity, r, doc, { file: o.file, maxTotalCents: caps.maxTotalCents, paths: profile.paths, byOther }, api, ctx),
+      // A card declined in a guided booking: another card, the credit account or cancel, in this run.
+      retry: async (err) => input?.payment !== undefined && (await afterDecline(err, input, ledger, identity.id, ctx)) !== undefined,
+    },
+  ).finally(() => {
     // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
     progress.settle();
     progress.close();
-  }
-  if (outcome.status !== 'booked') return;
-  const { order, childIds, warnings } = outcome;
-  // The service's numbers got a second look: what does not add up is said on stderr, with both
-  // figures, and listed as `warnings` in a machine format; the booking stands.
-  // What the wait warned about (a callback the service did not bear out …) was printed already; it is listed too.
-  // A consolidated booking continued from the ledger knows its children from there.
-  const children = childIds.length > 0 ? childIds : (ledger.get(identity.id)?.shipmentIds ?? []);
-  ctx.output.write(withWarnings(ctx, { order, ...(ruled ? { service_choice: ruled.records } : {}) }, warnings, progress.warnings), () => {
-    if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, order, children);
-    else printOrder(io, ctx.output.format, order);
   });
+  if (outcome === undefined || outcome.status !== 'booked') return;
+  // A consolidated booking continued from the ledger knows its children from there.
+  printBooked(ctx, doc, outcome, ledger.get(identity.id)?.shipmentIds, { choices: ruled?.records, waitWarnings: progress.warnings });
   // A guided booking of an order that leaves Australia: its customs papers offered.
-  if (input !== undefined && o.file === undefined) await (await import('../documents/booking.js')).offerPapers(ctx, ledger, order.id);
+  if (input !== undefined && o.file === undefined) await (await import('../documents/booking.js')).offerPapers(ctx, ledger, outcome.order.id);
 }
 
 /**

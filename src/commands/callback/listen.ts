@@ -11,7 +11,7 @@ import { networkInterfaces } from 'node:os';
 import type { Agent } from '../../http/undici.js';
 import { isLoopbackHost } from '../../api/base-url.js';
 import { VERSION } from '../../version.js';
-import { REFUSAL_INTERVAL_MS, RefusalLog, TOKEN_PATTERN, startCallbackReceiver, type ReceivedCallback, recordLearned } from '../../booking/index.js';
+import { REFUSAL_INTERVAL_MS, RefusalLog, TOKEN_PATTERN, startCallbackReceiver, type ReceivedCallback, callbackRecorder } from '../../booking/index.js';
 import { urlHost } from '../../http/server.js';
 import { checkHttpUrl, parsePortFlag } from '../../input/flags.js';
 import { serialize } from '../../output/writer.js';
@@ -24,7 +24,7 @@ import { openLedgerFor } from '../common/record.js';
 import type { IOStreams } from '../../io.js';
 import { printable } from '../../output/printable.js';
 import { paint } from '../../output/style.js';
-import { shellCommand } from '../../shell.js';
+import { printBuiltinSandboxNote, printListening } from '../../output/callback-listen.js';
 import { trackingNumberOf } from '../../schema/shipment.js';
 import { orderStatusWord } from '../../schema/status.js';
 
@@ -148,15 +148,13 @@ async function forwardCallback(url: string, cb: ReceivedCallback, dispatcher: Ag
   return res.statusCode;
 }
 
-/** Runs the receiver until main closes the context (Ctrl-C or SIGTERM). */
-async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promise<void> {
-  const { io } = ctx;
-  const { Agent } = await import('../../http/undici.js');
-  const agent = new Agent({ connect: { timeout: 10_000 } });
-  ctx.defer(() => agent.close());
-  const forward = (cb: ReceivedCallback) => {
-    if (o.forwardTo === undefined) return;
-    const target = o.forwardTo;
+/**
+ * What forwards each callback to `--forward-to` (nothing without it), saying on stderr how the
+ * other end answered or why it could not be reached; a callback is never held up by it.
+ */
+function forwarder(io: IOStreams, target: string | undefined, agent: Agent): (cb: ReceivedCallback) => void {
+  return (cb) => {
+    if (target === undefined) return;
     forwardCallback(target, cb, agent).then(
       (status) => {
         const ok = status >= 200 && status < 300;
@@ -169,6 +167,15 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
       },
     );
   };
+}
+
+/** Runs the receiver until main closes the context (Ctrl-C or SIGTERM). */
+async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const { Agent } = await import('../../http/undici.js');
+  const agent = new Agent({ connect: { timeout: 10_000 } });
+  ctx.defer(() => agent.close());
+  const forward = forwarder(io, o.forwardTo, agent);
   const repeats = new RepeatCounter();
   const refusals = new RefusalLog((line) => io.err(`${paint(io, 'yellow', 'refused:')} ${line}\n`), `in the last ${REFUSAL_INTERVAL_MS / 1000} s`);
   const summariser = setInterval(() => refusals.flush(), REFUSAL_INTERVAL_MS);
@@ -183,18 +190,9 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
     io.err(`note: callbacks are not recorded in the ledger: ${(err as Error).message}\n`);
     return undefined;
   });
-  let recording = Promise.resolve();
-  const record = (cb: ReceivedCallback) => {
-    const order = cb.body.result?.order;
-    if (ledger === undefined || order === undefined || order === null) return;
-    recording = recording
-      .then(async () => {
-        ledger.refresh();
-        await recordLearned(ledger, order, cb.body.message);
-      })
-      .catch((err: unknown) => io.err(`note: the ledger could not record the callback of order ${printable(order.id)}: ${(err as Error).message}\n`));
-  };
-  ctx.defer(() => recording);
+  const recorder =
+    ledger && callbackRecorder(ledger, (id, err) => io.err(`note: the ledger could not record the callback of order ${printable(id)}: ${err.message}\n`));
+  if (recorder !== undefined) ctx.defer(() => recorder.settled());
   let receiver;
   try {
     receiver = await startCallbackReceiver({
@@ -211,7 +209,7 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
         if (format === 'yaml') io.out(`---\n${serialize('yaml', summary)}`);
         else io.out(ctx.json ? serialize('ndjson', summary) : callbackLine(io, format, summary));
         forward(cb);
-        record(cb);
+        recorder?.record(cb);
         return { accepted: true };
       },
       onProblem(p) {
@@ -228,36 +226,10 @@ async function runCallbackListen(o: CallbackListenOptions, ctx: Context): Promis
   const r = receiver;
   ctx.defer(() => r.close());
   const wildcard = r.host === '0.0.0.0' || r.host === '::';
-  const bound = wildcard ? `${r.host === '::' ? '[::]' : r.host}:${r.port} (every ${r.host === '::' ? '' : 'IPv4 '}interface)` : `${urlHost(r.host)}:${r.port}`;
-  if (!isLoopbackHost(o.host)) {
-    io.err(`${paint(io, 'yellow', 'warning:')} listening on ${bound}, reachable from the network; only the token path is accepted\n`);
-  }
-  // A service on another machine needs an address of this one: for a wildcard bind, the
-  // interfaces' addresses; for a specific address, that address (the local URL already).
-  const remote = wildcard ? externalAddresses(r.host).map((a) => `http://${urlHost(a)}:${r.port}${r.path}`) : [];
-  const remoteLines = !wildcard
-    ? ''
-    : remote.length > 0
-      ? `Callback URL from other machines: ${remote.join('\n                                  ')}\n`
-      : `Callback URL from other machines: none found (no network interface but loopback); use a tunnel or ingress\n`;
-  io.err(
-    `Listening for booking callbacks on ${bound} (Ctrl-C to stop)\n` +
-      `Callback URL: ${r.localUrl}\n` +
-      remoteLines +
-      `  use it with: shipbook order accept ORD-… --callback ${remote[0] ?? r.localUrl}\n` +
-      `  through a tunnel or ingress that forwards to port ${r.port}: https://<public host>${r.path}\n` +
-      (o.forwardTo === undefined ? '' : `Forwarding each callback to ${o.forwardTo}\n`),
-  );
-  // With no base URL the orders go to the built-in sandbox, which runs inside each command and
-  // stops with it: a callback to this receiver comes only while that command is still running.
+  printListening(io, r, { loopback: isLoopbackHost(o.host), remote: wildcard ? externalAddresses(r.host) : [], forwardTo: o.forwardTo });
+  // With no base URL the orders go to the built-in sandbox: a callback comes only while its command runs.
   const profile = await ctx.profile().catch(() => undefined);
-  if (profile !== undefined && !profile.baseUrl) {
-    io.err(
-      `${paint(io, 'yellow', 'note:')} no base URL is configured, so orders go to the built-in sandbox, which runs inside each shipbook command and stops with it.\n` +
-        `  ${shellCommand(ctx.settings.hints, 'order', 'accept')} ORD-… --callback <url> stays until the sandbox has sent that callback (a few seconds); with --wait, shipbook waits with a receiver of its own.\n` +
-        `  For a service that stays up and calls back at any time: ${shellCommand(ctx.settings.hints, 'sandbox')} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
-    );
-  }
+  if (profile !== undefined && !profile.baseUrl) printBuiltinSandboxNote(io, ctx.settings.hints);
   // Runs until Ctrl-C or SIGTERM; main then closes what it opened.
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

@@ -54,58 +54,85 @@ export async function runScreen(flags: DockFlags, ctx: Context): Promise<void> {
     out.write(CLEAR);
     ctx.io.out(dockScreen(state, out.columns ?? 80, (out as { rows?: number }).rows ?? 24));
   };
-  const { createInterface } = await import('node:readline');
-
   for (;;) {
     draw();
-    // Scanning: a line per code, until an empty line or `q`.
-    const lines = createInterface({ input: ctx.io.stdin, crlfDelay: Infinity });
-    // Ctrl-C ends the scanning at once: the scans made stay recorded, no hand-over is.
-    const stop = () => lines.close();
-    ctx.signal.addEventListener('abort', stop, { once: true });
-    let reading = false;
-    const timer = setInterval(() => {
-      // One read at a time: a large file ledger may take longer than the interval to read.
-      if (reading) return;
-      reading = true;
-      const before = scans.length;
-      station
-        .refresh()
-        .then(() => {
-          if (scans.length !== before) draw();
-        })
-        .catch(() => undefined)
-        .finally(() => (reading = false));
-    }, OTHERS_EVERY_MS);
-    try {
-      for await (const line of lines) {
-        const code = line.trim();
-        if (code === '' || code.toLowerCase() === 'q') break;
-        const event: ScanEvent = await station.scan(code);
+    await readScans(
+      ctx,
+      station,
+      () => scans.length,
+      (event) => {
         scans.push({ event });
         if (event.kind !== 'ok') exceptions++;
         draw();
         if (event.kind !== 'ok') ctx.io.stdout.write(BELL);
-      }
-    } finally {
-      clearInterval(timer);
-      ctx.signal.removeEventListener('abort', stop);
-      lines.close();
-    }
+      },
+      draw,
+    );
     if (ctx.signal.aborted) return;
     // The station listened for other stations' scans until now.
     await station.refresh();
-    const missing = session.missing();
-    if (missing.length === 0) break;
-    ctx.io.out(`\n${missing.length} parcel(s) expected and not scanned:\n`);
-    for (const p of missing.slice(0, 20)) ctx.io.out(`  ${p.tracking}  ${p.orderId}  ${p.city}, ${p.country}  ${p.carrier}\n`);
-    if (missing.length > 20) ctx.io.out(`  … and ${missing.length - 20} more\n`);
-    const confirmed = await ctx.prompter().confirm({
-      message: `Record these ${missing.length} parcel(s) as not handed over? (no: go on scanning)`,
-      default: false,
-    });
-    if (confirmed) break;
+    if (await missingConfirmed(ctx, session.missing())) break;
   }
+  const { driver, vehicle } = await handoverBy(ctx, mark);
+  const summary = await station.finish({ driver, ...(vehicle !== undefined ? { vehicle } : {}), confirmedMissing: true });
+  ctx.io.err(summaryText(summary, driver));
+  if (summary.missing.length > 0) ctx.io.err(`Recorded ${summary.missing.length} parcel(s) as not handed over.\n`);
+  endOfSession(summary);
+}
+
+type Station = Awaited<ReturnType<typeof openStation>>['station'];
+
+/**
+ * Reads scanned codes, a line each, until an empty line, `q` or Ctrl-C (the scans made stay
+ * recorded), handing each scan's event to `onScan`; other stations' scans are read every second
+ * meanwhile, the screen redrawn (`redraw`) when they brought any (`seen` counts the scans shown).
+ */
+async function readScans(ctx: Context, station: Station, seen: () => number, onScan: (e: ScanEvent) => void, redraw: () => void): Promise<void> {
+  const { createInterface } = await import('node:readline');
+  const lines = createInterface({ input: ctx.io.stdin, crlfDelay: Infinity });
+  const stop = () => lines.close();
+  ctx.signal.addEventListener('abort', stop, { once: true });
+  let reading = false;
+  const timer = setInterval(() => {
+    // One read at a time: a large file ledger may take longer than the interval to read.
+    if (reading) return;
+    reading = true;
+    const before = seen();
+    station
+      .refresh()
+      .then(() => {
+        if (seen() !== before) redraw();
+      })
+      .catch(() => undefined)
+      .finally(() => (reading = false));
+  }, OTHERS_EVERY_MS);
+  try {
+    for await (const line of lines) {
+      const code = line.trim();
+      if (code === '' || code.toLowerCase() === 'q') break;
+      onScan(await station.scan(code));
+    }
+  } finally {
+    clearInterval(timer);
+    ctx.signal.removeEventListener('abort', stop);
+    lines.close();
+  }
+}
+
+/** None missing, or the missing parcels listed (the first 20) and confirmed as not handed over; false: scan on. */
+async function missingConfirmed(ctx: Context, missing: ReadonlyArray<DockParcel & { country: string; carrier: string }>): Promise<boolean> {
+  if (missing.length === 0) return true;
+  ctx.io.out(`\n${missing.length} parcel(s) expected and not scanned:\n`);
+  for (const p of missing.slice(0, 20)) ctx.io.out(`  ${p.tracking}  ${p.orderId}  ${p.city}, ${p.country}  ${p.carrier}\n`);
+  if (missing.length > 20) ctx.io.out(`  … and ${missing.length - 20} more\n`);
+  return ctx.prompter().confirm({
+    message: `Record these ${missing.length} parcel(s) as not handed over? (no: go on scanning)`,
+    default: false,
+  });
+}
+
+/** The driver's name (asked unless given) and vehicle (asked, optional, unless given). */
+async function handoverBy(ctx: Context, mark: { driver?: string; vehicle?: string }): Promise<{ driver: string; vehicle?: string }> {
   const driver =
     mark.driver ??
     (
@@ -115,8 +142,5 @@ export async function runScreen(flags: DockFlags, ctx: Context): Promise<void> {
       })
     ).trim();
   const vehicle = mark.vehicle ?? ((await ctx.prompter().input({ message: 'Vehicle (registration, optional):' })).trim() || undefined);
-  const summary = await station.finish({ driver, ...(vehicle !== undefined ? { vehicle } : {}), confirmedMissing: true });
-  ctx.io.err(summaryText(summary, driver));
-  if (summary.missing.length > 0) ctx.io.err(`Recorded ${summary.missing.length} parcel(s) as not handed over.\n`);
-  endOfSession(summary);
+  return { driver, ...(vehicle !== undefined ? { vehicle } : {}) };
 }

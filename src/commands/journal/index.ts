@@ -17,7 +17,7 @@ import type { Context } from '../../context.js';
 import { ApiError, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
 import { resolveCommand } from '../../output/ledger.js';
 import { shellCommand, type HintStyle } from '../../shell.js';
-import { renderTable } from '../../output/table.js';
+import { printJournal } from '../../output/journal.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */
 function findEntry(states: readonly EntryState[], id: string, where: string, hints: HintStyle): EntryState {
@@ -145,32 +145,7 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
   }
   // A claim let go before anything was sent leaves nothing to show.
   const orders = states.filter((s) => s.records > 0 || s.claim !== undefined).map((s) => row(s, o.journal, ctx.settings.hints));
-  ctx.output.write({ journal: where, orders }, () => {
-    if (orders.length === 0) {
-      ctx.io.err(`${where} has no documents.\n`);
-      return;
-    }
-    ctx.io.out(
-      renderTable(
-        ctx.io,
-        ctx.output.format,
-        [
-          { header: 'identity', atomic: true },
-          { header: 'input', dropPriority: 1 },
-          { header: 'stage', atomic: true },
-          { header: 'order', atomic: true },
-          { header: 'known / next' },
-        ],
-        orders.map((r) => [
-          r.id,
-          r.line === null ? (r.file ?? '') : `${r.file ?? ''}:${r.line}`,
-          r.stage,
-          r.order_id ?? '',
-          [r.known, r.command ?? ''].filter(Boolean).join(' — '),
-        ]),
-      ),
-    );
-  });
+  ctx.output.write({ journal: where, orders }, () => printJournal(ctx.io, ctx.output.format, where, orders));
 }
 
 /**

@@ -6,20 +6,14 @@
  */
 import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
-import { acceptOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
-import type { ApiClient } from '../../api/client.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
 import {
   acceptedBeforeText,
+  acceptByHand,
   identityOfOrder,
-  recordedRequest,
-  recordLearned,
-  judgeCaps,
-  type BudgetReservation,
   type PriceCaps,
   bookEntry,
-  DEFAULT_WAIT_TIMEOUT_MS,
   claimDocument,
   buildAcceptRequest,
   type PaymentFlags,
@@ -29,7 +23,7 @@ import { paint } from '../../output/style.js';
 import { capsOfFlags, runCaps, type CapFlags } from '../common/caps.js';
 import { claimRun, openLedgerFor } from '../common/record.js';
 import type { Context } from '../../context.js';
-import { ApiError, ShipbookError, UsageError, cmd } from '../../errors.js';
+import { ShipbookError, UsageError, cmd } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
 import { shellCommand } from '../../shell.js';
 import { prepareBooking } from '../common/book-common.js';
@@ -52,47 +46,42 @@ interface OrderAcceptOptions extends PaymentFlags, CapFlags {
  *   BookingFailedError (6) and WaitTimeoutError (7) as described in `src/booking/result/state.ts`
  */
 async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<void> {
-  const { io } = ctx;
   // --payment stored_card without --card: the stored cards offered on a terminal.
   const o = await withChosenCard(given, ctx);
   // The price caps (flags, else the profile's): an order the user names is refused without being
   // cancelled, it stays pending.
   const caps: PriceCaps = { ...(await runCaps(o, ctx)), keepPending: true };
-  if (o.wait === undefined) {
-    const profile = await ctx.profile();
-    const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
-    // The claim first: a run booking this order right now (a batch, a book) is waited for; an
-    // accept after its own is read by the service as accepted already.
-    const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand(ctx.settings.hints, 'order', 'accept', o.orderId) });
-    const id = identityOfOrder(ledger, o.orderId);
-    await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, claimRun(ctx));
-    const api = await ctx.api();
-    const reservation = await holdToCapsByHand(api, o.orderId, caps, profile.paths);
-    // The intent on disk before the accept leaves; the acknowledgement recorded as it comes.
-    let accepted: OrderResponse;
-    try {
-      accepted = await recordedRequest(
-        ledger,
-        { id },
-        { step: 'accept', orderId: o.orderId, payment: accept.order.payment.type },
-        () => acceptOrder(api, o.orderId, accept),
-        (order) => ({ kind: 'accepted', orderId: order.id }),
-      );
-    } catch (err) {
-      reservation?.release();
-      // Refused because the order was accepted or processed before: said so, never as accepted now.
-      const before = err instanceof ApiError && err.status === 409 ? await acceptedBefore(api, o.orderId, profile.paths) : undefined;
-      if (before === undefined) throw err;
-      await recordLearned(ledger, before, undefined);
-      return showAcceptedBefore(ctx, before);
-    }
-    ctx.output.write(withWarnings(ctx, { order: accepted }, []), () => {
-      printOrder(io, ctx.output.format, accepted);
-      io.err(`Booking runs asynchronously. See the result with: ${shellCommand(ctx.settings.hints, 'order', 'get', accepted.id)}\n`);
-    });
-    if (accept.callback !== undefined) await deliverBuiltinCallback(ctx, accepted.id);
-    return;
-  }
+  if (o.wait === undefined) return runAcceptNow(o, caps, ctx);
+  return runAcceptWait({ ...o, wait: o.wait }, caps, ctx);
+}
+
+/**
+ * `order accept` without `--wait`: the accept sent (claimed, held to the caps, recorded) and its
+ * acknowledgement printed, or the order shown as accepted before.
+ * @throws as src/booking/accept.ts `acceptByHand`; ShipbookError `already_accepted` (exit 7)
+ */
+async function runAcceptNow(o: Omit<OrderAcceptOptions, 'wait'>, caps: PriceCaps, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const profile = await ctx.profile();
+  const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
+  // The claim first (a run booking this order right now is waited for), then the caps, then the recorded accept.
+  const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand(ctx.settings.hints, 'order', 'accept', o.orderId) });
+  const done = await acceptByHand({ api: await ctx.api(), ledger, paths: profile.paths, caps, claim: claimRun(ctx) }, o.orderId, accept);
+  if (done.status === 'accepted_before') return showAcceptedBefore(ctx, done.order);
+  const accepted = done.order;
+  ctx.output.write(withWarnings(ctx, { order: accepted }, []), () => {
+    printOrder(io, ctx.output.format, accepted);
+    io.err(`Booking runs asynchronously. See the result with: ${shellCommand(ctx.settings.hints, 'order', 'get', accepted.id)}\n`);
+  });
+  if (accept.callback !== undefined) await deliverBuiltinCallback(ctx, accepted.id);
+}
+
+/**
+ * `order accept --wait`: accepted and waited for through the booking engine, the processed order printed.
+ * @throws BookingFailedError (6), WaitTimeoutError (7) as described in `src/booking/result/state.ts`
+ */
+async function runAcceptWait(o: OrderAcceptOptions & { wait: WaitSettings }, caps: PriceCaps, ctx: Context): Promise<void> {
+  const { io } = ctx;
   // With --wait: the booking engine, as for `book`, for an order that already exists (recorded in
   // the ledger of the target under the order's id).
   const prepared = await prepareBooking({ ...o, file: '-', wait: o.wait }, ctx);
@@ -142,32 +131,6 @@ async function runOrderAccept(given: OrderAcceptOptions, ctx: Context): Promise<
   // Accepted before this command: the progress line said so; the order is shown, marked as such.
   const already = outcome.acceptedBefore === undefined ? {} : { already: outcome.acceptedBefore, accepted_now: false };
   ctx.output.write(withWarnings(ctx, { order, ...already }, warnings, progress.warnings), () => printOrder(io, ctx.output.format, order));
-}
-
-/**
- * Holds an order named by hand to the caps before its accept leaves (none set: nothing is read): its
- * exact total read with fetch-order-data. An order over a cap stays pending.
- * @throws LimitRefusedError (exit 9) when it is above `--max-total` or passes the budget
- */
-async function holdToCapsByHand(api: ApiClient, orderId: string, caps: PriceCaps, paths: OrderPaths): Promise<BudgetReservation | undefined> {
-  if (caps.maxTotalCents === undefined && caps.budget === undefined) return undefined;
-  const total = (await fetchOrder(api, orderId, paths)).price?.total.cents;
-  if (total === undefined)
-    throw new ShipbookError('price_unknown', `order ${orderId} shows no total, so it cannot be held to --max-total or --budget: not accepted`, 'api');
-  const judged = judgeCaps(orderId, total, caps);
-  if ('refusal' in judged) throw judged.refusal({ kept: true });
-  return judged.reservation;
-}
-
-/**
- * The order after an accept the service refused with 409, when it reads as accepted or processed:
- * it was accepted before this command. Undefined when it cannot be read or stands otherwise
- * (pending, cancelled, failed): the 409 is then the answer.
- */
-async function acceptedBefore(api: ApiClient, orderId: string, paths: OrderPaths): Promise<OrderResponse | undefined> {
-  const order = await fetchOrder(api, orderId, paths).catch(() => undefined);
-  const word = order === undefined ? undefined : orderStatusWord(order.status);
-  return word === 'processed' || word === 'accepted' ? order : undefined;
 }
 
 /**

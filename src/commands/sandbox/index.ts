@@ -15,6 +15,7 @@ import { setVariablesCommand } from '../../shell.js';
 import { stateDirectory } from '../../dirs.js';
 import { parseDuration } from '../../input/flags.js';
 import { orderState, shipmentState } from '../../output/state.js';
+import { countStates, printSandboxStatus, type SandboxStatus } from '../../output/sandbox-status.js';
 
 /** Options of `sandbox`. */
 interface SandboxCommandOptions {
@@ -82,26 +83,6 @@ async function runSandbox(o: SandboxCommandOptions, ctx: Context): Promise<void>
   });
 }
 
-/** The order in which states are listed: the course of an order. */
-const STATE_ORDER = ['pending', 'accepted', 'processed', 'failed', 'cancelled'];
-
-/** Counts of one kind of record: by documented state (the words shown), and by wire status. */
-interface Counts {
-  total: number;
-  by_state: Record<string, number>;
-  by_status: Record<string, number>;
-}
-
-/** Counts of orders and shipments by state and by wire status, and where the state lives. */
-interface SandboxStatus {
-  state_dir: string;
-  exists: boolean;
-  orders: Counts;
-  shipments: Counts;
-  /** At most this many orders are kept; the oldest finished ones are pruned beyond it. */
-  max_orders: number;
-}
-
 /**
  * Reads the built-in sandbox's state (or `--state <dir>`) and prints where it lives and its orders
  * and shipments by state, in the same words for both (`processed 50`, never `TODO 50`).
@@ -111,20 +92,6 @@ async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise
   const { openDiskStore, MAX_STORED_ORDERS, SandboxState } = await import('../../sandbox/index.js');
   const { builtinStateError } = await import('../../sandbox-builtin.js');
   const dir = o.stateDir ?? stateDirectory(ctx.io.env);
-  // The same words for orders and shipments (pending, accepted, processed, failed, cancelled), as in
-  // every machine document's `state`; the wire statuses (`new`, `PEN`, `TODO` …) stay in by_status.
-  const count = <T extends { status: string }>(values: Iterable<T>, stateOf: (v: T) => string): Counts => {
-    const byState: Record<string, number> = {};
-    const byStatus: Record<string, number> = {};
-    let total = 0;
-    for (const v of values) {
-      total++;
-      const state = stateOf(v);
-      byState[state] = (byState[state] ?? 0) + 1;
-      byStatus[v.status] = (byStatus[v.status] ?? 0) + 1;
-    }
-    return { total, by_state: byState, by_status: byStatus };
-  };
   const none = { total: 0, by_state: {}, by_status: {} };
   let status: SandboxStatus;
   if (!existsSync(dir)) {
@@ -136,8 +103,8 @@ async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise
       status = await store.transaction(() => ({
         state_dir: dir,
         exists: true,
-        orders: count(state.allOrders(), (o) => orderState(o.status)),
-        shipments: count(store.shipments.values(), (sh) => {
+        orders: countStates(state.allOrders(), (o) => orderState(o.status)),
+        shipments: countStates(store.shipments.values(), (sh) => {
           const order = sh.orderId === undefined ? undefined : state.findOrder(sh.orderId);
           return shipmentState(sh.status, order === undefined ? 'pending' : orderState(order.status));
         }),
@@ -156,20 +123,7 @@ async function runSandboxStatus(o: { stateDir?: string }, ctx: Context): Promise
       throw wrapped;
     }
   }
-  ctx.output.write(status, () => {
-    const line = (what: string, c: Counts) =>
-      `${what}\t${c.total}${
-        c.total > 0
-          ? `\t${Object.entries(c.by_state)
-              .sort(([a], [b]) => STATE_ORDER.indexOf(a) - STATE_ORDER.indexOf(b))
-              .map(([k, n]) => `${k} ${n}`)
-              .join(', ')}`
-          : ''
-      }\n`;
-    ctx.io.out(`state\t${dir}${status.exists ? '' : '\t(empty: nothing stored yet)'}\n`);
-    ctx.io.out(line('orders', status.orders));
-    ctx.io.out(line('shipments', status.shipments));
-  });
+  ctx.output.write(status, () => printSandboxStatus(ctx.io, status));
 }
 
 /**
