@@ -33,7 +33,7 @@ import {
   type PriceCaps,
 } from '../../booking/index.js';
 import type { AcceptRequest } from '../../schema/payment.js';
-import { defaultJournalPath } from '../../ledger/index.js';
+import { defaultJournalPath, type LedgerStore } from '../../ledger/index.js';
 import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
 import { shellCommand, type HintStyle } from '../../shell.js';
@@ -343,6 +343,74 @@ async function endBatchRun(
 }
 
 /**
+ * The inputs of a batch read and checked before anything is asked or sent: every output file
+ * checked, the rules applied as each order is checked, the CSV report's invalid rows written.
+ * Undefined after a dry run (which lists the inputs and ends).
+ * @throws UsageError (exit 2) for inputs with no orders; ValidationError (exit 2) for an invalid input without --skip-invalid
+ */
+async function checkedBatch(
+  o: BatchBookOptions,
+  ctx: Context,
+): Promise<{ input: BatchInputOptions; csvReport: CsvReportWriter | undefined; check: BatchCheck; ruled: Awaited<ReturnType<typeof batchRules>> } | undefined> {
+  // Every file the run will write, checked before anything is read, asked or sent.
+  checkBatchFiles(o);
+  const read = await csvBatchInput(o.csv, ctx);
+  const given = o.stdin;
+  // Service-selection rules choose each order's service as it is checked (a dry run sends no quote).
+  const ruled = ctx.globals.dryRun ? undefined : await batchRules(o, ctx);
+  const input: BatchInputOptions = { ...read, ...(given === undefined ? {} : { stdin: async () => given }), ...(ruled ? { prepare: ruled.prepare } : {}) };
+  // `--report *.csv`: the input rows with the results beside them; any other name: the JSON report.
+  const csvReport = o.report !== undefined && isCsvReport(o.report) ? new CsvReportWriter(o.report, o.inputs, input) : undefined;
+  // A dry run reads and checks the inputs once, as it lists them.
+  if (ctx.globals.dryRun) {
+    await dryRunBatch(o, ctx, { input, csvReport });
+    return undefined;
+  }
+  const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: true, input });
+  printCheckWarnings(ctx, check);
+  if (csvReport && check.invalid.length > 0 && !o.skipInvalid) await writeInvalidRows(csvReport, check, o);
+  if (check.valid === 0 && check.invalid.length === 0 && check.outsideShard === 0) throw new UsageError('no orders in the inputs');
+  noteEmptyShard(o, check, ctx);
+  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check, o);
+  return { input, csvReport, check, ruled };
+}
+
+/**
+ * What the batch runner (src/booking/batch/runner.ts) uses of this run: the client, the ledger, the
+ * caps, the pace of polls, the callback receiver, each order's accept request (from `x.template`),
+ * and where each order's result goes (`onResult`, after the progress events the terminal shows).
+ */
+function runnerDeps(
+  o: BatchBookOptions,
+  ctx: Context,
+  x: {
+    api: ApiClient;
+    ledger: LedgerStore;
+    caps: PriceCaps;
+    callbacks: Awaited<ReturnType<typeof prepareRunWaiter>>;
+    template: AcceptRequest;
+    profile: Awaited<ReturnType<Context['profile']>>;
+  },
+  onResult: (r: BatchResult) => void,
+): Parameters<typeof runBatch>[2] {
+  return {
+    api: x.api,
+    accept: (orderId) => acceptRequestOf(orderId, x.template, o, ctx, x.profile.defaultPayment),
+    paths: x.profile.paths,
+    ledger: x.ledger,
+    caps: x.caps,
+    concurrency: o.concurrency,
+    pollMs: o.wait.pollMs,
+    hints: ctx.settings.hints,
+    timeoutMs: o.wait.timeoutMs,
+    ...(x.callbacks !== undefined ? { callbacks: x.callbacks } : {}),
+    signal: ctx.signal,
+    now: ctx.now,
+    ...resultHandlers(ctx.io, onResult),
+  };
+}
+
+/**
  * Runs a batch: check everything, then (unless `--dry-run`) book through the booking engine with
  * the ledger of the target and the batch's journal copy. A dry run lists every input of the shard
  * with its identity and what this run would do with it.
@@ -354,25 +422,10 @@ async function endBatchRun(
  */
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  // Every file the run will write, checked before anything is read, asked or sent.
-  checkBatchFiles(o);
-  const read = await csvBatchInput(o.csv, ctx);
-  const given = o.stdin;
-  // Service-selection rules choose each order's service as it is checked (a dry run sends no quote).
-  const ruled = ctx.globals.dryRun ? undefined : await batchRules(o, ctx);
-  const input: BatchInputOptions = { ...read, ...(given === undefined ? {} : { stdin: async () => given }), ...(ruled ? { prepare: ruled.prepare } : {}) };
-  // `--report *.csv`: the input rows with the results beside them; any other name: the JSON report.
-  const csvReport = o.report !== undefined && isCsvReport(o.report) ? new CsvReportWriter(o.report, o.inputs, input) : undefined;
-  // A dry run reads and checks the inputs once, as it lists them.
-  if (ctx.globals.dryRun) return dryRunBatch(o, ctx, { input, csvReport });
-  const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: true, input });
-  printCheckWarnings(ctx, check);
-  if (csvReport && check.invalid.length > 0 && !o.skipInvalid) await writeInvalidRows(csvReport, check, o);
-  const target = await ctx.targetId();
-  const journalPath = resolve(o.journal ?? defaultJournalPath(target));
-  if (check.valid === 0 && check.invalid.length === 0 && check.outsideShard === 0) throw new UsageError('no orders in the inputs');
-  noteEmptyShard(o, check, ctx);
-  if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check, o);
+  const checked = await checkedBatch(o, ctx);
+  if (checked === undefined) return;
+  const { input, csvReport, check, ruled } = checked;
+  const journalPath = resolve(o.journal ?? defaultJournalPath(await ctx.targetId()));
   const profile = await ctx.profile();
   // The price caps (flags, else the profile's settings), held by every order of the batch.
   const caps = await runCaps(o, ctx);
@@ -411,28 +464,14 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     summary = await runBatch(
       o.inputs,
       { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) },
-      {
-        api,
-        accept: (orderId) => acceptRequestOf(orderId, template, o, ctx, profile.defaultPayment),
-        paths: profile.paths,
-        ledger,
-        caps,
-        concurrency: o.concurrency,
-        pollMs: o.wait.pollMs,
-        hints: ctx.settings.hints,
-        timeoutMs: o.wait.timeoutMs,
-        ...(callbacks !== undefined ? { callbacks } : {}),
-        signal: ctx.signal,
-        now: ctx.now,
-        ...resultHandlers(io, (result) => {
-          const r = ruled ? ruled.withChoice(withHint(result)) : withHint(result);
-          papers?.add(r);
-          tally.add(r);
-          progress.done(r);
-          if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') failures.push(r);
-          orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
-        }),
-      },
+      runnerDeps(o, ctx, { api, ledger, caps, callbacks, template, profile }, (result) => {
+        const r = ruled ? ruled.withChoice(withHint(result)) : withHint(result);
+        papers?.add(r);
+        tally.add(r);
+        progress.done(r);
+        if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') failures.push(r);
+        orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
+      }),
     );
   } catch (err) {
     // The ledger took no more records (a full disk, a lost database, the journal's lock taken):
@@ -449,17 +488,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     writes?.stop();
   }
   progress.stop();
-  await endBatchRun(ctx, summary, stopped, {
-    papers,
-    reports,
-    csvReport,
-    orders,
-    failures,
-    command,
-    journal: journalPath,
-    ledger: ledger.location,
-    unregisterStoppedAtOnce,
-  });
+  const run = { papers, reports, csvReport, orders, failures, command, journal: journalPath, ledger: ledger.location, unregisterStoppedAtOnce };
+  await endBatchRun(ctx, summary, stopped, run);
 }
 
 /**
