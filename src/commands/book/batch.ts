@@ -479,6 +479,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     // batch ends with that error.
     if (!(err instanceof BatchStoppedError)) {
       unregisterStoppedAtOnce();
+      // An error the runner did not turn into a stop still leaves reports naming every input.
+      tally.finishNow();
       throw err;
     }
     stopped = err;
