@@ -29,7 +29,16 @@ export { ledgerPath, defaultJournalPath, DEFAULT_JOURNAL_PATTERN } from './paths
 export { journalTarget, readJournal } from './file/read.js';
 export { identityOf, IdentityCounter, inShard, parseShard, type DocumentIdentity, type Shard } from './identity.js';
 export { resolveAccount, linkKey, separateKey, knownAccount } from './accounts.js';
-export { HISTORY_STATUSES, historyRows, localDay, sheetOrders, type HistoryFilter, type HistoryRow, type HistoryStatus } from './reports/history.js';
+export {
+  HISTORY_STATUSES,
+  foldOrderStage,
+  historyRows,
+  localDay,
+  sheetOrders,
+  type HistoryFilter,
+  type HistoryRow,
+  type HistoryStatus,
+} from './reports/history.js';
 export {
   buildSheet,
   sheetShipmentsOf,

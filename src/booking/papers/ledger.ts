@@ -12,7 +12,7 @@
 import type { OrderResponse } from '../../schema/order.js';
 import type { JournalRecord } from '../../ledger/index.js';
 import type { SheetShipment } from '../../ledger/index.js';
-import { localDay } from '../../ledger/index.js';
+import { foldOrderStage, localDay } from '../../ledger/index.js';
 import type { LedgerStore, RecordFilter } from '../../ledger/index.js';
 import type { PaperOrder } from './build.js';
 import { paperShipmentsOf, type PaperShipment, type SignatureHints } from './shipment.js';
@@ -55,24 +55,8 @@ async function fold(records: AsyncIterable<JournalRecord>): Promise<LedgerPaperO
       continue;
     }
     if (o === undefined) continue;
-    switch (r.event) {
-      case 'accepted':
-        if (o.stage === 'created') o.stage = 'accepted';
-        break;
-      case 'processed':
-        o.stage = 'processed';
-        if (r.tracking_numbers !== undefined) o.tracking = r.tracking_numbers;
-        break;
-      case 'cancelled':
-        o.stage = 'cancelled';
-        break;
-      case 'failed':
-        if (r.created !== false && o.stage !== 'processed' && o.stage !== 'cancelled') o.stage = 'failed';
-        break;
-      case 'papers':
-        o.made.push({ t: r.t, files: r.files ?? [] });
-        break;
-    }
+    if (r.event === 'papers') o.made.push({ t: r.t, files: r.files ?? [] });
+    else foldOrderStage(o, r);
   }
   return [...byOrder.values()];
 }

@@ -212,6 +212,31 @@ function foldDock(o: SheetOrder, r: JournalRecord): void {
 }
 
 /**
+ * Folds a record into where a created order stands (created → accepted → processed with its
+ * tracking numbers, or cancelled, or failed), as the hand-over sheet and the customs papers read it;
+ * records of other events leave it as it is.
+ */
+export function foldOrderStage(o: { stage: 'created' | 'accepted' | 'processed' | 'cancelled' | 'failed'; tracking?: string[] }, r: JournalRecord): void {
+  switch (r.event) {
+    case 'accepted':
+      if (o.stage === 'created') o.stage = 'accepted';
+      break;
+    case 'processed':
+      o.stage = 'processed';
+      if (r.tracking_numbers !== undefined) o.tracking = r.tracking_numbers;
+      break;
+    case 'cancelled':
+      o.stage = 'cancelled';
+      break;
+    case 'failed':
+      // An order cancelled (by hand, or because it was above a price cap) stays cancelled: the
+      // failure recorded after its cancel says why, not that it failed at the carrier.
+      if (r.created !== false && o.stage !== 'processed' && o.stage !== 'cancelled') o.stage = 'failed';
+      break;
+  }
+}
+
+/**
  * The orders of `records` as the hand-over sheet needs them (src/ledger/reports/sheet.ts): each order with
  * what its `created` (or `answered`) record holds for the sheet, its stage (accepted, processed
  * with its tracking numbers, cancelled, failed) and the profile that created it. Orders recorded
@@ -239,21 +264,8 @@ export async function sheetOrders(records: AsyncIterable<JournalRecord>): Promis
       case 'not_handed_over':
         foldDock(o, r);
         break;
-      case 'accepted':
-        if (o.stage === 'created') o.stage = 'accepted';
-        break;
-      case 'processed':
-        o.stage = 'processed';
-        if (r.tracking_numbers !== undefined) o.tracking = r.tracking_numbers;
-        break;
-      case 'cancelled':
-        o.stage = 'cancelled';
-        break;
-      case 'failed':
-        // An order cancelled (by hand, or because it was above a price cap) stays cancelled: the
-        // failure recorded after its cancel says why, not that it failed at the carrier.
-        if (r.created !== false && o.stage !== 'processed' && o.stage !== 'cancelled') o.stage = 'failed';
-        break;
+      default:
+        foldOrderStage(o, r);
     }
   }
   return [...byOrder.values()];
