@@ -17,6 +17,7 @@ import type { Sheet } from '../../src/ledger/reports/sheet.js';
 import type { HistoryRow } from '../../src/ledger/reports/history.js';
 import { runShipbook } from '../helpers/run.js';
 import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
+import { CODE128_ONLY } from '../helpers/barcodes.js';
 import { startSandboxProcess } from '../helpers/sandbox-process.js';
 
 const [DAY, OTHER_DAY] = (await loadCollectionCalendar()).collectionDays(new Date(), ['NSW'], {}, 3).slice(1) as [string, string];
@@ -192,7 +193,7 @@ for (const target of TARGETS)
         .filter((f) => f.startsWith('page') && f.endsWith('.png'))
         .map((f) => join(dir, f));
       // zbarimg exits non-zero when a page (the last, with the totals) has no barcode: read what it printed.
-      const decoded = spawnSync('zbarimg', ['-q', '--raw', ...images], { encoding: 'utf8' })
+      const decoded = spawnSync('zbarimg', [...CODE128_ONLY, ...images], { encoding: 'utf8' })
         .stdout.trim()
         .split('\n')
         .sort();
