@@ -17,6 +17,7 @@ import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { holidayFrontFile } from './holiday-table.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 const outfile = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
@@ -50,9 +51,12 @@ const VENDOR = {
   handlebars: { file: 'handlebars', exports: 'module.exports = require("handlebars");' },
   // Public holidays for the next collection day: the class date-holidays exports, made as the
   // package makes it (its parser over its data), so that AUSTRALIA_ONLY can keep the Australian part
-  // of that data. Read only when a pickup date is worked out or checked.
+  // of that data. The program loads dist/vendor/date-holidays.cjs, a table of its answers made
+  // from this file (scripts/holiday-table.mjs), which reads this one only for a question the table
+  // does not hold.
   'date-holidays': {
-    file: 'date-holidays',
+    file: 'date-holidays-rules',
+    front: 'date-holidays',
     exports:
       'const Parser = require("date-holidays-parser").default; const { data } = require("date-holidays/data"); module.exports = class Holidays extends Parser { constructor(country, state, region, opts) { super(data, country, state, region, opts); } };',
   },
@@ -70,7 +74,10 @@ const vendorPlugin = {
   name: 'vendor',
   setup(b) {
     const names = Object.keys(VENDOR).map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
-    b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: `./vendor/${VENDOR[args.path].file}.cjs`, external: true }));
+    b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({
+      path: `./vendor/${VENDOR[args.path].front ?? VENDOR[args.path].file}.cjs`,
+      external: true,
+    }));
   },
 };
 
@@ -327,6 +334,13 @@ for (const [name, v] of Object.entries(VENDOR)) {
     minify: !process.env.BUILD_NO_MINIFY,
     logLevel: 'warning',
   });
+}
+
+// The front of date-holidays: its answers for the years around this build, as a table.
+{
+  const { file, front } = VENDOR['date-holidays'];
+  const rules = fileURLToPath(new URL(`../dist/vendor/${file}.cjs`, import.meta.url));
+  await writeFile(new URL(`../dist/vendor/${front}.cjs`, import.meta.url), holidayFrontFile(rules, `./${file}.cjs`));
 }
 
 /** What the program and its chunks are built with alike: the files bin/code-cache.js loads. */

@@ -20,7 +20,8 @@ const hasMan = spawnSync('sh', ['-c', 'command -v man'], { encoding: 'utf8' }).s
  * What the package may weigh: the tarball, and the installed tree. The tarball's 1.9 MB leaves room
  * for the PDF and barcode code of `handover --pdf` (dist/vendor/pdf-lib.cjs and bwip-js.cjs, about
  * 0.2 MB compressed), read by no other command, and for the public holidays of pickup days
- * (dist/vendor/date-holidays.cjs, 60 kB compressed), read only when a pickup date is worked out,
+ * (dist/vendor/date-holidays-rules.cjs, 60 kB compressed, read only for a year outside the 7 kB table
+ * of dist/vendor/date-holidays.cjs that a pickup date is worked out with),
  * and for jq (dist/vendor/jq-wasm.cjs: jq compiled to WebAssembly and inlined, about 0.5 MB
  * compressed), read only with --jq.
  */
