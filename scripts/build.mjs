@@ -18,6 +18,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { holidayFrontFile } from './holiday-table.mjs';
+import { barrelPlugin } from './barrels.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 const outfile = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
@@ -369,7 +370,16 @@ await build({
   entryPoints: ['src/main.ts'],
   outfile,
   define: { SHIPBOOK_VERSION: JSON.stringify(pkg.version), ...importMetaDefine },
-  plugins: [vendorPlugin, lazyBuiltinPlugin, chunkPlugin, addressChunkPlugin, chalkDetectionPlugin],
+  // Imports through a room's index linked to the modules behind it (scripts/barrels.mjs): a command
+  // runs the modules it uses, not every module of the rooms it asks something of.
+  plugins: [
+    vendorPlugin,
+    lazyBuiltinPlugin,
+    chunkPlugin,
+    addressChunkPlugin,
+    chalkDetectionPlugin,
+    barrelPlugin(['src/booking/index.ts', 'src/ledger/index.ts'].map((f) => fileURLToPath(new URL(`../${f}`, import.meta.url)))),
+  ],
   // The files of dist/vendor/ and dist/chunks/ are CommonJS: `import()` of one becomes `require`
   // (a script compiled by node:vm has no loader for `import()`).
   supported: { 'dynamic-import': false },
