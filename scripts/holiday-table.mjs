@@ -96,7 +96,9 @@ const STRINGS = ${JSON.stringify(strings)};
 const SHAPES = ${JSON.stringify(shapes)};
 const REGIONS = JSON.parse(${JSON.stringify(data)});
 let Rules;
-const rules = () => (Rules ??= require(${JSON.stringify(rulesName)}));
+// A single executable (scripts/release/sea-main.cjs) has its vendored files as assets, each required
+// by its path from the program; installed, this file requires its neighbour.
+const rules = () => (Rules ??= require(require('node:sea').isSea() ? ${JSON.stringify(`./vendor/${rulesName.slice(2)}`)} : ${JSON.stringify(rulesName)}));
 function holidaysOf(region, year) {
   let before = Date.UTC(year, 0, 1);
   return REGIONS[region][year - FIRST].map((row) => {

@@ -5,8 +5,10 @@
  * order, and any other question answered by the package itself (dist/vendor/date-holidays-rules.cjs).
  * Run on dist/ (`npm run build` first, as `npm run test:unit` does).
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { runInThisContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
@@ -74,5 +76,26 @@ describe('the holidays table of the built program', () => {
     theirs.setTimezone('Australia/Sydney');
     expect(ours.getHolidays(2026, 'en')).toEqual(theirs.getHolidays(2026, 'en'));
     expect(ours.getHolidays(2026, 'en')).not.toEqual(new Rules('AU', 'WA').getHolidays(2026, 'en'));
+  });
+
+  it("in a single executable, a question the table does not hold finds the package among the executable's assets", () => {
+    // The executable's require (scripts/release/sea-main.cjs) knows the vendored files by their
+    // path from the program, `./vendor/<name>.cjs`, and node:sea says it is one.
+    const asked: string[] = [];
+    const assetRequire = (id: string): unknown => {
+      asked.push(id);
+      if (id === 'node:sea') return { isSea: () => true };
+      if (id === './vendor/date-holidays-rules.cjs') return Rules;
+      throw new Error(`not an asset: ${id}`);
+    };
+    const file = join(vendor, 'date-holidays.cjs');
+    const module = { exports: {} as unknown };
+    const wrapped = runInThisContext(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`) as (
+      ...a: unknown[]
+    ) => void;
+    wrapped(module.exports, assetRequire, module, file, vendor);
+    const InExecutable = module.exports as HolidaysClass;
+    expect(new InExecutable('AU', 'SA').getHolidays(Table.LAST_YEAR! + 1, 'en')).toEqual(new Rules('AU', 'SA').getHolidays(Table.LAST_YEAR! + 1, 'en'));
+    expect(asked).toEqual(['node:sea', './vendor/date-holidays-rules.cjs']);
   });
 });
