@@ -18,6 +18,7 @@ import { aliasBeyond } from './yaml-aliases.js';
 import type { LoadedDocument } from './loaded.js';
 import { MAX_INPUT_BYTES, readInput } from './read.js';
 import { firstInvalidUtf8 } from './utf8.js';
+import { parsePlainDocument } from './yaml-plain.js';
 
 /** One document of a file: parsed, at `line`, or the problems that kept it from being parsed. */
 export type DocumentInput = { file: string; line: number; doc: LoadedDocument } | { file: string; line: number; issues: InputIssue[] };
@@ -288,7 +289,10 @@ function wholeDocument(file: string, bytes: Buffer): DocumentInput {
 export function documentsOfBytes(file: string, bytes: Buffer): Iterable<DocumentInput> {
   if (firstInvalidUtf8(bytes) >= 0) return [wholeDocument(file, bytes)];
   const text = bytes.toString('utf8');
-  return holdsSeveralDocuments(file, text) ? documentsOfText(file, text) : [wholeDocument(file, bytes)];
+  if (holdsSeveralDocuments(file, text)) return documentsOfText(file, text);
+  // Most files are plain YAML or a JSON object: read without building a YAML document (src/input/yaml-plain.ts).
+  const plain = parsePlainDocument(file, text);
+  return [plain !== undefined ? { file, line: 1, doc: plain } : wholeDocument(file, bytes)];
 }
 
 /** Where a file of documents comes from: its name (`-` for standard input), and its bytes when already read. */
