@@ -14,6 +14,7 @@ import { settledDocument, type PickupRule } from './pickup.js';
 import { KINDS, KIND_NAMES, detectKind, type DocumentKind, type KindName, type KindValue } from './kinds.js';
 import { documentsOf, documentsOfBytes, isNdjsonName, type DocumentInput } from './documents.js';
 import { readInput } from './read.js';
+import { ReadAhead } from './read-ahead.js';
 import { documentProblems } from './problems.js';
 import { loadDocument } from './load.js';
 import { parseInput } from './parse.js';
@@ -374,9 +375,21 @@ async function expandInputs(paths: readonly string[]): Promise<Array<{ file: str
  */
 export async function validateFiles(paths: readonly string[], options: CheckOptions & { stdin?: Readable }): Promise<FileReport[]> {
   const reports: FileReport[] = [];
-  for (const input of await expandInputs(paths)) {
+  const inputs = await expandInputs(paths);
+  // Files read whole are read a few at once (src/input/read-ahead.ts); standard input and NDJSON files as before.
+  const aheadOf = (file: string) => file !== '-' && !isNdjsonName(file);
+  const reads = new ReadAhead(
+    inputs.map((i) => i.file),
+    (k) => inputs[k]!.problem === undefined && aheadOf(inputs[k]!.file),
+  );
+  for (const [k, input] of inputs.entries()) {
     if (input.problem !== undefined) {
       reports.push({ file: input.file, kind: null, valid: false, issues: [{ file: input.file, path: '', message: input.problem, severity: 'error' }] });
+    } else if (aheadOf(input.file)) {
+      const read = await reads.take(k);
+      if (!('issues' in read)) reports.push(validateBytes(input.file, read.bytes, options));
+      else if (readsAsBatch(input.file, options)) reports.push(documentsReport(input.file, [{ file: input.file, line: 1, issues: read.issues }], options));
+      else reports.push({ file: input.file, kind: null, valid: false, issues: read.issues });
     } else {
       reports.push(await validateFile(input.file, options));
     }

@@ -41,7 +41,7 @@ function expectAgreement(text: string): 'fast' | 'full' {
   const fast = parsePlainDocument('x.yaml', text);
   if (fast === undefined) return 'full';
   const full = fullReading(text);
-    require('node:fs').writeFileSync('/tmp/i60dir/bad.txt', text);
+  require('node:fs').writeFileSync('/tmp/i60dir/bad.txt', text);
   expect(full, `the full parse refuses what the fast path read:\n${text}`).not.toBe('refused');
   expect({ data: fast.data, wrapper: fast.wrapper }, text).toStrictEqual(full);
   return 'fast';
@@ -159,14 +159,14 @@ describe('the fast path for plain YAML and JSON files', () => {
     const rnd = prng(20261127);
     const texts = FIXTURES.map((f) => readFileSync(f, 'utf8'));
     const seen = { fast: 0, full: 0 };
-    for (let n = 0; n < 6_000; n++) {
+    for (let n = 0; n < 3_000; n++) {
       let text = texts[n % texts.length]!;
       for (let k = 1 + Math.floor(rnd() * 3); k > 0; k--) text = edit(text, rnd);
       seen[expectAgreement(text)]++;
     }
     // Both readings were exercised: edits the fast path took, and edits it left to the full parse.
-    expect(seen.fast).toBeGreaterThan(500);
-    expect(seen.full).toBeGreaterThan(500);
+    expect(seen.fast).toBeGreaterThan(300);
+    expect(seen.full).toBeGreaterThan(300);
   });
 
   it('reads plain values as the YAML 1.2 core schema does', () => {

@@ -14,7 +14,8 @@ import type { LoadedDocument } from '../../input/loaded.js';
 import type { PickupRule } from '../../input/pickup.js';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { documentsOf, type DocumentInput } from '../../input/documents.js';
+import { documentsOf, isNdjsonName, type DocumentInput } from '../../input/documents.js';
+import { ReadAhead } from '../../input/read-ahead.js';
 import { csvOrders } from '../../input/csv.js';
 import type { CsvDelimiter } from '../../input/csv-bytes.js';
 import type { CsvReadOptions } from '../../input/csv-groups.js';
@@ -93,14 +94,30 @@ async function* fileDocuments(file: string, options?: BatchInputOptions): AsyncG
   else yield* documentsOf({ file });
 }
 
-/** Every document of every input, in order; files that cannot be found come back as problems. */
+/**
+ * Every document of every input, in order; files that cannot be found come back as problems.
+ * Files read whole are read a few at once ahead of the one being checked
+ * (src/input/read-ahead.ts); spreadsheets and NDJSON files are streamed, one at a time.
+ */
 export async function* batchDocuments(paths: readonly string[], options?: BatchInputOptions): AsyncGenerator<BatchInput> {
-  for (const { file, problem } of await batchFiles(paths.filter((p) => p !== '-'))) {
+  const files = await batchFiles(paths.filter((p) => p !== '-'));
+  const streamed = (file: string) => isCsvInput(file, options) || isNdjsonName(file);
+  const reads = new ReadAhead(
+    files.map((f) => f.file),
+    (i) => files[i]!.problem === undefined && !streamed(files[i]!.file),
+  );
+  for (const [i, { file, problem }] of files.entries()) {
     if (problem !== undefined) {
       yield { file, line: 0, issues: [{ file, path: '', message: problem, severity: 'error' }] };
       continue;
     }
-    yield* fileDocuments(file, options);
+    if (streamed(file)) {
+      yield* fileDocuments(file, options);
+      continue;
+    }
+    const read = await reads.take(i);
+    if ('issues' in read) yield { file, line: 1, issues: read.issues };
+    else yield* documentsOf({ file, bytes: read.bytes });
   }
   // Standard input comes last, read once (kept for the batch's second pass): a spreadsheet with
   // --input-format, else every format a file takes, told from what it holds.
