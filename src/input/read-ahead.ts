@@ -12,7 +12,7 @@ import { readInput } from './read.js';
 export const READ_AHEAD = 8;
 
 /** A file's bytes, or the problem that kept it from being read (missing, too large, not a regular file). */
-export type FileRead = { bytes: Buffer } | { issues: InputIssue[] };
+type FileRead = { bytes: Buffer } | { issues: InputIssue[] };
 
 /**
  * How many files have been read and not yet taken, now and at most since the process started: a
