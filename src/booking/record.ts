@@ -188,6 +188,7 @@ export function recordResolved(sink: Pick<LedgerStore, 'append'>, id: string, r:
  *   the order as any created order (accept, which the service answers 409 when done, then wait);
  * - `processed`: the parent order (`orderId`) was booked: the order's own shipments, tracking
  *   numbers and total (AUD, decimal string: its children's), so that a rerun finds it booked.
+ * `serviceChoice`: what the rules chose for the order's shipments, written on its `created` record.
  * @throws as src/ledger/store.ts `LedgerStore.append`
  */
 export function recordMailMember(
@@ -196,15 +197,24 @@ export function recordMailMember(
   what:
     | { kind: 'sent'; group: string }
     | { kind: 'not_created'; error: NonNullable<JournalRecord['error']> }
-    | { kind: 'created'; orderId: string; shipmentIds: readonly string[] }
-    | { kind: 'processed'; orderId: string; shipmentIds: readonly string[]; tracking: readonly string[]; total?: string },
+    | { kind: 'created'; orderId: string; shipmentIds: readonly string[]; serviceChoice?: readonly LedgerDecision[] | undefined }
+    | {
+        kind: 'processed';
+        orderId: string;
+        shipmentIds: readonly string[];
+        tracking: readonly string[];
+        total?: string;
+        serviceChoice?: readonly LedgerDecision[] | undefined;
+      },
 ): void {
+  const choice = what.kind === 'created' || what.kind === 'processed' ? what.serviceChoice : undefined;
+  const withChoice = choice !== undefined && choice.length > 0 ? { service_choice: [...choice] } : {};
   if (what.kind === 'sent') sink.append({ ...at, event: 'create_sent', step: 'create_shipment', transient_ids: [what.group] });
   else if (what.kind === 'not_created') recordFailed(sink, at, { created: false, error: what.error });
-  else if (what.kind === 'created') sink.append({ ...at, event: 'created', order_id: what.orderId, shipment_ids: [...what.shipmentIds] });
+  else if (what.kind === 'created') sink.append({ ...at, event: 'created', order_id: what.orderId, shipment_ids: [...what.shipmentIds], ...withChoice });
   else {
     const total = what.total !== undefined ? { total: what.total } : {};
-    sink.append({ ...at, event: 'created', order_id: what.orderId, shipment_ids: [...what.shipmentIds], ...total });
+    sink.append({ ...at, event: 'created', order_id: what.orderId, shipment_ids: [...what.shipmentIds], ...total, ...withChoice });
     sink.append({ ...at, event: 'processed', order_id: what.orderId, tracking_numbers: [...what.tracking], ...total });
   }
 }

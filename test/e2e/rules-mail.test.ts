@@ -114,6 +114,25 @@ describe('consolidated mail chosen by rules', () => {
     expect(fx.sandbox.state.shipments.size).toBe(shipmentsBefore + 1);
   });
 
+  it('order list shows the rule and the reason the ledger recorded for each order', async () => {
+    const r = await runShipbook(['order', 'list', '--json'], { env: { ...fx.env, ...state } });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = (JSON.parse(r.stdout) as { orders: Array<{ identity: string; service_choice?: Array<{ rule?: string; how?: string; reason: string }> }> })
+      .orders;
+    const first = (JSON.parse(readFileSync(join(dir, 'first.json'), 'utf8')) as { orders: Row[] }).orders;
+    for (const member of first.filter((x) => x.consolidated !== undefined)) {
+      const row = rows.find((x) => x.identity === member.id);
+      expect(row?.service_choice?.[0]).toMatchObject({ rule: 'consolidated mail abroad', how: 'prefer' });
+      expect(row?.service_choice?.[0]?.reason).toContain('prefers consolidated mail');
+    }
+    // The domestic order names its service: said so, without a rule.
+    const domestic = rows.find((x) => x.identity === first.find((f) => f.file.endsWith('light-melbourne.yaml'))!.id);
+    expect(domestic?.service_choice?.[0]).toMatchObject({ how: 'written' });
+    const table = await runShipbook(['order', 'list'], { env: { ...fx.env, ...state } });
+    expect(table.stdout).toContain('SB-GLOBAL-MAIL: rule "consolidated mail abroad"');
+    expect(table.stdout).toContain('SB-CP-STD: named in the order');
+  });
+
   it('without a main shipment or free pickup: the rule is not applicable, with why, and the next choice books a plain order', async () => {
     const file = ndjson('plain.ndjson', [abroad(21), abroad(22, { country: 'US' })]);
     const r = await batch([file], {}, join(dir, 'plain.json'));
@@ -145,5 +164,19 @@ describe('consolidated mail chosen by rules', () => {
     const again = await runShipbook(['book', file, '--rules', RULES], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain(`this document was booked before (${file}): order ${doc.order.id}, processed`);
+  });
+
+  it("reads a CSV file's tags column for the rules' tags condition", async () => {
+    const rules = join(dir, 'wholesale.yaml');
+    writeFileSync(rules, 'rules:\n  - name: wholesale never by road\n    when: { tags: wholesale }\n    deny: { service: SB-DOM-ROAD }\n');
+    // Order SO-10482 of the example sheet (service SB-DOM-ROAD), its first row tagged.
+    const lines = readFileSync(join(ROOT, 'fixtures/csv/orders.csv'), 'utf8').split('\n').slice(0, 3);
+    const csv = join(dir, 'tagged.csv');
+    writeFileSync(csv, `${lines[0]},tags\n${lines[1]},wholesale;fragile\n${lines[2]},\n`);
+    const before = fx.sandbox.state.orders.size;
+    const r = await runShipbook(['book', csv, '--rules', rules], { env: { ...fx.env, ...state } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the order names SB-DOM-ROAD (StarTrack), but rule "wholesale never by road" denies it');
+    expect(fx.sandbox.state.orders.size).toBe(before);
   });
 });

@@ -153,7 +153,14 @@ export class MailGroups {
         const tracking = own.map((id) => r.tracking_numbers?.[r.shipment_ids?.indexOf(id) ?? -1] ?? state.trackingNumbers?.[childIds.indexOf(id)] ?? 'N/A');
         const cents = own.map((id) => totals.get(id));
         const total = cents.length > 0 && cents.every((c) => c !== undefined) ? formatCents(cents.reduce((a, c) => a + c!, 0)) : undefined;
-        recordMailMember(ledger, base, { kind: 'processed', orderId, shipmentIds: own, tracking, ...(total !== undefined ? { total } : {}) });
+        recordMailMember(ledger, base, {
+          kind: 'processed',
+          orderId,
+          shipmentIds: own,
+          tracking,
+          ...(total !== undefined ? { total } : {}),
+          serviceChoice: m.doc.choice?.records,
+        });
         report({
           ...base,
           status: r.status === 'already_booked' ? 'already_booked' : 'booked',
@@ -174,7 +181,7 @@ export class MailGroups {
         report({ ...rest, ...base, consolidated: shared });
       } else if (orderId !== undefined) {
         // The parent exists: the next run continues the order as any created order.
-        recordMailMember(ledger, base, { kind: 'created', orderId, shipmentIds: own });
+        recordMailMember(ledger, base, { kind: 'created', orderId, shipmentIds: own, serviceChoice: m.doc.choice?.records });
         report({ ...rest, ...base, order_id: orderId, shipment_ids: own, next: { action: 'rerun', order_id: orderId }, consolidated: shared });
       } else {
         // Shipments created (or a create unanswered) and no parent: the order stays unknown, never sent again by itself.
