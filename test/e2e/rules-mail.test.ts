@@ -71,8 +71,17 @@ describe('consolidated mail chosen by rules', () => {
     ]);
     const domestic = 'fixtures/rules/orders/light-melbourne.yaml';
     const ordersBefore = fx.sandbox.state.orders.size;
+    // The preview prices each order as it will be booked (consolidated mail for those the rule sends), creating nothing.
+    const preview = await runShipbook(['book', file, domestic, '--rules', RULES, '--preview', '--json'], {
+      env: { ...fx.env, ...state, SHIPBOOK_MAIL_FREE_PICKUP: 'true' },
+    });
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(fx.sandbox.state.orders.size).toBe(ordersBefore);
     const first = await batch([file, domestic], { SHIPBOOK_MAIL_FREE_PICKUP: 'true' }, join(dir, 'first.json'));
     expect(first.code, first.stderr.slice(-2000)).toBe(0);
+    // Under free pickup the parents cost their children alone: the preview's total is the batch's.
+    const summary = (JSON.parse(readFileSync(join(dir, 'first.json'), 'utf8')) as { summary: { total: string } }).summary;
+    expect(summary.total).toBe((JSON.parse(preview.stdout) as { total: string }).total);
     const mail = first.rows.filter((r) => r.consolidated !== undefined);
     expect(mail).toHaveLength(5);
     // Two collection addresses on one day: two parents, of 3 and 2 orders.
