@@ -39,8 +39,13 @@ export type BookingDocument =
       /** What service-selection rules chose for it (recorded with its create; its `max_total` caps this order). */
       choice?: ServiceChoice;
     }
-  /** Consolidated mail: the child shipments and the main shipment (src/schema/consolidated.ts). */
-  | { kind: 'consolidated'; booking: ConsolidatedBooking; file?: string }
+  /**
+   * Consolidated mail: the child shipments and the main shipment (src/schema/consolidated.ts).
+   * `choice`: what rules chose, when they sent the document's order by consolidated mail (recorded
+   * with the parent); `mail.key`: in a batch, the collection address and day whose orders are
+   * combined into one parent (src/booking/mail/).
+   */
+  | { kind: 'consolidated'; booking: ConsolidatedBooking; file?: string; choice?: ServiceChoice; mail?: { key: string } }
   /** An order that exists and is pending: accept it and wait. */
   | { kind: 'pending'; orderId: string };
 

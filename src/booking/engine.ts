@@ -211,7 +211,7 @@ export type EngineOutcome =
 export async function bookEntry(item: EngineItem, resume: Resume, given: EngineDeps): Promise<EngineOutcome> {
   if (resume.action !== 'book' && resume.action !== 'accept' && resume.action !== 'wait') return { status: 'skipped', resume };
   // The `max_total` of the rules that chose the order's service caps it, where lower than `--max-total`.
-  const ruleCap = item.doc.kind === 'regular' ? item.doc.choice?.maxTotal : undefined;
+  const ruleCap = item.doc.kind !== 'pending' ? item.doc.choice?.maxTotal : undefined;
   const deps: EngineDeps =
     ruleCap !== undefined && (given.caps?.maxTotalCents === undefined || ruleCap.cents < given.caps.maxTotalCents)
       ? { ...given, caps: { ...given.caps, maxTotalCents: ruleCap.cents, maxTotalRule: ruleCap.rule } }
@@ -222,7 +222,7 @@ export async function bookEntry(item: EngineItem, resume: Resume, given: EngineD
     record,
     transientIdsOf(item.doc),
     signatureHintsOf(item.doc),
-    item.doc.kind === 'regular' ? item.doc.choice?.records : undefined,
+    item.doc.kind !== 'pending' ? item.doc.choice?.records : undefined,
   );
   const onEvent = deps.onEvent ?? (() => {});
   const stop = deps.stop?.stopping;

@@ -83,3 +83,5 @@ export {
   type RuleSet,
   type ServiceChoice,
 } from './rules/index.js';
+export { MailGroups } from './batch/mail.js';
+export { mailMember, mailPath, MIXED_ORDER, type CollectionFields, type MailPath } from './mail/member.js';

@@ -177,6 +177,48 @@ export function recordResolved(sink: Pick<LedgerStore, 'append'>, id: string, r:
   });
 }
 
+/**
+ * Records, on an order that rules sent by consolidated mail, what its combination (booked under an
+ * identity of its own, `group`) did for it:
+ * - `sent`: before the combination's first request, the intent of its shipment create (on disk
+ *   once {@link RecordSink.durable} resolves): a run stopped from here on leaves the order
+ *   unknown, so that no later run, whatever it combines, creates its shipment again by itself;
+ * - `not_created`: the combination stopped before anything was created: the order may be booked again;
+ * - `created`: the parent order (`orderId`) exists but its result is not known: a rerun continues
+ *   the order as any created order (accept, which the service answers 409 when done, then wait);
+ * - `processed`: the parent order (`orderId`) was booked: the order's own shipments, tracking
+ *   numbers and total (AUD, decimal string: its children's), so that a rerun finds it booked.
+ * `serviceChoice`: what the rules chose for the order's shipments, written on its `created` record.
+ * @throws as src/ledger/store.ts `LedgerStore.append`
+ */
+export function recordMailMember(
+  sink: Pick<RecordSink, 'append'>,
+  at: RecordAt,
+  what:
+    | { kind: 'sent'; group: string }
+    | { kind: 'not_created'; error: NonNullable<JournalRecord['error']> }
+    | { kind: 'created'; orderId: string; shipmentIds: readonly string[]; serviceChoice?: readonly LedgerDecision[] | undefined }
+    | {
+        kind: 'processed';
+        orderId: string;
+        shipmentIds: readonly string[];
+        tracking: readonly string[];
+        total?: string;
+        serviceChoice?: readonly LedgerDecision[] | undefined;
+      },
+): void {
+  const choice = what.kind === 'created' || what.kind === 'processed' ? what.serviceChoice : undefined;
+  const withChoice = choice !== undefined && choice.length > 0 ? { service_choice: [...choice] } : {};
+  if (what.kind === 'sent') sink.append({ ...at, event: 'create_sent', step: 'create_shipment', transient_ids: [what.group] });
+  else if (what.kind === 'not_created') recordFailed(sink, at, { created: false, error: what.error });
+  else if (what.kind === 'created') sink.append({ ...at, event: 'created', order_id: what.orderId, shipment_ids: [...what.shipmentIds], ...withChoice });
+  else {
+    const total = what.total !== undefined ? { total: what.total } : {};
+    sink.append({ ...at, event: 'created', order_id: what.orderId, shipment_ids: [...what.shipmentIds], ...total, ...withChoice });
+    sink.append({ ...at, event: 'processed', order_id: what.orderId, tracking_numbers: [...what.tracking], ...total });
+  }
+}
+
 /** The hooks of one order's records in the booking engine; `at` gives its identity (and file, line). */
 interface StepRecorder {
   /** For {@link BookingDeps.beforeRequest}: records the request and waits until it is on disk. */
@@ -208,7 +250,7 @@ export function stepRecorder(
       if (e.type === 'order_created') sink.append(answerRecord(at, { kind: 'created', order: e.order, signatures, serviceChoice }));
       else if (e.type === 'shipment_created')
         sink.append(answerRecord(at, { kind: 'shipment_created', shipmentIds: [...(sink.get(at.id)?.shipmentIds ?? []), e.shipment.id] }));
-      else if (e.type === 'combined') sink.append(answerRecord(at, { kind: 'created', order: e.parent, shipmentIds: e.childIds, signatures }));
+      else if (e.type === 'combined') sink.append(answerRecord(at, { kind: 'created', order: e.parent, shipmentIds: e.childIds, signatures, serviceChoice }));
       else if (e.type === 'accepted') sink.append(answerRecord(at, { kind: 'accepted', orderId: e.order.id }));
       // Accepted before this run: the service refused this accept, nothing was accepted or paid now.
       else if (e.type === 'accepted_before') recordRefused(sink, at, e.order.id, { code: 'already_accepted', message: acceptedBeforeText(e.order) });

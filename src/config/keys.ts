@@ -135,6 +135,23 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     env: 'SHIPBOOK_RULES',
   },
   {
+    key: 'mail.main-shipment',
+    scope: 'profile',
+    meaning:
+      "consolidated mail chosen by rules (prefer global_mail): a file holding the main shipment that carries the parcels to the hub, sent with each combine; without a collection, each group's own collection and pickup are used (docs/rules.md)",
+    fallback: 'none',
+    example: 'fixtures/shipments/main-to-hub.yaml',
+    env: 'SHIPBOOK_MAIL_MAIN_SHIPMENT',
+  },
+  {
+    key: 'mail.free-pickup',
+    scope: 'profile',
+    meaning: 'true: the account has the free-pickup option, so consolidated mail chosen by rules is combined without a main shipment (docs/rules.md)',
+    fallback: 'false',
+    example: 'true',
+    env: 'SHIPBOOK_MAIL_FREE_PICKUP',
+  },
+  {
     key: 'rate',
     scope: 'profile',
     meaning:

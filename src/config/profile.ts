@@ -68,6 +68,12 @@ export interface ResolvedProfile {
   /** The service-selection rules file (setting `rules`); `--rules` and `SHIPBOOK_RULES` override it. */
   rules?: string;
   /**
+   * Consolidated mail chosen by rules: settings `mail.main-shipment` (a file holding the main
+   * shipment to the hub) and `mail.free-pickup` (the account combines without one), or their
+   * variables `SHIPBOOK_MAIL_MAIN_SHIPMENT` and `SHIPBOOK_MAIL_FREE_PICKUP`, when set.
+   */
+  mail?: { mainShipment?: string; freePickup?: boolean };
+  /**
    * Where each setting came from, for `auth status`: `profile` is `flag --profile`,
    * `env SHIPBOOK_PROFILE`, `config default-profile` or `built-in`; `baseUrl` and `apiKey` are
    * `config` or `env SHIPBOOK_BASE_URL` / `env SHIPBOOK_API_KEY`.

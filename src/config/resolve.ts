@@ -199,6 +199,14 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
       sandbox: stored.sandbox === 'true',
       ...(stored.ledger !== undefined ? { ledger: stored.ledger } : {}),
       ...(stored.rules !== undefined ? { rules: stored.rules } : {}),
+      ...(stored.mail !== undefined && Object.keys(stored.mail).length > 0
+        ? {
+            mail: {
+              ...(stored.mail['main-shipment'] !== undefined ? { mainShipment: stored.mail['main-shipment'] } : {}),
+              ...(stored.mail['free-pickup'] !== undefined ? { freePickup: stored.mail['free-pickup'] === 'true' } : {}),
+            },
+          }
+        : {}),
       ...addressSettingsOf(stored),
       ...pickupSettingsOf(stored.pickup),
       ...(stored.papers !== undefined && Object.keys(stored.papers).length > 0 ? { papers: { ...stored.papers } } : {}),
@@ -231,6 +239,7 @@ export function resolveProfile(input: ResolveInput): ResolvedProfile {
   }
   const rules = nonEmpty(input.env.SHIPBOOK_RULES);
   if (rules !== undefined) profile.rules = rules;
+  applyMailVariables(profile, input.env);
   const baseUrl = nonEmpty(input.env.SHIPBOOK_BASE_URL);
   const apiKey = nonEmpty(input.env.SHIPBOOK_API_KEY);
   if (baseUrl) {
@@ -268,4 +277,17 @@ export function loadProfile(input: LoadProfileInput): ResolvedProfile {
   const store = input.store ?? ConfigStore.fromEnv(input.env);
   const snapshot = store.load(input.warn);
   return resolveProfile({ profileFlag: input.profileFlag, env: input.env, config: snapshot.data });
+}
+
+/**
+ * `SHIPBOOK_MAIL_MAIN_SHIPMENT` and `SHIPBOOK_MAIL_FREE_PICKUP` over the profile's `mail.*` settings.
+ * @throws ConfigError (exit 4) when `SHIPBOOK_MAIL_FREE_PICKUP` is neither true nor false
+ */
+function applyMailVariables(profile: ResolvedProfile, env: Readonly<Record<string, string | undefined>>): void {
+  const main = nonEmpty(env.SHIPBOOK_MAIL_MAIN_SHIPMENT);
+  const free = nonEmpty(env.SHIPBOOK_MAIL_FREE_PICKUP);
+  if (free !== undefined && free !== 'true' && free !== 'false')
+    throw new ConfigError(`SHIPBOOK_MAIL_FREE_PICKUP "${free}" is neither true nor false`, { suggestion: 'For example SHIPBOOK_MAIL_FREE_PICKUP=true.' });
+  if (main === undefined && free === undefined) return;
+  profile.mail = { ...profile.mail, ...(main !== undefined ? { mainShipment: main } : {}), ...(free !== undefined ? { freePickup: free === 'true' } : {}) };
 }

@@ -304,6 +304,16 @@ export const storedProfile = lazySchema(() =>
           .string({ error: 'expected a pace' })
           .refine((v) => ratePerSecond(v) !== undefined, { error: 'must be requests per second such as 30/s, or per minute such as 600/m' })
           .optional(),
+        // Consolidated mail chosen by rules (src/booking/mail/): the saved main shipment, or the free-pickup option.
+        mail: z
+          .strictObject(
+            {
+              'main-shipment': z.string({ error: 'expected a file' }).trim().min(1, { error: 'must not be empty' }).optional(),
+              'free-pickup': z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+            },
+            { error: 'expected an object' },
+          )
+          .optional(),
         // The customs papers (src/booking/papers/): the product catalogue and the shipper's signature image.
         papers: z
           .strictObject(

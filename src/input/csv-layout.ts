@@ -18,7 +18,7 @@ export interface CsvColumn {
   /** The header, e.g. `delivery_postcode`. */
   name: string;
   level: CsvLevel;
-  /** The field it fills, relative to the shipment, package or item (empty for `order_ref`). */
+  /** The field it fills, relative to the shipment, package or item (empty for `order_ref`; `tags` is beside `order:`). */
   path: readonly PropertyKey[];
   type: CsvCellType;
   /** Whether the field is required by the interface (for `collection_*`: unless `sender` is given). */
@@ -255,6 +255,15 @@ export const CSV_COLUMNS: readonly CsvColumn[] = [
   },
   { name: 'item_currency', level: 'item', path: ['currency'], type: 'text', required: true, description: 'AUD (the only currency)', example: 'AUD' },
   { name: 'item_madein', level: 'item', path: ['madein'], type: 'text', required: true, description: 'country of manufacture, two-letter code', example: 'AU' },
+  {
+    name: 'tags',
+    level: 'order',
+    path: ['tags'],
+    type: 'list',
+    required: false,
+    description: "tags of the order for the service-selection rules' `tags` condition, separated by ; (the rows of an order together; not sent)",
+    example: '',
+  },
 ];
 
 /** The columns by name. */

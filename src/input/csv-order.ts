@@ -280,13 +280,35 @@ function withSchemaProblems(
 ): InputIssue[] {
   const named = issues.map((i) => i.path.replace(/\.sender$/, ''));
   const under = (path: string) => named.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
-  const schema = checkDocument(doc, {
-    kind: 'order',
-    now,
-    ...(pickup !== undefined ? { pickup } : {}),
-    ...(addresses !== undefined ? { addresses } : {}),
-  }).issues.filter((i) => i.severity === 'error' && !under(i.path));
+  // The tags are for the rules, beside the order: not a field of the order the schema checks.
+  const { tags: _tags, ...order } = doc.data as Record<string, unknown>;
+  const schema = checkDocument(
+    { ...doc, data: order },
+    {
+      kind: 'order',
+      now,
+      ...(pickup !== undefined ? { pickup } : {}),
+      ...(addresses !== undefined ? { addresses } : {}),
+    },
+  ).issues.filter((i) => i.severity === 'error' && !under(i.path));
   return [...issues, ...schema].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+/**
+ * The tags of an order: the `tags` cells of all its rows, split at `;`, trimmed, each once, in the
+ * order first given. They go beside `order:` (for the rules' `tags` condition) and are not sent.
+ */
+function orderTags(group: RowGroup, binding: Binding): string[] {
+  const column = binding.bound.find((b) => b.column.name === 'tags');
+  if (column === undefined) return [];
+  const tags = group.rows.flatMap((r) =>
+    column
+      .read(r.cells)
+      .split(';')
+      .map((t) => t.trim())
+      .filter((t) => t !== ''),
+  );
+  return [...new Set(tags)];
 }
 
 /**
@@ -313,7 +335,9 @@ export function buildOrder(file: string, group: RowGroup, binding: Binding, opti
   for (const r of group.rows) addRow(draft, r);
   finishShipments(draft, options.mapping);
   const locate = locatorOf(draft, line);
-  let doc: LoadedDocument = { file, data: { order: { shipments: draft.shipments } }, wrapper: [], locate: (path) => locate(path) };
+  const tags = orderTags(group, binding);
+  const data = { ...(tags.length > 0 ? { tags } : {}), order: { shipments: draft.shipments } };
+  let doc: LoadedDocument = { file, data, wrapper: [], locate: (path) => locate(path) };
   const { issues } = draft;
   if (options.senders && draft.senderOf.length > 0) {
     const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile, options.hints ?? PLAIN_HINTS);

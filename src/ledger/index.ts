@@ -27,7 +27,7 @@ export { type DockMark, CHANGE_PREFIX, currentRecord, isChangeIdentity, type Ent
 export { BookedElsewhereError, ClaimsLockWaitError, JournalLockedError, JournalUnusableError } from './errors.js';
 export { ledgerPath, defaultJournalPath, DEFAULT_JOURNAL_PATTERN } from './paths.js';
 export { journalTarget, readJournal } from './file/read.js';
-export { identityOf, IdentityCounter, inShard, parseShard, type DocumentIdentity, type Shard } from './identity.js';
+export { canonicalJson, identityOf, IdentityCounter, inShard, parseShard, type DocumentIdentity, type Shard } from './identity.js';
 export { resolveAccount, linkKey, separateKey, knownAccount } from './accounts.js';
 export {
   HISTORY_STATUSES,

@@ -21,6 +21,8 @@ export interface OrderListRow {
   host?: string;
   /** The document's identity in the ledger (rows from the ledger only). */
   identity?: string;
+  /** What service-selection rules chose for each shipment, when the ledger recorded it: service, rule, how, reason. */
+  service_choice?: Array<{ service?: string; rule?: string; how?: string; reason: string }>;
 }
 
 /** The columns of the table. */
@@ -33,6 +35,7 @@ const COLUMNS: Column[] = [
   { header: 'created', atomic: true, dropPriority: 3 },
   { header: 'who', dropPriority: 4 },
   { header: 'identity', dropPriority: 5 },
+  { header: 'service choice', dropPriority: 6 },
 ];
 
 /** A row's cells, in {@link COLUMNS} order; the time local to this machine in a table, as recorded (ISO 8601, UTC) in tab-separated lines. */
@@ -46,7 +49,14 @@ function cells(r: OrderListRow, format: OutputFormat): string[] {
     r.created_at === null ? '' : shownTime(r.created_at, format),
     r.user === undefined ? '' : `${r.user}@${r.host ?? ''}`,
     r.identity ?? '',
+    (r.service_choice ?? []).map(choiceCell).join('; '),
   ];
+}
+
+/** One shipment's choice in a cell: `SB-DOM-ROAD: rule "heavy to WA by StarTrack"`, or how it was chosen without a rule. */
+function choiceCell(c: NonNullable<OrderListRow['service_choice']>[number]): string {
+  const by = c.rule !== undefined ? `rule "${c.rule}"` : c.how === 'written' ? 'named in the order' : (c.how ?? 'chosen');
+  return `${c.service ?? 'none'}: ${by}`;
 }
 
 /** Prints rows: a table for `table`, tab-separated lines otherwise. */

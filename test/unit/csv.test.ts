@@ -18,6 +18,7 @@ import { loadCsvMapping } from '../../src/input/csv-map.js';
 import { formatIssues } from '../../src/input/format.js';
 import { validateKind } from '../../src/input/validate.js';
 import { ValidationError } from '../../src/errors.js';
+import { documentTags } from '../../src/booking/rules/index.js';
 
 const NOW = () => new Date('2026-11-21T12:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-csv-'));
@@ -98,6 +99,23 @@ describe('the CSV layout', () => {
     expect(b.order.shipments[0].transient_id).toBeUndefined();
     expect(orders.map((o) => o.line)).toEqual([2, 6]);
     expect(problems(orders)).toEqual([]);
+  });
+
+  it("reads the tags column of an order's rows, split at ;, beside order: for the rules (the documents validate)", async () => {
+    const orders = await read(
+      csvText([
+        row({ order_ref: 'T', shipment_ref: 'T-1', tags: 'wholesale; fragile' }),
+        more('T', 'T-1', { tags: 'fragile;vip', package_length: '30', package_width: '20', package_height: '15', package_weight: '2.5', package_unit: 'cm' }),
+        row({ order_ref: 'U', shipment_ref: 'U-1', tags: ' ' }),
+      ]),
+    );
+    const t = docOf(orders[0]).data as any;
+    expect(t.tags).toEqual(['wholesale', 'fragile', 'vip']);
+    expect(documentTags(t)).toEqual(['wholesale', 'fragile', 'vip']);
+    expect(t.order.shipments[0].packages).toHaveLength(2);
+    expect('tags' in (docOf(orders[1]).data as any)).toBe(false);
+    // No problem of the cells or of the schema (the tags are not an order field the schema checks).
+    expect(orders.every((o) => 'doc' in o)).toBe(true);
   });
 
   it('reads a BOM, CRLF, quoted cells with commas, quotes and line breaks, and skips empty rows', async () => {

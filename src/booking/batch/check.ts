@@ -7,6 +7,7 @@
 import type { BookingDocument } from '../book.js';
 import { ShipbookError, type InputIssue } from '../../errors.js';
 import { validateKind } from '../../input/validate.js';
+import { isObject } from '../../schema/object.js';
 import { isConsolidatedDocument } from '../../schema/consolidated.js';
 import { IdentityCounter, inShard, type Shard } from '../../ledger/index.js';
 import { batchDocuments, type BatchInputOptions } from './inputs.js';
@@ -88,13 +89,22 @@ export async function* batchItems(
         doc = { kind: 'consolidated', booking: checked.value, file: input.file };
         warnings = checked.warnings;
       } else {
-        const prepared: LoadedDocument & { choice?: ServiceChoice } = reading?.prepare ? await reading.prepare(input.doc, id) : input.doc;
-        const checked = validateKind(prepared, 'order', {
+        // Tags given with an order are for the rules alone: without rules they are left out.
+        const prepared: LoadedDocument & { choice?: ServiceChoice; mail?: { key: string } } = reading?.prepare
+          ? await reading.prepare(input.doc, id)
+          : withoutTags(input.doc);
+        // An order the rules send by consolidated mail comes back in the consolidated form.
+        const kind = prepared.mail !== undefined ? 'consolidated' : 'order';
+        const checked = validateKind(prepared, kind, {
           now,
           ...(reading?.pickup !== undefined ? { pickup: reading.pickup } : {}),
           ...(reading?.addresses !== undefined ? { settings: { addresses: reading.addresses } } : {}),
         });
-        doc = { kind: 'regular', order: checked.value, file: input.file, ...(prepared.choice !== undefined ? { choice: prepared.choice } : {}) };
+        const choice = prepared.choice !== undefined ? { choice: prepared.choice } : {};
+        doc =
+          'order' in checked.value
+            ? { kind: 'regular', order: checked.value, file: input.file, ...choice }
+            : { kind: 'consolidated', booking: checked.value, file: input.file, ...choice, ...(prepared.mail ? { mail: prepared.mail } : {}) };
         warnings = checked.warnings;
       }
       yield { id, file: input.file, line: input.line, doc, ...(warnings.length > 0 ? { warnings } : {}) };
@@ -134,4 +144,11 @@ export async function checkBatch(
 /** The items of a list, as the async stream {@link runBatch} reads. */
 export async function* fromList(items: readonly BatchItem[]): AsyncGenerator<BatchItem> {
   yield* items;
+}
+
+/** The document without the `tags` given beside `order:` (they are for the rules, never sent). */
+function withoutTags(doc: LoadedDocument): LoadedDocument {
+  if (!isObject(doc.data) || !('tags' in doc.data)) return doc;
+  const { tags: _tags, ...data } = doc.data;
+  return { ...doc, data };
 }

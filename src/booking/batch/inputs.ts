@@ -39,10 +39,11 @@ export interface BatchInputOptions {
    * Called with each order document (not consolidated mail) and its identity before it is
    * validated; what it returns is validated and booked, while the identity stays that of the
    * document as read (service-selection rules fill in the service here, and give their `choice`,
-   * which goes with the order to the booking). A ValidationError it throws makes the document
+   * which goes with the order to the booking; with `mail`, the order goes by consolidated mail and
+   * comes back in the consolidated form, combined with the others of its `key`). A ValidationError it throws makes the document
    * invalid, with its issues.
    */
-  prepare?: (doc: LoadedDocument, id: string) => Promise<LoadedDocument & { choice?: ServiceChoice }>;
+  prepare?: (doc: LoadedDocument, id: string) => Promise<LoadedDocument & { choice?: ServiceChoice; mail?: { key: string } }>;
 }
 
 /** True when `file` is read as CSV: by `--input-format`, or a `.csv`/`.tsv` name. */

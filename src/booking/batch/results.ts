@@ -104,6 +104,13 @@ export interface BatchResult {
    * the `rule`, the `reason`, the runner-up and the quote it was made from.
    */
   service_choice?: ReadonlyArray<{ service?: string; reason: string }>;
+  /**
+   * An order the rules sent by consolidated mail: the parent order its shipments were combined
+   * into (`order_id` is the same), the identity of that combination in the ledger, how many orders
+   * it combined, its total (AUD, decimal string: the children and the main shipment), and whether a
+   * main shipment carried them to the hub (else free pickup).
+   */
+  consolidated?: { parent_order_id?: string; identity: string; orders: number; parent_total?: string; main_shipment: boolean };
 }
 
 /** How a batch ended. */

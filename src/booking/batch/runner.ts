@@ -29,6 +29,7 @@ import { IdentityCounter, inShard, type Shard } from '../../ledger/index.js';
 import type { BatchInputOptions } from './inputs.js';
 import { batchItems, fromList, type BatchItem } from './check.js';
 import { Slots } from './slots.js';
+import type { MailGroups } from './mail.js';
 import type { EntryState, RunClaim } from '../../ledger/index.js';
 import type { RecordSink } from '../record.js';
 import { formatCents, readCents } from '../../schema/money.js';
@@ -78,6 +79,8 @@ interface BatchDeps {
    * before they are reported failed for a rerun (must not throw).
    */
   onWaitingForOthers?: (e: { orders: number; runs: RunClaim[]; timeoutMs: number }) => void;
+  /** Orders the rules send by consolidated mail: held, then combined per collection and day once the others are under way (src/booking/batch/mail.ts). */
+  mail?: MailGroups;
 }
 
 /**
@@ -452,6 +455,10 @@ export async function runBatch(
       report({ id: item.id, file: item.file, line: item.line, status: 'invalid', attempts: 0, issues: item.issues });
       continue;
     }
+    if (deps.mail?.hold(item)) {
+      slots.release();
+      continue;
+    }
     if (fault !== undefined) {
       // Stopped by the ledger: every input is still named in the report, at its last known stage.
       slots.release();
@@ -501,6 +508,15 @@ export async function runBatch(
     underWay.add(booking);
   }
   await Promise.all(underWay);
+  await deps.mail?.book(
+    async (group) => {
+      await slots.acquire();
+      const slot = heldSlot(slots);
+      return bookItem(group, run, slot, waits.signal).finally(() => slot.free());
+    },
+    report,
+    run,
+  );
   if (held.length > 0) {
     try {
       await settleHeld(held, run, slots, report);

@@ -464,14 +464,17 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
     summary = await runBatch(
       o.inputs,
       { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) },
-      runnerDeps(o, ctx, { api, ledger, caps, callbacks, template, profile }, (result) => {
-        const r = ruled ? ruled.withChoice(withHint(result)) : withHint(result);
-        papers?.add(r);
-        tally.add(r);
-        progress.done(r);
-        if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') failures.push(r);
-        orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
-      }),
+      {
+        ...runnerDeps(o, ctx, { api, ledger, caps, callbacks, template, profile }, (result) => {
+          const r = ruled ? ruled.withChoice(withHint(result)) : withHint(result);
+          papers?.add(r);
+          tally.add(r);
+          progress.done(r);
+          if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') failures.push(r);
+          orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
+        }),
+        ...(ruled ? { mail: ruled.mail } : {}),
+      },
     );
   } catch (err) {
     // The ledger took no more records (a full disk, a lost database, the journal's lock taken):

@@ -103,11 +103,12 @@ async function readBookInput(
     await fillCollectionFromService(loaded, Array.isArray(shipments) ? shipments.map((_, i) => ['shipments', i]) : [], ctx);
   }
   // Service-selection rules: each shipment's service chosen and said; a rule's max_total caps the order.
-  const ruled = await ruleDocument(loaded, o, ctx, caps);
-  // A file listing shipments and a main_shipment is consolidated mail; anything else is an order,
-  // completed by prompts on a terminal (src/commands/common/order-input.ts).
+  const ruled = await ruleDocument(loaded, o, ctx, caps, { mail: true });
+  // A file listing shipments and a main_shipment is consolidated mail (or an order the rules send
+  // by consolidated mail); anything else is an order, completed by prompts on a terminal (src/commands/common/order-input.ts).
+  const source = ruled?.mail !== undefined ? ruled.loaded : loaded;
   const input =
-    loaded && isConsolidatedDocument(loaded.data)
+    source && isConsolidatedDocument(source.data)
       ? undefined
       : await (
           await import('../common/order-input.js')
@@ -121,7 +122,12 @@ async function readBookInput(
   const identityData = input?.document ?? loaded?.data ?? { order: input?.order };
   const doc: BookingDocument = input
     ? { kind: 'regular', order: input.order, file: recordedFile, ...((ruled?.choice ?? input.choice) ? { choice: (ruled?.choice ?? input.choice)! } : {}) }
-    : { kind: 'consolidated', booking: showWarnings(ctx, validateKind(loaded!, 'consolidated', ctx)), file: o.file! };
+    : {
+        kind: 'consolidated',
+        booking: showWarnings(ctx, validateKind(source!, 'consolidated', ctx)),
+        file: o.file!,
+        ...(ruled?.choice ? { choice: ruled.choice } : {}),
+      };
   return { ruled, input, recordedFile, identityData, doc };
 }
 

@@ -36,6 +36,7 @@ import { promptIO, showWarnings } from './input.js';
 import { isObject } from '../../schema/object.js';
 import { decideOrder, decisionRecord, documentTags, ratedEntry, type RuleSet, type ServiceChoice as RulesChoice } from '../../booking/index.js';
 import { runRules } from '../rules/apply.js';
+import { byHandChoice } from './rules-by-hand.js';
 
 /** The order-input flags of `book` and `order create`. */
 export interface OrderInputFlags {
@@ -264,6 +265,8 @@ class GuidedOrder {
   private readonly chosen = new Map<number, QuoteServiceEntry>();
   /** What the rules decided for each shipment whose service they chose (with the order's cap). */
   private readonly decided = new Map<number, { record: RulesChoice['records'][number]; maxTotal?: { cents: number; rule: string } }>();
+  /** Shipments whose service the person chooses by hand over the rules' choice (a change of the service at the summary). */
+  private readonly byHand = new Set<number>();
   /** The warnings shown in the summary the person went on from (their messages). */
   readonly shown = new Set<string>();
 
@@ -284,6 +287,21 @@ class GuidedOrder {
   /** Asks what shipment `i` lacks, with `previous` (the shipment before a change) as the defaults. */
   private async complete(i: number, previous?: Obj): Promise<void> {
     const s = this.shipments[i]!;
+    const rules = this.o.rules;
+    // Chosen by hand over the rules: asked among the services the rules allow, recorded as such.
+    let byHand: ReturnType<typeof byHandChoice> | undefined;
+    const quote = async (q: Parameters<typeof quoteServices>[1]) => {
+      const services = await quoteServices(await this.ctx.api(), q);
+      if (rules === undefined || !this.byHand.has(i)) return services;
+      byHand = byHandChoice(rules, {
+        tags: documentTags(this.doc.data),
+        shipment: s,
+        services,
+        file: this.doc.file,
+        path: formatPath(['order', 'shipments', i]),
+      });
+      return byHand.allowed;
+    };
     const done = await completeShipment(
       s,
       'order',
@@ -291,8 +309,8 @@ class GuidedOrder {
         io: this.io,
         senders: this.o.senders,
         ...(this.o.service ? { service: this.o.service } : {}),
-        ...(this.o.rules ? { choose: this.chooseByRules(this.o.rules, i) } : {}),
-        quote: async (q) => quoteServices(await this.ctx.api(), q),
+        ...(rules && !this.byHand.has(i) ? { choose: this.chooseByRules(rules, i) } : {}),
+        quote,
         askReference: this.o.fromScratch,
         ...(previous ? { previous } : {}),
       },
@@ -302,6 +320,9 @@ class GuidedOrder {
     for (const part of done.asked) this.editable[i]!.add(EDITABLE_OF[part]);
     if (done.askedReference) this.editable[i]!.add('reference');
     if (done.chosen) this.chosen.set(i, done.chosen);
+    if (done.chosen && byHand !== undefined) this.decided.set(i, byHand.decided(done.chosen));
+    // Under rules the service can be changed at the summary: chosen by hand over them.
+    if (this.decided.has(i)) this.editable[i]!.add('service');
   }
 
   /**
@@ -434,6 +455,7 @@ class GuidedOrder {
           break;
         case 'service':
           if (isObject(s.service)) delete s.service.code;
+          if (this.decided.has(choice.shipment)) this.byHand.add(choice.shipment);
           this.decided.delete(choice.shipment);
           break;
       }
@@ -443,6 +465,8 @@ class GuidedOrder {
         delete s.service.code;
         this.chosen.delete(choice.shipment);
         this.decided.delete(choice.shipment);
+        // A new route, packages or goods: the rules choose again.
+        this.byHand.delete(choice.shipment);
         this.io.say('The price depends on the route, packages and goods: the service is asked again.');
       }
       const chosenBefore = this.chosen.get(choice.shipment);

@@ -85,17 +85,20 @@ async function runOrderList(flags: OrderListFlags, ctx: Context): Promise<void> 
     rows = (await serviceRows(ctx)).filter((r) => passesOrderFilter({ ...r, status: r.status as KnownOrderStatus, created_at: r.created_at ?? '' }, filter));
   } else {
     const ledger = await ctx.ledger('query');
-    rows = (await knownOrders(ledger.records(), filter)).map(({ identity, order_id, status, references, tracking_numbers, total, created_at, user, host }) => ({
-      ...(order_id !== undefined ? { order_id } : {}),
-      status,
-      references,
-      tracking_numbers,
-      ...(total !== undefined ? { total } : {}),
-      created_at,
-      ...(user !== undefined ? { user } : {}),
-      ...(host !== undefined ? { host } : {}),
-      identity,
-    }));
+    rows = (await knownOrders(ledger.records(), filter)).map(
+      ({ identity, order_id, status, references, tracking_numbers, total, created_at, user, host, service_choice }) => ({
+        ...(order_id !== undefined ? { order_id } : {}),
+        status,
+        references,
+        tracking_numbers,
+        ...(total !== undefined ? { total } : {}),
+        created_at,
+        ...(user !== undefined ? { user } : {}),
+        ...(host !== undefined ? { host } : {}),
+        identity,
+        ...(service_choice !== undefined ? { service_choice } : {}),
+      }),
+    );
   }
   // One record per order: a line each in ndjson, the ids under --quiet, `{orders: [...]}` in json and yaml.
   const stream = ctx.output.stream<OrderListRow>();
@@ -112,7 +115,8 @@ export function orderListCommand(ctx: Context): Command {
     .description(
       'List the orders the ledger of the target knows, one per document: order id, status (unknown: a create sent whose answer never came; ' +
         "pending, accepted, processed, failed, cancelled, not_created), references (the shipments' transient ids), tracking numbers, total, " +
-        'when and by whom it was created, and its identity (what journal resolve takes). Reads the ledger only: works offline. ' +
+        'when and by whom it was created, its identity (what journal resolve takes), and the service choice the rules recorded ' +
+        "(each shipment's service and rule; --json adds how and the reason). Reads the ledger only: works offline. " +
         'With --from-service, the orders a shipbook sandbox holds (built-in or shipbook sandbox; a real service has no list of orders).',
     )
     .option('--reference <transient-id>', 'only orders with a shipment of this reference (transient_id)')

@@ -18,7 +18,12 @@ import { aud, formatCents } from '../../schema/money.js';
 import { isConsolidatedDocument } from '../../schema/consolidated.js';
 import type { PriceCaps } from '../../booking/index.js';
 import type { BatchInputOptions, BatchResult } from '../../booking/index.js';
+import { runMail, type MailSetup } from './mail.js';
 import {
+  MailGroups,
+  MIXED_ORDER,
+  mailMember,
+  type CollectionFields,
   applyDecision,
   decideOrder,
   decisionRecord,
@@ -55,6 +60,8 @@ interface RuledDocument {
   records: ReturnType<typeof decisionRecord>[];
   /** What the booking carries of it: the records (written to the ledger with the create) and the order's cap. */
   choice: ServiceChoice;
+  /** Set when the rules send the order by consolidated mail: `loaded` is then in the consolidated form, and `key` its collection and day. */
+  mail?: { key: string };
 }
 
 /**
@@ -69,7 +76,7 @@ export async function decideDocument(
   loaded: LoadedDocument,
   rules: RuleSet,
   ctx: Context,
-  o: { service?: string | undefined; quote?: (shipment: unknown, where: string) => Promise<RatedEntry[]> } = {},
+  o: { service?: string | undefined; quote?: (shipment: unknown, where: string) => Promise<RatedEntry[]>; mail?: MailSetup } = {},
 ): Promise<RuledDocument | undefined> {
   const profile = await ctx.profile();
   const written = structuredClone(loaded.data);
@@ -93,7 +100,11 @@ export async function decideDocument(
   }
   const quotes: RatedEntry[][] = [];
   for (const [i, s] of shipments.entries()) quotes.push(await quote(s, where(i)));
-  const decision = decideOrder(rules, resolved.data, { quotes, written });
+  let decision = decideOrder(rules, resolved.data, { quotes, written, ...(o.mail ? { globalMail: o.mail.path } : {}) });
+  // An order goes by one path: consolidated mail for some of its shipments only is not applicable.
+  const byMail = decision.shipments.filter((d) => d.ok && d.chosen.global_mail).length;
+  if (byMail > 0 && byMail < decision.shipments.length)
+    decision = decideOrder(rules, resolved.data, { quotes, written, globalMail: { usable: false, why: MIXED_ORDER } });
   const refused = decision.shipments.map((d, i) => ({ d, i })).filter(({ d }) => !d.ok);
   if (refused.length > 0) throw new RulesRefusedError(loaded, rules, refused, ctx.settings.hints);
   // The tags are for the rules only: the order sent is the document without them.
@@ -104,7 +115,13 @@ export async function decideDocument(
     records: records.map((r, i) => ({ ...r, facts: decision.facts[i]! })),
     ...(decision.max_total ? { maxTotal: decision.max_total } : {}),
   };
-  return { loaded: { ...loaded, data: decided }, decision, records, choice };
+  if (o.mail === undefined || byMail === 0 || byMail < decision.shipments.length) return { loaded: { ...loaded, data: decided }, decision, records, choice };
+  // Every shipment goes by consolidated mail: the consolidated form, each collected as its service's data says.
+  const fields = new Map<string, CollectionFields>();
+  for (const d of decision.shipments) if (d.ok && !fields.has(d.chosen.code)) fields.set(d.chosen.code, await o.mail.collection(d.chosen.code));
+  const sent = resolveSenders({ ...loaded, data: decided }, profile.senders, profile.name, ctx.settings.hints).data;
+  const member = mailMember(sent, (c) => fields.get(c)!);
+  return { loaded: { ...loaded, data: member.data }, decision, records, choice, mail: { key: member.key } };
 }
 
 /** The rules left a shipment of an order no service, or removed the code it names: nothing is sent. Exit 2. */
@@ -141,13 +158,22 @@ export async function ruleDocument(
   flags: RulesFlags & { service?: string | undefined },
   ctx: Context,
   caps?: PriceCaps,
+  o: { mail?: boolean } = {},
 ): Promise<RuledDocument | undefined> {
   if (loaded === undefined || isConsolidatedDocument(loaded.data)) return undefined;
   const rules = await runRules(flags, ctx);
   if (rules === undefined) return undefined;
-  const ruled = await decideDocument(loaded, rules, ctx, { service: flags.service });
+  const mail = o.mail === true ? await runMail(ctx) : undefined;
+  const ruled = await decideDocument(loaded, rules, ctx, { service: flags.service, ...(mail ? { mail } : {}) });
   if (ruled === undefined) return undefined;
   for (const line of choiceLines(ruled)) ctx.io.err(`${line}\n`);
+  // Consolidated mail for one order: a parent of one, with the saved main shipment (or none, under free pickup).
+  if (ruled.mail !== undefined) {
+    if (mail?.main !== undefined) (ruled.loaded.data as Record<string, unknown>).main_shipment = structuredClone(mail.main.data);
+    ctx.io.err(
+      `consolidated mail: shipment create, combine into a parent order ${mail?.main ? 'with the main shipment of the mail.main-shipment setting' : 'under free pickup (no main shipment)'}, accept\n`,
+    );
+  }
   const cap = ruled.decision.max_total;
   if (caps !== undefined && cap !== undefined && (caps.maxTotalCents === undefined || cap.cents < caps.maxTotalCents)) {
     caps.maxTotalCents = cap.cents;
@@ -167,17 +193,20 @@ export async function ruleDocument(
 export async function batchRules(
   flags: RulesFlags,
   ctx: Context,
-): Promise<{ prepare: NonNullable<BatchInputOptions['prepare']>; withChoice: <R extends BatchResult>(r: R) => R } | undefined> {
+): Promise<{ prepare: NonNullable<BatchInputOptions['prepare']>; withChoice: <R extends BatchResult>(r: R) => R; mail: MailGroups } | undefined> {
   const rules = await runRules(flags, ctx);
   if (rules === undefined) return undefined;
   const choices = new Map<string, RuledDocument['records']>();
+  const mail = await runMail(ctx);
   return {
+    // The orders the rules send by consolidated mail, combined per collection address and day.
+    mail: new MailGroups(mail.main?.request),
     async prepare(doc, id) {
-      const ruled = await decideDocument(doc, rules, ctx);
+      const ruled = await decideDocument(doc, rules, ctx, { mail });
       if (ruled === undefined) return doc;
       choices.set(id, ruled.records);
       // The choice goes with the order to the booking: recorded with its create, its max_total its own cap.
-      return { ...ruled.loaded, choice: ruled.choice };
+      return { ...ruled.loaded, choice: ruled.choice, ...(ruled.mail ? { mail: ruled.mail } : {}) };
     },
     withChoice(r) {
       const choice = choices.get(r.id);

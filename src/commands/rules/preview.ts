@@ -16,6 +16,7 @@ import { isObject } from '../../schema/object.js';
 import { ruledPreviewData, ruledPreviewNote, ruledPreviewText } from '../../output/preview.js';
 import { runCaps, type CapFlags } from '../common/caps.js';
 import { decideDocument, runRules, type RulesFlags } from './apply.js';
+import { runMail } from './mail.js';
 
 /** Options of a preview. */
 interface PreviewOptions extends RulesFlags, CapFlags {
@@ -40,6 +41,7 @@ function referencesOf(data: unknown): string[] {
 export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void> {
   const caps = await runCaps(o, ctx);
   const rules = await runRules(o, ctx);
+  const mail = rules ? await runMail(ctx) : undefined;
   const profile = await ctx.profile();
   const priced = new Map<string, { shipments: PricedShipment[]; references: string[]; reasons: string[] }>();
   // Each shipment quoted for its own code, insured when its options ask for insurance.
@@ -50,12 +52,14 @@ export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void>
   const input: BatchInputOptions = {
     ...o.input,
     prepare: async (doc, id) => {
-      const ruled = rules ? await decideDocument(doc, rules, ctx) : undefined;
+      const ruled = rules ? await decideDocument(doc, rules, ctx, { mail: mail! }) : undefined;
       const decided = ruled?.loaded ?? doc;
       const resolved = resolveSenders(decided, profile.senders, profile.name, ctx.settings.hints);
-      const shipments = await priceShipments(orderShipments(resolved.data), decided.file, ruled?.decision.shipments, quote);
-      priced.set(id, { shipments, references: referencesOf(decided.data), reasons: ruled?.records.map((c) => c.reason) ?? [] });
-      return decided;
+      // An order the rules send by consolidated mail is priced as its shipments are created (the main shipment is the parent's).
+      const list = ruled?.mail !== undefined ? (decided.data as { shipments: unknown[] }).shipments : orderShipments(resolved.data);
+      const shipments = await priceShipments(list, decided.file, ruled?.decision.shipments, quote);
+      priced.set(id, { shipments, references: referencesOf({ order: { shipments: list } }), reasons: ruled?.records.map((c) => c.reason) ?? [] });
+      return ruled?.mail !== undefined ? { ...decided, mail: ruled.mail } : decided;
     },
   };
   const started = Date.now();

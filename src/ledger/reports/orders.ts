@@ -33,6 +33,29 @@ interface KnownOrder {
   profile?: string;
   /** The input file as the user named it. */
   file?: string;
+  /**
+   * What service-selection rules chose for each shipment, when the ledger recorded it with the
+   * create: the service code, the rule that chose (absent when the cheapest was taken by default or
+   * the order named it), how (`prefer`, `choose`, `cheapest`, `written`) and the reason.
+   */
+  service_choice?: Array<{ service?: string; rule?: string; how?: string; reason: string }>;
+}
+
+/** The service choice of a `created` record as the list shows it: service, rule, how and reason of each shipment. */
+function choiceOf(recorded: readonly unknown[]): KnownOrder['service_choice'] {
+  const out: NonNullable<KnownOrder['service_choice']> = [];
+  for (const c of recorded) {
+    if (typeof c !== 'object' || c === null) continue;
+    const { service, rule, how, reason } = c as Record<string, unknown>;
+    if (typeof reason !== 'string') continue;
+    out.push({
+      ...(typeof service === 'string' ? { service } : {}),
+      ...(typeof rule === 'string' ? { rule } : {}),
+      ...(typeof how === 'string' ? { how } : {}),
+      reason,
+    });
+  }
+  return out.length > 0 ? out : undefined;
 }
 
 /** Filters of {@link knownOrders}; all optional, all must hold. */
@@ -86,9 +109,12 @@ export async function knownOrders(records: AsyncIterable<JournalRecord>, filter:
       case 'create_sent':
         if (o.order_id === undefined) o.status = 'unknown';
         break;
-      case 'created':
+      case 'created': {
         o.status = 'pending';
+        const choice = r.service_choice !== undefined ? choiceOf(r.service_choice) : undefined;
+        if (choice !== undefined) o.service_choice = choice;
         break;
+      }
       case 'accepted':
         if (o.status !== 'processed') o.status = 'accepted';
         break;
