@@ -59,7 +59,7 @@ import { askNewCard } from '../../prompts/payment.js';
 import { paymentRequest, type AcceptRequest, type PaymentRequest } from '../../schema/payment.js';
 import type { ApiClient } from '../../api/client.js';
 import type { OrderResponse } from '../../schema/order.js';
-import { shellCommand, type HintStyle } from '../../shell.js';
+import type { HintStyle } from '../../shell.js';
 import { ruleDocument, type RulesFlags } from '../rules/apply.js';
 import { runPreview as runRulesPreview } from '../rules/preview.js';
 import { csvBatchInput, csvSettings } from '../common/csv-book-flags.js';
@@ -217,7 +217,7 @@ async function runBook(
   // not booked again without a word.
   const ledger = await openLedgerFor(ctx, {
     op: 'book',
-    command: shellCommand(ctx.settings.hints, 'book', ...(o.file === undefined ? [] : [o.file])),
+    command: hintText([cmd('book', ...(o.file === undefined ? [] : [o.file]))], ctx.settings.hints),
     payment: () => payment,
   });
   const identity = identityOf(ledger, identityData, { again: o.again === true });

@@ -3,6 +3,8 @@
  * recorded in the target's ledger as `book` records a document: a document created before is not
  * created again without `--again`, and two runs creating it at once give one order.
  */
+import { cmd } from '../../errors.js';
+import { hintText } from '../../output/hints.js';
 import { addPickupOptions } from '../common/pickup-options.js';
 import {
   type PickupFlags,
@@ -26,7 +28,6 @@ import { loadDocument } from '../../input/load.js';
 import { earlierNote, earlierRefusal } from '../../output/earlier.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
-import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { readOrderInput, type OrderInputFlags } from '../common/order-input.js';
 import { claimRun, openLedgerFor } from '../common/record.js';
@@ -73,7 +74,7 @@ async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void
 function printCreated(ctx: Context, order: OrderResponse, pending = true, choice?: unknown[]): void {
   ctx.output.write(withWarnings(ctx, { order, ...(choice ? { service_choice: choice } : {}) }, orderWarnings(order)), () => {
     printOrder(ctx.io, ctx.output.format, order);
-    if (pending) ctx.io.err(`Accept it with: ${shellCommand(ctx.settings.hints, 'order', 'accept', order.id)}\n`);
+    if (pending) ctx.io.err(`Accept it with: ${hintText([cmd('order', 'accept', order.id)], ctx.settings.hints)}\n`);
   });
 }
 
@@ -94,7 +95,7 @@ async function createRecorded(
   },
   ctx: Context,
 ): Promise<OrderResponse | undefined> {
-  const command = shellCommand(ctx.settings.hints, 'order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []));
+  const command = hintText([cmd('order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []))], ctx.settings.hints);
   const ledger = await openLedgerFor(ctx, { op: 'order create', command });
   const identity = identityOf(ledger, d.data, { again: o.again === true });
   if (o.again) {
@@ -108,7 +109,7 @@ async function createRecorded(
       claimRun(ctx),
     ).catch((err: unknown) => {
       // Created under another key of this service: the hint creates this very file anyway.
-      const again = shellCommand(ctx.settings.hints, 'order', 'create', ...(o.file === undefined ? [] : [o.file]), '--again');
+      const again = hintText([cmd('order', 'create', ...(o.file === undefined ? [] : [o.file]), '--again')], ctx.settings.hints);
       throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, again) : err;
     });
     if (claimed.kind !== 'go') {
