@@ -127,7 +127,6 @@ describe('the house rules of src/', () => {
       join('src', 'input', 'csv-map.ts'),
       join('src', 'input', 'senders.ts'),
       join('src', 'next-steps.ts'),
-      join('src', 'prompts', 'order.ts'),
     ];
     const callers = (files: string[]) =>
       files.filter(

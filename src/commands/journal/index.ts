@@ -17,8 +17,7 @@ import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
 import { ApiError, ProtocolError, ShipbookError, UsageError, cmd } from '../../errors.js';
 import { resolveCommand } from '../../output/ledger.js';
-import type { HintStyle } from '../../shell.js';
-import { printJournal } from '../../output/journal.js';
+import { journalRow, printJournal } from '../../output/journal.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */
 function findEntry(states: readonly EntryState[], id: string, where: string): EntryState {
@@ -29,75 +28,6 @@ function findEntry(states: readonly EntryState[], id: string, where: string): En
   if (matches.length > 1) throw new UsageError(`"${id}" names ${matches.length} documents of ${where}; give more of the identity`);
   throw new UsageError(`no document "${id}" in ${where}`, { suggestion: ['See them with "', cmd('journal', 'show'), '".'] });
 }
-
-/** What is known and unknown about a document, and the exact next step, in words and as a command. */
-function truth(s: EntryState, journal: string | undefined, hints: HintStyle): { known: string; next: string | null; command: string | null } {
-  const r = resumeFrom(s);
-  const file = s.file === undefined ? '<file>' : s.file;
-  switch (r.action) {
-    case 'book':
-      return s.resolvedAs === 'not_created'
-        ? { known: 'resolved: not created', next: 'the next book of its input creates it', command: hintText([cmd('book', file)], hints) }
-        : {
-            known: s.error ? `nothing was created: ${s.error.message}` : 'nothing was created',
-            next: 'the next book of its input books it',
-            command: hintText([cmd('book', file)], hints),
-          };
-    case 'already_booked':
-      return { known: `booked: order ${r.orderId}, processed`, next: null, command: null };
-    case 'accept':
-      return {
-        known: `order ${r.orderId} exists, not accepted${s.error ? ` (last error: ${s.error.message})` : ''}`,
-        next: 'the next book of its input accepts it (never creates another)',
-        command: hintText([cmd('order', 'get', r.orderId)], hints),
-      };
-    case 'wait':
-      return {
-        known: `order ${r.orderId} is accepted; its result was not seen`,
-        next: 'the next book of its input reads its result (never books it again)',
-        command: hintText([cmd('order', 'get', r.orderId)], hints),
-      };
-    case 'unknown':
-      return {
-        known: `a ${s.unknownStep ?? 'create'} request was sent and its answer never came: the order may exist${s.transientIds?.length ? ` (transient ids ${s.transientIds.join(', ')})` : ''}`,
-        next: `find out in the service's list of orders (on a shipbook sandbox: ${hintText([cmd('order', 'list', '--from-service', ...(s.transientIds?.length ? ['--reference', s.transientIds[0]!] : []))], hints)}), then record the answer`,
-        command: `${resolveCommand(hints, s.id, journal, ['--order'])} ORD-…`,
-      };
-    case 'combine':
-      return {
-        known: `shipments ${s.shipmentIds.join(', ')} exist, not combined`,
-        next: 'combine them, then record the parent order',
-        command: hintText([cmd('shipment', 'combine', ...s.shipmentIds, '--main', file)], hints),
-      };
-    case 'ended':
-      return {
-        known: `order ${r.orderId}: its booking ended${s.error ? `: ${s.error.message}` : ''}`,
-        next: 'book the file again with --again to make a second order',
-        command: hintText([cmd('order', 'get', r.orderId)], hints),
-      };
-    case 'over_limit':
-      return {
-        known: `order ${r.orderId} was refused by --max-total ${s.limit ?? '?'} and cancelled`,
-        next: `book it with a limit of at least ${s.total ?? 'its total'}`,
-        command: hintText([cmd('book', file, '--max-total', s.total ?? '<aud>')], hints),
-      };
-  }
-}
-
-const row = (s: EntryState, journal: string | undefined, hints: HintStyle) => ({
-  id: s.id,
-  file: s.file ?? null,
-  line: s.line ?? null,
-  stage: s.stage,
-  order_id: s.orderId ?? null,
-  shipment_ids: s.shipmentIds,
-  tracking_numbers: s.stage === 'processed' ? (s.trackingNumbers ?? []) : [],
-  total: s.total ?? null,
-  // The error of the last attempt only while it is where the document stands.
-  error: s.stage === 'failed' || (s.stage === 'new' && s.error) ? (s.error ?? null) : null,
-  ...(s.resolvedAs !== undefined ? { resolved_as: s.resolvedAs } : {}),
-  ...truth(s, journal, hints),
-});
 
 /** How far along a state is, to take the latest truth of the ledger and a journal file. */
 const further = (a: EntryState | undefined, b: EntryState | undefined): EntryState | undefined => {
@@ -148,7 +78,7 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
     });
   }
   // A claim let go before anything was sent leaves nothing to show.
-  const orders = states.filter((s) => s.records > 0 || s.claim !== undefined).map((s) => row(s, o.journal, ctx.settings.hints));
+  const orders = states.filter((s) => s.records > 0 || s.claim !== undefined).map((s) => journalRow(s, resumeFrom(s), o.journal, ctx.settings.hints));
   ctx.output.write({ journal: where, orders }, () => printJournal(ctx.io, ctx.output.format, where, orders));
 }
 
@@ -202,7 +132,7 @@ async function runJournalResolve(
         cause: err,
       });
     }
-    ctx.output.write({ resolved: row(state, o.journal, ctx.settings.hints) }, () => {
+    ctx.output.write({ resolved: journalRow(state, resumeFrom(state), o.journal, ctx.settings.hints) }, () => {
       ctx.io.err(
         o.order
           ? `Recorded: ${entry.id} is order ${o.order}. The next book of its input accepts and waits for it instead of creating it.\n`
