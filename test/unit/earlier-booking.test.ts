@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createdStage, earlierBooking, resumeFrom, type EarlierBooking } from '../../src/booking/index.js';
 import { earlierAbout, earlierNote, earlierRefusal } from '../../src/output/earlier.js';
-import { LimitRefusedError, exitCodeOf } from '../../src/errors.js';
+import { LimitRefusedError, cmd, exitCodeOf } from '../../src/errors.js';
+import { shellCommand } from '../../src/shell.js';
 import { hintText } from '../../src/output/hints.js';
 import type { EntryState } from '../../src/ledger/index.js';
 
@@ -95,5 +96,22 @@ describe('what an earlier booking means', () => {
     expect(hintText(created.suggestion!, plain)).toBe(
       'See it with "shipbook order get ORD-4"; create the document again with "shipbook order create --again".',
     );
+  });
+});
+
+describe('a next step carried as data prints as the command it replaced', () => {
+  it('hintText of cmd(…) is byte for byte shellCommand(…), in every shell, with or without --profile', () => {
+    const argsList = [
+      ['order', 'accept', 'ORD-1'],
+      ['book', 'my orders/a b.yaml', '--again'],
+      ['order', 'create', "it's $5.yaml"],
+      ['journal', 'show'],
+    ];
+    for (const shell of ['posix', 'powershell', 'cmd'] as const) {
+      for (const profile of [undefined, 'live one']) {
+        const style = { shell, ...(profile !== undefined ? { profile } : {}) };
+        for (const args of argsList) expect(hintText([cmd(...args)], style)).toBe(shellCommand(style, ...args));
+      }
+    }
   });
 });
