@@ -9,6 +9,7 @@
 // Book one, create one, accept one: the engine and what it says about an earlier booking.
 export { acceptedNotEnded, bookEntry, createEntry, resumeFrom, type Resume } from './engine.js';
 export type { BookingDocument } from './book.js';
+export { createdStage, earlierBooking, type EarlierBooking } from './earlier.js';
 export { BookingStoppedError } from './progress.js';
 export { planBooking } from './plan.js';
 export { acceptByHand } from './accept.js';

@@ -6,10 +6,11 @@
  * listed with the flag or file field that supplies it (exit 2), and the service may still be
  * chosen from a live quote by `--service cheapest|<code>`.
  */
-import { ValidationError, type InputIssue } from '../errors.js';
+import { ValidationError, cmd, type InputIssue } from '../errors.js';
 import type { ShipmentFormKind } from '../schema/common.js';
 import { formatPath } from '../schema/issues.js';
-import { PLAIN_HINTS, shellCommand, type HintStyle } from '../shell.js';
+import { PLAIN_HINTS, type HintStyle } from '../shell.js';
+import { hintText } from '../output/hints.js';
 import type { QuoteRequest, QuoteServiceEntry } from '../schema/quote.js';
 import { askAddress } from './address.js';
 import type { PromptIO } from './ask.js';
@@ -37,7 +38,7 @@ export interface MissingPart {
 function supplyOf(part: ShipmentPart, hints: HintStyle): string {
   switch (part) {
     case 'collection':
-      return `an address, or "@<name>" for a sender saved with "${shellCommand(hints, 'config', 'sender', 'set')}"`;
+      return `an address, or "@<name>" for a sender saved with "${hintText([cmd('config', 'sender', 'set')], hints)}"`;
     case 'delivery':
       return "the recipient's address";
     case 'collection_type':
@@ -51,7 +52,7 @@ function supplyOf(part: ShipmentPart, hints: HintStyle): string {
     case 'description':
       return 'a brief description of the goods';
     case 'service':
-      return `give --service cheapest|<code>, or service.code in the file (codes from "${shellCommand(hints, 'quote')}")`;
+      return `give --service cheapest|<code>, or service.code in the file (codes from "${hintText([cmd('quote')], hints)}")`;
   }
 }
 

@@ -5,10 +5,9 @@
  * cannot write): both end the run before anything is sent.
  */
 import { dirname } from 'node:path';
-import { ShipbookError, type ErrorKind } from '../../errors.js';
+import { ShipbookError, cmd, type ErrorKind, type Hint } from '../../errors.js';
 import { JournalLockedError, JournalUnusableError } from '../../ledger/index.js';
 import type { LedgerStore } from '../../ledger/index.js';
-import { shellCommand, type HintStyle } from '../../shell.js';
 import { storageCode, storageHint } from '../../storage.js';
 import type { BatchResult, BatchSummary } from './results.js';
 import { aud } from '../../schema/money.js';
@@ -87,13 +86,13 @@ function capsRefusal(s: BatchSummary, command: string): ShipbookError {
 export function batchEnd(
   outcome: ErrorKind,
   summary: BatchSummary,
-  x: { reason: string | undefined; command: string; journal: string; ledger: string; failures: readonly BatchResult[]; hints: HintStyle },
+  x: { reason: string | undefined; command: string; journal: string; ledger: string; failures: readonly BatchResult[] },
 ): ShipbookError | undefined {
   if (outcome === 'ok') return undefined;
   const journalNote = `Journal: ${x.journal}; ledger: ${x.ledger}.`;
   if (outcome === 'limit_refused') return capsRefusal(summary, x.command);
   const pending = outcome === 'pending';
-  const [message, next] = pending
+  const [message, next]: [string, string | Hint] = pending
     ? [
         `done, results pending: ${summary.accepted} order(s) accepted (paid) whose booking result was not read yet; nothing failed`,
         `${journalNote}\nRun the same command again to read their results (nothing is accepted or booked again):\n  ${x.command}`,
@@ -105,8 +104,12 @@ export function batchEnd(
         ]
       : [
           `${summary.failed} order(s) failed and ${summary.unknown} are unknown${summary.accepted > 0 ? `; ${summary.accepted} accepted, result pending` : ''}`,
-          `${x.failures.some((r) => r.next?.action === 'resolve') ? `Settle the unknown ones with "${shellCommand(x.hints, 'journal', 'resolve')}" (each one's hint above gives the command). ` : ''}${journalNote}\n` +
-            `Run the same command again to retry the failed ones${summary.accepted > 0 ? ' and read the pending results' : ''} (nothing is booked twice):\n  ${x.command}`,
+          [
+            ...(x.failures.some((r) => r.next?.action === 'resolve')
+              ? ['Settle the unknown ones with "', cmd('journal', 'resolve'), `" (each one's hint above gives the command). `]
+              : []),
+            `${journalNote}\nRun the same command again to retry the failed ones${summary.accepted > 0 ? ' and read the pending results' : ''} (nothing is booked twice):\n  ${x.command}`,
+          ],
         ];
   const code = pending ? 'results_pending' : x.reason === 'EPIPE' ? 'stdout_closed' : summary.interrupted ? 'interrupted' : 'batch_incomplete';
   return new ShipbookError(code, message, outcome, { reported: true, suggestion: next });

@@ -8,9 +8,10 @@
  * ledger first, as `order create` and `order accept` do, and is recorded under the operation
  * `api (by hand)`; every other change is recorded as a change typed by hand.
  */
+import { hintText } from '../../output/hints.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ShipbookError, UsageError } from '../../errors.js';
+import { ShipbookError, UsageError, cmd } from '../../errors.js';
 import { endpointOfRequest } from '../../api/by-hand.js';
 import type { AnswerEnvelope } from '../../api/answer.js';
 import type { Method } from '../../api/endpoints.js';
@@ -18,7 +19,7 @@ import type { ApiClient } from '../../api/client.js';
 import { readInput } from '../../input/read.js';
 import { identityOf } from '../../ledger/index.js';
 import type { CreateOrderRequest } from '../../schema/order.js';
-import { shellCommand, type HintStyle } from '../../shell.js';
+import type { HintStyle } from '../../shell.js';
 import {
   claimDocument,
   claimFreshOccurrence,
@@ -124,7 +125,7 @@ const STEPS: Record<string, string> = { cancelOrder: 'cancel', createShipment: '
 
 /** The command line as the ledger records it (fields and the input named, never their values). */
 function commandLine(o: ApiOptions, hints: HintStyle): string {
-  return shellCommand(hints, 'api', o.method, o.path, ...(o.input !== undefined ? ['--input', o.input] : []), ...(o.again ? ['--again'] : []));
+  return hintText([cmd('api', o.method, o.path, ...(o.input !== undefined ? ['--input', o.input] : []), ...(o.again ? ['--again'] : []))], hints);
 }
 
 /**
@@ -166,7 +167,7 @@ async function createByHand(o: ApiOptions, body: unknown, api: ApiClient, ctx: C
         `not sent: this order was created before${orderId ? ` (order ${orderId})` : ''}; a second create would make a second order`,
         'input',
         {
-          suggestion: `${orderId ? `See it with ${shellCommand(ctx.settings.hints, 'order', 'get', orderId)}. ` : ''}To create it once more anyway: ${again}`,
+          suggestion: `${orderId ? `See it with ${hintText([cmd('order', 'get', orderId)], ctx.settings.hints)}. ` : ''}To create it once more anyway: ${again}`,
         },
       );
     }
@@ -192,7 +193,7 @@ async function acceptByHand(o: ApiOptions, orderId: string, body: unknown, send:
       `not sent: order ${orderId} was accepted before (${stage}, as the ledger says); a second accept could pay twice`,
       'input',
       {
-        suggestion: `See it with ${shellCommand(ctx.settings.hints, 'order', 'get', orderId)}.`,
+        suggestion: ['See it with ', cmd('order', 'get', orderId), '.'],
       },
     );
   }

@@ -17,11 +17,10 @@ import { withStored } from '../../config/keys.js';
 import { chooseProfileName } from '../../config/resolve.js';
 import { BUILTIN_PROFILE, DEFAULT_LOGIN_PROFILE, HEADER_NAME_PATTERN, baseUrlProblem, nameProblem, type ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context.js';
-import { ApiError, ConfigError, ShipbookError, UsageError } from '../../errors.js';
+import { ApiError, ConfigError, ShipbookError, UsageError, cmd } from '../../errors.js';
 import { paint } from '../../output/style.js';
 import { printLoggedIn } from '../../output/login.js';
 import { readAll } from '../../stream.js';
-import { shellCommand } from '../../shell.js';
 
 /** Options of `auth login`. */
 export interface AuthLoginOptions {
@@ -140,7 +139,7 @@ async function verifyLogin(c: { baseUrl: string; apiKey: string; authHeader: str
     io.err(`The credentials were not stored.\n`);
     if (err instanceof ApiError && err.kind === 'auth') {
       throw new ConfigError(`the service refused the API key (${err.message})`, {
-        suggestion: `Check the key and the base URL, then run "${shellCommand(ctx.settings.hints, 'auth', 'login')}" again.`,
+        suggestion: ['Check the key and the base URL, then run "', cmd('auth', 'login'), '" again.'],
         cause: err,
       });
     }

@@ -5,6 +5,7 @@
  * twice; `--report`, `--junit`, `--shard i/n`, `--skip-invalid`; exit 8 when some orders failed
  * or are unknown. The work is src/booking/batch/; this file maps flags and prints.
  */
+import { hintText } from '../../output/hints.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -36,14 +37,14 @@ import type { AcceptRequest } from '../../schema/payment.js';
 import { defaultJournalPath, type LedgerStore } from '../../ledger/index.js';
 import { openLedgerFor } from '../common/record.js';
 import { nextStepHint, plannedLine, plannedWords } from '../../output/ledger.js';
-import { shellCommand, type HintStyle } from '../../shell.js';
+import type { HintStyle } from '../../shell.js';
 import type { ApiClient } from '../../api/client.js';
 import type { OrderPaths } from '../../api/orders.js';
 import { parseShard, type Shard } from '../../ledger/index.js';
 import { csvBatchInput, csvSettings, hasCsvFlags, type CsvFlags, type CsvSettings } from '../common/csv-book-flags.js';
 import type { Context } from '../../context.js';
 import { runCaps, type CapFlags } from '../common/caps.js';
-import { ShipbookError, UsageError, ValidationError, exitCodeOf } from '../../errors.js';
+import { ShipbookError, UsageError, ValidationError, exitCodeOf, cmd } from '../../errors.js';
 import { batchProgress, batchResultLine, batchSummaryLine, batchWaitNotices, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
@@ -188,12 +189,16 @@ function checkBatchFiles(o: Pick<BatchBookOptions, 'report' | 'junit' | 'journal
 
 /** The command that runs this batch again (the same inputs, journal copy and shard), as the hints paste it. */
 function rerunCommand(o: Pick<BatchBookOptions, 'inputs' | 'journal' | 'shard'>, hints: HintStyle): string {
-  return shellCommand(
+  return hintText(
+    [
+      cmd(
+        'book',
+        ...o.inputs,
+        ...(o.journal !== undefined ? ['--journal', o.journal] : []),
+        ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
+      ),
+    ],
     hints,
-    'book',
-    ...o.inputs,
-    ...(o.journal !== undefined ? ['--journal', o.journal] : []),
-    ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
   );
 }
 
@@ -338,7 +343,7 @@ async function endBatchRun(
   // The hints of the orders, one per distinct action: "run the same command again" is said once, below.
   await printBatchSummary(io, summary, x.failures, ctx.settings.hints);
   if (stopped !== undefined) throw stopped.cause;
-  const end = batchEnd(outcome, summary, { reason, command: x.command, journal: x.journal, ledger: x.ledger, failures: x.failures, hints: ctx.settings.hints });
+  const end = batchEnd(outcome, summary, { reason, command: x.command, journal: x.journal, ledger: x.ledger, failures: x.failures });
   if (end !== undefined) throw end;
 }
 

@@ -17,6 +17,7 @@ import {
   BookingStoppedError,
   type PaymentFlags,
   type PriceCaps,
+  earlierBooking,
 } from '../../booking/index.js';
 import { statSync } from 'node:fs';
 import { Command, Option } from 'commander';
@@ -24,12 +25,12 @@ import { identityOf, type DocumentIdentity, DEFAULT_JOURNAL_PATTERN } from '../.
 import type { RunClaim, LedgerStore } from '../../ledger/index.js';
 import { claimRun, openLedgerFor } from '../common/record.js';
 import { targetLabel } from '../../config/target.js';
-import { plannedWords, unknownCreateHint } from '../../output/ledger.js';
+import { plannedWords } from '../../output/ledger.js';
 import { batchOptions, isBatch, runBatchBook, type BatchFlags } from './batch.js';
 import { annotateInputs } from './annotate.js';
 import { runPreview } from './preview.js';
 import { ANNOTATION_FORMATS, type AnnotationFormat } from '../../output/annotations.js';
-import { DryRunHalt, exitCodeOf, kindOfExitCode, LimitRefusedError, UsageError, ApiError, ShipbookError, cmd, placeholder } from '../../errors.js';
+import { DryRunHalt, exitCodeOf, UsageError, ApiError, ShipbookError, cmd, placeholder } from '../../errors.js';
 import { BookedElsewhereError } from '../../ledger/index.js';
 import { fillCollectionFromService } from '../common/collection-from-service.js';
 import { withChosenCard } from '../common/stored-card.js';
@@ -45,6 +46,8 @@ import { promptIO, showWarnings } from '../common/input.js';
 import { printParentOrder } from '../../output/consolidated.js';
 import { printOrder } from '../../output/order.js';
 import { paint } from '../../output/style.js';
+import { earlierAbout, earlierNote, earlierRefusal } from '../../output/earlier.js';
+import { hintText } from '../../output/hints.js';
 import { isConsolidatedDocument } from '../../schema/consolidated.js';
 import { prepareBooking, type BookOptions } from '../common/book-common.js';
 import { addPaymentOptions } from '../common/payment-options.js';
@@ -56,8 +59,7 @@ import { askNewCard } from '../../prompts/payment.js';
 import { paymentRequest, type AcceptRequest, type PaymentRequest } from '../../schema/payment.js';
 import type { ApiClient } from '../../api/client.js';
 import type { OrderResponse } from '../../schema/order.js';
-import { shellCommand, type HintStyle } from '../../shell.js';
-import { formatCents } from '../../schema/money.js';
+import type { HintStyle } from '../../shell.js';
 import { ruleDocument, type RulesFlags } from '../rules/apply.js';
 import { runPreview as runRulesPreview } from '../rules/preview.js';
 import { csvBatchInput, csvSettings } from '../common/csv-book-flags.js';
@@ -221,7 +223,7 @@ async function runBook(
   // not booked again without a word.
   const ledger = await openLedgerFor(ctx, {
     op: 'book',
-    command: shellCommand(ctx.settings.hints, 'book', ...(o.file === undefined ? [] : [o.file])),
+    command: hintText([cmd('book', ...(o.file === undefined ? [] : [o.file]))], ctx.settings.hints),
     payment: () => payment,
   });
   const identity = identityOf(ledger, identityData, { again: o.again === true });
@@ -327,15 +329,14 @@ async function afterDecline(err: unknown, input: { payment?: PaymentRequest }, l
 
 /** What `--again` pastes as: the same command for the same file (or the prompts) with `--again`. */
 function againCommand(file: string | undefined, hints: HintStyle): string {
-  return shellCommand(hints, 'book', ...(file === undefined ? [] : [file]), '--again');
+  return hintText([cmd('book', ...(file === undefined ? [] : [file]), '--again')], hints);
 }
 
 /**
- * What the ledger's record of the same document means for this run (the engine's resume table,
- * src/booking/engine.ts): nothing recorded or `--again`: book it; an order created or accepted
- * before: continue that order; processed, failed at the carrier, unknown, or refused by a limit
- * this run still keeps: ask on a terminal (book again?), else say so — a processed booking is
- * printed as the result (exit 0, `already_booked` in a machine format), the others end with their error.
+ * Acts on what the ledger's record of the same document means for this run (the decision of
+ * `earlierBooking`, src/booking/earlier.ts; its words in src/output/earlier.ts): book it, continue
+ * that order, ask on a terminal (book again?), print the order booked before as the result (exit 0,
+ * `already_booked` in a machine format), or end with the refusal's error.
  * @returns what this run does, or undefined when nothing is to be booked
  * @throws ShipbookError `booking_unknown` (exit 5) for an unresolved create; `previous_booking_failed`
  *   (the recorded exit code, 6 by default); LimitRefusedError (exit 9) when the limit still refuses it
@@ -350,62 +351,36 @@ async function settleEarlier(
   ctx: Context,
 ): Promise<Resume | undefined> {
   const { io } = ctx;
-  if (r.action === 'book') return r;
-  const when = o.byOther ? ` (by another run just now: pid ${o.byOther.pid}, ${o.byOther.command})` : r.state.file === undefined ? '' : ` (${r.state.file})`;
-  if (r.action === 'accept' || r.action === 'wait') {
-    io.err(
-      `${paint(io, 'cyan', 'note:')} this document was booked before${when} and became order ${r.orderId}, ${r.action === 'wait' ? 'accepted' : 'not accepted'}: continuing that order, not creating another\n`,
-    );
+  const hints = ctx.settings.hints;
+  const e = earlierBooking(r, { command: 'book', file: o.file, byOther: o.byOther, maxTotalCents: o.maxTotalCents, canAsk: io.canPrompt });
+  if (e.action === 'book') return r;
+  if (e.action === 'resume') {
+    io.err(earlierNote(io, e, hints) ?? '');
     return r;
   }
-  const s = r.state;
-  const about =
-    r.action === 'unknown'
-      ? `a ${s.unknownStep ?? 'create'} request for this document was sent by an earlier run${when} and its answer never came: the order may exist`
-      : r.action === 'combine'
-        ? `an earlier run${when} created shipments ${s.shipmentIds.join(', ')} for this document and did not combine them`
-        : r.action === 'already_booked'
-          ? `this document was booked before${when}: order ${r.orderId}, processed${s.trackingNumbers?.length ? `, tracking ${s.trackingNumbers.join(', ')}` : ''}`
-          : r.action === 'over_limit'
-            ? `order ${r.orderId} of this document${when} cost ${formatCents(r.totalCents)} AUD and was refused by --max-total ${s.limit ?? '?'} (cancelled); this run's --max-total ${formatCents(o.maxTotalCents ?? 0)} is still below it`
-            : `the last booking of this document${when}, order ${r.orderId}, ended failed${s.error ? `: ${s.error.message}` : ''}`;
-  if (io.canPrompt && r.action !== 'over_limit' && o.byOther === undefined) {
-    io.err(`${paint(io, 'yellow', 'note:')} ${about}\n`);
+  if (e.ask) {
+    io.err(`${paint(io, 'yellow', 'note:')} ${earlierAbout(e)}\n`);
     const yes = await ctx.prompter().confirm({ message: 'Book it again? (a second order, paid again)', default: false });
     if (yes) {
       identity.again();
       return { action: 'book' };
     }
   }
-  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
-  if (r.action === 'unknown' || r.action === 'combine') {
-    throw new ShipbookError('booking_unknown', `not booked: ${about}`, 'network', {
-      suggestion: `${unknownCreateHint({ identity: identity.id, references: s.transientIds ?? [], again: againCommand(o.file, ctx.settings.hints) }, ctx.settings.hints)}\n${ledgerNote}`,
-    });
-  }
-  if (r.action === 'over_limit') {
-    throw new LimitRefusedError(r.orderId, r.totalCents, o.maxTotalCents ?? 0, `not booked: ${about}; nothing was sent`, {
-      suggestion: `Run it again with --max-total ${formatCents(r.totalCents)} or more to book it.`,
-    });
-  }
-  if (r.action === 'ended') {
-    const code = s.error?.exit_code;
-    throw new ShipbookError('previous_booking_failed', `not booked again: ${about}`, code === undefined ? 'booking_failed' : kindOfExitCode(code), {
-      suggestion: `See it with "${shellCommand(ctx.settings.hints, 'order', 'get', r.orderId)}"; book the document again with "${againCommand(o.file, ctx.settings.hints)}".`,
-    });
-  }
+  const refusal = earlierRefusal(e, { identity: identity.id, label: targetLabel(ledger.target), location: ledger.location }, hints);
+  if (refusal !== undefined) throw refusal;
   // Processed: the result of this run is that order, read again from the service (its status now).
+  const orderId = e.orderId ?? '';
   let order: OrderResponse | undefined;
   try {
-    order = await fetchOrder(api, r.orderId, o.paths);
+    order = await fetchOrder(api, orderId, o.paths);
   } catch (err) {
-    ctx.debugLog(`fetch-order-data for ${r.orderId} failed: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.debugLog(`fetch-order-data for ${orderId} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
-  io.err(`${paint(io, 'yellow', 'note:')} ${about}; nothing was sent. To book it a second time: ${againCommand(o.file, ctx.settings.hints)}\n`);
-  const shown: OrderResponse = order ?? { id: r.orderId, status: 'processed', shipments: [] };
-  const already = { identity: identity.id, ledger: ledger.location, tracking_numbers: s.trackingNumbers ?? [] };
+  io.err(earlierNote(io, e, hints) ?? '');
+  const shown: OrderResponse = order ?? { id: orderId, status: 'processed', shipments: [] };
+  const already = { identity: identity.id, ledger: ledger.location, tracking_numbers: [...e.trackingNumbers] };
   ctx.output.write({ order: shown, already_booked: already }, () => {
-    if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, shown, s.shipmentIds);
+    if (doc.kind === 'consolidated') printParentOrder(io, ctx.output.format, shown, [...e.shipmentIds]);
     else printOrder(io, ctx.output.format, shown);
   });
   return undefined;

@@ -5,11 +5,12 @@
  * service chosen from a live quote by the prompt or by `--service`, the summary confirmed, the
  * payment asked in a guided booking, and `--save-as` written — all before anything is created.
  */
+import { hintText } from '../../output/hints.js';
 import { withSenders } from '../../input/pickup.js';
 import { quoteServices } from '../../api/quote.js';
 import { registerSecret } from '../../api/redact.js';
 import type { Context } from '../../context.js';
-import { ShipbookError, StoppedByChoice, ValidationError, type InputIssue } from '../../errors.js';
+import { ShipbookError, StoppedByChoice, ValidationError, type InputIssue, cmd } from '../../errors.js';
 import { loadDocument } from '../../input/load.js';
 import type { LoadedDocument } from '../../input/loaded.js';
 import { resolveSenders } from '../../input/senders.js';
@@ -20,7 +21,7 @@ import { completeShipment, missingInputError, missingParts, type MissingPart, ty
 import type { SavedSenders } from '../../prompts/collection.js';
 import { draftPath, readDraft, removeDraft, writeDraft } from '../../prompts/draft.js';
 import { PromptInterruptedError } from '../../prompter.js';
-import { shellCommand, type HintStyle } from '../../shell.js';
+import type { HintStyle } from '../../shell.js';
 import { askPayment } from '../../prompts/payment.js';
 import { storedCardChoices } from './stored-card.js';
 import { askSaveAs, saveDocument, savedDocumentText } from '../../prompts/save.js';
@@ -125,8 +126,8 @@ export async function readOrderInput(
         words[0] === 'book'
           ? // The booking is recorded under the saved file's identity: running the file shows this
             // booking (or continues it); a second, paid shipment needs --again.
-            `Saved the order as ${saveAs} (no payment details). "${shellCommand(ctx.settings.hints, ...words, saveAs)}" shows or continues this booking; a new shipment of it is booked only with: ${shellCommand(ctx.settings.hints, ...words, saveAs, '--again')}\n`
-          : `Saved the order as ${saveAs} (no payment details); use it again with: ${shellCommand(ctx.settings.hints, ...words, saveAs)}\n`,
+            `Saved the order as ${saveAs} (no payment details). "${hintText([cmd(...words, saveAs)], ctx.settings.hints)}" shows or continues this booking; a new shipment of it is booked only with: ${hintText([cmd(...words, saveAs, '--again')], ctx.settings.hints)}\n`
+          : `Saved the order as ${saveAs} (no payment details); use it again with: ${hintText([cmd(...words, saveAs)], ctx.settings.hints)}\n`,
       ),
     );
   if (missing.length === 0 && resumed === undefined) {
@@ -216,7 +217,7 @@ function whereOf(i: number, count: number): string {
 
 /** How to go on with a kept draft, as a hint. */
 function resumeHint(command: string, draft: string, hints: HintStyle): string {
-  return `"${command}" with no file offers to resume them; or complete that file with: ${shellCommand(hints, ...command.replace(/^shipbook\s+/, '').split(' '), draft)}`;
+  return `"${command}" with no file offers to resume them; or complete that file with: ${hintText([cmd(...command.replace(/^shipbook\s+/, '').split(' '), draft)], hints)}`;
 }
 
 /** Writes the draft; a draft that cannot be written is said, never fatal. @returns the file, or undefined */

@@ -3,12 +3,13 @@
  * included), after the result of every order of the day accepted but not processed has been read
  * from the service and recorded (src/booking/dock/pending.ts), unless `--offline`.
  */
+import { cmd } from '../../errors.js';
+import { hintText } from '../../output/hints.js';
 import type { Context } from '../../context.js';
 import { fetchOrderWithMessage } from '../../api/orders.js';
 import { fetchServiceData } from '../../api/services.js';
 import { acceptedOn, readPendingResults, type PendingResults } from '../../booking/index.js';
 import { sheetOrders, type SheetOrder } from '../../ledger/index.js';
-import { shellCommand } from '../../shell.js';
 import { pendingNote } from '../../output/dock.js';
 import { openLedgerFor } from '../common/record.js';
 
@@ -37,7 +38,7 @@ export async function dayOrders(ctx: Context, date: string, o: { offline: boolea
     orders,
     date,
     fetch: async (id) => fetchOrderWithMessage(await ctx.api(), id, profile.paths),
-    ledger: () => openLedgerFor(ctx, { op: o.op, command: shellCommand(ctx.settings.hints, o.op, '--date', date) }),
+    ledger: () => openLedgerFor(ctx, { op: o.op, command: hintText([cmd(o.op, '--date', date)], ctx.settings.hints) }),
     signal: ctx.signal,
   });
   if (pending.accepted > 0) {

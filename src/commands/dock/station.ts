@@ -3,13 +3,13 @@
  * the terminal's, src/commands/dock/screen.ts): opening the day's session and this station, and
  * the exit code of its end.
  */
+import { hintText } from '../../output/hints.js';
 import { randomBytes } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import type { Context } from '../../context.js';
-import { ConfigError, ShipbookError } from '../../errors.js';
+import { ConfigError, ShipbookError, cmd } from '../../errors.js';
 import { DockSession, extractorOf, DockStation, type StationOptions } from '../../booking/index.js';
 import type { DockMark } from '../../ledger/index.js';
-import { shellCommand } from '../../shell.js';
 import { openLedgerFor } from '../common/record.js';
 import { sheetDay } from '../handover/index.js';
 import { dayCarriers, dayOrders } from './day.js';
@@ -60,7 +60,7 @@ export async function openStation(
     mayBeMissing: day.mayBeMissing,
     ...(named(flags.collection) !== undefined ? { collection: named(flags.collection)! } : {}),
   });
-  const ledger = await openLedgerFor(ctx, { op: 'dock', command: shellCommand(ctx.settings.hints, 'dock', '--date', date) });
+  const ledger = await openLedgerFor(ctx, { op: 'dock', command: hintText([cmd('dock', '--date', date)], ctx.settings.hints) });
   const driver = named(flags.driver);
   const vehicle = named(flags.vehicle);
   const mark: DockMark = {

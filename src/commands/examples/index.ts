@@ -8,15 +8,16 @@
  *   example runs as printed from `<dir>`.
  * The files are built into `dist/examples.json` (scripts/build.mjs) and read by this command only.
  */
+import { hintText } from '../../output/hints.js';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { makeDirectory } from '../../dirs.js';
-import { ShipbookError, UsageError } from '../../errors.js';
+import { ShipbookError, UsageError, cmd } from '../../errors.js';
 import { printTable } from '../../output/table.js';
-import { shellArg, shellCommand } from '../../shell.js';
+import { shellArg } from '../../shell.js';
 
 /** The example files, by their path relative to a directory where the help examples run (`fixtures/orders/…`). */
 function exampleFiles(): Record<string, string> {
@@ -145,7 +146,7 @@ function runExamples(file: string | undefined, o: ExamplesOptions, ctx: Context)
         rows.map((r) => [r.file, r.describes]),
       );
       ctx.io.err(
-        `Print one with "${shellCommand(ctx.settings.hints, 'examples')} <file>"; put them all in this directory with "${shellCommand(ctx.settings.hints, 'examples', '--copy')}".\n`,
+        `Print one with "${hintText([cmd('examples')], ctx.settings.hints)} <file>"; put them all in this directory with "${hintText([cmd('examples', '--copy')], ctx.settings.hints)}".\n`,
       );
     } else ctx.io.out(rows.map((r) => `${r.file}\t${r.describes}`).join('\n') + '\n');
   });

@@ -4,6 +4,7 @@
  * settle an **unknown** one (a create whose answer never came) once the user has found out what
  * became of it.
  */
+import { hintText } from '../../output/hints.js';
 import { existsSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
 import { storageCode, storageHint } from '../../storage.js';
@@ -14,89 +15,19 @@ import { paint } from '../../output/style.js';
 import { resumeFrom, recordResolved } from '../../booking/index.js';
 import { targetLabel } from '../../config/target.js';
 import type { Context } from '../../context.js';
-import { ApiError, ProtocolError, ShipbookError, UsageError } from '../../errors.js';
+import { ApiError, ProtocolError, ShipbookError, UsageError, cmd } from '../../errors.js';
 import { resolveCommand } from '../../output/ledger.js';
-import { shellCommand, type HintStyle } from '../../shell.js';
-import { printJournal } from '../../output/journal.js';
+import { journalRow, printJournal } from '../../output/journal.js';
 
 /** The entry whose identity is `id` or starts with it (unambiguous). @throws UsageError */
-function findEntry(states: readonly EntryState[], id: string, where: string, hints: HintStyle): EntryState {
+function findEntry(states: readonly EntryState[], id: string, where: string): EntryState {
   const exact = states.find((s) => s.id === id);
   if (exact) return exact;
   const matches = states.filter((s) => s.id.startsWith(id));
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) throw new UsageError(`"${id}" names ${matches.length} documents of ${where}; give more of the identity`);
-  throw new UsageError(`no document "${id}" in ${where}`, { suggestion: `See them with "${shellCommand(hints, 'journal', 'show')}".` });
+  throw new UsageError(`no document "${id}" in ${where}`, { suggestion: ['See them with "', cmd('journal', 'show'), '".'] });
 }
-
-/** What is known and unknown about a document, and the exact next step, in words and as a command. */
-function truth(s: EntryState, journal: string | undefined, hints: HintStyle): { known: string; next: string | null; command: string | null } {
-  const r = resumeFrom(s);
-  const file = s.file === undefined ? '<file>' : s.file;
-  switch (r.action) {
-    case 'book':
-      return s.resolvedAs === 'not_created'
-        ? { known: 'resolved: not created', next: 'the next book of its input creates it', command: shellCommand(hints, 'book', file) }
-        : {
-            known: s.error ? `nothing was created: ${s.error.message}` : 'nothing was created',
-            next: 'the next book of its input books it',
-            command: shellCommand(hints, 'book', file),
-          };
-    case 'already_booked':
-      return { known: `booked: order ${r.orderId}, processed`, next: null, command: null };
-    case 'accept':
-      return {
-        known: `order ${r.orderId} exists, not accepted${s.error ? ` (last error: ${s.error.message})` : ''}`,
-        next: 'the next book of its input accepts it (never creates another)',
-        command: shellCommand(hints, 'order', 'get', r.orderId),
-      };
-    case 'wait':
-      return {
-        known: `order ${r.orderId} is accepted; its result was not seen`,
-        next: 'the next book of its input reads its result (never books it again)',
-        command: shellCommand(hints, 'order', 'get', r.orderId),
-      };
-    case 'unknown':
-      return {
-        known: `a ${s.unknownStep ?? 'create'} request was sent and its answer never came: the order may exist${s.transientIds?.length ? ` (transient ids ${s.transientIds.join(', ')})` : ''}`,
-        next: `find out in the service's list of orders (on a shipbook sandbox: ${shellCommand(hints, 'order', 'list', '--from-service', ...(s.transientIds?.length ? ['--reference', s.transientIds[0]!] : []))}), then record the answer`,
-        command: `${resolveCommand(hints, s.id, journal, ['--order'])} ORD-…`,
-      };
-    case 'combine':
-      return {
-        known: `shipments ${s.shipmentIds.join(', ')} exist, not combined`,
-        next: 'combine them, then record the parent order',
-        command: shellCommand(hints, 'shipment', 'combine', ...s.shipmentIds, '--main', file),
-      };
-    case 'ended':
-      return {
-        known: `order ${r.orderId}: its booking ended${s.error ? `: ${s.error.message}` : ''}`,
-        next: 'book the file again with --again to make a second order',
-        command: shellCommand(hints, 'order', 'get', r.orderId),
-      };
-    case 'over_limit':
-      return {
-        known: `order ${r.orderId} was refused by --max-total ${s.limit ?? '?'} and cancelled`,
-        next: `book it with a limit of at least ${s.total ?? 'its total'}`,
-        command: shellCommand(hints, 'book', file, '--max-total', s.total ?? '<aud>'),
-      };
-  }
-}
-
-const row = (s: EntryState, journal: string | undefined, hints: HintStyle) => ({
-  id: s.id,
-  file: s.file ?? null,
-  line: s.line ?? null,
-  stage: s.stage,
-  order_id: s.orderId ?? null,
-  shipment_ids: s.shipmentIds,
-  tracking_numbers: s.stage === 'processed' ? (s.trackingNumbers ?? []) : [],
-  total: s.total ?? null,
-  // The error of the last attempt only while it is where the document stands.
-  error: s.stage === 'failed' || (s.stage === 'new' && s.error) ? (s.error ?? null) : null,
-  ...(s.resolvedAs !== undefined ? { resolved_as: s.resolvedAs } : {}),
-  ...truth(s, journal, hints),
-});
 
 /** How far along a state is, to take the latest truth of the ledger and a journal file. */
 const further = (a: EntryState | undefined, b: EntryState | undefined): EntryState | undefined => {
@@ -115,7 +46,7 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
   let where: string;
   try {
     if (o.journal === undefined && isSharedLedger((await ctx.profile()).ledger)) {
-      const ledger = await ctx.ledger('write', { command: shellCommand(ctx.settings.hints, 'journal', 'show') });
+      const ledger = await ctx.ledger('write', { command: hintText([cmd('journal', 'show')], ctx.settings.hints) });
       where = ledger.location;
       states = ledger.entries();
       await ledger.close();
@@ -129,7 +60,10 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
       // directory), not an empty journal: said, with exit 2.
       if (!existsSync(o.journal)) {
         throw new ShipbookError('journal_not_found', `${o.journal}: no such file`, 'input', {
-          suggestion: `Give the file a batch wrote with --journal (its default is .shipbook/journal-<target>.ndjson in the directory it ran in), or leave --journal out to see this target's ledger: ${shellCommand(ctx.settings.hints, 'journal', 'show')}`,
+          suggestion: [
+            `Give the file a batch wrote with --journal (its default is .shipbook/journal-<target>.ndjson in the directory it ran in), or leave --journal out to see this target's ledger: `,
+            cmd('journal', 'show'),
+          ],
         });
       }
       const own = readJournal(o.journal);
@@ -144,7 +78,7 @@ async function runJournalShow(o: { journal?: string }, ctx: Context): Promise<vo
     });
   }
   // A claim let go before anything was sent leaves nothing to show.
-  const orders = states.filter((s) => s.records > 0 || s.claim !== undefined).map((s) => row(s, o.journal, ctx.settings.hints));
+  const orders = states.filter((s) => s.records > 0 || s.claim !== undefined).map((s) => journalRow(s, resumeFrom(s), o.journal, ctx.settings.hints));
   ctx.output.write({ journal: where, orders }, () => printJournal(ctx.io, ctx.output.format, where, orders));
 }
 
@@ -171,7 +105,7 @@ async function runJournalResolve(
     throw err;
   }
   try {
-    const entry = findEntry(ledger.entries(), o.entry, `the ledger of ${targetLabel(target)}`, ctx.settings.hints);
+    const entry = findEntry(ledger.entries(), o.entry, `the ledger of ${targetLabel(target)}`);
     if (entry.stage === 'processed') throw new UsageError(`${entry.id} is already booked (${entry.orderId}); nothing to resolve`);
     const answer = o.order ?? 'not_created';
     const earlier = entry.resolvedAs ?? (entry.orderId !== undefined ? entry.orderId : undefined);
@@ -180,7 +114,7 @@ async function runJournalResolve(
       throw new UsageError(
         `${entry.id} is already recorded as ${said}${entry.resolvedAs !== undefined ? ' (an earlier journal resolve)' : ''}; recording ${answer === 'not_created' ? 'not created' : `order ${answer}`} would contradict it`,
         {
-          suggestion: `Check with "${shellCommand(ctx.settings.hints, 'order', 'get', earlier === 'not_created' ? answer : earlier)}"; if the earlier answer was wrong, give --force.`,
+          suggestion: ['Check with "', cmd('order', 'get', earlier === 'not_created' ? answer : earlier), '"; if the earlier answer was wrong, give --force.'],
         },
       );
     }
@@ -194,11 +128,11 @@ async function runJournalResolve(
       const code = storageCode(err);
       if (code === undefined || !(err instanceof Error)) throw err;
       throw new ShipbookError('storage', `${err.message.replace(/; not recorded: .*$/, '')}; nothing was recorded`, 'storage', {
-        suggestion: storageHint(code, dirname(ledger.location), `run the same "${shellCommand(ctx.settings.hints, 'journal', 'resolve')}" again`),
+        suggestion: storageHint(code, dirname(ledger.location), `run the same "${hintText([cmd('journal', 'resolve')], ctx.settings.hints)}" again`),
         cause: err,
       });
     }
-    ctx.output.write({ resolved: row(state, o.journal, ctx.settings.hints) }, () => {
+    ctx.output.write({ resolved: journalRow(state, resumeFrom(state), o.journal, ctx.settings.hints) }, () => {
       ctx.io.err(
         o.order
           ? `Recorded: ${entry.id} is order ${o.order}. The next book of its input accepts and waits for it instead of creating it.\n`

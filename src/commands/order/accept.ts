@@ -4,6 +4,7 @@
  * for the booking result, by callback or by polling (`src/booking/result/`), and prints every
  * tracking number.
  */
+import { hintText } from '../../output/hints.js';
 import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
 import type { OrderResponse } from '../../schema/order.js';
@@ -25,7 +26,6 @@ import { claimRun, openLedgerFor } from '../common/record.js';
 import type { Context } from '../../context.js';
 import { ShipbookError, UsageError, cmd } from '../../errors.js';
 import { printOrder } from '../../output/order.js';
-import { shellCommand } from '../../shell.js';
 import { prepareBooking } from '../common/book-common.js';
 import { withChosenCard } from '../common/stored-card.js';
 import { addPaymentOptions } from '../common/payment-options.js';
@@ -65,13 +65,13 @@ async function runAcceptNow(o: Omit<OrderAcceptOptions, 'wait'>, caps: PriceCaps
   const profile = await ctx.profile();
   const accept = await buildAcceptRequest(o.orderId, o, profile.defaultPayment, { now: ctx.now, stdin: io.stdin });
   // The claim first (a run booking this order right now is waited for), then the caps, then the recorded accept.
-  const ledger = await openLedgerFor(ctx, { op: 'order accept', command: shellCommand(ctx.settings.hints, 'order', 'accept', o.orderId) });
+  const ledger = await openLedgerFor(ctx, { op: 'order accept', command: hintText([cmd('order', 'accept', o.orderId)], ctx.settings.hints) });
   const done = await acceptByHand({ api: await ctx.api(), ledger, paths: profile.paths, caps, claim: claimRun(ctx) }, o.orderId, accept);
   if (done.status === 'accepted_before') return showAcceptedBefore(ctx, done.order);
   const accepted = done.order;
   ctx.output.write(withWarnings(ctx, { order: accepted }, []), () => {
     printOrder(io, ctx.output.format, accepted);
-    io.err(`Booking runs asynchronously. See the result with: ${shellCommand(ctx.settings.hints, 'order', 'get', accepted.id)}\n`);
+    io.err(`Booking runs asynchronously. See the result with: ${hintText([cmd('order', 'get', accepted.id)], ctx.settings.hints)}\n`);
   });
   if (accept.callback !== undefined) await deliverBuiltinCallback(ctx, accepted.id);
 }
@@ -89,7 +89,7 @@ async function runAcceptWait(o: OrderAcceptOptions & { wait: WaitSettings }, cap
   let payment: string | undefined;
   const ledger = await openLedgerFor(ctx, {
     op: 'order accept',
-    command: shellCommand(ctx.settings.hints, 'order', 'accept', o.orderId, '--wait'),
+    command: hintText([cmd('order', 'accept', o.orderId, '--wait')], ctx.settings.hints),
     payment: () => payment,
   });
   const profile = await ctx.profile();
@@ -175,9 +175,9 @@ async function deliverBuiltinCallback(ctx: Context, orderId: string): Promise<vo
       : `${outcome.attempts} attempt(s), the last answered ${String(outcome.lastOutcome ?? 'nothing')}`;
   io.err(
     `${paint(io, 'yellow', 'warning:')} the callback of ${orderId} was not delivered (${why}); the built-in sandbox stops with this command, so none will follow.\n` +
-      `  The result: ${shellCommand(ctx.settings.hints, 'order', 'get', orderId)}\n` +
+      `  The result: ${hintText([cmd('order', 'get', orderId)], ctx.settings.hints)}\n` +
       `  Next time, add --wait to order accept: shipbook then waits for the result with a receiver of its own.\n` +
-      `  For a service that stays up and calls back at any time: ${shellCommand(ctx.settings.hints, 'sandbox')} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
+      `  For a service that stays up and calls back at any time: ${hintText([cmd('sandbox')], ctx.settings.hints)} (in another terminal; set the SHIPBOOK_BASE_URL and SHIPBOOK_API_KEY it prints)\n`,
   );
 }
 
@@ -218,7 +218,7 @@ export function orderAcceptCommand(ctx: Context): Command {
       capsOfFlags(flags);
       if (!flags.wait && hasWaitFlags(flags)) {
         throw new UsageError('--poll, --public-url, --listen and --wait-timeout go with --wait', {
-          suggestion: `${shellCommand(ctx.settings.hints, 'order', 'accept', orderId)} --wait …`,
+          suggestion: [cmd('order', 'accept', orderId), ' --wait …'],
         });
       }
       const { wait, ...rest } = flags;

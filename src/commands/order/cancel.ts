@@ -4,16 +4,16 @@
  * can be cancelled; the service answers 409 otherwise (exit 3 with its message), except for an order
  * that is already cancelled: that is done (exit 0, a note on stderr, `already_cancelled` in JSON).
  */
+import { hintText } from '../../output/hints.js';
 import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
 import { cancelOrder, fetchOrder } from '../../api/orders.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, cmd } from '../../errors.js';
 import { orderState } from '../../output/state.js';
 import { printable } from '../../output/printable.js';
 import type { OrderResponse } from '../../schema/order.js';
 import type { Context } from '../../context.js';
 import { orderHeading } from '../../output/order.js';
-import { shellCommand } from '../../shell.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, claimDocument, identityOfOrder, recordLearned, recordedRequest } from '../../booking/index.js';
 import { claimRun, openLedgerFor } from '../common/record.js';
 
@@ -30,7 +30,7 @@ async function runOrderCancel(o: OrderCancelOptions, ctx: Context): Promise<void
   const profile = await ctx.profile();
   // The cancel goes through the ledger: a run booking this order right now is waited for, and the
   // intent is on disk before the request leaves.
-  const ledger = await openLedgerFor(ctx, { op: 'order cancel', command: shellCommand(ctx.settings.hints, 'order', 'cancel', o.orderId) });
+  const ledger = await openLedgerFor(ctx, { op: 'order cancel', command: hintText([cmd('order', 'cancel', o.orderId)], ctx.settings.hints) });
   const id = identityOfOrder(ledger, o.orderId);
   await claimDocument(ledger, id, { again: true, timeoutMs: DEFAULT_WAIT_TIMEOUT_MS, what: `order ${o.orderId}` }, claimRun(ctx));
   const api = await ctx.api();

@@ -3,6 +3,8 @@
  * recorded in the target's ledger as `book` records a document: a document created before is not
  * created again without `--again`, and two runs creating it at once give one order.
  */
+import { cmd } from '../../errors.js';
+import { hintText } from '../../output/hints.js';
 import { addPickupOptions } from '../common/pickup-options.js';
 import {
   type PickupFlags,
@@ -13,6 +15,8 @@ import {
   claimFreshOccurrence,
   orderWarnings,
   type ServiceChoice,
+  createdStage,
+  earlierBooking,
 } from '../../booking/index.js';
 import { Command } from 'commander';
 import { createOrder, fetchOrder, type OrderPaths } from '../../api/orders.js';
@@ -21,12 +25,9 @@ import type { RunClaim, LedgerStore } from '../../ledger/index.js';
 import { targetLabel } from '../../config/target.js';
 
 import { loadDocument } from '../../input/load.js';
-import { unknownCreateHint } from '../../output/ledger.js';
-import { paint } from '../../output/style.js';
-import { LimitRefusedError, ShipbookError, kindOfExitCode } from '../../errors.js';
+import { earlierNote, earlierRefusal } from '../../output/earlier.js';
 import type { OrderResponse } from '../../schema/order.js';
 import { orderStatusWord } from '../../schema/status.js';
-import { shellCommand, type HintStyle } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { readOrderInput, type OrderInputFlags } from '../common/order-input.js';
 import { claimRun, openLedgerFor } from '../common/record.js';
@@ -34,7 +35,6 @@ import { BookedElsewhereError } from '../../ledger/index.js';
 import { identityOf, type DocumentIdentity } from '../../ledger/index.js';
 import { printOrder } from '../../output/order.js';
 import { withWarnings } from '../common/warnings.js';
-import { aud, formatCents } from '../../schema/money.js';
 import { ruleDocument, type RulesFlags } from '../rules/apply.js';
 
 /** Options of `order create`. */
@@ -74,7 +74,7 @@ async function runOrderCreate(o: OrderCreateOptions, ctx: Context): Promise<void
 function printCreated(ctx: Context, order: OrderResponse, pending = true, choice?: unknown[]): void {
   ctx.output.write(withWarnings(ctx, { order, ...(choice ? { service_choice: choice } : {}) }, orderWarnings(order)), () => {
     printOrder(ctx.io, ctx.output.format, order);
-    if (pending) ctx.io.err(`Accept it with: ${shellCommand(ctx.settings.hints, 'order', 'accept', order.id)}\n`);
+    if (pending) ctx.io.err(`Accept it with: ${hintText([cmd('order', 'accept', order.id)], ctx.settings.hints)}\n`);
   });
 }
 
@@ -95,7 +95,7 @@ async function createRecorded(
   },
   ctx: Context,
 ): Promise<OrderResponse | undefined> {
-  const command = shellCommand(ctx.settings.hints, 'order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []));
+  const command = hintText([cmd('order', 'create', ...(o.file === undefined ? [] : [o.file]), ...(o.again ? ['--again'] : []))], ctx.settings.hints);
   const ledger = await openLedgerFor(ctx, { op: 'order create', command });
   const identity = identityOf(ledger, d.data, { again: o.again === true });
   if (o.again) {
@@ -109,7 +109,7 @@ async function createRecorded(
       claimRun(ctx),
     ).catch((err: unknown) => {
       // Created under another key of this service: the hint creates this very file anyway.
-      const again = shellCommand(ctx.settings.hints, 'order', 'create', ...(o.file === undefined ? [] : [o.file]), '--again');
+      const again = hintText([cmd('order', 'create', ...(o.file === undefined ? [] : [o.file]), '--again')], ctx.settings.hints);
       throw err instanceof BookedElsewhereError ? new BookedElsewhereError(err.identity, err.booked, again) : err;
     });
     if (claimed.kind !== 'go') {
@@ -136,15 +136,11 @@ async function createRecorded(
   );
 }
 
-/** What `--again` pastes as: the same command for the same file with `--again`. */
-function againCommand(file: string | undefined, hints: HintStyle): string {
-  return shellCommand(hints, 'order', 'create', ...(file === undefined ? [] : [file]), '--again');
-}
-
 /**
- * A document the ledger knows as created before (or further): that order is printed as this run's
- * result, read again from the service, with a note on stderr; a create sent and never answered
- * ends as `booking_unknown`, as `book` does.
+ * A document the ledger knows as created before (or further): what it means for this run is
+ * decided by `earlierBooking` (src/booking/earlier.ts) and worded in src/output/earlier.ts. That
+ * order is printed as this run's result, read again from the service, with a note on stderr; a
+ * create sent and never answered ends as `booking_unknown`, as `book` does.
  * @throws ShipbookError `booking_unknown` (exit 5); `previous_booking_failed` (the recorded exit
  *   code); LimitRefusedError (exit 9) when this run's --max-total still refuses the recorded total
  */
@@ -157,60 +153,20 @@ async function printEarlier(
   ctx: Context,
 ): Promise<void> {
   const { io } = ctx;
-  const when = o.byOther
-    ? ` by another run just now (pid ${o.byOther.pid}, ${o.byOther.command})`
-    : r.action !== 'book' && r.state.file !== undefined
-      ? ` (${r.state.file})`
-      : '';
-  const ledgerNote = `The ledger of ${targetLabel(ledger.target)}: ${ledger.location} (identity ${identity.id}).`;
-  if (r.action === 'book') throw new ShipbookError('claim_lost', 'another run took this document in hand meanwhile; nothing was sent', 'lock_lost');
-  if (r.action === 'unknown' || r.action === 'combine') {
-    throw new ShipbookError(
-      'booking_unknown',
-      `not created: a create request for this document was sent${when} and its answer never came: the order may exist`,
-      'network',
-      {
-        suggestion: `${unknownCreateHint({ identity: identity.id, references: r.state.transientIds ?? [], again: againCommand(o.file, ctx.settings.hints), verb: 'create' }, ctx.settings.hints)}\n${ledgerNote}`,
-      },
-    );
-  }
-  if (r.action === 'over_limit') {
-    throw new LimitRefusedError(
-      r.orderId,
-      r.totalCents,
-      o.maxTotalCents ?? 0,
-      `not created: order ${r.orderId} of this document cost ${aud(r.totalCents)} and was refused by --max-total (cancelled); nothing was sent`,
-      {
-        suggestion: `Run it again with --max-total ${formatCents(r.totalCents)} or more to create it.`,
-      },
-    );
-  }
-  if (r.action === 'ended') {
-    const code = r.state.error?.exit_code;
-    throw new ShipbookError(
-      'previous_booking_failed',
-      `not created again: this document became order ${r.orderId}${when}, whose booking ended failed`,
-      code === undefined ? 'booking_failed' : kindOfExitCode(code),
-      {
-        suggestion: `See it with "${shellCommand(ctx.settings.hints, 'order', 'get', r.orderId)}"; create the document again with "${againCommand(o.file, ctx.settings.hints)}".`,
-      },
-    );
-  }
+  const e = earlierBooking(r, { command: 'order create', file: o.file, byOther: o.byOther, maxTotalCents: o.maxTotalCents, canAsk: false });
+  const refusal = earlierRefusal(e, { identity: identity.id, label: targetLabel(ledger.target), location: ledger.location }, ctx.settings.hints);
+  if (refusal !== undefined) throw refusal;
   // Created before (pending, accepted or processed): that order, as the service has it now.
+  const orderId = e.orderId ?? '';
   let order: OrderResponse | undefined;
   try {
-    order = await fetchOrder(api, r.orderId, o.paths);
+    order = await fetchOrder(api, orderId, o.paths);
   } catch (err) {
-    ctx.debugLog(`fetch-order-data for ${r.orderId} failed: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.debugLog(`fetch-order-data for ${orderId} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
-  // The service's status is the newer word (an `order accept` without --wait records no acceptance).
-  const status = order?.status === undefined ? 'unknown' : orderStatusWord(order.status);
-  const pending = status === 'unknown' ? r.action === 'accept' : status === 'pending';
-  const stage = status !== 'unknown' ? status : r.action === 'accept' ? 'not accepted' : r.action === 'wait' ? 'accepted' : 'booked';
-  io.err(
-    `${paint(io, 'yellow', 'note:')} this document was created before${when}: order ${r.orderId}, ${stage}; nothing was sent. To create another: ${againCommand(o.file, ctx.settings.hints)}\n`,
-  );
-  printCreated(ctx, order ?? { id: r.orderId, shipments: [] }, pending);
+  const { stage, pending } = createdStage(e, order?.status === undefined ? undefined : orderStatusWord(order.status));
+  io.err(earlierNote(io, e, ctx.settings.hints, stage) ?? '');
+  printCreated(ctx, order ?? { id: orderId, shipments: [] }, pending);
 }
 
 /** The `order create` command. */

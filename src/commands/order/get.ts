@@ -3,10 +3,11 @@
  * tracking numbers, from fetch-order-data (assumed `GET /orders/{order_id}/`, a setting of the
  * profile; docs/assumptions.md). This is how to see a booking later, after a wait timed out or was interrupted.
  */
+import { cmd } from '../../errors.js';
+import { hintText } from '../../output/hints.js';
 import { idArgument } from '../common/input.js';
 import { Command } from 'commander';
 import { fetchOrderWithMessage } from '../../api/orders.js';
-import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { orderEndedLine, printOrder } from '../../output/order.js';
 import { orderStatusWord } from '../../schema/status.js';
@@ -34,7 +35,7 @@ async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
   // What the service says now goes into the ledger when it is news there (a booking processed since).
   if (word === 'processed' || word === 'cancelled' || word === 'failed') {
     try {
-      const ledger = await openLedgerFor(ctx, { op: 'order get', command: shellCommand(ctx.settings.hints, 'order', 'get', o.orderId) });
+      const ledger = await openLedgerFor(ctx, { op: 'order get', command: hintText([cmd('order', 'get', o.orderId)], ctx.settings.hints) });
       await recordLearned(ledger, order, message);
     } catch (err) {
       ctx.io.err(`note: the ledger could not record what order ${order.id} is now: ${(err as Error).message}\n`);
@@ -45,7 +46,7 @@ async function runOrderGet(o: OrderGetOptions, ctx: Context): Promise<void> {
     if (reason !== undefined) ctx.io.err(`${orderEndedLine(order, reason)}\n`);
     if (word === 'pending') {
       ctx.io.err(
-        `Accept it with: ${shellCommand(ctx.settings.hints, 'order', 'accept', order.id)}  (or cancel it: ${shellCommand(ctx.settings.hints, 'order', 'cancel', order.id)})\n`,
+        `Accept it with: ${hintText([cmd('order', 'accept', order.id)], ctx.settings.hints)}  (or cancel it: ${hintText([cmd('order', 'cancel', order.id)], ctx.settings.hints)})\n`,
       );
     }
     if (word === 'accepted') ctx.io.err('The booking is still running; run this command again later to see the tracking numbers.\n');

@@ -7,11 +7,10 @@
 import { Command, Option } from 'commander';
 import { listSandboxOrders } from '../../api/orders.js';
 import type { Context } from '../../context.js';
-import { ApiError, ProtocolError, UsageError } from '../../errors.js';
+import { ApiError, ProtocolError, UsageError, cmd } from '../../errors.js';
 import { localDay, KNOWN_ORDER_STATUSES, knownOrders, passesOrderFilter, type KnownOrderFilter, type KnownOrderStatus } from '../../ledger/index.js';
 import { printOrderList, type OrderListRow } from '../../output/order-list.js';
 import { orderStatusWord } from '../../schema/status.js';
-import { shellCommand } from '../../shell.js';
 
 /** Flags of `order list`. */
 interface OrderListFlags {
@@ -47,7 +46,7 @@ async function serviceRows(ctx: Context): Promise<OrderListRow[]> {
   } catch (err) {
     if (err instanceof ProtocolError || (err instanceof ApiError && (err.status === 404 || err.status === 405))) {
       throw new UsageError('--from-service lists the orders of a shipbook sandbox; this service has no list of orders (the booking interface has none)', {
-        suggestion: `Ask the service's operator for its orders; what shipbook knows of them: ${shellCommand(ctx.settings.hints, 'order', 'list')}`,
+        suggestion: [`Ask the service's operator for its orders; what shipbook knows of them: `, cmd('order', 'list')],
         cause: err,
       });
     }

@@ -1,8 +1,9 @@
 /** `shipbook quote [file]`: prices for a route and packages, from a file or from flags. */
+import { hintText } from '../../output/hints.js';
 import { Command, Option } from 'commander';
 import { quoteServices, quoteServicesSinglePackage } from '../../api/quote.js';
 import type { Context, RunSettings } from '../../context.js';
-import { UsageError, ValidationError, type InputIssue } from '../../errors.js';
+import { UsageError, ValidationError, type InputIssue, cmd } from '../../errors.js';
 import { collectWarnings } from '../../input/warnings.js';
 import { printWarnings } from '../../output/report.js';
 import { parsePackageSpec, parsePlace } from '../../input/flags.js';
@@ -14,7 +15,7 @@ import { askQuote, missingQuoteParts, type PartialQuote } from '../../prompts/qu
 import { withWarnings } from '../common/warnings.js';
 import { priceWarnings } from '../../booking/index.js';
 import { rememberServiceCodes } from '../common/completion-cache.js';
-import { shellArg, shellCommand, type HintShell, type HintStyle } from '../../shell.js';
+import { shellArg, type HintShell, type HintStyle } from '../../shell.js';
 
 /** Options of `quote`: a file, or a route and packages from flags. */
 interface QuoteOptions {
@@ -154,7 +155,7 @@ function quoteCommandLine(q: QuoteRequest, o: Pick<QuoteOptions, 'value' | 'insu
   if (o.value !== undefined) args.push('--value', o.value);
   if (o.insurance !== undefined) args.push('--insurance', o.insurance);
   if (o.get) args.push('--get');
-  return shellCommand(hints, ...args);
+  return hintText([cmd(...args)], hints);
 }
 
 /** The `quote` command. */

@@ -6,14 +6,13 @@
  * stays the order's identity in the ledger, so a rerun finds the booking whatever the rules chose.
  */
 import type { Context } from '../../context.js';
-import { ValidationError } from '../../errors.js';
+import { ValidationError, cmd } from '../../errors.js';
 import { quoteServices } from '../../api/quote.js';
 import type { LoadedDocument } from '../../input/loaded.js';
 import { resolveSenders } from '../../input/senders.js';
 import { quoteRequestFor } from '../../prompts/service.js';
 import { isObject } from '../../schema/object.js';
 import { formatPath } from '../../schema/issues.js';
-import { shellCommand, type HintStyle } from '../../shell.js';
 import { aud, formatCents } from '../../schema/money.js';
 import { isConsolidatedDocument } from '../../schema/consolidated.js';
 import type { PriceCaps } from '../../booking/index.js';
@@ -106,7 +105,7 @@ export async function decideDocument(
   if (byMail > 0 && byMail < decision.shipments.length)
     decision = decideOrder(rules, resolved.data, { quotes, written, globalMail: { usable: false, why: MIXED_ORDER } });
   const refused = decision.shipments.map((d, i) => ({ d, i })).filter(({ d }) => !d.ok);
-  if (refused.length > 0) throw new RulesRefusedError(loaded, rules, refused, ctx.settings.hints);
+  if (refused.length > 0) throw new RulesRefusedError(loaded, rules, refused);
   // The tags are for the rules only: the order sent is the document without them.
   const decided = applyDecision(written, decision);
   if (isObject(decided)) delete decided.tags;
@@ -126,7 +125,7 @@ export async function decideDocument(
 
 /** The rules left a shipment of an order no service, or removed the code it names: nothing is sent. Exit 2. */
 class RulesRefusedError extends ValidationError {
-  constructor(loaded: LoadedDocument, rules: RuleSet, refused: ReadonlyArray<{ d: OrderDecision['shipments'][number]; i: number }>, hints: HintStyle) {
+  constructor(loaded: LoadedDocument, rules: RuleSet, refused: ReadonlyArray<{ d: OrderDecision['shipments'][number]; i: number }>) {
     const issues = refused.map(({ d, i }) => {
       const path = ['order', 'shipments', i, ...(!d.ok && d.problem !== 'none_left' ? ['service', 'code'] : [])];
       const at = loaded.locate(path);
@@ -135,7 +134,7 @@ class RulesRefusedError extends ValidationError {
     const first = refused[0]!.d;
     const what = !first.ok && first.problem === 'written_removed' ? 'a rule denies the service it names' : 'the rules leave it no service';
     super(issues, `not sent: ${loaded.file}: ${what}`, {
-      suggestion: `Try the rules on this order with: ${shellCommand(hints, 'rules', 'test', rules.file, loaded.file)}`,
+      suggestion: ['Try the rules on this order with: ', cmd('rules', 'test', rules.file, loaded.file)],
     });
   }
 }

@@ -3,11 +3,12 @@
  * shipments from `shipment create` into a parent order (`PUT /shipments/`), then print the
  * children, the main shipment and the price with the sum of the children.
  */
+import { hintText } from '../../output/hints.js';
 import { settlePickups } from '../../input/pickup.js';
 import { Command } from 'commander';
 import { openLedgerFor } from '../common/record.js';
 import { changeIdentity, recordedRequest, orderWarnings } from '../../booking/index.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, UsageError, cmd } from '../../errors.js';
 import { combineShipments } from '../../api/shipments.js';
 import { documentWarnings } from '../../input/validate.js';
 import { showWarnings } from '../common/input.js';
@@ -15,7 +16,6 @@ import type { Context } from '../../context.js';
 import { loadDocument } from '../../input/load.js';
 import { validateDocument } from '../../input/problems.js';
 import { printParentOrder } from '../../output/consolidated.js';
-import { shellCommand } from '../../shell.js';
 import type { CombineRequest } from '../../schema/combine.js';
 import { combineFile, shipmentDocument, type CombineFile } from '../../schema/consolidated.js';
 import type { ShipmentRequest } from '../../schema/shipment.js';
@@ -82,7 +82,10 @@ async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Prom
   const request = mergeCombine(o.ids, file, main);
   let parent;
   const api = await ctx.api();
-  const ledger = await openLedgerFor(ctx, { op: 'shipment combine', command: shellCommand(ctx.settings.hints, 'shipment', 'combine', ...request.shipments) });
+  const ledger = await openLedgerFor(ctx, {
+    op: 'shipment combine',
+    command: hintText([cmd('shipment', 'combine', ...request.shipments)], ctx.settings.hints),
+  });
   try {
     // The intent on disk before the combine leaves; the parent order recorded as it comes, with what the hand-over sheet needs.
     parent = await recordedRequest(
@@ -102,7 +105,7 @@ async function runShipmentCombine(o: ShipmentCombineOptions, ctx: Context): Prom
   }
   ctx.output.write(withWarnings(ctx, { order: parent }, orderWarnings(parent, request.shipments)), () => {
     printParentOrder(ctx.io, ctx.output.format, parent, request.shipments);
-    ctx.io.err(`Accept the parent order with: ${shellCommand(ctx.settings.hints, 'order', 'accept', parent.id)}\n`);
+    ctx.io.err(`Accept the parent order with: ${hintText([cmd('order', 'accept', parent.id)], ctx.settings.hints)}\n`);
   });
 }
 

@@ -1,9 +1,10 @@
 /** `shipbook shipment create <file>`: validate a consolidated-mail shipment and create it (status new, exact price). */
+import { cmd } from '../../errors.js';
+import { hintText } from '../../output/hints.js';
 import { Command } from 'commander';
 import { openLedgerFor } from '../common/record.js';
 import { changeIdentity, recordedRequest, priceWarnings } from '../../booking/index.js';
 import { createShipment } from '../../api/shipments.js';
-import { shellCommand } from '../../shell.js';
 import type { Context } from '../../context.js';
 import { printCreatedShipment } from '../../output/consolidated.js';
 import { readShipmentInput } from './input.js';
@@ -33,7 +34,7 @@ async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promis
   const api = await ctx.api();
   const ledger = await openLedgerFor(ctx, {
     op: 'shipment create',
-    command: shellCommand(ctx.settings.hints, 'shipment', 'create', ...(o.file === undefined ? [] : [o.file])),
+    command: hintText([cmd('shipment', 'create', ...(o.file === undefined ? [] : [o.file]))], ctx.settings.hints),
   });
   // The intent on disk before the create leaves; the shipment's id and price recorded as they come.
   const created = await recordedRequest(
@@ -47,7 +48,7 @@ async function runShipmentCreate(o: ShipmentCreateOptions, ctx: Context): Promis
     printCreatedShipment(ctx.io, ctx.output.format, created);
     // No placeholder in a command: the ids of the others are not known here, so the next step is said in words.
     ctx.io.err(
-      `Next: create the other shipments of the consolidation, then combine them all with "${shellCommand(ctx.settings.hints, 'shipment', 'combine')}", giving ${created.id}, their ids and --main with the main shipment's file; how: ${shellCommand(ctx.settings.hints, 'shipment', 'combine', '--help')}\n`,
+      `Next: create the other shipments of the consolidation, then combine them all with "${hintText([cmd('shipment', 'combine')], ctx.settings.hints)}", giving ${created.id}, their ids and --main with the main shipment's file; how: ${hintText([cmd('shipment', 'combine', '--help')], ctx.settings.hints)}\n`,
     );
   });
 }

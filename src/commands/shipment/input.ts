@@ -4,16 +4,17 @@
  * resolved, only the missing parts asked on a terminal (the service from the consolidated-mail
  * services of a live quote), or, without one, listed with what supplies them (exit 2).
  */
+import { hintText } from '../../output/hints.js';
 import { withSenders } from '../../input/pickup.js';
 import { quoteServices } from '../../api/quote.js';
 import type { Context } from '../../context.js';
-import { ShipbookError, ValidationError } from '../../errors.js';
+import { ShipbookError, ValidationError, cmd } from '../../errors.js';
 import { loadDocument } from '../../input/load.js';
 import type { LoadedDocument } from '../../input/loaded.js';
 import { resolveSenders } from '../../input/senders.js';
 import { checkDocument, validateKind } from '../../input/validate.js';
 import { KINDS, detectKind, type DocumentKind, type KindValue } from '../../input/kinds.js';
-import { shellArg, shellCommand, type HintStyle } from '../../shell.js';
+import { shellArg, type HintStyle } from '../../shell.js';
 import type { PromptIO } from '../../prompts/ask.js';
 import { completeShipment, missingInputError, missingParts } from '../../prompts/order.js';
 import { askSaveAs, saveDocument } from '../../prompts/save.js';
@@ -39,8 +40,8 @@ function refuseOtherKind(doc: LoadedDocument, hints: HintStyle): void {
   const command =
     kind === 'order'
       ? doc.file === '-'
-        ? shellCommand(hints, 'book', '-')
-        : shellCommand(hints, 'book', doc.file)
+        ? hintText([cmd('book', '-')], hints)
+        : hintText([cmd('book', doc.file)], hints)
       : def.usedBy.replaceAll('<file>', shellArg(doc.file, hints.shell));
   throw new ValidationError(
     [{ file: doc.file, line: 1, column: 1, path: '', message: `is ${def.summary}, not a consolidated-mail shipment`, severity: 'error' }],
