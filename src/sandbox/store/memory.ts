@@ -48,7 +48,7 @@ class MapCollection<T> implements Collection<T> {
  * The text a finished record is kept as: {@link encodeRecord}'s JSON (amounts and times tagged),
  * with a shipment's service as its code (the catalogue's entry is restored on reading).
  */
-export function packRecord(record: StoredOrder | StoredShipment): string {
+function packRecord(record: StoredOrder | StoredShipment): string {
   return 'service' in record ? encodeRecord({ ...record, service: record.service.code }) : encodeRecord(record);
 }
 
