@@ -7,7 +7,9 @@
 //
 // Options: --quick (fewer pairs and shorter load runs, for trying the harness), --only <name,…>
 // (figures whose name contains one of the words: the other rows of bench/RESULTS.md, their profiles
-// and notes stay as the earlier run wrote them), --no-write (do not touch bench/RESULTS.md).
+// and notes stay as the earlier run wrote them), --no-write (do not touch bench/RESULTS.md);
+// for the scaling table (`--only scaling`, or `--only 'scaling: book'` without the sandbox's row):
+// --scale <n,…> (its batch sizes) and --scale-sources <ndjson,csv,yamlDir> (some of its inputs).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, createWriteStream } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -23,6 +25,10 @@ const quick = args.includes('--quick');
 const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const only = onlyArg ? onlyArg.split(',') : undefined;
 const write = !args.includes('--no-write');
+/** `--scale <n,…>`: the scaling table's batch sizes instead of its own; `--scale-sources <ndjson,csv,yamlDir>`: some of its inputs. */
+const listArg = (name) => (args.includes(name) ? args[args.indexOf(name) + 1].split(',') : undefined);
+const scaleSizes = listArg('--scale')?.map(Number);
+const scaleSources = listArg('--scale-sources');
 const haveTime = existsSync('/usr/bin/time');
 const work = mkdtempSync(join(tmpdir(), 'shipbook-bench-'));
 const baseEnv = {
@@ -773,6 +779,89 @@ async function paceDurable() {
   }
 }
 
+/**
+ * The scaling table: `book` of 1,000, 4,000, 16,000 and 50,000 orders (--quick: 1,000 and 4,000)
+ * from NDJSON, CSV and a directory of YAML files (the same orders, bench/orders.mjs), each against
+ * a fresh `shipbook sandbox --delay 1ms`, concurrency 16, polling every 10 ms; beside the durable
+ * bare client (bench/durable-bare.mjs) on the same orders as NDJSON, against its own fresh sandbox,
+ * in the same run. Wall time, CPU per order (user + system, every thread) and peak RSS of each
+ * process (`/usr/bin/time`). `--only scaling` measures these alone.
+ */
+async function scaling() {
+  if (!haveTime) {
+    addRow({
+      figure: 'scaling: book from NDJSON, CSV and a directory of YAML files',
+      value: 'not measured',
+      target: '',
+      ok: undefined,
+      note: 'needs /usr/bin/time',
+    });
+    return;
+  }
+  const { writeOrderInputs } = await import('./orders.mjs');
+  const sizes = scaleSizes ?? (quick ? [1000, 4000] : [1000, 4000, 16_000, 50_000]);
+  const sources = [
+    ['NDJSON', 'ndjson'],
+    ['CSV', 'csv'],
+    ['a directory of YAML files', 'yamlDir'],
+  ].filter(([, key]) => scaleSources === undefined || scaleSources.includes(key));
+  const rss1000 = new Map();
+  const fmt = (r, n) => `${(r.ms / 1000).toFixed(1)} s, ${((r.cpuMs * 1000) / n).toFixed(0)} µs CPU/order, ${r.rssMiB.toFixed(0)} MiB`;
+  /** Runs `argv` (given the sandbox's URL) against a fresh sandbox of its own. */
+  const against = async (argv, env) => {
+    const sandbox = await startSandbox();
+    try {
+      return runOnce(argv(sandbox.url), { ...env, SHIPBOOK_BASE_URL: sandbox.url, SHIPBOOK_API_KEY: 'sk_bench_0123456789' });
+    } finally {
+      await sandbox.stop();
+    }
+  };
+  for (const n of sizes) {
+    const inputs = await writeOrderInputs(join(work, `scaling-${n}`), n);
+    const bare = await against(
+      (url) => [process.execPath, join(root, 'bench', 'durable-bare.mjs'), url, inputs.ndjson, '16', '10', join(work, `wal-scaling-${n}.ndjson`)],
+      baseEnv,
+    );
+    if (JSON.parse(bare.stdout).orders !== n) throw new Error('durable-bare.mjs did not book every order');
+    for (const [label, key] of sources) {
+      const tag = `${n}-${key}`;
+      const r = await against(
+        () => [process.execPath, bin, 'book', inputs[key], '--concurrency', '16', '--poll', '10ms', '--journal', join(work, `journal-scaling-${tag}.ndjson`)],
+        { ...baseEnv, SHIPBOOK_STATE_DIR: join(work, `state-scaling-${tag}`) },
+      );
+      if (n === sizes[0]) rss1000.set(key, r.rssMiB);
+      const cpuRatio = r.cpuMs / bare.cpuMs;
+      const rssRatio = r.rssMiB / (rss1000.get(key) ?? Number.NaN);
+      const large = n >= 16_000;
+      addRow({
+        figure: `scaling: book of ${n.toLocaleString('en')} orders from ${label} / the durable bare client`,
+        value: fmt(r, n),
+        baseline: fmt(bare, n),
+        ratio: cpuRatio.toFixed(2),
+        target: large ? `CPU ≤ 1.5${n === 50_000 ? `; RSS ≤ 1.3 × at ${sizes[0].toLocaleString('en')}` : ''}` : '(information)',
+        ok: large ? cpuRatio <= 1.5 && (n !== 50_000 || !(rssRatio > 1.3)) : undefined,
+        note: `ratio: CPU per order; peak RSS ${rssRatio.toFixed(2)} × that at ${sizes[0].toLocaleString('en')} from the same source; each against a fresh sandbox --delay 1ms, concurrency 16, both polling every 10 ms; one run each; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs at the end`,
+      });
+    }
+    rmSync(join(work, `scaling-${n}`), { recursive: true, force: true });
+  }
+}
+
+/** The standalone sandbox's peak RSS with 100,000 stored orders (--quick: 10,000), booked by a fast client (bench/sandbox-rss.mjs). */
+async function sandboxMemory() {
+  const { measureSandboxRss } = await import('./sandbox-rss.mjs');
+  const count = quick ? 10_000 : 100_000;
+  const r = await measureSandboxRss({ bin, root, env: baseEnv, count });
+  addRow({
+    figure: `scaling: sandbox peak RSS with ${count.toLocaleString('en')} stored orders`,
+    value: `${r.peakMiB.toFixed(0)} MiB`,
+    baseline: '',
+    target: count === 100_000 ? '≤ 400 MiB' : '(information)',
+    ok: count === 100_000 ? r.peakMiB <= 400 : undefined,
+    note: `shipbook sandbox --delay 1ms, state in memory: create, accept and fetch until processed, 32 orders under way; ${r.ordersPerSecond.toFixed(0)} orders/s, ${r.cpuSeconds.toFixed(1)} s of sandbox CPU; RSS at the end ${r.rssMiB.toFixed(0)} MiB (/proc/<pid>/status VmHWM, VmRSS)`,
+  });
+}
+
 async function memory() {
   const name = 'peak RSS: dry run of 100,000 orders / of 10,000';
   if (!bookHas('--dry-run') || !haveTime) {
@@ -1074,6 +1163,8 @@ const figures = [
   ['pace: durable baseline', paceDurable],
   ['capacity', sandboxCapacity],
   ['memory', memory],
+  ['scaling: book', scaling],
+  ['scaling: sandbox memory', sandboxMemory],
   ['csv', csvDryRun],
   ['state', stateStore],
   ['validate', validateLarge],
@@ -1196,7 +1287,11 @@ if (write) {
     'process, and for information with bench/bare-undici.mjs waiting for each result as `book --poll 50ms` does (the same',
     'requests as book, and nothing else); memory is the peak RSS (`/usr/bin/time -f %M`) of `shipbook book --dry-run` (of NDJSON orders, and of a CSV',
     'in the layout of fixtures/csv/orders.csv, two rows per order); the state store times',
-    '`shipbook order create` on the built-in sandbox with 10 and with 5,000 stored orders (bench/state-store.mjs).',
+    '`shipbook order create` on the built-in sandbox with 10 and with 5,000 stored orders (bench/state-store.mjs); the scaling',
+    'rows run `shipbook book --concurrency 16 --poll 10ms` on the same orders as NDJSON, CSV and a directory of YAML files',
+    '(bench/orders.mjs) and bench/durable-bare.mjs on the NDJSON, each against a fresh `shipbook sandbox --delay 1ms`, timed',
+    'with `/usr/bin/time` (wall, user + system CPU, peak RSS); the sandbox row books orders through `shipbook sandbox',
+    '--delay 1ms` with a fast client and reads its VmHWM (bench/sandbox-rss.mjs).',
     '',
   ].join('\n');
   // The package's sizes and the release's start-up are measured apart (bench/package-size.mjs,
