@@ -295,7 +295,8 @@ export class Ledger implements LedgerStore {
   /** Lets go of every claim this run still holds, then closes both files (and the copy's lock). */
   async close(): Promise<void> {
     try {
-      for (const s of this.ledger.states.values()) if (s.claim?.nonce === this.run.nonce) this.release(s.id);
+      // A settled document is claimed by no run: only those under way are looked at.
+      for (const s of [...this.ledger.states.unsettled()]) if (s.claim?.nonce === this.run.nonce) this.release(s.id);
     } catch {
       // a ledger that takes no more records: its claims end with this process
     }
