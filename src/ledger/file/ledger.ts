@@ -218,6 +218,8 @@ export class Ledger implements LedgerStore {
         throw err;
       }
       stampTarget(copy, o.target);
+      // The copy holds the ledger's documents: a document settled alike in both is kept once.
+      copy.states.pairWith(ledger.states);
       for (const s of copy.states.values()) {
         if (rank(s) > rank(ledger.states.get(s.id))) for (const r of recordsOf(s)) ledger.append(r);
       }

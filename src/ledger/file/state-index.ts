@@ -66,12 +66,11 @@ interface Shape {
 export class StateIndex implements Map<string, EntryState> {
   /** States under way as objects; settled ones as `<shape>\0<field>\0<field>…`. */
   private readonly map = new Map<string, EntryState | string>();
-  /** The shapes seen, by their signature, and in the order first seen. */
-  private readonly shapeIds = new Map<string, number>();
-  private readonly shapes: Shape[] = [];
-  /** File names, each kept once (a batch's states name a few files thousands of times). */
-  private readonly fileIds = new Map<string, number>();
-  private readonly files: string[] = [];
+  /**
+   * The index of another file that holds the same documents (a ledger's, for its run's journal
+   * copy): a state encoded as it is encoded there shares that string.
+   */
+  private twin: StateIndex | undefined;
 
   readonly [Symbol.toStringTag] = 'StateIndex';
 
@@ -81,7 +80,7 @@ export class StateIndex implements Map<string, EntryState> {
 
   get(id: string): EntryState | undefined {
     const v = this.map.get(id);
-    return typeof v === 'string' ? this.decode(id, v) : v;
+    return typeof v === 'string' ? decode(id, v) : v;
   }
 
   has(id: string): boolean {
@@ -89,9 +88,23 @@ export class StateIndex implements Map<string, EntryState> {
   }
 
   set(id: string, state: EntryState): this {
-    const encoded = settled(state) && state.id === id ? this.encode(state) : undefined;
+    let encoded = settled(state) && state.id === id ? encode(state) : undefined;
+    if (encoded !== undefined && this.twin !== undefined) {
+      const there = this.twin.map.get(id);
+      if (there === encoded) encoded = there;
+    }
     this.map.set(id, encoded ?? state);
     return this;
+  }
+
+  /**
+   * Shares the strings of the documents settled alike in this index and `twin` (the ledger's and
+   * its run's journal copy's, which hold the same documents), both ways: one string for both files.
+   */
+  pairWith(twin: StateIndex): void {
+    this.twin = twin;
+    twin.twin = this;
+    for (const [id, v] of this.map) if (typeof v === 'string' && twin.map.get(id) === v) this.map.set(id, twin.map.get(id)!);
   }
 
   delete(id: string): boolean {
@@ -108,7 +121,7 @@ export class StateIndex implements Map<string, EntryState> {
   }
 
   *entries(): MapIterator<[string, EntryState]> {
-    for (const [id, v] of this.map) yield [id, typeof v === 'string' ? this.decode(id, v) : v];
+    for (const [id, v] of this.map) yield [id, typeof v === 'string' ? decode(id, v) : v];
   }
 
   keys(): MapIterator<string> {
@@ -126,68 +139,81 @@ export class StateIndex implements Map<string, EntryState> {
   forEach(fn: (value: EntryState, key: string, map: Map<string, EntryState>) => void, thisArg?: unknown): void {
     for (const [id, s] of this.entries()) fn.call(thisArg, s, id, this);
   }
+}
 
-  /** The state as one string, or undefined when the encoding cannot hold it exactly. */
-  private encode(s: EntryState): string | undefined {
-    const keys: string[] = [];
-    const unset: boolean[] = [];
-    const fields: string[] = [];
-    for (const key in s) {
-      if (key === 'id') {
-        if (keys.length > 0) return undefined; // `id` first, as the fold makes it
-        continue;
-      }
-      const kind = KINDS[key];
-      if (kind === undefined) return undefined;
-      const value = (s as unknown as Record<string, unknown>)[key];
-      keys.push(key);
-      unset.push(value === undefined);
-      if (value === undefined) continue;
-      const field = encodeField(kind, value, this.fileIds, this.files);
-      if (field === undefined) return undefined;
-      fields.push(field);
-    }
-    const signature = `${keys.join(',')}|${unset.map((u) => (u ? 1 : 0)).join('')}`;
-    let shape = this.shapeIds.get(signature);
-    if (shape === undefined) {
-      shape = this.shapes.length;
-      this.shapes.push({ keys, unset });
-      this.shapeIds.set(signature, shape);
-    }
-    return `${shape}${FIELD}${fields.join(FIELD)}`;
-  }
+/**
+ * The shapes of encoded states, by their signature, in the order first seen, and the file names
+ * they name, each kept once (a batch's states name a few files thousands of times, in a handful
+ * of shapes). Shared by every index of the process, so that two indexes encode a state alike.
+ */
+const shapeIds = new Map<string, number>();
+const shapes: Shape[] = [];
+const fileIds = new Map<string, number>();
+const files: string[] = [];
 
-  private decode(id: string, encoded: string): EntryState {
-    const fields = encoded.split(FIELD);
-    const shape = this.shapes[Number(fields[0])]!;
-    const s: Record<string, unknown> = { id };
-    let f = 1;
-    for (let i = 0; i < shape.keys.length; i++) {
-      const key = shape.keys[i]!;
-      if (shape.unset[i]) {
-        s[key] = undefined;
-        continue;
-      }
-      const field = fields[f++]!;
-      switch (KINDS[key]) {
-        case 'number':
-          s[key] = Number(field);
-          break;
-        case 'file':
-          s[key] = this.files[Number(field)];
-          break;
-        case 'list':
-          s[key] = field === EMPTY_LIST ? [] : field.split(ITEM);
-          break;
-        case 'json':
-          s[key] = JSON.parse(field);
-          break;
-        default:
-          s[key] = field;
-      }
+/** A settled state as one string, or undefined when the encoding cannot hold it exactly. */
+function encode(s: EntryState): string | undefined {
+  const keys: string[] = [];
+  const unset: boolean[] = [];
+  const fields: string[] = [];
+  for (const key in s) {
+    if (key === 'id') {
+      if (keys.length > 0) return undefined; // `id` first, as the fold makes it
+      continue;
     }
-    return s as unknown as EntryState;
+    const kind = KINDS[key];
+    if (kind === undefined) return undefined;
+    const value = (s as unknown as Record<string, unknown>)[key];
+    keys.push(key);
+    unset.push(value === undefined);
+    if (value === undefined) continue;
+    const field = encodeField(kind, value, fileIds, files);
+    if (field === undefined) return undefined;
+    fields.push(field);
   }
+  const signature = `${keys.join(',')}|${unset.map((u) => (u ? 1 : 0)).join('')}`;
+  let shape = shapeIds.get(signature);
+  if (shape === undefined) {
+    shape = shapes.length;
+    shapes.push({ keys, unset });
+    shapeIds.set(signature, shape);
+  }
+  // Joined in one go: one flat string, not a concatenation of two.
+  fields.unshift(String(shape));
+  return fields.join(FIELD);
+}
+
+/** The state `id` encoded by {@link encode}: an object equal to the one encoded. */
+function decode(id: string, encoded: string): EntryState {
+  const fields = encoded.split(FIELD);
+  const shape = shapes[Number(fields[0])]!;
+  const s: Record<string, unknown> = { id };
+  let f = 1;
+  for (let i = 0; i < shape.keys.length; i++) {
+    const key = shape.keys[i]!;
+    if (shape.unset[i]) {
+      s[key] = undefined;
+      continue;
+    }
+    const field = fields[f++]!;
+    switch (KINDS[key]) {
+      case 'number':
+        s[key] = Number(field);
+        break;
+      case 'file':
+        s[key] = files[Number(field)];
+        break;
+      case 'list':
+        s[key] = field === EMPTY_LIST ? [] : field.split(ITEM);
+        break;
+      case 'json':
+        s[key] = JSON.parse(field);
+        break;
+      default:
+        s[key] = field;
+    }
+  }
+  return s as unknown as EntryState;
 }
 
 /** One field of an encoded state, or undefined when it cannot be held exactly. */
