@@ -89,18 +89,29 @@ export function zoneOf(states: readonly AuState[]): string {
   return states.length > 0 ? STATE_ZONES[states[0]!] : DEFAULT_ZONE;
 }
 
+/**
+ * The formatters of {@link localNow}, one per zone: making one loads the zone's data from ICU,
+ * which costs far more than using it (a batch asks once per order).
+ */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The date, time and zone name of `at` in `zone`. */
 export function localNow(at: Date, zone: string): LocalNow {
-  const parts = new Intl.DateTimeFormat('en-AU', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).formatToParts(at);
+  let format = zoneFormats.get(zone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-AU', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
+    zoneFormats.set(zone, format);
+  }
+  const parts = format.formatToParts(at);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return { date: `${part('year')}-${part('month')}-${part('day')}`, time: `${part('hour')}:${part('minute')}`, zone, zoneName: part('timeZoneName') };
 }
