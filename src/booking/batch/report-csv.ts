@@ -37,7 +37,26 @@ export function isCsvReport(path: string): boolean {
   return /\.(csv|tsv)$/i.test(path);
 }
 
-const key = (file: string, line: number) => `${line}\u0000${file}`;
+/** What the report writes of a result: the result's fields it reads, and its error's message. */
+interface Kept {
+  file: string;
+  line: number;
+  status: BatchResult['status'];
+  order_id?: string;
+  shipment_ids?: string[];
+  tracking_numbers?: string[];
+  total?: string;
+  error?: string;
+  issues?: BatchResult['issues'];
+  warnings?: BatchResult['warnings'];
+  service_choice?: BatchResult['service_choice'];
+}
+
+/** Between the fields of a result kept as one string (see {@link CsvReportWriter.add}), between a list's elements, and an absent field. */
+const FIELD = '\u0000';
+const ITEM = '\u0001';
+const NONE = '\u0002';
+const plain = (t: string | undefined) => t === undefined || (!t.includes(FIELD) && !t.includes(ITEM) && !t.includes(NONE));
 
 /** What the report is written from: the CSV sources, their joined header, the delimiter, the reading options. */
 interface ReportPlan {
@@ -60,7 +79,15 @@ interface RowLayout {
 
 /** Keeps the batch's results and writes them beside the input rows when the batch is over. */
 export class CsvReportWriter {
-  private readonly results = new Map<string, BatchResult>();
+  /**
+   * The results, by their place (see {@link place}): as one string of the fields the report writes
+   * for most (no issues, warnings nor service choice), else as those fields, never the result
+   * itself; a batch of 100,000 orders keeps 100,000 short strings.
+   */
+  private readonly results = new Map<number, string | Kept>();
+  /** The files of the results, each kept once, by their number in {@link place}. */
+  private readonly files: string[] = [];
+  private readonly fileIds = new Map<string, number>();
   /** The plan, once made (see {@link plan}). */
   private planned: Promise<ReportPlan> | undefined;
   /** The rows' layout of each source, by file, once {@link prepare} has read them all. */
@@ -92,7 +119,62 @@ export class CsvReportWriter {
   /** Adds one order's result. */
   add(result: BatchResult): void {
     if (result.service_choice !== undefined) this.withChoices = true;
-    this.results.set(key(result.file, result.line), result);
+    this.results.set(this.place(result.file, result.line, true)!, this.keep(result));
+  }
+
+  /** A result's place (its file's number and its line) as one number; undefined for a file with no result. */
+  private place(file: string, line: number, add = false): number | undefined {
+    let n = this.fileIds.get(file);
+    if (n === undefined) {
+      if (!add) return undefined;
+      n = this.files.length;
+      this.files.push(file);
+      this.fileIds.set(file, n);
+    }
+    return line * 1_048_576 + n;
+  }
+
+  /** What the report writes of `r`, kept small (see {@link results}). */
+  private keep(r: BatchResult): string | Kept {
+    const fields = [r.status, r.order_id, r.shipment_ids?.join(ITEM), r.tracking_numbers?.join(ITEM), r.total, r.error?.message];
+    if (
+      r.issues === undefined &&
+      r.warnings === undefined &&
+      r.service_choice === undefined &&
+      fields.every(plain) &&
+      [...(r.shipment_ids ?? []), ...(r.tracking_numbers ?? [])].every((t) => t !== '')
+    )
+      return fields.map((f) => f ?? NONE).join(FIELD);
+    return {
+      file: r.file,
+      line: r.line,
+      status: r.status,
+      ...(r.order_id !== undefined ? { order_id: r.order_id } : {}),
+      ...(r.shipment_ids !== undefined ? { shipment_ids: r.shipment_ids } : {}),
+      ...(r.tracking_numbers !== undefined ? { tracking_numbers: r.tracking_numbers } : {}),
+      ...(r.total !== undefined ? { total: r.total } : {}),
+      ...(r.error !== undefined ? { error: r.error.message } : {}),
+      ...(r.issues !== undefined ? { issues: r.issues } : {}),
+      ...(r.warnings !== undefined ? { warnings: r.warnings } : {}),
+      ...(r.service_choice !== undefined ? { service_choice: r.service_choice } : {}),
+    };
+  }
+
+  /** The result kept at `place`, as its fields. */
+  private kept(place: number, v: string | Kept): Kept {
+    if (typeof v !== 'string') return v;
+    const [status, order, shipments, tracking, total, error] = v.split(FIELD).map((f) => (f === NONE ? undefined : f));
+    const list = (t: string | undefined) => (t === undefined ? undefined : t === '' ? [] : t.split(ITEM));
+    return {
+      file: this.files[place % 1_048_576]!,
+      line: Math.floor(place / 1_048_576),
+      status: status as Kept['status'],
+      ...(order !== undefined ? { order_id: order } : {}),
+      ...(shipments !== undefined ? { shipment_ids: list(shipments)! } : {}),
+      ...(tracking !== undefined ? { tracking_numbers: list(tracking)! } : {}),
+      ...(total !== undefined ? { total } : {}),
+      ...(error !== undefined ? { error } : {}),
+    };
   }
 
   /** The sources, the joined header and the delimiter, read once. */
@@ -157,18 +239,20 @@ export class CsvReportWriter {
     file: string,
     header: readonly string[],
     e: { row: number; cells: readonly string[]; orderRow: number; shipment: number },
-    done: Set<string>,
+    done: Set<number>,
     dryRun: boolean,
   ): string[] {
-    const r = this.results.get(key(file, e.orderRow));
-    if (r) done.add(key(file, e.orderRow));
+    const place = this.place(file, e.orderRow);
+    const stored = place === undefined ? undefined : this.results.get(place);
+    const r = stored === undefined ? undefined : this.kept(place!, stored);
+    if (r) done.add(place!);
     const cells = plan.headers.map((h) => {
       const i = header.indexOf(h);
       return i < 0 ? '' : (e.cells[i] ?? '');
     });
     const first = e.row === e.orderRow;
     const rowIssues = (r?.issues ?? []).filter((i) => i.line === e.row || (first && (i.line === undefined || i.line < e.orderRow)));
-    const error = r?.error?.message ?? (rowIssues.length > 0 ? formatIssues(rowIssues) : r?.status === 'invalid' && first ? 'invalid' : '');
+    const error = r?.error ?? (rowIssues.length > 0 ? formatIssues(rowIssues) : r?.status === 'invalid' && first ? 'invalid' : '');
     const rowWarnings = (r?.warnings ?? []).filter((i) => i.line === e.row || (first && (i.line === undefined || i.line < e.orderRow)));
     return [
       ...(plan.single ? [] : [file, String(e.row)]),
@@ -186,10 +270,11 @@ export class CsvReportWriter {
   }
 
   /** The rows of orders from the other inputs (and of problems that belong to no CSV row, such as a bad header). */
-  private otherRows(plan: ReportPlan, done: Set<string>): string[][] {
+  private otherRows(plan: ReportPlan, done: Set<number>): string[][] {
     const rows: string[][] = [];
-    for (const [k, r] of this.results) {
+    for (const [k, v] of this.results) {
       if (done.has(k)) continue;
+      const r = this.kept(k, v);
       rows.push([
         ...(plan.single ? [] : [r.file, String(r.line)]),
         ...plan.headers.map(() => ''),
@@ -198,7 +283,7 @@ export class CsvReportWriter {
         (r.shipment_ids ?? []).join(' '),
         (r.tracking_numbers ?? []).join(' '),
         this.decimal(plan, r.total),
-        r.error?.message ?? (r.issues ? formatIssues(r.issues) : ''),
+        r.error ?? (r.issues ? formatIssues(r.issues) : ''),
         r.warnings ? formatIssues(r.warnings) : '',
         ...this.choiceCells(r, undefined),
       ]);
@@ -227,7 +312,7 @@ export class CsvReportWriter {
   private withChoices = false;
 
   /** The `service` and `service_reason` cells of a shipment (all of the order's when `shipment` is undefined). */
-  private choiceCells(r: BatchResult | undefined, shipment: number | undefined): string[] {
+  private choiceCells(r: Kept | undefined, shipment: number | undefined): string[] {
     if (!this.ruled()) return [];
     const all = r?.service_choice ?? [];
     const picked = shipment === undefined ? all : all[shipment] !== undefined ? [all[shipment]!] : all;
@@ -249,7 +334,7 @@ export class CsvReportWriter {
     try {
       out.write('\uFEFF');
       await write(this.headerRow(plan));
-      const done = new Set<string>();
+      const done = new Set<number>();
       for (const source of plan.sources) {
         let header: string[] = [];
         for await (const e of csvRowsWithOrders(source, plan.csvOptions)) {
@@ -290,7 +375,7 @@ export class CsvReportWriter {
     this.finished = true;
     const plan: ReportPlan = this.prepared ?? { sources: [], headers: [], delimiter: /\.tsv$/i.test(this.path) ? '\t' : ',', single: false, csvOptions: {} };
     const lines: string[] = ['\uFEFF', this.line(plan, this.headerRow(plan))];
-    const done = new Set<string>();
+    const done = new Set<number>();
     if (this.layouts !== undefined) {
       for (const source of plan.sources) {
         const layout = this.layouts.get(source.file);

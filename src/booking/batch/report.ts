@@ -6,12 +6,14 @@
  * process stopped at once (a second Ctrl-C) writes both with every result so far as it exits
  * ({@link ReportWriter.finishNow}).
  */
+import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import writeFileAtomic from 'write-file-atomic';
 import { scrubKnownValue } from '../../api/redact.js';
 import { ShipbookError } from '../../errors.js';
 import { emptySummary, type BatchResult, type BatchSummary } from './results.js';
 import type { Target } from '../../config/target.js';
 import { formatCents, readCents } from '../../schema/money.js';
+import { ReportOrders } from './report-orders.js';
 
 /** The JSON report's content. */
 interface BatchReport {
@@ -28,10 +30,25 @@ interface BatchReport {
 /** A result as the reports keep it: a dry run's carries its plan in words too. */
 type ReportedResult = BatchResult & { plan_words?: string };
 
-/** Keeps the results and writes the report files (at most every `intervalMs` while running, and at the end). */
+/**
+ * Writes the report files: the JSON report at most every `intervalMs` while running (less often
+ * as it grows: see {@link add}), and both at the end. The JSON report's results are kept on disk as
+ * they come ({@link ReportOrders}), and its summary as counts: the writer holds no result, so a
+ * batch's memory does not grow with it. A JUnit file is made at the end from every result, so
+ * with `junit` the results are kept.
+ */
 export class ReportWriter {
+  /** The report's fields; its `orders` stay empty here (they are in {@link orders}). */
   private report: BatchReport;
+  /** The JSON report's results, on disk. */
+  private readonly orders: ReportOrders | undefined;
+  /** Every result, for the JUnit file (made at the end). */
+  private readonly kept: ReportedResult[] | undefined;
+  /** What was added so far, counted (the summary of {@link finishNow}). */
+  private readonly counts = emptySummary();
   private lastWrite = 0;
+  /** The least time between two writes of the JSON report while running, ms: grows with the time a write takes. */
+  private gap: number;
   /** True once the files were finished (by {@link finish} or {@link finishNow}). */
   private finished = false;
   /** xmlbuilder2, loaded as soon as a JUnit file is asked for, so {@link finishNow} can write it at once. */
@@ -46,8 +63,11 @@ export class ReportWriter {
     private readonly intervalMs = 1000,
     now: Date = new Date(),
   ) {
+    this.gap = intervalMs;
     this.report = { started_at: now.toISOString(), orders: [] };
+    if (paths.report !== undefined) this.orders = new ReportOrders(`${paths.report}.${process.pid}.orders`);
     if (paths.junit !== undefined) {
+      this.kept = [];
       import('xmlbuilder2').then(
         (m) => (this.xml = m),
         () => {},
@@ -69,23 +89,53 @@ export class ReportWriter {
     return this.paths.report !== undefined || this.paths.junit !== undefined;
   }
 
+  /** Counts a result, and keeps it where the files need it. @throws the file system's error for the JSON report's results */
+  #keep(result: ReportedResult): void {
+    const counts = this.counts as unknown as Record<string, number>;
+    counts[result.status] = (counts[result.status] ?? 0) + 1;
+    const total = readCents((result as { total?: unknown }).total);
+    if ((result.status === 'booked' || result.status === 'already_booked') && total !== undefined) this.counts.totalCents += total;
+    this.kept?.push(result);
+    this.orders?.add(JSON.stringify(scrubKnownValue(result), null, 2));
+  }
+
   /**
-   * Adds a result; writes the JSON report if the interval has passed. Never throws: a disk that
-   * refuses this copy is met again, and reported, by {@link finish}.
+   * Adds a result; writes the JSON report if the interval has passed (and, for a report whose write
+   * took more than 50 ms, ten times that time: the report is written whole each time). Never throws: a
+   * disk that refuses this copy is met again, and reported, by {@link finish}.
    */
   add(result: ReportedResult): void {
     if (!this.enabled) return;
-    this.report.orders.push(result);
+    try {
+      this.#keep(result);
+    } catch {
+      // the final write says it
+    }
     this.#stampTarget();
     const now = Date.now();
-    if (this.paths.report !== undefined && now - this.lastWrite >= this.intervalMs) {
+    if (this.paths.report !== undefined && now - this.lastWrite >= this.gap) {
       this.lastWrite = now;
       try {
-        writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
+        this.#writeJson(this.paths.report);
       } catch {
         // the final write says it
       }
+      const took = Date.now() - now;
+      this.gap = took > 50 ? Math.max(this.intervalMs, 10 * took) : this.intervalMs;
     }
+  }
+
+  /** Writes the JSON report as it stands: its fields, with every result so far in `orders`. @throws ShipbookError (exit 10) naming the file */
+  #writeJson(path: string): void {
+    const text = `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`;
+    const orders = this.orders;
+    if (orders === undefined || orders.count === 0) return writeReport(path, text);
+    // The empty list, as written at the top level of the report (a text field's quotes are escaped).
+    const empty = '\n  "orders": []';
+    const at = text.indexOf(empty);
+    const head = `${text.slice(0, at)}\n  "orders": [\n`;
+    const tail = `\n  ]${text.slice(at + empty.length)}`;
+    writeReportWith(path, (fd) => orders.writeInto(fd, head, tail));
   }
 
   /**
@@ -99,22 +149,23 @@ export class ReportWriter {
   finishNow(now: Date = new Date(), rest: readonly ReportedResult[] = []): void {
     if (!this.enabled || this.finished) return;
     this.finished = true;
-    this.report.orders.push(...rest);
-    const { totalCents, ...summary } = emptySummary();
-    const counts = summary as unknown as Record<string, number>;
-    let cents = totalCents;
-    for (const o of this.report.orders) {
-      counts[o.status] = (counts[o.status] ?? 0) + 1;
-      const total = readCents((o as { total?: unknown }).total);
-      if ((o.status === 'booked' || o.status === 'already_booked') && total !== undefined) cents += total;
+    try {
+      for (const r of rest) this.#keep(r);
+      const { totalCents, ...summary } = this.counts;
+      this.#stampTarget();
+      this.report.finished_at = now.toISOString();
+      this.report.summary = { ...summary, interrupted: true, total: formatCents(totalCents) };
+      Object.assign(this.report.summary, { stopped_at_once: true });
+      if (this.paths.report !== undefined) this.#writeJson(this.paths.report);
+      if (this.paths.junit !== undefined && this.xml !== undefined) writeReport(this.paths.junit, junitXml(this.xml.create, this.#junitReport()));
+    } finally {
+      this.orders?.remove();
     }
-    this.#stampTarget();
-    this.report.finished_at = now.toISOString();
-    this.report.summary = { ...summary, interrupted: true, total: formatCents(cents) };
-    Object.assign(this.report.summary, { stopped_at_once: true });
-    if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
-    if (this.paths.junit !== undefined && this.xml !== undefined)
-      writeReport(this.paths.junit, junitXml(this.xml.create, scrubKnownValue(this.report) as typeof this.report));
+  }
+
+  /** The report as the JUnit file is made from: its fields and every result, secrets masked. */
+  #junitReport(): BatchReport {
+    return scrubKnownValue({ ...this.report, orders: this.kept ?? [] }) as BatchReport;
   }
 
   /** Writes both files with the summary (`dryRun`: of a dry run, nothing sent); resolves once they are written. */
@@ -126,14 +177,17 @@ export class ReportWriter {
     const xml = this.paths.junit === undefined ? undefined : (this.xml ?? (await import('xmlbuilder2')));
     if (this.finished) return;
     this.finished = true;
-    const { totalCents, ...rest } = summary;
-    this.#stampTarget();
-    if (options.dryRun) this.report.dry_run = true;
-    this.report.finished_at = now.toISOString();
-    this.report.summary = { ...rest, total: formatCents(totalCents) };
-    if (this.paths.report !== undefined) writeReport(this.paths.report, `${JSON.stringify(scrubKnownValue(this.report), null, 2)}\n`);
-    if (this.paths.junit !== undefined && xml !== undefined)
-      writeReport(this.paths.junit, junitXml(xml.create, scrubKnownValue(this.report) as typeof this.report));
+    try {
+      const { totalCents, ...rest } = summary;
+      this.#stampTarget();
+      if (options.dryRun) this.report.dry_run = true;
+      this.report.finished_at = now.toISOString();
+      this.report.summary = { ...rest, total: formatCents(totalCents) };
+      if (this.paths.report !== undefined) this.#writeJson(this.paths.report);
+      if (this.paths.junit !== undefined && xml !== undefined) writeReport(this.paths.junit, junitXml(xml.create, this.#junitReport()));
+    } finally {
+      this.orders?.remove();
+    }
   }
 }
 
@@ -148,29 +202,56 @@ function writeReport(path: string, text: string): void {
   try {
     writeFileAtomic.sync(path, text);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    // A path the user gave is never an internal error: its directory removed during the run, a
-    // permission taken away, a directory in its place.
-    if (!STORAGE_CODES.has(code))
-      throw new ShipbookError(
-        'report_write_failed',
-        `cannot write the report ${path} [${code || 'error'}]: ${(err as Error).message}; the journal still says where every order stands`,
-        'storage',
-        {
-          suggestion: 'Give a report path in a directory you can write, then run the same command again: nothing is booked twice.',
-          cause: err,
-        },
-      );
-    throw new ShipbookError(
+    throw reportWriteError(path, err);
+  }
+}
+
+/**
+ * Writes a report file atomically with `write` (given the open file of a temporary name, renamed
+ * over `path` once flushed).
+ * @throws ShipbookError (exit 10) naming the file when the disk refuses it (full, quota, I/O error, read-only)
+ */
+function writeReportWith(path: string, write: (fd: number) => void): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(tmp, 'w', 0o666);
+    try {
+      write(fd);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw reportWriteError(path, err);
+  }
+}
+
+/** The error of a report file the file system refused: exit 10 with the file named, never an internal error. */
+function reportWriteError(path: string, err: unknown): ShipbookError {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  // A path the user gave is never an internal error: its directory removed during the run, a
+  // permission taken away, a directory in its place.
+  if (!STORAGE_CODES.has(code))
+    return new ShipbookError(
       'report_write_failed',
-      `cannot write the report ${path} [${code}]: ${(err as Error).message}; the journal still says where every order stands`,
+      `cannot write the report ${path} [${code || 'error'}]: ${(err as Error).message}; the journal still says where every order stands`,
       'storage',
       {
-        suggestion: 'Free space on that disk (or write the report elsewhere), then run the same command again: nothing is booked twice.',
+        suggestion: 'Give a report path in a directory you can write, then run the same command again: nothing is booked twice.',
         cause: err,
       },
     );
-  }
+  return new ShipbookError(
+    'report_write_failed',
+    `cannot write the report ${path} [${code}]: ${(err as Error).message}; the journal still says where every order stands`,
+    'storage',
+    {
+      suggestion: 'Free space on that disk (or write the report elsewhere), then run the same command again: nothing is booked twice.',
+      cause: err,
+    },
+  );
 }
 
 /**

@@ -420,10 +420,16 @@ export async function runBatch(
   if (signal.aborted) waits.abort(signal.reason);
   const unlisten = signal.aborted ? undefined : onAbort(signal, () => waits.abort(signal.reason));
   const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now, options.input);
+  // Each input is reported once: by its booking, or when the run stopped before it. Only the orders
+  // another run held can come up twice (left for the end, then settled), so only theirs are kept.
+  const heldIds = new Set<string>();
   const reported = new Set<string>();
   const report = (r: BatchResult) => {
-    if (r.status === 'valid' || reported.has(r.id)) return;
-    reported.add(r.id);
+    if (r.status === 'valid') return;
+    if (heldIds.has(r.id)) {
+      if (reported.has(r.id)) return;
+      reported.add(r.id);
+    }
     summary[r.status]++;
     if ((r.status === 'booked' || r.status === 'already_booked') && r.total) summary.totalCents += readCents(r.total) ?? 0;
     // A service that cannot store anything (HTTP 507) fails every order alike: start no more, and
@@ -486,18 +492,25 @@ export async function runBatch(
     }
     const slot = heldSlot(slots);
     const started = deps.now().getTime();
+    // Told once: a result whose reporting threw is not reported again as the batch stops.
+    let told = false;
     const booking: Promise<void> = bookItem(item as BatchItem & { doc: BookingDocument }, run, slot, waits.signal)
       .then((r) => {
         if ('by' in r) {
+          heldIds.add(r.item.id);
           held.push(r);
           deps.onHeld?.(r.item, r.by);
-        } else report({ ...r, seconds: Math.max(0, deps.now().getTime() - started) / 1000, ...(item.warnings ? { warnings: item.warnings } : {}) });
+        } else {
+          told = true;
+          report({ ...r, seconds: Math.max(0, deps.now().getTime() - started) / 1000, ...(item.warnings ? { warnings: item.warnings } : {}) });
+        }
       })
       .catch((err: unknown) => {
         // What an order's booking could not report as its result stops the batch; the order is
         // still reported, where the ledger last knew it.
         run.halt(err);
-        report(lastKnown({ id: item.id, file: item.file, line: item.line }, deps.ledger.get(item.id), err, 0, capOptions(deps, item.doc)));
+        if (!told && !heldIds.has(item.id))
+          report(lastKnown({ id: item.id, file: item.file, line: item.line }, deps.ledger.get(item.id), err, 0, capOptions(deps, item.doc)));
       })
       .finally(() => {
         slot.free();

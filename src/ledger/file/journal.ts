@@ -26,6 +26,7 @@ import { acquireLock, LockHeldError, type HeldLock } from '../../lock.js';
 import { describeRecord, JournalLockedError, JournalLockLostError, JournalUnusableError, JournalWriteError } from '../errors.js';
 import { applyRecord } from '../fold.js';
 import { readJournalFile, setAsideTorn } from './read.js';
+import type { StateIndex } from './state-index.js';
 import { parseRecord, prepareRecord, RECORD_START, type EntryState, type JournalEvent, type JournalRecord, type PreparedRecord } from '../records.js';
 
 /** How to open a journal. */
@@ -76,7 +77,7 @@ export class Journal {
   private constructor(
     readonly path: string,
     private readonly fd: number,
-    readonly states: Map<string, EntryState>,
+    readonly states: StateIndex,
     private readonly lock: HeldLock | undefined,
     /** What opening set aside (a torn last record …), for people: one sentence each. */
     readonly notes: readonly string[],

@@ -218,6 +218,8 @@ export class Ledger implements LedgerStore {
         throw err;
       }
       stampTarget(copy, o.target);
+      // The copy holds the ledger's documents: a document settled alike in both is kept once.
+      copy.states.pairWith(ledger.states);
       for (const s of copy.states.values()) {
         if (rank(s) > rank(ledger.states.get(s.id))) for (const r of recordsOf(s)) ledger.append(r);
       }
@@ -295,7 +297,8 @@ export class Ledger implements LedgerStore {
   /** Lets go of every claim this run still holds, then closes both files (and the copy's lock). */
   async close(): Promise<void> {
     try {
-      for (const s of this.ledger.states.values()) if (s.claim?.nonce === this.run.nonce) this.release(s.id);
+      // A settled document is claimed by no run: only those under way are looked at.
+      for (const s of [...this.ledger.states.unsettled()]) if (s.claim?.nonce === this.run.nonce) this.release(s.id);
     } catch {
       // a ledger that takes no more records: its claims end with this process
     }

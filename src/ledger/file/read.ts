@@ -9,11 +9,12 @@ import { open } from 'node:fs/promises';
 import { JournalCorruptError } from '../errors.js';
 import { applyRecord } from '../fold.js';
 import { dayFilter, type RecordFilter } from '../store.js';
-import { isRecord, RECORD_START, type EntryState, type JournalRecord } from '../records.js';
+import { isRecord, RECORD_START, type JournalRecord } from '../records.js';
+import { StateIndex } from './state-index.js';
 
 /** What reading a journal found besides its records. */
 interface JournalReading {
-  states: Map<string, EntryState>;
+  states: StateIndex;
   /** Things set aside while reading, for people (a torn last record, the torn start of a line). */
   notes: string[];
   /**
@@ -25,25 +26,60 @@ interface JournalReading {
   end: number;
 }
 
+/** Bytes read at a time by {@link readJournalFile}: the file is never held whole, however long. */
+const READ_CHUNK = 1024 * 1024;
+
+/**
+ * Every line of the file at `path` as it is now (read a chunk at a time, up to the size it had when
+ * the read began), with its number (from 1), its start in bytes, whether it ends with a newline, and
+ * whether it is the last. `size` is set to the bytes read.
+ */
+function* linesOf(path: string, read: { size: number }): Generator<{ text: string; number: number; start: number; ended: boolean; last: boolean }> {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    read.size = size;
+    const chunk = Buffer.alloc(Math.min(READ_CHUNK, Math.max(size, 1)));
+    let carry: Buffer | undefined;
+    let position = 0;
+    let number = 0;
+    let start = 0;
+    while (position < size) {
+      const got = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position);
+      if (got === 0) break;
+      position += got;
+      const bytes: Buffer = carry === undefined ? chunk.subarray(0, got) : Buffer.concat([carry, chunk.subarray(0, got)]);
+      let from = 0;
+      let nl: number;
+      while ((nl = bytes.indexOf(10, from)) >= 0) {
+        const next = start + nl + 1 - from;
+        yield { text: bytes.toString('utf8', from, nl), number: ++number, start, ended: true, last: next >= size };
+        start = next;
+        from = nl + 1;
+      }
+      carry = from < bytes.length ? Buffer.from(bytes.subarray(from)) : undefined;
+    }
+    if (carry !== undefined) yield { text: carry.toString('utf8'), number: ++number, start, ended: false, last: true };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Reads a journal file into the state of each order, in first-seen order, with notes on what was
  * set aside: an incomplete last record (no newline, or not a record), and the torn start of a line
- * that an older shipbook appended to after a failed write (the record that follows is kept).
+ * that an older shipbook appended to after a failed write (the record that follows is kept). The
+ * file is read a chunk at a time and each record folded as it is read: what stays is the index of
+ * {@link StateIndex}, not the records.
  * @throws JournalCorruptError (exit 2) naming the line for a line that is not a record
  */
 export function readJournalFile(path: string): JournalReading {
-  const reading: JournalReading = { states: new Map(), notes: [], end: 0 };
+  const reading: JournalReading = { states: new StateIndex(), notes: [], end: 0 };
   if (!existsSync(path)) return reading;
-  const bytes = readFileSync(path);
-  const text = bytes.toString('utf8');
-  reading.end = bytes.length;
-  const lines = text.split('\n');
-  let offset = 0;
-  lines.forEach((line, i) => {
-    const start = offset;
-    offset += Buffer.byteLength(line) + 1;
-    if (line.trim() === '') return;
-    const last = i === lines.length - 1 || (i === lines.length - 2 && lines[lines.length - 1] === '');
+  const read = { size: 0 };
+  for (const { text: line, number, start, ended, last } of linesOf(path, read)) {
+    reading.end = read.size;
+    if (line.trim() === '') continue;
     let r: unknown;
     try {
       r = JSON.parse(line);
@@ -54,11 +90,14 @@ export function readJournalFile(path: string): JournalReading {
       reading.tornAt = start;
       reading.end = start;
       reading.notes.push(
-        `${path}:${i + 1}: an incomplete last record (cut short by a full disk or a crash while it was written, so never acted on) was set aside`,
+        `${path}:${number}: an incomplete last record (cut short by a full disk or a crash while it was written, so never acted on) was set aside`,
       );
     };
     // The last line without its newline was never acknowledged: a write cut short.
-    if (i === lines.length - 1) return torn();
+    if (!ended) {
+      torn();
+      continue;
+    }
     if (!isRecord(r)) {
       const at = line.lastIndexOf(RECORD_START);
       try {
@@ -67,20 +106,23 @@ export function readJournalFile(path: string): JournalReading {
         r = undefined;
       }
       if (!isRecord(r)) {
-        if (last) return torn();
-        throw new JournalCorruptError(path, i + 1);
+        if (last) {
+          torn();
+          continue;
+        }
+        throw new JournalCorruptError(path, number);
       }
-      reading.notes.push(`${path}:${i + 1}: the torn start of the line (${at} bytes, a record cut short before it, never acted on) was skipped`);
+      reading.notes.push(`${path}:${number}: the torn start of the line (${at} bytes, a record cut short before it, never acted on) was skipped`);
     }
     // The record naming the journal's target is about the file, not about an order.
-    if (r.event === 'target') return;
+    if (r.event === 'target') continue;
     reading.states.set(r.id, applyRecord(reading.states.get(r.id), r));
-  });
+  }
   return reading;
 }
 
 /** Reads a journal file into the state of each order, in first-seen order. @throws JournalCorruptError (exit 2) naming the line for a line that is not a record */
-export function readJournal(path: string): Map<string, EntryState> {
+export function readJournal(path: string): StateIndex {
   return readJournalFile(path).states;
 }
 
