@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { parseDocument } from 'yaml';
 import { ValidationError, type InputIssue } from '../../src/errors.js';
 import { formatIssues } from '../../src/input/format.js';
 import { firstInvalidUtf8 } from '../../src/input/utf8.js';
@@ -18,6 +19,12 @@ import { parseJsonLine } from '../../src/input/json-line.js';
 import { validateDocument } from '../../src/input/problems.js';
 import { createOrderRequest } from '../../src/schema/order.js';
 import { quoteRequest } from '../../src/schema/quote.js';
+
+// The yaml package's composer, counted: an alias bomb must be refused before it is composed.
+vi.mock('yaml', async (original) => {
+  const yaml = await original<typeof import('yaml')>();
+  return { ...yaml, parseDocument: vi.fn(yaml.parseDocument) };
+});
 
 const dir = mkdtempSync(join(tmpdir(), 'shipbook-load-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -152,16 +159,16 @@ describe('safe YAML', () => {
     expect(problems(text)).toEqual(['103:5 more than 100 YAML aliases (*name)']);
   });
 
-  it('refuses an alias bomb in linear time, before composing it: 10,000 and 1,000,000 aliases', () => {
-    for (const [count, limitMs] of [
-      [10_000, 200],
-      [1_000_000, 2000],
-    ] as const) {
+  it('refuses an alias bomb before composing it (composing a million aliases takes seconds): 10,000 and 1,000,000 aliases', () => {
+    for (const count of [10_000, 1_000_000]) {
       const text = `order:\n  description: &a x\n  list: [${'*a,'.repeat(count - 1)}*a]\n`;
-      const started = performance.now();
+      vi.mocked(parseDocument).mockClear();
       expect(problems(text)).toEqual([`3:${10 + 3 * 100} more than 100 YAML aliases (*name)`]);
-      expect(performance.now() - started).toBeLessThan(limitMs);
+      expect(vi.mocked(parseDocument)).not.toHaveBeenCalled();
     }
+    // The counter sees the composer when it does run.
+    parseInput('x.yaml', Buffer.from('order:\n  description: &a x\n  list: [*a, *a]\n'));
+    expect(vi.mocked(parseDocument)).toHaveBeenCalled();
   });
 
   it('counts only aliases: an asterisk in a block scalar, a quoted string, a word or a comment is text', () => {
