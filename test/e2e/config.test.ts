@@ -80,7 +80,7 @@ describe('config set, get, list and unset', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('error: unknown setting "baseurl"');
     expect(unknown.stderr).toContain(
-      'hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, sandbox, ledger, strict-addresses, normalize-phones, timeout, max-total, budget, scan-pattern, rules, rate, pickup.cutoff, pickup.window, pickup.closed, pickup.min-window, papers.catalogue, papers.signature, paths.fetch-order, paths.cancel-order, paths.fetch-credit-cards, paths.fetch-service-data, quote-params.length, quote-params.width, quote-params.height, quote-params.weight, quote-params.unit, payment.type, payment.stored-card.',
+      'hint: Settings: default-profile, base-url, api-key, auth-header, auth-prefix, sandbox, ledger, strict-addresses, normalize-phones, timeout, max-total, budget, scan-pattern, rules, mail.main-shipment, mail.free-pickup, rate, pickup.cutoff, pickup.window, pickup.closed, pickup.min-window, papers.catalogue, papers.signature, paths.fetch-order, paths.cancel-order, paths.fetch-credit-cards, paths.fetch-service-data, quote-params.length, quote-params.width, quote-params.height, quote-params.weight, quote-params.unit, payment.type, payment.stored-card.',
     );
     const sandbox = await runShipbook(['config', 'set', 'auth-header', 'X-Api-Key'], { env });
     expect(sandbox.code).toBe(2);

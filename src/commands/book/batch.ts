@@ -425,6 +425,25 @@ function runnerDeps(
  *   interrupted, the signal's exit code (130, 143) or 141 for a closed stdout (8 when an order failed);
  *   the error of a ledger that took no more records (exit 10, 11), after the reports list every input
  */
+/**
+ * Where a batch's whole result goes (with --documents: once its papers are written): the
+ * reports, the progress, the failures for the summary's hints, and the orders' output.
+ */
+function intoReports(x: {
+  tally: BatchReports;
+  progress: ReturnType<typeof batchProgress>;
+  failures: BatchResult[];
+  orders: ReturnType<Context['output']['stream']>;
+  io: Context['io'];
+}): (r: BatchResult) => void {
+  return (r) => {
+    x.tally.add(r);
+    x.progress.done(r);
+    if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') x.failures.push(r);
+    x.orders.add(r, () => x.io.out(`${batchResultLine(r)}\n`));
+  };
+}
+
 export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const checked = await checkedBatch(o, ctx);
@@ -463,6 +482,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const explicitJournal = o.journal === undefined ? undefined : journalPath;
   // The progress line says when the run waits for the service's rate limit (the API client's pacer).
   const unsubscribe = api.onPace((e) => progress.paused(e.kind === 'paused' ? e.until : undefined));
+  const report = intoReports({ tally, progress, failures, orders, io });
   let summary: BatchSummary;
   let stopped: BatchStoppedError | undefined;
   try {
@@ -472,11 +492,8 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
       {
         ...runnerDeps(o, ctx, { api, ledger, caps, callbacks, template, profile }, (result) => {
           const r = ruled ? ruled.withChoice(withHint(result)) : withHint(result);
-          papers?.add(r);
-          tally.add(r);
-          progress.done(r);
-          if (r.status !== 'booked' && r.status !== 'already_booked' && r.status !== 'booked_by_other_run' && r.status !== 'not_started') failures.push(r);
-          orders.add(r, () => io.out(`${batchResultLine(r)}\n`));
+          if (papers) papers.add(r, report);
+          else report(r);
         }),
         ...(ruled ? { mail: ruled.mail } : {}),
       },

@@ -20,8 +20,12 @@ type PapersLedger = Pick<LedgerStore, 'records' | 'written'> & { append(record: 
 
 /** What the papers of a batch do with each result. */
 interface BatchPapers {
-  /** Starts making the papers of a processed order (`result.documents` is set once they are written). */
-  add(result: BatchResult): void;
+  /**
+   * Starts making the papers of a processed order, and hands the result on to `then` (the
+   * reports) once `result.documents` is set: the reports write a result as it arrives, so it
+   * must be whole by then. A result that needs no papers is handed on at once.
+   */
+  add(result: BatchResult, then: (result: BatchResult) => void): void;
   /** Resolves once the papers of every result added are written (or could not be). */
   settle(): Promise<void>;
 }
@@ -64,13 +68,15 @@ export async function batchPapers(o: {
     o.io.err(`Wrote the customs papers of order ${orderId} to ${files.join(', ')}.\n`);
   };
   return {
-    add(r) {
-      if ((r.status !== 'booked' && r.status !== 'already_booked') || r.order_id === undefined) return;
+    add(r, then) {
+      if ((r.status !== 'booked' && r.status !== 'already_booked') || r.order_id === undefined) return then(r);
       const orderId = r.order_id;
       pending.push(
-        make(r, orderId).catch((err: unknown) => {
-          o.io.err(`warning: the customs papers of order ${orderId} were not made: ${err instanceof Error ? err.message : String(err)}\n`);
-        }),
+        make(r, orderId)
+          .catch((err: unknown) => {
+            o.io.err(`warning: the customs papers of order ${orderId} were not made: ${err instanceof Error ? err.message : String(err)}\n`);
+          })
+          .finally(() => then(r)),
       );
     },
     async settle() {
