@@ -54,7 +54,7 @@ export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void>
     prepare: async (doc, id) => {
       const ruled = rules ? await decideDocument(doc, rules, ctx, { mail: mail! }) : undefined;
       const decided = ruled?.loaded ?? doc;
-      const resolved = resolveSenders(decided, profile.senders, profile.name, ctx.settings.hints);
+      const resolved = resolveSenders(decided, profile.senders, profile.name);
       // An order the rules send by consolidated mail is priced as its shipments are created (the main shipment is the parent's).
       const list = ruled?.mail !== undefined ? (decided.data as { shipments: unknown[] }).shipments : orderShipments(resolved.data);
       const shipments = await priceShipments(list, decided.file, ruled?.decision.shipments, quote);
