@@ -256,6 +256,12 @@ export interface InputIssue {
   path: string;
   /** What is wrong, e.g. `at most 35 characters (got 41)`. */
   message: string;
+  /**
+   * What to do about it, as data, said right after `message`: `['; see "', cmd('schema', 'csv'), '"']`.
+   * Only src/output/ words it (wordIssues in src/output/issues.ts), with the run's hint style, into
+   * `message`: a problem printed or written to a report never carries it.
+   */
+  next?: Hint;
   /** `error` blocks sending; `warning` is shown but allowed. */
   severity: 'error' | 'warning';
 }

@@ -31,6 +31,7 @@ import { createWriter, type OutputWriter } from './output/writer.js';
 import { BookingStoppedError, STOPPED_BEFORE_NEXT_STEP } from './booking/progress.js';
 import { hintText, stoppedSuggestion } from './output/hints.js';
 import { everyProblemHint, MAX_PROBLEMS_SHOWN } from './output/report.js';
+import { wordIssues } from './output/issues.js';
 import { plannedRequestsData, renderPlannedRequests } from './output/dry-run.js';
 import { quietNodeWarnings } from './output/node-warnings.js';
 import { mapStack } from './stack.js';
@@ -173,19 +174,21 @@ export function reportError(given: unknown, ctx: Pick<Context, 'io' | 'globals' 
       });
     }
     if (detail instanceof ValidationError && detail.issues.length > 0) {
+      // Each problem's next step in words, for the run's shell and profile.
+      const issues = wordIssues(detail.issues, ctx.settings.hints);
       // A single problem that the message already states in full (`f.yaml: no such file`) is not repeated.
-      const [only] = detail.issues;
-      const repeated = detail.issues.length === 1 && only !== undefined && only.line === undefined && detail.message.endsWith(only.message);
+      const [only] = issues;
+      const repeated = issues.length === 1 && only !== undefined && only.line === undefined && detail.message.endsWith(only.message);
       // On a terminal the first problems are shown and the rest counted; --json carries them all.
-      const shown = io.stderrIsTTY ? detail.issues.slice(0, MAX_PROBLEMS_SHOWN) : detail.issues;
+      const shown = io.stderrIsTTY ? issues.slice(0, MAX_PROBLEMS_SHOWN) : issues;
       if (!repeated) lines.push(formatIssues(shown).replace(/^/gm, '  '));
-      if (shown.length < detail.issues.length) {
-        const file = detail.issues[0]?.file;
+      if (shown.length < issues.length) {
+        const file = issues[0]?.file;
         lines.push(
-          `  … and ${detail.issues.length - shown.length} more (${file === undefined ? 'every problem with --json' : everyProblemHint(file, ctx.settings.hints)})`,
+          `  … and ${issues.length - shown.length} more (${file === undefined ? 'every problem with --json' : everyProblemHint(file, ctx.settings.hints)})`,
         );
       }
-      json.issues = detail.issues;
+      json.issues = issues;
     }
     if (detail instanceof ApiError) {
       json.status = detail.status;

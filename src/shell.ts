@@ -31,8 +31,8 @@ export function hintShellFor(env: Readonly<Record<string, string | undefined>>, 
 }
 
 /**
- * The style of hints worded below the context, where the run's settings do not reach (input
- * problems of a CSV file, a booking wait's error): a POSIX shell and no `--profile`.
+ * The style of hints worded below the context, where the run's settings do not reach (a booking
+ * wait's error): a POSIX shell and no `--profile`.
  */
 export const PLAIN_HINTS: HintStyle = Object.freeze({ shell: 'posix' });
 

@@ -3,8 +3,7 @@
  * (headers are column names, in any case, spaces for underscores) or through a mapping file
  * (src/input/csv-map.ts). Every problem names the file, row 1 and the header.
  */
-import type { InputIssue } from '../errors.js';
-import { shellCommand, type HintStyle } from '../shell.js';
+import { cmd, type Hint, type InputIssue } from '../errors.js';
 import { closestField } from '../schema/issues.js';
 import { CSV_COLUMNS, CSV_COLUMN_BY_NAME, normaliseHeader, type CsvColumn } from './csv-layout.js';
 import { sourceHeaders, sourceValue, type CsvMapping } from './csv-map.js';
@@ -38,21 +37,22 @@ export interface Binding {
 }
 
 /** An issue of the file at a row and column (`column` a bound column, or a header name and place). */
-export function issueAt(file: string, row: number, where: { header: string; index: number } | undefined, path: string, message: string): InputIssue {
-  return { file, line: row, ...(where ? { column: where.index, column_name: where.header } : {}), path, message, severity: 'error' };
+export function issueAt(
+  file: string,
+  row: number,
+  where: { header: string; index: number } | undefined,
+  path: string,
+  message: string,
+  next?: Hint,
+): InputIssue {
+  return { file, line: row, ...(where ? { column: where.index, column_name: where.header } : {}), path, message, ...(next ? { next } : {}), severity: 'error' };
 }
 
 /**
  * Binds the header row to the layout, directly (headers are column names, in any case, spaces for
  * underscores) or through the mapping. Every header must be a column (or mapped or ignored).
  */
-export function bind(
-  file: string,
-  header: string[],
-  delimiter: CsvDelimiter,
-  mapping: CsvMapping | undefined,
-  hints: HintStyle,
-): { binding?: Binding; issues: InputIssue[] } {
+export function bind(file: string, header: string[], delimiter: CsvDelimiter, mapping: CsvMapping | undefined): { binding?: Binding; issues: InputIssue[] } {
   const issues: InputIssue[] = [];
   const bound: Bound[] = [];
   const place = new Map<string, number>();
@@ -122,13 +122,11 @@ export function bind(
           CSV_COLUMNS.map((c) => c.name),
         );
         issues.push(
-          issueAt(
-            file,
-            1,
-            { header: header[i - 1]!.trim(), index: i },
-            '',
-            `unknown column${guess ? ` (did you mean ${guess}?)` : ''}; the columns are listed by "${shellCommand(hints, 'schema', 'csv')}", or map your own headers with --map`,
-          ),
+          issueAt(file, 1, { header: header[i - 1]!.trim(), index: i }, '', `unknown column${guess ? ` (did you mean ${guess}?)` : ''}`, [
+            '; the columns are listed by "',
+            cmd('schema', 'csv'),
+            '", or map your own headers with --map',
+          ]),
         );
         continue;
       }
@@ -139,13 +137,11 @@ export function bind(
   const orderRef = byName.get('order_ref');
   if (!orderRef && !mapping) {
     issues.push(
-      issueAt(
-        file,
-        1,
-        undefined,
-        '',
-        `no order_ref column: consecutive rows with the same order_ref form one order (see "${shellCommand(hints, 'csv', 'template')}")`,
-      ),
+      issueAt(file, 1, undefined, '', 'no order_ref column: consecutive rows with the same order_ref form one order', [
+        ' (see "',
+        cmd('csv', 'template'),
+        '")',
+      ]),
     );
   }
   if (issues.length > 0 || !orderRef) return { issues };

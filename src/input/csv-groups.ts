@@ -7,8 +7,7 @@
 import type { AddressSettings } from '../address/settings.js';
 import type { PickupRule } from './pickup.js';
 import { CsvError } from 'csv-parse';
-import type { InputIssue } from '../errors.js';
-import { PLAIN_HINTS, shellCommand, type HintStyle } from '../shell.js';
+import { cmd, type InputIssue } from '../errors.js';
 import type { CsvMapping } from './csv-map.js';
 import type { SenderRecord } from './senders.js';
 import { bind, issueAt, type Binding } from './csv-bind.js';
@@ -44,8 +43,6 @@ export interface CsvReadOptions {
   pickup?: PickupRule;
   /** How strictly addresses are checked: the run's settings (warnings only warn when not given). */
   addresses?: AddressSettings;
-  /** How the commands named in problems are written: the run's (a POSIX shell, no `--profile`, when not given). */
-  hints?: HintStyle;
 }
 
 /** A profile's saved senders and the profile's name (for messages). */
@@ -118,7 +115,7 @@ export async function* csvGroups(source: CsvSource, options: CsvReadOptions): As
   try {
     for await (const r of csvRows(source, delimiter)) {
       if (!binding) {
-        const b = bind(file, r.cells, delimiter, options.mapping, options.hints ?? PLAIN_HINTS);
+        const b = bind(file, r.cells, delimiter, options.mapping);
         if (!b.binding) {
           yield { kind: 'issues', line: 1, issues: b.issues };
           return;
@@ -186,7 +183,8 @@ export async function* csvGroups(source: CsvSource, options: CsvReadOptions): As
           file,
           line: 1,
           path: '',
-          message: `is empty: the first row must be the header (see "${shellCommand(options.hints ?? PLAIN_HINTS, 'csv', 'template')}")`,
+          message: 'is empty: the first row must be the header',
+          next: [' (see "', cmd('csv', 'template'), '")'],
           severity: 'error',
         },
       ],

@@ -20,8 +20,7 @@
  * than a field quietly left out.
  */
 import * as z from 'zod';
-import { type InputIssue, ValidationError } from '../errors.js';
-import { shellCommand, type HintStyle } from '../shell.js';
+import { cmd, type InputIssue, ValidationError } from '../errors.js';
 import { closestField } from '../schema/issues.js';
 import { CSV_COLUMNS, CSV_COLUMN_BY_NAME } from './csv-layout.js';
 import { documentProblems } from './problems.js';
@@ -102,7 +101,7 @@ function targets(): string[] {
  * (with the column it was probably meant to be).
  * @throws ValidationError (exit 2) with every problem, each at its line and column
  */
-export async function loadCsvMapping(file: string, hints: HintStyle): Promise<CsvMapping> {
+export async function loadCsvMapping(file: string): Promise<CsvMapping> {
   const doc = await loadDocument(file);
   const checked = documentProblems(doc, mappingSchema);
   if (!checked.success) throw new ValidationError(checked.issues, `${file}: not a valid CSV mapping`);
@@ -118,7 +117,8 @@ export async function loadCsvMapping(file: string, hints: HintStyle): Promise<Cs
         file,
         ...doc.locate(['columns', target], { key: true }),
         path: `columns.${target}`,
-        message: `not a column of the CSV layout${guess ? ` (did you mean ${guess}?)` : ''}; see "${shellCommand(hints, 'schema', 'csv')}"`,
+        message: `not a column of the CSV layout${guess ? ` (did you mean ${guess}?)` : ''}`,
+        next: ['; see "', cmd('schema', 'csv'), '"'],
         severity: 'error',
       });
       continue;

@@ -4,7 +4,6 @@
  * (a later row may leave them empty, or repeat them). Every field keeps its row and column header,
  * so a problem of the schema's is reported at the cell that holds it.
  */
-import { PLAIN_HINTS } from '../shell.js';
 import type { AddressSettings } from '../address/settings.js';
 import type { PickupRule } from './pickup.js';
 import type { InputIssue } from '../errors.js';
@@ -340,7 +339,7 @@ export function buildOrder(file: string, group: RowGroup, binding: Binding, opti
   let doc: LoadedDocument = { file, data, wrapper: [], locate: (path) => locate(path) };
   const { issues } = draft;
   if (options.senders && draft.senderOf.length > 0) {
-    const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile, options.hints ?? PLAIN_HINTS);
+    const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile);
     issues.push(...resolved.issues);
     if (resolved.used.length > 0) doc = { ...doc, data: resolved.data };
   }

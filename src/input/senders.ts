@@ -5,8 +5,7 @@
  * `{sender: "@warehouse-syd", pickup: {…}}` takes the sender's address and adds the rest. An
  * unknown name is a problem at its line and column, like any other field.
  */
-import type { InputIssue } from '../errors.js';
-import { shellCommand, type HintStyle } from '../shell.js';
+import { cmd, placeholder, type InputIssue } from '../errors.js';
 import { formatPath } from '../schema/issues.js';
 import { isObject } from '../schema/object.js';
 
@@ -69,12 +68,7 @@ function senderReference(v: unknown): string | undefined {
  * @param senders the active profile's saved senders (none: every reference is unknown)
  * @param profile the profile's name, for the message
  */
-export function resolveSenders(
-  doc: SenderSource,
-  senders: Readonly<Record<string, SenderRecord>> | undefined,
-  profile: string,
-  hints: HintStyle,
-): ResolvedSenders {
+export function resolveSenders(doc: SenderSource, senders: Readonly<Record<string, SenderRecord>> | undefined, profile: string): ResolvedSenders {
   const issues: InputIssue[] = [];
   const used: string[] = [];
   const pickups: SenderPickup[] = [];
@@ -95,7 +89,8 @@ export function resolveSenders(
       file: doc.file,
       ...doc.locate(at),
       path: formatPath(at),
-      message: `unknown sender "@${name}" in profile "${profile}" (${known.length > 0 ? `saved: ${known.map((n) => `@${n}`).join(', ')}` : 'it has no saved senders'}; save one with "${shellCommand(hints, 'config', 'sender', 'set', name)} <address-file>")`,
+      message: `unknown sender "@${name}" in profile "${profile}" (${known.length > 0 ? `saved: ${known.map((n) => `@${n}`).join(', ')}` : 'it has no saved senders'}`,
+      next: ['; save one with "', cmd('config', 'sender', 'set', name, placeholder('address-file')), '")'],
       severity: 'error',
     });
     return undefined;

@@ -22,7 +22,6 @@ import type { LoadedDocument } from './loaded.js';
 import { resolveSenders, type SenderPickup, type SenderRecord } from './senders.js';
 import { collectWarnings, inputWarnings, withE164Phones, type Warning } from './warnings.js';
 import { DEFAULT_ADDRESS_SETTINGS, type AddressSettings } from '../address/settings.js';
-import { PLAIN_HINTS, type HintStyle } from '../shell.js';
 import { MAX_REQUEST_BYTES } from '../schema/limits.js';
 
 /**
@@ -98,8 +97,6 @@ interface CheckOptions {
   now: () => Date;
   /** How strictly addresses are checked: the run's settings (src/address/settings.ts); warnings only warn when not given. */
   addresses?: AddressSettings;
-  /** How the commands named in problems are written: the run's (a POSIX shell, no `--profile`, when not given). */
-  hints?: HintStyle;
   /** Pickup days (src/input/pickup.ts): words and `--pickup-date` resolved, dates no carrier collects on refused or moved; without it dates are taken as written. */
   pickup?: PickupRule;
 }
@@ -127,7 +124,7 @@ export function checkDocument(doc: LoadedDocument, options: CheckOptions): Docum
   let senderPickups: SenderPickup[] = [];
   if (options.senders) {
     // `collection: "@name"`: the profile's saved sender, before the schema sees it.
-    const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile, options.hints ?? PLAIN_HINTS);
+    const resolved = resolveSenders(doc, options.senders.senders, options.senders.profile);
     if (resolved.issues.length > 0) return { kind: options.kind ?? detectKind(doc.data), issues: resolved.issues.sort(byPosition) };
     if (resolved.used.length > 0) doc = { ...doc, data: resolved.data };
     senderPickups = resolved.pickups;

@@ -3,6 +3,7 @@ import { PLAIN_HINTS } from '../../src/shell.js';
 import { describe, expect, it } from 'vitest';
 import { parseInput } from '../../src/input/parse.js';
 import { resolveSenders } from '../../src/input/senders.js';
+import { wordIssues } from '../../src/output/issues.js';
 
 const WAREHOUSE = {
   first_name: 'Priya',
@@ -27,7 +28,7 @@ describe('resolveSenders', () => {
       '',
     ].join('\n');
     const doc = parseInput('c.yaml', Buffer.from(text));
-    const r = resolveSenders(doc, { warehouse: WAREHOUSE }, 'dev', PLAIN_HINTS);
+    const r = resolveSenders(doc, { warehouse: WAREHOUSE }, 'dev');
     expect(r.issues).toEqual([]);
     expect(r.used).toEqual(['warehouse', 'warehouse']);
     const data = r.data as { shipments: Array<{ collection: unknown }>; main_shipment: { collection: Record<string, unknown> } };
@@ -38,8 +39,10 @@ describe('resolveSenders', () => {
 
   it('reports an unknown name at its line and column with the saved names', () => {
     const doc = parseInput('o.yaml', Buffer.from('order:\n  shipments:\n    - collection: "@nowhere"\n'));
-    const r = resolveSenders(doc, { warehouse: WAREHOUSE }, 'dev', PLAIN_HINTS);
-    expect(r.issues).toEqual([
+    const r = resolveSenders(doc, { warehouse: WAREHOUSE }, 'dev');
+    // The next step is data; output/ words it for the run's shell and profile.
+    expect(r.issues[0]?.next).toEqual(['; save one with "', { argv: ['config', 'sender', 'set', 'nowhere', { placeholder: 'address-file' }] }, '")']);
+    expect(wordIssues(r.issues, PLAIN_HINTS)).toEqual([
       {
         file: 'o.yaml',
         line: 3,
@@ -53,7 +56,7 @@ describe('resolveSenders', () => {
 
   it('leaves documents without references alone', () => {
     const doc = parseInput('q.yaml', Buffer.from('collection_country: AU\nnote: "@not-a-collection"\n'));
-    const r = resolveSenders(doc, undefined, 'sandbox', PLAIN_HINTS);
+    const r = resolveSenders(doc, undefined, 'sandbox');
     expect(r).toEqual({ data: doc.data, issues: [], used: [], pickups: [] });
   });
 });

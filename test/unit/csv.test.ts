@@ -16,6 +16,7 @@ import { orderToRows } from '../helpers/csv-rows.js';
 import { CSV_COLUMNS } from '../../src/input/csv-layout.js';
 import { loadCsvMapping } from '../../src/input/csv-map.js';
 import { formatIssues } from '../../src/input/format.js';
+import { wordIssues } from '../../src/output/issues.js';
 import { validateKind } from '../../src/input/validate.js';
 import { ValidationError } from '../../src/errors.js';
 import { documentTags } from '../../src/booking/rules/index.js';
@@ -69,7 +70,7 @@ const problems = (orders: CsvOrder[]) =>
   });
 /** The issues as `row:column  path  message` (without the directory). */
 const shown = (orders: CsvOrder[]) =>
-  formatIssues(problems(orders))
+  formatIssues(wordIssues(problems(orders), PLAIN_HINTS))
     .replaceAll(`${dir}/`, '')
     .replace(/orders-\d+\.csv/g, 'orders.csv');
 
@@ -286,7 +287,7 @@ describe('mapping files', () => {
         '',
       ].join('\n'),
     );
-    const mapping = await loadCsvMapping(map, PLAIN_HINTS);
+    const mapping = await loadCsvMapping(map);
     const text = stringify([
       ['Order', 'Ship Name', 'Street 1', 'Street 2', 'City', 'Zip', 'Email', 'Phone', 'Note', 'Item', 'Qty', 'Price', 'Paid at'],
       ['#1001', 'Mary Jane Watson', '', '20 Ingram St', 'Forest Hills', '3000', 'm@example.com', '0400 000 000', 'gift', 'Mug', '2', '12.50', 'today'],
@@ -316,9 +317,9 @@ describe('mapping files', () => {
   it('refuses a mapping onto a column that does not exist, with a did-you-mean', async () => {
     const map = join(dir, 'typo.map.yaml');
     writeFileSync(map, 'columns:\n  order_ref: Name\n  delivery_postcde: Zip\n');
-    const err = await loadCsvMapping(map, PLAIN_HINTS).catch((e: unknown) => e);
+    const err = await loadCsvMapping(map).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect(formatIssues((err as ValidationError).issues)).toBe(
+    expect(formatIssues(wordIssues((err as ValidationError).issues, PLAIN_HINTS))).toBe(
       `${map}:3:3  columns.delivery_postcde  not a column of the CSV layout (did you mean delivery_postcode?); see "shipbook schema csv"`,
     );
   });

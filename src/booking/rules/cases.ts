@@ -11,7 +11,6 @@
  *
  * `expect.service` is a code (every shipment), a list (one per shipment), or `none` (no service left).
  */
-import { PLAIN_HINTS, type HintStyle } from '../../shell.js';
 import { dirname, resolve } from 'node:path';
 import * as z from 'zod';
 import { ValidationError, type InputIssue } from '../../errors.js';
@@ -83,8 +82,6 @@ interface CaseOptions {
   priceList: PriceList;
   /** Entries that every order without a quote of its own is decided from (`--quote FILE`). */
   quote?: RatedEntry[];
-  /** How hints in problems are written (the run's shell and profile). */
-  hints?: HintStyle;
 }
 
 /** The quote file of `--quote`, as entries. @throws ValidationError (exit 2) */
@@ -94,7 +91,7 @@ export async function loadQuoteFile(file: string): Promise<RatedEntry[]> {
 
 /** Decides one order document. @throws ValidationError for an unknown saved sender or a shipment that cannot be quoted */
 function decideDocument(rules: RuleSet, doc: LoadedDocument, o: CaseOptions, quote: RatedEntry[] | undefined): OrderDecision {
-  const resolved = resolveSenders(doc, o.senders, o.profile, o.hints ?? PLAIN_HINTS);
+  const resolved = resolveSenders(doc, o.senders, o.profile);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
   const shipments = orderShipments(resolved.data);
   if (shipments.length === 0) {

@@ -6,6 +6,7 @@
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import { annotations, type AnnotationFormat } from '../../output/annotations.js';
+import { wordIssues } from '../../output/issues.js';
 import { checkFiles } from '../validate/index.js';
 import type { CsvFlags } from '../common/csv-book-flags.js';
 
@@ -25,7 +26,7 @@ export async function annotateInputs(inputs: readonly string[], format: Annotati
   ctx.io.out(
     annotations(
       format,
-      reports.flatMap((r) => r.issues),
+      reports.flatMap((r) => wordIssues(r.issues, ctx.settings.hints)),
     ),
   );
   const invalid = reports.filter((r) => !r.valid).length;

@@ -48,6 +48,7 @@ import { ShipbookError, UsageError, ValidationError, exitCodeOf, cmd } from '../
 import { batchProgress, batchResultLine, batchSummaryLine, batchWaitNotices, batchWrites, heldLine, printBatchSummary } from '../../output/batch.js';
 import { isMachineFormat } from '../../output/format.js';
 import { printWarnings } from '../../output/report.js';
+import { withWordedIssues, wordIssues } from '../../output/issues.js';
 import { paint } from '../../output/style.js';
 import { claimsLockNote, heldOrdersNote } from '../../output/other-run.js';
 import { checkOutputFiles } from '../../output-paths.js';
@@ -371,13 +372,28 @@ async function checkedBatch(
     await dryRunBatch(o, ctx, { input, csvReport });
     return undefined;
   }
-  const check = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: true, input });
+  const checked = await checkBatch(o.inputs, { shard: o.shard, now: ctx.now, keep: true, input });
+  // Each problem's next step in words, for the run's shell and profile, before it is printed or reported.
+  const check = {
+    ...checked,
+    invalid: checked.invalid.map((x) => withWordedIssues(x, ctx.settings.hints)),
+    warnings: wordIssues(checked.warnings, ctx.settings.hints),
+  };
   printCheckWarnings(ctx, check);
   if (csvReport && check.invalid.length > 0 && !o.skipInvalid) await writeInvalidRows(csvReport, check, o);
   if (check.valid === 0 && check.invalid.length === 0 && check.outsideShard === 0) throw new UsageError('no orders in the inputs');
   noteEmptyShard(o, check, ctx);
   if (check.invalid.length > 0 && !o.skipInvalid) throw invalidError(check, o);
   return { input, csvReport, check, ruled };
+}
+
+/**
+ * A result as the reports and the terminal show it: its problems' next steps and its own next step
+ * (`next`, as `hint`) in words, for the run's shell and profile.
+ */
+function resultInWords(result: BatchResult, run: { rerun: string; journal: string | undefined }, hints: HintStyle): BatchResult {
+  const r = withWordedIssues(result, hints);
+  return r.next === undefined ? r : { ...r, hint: nextStepHint(r.next, { ...run, file: r.file }, hints) };
 }
 
 /**
@@ -460,8 +476,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   const command = rerunCommand(o, ctx.settings.hints);
   const { ledger, api, callbacks } = await openBatchRun(o, ctx, { journalPath, command, template, paths: profile.paths });
   const reports = new ReportWriter({ report: csvReport ? undefined : o.report, junit: o.junit, target: () => ctx.output.target });
-  const withHint = (r: BatchResult): BatchResult =>
-    r.next === undefined ? r : { ...r, hint: nextStepHint(r.next, { rerun: command, journal: explicitJournal, file: r.file }, ctx.settings.hints) };
+  const withHint = (r: BatchResult): BatchResult => resultInWords(r, { rerun: command, journal: explicitJournal }, ctx.settings.hints);
   // The inputs reported so far, and their counts: a process that ends at once (a second Ctrl-C)
   // reports every other input at the stage the ledger last knew, and says the summary line.
   const tally = new BatchReports({ reports, csvReport, entries: check.entries, ledger, withHint, maxTotalCents: caps.maxTotalCents });
@@ -544,7 +559,8 @@ async function dryRunBatch(
     o.inputs,
     { shard: o.shard, now: ctx.now, input: x.input, ...(maxTotalCents !== undefined ? { maxTotalCents } : {}) },
     get,
-    (r) => {
+    (planned) => {
+      const r = withWordedIssues(planned, ctx.settings.hints);
       if (r.status === 'invalid') check.invalid.push({ file: r.file, line: r.line, issues: r.issues ?? [] });
       else {
         check.valid++;

@@ -65,7 +65,7 @@ export function csvSettings(flags: CsvFlags): CsvSettings {
  * @throws ValidationError (exit 2) for a mapping file with problems; ConfigError (exit 4) from the profile
  */
 export async function csvBatchInput(s: CsvSettings, ctx: Context): Promise<BatchInputOptions> {
-  const mapping = s.map !== undefined ? await loadCsvMapping(s.map, ctx.settings.hints) : undefined;
+  const mapping = s.map !== undefined ? await loadCsvMapping(s.map) : undefined;
   let stdin: Promise<Buffer> | undefined;
   return {
     ...(s.format ? { format: s.format } : {}),
@@ -79,7 +79,6 @@ export async function csvBatchInput(s: CsvSettings, ctx: Context): Promise<Batch
         return { senders: profile.senders, profile: profile.name };
       },
       now: () => ctx.now(),
-      hints: ctx.settings.hints,
     },
     stdin: () => (stdin ??= readAll(ctx.io.stdin)),
     ...(ctx.pickup !== undefined ? { pickup: ctx.pickup } : {}),

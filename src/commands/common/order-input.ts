@@ -110,7 +110,7 @@ export async function readOrderInput(
   const resumed = file === undefined && o.loaded === undefined && io.canPrompt ? await offerDraft(ctx, draftFile) : undefined;
   const loaded = o.loaded ?? resumed ?? (file !== undefined ? await loadDocument(file, io.stdin) : emptyOrder());
   const profile = await ctx.profile();
-  const resolved = resolveSenders(loaded, profile.senders, profile.name, ctx.settings.hints);
+  const resolved = resolveSenders(loaded, profile.senders, profile.name);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
   // A saved sender's own pickup days count for the collections that name it.
   if (ctx.pickup !== undefined) ctx.pickup = withSenders(ctx.pickup, resolved.pickups);

@@ -85,7 +85,7 @@ export async function decideDocument(
       if (isObject(s) && !(isObject(s.service) && typeof s.service.code === 'string')) s.service = { ...(isObject(s.service) ? s.service : {}), code };
     }
   }
-  const resolved = resolveSenders({ ...loaded, data: written }, profile.senders, profile.name, ctx.settings.hints);
+  const resolved = resolveSenders({ ...loaded, data: written }, profile.senders, profile.name);
   const shipments = orderShipments(resolved.data);
   const quote = o.quote ?? (async (s: unknown, where: string) => (await quoteServices(await ctx.api(), quoteRequestFor(s as object, where))).map(ratedEntry));
   // A document whose shipments cannot all be quoted yet (parts the guided booking asks, a saved
@@ -118,7 +118,7 @@ export async function decideDocument(
   // Every shipment goes by consolidated mail: the consolidated form, each collected as its service's data says.
   const fields = new Map<string, CollectionFields>();
   for (const d of decision.shipments) if (d.ok && !fields.has(d.chosen.code)) fields.set(d.chosen.code, await o.mail.collection(d.chosen.code));
-  const sent = resolveSenders({ ...loaded, data: decided }, profile.senders, profile.name, ctx.settings.hints).data;
+  const sent = resolveSenders({ ...loaded, data: decided }, profile.senders, profile.name).data;
   const member = mailMember(sent, (c) => fields.get(c)!);
   return { loaded: { ...loaded, data: member.data }, decision, records, choice, mail: { key: member.key } };
 }

@@ -8,12 +8,14 @@
  * are src/booking/preview.ts `previewRuled`; the words src/output/preview.ts.
  */
 import type { Context } from '../../context.js';
+import type { InputIssue } from '../../errors.js';
 import { quoteServices } from '../../api/quote.js';
 import { batchItems, orderShipments, previewRuled, priceShipments, type BatchInputOptions, type PricedShipment } from '../../booking/index.js';
 import { resolveSenders } from '../../input/senders.js';
 import { quoteRequestFor } from '../../prompts/service.js';
 import { isObject } from '../../schema/object.js';
 import { ruledPreviewData, ruledPreviewNote, ruledPreviewText } from '../../output/preview.js';
+import { withWordedIssues } from '../../output/issues.js';
 import { runCaps, type CapFlags } from '../common/caps.js';
 import { decideDocument, runRules, type RulesFlags } from './apply.js';
 import { runMail } from './mail.js';
@@ -30,6 +32,11 @@ interface PreviewOptions extends RulesFlags, CapFlags {
 /** The transient ids of an order document's shipments. */
 function referencesOf(data: unknown): string[] {
   return orderShipments(data).flatMap((s) => (isObject(s) && typeof s.transient_id === 'string' ? [s.transient_id] : []));
+}
+
+/** The inputs with their problems' next steps in words, for the run's shell and profile (a problem is shown as a preview row's text). */
+async function* inWords<T extends { issues?: InputIssue[] | undefined }>(items: AsyncIterable<T>, ctx: Context): AsyncIterable<T> {
+  for await (const item of items) yield withWordedIssues(item, ctx.settings.hints);
 }
 
 /**
@@ -54,7 +61,7 @@ export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void>
     prepare: async (doc, id) => {
       const ruled = rules ? await decideDocument(doc, rules, ctx, { mail: mail! }) : undefined;
       const decided = ruled?.loaded ?? doc;
-      const resolved = resolveSenders(decided, profile.senders, profile.name, ctx.settings.hints);
+      const resolved = resolveSenders(decided, profile.senders, profile.name);
       // An order the rules send by consolidated mail is priced as its shipments are created (the main shipment is the parent's).
       const list = ruled?.mail !== undefined ? (decided.data as { shipments: unknown[] }).shipments : orderShipments(resolved.data);
       const shipments = await priceShipments(list, decided.file, ruled?.decision.shipments, quote);
@@ -63,7 +70,7 @@ export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void>
     },
   };
   const started = Date.now();
-  const preview = await previewRuled(batchItems(o.inputs, undefined, ctx.now, input), (id) => priced.get(id), {
+  const preview = await previewRuled(inWords(batchItems(o.inputs, undefined, ctx.now, input), ctx), (id) => priced.get(id), {
     maxTotalCents: caps.maxTotalCents,
     budgetCents: caps.budget?.limitCents,
   });

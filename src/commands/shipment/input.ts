@@ -69,7 +69,7 @@ export async function readShipmentInput(
       : ({ file: '(prompts)', data: { shipment: {} }, wrapper: [], locate: () => undefined } as unknown as LoadedDocument);
   refuseOtherKind(loaded, ctx.settings.hints);
   const profile = await ctx.profile();
-  const resolved = resolveSenders(loaded, profile.senders, profile.name, ctx.settings.hints);
+  const resolved = resolveSenders(loaded, profile.senders, profile.name);
   if (resolved.issues.length > 0) throw new ValidationError(resolved.issues);
   // A saved sender's own pickup days count for the collections that name it.
   if (ctx.pickup !== undefined) ctx.pickup = withSenders(ctx.pickup, resolved.pickups);

@@ -8,6 +8,7 @@ import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import { renderReports } from '../../output/report.js';
+import { wordIssues } from '../../output/issues.js';
 import { KIND_NAMES, type KindName } from '../../input/kinds.js';
 import { validateFiles, type FileReport } from '../../input/validate.js';
 import { isCsvName } from '../../input/csv-layout.js';
@@ -33,7 +34,8 @@ interface ValidateOptions {
  * @throws UsageError (exit 2) when `-` is given twice; ValidationError (exit 2) when any file has an error.
  */
 async function runValidate(o: ValidateOptions, ctx: Context): Promise<FileReport[]> {
-  const reports = await checkFiles(o, ctx);
+  // Each problem's next step in words, for the run's shell and profile: the same in every format.
+  const reports = (await checkFiles(o, ctx)).map((r) => ({ ...r, issues: wordIssues(r.issues, ctx.settings.hints) }));
   if (o.format !== undefined)
     ctx.io.out(
       annotations(
@@ -93,7 +95,6 @@ export async function checkFiles(o: ValidateOptions, ctx: Context): Promise<File
     senders,
     pickup,
     addresses: ctx.settings.addresses,
-    hints: ctx.settings.hints,
   };
   // A spreadsheet (.csv, .tsv) holds orders in rows: its orders are checked as one file's report.
   const reports: FileReport[] = [];
@@ -106,13 +107,12 @@ export async function checkFiles(o: ValidateOptions, ctx: Context): Promise<File
       import('../common/csv-book-flags.js'),
     ]);
     const csv = csvSettings(o.csv ?? {});
-    const mapping = csv.map !== undefined ? await loadCsvMapping(csv.map, ctx.settings.hints) : undefined;
+    const mapping = csv.map !== undefined ? await loadCsvMapping(csv.map) : undefined;
     const reading = {
       now: options.now,
       senders,
       pickup,
       addresses: ctx.settings.addresses,
-      hints: ctx.settings.hints,
       decimalComma: csv.decimalComma,
       ...(csv.delimiter ? { delimiter: csv.delimiter } : {}),
       ...(mapping ? { mapping } : {}),
