@@ -50,8 +50,7 @@ export function previewMarkdown(p: Preview, title = 'shipbook: cost preview'): s
   for (const c of p.carriers) lines.push(`| ${cell(c.carrier)} | ${c.orders} | ${c.shipments} | ${formatCents(c.total_cents)} |`);
   lines.push(`| **all** | ${p.booked} | ${p.carriers.reduce((n, c) => n + c.shipments, 0)} | **${formatCents(p.total_cents)}** |`, '');
   lines.push(`Quoted for every priced order: ${formatCents(p.quoted_cents)} AUD.`, '');
-  if (p.over_limit > 0)
-    lines.push(`**${plural(p.over_limit, 'order')} over a limit** would be refused (cancelled before acceptance): not in the total.`, '');
+  if (p.over_limit > 0) lines.push(`**${plural(p.over_limit, 'order')} over a limit** would be refused (cancelled before acceptance): not in the total.`, '');
   if (p.problems > 0) lines.push(`**${plural(p.problems, 'order')} could not be priced** (invalid, or no price for it).`, '');
   return `${lines.join('\n')}\n`;
 }
