@@ -95,7 +95,7 @@ export function chooseService(
 }
 
 /** What the rules decided for each shipment of an order (the quote entry they chose from). */
-type Decided = ReadonlyArray<{ ok: boolean; chosen?: { code: string; carrier: string; name: string; total_cents: number } }>;
+type Decided = ReadonlyArray<{ ok: boolean; chosen?: { code: string; carrier: string; name: string; total_cents: number }; cheapest?: boolean } | undefined>;
 
 /**
  * One order as it was read, before it is validated: its shipments as files write them (services the
@@ -131,16 +131,51 @@ export async function priceShipments(
     const insured = Array.isArray(service.options) && service.options.includes('insurance');
     const d = decided?.[i];
     if (d?.ok && d.chosen !== undefined && !insured && d.chosen.code === code) {
-      out.push({ code, carrier: d.chosen.carrier, name: oneLine(d.chosen.name), total_cents: d.chosen.total_cents, chosen: 'rules' });
+      out.push({ code, carrier: d.chosen.carrier, name: oneLine(d.chosen.name), total_cents: d.chosen.total_cents, chosen: d.cheapest ? 'cheapest' : 'rules' });
       continue;
     }
     const at = `${where} shipment ${i + 1}`;
     const pick = chooseService(code, await quote(s, at, insured));
     if (pick === undefined) throw new UsageError(code ? `service ${code} is not in the quote of ${at}` : `no service is offered for ${at}`);
-    const chosen = d?.ok ? 'rules' : pick.chosen;
+    const chosen = d?.ok ? (d.cheapest ? 'cheapest' : 'rules') : pick.chosen;
     out.push({ code: pick.entry.code, carrier: pick.entry.carrier, name: oneLine(pick.entry.name), total_cents: pick.entry.price.total.cents, chosen });
   }
   return out;
+}
+
+/**
+ * The service chooser where no rules choose: each shipment that names no service code is given the
+ * quote's cheapest ({@link chooseService}), written into `written` (the document as read, which is
+ * then validated) and `resolved` (the same shipments with saved senders resolved, which are quoted).
+ * A shipment that cannot be quoted, or is offered nothing, is left as it is (its order is then
+ * invalid: the service is required).
+ * @returns what was chosen, per shipment (undefined for one that names its own code)
+ * @throws what `quote` throws for a failure of the run
+ */
+export async function chooseCheapest(written: readonly unknown[], resolved: readonly unknown[], where: string, quote: QuoteShipment): Promise<Decided> {
+  const decided: Decided[number][] = [];
+  for (const [i, s] of written.entries()) {
+    const r = resolved[i];
+    if (!isObject(s) || !isObject(r) || (isObject(s.service) && typeof s.service.code === 'string' && s.service.code !== '')) {
+      decided.push(undefined);
+      continue;
+    }
+    let pick: ReturnType<typeof chooseService>;
+    try {
+      pick = chooseService(undefined, await quote(r, `${where} shipment ${i + 1}`, false));
+    } catch (err) {
+      if (!orderProblem(err)) throw err;
+    }
+    if (pick === undefined) {
+      decided.push(undefined);
+      continue;
+    }
+    const { code, carrier, name } = pick.entry;
+    s.service = { ...(isObject(s.service) ? s.service : {}), code };
+    r.service = { ...(isObject(r.service) ? r.service : {}), code };
+    decided.push({ ok: true, chosen: { code, carrier, name, total_cents: pick.entry.price.total.cents }, cheapest: true });
+  }
+  return decided;
 }
 
 /** True for a failure that belongs to one order (a request that cannot be made, a service not offered, a quote the service refuses), not to the run. */

@@ -11,7 +11,16 @@ import { appendFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
 import { UsageError, ValidationError } from '../../errors.js';
 import { quoteServices } from '../../api/quote.js';
-import { batchItems, previewBatch, ratedEntry, type BatchInputOptions, type Preview, type PreparedOrder, orderShipments } from '../../booking/index.js';
+import {
+  batchItems,
+  chooseCheapest,
+  previewBatch,
+  ratedEntry,
+  type BatchInputOptions,
+  type Preview,
+  type PreparedOrder,
+  orderShipments,
+} from '../../booking/index.js';
 import { quoteRequestFor } from '../../prompts/service.js';
 import { previewData, previewMarkdown, previewNote, previewTsv } from '../../output/preview.js';
 import { runCaps, type CapFlags } from '../common/caps.js';
@@ -45,9 +54,10 @@ function previewEnd(p: Preview): ValidationError | UsageError | undefined {
   const unpriceable = p.rows.filter((r) => r.unpriced === 'unpriceable').length;
   const words = [invalid > 0 ? `${invalid} not valid` : '', unpriceable > 0 ? `${unpriceable} could not be priced` : ''].filter(Boolean).join(', ');
   const message = `${words} (of ${p.rows.length} orders); nothing was created`;
-  if (invalid > 0) return new ValidationError(p.issues, message);
+  // The preview printed every problem on its row: in a machine format no error document follows it.
+  if (invalid > 0) return new ValidationError(p.issues, message, { reported: true });
   return unpriceable > 0
-    ? new UsageError(message, { suggestion: 'Each order says why on its row: check its addresses, packages and service code.' })
+    ? new UsageError(message, { reported: true, suggestion: 'Each order says why on its row: check its addresses, packages and service code.' })
     : undefined;
 }
 
@@ -78,14 +88,15 @@ export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void>
       const ruled = rules
         ? await decideDocument(doc, rules, ctx, { mail: mail!, quote: async (s, where) => (await quote(s, where, false)).map(ratedEntry) })
         : undefined;
-      const decided = ruled?.loaded ?? withoutTags(doc);
+      const decided = ruled?.loaded ?? withoutTags({ ...doc, data: structuredClone(doc.data) });
       const profile = await ctx.profile();
+      const resolved = orderShipments(resolveSenders(decided, profile.senders, profile.name, ctx.settings.hints).data);
+      // No rules: a shipment that names no service is priced (and checked) at the quote's cheapest.
+      const cheapest = ruled === undefined ? await chooseCheapest(orderShipments(decided.data), resolved, `${doc.file}`, quote) : undefined;
       // An order the rules send by consolidated mail is priced as its shipments are created (the main shipment is the parent's).
-      const shipments =
-        ruled?.mail !== undefined
-          ? (decided.data as { shipments: unknown[] }).shipments
-          : orderShipments(resolveSenders(decided, profile.senders, profile.name, ctx.settings.hints).data);
-      prepared.set(id, { shipments, ...(ruled ? { decisions: ruled.decision.shipments } : {}), reasons: ruled?.records.map((c) => c.reason) ?? [] });
+      const shipments = ruled?.mail !== undefined ? (decided.data as { shipments: unknown[] }).shipments : resolved;
+      const decisions = ruled?.decision.shipments ?? cheapest;
+      prepared.set(id, { shipments, ...(decisions ? { decisions } : {}), reasons: ruled?.records.map((c) => c.reason) ?? [] });
       return ruled === undefined ? decided : { ...decided, choice: ruled.choice, ...(ruled.mail !== undefined ? { mail: ruled.mail } : {}) };
     },
   };
