@@ -101,4 +101,23 @@ describe('the cost preview', () => {
     expect(readFileSync(summary, 'utf8')).toBe(`# job\n${md.stdout}`);
     expect(md.stdout).toContain('| **all** | 1 | 1 | **47.30** |');
   });
+  it('--dry-run --quote prices an order the rules send by consolidated mail as --preview does (the service data read, nothing else sent)', async () => {
+    const args = [
+      'book',
+      'fixtures/rules/orders/abroad-auckland.yaml',
+      'fixtures/rules/orders/light-melbourne.yaml',
+      '--rules',
+      'fixtures/rules/shipping.yaml',
+    ];
+    const env = { ...fx.env, SHIPBOOK_MAIL_FREE_PICKUP: 'true' };
+    const before = fx.sandbox.state.orders.size;
+    const a = await runShipbook([...args, '--preview', '--output', 'tsv'], { env });
+    const b = await runShipbook([...args, '--dry-run', '--quote', '--output', 'tsv'], { env });
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stdout).toBe(a.stdout);
+    expect(a.stdout).toContain('order\tfixtures/rules/orders/abroad-auckland.yaml:1\tSO-30001\tSB-GLOBAL-MAIL\tShipBook Global Mail\t27.00\tok\t');
+    expect(a.stdout).toContain('total_aud\t52.03\n');
+    expect(fx.sandbox.state.orders.size).toBe(before);
+  });
 });

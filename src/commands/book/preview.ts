@@ -72,9 +72,9 @@ export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void>
   if (o.inputs.length === 0) throw new UsageError('--preview needs the order files to price', { suggestion: 'Name them: shipbook book orders/ --preview' });
   const caps = await runCaps(o, ctx);
   const rules = await runRules(o, ctx);
-  const mail = rules ? await runMail(ctx) : undefined;
-  // Quotes change nothing: they are sent in a dry run too (every other request stays unsent).
+  // Quotes and service data change nothing: they are sent in a dry run too (every other request stays unsent).
   const api = (await ctx.api()).withOptions({ dryRun: undefined });
+  const mail = rules ? await runMail(ctx, api) : undefined;
   // Each shipment quoted for its own code, insured when its options ask for insurance.
   const quote = async (shipment: unknown, where: string, insured: boolean) => {
     const request = quoteRequestFor(shipment as object, where);
