@@ -9,7 +9,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import { UsageError, ValidationError } from '../../errors.js';
+import { UsageError, ValidationError, cmd, placeholder } from '../../errors.js';
 import { quoteServices } from '../../api/quote.js';
 import {
   batchItems,
@@ -69,7 +69,10 @@ function previewEnd(p: Preview): ValidationError | UsageError | undefined {
  *   the quote throws for the run (transport 5, authorization 4)
  */
 export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void> {
-  if (o.inputs.length === 0) throw new UsageError('--preview needs the order files to price', { suggestion: 'Name them: shipbook book orders/ --preview' });
+  if (o.inputs.length === 0)
+    throw new UsageError('--preview needs the order files to price', {
+      suggestion: ['Name them: ', cmd('book', placeholder('file'), '--preview'), ' (files, directories, NDJSON or CSV).'],
+    });
   const caps = await runCaps(o, ctx);
   const rules = await runRules(o, ctx);
   // Quotes and service data change nothing: they are sent in a dry run too (every other request stays unsent).
@@ -92,7 +95,7 @@ export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void>
       const profile = await ctx.profile();
       const resolved = orderShipments(resolveSenders(decided, profile.senders, profile.name, ctx.settings.hints).data);
       // No rules: a shipment that names no service is priced (and checked) at the quote's cheapest.
-      const cheapest = ruled === undefined ? await chooseCheapest(orderShipments(decided.data), resolved, `${doc.file}`, quote) : undefined;
+      const cheapest = ruled === undefined ? await chooseCheapest(orderShipments(decided.data), resolved, doc.file, quote) : undefined;
       // An order the rules send by consolidated mail is priced as its shipments are created (the main shipment is the parent's).
       const shipments = ruled?.mail !== undefined ? (decided.data as { shipments: unknown[] }).shipments : resolved;
       const decisions = ruled?.decision.shipments ?? cheapest;
@@ -102,7 +105,12 @@ export async function runPreview(o: PreviewOptions, ctx: Context): Promise<void>
   };
   const started = Date.now();
   const preview = await previewBatch(batchItems(o.inputs, undefined, ctx.now, input), {
-    prepared: (id) => prepared.get(id),
+    // Each order's prepared form is read once: the map holds only the orders between their check and their pricing.
+    prepared: (id) => {
+      const p = prepared.get(id);
+      prepared.delete(id);
+      return p;
+    },
     quote,
     maxTotalCents: caps.maxTotalCents,
     budgetCents: caps.budget?.limitCents,
