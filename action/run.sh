@@ -4,7 +4,7 @@
 #   validate: every problem as a workflow annotation (::error/::warning at file, line, column)
 #   preview:  validate, then every order quoted; the cost preview in the job summary; outputs
 #   book:     validate, then book exactly once (the ledger), reports written for the artifact; outputs
-# Writes the job summary to $GITHUB_STEP_SUMMARY and the outputs (orders, total_aud, over_limit)
+# Writes the job summary to $GITHUB_STEP_SUMMARY and the outputs (orders, total_aud, over_limit; preview: quoted_aud)
 # to $GITHUB_OUTPUT. Exits with shipbook's exit code (docs/exit-codes.md).
 set -uo pipefail
 sb="${SHIPBOOK:?the install step gives the executable}"
@@ -43,6 +43,7 @@ if [ "${#files[@]}" -eq 0 ]; then
   printf '### shipbook: %s\n\nNo order files to %s.\n' "$mode" "$mode" | summary
   out orders 0
   out total_aud 0.00
+  [ "$mode" = preview ] && out quoted_aud 0.00
   out over_limit 0
   exit 0
 fi
@@ -84,9 +85,10 @@ fi
 if [ "$mode" = preview ]; then
   [ -n "${INPUT_BASE_URL:-}" ] && export SHIPBOOK_BASE_URL="$INPUT_BASE_URL"
   [ -n "${INPUT_API_KEY:-}" ] && export SHIPBOOK_API_KEY="$INPUT_API_KEY"
+  # --dry-run --quote is the alias of book --preview (the same output) that earlier releases know too.
   "$sb" book "${files[@]}" --dry-run --quote "${caps[@]}" --summary "${GITHUB_STEP_SUMMARY:-/dev/null}" --output tsv >"$tmp/preview.tsv"
   code=$?
-  for key in orders total_aud over_limit; do
+  for key in orders total_aud quoted_aud over_limit; do
     value="$(awk -F'\t' -v k="$key" '$1 == k { print $2 }' "$tmp/preview.tsv")"
     [ -n "$value" ] && out "$key" "$value"
   done

@@ -42,17 +42,7 @@ export { callbackRecorder } from './callback-record.js';
 export { REFUSAL_INTERVAL_MS, RefusalLog, TOKEN_PATTERN, startCallbackReceiver, type ReceivedCallback } from './receiver.js';
 export { batchEnd, batchOutcome, openBatchLedger } from './batch/outcome.js';
 export { BatchReports } from './batch/reports.js';
-export {
-  chooseService,
-  previewOrders,
-  previewRuled,
-  priceShipments,
-  type Preview,
-  type PreviewOrder,
-  type PricedShipment,
-  type RuledPreview,
-  type RuledPreviewRow,
-} from './preview.js';
+export { chooseCheapest, chooseService, previewBatch, priceShipments, type Preview, type PreviewRow, type PreparedOrder } from './preview.js';
 export { acceptedOn, readPendingResults, type PendingResults } from './dock/pending.js';
 export { noMatch, type NoMatch } from './dock/no-match.js';
 export { DockSession, extractorOf, type DockParcel, type ScanEvent, type DockSummary, type ScanKind } from './dock/session.js';

@@ -1,210 +1,128 @@
 /**
- * The cost preview of a batch (`book --dry-run --quote`, the GitHub Action's `mode: preview`):
- * every regular order quoted shipment by shipment, each shipment priced at the service it would be
- * booked with, totals per order, per carrier and overall, and the orders a price cap would refuse
- * (`--max-total` per order, `--budget` for the run, in input order). Nothing is created.
- * The rules' preview (`book --preview`, {@link previewRuled}) prices each order at the service the
- * service-selection rules chose (the quote they chose from), and totals the orders a batch would book.
+ * The cost preview of a batch (`book --preview`, and its alias `book --dry-run --quote`, the GitHub
+ * Action's `mode: preview`): every order read and checked as a batch reads it (its services chosen
+ * by the rules when the run has rules), each shipment priced at the service it would be booked
+ * with, totals per order, per carrier and overall, and the orders the caps (`--max-total` per
+ * order, `--budget` for the run, in input order) or the rules would refuse. Nothing is created.
+ * The preview's total is what booking the batch would spend; `quotedCents` is every priced order.
  * UI-free: the command quotes (it owns the client) and `output/` words the result.
  */
-import type { QuoteRequest, QuoteServiceEntry } from '../schema/quote.js';
+import type { QuoteServiceEntry } from '../schema/quote.js';
 import type { BookingDocument } from './book.js';
-import { ShipbookError, UsageError } from '../errors.js';
+import { ApiError, ShipbookError, UsageError, type InputIssue } from '../errors.js';
 import { formatCents } from '../schema/money.js';
 import { isObject } from '../schema/object.js';
 import { oneLine } from '../schema/shipment.js';
 
-/** How the service of a shipment was chosen. */
-type ServiceChoice = 'named' | 'cheapest';
+/** How the service of a shipment was chosen: by the rules, named by the order, or the quote's cheapest. */
+type ServiceChoice = 'rules' | 'named' | 'cheapest';
 
-/** One shipment of an order, priced. */
-interface PreviewShipment {
-  code: string;
-  name: string;
-  carrier: string;
-  /** The quote's total of that service, AUD cents. */
-  totalCents: number;
-  chosen: ServiceChoice;
-}
-
-/** One order of the inputs, priced (or why it could not be). */
-export interface PreviewOrder {
-  /** The ledger identity (`<hash>-<n>`). */
-  id: string;
-  file: string;
-  line: number;
-  shipments: PreviewShipment[];
-  /** The sum of its shipments' totals, AUD cents; undefined when it could not be priced. */
-  totalCents?: number;
-  /** Why it could not be priced (consolidated mail, a service not offered …). */
-  problem?: string;
-  /** Its total is above `--max-total`. */
-  overMaxTotal?: boolean;
-  /** Booked in input order, it would pass the run's `--budget`. */
-  pastBudget?: boolean;
-}
-
-/** The preview of a batch. */
-export interface Preview {
-  orders: PreviewOrder[];
-  /** Totals by carrier, AUD cents, in order of first appearance. */
-  carriers: Array<{ carrier: string; orders: number; totalCents: number }>;
-  /** The sum of every priced order, AUD cents. */
-  totalCents: number;
-  /** Orders over `--max-total` or past `--budget`. */
-  overLimit: number;
-  maxTotalCents?: number;
-  budgetCents?: number;
-}
-
-/** A document to preview: a checked batch item. */
-interface PreviewItem {
+/** A checked document of the inputs, as a batch reads it (src/booking/batch/check.ts `BatchItem`). */
+interface BatchItem {
   id: string;
   file: string;
   line: number;
   doc?: BookingDocument;
+  issues?: InputIssue[];
+}
+
+/** One shipment priced: the quote's entry of its service, amounts in AUD cents. */
+interface PricedShipment {
+  code: string;
+  carrier: string;
+  name: string;
+  total_cents: number;
+  chosen: ServiceChoice;
+}
+
+/** One order of the preview: priced (and what the rules said of it), refused by a cap, or why it could not be priced. */
+export interface PreviewRow {
+  /** The ledger identity (`<hash>-<n>`; `unreadable-<n>` for a document that could not be read). */
+  id: string;
+  file: string;
+  line: number;
+  /** The transient ids of its shipments. */
+  references: string[];
+  shipments: PricedShipment[];
+  /** The sum of its shipments' totals, AUD cents; undefined when it was not priced. */
+  total_cents?: number;
+  /** Why the rules chose each shipment's service. */
+  reasons: string[];
+  /** Which cap would refuse it, and why in words (`over --max-total 80.00` …). */
+  refused?: { cap: 'max_total' | 'budget'; why: string };
+  /** Why it was not priced: its problems when invalid, the quote's answer when unpriceable, or consolidated mail. */
+  problem?: string;
+  /** What kept it from being priced: an invalid document, no price for it, or a consolidated-mail file (not previewed, not an error). */
+  unpriced?: 'invalid' | 'unpriceable' | 'consolidated';
+}
+
+/** The preview of a batch. */
+export interface Preview {
+  rows: PreviewRow[];
+  /** Per carrier, in order of first appearance, among the orders that would be booked: their orders, shipments and total (AUD cents). */
+  carriers: Array<{ carrier: string; orders: number; shipments: number; total_cents: number }>;
+  /** What booking the batch would spend: the orders neither refused nor unpriced, AUD cents. */
+  total_cents: number;
+  /** Every priced order, refused ones included, AUD cents. */
+  quoted_cents: number;
+  /** Orders that would be booked. */
+  booked: number;
+  /** Orders a cap would refuse. */
+  over_limit: number;
+  /** Orders that are invalid or could not be priced (the preview exits 2 when there is one). */
+  problems: number;
+  /** Every problem of the invalid documents, for the closing error. */
+  issues: InputIssue[];
+  maxTotalCents?: number;
+  budgetCents?: number;
 }
 
 /**
- * Which quoted service a shipment would be booked with: the one it names (`service.code`), else the
- * cheapest offered (then by code). This is the one place that chooses; service-selection rules,
- * where a profile has them, take over here.
+ * Which quoted service a shipment would be booked with when it names none and no rules choose:
+ * the cheapest offered (then by code); with `named`, that one.
  * @returns undefined when the named service is not offered or nothing is
  */
 export function chooseService(
   named: string | undefined,
   services: readonly QuoteServiceEntry[],
-): { entry: QuoteServiceEntry; chosen: ServiceChoice } | undefined {
+): { entry: QuoteServiceEntry; chosen: 'named' | 'cheapest' } | undefined {
   if (named !== undefined && named !== '') {
-    const entry = services.find((s) => s.code === named);
+    const entry = services.find((s) => s.code.toLowerCase() === named.toLowerCase());
     return entry === undefined ? undefined : { entry, chosen: 'named' };
   }
   const cheapest = [...services].sort((a, b) => a.price.total.cents - b.price.total.cents || a.code.localeCompare(b.code))[0];
   return cheapest === undefined ? undefined : { entry: cheapest, chosen: 'cheapest' };
 }
 
+/** What the rules decided for each shipment of an order (the quote entry they chose from). */
+type Decided = ReadonlyArray<{ ok: boolean; chosen?: { code: string; carrier: string; name: string; total_cents: number }; cheapest?: boolean } | undefined>;
+
 /**
- * Prices every item: each shipment of a regular order quoted (`quoteOf` builds its request,
- * `quote` asks the service), at the service {@link chooseService} gives; then the caps.
- * A shipment that cannot be quoted marks its order with the problem (the preview goes on).
- * @throws what `quote` throws for a failure of the service (ApiError, transport errors)
+ * One order as it was read, before it is validated: its shipments as files write them (services the
+ * rules chose filled in, saved senders resolved; amounts as written, which the quote needs), and
+ * what the rules decided of each shipment and why, when the run has rules.
  */
-export async function previewOrders(
-  items: readonly PreviewItem[],
-  deps: {
-    quoteOf: (shipment: unknown, where: string) => QuoteRequest;
-    quote: (request: QuoteRequest) => Promise<QuoteServiceEntry[]>;
-    maxTotalCents?: number;
-    budgetCents?: number;
-  },
-): Promise<Preview> {
-  const orders: PreviewOrder[] = [];
-  for (const item of items) {
-    const order: PreviewOrder = { id: item.id, file: item.file, line: item.line, shipments: [] };
-    orders.push(order);
-    if (item.doc?.kind !== 'regular') {
-      order.problem = 'consolidated mail is not previewed';
-      continue;
-    }
-    try {
-      for (const [i, shipment] of item.doc.order.order.shipments.entries()) {
-        const where = `shipment ${i + 1} of ${item.file}:${item.line}`;
-        const services = await deps.quote(deps.quoteOf(shipment, where));
-        const named = shipment.service?.code;
-        const pick = chooseService(named, services);
-        if (pick === undefined) throw new Error(named ? `service ${named} is not offered for ${where}` : `no service is offered for ${where}`);
-        order.shipments.push({
-          code: pick.entry.code,
-          name: pick.entry.name.replace(/\s+/g, ' ').trim(),
-          carrier: pick.entry.carrier,
-          totalCents: pick.entry.price.total.cents,
-          chosen: pick.chosen,
-        });
-      }
-      order.totalCents = order.shipments.reduce((sum, s) => sum + s.totalCents, 0);
-    } catch (err) {
-      // A request that cannot be made (no collection address …) or a service not offered: said on the order.
-      if (!(err instanceof Error) || (err instanceof ShipbookError && err.kind !== 'input')) throw err;
-      order.problem = err.message;
-      order.shipments = [];
-    }
-  }
-  let spent = 0;
-  let overLimit = 0;
-  const carriers = new Map<string, { carrier: string; orders: number; totalCents: number }>();
-  for (const o of orders) {
-    if (o.totalCents === undefined) continue;
-    if (deps.maxTotalCents !== undefined && o.totalCents > deps.maxTotalCents) o.overMaxTotal = true;
-    else if (deps.budgetCents !== undefined && spent + o.totalCents > deps.budgetCents) o.pastBudget = true;
-    else spent += o.totalCents;
-    if (o.overMaxTotal || o.pastBudget) overLimit++;
-    for (const s of o.shipments) {
-      const c = carriers.get(s.carrier) ?? { carrier: s.carrier, orders: 0, totalCents: 0 };
-      c.totalCents += s.totalCents;
-      carriers.set(s.carrier, c);
-    }
-    for (const carrier of new Set(o.shipments.map((s) => s.carrier))) carriers.get(carrier)!.orders++;
-  }
-  return {
-    orders,
-    carriers: [...carriers.values()],
-    totalCents: orders.reduce((sum, o) => sum + (o.totalCents ?? 0), 0),
-    overLimit,
-    ...(deps.maxTotalCents !== undefined ? { maxTotalCents: deps.maxTotalCents } : {}),
-    ...(deps.budgetCents !== undefined ? { budgetCents: deps.budgetCents } : {}),
-  };
-}
-
-/** One shipment priced for the rules' preview (`book --preview`): amounts in AUD cents. */
-export interface PricedShipment {
-  code: string;
-  carrier: string;
-  name: string;
-  total_cents: number;
-}
-
-/** One order of the rules' preview: priced (and what the rules said of it), refused by a cap, or not previewed. */
-export interface RuledPreviewRow {
-  file: string;
-  line: number;
-  /** The transient ids of its shipments. */
-  references: string[];
-  shipments: PricedShipment[];
-  /** The sum of its shipments' totals, AUD cents (0 when not previewed). */
-  total_cents: number;
-  /** Why the rules chose each shipment's service. */
+export interface PreparedOrder {
+  shipments: unknown[];
+  decisions?: Decided;
   reasons: string[];
-  /** Why this order would be refused: `over --max-total …` or `over --budget …`. */
-  refused?: string;
-  /** Why it could not be previewed (invalid, consolidated mail). */
-  problem?: string;
 }
 
-/** The rules' preview of a batch: its orders in input order, totals per carrier and of the orders that would be booked. */
-export interface RuledPreview {
-  rows: RuledPreviewRow[];
-  /** Per carrier, in order of first appearance: its shipments among the orders that would be booked, and their total. */
-  carriers: Array<{ carrier: string; shipments: number; total_cents: number }>;
-  /** The total of the orders that would be booked, AUD cents. */
-  total_cents: number;
-  /** Orders that would be booked (neither refused nor unpreviewed). */
-  booked: number;
-  refused: number;
-  problems: number;
-}
+/** Asks the service for the quote of one shipment (insured when its options ask for insurance). */
+type QuoteShipment = (shipment: unknown, where: string, insured: boolean) => Promise<QuoteServiceEntry[]>;
 
 /**
- * Prices each shipment of an order (as files write it, codes filled in) at its own service code:
- * from the quote the rules chose from (`decided`), unless the shipment is insured or has no such
- * decision, then quoted again (`quote`, insured when its options ask for insurance), as create order
- * would price it.
- * @throws Error naming `file` when a shipment's service is not in its quote; what `quote` throws
+ * Prices each shipment of an order at its own service code: from the quote the rules chose from
+ * (`decided`), unless the shipment is insured or has no such decision, then quoted again (`quote`,
+ * insured when its options ask for insurance), as create order would price it. A shipment that
+ * names no code, with no decision, is priced at {@link chooseService}'s cheapest.
+ * @throws UsageError naming `where` when a shipment's service is not in its quote; what `quote` throws
  */
 export async function priceShipments(
   shipments: readonly unknown[],
-  file: string,
-  decided: ReadonlyArray<{ ok: boolean; chosen?: { code: string; carrier: string; name: string; total_cents: number } }> | undefined,
-  quote: (shipment: unknown, where: string, insured: boolean) => Promise<QuoteServiceEntry[]>,
+  where: string,
+  decided: Decided | undefined,
+  quote: QuoteShipment,
 ): Promise<PricedShipment[]> {
   const out: PricedShipment[] = [];
   for (const [i, s] of shipments.entries()) {
@@ -213,59 +131,150 @@ export async function priceShipments(
     const insured = Array.isArray(service.options) && service.options.includes('insurance');
     const d = decided?.[i];
     if (d?.ok && d.chosen !== undefined && !insured && d.chosen.code === code) {
-      out.push({ code, carrier: d.chosen.carrier, name: oneLine(d.chosen.name), total_cents: d.chosen.total_cents });
+      out.push({ code, carrier: d.chosen.carrier, name: oneLine(d.chosen.name), total_cents: d.chosen.total_cents, chosen: d.cheapest ? 'cheapest' : 'rules' });
       continue;
     }
-    const entries = await quote(s, `${file} shipment ${i + 1}`, insured);
-    const entry = entries.find((e) => e.code.toLowerCase() === code.toLowerCase());
-    if (entry === undefined) throw new UsageError(`${file}: service ${code || '(none)'} is not in the quote of shipment ${i + 1}`);
-    out.push({ code: entry.code, carrier: entry.carrier, name: oneLine(entry.name), total_cents: entry.price.total.cents });
+    const at = `${where} shipment ${i + 1}`;
+    const pick = chooseService(code, await quote(s, at, insured));
+    if (pick === undefined) throw new UsageError(code ? `service ${code} is not in the quote of ${at}` : `no service is offered for ${at}`);
+    const chosen = d?.ok ? (d.cheapest ? 'cheapest' : 'rules') : pick.chosen;
+    out.push({ code: pick.entry.code, carrier: pick.entry.carrier, name: oneLine(pick.entry.name), total_cents: pick.entry.price.total.cents, chosen });
   }
   return out;
 }
 
 /**
- * The rules' preview of the checked items, read in input order (so the budget refuses the orders a
- * batch at concurrency 1 would): `priced` gives what was priced for an item's identity (undefined:
- * consolidated mail, not previewed); a cap refuses an order over `maxTotalCents`, or one that would
- * take the spending past `budgetCents`.
+ * The service chooser where no rules choose: each shipment that names no service code is given the
+ * quote's cheapest ({@link chooseService}), written into `written` (the document as read, which is
+ * then validated) and `resolved` (the same shipments with saved senders resolved, which are quoted).
+ * A shipment that cannot be quoted, or is offered nothing, is left as it is (its order is then
+ * invalid: the service is required).
+ * @returns what was chosen, per shipment (undefined for one that names its own code)
+ * @throws what `quote` throws for a failure of the run
  */
-export async function previewRuled(
-  items: AsyncIterable<{ id: string; file: string; line: number; issues?: ReadonlyArray<{ message: string }> | undefined }>,
-  priced: (id: string) => { shipments: PricedShipment[]; references: string[]; reasons: string[] } | undefined,
-  caps: { maxTotalCents?: number | undefined; budgetCents?: number | undefined },
-): Promise<RuledPreview> {
-  const rows: RuledPreviewRow[] = [];
-  let spent = 0;
-  for await (const item of items) {
-    const p = priced(item.id);
-    if (item.issues || p === undefined) {
-      const problem = item.issues ? item.issues.map((i) => i.message).join('; ') : 'consolidated mail: not previewed';
-      rows.push({ file: item.file, line: item.line, references: [], shipments: [], total_cents: 0, reasons: [], problem });
+export async function chooseCheapest(written: readonly unknown[], resolved: readonly unknown[], where: string, quote: QuoteShipment): Promise<Decided> {
+  const decided: Decided[number][] = [];
+  for (const [i, s] of written.entries()) {
+    const r = resolved[i];
+    if (!isObject(s) || !isObject(r) || (isObject(s.service) && typeof s.service.code === 'string' && s.service.code !== '')) {
+      decided.push(undefined);
       continue;
     }
-    const total = p.shipments.reduce((sum, s) => sum + s.total_cents, 0);
-    const row: RuledPreviewRow = { file: item.file, line: item.line, references: p.references, shipments: p.shipments, total_cents: total, reasons: p.reasons };
-    if (caps.maxTotalCents !== undefined && total > caps.maxTotalCents) row.refused = `over --max-total ${formatCents(caps.maxTotalCents)}`;
-    else if (caps.budgetCents !== undefined && spent + total > caps.budgetCents)
-      row.refused = `over --budget ${formatCents(caps.budgetCents)} (${formatCents(spent)} spent before it)`;
-    else spent += total;
-    rows.push(row);
+    let pick: ReturnType<typeof chooseService>;
+    try {
+      pick = chooseService(undefined, await quote(r, `${where} shipment ${i + 1}`, false));
+    } catch (err) {
+      if (!orderProblem(err)) throw err;
+    }
+    if (pick === undefined) {
+      decided.push(undefined);
+      continue;
+    }
+    const { code, carrier, name } = pick.entry;
+    s.service = { ...(isObject(s.service) ? s.service : {}), code };
+    r.service = { ...(isObject(r.service) ? r.service : {}), code };
+    decided.push({ ok: true, chosen: { code, carrier, name, total_cents: pick.entry.price.total.cents }, cheapest: true });
   }
-  const booked = rows.filter((r) => r.problem === undefined && r.refused === undefined);
-  const carriers = new Map<string, { carrier: string; shipments: number; total_cents: number }>();
-  for (const s of booked.flatMap((r) => r.shipments)) {
-    const c = carriers.get(s.carrier) ?? { carrier: s.carrier, shipments: 0, total_cents: 0 };
-    c.total_cents += s.total_cents;
-    c.shipments++;
-    carriers.set(s.carrier, c);
+  return decided;
+}
+
+/** True for a failure that belongs to one order (a request that cannot be made, a service not offered, a quote the service refuses), not to the run. */
+function orderProblem(err: unknown): err is Error {
+  if (err instanceof ApiError) return err.kind === 'api' && err.status < 500;
+  return err instanceof ShipbookError && err.kind === 'input';
+}
+
+/**
+ * The shipments of a checked document as they will be created (an order the rules send by
+ * consolidated mail: its children), as read (`prepared`), else as validated; undefined for a
+ * consolidated-mail document, which is not previewed.
+ */
+function shipmentsOf(item: BatchItem, prepared: PreparedOrder | undefined): unknown[] | undefined {
+  if (item.doc?.kind !== 'regular' && !(item.doc?.kind === 'consolidated' && item.doc.mail !== undefined)) return undefined;
+  if (prepared !== undefined) return prepared.shipments;
+  return item.doc.kind === 'regular' ? item.doc.order.order.shipments : item.doc.booking.shipments;
+}
+
+/** The most the order may cost: `--max-total`, or the `max_total` of the rule that chose its service where that is lower (as a batch caps it). */
+function maxTotalOf(item: BatchItem, run: number | undefined): { cents: number; why: string } | undefined {
+  const rule = item.doc?.kind === 'regular' ? item.doc.choice?.maxTotal : undefined;
+  if (rule !== undefined && (run === undefined || rule.cents < run))
+    return { cents: rule.cents, why: `over max_total ${formatCents(rule.cents)} of rule "${rule.rule}"` };
+  return run === undefined ? undefined : { cents: run, why: `over --max-total ${formatCents(run)}` };
+}
+
+/**
+ * The preview of the checked items, read in input order (so the budget refuses the orders a batch
+ * at concurrency 1 would): each order priced ({@link priceShipments}) as it was read for its
+ * identity (`prepared`), with what the rules decided; an invalid document or one that cannot be priced is recorded on its
+ * row and the preview goes on; a cap refuses an order over `maxTotalCents` (or its rule's `max_total`), or one that would take
+ * the spending past `budgetCents`.
+ * @throws what `quote` throws for a failure of the run (transport errors, authorization, 5xx)
+ */
+export async function previewBatch(
+  items: AsyncIterable<BatchItem>,
+  deps: {
+    prepared: (id: string) => PreparedOrder | undefined;
+    quote: QuoteShipment;
+    maxTotalCents?: number | undefined;
+    budgetCents?: number | undefined;
+  },
+): Promise<Preview> {
+  const rows: PreviewRow[] = [];
+  const issues: InputIssue[] = [];
+  let spent = 0;
+  for await (const item of items) {
+    const row: PreviewRow = { id: item.id, file: item.file, line: item.line, references: [], shipments: [], reasons: [] };
+    rows.push(row);
+    const prepared = item.issues === undefined ? deps.prepared(item.id) : undefined;
+    const shipments = shipmentsOf(item, prepared);
+    if (item.issues !== undefined || shipments === undefined) {
+      const errors = item.issues?.filter((i) => i.severity === 'error') ?? [];
+      issues.push(...errors);
+      row.unpriced = item.issues !== undefined ? 'invalid' : 'consolidated';
+      row.problem =
+        item.issues !== undefined ? errors.map((i) => (i.path ? `${i.path} ${i.message}` : i.message)).join('; ') : 'consolidated mail: not previewed';
+      continue;
+    }
+    row.reasons = prepared?.reasons ?? [];
+    row.references = shipments.flatMap((s) => (isObject(s) && typeof s.transient_id === 'string' ? [s.transient_id] : []));
+    try {
+      row.shipments = await priceShipments(shipments, `${item.file}:${item.line}`, prepared?.decisions, deps.quote);
+    } catch (err) {
+      if (!orderProblem(err)) throw err;
+      row.unpriced = 'unpriceable';
+      row.problem = err.message;
+      continue;
+    }
+    const total = row.shipments.reduce((sum, s) => sum + s.total_cents, 0);
+    row.total_cents = total;
+    const cap = maxTotalOf(item, deps.maxTotalCents);
+    if (cap !== undefined && total > cap.cents) row.refused = { cap: 'max_total', why: cap.why };
+    else if (deps.budgetCents !== undefined && spent + total > deps.budgetCents)
+      row.refused = { cap: 'budget', why: `over --budget ${formatCents(deps.budgetCents)} (${formatCents(spent)} spent before it)` };
+    else spent += total;
+  }
+  const booked = rows.filter((r) => r.total_cents !== undefined && r.refused === undefined);
+  const carriers = new Map<string, { carrier: string; orders: number; shipments: number; total_cents: number }>();
+  for (const r of booked) {
+    for (const s of r.shipments) {
+      const c = carriers.get(s.carrier) ?? { carrier: s.carrier, orders: 0, shipments: 0, total_cents: 0 };
+      c.total_cents += s.total_cents;
+      c.shipments++;
+      carriers.set(s.carrier, c);
+    }
+    for (const carrier of new Set(r.shipments.map((s) => s.carrier))) carriers.get(carrier)!.orders++;
   }
   return {
     rows,
     carriers: [...carriers.values()],
-    total_cents: booked.reduce((sum, r) => sum + r.total_cents, 0),
+    total_cents: spent,
+    quoted_cents: rows.reduce((sum, r) => sum + (r.total_cents ?? 0), 0),
     booked: booked.length,
-    refused: rows.filter((r) => r.refused !== undefined).length,
-    problems: rows.filter((r) => r.problem !== undefined).length,
+    over_limit: rows.filter((r) => r.refused !== undefined).length,
+    problems: rows.filter((r) => r.unpriced === 'invalid' || r.unpriced === 'unpriceable').length,
+    issues,
+    ...(deps.maxTotalCents !== undefined ? { maxTotalCents: deps.maxTotalCents } : {}),
+    ...(deps.budgetCents !== undefined ? { budgetCents: deps.budgetCents } : {}),
   };
 }

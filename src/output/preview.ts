@@ -1,10 +1,11 @@
 /**
- * The cost preview (src/booking/preview.ts) for people and programs: a Markdown report (the GitHub
- * job summary, and the table format), tab-separated lines (`order`, then `orders`, `total_aud`,
- * `over_limit` lines a shell reads with `cut`), and the JSON document; and the rules' preview
- * (`book --preview`: {@link ruledPreviewText}, {@link ruledPreviewData}).
+ * The cost preview (src/booking/preview.ts `previewBatch`) for people and programs: a Markdown
+ * report (`--markdown`, the table format on a terminal, and the `--summary` file: a GitHub job
+ * summary), tab-separated lines (an `order` line each, a `carrier` line each, then `orders`,
+ * `total_aud`, `quoted_aud` and `over_limit` lines a shell reads with `cut` or awk), the JSON
+ * document `{ preview }`, and the closing line on stderr.
  */
-import type { Preview, PreviewOrder, RuledPreview, RuledPreviewRow } from '../booking/index.js';
+import type { Preview, PreviewRow } from '../booking/index.js';
 import { formatCents } from '../schema/money.js';
 
 /** A Markdown table cell: pipes and line breaks escaped. */
@@ -12,131 +13,109 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
-/** What a cap says of an order, for the tables. */
-function limitWord(o: PreviewOrder, p: Preview): string {
-  if (o.overMaxTotal) return `over --max-total ${formatCents(p.maxTotalCents ?? 0)}`;
-  if (o.pastBudget) return `past --budget ${formatCents(p.budgetCents ?? 0)}`;
-  return '';
+/** What the row's note says: why it was not priced, why a cap refuses it, else why the rules chose its services. */
+function note(r: PreviewRow, sep: string): string {
+  return r.problem ?? r.refused?.why ?? r.reasons.join(sep);
 }
 
-/** The preview as Markdown: the orders, the totals per carrier and overall, and the orders a cap would refuse. */
+/** The row's state in one word: `ok`, `over_max_total`, `past_budget`, `invalid`, `unpriceable` or `consolidated`. */
+function state(r: PreviewRow): string {
+  if (r.unpriced !== undefined) return r.unpriced;
+  if (r.refused !== undefined) return r.refused.cap === 'max_total' ? 'over_max_total' : 'past_budget';
+  return 'ok';
+}
+
+/** `total (AUD)`: the order's total, or `-` when it was not priced. */
+function totalOf(r: PreviewRow): string {
+  return r.total_cents === undefined ? '-' : formatCents(r.total_cents);
+}
+
+/** The closing words of the Markdown report and of the stderr line: refused and unpriced orders. */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The preview as Markdown: the orders (file:line, references, services with their carriers, total,
+ * note), the carriers of the orders that would be booked with the total they would spend, and what
+ * was quoted in all, refused by a cap or not priced.
+ */
 export function previewMarkdown(p: Preview, title = 'shipbook: cost preview'): string {
-  const lines = [`### ${title}`, ''];
-  lines.push('| order | services | total (AUD) | limit |', '|---|---|---:|---|');
-  for (const o of p.orders) {
-    const services = o.problem ?? o.shipments.map((s) => `${s.code} (${s.carrier}${s.chosen === 'cheapest' ? ', cheapest' : ''})`).join(', ');
-    lines.push(
-      `| ${cell(`${o.file}:${o.line}`)} | ${cell(services)} | ${o.totalCents === undefined ? '—' : formatCents(o.totalCents)} | ${cell(limitWord(o, p))} |`,
-    );
+  const lines = [`### ${title}`, '', '| order | references | services | total (AUD) | note |', '|---|---|---|--:|---|'];
+  for (const r of p.rows) {
+    const services = r.shipments.map((s) => `${s.code} (${s.carrier}${s.chosen === 'cheapest' ? ', cheapest' : ''})`).join(', ');
+    lines.push(`| ${cell(`${r.file}:${r.line}`)} | ${cell(r.references.join(' '))} | ${cell(services)} | ${totalOf(r)} | ${cell(note(r, ' / '))} |`);
   }
-  lines.push('', '| carrier | orders | total (AUD) |', '|---|---:|---:|');
-  for (const c of p.carriers) lines.push(`| ${cell(c.carrier)} | ${c.orders} | ${formatCents(c.totalCents)} |`);
-  lines.push(`| **all** | ${p.orders.filter((o) => o.totalCents !== undefined).length} | **${formatCents(p.totalCents)}** |`, '');
-  if (p.overLimit > 0) lines.push(`**${p.overLimit} order${p.overLimit === 1 ? '' : 's'} over a limit** would be refused (cancelled before acceptance).`, '');
-  const unpriced = p.orders.filter((o) => o.totalCents === undefined).length;
-  if (unpriced > 0) lines.push(`${unpriced} order${unpriced === 1 ? '' : 's'} could not be priced.`, '');
+  lines.push('', '| carrier | orders | shipments | total (AUD) |', '|---|--:|--:|--:|');
+  for (const c of p.carriers) lines.push(`| ${cell(c.carrier)} | ${c.orders} | ${c.shipments} | ${formatCents(c.total_cents)} |`);
+  lines.push(`| **all** | ${p.booked} | ${p.carriers.reduce((n, c) => n + c.shipments, 0)} | **${formatCents(p.total_cents)}** |`, '');
+  lines.push(`Quoted for every priced order: ${formatCents(p.quoted_cents)} AUD.`, '');
+  if (p.over_limit > 0) lines.push(`**${plural(p.over_limit, 'order')} over a limit** would be refused (cancelled before acceptance): not in the total.`, '');
+  if (p.problems > 0) lines.push(`**${plural(p.problems, 'order')} could not be priced** (invalid, or no price for it).`, '');
   return `${lines.join('\n')}\n`;
 }
 
-/** The preview as tab-separated lines: `order<TAB>file:line<TAB>codes<TAB>carriers<TAB>total<TAB>limit`, then `orders`, `total_aud` and `over_limit`. */
+/**
+ * The preview as tab-separated lines: `order<TAB>file:line<TAB>references<TAB>codes<TAB>carriers<TAB>total<TAB>state<TAB>note`
+ * (state: ok, over_max_total, past_budget, invalid, unpriceable, consolidated), `carrier<TAB>name<TAB>orders<TAB>shipments<TAB>total`,
+ * then `orders`, `total_aud` (what booking would spend), `quoted_aud` (every priced order) and `over_limit`.
+ */
 export function previewTsv(p: Preview): string {
-  const rows = p.orders.map((o) =>
+  const flat = (t: string) => t.replace(/[\t\r\n]+/g, ' ');
+  const rows = p.rows.map((r) =>
     [
       'order',
-      `${o.file}:${o.line}`,
-      o.shipments.map((s) => s.code).join(',') || '-',
-      [...new Set(o.shipments.map((s) => s.carrier))].join(',') || '-',
-      o.totalCents === undefined ? '-' : formatCents(o.totalCents),
-      o.overMaxTotal ? 'over_max_total' : o.pastBudget ? 'past_budget' : o.problem !== undefined ? 'unpriced' : 'ok',
+      `${r.file}:${r.line}`,
+      r.references.join(' ') || '-',
+      r.shipments.map((s) => s.code).join(',') || '-',
+      [...new Set(r.shipments.map((s) => s.carrier))].join(',') || '-',
+      totalOf(r),
+      state(r),
+      flat(note(r, ' | ')),
     ].join('\t'),
   );
-  rows.push(`orders\t${p.orders.length}`, `total_aud\t${formatCents(p.totalCents)}`, `over_limit\t${p.overLimit}`);
+  for (const c of p.carriers) rows.push(['carrier', c.carrier, c.orders, c.shipments, formatCents(c.total_cents)].join('\t'));
+  rows.push(
+    `orders\t${p.rows.length}`,
+    `total_aud\t${formatCents(p.total_cents)}`,
+    `quoted_aud\t${formatCents(p.quoted_cents)}`,
+    `over_limit\t${p.over_limit}`,
+  );
   return `${rows.join('\n')}\n`;
 }
 
-/** The preview as the JSON document (`preview`): amounts as two-decimal strings. */
+/** The preview as the JSON document (`{ preview }`): amounts as two-decimal strings (docs/book.md, "The cost preview"). */
 export function previewData(p: Preview): { preview: Record<string, unknown> } {
   return {
     preview: {
-      orders: p.orders.map((o) => ({
-        id: o.id,
-        file: o.file,
-        line: o.line,
-        shipments: o.shipments.map((s) => ({ code: s.code, name: s.name, carrier: s.carrier, total: formatCents(s.totalCents), chosen: s.chosen })),
-        total: o.totalCents === undefined ? null : formatCents(o.totalCents),
-        ...(o.problem !== undefined ? { problem: o.problem } : {}),
-        ...(o.overMaxTotal ? { over_max_total: true } : {}),
-        ...(o.pastBudget ? { past_budget: true } : {}),
+      orders: p.rows.map((r) => ({
+        id: r.id,
+        file: r.file,
+        line: r.line,
+        references: r.references,
+        shipments: r.shipments.map((s) => ({ code: s.code, name: s.name, carrier: s.carrier, total: formatCents(s.total_cents), chosen: s.chosen })),
+        total: r.total_cents === undefined ? null : formatCents(r.total_cents),
+        state: state(r),
+        ...(r.reasons.length > 0 ? { reasons: r.reasons } : {}),
+        ...(r.refused !== undefined ? { refused: r.refused.why } : {}),
+        ...(r.problem !== undefined ? { problem: r.problem } : {}),
       })),
-      carriers: p.carriers.map((c) => ({ carrier: c.carrier, orders: c.orders, total: formatCents(c.totalCents) })),
-      total_aud: formatCents(p.totalCents),
-      over_limit: p.overLimit,
+      carriers: p.carriers.map((c) => ({ carrier: c.carrier, orders: c.orders, shipments: c.shipments, total: formatCents(c.total_cents) })),
+      total_aud: formatCents(p.total_cents),
+      quoted_total_aud: formatCents(p.quoted_cents),
+      orders_booked: p.booked,
+      over_limit: p.over_limit,
+      problems: p.problems,
       ...(p.maxTotalCents !== undefined ? { max_total: formatCents(p.maxTotalCents) } : {}),
       ...(p.budgetCents !== undefined ? { budget: formatCents(p.budgetCents) } : {}),
+      sent: false,
     },
   };
 }
 
-/** The rules' preview (`book --preview`) as its JSON document: amounts as two-decimal strings. */
-export function ruledPreviewData(p: RuledPreview): Record<string, unknown> {
-  return {
-    preview: true,
-    sent: false,
-    orders: p.rows.map((r) => ({
-      file: r.file,
-      line: r.line,
-      references: r.references,
-      services: r.shipments.map((s) => ({ code: s.code, carrier: s.carrier, name: s.name, total: formatCents(s.total_cents) })),
-      total: formatCents(r.total_cents),
-      ...(r.reasons.length > 0 ? { reasons: r.reasons } : {}),
-      ...(r.refused !== undefined ? { refused: r.refused } : {}),
-      ...(r.problem !== undefined ? { problem: r.problem } : {}),
-    })),
-    carriers: p.carriers.map((c) => ({ carrier: c.carrier, shipments: c.shipments, total: formatCents(c.total_cents) })),
-    total: formatCents(p.total_cents),
-    orders_previewed: p.booked,
-    refused: p.refused,
-    problems: p.problems,
-  };
-}
-
-/**
- * The rules' preview for people: with `markdown` two tables (the orders, then the carriers and the
- * total); else tab-separated lines (`file:line`, references, services, total, note), a `carrier`
- * line each and a `total` line.
- */
-export function ruledPreviewText(p: RuledPreview, markdown: boolean): string {
-  const service = (r: RuledPreviewRow) => r.shipments.map((s) => s.code).join(' ');
-  // Pipes escaped (this report has always kept line breaks as they are).
-  const cell = (t: string) => t.replace(/\|/g, '\\|');
-  if (markdown) {
-    const lines = [
-      '| order | references | service | total (AUD) | note |',
-      '|---|---|---|--:|---|',
-      ...p.rows.map(
-        (r) =>
-          `| ${cell(`${r.file}:${r.line}`)} | ${cell(r.references.join(' '))} | ${cell(service(r))} | ${formatCents(r.total_cents)} | ${cell(r.problem ?? r.refused ?? r.reasons.join(' / '))} |`,
-      ),
-      '',
-      '| carrier | shipments | total (AUD) |',
-      '|---|--:|--:|',
-      ...p.carriers.map((c) => `| ${cell(c.carrier)} | ${c.shipments} | ${formatCents(c.total_cents)} |`),
-      `| **all** | | **${formatCents(p.total_cents)}** |`,
-      '',
-    ];
-    return `${lines.join('\n')}\n`;
-  }
-  return [
-    ...p.rows.map(
-      (r) =>
-        `${r.file}:${r.line}\t${r.references.join(' ')}\t${service(r)}\t${formatCents(r.total_cents)}\t${r.problem ?? r.refused ?? r.reasons.join(' | ')}\n`,
-    ),
-    ...p.carriers.map((c) => `carrier\t${c.carrier}\t${c.shipments}\t${formatCents(c.total_cents)}\n`),
-    `total\t\t\t${formatCents(p.total_cents)}\n`,
-  ].join('');
-}
-
-/** The rules' preview's closing line on stderr: what the orders would cost, how many a cap refuses, how long the quotes took. */
-export function ruledPreviewNote(p: RuledPreview, seconds: number): string {
-  return `preview: ${p.booked} order(s) would cost ${formatCents(p.total_cents)} AUD${p.refused > 0 ? `; ${p.refused} would be refused by a cap` : ''}${p.problems > 0 ? `; ${p.problems} not previewed` : ''}; quoted in ${seconds.toFixed(1)} s; nothing was created\n`;
+/** The closing line on stderr: what booking would spend, what was quoted, how many a cap refuses or could not be priced, how long the quotes took. */
+export function previewNote(p: Preview, seconds: number): string {
+  const refused = p.over_limit > 0 ? `; ${p.over_limit} would be refused by a cap` : '';
+  const problems = p.problems > 0 ? `; ${p.problems} could not be priced` : '';
+  return `preview: ${plural(p.booked, 'order')} would cost ${formatCents(p.total_cents)} AUD (${formatCents(p.quoted_cents)} AUD quoted)${refused}${problems}; quoted in ${seconds.toFixed(1)} s; nothing was created\n`;
 }

@@ -172,7 +172,7 @@ describe('action.yml', () => {
     expect(action.description.length).toBeGreaterThan(10);
     expect(action.runs.using).toBe('composite');
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['mode', 'version', 'path', 'api-key', 'base-url', 'ledger']));
-    expect(Object.keys(action.outputs)).toEqual(['orders', 'total_aud', 'over_limit']);
+    expect(Object.keys(action.outputs)).toEqual(['orders', 'total_aud', 'quoted_aud', 'over_limit']);
     for (const [k, v] of Object.entries(action.inputs)) {
       expect(typeof v.description, k).toBe('string');
       expect(
@@ -226,7 +226,7 @@ describe('action.yml', () => {
     expect(r.summary).toContain('1 input(s): 1 error(s)');
   });
 
-  it('preview: a CSV is quoted; the summary table total is the sum of the quotes, and the outputs say so', async () => {
+  it('preview: a CSV is quoted; the summary total is what booking would spend (the order over max-total left out), every quote summed apart, and the outputs say so', async () => {
     const ws = workspace({ 'orders/shop.csv': readFileSync(join(ROOT, 'fixtures/csv/orders.csv'), 'utf8') });
     const r = await runAction({ mode: 'preview', path: BIN, files: 'orders/shop.csv', 'max-total': '60' }, ws);
     expect(r.code, r.stderr + r.stdout).toBe(0);
@@ -235,10 +235,13 @@ describe('action.yml', () => {
       .filter((l) => l.startsWith('| orders/shop.csv:'))
       .map((l) => l.split('|').map((c) => c.trim()));
     expect(rows).toHaveLength(2);
-    const totals = rows.map((c) => Number(c[3]));
+    const totals = rows.map((c) => Number(c[4]));
     const sum = totals.reduce((a, b) => a + b, 0);
-    expect(r.summary).toContain(`| **all** | 2 | **${sum.toFixed(2)}** |`);
-    expect(r.outputs).toEqual({ orders: '2', total_aud: sum.toFixed(2), over_limit: String(totals.filter((t) => t > 60).length) });
+    const spent = totals.filter((t) => t <= 60).reduce((a, b) => a + b, 0);
+    expect(r.summary).toContain(`| **all** | 1 | 1 | **${spent.toFixed(2)}** |`);
+    expect(r.summary).toContain(`Quoted for every priced order: ${sum.toFixed(2)} AUD.`);
+    expect(rows.map((c) => c[5])).toEqual(totals.map((t) => (t > 60 ? 'over --max-total 60.00' : '')));
+    expect(r.outputs).toEqual({ orders: '2', total_aud: spent.toFixed(2), quoted_aud: sum.toFixed(2), over_limit: '1' });
     // Each total is the quote's price of the order's service: the same routes, packages and values quoted by hand.
     const byHand = async (service: string, args: string[]) => {
       const q = await runShipbook(['quote', ...args, '--jq', `.services[] | select(.code == "${service}") | .price.total`]);
@@ -261,7 +264,8 @@ describe('action.yml', () => {
       await byHand('SB-INTL-EXP', ['--from', 'AU:2015:Alexandria', '--to', 'GB:SW1A 1AA:London', '--package', '35x25x10cm:1.2kg', '--value', '174.70']),
     ];
     expect(totals).toEqual(quoted);
-    expect(rows.map((c) => c[2]!.split(' ')[0])).toEqual(['SB-DOM-ROAD', 'SB-INTL-EXP']);
+    expect(totals).toEqual([47.3, 88]);
+    expect(rows.map((c) => c[3]!.split(' ')[0])).toEqual(['SB-DOM-ROAD', 'SB-INTL-EXP']);
     expect(r.summary).toContain('Prices from the built-in sandbox');
     expect(r.skipped).toEqual(['actions/cache@v4', 'actions/upload-artifact@v4']);
   });

@@ -125,11 +125,19 @@ describe('a batch of 200 mixed orders under a rules file', () => {
   it('previews with --max-total and --budget: says which orders would be refused, in markdown for a CI summary', async () => {
     const r = await runShipbook(['book', 'fixtures/batch/orders.ndjson', '--preview', '--markdown', '--max-total', '80', '--budget', '60'], { env: fx.env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('| fixtures/batch/orders.ndjson:1 | BATCH-1 | SB-DOM-ROAD | 47.30 |  |');
-    expect(r.stdout).toContain('| fixtures/batch/orders.ndjson:2 | BATCH-2 | SB-DOM-EXP | 83.70 | over --max-total 80.00 |');
-    expect(r.stdout).toContain('| fixtures/batch/orders.ndjson:3 | BATCH-3 | SB-DOM-ROAD | 47.30 | over --budget 60.00 (47.30 spent before it) |');
-    expect(r.stdout).toContain('| **all** | | **47.30** |');
-    expect(r.stderr).toContain('2 would be refused by a cap');
+    expect(r.stdout).toContain('| fixtures/batch/orders.ndjson:1 | BATCH-1 | SB-DOM-ROAD (StarTrack) | 47.30 |  |');
+    expect(r.stdout).toContain('| fixtures/batch/orders.ndjson:2 | BATCH-2 | SB-DOM-EXP (Australia Post) | 83.70 | over --max-total 80.00 |');
+    expect(r.stdout).toContain('| fixtures/batch/orders.ndjson:3 | BATCH-3 | SB-DOM-ROAD (StarTrack) | 47.30 | over --budget 60.00 (47.30 spent before it) |');
+    // The total is what booking would spend (the refused orders left out); every quote is summed apart.
+    expect(r.stdout).toContain('| **all** | 1 | 1 | **47.30** |');
+    expect(r.stdout).toContain('Quoted for every priced order: 178.30 AUD.');
+    expect(r.stderr).toContain('preview: 1 order would cost 47.30 AUD (178.30 AUD quoted); 2 would be refused by a cap;');
+    // The alias gives exactly the same report.
+    const alias = await runShipbook(['book', 'fixtures/batch/orders.ndjson', '--dry-run', '--quote', '--markdown', '--max-total', '80', '--budget', '60'], {
+      env: fx.env,
+    });
+    expect(alias.code, alias.stderr).toBe(0);
+    expect(alias.stdout).toBe(r.stdout);
   });
 
   it('books each order on the service the rules imply, and every report row carries the reason', async () => {
@@ -173,17 +181,25 @@ describe('a batch of 200 mixed orders under a rules file', () => {
     const preview = await runShipbook(['book', file, '--rules', RULES, '--preview', '--json'], { env: fx.env });
     expect(preview.code, preview.stderr.slice(-2000)).toBe(0);
     expect(orderCount()).toBe(before);
-    const previewed = JSON.parse(preview.stdout) as {
-      total: string;
-      orders: Array<{ services: Array<{ code: string }> }>;
-      carriers: Array<{ carrier: string }>;
-    };
-    expect(previewed.orders.map((o) => o.services[0]!.code)).toEqual(implied);
+    const previewed = (
+      JSON.parse(preview.stdout) as {
+        preview: {
+          total_aud: string;
+          quoted_total_aud: string;
+          orders: Array<{ shipments: Array<{ code: string; chosen: string }> }>;
+          carriers: Array<{ carrier: string }>;
+        };
+      }
+    ).preview;
+    expect(previewed.orders.map((o) => o.shipments[0]!.code)).toEqual(implied);
+    expect(new Set(previewed.orders.map((o) => o.shipments[0]!.chosen))).toEqual(new Set(['rules']));
+    // No cap: every priced order would be booked, so the quotes add up to the total.
+    expect(previewed.quoted_total_aud).toBe(previewed.total_aud);
     expect(previewed.carriers.map((c) => c.carrier).sort()).toEqual(['Aramex', 'Couriers Please', 'StarTrack']);
     const report = join(dir, 'report.json');
     const r = await runShipbook(['book', file, '--rules', RULES, '--concurrency', '8', '--report', report, '--json'], { env: fx.env });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    expect((JSON.parse(r.stdout) as { summary: { total: string } }).summary.total).toBe(previewed.total);
+    expect((JSON.parse(r.stdout) as { summary: { total: string } }).summary.total).toBe(previewed.total_aud);
     const rows = (
       JSON.parse(readFileSync(report, 'utf8')) as {
         orders: Array<{ status: string; order_id: string; line: number; service_choice?: Array<{ service: string; reason: string }> }>;

@@ -81,7 +81,7 @@ describe('consolidated mail chosen by rules', () => {
     expect(first.code, first.stderr.slice(-2000)).toBe(0);
     // Under free pickup the parents cost their children alone: the preview's total is the batch's.
     const summary = (JSON.parse(readFileSync(join(dir, 'first.json'), 'utf8')) as { summary: { total: string } }).summary;
-    expect(summary.total).toBe((JSON.parse(preview.stdout) as { total: string }).total);
+    expect(summary.total).toBe((JSON.parse(preview.stdout) as { preview: { total_aud: string } }).preview.total_aud);
     const mail = first.rows.filter((r) => r.consolidated !== undefined);
     expect(mail).toHaveLength(5);
     // Two collection addresses on one day: two parents, of 3 and 2 orders.

@@ -61,7 +61,6 @@ import type { ApiClient } from '../../api/client.js';
 import type { OrderResponse } from '../../schema/order.js';
 import type { HintStyle } from '../../shell.js';
 import { ruleDocument, type RulesFlags } from '../rules/apply.js';
-import { runPreview as runRulesPreview } from '../rules/preview.js';
 import { csvBatchInput, csvSettings } from '../common/csv-book-flags.js';
 
 /** What `book` reads of one input (the file, or the prompts): the booking document and what identifies it in the ledger. */
@@ -429,7 +428,10 @@ export function bookCommand(ctx: Context): Command {
       ctx.io,
     ),
   )
-    .option('--preview', 'quote every order (services chosen by the rules), print each price and the totals per carrier, and create nothing')
+    .option(
+      '--preview',
+      'the cost preview: quote every order (services chosen by the rules, else its own, else the cheapest), print each price, the totals per carrier and what booking would spend (orders over a cap left out), and create nothing',
+    )
     .option('--markdown', 'with --preview: a markdown report (for a CI job summary)')
     .option('--concurrency <n>', 'batch: orders being created and accepted at once (default 4); an order waiting for its booking result takes no place')
     .option('--journal <file>', `batch: a copy of what the run records, kept between CI attempts (default ${DEFAULT_JOURNAL_PATTERN}, one per target)`)
@@ -452,17 +454,14 @@ export function bookCommand(ctx: Context): Command {
         'with --dry-run: every problem of the inputs as a CI annotation on stdout (as shipbook validate --format)',
       ).choices(ANNOTATION_FORMATS),
     )
-    .option(
-      '--quote',
-      'with --dry-run: the cost preview: every order quoted (its named service, else the cheapest), totals per carrier and overall, orders over a cap',
-    )
-    .option('--summary <file>', 'with --dry-run --quote: also append the preview as Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")')
+    .option('--quote', 'with --dry-run: the same as --preview (the same output)')
+    .option('--summary <file>', 'with --preview: also append the preview as Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")')
     .addHelpText(
       'after',
       '\nExamples:\n  shipbook book fixtures/orders/domestic-syd-mel.yaml\n  shipbook book fixtures/orders/stored-card.yaml --payment stored_card --card card_visa_4242 --json\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --poll 5s --wait-timeout 30m\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --public-url https://hooks.example.com/sb --listen 127.0.0.1:8787\n' +
         '  shipbook book                      # on a terminal: a guided booking, live prices to choose from\n  shipbook book partial.yaml --service cheapest --max-total 60 --save-as order.yaml\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --again   # booked before: book it a second time\n  shipbook book fixtures/rules/orders/heavy-perth.yaml --rules fixtures/rules/shipping.yaml   # the rules choose the service\n' +
         '  shipbook book orders/ --concurrency 8 --report report.json --junit junit.xml\n  shipbook book orders.ndjson --shard 2/4\n  shipbook book orders.ndjson --dry-run\n  shipbook book fixtures/batch/orders.ndjson --max-total 90 --budget 200   # no order above 90 AUD, at most 200 AUD in all\n  shipbook book fixtures/consolidated/collection-from-service.yaml --collection-from-service\n' +
-        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book fixtures/papers/us-three-items.yaml --documents papers/   # customs papers of each international order\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n  shipbook book fixtures/orders/ --dry-run --format github   # problems as GitHub annotations, then the requests\n  shipbook book fixtures/batch/orders.ndjson --dry-run --quote --max-total 90   # what the orders would cost\n  shipbook book fixtures/batch/orders.ndjson --preview --rules fixtures/rules/shipping.yaml --budget 200   # the cost under the rules first, nothing created\n',
+        '  shipbook book fixtures/csv/orders.csv --report results.csv   # a spreadsheet: results beside each row\n  shipbook book fixtures/orders/domestic-syd-mel.yaml --pickup-date next   # the next collection day\n  shipbook book fixtures/csv/orders.csv --roll-pickup-dates   # an export of yesterday: dates moved to the next collection day\n  shipbook book fixtures/csv/shopify-orders.csv --map fixtures/csv/shopify.map.yaml\n  shipbook book fixtures/papers/us-three-items.yaml --documents papers/   # customs papers of each international order\n  shipbook book - --input-format csv < fixtures/csv/orders.csv\n  shipbook book fixtures/orders/ --dry-run --format github   # problems as GitHub annotations, then the requests\n  shipbook book fixtures/batch/orders.ndjson --preview --max-total 90   # what the orders would cost, nothing created\n  shipbook book fixtures/batch/orders.ndjson --preview --rules fixtures/rules/shipping.yaml --budget 200 --markdown   # the cost under the rules first\n  shipbook book fixtures/batch/orders.ndjson --dry-run --quote --summary preview.md   # the same preview, also appended to a job summary\n',
     )
     .action(
       async (
@@ -488,9 +487,10 @@ export function bookCommand(ctx: Context): Command {
         capsOfFlags(flags);
         // Pickup words and dates are settled while the inputs are read, before anything is sent.
         await ctx.usePickupRule(flags);
-        if (flags.quote) return runPreview(inputs, flags, ctx);
-        // --preview: what the inputs would cost under the rules; nothing is created.
-        if (flags.preview) return runRulesPreview({ ...flags, inputs, input: await csvBatchInput(csvSettings(flags), ctx) }, ctx);
+        if (flags.quote && !ctx.globals.dryRun)
+          throw new UsageError('--quote previews the cost of a dry run: book --dry-run --quote', { suggestion: 'Add --dry-run, or write --preview.' });
+        // --preview (alias --dry-run --quote): what the inputs would cost, under the rules when there are some; nothing is created.
+        if (flags.preview || flags.quote) return runPreview({ ...flags, inputs, input: await csvBatchInput(csvSettings(flags), ctx) }, ctx);
         const isDirectory = (p: string) => {
           try {
             return statSync(p).isDirectory();

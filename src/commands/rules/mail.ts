@@ -6,6 +6,7 @@
  * the rules' next choice applies (src/booking/mail/member.ts `mailPath`).
  */
 import { fetchServiceData } from '../../api/services.js';
+import type { ApiClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { ValidationError } from '../../errors.js';
 import { loadDocument } from '../../input/load.js';
@@ -26,10 +27,11 @@ export interface MailSetup {
 }
 
 /**
- * The mail setup of this run, from the profile's `mail` settings.
+ * The mail setup of this run, from the profile's `mail` settings; the service data is read through
+ * `api` when given (the cost preview's client, which sends reads in a dry run too), else the run's.
  * @throws ValidationError (exit 2) for a main-shipment file with problems, at file:line:col
  */
-export async function runMail(ctx: Context): Promise<MailSetup> {
+export async function runMail(ctx: Context, api?: ApiClient): Promise<MailSetup> {
   const profile = await ctx.profile();
   const path = mailPath(profile.mail);
   const cache = new Map<string, Promise<CollectionFields>>();
@@ -38,7 +40,7 @@ export async function runMail(ctx: Context): Promise<MailSetup> {
       cache.set(
         code,
         (async () => {
-          const data = (await fetchServiceData(await ctx.api(), code, profile.paths)).collection_data;
+          const data = (await fetchServiceData(api ?? (await ctx.api()), code, profile.paths)).collection_data;
           if (!data)
             throw new ValidationError([], `service ${code} is marked global_mail but prescribes no collection data: it cannot be sent by shipment create`);
           return JSON.parse(JSON.stringify(data)) as CollectionFields;
