@@ -91,7 +91,16 @@ export function parseJsonLine(file: string, text: string): LoadedDocument | unde
     return undefined;
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data) || needsFullParse(text, data)) return undefined;
-  const unwrapped = unwrapRequest(data as Record<string, unknown>);
+  return locatedLater(file, text, data as Record<string, unknown>);
+}
+
+/**
+ * The document read by a fast path from `text`, with its `request` wrapper taken off (undefined
+ * when the wrapper is not plain, for the full parse to report); its `locate` runs the full parse
+ * of `text` the first time a message needs a position, and keeps it for the next.
+ */
+export function locatedLater(file: string, text: string, data: Record<string, unknown>): LoadedDocument | undefined {
+  const unwrapped = unwrapRequest(data);
   if (unwrapped === undefined) return undefined;
   let full: LoadedDocument | undefined;
   return {

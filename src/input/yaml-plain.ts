@@ -14,9 +14,8 @@
  */
 import { FAILSAFE_SCHEMA, Type, load } from 'js-yaml';
 import { controlCharacterInValues, firstControlCharacter } from './control.js';
-import { parseJsonLine } from './json-line.js';
-import { unwrapRequest, type LoadedDocument } from './loaded.js';
-import { parseInput } from './parse.js';
+import { locatedLater, parseJsonLine } from './json-line.js';
+import type { LoadedDocument } from './loaded.js';
 
 /** A `\r` alone breaks a line for YAML but is a space for JSON: the full parse decides. */
 const LONE_CR = /\r(?!\n)/;
@@ -117,15 +116,5 @@ export function parsePlainDocument(file: string, text: string): LoadedDocument |
   if (firstControlCharacter(text) >= 0) return undefined;
   const data = plainYamlValue(text);
   if (data === null || typeof data !== 'object' || Array.isArray(data) || controlCharacterInValues(data) !== undefined) return undefined;
-  const unwrapped = unwrapRequest(data as Record<string, unknown>);
-  if (unwrapped === undefined) return undefined;
-  let full: LoadedDocument | undefined;
-  return {
-    file,
-    ...unwrapped,
-    locate(path, options) {
-      full ??= parseInput(file, Buffer.from(text, 'utf8'));
-      return full.locate(path, options);
-    },
-  };
+  return locatedLater(file, text, data as Record<string, unknown>);
 }

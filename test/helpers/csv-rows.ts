@@ -36,7 +36,9 @@ export function orderToRows(orderRef: string, doc: { order: { shipments: readonl
     for (let k = 0; k < n; k++) {
       const row: Record<string, string> = {};
       for (const c of CSV_COLUMNS) {
-        if (c.level === 'order') row[c.name] = orderRef;
+        if (c.name === 'order_ref') row[c.name] = orderRef;
+        // Tags are the rules' business: orders written here carry none.
+        else if (c.level === 'order') row[c.name] = '';
         else if (c.name === 'shipment_ref') row[c.name] = cellText(valueAt(shipment, c.path));
         else if (c.level === 'shipment') {
           if (k > 0) row[c.name] = '';

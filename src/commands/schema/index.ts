@@ -22,6 +22,7 @@ interface SchemaOptions {
 /** The field a CSV column fills, as a path in the order document (`order.shipments[i].delivery.postcode`). */
 function csvField(c: (typeof CSV_COLUMNS)[number]): string {
   const rel = formatPath(c.path);
+  if (c.name === 'tags') return "tags, beside order: (for the rules' tags condition; not sent)";
   if (c.level === 'order') return '(groups rows into one order; not sent)';
   if (c.name === 'sender') return 'order.shipments[i].collection (a saved sender)';
   const base =
