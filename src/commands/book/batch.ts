@@ -55,6 +55,7 @@ import { checkOutputFiles } from '../../output-paths.js';
 import { formatCents } from '../../schema/money.js';
 import { batchPapers } from '../documents/booking.js';
 import { batchRules, type RulesFlags } from '../rules/apply.js';
+import { rerunCommand } from './rerun.js';
 
 /** The flags of a batch. */
 export interface BatchFlags extends CsvFlags {
@@ -186,21 +187,6 @@ function checkBatchFiles(o: Pick<BatchBookOptions, 'report' | 'junit' | 'journal
     ...(o.junit !== undefined ? [{ flag: '--junit', path: o.junit }] : []),
     ...(o.journal !== undefined ? [{ flag: '--journal', path: o.journal, makesDirectory: true }] : []),
   ]);
-}
-
-/** The command that runs this batch again (the same inputs, journal copy and shard), as the hints paste it. */
-function rerunCommand(o: Pick<BatchBookOptions, 'inputs' | 'journal' | 'shard'>, hints: HintStyle): string {
-  return hintText(
-    [
-      cmd(
-        'book',
-        ...o.inputs,
-        ...(o.journal !== undefined ? ['--journal', o.journal] : []),
-        ...(o.shard ? ['--shard', `${o.shard.index}/${o.shard.count}`] : []),
-      ),
-    ],
-    hints,
-  );
 }
 
 /**
