@@ -83,6 +83,19 @@ function makeDirectory(dir) {
 }
 
 /**
+ * Runs `fn` under the V8 flags the process was launched with. V8 accepts a code cache only under
+ * the flags it was made with, and a long run changes one as it goes (see bin/shipbook.js,
+ * boundHeap): a chunk loaded then, or a cache written at exit, would otherwise not match the next
+ * start, which would compile and write it again. The launcher sets it with {@link compileAsLaunched}.
+ */
+let asLaunched = (fn) => fn();
+
+/** Sets how {@link asLaunched} puts the launch flags back around a compile or a cache write. */
+function compileAsLaunched(wrapper) {
+  asLaunched = wrapper;
+}
+
+/**
  * Writes the code cache of `script` (atomically) and removes the files of other bundles (earlier
  * builds or installs); those of other Node.js versions for this bundle stay.
  */
@@ -90,7 +103,11 @@ function writeCache(script, cache) {
   try {
     makeDirectory(cache.dir);
     const temp = `${cache.file}.${process.pid}.tmp`;
-    writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+    writeFileSync(
+      temp,
+      asLaunched(() => script.createCachedData()),
+      { mode: 0o600 },
+    );
     renameSync(temp, cache.file);
     for (const name of readdirSync(cache.dir)) {
       if (name.endsWith('.bin') && chunkOfName(name) === cache.chunk && !name.startsWith(cache.prefix)) rmSync(join(cache.dir, name), { force: true });
@@ -180,7 +197,7 @@ function loadBundle(file, args, env = process.env, chunk = '') {
       cached = undefined;
     }
   }
-  const script = new Script(source, { filename: file, cachedData: cached });
+  const script = asLaunched(() => new Script(source, { filename: file, cachedData: cached }));
   if (cache !== undefined && (cached === undefined || script.cachedDataRejected)) {
     process.once('exit', (code) => {
       if (code === 0) writeCache(script, cache);
@@ -192,4 +209,4 @@ function loadBundle(file, args, env = process.env, chunk = '') {
   return module.exports;
 }
 
-module.exports = { commandOf, loadBundle };
+module.exports = { commandOf, compileAsLaunched, loadBundle };

@@ -63,12 +63,13 @@ export interface Sandbox {
  * A sandbox with its state in memory serves long runs: every request leaves garbage, little of
  * the heap stays live (finished orders are kept outside it, see `store/memory.ts`), and V8 lets the
  * old generation grow to up to four times what was live before it collects again: 418 MiB at
- * 100,000 stored orders. Collecting once the heap has grown by 40 % keeps it near what is live
- * (324 MiB at 100,000); the collections are short, as little is live. A V8 setting of the whole process: the in-memory sandbox runs as a process of its own
- * (`shipbook sandbox`), or in tests.
+ * 100,000 stored orders. Collecting once the heap has grown by 20 % keeps it near what is live;
+ * the collections are short, as little is live. A V8 setting of the whole process: the in-memory
+ * sandbox runs as a process of its own (`shipbook sandbox`, whose launcher asks for the same
+ * percent before the program is loaded, so its code cache stays valid), or in tests.
  */
 function leanHeap(): void {
-  setFlagsFromString('--heap-growing-percent=40');
+  setFlagsFromString('--heap-growing-percent=20');
 }
 
 /**

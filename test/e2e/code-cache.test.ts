@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runCli } from '../helpers/cli.js';
+import { batchFixture } from '../helpers/batch.js';
 
 const fx = useSandbox();
 const roots: string[] = [];
@@ -92,6 +93,24 @@ describe('code cache', () => {
     const again = await runCli(['quote', 'fixtures/quotes/syd-mel-single.yaml'], { env: { ...fx.env, ...env } });
     expect(again.stdout).toBe(quote.stdout);
     expect(files(dir)).toEqual(names);
+  });
+
+  it('a batch that bounds its heap as it goes leaves the caches of the run before as they were', async () => {
+    // The launcher changes a V8 flag during a long run (the young generation's growth), and V8
+    // takes a cache only under the flags it was made with: a chunk compiled, or a cache written,
+    // under the changed flag would be refused by the next start and written again at every run.
+    const { env, dir } = cacheRoot();
+    const stamps = () => files(dir).map((f) => `${f} ${statSync(join(dir, f)).mtimeMs} ${statSync(join(dir, f)).size}`);
+    const book = async (prefix: string) => {
+      const { file } = batchFixture(1_500, { prefix });
+      const r = await runCli(['book', file, '--concurrency', '16', '--poll', '10ms'], { env: { ...fx.env, ...env } });
+      expect(r.code, r.stderr).toBe(0);
+    };
+    await book('FIRST');
+    const first = stamps();
+    expect(files(dir).map((f) => f.replace(/^([a-z]+\.)?[0-9a-f]{16}-.*-/, '$1'))).toEqual(expect.arrayContaining(['addresses.book.bin', 'book.bin']));
+    await book('SECOND');
+    expect(stamps()).toEqual(first);
   });
 
   it('a run that fails writes nothing (a mistyped command, an invalid file)', async () => {
