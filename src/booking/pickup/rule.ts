@@ -14,6 +14,7 @@ import {
   loadCollectionCalendar,
   resolvePickupDate,
   statesOf,
+  weekdayOf,
   type AuState,
   type ClosedReason,
   type CollectionCalendar,
@@ -54,9 +55,16 @@ export function checkPickupFlags(flags: PickupFlags): void {
   }
 }
 
-/** `2026-11-30` → `Monday 30 November`. */
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
+
+/**
+ * `2026-11-30` → `Monday 30 November`, in the calendar (no zone involved), as en-AU writes it. Spelt
+ * out here rather than asked of Intl: a first Intl formatter loads ICU's locale data, a cost the
+ * start of `validate` or `quote` would pay for one message.
+ */
 export function dayWords(date: string): string {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-AU', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+  const d = new Date(`${date}T00:00:00Z`);
+  return `${weekdayOf(date)} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]!}`;
 }
 
 function closedWords(date: string, reason: ClosedReason): string {
