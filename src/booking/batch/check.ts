@@ -56,20 +56,33 @@ export interface BatchItem {
   warnings?: InputIssue[];
 }
 
-/** The documents of the inputs with their identities, this shard's only, validated. Streams: nothing is held. */
+/**
+ * The documents of the inputs with their identities, this shard's only, validated. Streams: nothing
+ * is held. `checked`: the entries of a check of the same inputs (in the same order), whose strings
+ * the items then share: a batch keeps an identity and a file name per input, once for its check
+ * and once for its ledger, and a directory of files has a name per order.
+ */
 export async function* batchItems(
   inputs: readonly string[],
   shard: Shard | undefined,
   now: () => Date,
   reading?: BatchInputOptions,
   counts?: { outsideShard: number },
+  checked?: BatchCheck['entries'],
 ): AsyncGenerator<BatchItem> {
   const ids = new IdentityCounter();
   let unreadable = 0;
+  let k = 0;
+  /** The string of the check's entry in this place when it is the same text, else `text`. */
+  const shared = (text: string, key: 'id' | 'file'): string => {
+    const kept = checked?.[k]?.[key];
+    return kept === text ? kept : text;
+  };
   for await (const input of batchDocuments(inputs, reading)) {
     if ('issues' in input) {
       // A document that cannot be read has no content to hash: it is named by its place.
-      yield { id: `unreadable-${++unreadable}`, file: input.file, line: input.line, issues: input.issues };
+      yield { id: `unreadable-${++unreadable}`, file: shared(input.file, 'file'), line: input.line, issues: input.issues };
+      k++;
       continue;
     }
     const id = ids.next(input.doc.data);
@@ -77,6 +90,8 @@ export async function* batchItems(
       if (counts) counts.outsideShard++;
       continue;
     }
+    const place = { id: shared(id, 'id'), file: shared(input.file, 'file'), line: input.line };
+    k++;
     try {
       let warnings: InputIssue[];
       let doc: BookingDocument;
@@ -86,7 +101,7 @@ export async function* batchItems(
           ...(reading?.pickup !== undefined ? { pickup: reading.pickup } : {}),
           ...(reading?.addresses !== undefined ? { settings: { addresses: reading.addresses } } : {}),
         });
-        doc = { kind: 'consolidated', booking: checked.value, file: input.file };
+        doc = { kind: 'consolidated', booking: checked.value, file: place.file };
         warnings = checked.warnings;
       } else {
         // Tags given with an order are for the rules alone: without rules they are left out.
@@ -103,13 +118,13 @@ export async function* batchItems(
         const choice = prepared.choice !== undefined ? { choice: prepared.choice } : {};
         doc =
           'order' in checked.value
-            ? { kind: 'regular', order: checked.value, file: input.file, ...choice }
-            : { kind: 'consolidated', booking: checked.value, file: input.file, ...choice, ...(prepared.mail ? { mail: prepared.mail } : {}) };
+            ? { kind: 'regular', order: checked.value, file: place.file, ...choice }
+            : { kind: 'consolidated', booking: checked.value, file: place.file, ...choice, ...(prepared.mail ? { mail: prepared.mail } : {}) };
         warnings = checked.warnings;
       }
-      yield { id, file: input.file, line: input.line, doc, ...(warnings.length > 0 ? { warnings } : {}) };
+      yield { ...place, doc, ...(warnings.length > 0 ? { warnings } : {}) };
     } catch (err) {
-      if (err instanceof ShipbookError && 'issues' in err) yield { id, file: input.file, line: input.line, issues: (err as { issues: InputIssue[] }).issues };
+      if (err instanceof ShipbookError && 'issues' in err) yield { ...place, issues: (err as { issues: InputIssue[] }).issues };
       else throw err;
     }
   }

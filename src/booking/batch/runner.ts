@@ -27,7 +27,7 @@ import type { RunWaiter } from '../result/route.js';
 import { isConsolidatedDocument } from '../../schema/consolidated.js';
 import { IdentityCounter, inShard, type Shard } from '../../ledger/index.js';
 import type { BatchInputOptions } from './inputs.js';
-import { batchItems, fromList, type BatchItem } from './check.js';
+import { batchItems, fromList, type BatchCheck, type BatchItem } from './check.js';
 import { Slots } from './slots.js';
 import type { MailGroups } from './mail.js';
 import type { EntryState, RunClaim } from '../../ledger/index.js';
@@ -386,7 +386,8 @@ function maxUnderWay(concurrency: number): number {
 
 /**
  * Books every valid document of the inputs (this shard's), reporting each as it finishes (the
- * documents of `options.checked` when the check pass kept them). At most `deps.concurrency`
+ * documents of `options.checked` when the check pass kept them; else read again, sharing the strings
+ * of the check's `options.places`). At most `deps.concurrency`
  * orders are being created and accepted at once ({@link Slots}); orders waiting for their booking
  * result hold no slot, up to {@link maxUnderWay} orders under way. Requests in flight are the
  * API client's to bound (its pool and pacer). Invalid documents (with `skipInvalid`) are reported as
@@ -396,7 +397,7 @@ function maxUnderWay(concurrency: number): number {
  */
 export async function runBatch(
   inputs: readonly string[],
-  options: { shard?: Shard; skipInvalid: boolean; checked?: readonly BatchItem[]; input?: BatchInputOptions },
+  options: { shard?: Shard; skipInvalid: boolean; checked?: readonly BatchItem[]; places?: BatchCheck['entries']; input?: BatchInputOptions },
   deps: BatchDeps,
 ): Promise<BatchSummary> {
   const summary = emptySummary();
@@ -419,7 +420,8 @@ export async function runBatch(
   const signal = run.signal!;
   if (signal.aborted) waits.abort(signal.reason);
   const unlisten = signal.aborted ? undefined : onAbort(signal, () => waits.abort(signal.reason));
-  const items = options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now, options.input);
+  const items =
+    options.checked !== undefined ? fromList(options.checked) : batchItems(inputs, options.shard, deps.now, options.input, undefined, options.places);
   // Each input is reported once: by its booking, or when the run stopped before it. Only the orders
   // another run held can come up twice (left for the end, then settled), so only theirs are kept.
   const heldIds = new Set<string>();

@@ -489,7 +489,7 @@ export async function runBatchBook(o: BatchBookOptions, ctx: Context): Promise<v
   try {
     summary = await runBatch(
       o.inputs,
-      { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : {}) },
+      { shard: o.shard, skipInvalid: o.skipInvalid, input, ...(check.items ? { checked: check.items } : { places: check.entries }) },
       {
         ...runnerDeps(o, ctx, { api, ledger, caps, callbacks, template, profile }, (result) => {
           const r = ruled ? ruled.withChoice(withHint(result)) : withHint(result);
