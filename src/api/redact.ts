@@ -241,6 +241,8 @@ const IDENTIFIER_KEY = /^(?:id|transient_id|tracking_number|order_id|shipment_id
 
 /** A 13–19 digit number (or digits between spaces or dashes) that passes the Luhn check: a card number. */
 function cardNumberMasked(text: string): string {
+  // Shorter than 13 characters, a text holds no run of 13 digits: most of an answer's texts.
+  if (text.length < 13) return text;
   return text.replace(/(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])/g, (run) => {
     const digits = run.replace(/\D/g, '');
     return luhnValid(digits) ? `****${digits.slice(-4)}` : run;
@@ -253,6 +255,30 @@ function cardNumberMasked(text: string): string {
  */
 export function redactAnswerText(text: string): string {
   return cardNumberMasked(scrubKnown(text));
+}
+
+/** What a member's name says of its value, for {@link redactAnswer} (in the order it tests them). */
+type KeyKind = 'identifier' | 'verification' | 'card' | 'credential' | 'other';
+
+/** Each member name's kind, found once: an answer's names repeat in every answer of a batch. */
+const keyKinds = new Map<string, KeyKind>();
+
+function keyKindOf(key: string): KeyKind {
+  let kind = keyKinds.get(key);
+  if (kind === undefined) {
+    kind = IDENTIFIER_KEY.test(key)
+      ? 'identifier'
+      : VERIFICATION_KEY.test(key)
+        ? 'verification'
+        : CARD_NUMBER_KEY.test(key)
+          ? 'card'
+          : CREDENTIAL_KEY.test(key)
+            ? 'credential'
+            : 'other';
+    // A service could send any names; past a few thousand, they are tested each time.
+    if (keyKinds.size < 4096) keyKinds.set(key, kind);
+  }
+  return kind;
 }
 
 /**
@@ -272,10 +298,11 @@ export function redactAnswer<T>(value: T): T {
   const walk = (v: unknown, key: string): unknown => {
     if (typeof v === 'string' || typeof v === 'number') {
       const s = String(v);
-      if (IDENTIFIER_KEY.test(key)) return typeof v === 'string' ? scrubKnown(v) : v;
-      if (VERIFICATION_KEY.test(key)) return s.trim() === '' ? v : '***';
-      if (CARD_NUMBER_KEY.test(key) && s.replace(/\D/g, '').length >= 8) return `****${s.replace(/\D/g, '').slice(-4)}`;
-      if (CREDENTIAL_KEY.test(key)) return s.trim() === '' ? v : maskSecret(s);
+      const kind = keyKindOf(key);
+      if (kind === 'identifier') return typeof v === 'string' ? scrubKnown(v) : v;
+      if (kind === 'verification') return s.trim() === '' ? v : '***';
+      if (kind === 'card' && s.replace(/\D/g, '').length >= 8) return `****${s.replace(/\D/g, '').slice(-4)}`;
+      if (kind === 'credential') return s.trim() === '' ? v : maskSecret(s);
       if (typeof v === 'number') {
         if (!Number.isSafeInteger(v)) return v;
         const masked = cardNumberMasked(s);
