@@ -86,6 +86,15 @@ describe('consolidated mail whose combine the service refuses (free pickup set, 
     }
     // Nothing sent again: no second create, no second combine.
     expect(sent()).toEqual({ creates: 2, combines: 1 });
+    // `journal show` says the same of each order, with the command that settles it.
+    const shown = await shipbook(['journal', 'show', '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const entries = (JSON.parse(shown.stdout) as { orders: Array<{ id: string; known: string; command: string }> }).orders;
+    for (const r of one) {
+      const entry = entries.find((e) => e.id === r.id)!;
+      expect(entry.known).toBe(`shipments ${r.shipment_ids![0]} exist, not combined: the service refused: ${REFUSAL}`);
+      expect(entry.command).toBe(`shipbook journal resolve ${r.id} --not-created`);
+    }
 
     // The hint's steps: the setting fixed (a main shipment, no free pickup), each order recorded not made, the same command again.
     for (const r of one) {
