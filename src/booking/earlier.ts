@@ -15,9 +15,11 @@ type EarlierCommand = 'book' | 'order create';
  * - `resume`: `book` continues the order created (or accepted) before instead of creating another;
  * - `already_booked`: processed before; that order, read again from the service, is the result (exit 0);
  * - `already_created`: `order create` prints the order created before as its result (exit 0);
- * - `unknown`: a create was sent and never answered, or shipments were left uncombined: refused (exit 5);
+ * - `unknown`: a create was sent and never answered, or shipments were left uncombined with no
+ *   answer saying why: refused (exit 5);
  * - `over_limit`: refused by a `--max-total` this run still keeps: refused (exit 9);
- * - `ended`: its booking ended failed: refused, with the exit code recorded then;
+ * - `ended`: its booking ended failed (an order that failed, or shipments created and then a
+ *   refusal by the service, e.g. of their combine): refused, with the exit code recorded then;
  * - `claim_lost`: `order create` found the document taken in hand by another run meanwhile (exit 11).
  */
 type EarlierAction = 'book' | 'resume' | 'already_booked' | 'already_created' | 'unknown' | 'over_limit' | 'ended' | 'claim_lost';
@@ -54,7 +56,7 @@ export interface EarlierBooking {
   readonly limit?: string;
   /** This run's `--max-total`, AUD cents, when it has one. */
   readonly maxTotalCents?: number;
-  /** Why its booking ended (`ended`). */
+  /** Why its booking ended (`ended`): the recorded error's message (for shipments created, the service's refusal after them). */
   readonly error?: { readonly message: string };
   /** The next steps, as commands: see the order, and the same command for the same file with `--again`. */
   readonly next: { readonly see?: NextCommand; readonly again: NextCommand };
@@ -121,8 +123,13 @@ export function earlierBooking(
       return { ...base, action: command === 'book' ? 'resume' : 'already_created', ask: false };
     case 'already_booked':
       return { ...base, action: command === 'book' ? 'already_booked' : 'already_created', ask };
+    case 'combine': {
+      // Shipments created, then the service refused (a create, the combine): answered, so failed, not unknown.
+      const code = s.error?.exit_code;
+      if (s.error !== undefined) return { ...base, action: 'ended', ask, kind: code === undefined ? 'booking_failed' : kindOfExitCode(code) };
+      return { ...base, action: 'unknown', ask, kind: 'network' };
+    }
     case 'unknown':
-    case 'combine':
       return { ...base, action: 'unknown', ask, kind: 'network' };
     case 'over_limit':
       return { ...base, action: 'over_limit', ask: false, kind: 'limit_refused', totalCents: r.totalCents };

@@ -184,6 +184,9 @@ export function recordResolved(sink: Pick<LedgerStore, 'append'>, id: string, r:
  *   once {@link RecordSink.durable} resolves): a run stopped from here on leaves the order
  *   unknown, so that no later run, whatever it combines, creates its shipment again by itself;
  * - `not_created`: the combination stopped before anything was created: the order may be booked again;
+ * - `combine_refused`: the order's own shipments (`shipmentIds`) were created and the service
+ *   refused their combine (`error`: its code `combine_refused`, the service's message, the exit
+ *   code then): no parent exists, and a rerun reports it failed so, sending nothing;
  * - `created`: the parent order (`orderId`) exists but its result is not known: a rerun continues
  *   the order as any created order (accept, which the service answers 409 when done, then wait);
  * - `processed`: the parent order (`orderId`) was booked: the order's own shipments, tracking
@@ -197,6 +200,7 @@ export function recordMailMember(
   what:
     | { kind: 'sent'; group: string }
     | { kind: 'not_created'; error: NonNullable<JournalRecord['error']> }
+    | { kind: 'combine_refused'; shipmentIds: readonly string[]; error: NonNullable<JournalRecord['error']> }
     | { kind: 'created'; orderId: string; shipmentIds: readonly string[]; serviceChoice?: readonly LedgerDecision[] | undefined }
     | {
         kind: 'processed';
@@ -211,7 +215,11 @@ export function recordMailMember(
   const withChoice = choice !== undefined && choice.length > 0 ? { service_choice: [...choice] } : {};
   if (what.kind === 'sent') sink.append({ ...at, event: 'create_sent', step: 'create_shipment', transient_ids: [what.group] });
   else if (what.kind === 'not_created') recordFailed(sink, at, { created: false, error: what.error });
-  else if (what.kind === 'created') sink.append({ ...at, event: 'created', order_id: what.orderId, shipment_ids: [...what.shipmentIds], ...withChoice });
+  else if (what.kind === 'combine_refused') {
+    // Its shipments exist (answered): the intent is answered, and the refusal ends this run's booking of it.
+    sink.append(answerRecord(at, { kind: 'shipment_created', shipmentIds: what.shipmentIds }));
+    recordFailed(sink, at, { created: true, error: what.error });
+  } else if (what.kind === 'created') sink.append({ ...at, event: 'created', order_id: what.orderId, shipment_ids: [...what.shipmentIds], ...withChoice });
   else {
     const total = what.total !== undefined ? { total: what.total } : {};
     sink.append({ ...at, event: 'created', order_id: what.orderId, shipment_ids: [...what.shipmentIds], ...total, ...withChoice });

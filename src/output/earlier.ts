@@ -4,12 +4,12 @@
  * src/booking/earlier.ts.
  */
 import type { EarlierBooking } from '../booking/earlier.js';
-import { LimitRefusedError, ShipbookError } from '../errors.js';
+import { cmd, LimitRefusedError, ShipbookError } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { aud, formatCents } from '../schema/money.js';
 import type { HintStyle } from '../shell.js';
 import { hintText } from './hints.js';
-import { unknownCreateHint } from './ledger.js';
+import { MAIL_FIX, unknownCreateHint } from './ledger.js';
 import { paint } from './style.js';
 
 /** Who made it: ` (by another run just now: pid 4242, shipbook book a.yaml)` (`book`), ` by another run just now (pid …)` (`order create`), or ` (a.yaml)`. */
@@ -28,6 +28,8 @@ export function earlierAbout(e: EarlierBooking): string {
     case 'unknown':
       return `a ${e.unknownStep ?? 'create'} request for this document was sent by an earlier run${w} and its answer never came: the order may exist`;
     case 'combine':
+      if (e.error !== undefined)
+        return `an earlier run${w} created shipments ${e.shipmentIds.join(', ')} for this document and the service then refused to go on (no order was made): ${e.error.message}`;
       return `an earlier run${w} created shipments ${e.shipmentIds.join(', ')} for this document and did not combine them`;
     case 'already_booked':
       return `this document was booked before${w}: order ${e.orderId}, processed${e.trackingNumbers.length ? `, tracking ${e.trackingNumbers.join(', ')}` : ''}`;
@@ -51,6 +53,23 @@ export function earlierNote(io: Pick<IOStreams, 'color'>, e: EarlierBooking, hin
   if (e.action === 'already_created')
     return `${paint(io, 'yellow', 'note:')} this document was created before${when(e)}: order ${e.orderId}, ${stage}; nothing was sent. To create another: ${again}\n`;
   return undefined;
+}
+
+/**
+ * The error of a document whose shipments were created and whose booking the service then refused
+ * (a combine refused, e.g. consolidated mail under `mail.free-pickup` on an account without the
+ * option), with the exit code recorded then: the shipments stay uncombined, unpaid; fix the cause,
+ * record that no order was made (`journal resolve … --not-created`), and run the same command again.
+ */
+function refusedAfterShipments(e: EarlierBooking, identity: string): ShipbookError {
+  const message = `not ${e.command === 'book' ? 'booked' : 'created'} again: ${earlierAbout(e)}`;
+  return new ShipbookError('previous_booking_failed', message, e.kind ?? 'booking_failed', {
+    suggestion: [
+      `Shipments ${e.shipmentIds.join(', ')} stay uncombined (nothing is paid for them). ${MAIL_FIX}; then record that no order was made with "`,
+      cmd('journal', 'resolve', identity, '--not-created'),
+      '" and run the same command again: its shipments are created anew.',
+    ],
+  });
 }
 
 /**
@@ -84,6 +103,7 @@ export function earlierRefusal(e: EarlierBooking, ledger: { identity: string; la
       });
     }
     case 'ended': {
+      if (e.earlier === 'combine') return refusedAfterShipments(e, ledger.identity);
       const message = book
         ? `not booked again: ${earlierAbout(e)}`
         : `not created again: this document became order ${e.orderId}${when(e)}, whose booking ended failed`;

@@ -85,6 +85,13 @@ function truth(s: EntryState, r: Resume, journal: string | undefined, hints: Hin
         command: `${resolveCommand(hints, s.id, journal, ['--order'])} ORD-…`,
       };
     case 'combine':
+      // Created, then refused by the service (its combine, a later create): answered, nothing to combine by this record.
+      if (s.error !== undefined)
+        return {
+          known: `shipments ${s.shipmentIds.join(', ')} exist, not combined: the service refused: ${s.error.message}`,
+          next: 'fix the cause, record that no order was made, and book its input again (its shipments are created anew)',
+          command: resolveCommand(hints, s.id, journal, ['--not-created']),
+        };
       return {
         known: `shipments ${s.shipmentIds.join(', ')} exist, not combined`,
         next: 'combine them, then record the parent order',

@@ -17,6 +17,14 @@ export function resolveCommand(hints: HintStyle, identity: string, journal: stri
   return shellCommand(hints, 'journal', 'resolve', identity, ...(journal === undefined ? [] : ['--journal', journal]), ...answer);
 }
 
+/**
+ * What to fix before booking again a document whose shipments were created and whose combine the
+ * service refused: the usual cause is consolidated mail under free pickup on an account without it.
+ */
+export const MAIL_FIX =
+  "Fix the cause first (when the service requires a main shipment, the account has no free-pickup option: unset SHIPBOOK_MAIL_FREE_PICKUP or the profile's mail.free-pickup, " +
+  "and give the main shipment's file as SHIPBOOK_MAIL_MAIN_SHIPMENT or the profile's mail.main-shipment, e.g. fixtures/shipments/main-to-hub.yaml)";
+
 /** A create whose answer never came, as its hint needs it. */
 interface UnknownCreate {
   /** The document's identity in the ledger. */
@@ -71,6 +79,12 @@ export function nextStepHint(next: NextStep, o: { rerun: string; journal?: strin
       );
     case 'combine':
       return `Combine them with "${shellCommand(hints, 'shipment', 'combine', ...next.shipment_ids, '--main', o.file)}", then "${resolveCommand(hints, next.identity, o.journal, ['--order'])} <parent order id>"`;
+    case 'fix_mail':
+      return (
+        `Its shipments ${next.shipment_ids.join(', ')} stay uncombined (nothing is paid for them). ${MAIL_FIX}; ` +
+        `then record that no order was made with "${resolveCommand(hints, next.identity, o.journal, ['--not-created'])}" ` +
+        `and run the same command again (its shipments are created anew): ${o.rerun}`
+      );
     case 'see':
       return `Its booking ended; see it with "${shellCommand(hints, 'order', 'get', next.order_id)}". To book the document again, book its file alone with --again.`;
     case 'raise_limit':

@@ -68,6 +68,28 @@ describe('what an earlier booking means', () => {
     );
   });
 
+  it('refuses shipments created and then refused by the service (a combine) as failed, with the exit code recorded then, never as unknown', () => {
+    const refusal = 'invalid request: main_shipment is required (this account does not have the free-pickup option)';
+    const s = state({ stage: 'failed', shipmentIds: ['SHP-1'], file: 'a.yaml', error: { code: 'combine_refused', message: refusal, exit_code: 3 } });
+    const e = decide(s, { canAsk: true });
+    expect(e).toMatchObject({ action: 'ended', earlier: 'combine', ask: true, kind: 'api', shipmentIds: ['SHP-1'] });
+    expect(earlierAbout(e)).toBe(
+      `an earlier run (a.yaml) created shipments SHP-1 for this document and the service then refused to go on (no order was made): ${refusal}`,
+    );
+    const err = earlierRefusal(e, ledger, plain)!;
+    expect(err.code).toBe('previous_booking_failed');
+    expect(exitCodeOf(err.kind)).toBe(3);
+    expect(err.message).toBe(`not booked again: ${earlierAbout(e)}`);
+    const hint = hintText(err.suggestion!, plain);
+    expect(hint).toContain('Shipments SHP-1 stay uncombined (nothing is paid for them)');
+    expect(hint).toContain('unset SHIPBOOK_MAIL_FREE_PICKUP');
+    expect(hint).toContain('"shipbook journal resolve doc-1 --not-created" and run the same command again');
+    expect(hint).not.toContain('may exist');
+    // Without an exit code recorded, a failed booking (exit 6).
+    const bare = decide(state({ stage: 'failed', shipmentIds: ['SHP-1'], error: { code: 'x', message: 'no' } }));
+    expect(exitCodeOf(bare.kind!)).toBe(6);
+  });
+
   it('refuses an order a limit refused while this run keeps a limit below its total (exit 9)', () => {
     const s = state({ stage: 'failed', orderId: 'ORD-3', total: '120.00', limit: '100.00', error: { code: 'limit_refused', message: 'over', exit_code: 9 } });
     expect(decide(s, { maxTotalCents: 15000 }).action).toBe('book');

@@ -13,12 +13,13 @@
  * - before the combination's first request, each order records the intent of its shipment create:
  *   a run stopped from there leaves it unknown (never created again by itself);
  * - afterwards each order records what became of it: booked (the parent order, its own shipments
- *   and tracking numbers), created (continued by the next run as any pending order), or nothing
- *   created (booked again by the next run).
+ *   and tracking numbers), created (continued by the next run as any pending order), nothing
+ *   created (booked again by the next run), or its shipments created and their combine refused by
+ *   the service (failed: reported so again by the next run, which sends nothing for it).
  */
 import type { ApiClient } from '../../api/client.js';
 import { fetchOrder, type OrderPaths } from '../../api/orders.js';
-import { IdentityCounter, type RunClaim } from '../../ledger/index.js';
+import { IdentityCounter, type EntryState, type RunClaim } from '../../ledger/index.js';
 import { formatCents } from '../../schema/money.js';
 import type { ShipmentRequest } from '../../schema/shipment.js';
 import type { BookingDocument } from '../book.js';
@@ -109,7 +110,12 @@ export class MailGroups {
   /** Books the combination of `ready` (claimed by this run, nothing sent for them before) and records and reports each order. */
   private async combine(ready: MailItem[], bookOne: BookOne, report: (r: BatchResult) => void, deps: MailDeps): Promise<void> {
     const { ledger } = deps;
-    const group = new IdentityCounter().next({ consolidated_mail: ready.map((m) => m.id) });
+    const counter = new IdentityCounter();
+    const members = { consolidated_mail: ready.map((m) => m.id) };
+    let group = counter.next(members);
+    // An earlier combination of these same orders that none of them stands on any more (each recorded
+    // as not made, e.g. by `journal resolve --not-created` after its combine was refused): the next occurrence.
+    while ((ledger.get(group)?.stage ?? 'new') !== 'new') group = counter.next(members);
     const records = ready.flatMap((m) => m.doc.choice?.records ?? []);
     const doc: BookingDocument = {
       kind: 'consolidated',
@@ -133,6 +139,7 @@ export class MailGroups {
     };
     const processed = state?.stage === 'processed' && orderId !== undefined;
     const totals = processed ? await childTotals(deps, orderId) : new Map<string, number>();
+    const refused = 'by' in r ? undefined : combineRefused(state, ready, r.error);
     let offset = 0;
     for (const m of ready) {
       const base = at(m);
@@ -183,6 +190,10 @@ export class MailGroups {
         // The parent exists: the next run continues the order as any created order.
         recordMailMember(ledger, base, { kind: 'created', orderId, shipmentIds: own, serviceChoice: m.doc.choice?.records });
         report({ ...rest, ...base, order_id: orderId, shipment_ids: own, next: { action: 'rerun', order_id: orderId }, consolidated: shared });
+      } else if (refused !== undefined) {
+        // Its shipments were created and the service refused the combine: recorded so, a rerun reports it failed and sends nothing.
+        recordMailMember(ledger, base, { kind: 'combine_refused', shipmentIds: own, error: refused });
+        report({ ...rest, ...base, shipment_ids: own, next: { action: 'fix_mail', identity: m.id, shipment_ids: own }, consolidated: shared });
       } else {
         // Shipments created (or a create unanswered) and no parent: the order stays unknown, never sent again by itself.
         report({ ...rest, ...base, status: r.status === 'unknown' ? 'unknown' : 'failed', next: { action: 'resolve', identity: m.id }, consolidated: shared });
@@ -190,6 +201,20 @@ export class MailGroups {
     }
     await ledger.written();
   }
+}
+
+/**
+ * The refusal of a combination's combine, as each of its orders records it (code
+ * `combine_refused`, the service's message, its exit code): every shipment of the combination was
+ * created, no parent exists, and the booking ended on an error the service answered (exit 3); else
+ * undefined (a create refused or unanswered, a combine unanswered: each is said as before).
+ */
+function combineRefused(state: EntryState | undefined, ready: readonly MailItem[], error: BatchResult['error']): NonNullable<EntryState['error']> | undefined {
+  const shipments = ready.reduce((n, m) => n + m.doc.booking.shipments.length, 0);
+  if (state?.stage !== 'failed' || state.orderId !== undefined || state.shipmentIds.length !== shipments) return undefined;
+  const cause = state.error ?? error;
+  if (cause === undefined || cause.exit_code !== 3) return undefined;
+  return { code: 'combine_refused', message: cause.message, exit_code: 3 };
 }
 
 /** Each child shipment's total of a processed parent order (a safe read), by shipment id; none when it cannot be read. */

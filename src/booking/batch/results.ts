@@ -19,6 +19,8 @@ import { aud, formatCents } from '../../schema/money.js';
  * - `fix_and_rerun`: nothing was created; fix the cause, then run it again;
  * - `resolve`: a create whose answer never came: find out, then `shipbook journal resolve`;
  * - `combine`: shipments created and not combined: combine them, then resolve;
+ * - `fix_mail`: an order sent by consolidated mail whose shipments were created and whose combine
+ *   the service refused: fix the mail settings, record it not created, run again;
  * - `see`: the booking ended (failed at the carrier): see the order;
  * - `raise_limit`: refused by `--max-total` (or the `max_total` of `rule`); a run with a limit of at least `total` books it;
  * - `raise_budget`: left by `--budget` (cancelled, or never created); a run with room for it books it;
@@ -29,6 +31,7 @@ export type NextStep =
   | { action: 'fix_and_rerun' }
   | { action: 'resolve'; identity: string }
   | { action: 'combine'; identity: string; shipment_ids: string[] }
+  | { action: 'fix_mail'; identity: string; shipment_ids: string[] }
   | { action: 'see'; order_id: string }
   | { action: 'raise_limit'; total: string; rule?: string }
   | { action: 'raise_budget'; total?: string }
@@ -168,6 +171,11 @@ export class BatchStoppedError extends Error {
   }
 }
 
+/** What a rerun says of an order whose combine the service refused before: its shipments, and the service's message. */
+function combineRefusedText(shipmentIds: readonly string[], message: string): string {
+  return `an earlier run created shipments ${shipmentIds.join(', ')} for it and the service refused to combine them: ${message}`;
+}
+
 /**
  * What the ledger's answer means for a batch's report when there is nothing to book (see
  * {@link resumeFrom}): already booked, unknown, shipments to combine, ended, over the limit.
@@ -198,6 +206,15 @@ export function skippedResult(base: Pick<BatchResult, 'id' | 'file' | 'line'>, r
         next: { action: 'resolve', identity: base.id },
       };
     case 'combine':
+      if (state.error?.code === 'combine_refused')
+        return {
+          ...base,
+          status: 'failed',
+          attempts: 0,
+          ...shipments,
+          error: { ...state.error, message: combineRefusedText(state.shipmentIds, state.error.message) },
+          next: { action: 'fix_mail', identity: base.id, shipment_ids: state.shipmentIds },
+        };
       return {
         ...base,
         status: 'failed',
