@@ -40,6 +40,8 @@ const same = (a, b) => a.offset === b.offset && a.name === b.name;
 
 /** The periods of `zone` from the first year to the last: [start (ms UTC), offset (minutes), abbreviation]. */
 function periodsOf(zone) {
+  // The options of localNow's own formatter (LOCAL_NOW_FORMAT in src/booking/pickup/calendar.ts),
+  // so the table reads as localNow read before it.
   const format = new Intl.DateTimeFormat('en-AU', {
     timeZone: zone,
     year: 'numeric',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, localNow, weekdayOf } from '../../src/booking/pickup/calendar.js';
+import { LOCAL_NOW_FORMAT, addDays, localNow, weekdayOf } from '../../src/booking/pickup/calendar.js';
 import { dayWords } from '../../src/booking/pickup/rule.js';
 import { ZONE_TABLE, ZONE_TABLE_END } from '../../src/booking/pickup/zone-table.js';
 
@@ -7,16 +7,7 @@ import { ZONE_TABLE, ZONE_TABLE_END } from '../../src/booking/pickup/zone-table.
 const formats = new Map<string, Intl.DateTimeFormat>();
 function byIntl(t: number, zone: string) {
   let format = formats.get(zone);
-  format ??= new Intl.DateTimeFormat('en-AU', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  });
+  format ??= new Intl.DateTimeFormat('en-AU', { ...LOCAL_NOW_FORMAT, timeZone: zone });
   formats.set(zone, format);
   const parts = format.formatToParts(new Date(t));
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';

@@ -97,19 +97,24 @@ export function zoneOf(states: readonly AuState[]): string {
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/**
+ * How {@link localNow} asks Intl (en-AU, with the zone's short name): scripts/zone-table.mjs makes
+ * the zone table with the same options, and the table's test compares the two with them.
+ */
+export const LOCAL_NOW_FORMAT: Readonly<Intl.DateTimeFormatOptions> = {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZoneName: 'short',
+};
+
 function formatterOf(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (f === undefined) {
-    f = new Intl.DateTimeFormat('en-AU', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'short',
-    });
+    f = new Intl.DateTimeFormat('en-AU', { ...LOCAL_NOW_FORMAT, timeZone: zone });
     formatters.set(zone, f);
   }
   return f;
