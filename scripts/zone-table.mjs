@@ -73,21 +73,33 @@ function periodsOf(zone) {
   return periods;
 }
 
-const lines = [
-  '// Written by scripts/zone-table.mjs from Intl (ICU time zone data); run it again rather than editing this file.',
-  '',
+// Zones whose periods are the same (Sydney, Melbourne and Hobart keep the same daylight saving)
+// share one list, written once.
+const lists = new Map();
+const zoneList = new Map();
+for (const zone of ZONES) {
+  const periods = periodsOf(zone);
+  const key = JSON.stringify(periods.map(([start, offset, name]) => [start, offset, name]));
+  if (!lists.has(key)) lists.set(key, { name: `PERIODS_${lists.size + 1}`, periods, zones: [] });
+  lists.get(key).zones.push(zone);
+  zoneList.set(zone, lists.get(key).name);
+}
+const lines = ['// Written by scripts/zone-table.mjs from Intl (ICU time zone data); run it again rather than editing this file.', ''];
+for (const { name, periods, zones } of lists.values()) {
+  lines.push(`/** The periods of ${zones.join(', ')}. */`);
+  lines.push(`const ${name}: ReadonlyArray<readonly [number, number, string]> = [`);
+  for (const [start, offset, abbreviation] of periods) lines.push(`  [${start}, ${offset}, '${abbreviation}'], // ${new Date(start).toISOString()}`);
+  lines.push('];', '');
+}
+lines.push(
   '/**',
   " * The UTC offset and abbreviation of each Australian state capital's time zone, period by period:",
   ' * `[start, offset, abbreviation]`, the start in ms since the epoch (UTC), the offset in minutes east of',
   ' * UTC; each period lasts until the next one starts, the last until {@link ZONE_TABLE_END}.',
   ' */',
   'export const ZONE_TABLE: Readonly<Record<string, ReadonlyArray<readonly [number, number, string]>>> = {',
-];
-for (const zone of ZONES) {
-  lines.push(`  '${zone}': [`);
-  for (const [start, offset, name] of periodsOf(zone)) lines.push(`    [${start}, ${offset}, '${name}'], // ${new Date(start).toISOString()}`);
-  lines.push('  ],');
-}
+);
+for (const zone of ZONES) lines.push(`  '${zone}': ${zoneList.get(zone)},`);
 lines.push('};', '');
 lines.push(`/** Where the table ends (ms since the epoch, UTC): the start of ${LAST_YEAR + 1}. */`);
 lines.push(`export const ZONE_TABLE_END = ${Date.UTC(LAST_YEAR + 1, 0, 1)};`, '');
