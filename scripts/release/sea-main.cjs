@@ -179,7 +179,7 @@ if (onlyArg === '--version' || onlyArg === '-V') {
   process.stdout.write(assetText('help.txt'));
 } else {
   // The V8 flags bin/shipbook.js sets with node:v8 for the commands that send requests (loading
-  // node:v8 costs a start about 6 ms) are the executable's own options (scripts/release.mjs,
-  // SEA_EXEC_ARGV), for every command.
+  // node:v8 costs a start about 6 ms), and the bounds of a long run's heap, are the executable's own
+  // options (scripts/release.mjs, SEA_EXEC_ARGV), for every command.
   loadAsset('main.cjs', true, true).run(process.argv);
 }
