@@ -39,6 +39,13 @@ export interface BookingProgress {
   shipmentCount?: number;
   /** Consolidated mail: the document has a main shipment (the combine hint then needs `--main`). */
   withMain?: boolean;
+  /**
+   * Consolidated mail chosen by service-selection rules: the document's identity in the ledger. Its
+   * main shipment (or free pickup) comes from the profile, not the file, so shipments left
+   * uncombined are settled through the ledger (`journal resolve … --not-created`, then the same
+   * command), not by a combine command of their own.
+   */
+  mailIdentity?: string;
   /** The booking file as the user named it (`-` for standard input), for hints. */
   file?: string;
   /**

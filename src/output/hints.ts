@@ -7,7 +7,7 @@
 import type { BookingProgress } from '../booking/progress.js';
 import type { Hint, NextCommand } from '../errors.js';
 import { shellArg, shellCommand, unsetVariablesCommand, type HintStyle } from '../shell.js';
-import { unknownCreateHint } from './ledger.js';
+import { MAIL_FIX, resolveCommand, unknownCreateHint } from './ledger.js';
 
 /**
  * A command of a hint as the user pastes it: `shipbook`, the run's `--profile` (or the command's
@@ -62,6 +62,12 @@ export function progressHint(p: BookingProgress, hints: HintStyle, stepOutcomeUn
       return (
         `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} (${n} of ${p.shipmentCount}) ${were} created and ${n === 1 ? 'is' : 'are'} not combined yet (shipments[${n}] failed). ` +
         `Create the rest with "${shellCommand(hints, 'shipment', 'create')} <file>", then combine them all: ${combineHint(hints, ids, file, withMain, true)}`
+      );
+    }
+    if (p.mailIdentity !== undefined) {
+      return (
+        `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} ${were} created but not combined (nothing is paid for ${n === 1 ? 'it' : 'them'}). ${MAIL_FIX}; ` +
+        `then record that no order was made with "${resolveCommand(hints, p.mailIdentity, undefined, ['--not-created'])}" and run the same command again (its shipments are created anew).`
       );
     }
     return `Shipment${n === 1 ? '' : 's'} ${ids.join(', ')} ${were} created but not combined. After fixing the problem, combine them with: ${combineHint(hints, ids, file, withMain)}`;

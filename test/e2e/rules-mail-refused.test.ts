@@ -117,6 +117,12 @@ describe('consolidated mail whose combine the service refuses (free pickup set, 
     const shipment = /shipment (SHP-\w+) created/.exec(first.stderr)?.[1];
     expect(shipment, first.stderr).toBeDefined();
     expect(sent()).toEqual({ creates: before.creates + 1, combines: before.combines + 1 });
+    // The first run's hint already settles it through the ledger: a combine command without the
+    // main shipment the profile lacks would be refused again.
+    const firstResolve = /shipbook journal resolve ([0-9a-f]+-1) --not-created/.exec(first.stderr);
+    expect(firstResolve, first.stderr).not.toBeNull();
+    expect(first.stderr).toContain('unset SHIPBOOK_MAIL_FREE_PICKUP');
+    expect(first.stderr).not.toContain('shipment combine');
 
     const again = await shipbook(['book', file, '--rules', RULES]);
     expect(again.code, again.stderr).toBe(3);
@@ -127,6 +133,7 @@ describe('consolidated mail whose combine the service refuses (free pickup set, 
     expect(again.stderr).not.toContain('may exist');
     const resolve = /shipbook journal resolve ([0-9a-f]+-1) --not-created/.exec(again.stderr);
     expect(resolve, again.stderr).not.toBeNull();
+    expect(resolve![1]).toBe(firstResolve![1]);
     expect(again.stderr).toContain('unset SHIPBOOK_MAIL_FREE_PICKUP');
     expect(sent()).toEqual({ creates: before.creates + 1, combines: before.combines + 1 });
 

@@ -63,6 +63,24 @@ import type { HintStyle } from '../../shell.js';
 import { ruleDocument, type RulesFlags } from '../rules/apply.js';
 import { csvBatchInput, csvSettings } from '../common/csv-book-flags.js';
 
+/** Stops the progress display: its spinner settled, its line closed. */
+function endProgress(progress: { settle(): void; close(): void }): void {
+  progress.settle();
+  progress.close();
+}
+
+/**
+ * Rethrows a booking's error, naming in its progress the identity of consolidated mail chosen by
+ * the rules: shipments it left uncombined are settled through the ledger, as the hint then says,
+ * since their main shipment (or free pickup) comes from the profile, not from the file.
+ */
+function throwAsMail(identity: string): (err: unknown) => never {
+  return (err) => {
+    if (err instanceof BookingStoppedError) err.progress.mailIdentity = identity;
+    throw err;
+  };
+}
+
 /** What `book` reads of one input (the file, or the prompts): the booking document and what identifies it in the ledger. */
 interface BookInput {
   /** What the service-selection rules chose, when the run has rules. */
@@ -260,11 +278,10 @@ async function runBook(
       // A card declined in a guided booking: another card, the credit account or cancel, in this run.
       retry: async (err) => input?.payment !== undefined && (await afterDecline(err, input, ledger, identity.id, ctx)) !== undefined,
     },
-  ).finally(() => {
+  )
+    .catch(ruled?.mail !== undefined ? throwAsMail(identity.id) : undefined)
     // Stop the spinner before main prints an error (Ctrl-C while waiting leaves no spinner on the line).
-    progress.settle();
-    progress.close();
-  });
+    .finally(() => endProgress(progress));
   if (outcome === undefined || outcome.status !== 'booked') return;
   // A consolidated booking continued from the ledger knows its children from there.
   printBooked(ctx, doc, outcome, ledger.get(identity.id)?.shipmentIds, { choices: ruled?.records, waitWarnings: progress.warnings });
